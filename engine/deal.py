@@ -1,0 +1,63 @@
+"""Deals: who holds what at the start of a hand. A deal plus the moves is the whole hand."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .errors import BadInputError
+from .tiles import Tile, full_set
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The tiles each seat holds, the middle (face down), and the seat drawn by lot.
+
+    ``turned_left`` is the half of ``middle[0]`` that lies towards the left when the game turns
+    it up (``None``: its low half).
+    """
+
+    hands: tuple[tuple[Tile, ...], ...]
+    middle: tuple[Tile, ...] = ()
+    lot: int = 0
+    turned_left: int | None = None
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    def validate(self, highest: int, hand_size: int, middle_size: int, seats: int) -> None:
+        """Raise :class:`BadInputError` unless this deal fits the table and the set."""
+        if len(self.hands) != seats:
+            raise BadInputError(f"the deal has {len(self.hands)} hands for {seats} seats")
+        for seat, hand in enumerate(self.hands):
+            if len(hand) != hand_size:
+                raise BadInputError(f"seat {seat} was dealt {len(hand)} tiles, not {hand_size}")
+        if len(self.middle) != middle_size:
+            raise BadInputError(f"the middle has {len(self.middle)} tiles, not {middle_size}")
+        seen = 0
+        for tile in [t for hand in self.hands for t in hand] + list(self.middle):
+            if tile.high > highest:
+                raise BadInputError(f"{tile} is not in the double-{highest} set")
+            bit = 1 << tile.index
+            if seen & bit:
+                raise BadInputError(f"{tile} is dealt twice")
+            seen |= bit
+        if not 0 <= self.lot < seats:
+            raise BadInputError(f"the seat drawn by lot must be 0 to {seats - 1}")
+        if self.turned_left is not None and (
+            not self.middle or not self.middle[0].shows(self.turned_left)
+        ):
+            raise BadInputError("the turned-up half is not on the middle tile")
+
+
+def shuffle_deal(
+    rng: random.Random, highest: int, seats: int, hand_size: int, middle_size: int
+) -> Deal:
+    """Shuffle the double-``highest`` set with ``rng`` and deal it."""
+    tiles = list(full_set(highest))
+    rng.shuffle(tiles)
+    hands = tuple(tuple(tiles[s * hand_size : (s + 1) * hand_size]) for s in range(seats))
+    start = seats * hand_size
+    middle = tuple(tiles[start : start + middle_size])
+    return Deal(hands, middle, rng.randrange(seats))

@@ -1,0 +1,160 @@
+"""A match: hands in order, the running scores, and who opens the next hand.
+
+The match is the unit the bot stores: its options, every deal and every move. Replaying those
+rebuilds it exactly (see :mod:`engine.record`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from .actions import Action
+from .deal import Deal, shuffle_deal
+from .errors import BadInputError, HandOverError
+from .events import Event, MatchEnded
+from .hand import Hand
+from .options import Options
+from .variants import Opening, PreviousHand, Variant, variant
+
+# A deal nobody can open (no double dealt where a double must lead) is shuffled again; with a
+# double-12 set this happens about once in 200 deals, so a handful of tries always suffices.
+MAX_REDEALS = 1000
+
+
+class Match:
+    """A match of one game at one table, from its first hand to its winner."""
+
+    def __init__(
+        self, game: str | Variant, seats: int, options: Mapping[str, object] | None = None
+    ) -> None:
+        self.variant = game if isinstance(game, Variant) else variant(game)
+        self.seats = seats
+        self.options: Options = self.variant.options(options or {}, seats)
+        self.sides = self.variant.sides(seats)
+        self.hands: list[Hand] = []
+        self.scores: tuple[int, ...] = (0,) * len(self.sides)
+        self.over = False
+        self.winner: int | None = None
+        self.result: MatchEnded | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match {self.variant.name} seats={self.seats} hands={len(self.hands)} "
+            f"scores={self.scores} over={self.over}>"
+        )
+
+    # --- hands -------------------------------------------------------------------------
+    @property
+    def hand(self) -> Hand:
+        """The current (last started) hand."""
+        if not self.hands:
+            raise BadInputError("no hand has been dealt yet")
+        return self.hands[-1]
+
+    @property
+    def hand_size(self) -> int:
+        return self.variant.hand_size(self.options, self.seats)
+
+    @property
+    def middle_size(self) -> int:
+        return self.variant.middle_size(self.options, self.seats)
+
+    def _previous(self) -> PreviousHand | None:
+        if not self.hands:
+            return None
+        last = self.hands[-1]
+        assert last.result is not None
+        winner = last.result.winner
+        one_seat_sides = all(len(side) == 1 for side in self.sides)
+        return PreviousHand(
+            last.opener,
+            winner,
+            self.sides[winner][0] if winner is not None and one_seat_sides else None,
+        )
+
+    def can_deal(self) -> bool:
+        return not self.over and (not self.hands or self.hands[-1].over)
+
+    def start_hand(self, deal: Deal) -> list[Event]:
+        """Start the next hand with ``deal``. Raises :class:`BadInputError` if it cannot start."""
+        if self.over:
+            raise BadInputError("the match is over")
+        if self.hands and not self.hands[-1].over:
+            raise BadInputError("the current hand is not finished")
+        deal.validate(self.options.set, self.hand_size, self.middle_size, self.seats)
+        return self._start(deal, self.variant.opening(self.options, deal, self._previous()))
+
+    def _start(self, deal: Deal, opening: Opening) -> list[Event]:
+        hand = Hand(self.variant, self.options, deal, opening, len(self.hands), self.scores)
+        self.hands.append(hand)
+        events = list(hand.start_events)
+        if hand.over:
+            events.extend(self._hand_finished())
+        return events
+
+    def deal_hand(self, rng: random.Random) -> list[Event]:
+        """Shuffle with ``rng`` and start the next hand, reshuffling a deal nobody can open."""
+        previous = self._previous()
+        for _ in range(MAX_REDEALS):
+            deal = shuffle_deal(rng, self.options.set, self.seats, self.hand_size, self.middle_size)
+            try:
+                opening = self.variant.opening(self.options, deal, previous)
+            except BadInputError:
+                continue
+            if not self.can_deal():
+                raise BadInputError("the current hand is not finished, or the match is over")
+            return self._start(deal, opening)  # a deal shuffled here needs no validation
+        raise BadInputError("no playable deal found")  # pragma: no cover - astronomically rare
+
+    # --- play --------------------------------------------------------------------------
+    def legal_actions(self) -> tuple[Action, ...]:
+        return self.hands[-1].legal_actions() if self.hands else ()
+
+    @property
+    def to_move(self) -> int | None:
+        return self.hands[-1].to_move if self.hands else None
+
+    def check(self, seat: int, action: Action) -> Action:
+        """See :meth:`Hand.check`; also raises :class:`HandOverError` once the match is over."""
+        if not self.hands:
+            raise HandOverError("no hand is being played")
+        return self.hand.check(seat, action)
+
+    def can(self, seat: int, action: Action) -> bool:
+        return bool(self.hands) and self.hand.can(seat, action)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``seat``; see :meth:`Hand.check` for the errors it raises."""
+        if not self.hands:
+            raise HandOverError("no hand is being played")
+        hand = self.hand
+        events = hand.apply(seat, action)
+        if hand.over:
+            events.extend(self._hand_finished())
+        return events
+
+    def step(self, seat: int, action: Action) -> None:
+        """:meth:`apply` without events, for searches and simulations."""
+        if not self.hands:
+            raise HandOverError("no hand is being played")
+        hand = self.hands[-1]
+        hand.step(seat, action)
+        if hand.result is not None:
+            self._hand_finished()
+
+    def _hand_finished(self) -> list[Event]:
+        result = self.hand.result
+        assert result is not None
+        self.scores = result.scores
+        self.over, self.winner = self.variant.match_result(self.options, self.scores)
+        if self.over:
+            self.result = MatchEnded(self.winner, self.scores)
+            return [self.result]
+        return []
+
+    def side_of(self, seat: int) -> int:
+        for index, side in enumerate(self.sides):
+            if seat in side:
+                return index
+        raise BadInputError(f"no seat {seat}")

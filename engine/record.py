@@ -1,0 +1,230 @@
+"""A match as JSON: the conformance scenario format plus a format version and a digest.
+
+Because the stored form *is* a scenario, any saved game can be fed to the conformance runner,
+and loading a game is the same replay that answers scenarios: one parser, one set of checks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import KNOCK, Action, Discard, Knock, Move, Play
+from .deal import Deal
+from .errors import BadInputError, CorruptMatchError, DominoError, NotYourTurnError
+from .match import Match
+from .tiles import End, Tile, parse_halves
+from .variants import variant
+
+FORMAT = "dominoes-match"
+VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """Where a replay stopped: hand and action indices (``None``: the scenario or the deal)."""
+
+    hand: int | None
+    action: int | None
+    code: str
+    message: str
+
+
+@dataclass(slots=True)
+class Replay:
+    match: Match | None  # None when the scenario named no valid game, table or options
+    error: ReplayError | None
+    sides: tuple[tuple[int, ...], ...] = ()
+
+
+# --- values ------------------------------------------------------------------------------
+def _tile(text: object, highest: int) -> Tile:
+    tile = Tile(*parse_halves(text))
+    if tile.high > highest:
+        raise BadInputError(f"{tile} is not in the double-{highest} set")
+    return tile
+
+
+def _tiles(value: object, highest: int, what: str) -> tuple[Tile, ...]:
+    if not isinstance(value, list):
+        raise BadInputError(f"{what} must be a list of tiles")
+    return tuple(_tile(t, highest) for t in value)
+
+
+def _seat(value: object) -> int:
+    if type(value) is not int:
+        raise BadInputError(f"a seat is a whole number, not {value!r}")
+    return value
+
+
+def parse_deal(data: object, highest: int) -> Deal:
+    """A hand's ``deal``, ``middle`` and ``first`` as a :class:`Deal`."""
+    if not isinstance(data, Mapping):
+        raise BadInputError("a hand must be an object")
+    hands = data.get("deal")
+    if not isinstance(hands, list):
+        raise BadInputError("a hand needs its deal: one list of tiles per seat")
+    dealt = tuple(_tiles(h, highest, "a seat's deal") for h in hands)
+    middle_raw = data.get("middle") or []
+    middle = _tiles(middle_raw, highest, "the middle")
+    turned_left = parse_halves(middle_raw[0])[0] if middle else None
+    lot = _seat(data.get("first", 0))
+    return Deal(dealt, middle, lot, turned_left)
+
+
+def parse_move(data: object, highest: int) -> Move:
+    """One scenario action. Raises :class:`BadInputError` when it is malformed."""
+    if not isinstance(data, Mapping):
+        raise BadInputError("an action must be an object")
+    seat = _seat(data.get("seat"))
+    kinds = [k for k in ("play", "knock", "dead") if k in data]
+    if len(kinds) != 1:
+        raise BadInputError("an action has exactly one of play, knock or dead")
+    action: Action
+    if kinds[0] == "play":
+        left_half, _ = parse_halves(data["play"])
+        tile = _tile(data["play"], highest)
+        end_text = data.get("end")
+        if end_text is None:
+            end = None
+        elif end_text in ("left", "right"):
+            end = End(end_text)
+        else:
+            raise BadInputError(f"an end is left or right, not {end_text!r}")
+        action = Play(tile, end, left_half)
+    elif kinds[0] == "knock":
+        if data["knock"] is not True:
+            raise BadInputError('a knock is written "knock": true')
+        action = KNOCK
+    else:
+        action = Discard(_tile(data["dead"], highest))
+    return Move(seat, action)
+
+
+def move_to_dict(move: Move, lead: tuple[int, int] | None = None) -> dict[str, object]:
+    """``lead``: how a first tile lay (left half first), so replay lays it the same way."""
+    action = move.action
+    if type(action) is Play:
+        if lead is not None:
+            return {"seat": move.seat, "play": f"{lead[0]}-{lead[1]}"}
+        assert action.end is not None
+        return {"seat": move.seat, "play": str(action.tile), "end": action.end.value}
+    if type(action) is Discard:
+        return {"seat": move.seat, "dead": str(action.tile)}
+    assert type(action) is Knock
+    return {"seat": move.seat, "knock": True}
+
+
+# --- replay ------------------------------------------------------------------------------
+def replay(data: object) -> Replay:
+    """Replay a scenario (or stored match) as far as it is valid. Never raises."""
+    if not isinstance(data, Mapping):
+        return Replay(None, ReplayError(None, None, "bad_input", "a scenario is a JSON object"))
+    try:
+        game = variant(data.get("variant"))
+    except BadInputError as exc:
+        return Replay(None, ReplayError(None, None, exc.code, str(exc)))
+    players = data.get("players")
+    sides = game.sides(players) if type(players) is int and 0 < players <= 16 else ()
+    try:
+        match = Match(game, players, data.get("options") or {})  # type: ignore[arg-type]
+    except BadInputError as exc:
+        return Replay(None, ReplayError(None, None, exc.code, str(exc)), sides)
+    hands = data.get("hands", [])
+    if not isinstance(hands, list):
+        return Replay(match, ReplayError(None, None, "bad_input", "hands must be a list"), sides)
+    highest = match.options.set
+    for h, hand_data in enumerate(hands):
+        try:
+            if not match.can_deal():
+                raise BadInputError("this hand comes after an unfinished hand or the match end")
+            match.start_hand(parse_deal(hand_data, highest))
+        except BadInputError as exc:
+            return Replay(match, ReplayError(h, None, exc.code, str(exc)), sides)
+        actions = hand_data.get("actions", [])
+        if not isinstance(actions, list):
+            return Replay(match, ReplayError(h, None, "bad_input", "actions must be a list"), sides)
+        for a, action_data in enumerate(actions):
+            try:
+                move = parse_move(action_data, highest)
+                if not 0 <= move.seat < match.seats:
+                    raise NotYourTurnError(f"there is no seat {move.seat} at this table")
+                match.apply(move.seat, move.action)
+            except DominoError as exc:
+                return Replay(match, ReplayError(h, a, exc.code, str(exc)), sides)
+    return Replay(match, None, sides)
+
+
+# --- stored matches ----------------------------------------------------------------------
+def match_to_dict(match: Match) -> dict[str, Any]:
+    """The match as a scenario with ``format``, ``version`` and ``digest``."""
+    hands: list[dict[str, object]] = []
+    for hand in match.hands:
+        deal = hand.deal
+        moves: list[dict[str, object]] = []
+        line_started = bool(deal.middle)
+        for move in hand.moves:
+            action = move.action
+            if not line_started and type(action) is Play:
+                left = action.left_half if action.left_half is not None else action.tile.low
+                moves.append(move_to_dict(move, (left, action.tile.other_half(left))))
+                line_started = True
+            else:
+                moves.append(move_to_dict(move))
+        entry: dict[str, object] = {
+            "deal": [[str(t) for t in h] for h in deal.hands],
+            "first": deal.lot,
+            "actions": moves,
+        }
+        if deal.middle:
+            turned = deal.middle[0]
+            left = deal.turned_left if deal.turned_left is not None else turned.low
+            entry["middle"] = [f"{left}-{turned.other_half(left)}"] + [
+                str(t) for t in deal.middle[1:]
+            ]
+        hands.append(entry)
+    body: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": match.variant.name,
+        "players": match.seats,
+        "options": match.options.to_dict(match.variant.option_names),
+        "hands": hands,
+    }
+    body["digest"] = _digest(body)
+    return body
+
+
+def _digest(body: Mapping[str, Any]) -> str:
+    canonical = json.dumps(
+        {k: v for k, v in body.items() if k != "digest"}, sort_keys=True, separators=(",", ":")
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def match_to_json(match: Match) -> str:
+    return json.dumps(match_to_dict(match), separators=(",", ":"))
+
+
+def match_from_json(text: str | bytes) -> Match:
+    """Rebuild a stored match exactly. Raises :class:`CorruptMatchError` if anything is off."""
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CorruptMatchError(f"stored match is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CorruptMatchError("not a stored match")
+    if data.get("version") != VERSION:
+        raise CorruptMatchError(f"unknown stored match version {data.get('version')!r}")
+    if data.get("digest") != _digest(data):
+        raise CorruptMatchError("stored match was changed after it was saved (digest mismatch)")
+    result = replay(data)
+    if result.error is not None or result.match is None:
+        err = result.error
+        where = "" if err is None else f" (hand {err.hand}, action {err.action})"
+        message = "" if err is None else err.message
+        raise CorruptMatchError(f"stored match does not replay{where}: {message}")
+    return result.match

@@ -1,0 +1,104 @@
+"""Gaple with dead tiles (seeds 000/001): stuck players discard face down; lowest total wins."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..deal import Deal
+from ..errors import BadInputError
+from ..events import HandEndReason
+from ..options import Options
+from ..tiles import Tile
+from .base import HandScore, Opening, PreviousHand, Variant
+
+BLANK_DOUBLE = Tile(0, 0)
+
+
+class GapleDead(Variant):
+    name = "gaple-dead"
+    seat_counts = (4, 5)
+    option_names = ("set", "target", "deal", "dead_tiles", "blank_double_25")
+    defaults = Options(target=101, deal=6)
+
+    def options(self, given: Mapping[str, object], seats: int) -> Options:
+        options = super().options(given, seats)
+        allowed = (5,) if seats == 5 else (6, 7)
+        if "deal" in given and options.deal not in allowed:
+            raise BadInputError(f"with {seats} players the deal is {allowed[0]} or {allowed[-1]}")
+        return options
+
+    def hand_size(self, options: Options, seats: int) -> int:
+        return 5 if seats == 5 else options.deal
+
+    def middle_size(self, options: Options, seats: int) -> int:
+        if seats == 5:
+            return 3
+        return 0 if options.deal == 7 else 4
+
+    def has_dead_tiles(self, options: Options) -> bool:
+        return options.dead_tiles
+
+    def opening(self, options: Options, deal: Deal, previous: PreviousHand | None) -> Opening:
+        if deal.middle:
+            opener = deal.lot if previous is None else previous.winner_seat
+            assert opener is not None
+            return Opening(opener, turned_up=deal.middle[0])
+        if previous is None:
+            dealt = [t for hand in deal.hands for t in hand if t.is_double]
+            if not dealt:
+                raise BadInputError("no double was dealt, so nobody can lead the first hand")
+            lowest = min(dealt, key=lambda t: t.low)
+            seat = next(s for s, hand in enumerate(deal.hands) if lowest in hand)
+            return Opening(seat, (lowest,))
+        start = previous.winner_seat
+        assert start is not None
+        for step in range(deal.seats):
+            seat = (start + step) % deal.seats
+            held = tuple(t for t in deal.hands[seat] if t.is_double)
+            if held:
+                return Opening(seat, held)
+        raise BadInputError("nobody holds a double, so nobody can lead this hand")
+
+    def totals(
+        self, options: Options, hands: Sequence[Sequence[Tile]], dead: Sequence[Sequence[Tile]]
+    ) -> tuple[int, ...]:
+        return tuple(
+            self._total(options, list(hand) + list(gone))
+            for hand, gone in zip(hands, dead, strict=True)
+        )
+
+    @staticmethod
+    def _total(options: Options, counted: list[Tile]) -> int:
+        total = sum(t.pips for t in counted)
+        others = (t for t in counted if t is not BLANK_DOUBLE)
+        if options.blank_double_25 and BLANK_DOUBLE in counted and not any(
+            t.shows(0) for t in others
+        ):
+            total += 25
+        return total
+
+    def score(
+        self,
+        options: Options,
+        reason: HandEndReason,
+        out_seat: int | None,
+        totals: tuple[int, ...],
+        hands: Sequence[Sequence[Tile]],
+        dead: Sequence[Sequence[Tile]],
+    ) -> HandScore:
+        def rank(seat: int) -> tuple[int, int, int]:
+            counted = list(hands[seat]) + list(dead[seat])
+            if not counted:
+                return (totals[seat], -1, -1)
+            lowest = min(counted, key=lambda t: (t.pips, t.low))
+            return (totals[seat], lowest.pips, lowest.low)
+
+        winner = min(range(len(totals)), key=rank)
+        return HandScore(winner, totals)
+
+    def match_result(self, options: Options, scores: tuple[int, ...]) -> tuple[bool, int | None]:
+        if max(scores) < options.target:
+            return False, None
+        lowest = min(scores)
+        leaders = [side for side, score in enumerate(scores) if score == lowest]
+        return True, leaders[0] if len(leaders) == 1 else None

@@ -1,0 +1,57 @@
+"""Pair dominoes (seed 004): two partnerships, seats 0+2 against 1+3."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..deal import Deal
+from ..events import HandEndReason
+from ..options import Options
+from ..tiles import Tile
+from .base import HandScore, Opening, PreviousHand, Variant, highest_double_lead
+
+SIDES = ((0, 2), (1, 3))
+
+
+class Pair(Variant):
+    name = "pair"
+    seat_counts = (4,)
+    option_names = ("set", "target", "first_lead", "block_count")
+    defaults = Options(target=100)
+    doubles_across = True
+
+    def sides(self, seats: int) -> tuple[tuple[int, ...], ...]:
+        return SIDES
+
+    def opening(self, options: Options, deal: Deal, previous: PreviousHand | None) -> Opening:
+        if previous is not None:
+            return Opening((previous.opener + 1) % deal.seats)
+        if options.first_lead == "lot":
+            return Opening(deal.lot)
+        return highest_double_lead(deal)
+
+    def score(
+        self,
+        options: Options,
+        reason: HandEndReason,
+        out_seat: int | None,
+        totals: tuple[int, ...],
+        hands: Sequence[Sequence[Tile]],
+        dead: Sequence[Sequence[Tile]],
+    ) -> HandScore:
+        side_pips = tuple(sum(totals[seat] for seat in side) for side in SIDES)
+        if reason is HandEndReason.OUT:
+            assert out_seat is not None
+            winner: int | None = out_seat % 2
+        elif side_pips[0] == side_pips[1]:
+            winner = None
+        else:
+            winner = 0 if side_pips[0] < side_pips[1] else 1
+        if winner is None:
+            return HandScore(None, (0, 0))
+        scored = side_pips[1 - winner]
+        if reason is HandEndReason.BLOCKED and options.block_count == "all":
+            scored = sum(side_pips)
+        points = [0, 0]
+        points[winner] = scored
+        return HandScore(winner, (points[0], points[1]))
