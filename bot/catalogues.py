@@ -1,0 +1,116 @@
+"""Maintain the translation catalogues: ``python -m bot.catalogues update|check``.
+
+``update`` extracts every msgid from bot/ (calls of ``t(...)``, ``N_(...)`` and
+``t.plural(...)``), merges it into each language's .po file and compiles the .mo files the
+bot loads. ``check`` fails when a catalogue misses a translation or a .mo is stale. Needs
+Babel (a development dependency), which the running bot does not.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+
+SOURCE = Path(__file__).parent
+KEYWORDS = {"t": None, "N_": None, "plural": (1, 2)}
+
+
+def extract() -> Catalog:
+    template = Catalog(project="domino-bot", fuzzy=False)
+    for filename, lineno, message, comments, context in extract_from_dir(
+        str(SOURCE),
+        method_map=[("testing/**.py", "ignore"), ("**.py", "python")],
+        keywords=KEYWORDS,
+        comment_tags=("TRANSLATORS:",),
+        strip_comment_tags=True,
+    ):
+        template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return template
+
+
+def po_path(language: str) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def load(language: str) -> Catalog:
+    path = po_path(language)
+    if not path.exists():
+        return Catalog(locale=language, domain=DOMAIN, fuzzy=False)
+    with path.open("rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def compiled(catalog: Catalog) -> bytes:
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    return buffer.getvalue()
+
+
+def update() -> None:
+    template = extract()
+    for language in LANGUAGES:
+        catalog = load(language)
+        catalog.update(template, update_header_comment=False)
+        path = po_path(language)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as handle:
+            write_po(handle, catalog, width=100, omit_header=False, ignore_obsolete=True)
+        path.with_suffix(".mo").write_bytes(compiled(catalog))
+
+
+def missing(language: str) -> list[str]:
+    """msgids of the code that the language's catalogue does not translate."""
+    catalog = load(language)
+    problems = []
+    for message in extract():
+        if not message.id:
+            continue
+        entry = catalog.get(message.id, message.context)
+        if language == "en":
+            if entry is None:
+                problems.append(str(message.id))
+            continue
+        if entry is None or entry.fuzzy or not _translated(entry.string):
+            problems.append(str(message.id if isinstance(message.id, str) else message.id[0]))
+    return problems
+
+
+def _translated(text: object) -> bool:
+    if isinstance(text, (tuple, list)):
+        return all(text)
+    return bool(text)
+
+
+def stale(language: str) -> bool:
+    mo = po_path(language).with_suffix(".mo")
+    return not mo.exists() or mo.read_bytes() != compiled(load(language))
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["update"]:
+        update()
+        return 0
+    if argv[:1] == ["check"]:
+        bad = False
+        for language in LANGUAGES:
+            for msgid in missing(language):
+                print(f"{language}: missing {msgid!r}")
+                bad = True
+            if stale(language):
+                print(f"{language}: the .mo file is out of date: python -m bot.catalogues update")
+                bad = True
+        return 1 if bad else 0
+    print("usage: python -m bot.catalogues update|check", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,81 @@
+"""Settings from the environment and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ConfigError
+
+TOKEN_PATTERN = re.compile(r"^[0-9]{5,16}:[A-Za-z0-9_-]{30,64}$")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str
+    api_base_url: str = "https://api.telegram.org"
+    database_path: Path = Path("data/dominoes.sqlite3")
+    log_level: str = "INFO"
+    # Telegram's limits; tests against the fake server raise them to run fast.
+    group_messages_per_minute: int = 20
+    messages_per_second: int = 30
+    table_theme: str = "classic"
+
+    @property
+    def bot_url(self) -> str:
+        return f"{self.api_base_url}/bot"
+
+    @property
+    def file_url(self) -> str:
+        return f"{self.api_base_url}/file/bot"
+
+
+def load_dotenv_file(path: Path = Path(".env")) -> None:
+    """Read ``.env`` without overriding variables already set (python-dotenv's rules)."""
+    if path.is_file():
+        from dotenv import load_dotenv
+
+        load_dotenv(path, override=False)
+
+
+def settings_from_env(env: dict[str, str] | None = None) -> Settings:
+    """Build :class:`Settings`; raise :class:`ConfigError` with a one-line reason."""
+    env = dict(os.environ) if env is None else env
+    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "TELEGRAM_BOT_TOKEN is not set: put the token from @BotFather in .env "
+            "(see .env.example)"
+        )
+    if not TOKEN_PATTERN.match(token):
+        raise ConfigError(
+            "TELEGRAM_BOT_TOKEN does not look like a bot token (expected 123456789:AAE...)"
+        )
+    base = env.get("TELEGRAM_API_BASE_URL", "").strip() or "https://api.telegram.org"
+    if not re.match(r"^https?://[^\s/]+", base):
+        raise ConfigError(f"TELEGRAM_API_BASE_URL must be an http(s) URL, not {base!r}")
+    level = (env.get("LOG_LEVEL", "").strip() or "INFO").upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    path = env.get("DATABASE_PATH", "").strip() or "data/dominoes.sqlite3"
+    return Settings(
+        token=token,
+        api_base_url=base.rstrip("/"),
+        database_path=Path(path),
+        log_level=level,
+        group_messages_per_minute=_positive(env, "GROUP_MESSAGES_PER_MINUTE", 20),
+        messages_per_second=_positive(env, "MESSAGES_PER_SECOND", 30),
+        table_theme=env.get("TABLE_THEME", "").strip() or "classic",
+    )
+
+
+def _positive(env: dict[str, str], name: str, default: int) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) <= 0:
+        raise ConfigError(f"{name} must be a positive whole number, not {text!r}")
+    return int(text)

@@ -1,0 +1,53 @@
+"""Translation catalogues (gettext, extracted and compiled with Babel).
+
+Every user-facing sentence is an English msgid passed through a :class:`Translator`; named
+placeholders (``{name}``) are filled after translation so translators can reorder them.
+``N_`` marks a msgid defined at import time and translated later.
+"""
+
+from __future__ import annotations
+
+import gettext
+from functools import cache
+from pathlib import Path
+
+DOMAIN = "bot"
+LOCALE_DIR = Path(__file__).parent / "locale"
+LANGUAGES = ("en", "ru", "id")
+DEFAULT_LANGUAGE = "en"
+
+
+def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker name
+    """Mark ``message`` for extraction without translating it yet."""
+    return message
+
+
+class Translator:
+    """Translates msgids into one language."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language if language in LANGUAGES else DEFAULT_LANGUAGE
+        self._catalogue = gettext.translation(
+            DOMAIN, LOCALE_DIR, languages=[self.language], fallback=True
+        )
+
+    def __call__(self, message: str, **params: object) -> str:
+        text = self._catalogue.gettext(message)
+        return text.format(**params) if params else text
+
+    def plural(self, singular: str, plural: str, count: int, **params: object) -> str:
+        text = self._catalogue.ngettext(singular, plural, count)
+        return text.format(count=count, **params)
+
+
+@cache
+def translator(language: str | None) -> Translator:
+    return Translator(pick_language(language))
+
+
+def pick_language(code: str | None) -> str:
+    """The catalogue language for a Telegram ``language_code`` such as ``ru`` or ``pt-br``."""
+    if not code:
+        return DEFAULT_LANGUAGE
+    base = code.lower().replace("_", "-").split("-")[0]
+    return base if base in LANGUAGES else DEFAULT_LANGUAGE

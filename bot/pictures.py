@@ -1,0 +1,65 @@
+"""Pictures for the chat, drawn by :mod:`renderers` with words from the catalogues."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import renderers
+from engine import PlayerView, TableView
+from renderers.labels import TableLabels
+
+from .games import Game
+from .i18n import N_, translator
+from .texts import TITLES
+
+# Every word drawn on a picture, as a msgid (the renderers' English defaults).
+PICTURE_WORDS = {
+    "hand": N_("Hand {number}"),
+    "target": N_("to {target}"),
+    "player": N_("Player {number}"),
+    "score": N_("score"),
+    "tiles": N_("tiles"),
+    "dead": N_("dead"),
+    "knock": N_("knock"),
+    "to_move": N_("to move"),
+    "middle": N_("middle"),
+    "winner": N_("winner"),
+    "draw": N_("draw"),
+    "points": N_("points"),
+    "total": N_("total"),
+    "blocked": N_("blocked"),
+    "went_out": N_("went out"),
+    "match_won": N_("match won"),
+    "match_drawn": N_("match drawn"),
+    "your_tiles": N_("your tiles"),
+    "your_turn": N_("your turn"),
+    "ends": N_("ends"),
+}
+
+
+@cache
+def labels_for(language: str) -> TableLabels:
+    t = translator(language)
+    words = {field: t(msgid) for field, msgid in PICTURE_WORDS.items()}
+    games = tuple((game, t(msgid)) for game, msgid in TITLES.items())
+    return TableLabels(games=games, **words)
+
+
+class PictureMaker:
+    """Renders table, hand-result and hand pictures in a game's language and theme."""
+
+    def __init__(self, theme: str = "classic") -> None:
+        self.theme = theme if theme in renderers.THEMES else "classic"
+
+    def table(self, game: Game, view: TableView) -> bytes:
+        return renderers.render_table(
+            view, game.names, theme=self.theme, labels=labels_for(game.language)
+        )
+
+    def hand_result(self, game: Game, view: TableView) -> bytes:
+        return renderers.render_hand_result(
+            view, game.names, theme=self.theme, labels=labels_for(game.language)
+        )
+
+    def hand(self, game: Game, view: PlayerView, language: str) -> bytes:
+        return renderers.render_hand(view, theme=self.theme, labels=labels_for(language))

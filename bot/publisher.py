@@ -1,0 +1,302 @@
+"""Brings Telegram up to date with the games, from their committed state.
+
+A sync is idempotent: it compares what each message shows (a key stored with its id) with
+what it should show, and sends only the difference. So after a restart, one sync per open
+game repairs whatever was left unsent; and when moves come faster than a group's rate limit
+allows edits, the next edit simply shows the latest state: requests for a game that is
+already syncing only mark it dirty, and the running sync goes round once more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from dataclasses import dataclass
+
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+
+from engine import player_view, table_view
+
+from . import keyboards, texts
+from .games import Game, GameService, HandMessage, Status
+from .i18n import translator
+from .locks import Locks
+from .pictures import PictureMaker
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """What one message should show; pictures are rendered only when the key changed."""
+
+    key: str
+    text: str
+    markup: InlineKeyboardMarkup | None
+    photo: bytes | None = None
+
+
+def digest(*parts: object) -> str:
+    return hashlib.sha1(repr(parts).encode()).hexdigest()[:16]
+
+
+def not_modified(error: BadRequest) -> bool:
+    return "not modified" in error.message.lower()
+
+
+class Publisher:
+    def __init__(
+        self, bot: Bot, service: GameService, pictures: PictureMaker, locks: Locks,
+        bot_username: str = "",
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.pictures = pictures
+        self.locks = locks
+        self.bot_username = bot_username
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
+
+    # --- scheduling --------------------------------------------------------------------
+    def request(self, game_id: int) -> None:
+        """Sync ``game_id`` soon; coalesces with a sync already running."""
+        if game_id in self._tasks:
+            self._dirty.add(game_id)
+            return
+        self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"sync-{game_id}")
+
+    async def _run(self, game_id: int) -> None:
+        while True:
+            self._dirty.discard(game_id)
+            try:
+                await self.sync(game_id)
+            except RetryAfter as exc:
+                await asyncio.sleep(float(exc.retry_after if isinstance(exc.retry_after, int)
+                                          else exc.retry_after.total_seconds()))
+                self._dirty.add(game_id)
+            except Exception:
+                log.exception("sync of game %s failed", game_id)
+            if game_id not in self._dirty:
+                del self._tasks[game_id]  # no await since the check: no request is lost
+                return
+
+    async def idle(self) -> None:
+        """Wait until no sync is running (tests and shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    # --- sync --------------------------------------------------------------------------
+    async def sync(self, game_id: int) -> None:
+        await self._drain_outbox(game_id)
+        game = self.service.game(game_id)
+        if game is None:
+            return
+        async with self.locks.game(game_id):
+            lobby = self._lobby_draft(game)
+            table = self._table_draft(game)
+            hands = {seat: self._hand_draft(game, seat) for seat in range(len(game.players))}
+        changed = False
+        if lobby is not None:
+            changed |= await self._sync_lobby(game, lobby)
+        if table is not None:
+            changed |= await self._sync_table(game, table)
+        for seat, draft in hands.items():
+            if draft is not None:
+                changed |= await self._sync_hand(game, seat, draft)
+        if changed:
+            async with self.locks.game(game_id):
+                await self.service.save_messages(game)
+
+    async def _drain_outbox(self, game_id: int) -> None:
+        for item in await self.service.storage.pending_outbox(game_id):
+            await self._send(item.chat_id, item.text, item.photo, None)
+            await self.service.storage.outbox_done(item.id)
+
+    async def _send(
+        self, chat_id: int, text: str, photo: bytes | None, markup: InlineKeyboardMarkup | None
+    ) -> Message:
+        try:
+            if photo is None:
+                return await self.bot.send_message(
+                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup
+                )
+            return await self.bot.send_photo(
+                chat_id, photo, caption=text, parse_mode=ParseMode.HTML, reply_markup=markup
+            )
+        except ChatMigrated as exc:
+            await self.service.migrate_chat(chat_id, exc.new_chat_id)
+            return await self._send(exc.new_chat_id, text, photo, markup)
+
+    async def _edit(self, chat_id: int, message_id: int, draft: Draft) -> bool:
+        """Edit in place; False when the message is gone and must be sent anew."""
+        try:
+            if draft.photo is not None:
+                media = InputMediaPhoto(draft.photo, caption=draft.text, parse_mode=ParseMode.HTML)
+                await self.bot.edit_message_media(
+                    media, chat_id=chat_id, message_id=message_id, reply_markup=draft.markup
+                )
+            else:
+                await self.bot.edit_message_text(
+                    draft.text, chat_id=chat_id, message_id=message_id,
+                    parse_mode=ParseMode.HTML, reply_markup=draft.markup,
+                )
+        except BadRequest as exc:
+            if not_modified(exc):
+                return True
+            if "not found" in exc.message.lower() or "can't be edited" in exc.message.lower():
+                return False
+            raise
+        return True
+
+    async def _retire(self, chat_id: int, message_id: int, delete: bool) -> None:
+        """Take an old message out of play: delete it, or at least remove its buttons."""
+        try:
+            if delete and await self.bot.delete_message(chat_id, message_id):
+                return
+        except TelegramError:
+            pass
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except TelegramError:
+            pass  # already without buttons, or gone
+
+    # --- lobby -------------------------------------------------------------------------
+    def _lobby_draft(self, game: Game) -> Draft | None:
+        t = translator(game.language)
+        if game.status is Status.LOBBY:
+            text = texts.lobby_text(t, game)
+            return Draft(digest(text, "lobby"), text,
+                         keyboards.lobby(t, game, self.bot_username))
+        if game.messages.lobby is None:
+            return None
+        if game.status is Status.CANCELLED:
+            text = t("This table was closed before the game started.")
+        else:
+            text = texts.lobby_text(t, game).split("\n\n")[0] + "\n" + t("The game has started.")
+        return Draft(digest(text, game.status.value), text, None)
+
+    async def _sync_lobby(self, game: Game, draft: Draft) -> bool:
+        messages = game.messages
+        if messages.lobby is not None and messages.lobby_key == draft.key:
+            return False
+        if messages.lobby is None or not await self._edit(game.chat_id, messages.lobby, draft):
+            sent = await self._send(game.chat_id, draft.text, None, draft.markup)
+            messages.lobby = sent.message_id
+        messages.lobby_key = draft.key
+        return True
+
+    # --- table -------------------------------------------------------------------------
+    def _table_draft(self, game: Game) -> Draft | None:
+        match = game.match
+        if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
+            return None
+        t = translator(game.language)
+        key = digest(game.status.value, game.move_no, game.language, self.pictures.theme)
+        if game.messages.table_key == key and game.messages.table_hand == match.hand.number:
+            return None
+        view = table_view(match)
+        caption = texts.table_caption(t, game, view)
+        if not game.status.open:
+            caption += "\n" + (t("The game was stopped.") if game.status is Status.STOPPED
+                               else t("The game is over."))
+        markup = keyboards.table(t, game) if game.status is Status.PLAYING else None
+        return Draft(key, caption, markup, self.pictures.table(game, view))
+
+    async def _sync_table(self, game: Game, draft: Draft) -> bool:
+        messages = game.messages
+        match = game.match
+        assert match is not None
+        number = match.hand.number
+        if messages.table is not None and messages.table_hand != number:
+            await self._retire(game.chat_id, messages.table, delete=False)
+            messages.table = None
+        if messages.table is None or not await self._edit(game.chat_id, messages.table, draft):
+            sent = await self._send(game.chat_id, draft.text, draft.photo, draft.markup)
+            messages.table = sent.message_id
+        messages.table_hand = number
+        messages.table_key = draft.key
+        return True
+
+    # --- private hands -----------------------------------------------------------------
+    def _hand_draft(self, game: Game, seat: int) -> Draft | None:
+        match = game.match
+        if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
+            return None
+        view = player_view(match, seat)
+        hand_number = match.hand.number
+        active = game.status is Status.PLAYING and view.my_turn
+        if active:
+            key = f"{hand_number}:A:{game.move_no}"
+        else:
+            key = f"{hand_number}:W:{game.status.value}:{len(view.hand)}:{len(view.dead)}"
+        current = game.messages.hands.get(seat)
+        if (current is not None and current.key == key) or seat in game.messages.unreachable:
+            return None  # unreachable seats wait for /start or "My tiles"
+        t = translator(game.language)
+        caption = texts.hand_caption(t, game, view)
+        if not game.status.open:
+            caption += "\n" + t("The game is over.")
+        markup = keyboards.hand(t, game, view, game.move_no) if game.status.open else None
+        photo = self.pictures.hand(game, view, game.language)
+        return Draft(key, caption, markup, photo)
+
+    async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
+        player = game.players[seat]
+        messages = game.messages
+        current = messages.hands.get(seat)
+        fresh = current is None or current.key.split(":")[0] != draft.key.split(":")[0] or (
+            ":A:" in draft.key
+        )
+        try:
+            if (
+                current is not None
+                and not fresh
+                and await self._edit(player.user_id, current.message_id, draft)
+            ):
+                messages.hands[seat] = HandMessage(current.message_id, draft.key)
+                return True
+            sent = await self._send(player.user_id, draft.text, draft.photo, draft.markup)
+        except Forbidden:
+            await self._unreachable(game, seat)
+            return True
+        if current is not None:
+            await self._retire(player.user_id, current.message_id, delete=True)
+        messages.hands[seat] = HandMessage(sent.message_id, draft.key)
+        if seat in messages.unreachable:
+            messages.unreachable.remove(seat)
+        return True
+
+    async def _unreachable(self, game: Game, seat: int) -> None:
+        """Tell the group once that a player's tiles cannot be sent, and how to fix it."""
+        player = game.players[seat]
+        await self.service.storage.set_private_ok(player.user_id, False)
+        if seat in game.messages.unreachable:
+            return
+        game.messages.unreachable.append(seat)
+        t = translator(game.language)
+        text = t(
+            "I cannot send {name} their tiles: they have not started a private chat with me, "
+            "or they blocked me. {name}, open {link}, press Start, then tap “My tiles” here. "
+            "The game waits; its creator can also /stop it.",
+            name=texts.mention(player.user_id, player.name),
+            link=keyboards.deep_link(self.bot_username, f"hand{game.game_id}"),
+        )
+        await self._send(game.chat_id, text, None, None)
+
+    async def announce(self, game: Game, message: str, **params: object) -> None:
+        """Say ``message`` (a catalogue msgid) in the game's group, in its language."""
+        t = translator(game.language)
+        await self._send(game.chat_id, t(message, **params), None, None)
+
+    async def resend_hand(self, game: Game, seat: int) -> None:
+        """Forget the seat's hand message so the next sync sends a fresh one."""
+        async with self.locks.game(game.game_id):
+            current = game.messages.hands.pop(seat, None)
+            if seat in game.messages.unreachable:
+                game.messages.unreachable.remove(seat)
+        if current is not None:
+            await self._retire(game.players[seat].user_id, current.message_id, delete=True)
+        self.request(game.game_id)

@@ -1,0 +1,32 @@
+"""The objects a running bot shares, kept in ``application.bot_data``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from telegram.ext import ContextTypes
+
+from .config import Settings
+from .games import GameService
+from .locks import Locks
+from .pictures import PictureMaker
+from .publisher import Publisher
+from .storage import Storage
+
+KEY = "runtime"
+
+
+@dataclass(slots=True)
+class Runtime:
+    settings: Settings
+    storage: Storage
+    service: GameService
+    publisher: Publisher
+    locks: Locks
+    pictures: PictureMaker
+
+
+def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:
+    value = context.application.bot_data[KEY]
+    assert isinstance(value, Runtime)
+    return value

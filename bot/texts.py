@@ -1,0 +1,249 @@
+"""Every sentence the bot says, built from views and events in one language.
+
+Messages are HTML (Telegram parse mode): names are escaped here and nowhere else. Nothing in
+this module reads a hidden tile: it is given public views, events, and one seat's own view.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from engine import (
+    ActionKind,
+    End,
+    Event,
+    HandEnded,
+    HandEndReason,
+    MatchEnded,
+    PlayerView,
+    PublicMove,
+    TableView,
+    table_view,
+    variant,
+)
+
+from .games import Game, Outgoing
+from .i18n import N_, Translator, translator
+
+TITLES = {
+    "gaple": N_("Gaple"),
+    "gaple-dead": N_("Gaple with dead tiles"),
+    "pair": N_("Pair dominoes"),
+}
+
+RULES = {
+    "gaple": N_(
+        "<b>Gaple</b> (4 players, 7 tiles each). The holder of the highest double leads it in "
+        "the first hand; later the last winner leads any tile. Lay a tile whose number matches "
+        "an open end; if you cannot, you knock (pass). The first to lay their last tile calls "
+        "\"gaple!\" and scores the pips left in all other hands. If nobody can lay, the fewest "
+        "pips wins (a tie is a draw). First to {target} points wins the match."
+    ),
+    "gaple-dead": N_(
+        "<b>Gaple with dead tiles</b> (4 or 5 players). 4 players take 6 tiles (or 7 with the "
+        "deal-7 option), 5 players take 5; the first middle tile is turned up and starts the "
+        "line. If you cannot lay, you put one tile of your choice face down: a dead tile that "
+        "counts against you. The hand ends when someone has no tiles or nobody can lay; every "
+        "player's total is the pips in hand plus dead tiles, and the lowest total wins. Totals "
+        "add up over the match; when someone reaches {target}, the lowest running total wins."
+    ),
+    "pair": N_(
+        "<b>Pair dominoes</b> (4 players in two pairs: 1st and 3rd seats against 2nd and 4th; "
+        "7 tiles each). The holder of the highest double leads it in the first hand; later the "
+        "lead passes to the next seat. Lay a matching tile or knock; knocking while you can lay "
+        "is not allowed. When a player lays their last tile, their pair scores the pips in the "
+        "opponents' hands; if nobody can lay, the pair with fewer pips wins them. First pair to "
+        "{target} points wins."
+    ),
+}
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def mention(user_id: int, name: str) -> str:
+    return f'<a href="tg://user?id={user_id}">{esc(name)}</a>'
+
+
+def title(t: Translator, game: str) -> str:
+    return t(TITLES.get(game, game))
+
+
+def rules_text(t: Translator, game: str, target: int | None = None) -> str:
+    defaults = variant(game).defaults
+    return t(RULES[game], target=target or defaults.target)
+
+
+def help_text(t: Translator) -> str:
+    return t(
+        "<b>Dominoes for your group</b>\n"
+        "/newgame — open a table (pick a game, friends press Join, the creator presses Start)\n"
+        "/hand — send me your tiles again, in our private chat\n"
+        "/stop — end the running game (its creator or an admin)\n"
+        "/rules — how each game is played\n"
+        "/scoreboard — who wins in this group\n"
+        "Your tiles come to you privately, so open a private chat with me before you join."
+    )
+
+
+def options_line(t: Translator, game: Game) -> str:
+    spec = variant(game.variant)
+    opts = spec.options(game.options, spec.seat_counts[0])
+    parts = [t("double-{n} set", n=opts.set), t("to {target} points", target=opts.target)]
+    if "deal" in spec.option_names and opts.deal == 7:
+        parts.append(t("7 tiles each, no middle"))
+    if "dead_tiles" in spec.option_names and not opts.dead_tiles:
+        parts.append(t("knock instead of dead tiles"))
+    if "blank_double_25" in spec.option_names and opts.blank_double_25:
+        parts.append(t("lone 0-0 counts 25"))
+    if "first_lead" in spec.option_names and opts.first_lead == "lot":
+        parts.append(t("first lead by lot"))
+    if "block_count" in spec.option_names and opts.block_count == "all":
+        parts.append(t("blocked hands score all four hands"))
+    return " · ".join(parts)
+
+
+def lobby_text(t: Translator, game: Game) -> str:
+    counts = " or ".join(map(str, game.seat_counts))
+    lines = [
+        t("<b>{title}</b>: a new table", title=esc(title(t, game.variant))),
+        options_line(t, game),
+        "",
+        t("Players ({count}):", count=len(game.players)),
+    ]
+    lines += [f"{i + 1}. {mention(p.user_id, p.name)}" for i, p in enumerate(game.players)]
+    lines += ["", t("Press Join to take a seat. The game needs {counts} players; its creator "
+                    "presses Start.", counts=counts)]
+    return "\n".join(lines)
+
+
+def describe_move(t: Translator, move: PublicMove, names: Sequence[str]) -> str:
+    name = esc(names[move.seat])
+    if move.kind is ActionKind.PLAY:
+        assert move.tile is not None
+        if move.ends_before is None:
+            return t("{name} led {tile}.", name=name, tile=str(move.tile))
+        side = t("left") if move.end is End.LEFT else t("right")
+        return t("{name} laid {tile} on the {side}.", name=name, tile=str(move.tile), side=side)
+    if move.kind is ActionKind.KNOCK:
+        return t("{name} knocked.", name=name)
+    return t("{name} put a tile face down (dead tile).", name=name)
+
+
+def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
+    parts = []
+    for side, seats in enumerate(view.sides):
+        who = " & ".join(esc(names[s]) for s in seats)
+        parts.append(f"{who} {view.scores[side]}")
+    label = t("Penalty") if view.game == "gaple-dead" else t("Score")
+    return f"{label}: " + " · ".join(parts) + " " + t("(to {target})", target=view.target)
+
+
+def table_caption(t: Translator, game: Game, view: TableView) -> str:
+    names = game.names
+    lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.variant)),
+               number=view.hand_number + 1)]
+    # The last round of moves, so knocks and dead tiles are seen as they happen.
+    recent = view.history[-len(names):]
+    if view.turned_up is not None and len(view.history) < len(names):
+        lines.append(t("The middle tile {tile} was turned up.", tile=str(view.turned_up)))
+    lines += [describe_move(t, move, names) for move in recent]
+    if view.ends is not None:
+        lines.append(t("Open ends: {left} and {right}.", left=view.ends[0], right=view.ends[1]))
+    lines.append(scores_line(t, view, names))
+    if view.to_move is not None:
+        player = game.players[view.to_move]
+        lines.append(t("Your turn, {name}!", name=mention(player.user_id, player.name)))
+    return "\n".join(lines)
+
+
+def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableView) -> str:
+    names = game.names
+    lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1)]
+    if ended.reason is HandEndReason.OUT and ended.out_seat is not None:
+        who = esc(names[ended.out_seat])
+        if ended.by_play:
+            lines.append(t("Gaple! {name} laid their last tile.", name=who))
+        else:
+            lines.append(t("{name} has no tiles left.", name=who))
+    else:
+        lines.append(t("Blocked: nobody can lay a tile."))
+    lines.append(
+        t("Pips counted: {totals}.", totals=", ".join(
+            f"{esc(n)} {total}" for n, total in zip(names, ended.totals, strict=True)))
+    )
+    if ended.winner is None:
+        lines.append(t("A drawn hand: nobody scores."))
+    else:
+        winners = " & ".join(esc(names[s]) for s in view.sides[ended.winner])
+        if game.variant == "gaple-dead":
+            lines.append(t("{name} wins the hand with the lowest total.", name=winners))
+        else:
+            lines.append(t("{name} wins the hand and scores {points}.", name=winners,
+                           points=ended.points[ended.winner]))
+    lines.append(scores_line(t, view, names))
+    return "\n".join(lines)
+
+
+def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView) -> str:
+    names = game.names
+    lines = [t("<b>The match is over.</b>")]
+    if ended.winner is None:
+        lines.append(t("It is a draw."))
+    else:
+        winners = " & ".join(esc(names[s]) for s in view.sides[ended.winner])
+        lines.append(t("🏆 {name} wins the match!", name=winners))
+    lines.append(scores_line(t, view, names))
+    lines.append(t("Type /newgame to play again."))
+    return "\n".join(lines)
+
+
+def hand_caption(t: Translator, game: Game, view: PlayerView, choosing: bool = False) -> str:
+    table = view.table
+    lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.variant)),
+               number=table.hand_number + 1)]
+    if table.ends is not None:
+        lines.append(t("Open ends: {left} and {right}.", left=table.ends[0], right=table.ends[1]))
+    if view.dead:
+        lines.append(t("Your dead tiles: {tiles}.", tiles=", ".join(map(str, view.dead))))
+    if table.result is not None or table.to_move is None:
+        lines.append(t("This hand is over."))
+    elif view.my_turn:
+        if view.must_discard():
+            lines.append(t("You cannot lay a tile: choose one to put face down. "
+                           "It counts against you."))
+        elif table.ends is None:
+            lines.append(t("Your lead: tap a marked tile."))
+        else:
+            lines.append(t("Your turn: tap a marked tile to lay it."))
+    else:
+        waiting = game.players[table.to_move].name
+        lines.append(t("Waiting for {name}. I will write when it is your turn.", name=esc(waiting)))
+    return "\n".join(lines)
+
+
+class TextComposer:
+    """The service's :class:`~bot.games.Composer`: announcements for the group, with pictures."""
+
+    def __init__(self, pictures: PictureMaker) -> None:
+        self.pictures = pictures
+
+    def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]:
+        t = translator(game.language)
+        out: list[Outgoing] = []
+        match = game.match
+        assert match is not None
+        for event in events:
+            # Called before the next hand is dealt, so the current hand is the one that ended.
+            if isinstance(event, HandEnded):
+                view = table_view(match)
+                photo = self.pictures.hand_result(game, view)
+                out.append(Outgoing(hand_result_text(t, game, event, view), photo))
+            elif isinstance(event, MatchEnded):
+                out.append(Outgoing(match_result_text(t, game, event, table_view(match))))
+        return out
+
+
+from .pictures import PictureMaker  # noqa: E402  (pictures imports texts' helpers lazily)

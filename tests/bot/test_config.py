@@ -1,0 +1,56 @@
+"""Settings: a missing or malformed token is one clear line, not a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import settings_from_env
+from bot.errors import ConfigError
+
+TOKEN = "123456789:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-ZZ"
+
+
+def test_settings_read_every_variable() -> None:
+    settings = settings_from_env({
+        "TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "http://127.0.0.1:8081/",
+        "DATABASE_PATH": "/tmp/x.sqlite3", "LOG_LEVEL": "debug",
+    })
+    assert settings.bot_url == "http://127.0.0.1:8081/bot"
+    assert settings.file_url == "http://127.0.0.1:8081/file/bot"
+    assert settings.database_path == Path("/tmp/x.sqlite3")
+    assert settings.log_level == "DEBUG"
+
+
+def test_defaults() -> None:
+    settings = settings_from_env({"TELEGRAM_BOT_TOKEN": TOKEN})
+    assert settings.api_base_url == "https://api.telegram.org"
+    assert settings.database_path == Path("data/dominoes.sqlite3")
+
+
+@pytest.mark.parametrize("env", [
+    {}, {"TELEGRAM_BOT_TOKEN": "  "}, {"TELEGRAM_BOT_TOKEN": "not-a-token"},
+    {"TELEGRAM_BOT_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"},
+    {"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "ftp://x"},
+    {"TELEGRAM_BOT_TOKEN": TOKEN, "GROUP_MESSAGES_PER_MINUTE": "0"},
+])
+def test_bad_settings_raise_config_error(env: dict[str, str]) -> None:
+    with pytest.raises(ConfigError):
+        settings_from_env(env)
+
+
+@pytest.mark.parametrize("token", ["", "garbage"])
+def test_bot_stops_with_one_clear_line(tmp_path: Path, token: str) -> None:
+    env = {"PATH": "/usr/bin:/bin", "TELEGRAM_BOT_TOKEN": token}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env | {"PYTHONPATH": str(Path.cwd())},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "TELEGRAM_BOT_TOKEN" in lines[0]
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,192 @@
+"""The game service without Telegram: lobby rules, turns, stale buttons, persistence."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from bot.errors import UserError
+from bot.games import Game, GameService, Outgoing, Player, Status, move_number
+from bot.storage import Storage
+from engine import KNOCK, Event, HandEnded, MatchEnded, Play, Tile
+
+ANN, BOB, CID, DAN = (Player(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cid"), (4, "Dan")))
+
+
+class RecordingComposer:
+    """Announces hand and match ends as plain text, so tests can see what was queued."""
+
+    def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]:
+        out = []
+        for event in events:
+            if isinstance(event, HandEnded):
+                out.append(Outgoing(f"hand {event.hand_number} over: {event.winner}"))
+            elif isinstance(event, MatchEnded):
+                out.append(Outgoing(f"match over: {event.winner}"))
+        return out
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    store = Storage(tmp_path / "games.sqlite3")
+    await store.open()
+    yield store
+    await store.close()
+
+
+def service_for(storage: Storage) -> GameService:
+    seeds = itertools.count(1000)
+    return GameService(storage, RecordingComposer(), lambda: next(seeds), clock=lambda: 0.0)
+
+
+async def started_game(service: GameService, name: str = "pair") -> Game:
+    game = await service.create(-100, ANN, name, "en")
+    for player in (BOB, CID, DAN):
+        await service.join(game, player)
+    await service.start(game, ANN.user_id)
+    return game
+
+
+async def test_one_open_game_per_chat(storage: Storage) -> None:
+    service = service_for(storage)
+    await service.create(-100, ANN, "gaple", "en")
+    with pytest.raises(UserError):
+        await service.create(-100, BOB, "pair", "en")
+    await service.create(-200, BOB, "pair", "en")  # another group is free
+
+
+async def test_only_the_creator_starts_and_only_with_enough_players(storage: Storage) -> None:
+    service = service_for(storage)
+    game = await service.create(-100, ANN, "pair", "en")
+    await service.join(game, BOB)
+    with pytest.raises(UserError, match="needs"):
+        await service.start(game, ANN.user_id)
+    await service.join(game, CID)
+    await service.join(game, DAN)
+    with pytest.raises(UserError, match="created"):
+        await service.start(game, BOB.user_id)
+    with pytest.raises(UserError, match="full"):
+        await service.join(game, Player(5, "Eve"))
+    await service.start(game, ANN.user_id)
+    assert game.status is Status.PLAYING
+
+
+async def test_joining_twice_and_leaving_rules(storage: Storage) -> None:
+    service = service_for(storage)
+    game = await service.create(-100, ANN, "gaple", "en")
+    await service.join(game, BOB)
+    with pytest.raises(UserError, match="already"):
+        await service.join(game, BOB)
+    with pytest.raises(UserError, match="cancel"):
+        await service.leave(game, ANN.user_id)
+    await service.leave(game, BOB.user_id)
+    assert [p.name for p in game.players] == ["Ann"]
+
+
+async def test_only_the_seat_to_move_acts_and_stale_moves_are_refused(storage: Storage) -> None:
+    service = service_for(storage)
+    game = await started_game(service)
+    match = game.match
+    assert match is not None
+    seat = match.to_move
+    assert seat is not None
+    other = game.players[(seat + 1) % 4]
+    action = match.legal_actions()[0]
+    with pytest.raises(UserError, match="not your turn"):
+        await service.act(game, other.user_id, game.move_no, action)
+    with pytest.raises(UserError, match="not playing"):
+        await service.act(game, 99, game.move_no, action)
+    with pytest.raises(UserError, match="out of date"):
+        await service.act(game, game.players[seat].user_id, game.move_no - 1, action)
+    before = game.move_no
+    await service.act(game, game.players[seat].user_id, before, action)
+    assert game.move_no > before
+    with pytest.raises(UserError, match="out of date"):  # the same tap again: plays once
+        await service.act(game, game.players[seat].user_id, before, action)
+
+
+async def test_an_illegal_move_changes_nothing(storage: Storage) -> None:
+    service = service_for(storage)
+    game = await started_game(service)
+    match = game.match
+    assert match is not None
+    seat = match.to_move
+    assert seat is not None
+    held = match.hand.hands[seat]
+    wrong = next((t for t in held if Play(t) not in match.legal_actions()), None)
+    before = (game.move_no, len(match.hand.moves))
+    if wrong is not None:
+        with pytest.raises(UserError):
+            await service.act(game, game.players[seat].user_id, game.move_no, Play(wrong))
+    not_held = next(t for t in (Tile(a, b) for a in range(7) for b in range(a, 7))
+                    if t not in held)
+    with pytest.raises(UserError, match="don't hold"):
+        await service.act(game, game.players[seat].user_id, game.move_no, Play(not_held))
+    assert (game.move_no, len(match.hand.moves)) == before
+
+
+async def play_to_the_end(service: GameService, game: Game) -> None:
+    while game.status is Status.PLAYING:
+        match = game.match
+        assert match is not None
+        seat = match.to_move
+        assert seat is not None
+        assert match.legal_actions() != (KNOCK,)  # the service knocks for stuck players
+        await service.act(game, game.players[seat].user_id, game.move_no, match.legal_actions()[0])
+
+
+@pytest.mark.parametrize("name", ["gaple", "gaple-dead", "pair"])
+async def test_a_whole_match_is_recorded_and_announced(storage: Storage, name: str) -> None:
+    service = service_for(storage)
+    game = await started_game(service, name)
+    await play_to_the_end(service, game)
+    assert game.status is Status.FINISHED
+    match = game.match
+    assert match is not None and match.over
+    hands = await storage.fetch_all("SELECT * FROM hand_results WHERE game_id=?", (game.game_id,))
+    assert len(hands) == len(match.hands)
+    results = await storage.fetch_all("SELECT * FROM match_results WHERE game_id=?",
+                                      (game.game_id,))
+    assert len(results) == 1 and results[0]["winner_side"] == match.winner
+    outbox = [item.text for item in await storage.pending_outbox(game.game_id)]
+    assert len(outbox) == len(match.hands) + 1 and outbox[-1].startswith("match over")
+
+
+async def test_a_restarted_service_finds_every_game_as_it_was(storage: Storage) -> None:
+    service = service_for(storage)
+    game = await started_game(service, "gaple-dead")
+    match = game.match
+    assert match is not None
+    for _ in range(5):
+        seat = match.to_move
+        assert seat is not None
+        await service.act(game, game.players[seat].user_id, game.move_no, match.legal_actions()[0])
+    again = service_for(storage)
+    [loaded] = await again.load_open_games()
+    assert loaded.move_no == game.move_no == move_number(loaded.match)
+    assert loaded.match is not None
+    assert loaded.match.hand.moves == match.hand.moves
+    assert loaded.players == game.players
+
+
+async def test_stop_is_for_the_creator_or_an_admin(storage: Storage) -> None:
+    service = service_for(storage)
+    game = await started_game(service)
+    with pytest.raises(UserError):
+        await service.stop(game, BOB.user_id, is_admin=False)
+    await service.stop(game, BOB.user_id, is_admin=True)
+    assert game.status is Status.STOPPED
+    assert service.open_game_in(-100) is None
+
+
+async def test_a_migrated_group_keeps_its_game(storage: Storage) -> None:
+    service = service_for(storage)
+    game = await started_game(service)
+    await service.migrate_chat(-100, -100200300)
+    assert service.open_game_in(-100200300) is game
+    again = service_for(storage)
+    [loaded] = await again.load_open_games()
+    assert loaded.chat_id == -100200300
