@@ -291,8 +291,10 @@ class GameService:
         if user_id != game.creator_id:
             raise UserError(N_("Only the player who created the game can start it."))
         if len(game.players) not in game.seat_counts:
-            counts = " or ".join(map(str, game.seat_counts))
-            raise UserError(N_("This game needs {counts} players."), counts=counts)
+            low, high = min(game.seat_counts), max(game.seat_counts)
+            if low == high:
+                raise UserError(N_("The game needs {count} players."), count=low)
+            raise UserError(N_("The game needs {low} to {high} players."), low=low, high=high)
         match = Match(game.variant, len(game.players), game.options)
         game.match = match
         events, outgoing = self._settle(game, match.deal_hand(random.Random(self.seed_source())))
@@ -454,7 +456,7 @@ RULE_MESSAGES: dict[str, str] = {
     "TileDoesNotFitError": N_("That tile does not fit there."),
     "WrongLeadError": N_("This hand must be led with another tile."),
     "MustPlayError": N_("You must play when you can."),
-    "WrongStuckActionError": N_("That is not how this game handles a stuck player."),
+    "WrongStuckActionError": N_("When you cannot lay a tile, use the buttons I sent you."),
     "EndRequiredError": N_("That tile fits both ends: choose one."),
 }
 

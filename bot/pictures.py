@@ -34,6 +34,8 @@ PICTURE_WORDS = {
     "your_tiles": N_("your tiles"),
     "your_turn": N_("your turn"),
     "ends": N_("ends"),
+    "set_name": N_("double-{number}"),
+    "lay_dead": N_("lay one face down"),
 }
 
 

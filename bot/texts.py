@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from engine import (
     ActionKind,
@@ -25,6 +26,9 @@ from engine import (
 
 from .games import Game, Outgoing
 from .i18n import N_, Translator, translator
+
+if TYPE_CHECKING:
+    from .pictures import PictureMaker
 
 TITLES = {
     "gaple": N_("Gaple"),
@@ -93,11 +97,11 @@ def options_line(t: Translator, game: Game) -> str:
     opts = spec.options(game.options, spec.seat_counts[0])
     parts = [t("double-{n} set", n=opts.set), t("to {target} points", target=opts.target)]
     if "deal" in spec.option_names and opts.deal == 7:
-        parts.append(t("7 tiles each, no middle"))
+        parts.append(t("7 tiles each, nothing in the middle"))
     if "dead_tiles" in spec.option_names and not opts.dead_tiles:
         parts.append(t("knock instead of dead tiles"))
     if "blank_double_25" in spec.option_names and opts.blank_double_25:
-        parts.append(t("lone 0-0 counts 25"))
+        parts.append(t("0-0 counts 25 when it is your only blank"))
     if "first_lead" in spec.option_names and opts.first_lead == "lot":
         parts.append(t("first lead by lot"))
     if "block_count" in spec.option_names and opts.block_count == "all":
@@ -105,8 +109,13 @@ def options_line(t: Translator, game: Game) -> str:
     return " · ".join(parts)
 
 
+def players_needed(t: Translator, counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return t("The game needs {count} players.", count=counts[0])
+    return t("The game needs {low} to {high} players.", low=min(counts), high=max(counts))
+
+
 def lobby_text(t: Translator, game: Game) -> str:
-    counts = " or ".join(map(str, game.seat_counts))
     lines = [
         t("<b>{title}</b>: a new table", title=esc(title(t, game.variant))),
         options_line(t, game),
@@ -114,8 +123,8 @@ def lobby_text(t: Translator, game: Game) -> str:
         t("Players ({count}):", count=len(game.players)),
     ]
     lines += [f"{i + 1}. {mention(p.user_id, p.name)}" for i, p in enumerate(game.players)]
-    lines += ["", t("Press Join to take a seat. The game needs {counts} players; its creator "
-                    "presses Start.", counts=counts)]
+    lines += ["", players_needed(t, game.seat_counts),
+              t("Press Join to take a seat; the creator presses Start.")]
     return "\n".join(lines)
 
 
@@ -125,8 +134,9 @@ def describe_move(t: Translator, move: PublicMove, names: Sequence[str]) -> str:
         assert move.tile is not None
         if move.ends_before is None:
             return t("{name} led {tile}.", name=name, tile=str(move.tile))
-        side = t("left") if move.end is End.LEFT else t("right")
-        return t("{name} laid {tile} on the {side}.", name=name, tile=str(move.tile), side=side)
+        if move.end is End.LEFT:
+            return t("{name} laid {tile} on the left.", name=name, tile=str(move.tile))
+        return t("{name} laid {tile} on the right.", name=name, tile=str(move.tile))
     if move.kind is ActionKind.KNOCK:
         return t("{name} knocked.", name=name)
     return t("{name} put a tile face down (dead tile).", name=name)
@@ -177,12 +187,17 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     if ended.winner is None:
         lines.append(t("A drawn hand: nobody scores."))
     else:
-        winners = " & ".join(esc(names[s]) for s in view.sides[ended.winner])
+        side = view.sides[ended.winner]
+        points = ended.points[ended.winner]
         if game.variant == "gaple-dead":
-            lines.append(t("{name} wins the hand with the lowest total.", name=winners))
+            lines.append(t("{name} wins the hand with the lowest total.",
+                           name=esc(names[side[0]])))
+        elif len(side) == 1:
+            lines.append(t("{name} wins the hand and scores {points}.", name=esc(names[side[0]]),
+                           points=points))
         else:
-            lines.append(t("{name} wins the hand and scores {points}.", name=winners,
-                           points=ended.points[ended.winner]))
+            lines.append(t("{first} and {second} win the hand and score {points}.",
+                           first=esc(names[side[0]]), second=esc(names[side[1]]), points=points))
     lines.append(scores_line(t, view, names))
     return "\n".join(lines)
 
@@ -193,8 +208,12 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
     if ended.winner is None:
         lines.append(t("It is a draw."))
     else:
-        winners = " & ".join(esc(names[s]) for s in view.sides[ended.winner])
-        lines.append(t("🏆 {name} wins the match!", name=winners))
+        side = view.sides[ended.winner]
+        if len(side) == 1:
+            lines.append(t("🏆 {name} wins the match!", name=esc(names[side[0]])))
+        else:
+            lines.append(t("🏆 {first} and {second} win the match!",
+                           first=esc(names[side[0]]), second=esc(names[side[1]])))
     lines.append(scores_line(t, view, names))
     lines.append(t("Type /newgame to play again."))
     return "\n".join(lines)
@@ -245,5 +264,3 @@ class TextComposer:
                 out.append(Outgoing(match_result_text(t, game, event, table_view(match))))
         return out
 
-
-from .pictures import PictureMaker  # noqa: E402  (pictures imports texts' helpers lazily)
