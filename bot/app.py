@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 from telegram import BotCommand, Update
 from telegram.ext import (
@@ -106,3 +107,24 @@ async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
 
 def allowed_updates() -> list[str]:
     return [Update.MESSAGE, Update.CALLBACK_QUERY]
+
+
+@asynccontextmanager
+async def running(application: Application) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run the bot inside an existing event loop (the demo and the end-to-end tests)."""
+    await application.initialize()
+    assert application.post_init is not None
+    await application.post_init(application)
+    assert application.updater is not None
+    await application.updater.start_polling(
+        poll_interval=0, timeout=1, allowed_updates=allowed_updates()
+    )
+    await application.start()
+    try:
+        yield application
+    finally:
+        await application.updater.stop()
+        await application.stop()
+        assert application.post_shutdown is not None
+        await application.post_shutdown(application)
+        await application.shutdown()

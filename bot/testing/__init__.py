@@ -1,0 +1,46 @@
+"""A fake Telegram Bot API server, for the bot's end-to-end tests and its offline demo.
+
+It speaks HTTP like api.telegram.org and never imports ``telegram``: python-telegram-bot talks to
+it through its real HTTP stack, and every request is checked against the Bot API schema.
+"""
+
+from .errors import (
+    ApiError,
+    FakeTelegramError,
+    ProtocolViolationError,
+    ScenarioError,
+    WaitTimeoutError,
+)
+from .fake_api import DEFAULT_TOKEN, FakeTelegramServer
+from .model import (
+    Button,
+    CallbackQueryRecord,
+    FakeChat,
+    FakeUser,
+    MessageVersion,
+    RequestRecord,
+    StoredFile,
+    StoredMessage,
+    Violation,
+)
+from .ratelimit import RateLimits
+
+__all__ = [
+    "DEFAULT_TOKEN",
+    "ApiError",
+    "Button",
+    "CallbackQueryRecord",
+    "FakeChat",
+    "FakeTelegramError",
+    "FakeTelegramServer",
+    "FakeUser",
+    "MessageVersion",
+    "ProtocolViolationError",
+    "RateLimits",
+    "RequestRecord",
+    "ScenarioError",
+    "StoredFile",
+    "StoredMessage",
+    "Violation",
+    "WaitTimeoutError",
+]

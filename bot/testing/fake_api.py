@@ -1,0 +1,389 @@
+"""A fake Telegram Bot API server for end-to-end tests and the offline demo.
+
+Point python-telegram-bot at it with ``base_url=server.base_url`` and
+``base_file_url=server.base_file_url``. Every request is checked against the Bot API schema; a
+request that breaks it is answered 400 and kept in ``server.violations``, which tests check with
+``server.assert_no_violations()``. Simulated users (``server.add_user``) send messages and tap
+buttons, which become updates for the bot's getUpdates long polling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from . import bot_methods, message_methods
+from .errors import ApiError, ProtocolViolationError, WaitTimeoutError
+from .message_methods import Call
+from .model import (
+    CallbackQueryRecord,
+    FakeChat,
+    FakeUser,
+    RequestRecord,
+    StoredFile,
+    StoredMessage,
+    Violation,
+)
+from .ratelimit import RateLimiter, RateLimits, counts_toward_limits, max_in_window
+from .schema import Uploaded, load_schema
+from .wire import read_parameters, reply
+from .world import World
+
+T = TypeVar("T")
+
+DEFAULT_TOKEN = "7000000001:AAFakeTokenForOfflineTestsAndDemo00"
+_API_PATH = re.compile(r"/bot([^/]+)/([A-Za-z]+)/?")
+_FILE_PATH = re.compile(r"/file/bot([^/]+)/(.+)")
+_HANDLERS = message_methods.HANDLERS | bot_methods.HANDLERS
+#: python-telegram-bot's ``Defaults`` add these to every method it routes through one helper
+#: (parse_mode on editMessageReplyMarkup, for one); Telegram ignores them, so the fake does too.
+PTB_DEFAULTS_FIELDS = frozenset(
+    {"parse_mode", "disable_notification", "protect_content", "link_preview_options"}
+)
+
+
+class FakeTelegramServer:
+    """The fake Bot API: an aiohttp server on 127.0.0.1 plus the API tests drive it with."""
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_username: str = "domino_test_bot",
+        bot_first_name: str = "Domino Test Bot",
+        privacy_mode: bool = True,
+        rate_limits: RateLimits | None = None,
+        port: int = 0,
+    ) -> None:
+        self.token = token
+        self.schema = load_schema()
+        self.world = World(int(token.split(":")[0]), bot_username, bot_first_name, privacy_mode)
+        self.world.on_change = self._notify
+        #: ``add_user(first_name, *, username, language_code="en", last_name, user_id, started)``
+        self.add_user = self.world.add_user
+        #: ``add_group(title, members, *, admins, owner, supergroup, bot_is_admin)``
+        self.add_group = self.world.add_group
+        self.rate_limits = rate_limits
+        self._limiter = RateLimiter(rate_limits) if rate_limits else None
+        self.requests: list[RequestRecord] = []
+        self.violations: list[Violation] = []
+        self.ignored_parameters: list[tuple[str, str]] = []
+        self._failures: dict[str, deque[ApiError]] = defaultdict(deque)
+        self._in_flight = 0
+        self._last_activity = time.monotonic()
+        self._changed = asyncio.Event()
+        self._port = port
+        self._runner: web.AppRunner | None = None
+
+    # --- lifecycle --------------------------------------------------------------------
+
+    async def start(self) -> FakeTelegramServer:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(
+            app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", self._port)
+        await site.start()
+        server = site._server  # aiohttp keeps the bound socket here; port 0 needs it
+        assert server is not None
+        self._port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        return self
+
+    async def stop(self) -> None:
+        """Stop serving; long polls still waiting return an empty list at once."""
+        self.world.updates.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegramServer:
+        return await self.start()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    @property
+    def api_root(self) -> str:
+        """What the bot's TELEGRAM_API_BASE_URL should be."""
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.api_root}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"{self.api_root}/file/bot"
+
+    # --- the simulated world ----------------------------------------------------------
+
+    @property
+    def bot(self) -> FakeUser:
+        return self.world.bot
+
+    def migrate_group(self, group: FakeChat, by: FakeUser | None = None) -> FakeChat:
+        """Upgrade a group to a supergroup; returns the new chat."""
+        chat = self.world.migrate_group(group, by)
+        self._notify()
+        return chat
+
+    def kick_bot(self, chat: FakeChat) -> None:
+        chat.members[self.bot.id] = "kicked"
+
+    def messages(self, chat: FakeChat, *, include_deleted: bool = False) -> list[StoredMessage]:
+        """Every message in the chat, oldest first (users', the bot's and service messages)."""
+        return [m for m in self.world.messages_in(chat) if include_deleted or not m.deleted]
+
+    def bot_messages(self, chat: FakeChat) -> list[StoredMessage]:
+        return [m for m in self.messages(chat) if m.from_bot and m.service is None]
+
+    def last_bot_message(self, chat: FakeChat) -> StoredMessage | None:
+        found = self.bot_messages(chat)
+        return found[-1] if found else None
+
+    def message(self, chat: FakeChat, message_id: int) -> StoredMessage:
+        return self.world.messages[(chat.id, message_id)]
+
+    def photos(self, chat: FakeChat) -> list[StoredFile]:
+        """Every picture the bot showed in the chat, in order, edits included."""
+        shown = [
+            (version.seq, version.photo)
+            for message in self.world.messages_in(chat)
+            if message.from_bot
+            for version in message.versions
+            if version.photo is not None
+        ]
+        return [photo for _, photo in sorted(shown, key=lambda pair: pair[0])]
+
+    @property
+    def callbacks(self) -> list[CallbackQueryRecord]:
+        return list(self.world.callbacks.values())
+
+    @property
+    def updates(self) -> list[dict[str, Any]]:
+        """Every update ever queued for the bot."""
+        return list(self.world.updates.history)
+
+    def transcript(self, chat: FakeChat | None = None) -> str:
+        """What happened in ``chat`` (or everywhere, with chat names) as readable lines."""
+        if chat is not None:
+            return "\n".join(line for chat_id, line in self.world.events if chat_id == chat.id)
+        names = {c.id: c.name for c in self.world.chats.values()}
+        return "\n".join(f"[{names[chat_id]}] {line}" for chat_id, line in self.world.events)
+
+    # --- failures, limits and what the bot did -----------------------------------------
+
+    def fail_next(
+        self,
+        method: str,
+        retry_after: int | None = None,
+        *,
+        error_code: int = 400,
+        description: str = "Bad Request: injected failure",
+        times: int = 1,
+    ) -> None:
+        """Answer the next ``times`` calls of ``method`` with an error (429 with retry_after)."""
+        error = (
+            ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
+            if retry_after is not None
+            else ApiError(error_code, description)
+        )
+        self._failures[method].extend([error] * times)
+
+    @property
+    def errors(self) -> list[RequestRecord]:
+        """Requests answered with an error, in order."""
+        return [r for r in self.requests if not r.ok]
+
+    def requests_for(
+        self, method: str | None = None, chat: FakeChat | None = None
+    ) -> list[RequestRecord]:
+        return [
+            r
+            for r in self.requests
+            if (method is None or r.method == method) and (chat is None or r.chat_id == chat.id)
+        ]
+
+    def max_requests_in_window(self, chat: FakeChat | None, seconds: float) -> int:
+        """Most sends/edits answered OK in any ``seconds``-long window (to one chat, or all)."""
+        times = [
+            r.at
+            for r in self.requests
+            if r.ok and counts_toward_limits(r.method) and (chat is None or r.chat_id == chat.id)
+        ]
+        return max_in_window(sorted(times), seconds)
+
+    def assert_no_violations(self) -> None:
+        if self.violations:
+            listing = "\n".join(f"  {v}" for v in self.violations)
+            raise ProtocolViolationError(f"{len(self.violations)} Bot API violation(s):\n{listing}")
+
+    # --- waiting ----------------------------------------------------------------------
+
+    def _notify(self) -> None:
+        self._last_activity = time.monotonic()
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float = 10.0, message: str = ""
+    ) -> T:
+        """Wait until ``predicate()`` is truthy and return its value.
+
+        Fails at once if the bot breaks the Bot API meanwhile, and after ``timeout`` seconds
+        with the end of the transcript, so a stuck test says where it stuck.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        violations = len(self.violations)
+        while True:
+            changed = self._changed
+            value = predicate()
+            if value:
+                return value
+            if len(self.violations) > violations:
+                self.assert_no_violations()
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                tail = "\n".join(self.transcript().splitlines()[-15:])
+                raise WaitTimeoutError(
+                    f"not reached within {timeout}s: {message or predicate}\n"
+                    f"--- last events:\n{tail}"
+                )
+            try:
+                await asyncio.wait_for(changed.wait(), min(remaining, 0.1))
+            except TimeoutError:
+                pass
+
+    async def wait_idle(self, quiet: float = 0.3, timeout: float = 10.0) -> None:
+        """Wait until the bot has fetched every update and made no request for ``quiet`` s."""
+
+        def idle() -> bool:
+            return (
+                self.world.updates.all_delivered
+                and self._in_flight == 0
+                and time.monotonic() - self._last_activity >= quiet
+            )
+
+        await self.wait_for(idle, timeout, "the bot going idle")
+
+    # --- HTTP ---------------------------------------------------------------------------
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        file_match = _FILE_PATH.fullmatch(request.path)
+        if file_match is not None:
+            return self._serve_file(file_match[1], file_match[2])
+        api_match = _API_PATH.fullmatch(request.path)
+        if api_match is None:
+            return reply(404, {"ok": False, "error_code": 404, "description": "Not Found"})
+        if api_match[1] != self.token:
+            return reply(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
+        method = self.schema.method_name(api_match[2]) or api_match[2]
+        polling = method == "getUpdates"
+        if not polling:
+            self._in_flight += 1
+        arrived = time.monotonic()
+        params: dict[str, Any] = {}
+        try:
+            raw, files = await read_parameters(request)
+            result = await self._answer(method, raw, files, params)
+            status, body = 200, {"ok": True, "result": result}
+        except ApiError as error:
+            status, body = error.code, error.to_api()
+        except Exception as crash:  # a bug in the fake must fail the test, not hang it
+            self._violate(method, [f"the fake server crashed: {crash!r}"], params)
+            status, body = 500, ApiError(500, "Internal Server Error").to_api()
+        finally:
+            if not polling:
+                self._in_flight -= 1
+        chat_id = params.get("chat_id")
+        self.requests.append(
+            RequestRecord(
+                method,
+                params,
+                arrived,
+                status,
+                body.get("description"),
+                chat_id if isinstance(chat_id, int) else None,
+            )
+        )
+        if not polling or body.get("result"):
+            self._notify()
+        return reply(status, body)
+
+    async def _answer(
+        self, method: str, raw: dict[str, Any], files: dict[str, Uploaded], seen: dict[str, Any]
+    ) -> Any:
+        """The result of one call; ``seen`` receives the validated parameters."""
+        if method not in self.schema.methods:
+            self._violate(method, [f"there is no Bot API method {method!r}"], raw)
+            raise ApiError(404, "Not Found: method not found")
+        fields = self.schema.methods[method].fields
+        for name in PTB_DEFAULTS_FIELDS & raw.keys() - fields.keys():
+            self.ignored_parameters.append((method, name))
+            del raw[name]
+        params, problems = self.schema.validate_call(method, raw, files)
+        if problems:
+            self._violate(method, problems, raw)
+            raise ApiError.bad_request("request breaks the Bot API schema: " + "; ".join(problems))
+        seen.update(params)
+        if method not in _HANDLERS and method != "getUpdates":
+            self._violate(method, ["the fake server does not implement this method"], raw)
+            raise ApiError.bad_request(f"the fake server does not implement {method}")
+        failures = self._failures.get(method)
+        if failures:
+            raise failures.popleft()
+        self._enforce_limits(method, params)
+        if method == "getUpdates":
+            result: Any = await self.world.updates.get(
+                params.get("offset"),
+                params.get("limit"),
+                params.get("timeout"),
+                params.get("allowed_updates"),
+            )
+        else:
+            result = _HANDLERS[method](self.world, Call(params, files))
+        self._check_result(method, result)
+        return result
+
+    def _enforce_limits(self, method: str, params: dict[str, Any]) -> None:
+        if self._limiter is None or not counts_toward_limits(method):
+            return
+        chat_id = params.get("chat_id")
+        chat = self.world.chats.get(chat_id) if isinstance(chat_id, int) else None
+        retry_after = self._limiter.check(
+            chat.id if chat else None, bool(chat and chat.is_group), time.monotonic()
+        )
+        if retry_after is not None:
+            raise ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
+
+    def _check_result(self, method: str, result: Any) -> None:
+        """The fake's own answers must fit the schema too, or PTB would be tested on fiction."""
+        returns = self.schema.methods[method].returns
+        attempts = [self.schema.validate_object(expected, result) for expected in returns]
+        if attempts and all(attempts):
+            problems = ["fake server answer breaks the schema: ", *min(attempts, key=len)]
+            self._violate(method, problems, {"result": result})
+
+    def _violate(self, method: str, problems: list[str], params: dict[str, Any]) -> None:
+        self.violations.append(Violation(method, tuple(problems), dict(params)))
+
+    def _serve_file(self, token: str, path: str) -> web.Response:
+        if token != self.token:
+            return reply(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
+        stored = next((f for f in self.world.files.values() if f.path == path), None)
+        if stored is None:
+            return reply(404, {"ok": False, "error_code": 404, "description": "Not Found"})
+        return web.Response(body=stored.data, content_type="application/octet-stream")

@@ -1,0 +1,84 @@
+"""Telegram's flood limits as token buckets, and a counter tests use to check the bot's pace."""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+_EXEMPT = frozenset({"sendChatAction"})
+
+
+def counts_toward_limits(method: str) -> bool:
+    """Requests that put something in a chat (sends and edits) are the ones Telegram limits."""
+    return method.startswith(("send", "edit", "copy", "forward")) and method not in _EXEMPT
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """Which limits to enforce with 429 answers; ``None`` turns one off.
+
+    The defaults are those python-telegram-bot's AIORateLimiter keeps to (30 a second overall,
+    20 a minute per group), so a bot using it never sees a 429 from them. Telegram's "about one
+    message a second" per chat is available as ``chat_per_second``.
+    """
+
+    overall_per_second: float | None = 30.0
+    group_per_minute: float | None = 20.0
+    chat_per_second: float | None = None
+
+
+@dataclass
+class _Bucket:
+    rate: float  # tokens per second
+    capacity: float
+    tokens: float
+    updated: float
+
+    def wait(self, now: float) -> float:
+        """Seconds until a token is free (0 when one is free now)."""
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+
+@dataclass
+class RateLimiter:
+    """Token buckets per chat and overall; ``check`` answers a retry_after or ``None``."""
+
+    limits: RateLimits
+    _buckets: dict[object, _Bucket] = field(default_factory=dict)
+
+    def _bucket(self, key: object, count: float, period: float, now: float) -> _Bucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = _Bucket(count / period, count, count, now)
+            self._buckets[key] = bucket
+        return bucket
+
+    def check(self, chat_id: int | None, is_group: bool, now: float) -> int | None:
+        limits = self.limits
+        wanted: list[tuple[object, float, float]] = []
+        if limits.overall_per_second is not None:
+            wanted.append(("overall", limits.overall_per_second, 1.0))
+        if chat_id is not None and is_group and limits.group_per_minute is not None:
+            wanted.append((("group", chat_id), limits.group_per_minute, 60.0))
+        if chat_id is not None and limits.chat_per_second is not None:
+            wanted.append((("chat", chat_id), limits.chat_per_second, 1.0))
+        buckets = [self._bucket(key, count, period, now) for key, count, period in wanted]
+        wait = max((bucket.wait(now) for bucket in buckets), default=0.0)
+        if wait > 0:
+            return max(1, math.ceil(wait))
+        for bucket in buckets:
+            bucket.tokens -= 1
+        return None
+
+
+def max_in_window(times: Sequence[float], seconds: float) -> int:
+    """The most events in any window of ``seconds`` (``times`` sorted ascending)."""
+    best = 0
+    for end, at in enumerate(times):
+        start = bisect_left(times, at - seconds + 1e-9, 0, end + 1)
+        best = max(best, end - start + 1)
+    return best

@@ -1,0 +1,328 @@
+"""The state of the fake Telegram: who exists, what was said where, and what users do.
+
+User actions (send, press, block) go through here and become updates for the bot; the bot's
+requests reach the same state through ``methods.py``. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from PIL import Image, UnidentifiedImageError
+
+from . import transcript
+from .entities import command_entities
+from .errors import ApiError, ScenarioError
+from .model import (
+    CallbackQueryRecord,
+    FakeChat,
+    FakeUser,
+    MessageVersion,
+    StoredFile,
+    StoredMessage,
+    deep_link_payload,
+)
+from .updates import UpdateQueue
+
+_MAX_PHOTO_BYTES = 10 * 1024 * 1024
+_ABSENT = ("left", "kicked")
+
+
+class World:
+    """Users, chats, messages, files and the update queue of one fake server."""
+
+    def __init__(
+        self, bot_id: int, bot_username: str, bot_first_name: str, privacy_mode: bool
+    ) -> None:
+        self.bot = FakeUser(self, bot_id, bot_first_name, username=bot_username, is_bot=True)
+        self.privacy_mode = privacy_mode
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.messages: dict[tuple[int, int], StoredMessage] = {}
+        self.files: dict[str, StoredFile] = {}
+        self.callbacks: dict[str, CallbackQueryRecord] = {}
+        self.updates = UpdateQueue()
+        self.events: list[tuple[int, str]] = []
+        self.settings: dict[str, Any] = {}
+        self.on_change: Callable[[], None] = lambda: None
+        self._seq = itertools.count(1)
+        self._user_ids = itertools.count(1001)
+        self._group_ids = itertools.count(1)
+        self._file_ids = itertools.count(1)
+        self._callback_ids = itertools.count(1)
+
+    # --- people and chats -------------------------------------------------------------
+
+    def add_user(
+        self,
+        first_name: str,
+        *,
+        username: str | None = None,
+        language_code: str | None = "en",
+        last_name: str | None = None,
+        user_id: int | None = None,
+        started: bool = False,
+    ) -> FakeUser:
+        """A user; ``started`` means they once opened the private chat with the bot."""
+        user = FakeUser(
+            self,
+            user_id if user_id is not None else next(self._user_ids),
+            first_name,
+            username=username,
+            language_code=language_code,
+            last_name=last_name,
+            started=started,
+        )
+        self.users[user.id] = user
+        return user
+
+    def add_group(
+        self,
+        title: str,
+        members: Iterable[FakeUser] = (),
+        *,
+        admins: Iterable[FakeUser] = (),
+        owner: FakeUser | None = None,
+        supergroup: bool = False,
+        bot_is_admin: bool = False,
+    ) -> FakeChat:
+        """A group (or supergroup) the bot is a member of; admins and the owner join too."""
+        number = next(self._group_ids)
+        chat_id = -1001000000000 - number if supergroup else -4000000000 - number
+        chat = FakeChat(chat_id, "supergroup" if supergroup else "group", title=title)
+        chat.members = {user.id: "member" for user in members}
+        chat.members |= {user.id: "administrator" for user in admins}
+        if owner is not None:
+            chat.members[owner.id] = "creator"
+        chat.members[self.bot.id] = "administrator" if bot_is_admin else "member"
+        self.chats[chat.id] = chat
+        return chat
+
+    def private_chat(self, user: FakeUser) -> FakeChat:
+        chat = self.chats.get(user.id)
+        if chat is None:
+            chat = FakeChat(user.id, "private", user=user)
+            self.chats[user.id] = chat
+        return chat
+
+    def migrate_group(self, group: FakeChat, by: FakeUser | None = None) -> FakeChat:
+        """Upgrade a group to a supergroup; old messages stay behind in the old chat."""
+        if group.type != "group" or group.migrated_to is not None:
+            raise ScenarioError(f"chat {group.id} is not a basic group that can be upgraded")
+        actor = by or next(
+            (self.users[uid] for uid, status in group.members.items() if uid in self.users), None
+        )
+        if actor is None:
+            raise ScenarioError("the group needs a member to upgrade it")
+        number = next(self._group_ids)
+        new = FakeChat(-1001000000000 - number, "supergroup", title=group.title)
+        new.members = dict(group.members)
+        new.migrated_from = group
+        self.chats[new.id] = new
+        self._user_message(actor, group, {"migrate_to_chat_id": new.id})
+        group.migrated_to = new
+        self._user_message(actor, new, {"migrate_from_chat_id": group.id})
+        return new
+
+    def deep_link_payload(self, url: str) -> str | None:
+        return deep_link_payload(url, self.bot.username or "")
+
+    # --- what users do ----------------------------------------------------------------
+
+    def user_sends(
+        self, user: FakeUser, chat: FakeChat, text: str, reply_to: StoredMessage | None
+    ) -> StoredMessage:
+        self._check_user_in(user, chat)
+        if chat.type == "private":
+            if user.blocked:
+                raise ScenarioError(f"{user.first_name} blocked the bot; unblock_bot() first")
+            user.started = True
+        version = self.version(text=text, entities=command_entities(text))
+        message = self.store(chat, user, version, reply_to=reply_to)
+        if self._bot_sees(message):
+            self.updates.push("message", message.to_api())
+        self.changed()
+        return message
+
+    def user_presses(
+        self, user: FakeUser, message: StoredMessage, data: str
+    ) -> CallbackQueryRecord:
+        self._check_user_in(user, message.chat)
+        if message.deleted or not message.from_bot:
+            raise ScenarioError(
+                f"message {message.message_id} cannot be tapped (deleted or not the bot's)"
+            )
+        record = CallbackQueryRecord(
+            str(7000000000000000000 + next(self._callback_ids)), user, message, data
+        )
+        self.callbacks[record.id] = record
+        self.log(message.chat, transcript.tap(user, message, data))
+        self.updates.push(
+            "callback_query",
+            {
+                "id": record.id,
+                "from": user.to_api(),
+                "message": message.to_api(),
+                "chat_instance": str(abs(message.chat.id) * 7919 + 13),
+                "data": data,
+            },
+        )
+        self.changed()
+        return record
+
+    def set_blocked(self, user: FakeUser, *, blocked: bool) -> None:
+        if user.blocked == blocked:
+            return
+        user.blocked = blocked
+        chat = self.private_chat(user)
+        bot = self.bot.to_api()
+        member = {"status": "member", "user": bot}
+        banned = {"status": "kicked", "user": bot, "until_date": 0}
+        self.log(chat, f"{user.first_name} {'blocked' if blocked else 'unblocked'} the bot")
+        self.updates.push(
+            "my_chat_member",
+            {
+                "chat": chat.to_api(),
+                "from": user.to_api(),
+                "date": int(time.time()),
+                "old_chat_member": member if blocked else banned,
+                "new_chat_member": banned if blocked else member,
+            },
+        )
+        self.changed()
+
+    def _check_user_in(self, user: FakeUser, chat: FakeChat) -> None:
+        if chat.migrated_to is not None:
+            raise ScenarioError(f"chat {chat.id} became supergroup {chat.migrated_to.id}")
+        if chat.type == "private" and chat.user is not user:
+            raise ScenarioError(f"{user.first_name} is not in {chat.name}'s private chat")
+        if chat.is_group and chat.members.get(user.id, "left") in _ABSENT:
+            raise ScenarioError(f"{user.first_name} is not a member of {chat.name}")
+
+    def _user_message(self, user: FakeUser, chat: FakeChat, service: dict[str, Any]) -> None:
+        message = self.store(chat, user, self.version(), service=service)
+        self.updates.push("message", message.to_api())
+
+    def _bot_sees(self, message: StoredMessage) -> bool:
+        """Privacy mode: in groups the bot gets commands to it and replies to its messages."""
+        if message.chat.type == "private" or not self.privacy_mode:
+            return True
+        if message.reply_to is not None and message.reply_to.from_bot:
+            return True
+        text = message.text or ""
+        bot_name = (self.bot.username or "").lower()
+        for entity in message.entities:
+            if entity["type"] == "bot_command":
+                command = text.encode("utf-16-le")[
+                    2 * entity["offset"] : 2 * (entity["offset"] + entity["length"])
+                ]
+                _, _, addressee = command.decode("utf-16-le").partition("@")
+                if addressee.lower() in ("", bot_name):
+                    return True
+        return False
+
+    # --- messages and files -----------------------------------------------------------
+
+    def version(self, **content: Any) -> MessageVersion:
+        return MessageVersion(seq=next(self._seq), date=int(time.time()), **content)
+
+    def store(
+        self,
+        chat: FakeChat,
+        sender: FakeUser,
+        version: MessageVersion,
+        *,
+        service: dict[str, Any] | None = None,
+        reply_to: StoredMessage | None = None,
+    ) -> StoredMessage:
+        message = StoredMessage(chat, chat.next_message_id, sender, [version], service, reply_to)
+        chat.next_message_id += 1
+        self.messages[(chat.id, message.message_id)] = message
+        self.log(chat, transcript.sent(message))
+        return message
+
+    def edit(self, message: StoredMessage, version: MessageVersion) -> None:
+        message.versions.append(version)
+        self.log(message.chat, transcript.edited(message))
+
+    def log(self, chat: FakeChat, line: str) -> None:
+        self.events.append((chat.id, line))
+
+    def changed(self) -> None:
+        self.on_change()
+
+    def messages_in(self, chat: FakeChat) -> list[StoredMessage]:
+        return [m for (chat_id, _), m in self.messages.items() if chat_id == chat.id]
+
+    def store_photo(self, data: bytes) -> StoredFile:
+        """Keep an uploaded photo; refuse what Telegram refuses (not an image, too big)."""
+        if len(data) > _MAX_PHOTO_BYTES:
+            raise ApiError.bad_request("file is too big")
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
+                extension = (image.format or "jpg").lower()
+        except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as error:
+            raise ApiError.bad_request("IMAGE_PROCESS_FAILED") from error
+        if width + height > 10000 or max(width, height) > 20 * min(width, height):
+            raise ApiError.bad_request("PHOTO_INVALID_DIMENSIONS")
+        number = next(self._file_ids)
+        unique = hashlib.sha256(data).hexdigest()[:16]
+        stored = StoredFile(
+            f"AgACAgFake{number:06d}{unique}",
+            f"AQAD{unique}",
+            data,
+            f"photos/file_{number}.{extension}",
+            width,
+            height,
+        )
+        self.files[stored.file_id] = stored
+        return stored
+
+    def file(self, file_id: str) -> StoredFile:
+        stored = self.files.get(file_id)
+        if stored is None:
+            raise ApiError.bad_request("wrong file identifier/HTTP URL specified")
+        return stored
+
+    # --- what the bot may reach --------------------------------------------------------
+
+    def chat_for_bot(self, chat_id: Any) -> FakeChat:
+        """The chat a request names, or the error Telegram answers for it."""
+        chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
+        if chat is None and chat_id in self.users:
+            chat = self.private_chat(self.users[chat_id])
+        if chat is None:
+            raise ApiError.bad_request("chat not found")
+        if chat.migrated_to is not None:
+            raise ApiError.bad_request(
+                "group chat was upgraded to a supergroup chat",
+                migrate_to_chat_id=chat.migrated_to.id,
+            )
+        if chat.user is not None:
+            if chat.user.blocked:
+                raise ApiError.forbidden("bot was blocked by the user")
+            if not chat.user.started:
+                raise ApiError.forbidden("bot can't initiate conversation with a user")
+        elif chat.members.get(self.bot.id) == "kicked":
+            raise ApiError.forbidden(f"bot was kicked from the {chat.type} chat")
+        elif chat.members.get(self.bot.id, "left") == "left":
+            raise ApiError.forbidden(f"bot is not a member of the {chat.type} chat")
+        return chat
+
+    def message_for_bot(self, chat: FakeChat, message_id: Any, purpose: str) -> StoredMessage:
+        message = self.messages.get((chat.id, message_id)) if isinstance(message_id, int) else None
+        if message is None or message.deleted:
+            raise ApiError.bad_request(f"message to {purpose} not found")
+        return message
+
+    def bot_is_admin(self, chat: FakeChat) -> bool:
+        return chat.type == "private" or chat.members.get(self.bot.id) in (
+            "administrator",
+            "creator",
+        )
