@@ -218,6 +218,11 @@ class GameService:
         game_id = self._open_by_chat.get(chat_id)
         return self._by_id.get(game_id) if game_id is not None else None
 
+    def last_game_in(self, chat_id: int) -> Game | None:
+        """The newest game of a chat that this run has seen, open or not."""
+        games = [g for g in self._by_id.values() if g.chat_id == chat_id]
+        return max(games, key=lambda g: g.game_id) if games else None
+
     def open_games(self) -> list[Game]:
         return [g for g in self._by_id.values() if g.status.open]
 

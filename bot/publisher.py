@@ -176,7 +176,7 @@ class Publisher:
             text = t("This table was closed before the game started.")
         else:
             text = texts.lobby_text(t, game).split("\n\n")[0] + "\n" + t("The game has started.")
-        return Draft(digest(text, game.status.value), text, None)
+        return Draft(digest(text, "closed"), text, None)
 
     async def _sync_lobby(self, game: Game, draft: Draft) -> bool:
         messages = game.messages

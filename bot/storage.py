@@ -7,6 +7,7 @@ The schema is versioned: each migration runs once, in order, inside a transactio
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -102,6 +103,9 @@ class Storage:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path) if str(path) != ":memory:" else path
         self._db: aiosqlite.Connection | None = None
+        # One connection is shared by every handler: a transaction must not interleave with
+        # another's statements, and a read must not see another's uncommitted writes.
+        self._lock = asyncio.Lock()
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -125,8 +129,7 @@ class Storage:
             self._db = None
 
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
+        row = await self.fetch_one("PRAGMA user_version")
         return int(row[0]) if row else 0
 
     async def migrate(self) -> None:
@@ -146,20 +149,21 @@ class Storage:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error: all or nothing."""
         db = self.db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        await db.execute("COMMIT")
+        async with self._lock:
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            await db.execute("COMMIT")
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.db.execute(sql, params) as cursor:
+        async with self._lock, self.db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self.db.execute(sql, params) as cursor:
+        async with self._lock, self.db.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     # --- users and chats ---------------------------------------------------------------

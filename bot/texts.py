@@ -174,7 +174,9 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1)]
     if ended.reason is HandEndReason.OUT and ended.out_seat is not None:
         who = esc(names[ended.out_seat])
-        if ended.by_play:
+        if ended.by_play and game.variant == "pair":
+            lines.append(t("Domino! {name} laid their last tile.", name=who))
+        elif ended.by_play:
             lines.append(t("Gaple! {name} laid their last tile.", name=who))
         else:
             lines.append(t("{name} has no tiles left.", name=who))

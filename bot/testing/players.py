@@ -1,0 +1,89 @@
+"""Simulated players: people who tap the buttons the bot sends them, one turn at a time.
+
+Used by the end-to-end tests and the offline demo. A player looks only at what the bot sent
+to their own private chat, like a person would: the marked tiles (✅ to lay, 🂠 to put face
+down) and, when a tile fits both ends, the end buttons (◀ / ▶).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .fake_api import FakeTelegramServer
+from .model import CallbackQueryRecord, FakeUser, StoredMessage
+
+PLAY_MARKS = ("✅", "🂠")
+END_MARKS = ("◀", "▶")
+
+
+def is_end(label: str) -> bool:
+    return label.startswith(END_MARKS) or label.endswith(END_MARKS)
+
+
+def live_buttons(message: StoredMessage) -> list[str]:
+    """Labels of the buttons that act on the game now (tiles to lay or discard, ends)."""
+    return [
+        button.text
+        for row in message.buttons
+        for button in row
+        if button.callback_data and (button.text.startswith(PLAY_MARKS) or is_end(button.text))
+    ]
+
+
+def active_hand(server: FakeTelegramServer, user: FakeUser) -> StoredMessage | None:
+    """The user's hand message that waits for a tap, if it is their turn."""
+    for message in reversed(server.bot_messages(user.private_chat)):
+        if not message.deleted and live_buttons(message):
+            return message
+    return None
+
+
+@dataclass
+class Table:
+    """Players at one table, and a way to let them play until something holds."""
+
+    server: FakeTelegramServer
+    players: Sequence[FakeUser]
+    choose: Callable[[list[str]], str] = lambda labels: labels[0]
+
+    def whose_turn(self) -> tuple[FakeUser, StoredMessage] | None:
+        for user in self.players:
+            message = active_hand(self.server, user)
+            if message is not None:
+                return user, message
+        return None
+
+    async def play_one(self, timeout: float = 15) -> CallbackQueryRecord:
+        """Wait for a player's turn and make one move (two taps when an end must be chosen)."""
+        user, message = await self.server.wait_for(
+            self.whose_turn, timeout=timeout, message="nobody got a turn"
+        )
+        record = user.press(message, self.choose(live_buttons(message)))
+        await self.server.wait_for(lambda: record.answered, timeout=timeout,
+                                   message="the tap was not answered")
+        ends = [label for label in live_buttons(message) if is_end(label)]
+        if ends:
+            record = user.press(message, self.choose(ends))
+            await self.server.wait_for(lambda: record.answered, timeout=timeout,
+                                       message="the end choice was not answered")
+        await self.server.wait_for(
+            lambda: message.deleted or not live_buttons(message), timeout=timeout,
+            message="the played hand message was not updated",
+        )
+        return record
+
+    async def play_until(self, done: Callable[[], bool], max_moves: int = 2000) -> int:
+        moves = 0
+        while not done():
+            if moves >= max_moves:
+                raise AssertionError(f"still not done after {max_moves} moves")
+            await self.play_one()
+            moves += 1
+        return moves
+
+
+def random_choice(seed: int) -> Callable[[list[str]], str]:
+    rng = random.Random(seed)
+    return lambda labels: rng.choice(labels)

@@ -1,0 +1,112 @@
+"""Helpers of the bot's end-to-end tests: a group with the real bot running against the fake
+Bot API server."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.app import build_application, running
+from bot.config import Settings
+from bot.games import Game, GameService
+from bot.runtime import KEY, Runtime
+from bot.testing import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
+from bot.testing.players import Table
+
+NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
+
+
+@dataclass
+class Group:
+    """A group chat with people in it and the bot running: what every scenario starts from."""
+
+    server: FakeTelegramServer
+    chat: FakeChat
+    users: list[FakeUser]
+    database: Path
+    seeds: Callable[[], int]
+    runtime: Runtime | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def service(self) -> GameService:
+        assert self.runtime is not None
+        return self.runtime.service
+
+    def game(self) -> Game:
+        """The group's newest game (finished ones included)."""
+        game = self.service.last_game_in(self.chat.id)
+        assert game is not None
+        return game
+
+    def hand_results(self) -> list[str]:
+        return [t for t in self.texts() if re.match(r"Hand \d+ is over\.", t)]
+
+    def settings(self, **changes: object) -> Settings:
+        values: dict[str, object] = {
+            "token": self.server.token,
+            "api_base_url": self.server.api_root,
+            "database_path": self.database,
+            "group_messages_per_minute": 100_000,
+            "messages_per_second": 100_000,
+        }
+        values.update(changes)
+        return Settings(**values)  # type: ignore[arg-type]
+
+    @asynccontextmanager
+    async def bot(self, **settings: object) -> AsyncIterator[Runtime]:
+        application = build_application(self.settings(**settings), seed_source=self.seeds)
+        async with running(application):
+            self.runtime = application.bot_data[KEY]
+            yield self.runtime
+            await self.runtime.publisher.idle()
+
+    def texts(self) -> list[str]:
+        return [m.text or m.caption or "" for m in self.server.bot_messages(self.chat)]
+
+    def said(self, fragment: str) -> bool:
+        return any(fragment in text for text in self.texts())
+
+    def lobby(self) -> StoredMessage:
+        for message in reversed(self.server.bot_messages(self.chat)):
+            if any(b.text == "✋ Join" for row in message.buttons for b in row):
+                return message
+        raise AssertionError("no lobby message")
+
+    async def open_table(self, game: str, players: int = 4) -> None:
+        """Everybody opens the private chat, the first opens a table, the others join."""
+        for user in self.users[:players]:
+            user.send_private("/start")
+        self.users[0].send(self.chat, f"/newgame {game}")
+        lobby = await self.server.wait_for(lambda: self._lobby_or_none())
+        for user in self.users[1:players]:
+            record = user.press(lobby, "✋ Join")
+            await self.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        await self.server.wait_for(
+            lambda: all(u.id in lobby.mentioned_user_ids for u in self.users[:players])
+        )
+
+    def _lobby_or_none(self) -> StoredMessage | None:
+        try:
+            return self.lobby()
+        except AssertionError:
+            return None
+
+    async def start(self, game: str, players: int = 4) -> Table:
+        await self.open_table(game, players)
+        record = self.users[0].press(self.lobby(), "▶ Start")
+        await self.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "Let's play!", record.answer_text
+        return Table(self.server, self.users[:players])
+
+    def match_over(self) -> bool:
+        return self.said("The match is over")
+
+
+def counting_seeds(start: int = 7000) -> Callable[[], int]:
+    counter = itertools.count(start)
+    return lambda: next(counter)
