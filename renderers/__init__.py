@@ -1,0 +1,29 @@
+"""Pictures of the game, drawn with Pillow: pure functions from engine views to PNG bytes.
+
+- :func:`render_table`: the group's picture, edited after every move.
+- :func:`render_hand_result`: every hand laid open, the winner and the points, once a hand ends.
+- :func:`render_hand`: one player's tiles, the playable ones standing out, for the private chat.
+
+Every word drawn comes from :class:`TableLabels`, which the bot fills from its catalogues.
+"""
+
+from __future__ import annotations
+
+from .errors import FontNotFoundError, RenderError, UnknownThemeError, ViewMismatchError
+from .hand import render_hand
+from .labels import TableLabels
+from .result import render_hand_result
+from .table import render_table
+from .themes import THEMES
+
+__all__ = [
+    "THEMES",
+    "FontNotFoundError",
+    "RenderError",
+    "TableLabels",
+    "UnknownThemeError",
+    "ViewMismatchError",
+    "render_hand",
+    "render_hand_result",
+    "render_table",
+]

@@ -1,0 +1,108 @@
+"""Table pictures: time to draw and encode, bytes, against the floor of encoding a blank canvas.
+
+    python -m renderers.bench [--rounds N] [--theme NAME]
+
+Renders the table with lines of 0, 14, 28, 55 and 91 tiles (a pair game, doubles across) at the
+default size. Per line length it reports the median time to draw and encode, the bytes, and, in
+the same run and interleaved with it, the floor: a blank canvas of the same size through the
+same encoder (same palette reduction, same PNG settings), the cost no drawing can avoid. The
+first picture after the sprite cache is emptied is reported too (each tile is drawn once, then
+pasted). The last line is one JSON object (see README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import statistics
+import time
+from typing import Any
+
+from PIL import Image
+
+from engine import TableView, table_view
+
+from .canvas import COMPRESS_LEVEL, encode
+from .labels import ENGLISH
+from .samples import names_for, played, with_line
+from .sprites import clear_cache
+from .table import draw_table
+from .themes import THEMES, find_theme
+
+LINE_LENGTHS = (0, 14, 28, 55, 91)
+
+
+def _since(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def _view(tiles: int) -> TableView:
+    return with_line(table_view(played("pair", 4, 1, seed=3)), tiles)
+
+
+def cold_ms(tiles: int, theme_name: str) -> float:
+    """One picture with an empty sprite cache: every tile drawn from scratch."""
+    clear_cache()
+    start = time.perf_counter()
+    encode(draw_table(_view(tiles), names_for(4), find_theme(theme_name), ENGLISH))
+    return _since(start)
+
+
+def rgb_png_ms(rounds: int, theme_name: str) -> float:
+    """For context only: a blank canvas saved as plain RGB PNG, without the palette step."""
+    blank = Image.new("RGB", (1280, 960), find_theme(theme_name).background)
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        blank.save(io.BytesIO(), format="PNG", compress_level=COMPRESS_LEVEL)
+        times.append(_since(start))
+    return statistics.median(times)
+
+
+def measure(tiles: int, rounds: int, theme_name: str) -> dict[str, Any]:
+    palette = find_theme(theme_name)
+    view, names = _view(tiles), names_for(4)
+    picture = draw_table(view, names, palette, ENGLISH)  # warm: sprites and fonts cached
+    blank = Image.new("RGB", picture.size, palette.background)
+    drawn, floor = [], []
+    png = b""
+    for _ in range(rounds):
+        start = time.perf_counter()
+        png = encode(draw_table(view, names, palette, ENGLISH))
+        drawn.append(_since(start))
+        start = time.perf_counter()
+        encode(blank)
+        floor.append(_since(start))
+    return {
+        "tiles": tiles,
+        "median_ms": round(statistics.median(drawn), 2),
+        "floor_ms": round(statistics.median(floor), 2),
+        "bytes": len(png),
+        "width": picture.width,
+        "height": picture.height,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=25)
+    parser.add_argument("--theme", choices=THEMES, default="classic")
+    args = parser.parse_args(argv)
+    cold = cold_ms(28, args.theme)
+    tables = [measure(tiles, args.rounds, args.theme) for tiles in LINE_LENGTHS]
+    for row in tables:
+        ratio = row["median_ms"] / row["floor_ms"]
+        print(
+            f"{row['tiles']:3} tiles: {row['median_ms']:6.2f} ms draw+encode, floor "
+            f"{row['floor_ms']:6.2f} ms ({ratio:.2f}x), {row['bytes'] / 1000:6.1f} KB, "
+            f"{row['width']}x{row['height']}"
+        )
+    print(f" 28 tiles with an empty sprite cache: {cold:.1f} ms")
+    rgb = rgb_png_ms(args.rounds, args.theme)
+    print(f"for context, the blank canvas as plain RGB PNG (no palette step): {rgb:.2f} ms")
+    print(json.dumps({"tables": tables}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""Drawing helpers shared by every picture: text, pills, badges, tiles, PNG encoding."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Literal
+
+from PIL import Image, ImageDraw
+
+from .errors import ViewMismatchError
+from .fonts import fit, font, printable
+from .labels import TableLabels
+from .sprites import SUPERSAMPLE, Look, back_sprite, tile_sprite
+from .themes import Colour, Theme
+
+# A picture holds a few dozen colours and their anti-aliased blends, so 256 palette entries
+# lose nothing visible, and an 8-bit PNG is a third of the data to compress: about a third of
+# the bytes and time of RGB. The benchmark's floor encodes a blank canvas with this same path.
+PALETTE_COLOURS = 256
+COMPRESS_LEVEL = 6
+
+Anchor = Literal["la", "ra", "ma", "lm", "rm", "mm", "ls", "ms", "rs"]
+
+
+def encode(image: Image.Image) -> bytes:
+    """The picture as PNG bytes; Pillow writes no timestamp, so equal pictures give equal bytes."""
+    indexed = image.quantize(
+        PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    out = io.BytesIO()
+    indexed.save(out, format="PNG", compress_level=COMPRESS_LEVEL)
+    return out.getvalue()
+
+
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,
+         colour: Colour, *, bold: bool = False, anchor: Anchor = "la",
+         max_width: float | None = None) -> float:
+    """Draw ``words`` (shortened to ``max_width``); returns the width drawn."""
+    face = font(size, bold)
+    words = printable(words)
+    if max_width is not None:
+        words = fit(words, face, max_width)
+    draw.text(xy, words, fill=colour, font=face, anchor=anchor)
+    return face.getlength(words)
+
+
+@lru_cache(maxsize=256)
+def rounded(width: int, height: int, radius: int, fill: Colour, outline: Colour | None = None,
+            line: int = 0) -> Image.Image:
+    """A smooth rounded rectangle (or circle) as an RGBA sprite: Pillow draws shapes without
+    anti-aliasing, so it is drawn larger and reduced, once per size and colour."""
+    k = SUPERSAMPLE
+    image = Image.new("RGBA", (width * k, height * k), (*fill, 0))
+    ImageDraw.Draw(image).rounded_rectangle(
+        (0, 0, width * k - 1, height * k - 1), radius * k, fill=fill, outline=outline,
+        width=line * k,
+    )
+    return image.reduce(k)
+
+
+def pill(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, words: str,
+         size: int, fill: Colour, colour: Colour, *, align_right: bool = False,
+         max_width: float = 400) -> float:
+    """A rounded label whose top-left (or top-right) corner is (x, y); returns its width."""
+    face = font(size, True)
+    words = fit(printable(words), face, max_width - size)
+    width = round(face.getlength(words)) + size
+    height = round(size * 1.5)
+    left = x - width if align_right else x
+    paste(canvas, rounded(width, height, height // 2, fill), left, y)
+    draw.text((left + width / 2, y + height / 2), words, fill=colour, font=face, anchor="mm")
+    return width
+
+
+def badge(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],
+          radius: int, number: int, fill: Colour, colour: Colour, ring: Colour) -> None:
+    """A round badge holding a number: an open end of the line."""
+    x, y = centre
+    disc = rounded(2 * radius, 2 * radius, radius, fill, ring, max(2, radius // 8))
+    paste(canvas, disc, x - radius, y - radius)
+    face = font(int(radius * 1.15), True)
+    draw.text((x, y), str(number), fill=colour, font=face, anchor="mm")
+
+
+def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+    canvas.paste(sprite, (round(x), round(y)), sprite)
+
+
+def face_up(canvas: Image.Image, palette: Theme, x: float, y: float, first: int, second: int,
+            side: int, vertical: bool, look: Look = Look.PLAIN) -> None:
+    paste(canvas, tile_sprite(first, second, side, vertical, palette, look), x, y)
+
+
+def face_down_row(canvas: Image.Image, palette: Theme, x: float, y: float, count: int, side: int,
+                  vertical: bool, max_width: float) -> float:
+    """``count`` face-down tiles in a row, or none if they do not all fit in ``max_width``
+    (a partial row would misstate the count); returns the width used."""
+    length = side if vertical else 2 * side
+    gap = max(2, side // 6)
+    needed = count * (length + gap) - gap
+    if count <= 0 or needed > max_width:
+        return 0.0
+    sprite = back_sprite(side, vertical, palette)
+    for i in range(count):
+        paste(canvas, sprite, x + i * (length + gap), y)
+    return float(needed)
+
+
+def turn_marker(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, fill: Colour) -> None:
+    """A small right-pointing triangle whose left tip is at (x, y - size/2)."""
+    draw.polygon([(x, y - size / 2), (x + size * 0.8, y), (x, y + size / 2)], fill=fill)
+
+
+def seat_names(names: Sequence[str], seats: int, labels: TableLabels) -> tuple[str, ...]:
+    """Names the font can draw; a name with nothing drawable becomes "Player n"."""
+    if len(names) != seats:
+        raise ViewMismatchError(f"{seats} seats need {seats} names, not {len(names)}")
+    cleaned = tuple(printable(str(name)) for name in names)
+    return tuple(
+        name or printable(labels.player.format(number=seat + 1))
+        for seat, name in enumerate(cleaned)
+    )

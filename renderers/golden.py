@@ -1,0 +1,127 @@
+"""Golden pictures: compare renderings with the stored ones, or regenerate them on purpose.
+
+    python -m renderers.golden            # compare every sample, print what differs
+    python -m renderers.golden --update   # rewrite tests/renderers/golden/*.png
+    python -m renderers.golden --docs     # rewrite the example pictures in docs/images/
+
+Goldens are stored at half size with 256 colours (small files; the comparison looks at shapes,
+not single pixels). Both pictures are blurred slightly before they are compared, so that a Pillow or
+FreeType update that moves a glyph's edge by a pixel passes, while a missing pip, a moved tile
+or a changed word, colour or label does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageChops, ImageFilter
+
+from .samples import Sample, render, samples
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN_DIR = ROOT / "tests" / "renderers" / "golden"
+DOCS_DIR = ROOT / "docs" / "images"
+SCALE = 2  # goldens are stored at 1/SCALE of the size
+BLUR = 1.0
+THRESHOLD = 56  # a pixel differs when a channel moves by more than this after the blur
+ALLOWED = 4  # differing pixels tolerated (at stored size): one changed letter is ~10
+
+# The example pictures for the README and docs: sample name -> file in docs/images.
+EXAMPLES = {
+    "table-pair-opening": "table-opening.png",
+    "table-pair-28": "table-snake.png",
+    "table-dead-91": "table-double-12.png",
+    "table-gaple-dead-5": "table-five-seats.png",
+    "result-pair": "hand-result.png",
+    "hand-pair": "hand.png",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    pixels: int  # pixels that differ beyond the threshold
+    worst: int  # the largest channel difference seen
+    size_changed: bool
+
+    @property
+    def acceptable(self) -> bool:
+        return not self.size_changed and self.pixels <= ALLOWED
+
+
+def stored_size(png: bytes) -> Image.Image:
+    """A rendering as it is stored for comparison: RGB at half size (box filter)."""
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGB").reduce(SCALE)
+
+
+def compare(actual: Image.Image, golden: Image.Image) -> Difference:
+    """How far ``actual`` is from ``golden`` (both at stored size)."""
+    if actual.size != golden.size:
+        return Difference(actual.width * actual.height, 255, True)
+    blur = ImageFilter.GaussianBlur(BLUR)
+    diff = ImageChops.difference(actual.filter(blur), golden.filter(blur))
+    worst = ImageChops.lighter(
+        ImageChops.lighter(diff.getchannel(0), diff.getchannel(1)), diff.getchannel(2)
+    )
+    histogram = worst.histogram()
+    extreme = max(value for value, count in enumerate(histogram) if count)
+    return Difference(sum(histogram[THRESHOLD + 1 :]), extreme, False)
+
+
+def golden_path(sample: Sample) -> Path:
+    return GOLDEN_DIR / f"{sample.name}.png"
+
+
+def check(sample: Sample) -> Difference:
+    """Render ``sample`` and compare it with its stored golden picture."""
+    with Image.open(golden_path(sample)) as stored:
+        golden = stored.convert("RGB")
+    return compare(stored_size(render(sample)), golden)
+
+
+def update() -> list[Path]:
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    written = []
+    for sample in samples():
+        path = golden_path(sample)
+        small = stored_size(render(sample)).quantize(256, method=Image.Quantize.FASTOCTREE)
+        small.save(path, format="PNG", optimize=True)
+        written.append(path)
+    return written
+
+
+def docs() -> list[Path]:
+    DOCS_DIR.mkdir(parents=True, exist_ok=True)
+    by_name = {sample.name: sample for sample in samples()}
+    written = []
+    for name, file in EXAMPLES.items():
+        path = DOCS_DIR / file
+        path.write_bytes(render(by_name[name]))
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--update", action="store_true", help="rewrite the golden pictures")
+    parser.add_argument("--docs", action="store_true", help="rewrite the docs/images examples")
+    args = parser.parse_args(argv)
+    if args.update or args.docs:
+        for path in (update() if args.update else []) + (docs() if args.docs else []):
+            print(f"wrote {path.relative_to(ROOT)}")
+        return 0
+    failed = 0
+    for sample in samples():
+        difference = check(sample)
+        failed += not difference.acceptable
+        verdict = "ok" if difference.acceptable else "DIFFERS"
+        print(f"{sample.name:24} {verdict:8} {difference.pixels} px (worst {difference.worst})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""A player's own tiles for the private chat, beside the buttons: the playable ones raised and
+outlined, the others dimmed, each named as its button is ("3-5")."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine import PlayerView
+
+from .canvas import badge, encode, face_up, pill, text
+from .labels import ENGLISH, TableLabels
+from .sprites import Look
+from .table import HEADER, MARGIN, backdrop
+from .themes import Theme, find_theme
+
+SIDE = 72  # tiles stand 72 x 144
+DEAD_SIDE = 44
+GAP = 20
+RAISE = 18
+EDGE = 44  # felt edge to the first tile
+LABEL_SIZE = 24
+MIN_WIDTH, MAX_WIDTH = 760, 1280
+
+
+def _looks(view: PlayerView) -> list[Look]:
+    """Raised and outlined: playable now. Dimmed: held but not playable on this turn."""
+    if not view.my_turn or view.must_discard():
+        return [Look.PLAIN] * len(view.hand)
+    playable = view.playable()
+    return [Look.HIGHLIGHT if tile in playable else Look.DIM for tile in view.hand]
+
+
+def _sizes(view: PlayerView) -> tuple[int, int, int, int]:
+    """(tile side, dead tile side, content width, canvas width): tiles shrink only when a hand
+    is too long for the widest picture."""
+    side, dead_side = SIDE, DEAD_SIDE
+    while True:
+        tiles = len(view.hand) * (side + GAP) - GAP
+        dead = len(view.dead) * (dead_side + GAP // 2) + GAP + 100 if view.dead else 0
+        content = max(tiles, 0) + dead
+        if content + 2 * (MARGIN + EDGE) <= MAX_WIDTH or side <= 32:
+            width = max(MIN_WIDTH, min(MAX_WIDTH, content + 2 * (MARGIN + EDGE)))
+            return side, dead_side, content, width
+        side -= 4
+        dead_side = max(28, dead_side - 2)
+
+
+def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, palette: Theme,
+            labels: TableLabels) -> None:
+    middle = HEADER // 2 + 2
+    right = canvas.width - MARGIN - 8.0
+    ends = view.table.ends
+    if ends is not None:
+        radius = 22
+        for number in reversed(ends):
+            badge(canvas, draw, (right - radius, middle), radius, number, palette.accent,
+                  palette.on_accent, palette.felt_edge)
+            right -= 2 * radius + 10
+        right -= text(draw, (right, middle), labels.ends, 24, palette.muted, anchor="rm",
+                      max_width=160) + 20
+    x = MARGIN + 8.0
+    x += 18 + text(draw, (x, middle), labels.your_tiles, 36, palette.text, bold=True,
+                   anchor="lm", max_width=(right - x) * 0.6)
+    if view.must_discard():
+        words, fill = labels.lay_dead, palette.knock
+    elif view.must_knock():
+        words, fill = labels.knock, palette.knock
+    elif view.my_turn:
+        words, fill = labels.your_turn, palette.accent
+    else:
+        return
+    pill(canvas, draw, x, middle - 16, words, 22, fill, palette.on_accent, max_width=right - x)
+
+
+def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Image:
+    """The player's tiles as a Pillow image (see :func:`render_hand`)."""
+    side, dead_side, content, width = _sizes(view)
+    height = HEADER + 28 + RAISE + 2 * side + 14 + LABEL_SIZE + 30 + MARGIN
+    canvas = backdrop(palette.name, width, height).copy()
+    draw = ImageDraw.Draw(canvas)
+    _header(canvas, draw, view, palette, labels)
+    top = HEADER + 28 + RAISE
+    label_y = top + 2 * side + 14
+    x = (width - content) / 2
+    for tile, look in zip(view.hand, _looks(view), strict=True):
+        lift = RAISE if look is Look.HIGHLIGHT else 0
+        face_up(canvas, palette, x, top - lift, tile.low, tile.high, side, True, look)
+        colour = palette.muted if look is Look.DIM else palette.text
+        text(draw, (x + side / 2, label_y), str(tile), LABEL_SIZE, colour,
+             bold=look is Look.HIGHLIGHT, anchor="ma")
+        x += side + GAP
+    if view.dead:
+        x += GAP
+        dead_top = top + 2 * side - 2 * dead_side
+        x += 10 + text(draw, (x, dead_top + dead_side), labels.dead, 24, palette.knock,
+                       anchor="lm", max_width=90)
+        for tile in view.dead:
+            face_up(canvas, palette, x, dead_top, tile.low, tile.high, dead_side, True, Look.DEAD)
+            x += dead_side + GAP // 2
+    return canvas
+
+
+def render_hand(view: PlayerView, *, theme: str = "classic",
+                labels: TableLabels | None = None) -> bytes:
+    """The player's hand as PNG bytes, the tiles they may play now standing out."""
+    return encode(draw_hand(view, find_theme(theme), labels or ENGLISH))

@@ -1,0 +1,139 @@
+"""The end of a hand: every hand laid open with its total, the dead tiles face up, the winner
+marked, the points the hand scored and the match score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from engine import HandEndReason, TableView, Tile
+
+from .canvas import encode, face_up, paste, pill, rounded, seat_names, text
+from .errors import ViewMismatchError
+from .labels import ENGLISH, TableLabels
+from .seats import name_row, team_colour
+from .sprites import Look
+from .table import HEADER, MARGIN, WIDTH, backdrop, header
+from .themes import Colour, Theme, find_theme
+
+SIDE = 42  # tiles stand 42 x 84
+ROW_H = 114
+SCORE_ROW_H = 46
+PAD = 18
+NAME_W = 330
+TOTAL_W = 150
+
+
+def _height(view: TableView) -> int:
+    return HEADER + PAD + view.seats * ROW_H + PAD + (len(view.sides) + 1) * SCORE_ROW_H + 2 * PAD
+
+
+def _tiles(canvas: Image.Image, x: float, top: float, tiles: Sequence[Tile], look: Look,
+           palette: Theme) -> float:
+    """``tiles`` standing face up from ``x``; returns the x after the last one."""
+    for tile in tiles:
+        face_up(canvas, palette, x, top, tile.low, tile.high, SIDE, True, look)
+        x += SIDE + 10
+    return x
+
+
+def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: int,
+              view: TableView, name: str, team: Colour | None, palette: Theme,
+              labels: TableLabels) -> None:
+    assert view.result is not None and view.revealed_hands is not None
+    result = view.result
+    side = view.players[seat].side
+    won = result.winner == side
+    left, right = MARGIN + 12, WIDTH - MARGIN - 12
+    edge, line = (palette.winner, 4) if won else (palette.panel_edge, 2)
+    paste(canvas, rounded(right - left, ROW_H - 10, 18, palette.panel, edge, line), left, top)
+    marked = won or result.out_seat == seat
+    name_y = top + 32 if marked else top + (ROW_H - 10) // 2  # centred unless pills follow
+    name_row(canvas, draw, left + PAD, name_y, NAME_W - PAD - 12, name, team, palette)
+    x = float(left + PAD)
+    if won:
+        x += 8 + pill(canvas, draw, x, top + 60, labels.winner, 20, palette.winner,
+                      palette.on_accent, max_width=NAME_W / 2)
+    if result.out_seat == seat:
+        pill(canvas, draw, x, top + 60, labels.went_out, 20, palette.accent, palette.on_accent,
+             max_width=NAME_W - (x - left))
+    tiles_top = top + (ROW_H - 10 - 2 * SIDE) // 2
+    x = _tiles(canvas, left + NAME_W, tiles_top, view.revealed_hands[seat], Look.PLAIN, palette)
+    dead = view.revealed_dead[seat] if view.revealed_dead is not None else ()
+    if dead:
+        x += 16
+        x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, 22, palette.knock,
+                       anchor="lm", max_width=110)
+        _tiles(canvas, x, tiles_top, dead, Look.DEAD, palette)
+    middle = top + (ROW_H - 10) // 2
+    used = text(draw, (right - PAD, middle + 14), str(result.totals[seat]), 36, palette.text,
+                bold=True, anchor="rs")
+    text(draw, (right - PAD - used - 8, middle + 14), labels.total, 21, palette.muted,
+         anchor="rs", max_width=TOTAL_W)
+
+
+def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: TableView,
+            names: tuple[str, ...], palette: Theme, labels: TableLabels) -> None:
+    """Per side: who, the points this hand scored, the match score."""
+    assert view.result is not None
+    result = view.result
+    left, right = MARGIN + 12 + PAD, WIDTH - MARGIN - 12 - PAD
+    points_x, score_x = right - 220, right
+    baseline = top + SCORE_ROW_H - 14
+    text(draw, (points_x, baseline), labels.points, 22, palette.muted, anchor="rs", max_width=200)
+    text(draw, (score_x, baseline), labels.score, 22, palette.muted, anchor="rs", max_width=200)
+    for index, seats in enumerate(view.sides):
+        baseline += SCORE_ROW_H
+        won = result.winner == index
+        who = " & ".join(names[seat] for seat in seats)
+        colour = palette.winner if won else palette.text
+        x = float(left)
+        team = team_colour(view, index, palette)
+        if team is not None:
+            r = 8
+            paste(canvas, rounded(2 * r, 2 * r, r, team), x, baseline - 11 - r)
+            x += 2 * r + 10
+        text(draw, (x, baseline), who, 28, colour, bold=won, anchor="ls",
+             max_width=points_x - 160 - x)
+        text(draw, (points_x, baseline), f"+{result.points[index]}", 30, colour, bold=True,
+             anchor="rs")
+        text(draw, (score_x, baseline), str(result.scores[index]), 30, colour, bold=True,
+             anchor="rs")
+
+
+def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
+                     labels: TableLabels) -> Image.Image:
+    """The hand's result as a Pillow image (see :func:`render_hand_result`)."""
+    result = view.result
+    if result is None or view.revealed_hands is None:
+        raise ViewMismatchError("the hand is not over yet: there is no result to draw")
+    shown = seat_names(names, view.seats, labels)
+    canvas = backdrop(palette.name, WIDTH, _height(view)).copy()
+    draw = ImageDraw.Draw(canvas)
+    if view.match_over:
+        verdict = labels.match_won if view.match_winner is not None else labels.match_drawn
+    elif result.winner is None:
+        verdict = labels.draw
+    elif result.reason is HandEndReason.BLOCKED:
+        verdict = labels.blocked
+    else:
+        verdict = ""
+    reserved = 0.0
+    if verdict:
+        reserved = pill(canvas, draw, WIDTH - MARGIN - 8, HEADER // 2 - 16, verdict, 22,
+                        palette.winner, palette.on_accent, align_right=True, max_width=360)
+    header(canvas, draw, view, palette, labels, reserved + 16)
+    top = HEADER + PAD
+    for player in view.players:
+        team = team_colour(view, player.side, palette)
+        _seat_row(canvas, draw, top, player.seat, view, shown[player.seat], team, palette, labels)
+        top += ROW_H
+    _scores(canvas, draw, top, view, shown, palette, labels)
+    return canvas
+
+
+def render_hand_result(view: TableView, names: Sequence[str], *, theme: str = "classic",
+                       labels: TableLabels | None = None) -> bytes:
+    """The finished hand as PNG bytes. Raises :class:`ViewMismatchError` while it is on."""
+    return encode(draw_hand_result(view, names, find_theme(theme), labels or ENGLISH))

@@ -1,0 +1,173 @@
+"""Reproducible tables for the golden tests, the example pictures and the benchmark.
+
+Real positions come from seeded matches played through the engine; lines longer than a deal
+allows (55 or 91 tiles) are grafted onto a real view from a walk through the double-12 set.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from functools import cache
+from itertools import pairwise
+
+from engine import (
+    ActionKind,
+    End,
+    Match,
+    Placed,
+    PlayerView,
+    PublicMove,
+    TableView,
+    Tile,
+    player_view,
+    table_view,
+)
+
+NAMES = {
+    4: ("Þórdís Ægisdóttir", "Дмитрий", "Budi 🎲 Santoso", "Ngọc Ánh"),
+    5: ("Þórdís", "Дмитрий Александрович Соколов-Микитов", "Budi", "Siti 👩‍👩‍👧", "Ólafur"),
+}
+
+
+def names_for(seats: int) -> tuple[str, ...]:
+    return NAMES.get(seats, tuple(f"Player {seat + 1}" for seat in range(seats)))
+
+
+def played(game: str, seats: int, moves: int, seed: int = 1,
+           options: dict[str, object] | None = None, *, until_over: bool = False) -> Match:
+    """A match whose first hand has had ``moves`` random legal moves (or is finished)."""
+    rng = random.Random(seed)
+    match = Match(game, seats, {"target": 500, **(options or {})})
+    match.deal_hand(rng)
+    done = 0
+    while match.hand.result is None and (until_over or done < moves):
+        legal = match.legal_actions()
+        seat = match.to_move
+        assert seat is not None
+        match.apply(seat, legal[rng.randrange(len(legal))])
+        done += 1
+    return match
+
+
+@cache
+def walk(highest: int) -> tuple[Placed, ...]:
+    """Every tile of the double-``highest`` set in one line, for 6 and 12: an Euler circuit,
+    since every number then has even degree once the doubles count as loops."""
+    unused = {n: set(range(highest + 1)) for n in range(highest + 1)}
+    stack, walk = [0], []
+    while stack:
+        here = stack[-1]
+        if unused[here]:
+            there = min(unused[here])
+            unused[here].discard(there)
+            unused[there].discard(here)
+            stack.append(there)
+        else:
+            walk.append(stack.pop())
+    return tuple(Placed(Tile(a, b), a, b) for a, b in pairwise(walk))
+
+
+def with_line(view: TableView, tiles: int) -> TableView:
+    """``view`` with its line replaced by the first ``tiles`` tiles of a whole-set walk
+    (double-6 up to 28 tiles, double-12 beyond)."""
+    highest = 6 if tiles <= 28 else 12
+    line = walk(highest)[:tiles]
+    if not line:
+        return replace(view, line=(), ends=None, history=())
+    last = PublicMove(0, ActionKind.PLAY, line[-1].tile, End.RIGHT, None)
+    return replace(
+        view, line=line, ends=(line[0].left, line[-1].right), history=(last,), set=highest
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One picture: what to draw it from and how."""
+
+    name: str
+    kind: str  # "table", "result" or "hand"
+    theme: str
+    table: TableView
+    names: tuple[str, ...]
+    player: PlayerView | None = None
+
+
+def _table(name: str, theme: str, view: TableView) -> Sample:
+    return Sample(name, "table", theme, view, names_for(view.seats))
+
+
+def first_position(game: str, seats: int, wanted: Callable[[Match], bool], *,
+                   seeds: Iterable[int] = (1,), options: dict[str, object] | None = None,
+                   most_moves: int = 40) -> Match | None:
+    """The first position, trying each seed with 1, 2, ... random moves, where ``wanted``."""
+    for seed in seeds:
+        for moves in range(1, most_moves):
+            match = played(game, seats, moves, seed, options)
+            if wanted(match):
+                return match
+            if match.hand.result is not None:
+                break
+    return None
+
+
+def just_knocked(match: Match) -> bool:
+    move = table_view(match).last_move
+    return move is not None and move.kind is ActionKind.KNOCK
+
+
+def has_choice(match: Match) -> bool:
+    """The seat to move holds tiles it may play and tiles it may not, on a started line."""
+    seat = match.to_move
+    if seat is None or match.hand.ends is None:
+        return False
+    view = player_view(match, seat)
+    return 0 < len(view.playable()) < len(view.hand)
+
+
+def _turn(match: Match | None) -> PlayerView:
+    assert match is not None and match.to_move is not None
+    return player_view(match, match.to_move)
+
+
+@cache
+def samples() -> tuple[Sample, ...]:
+    """Every golden picture: each game, each theme, line lengths from 0 to 91, every script."""
+    pair_open = table_view(played("pair", 4, 1, seed=3))
+    gaple_dead5 = played("gaple-dead", 5, 9, seed=4)
+    dead9 = table_view(played("gaple-dead", 4, 14, seed=7, options={"set": 9}))
+    result_pair = played("pair", 4, 0, seed=5, until_over=True)
+    result_dead = played("gaple-dead", 5, 0, seed=8, until_over=True)
+    hand_pair = _turn(first_position("pair", 4, has_choice, seeds=(11,)))
+    hand_dead = _turn(first_position("gaple-dead", 4, has_choice, seeds=(12,), options={"set": 12}))
+    knocked = first_position("gaple", 4, just_knocked, seeds=(6,))
+    assert knocked is not None
+    return (
+        _table("table-empty", "classic", table_view(played("gaple-dead", 4, 0, seed=2,
+                                                           options={"deal": 7}))),
+        _table("table-pair-opening", "classic", pair_open),
+        _table("table-gaple-knock", "dark", table_view(knocked)),
+        _table("table-gaple-dead-5", "classic", table_view(gaple_dead5)),
+        _table("table-double-9", "dark", dead9),
+        _table("table-pair-28", "classic", with_line(pair_open, 28)),
+        _table("table-pair-55", "dark", with_line(pair_open, 55)),
+        _table("table-pair-91", "classic", with_line(pair_open, 91)),
+        _table("table-dead-91", "dark", with_line(dead9, 91)),
+        Sample("result-pair", "result", "classic", table_view(result_pair), names_for(4)),
+        Sample("result-gaple-dead-5", "result", "dark", table_view(result_dead), names_for(5)),
+        Sample("hand-pair", "hand", "classic", hand_pair.table, names_for(4), hand_pair),
+        Sample("hand-gaple-dead-12", "hand", "dark", hand_dead.table, names_for(4), hand_dead),
+    )
+
+
+def render(sample: Sample) -> bytes:
+    """The sample's picture as PNG bytes, through the public functions the bot calls."""
+    from . import render_hand, render_hand_result, render_table
+
+    if sample.kind == "hand":
+        assert sample.player is not None
+        return render_hand(sample.player, theme=sample.theme)
+    if sample.kind == "result":
+        return render_hand_result(sample.table, sample.names, theme=sample.theme)
+    return render_table(sample.table, sample.names, theme=sample.theme)

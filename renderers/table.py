@@ -1,0 +1,145 @@
+"""The group's picture: the line as a snake, the seats around it, the game's name and scores.
+
+The seats sit in the corners (and, at a five-seat table, the middle of the top edge), clockwise
+in turn order from the bottom left, so the line gets the whole width of the table between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine import TableView
+
+from .canvas import badge, encode, face_down_row, face_up, seat_names, text
+from .errors import ViewMismatchError
+from .labels import ENGLISH, TableLabels
+from .seats import Rect, draw_seat, seats_of
+from .snake import Snake, snake
+from .sprites import Look
+from .themes import Theme, find_theme
+
+WIDTH, HEIGHT = 1280, 960
+HEADER = 76
+MARGIN = 14
+FELT = (MARGIN, HEADER, WIDTH - MARGIN, HEIGHT - MARGIN)
+INSET = 12
+PANEL_W, PANEL_H = 470, 100
+PANEL_W_3 = 388  # three seats share the top edge at a five-seat table
+LINE_AREA = (
+    FELT[0] + INSET + 4,
+    FELT[1] + INSET + PANEL_H + 10,
+    FELT[2] - INSET - 4,
+    FELT[3] - INSET - PANEL_H - 10,
+)
+
+_TOP, _BOTTOM = FELT[1] + INSET, FELT[3] - INSET - PANEL_H
+_LEFT, _RIGHT = FELT[0] + INSET, FELT[2] - INSET
+
+
+def _panel(left: int, top: int, width: int = PANEL_W) -> Rect:
+    return (left, top, left + width, top + PANEL_H)
+
+
+# Seats in turn order, clockwise from the bottom-left corner.
+SLOTS: dict[int, tuple[Rect, ...]] = {
+    2: (_panel(_LEFT, _BOTTOM), _panel(_RIGHT - PANEL_W, _TOP)),
+    3: (_panel(_LEFT, _BOTTOM), _panel(_LEFT, _TOP), _panel(_RIGHT - PANEL_W, _TOP)),
+    4: (
+        _panel(_LEFT, _BOTTOM),
+        _panel(_LEFT, _TOP),
+        _panel(_RIGHT - PANEL_W, _TOP),
+        _panel(_RIGHT - PANEL_W, _BOTTOM),
+    ),
+    5: (
+        _panel(_LEFT, _BOTTOM),
+        _panel(_LEFT, _TOP, PANEL_W_3),
+        _panel((WIDTH - PANEL_W_3) // 2, _TOP, PANEL_W_3),
+        _panel(_RIGHT - PANEL_W_3, _TOP, PANEL_W_3),
+        _panel(_RIGHT - PANEL_W, _BOTTOM),
+    ),
+}
+
+
+@lru_cache(maxsize=8)
+def backdrop(theme_name: str, width: int, height: int) -> Image.Image:
+    """The empty table, drawn once per theme and size and copied for every picture."""
+    palette = find_theme(theme_name)
+    image = Image.new("RGB", (width, height), palette.background)
+    draw = ImageDraw.Draw(image)
+    felt = (MARGIN, HEADER, width - MARGIN, height - MARGIN)
+    draw.rounded_rectangle(felt, 30, fill=palette.felt, outline=palette.felt_edge, width=4)
+    return image
+
+
+def header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
+           labels: TableLabels, reserved: float = 0) -> None:
+    """The game's name, the hand, the set and the target; ``reserved`` px kept free at right."""
+    x = MARGIN + 8
+    middle = HEADER // 2 + 2
+    used = text(draw, (x, middle), labels.game_title(view.game), 38, palette.text, bold=True,
+                anchor="lm", max_width=560)
+    details = [labels.hand.format(number=view.hand_number + 1)]
+    if view.set != 6:
+        details.append(labels.set_name.format(number=view.set))
+    details.append(labels.target.format(target=view.target))
+    text(draw, (x + used + 18, middle + 2), " · ".join(details), 26, palette.muted,
+         anchor="lm", max_width=canvas.width - x - used - 18 - MARGIN - 8 - reserved)
+
+
+def _middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
+            labels: TableLabels) -> float:
+    """The face-down middle tiles at the header's right end; returns the width used."""
+    if not view.middle_face_down:
+        return 0
+    side, right = 16, WIDTH - MARGIN - 8
+    row = face_down_row(canvas, palette, 0, -1000, view.middle_face_down, side, True, 1000)
+    face_down_row(canvas, palette, right - row, HEADER // 2 - side + 2, view.middle_face_down,
+                  side, True, row)
+    used = text(draw, (right - row - 12, HEADER // 2 + 2), labels.middle, 24, palette.muted,
+                anchor="rm", max_width=200)
+    return row + 12 + used + 24
+
+
+def line_layout(view: TableView) -> tuple[Snake, int, int]:
+    """The snake for the view's line and where its box starts, centred in the line's area."""
+    left, top, right, bottom = LINE_AREA
+    laid = snake(view.line, view.doubles_across, right - left, bottom - top)
+    return laid, left + (right - left - laid.width) // 2, top + (bottom - top - laid.height) // 2
+
+
+def _line(canvas: Image.Image, view: TableView, palette: Theme) -> Snake:
+    laid, ox, oy = line_layout(view)
+    last = view.last_played
+    for spot in laid.spots:
+        look = Look.HIGHLIGHT if spot.tile is last else Look.PLAIN
+        face_up(canvas, palette, ox + spot.x, oy + spot.y, spot.first, spot.second, laid.side,
+                spot.vertical, look)
+    draw = ImageDraw.Draw(canvas)
+    for end in laid.ends:
+        badge(canvas, draw, (ox + end.x, oy + end.y), laid.badge_radius, end.number,
+              palette.accent, palette.on_accent, palette.felt_edge)
+    return laid
+
+
+def draw_table(view: TableView, names: Sequence[str], palette: Theme,
+               labels: TableLabels) -> Image.Image:
+    """The table as a Pillow image (see :func:`render_table`)."""
+    if view.seats not in SLOTS:
+        raise ViewMismatchError(f"a table picture seats 2 to 5 players, not {view.seats}")
+    shown = seat_names(names, view.seats, labels)
+    canvas = backdrop(palette.name, WIDTH, HEIGHT).copy()
+    draw = ImageDraw.Draw(canvas)
+    header(canvas, draw, view, palette, labels, _middle(canvas, draw, view, palette, labels))
+    for seat, rect in zip(seats_of(view, shown, palette), SLOTS[view.seats], strict=True):
+        draw_seat(canvas, draw, rect, seat, palette, labels)
+    _line(canvas, view, palette)
+    return canvas
+
+
+def render_table(view: TableView, names: Sequence[str], *, theme: str = "classic",
+                 labels: TableLabels | None = None) -> bytes:
+    """The table as PNG bytes: the line, every seat with ``names[seat]``, scores and markers."""
+    return encode(draw_table(view, names, find_theme(theme), labels or ENGLISH))

@@ -1,0 +1,98 @@
+"""A player's hand: the tiles, the playable ones raised and outlined, the others dimmed."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engine import Match, PlayerView, Tile, player_view
+from renderers import render_hand
+from renderers.canvas import face_up
+from renderers.hand import draw_hand
+from renderers.labels import ENGLISH
+from renderers.samples import first_position, has_choice, played
+from renderers.sprites import Look
+from renderers.themes import THEMES, find_theme
+
+
+@pytest.fixture
+def laid(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Tile, float, Look]]:
+    """Every tile the hand picture lays: the tile, its top edge and its look."""
+    seen: list[tuple[Tile, float, Look]] = []
+
+    def recording(canvas: Any, palette: Any, x: float, y: float, first: int, second: int,
+                  side: int, vertical: bool, look: Look = Look.PLAIN) -> None:
+        seen.append((Tile(first, second), y, look))
+        face_up(canvas, palette, x, y, first, second, side, vertical, look)
+
+    monkeypatch.setattr("renderers.hand.face_up", recording)
+    return seen
+
+
+def _turn(game: str, wanted: Callable[[Match], bool],
+          options: dict[str, object] | None = None) -> PlayerView:
+    match = first_position(game, 4, wanted, seeds=range(40), options=options)
+    assert match is not None and match.to_move is not None, "no such position in 40 deals"
+    return player_view(match, match.to_move)
+
+
+def _must_discard(match: Match) -> bool:
+    seat = match.to_move
+    return seat is not None and player_view(match, seat).must_discard()
+
+
+def test_playable_tiles_stand_out_and_the_others_are_dimmed(
+    laid: list[tuple[Tile, float, Look]],
+) -> None:
+    view = _turn("pair", has_choice)
+    draw_hand(view, find_theme("classic"), ENGLISH)
+    playable = view.playable()
+    assert [tile for tile, _, _ in laid] == list(view.hand)
+    tops = {look: {top for _, top, look_ in laid if look_ is look} for look in Look}
+    for tile, _, look in laid:
+        assert look is (Look.HIGHLIGHT if tile in playable else Look.DIM)
+    assert max(tops[Look.HIGHLIGHT]) < min(tops[Look.DIM])  # raised
+
+
+def test_when_it_is_not_your_turn_no_tile_is_singled_out(
+    laid: list[tuple[Tile, float, Look]],
+) -> None:
+    match = played("pair", 4, 2)
+    seat = (match.to_move or 0) + 1
+    draw_hand(player_view(match, seat % 4), find_theme("dark"), ENGLISH)
+    assert laid and all(look is Look.PLAIN for _, _, look in laid)
+
+
+def test_a_stuck_player_is_told_to_lay_one_face_down(
+    laid: list[tuple[Tile, float, Look]], drawn_text: list[str]
+) -> None:
+    view = _turn("gaple-dead", _must_discard)
+    draw_hand(view, find_theme("classic"), ENGLISH)
+    assert ENGLISH.lay_dead in drawn_text
+    hand_looks = [look for _, _, look in laid[: len(view.hand)]]
+    assert all(look is Look.PLAIN for look in hand_looks)
+    assert [look for _, _, look in laid[len(view.hand) :]] == [Look.DEAD] * len(view.dead)
+
+
+def test_tiles_are_named_as_on_the_buttons_and_the_ends_shown(drawn_text: list[str]) -> None:
+    view = _turn("pair", has_choice)
+    draw_hand(view, find_theme("classic"), ENGLISH)
+    for tile in view.hand:
+        assert str(tile) in drawn_text
+    assert view.table.ends is not None
+    assert {str(n) for n in view.table.ends} <= set(drawn_text)
+    assert ENGLISH.your_turn in drawn_text
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_hand_picture_is_a_small_deterministic_png(theme: str) -> None:
+    view = _turn("gaple-dead", has_choice, {"set": 12})
+    png = render_hand(view, theme=theme)
+    assert render_hand(view, theme=theme) == png
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.width <= 1280 and image.height < image.width
+    assert len(png) <= 100_000

@@ -1,0 +1,93 @@
+"""The pictures never hard-code a language: every word drawn comes from the labels or names."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields, replace
+
+from engine import player_view, table_view
+from renderers import TableLabels, render_hand, render_hand_result, render_table
+from renderers.samples import names_for, played, with_line
+
+# Every label in another language (with a marker), so that an English word left in the code
+# would show up among the words drawn.
+RUSSIAN = TableLabels(
+    games=(("gaple", "Гапле"), ("gaple-dead", "Гапле: мёртвые кости"), ("pair", "Парный домино")),
+    hand="Партия {number}",
+    target="до {target}",
+    set_name="дубль-{number}",
+    player="Игрок {number}",
+    score="очки",
+    tiles="костей",
+    dead="мёртвые",
+    knock="рыба",
+    to_move="ходит",
+    middle="прикуп",
+    winner="победа",
+    draw="ничья",
+    points="за партию",
+    total="сумма",
+    blocked="рыба!",
+    went_out="вышел",
+    match_won="матч выигран",
+    match_drawn="матч вничью",
+    your_tiles="ваши кости",
+    your_turn="ваш ход",
+    lay_dead="сбросьте кость",
+    ends="концы",
+)
+
+
+def _leftover(drawn: list[str], allowed: list[str]) -> list[str]:
+    """Drawn strings with every allowed word, digit and punctuation mark taken out; a word cut
+    short with an ellipsis counts as the word it starts."""
+    left = []
+    for text in drawn:
+        for word in sorted(allowed, key=len, reverse=True):
+            text = text.replace(word, " ")
+        cut = re.search(r"(\w+)…$", text)
+        if cut and any(word.startswith(cut.group(1)) for word in allowed):
+            text = text[: cut.start()]
+        text = re.sub(r"[\d\s·&+\-|…]", "", text)
+        if text:
+            left.append(text)
+    return left
+
+
+def _allowed(names: tuple[str, ...]) -> list[str]:
+    words = [title for _, title in RUSSIAN.games]
+    for field in fields(RUSSIAN):
+        value = getattr(RUSSIAN, field.name)
+        if isinstance(value, str):
+            words.extend(part for part in re.split(r"\{\w+\}", value) if part.strip())
+    for name in names:
+        words.extend(name.split())
+    return words
+
+
+def test_every_label_is_translated_in_the_test() -> None:
+    english = TableLabels()
+    for field in fields(TableLabels):
+        assert getattr(RUSSIAN, field.name) != getattr(english, field.name), field.name
+
+
+def test_every_word_on_every_picture_comes_from_labels_or_names(drawn_text: list[str]) -> None:
+    names = names_for(5)
+    dead = played("gaple-dead", 5, 6, seed=4, options={"set": 9})
+    render_table(table_view(dead), names, labels=RUSSIAN)
+    knocked = played("gaple", 4, 30, seed=6)
+    render_table(table_view(knocked), names_for(4), labels=RUSSIAN)
+    render_table(with_line(table_view(knocked), 91), ["🎲", "", "Ann", "Bo"], labels=RUSSIAN)
+    over = table_view(played("pair", 4, 0, seed=5, until_over=True))
+    render_hand_result(over, names_for(4), labels=RUSSIAN)
+    assert over.result is not None
+    drawn_match = replace(over, match_over=True, match_winner=None,
+                          result=replace(over.result, winner=None))
+    render_hand_result(drawn_match, names_for(4), labels=RUSSIAN)
+    seat = dead.to_move
+    assert seat is not None
+    render_hand(player_view(dead, seat), labels=RUSSIAN)
+    assert drawn_text
+    allowed = _allowed(names + names_for(4) + ("Ann", "Bo"))
+    assert _leftover(drawn_text, allowed) == []
+    assert "Игрок" in " ".join(drawn_text)  # the emoji-only and empty names

@@ -1,0 +1,21 @@
+"""The benchmark's report: the figures README quotes, in the JSON shape the issue fixes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from renderers import bench
+
+
+def test_the_last_line_is_the_json_the_readme_describes(capsys: pytest.CaptureFixture[str]) -> None:
+    bench.main(["--rounds", "1"])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    report = json.loads(last)
+    assert list(report) == ["tables"]
+    assert [row["tiles"] for row in report["tables"]] == list(bench.LINE_LENGTHS)
+    for row in report["tables"]:
+        assert list(row) == ["tiles", "median_ms", "floor_ms", "bytes", "width", "height"]
+        assert row["median_ms"] > 0 and row["floor_ms"] > 0 and row["bytes"] > 0
+        assert (row["width"], row["height"]) == (1280, 960)

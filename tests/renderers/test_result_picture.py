@@ -1,0 +1,99 @@
+"""The end of a hand: every hand laid open with its total, dead tiles face up, the winner
+marked, the points and the match score."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engine import TableView, Tile, table_view
+from renderers import ViewMismatchError, render_hand_result
+from renderers.canvas import face_up
+from renderers.labels import ENGLISH
+from renderers.result import PAD, ROW_H, draw_hand_result
+from renderers.samples import names_for, played
+from renderers.sprites import Look
+from renderers.table import HEADER, MARGIN
+from renderers.themes import THEMES, find_theme
+
+
+def _finished(game: str, seats: int, seed: int) -> TableView:
+    return table_view(played(game, seats, 0, seed=seed, until_over=True))
+
+
+@pytest.fixture
+def laid(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Tile, Look]]:
+    """Every face-up tile the result picture lays, with its look."""
+    seen: list[tuple[Tile, Look]] = []
+
+    def recording(canvas: Any, palette: Any, x: float, y: float, first: int, second: int,
+                  *args: Any, **kwargs: Any) -> None:
+        seen.append((Tile(first, second), args[2] if len(args) > 2 else Look.PLAIN))
+        face_up(canvas, palette, x, y, first, second, *args, **kwargs)
+
+    monkeypatch.setattr("renderers.result.face_up", recording)
+    return seen
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize(("game", "seats"), [("gaple", 4), ("gaple-dead", 4), ("gaple-dead", 5),
+                                              ("pair", 4)])
+def test_every_game_has_a_result_picture(game: str, seats: int, theme: str) -> None:
+    png = render_hand_result(_finished(game, seats, 8), names_for(seats), theme=theme)
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.width == 1280 and image.height <= image.width
+    assert len(png) <= 100_000
+
+
+def test_every_hand_and_dead_tile_is_laid_open(laid: list[tuple[Tile, Look]]) -> None:
+    view = _finished("gaple-dead", 5, 8)
+    assert view.revealed_hands is not None and view.revealed_dead is not None
+    draw_hand_result(view, names_for(5), find_theme("classic"), ENGLISH)
+    hands = [(t, Look.PLAIN) for hand in view.revealed_hands for t in hand]
+    dead = [(t, Look.DEAD) for gone in view.revealed_dead for t in gone]
+    assert dead, "the sample should have dead tiles"
+    assert sorted(laid, key=str) == sorted(hands + dead, key=str)
+
+
+def test_totals_points_and_scores_are_written(drawn_text: list[str]) -> None:
+    view = _finished("pair", 4, 5)
+    assert view.result is not None
+    draw_hand_result(view, names_for(4), find_theme("classic"), ENGLISH)
+    for total in view.result.totals:
+        assert str(total) in drawn_text
+    for points, score in zip(view.result.points, view.result.scores, strict=True):
+        assert f"+{points}" in drawn_text and str(score) in drawn_text
+    assert ENGLISH.winner in drawn_text and ENGLISH.points in drawn_text
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_winning_side_is_framed(theme: str) -> None:
+    view = _finished("pair", 4, 5)
+    assert view.result is not None and view.result.winner is not None
+    palette = find_theme(theme)
+    image = draw_hand_result(view, names_for(4), palette, ENGLISH)
+    for player in view.players:
+        top = HEADER + PAD + player.seat * ROW_H
+        edge = image.getpixel((MARGIN + 12 + 1, top + ROW_H // 2))
+        assert (edge == palette.winner) == (player.side == view.result.winner)
+
+
+def test_a_drawn_hand_and_a_finished_match_say_so(drawn_text: list[str]) -> None:
+    view = _finished("gaple", 4, 8)
+    assert view.result is not None
+    drawn = replace(view, result=replace(view.result, winner=None))
+    draw_hand_result(drawn, names_for(4), find_theme("dark"), ENGLISH)
+    assert ENGLISH.draw in drawn_text and ENGLISH.winner not in drawn_text
+    drawn_text.clear()
+    won = replace(view, match_over=True, match_winner=0)
+    draw_hand_result(won, names_for(4), find_theme("dark"), ENGLISH)
+    assert ENGLISH.match_won in drawn_text
+
+
+def test_a_hand_still_being_played_has_no_result_picture() -> None:
+    with pytest.raises(ViewMismatchError):
+        render_hand_result(table_view(played("pair", 4, 3)), names_for(4))

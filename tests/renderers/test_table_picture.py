@@ -1,0 +1,141 @@
+"""The group's picture: every game, seat count, theme and line length; markers where they
+belong; the same view always gives the same bytes; small enough to send."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from functools import cache
+
+import pytest
+from PIL import Image
+
+from engine import TableView, table_view
+from renderers import THEMES, UnknownThemeError, ViewMismatchError, render_table
+from renderers.labels import ENGLISH
+from renderers.samples import first_position, just_knocked, names_for, played, with_line
+from renderers.seats import Rect
+from renderers.table import HEIGHT, LINE_AREA, SLOTS, WIDTH, draw_table, line_layout
+from renderers.themes import Colour, find_theme
+
+GAMES = [("gaple", 4), ("gaple-dead", 4), ("gaple-dead", 5), ("pair", 4)]
+LENGTHS = (0, 1, 14, 28, 55, 91)
+MAX_BYTES = 100_000
+
+
+@cache
+def _view(game: str, seats: int, moves: int = 3) -> TableView:
+    return table_view(played(game, seats, moves, seed=21))
+
+
+def _colour_in(image: Image.Image, box: Rect, colour: Colour) -> bool:
+    colours = image.crop(box).getcolors(maxcolors=1 << 20) or []
+    return any(found == colour for _, found in colours)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+def test_every_game_and_line_length_renders_a_small_png(game: str, seats: int, theme: str) -> None:
+    base = _view(game, seats)
+    for tiles in LENGTHS:
+        png = render_table(with_line(base, tiles), names_for(seats), theme=theme)
+        with Image.open(io.BytesIO(png)) as image:
+            assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
+        assert len(png) <= MAX_BYTES, (tiles, len(png))
+
+
+def test_the_same_view_gives_the_same_bytes() -> None:
+    view = with_line(_view("pair", 4), 28)
+    first = render_table(view, names_for(4))
+    assert render_table(view, names_for(4)) == first
+    assert render_table(view, names_for(4), theme="dark") != first
+
+
+def test_the_picture_is_never_much_taller_than_wide() -> None:
+    assert HEIGHT <= WIDTH
+
+
+@pytest.mark.parametrize("seats", [4, 5])
+def test_the_seat_to_move_is_framed_in_the_accent_colour(seats: int) -> None:
+    view = _view("gaple-dead", seats)
+    palette = find_theme("classic")
+    image = draw_table(view, names_for(seats), palette, ENGLISH)
+    assert view.to_move is not None
+    for seat, (left, top, _, bottom) in enumerate(SLOTS[seats]):
+        edge = image.getpixel((left + 1, (top + bottom) // 2))
+        assert (edge == palette.accent) == (seat == view.to_move)
+
+
+def test_a_seat_that_knocked_shows_the_knock_marker() -> None:
+    match = first_position("gaple", 4, just_knocked, seeds=range(10))
+    assert match is not None
+    view = table_view(match)
+    palette = find_theme("classic")
+    image = draw_table(view, names_for(4), palette, ENGLISH)
+    assert any(player.knocked for player in view.players)
+    for player, rect in zip(view.players, SLOTS[4], strict=True):
+        assert _colour_in(image, rect, palette.knock) == player.knocked
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_only_the_tile_just_played_is_highlighted(theme: str) -> None:
+    view = _view("pair", 4, moves=9)
+    palette = find_theme(theme)
+    image = draw_table(view, names_for(4), palette, ENGLISH)
+    laid, ox, oy = line_layout(view)
+    lit = []
+    for spot in laid.spots:
+        x0, y0, x1, y1 = spot.box
+        if _colour_in(image, (ox + x0, oy + y0, ox + x1, oy + y1), palette.highlight):
+            lit.append(spot.tile)
+    assert lit == [view.last_played]
+
+
+def test_seats_show_their_names_counts_and_scores(drawn_text: list[str]) -> None:
+    view = replace(_view("gaple-dead", 5), scores=(11, 22, 33, 44, 55))
+    draw_table(view, names_for(5), find_theme("classic"), ENGLISH)
+    for word in ("Þórdís", "Budi", "Siti", "Ólafur", "11", "22", "33", "44", "55"):
+        assert word in drawn_text
+    assert any(text.startswith("Дмитрий") and text.endswith("…") for text in drawn_text)
+    assert ENGLISH.dead in drawn_text and ENGLISH.middle in drawn_text
+    assert ENGLISH.game_title("gaple-dead") in drawn_text
+
+
+def test_games_without_dead_tiles_or_middle_do_not_mention_them(drawn_text: list[str]) -> None:
+    draw_table(_view("pair", 4), names_for(4), find_theme("classic"), ENGLISH)
+    assert ENGLISH.dead not in drawn_text and ENGLISH.middle not in drawn_text
+    assert ENGLISH.tiles in drawn_text and ENGLISH.score in drawn_text
+
+
+def test_the_face_down_middle_is_drawn_where_the_game_has_one() -> None:
+    palette = find_theme("classic")
+    header = (WIDTH // 2, 0, WIDTH, LINE_AREA[1] - 120)
+    with_middle = _view("gaple-dead", 4)
+    assert with_middle.middle_face_down == 3 and with_middle.turned_up is not None
+    image = draw_table(with_middle, names_for(4), palette, ENGLISH)
+    assert _colour_in(image, header, palette.tile_back)
+    image = draw_table(_view("gaple", 4), names_for(4), palette, ENGLISH)
+    assert not _colour_in(image, header, palette.tile_back)
+
+
+def test_two_and_three_seat_tables_have_places_too() -> None:
+    base = _view("gaple", 4)
+    for seats in (2, 3):
+        view = replace(
+            base,
+            players=base.players[:seats],
+            sides=tuple((seat,) for seat in range(seats)),
+            scores=(0,) * seats,
+        )
+        png = render_table(view, [f"P{seat}" for seat in range(seats)])
+        assert png.startswith(b"\x89PNG")
+
+
+def test_a_name_per_seat_is_required() -> None:
+    with pytest.raises(ViewMismatchError):
+        render_table(_view("pair", 4), ["only", "three", "names"])
+
+
+def test_an_unknown_theme_is_refused() -> None:
+    with pytest.raises(UnknownThemeError, match="classic"):
+        render_table(_view("pair", 4), names_for(4), theme="neon")
