@@ -27,6 +27,7 @@ from .locks import Locks
 from .pictures import PictureMaker
 
 log = logging.getLogger(__name__)
+GROUP, HANDS = "group", "hands"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,30 +58,40 @@ class Publisher:
         self.pictures = pictures
         self.locks = locks
         self.bot_username = bot_username
-        self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._dirty: set[int] = set()
+        self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._dirty: set[tuple[int, str]] = set()
 
     # --- scheduling --------------------------------------------------------------------
+    # Two channels per game: the group (announcements, lobby, table) and the private hands.
+    # A flood wait in the group must not hold back the next player's tiles.
     def request(self, game_id: int) -> None:
         """Sync ``game_id`` soon; coalesces with a sync already running."""
-        if game_id in self._tasks:
-            self._dirty.add(game_id)
-            return
-        self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"sync-{game_id}")
+        for channel in (GROUP, HANDS):
+            key = (game_id, channel)
+            if key in self._tasks:
+                self._dirty.add(key)
+            else:
+                self._tasks[key] = asyncio.create_task(
+                    self._run(key), name=f"sync-{game_id}-{channel}"
+                )
 
-    async def _run(self, game_id: int) -> None:
+    async def _run(self, key: tuple[int, str]) -> None:
+        game_id, channel = key
         while True:
-            self._dirty.discard(game_id)
+            self._dirty.discard(key)
             try:
-                await self.sync(game_id)
+                if channel == GROUP:
+                    await self.sync_group(game_id)
+                else:
+                    await self.sync_hands(game_id)
             except RetryAfter as exc:
-                await asyncio.sleep(float(exc.retry_after if isinstance(exc.retry_after, int)
-                                          else exc.retry_after.total_seconds()))
-                self._dirty.add(game_id)
+                wait = exc.retry_after
+                await asyncio.sleep(wait if isinstance(wait, (int, float)) else wait.seconds)
+                self._dirty.add(key)
             except Exception:
-                log.exception("sync of game %s failed", game_id)
-            if game_id not in self._dirty:
-                del self._tasks[game_id]  # no await since the check: no request is lost
+                log.exception("%s sync of game %s failed", channel, game_id)
+            if key not in self._dirty:
+                del self._tasks[key]  # no await since the check: no request is lost
                 return
 
     async def idle(self) -> None:
@@ -90,6 +101,11 @@ class Publisher:
 
     # --- sync --------------------------------------------------------------------------
     async def sync(self, game_id: int) -> None:
+        """Bring everything of one game up to date now (both channels)."""
+        await self.sync_group(game_id)
+        await self.sync_hands(game_id)
+
+    async def sync_group(self, game_id: int) -> None:
         await self._drain_outbox(game_id)
         game = self.service.game(game_id)
         if game is None:
@@ -97,12 +113,22 @@ class Publisher:
         async with self.locks.game(game_id):
             lobby = self._lobby_draft(game)
             table = self._table_draft(game)
-            hands = {seat: self._hand_draft(game, seat) for seat in range(len(game.players))}
         changed = False
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby)
         if table is not None:
             changed |= await self._sync_table(game, table)
+        if changed:
+            async with self.locks.game(game_id):
+                await self.service.save_messages(game)
+
+    async def sync_hands(self, game_id: int) -> None:
+        game = self.service.game(game_id)
+        if game is None:
+            return
+        async with self.locks.game(game_id):
+            hands = {seat: self._hand_draft(game, seat) for seat in range(len(game.players))}
+        changed = False
         for seat, draft in hands.items():
             if draft is not None:
                 changed |= await self._sync_hand(game, seat, draft)

@@ -74,7 +74,7 @@ class FakeTelegramServer:
         self.requests: list[RequestRecord] = []
         self.violations: list[Violation] = []
         self.ignored_parameters: list[tuple[str, str]] = []
-        self._failures: dict[str, deque[ApiError]] = defaultdict(deque)
+        self._failures: dict[str, deque[tuple[ApiError, int | None]]] = defaultdict(deque)
         self._in_flight = 0
         self._last_activity = time.monotonic()
         self._changed = asyncio.Event()
@@ -189,8 +189,10 @@ class FakeTelegramServer:
         error_code: int = 400,
         description: str = "Bad Request: injected failure",
         times: int = 1,
+        chat: FakeChat | None = None,
     ) -> None:
-        """Answer the next ``times`` calls of ``method`` with an error (429 with retry_after)."""
+        """Answer the next ``times`` calls of ``method`` (in ``chat``, if given) with an error
+        (429 with retry_after)."""
         error = (
             ApiError(
                 429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
@@ -198,7 +200,7 @@ class FakeTelegramServer:
             if retry_after is not None
             else ApiError(error_code, description)
         )
-        self._failures[method].extend([error] * times)
+        self._failures[method].extend([(error, None if chat is None else chat.id)] * times)
 
     @property
     def errors(self) -> list[RequestRecord]:
@@ -341,8 +343,8 @@ class FakeTelegramServer:
             self._violate(method, ["the fake server does not implement this method"], raw)
             raise ApiError.bad_request(f"the fake server does not implement {method}")
         failures = self._failures.get(method)
-        if failures:
-            raise failures.popleft()
+        if failures and failures[0][1] in (None, params.get("chat_id")):
+            raise failures.popleft()[0]
         self._enforce_limits(method, params)
         if method == "getUpdates":
             result: Any = await self.world.updates.get(

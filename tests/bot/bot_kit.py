@@ -110,3 +110,13 @@ class Group:
 def counting_seeds(start: int = 7000) -> Callable[[], int]:
     counter = itertools.count(start)
     return lambda: next(counter)
+
+
+def die_after_commit(runtime: Runtime) -> None:
+    """From now on the bot commits but never sends: as if it died right after each commit."""
+
+    async def nothing(game_id: int) -> None:
+        return None
+
+    runtime.publisher.sync_group = nothing  # type: ignore[method-assign]
+    runtime.publisher.sync_hands = nothing  # type: ignore[method-assign]

@@ -1,0 +1,242 @@
+"""The bot under real use: deep links, restarts, double taps, forged buttons, onlookers,
+blocked players, migrated groups, stopping, and Telegram's flood limits."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from bot_kit import Group, counting_seeds, die_after_commit
+
+from bot.callbacks import Button, Kind
+from bot.games import Status
+from bot.testing import FakeTelegramServer
+from bot.testing.players import Table, active_hand
+from engine import Tile, match_to_dict
+
+
+async def test_joining_through_the_deep_link(group: Group) -> None:
+    ayu, budi = group.users[:2]
+    async with group.bot():
+        ayu.send_private("/start")
+        ayu.send(group.chat, "/newgame gaple")
+        lobby = await group.server.wait_for(group._lobby_or_none)
+        record = budi.press(lobby, "✋ Join")  # Budi never opened the private chat
+        await group.server.wait_for(lambda: record.answered)
+        assert record.url == f"https://t.me/{group.server.bot.username}?start=join{group.game().game_id}"
+        assert budi.id not in lobby.mentioned_user_ids
+        budi.open_url(record.url)
+        await group.server.wait_for(lambda: budi.id in lobby.mentioned_user_ids)
+        reply = group.server.last_bot_message(budi.private_chat)
+        assert reply is not None and "seat" in (reply.text or "")
+
+
+async def play_pair_match(group: Group, restart_after: int | None) -> dict[str, object]:
+    """A whole match with fixed seeds and choices; optionally the bot dies mid-hand."""
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        for _ in range(restart_after or 0):
+            await table.play_one()
+        if restart_after is not None:
+            # The bot dies right after committing a move, before telling anybody about it.
+            user, message = await group.server.wait_for(table.whose_turn)
+            die_after_commit(runtime)
+            label = next(b.text for row in message.buttons for b in row if b.text.startswith("✅"))
+            record = user.press(message, label)
+            await group.server.wait_for(lambda: record.answered)
+            if any(b.text.startswith("◀") for row in message.buttons for b in row):
+                record = user.press(message, next(b.text for row in message.buttons for b in row
+                                                  if b.text.startswith("◀")))
+                await group.server.wait_for(lambda: record.answered)
+            committed = group.game().move_no
+    if restart_after is not None:
+        async with group.bot():
+            assert group.game().move_no == committed  # nothing lost, nothing applied twice
+            await group.server.wait_for(lambda: table.whose_turn() is not None)
+            await table.play_until(group.match_over)
+    else:
+        async with group.bot():
+            await table.play_until(group.match_over)
+    game = group.game()
+    assert game.match is not None and game.status is Status.FINISHED
+    return match_to_dict(game.match)
+
+
+async def test_a_restart_mid_hand_ends_the_same_as_no_restart(tmp_path: object) -> None:
+    results = []
+    for restart_after in (None, 9):
+        async with FakeTelegramServer() as server:
+            users = [server.add_user(n, language_code="en") for n in ("A", "B", "C", "D")]
+            chat = server.add_group("G", members=users, admins=users[:1])
+            group = Group(server, chat, users, tmp_path / f"r{restart_after}.db",  # type: ignore[operator]
+                          counting_seeds(4242))
+            results.append(await play_pair_match(group, restart_after))
+            server.assert_no_violations()
+    assert results[0]["hands"] == results[1]["hands"]
+
+
+async def test_after_a_crash_the_table_and_the_hand_are_brought_up_to_date(group: Group) -> None:
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+
+        user, message = await group.server.wait_for(table.whose_turn)
+        die_after_commit(runtime)
+        record = user.press(message, next(b.text for row in message.buttons for b in row
+                                          if b.text.startswith("✅")))
+        await group.server.wait_for(lambda: record.answered)
+        game = group.game()
+        last = game.match.hand.moves[-1] if game.match else None
+    assert last is not None
+    table_message = group.server.message(group.chat, game.messages.table)  # type: ignore[arg-type]
+    assert str(last.action.tile) not in (table_message.caption or "")  # type: ignore[union-attr]
+    async with group.bot():
+        await group.server.wait_for(
+            lambda: str(last.action.tile) in (table_message.caption or ""),  # type: ignore[union-attr]
+            message="the table was not brought up to date after the restart",
+        )
+        await group.server.wait_for(table.whose_turn)
+
+
+async def test_a_double_tap_plays_once(group: Group) -> None:
+    async with group.bot():
+        table = await group.start("pair")
+        await table.play_one()
+        user, message = await group.server.wait_for(table.whose_turn)
+        game = group.game()
+        moves_before = sum(len(h.moves) for h in game.match.hands)  # type: ignore[union-attr]
+        label = next(b.text for row in message.buttons for b in row if b.text.startswith("✅"))
+        first, second = user.press(message, label), user.press(message, label)
+        await group.server.wait_for(lambda: first.answered and second.answered)
+        await group.runtime.publisher.idle()  # type: ignore[union-attr]
+        if any(b.text.startswith("◀") for row in message.buttons for b in row):
+            pytest.skip("the tile fits both ends; the double tap is the end choice")
+        moves_after = sum(len(h.moves) for h in game.match.hands)  # type: ignore[union-attr]
+    played = [m for m in game.match.hand.moves[moves_before:]]  # type: ignore[union-attr]
+    assert len([m for m in played if m.seat == group.users.index(user)]) == 1
+    assert moves_after > moves_before
+    assert "out of date" in (second.answer_text or "") or "not your turn" in (
+        second.answer_text or "")
+
+
+async def test_stale_forged_and_foreign_buttons_change_nothing(group: Group) -> None:
+    dewi = group.users[4]
+    async with group.bot():
+        table = await group.start("gaple-dead")
+        await table.play_one()
+        user, message = await group.server.wait_for(table.whose_turn)
+        game = group.game()
+        before = game.move_no
+        seat = group.users.index(user)
+        tile = game.match.hand.hands[seat][0]  # type: ignore[union-attr]
+        attempts = {
+            "garbled": user.press_raw(message, "garbage"),
+            "long": user.press_raw(message, "p:" + "9" * 60),
+            "stale": user.press_raw(message, Button(Kind.PLAY, game.game_id, before - 1, tile)
+                                    .encode()),
+            "other game": user.press_raw(message, Button(Kind.PLAY, game.game_id + 7, before,
+                                                         tile).encode()),
+            "not held": user.press_raw(message, Button(
+                Kind.DISCARD, game.game_id, before,
+                next(t for t in (Tile(a, b) for a in range(7) for b in range(a, 7))
+                     if t not in game.match.hand.hands[seat])).encode()),  # type: ignore[union-attr]
+        }
+        table_message = next(m for m in group.server.bot_messages(group.chat)
+                             if any(b.text == "🀱 My tiles" for row in m.buttons for b in row))
+        attempts["onlooker tiles"] = dewi.press(table_message, "🀱 My tiles")
+        attempts["onlooker move"] = dewi.press_raw(
+            table_message, Button(Kind.PLAY, game.game_id, before, tile).encode())
+        await group.server.wait_for(lambda: all(r.answered for r in attempts.values()))
+        assert game.move_no == before
+        toasts = {name: r.answer_text for name, r in attempts.items()}
+        assert toasts["garbled"] == toasts["long"] == toasts["stale"] == toasts["other game"] \
+            == "That button is out of date."
+        assert toasts["not held"] in ("You don't hold that tile.", "You must play when you can.")
+        assert toasts["onlooker tiles"] == toasts["onlooker move"] \
+            == "You are not playing in this game."
+        assert active_hand(group.server, user) is message  # still the same turn
+
+
+async def test_a_player_who_blocked_the_bot_can_come_back(group: Group) -> None:
+    async with group.bot():
+        table = await group.start("gaple")
+        user, _ = await group.server.wait_for(table.whose_turn)
+        seat = group.users.index(user)
+        nxt = group.users[(seat + 1) % 4]
+        nxt.block_bot()
+        await table.play_one()
+        await group.server.wait_for(lambda: group.said("I cannot send " + nxt.first_name))
+        nxt.unblock_bot()
+        nxt.send_private("/start")
+        await group.server.wait_for(lambda: active_hand(group.server, nxt) is not None,
+                                    message="the hand was not sent again")
+        await table.play_one()
+
+
+async def test_a_group_that_became_a_supergroup_keeps_its_game(group: Group) -> None:
+    async with group.bot():
+        table = await group.start("pair")
+        for _ in range(3):
+            await table.play_one()
+        old = group.chat
+        group.chat = group.server.migrate_group(old)
+        await group.server.wait_for(lambda: group.service.open_game_in(group.chat.id) is not None)
+        await table.play_one()
+        await group.server.wait_for(lambda: any(m.photo for m in
+                                                group.server.bot_messages(group.chat)))
+        await table.play_until(group.match_over)
+    assert group.game().chat_id == group.chat.id
+
+
+async def test_stop_needs_the_creator_or_an_admin_and_a_confirmation(group: Group) -> None:
+    ayu, budi = group.users[:2]
+    async with group.bot():
+        await group.start("gaple")
+        budi.send(group.chat, "/stop")
+        await group.server.wait_for(lambda: group.said("Only the game's creator"))
+        ayu.send(group.chat, "/stop")
+        ask = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat) if m.button_texts
+             and "Yes, stop the game" in str(m.button_texts)), None))
+        refused = budi.press(ask, "Yes, stop the game")
+        await group.server.wait_for(lambda: refused.answered)
+        assert group.game().status is Status.PLAYING
+        done = ayu.press(ask, "Yes, stop the game")
+        await group.server.wait_for(lambda: done.answered)
+        await group.server.wait_for(lambda: group.said("stopped the game"))
+        assert group.game().status is Status.STOPPED
+        ayu.send(group.chat, "/newgame pair")  # the group is free again
+        await group.server.wait_for(lambda: group.said("Pair dominoes</b>") or group.said(
+            "Pair dominoes: a new table"))
+
+
+async def test_a_second_newgame_points_to_the_running_one(group: Group) -> None:
+    async with group.bot():
+        await group.start("pair")
+        group.users[2].send(group.chat, "/newgame gaple")
+        await group.server.wait_for(lambda: group.said("A game is already running"))
+
+
+async def test_flood_limits_are_waited_out_and_edits_coalesce(group: Group) -> None:
+    async with group.bot():
+        table = await group.start("pair")
+        await table.play_one()
+        table_id = group.game().messages.table
+        edits_before = len(group.server.requests_for("editMessageMedia", group.chat))
+        group.server.fail_next("editMessageMedia", retry_after=2, chat=group.chat)
+        for _ in range(4):
+            await table.play_one()
+        game = group.game()
+        last = game.match.hand.moves[-1].action  # type: ignore[union-attr]
+        message = group.server.message(group.chat, table_id)  # type: ignore[arg-type]
+        await group.server.wait_for(
+            lambda: str(getattr(last, "tile", "knocked")) in (message.caption or "")  # type: ignore[union-attr]
+            or "knocked" in (message.caption or ""),  # type: ignore[union-attr]
+            timeout=15,
+        )
+        await group.runtime.publisher.idle()  # type: ignore[union-attr]
+        edits = group.server.requests_for("editMessageMedia", group.chat)[edits_before:]
+    assert any(r.status == 429 for r in edits)
+    assert len([r for r in edits if r.status == 200]) < 4  # five moves, fewer pictures
+    assert game.messages.table_key is not None
+    assert re.search(r"Your turn", message.caption or "")  # type: ignore[union-attr]
