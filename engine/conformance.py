@@ -1,4 +1,4 @@
-"""The conformance runner: scenario JSON in, one verdict line out (see tests/conformance).
+"""The conformance runner: scenario JSON in, one verdict line out (see docs/conformance.md).
 
 python -m engine.conformance SCENARIO.json [MORE.json ...]
 python -m engine.conformance < SCENARIO.json
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, text in texts:
         try:
             scenarios.append(json.loads(text))
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             print(f"engine.conformance: {name} is not JSON: {exc}", file=sys.stderr)
             return 2
     for scenario in scenarios:

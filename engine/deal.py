@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import BadInputError
 from .tiles import Tile, full_set
@@ -14,7 +14,7 @@ class Deal:
     """The tiles each seat holds, the middle (face down), and the seat drawn by lot.
 
     ``turned_left`` is the half of ``middle[0]`` that lies towards the left when the game turns
-    it up (``None``: its low half).
+    it up (``None``: its low half). ``lot`` is checked only by games that choose a seat by lot.
     """
 
     hands: tuple[tuple[Tile, ...], ...]
@@ -25,6 +25,12 @@ class Deal:
     @property
     def seats(self) -> int:
         return len(self.hands)
+
+    def settled(self) -> Deal:
+        """The same deal with the turned-up tile's lie spelled out, as a stored match has it."""
+        if self.middle and self.turned_left is None:
+            return replace(self, turned_left=self.middle[0].low)
+        return self
 
     def validate(self, highest: int, hand_size: int, middle_size: int, seats: int) -> None:
         """Raise :class:`BadInputError` unless this deal fits the table and the set."""
@@ -43,8 +49,6 @@ class Deal:
             if seen & bit:
                 raise BadInputError(f"{tile} is dealt twice")
             seen |= bit
-        if not 0 <= self.lot < seats:
-            raise BadInputError(f"the seat drawn by lot must be 0 to {seats - 1}")
         if self.turned_left is not None and (
             not self.middle or not self.middle[0].shows(self.turned_left)
         ):
@@ -57,7 +61,7 @@ def shuffle_deal(
     """Shuffle the double-``highest`` set with ``rng`` and deal it."""
     tiles = list(full_set(highest))
     rng.shuffle(tiles)
-    hands = tuple(tuple(tiles[s * hand_size : (s + 1) * hand_size]) for s in range(seats))
+    hands = tuple([tuple(tiles[s : s + hand_size]) for s in range(0, seats * hand_size, hand_size)])
     start = seats * hand_size
     middle = tuple(tiles[start : start + middle_size])
-    return Deal(hands, middle, rng.randrange(seats))
+    return Deal(hands, middle, rng.randrange(seats), middle[0].low if middle else None)

@@ -18,10 +18,15 @@ class HandEndReason(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class HandStarted:
+    """``must_lead`` names a tile only when the rules force that one tile (so it is public);
+    when the opener may choose among their doubles, it is empty and ``must_lead_double`` says
+    so without telling the table which doubles they hold."""
+
     hand_number: int
     opener: int
     turned_up: Tile | None  # the middle tile that starts the line, where the game has one
     must_lead: tuple[Tile, ...]  # empty: any tile may lead (or the line is already started)
+    must_lead_double: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ tiles showing an end's number, and "blocked" is one AND over all hands together.
 
 from __future__ import annotations
 
+from operator import add, attrgetter
+
 from .actions import KNOCK, Action, Discard, Knock, Move, Play
 from .deal import Deal
 from .errors import (
@@ -49,32 +51,72 @@ AT_LEFT: tuple[Play, ...] = tuple(Play(t, LEFT) for t in TILE_AT)
 AT_RIGHT: tuple[Play, ...] = tuple(Play(t, RIGHT) for t in TILE_AT)
 DISCARD: tuple[Discard, ...] = tuple(Discard(t) for t in TILE_AT)
 KNOCK_ONLY: tuple[Action, ...] = (KNOCK,)
+FIT_MEMO_LIMIT = 8192  # per end: all of double-6 (896 masks), the commonest of larger sets
+
+
+class _FitPlays(dict[int, tuple[Play, ...]]):
+    """The plays, at one end, of the tiles in a mask that fit it: memoised, because a hand
+    holds only a few of the tiles showing any number, so the same few masks keep coming."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: tuple[Play, ...]) -> None:
+        super().__init__()
+        self.table = table
+
+    def __missing__(self, fit: int) -> tuple[Play, ...]:
+        plays = []
+        rest = fit
+        while rest:
+            low = rest & -rest
+            plays.append(self.table[low.bit_length() - 1])
+            rest ^= low
+        found = tuple(plays)
+        if len(self) < FIT_MEMO_LIMIT:
+            self[fit] = found
+        return found
+
+
+FIT_LEFT = _FitPlays(AT_LEFT)
+FIT_RIGHT = _FitPlays(AT_RIGHT)
+
+
+def plays_at(mask: int, left: int, right: int) -> tuple[Play, ...]:
+    """The plays of the tiles in ``mask`` at the open ends ``left`` and ``right`` (a tile
+    that fits both equal ends is listed once, at the left)."""
+    fit = mask & SHOWS[left]
+    plays = FIT_LEFT[fit] if fit else ()
+    if right != left:
+        fit = mask & SHOWS[right]
+        if fit:
+            plays = plays + FIT_RIGHT[fit] if plays else FIT_RIGHT[fit]
+    return plays
 
 
 _new_move = tuple.__new__  # builds a Move without a Python-level __new__ call
+_BIT = attrgetter("bit")
 
 
-def build_line(deal: Deal, moves: list[Move]) -> Line:
-    """The layout that ``moves`` build from ``deal`` (starting from a turned-up middle tile)."""
+def start_line(deal: Deal) -> Line:
+    """An empty line, or one holding the turned-up middle tile where the deal has a middle."""
     line = Line()
     if deal.middle:
         turned = deal.middle[0]
         line.start(turned, deal.turned_left if deal.turned_left is not None else turned.low)
-    for _, action in moves:
-        if type(action) is Play:
-            if line.left is None:
-                half = action.left_half
-                line.start(action.tile, half if half is not None else action.tile.low)
-            else:
-                line.attach(action.tile, action.end or LEFT)
     return line
 
 
+def lay(line: Line, play: Play) -> None:
+    """Lay an applied ``play``: the first tile as its ``left_half`` says, others at their end."""
+    if line.left is None:
+        half = play.left_half
+        line.start(play.tile, half if half is not None else play.tile.low)
+    else:
+        line.attach(play.tile, play.end or LEFT)
+
+
 def mask_of(tiles: tuple[Tile, ...] | list[Tile]) -> int:
-    mask = 0
-    for tile in tiles:
-        mask |= 1 << tile.index
-    return mask
+    return sum(map(_BIT, tiles))  # tiles are distinct, so the sum is the OR
 
 
 def tiles_of(mask: int) -> list[Tile]:
@@ -108,22 +150,26 @@ class Hand:
         self.must_lead = opening.must_lead
         self.dead_tiles = variant.has_dead_tiles(options)
         self.masks: list[int] = [mask_of(h) for h in deal.hands]
-        self.in_hands = 0  # every tile still held by anybody
-        for mask in self.masks:
-            self.in_hands |= mask
+        self.in_hands = sum(self.masks)  # every tile still held by anybody (hands are disjoint)
         self.dead: list[list[Tile]] = [[] for _ in range(self.seats)]
         self.left: int | None = None  # the open ends; None until the line has a tile
         self.right: int | None = None
         self.moves: list[Move] = []
         self._line: Line | None = None
-        self._line_moves = -1
+        self._line_moves = 0
         self.to_move: int | None = opening.opener
         self.reason: HandEndReason | None = None
         self.out_seat: int | None = None
         self.result: HandEnded | None = None
         self._scores_before = scores_before or (0,) * len(variant.sides(self.seats))
         self._legal: tuple[Action, ...] | None = None
-        self.started = HandStarted(number, opening.opener, opening.turned_up, opening.must_lead)
+        leads = opening.must_lead
+        if len(leads) == 1:  # forced, so public: it is about to be laid
+            double = leads[0].is_double
+            self.started = HandStarted(number, opening.opener, opening.turned_up, leads, double)
+        else:  # a choice among the opener's doubles, which stay their secret
+            lead_double = bool(leads) and all(t.is_double for t in leads)
+            self.started = HandStarted(number, opening.opener, opening.turned_up, (), lead_double)
         self.start_events: list[Event] = [self.started]
         if opening.turned_up is not None:
             left = deal.turned_left if deal.turned_left is not None else opening.turned_up.low
@@ -149,11 +195,16 @@ class Hand:
 
     @property
     def line(self) -> Line:
-        """The layout, rebuilt from the moves when asked (the hot loop keeps only the ends)."""
-        if self._line is None or self._line_moves != len(self.moves):
-            self._line = build_line(self.deal, self.moves)
-            self._line_moves = len(self.moves)
-        return self._line
+        """The layout, brought up to date from the moves when asked (``step`` keeps only the
+        ends, so searches never pay for it)."""
+        line, done, moves = self._line, self._line_moves, self.moves
+        if line is None or done > len(moves):
+            line, done = start_line(self.deal), 0
+        for _, action in moves[done:]:  # only the moves made since it was last asked for
+            if type(action) is Play:
+                lay(line, action)
+        self._line, self._line_moves = line, len(moves)
+        return line
 
     def last_move_of(self, seat: int) -> Action | None:
         for move in reversed(self.moves):
@@ -174,23 +225,10 @@ class Hand:
         """The plays open to ``seat`` now, whether or not it is their turn."""
         mask = self.masks[seat]
         left, right = self.left, self.right
-        plays: list[Play] = []
         if left is None or right is None:
             leads = self.must_lead
-            plays.extend(LEAD[t.index] for t in tiles_of(mask) if not leads or t in leads)
-            return plays
-        fit = mask & SHOWS[left]
-        while fit:
-            low = fit & -fit
-            plays.append(AT_LEFT[low.bit_length() - 1])
-            fit ^= low
-        if right != left:
-            fit = mask & SHOWS[right]
-            while fit:
-                low = fit & -fit
-                plays.append(AT_RIGHT[low.bit_length() - 1])
-                fit ^= low
-        return plays
+            return [LEAD[t.index] for t in tiles_of(mask) if not leads or t in leads]
+        return list(plays_at(mask, left, right))
 
     def can_lay(self, seat: int) -> bool:
         left, right = self.left, self.right
@@ -210,24 +248,11 @@ class Hand:
         elif left is None or right is None:
             legal = tuple(self.playable(seat))
         else:
-            plays: list[Action] = []
             mask = self.masks[seat]
-            fit = mask & SHOWS[left]
-            while fit:
-                low = fit & -fit
-                plays.append(AT_LEFT[low.bit_length() - 1])
-                fit ^= low
-            if right != left:
-                fit = mask & SHOWS[right]
-                while fit:
-                    low = fit & -fit
-                    plays.append(AT_RIGHT[low.bit_length() - 1])
-                    fit ^= low
-            if plays:
-                legal = tuple(plays)
-            elif self.dead_tiles:
-                legal = tuple(DISCARD[t.index] for t in tiles_of(mask))
-            else:
+            legal = plays_at(mask, left, right)
+            if not legal and self.dead_tiles:  # stuck: discard any tile
+                legal = tuple([DISCARD[t.index] for t in tiles_of(mask)])
+            elif not legal:  # stuck: knock
                 legal = KNOCK_ONLY
         self._legal = legal
         return legal
@@ -304,7 +329,7 @@ class Hand:
         masks = self.masks
         if type(action) is Play:
             tile = action.tile
-            bit = 1 << tile.index
+            bit = tile.bit
             left = self.left
             end = action.end
             # The common case is checked inline: a held tile laid at an end it fits.
@@ -316,16 +341,18 @@ class Hand:
                 or not SHOWS[left if end is LEFT else self.right] & bit  # type: ignore[index]
             ):
                 end = self.check(seat, action).end  # type: ignore[union-attr]
+            # The log keeps one canonical action per effect (interned where possible), so a
+            # hand replayed from its record holds exactly the same moves.
             if left is None:
                 half = action.left_half if action.left_half is not None else tile.low
                 self.left, self.right = half, tile.pips - half
+                action = LEAD[tile.index] if half == tile.low else Play(tile, None, half)
             elif end is RIGHT:
                 self.right = tile.pips - self.right  # type: ignore[operator]
+                action = AT_RIGHT[tile.index]
             else:
                 self.left = tile.pips - left
-                end = LEFT
-            if end is not action.end and left is not None:
-                action = (AT_LEFT if end is LEFT else AT_RIGHT)[tile.index]
+                action = AT_LEFT[tile.index]
             masks[seat] ^= bit
             self.in_hands ^= bit
         elif not (action is KNOCK and self._legal is KNOCK_ONLY and seat == self.to_move):
@@ -333,7 +360,7 @@ class Hand:
             if type(action) is Discard:
                 tile = action.tile
                 self.dead[seat].append(tile)
-                bit = 1 << tile.index
+                bit = tile.bit
                 masks[seat] ^= bit
                 self.in_hands ^= bit
         self.moves.append(_new_move(Move, (seat, action)))
@@ -371,7 +398,7 @@ class Hand:
         hands = self.hands
         totals = self.variant.totals(self.options, hands, self.dead)
         score = self.variant.score(self.options, reason, out_seat, totals, hands, self.dead)
-        scores = tuple(a + b for a, b in zip(self._scores_before, score.points, strict=True))
+        scores = tuple(map(add, self._scores_before, score.points))
         self.result = HandEnded(
             self.number, reason, out_seat, by_play, score.winner, totals, score.points, scores
         )

@@ -30,8 +30,9 @@ class Match:
     ) -> None:
         self.variant = game if isinstance(game, Variant) else variant(game)
         self.seats = seats
-        self.options: Options = self.variant.options(options or {}, seats)
+        self.options: Options = self.variant.options({} if options is None else options, seats)
         self.sides = self.variant.sides(seats)
+        self._one_seat_sides = all(len(side) == 1 for side in self.sides)
         self.hands: list[Hand] = []
         self.scores: tuple[int, ...] = (0,) * len(self.sides)
         self.over = False
@@ -66,23 +67,26 @@ class Match:
         last = self.hands[-1]
         assert last.result is not None
         winner = last.result.winner
-        one_seat_sides = all(len(side) == 1 for side in self.sides)
         return PreviousHand(
             last.opener,
             winner,
-            self.sides[winner][0] if winner is not None and one_seat_sides else None,
+            self.sides[winner][0] if winner is not None and self._one_seat_sides else None,
         )
 
     def can_deal(self) -> bool:
         return not self.over and (not self.hands or self.hands[-1].over)
 
-    def start_hand(self, deal: Deal) -> list[Event]:
-        """Start the next hand with ``deal``. Raises :class:`BadInputError` if it cannot start."""
+    def _check_can_deal(self) -> None:
         if self.over:
             raise BadInputError("the match is over")
         if self.hands and not self.hands[-1].over:
             raise BadInputError("the current hand is not finished")
+
+    def start_hand(self, deal: Deal) -> list[Event]:
+        """Start the next hand with ``deal``. Raises :class:`BadInputError` if it cannot start."""
+        self._check_can_deal()
         deal.validate(self.options.set, self.hand_size, self.middle_size, self.seats)
+        deal = deal.settled()
         return self._start(deal, self.variant.opening(self.options, deal, self._previous()))
 
     def _start(self, deal: Deal, opening: Opening) -> list[Event]:
@@ -95,6 +99,7 @@ class Match:
 
     def deal_hand(self, rng: random.Random) -> list[Event]:
         """Shuffle with ``rng`` and start the next hand, reshuffling a deal nobody can open."""
+        self._check_can_deal()
         previous = self._previous()
         for _ in range(MAX_REDEALS):
             deal = shuffle_deal(rng, self.options.set, self.seats, self.hand_size, self.middle_size)
@@ -102,8 +107,6 @@ class Match:
                 opening = self.variant.opening(self.options, deal, previous)
             except BadInputError:
                 continue
-            if not self.can_deal():
-                raise BadInputError("the current hand is not finished, or the match is over")
             return self._start(deal, opening)  # a deal shuffled here needs no validation
         raise BadInputError("no playable deal found")  # pragma: no cover - astronomically rare
 
@@ -136,9 +139,10 @@ class Match:
 
     def step(self, seat: int, action: Action) -> None:
         """:meth:`apply` without events, for searches and simulations."""
-        if not self.hands:
-            raise HandOverError("no hand is being played")
-        hand = self.hands[-1]
+        try:
+            hand = self.hands[-1]
+        except IndexError:
+            raise HandOverError("no hand is being played") from None
         hand.step(seat, action)
         if hand.result is not None:
             self._hand_finished()
@@ -154,7 +158,4 @@ class Match:
         return []
 
     def side_of(self, seat: int) -> int:
-        for index, side in enumerate(self.sides):
-            if seat in side:
-                return index
-        raise BadInputError(f"no seat {seat}")
+        return self.variant.side_of(seat, self.seats)

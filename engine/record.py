@@ -14,7 +14,7 @@ from typing import Any
 
 from .actions import KNOCK, Action, Discard, Knock, Move, Play
 from .deal import Deal
-from .errors import BadInputError, CorruptMatchError, DominoError, NotYourTurnError
+from .errors import BadInputError, CorruptMatchError, DominoError
 from .match import Match
 from .tiles import End, Tile, parse_halves
 from .variants import variant
@@ -71,7 +71,10 @@ def parse_deal(data: object, highest: int) -> Deal:
     middle_raw = data.get("middle") or []
     middle = _tiles(middle_raw, highest, "the middle")
     turned_left = parse_halves(middle_raw[0])[0] if middle else None
-    lot = _seat(data.get("first", 0))
+    first = data.get("first", 0)
+    # ``first`` is ignored where the rules choose nobody by lot; where they do, the opening
+    # refuses a seat that is not at the table (-1 stands for "not a seat").
+    lot = first if type(first) is int else -1
     return Deal(dealt, middle, lot, turned_left)
 
 
@@ -129,8 +132,9 @@ def replay(data: object) -> Replay:
         return Replay(None, ReplayError(None, None, exc.code, str(exc)))
     players = data.get("players")
     sides = game.sides(players) if type(players) is int and 0 < players <= 16 else ()
+    options = data.get("options")
     try:
-        match = Match(game, players, data.get("options") or {})  # type: ignore[arg-type]
+        match = Match(game, players, {} if options is None else options)  # type: ignore[arg-type]
     except BadInputError as exc:
         return Replay(None, ReplayError(None, None, exc.code, str(exc)), sides)
     hands = data.get("hands", [])
@@ -150,9 +154,7 @@ def replay(data: object) -> Replay:
         for a, action_data in enumerate(actions):
             try:
                 move = parse_move(action_data, highest)
-                if not 0 <= move.seat < match.seats:
-                    raise NotYourTurnError(f"there is no seat {move.seat} at this table")
-                match.apply(move.seat, move.action)
+                match.step(move.seat, move.action)  # a seat not at the table: not_your_turn
             except DominoError as exc:
                 return Replay(match, ReplayError(h, a, exc.code, str(exc)), sides)
     return Replay(match, None, sides)
@@ -213,12 +215,13 @@ def match_from_json(text: str | bytes) -> Match:
     """Rebuild a stored match exactly. Raises :class:`CorruptMatchError` if anything is off."""
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise CorruptMatchError(f"stored match is not JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CorruptMatchError("not a stored match")
-    if data.get("version") != VERSION:
-        raise CorruptMatchError(f"unknown stored match version {data.get('version')!r}")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
+        raise CorruptMatchError(f"unknown stored match version {version!r}")
     if data.get("digest") != _digest(data):
         raise CorruptMatchError("stored match was changed after it was saved (digest mismatch)")
     result = replay(data)

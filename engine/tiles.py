@@ -33,7 +33,7 @@ class Tile:
     ('2-6', 8, True)
     """
 
-    __slots__ = ("low", "high", "pips", "is_double", "index")
+    __slots__ = ("low", "high", "pips", "is_double", "index", "bit")
     _interned: dict[tuple[int, int], Tile] = {}
 
     low: int
@@ -41,6 +41,7 @@ class Tile:
     pips: int
     is_double: bool
     index: int
+    bit: int  # 1 << index: a hand is the sum (the OR) of its tiles' bits
 
     def __new__(cls, a: int, b: int) -> Tile:
         try:
@@ -61,6 +62,7 @@ class Tile:
         object.__setattr__(tile, "is_double", low == high)
         # Position in the double-12 set ordered by (high, low): a dense, stable index.
         object.__setattr__(tile, "index", high * (high + 1) // 2 + low)
+        object.__setattr__(tile, "bit", 1 << tile.index)
         cls._interned[(low, high)] = cls._interned[(high, low)] = tile
         return tile
 

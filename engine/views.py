@@ -11,8 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action, ActionKind, Discard, Knock, Play
+from .errors import BadInputError
 from .events import HandEnded
-from .layout import Line, Placed
+from .hand import lay, start_line
+from .layout import Placed
 from .match import Match
 from .tiles import End, Tile
 
@@ -120,19 +122,12 @@ class PlayerView:
 def _public_history(match: Match) -> tuple[PublicMove, ...]:
     """Every move of the hand as the table saw it, with the ends each one faced."""
     hand = match.hand
-    line = Line()
-    turned = hand.deal.middle[0] if hand.deal.middle else None
-    if turned is not None:
-        left = hand.deal.turned_left
-        line.start(turned, left if left is not None else turned.low)
+    line = start_line(hand.deal)
     moves = []
     for seat, action in hand.moves:
         before = line.ends
         if type(action) is Play:
-            if before is None:
-                line.start(action.tile, action.left_half if action.left_half is not None else action.tile.low)
-            else:
-                line.attach(action.tile, action.end or End.LEFT)
+            lay(line, action)
             moves.append(PublicMove(seat, ActionKind.PLAY, action.tile, action.end, before))
         else:
             moves.append(PublicMove(seat, action.kind, None, None, before))
@@ -184,6 +179,8 @@ def table_view(match: Match) -> TableView:
 
 def player_view(match: Match, seat: int) -> PlayerView:
     """What ``seat`` may know of the current hand."""
+    if type(seat) is not int or not 0 <= seat < match.seats:
+        raise BadInputError(f"there is no seat {seat} at this table")
     hand = match.hand
     legal = hand.legal_actions() if hand.to_move == seat else ()
     return PlayerView(

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from ..deal import Deal
 from ..errors import BadInputError
 from ..events import HandEndReason
 from ..options import Options, build_options
 from ..tiles import Tile
+
+PIPS = attrgetter("pips")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +95,7 @@ class Variant:
         self, options: Options, hands: Sequence[Sequence[Tile]], dead: Sequence[Sequence[Tile]]
     ) -> tuple[int, ...]:
         """Per seat, the pips that count against it: by default the tiles left in hand."""
-        return tuple(sum(t.pips for t in hand) for hand in hands)
+        return tuple([sum(map(PIPS, hand)) for hand in hands])
 
     def score(
         self,
@@ -124,3 +127,10 @@ def highest_double_lead(deal: Deal) -> Opening:
     if best is None:
         raise BadInputError("no double was dealt, so nobody can lead the first hand")
     return Opening(best_seat, (best,))
+
+
+def lot_seat(deal: Deal) -> int:
+    """The seat drawn by lot, checked only where a game uses it (elsewhere it is ignored)."""
+    if type(deal.lot) is not int or not 0 <= deal.lot < deal.seats:
+        raise BadInputError(f"the seat drawn by lot must be 0 to {deal.seats - 1}")
+    return deal.lot

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from ..deal import Deal
 from ..errors import BadInputError
 from ..events import HandEndReason
 from ..options import Options
 from ..tiles import Tile
-from .base import HandScore, Opening, PreviousHand, Variant
+from .base import HandScore, Opening, PreviousHand, Variant, lot_seat
 
 BLANK_DOUBLE = Tile(0, 0)
 
@@ -22,13 +23,17 @@ class GapleDead(Variant):
 
     def options(self, given: Mapping[str, object], seats: int) -> Options:
         options = super().options(given, seats)
-        allowed = (5,) if seats == 5 else (6, 7)
-        if "deal" in given and options.deal not in allowed:
-            raise BadInputError(f"with {seats} players the deal is {allowed[0]} or {allowed[-1]}")
+        if seats == 5:
+            if options.deal != 5 and "deal" in given:
+                raise BadInputError("with 5 players each player is dealt 5 tiles")
+            # Stored as 5 so that the match's own record says what was played, and replays.
+            return replace(options, deal=5)
+        if options.deal not in (6, 7):
+            raise BadInputError("with 4 players each player is dealt 6 or 7 tiles")
         return options
 
     def hand_size(self, options: Options, seats: int) -> int:
-        return 5 if seats == 5 else options.deal
+        return options.deal
 
     def middle_size(self, options: Options, seats: int) -> int:
         if seats == 5:
@@ -40,7 +45,7 @@ class GapleDead(Variant):
 
     def opening(self, options: Options, deal: Deal, previous: PreviousHand | None) -> Opening:
         if deal.middle:
-            opener = deal.lot if previous is None else previous.winner_seat
+            opener = lot_seat(deal) if previous is None else previous.winner_seat
             assert opener is not None
             return Opening(opener, turned_up=deal.middle[0])
         if previous is None:

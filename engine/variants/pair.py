@@ -8,7 +8,7 @@ from ..deal import Deal
 from ..events import HandEndReason
 from ..options import Options
 from ..tiles import Tile
-from .base import HandScore, Opening, PreviousHand, Variant, highest_double_lead
+from .base import HandScore, Opening, PreviousHand, Variant, highest_double_lead, lot_seat
 
 SIDES = ((0, 2), (1, 3))
 
@@ -27,7 +27,7 @@ class Pair(Variant):
         if previous is not None:
             return Opening((previous.opener + 1) % deal.seats)
         if options.first_lead == "lot":
-            return Opening(deal.lot)
+            return Opening(lot_seat(deal))
         return highest_double_lead(deal)
 
     def score(
@@ -39,7 +39,7 @@ class Pair(Variant):
         hands: Sequence[Sequence[Tile]],
         dead: Sequence[Sequence[Tile]],
     ) -> HandScore:
-        side_pips = tuple(sum(totals[seat] for seat in side) for side in SIDES)
+        side_pips = (totals[0] + totals[2], totals[1] + totals[3])  # SIDES
         if reason is HandEndReason.OUT:
             assert out_seat is not None
             winner: int | None = out_seat % 2
