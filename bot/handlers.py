@@ -89,7 +89,9 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if m := re.fullmatch(r"join(\d{1,18})", payload):
         lobby = rt.service.game(int(m.group(1)))
         if lobby is None or lobby.status is not Status.LOBBY:
-            await reply(update, t("That table is no longer open. Ask the group to open another with /newgame."))
+            await reply(update, t(
+                "That table is no longer open. Ask the group to open another with /newgame."
+            ))
             return
         async with rt.locks.game(lobby.game_id):
             try:

@@ -55,11 +55,21 @@ class Table:
                 return user, message
         return None
 
-    async def play_one(self, timeout: float = 15) -> CallbackQueryRecord:
-        """Wait for a player's turn and make one move (two taps when an end must be chosen)."""
-        user, message = await self.server.wait_for(
-            self.whose_turn, timeout=timeout, message="nobody got a turn"
+    async def play_one(
+        self, timeout: float = 15, done: Callable[[], bool] | None = None
+    ) -> CallbackQueryRecord | None:
+        """Wait for a player's turn and make one move (two taps when an end must be chosen).
+
+        Returns None, without moving, when ``done`` comes true first.
+        """
+        await self.server.wait_for(
+            lambda: self.whose_turn() is not None or (done is not None and done()),
+            timeout=timeout, message="nobody got a turn",
         )
+        turn = self.whose_turn()
+        if turn is None:
+            return None
+        user, message = turn
         record = user.press(message, self.choose(live_buttons(message)))
         await self.server.wait_for(lambda: record.answered, timeout=timeout,
                                    message="the tap was not answered")
@@ -79,8 +89,8 @@ class Table:
         while not done():
             if moves >= max_moves:
                 raise AssertionError(f"still not done after {max_moves} moves")
-            await self.play_one()
-            moves += 1
+            if await self.play_one(done=done) is not None:
+                moves += 1
         return moves
 
 

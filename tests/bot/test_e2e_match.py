@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from bot_kit import Group
 
 from bot.games import Status
 from engine import Tile
-
-from bot_kit import Group
 
 TILE = re.compile(r"\b(\d{1,2})-(\d{1,2})\b")
 
