@@ -86,7 +86,7 @@ class Publisher:
                     await self.sync_hands(game_id)
             except RetryAfter as exc:
                 wait = exc.retry_after
-                await asyncio.sleep(wait if isinstance(wait, (int, float)) else wait.seconds)
+                await asyncio.sleep(wait if isinstance(wait, (int, float)) else wait.total_seconds())
                 self._dirty.add(key)
             except Exception:
                 log.exception("%s sync of game %s failed", channel, game_id)
