@@ -7,7 +7,13 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from telegram import BotCommand, Update
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -20,23 +26,35 @@ from telegram.ext import (
 
 from . import handlers
 from .config import Settings
-from .games import GameService
+from .games import Game, GameService
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from .locks import Locks
+from .menu import settings_command
 from .pictures import PictureMaker
 from .publisher import Publisher
 from .runtime import KEY, Runtime
 from .storage import Storage
 from .texts import TextComposer
+from .timers import Timers
 
 log = logging.getLogger(__name__)
 
-COMMANDS = (
-    ("newgame", "Open a domino table"),
-    ("hand", "Send me my tiles again"),
-    ("stop", "Stop the running game"),
-    ("rules", "How the games are played"),
-    ("scoreboard", "Who wins in this group"),
-    ("help", "What I can do"),
+GROUP_COMMANDS = (
+    ("newgame", N_("Open a domino table")),
+    ("hand", N_("Send me my tiles again")),
+    ("leave", N_("Leave the game")),
+    ("stop", N_("Stop the running game")),
+    ("scoreboard", N_("Who wins in this group")),
+    ("stats", N_("My own figures")),
+    ("settings", N_("House rules, turn timer, language")),
+    ("rules", N_("How the games are played")),
+    ("help", N_("What I can do")),
+)
+PRIVATE_COMMANDS = (
+    ("hand", N_("Send me my tiles again")),
+    ("stats", N_("My own figures")),
+    ("rules", N_("How the games are played")),
+    ("help", N_("What I can do")),
 )
 
 
@@ -48,7 +66,7 @@ def build_application(
         overall_max_rate=settings.messages_per_second,
         overall_time_period=1,
         group_max_rate=settings.group_messages_per_minute,
-        group_time_period=60,
+        group_time_period=settings.group_rate_period,
         max_retries=3,
     )
     application = (
@@ -69,11 +87,23 @@ def build_application(
         storage, TextComposer(pictures), seed_source or (lambda: secrets.randbits(64))
     )
     publisher = Publisher(application.bot, service, pictures, locks)
-    application.bot_data[KEY] = Runtime(settings, storage, service, publisher, locks, pictures)
+    assert application.job_queue is not None
+    timers = Timers(application.job_queue, service, locks)
+
+    def changed(game: Game) -> None:
+        publisher.request(game.game_id)
+        timers.schedule(game)
+
+    service.on_change = changed
+    application.bot_data[KEY] = Runtime(
+        settings, storage, service, publisher, locks, pictures, timers
+    )
 
     application.add_handler(CommandHandler("start", handlers.start_command))
     application.add_handler(CommandHandler("newgame", handlers.newgame_command))
     application.add_handler(CommandHandler("stop", handlers.stop_command))
+    application.add_handler(CommandHandler("leave", handlers.leave_command))
+    application.add_handler(CommandHandler("settings", settings_command))
     application.add_handler(CommandHandler("hand", handlers.hand_command))
     application.add_handler(CommandHandler("rules", handlers.rules_command))
     application.add_handler(CommandHandler("help", handlers.help_command))
@@ -90,13 +120,25 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     await rt.storage.open()
     me = await application.bot.get_me()
     rt.publisher.bot_username = me.username or ""
-    await application.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
+    await register_commands(application.bot)
     games = await rt.service.load_open_games()
     for game_id in sorted({g.game_id for g in games} | set(await rt.storage.games_with_outbox())):
         if rt.service.game(game_id) is None:
             await rt.service.reload(game_id)  # a finished game with announcements left
         rt.publisher.request(game_id)
+    await rt.timers.resume()
     log.info("resumed %d open games", len(games))
+
+
+async def register_commands(bot: Bot) -> None:
+    """Command lists per scope (groups, private chats) and per language."""
+    for language in LANGUAGES:
+        t = translator(language)
+        code = None if language == DEFAULT_LANGUAGE else language
+        for scope, commands in ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+                                (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS)):
+            await bot.set_my_commands([BotCommand(c, t(d)) for c, d in commands], scope=scope,
+                                      language_code=code)
 
 
 async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]

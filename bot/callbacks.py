@@ -32,6 +32,9 @@ class Kind(enum.Enum):
     STOP = "q"  # ask to stop the game
     STOP_YES = "y"
     STOP_NO = "x"
+    SETTING = "o"  # group settings menu: cycle one setting, or close the menu
+    LEAVE_YES = "v"  # confirm leaving a running game
+    LEAVE_NO = "w"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +44,12 @@ class Button:
     move_no: int = 0
     tile: Tile | None = None
     end: End | None = None
-    game: str = ""  # for PICK_GAME
+    word: str = ""  # the game for PICK_GAME, the setting for SETTING
 
     def encode(self) -> str:
         k = self.kind.value
-        if self.kind is Kind.PICK_GAME:
-            data = f"{k}:{self.game}"
+        if self.kind in (Kind.PICK_GAME, Kind.SETTING):
+            data = f"{k}:{self.word}"
         elif self.kind in (Kind.PLAY, Kind.CHOOSE_END, Kind.DISCARD, Kind.INERT):
             assert self.tile is not None
             end = {End.LEFT: "L", End.RIGHT: "R", None: "-"}[self.end]
@@ -71,8 +74,9 @@ class Button:
 _NUMBER = r"(0|[1-9][0-9]{0,17})"
 _TILE_FORM = re.compile(rf"^([pedi]):{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR-])$")
 _BACK_FORM = re.compile(rf"^b:{_NUMBER}:{_NUMBER}$")
-_GAME_FORM = re.compile(rf"^([jlscqyxh]):{_NUMBER}$")
+_GAME_FORM = re.compile(rf"^([jlscqyxhvw]):{_NUMBER}$")
 _PICK_FORM = re.compile(r"^n:([a-z-]{1,20})$")
+_SETTING_FORM = re.compile(r"^o:([a-z0-9]{1,8})$")
 _ENDS = {"L": End.LEFT, "R": End.RIGHT, "-": None}
 
 
@@ -91,5 +95,7 @@ def decode(data: str | None) -> Button | None:
     if m := _GAME_FORM.fullmatch(data):
         return Button(Kind(m.group(1)), int(m.group(2)))
     if m := _PICK_FORM.fullmatch(data):
-        return Button(Kind.PICK_GAME, game=m.group(1))
+        return Button(Kind.PICK_GAME, word=m.group(1))
+    if m := _SETTING_FORM.fullmatch(data):
+        return Button(Kind.SETTING, word=m.group(1))
     return None

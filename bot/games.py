@@ -27,14 +27,17 @@ from engine import (
     MatchEnded,
     match_from_json,
     match_to_json,
+    player_view,
     variant,
 )
+from engine.ai import safest_action
 
 from .errors import UserError
 from .i18n import N_
 from .storage import Storage, dumps
 
 GAMES = ("gaple", "gaple-dead", "pair")
+AWAY_AFTER = 3  # time-outs in a row before a player is considered away
 
 
 class Status(enum.Enum):
@@ -101,6 +104,27 @@ class Messages:
 
 
 @dataclass(slots=True)
+class TimerState:
+    """Who ran out of time, and whether the half-time warning was given for this turn."""
+
+    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> time-outs in a row
+    away: list[int] = field(default_factory=list)  # seats that timed out too often
+    warned: bool = False
+    auto_moves: list[str] = field(default_factory=list)  # "hand:index" of moves made for them
+
+    def to_json(self) -> str:
+        return dumps({"timeouts": {str(k): v for k, v in self.timeouts.items()},
+                      "away": self.away, "warned": self.warned, "auto": self.auto_moves[-64:]})
+
+    @classmethod
+    def from_json(cls, text: str | None) -> TimerState:
+        data = json.loads(text or "{}")
+        return cls({int(k): int(v) for k, v in data.get("timeouts", {}).items()},
+                   list(data.get("away", [])), bool(data.get("warned", False)),
+                   list(data.get("auto", [])))
+
+
+@dataclass(slots=True)
 class Game:
     game_id: int
     chat_id: int
@@ -113,6 +137,9 @@ class Game:
     move_no: int
     language: str
     messages: Messages
+    turn_seconds: int = 0
+    deadline: float | None = None
+    timer: TimerState = field(default_factory=TimerState)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
@@ -142,6 +169,8 @@ class Composer(Protocol):
 
     def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]: ...
 
+    def away(self, game: Game, seat: int) -> list[Outgoing]: ...
+
 
 def move_number(match: Match | None) -> int:
     """Counts every action and every deal: buttons carry it, so a stale button is spotted."""
@@ -159,7 +188,9 @@ class GameService:
         composer: Composer,
         seed_source: Callable[[], int] = lambda: secrets.randbits(64),
         clock: Callable[[], float] = time.time,
+        on_change: Callable[[Game], None] | None = None,
     ) -> None:
+        self.on_change = on_change
         self.storage = storage
         self.composer = composer
         self.seed_source = seed_source
@@ -190,6 +221,11 @@ class GameService:
         self._remember(game)
         return game
 
+    def _changed(self, game: Game) -> None:
+        """Tell the bot (publisher, timers) that a game changed; it has been committed."""
+        if self.on_change is not None:
+            self.on_change(game)
+
     def _remember(self, game: Game) -> None:
         self._by_id[game.game_id] = game
         if game.status.open:
@@ -208,7 +244,8 @@ class GameService:
         return Game(
             row["game_id"], row["chat_id"], Status(row["status"]), row["variant"],
             json.loads(row["options"]), row["creator_id"], players, match, row["move_no"],
-            row["language"], Messages.from_json(row["messages"]),
+            row["language"], Messages.from_json(row["messages"]), row["turn_seconds"],
+            row["deadline"], TimerState.from_json(row["timer"]),
         )
 
     def game(self, game_id: int) -> Game | None:
@@ -232,7 +269,7 @@ class GameService:
     # --- lobby -------------------------------------------------------------------------
     async def create(
         self, chat_id: int, creator: Player, game_name: str, language: str,
-        options: dict[str, Any] | None = None,
+        options: dict[str, Any] | None = None, turn_seconds: int = 0,
     ) -> Game:
         if self.open_game_in(chat_id) is not None:
             raise UserError(N_("A game is already running in this chat."))
@@ -244,15 +281,17 @@ class GameService:
         async with self.storage.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO games (chat_id, status, variant, options, creator_id, players,"
-                " language, created_at, updated_at) VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                " language, turn_seconds, created_at, updated_at)"
+                " VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
                 (chat_id, game_name, dumps(options), creator.user_id,
-                 dumps([[creator.user_id, creator.name]]), language, now, now),
+                 dumps([[creator.user_id, creator.name]]), language, turn_seconds, now, now),
             )
             game_id = cursor.lastrowid
         assert game_id is not None
         game = Game(game_id, chat_id, Status.LOBBY, game_name, options, creator.user_id,
-                    [creator], None, 0, language, Messages())
+                    [creator], None, 0, language, Messages(), turn_seconds)
         self._remember(game)
+        self._changed(game)
         return game
 
     def _lobby(self, game: Game) -> None:
@@ -284,6 +323,7 @@ class GameService:
                 "UPDATE games SET players=?, updated_at=? WHERE game_id=?",
                 (dumps([[p.user_id, p.name] for p in game.players]), self.clock(), game.game_id),
             )
+        self._changed(game)
 
     async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:
         self._lobby(game)
@@ -328,18 +368,65 @@ class GameService:
             raise UserError(N_("That button is out of date."))
         if match.to_move != seat:
             raise UserError(N_("It is not your turn."))
+        return await self._play(game, seat, action, timed_out=False)
+
+    async def expire(self, game: Game, move_no: int) -> list[Event]:
+        """The turn made at ``move_no`` ran out of time: play the safe move for that seat.
+
+        Does nothing (returns no events) if the turn is already over or not yet due.
+        """
+        match = game.match
+        if (game.status is not Status.PLAYING or match is None or game.move_no != move_no
+                or game.deadline is None or self.clock() < game.deadline - 0.5):
+            return []
+        seat = match.to_move
+        assert seat is not None
+        return await self._play(game, seat, safest_action(player_view(match, seat)),
+                                timed_out=True)
+
+    async def warn(self, game: Game, move_no: int) -> bool:
+        """Mark the half-time warning of the turn made at ``move_no`` (once)."""
+        if game.status is not Status.PLAYING or game.move_no != move_no or game.timer.warned:
+            return False
+        game.timer.warned = True
+        async with self.storage.transaction() as db:
+            await db.execute("UPDATE games SET timer=? WHERE game_id=?",
+                             (game.timer.to_json(), game.game_id))
+        self._changed(game)
+        return True
+
+    async def _play(self, game: Game, seat: int, action: Action, timed_out: bool) -> list[Event]:
+        match = game.match
+        assert match is not None
         previous = game.move_no
+        where = f"{match.hand.number}:{len(match.hand.moves)}"
         try:
             events = match.apply(seat, action)
         except DominoError as exc:
             raise UserError(rule_message(exc)) from None
         try:
             events, outgoing = self._settle(game, events)
+            outgoing = self._track_time(game, seat, where, timed_out) + outgoing
             await self._commit(game, events, outgoing, previous)
         except BaseException:
             await self.reload(game.game_id)  # memory ran ahead of the database: drop it
             raise
         return events
+
+    def _track_time(self, game: Game, seat: int, where: str, timed_out: bool) -> list[Outgoing]:
+        """Count time-outs in a row; the third marks the seat away and says so."""
+        timer = game.timer
+        if not timed_out:
+            timer.timeouts.pop(seat, None)
+            if seat in timer.away:
+                timer.away.remove(seat)
+            return []
+        timer.auto_moves.append(where)
+        timer.timeouts[seat] = timer.timeouts.get(seat, 0) + 1
+        if timer.timeouts[seat] < AWAY_AFTER or seat in timer.away:
+            return []
+        timer.away.append(seat)
+        return self.composer.away(game, seat)
 
     def _settle(self, game: Game, events: list[Event]) -> tuple[list[Event], list[Outgoing]]:
         """Announce, knock for stuck players, deal the next hand: until a human must act.
@@ -377,14 +464,23 @@ class GameService:
             raise UserError(N_("Only the game's creator or a group admin can stop it."))
         await self._set_status(game, Status.STOPPED)
 
+    async def quit(self, game: Game, user_id: int) -> None:
+        """A seated player leaves a running game: with nobody to take the seat, it ends
+        with no result."""
+        if game.status is not Status.PLAYING or game.seat_of(user_id) is None:
+            raise UserError(N_("You are not playing in this game."))
+        await self._set_status(game, Status.STOPPED)
+
     async def _set_status(self, game: Game, status: Status) -> None:
         async with self.storage.transaction() as db:
             await db.execute(
-                "UPDATE games SET status=?, updated_at=? WHERE game_id=?",
+                "UPDATE games SET status=?, updated_at=?, deadline=NULL WHERE game_id=?",
                 (status.value, self.clock(), game.game_id),
             )
         game.status = status
+        game.deadline = None
         self._remember(game)
+        self._changed(game)
 
     async def _commit(
         self, game: Game, events: list[Event], outgoing: list[Outgoing], previous_move_no: int
@@ -396,12 +492,16 @@ class GameService:
             game.status = Status.FINISHED
         new_move_no = move_number(match)
         now = self.clock()
+        deadline = None
+        if game.status is Status.PLAYING and game.turn_seconds > 0 and match.to_move is not None:
+            deadline = now + game.turn_seconds
+        game.timer.warned = False
         async with self.storage.transaction() as db:
             cursor = await db.execute(
-                "UPDATE games SET match=?, move_no=?, status=?, updated_at=?"
+                "UPDATE games SET match=?, move_no=?, status=?, updated_at=?, deadline=?, timer=?"
                 " WHERE game_id=? AND move_no=?",
-                (match_to_json(match), new_move_no, game.status.value, now, game.game_id,
-                 previous_move_no),
+                (match_to_json(match), new_move_no, game.status.value, now, deadline,
+                 game.timer.to_json(), game.game_id, previous_move_no),
             )
             if cursor.rowcount != 1:
                 raise UserError(N_("That button is out of date."))
@@ -413,7 +513,9 @@ class GameService:
                 )
             await self._record_results(db, game, events, now)
         game.move_no = new_move_no
+        game.deadline = deadline
         self._remember(game)
+        self._changed(game)
 
     async def _record_results(
         self, db: Any, game: Game, events: list[Event], now: float
@@ -447,11 +549,12 @@ class GameService:
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
+        if old_chat_id in self._open_by_chat:
+            self._open_by_chat[new_chat_id] = self._open_by_chat.pop(old_chat_id)
         for game in list(self._by_id.values()):
             if game.chat_id == old_chat_id:
                 game.chat_id = new_chat_id
-        if old_chat_id in self._open_by_chat:
-            self._open_by_chat[new_chat_id] = self._open_by_chat.pop(old_chat_id)
+                self._changed(game)
 
 
 RULE_MESSAGES: dict[str, str] = {

@@ -21,6 +21,7 @@ from .callbacks import Button, Kind, decode
 from .errors import UserError
 from .games import GAMES, Game, Player, Status
 from .i18n import N_, Translator, pick_language, translator
+from .menu import group_settings, setting_button
 from .runtime import Runtime, runtime
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,6 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             except UserError as exc:
                 await reply(update, t(exc.message, **exc.params))
                 return
-        rt.publisher.request(lobby.game_id)
         await reply(update, t("You have a seat at the table. Your tiles will come here."))
         return
     if m := re.fullmatch(r"hand(\d{1,18})", payload):
@@ -130,6 +130,9 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         await reply(update, t("A game is already running in this chat."),
                     reply_to_message_id=target)
         return
+    settings = await group_settings(rt, chat.id)
+    if not args and settings.default_game is not None:
+        args = [settings.default_game]
     if not args:
         await reply(update, t("Which game?"), reply_markup=keyboards.game_picker(t))
         return
@@ -159,17 +162,19 @@ def _option_value(text: str) -> object:
 async def create_game(
     rt: Runtime, chat: Chat, user: User, name: str, options: dict[str, object]
 ) -> str | None:
-    """Open a table; returns a refusal to show, or None."""
-    language = pick_language(user.language_code)
+    """Open a table with the group's settings (``options`` win); returns a refusal, or None."""
+    settings = await group_settings(rt, chat.id)
+    language = settings.language or pick_language(user.language_code)
     t = translator(language)
+    merged = settings.game_options(name) | options
     async with rt.locks.chat(chat.id):
         try:
-            game = await rt.service.create(chat.id, player_of(user), name, language, options)
+            await rt.service.create(chat.id, player_of(user), name, language, merged,
+                                    settings.turn_seconds)
         except UserError as exc:
             return t(exc.message, **exc.params)
         except BadInputError:
             return t("Those options are not valid for this game.")
-    rt.publisher.request(game.game_id)
     return None
 
 
@@ -188,6 +193,28 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     await reply(update, t("Stop the game? Nobody will win it."),
                 reply_markup=keyboards.stop_confirmation(t, game))
+
+
+async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/leave: quit the lobby at once, or a running game after a confirmation tap."""
+    rt = runtime(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None or not is_group(chat):
+        return
+    game = rt.service.open_game_in(chat.id)
+    t = tr(update, rt, game)
+    if game is None or game.seat_of(user.id) is None:
+        await reply(update, t("You are not in a game here."))
+        return
+    if game.status is Status.LOBBY:
+        async with rt.locks.game(game.game_id):
+            try:
+                await rt.service.leave(game, user.id)
+            except UserError as exc:
+                await reply(update, t(exc.message, **exc.params))
+        return
+    await reply(update, t("Leave the game? It ends with no result for anybody."),
+                reply_markup=keyboards.leave_confirmation(t, game))
 
 
 async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -297,16 +324,20 @@ async def route(
     t = translator(user.language_code)
     if button.kind is Kind.PICK_GAME:
         chat = query.message.chat if query.message else None
-        if chat is None or not is_group(chat) or button.game not in GAMES:
+        if chat is None or not is_group(chat) or button.word not in GAMES:
             return t("That button is out of date."), None
         await remember(rt, user)
-        refusal = await create_game(rt, chat, user, button.game, {})
+        refusal = await create_game(rt, chat, user, button.word, {})
         if refusal is None:
             await _delete_quietly(query)  # the picker has done its job
         return refusal, None
+    if button.kind is Kind.SETTING:
+        return await setting_button(rt, context, query, button), None
     game = rt.service.game(button.game_id)
     if game is None:
         return t("That button is out of date."), None
+    if button.kind in (Kind.LEAVE_YES, Kind.LEAVE_NO):
+        return await leave_button(rt, query, user, game, button), None
     if button.kind in (Kind.JOIN, Kind.LEAVE, Kind.START, Kind.CANCEL):
         return await lobby_button(rt, context, user, game, button)
     if button.kind in (Kind.STOP_YES, Kind.STOP_NO):
@@ -353,7 +384,6 @@ async def lobby_button(
                              names=", ".join(missing)), None
             await rt.service.start(game, user.id)
             toast = t("Let's play!")
-    rt.publisher.request(game.game_id)
     return toast, None
 
 
@@ -373,8 +403,23 @@ async def stop_button(
     await _delete_quietly(query)
     await rt.publisher.announce(game, N_("{name} stopped the game. Nobody wins it."),
                                 name=texts.mention(user.id, player_of(user).name))
-    rt.publisher.request(game.game_id)
     return t("The game is stopped.")
+
+
+async def leave_button(
+    rt: Runtime, query: CallbackQuery, user: User, game: Game, button: Button
+) -> str | None:
+    t = translator(user.language_code)
+    if game.seat_of(user.id) is None:
+        return t("You are not playing in this game.")
+    await _delete_quietly(query)
+    if button.kind is Kind.LEAVE_NO:
+        return t("The game goes on.")
+    async with rt.locks.game(game.game_id):
+        await rt.service.quit(game, user.id)
+    await rt.publisher.announce(game, N_("{name} left the game. It ends with no result."),
+                                name=texts.mention(user.id, player_of(user).name))
+    return t("You left the game.")
 
 
 async def _delete_quietly(query: CallbackQuery) -> None:
@@ -403,7 +448,6 @@ async def hand_button(
         if action is None:
             return t("That button is out of date.")
         await rt.service.act(game, user.id, button.move_no, action)
-    rt.publisher.request(game.game_id)
     return None
 
 

@@ -24,7 +24,7 @@ def deep_link(bot_username: str, payload: str) -> str:
 
 def game_picker(t: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
-        [[_button(title(t, game), Button(Kind.PICK_GAME, game=game))] for game in GAMES]
+        [[_button(title(t, game), Button(Kind.PICK_GAME, word=game))] for game in GAMES]
     )
 
 
@@ -51,6 +51,14 @@ def stop_confirmation(t: Translator, game: Game) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[_button(t("Yes, stop the game"), Button(Kind.STOP_YES, gid)),
           _button(t("No, play on"), Button(Kind.STOP_NO, gid))]]
+    )
+
+
+def leave_confirmation(t: Translator, game: Game) -> InlineKeyboardMarkup:
+    gid = game.game_id
+    return InlineKeyboardMarkup(
+        [[_button(t("Yes, leave"), Button(Kind.LEAVE_YES, gid)),
+          _button(t("No, stay"), Button(Kind.LEAVE_NO, gid))]]
     )
 
 

@@ -86,7 +86,8 @@ class Publisher:
                     await self.sync_hands(game_id)
             except RetryAfter as exc:
                 wait = exc.retry_after
-                await asyncio.sleep(wait if isinstance(wait, (int, float)) else wait.total_seconds())
+                seconds = wait if isinstance(wait, (int, float)) else wait.total_seconds()
+                await asyncio.sleep(seconds)
                 self._dirty.add(key)
             except Exception:
                 log.exception("%s sync of game %s failed", channel, game_id)
@@ -126,8 +127,14 @@ class Publisher:
         game = self.service.game(game_id)
         if game is None:
             return
+        # Private messages speak each player's own language when the bot has it.
+        languages = [await self.service.storage.user_language(p.user_id) for p in game.players]
         async with self.locks.game(game_id):
-            hands = {seat: self._hand_draft(game, seat) for seat in range(len(game.players))}
+            hands = {
+                seat: self._hand_draft(game, seat, languages[seat] if seat < len(languages)
+                                       else None)
+                for seat in range(len(game.players))
+            }
         changed = False
         for seat, draft in hands.items():
             if draft is not None:
@@ -220,7 +227,8 @@ class Publisher:
         if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
             return None
         t = translator(game.language)
-        key = digest(game.status.value, game.move_no, game.language, self.pictures.theme)
+        key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
+                     game.timer.warned)
         if game.messages.table_key == key and game.messages.table_hand == match.hand.number:
             return None
         view = table_view(match)
@@ -247,7 +255,7 @@ class Publisher:
         return True
 
     # --- private hands -----------------------------------------------------------------
-    def _hand_draft(self, game: Game, seat: int) -> Draft | None:
+    def _hand_draft(self, game: Game, seat: int, language: str | None) -> Draft | None:
         match = game.match
         if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
             return None
@@ -261,12 +269,12 @@ class Publisher:
         current = game.messages.hands.get(seat)
         if (current is not None and current.key == key) or seat in game.messages.unreachable:
             return None  # unreachable seats wait for /start or "My tiles"
-        t = translator(game.language)
+        t = translator(language or game.language)
         caption = texts.hand_caption(t, game, view)
         if not game.status.open:
             caption += "\n" + t("The game is over.")
         markup = keyboards.hand(t, game, view, game.move_no) if game.status.open else None
-        photo = self.pictures.hand(game, view, game.language)
+        photo = self.pictures.hand(game, view, t.language)
         return Draft(key, caption, markup, photo)
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:

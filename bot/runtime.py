@@ -12,6 +12,7 @@ from .locks import Locks
 from .pictures import PictureMaker
 from .publisher import Publisher
 from .storage import Storage
+from .timers import Timers
 
 KEY = "runtime"
 
@@ -24,6 +25,7 @@ class Runtime:
     publisher: Publisher
     locks: Locks
     pictures: PictureMaker
+    timers: Timers
 
 
 def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:

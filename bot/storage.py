@@ -85,6 +85,13 @@ MIGRATIONS: tuple[str, ...] = (
         finished_at REAL NOT NULL
     );
     """,
+    # 2: turn timers, and the settings a game started with
+    """
+    ALTER TABLE games ADD COLUMN turn_seconds INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN deadline REAL;
+    ALTER TABLE games ADD COLUMN timer TEXT NOT NULL DEFAULT '{}';
+    CREATE INDEX games_deadline ON games(deadline) WHERE deadline IS NOT NULL;
+    """,
 )
 
 
@@ -197,6 +204,18 @@ class Storage:
     async def user_language(self, user_id: int) -> str | None:
         row = await self.fetch_one("SELECT language FROM users WHERE user_id=?", (user_id,))
         return row["language"] if row else None
+
+    async def chat_settings(self, chat_id: int) -> str | None:
+        row = await self.fetch_one("SELECT settings FROM chats WHERE chat_id=?", (chat_id,))
+        return str(row["settings"]) if row else None
+
+    async def save_chat_settings(self, chat_id: int, settings: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO chats (chat_id, settings) VALUES (?, ?)"
+                " ON CONFLICT(chat_id) DO UPDATE SET settings=excluded.settings",
+                (chat_id, settings),
+            )
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: everything of the old id moves to the new one."""

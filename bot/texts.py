@@ -96,6 +96,10 @@ def options_line(t: Translator, game: Game) -> str:
     spec = variant(game.variant)
     opts = spec.options(game.options, spec.seat_counts[0])
     parts = [t("double-{n} set", n=opts.set), t("to {target} points", target=opts.target)]
+    if game.turn_seconds:
+        parts.append(t("{seconds} s a turn", seconds=game.turn_seconds))
+    else:
+        parts.append(t("no turn timer"))
     if "deal" in spec.option_names and opts.deal == 7:
         parts.append(t("7 tiles each, nothing in the middle"))
     if "dead_tiles" in spec.option_names and not opts.dead_tiles:
@@ -128,7 +132,16 @@ def lobby_text(t: Translator, game: Game) -> str:
     return "\n".join(lines)
 
 
-def describe_move(t: Translator, move: PublicMove, names: Sequence[str]) -> str:
+def describe_move(
+    t: Translator, move: PublicMove, names: Sequence[str], timed_out: bool = False
+) -> str:
+    text = _describe_move(t, move, names)
+    if timed_out:
+        return "⏰ " + text + " " + t("(time ran out: I moved for them)")
+    return text
+
+
+def _describe_move(t: Translator, move: PublicMove, names: Sequence[str]) -> str:
     name = esc(names[move.seat])
     if move.kind is ActionKind.PLAY:
         assert move.tile is not None
@@ -156,16 +169,24 @@ def table_caption(t: Translator, game: Game, view: TableView) -> str:
     lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.variant)),
                number=view.hand_number + 1)]
     # The last round of moves, so knocks and dead tiles are seen as they happen.
-    recent = view.history[-len(names):]
+    first = max(0, len(view.history) - len(names))
     if view.turned_up is not None and len(view.history) < len(names):
         lines.append(t("The middle tile {tile} was turned up.", tile=str(view.turned_up)))
-    lines += [describe_move(t, move, names) for move in recent]
+    auto = set(game.timer.auto_moves)
+    lines += [
+        describe_move(t, move, names, f"{view.hand_number}:{first + i}" in auto)
+        for i, move in enumerate(view.history[first:])
+    ]
     if view.ends is not None:
         lines.append(t("Open ends: {left} and {right}.", left=view.ends[0], right=view.ends[1]))
     lines.append(scores_line(t, view, names))
     if view.to_move is not None:
         player = game.players[view.to_move]
         lines.append(t("Your turn, {name}!", name=mention(player.user_id, player.name)))
+        if game.timer.warned and game.turn_seconds:
+            lines.append(t.plural("⏳ {count} second left, then I move for you.",
+                                  "⏳ {count} seconds left, then I move for you.",
+                                  game.turn_seconds // 2))
     return "\n".join(lines)
 
 
@@ -250,6 +271,15 @@ class TextComposer:
 
     def __init__(self, pictures: PictureMaker) -> None:
         self.pictures = pictures
+
+    def away(self, game: Game, seat: int) -> list[Outgoing]:
+        t = translator(game.language)
+        player = game.players[seat]
+        return [Outgoing(t(
+            "{name} ran out of time three turns in a row and seems to be away. I keep making "
+            "safe moves for them; the game's creator or an admin can end it with /stop.",
+            name=mention(player.user_id, player.name),
+        ))]
 
     def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]:
         t = translator(game.language)

@@ -25,7 +25,7 @@ def test_game_buttons_round_trip() -> None:
                  Kind.STOP_NO):
         assert decode(Button(kind, 42).encode()) == Button(kind, 42)
     assert decode(Button(Kind.BACK, 7, 3).encode()) == Button(Kind.BACK, 7, 3)
-    assert decode("n:pair") == Button(Kind.PICK_GAME, game="pair")
+    assert decode("n:pair") == Button(Kind.PICK_GAME, word="pair")
 
 
 def test_buttons_name_the_engine_action() -> None:

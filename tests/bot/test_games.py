@@ -28,6 +28,9 @@ class RecordingComposer:
                 out.append(Outgoing(f"match over: {event.winner}"))
         return out
 
+    def away(self, game: Game, seat: int) -> list[Outgoing]:
+        return [Outgoing(f"away {seat}")]
+
 
 @pytest.fixture
 async def storage(tmp_path: Path) -> AsyncIterator[Storage]:

@@ -1,0 +1,143 @@
+"""Turn timers: the safe move when time runs out, warnings, away players, restarts."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from pathlib import Path
+
+from bot_kit import Group
+from test_games import ANN, BOB, CID, DAN, RecordingComposer
+
+from bot.games import AWAY_AFTER, Game, GameService, Status
+from bot.settings import GroupSettings
+from bot.storage import Storage
+from engine.ai import safest_action
+from engine import player_view
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def timed_game(storage: Storage, clock: Clock) -> tuple[GameService, Game]:
+    seeds = itertools.count(50)
+    service = GameService(storage, RecordingComposer(), lambda: next(seeds), clock=clock)
+    game = await service.create(-100, ANN, "gaple", "en", turn_seconds=90)
+    for player in (BOB, CID, DAN):
+        await service.join(game, player)
+    await service.start(game, ANN.user_id)
+    return service, game
+
+
+async def test_a_turn_that_runs_out_gets_the_safe_move(tmp_path: Path) -> None:
+    storage = Storage(tmp_path / "t.sqlite3")
+    await storage.open()
+    clock = Clock()
+    service, game = await timed_game(storage, clock)
+    assert game.deadline == clock.now + 90
+    match = game.match
+    assert match is not None
+    seat = match.to_move
+    assert seat is not None
+    expected = safest_action(player_view(match, seat))
+    before = game.move_no
+    clock.now += 60
+    assert await service.expire(game, before) == []  # not due yet: nothing happens
+    clock.now += 31
+    assert await service.expire(game, before - 1) == []  # a stale timer: nothing happens
+    assert await service.expire(game, before)
+    assert match.hand.moves[-1].seat == seat and match.hand.moves[-1].action == expected
+    assert game.timer.timeouts == {seat: 1}
+    assert game.deadline == clock.now + 90  # the next player's clock starts
+    await storage.close()
+
+
+async def test_three_time_outs_in_a_row_mark_a_player_away(tmp_path: Path) -> None:
+    storage = Storage(tmp_path / "t.sqlite3")
+    await storage.open()
+    clock = Clock()
+    service, game = await timed_game(storage, clock)
+    match = game.match
+    assert match is not None
+    absent = match.to_move
+    while game.timer.timeouts.get(absent, 0) < AWAY_AFTER and game.status is Status.PLAYING:  # type: ignore[arg-type]
+        clock.now += 91
+        if match.to_move == absent:
+            await service.expire(game, game.move_no)
+        else:  # the others play themselves
+            seat = match.to_move
+            assert seat is not None
+            await service.act(game, game.players[seat].user_id, game.move_no,
+                              match.legal_actions()[0])
+    assert absent in game.timer.away
+    outbox = await storage.pending_outbox(game.game_id)
+    assert any(item.text == f"away {absent}" for item in outbox)
+    # Playing again clears the count and the away mark.
+    while match.to_move != absent and game.status is Status.PLAYING:
+        seat = match.to_move
+        assert seat is not None
+        await service.act(game, game.players[seat].user_id, game.move_no, match.legal_actions()[0])
+    if game.status is Status.PLAYING:
+        await service.act(game, game.players[absent].user_id, game.move_no,  # type: ignore[index]
+                          match.legal_actions()[0])
+        assert absent not in game.timer.away and absent not in game.timer.timeouts
+    await storage.close()
+
+
+async def test_settings_apply_to_new_games_only(group: Group) -> None:
+    async with group.bot() as runtime:
+        await group.start("pair")
+        running = group.game()
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings(target=150, turn_seconds=0, block_count="all").to_json())
+        assert running.options == {} and running.turn_seconds == 90
+        group.users[0].send(group.chat, "/stop")
+        ask = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Yes, stop the game" in str(m.button_texts)), None))
+        group.users[0].press(ask, "Yes, stop the game")
+        await group.server.wait_for(lambda: running.status is Status.STOPPED)
+        group.users[1].send(group.chat, "/newgame pair")
+        await group.server.wait_for(lambda: group.service.open_game_in(group.chat.id) is not None)
+        fresh = group.game()
+    assert fresh.options == {"target": 150, "block_count": "all"} and fresh.turn_seconds == 0
+    assert fresh.deadline is None
+
+
+async def test_the_timer_runs_out_warns_and_moves_in_the_group(group: Group) -> None:
+    async with group.bot():
+        table = await group.start("gaple")
+        game = group.game()
+        game.turn_seconds = 2  # a short clock, so the test waits seconds, not minutes
+        await table.play_one()
+        absent = game.players[game.match.to_move]  # type: ignore[index, union-attr]
+        message = group.server.message(group.chat, game.messages.table)  # type: ignore[arg-type]
+        await group.server.wait_for(
+            lambda: any("second left" in (v.caption or "") for v in message.versions),
+            timeout=5, message="no half-time warning in the caption")
+        await group.server.wait_for(lambda: "time ran out" in (message.caption or ""),
+                                    timeout=5, message="the timer did not move")
+    assert game.timer.timeouts == {game.players.index(absent): 1}
+
+
+async def test_a_restart_resolves_an_overdue_turn(group: Group) -> None:
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        await table.play_one()
+        game = group.game()
+        before = game.move_no
+        await runtime.storage.db.execute(
+            "UPDATE games SET deadline=? WHERE game_id=?", (time.time() - 5, game.game_id))
+        runtime.timers.schedule = lambda game: None  # type: ignore[method-assign]
+    async with group.bot():
+        game = group.game()
+        await group.server.wait_for(lambda: game.move_no > before,
+                                    message="the overdue turn was not resolved")
+        assert game.timer.auto_moves
+        await group.server.wait_for(lambda: "time ran out" in (group.server.message(
+            group.chat, game.messages.table).caption or ""))  # type: ignore[arg-type, union-attr]
