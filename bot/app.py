@@ -25,6 +25,7 @@ from telegram.ext import (
 )
 
 from . import handlers
+from .boards import scoreboard_command, stats_command
 from .config import Settings
 from .games import Game, GameService
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
@@ -107,7 +108,8 @@ def build_application(
     application.add_handler(CommandHandler("hand", handlers.hand_command))
     application.add_handler(CommandHandler("rules", handlers.rules_command))
     application.add_handler(CommandHandler("help", handlers.help_command))
-    application.add_handler(CommandHandler("scoreboard", handlers.scoreboard_command))
+    application.add_handler(CommandHandler("scoreboard", scoreboard_command))
+    application.add_handler(CommandHandler("stats", stats_command))
     application.add_handler(CallbackQueryHandler(handlers.button_handler))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate_handler))
     application.add_error_handler(handlers.error_handler)

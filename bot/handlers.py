@@ -248,43 +248,6 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await reply(update, texts.help_text(tr(update)))
 
 
-async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    rt = runtime(context)
-    chat = update.effective_chat
-    t = tr(update)
-    if chat is None or not is_group(chat):
-        await reply(update, t("The scoreboard belongs to a group: type /scoreboard there."))
-        return
-    await reply(update, await scoreboard_text(rt, t, chat.id))
-
-
-async def scoreboard_text(rt: Runtime, t: Translator, chat_id: int) -> str:
-    import json
-
-    rows = await rt.storage.fetch_all(
-        "SELECT players, sides, winner_side FROM match_results WHERE chat_id=?", (chat_id,)
-    )
-    played: dict[int, list[object]] = {}
-    for row in rows:
-        players = json.loads(row["players"])
-        sides = json.loads(row["sides"])
-        for side_index, side in enumerate(sides):
-            for seat in side:
-                user_id, name = players[seat]
-                entry = played.setdefault(user_id, [name, 0, 0])
-                entry[0] = name
-                entry[1] = int(entry[1]) + 1  # type: ignore[call-overload]
-                if row["winner_side"] == side_index:
-                    entry[2] = int(entry[2]) + 1  # type: ignore[call-overload]
-    if not played:
-        return t("No finished matches in this group yet. Type /newgame to play one.")
-    ranking = sorted(played.values(), key=lambda e: (-int(e[2]), int(e[1]), str(e[0])))  # type: ignore[call-overload]
-    lines = [t("<b>Scoreboard</b>: matches won / played")]
-    for place, (name, count, wins) in enumerate(ranking, start=1):
-        lines.append(f"{place}. {texts.esc(str(name))}: {wins} / {count}")
-    return "\n".join(lines)
-
-
 async def migrate_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A group became a supergroup: its game follows it to the new chat id."""
     message = update.effective_message

@@ -13,6 +13,7 @@ from .errors import FontNotFoundError, RenderError, UnknownThemeError, ViewMisma
 from .hand import render_hand
 from .labels import TableLabels
 from .result import render_hand_result
+from .scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard
 from .table import render_table
 from .themes import THEMES
 
@@ -20,10 +21,13 @@ __all__ = [
     "THEMES",
     "FontNotFoundError",
     "RenderError",
+    "ScoreboardLabels",
+    "ScoreboardRow",
     "TableLabels",
     "UnknownThemeError",
     "ViewMismatchError",
     "render_hand",
     "render_hand_result",
+    "render_scoreboard",
     "render_table",
 ]

@@ -25,6 +25,8 @@ from engine import (
     table_view,
 )
 
+from .scoreboard import ScoreboardRow
+
 NAMES = {
     4: ("Þórdís Ægisdóttir", "Дмитрий", "Budi 🎲 Santoso", "Ngọc Ánh"),
     5: ("Þórdís", "Дмитрий Александрович Соколов-Микитов", "Budi", "Siti 👩‍👩‍👧", "Ólafur"),
@@ -87,11 +89,28 @@ class Sample:
     """One picture: what to draw it from and how."""
 
     name: str
-    kind: str  # "table", "result" or "hand"
+    kind: str  # "table", "result", "hand" or "scoreboard"
     theme: str
-    table: TableView
+    table: TableView | None  # None for a scoreboard
     names: tuple[str, ...]
     player: PlayerView | None = None
+    board: tuple[ScoreboardRow, ...] = ()
+
+
+SCOREBOARD_TITLE = ("Scoreboard: Pair dominoes", "since 2024-05-01 · 31 matches")
+
+
+def scoreboard_rows() -> tuple[ScoreboardRow, ...]:
+    """Eight players: every script, long and emoji-only names, streaks of every kind."""
+    names = (*NAMES[5][:2], *NAMES[4], "🎲", "Ólafur")
+    figures = ((1412, 14, 11, 3), (1288, 12, 7, -1), (1190, 9, 5, 2), (1104, 20, 9, 0),
+               (1001, 3, 1, 1), (987, 11, 4, -4), (912, 1, 0, -1), (640, 100, 12, -12))
+    return tuple(
+        ScoreboardRow(place, name, rating, played, won, won / played, streak)
+        for place, (name, (rating, played, won, streak)) in enumerate(
+            zip(names, figures, strict=True), start=1
+        )
+    )
 
 
 def _table(name: str, theme: str, view: TableView) -> Sample:
@@ -133,7 +152,8 @@ def _turn(match: Match | None) -> PlayerView:
 
 @cache
 def samples() -> tuple[Sample, ...]:
-    """Every golden picture: each game, each theme, line lengths from 0 to 91, every script."""
+    """Every golden picture: each game, each theme, line lengths from 0 to 91, every script,
+    and the scoreboard."""
     pair_open = table_view(played("pair", 4, 1, seed=3))
     gaple_dead5 = played("gaple-dead", 5, 9, seed=4)
     dead9 = table_view(played("gaple-dead", 4, 14, seed=7, options={"set": 9}))
@@ -158,16 +178,23 @@ def samples() -> tuple[Sample, ...]:
         Sample("result-gaple-dead-5", "result", "dark", table_view(result_dead), names_for(5)),
         Sample("hand-pair", "hand", "classic", hand_pair.table, names_for(4), hand_pair),
         Sample("hand-gaple-dead-12", "hand", "dark", hand_dead.table, names_for(4), hand_dead),
+        Sample("scoreboard", "scoreboard", "classic", None, (), board=scoreboard_rows()),
+        Sample("scoreboard-empty", "scoreboard", "dark", None, ()),
     )
 
 
 def render(sample: Sample) -> bytes:
     """The sample's picture as PNG bytes, through the public functions the bot calls."""
-    from . import render_hand, render_hand_result, render_table
+    from . import render_hand, render_hand_result, render_scoreboard, render_table
 
     if sample.kind == "hand":
         assert sample.player is not None
         return render_hand(sample.player, theme=sample.theme)
+    if sample.kind == "scoreboard":
+        heading, details = SCOREBOARD_TITLE
+        return render_scoreboard(sample.board, title=heading, subtitle=details,
+                                 theme=sample.theme)
+    assert sample.table is not None
     if sample.kind == "result":
         return render_hand_result(sample.table, sample.names, theme=sample.theme)
     return render_table(sample.table, sample.names, theme=sample.theme)

@@ -72,8 +72,9 @@ class Group:
         return any(fragment in text for text in self.texts())
 
     def lobby(self) -> StoredMessage:
+        """The open lobby (found by its Join button's data, whatever the language)."""
         for message in reversed(self.server.bot_messages(self.chat)):
-            if any(b.text == "✋ Join" for row in message.buttons for b in row):
+            if lobby_button(message, "j") is not None:
                 return message
         raise AssertionError("no lobby message")
 
@@ -84,7 +85,7 @@ class Group:
         self.users[0].send(self.chat, f"/newgame {game}")
         lobby = await self.server.wait_for(lambda: self._lobby_or_none())
         for user in self.users[1:players]:
-            record = user.press(lobby, "✋ Join")
+            record = user.press(lobby, lobby_button(lobby, "j") or "")
             await self.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
         await self.server.wait_for(
             lambda: all(u.id in lobby.mentioned_user_ids for u in self.users[:players])
@@ -98,9 +99,10 @@ class Group:
 
     async def start(self, game: str, players: int = 4) -> Table:
         await self.open_table(game, players)
-        record = self.users[0].press(self.lobby(), "▶ Start")
+        lobby = self.lobby()
+        record = self.users[0].press(lobby, lobby_button(lobby, "s") or "")
         await self.server.wait_for(lambda: record.answered)
-        assert record.answer_text == "Let's play!", record.answer_text
+        assert record.answer_text, "the Start tap got no answer"
         return Table(self.server, self.users[:players])
 
     def match_over(self) -> bool:
@@ -120,3 +122,12 @@ def die_after_commit(runtime: Runtime) -> None:
 
     runtime.publisher.sync_group = nothing  # type: ignore[method-assign]
     runtime.publisher.sync_hands = nothing  # type: ignore[method-assign]
+
+
+def lobby_button(message: StoredMessage, kind: str) -> str | None:
+    """The callback data of the lobby button of ``kind`` (j: join, s: start, ...)."""
+    for row in message.buttons:
+        for button in row:
+            if button.callback_data and button.callback_data.startswith(kind + ":"):
+                return button.callback_data
+    return None

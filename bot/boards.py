@@ -1,0 +1,64 @@
+"""/scoreboard and /stats: who wins in a group, and one's own figures across groups."""
+
+from __future__ import annotations
+
+import time
+
+from telegram import Update
+from telegram.constants import ChatType, ParseMode
+from telegram.ext import ContextTypes
+
+from .errors import UserError
+from .i18n import translator
+from .menu import group_settings
+from .runtime import runtime
+from .stats import (
+    board_heading,
+    parse_query,
+    player_stats,
+    scoreboard,
+    scoreboard_picture,
+    scoreboard_text,
+    stats_text,
+)
+
+CAPTION_LIMIT = 1024
+CAPTION_ROWS = 5
+
+
+async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The group's ranking as a picture, its top rows as the caption."""
+    rt = runtime(context)
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or message is None:
+        return
+    settings = await group_settings(rt, chat.id)
+    t = translator(settings.language or (user.language_code if user else None))
+    if chat.type == ChatType.PRIVATE:
+        await message.reply_text(t("The scoreboard belongs to a group: type /scoreboard there."))
+        return
+    try:
+        query = parse_query(context.args or [])
+    except UserError as exc:
+        await message.reply_text(t(exc.message, **exc.params))
+        return
+    board = await scoreboard(rt.storage, chat.id, query.game, query.since(time.time()))
+    if not board.standings:
+        await message.reply_text(scoreboard_text(t, board), parse_mode=ParseMode.HTML)
+        return
+    caption = scoreboard_text(t, board, CAPTION_ROWS)
+    if len(caption) > CAPTION_LIMIT:
+        caption = "\n".join(board_heading(t, board))
+    picture = scoreboard_picture(t, board, theme=rt.pictures.theme)
+    await message.reply_photo(picture, caption=caption, parse_mode=ParseMode.HTML)
+
+
+async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The user's own figures per game, across every group, in their own language."""
+    rt = runtime(context)
+    user, message = update.effective_user, update.effective_message
+    if user is None or message is None:
+        return
+    t = translator(user.language_code)
+    stats = await player_stats(rt.storage, user.id, user.full_name)
+    await message.reply_text(stats_text(t, stats), parse_mode=ParseMode.HTML)

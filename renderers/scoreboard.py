@@ -1,0 +1,171 @@
+"""A group's scoreboard as a picture: the players ranked, the top three marked with medals.
+
+It takes plain rows, not the bot's types, so any caller that can count wins can draw one; every
+word comes from :class:`ScoreboardLabels` (English defaults, filled from the bot's catalogues).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from .canvas import Anchor, encode, paste, rounded, text
+from .fonts import printable
+from .table import HEADER, MARGIN, backdrop
+from .themes import Colour, Theme, find_theme, hex_colour
+
+WIDTH = 1000
+COLUMNS_H = 44  # the row of column names
+ROW_H = 62
+PAD = 22
+NAME_SIZE = 30
+FIGURE_SIZE = 29
+CAPTION_SIZE = 21
+MEDALS: tuple[Colour, ...] = (hex_colour("#f5c542"), hex_colour("#c9d1d9"), hex_colour("#d08a4e"))
+ON_MEDAL = hex_colour("#2a2000")
+NO_STREAK = "\u2013"  # a dash: not a word, nothing to translate
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreboardRow:
+    """One player's line, already ranked: ``place`` counts from 1."""
+
+    place: int
+    name: str
+    rating: int
+    played: int
+    won: int
+    win_rate: float  # 0.0 to 1.0
+    streak: int  # n > 0: n wins in a row; n < 0: -n losses in a row; 0: none
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreboardLabels:
+    place: str = "#"
+    player: str = "player"
+    rating: str = "rating"
+    played: str = "played"
+    won: str = "won"
+    win_rate: str = "win rate"
+    streak: str = "streak"
+    win_streak: str = "W{count}"
+    loss_streak: str = "L{count}"
+    percent: str = "{percent}%"
+    unnamed: str = "Player {number}"  # a name with nothing the font can draw
+    empty: str = "No finished matches yet"
+
+
+ENGLISH_SCOREBOARD = ScoreboardLabels()
+
+
+@dataclass(frozen=True, slots=True)
+class _Column:
+    right: int  # numbers and captions are right-aligned here
+    width: int
+
+
+# The name takes what the figures leave: from after the place badge to the rating column.
+NAME_LEFT = MARGIN + PAD + 62
+_RIGHT = WIDTH - MARGIN - PAD
+COLUMNS = {  # from the right edge leftwards: (right edge, widest text)
+    "streak": _Column(_RIGHT, 100),
+    "win_rate": _Column(_RIGHT - 112, 124),
+    "won": _Column(_RIGHT - 236, 90),
+    "played": _Column(_RIGHT - 334, 100),
+    "rating": _Column(_RIGHT - 444, 100),
+}
+NAME_WIDTH = COLUMNS["rating"].right - COLUMNS["rating"].width - NAME_LEFT - 12
+
+
+def _height(rows: int) -> int:
+    return HEADER + COLUMNS_H + max(rows, 1) * ROW_H + 2 * PAD
+
+
+def streak_text(streak: int, labels: ScoreboardLabels) -> str:
+    if streak > 0:
+        return labels.win_streak.format(count=streak)
+    if streak < 0:
+        return labels.loss_streak.format(count=-streak)
+    return NO_STREAK
+
+
+def _place(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, middle: float, place: int,
+           palette: Theme) -> None:
+    """The place: a medal disc for the first three, a plain number after them."""
+    if place <= len(MEDALS):
+        r = 21
+        paste(canvas, rounded(2 * r, 2 * r, r, MEDALS[place - 1]), x, middle - r)
+        text(draw, (x + r, middle), str(place), 24, ON_MEDAL, bold=True, anchor="mm")
+    else:
+        text(draw, (x + 21, middle), str(place), 26, palette.muted, bold=True, anchor="mm")
+
+
+def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: ScoreboardRow,
+         palette: Theme, labels: ScoreboardLabels) -> None:
+    left, right = MARGIN + 12, WIDTH - MARGIN - 12
+    podium = row.place <= len(MEDALS)
+    edge, line = (MEDALS[row.place - 1], 3) if podium else (palette.panel_edge, 1)
+    paste(canvas, rounded(right - left, ROW_H - 8, 16, palette.panel, edge, line), left, top)
+    middle = top + (ROW_H - 8) / 2
+    _place(canvas, draw, left + 10, middle, row.place, palette)
+    name = printable(row.name) or labels.unnamed.format(number=row.place)
+    text(draw, (NAME_LEFT, middle), name, NAME_SIZE, palette.text, bold=podium, anchor="lm",
+         max_width=NAME_WIDTH)
+    streak_colour = palette.accent if row.streak > 0 else palette.knock if row.streak < 0 \
+        else palette.muted
+    figures: dict[str, tuple[str, Colour]] = {
+        "rating": (str(row.rating), palette.winner if podium else palette.text),
+        "played": (str(row.played), palette.text),
+        "won": (str(row.won), palette.text),
+        "win_rate": (labels.percent.format(percent=round(100 * row.win_rate)), palette.text),
+        "streak": (streak_text(row.streak, labels), streak_colour),
+    }
+    for key, (words, colour) in figures.items():
+        column = COLUMNS[key]
+        text(draw, (column.right, middle), words, FIGURE_SIZE, colour, bold=key == "rating",
+             anchor="rm", max_width=column.width)
+
+
+def _captions(draw: ImageDraw.ImageDraw, baseline: int, palette: Theme,
+              labels: ScoreboardLabels) -> None:
+    anchor: Anchor = "rs"
+    text(draw, (MARGIN + 12 + 31, baseline), labels.place, CAPTION_SIZE, palette.muted,
+         anchor="ms", max_width=50)
+    text(draw, (NAME_LEFT, baseline), labels.player, CAPTION_SIZE, palette.muted, anchor="ls",
+         max_width=NAME_WIDTH)
+    for key, column in COLUMNS.items():
+        text(draw, (column.right, baseline), getattr(labels, key), CAPTION_SIZE, palette.muted,
+             anchor=anchor, max_width=column.width)
+
+
+def draw_scoreboard(rows: Sequence[ScoreboardRow], title: str, subtitle: str, palette: Theme,
+                    labels: ScoreboardLabels) -> Image.Image:
+    """The scoreboard as a Pillow image (see :func:`render_scoreboard`)."""
+    canvas = backdrop(palette.name, WIDTH, _height(len(rows))).copy()
+    draw = ImageDraw.Draw(canvas)
+    x, middle = MARGIN + 8, HEADER // 2 + 2
+    used = text(draw, (x, middle), title, 38, palette.text, bold=True, anchor="lm",
+                max_width=WIDTH - 2 * x)
+    if subtitle:
+        text(draw, (x + used + 18, middle + 2), subtitle, 26, palette.muted, anchor="lm",
+             max_width=WIDTH - 2 * x - used - 18)
+    top = HEADER + PAD
+    if not rows:
+        text(draw, (WIDTH / 2, top + (COLUMNS_H + ROW_H) / 2), labels.empty, FIGURE_SIZE,
+             palette.muted, anchor="mm", max_width=WIDTH - 4 * MARGIN)
+        return canvas
+    _captions(draw, top + COLUMNS_H - 14, palette, labels)
+    top += COLUMNS_H
+    for row in rows:
+        _row(canvas, draw, top, row, palette, labels)
+        top += ROW_H
+    return canvas
+
+
+def render_scoreboard(rows: Sequence[ScoreboardRow], *, title: str, subtitle: str = "",
+                      labels: ScoreboardLabels | None = None, theme: str = "classic") -> bytes:
+    """The ranked players as PNG bytes, in the order given (the caller ranks and trims)."""
+    return encode(draw_scoreboard(rows, title, subtitle, find_theme(theme),
+                                  labels or ENGLISH_SCOREBOARD))

@@ -1,0 +1,47 @@
+"""/scoreboard and /stats after real matches in the group."""
+
+from __future__ import annotations
+
+from bot_kit import Group, lobby_button
+
+
+async def play_short_match(group: Group) -> None:
+    for user in group.users[:4]:
+        user.send_private("/start")
+    group.users[0].send(group.chat, "/newgame pair target=30")
+    lobby = await group.server.wait_for(group._lobby_or_none)
+    for user in group.users[1:4]:
+        record = user.press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+    await group.server.wait_for(lambda: all(u.id in lobby.mentioned_user_ids
+                                            for u in group.users[:4]))
+    record = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+    await group.server.wait_for(lambda: record.answered)
+    from bot.testing.players import Table
+
+    await Table(group.server, group.users[:4]).play_until(group.match_over)
+
+
+async def test_the_scoreboard_ranks_the_groups_players(group: Group) -> None:
+    async with group.bot():
+        group.users[0].send(group.chat, "/scoreboard")
+        await group.server.wait_for(lambda: group.said("No finished matches yet"))
+        await play_short_match(group)
+        game = group.game()
+        group.users[4].send(group.chat, "/scoreboard pair")
+        board = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if m.photo and "Scoreboard" in (m.caption or "")), None))
+        group.users[4].send(group.chat, "/scoreboard chess")
+        await group.server.wait_for(lambda: group.said("I don't know the filter chess"))
+        group.users[0].send_private("/stats")
+        stats = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.users[0].private_chat)
+             if "figures across groups" in (m.text or "")), None))
+    assert game.match is not None and game.match.winner is not None
+    winners = [group.users[s].first_name for s in game.match.sides[game.match.winner]]
+    caption = board.caption or ""
+    first_line = next(line for line in caption.splitlines() if line.startswith("1."))
+    assert any(name in first_line for name in winners)
+    assert "Dewi" not in caption  # an onlooker has no place on the board
+    assert "Pair dominoes" in (stats.text or "")

@@ -1,0 +1,78 @@
+"""Three languages: a group plays in its own, each player reads their tiles in theirs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from bot_kit import Group
+
+from bot.settings import GroupSettings
+
+WORDS = {  # a few words of each catalogue, as a player would see them
+    "ru": {"players": "Игроки", "over": r"Кон \d+ окончен", "lobby_game": "Гапле"},
+    "id": {"players": "Pemain", "over": r"Ronde \d+ selesai", "lobby_game": "Gaple"},
+}
+
+
+@pytest.mark.parametrize("language", ["ru", "id"])
+async def test_a_group_plays_a_whole_hand_in_its_language(group: Group, language: str) -> None:
+    words = WORDS[language]
+    async with group.bot() as runtime:
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings(language=language).to_json())
+        table = await group.start("gaple")
+        assert any(words["players"] in t for t in group.texts())
+        await table.play_until(lambda: any(re.match(words["over"], t) for t in group.texts()))
+        captions = [m.caption or "" for m in group.server.bot_messages(group.chat) if m.photo]
+        assert captions and not any("Your turn" in c or "Open ends" in c for c in captions)
+        # Ayu's Telegram speaks English: her private messages stay English.
+        ayu_hands = [m.caption or "" for m in group.server.bot_messages(group.users[0].private_chat)
+                     if m.photo]
+        assert ayu_hands and all("hand" in c for c in ayu_hands)
+
+
+async def test_private_messages_use_the_players_language(group: Group) -> None:
+    budi = group.users[1]
+    budi.language_code = "ru"
+    async with group.bot():
+        await group.start("pair")
+        await group.server.wait_for(lambda: any(
+            m.photo for m in group.server.bot_messages(budi.private_chat)))
+        captions = [m.caption or "" for m in group.server.bot_messages(budi.private_chat)
+                    if m.photo]
+        assert all("кон" in c.lower() for c in captions), captions
+
+
+async def test_command_lists_are_registered_per_scope_and_language(group: Group) -> None:
+    async with group.bot():
+        calls = group.server.requests_for("setMyCommands")
+    seen = {(str(c.params.get("scope")), c.params.get("language_code")) for c in calls}
+    for language in (None, "ru", "id"):
+        assert any("all_group_chats" in scope and code == language for scope, code in seen)
+        assert any("all_private_chats" in scope and code == language for scope, code in seen)
+    russian = next(c for c in calls if c.params.get("language_code") == "ru"
+                   and "all_group_chats" in str(c.params.get("scope")))
+    assert "Открыть" in str(russian.params.get("commands"))
+
+
+async def test_the_settings_menu_changes_settings_for_admins_only(group: Group) -> None:
+    ayu, budi = group.users[:2]  # Ayu is the group's admin
+    async with group.bot() as runtime:
+        budi.send(group.chat, "/settings")
+        await group.server.wait_for(lambda: group.said("Only the group's admins"))
+        ayu.send(group.chat, "/settings")
+        menu = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Settings of this group" in (m.text or "")), None))
+        record = ayu.press(menu, "o:turn")
+        await group.server.wait_for(lambda: record.answered)
+        refused = budi.press(menu, "o:lang")
+        await group.server.wait_for(lambda: refused.answered)
+        assert "admins" in (refused.answer_text or "")
+        record = ayu.press(menu, "o:lang")
+        await group.server.wait_for(lambda: record.answered)
+        settings = GroupSettings.from_json(await runtime.storage.chat_settings(group.chat.id))
+        assert settings.turn_seconds == 120 and settings.language == "en"
+        done = ayu.press(menu, "o:done")
+        await group.server.wait_for(lambda: done.answered and not menu.buttons)

@@ -1,0 +1,124 @@
+"""The scoreboard picture: ranked rows, the podium marked, every word from the labels.
+
+Its golden images are the ``scoreboard`` samples of renderers/samples.py, checked with the
+others in test_golden_pictures.py.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import fields
+
+import pytest
+from PIL import Image
+
+from renderers import ScoreboardLabels, ScoreboardRow, UnknownThemeError, render_scoreboard
+from renderers.fonts import ELLIPSIS, font
+from renderers.samples import scoreboard_rows
+from renderers.scoreboard import (
+    COLUMNS_H,
+    MEDALS,
+    NAME_SIZE,
+    NAME_WIDTH,
+    PAD,
+    ROW_H,
+    WIDTH,
+    draw_scoreboard,
+    streak_text,
+)
+from renderers.table import HEADER
+from renderers.themes import find_theme
+
+RUSSIAN = ScoreboardLabels(
+    place="№",
+    player="игрок",
+    rating="рейтинг",
+    played="матчей",
+    won="побед",
+    win_rate="доля побед",
+    streak="серия",
+    win_streak="Поб{count}",
+    loss_streak="Пор{count}",
+    percent="{percent} %",
+    unnamed="Игрок {number}",
+    empty="Сыгранных матчей пока нет",
+)
+
+
+def _image(png: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGB")
+
+
+def test_every_label_is_translated_in_the_test() -> None:
+    english = ScoreboardLabels()
+    for field in fields(ScoreboardLabels):
+        assert getattr(RUSSIAN, field.name) != getattr(english, field.name), field.name
+
+
+def test_every_word_drawn_comes_from_the_labels_title_or_names(drawn_text: list[str]) -> None:
+    rows = scoreboard_rows()
+    render_scoreboard(rows, title="Таблица", subtitle="за май", labels=RUSSIAN)
+    render_scoreboard((), title="Таблица", labels=RUSSIAN)
+    allowed = ["Таблица", "за май"]
+    for field in fields(RUSSIAN):
+        allowed += re.split(r"\{\w+\}", getattr(RUSSIAN, field.name))
+    allowed += [word for row in rows for word in row.name.split()]
+    leftover = []
+    for drawn in drawn_text:
+        for word in sorted((w for w in allowed if w.strip()), key=len, reverse=True):
+            drawn = drawn.replace(word, " ")
+        drawn = re.sub(r"\w*" + ELLIPSIS + "$", "", drawn)  # a word cut short
+        leftover.append(re.sub(r"[\d\s\u2013%]", "", drawn))
+    assert [word for word in leftover if word] == []
+    assert "Игрок 7" in drawn_text  # the emoji-only name
+    assert "Сыгранных матчей пока нет" in drawn_text
+
+
+def test_long_names_are_cut_to_their_column(drawn_text: list[str]) -> None:
+    long = ScoreboardRow(1, "Дмитрий Александрович Соколов-Микитов " * 3, 1000, 1, 1, 1.0, 1)
+    render_scoreboard([long], title="Scoreboard")
+    cut = next(words for words in drawn_text if words.startswith("Дмитрий"))
+    assert cut.endswith(ELLIPSIS)
+    assert font(NAME_SIZE, True).getlength(cut) <= NAME_WIDTH
+
+
+def test_the_picture_grows_with_its_rows_and_keeps_its_width() -> None:
+    rows = scoreboard_rows()
+    small, large = (_image(render_scoreboard(rows[:n], title="S")) for n in (2, 8))
+    assert small.width == large.width == WIDTH
+    assert large.height - small.height == 6 * ROW_H
+    assert large.height < 1.5 * large.width  # still a phone-friendly shape with 8 players
+
+
+def test_the_first_three_places_wear_medal_colours() -> None:
+    palette = find_theme("classic")
+    image = draw_scoreboard(scoreboard_rows(), "S", "", palette, ScoreboardLabels())
+    for place in range(1, 6):
+        top = HEADER + PAD + COLUMNS_H + (place - 1) * ROW_H
+        border = image.getpixel((WIDTH // 2, top + 1))
+        assert isinstance(border, tuple)
+        medal = [_near(border, colour) for colour in MEDALS]
+        assert medal == [index == place - 1 for index in range(len(MEDALS))], place
+
+
+def _near(colour: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    return max(abs(a - b) for a, b in zip(colour, other, strict=True)) < 40
+
+
+def test_the_same_rows_give_the_same_bytes() -> None:
+    rows = scoreboard_rows()
+    assert render_scoreboard(rows, title="S", theme="dark") == render_scoreboard(
+        rows, title="S", theme="dark"
+    )
+
+
+def test_streaks_read_as_wins_or_losses() -> None:
+    assert [streak_text(n, ScoreboardLabels()) for n in (3, -2, 0)] == ["W3", "L2", "\u2013"]
+
+
+def test_an_unknown_theme_is_refused() -> None:
+    with pytest.raises(UnknownThemeError):
+        render_scoreboard([], title="S", theme="neon")
+
