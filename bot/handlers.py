@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from dataclasses import replace
 
 from telegram import CallbackQuery, Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
@@ -20,7 +21,7 @@ from . import keyboards, texts
 from .callbacks import Button, Kind, decode
 from .errors import UserError
 from .games import GAMES, Game, Player, Status
-from .i18n import N_, Translator, pick_language, translator
+from .i18n import DEFAULT_LANGUAGE, N_, Translator, pick_language, translator
 from .menu import group_settings, setting_button
 from .runtime import Runtime, runtime
 
@@ -164,7 +165,11 @@ async def create_game(
 ) -> str | None:
     """Open a table with the group's settings (``options`` win); returns a refusal, or None."""
     settings = await group_settings(rt, chat.id)
-    language = settings.language or pick_language(user.language_code)
+    if settings.language is None:
+        # A group speaks the language of whoever opened its first table, until /settings.
+        settings = replace(settings, language=pick_language(user.language_code))
+        await rt.storage.save_chat_settings(chat.id, settings.to_json())
+    language = settings.language or DEFAULT_LANGUAGE
     t = translator(language)
     merged = settings.game_options(name) | options
     async with rt.locks.chat(chat.id):

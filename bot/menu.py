@@ -37,7 +37,7 @@ def value_text(t: Translator, name: str, settings: GroupSettings) -> str:
     if name == "turn_seconds":
         return t("off") if value == 0 else t("{seconds} s", seconds=value)
     if name == "language":
-        return t("the opener's") if value is None else LANGUAGE_NAMES[value]
+        return t("the first opener's") if value is None else LANGUAGE_NAMES[value]
     if name == "deal":
         return t("6 each, 4 in the middle") if value == 6 else t("7 each, none in the middle")
     if name == "first_lead":

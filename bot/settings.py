@@ -25,7 +25,7 @@ class GroupSettings:
     default_game: str | None = None  # None: /newgame asks which game
     target: int | None = None  # None: the game's own target
     turn_seconds: int = DEFAULT_TURN_SECONDS
-    language: str | None = None  # None: the language of whoever opens the table
+    language: str | None = None  # None until the first table: then its opener's language
     deal: int = 6
     dead_tiles: bool = True
     blank_double_25: bool = False

@@ -76,3 +76,17 @@ async def test_the_settings_menu_changes_settings_for_admins_only(group: Group) 
         assert settings.turn_seconds == 120 and settings.language == "en"
         done = ayu.press(menu, "o:done")
         await group.server.wait_for(lambda: done.answered and not menu.buttons)
+
+
+async def test_a_group_speaks_the_language_of_its_first_table(group: Group) -> None:
+    sergei, ayu = group.users[2], group.users[0]
+    sergei.language_code = "ru"
+    async with group.bot() as runtime:
+        sergei.send(group.chat, "/newgame gaple")
+        await group.server.wait_for(lambda: group.said("Игроки"))
+        cancel = sergei.press(group.lobby(), f"c:{group.game().game_id}")
+        await group.server.wait_for(lambda: cancel.answered)
+        ayu.send(group.chat, "/newgame pair")  # Ayu's Telegram is English; the group is not
+        await group.server.wait_for(lambda: group.said("Домино парами"))
+        settings = GroupSettings.from_json(await runtime.storage.chat_settings(group.chat.id))
+    assert settings.language == "ru"
