@@ -3,8 +3,6 @@ blocked players, migrated groups, stopping, and Telegram's flood limits."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from bot_kit import Group, counting_seeds, die_after_commit
 

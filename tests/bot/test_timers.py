@@ -12,8 +12,8 @@ from test_games import ANN, BOB, CID, DAN, RecordingComposer
 from bot.games import AWAY_AFTER, Game, GameService, Status
 from bot.settings import GroupSettings
 from bot.storage import Storage
-from engine.ai import safest_action
 from engine import player_view
+from engine.ai import safest_action
 
 
 class Clock:
