@@ -260,6 +260,23 @@ class Hand:
     def totals(self) -> tuple[int, ...]:
         return self.variant.totals(self.options, self.hands, self.dead)
 
+    def fork(self) -> Hand:
+        """An independent copy to play on: searches try a move on a fork, not on the hand.
+
+        Cheap: the deal, variant, options and interned actions are shared; only the lists
+        that play changes are copied, and the line is rebuilt only if the fork is asked for it.
+        """
+        twin = object.__new__(Hand)
+        state = self.__dict__.copy()
+        state["masks"] = self.masks.copy()
+        state["dead"] = [gone.copy() for gone in self.dead]
+        state["moves"] = self.moves.copy()
+        state["start_events"] = self.start_events.copy()
+        state["_line"] = None
+        state["_line_moves"] = 0
+        twin.__dict__.update(state)
+        return twin
+
     # --- check / can / apply ----------------------------------------------------------
     def check(self, seat: int, action: Action) -> Action:
         """The action as it will be applied (end resolved), or the reason it cannot be.

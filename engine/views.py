@@ -16,6 +16,7 @@ from .events import HandEnded
 from .hand import lay, start_line
 from .layout import Placed
 from .match import Match
+from .options import Options
 from .tiles import End, Tile
 
 
@@ -69,6 +70,7 @@ class TableView:
     revealed_dead: tuple[tuple[Tile, ...], ...] | None
     match_over: bool
     match_winner: int | None
+    options: Options  # the rules every player at the table agreed to
 
     @property
     def seats(self) -> int:
@@ -174,6 +176,7 @@ def table_view(match: Match) -> TableView:
         revealed_dead=tuple(tuple(d) for d in hand.dead) if over else None,
         match_over=match.over,
         match_winner=match.winner,
+        options=match.options,
     )
 
 

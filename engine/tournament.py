@@ -1,0 +1,262 @@
+"""How strong and how fast the computer players are: seeded hands between levels.
+
+    python -m engine.tournament [--hands N] [--seed S] [--games pair,gaple,gaple-dead]
+                                [--focus hard] [--field normal] [--workers W]
+
+Duplicate style, so that the luck of the deal cancels out: every deal is played once per
+seating. In ``pair`` the focus level plays one partnership and the field level the other,
+then the same deal is played with the partnerships swapped; in ``gaple`` and ``gaple-dead``
+one focus player sits among three field players, once at each of the four seats. Every hand
+is the first of a fresh match (default options), so its opening is the game's first-hand
+rule.
+
+Per game and level it prints the share of hands won (per seat in the one-seat games, so
+parity is 1/4; in ``pair`` also the share of decisive hands, draws left out), the points per
+hand (``gaple-dead``: the total counted against the seat, lower is better), each with a 95%
+confidence interval taken over deals (the seatings of one deal are not independent), and
+the median and 99th percentile CPU time of the decisions that had a choice (forced moves
+take no time and are left out). The last line is one JSON object with those figures keyed by
+game and level. ``--workers`` (default: every core) plays deals in parallel processes; the
+figures do not depend on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from .ai import player
+from .match import Match
+from .views import player_view
+
+GAMES = ("pair", "gaple", "gaple-dead")
+SEATS = 4
+Z95 = 1.96
+# CPU time of the deciding process: the machine may be shared, and with several workers
+# wall time would also measure the others' load rather than the decision.
+CLOCK = time.process_time
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Which seats the focus level takes in one playing of a deal."""
+
+    focus: frozenset[int]
+
+
+def seatings(game: str) -> tuple[Seating, ...]:
+    if game == "pair":
+        return (Seating(frozenset({0, 2})), Seating(frozenset({1, 3})))
+    return tuple(Seating(frozenset({seat})) for seat in range(SEATS))
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    game: str
+    focus: str
+    field: str
+    seed: int
+    first_deal: int
+    deals: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One deal, all its seatings: per level, wins, decisive hands, points and seat-hands."""
+
+    wins: dict[str, float]
+    decisive: dict[str, float]
+    points: dict[str, float]
+    seat_hands: dict[str, int]  # how many (seat or side, hand) pairs the figures are over
+
+
+def play_deal(task: Task, deal_number: int, times: dict[str, list[float]]) -> DealResult:
+    """Play one deal in every seating; decision times (with a choice) go into ``times``."""
+    levels = (task.focus, task.field)
+    wins = dict.fromkeys(levels, 0.0)
+    decisive = dict.fromkeys(levels, 0.0)
+    points = dict.fromkeys(levels, 0.0)
+    seat_hands = dict.fromkeys(levels, 0)
+    players = {level: player(level) for level in levels}
+    for number, seating in enumerate(seatings(task.game)):
+        match = Match(task.game, SEATS)
+        match.deal_hand(random.Random(f"{task.seed}/{task.game}/deal/{deal_number}"))
+        hand = match.hand
+        ply = 0
+        while hand.result is None:
+            seat = hand.to_move
+            assert seat is not None
+            level = task.focus if seat in seating.focus else task.field
+            view = player_view(match, seat)
+            rng = random.Random(f"{task.seed}/{task.game}/{deal_number}/{number}/{ply}")
+            started = CLOCK()
+            action = players[level].choose(view, rng)
+            if len(view.legal) > 1:
+                times[level].append(CLOCK() - started)
+            match.apply(seat, action)
+            ply += 1
+        result = hand.result
+        for side, members in enumerate(match.sides):
+            level = task.focus if members[0] in seating.focus else task.field
+            seat_hands[level] += 1
+            points[level] += result.points[side] if task.game != "gaple-dead" else (
+                result.totals[members[0]]
+            )
+            if result.winner is not None:
+                decisive[level] += 1
+                wins[level] += result.winner == side
+    return DealResult(wins, decisive, points, seat_hands)
+
+
+def run_task(task: Task) -> tuple[list[DealResult], dict[str, list[float]]]:
+    times: dict[str, list[float]] = {task.focus: [], task.field: []}
+    deals = range(task.first_deal, task.first_deal + task.deals)
+    results = [play_deal(task, number, times) for number in deals]
+    return results, times
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and its 95% interval (normal approximation over independent deals)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def ratio_interval(tops: Sequence[float], bottoms: Sequence[float]) -> tuple[float, float, float]:
+    """sum(tops)/sum(bottoms) and its 95% interval by the delta method over deals."""
+    total = sum(bottoms)
+    if not total:
+        return math.nan, math.nan, math.nan
+    ratio = sum(tops) / total
+    if len(tops) < 2:
+        return ratio, ratio, ratio
+    residuals = [t - ratio * b for t, b in zip(tops, bottoms, strict=True)]
+    half = Z95 * statistics.stdev(residuals) / math.sqrt(len(tops)) / (total / len(tops))
+    return ratio, ratio - half, ratio + half
+
+
+def percentile(sorted_values: Sequence[float], share: float) -> float:
+    if not sorted_values:
+        return math.nan
+    index = min(len(sorted_values) - 1, math.ceil(share * len(sorted_values)) - 1)
+    return sorted_values[max(0, index)]
+
+
+def level_figures(level: str, deals: list[DealResult], times: list[float]) -> dict[str, Any]:
+    per = [d.seat_hands[level] for d in deals]
+    win = ratio_interval([d.wins[level] for d in deals], per)
+    decisive = ratio_interval([d.wins[level] for d in deals], [d.decisive[level] for d in deals])
+    points = ratio_interval([d.points[level] for d in deals], per)
+    ordered = sorted(times)
+    return {
+        "hands": sum(per),
+        "win_share": round(win[0], 4),
+        "win_share_ci": [round(win[1], 4), round(win[2], 4)],
+        "decisive_win_share": round(decisive[0], 4),
+        "decisive_win_share_ci": [round(decisive[1], 4), round(decisive[2], 4)],
+        "points": round(points[0], 2),
+        "points_ci": [round(points[1], 2), round(points[2], 2)],
+        "decisions": len(ordered),
+        "median_ms": round(1000 * statistics.median(ordered), 2) if ordered else None,
+        "p99_ms": round(1000 * percentile(ordered, 0.99), 2) if ordered else None,
+    }
+
+
+def describe(game: str, level: str, figures: dict[str, Any]) -> str:
+    lo, hi = figures["win_share_ci"]
+    text = f"  {level:<7} won {figures['win_share']:.1%} [{lo:.1%}, {hi:.1%}]"
+    if game == "pair":
+        lo, hi = figures["decisive_win_share_ci"]
+        text += f", of decisive {figures['decisive_win_share']:.1%} [{lo:.1%}, {hi:.1%}]"
+    lo, hi = figures["points_ci"]
+    what = "total against" if game == "gaple-dead" else "points"
+    text += f"; {what} {figures['points']:.2f} [{lo:.2f}, {hi:.2f}] per hand"
+    if figures["decisions"]:
+        text += (
+            f"; {figures['decisions']} decisions: median {figures['median_ms']:.1f} ms,"
+            f" p99 {figures['p99_ms']:.1f} ms"
+        )
+    return text
+
+
+def play_game(
+    game: str, hands: int, seed: int, focus: str, field: str, pool: ProcessPoolExecutor | None
+) -> dict[str, Any]:
+    rotations = len(seatings(game))
+    deals = max(1, hands // rotations)
+    chunk = max(1, min(25, deals // 16 or 1))
+    tasks = [
+        Task(game, focus, field, seed, start, min(chunk, deals - start))
+        for start in range(0, deals, chunk)
+    ]
+    outputs = list(pool.map(run_task, tasks)) if pool is not None else list(map(run_task, tasks))
+    results = [deal for part, _ in outputs for deal in part]
+    figures: dict[str, Any] = {"deals": deals, "hands": deals * rotations}
+    for level in (focus, field):
+        times = [t for _, timed in outputs for t in timed[level]]
+        figures[level] = level_figures(level, results, times)
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.tournament", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=2000, help="hands per game (default 2000)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
+    parser.add_argument("--focus", default="hard", help="the level measured (default hard)")
+    parser.add_argument("--field", default="normal", help="the level it plays against")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    games = [g for g in args.games.split(",") if g]
+    for name in (args.focus, args.field):
+        player(name)  # an unknown level fails here, before any hand is played
+    if args.focus == args.field:
+        parser.error("--focus and --field must be different levels")
+
+    report: dict[str, Any] = {"seed": args.seed, "focus": args.focus, "field": args.field}
+
+    def run(pool: ProcessPoolExecutor | None) -> None:
+        for game in games:
+            figures = play_game(game, args.hands, args.seed, args.focus, args.field, pool)
+            seats = "one partnership each" if game == "pair" else f"one {args.focus} seat"
+            print(f"{game}: {args.focus} vs {args.field}, {figures['hands']} hands"
+                  f" ({figures['deals']} deals, {seats}, every seating)")
+            for level in (args.focus, args.field):
+                print(describe(game, level, figures[level]))
+            report[game] = figures
+
+    return run_and_report(args.workers, run, report)
+
+
+def run_and_report(
+    workers: int, run: Callable[[ProcessPoolExecutor | None], None], report: dict[str, Any]
+) -> int:
+    """Run with a pool of ``workers`` processes (none for one), then print the wall time to
+    stderr and ``report`` as the last line of stdout."""
+    started = time.perf_counter()
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        run(pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    print(f"{report['seconds']:.0f} s", file=sys.stderr)
+    print(json.dumps(report))
+    return 0
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,64 @@
+"""The tournament and the outside comparison on tiny runs; the hard level's edge as a sanity
+property (strength and speed are measured by ``python -m engine.tournament``, not here)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import tournament
+
+LEVEL_FIELDS = {
+    "hands", "win_share", "win_share_ci", "decisive_win_share", "decisive_win_share_ci",
+    "points", "points_ci", "decisions", "median_ms", "p99_ms",
+}
+
+
+def test_the_tournament_ends_with_one_json_line_keyed_by_game_and_level(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert tournament.main(["--hands", "8", "--workers", "1", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    report = json.loads(lines[-1])
+    assert report["focus"] == "hard" and report["field"] == "normal"
+    for game in tournament.GAMES:
+        assert any(line.startswith(f"{game}: hard vs normal") for line in lines)
+        figures = report[game]
+        assert figures["hands"] == 8
+        for level in ("hard", "normal"):
+            assert set(figures[level]) == LEVEL_FIELDS
+            low, high = figures[level]["win_share_ci"]
+            assert low <= figures[level]["win_share"] <= high
+            assert figures[level]["decisions"] > 0
+
+
+def test_the_tournament_refuses_unknown_or_equal_levels() -> None:
+    with pytest.raises(ValueError):
+        tournament.main(["--hands", "2", "--focus", "grandmaster"])
+    with pytest.raises(SystemExit):
+        tournament.main(["--hands", "2", "--focus", "normal", "--field", "normal"])
+
+
+def test_hard_beats_easy_clearly() -> None:
+    """Pair, 16 deals each played with the partnerships swapped: a sanity check of strength,
+    not its measure (that is the tournament's job)."""
+    figures = tournament.play_game("pair", 32, 5, "hard", "easy", None)
+    assert figures["hard"]["decisive_win_share"] >= 0.6
+    assert figures["hard"]["points"] > 2 * figures["easy"]["points"]
+
+
+def test_the_outside_comparison_plays_their_game_through_the_mirror(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("dominoes")
+    from engine import ai_compare
+
+    code = ai_compare.main(
+        ["--hands", "4", "--workers", "1", "--matchups", "hard:bota_gorda,normal:bota_gorda"]
+    )
+    assert code == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    for key in ("hard:bota_gorda", "normal:bota_gorda"):
+        assert report[key]["hands"] == 4
+        assert report[key]["first_time"]["decisions"] > 0
