@@ -19,6 +19,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     MessageHandler,
     filters,
@@ -78,7 +79,8 @@ def build_application(
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .post_init(_on_start)
-        .post_shutdown(_on_stop)
+        .post_stop(_on_stop)
+        .post_shutdown(_on_shutdown)
         .build()
     )
     storage = Storage(settings.database_path)
@@ -89,7 +91,8 @@ def build_application(
     )
     publisher = Publisher(application.bot, service, pictures, locks)
     assert application.job_queue is not None
-    timers = Timers(application.job_queue, service, locks)
+    timers = Timers(application.job_queue, service, locks,
+                    computer_pause=settings.computer_pause)
 
     def changed(game: Game) -> None:
         publisher.request(game.game_id)
@@ -112,6 +115,9 @@ def build_application(
     application.add_handler(CommandHandler("stats", stats_command))
     application.add_handler(CallbackQueryHandler(handlers.button_handler))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate_handler))
+    application.add_handler(
+        ChatMemberHandler(handlers.membership_handler, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
     application.add_error_handler(handlers.error_handler)
     return application
 
@@ -144,13 +150,18 @@ async def register_commands(bot: Bot) -> None:
 
 
 async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
+    """Finish sending while the HTTP client is still open (before shutdown closes it)."""
     rt: Runtime = application.bot_data[KEY]
     await rt.publisher.idle()
+
+
+async def _on_shutdown(application: Application) -> None:  # type: ignore[type-arg]
+    rt: Runtime = application.bot_data[KEY]
     await rt.storage.close()
 
 
 def allowed_updates() -> list[str]:
-    return [Update.MESSAGE, Update.CALLBACK_QUERY]
+    return [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 
 
 @asynccontextmanager
@@ -167,8 +178,10 @@ async def running(application: Application) -> AsyncIterator[Application]:  # ty
     try:
         yield application
     finally:
+        # The same order as run_polling: stop, post_stop, shutdown, post_shutdown.
         await application.updater.stop()
         await application.stop()
-        assert application.post_shutdown is not None
-        await application.post_shutdown(application)
+        assert application.post_stop is not None and application.post_shutdown is not None
+        await application.post_stop(application)
         await application.shutdown()
+        await application.post_shutdown(application)

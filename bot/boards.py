@@ -42,7 +42,8 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
     except UserError as exc:
         await message.reply_text(t(exc.message, **exc.params))
         return
-    board = await scoreboard(rt.storage, chat.id, query.game, query.since(time.time()))
+    board = await scoreboard(rt.storage, chat.id, query.game, query.since(time.time()),
+                             include_computers=settings.rank_computers)
     if not board.standings:
         await message.reply_text(scoreboard_text(t, board), parse_mode=ParseMode.HTML)
         return

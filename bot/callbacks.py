@@ -35,6 +35,9 @@ class Kind(enum.Enum):
     SETTING = "o"  # group settings menu: cycle one setting, or close the menu
     LEAVE_YES = "v"  # confirm leaving a running game
     LEAVE_NO = "w"
+    REPLACE = "r"  # hand an absent player's seat (move_no carries the seat) to a computer
+    ADD_COMPUTER = "a"  # lobby: seat a computer player (move_no carries the level's index)
+    REMOVE_COMPUTER = "k"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,8 @@ class Button:
             assert self.tile is not None
             end = {End.LEFT: "L", End.RIGHT: "R", None: "-"}[self.end]
             data = f"{k}:{self.game_id}:{self.move_no}:{self.tile.index}:{end}"
-        elif self.kind is Kind.BACK:
+        elif self.kind in (Kind.BACK, Kind.REPLACE, Kind.ADD_COMPUTER, Kind.LEAVE_YES,
+                           Kind.LEAVE_NO):
             data = f"{k}:{self.game_id}:{self.move_no}"
         else:
             data = f"{k}:{self.game_id}"
@@ -73,8 +77,8 @@ class Button:
 
 _NUMBER = r"(0|[1-9][0-9]{0,17})"
 _TILE_FORM = re.compile(rf"^([pedi]):{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR-])$")
-_BACK_FORM = re.compile(rf"^b:{_NUMBER}:{_NUMBER}$")
-_GAME_FORM = re.compile(rf"^([jlscqyxhvw]):{_NUMBER}$")
+_PAIR_FORM = re.compile(rf"^([bravw]):{_NUMBER}:{_NUMBER}$")
+_GAME_FORM = re.compile(rf"^([jlscqyxhk]):{_NUMBER}$")
 _PICK_FORM = re.compile(r"^n:([a-z-]{1,20})$")
 _SETTING_FORM = re.compile(r"^o:([a-z0-9]{1,8})$")
 _ENDS = {"L": End.LEFT, "R": End.RIGHT, "-": None}
@@ -90,8 +94,8 @@ def decode(data: str | None) -> Button | None:
             return None
         return Button(Kind(m.group(1)), int(m.group(2)), int(m.group(3)), TILE_AT[index],
                       _ENDS[m.group(5)])
-    if m := _BACK_FORM.fullmatch(data):
-        return Button(Kind.BACK, int(m.group(1)), int(m.group(2)))
+    if m := _PAIR_FORM.fullmatch(data):
+        return Button(Kind(m.group(1)), int(m.group(2)), int(m.group(3)))
     if m := _GAME_FORM.fullmatch(data):
         return Button(Kind(m.group(1)), int(m.group(2)))
     if m := _PICK_FORM.fullmatch(data):

@@ -23,6 +23,7 @@ class Settings:
     group_messages_per_minute: int = 20
     messages_per_second: int = 30
     group_rate_period: float = 60.0  # seconds the group budget spans (tests compress it)
+    computer_pause: float = 2.0  # seconds between a computer player's turn and its move
     table_theme: str = "classic"
 
     @property
@@ -70,6 +71,7 @@ def settings_from_env(env: dict[str, str] | None = None) -> Settings:
         group_messages_per_minute=_positive(env, "GROUP_MESSAGES_PER_MINUTE", 20),
         messages_per_second=_positive(env, "MESSAGES_PER_SECOND", 30),
         table_theme=env.get("TABLE_THEME", "").strip() or "classic",
+        computer_pause=_seconds(env, "COMPUTER_PAUSE_SECONDS", 2.0),
     )
 
 
@@ -80,3 +82,16 @@ def _positive(env: dict[str, str], name: str, default: int) -> int:
     if not text.isdigit() or int(text) <= 0:
         raise ConfigError(f"{name} must be a positive whole number, not {text!r}")
     return int(text)
+
+
+def _seconds(env: dict[str, str], name: str, default: float) -> float:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise ConfigError(f"{name} must be a number of seconds from 0 to 60, not {text!r}")
+    return value

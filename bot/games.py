@@ -6,6 +6,7 @@ must be announced, in the same transaction), and returns. Sending is the publish
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import json
 import random
@@ -25,6 +26,7 @@ from engine import (
     HandEnded,
     Match,
     MatchEnded,
+    ai,
     match_from_json,
     match_to_json,
     player_view,
@@ -38,6 +40,7 @@ from .storage import Storage, dumps
 
 GAMES = ("gaple", "gaple-dead", "pair")
 AWAY_AFTER = 3  # time-outs in a row before a player is considered away
+REPLACEMENT_LEVEL = "normal"  # who takes the seat of a player who leaves
 
 
 class Status(enum.Enum):
@@ -54,8 +57,42 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Player:
+    """A seat's occupant. Computer players have negative ids and a ``level``."""
+
     user_id: int
     name: str
+    level: str | None = None  # "easy" | "normal" | "hard" for a computer player
+
+    @property
+    def is_computer(self) -> bool:
+        return self.level is not None
+
+    def to_json(self) -> list[object]:
+        return [self.user_id, self.name] if self.level is None else [
+            self.user_id, self.name, self.level]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> Player:
+        return cls(int(data[0]), str(data[1]), str(data[2]) if len(data) > 2 else None)
+
+
+# Computer players: recognisable names, one fixed identity per name so the scoreboard can
+# follow them from game to game (it hides them from the human ranking unless asked).
+COMPUTER_NAMES = {
+    "easy": ("Pip", "Dot", "Bit", "Nib"),
+    "normal": ("Domi", "Kartu", "Balak", "Sambung"),
+    "hard": ("Oracle", "Counter", "Abacus", "Sage"),
+}
+
+
+def computer(level: str, taken: set[int]) -> Player:
+    """The first computer player of ``level`` whose identity is not already seated."""
+    base = {"easy": 100, "normal": 200, "hard": 300}[level]
+    for index, name in enumerate(COMPUTER_NAMES[level]):
+        user_id = -(base + index + 1)
+        if user_id not in taken:
+            return Player(user_id, f"🤖 {name}", level)
+    raise UserError(N_("No more computer players of that level are free."))
 
 
 @dataclass(slots=True)
@@ -162,6 +199,7 @@ class Outgoing:
 
     text: str
     photo: bytes | None = None
+    buttons: tuple[tuple[tuple[str, str], ...], ...] = ()  # rows of (label, callback data)
 
 
 class Composer(Protocol):
@@ -170,6 +208,10 @@ class Composer(Protocol):
     def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]: ...
 
     def away(self, game: Game, seat: int) -> list[Outgoing]: ...
+
+    def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]: ...
+
+    def stopped(self, game: Game, by: str) -> list[Outgoing]: ...
 
 
 def move_number(match: Match | None) -> int:
@@ -209,15 +251,25 @@ class GameService:
         return games
 
     async def reload(self, game_id: int) -> Game | None:
-        """Drop what memory holds for a game and read it again from the database."""
+        """Read a game again from the database, into the same object when memory has one.
+
+        Keeping the object means a tap or timer already holding it (waiting for the game's
+        lock) sees the committed state, never a move that failed half-way.
+        """
         row = await self.storage.fetch_one("SELECT * FROM games WHERE game_id=?", (game_id,))
-        self._by_id.pop(game_id, None)
         for chat, gid in list(self._open_by_chat.items()):
             if gid == game_id:
                 del self._open_by_chat[chat]
         if row is None:
+            self._by_id.pop(game_id, None)
             return None
-        game = self._from_row(row)
+        fresh = self._from_row(row)
+        game = self._by_id.get(game_id)
+        if game is None:
+            game = fresh
+        else:
+            for name in Game.__slots__:
+                setattr(game, name, getattr(fresh, name))
         self._remember(game)
         return game
 
@@ -240,7 +292,7 @@ class GameService:
                 match = match_from_json(row["match"])
             except CorruptMatchError:
                 match = None  # kept out of play; the stored text stays for inspection
-        players = [Player(p[0], p[1]) for p in json.loads(row["players"])]
+        players = [Player.from_json(p) for p in json.loads(row["players"])]
         return Game(
             row["game_id"], row["chat_id"], Status(row["status"]), row["variant"],
             json.loads(row["options"]), row["creator_id"], players, match, row["move_no"],
@@ -307,6 +359,30 @@ class GameService:
         game.players.append(player)
         await self._save_players(game)
 
+    async def add_computer(self, game: Game, user_id: int, level: str) -> Player:
+        """The creator seats a computer player of ``level``."""
+        self._lobby(game)
+        if user_id != game.creator_id:
+            raise UserError(N_("Only the player who created the game can add computer players."))
+        if len(game.players) >= max(game.seat_counts):
+            raise UserError(N_("This game is full."))
+        player = computer(level, {p.user_id for p in game.players})
+        game.players.append(player)
+        await self._save_players(game)
+        return player
+
+    async def remove_computer(self, game: Game, user_id: int) -> None:
+        """The creator takes the last computer player off the table."""
+        self._lobby(game)
+        if user_id != game.creator_id:
+            raise UserError(N_("Only the player who created the game can add computer players."))
+        for seat in range(len(game.players) - 1, -1, -1):
+            if game.players[seat].is_computer:
+                del game.players[seat]
+                await self._save_players(game)
+                return
+        raise UserError(N_("There is no computer player at this table."))
+
     async def leave(self, game: Game, user_id: int) -> None:
         self._lobby(game)
         seat = game.seat_of(user_id)
@@ -321,7 +397,7 @@ class GameService:
         async with self.storage.transaction() as db:
             await db.execute(
                 "UPDATE games SET players=?, updated_at=? WHERE game_id=?",
-                (dumps([[p.user_id, p.name] for p in game.players]), self.clock(), game.game_id),
+                (dumps([p.to_json() for p in game.players]), self.clock(), game.game_id),
             )
         self._changed(game)
 
@@ -340,7 +416,11 @@ class GameService:
             if low == high:
                 raise UserError(N_("The game needs {count} players."), count=low)
             raise UserError(N_("The game needs {low} to {high} players."), low=low, high=high)
-        match = Match(game.variant, len(game.players), game.options)
+        try:
+            match = Match(game.variant, len(game.players), game.options)
+        except BadInputError:
+            raise UserError(N_("These options do not fit a table of {count} players."),
+                            count=len(game.players)) from None
         game.match = match
         events, outgoing = self._settle(game, match.deal_hand(random.Random(self.seed_source())))
         game.status = Status.PLAYING
@@ -407,6 +487,11 @@ class GameService:
         try:
             events, outgoing = self._settle(game, events)
             outgoing = self._track_time(game, seat, where, timed_out) + outgoing
+            humans = [s for s, p in enumerate(game.players) if not p.is_computer]
+            if timed_out and not match.over and all(s in game.timer.away for s in humans):
+                # Nobody is left at the table: the match ends with no result.
+                game.status = Status.STOPPED
+                outgoing += self.composer.stopped(game, "")
             await self._commit(game, events, outgoing, previous)
         except BaseException:
             await self.reload(game.game_id)  # memory ran ahead of the database: drop it
@@ -457,26 +542,84 @@ class GameService:
             events += match.apply(seat, KNOCK)
         return events
 
-    async def stop(self, game: Game, user_id: int, is_admin: bool) -> None:
+    async def stop(self, game: Game, user_id: int, is_admin: bool, by: str = "") -> None:
+        """End the game with no result; ``by`` (HTML) is announced as who stopped it."""
         if not game.status.open:
             raise UserError(N_("This game is over."))
         if user_id != game.creator_id and not is_admin:
             raise UserError(N_("Only the game's creator or a group admin can stop it."))
-        await self._set_status(game, Status.STOPPED)
+        await self._set_status(game, Status.STOPPED, self.composer.stopped(game, by))
 
-    async def quit(self, game: Game, user_id: int) -> None:
-        """A seated player leaves a running game: with nobody to take the seat, it ends
-        with no result."""
-        if game.status is not Status.PLAYING or game.seat_of(user_id) is None:
+    async def abandon(self, game: Game) -> None:
+        """The bot can no longer reach the group: no result, and nothing left to send."""
+        await self._set_status(game, Status.STOPPED)
+        async with self.storage.transaction() as db:
+            await db.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
+
+    async def quit(self, game: Game, user_id: int) -> Player:
+        """A seated player leaves a running game; a computer player takes the seat so the
+        match can finish. Returns the newcomer."""
+        seat = game.seat_of(user_id)
+        if game.status is not Status.PLAYING or seat is None:
             raise UserError(N_("You are not playing in this game."))
-        await self._set_status(game, Status.STOPPED)
+        return await self.replace(game, seat, REPLACEMENT_LEVEL)
 
-    async def _set_status(self, game: Game, status: Status) -> None:
+    async def replace(self, game: Game, seat: int, level: str) -> Player:
+        """Hand ``seat`` to a computer player of ``level`` and say so in the group."""
+        if game.status is not Status.PLAYING or not 0 <= seat < len(game.players):
+            raise UserError(N_("This game is over."))
+        leaving = game.players[seat]
+        if leaving.is_computer:
+            raise UserError(N_("A computer player already plays that seat."))
+        newcomer = computer(level, {p.user_id for p in game.players})
+        game.players[seat] = newcomer
+        game.timer.timeouts.pop(seat, None)
+        if seat in game.timer.away:
+            game.timer.away.remove(seat)
+        outgoing = self.composer.replaced(game, leaving, newcomer)
+        async with self.storage.transaction() as db:
+            await db.execute(
+                "UPDATE games SET players=?, timer=?, deadline=?, updated_at=? WHERE game_id=?",
+                (dumps([p.to_json() for p in game.players]), game.timer.to_json(),
+                 self._deadline(game), self.clock(), game.game_id),
+            )
+            await self._queue(db, game, outgoing)
+        game.deadline = self._deadline(game)
+        self._changed(game)
+        return newcomer
+
+    async def computer_move(self, game: Game, move_no: int) -> list[Event]:
+        """Let the computer player whose turn it is (at ``move_no``) move; else nothing."""
+        match = game.match
+        if game.status is not Status.PLAYING or match is None or game.move_no != move_no:
+            return []
+        seat = match.to_move
+        if seat is None or not game.players[seat].is_computer:
+            return []
+        level = game.players[seat].level
+        assert level is not None
+        view = player_view(match, seat)  # the computer sees what a human in its seat would
+        rng = random.Random(f"{game.game_id}:{move_no}")
+        action = await asyncio.to_thread(ai.player(level).choose, view, rng)
+        return await self._play(game, seat, action, timed_out=False)
+
+    def _deadline(self, game: Game) -> float | None:
+        """A human seat to move gets the group's turn time; computers need no clock."""
+        match = game.match
+        if (game.status is not Status.PLAYING or game.turn_seconds <= 0 or match is None
+                or match.to_move is None or game.players[match.to_move].is_computer):
+            return None
+        return self.clock() + game.turn_seconds
+
+    async def _set_status(
+        self, game: Game, status: Status, outgoing: list[Outgoing] | None = None
+    ) -> None:
         async with self.storage.transaction() as db:
             await db.execute(
                 "UPDATE games SET status=?, updated_at=?, deadline=NULL WHERE game_id=?",
                 (status.value, self.clock(), game.game_id),
             )
+            await self._queue(db, game, outgoing or [])
         game.status = status
         game.deadline = None
         self._remember(game)
@@ -488,13 +631,11 @@ class GameService:
         """Write the match, its results and its announcements in one transaction."""
         match = game.match
         assert match is not None
-        if match.over:
+        if match.over and game.status is Status.PLAYING:
             game.status = Status.FINISHED
         new_move_no = move_number(match)
         now = self.clock()
-        deadline = None
-        if game.status is Status.PLAYING and game.turn_seconds > 0 and match.to_move is not None:
-            deadline = now + game.turn_seconds
+        deadline = self._deadline(game)
         game.timer.warned = False
         async with self.storage.transaction() as db:
             cursor = await db.execute(
@@ -505,24 +646,28 @@ class GameService:
             )
             if cursor.rowcount != 1:
                 raise UserError(N_("That button is out of date."))
-            for item in outgoing:
-                await db.execute(
-                    "INSERT INTO outbox (game_id, chat_id, text, photo, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (game.game_id, game.chat_id, item.text, item.photo, now),
-                )
+            await self._queue(db, game, outgoing)
             await self._record_results(db, game, events, now)
         game.move_no = new_move_no
         game.deadline = deadline
         self._remember(game)
         self._changed(game)
 
+    async def _queue(self, db: Any, game: Game, outgoing: list[Outgoing]) -> None:
+        for item in outgoing:
+            await db.execute(
+                "INSERT INTO outbox (game_id, chat_id, text, photo, buttons, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game.game_id, game.chat_id, item.text, item.photo,
+                 dumps(item.buttons) if item.buttons else None, self.clock()),
+            )
+
     async def _record_results(
         self, db: Any, game: Game, events: list[Event], now: float
     ) -> None:
         match = game.match
         assert match is not None
-        players = dumps([[p.user_id, p.name] for p in game.players])
+        players = dumps([p.to_json() for p in game.players])
         for event in events:
             if isinstance(event, HandEnded):
                 await db.execute(

@@ -10,18 +10,19 @@ import logging
 import re
 from dataclasses import replace
 
-from telegram import CallbackQuery, Chat, Update, User
+from telegram import CallbackQuery, Chat, Message, ReplyParameters, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine import BadInputError, PlayerView, player_view
+from engine import BadInputError, PlayerView, ai, player_view
 
 from . import keyboards, texts
+from .admins import admins_of
 from .callbacks import Button, Kind, decode
 from .errors import UserError
-from .games import GAMES, Game, Player, Status
-from .i18n import DEFAULT_LANGUAGE, N_, Translator, pick_language, translator
+from .games import GAMES, REPLACEMENT_LEVEL, Game, Player, Status
+from .i18n import DEFAULT_LANGUAGE, Translator, pick_language, translator
 from .menu import group_settings, setting_button
 from .runtime import Runtime, runtime
 
@@ -35,7 +36,7 @@ OPTION_FORM = re.compile(r"^([a-z_0-9]+)=([A-Za-z0-9-]+)$")
 
 
 def player_of(user: User) -> Player:
-    return Player(user.id, user.full_name or user.username or str(user.id))
+    return Player(user.id, texts.short_name(user.full_name or user.username or str(user.id)))
 
 
 def tr(update: Update, rt: Runtime | None = None, game: Game | None = None) -> Translator:
@@ -58,11 +59,7 @@ async def remember(rt: Runtime, user: User, private_ok: bool | None = None) -> N
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
-    try:
-        member = await context.bot.get_chat_member(chat_id, user_id)
-    except TelegramError:
-        return False
-    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+    return user_id in await admins_of(context, chat_id)
 
 
 async def reply(update: Update, text: str, **kwargs: object) -> None:
@@ -129,7 +126,8 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         target = existing.messages.table or existing.messages.lobby
         t = translator(existing.language)
         await reply(update, t("A game is already running in this chat."),
-                    reply_to_message_id=target)
+                    reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
+                    if target else None)
         return
     settings = await group_settings(rt, chat.id)
     if not args and settings.default_game is not None:
@@ -183,17 +181,31 @@ async def create_game(
     return None
 
 
-async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def group_game(
+    update: Update, context: ContextTypes.DEFAULT_TYPE
+) -> tuple[Runtime, User, Game | None, Translator] | None:
+    """For commands about the group's game: None (after saying why) outside a group."""
     rt = runtime(context)
     user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None or not is_group(chat):
-        return
+    if user is None or chat is None:
+        return None
+    if not is_group(chat):
+        t = tr(update)
+        await reply(update, t("This works in the group where the game is played."))
+        return None
     game = rt.service.open_game_in(chat.id)
-    t = tr(update, rt, game)
+    return rt, user, game, tr(update, rt, game)
+
+
+async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    found = await group_game(update, context)
+    if found is None:
+        return
+    _, user, game, t = found
     if game is None:
         await reply(update, t("No game is running here."))
         return
-    if user.id != game.creator_id and not await is_admin(context, chat.id, user.id):
+    if user.id != game.creator_id and not await is_admin(context, game.chat_id, user.id):
         await reply(update, t("Only the game's creator or a group admin can stop it."))
         return
     await reply(update, t("Stop the game? Nobody will win it."),
@@ -202,12 +214,10 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/leave: quit the lobby at once, or a running game after a confirmation tap."""
-    rt = runtime(context)
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None or not is_group(chat):
+    found = await group_game(update, context)
+    if found is None:
         return
-    game = rt.service.open_game_in(chat.id)
-    t = tr(update, rt, game)
+    rt, user, game, t = found
     if game is None or game.seat_of(user.id) is None:
         await reply(update, t("You are not in a game here."))
         return
@@ -218,8 +228,8 @@ async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             except UserError as exc:
                 await reply(update, t(exc.message, **exc.params))
         return
-    await reply(update, t("Leave the game? It ends with no result for anybody."),
-                reply_markup=keyboards.leave_confirmation(t, game))
+    await reply(update, t("Leave the game? A computer player will take your seat."),
+                reply_markup=keyboards.leave_confirmation(t, game, game.seat_of(user.id) or 0))
 
 
 async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -234,6 +244,12 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if not playing:
         t = tr(update)
         await reply(update, t("You are not playing a game right now."))
+        return
+    if not await rt.storage.private_ok(user.id):
+        t = tr(update)
+        link = keyboards.deep_link(rt.publisher.bot_username, f"hand{playing[0].game_id}")
+        await reply(update, t("Open {link} and press Start: then I can send you your tiles.",
+                              link=link))
         return
     for game in playing:
         seat = game.seat_of(user.id)
@@ -251,6 +267,23 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, texts.help_text(tr(update)))
+
+
+async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was removed from a group: its game ends with no result, nothing more is sent.
+    A user who blocks or unblocks the bot in private is remembered for the Join link."""
+    change = update.my_chat_member
+    if change is None:
+        return
+    rt = runtime(context)
+    gone = change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+    if change.chat.type == ChatType.PRIVATE:
+        await rt.storage.set_private_ok(change.chat.id, not gone)
+        return
+    game = rt.service.open_game_in(change.chat.id)
+    if gone and game is not None:
+        async with rt.locks.game(game.game_id):
+            await rt.service.abandon(game)
 
 
 async def migrate_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -306,7 +339,10 @@ async def route(
         return t("That button is out of date."), None
     if button.kind in (Kind.LEAVE_YES, Kind.LEAVE_NO):
         return await leave_button(rt, query, user, game, button), None
-    if button.kind in (Kind.JOIN, Kind.LEAVE, Kind.START, Kind.CANCEL):
+    if button.kind is Kind.REPLACE:
+        return await replace_button(rt, context, query, user, game, button), None
+    if button.kind in (Kind.JOIN, Kind.LEAVE, Kind.START, Kind.CANCEL, Kind.ADD_COMPUTER,
+                       Kind.REMOVE_COMPUTER):
         return await lobby_button(rt, context, user, game, button)
     if button.kind in (Kind.STOP_YES, Kind.STOP_NO):
         return await stop_button(rt, context, query, user, game, button), None
@@ -342,10 +378,19 @@ async def lobby_button(
             admin = await is_admin(context, game.chat_id, user.id)
             await rt.service.cancel(game, user.id, admin)
             toast = t("The table is closed.")
+        elif button.kind is Kind.ADD_COMPUTER:
+            if not 0 <= button.move_no < len(ai.LEVELS):
+                return t("That button is out of date."), None
+            added = await rt.service.add_computer(game, user.id, ai.LEVELS[button.move_no])
+            toast = t("{name} takes a seat.", name=added.name)
+        elif button.kind is Kind.REMOVE_COMPUTER:
+            await rt.service.remove_computer(game, user.id)
+            toast = t("A computer player left the table.")
         else:
             if user.id == game.creator_id:
                 missing = [
-                    p.name for p in game.players if not await rt.storage.private_ok(p.user_id)
+                    p.name for p in game.players
+                    if not p.is_computer and not await rt.storage.private_ok(p.user_id)
                 ]
                 if missing:
                     return t("Waiting for {names} to open a private chat with me.",
@@ -353,6 +398,23 @@ async def lobby_button(
             await rt.service.start(game, user.id)
             toast = t("Let's play!")
     return toast, None
+
+
+async def replace_button(
+    rt: Runtime, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, user: User,
+    game: Game, button: Button,
+) -> str | None:
+    """Hand an absent player's seat to a computer player (the creator or an admin)."""
+    t = translator(user.language_code)
+    if user.id != game.creator_id and not await is_admin(context, game.chat_id, user.id):
+        return t("Only the game's creator or a group admin can do that.")
+    async with rt.locks.game(game.game_id):
+        await rt.service.replace(game, button.move_no, REPLACEMENT_LEVEL)
+    try:
+        await query.edit_message_reply_markup(reply_markup=None)
+    except TelegramError:
+        pass
+    return t("A computer player takes the seat.")
 
 
 async def stop_button(
@@ -367,10 +429,9 @@ async def stop_button(
         await _delete_quietly(query)
         return t("The game goes on.")
     async with rt.locks.game(game.game_id):
-        await rt.service.stop(game, user.id, allowed)
+        await rt.service.stop(game, user.id, allowed,
+                              by=texts.mention(user.id, player_of(user).name))
     await _delete_quietly(query)
-    await rt.publisher.announce(game, N_("{name} stopped the game. Nobody wins it."),
-                                name=texts.mention(user.id, player_of(user).name))
     return t("The game is stopped.")
 
 
@@ -378,15 +439,13 @@ async def leave_button(
     rt: Runtime, query: CallbackQuery, user: User, game: Game, button: Button
 ) -> str | None:
     t = translator(user.language_code)
-    if game.seat_of(user.id) is None:
-        return t("You are not playing in this game.")
+    if game.seat_of(user.id) is None or game.seat_of(user.id) != button.move_no:
+        return t("This question is for another player.")
     await _delete_quietly(query)
     if button.kind is Kind.LEAVE_NO:
         return t("The game goes on.")
     async with rt.locks.game(game.game_id):
         await rt.service.quit(game, user.id)
-    await rt.publisher.announce(game, N_("{name} left the game. It ends with no result."),
-                                name=texts.mention(user.id, player_of(user).name))
     return t("You left the game.")
 
 
@@ -428,6 +487,9 @@ async def _show_choice(
         markup = keyboards.end_choice(t, game, view, game.move_no, button.tile)
     else:
         markup = keyboards.hand(t, game, view, game.move_no)
+    current = query.message.reply_markup if isinstance(query.message, Message) else None
+    if current == markup:
+        return  # a second tap on the same tile: nothing to change
     try:
         await query.edit_message_reply_markup(reply_markup=markup)
     except TelegramError:

@@ -36,6 +36,10 @@ def lobby(t: Translator, game: Game, bot_username: str) -> InlineKeyboardMarkup:
              _button(t("Leave"), Button(Kind.LEAVE, gid))],
             [_button(t("▶ Start"), Button(Kind.START, gid)),
              _button(t("Cancel"), Button(Kind.CANCEL, gid))],
+            [_button(t("🤖 + easy"), Button(Kind.ADD_COMPUTER, gid, 0)),
+             _button(t("🤖 + normal"), Button(Kind.ADD_COMPUTER, gid, 1)),
+             _button(t("🤖 + hard"), Button(Kind.ADD_COMPUTER, gid, 2)),
+             _button(t("🤖 ✕"), Button(Kind.REMOVE_COMPUTER, gid))],
             [InlineKeyboardButton(t("💬 Open my private chat"),
                                   url=deep_link(bot_username, f"join{gid}"))],
         ]
@@ -54,11 +58,12 @@ def stop_confirmation(t: Translator, game: Game) -> InlineKeyboardMarkup:
     )
 
 
-def leave_confirmation(t: Translator, game: Game) -> InlineKeyboardMarkup:
+def leave_confirmation(t: Translator, game: Game, seat: int) -> InlineKeyboardMarkup:
+    """Carries the seat it asks, so only that player's tap counts."""
     gid = game.game_id
     return InlineKeyboardMarkup(
-        [[_button(t("Yes, leave"), Button(Kind.LEAVE_YES, gid)),
-          _button(t("No, stay"), Button(Kind.LEAVE_NO, gid))]]
+        [[_button(t("Yes, leave"), Button(Kind.LEAVE_YES, gid, seat)),
+          _button(t("No, stay"), Button(Kind.LEAVE_NO, gid, seat))]]
     )
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from .admins import admins_of
 from .callbacks import Button, Kind
 from .i18n import N_, Translator, translator
 from .runtime import Runtime, runtime
@@ -14,7 +15,8 @@ from .settings import CODES, GroupSettings
 from .texts import TITLES
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia"}
-ROWS = (("game", "target"), ("turn", "lang"), ("deal", "dead"), ("b25",), ("lead", "block"))
+ROWS = (("game", "target"), ("turn", "lang"), ("deal", "dead"), ("b25",), ("lead", "block"),
+        ("ai",))
 LABELS = {
     "game": N_("Game: {value}"),
     "target": N_("Target: {value}"),
@@ -25,6 +27,7 @@ LABELS = {
     "b25": N_("Lone 0-0 counts 25: {value}"),
     "lead": N_("Pair first lead: {value}"),
     "block": N_("Pair blocked hand counts: {value}"),
+    "ai": N_("Computers on the scoreboard: {value}"),
 }
 
 
@@ -73,12 +76,8 @@ async def group_settings(rt: Runtime, chat_id: int) -> GroupSettings:
 
 async def may_change(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
     """Admins may; in a group whose only admins are bots (or none), everybody may."""
-    try:
-        admins = await context.bot.get_chat_administrators(chat_id)
-    except TelegramError:
-        return False
-    humans = [a for a in admins if not a.user.is_bot]
-    return not humans or any(a.user.id == user_id for a in humans)
+    humans = await admins_of(context, chat_id)
+    return not humans or user_id in humans
 
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -111,10 +110,11 @@ async def setting_button(
         return t("Only the group's admins can change its settings.")
     settings = await group_settings(rt, chat_id)
     if button.word == "done":
-        try:
-            await query.edit_message_reply_markup(reply_markup=None)
-        except TelegramError:
-            pass
+        if isinstance(message, Message) and message.reply_markup is not None:
+            try:
+                await query.edit_message_reply_markup(reply_markup=None)
+            except TelegramError:
+                pass
         return t("Saved.")
     settings = settings.cycled(CODES[button.word])
     await rt.storage.save_chat_settings(chat_id, settings.to_json())

@@ -47,6 +47,12 @@ def labels_for(language: str) -> TableLabels:
     return TableLabels(games=games, **words)
 
 
+def picture_names(game: Game) -> list[str]:
+    """Seat names for pictures; the font has no emoji, so computers are marked in words."""
+    return [f"{p.name.removeprefix('🤖 ')} (AI)" if p.is_computer else p.name
+            for p in game.players]
+
+
 class PictureMaker:
     """Renders table, hand-result and hand pictures in a game's language and theme."""
 
@@ -55,12 +61,12 @@ class PictureMaker:
 
     def table(self, game: Game, view: TableView) -> bytes:
         return renderers.render_table(
-            view, game.names, theme=self.theme, labels=labels_for(game.language)
+            view, picture_names(game), theme=self.theme, labels=labels_for(game.language)
         )
 
     def hand_result(self, game: Game, view: TableView) -> bytes:
         return renderers.render_hand_result(
-            view, game.names, theme=self.theme, labels=labels_for(game.language)
+            view, picture_names(game), theme=self.theme, labels=labels_for(game.language)
         )
 
     def hand(self, game: Game, view: PlayerView, language: str) -> bytes:

@@ -14,7 +14,7 @@ import hashlib
 import logging
 from dataclasses import dataclass
 
-from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
@@ -28,6 +28,7 @@ from .pictures import PictureMaker
 
 log = logging.getLogger(__name__)
 GROUP, HANDS = "group", "hands"
+MAX_RETRIES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,7 @@ class Publisher:
 
     async def _run(self, key: tuple[int, str]) -> None:
         game_id, channel = key
+        failures = 0
         while True:
             self._dirty.discard(key)
             try:
@@ -84,13 +86,20 @@ class Publisher:
                     await self.sync_group(game_id)
                 else:
                     await self.sync_hands(game_id)
+                failures = 0
             except RetryAfter as exc:
                 wait = exc.retry_after
                 seconds = wait if isinstance(wait, (int, float)) else wait.total_seconds()
                 await asyncio.sleep(seconds)
                 self._dirty.add(key)
             except Exception:
-                log.exception("%s sync of game %s failed", channel, game_id)
+                # A network blip must not leave a player without their turn: try again,
+                # backing off, a few times; a later change of the game syncs again anyway.
+                failures += 1
+                log.exception("%s sync of game %s failed (%d)", channel, game_id, failures)
+                if failures <= MAX_RETRIES:
+                    await asyncio.sleep(min(30.0, 2.0 ** failures))
+                    self._dirty.add(key)
             if key not in self._dirty:
                 del self._tasks[key]  # no await since the check: no request is lost
                 return
@@ -128,7 +137,8 @@ class Publisher:
         if game is None:
             return
         # Private messages speak each player's own language when the bot has it.
-        languages = [await self.service.storage.user_language(p.user_id) for p in game.players]
+        languages = [None if p.is_computer else await self.service.storage.user_language(p.user_id)
+                     for p in game.players]
         async with self.locks.game(game_id):
             hands = {
                 seat: self._hand_draft(game, seat, languages[seat] if seat < len(languages)
@@ -136,16 +146,36 @@ class Publisher:
                 for seat in range(len(game.players))
             }
         changed = False
+        failed: Exception | None = None
         for seat, draft in hands.items():
-            if draft is not None:
+            if draft is None:
+                continue
+            try:  # one player's trouble must not hold back the others' tiles
                 changed |= await self._sync_hand(game, seat, draft)
+            except RetryAfter:
+                raise
+            except Exception as exc:
+                failed = exc
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
+        if failed is not None:
+            raise failed
 
     async def _drain_outbox(self, game_id: int) -> None:
         for item in await self.service.storage.pending_outbox(game_id):
-            await self._send(item.chat_id, item.text, item.photo, None)
+            markup = None
+            if item.buttons:
+                markup = InlineKeyboardMarkup(
+                    [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
+                     for row in item.buttons]
+                )
+            try:
+                await self._send(item.chat_id, item.text, item.photo, markup)
+            except BadRequest:
+                # Telegram refuses this one for good: a single bad announcement must not
+                # block every later sync of the game.
+                log.exception("dropping announcement %s of game %s", item.id, game_id)
             await self.service.storage.outbox_done(item.id)
 
     async def _send(
@@ -205,7 +235,7 @@ class Publisher:
                          keyboards.lobby(t, game, self.bot_username))
         if game.messages.lobby is None:
             return None
-        if game.status is Status.CANCELLED:
+        if game.status is Status.CANCELLED or game.match is None:
             text = t("This table was closed before the game started.")
         else:
             text = texts.lobby_text(t, game).split("\n\n")[0] + "\n" + t("The game has started.")
@@ -256,6 +286,8 @@ class Publisher:
 
     # --- private hands -----------------------------------------------------------------
     def _hand_draft(self, game: Game, seat: int, language: str | None) -> Draft | None:
+        if game.players[seat].is_computer:
+            return None  # a computer player reads its view from the engine, not from a chat
         match = game.match
         if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
             return None
@@ -309,7 +341,6 @@ class Publisher:
         await self.service.storage.set_private_ok(player.user_id, False)
         if seat in game.messages.unreachable:
             return
-        game.messages.unreachable.append(seat)
         t = translator(game.language)
         text = t(
             "I cannot send {name} their tiles: they have not started a private chat with me, "
@@ -319,11 +350,7 @@ class Publisher:
             link=keyboards.deep_link(self.bot_username, f"hand{game.game_id}"),
         )
         await self._send(game.chat_id, text, None, None)
-
-    async def announce(self, game: Game, message: str, **params: object) -> None:
-        """Say ``message`` (a catalogue msgid) in the game's group, in its language."""
-        t = translator(game.language)
-        await self._send(game.chat_id, t(message, **params), None, None)
+        game.messages.unreachable.append(seat)  # told once, after the group really was
 
     async def resend_hand(self, game: Game, seat: int) -> None:
         """Forget the seat's hand message so the next sync sends a fresh one."""

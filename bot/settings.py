@@ -31,6 +31,7 @@ class GroupSettings:
     blank_double_25: bool = False
     first_lead: str = "6-6"
     block_count: str = "opponents"
+    rank_computers: bool = False  # computer players on the scoreboard
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -78,12 +79,13 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "blank_double_25": (False, True),
     "first_lead": ("6-6", "lot"),
     "block_count": ("opponents", "all"),
+    "rank_computers": (False, True),
 }
 # Short codes for callback data (a button carries at most 64 bytes).
 CODES = {
     "game": "default_game", "target": "target", "turn": "turn_seconds", "lang": "language",
     "deal": "deal", "dead": "dead_tiles", "b25": "blank_double_25", "lead": "first_lead",
-    "block": "block_count",
+    "block": "block_count", "ai": "rank_computers",
 }
 
 

@@ -92,6 +92,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN timer TEXT NOT NULL DEFAULT '{}';
     CREATE INDEX games_deadline ON games(deadline) WHERE deadline IS NOT NULL;
     """,
+    # 3: buttons on announcements (offering a computer player for an absent one)
+    """
+    ALTER TABLE outbox ADD COLUMN buttons TEXT;
+    """,
 )
 
 
@@ -102,6 +106,7 @@ class OutboxItem:
     chat_id: int
     text: str
     photo: bytes | None
+    buttons: list[list[list[str]]] | None = None
 
 
 class Storage:
@@ -160,10 +165,11 @@ class Storage:
             await db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
+                await db.execute("COMMIT")
             except BaseException:
-                await db.execute("ROLLBACK")
+                if db.in_transaction:  # a failed COMMIT must not leave the transaction open
+                    await db.execute("ROLLBACK")
                 raise
-            await db.execute("COMMIT")
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
         async with self._lock, self.db.execute(sql, params) as cursor:
@@ -233,11 +239,14 @@ class Storage:
     # --- outbox ------------------------------------------------------------------------
     async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
         rows = await self.fetch_all(
-            "SELECT id, game_id, chat_id, text, photo FROM outbox WHERE game_id=? ORDER BY id",
+            "SELECT id, game_id, chat_id, text, photo, buttons FROM outbox WHERE game_id=?"
+            " ORDER BY id",
             (game_id,),
         )
         return [
-            OutboxItem(r["id"], r["game_id"], r["chat_id"], r["text"], r["photo"]) for r in rows
+            OutboxItem(r["id"], r["game_id"], r["chat_id"], r["text"], r["photo"],
+                       json.loads(r["buttons"]) if r["buttons"] else None)
+            for r in rows
         ]
 
     async def games_with_outbox(self) -> list[int]:

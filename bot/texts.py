@@ -7,6 +7,7 @@ this module reads a hidden tile: it is given public views, events, and one seat'
 from __future__ import annotations
 
 import html
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,8 @@ from engine import (
     variant,
 )
 
-from .games import Game, Outgoing
+from .callbacks import Button, Kind
+from .games import Game, Outgoing, Player
 from .i18n import N_, Translator, translator
 
 if TYPE_CHECKING:
@@ -63,12 +65,37 @@ RULES = {
 }
 
 
+log = logging.getLogger(__name__)
+CAPTION_LIMIT = 1024
+NAME_LIMIT = 24
+
+
+def short_name(name: str) -> str:
+    """Names as the bot stores them: at most ``NAME_LIMIT`` characters, with an ellipsis."""
+    name = " ".join(name.split()) or "?"
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1].rstrip() + "…"
+
+
+def fit_caption(text: str, limit: int = CAPTION_LIMIT) -> str:
+    """Keep a caption within Telegram's limit by dropping whole lines from its middle
+    (never cutting a tag in half); the first line and the last two stay."""
+    lines = text.split("\n")
+    while len("\n".join(lines)) > limit and len(lines) > 3:
+        del lines[len(lines) // 2]
+    return "\n".join(lines)[:limit] if len("\n".join(lines)) > limit else "\n".join(lines)
+
+
 def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
 def mention(user_id: int, name: str) -> str:
     return f'<a href="tg://user?id={user_id}">{esc(name)}</a>'
+
+
+def who(player: Player) -> str:
+    """A player as the group reads them: a mention for people, a plain name for computers."""
+    return esc(player.name) if player.is_computer else mention(player.user_id, player.name)
 
 
 def title(t: Translator, game: str) -> str:
@@ -126,7 +153,7 @@ def lobby_text(t: Translator, game: Game) -> str:
         "",
         t("Players ({count}):", count=len(game.players)),
     ]
-    lines += [f"{i + 1}. {mention(p.user_id, p.name)}" for i, p in enumerate(game.players)]
+    lines += [f"{i + 1}. {who(p)}" for i, p in enumerate(game.players)]
     lines += ["", players_needed(t, game.seat_counts),
               t("Press Join to take a seat; the creator presses Start.")]
     return "\n".join(lines)
@@ -182,12 +209,15 @@ def table_caption(t: Translator, game: Game, view: TableView) -> str:
     lines.append(scores_line(t, view, names))
     if view.to_move is not None:
         player = game.players[view.to_move]
-        lines.append(t("Your turn, {name}!", name=mention(player.user_id, player.name)))
+        if player.is_computer:
+            lines.append(t("{name} is thinking…", name=who(player)))
+        else:
+            lines.append(t("Your turn, {name}!", name=who(player)))
         if game.timer.warned and game.turn_seconds:
             lines.append(t.plural("⏳ {count} second left, then I move for you.",
                                   "⏳ {count} seconds left, then I move for you.",
                                   game.turn_seconds // 2))
-    return "\n".join(lines)
+    return fit_caption("\n".join(lines))
 
 
 def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableView) -> str:
@@ -275,11 +305,26 @@ class TextComposer:
     def away(self, game: Game, seat: int) -> list[Outgoing]:
         t = translator(game.language)
         player = game.players[seat]
-        return [Outgoing(t(
-            "{name} ran out of time three turns in a row and seems to be away. I keep making "
-            "safe moves for them; the game's creator or an admin can end it with /stop.",
-            name=mention(player.user_id, player.name),
-        ))]
+        offer = Button(Kind.REPLACE, game.game_id, seat).encode()
+        return [Outgoing(
+            t("{name} ran out of time three turns in a row and seems to be away. I keep making "
+              "safe moves for them. The game's creator or an admin can hand the seat to a "
+              "computer player, or end the game with /stop.",
+              name=who(player)),
+            buttons=(((t("🤖 A computer plays for {name}", name=player.name), offer),),),
+        )]
+
+    def stopped(self, game: Game, by: str) -> list[Outgoing]:
+        t = translator(game.language)
+        if not by:
+            return [Outgoing(t("Everybody at the table is away, so the game ends with no "
+                               "result."))]
+        return [Outgoing(t("{name} stopped the game. Nobody wins it.", name=by))]
+
+    def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
+        t = translator(game.language)
+        return [Outgoing(t("{computer} takes the seat of {name} and plays on for them.",
+                           computer=esc(newcomer.name), name=esc(leaving.name)))]
 
     def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]:
         t = translator(game.language)
@@ -290,8 +335,12 @@ class TextComposer:
             # Called before the next hand is dealt, so the current hand is the one that ended.
             if isinstance(event, HandEnded):
                 view = table_view(match)
-                photo = self.pictures.hand_result(game, view)
-                out.append(Outgoing(hand_result_text(t, game, event, view), photo))
+                try:
+                    photo: bytes | None = self.pictures.hand_result(game, view)
+                except Exception:  # a picture must never cost a move: announce in words
+                    log.exception("hand result picture failed")
+                    photo = None
+                out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)), photo))
             elif isinstance(event, MatchEnded):
                 out.append(Outgoing(match_result_text(t, game, event, table_view(match))))
         return out

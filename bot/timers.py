@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from telegram.ext import ContextTypes, JobQueue
 
@@ -24,40 +24,52 @@ def job_data(context: ContextTypes.DEFAULT_TYPE) -> tuple[int, int]:
     return int(data[0]), int(data[1])
 
 
-def job_names(game_id: int) -> tuple[str, str]:
-    return f"turn:{game_id}", f"warn:{game_id}"
+def job_names(game_id: int) -> tuple[str, str, str]:
+    return f"turn:{game_id}", f"warn:{game_id}", f"computer:{game_id}"
 
 
 class Timers:
+    """Turn deadlines, half-time warnings, and the paced moves of computer players."""
+
     def __init__(
         self, job_queue: JobQueue,  # type: ignore[type-arg]
         service: GameService, locks: Locks, clock: Callable[[], float] = time.time,
+        computer_pause: float = 2.0,
     ) -> None:
         self.job_queue = job_queue
         self.service = service
         self.locks = locks
         self.clock = clock
+        self.computer_pause = computer_pause
 
     def schedule(self, game: Game) -> None:
         """(Re)arm the game's timer jobs for its current turn, or clear them."""
         for name in job_names(game.game_id):
             for job in self.job_queue.get_jobs_by_name(name):
                 job.schedule_removal()
-        if game.status is not Status.PLAYING or game.deadline is None:
+        if game.status is not Status.PLAYING:
             return
-        turn, warn = job_names(game.game_id)
-        now = self.clock()
+        turn, warn, move = job_names(game.game_id)
         data = (game.game_id, game.move_no)
-        self.job_queue.run_once(self._expire, when=max(0.0, game.deadline - now), name=turn,
+        match = game.match
+        if match is not None and match.to_move is not None and (
+            game.players[match.to_move].is_computer
+        ):
+            # One computer move per pause: the group sees each move, not a burst.
+            self.job_queue.run_once(self._job, when=self.computer_pause, name=move,
+                                    data=data)
+        if game.deadline is None:
+            return
+        now = self.clock()
+        self.job_queue.run_once(self._job, when=max(0.0, game.deadline - now), name=turn,
                                 data=data)
         half_time = game.deadline - game.turn_seconds / 2 - now
         if not game.timer.warned and half_time > 0:
-            self.job_queue.run_once(self._warn, when=half_time, name=warn, data=data)
+            self.job_queue.run_once(self._job, when=half_time, name=warn, data=data)
 
     async def resume(self) -> None:
         """At start-up: resolve overdue turns in deadline order, arm the others."""
-        games = sorted((g for g in self.service.open_games() if g.deadline is not None),
-                       key=lambda g: g.deadline or 0.0)
+        games = sorted(self.service.open_games(), key=lambda g: g.deadline or 0.0)
         for game in games:
             if game.deadline is not None and game.deadline <= self.clock():
                 await self.expire(game.game_id, game.move_no)
@@ -65,26 +77,27 @@ class Timers:
                 self.schedule(game)
 
     async def expire(self, game_id: int, move_no: int) -> None:
+        await self._locked(self.service.expire, game_id, move_no)
+
+    async def _locked(
+        self, action: Callable[[Game, int], Awaitable[object]], game_id: int, move_no: int
+    ) -> None:
+        """Run a service step for the turn made at ``move_no`` under the game's lock."""
         game = self.service.game(game_id)
         if game is None:
             return
         async with self.locks.game(game_id):
-            await self.service.expire(game, move_no)
+            await action(game, move_no)
 
-    async def _expire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Every timer job: a time-out, a half-time warning, or a computer player's move."""
+        assert context.job is not None and context.job.name is not None
+        kind = context.job.name.split(":")[0]
         game_id, move_no = job_data(context)
+        action = {"turn": self.service.expire, "warn": self.service.warn,
+                  "computer": self.service.computer_move}[kind]
         try:
-            await self.expire(game_id, move_no)
+            await self._locked(action, game_id, move_no)
         except Exception:
-            log.exception("turn timer of game %s failed", game_id)
+            log.exception("%s job of game %s failed", kind, game_id)
 
-    async def _warn(self, context: ContextTypes.DEFAULT_TYPE) -> None:
-        game_id, move_no = job_data(context)
-        game = self.service.game(game_id)
-        if game is None:
-            return
-        try:
-            async with self.locks.game(game_id):
-                await self.service.warn(game, move_no)
-        except Exception:
-            log.exception("turn warning of game %s failed", game_id)

@@ -135,8 +135,10 @@ class FakeTelegramServer:
         self._notify()
         return chat
 
-    def kick_bot(self, chat: FakeChat) -> None:
-        chat.members[self.bot.id] = "kicked"
+    def kick_bot(self, chat: FakeChat, by: FakeUser | None = None) -> None:
+        """Remove the bot from ``chat`` (and tell it, as Telegram does)."""
+        self.world.remove_bot(chat, by)
+        self._notify()
 
     def messages(self, chat: FakeChat, *, include_deleted: bool = False) -> list[StoredMessage]:
         """Every message in the chat, oldest first (users', the bot's and service messages)."""

@@ -180,18 +180,30 @@ class World:
             return
         user.blocked = blocked
         chat = self.private_chat(user)
+        self.log(chat, f"{user.first_name} {'blocked' if blocked else 'unblocked'} the bot")
+        self._bot_membership(chat, user, removed=blocked)
+
+    def remove_bot(self, chat: FakeChat, by: FakeUser | None = None) -> None:
+        """Someone removes the bot from a group: Telegram tells the bot with my_chat_member."""
+        chat.members[self.bot.id] = "kicked"
+        actor = by or next((self.users[uid] for uid, status in chat.members.items()
+                            if status in ("creator", "administrator") and uid in self.users),
+                           self.bot)
+        self.log(chat, f"{actor.first_name} removed the bot")
+        self._bot_membership(chat, actor, removed=True)
+
+    def _bot_membership(self, chat: FakeChat, actor: FakeUser, *, removed: bool) -> None:
         bot = self.bot.to_api()
         member = {"status": "member", "user": bot}
         banned = {"status": "kicked", "user": bot, "until_date": 0}
-        self.log(chat, f"{user.first_name} {'blocked' if blocked else 'unblocked'} the bot")
         self.updates.push(
             "my_chat_member",
             {
                 "chat": chat.to_api(),
-                "from": user.to_api(),
+                "from": actor.to_api(),
                 "date": int(time.time()),
-                "old_chat_member": member if blocked else banned,
-                "new_chat_member": banned if blocked else member,
+                "old_chat_member": member if removed else banned,
+                "new_chat_member": banned if removed else member,
             },
         )
         self.changed()

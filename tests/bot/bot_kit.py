@@ -91,6 +91,10 @@ class Group:
             lambda: all(u.id in lobby.mentioned_user_ids for u in self.users[:players])
         )
 
+    def lobby_or_text(self) -> str:
+        """Every text the bot showed the group, joined (for quick content checks)."""
+        return "\n".join(self.texts())
+
     def _lobby_or_none(self) -> StoredMessage | None:
         try:
             return self.lobby()

@@ -31,6 +31,12 @@ class RecordingComposer:
     def away(self, game: Game, seat: int) -> list[Outgoing]:
         return [Outgoing(f"away {seat}")]
 
+    def stopped(self, game: Game, by: str) -> list[Outgoing]:
+        return [Outgoing(f"stopped by {by}")]
+
+    def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
+        return [Outgoing(f"{newcomer.name} for {leaving.name}")]
+
 
 @pytest.fixture
 async def storage(tmp_path: Path) -> AsyncIterator[Storage]:

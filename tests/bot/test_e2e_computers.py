@@ -1,0 +1,91 @@
+"""Computer players at the table: filling empty seats, taking over for absent players."""
+
+from __future__ import annotations
+
+from bot_kit import Group, lobby_button
+
+from bot.games import Status
+from bot.testing.players import Table
+
+
+async def open_with_computers(group: Group, humans: int, levels: list[int]) -> Table:
+    for user in group.users[:humans]:
+        user.send_private("/start")
+    group.users[0].send(group.chat, "/newgame pair target=40")
+    lobby = await group.server.wait_for(group._lobby_or_none)
+    for user in group.users[1:humans]:
+        record = user.press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+    gid = group.game().game_id
+    refused = group.users[1].press(lobby, f"a:{gid}:2")  # only the creator seats computers
+    await group.server.wait_for(lambda: refused.answered)
+    assert "created" in (refused.answer_text or "")
+    for level in levels:
+        record = group.users[0].press(lobby, f"a:{gid}:{level}")
+        await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+    await group.server.wait_for(lambda: (lobby.text or "").count("🤖") == len(levels))
+    start = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+    await group.server.wait_for(lambda: start.answered)
+    assert start.answer_text == "Let's play!"
+    return Table(group.server, group.users[:humans])
+
+
+async def test_two_people_play_pair_with_two_computers(group: Group) -> None:
+    async with group.bot(computer_pause=0.05):
+        table = await open_with_computers(group, humans=2, levels=[2, 1])
+        await table.play_until(group.match_over)
+        game = group.game()
+    assert game.status is Status.FINISHED
+    assert [p.is_computer for p in game.players] == [False, False, True, True]
+    assert any("is thinking" in (v.caption or "") for m in group.server.bot_messages(group.chat)
+               for v in m.versions)
+    # Computers have no private chat: nothing was ever sent to a negative id.
+    assert all(r.chat_id is None or r.chat_id > -1000 or r.chat_id == group.chat.id
+               for r in group.server.requests)
+
+
+async def test_a_player_who_leaves_is_replaced_and_the_match_finishes(group: Group) -> None:
+    async with group.bot(computer_pause=0.05):
+        table = await group.start("gaple")
+        await table.play_one()
+        sergei = group.users[2]
+        sergei.send(group.chat, "/leave")
+        ask = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat) if "Yes, leave" in
+             str(m.button_texts)), None))
+        record = sergei.press(ask, "Yes, leave")
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(lambda: group.said("takes the seat of Sergei"))
+        table.players = [u for u in table.players if u is not sergei]
+        await table.play_until(group.match_over)
+        game = group.game()
+    assert game.status is Status.FINISHED and game.players[2].is_computer
+
+
+async def test_an_away_player_can_be_handed_to_a_computer(group: Group) -> None:
+    async with group.bot(computer_pause=0.05):
+        table = await group.start("pair")
+        game = group.game()
+        game.turn_seconds = 1
+        await table.play_one()
+        absent_seat = game.match.to_move  # type: ignore[union-attr]
+        absent = group.users[absent_seat]  # type: ignore[index]
+        others = Table(group.server, [u for u in group.users[:4] if u is not absent])
+        offer = None
+        while offer is None and not group.match_over():
+            offer = next((m for m in group.server.bot_messages(group.chat)
+                          if "seems to be away" in (m.text or "")), None)
+            if offer is None:
+                await others.play_one(timeout=5, done=lambda: any(
+                    "seems to be away" in t for t in group.texts()) or group.match_over())
+        assert offer is not None, "no away notice after three time-outs"
+        refused = group.users[1 if absent_seat != 1 else 2].press(
+            offer, offer.buttons[0][0].callback_data or "")
+        await group.server.wait_for(lambda: refused.answered)
+        assert game.players[absent_seat].is_computer is False  # type: ignore[index]
+        record = group.users[0].press(offer, offer.buttons[0][0].callback_data or "")
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(lambda: game.players[absent_seat].is_computer)  # type: ignore[index]
+        game.turn_seconds = 90
+        await others.play_until(group.match_over)
+    assert group.game().status is Status.FINISHED

@@ -1,0 +1,69 @@
+"""Edge cases real groups hit: very long names, options that do not fit the table, the bot
+removed from the group, someone else's confirmation."""
+
+from __future__ import annotations
+
+from bot_kit import Group, lobby_button
+
+from bot.games import Status
+from bot.testing import FakeTelegramServer
+from bot.texts import fit_caption, short_name
+
+
+def test_names_are_shortened_and_captions_fit() -> None:
+    assert short_name("x" * 129) == "x" * 23 + "…"
+    assert short_name("  Ann   Lee ") == "Ann Lee"
+    text = "\n".join(["<b>head</b>"] + [f"line {i} " + "y" * 60 for i in range(40)] + ["end"])
+    fitted = fit_caption(text)
+    assert len(fitted) <= 1024 and fitted.startswith("<b>head</b>") and fitted.endswith("end")
+
+
+async def test_a_very_long_name_plays_within_telegrams_limits(telegram: FakeTelegramServer,
+                                                              tmp_path: object) -> None:
+    from bot_kit import counting_seeds
+
+    users = [telegram.add_user("Ä" * 64, last_name="Ж" * 64, language_code="en")]
+    users += [telegram.add_user(n, language_code="en") for n in ("B", "C", "D")]
+    chat = telegram.add_group("G", members=users, admins=users[:1])
+    group = Group(telegram, chat, users, tmp_path / "db.sqlite3", counting_seeds())  # type: ignore[operator]
+    async with group.bot():
+        table = await group.start("gaple-dead")
+        for _ in range(8):
+            await table.play_one()
+    assert "…" in (group.lobby_or_text())
+
+
+async def test_options_that_do_not_fit_the_table_are_explained(group: Group) -> None:
+    async with group.bot():
+        await group.open_table("gaple-dead deal=7", players=5)
+        lobby = group.lobby()
+        record = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "These options do not fit a table of 5 players."
+        assert group.game().status is Status.LOBBY
+
+
+async def test_a_bot_removed_from_the_group_ends_its_game(group: Group) -> None:
+    async with group.bot():
+        table = await group.start("pair")
+        await table.play_one()
+        game = group.game()
+        group.server.kick_bot(group.chat)
+        await group.server.wait_for(lambda: game.status is Status.STOPPED)
+
+
+async def test_only_the_leaver_answers_their_confirmation(group: Group) -> None:
+    async with group.bot():
+        await group.start("pair")
+        group.users[1].send(group.chat, "/leave")
+        ask = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat) if "Yes, leave" in
+             str(m.button_texts)), None))
+        other = group.users[2].press(ask, "Yes, leave")
+        await group.server.wait_for(lambda: other.answered)
+        assert other.answer_text == "This question is for another player."
+        assert not group.game().players[2].is_computer
+        group.users[1].send_private("/leave")
+        await group.server.wait_for(lambda: any(
+            "works in the group" in (m.text or "")
+            for m in group.server.bot_messages(group.users[1].private_chat)))
