@@ -85,6 +85,9 @@ COMPUTER_NAMES = {
 }
 
 
+COMPUTER_LEVELS = tuple(COMPUTER_NAMES)  # the lobby buttons carry an index into this
+
+
 def computer(level: str, taken: set[int]) -> Player:
     """The first computer player of ``level`` whose identity is not already seated."""
     base = {"easy": 100, "normal": 200, "hard": 300}[level]

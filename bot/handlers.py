@@ -15,13 +15,13 @@ from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine import BadInputError, PlayerView, ai, player_view
+from engine import BadInputError, PlayerView, player_view
 
 from . import keyboards, texts
 from .admins import admins_of
 from .callbacks import Button, Kind, decode
 from .errors import UserError
-from .games import GAMES, REPLACEMENT_LEVEL, Game, Player, Status
+from .games import COMPUTER_LEVELS, GAMES, REPLACEMENT_LEVEL, Game, Player, Status
 from .i18n import DEFAULT_LANGUAGE, Translator, pick_language, translator
 from .menu import group_settings, setting_button
 from .runtime import Runtime, runtime
@@ -379,9 +379,9 @@ async def lobby_button(
             await rt.service.cancel(game, user.id, admin)
             toast = t("The table is closed.")
         elif button.kind is Kind.ADD_COMPUTER:
-            if not 0 <= button.move_no < len(ai.LEVELS):
+            if not 0 <= button.move_no < len(COMPUTER_LEVELS):
                 return t("That button is out of date."), None
-            added = await rt.service.add_computer(game, user.id, ai.LEVELS[button.move_no])
+            added = await rt.service.add_computer(game, user.id, COMPUTER_LEVELS[button.move_no])
             toast = t("{name} takes a seat.", name=added.name)
         elif button.kind is Kind.REMOVE_COMPUTER:
             await rt.service.remove_computer(game, user.id)
