@@ -17,7 +17,8 @@ confidence interval taken over deals (the seatings of one deal are not independe
 the median and 99th percentile CPU time of the decisions that had a choice (forced moves
 take no time and are left out). The last line is one JSON object with those figures keyed by
 game and level. ``--workers`` (default: every core) plays deals in parallel processes; the
-figures do not depend on it.
+figures do not depend on it. The default run (2,000 hands of each game, hard against normal)
+takes about seven minutes on two cores.
 """
 
 from __future__ import annotations
@@ -147,6 +148,11 @@ def ratio_interval(tops: Sequence[float], bottoms: Sequence[float]) -> tuple[flo
     return ratio, ratio - half, ratio + half
 
 
+def share_bounds(estimate: tuple[float, float, float]) -> list[float]:
+    """A share's interval, kept within 0..1 (the normal approximation can overshoot)."""
+    return [round(max(0.0, estimate[1]), 4), round(min(1.0, estimate[2]), 4)]
+
+
 def percentile(sorted_values: Sequence[float], share: float) -> float:
     if not sorted_values:
         return math.nan
@@ -163,9 +169,9 @@ def level_figures(level: str, deals: list[DealResult], times: list[float]) -> di
     return {
         "hands": sum(per),
         "win_share": round(win[0], 4),
-        "win_share_ci": [round(win[1], 4), round(win[2], 4)],
+        "win_share_ci": share_bounds(win),
         "decisive_win_share": round(decisive[0], 4),
-        "decisive_win_share_ci": [round(decisive[1], 4), round(decisive[2], 4)],
+        "decisive_win_share_ci": share_bounds(decisive),
         "points": round(points[0], 2),
         "points_ci": [round(points[1], 2), round(points[2], 2)],
         "decisions": len(ordered),

@@ -15,7 +15,7 @@ from ..actions import Action, Discard, Play
 from ..hand import mask_of
 from ..views import PlayerView
 from .knowledge import infer
-from .policy import cheapest_discard, partner_of, play_value, table_value
+from .policy import best_play, cheapest_discard, partner_of
 
 
 class Player(Protocol):
@@ -63,14 +63,14 @@ class HeuristicPlayer:
             counted = mask | mask_of(view.dead)
             return cheapest_discard(discards, counted, table.options.blank_double_25)
         voids = infer(view).void_numbers
-        next_void = voids[(view.seat + 1) % table.seats]
         partner = partner_of(table.sides, view.seat)
-        partner_void = voids[partner] if partner is not None else 0
         left, right = table.ends if table.ends is not None else (None, None)
-
-        def value(play: Play) -> tuple[float, float]:
-            worth = play_value(mask, play, left, right)
-            worth += table_value(play, left, right, next_void, partner_void)
-            return worth, rng.random()  # equal moves: the seed chooses
-
-        return max(plays, key=value)
+        return best_play(
+            plays,
+            mask,
+            left,
+            right,
+            voids[(view.seat + 1) % table.seats],
+            voids[partner] if partner is not None else 0,
+            rng,
+        )

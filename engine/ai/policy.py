@@ -8,6 +8,9 @@ A stuck player with dead tiles gives up the tile that costs least.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
 from ..actions import KNOCK, Action, Discard, Play
 from ..hand import SHOWS, Hand
 from ..tiles import End, Tile
@@ -71,6 +74,30 @@ def table_value(play: Play, left: int | None, right: int | None, next_void: int,
     return worth
 
 
+def best_play(
+    plays: Sequence[Play],
+    mask: int,
+    left: int | None,
+    right: int | None,
+    next_void: int,
+    partner_void: int,
+    rng: random.Random | None = None,
+) -> Play:
+    """The play the normal level prefers for a hand ``mask``; equal plays are told apart by
+    ``rng`` where given, else the first is taken."""
+    best = plays[0]
+    best_value = float("-inf")
+    for play in plays:
+        value = play_value(mask, play, left, right)
+        if next_void or partner_void:
+            value += table_value(play, left, right, next_void, partner_void)
+        if rng is not None:
+            value += rng.random() * 1e-6  # far below any real difference between plays
+        if value > best_value:
+            best, best_value = play, value
+    return best
+
+
 def discard_cost(tile: Tile, counted: int, blank_double_25: bool) -> tuple[int, int]:
     """What putting ``tile`` down dead surely costs (lower is better), among ``counted`` tiles
     (hand and dead) of its owner; ties keep the tile with the higher number in hand."""
@@ -96,19 +123,15 @@ def playout_action(
     assert seat is not None
     mask = hand.masks[seat]
     if type(first) is Play:
-        left, right = hand.left, hand.right
-        next_void = voids[(seat + 1) % hand.seats]
         partner = partners[seat]
-        partner_void = voids[partner] if partner >= 0 else 0
-        best: Action = first
-        best_value = float("-inf")
-        for action in legal:
-            value = play_value(mask, action, left, right)  # type: ignore[arg-type]
-            if next_void or partner_void:
-                value += table_value(action, left, right, next_void, partner_void)  # type: ignore[arg-type]
-            if value > best_value:
-                best, best_value = action, value
-        return best
+        return best_play(
+            legal,  # type: ignore[arg-type]
+            mask,
+            hand.left,
+            hand.right,
+            voids[(seat + 1) % hand.seats],
+            voids[partner] if partner >= 0 else 0,
+        )
     if type(first) is Discard:
         counted = mask
         for tile in hand.dead[seat]:
