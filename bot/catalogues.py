@@ -27,7 +27,7 @@ def extract() -> Catalog:
     template = Catalog(project="domino-bot", fuzzy=False)
     for filename, lineno, message, comments, context in extract_from_dir(
         str(SOURCE),
-        method_map=[("testing/**.py", "ignore"), ("**.py", "python")],
+        method_map=[("**.py", "python")],
         keywords=KEYWORDS,
         comment_tags=("TRANSLATORS:",),
         strip_comment_tags=True,

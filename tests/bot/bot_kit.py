@@ -14,8 +14,8 @@ from bot.app import build_application, running
 from bot.config import Settings
 from bot.games import Game, GameService
 from bot.runtime import KEY, Runtime
-from bot.testing import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
-from bot.testing.players import Table
+from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
+from fakeapi.players import Table
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
 

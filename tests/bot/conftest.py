@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bot_kit import NAMES, Group, counting_seeds
 
-from bot.testing import FakeTelegramServer
+from fakeapi import FakeTelegramServer
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ async def play_short_match(group: Group) -> None:
                                             for u in group.users[:4]))
     record = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
     await group.server.wait_for(lambda: record.answered)
-    from bot.testing.players import Table
+    from fakeapi.players import Table
 
     await Table(group.server, group.users[:4]).play_until(group.match_over)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot_kit import Group, lobby_button
 
 from bot.games import Status
-from bot.testing.players import Table
+from fakeapi.players import Table
 
 
 async def open_with_computers(group: Group, humans: int, levels: list[int]) -> Table:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot_kit import Group, lobby_button
 
 from bot.games import Status
-from bot.testing import FakeTelegramServer
+from fakeapi import FakeTelegramServer
 from bot.texts import fit_caption, short_name
 
 

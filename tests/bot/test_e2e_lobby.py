@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bot_kit import Group
 
-from bot.demo import demo
+from fakeapi.demo import demo
 from bot.games import Status
 
 

@@ -8,8 +8,8 @@ from bot_kit import Group, counting_seeds, die_after_commit
 
 from bot.callbacks import Button, Kind
 from bot.games import Status
-from bot.testing import FakeTelegramServer
-from bot.testing.players import active_hand
+from fakeapi import FakeTelegramServer
+from fakeapi.players import active_hand
 from engine import Tile, match_to_dict
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PIL import ImageDraw
 
-from renderers.samples import Sample, samples
+from goldens.samples import Sample, samples
 
 
 @pytest.fixture(scope="session")

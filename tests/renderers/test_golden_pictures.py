@@ -1,7 +1,7 @@
 """Same view, same picture: every sample matches its golden image within a small tolerance.
 
 After an intended change of the pictures, regenerate them with
-``python -m renderers.golden --update`` (and ``--docs`` for the examples), look at them, and
+``python -m goldens --update`` (and ``--docs`` for the examples), look at them, and
 commit them with the change.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from renderers import golden
-from renderers.samples import Sample, render, samples
+from goldens import golden
+from goldens.samples import Sample, render, samples
 
 SAMPLES = samples()
 
@@ -25,7 +25,7 @@ def test_the_picture_matches_its_golden_image(sample: Sample) -> None:
     assert difference.acceptable, (
         f"{sample.name} differs from tests/renderers/golden/{sample.name}.png in "
         f"{difference.pixels} px (worst {difference.worst}); if the change is intended, run "
-        "`python -m renderers.golden --update` and look at the new pictures"
+        "`python -m goldens --update` and look at the new pictures"
     )
 
 

@@ -14,7 +14,7 @@ from renderers import render_hand
 from renderers.canvas import face_up
 from renderers.hand import draw_hand
 from renderers.labels import ENGLISH
-from renderers.samples import first_position, has_choice, played
+from goldens.samples import first_position, has_choice, played
 from renderers.sprites import Look
 from renderers.themes import THEMES, find_theme
 

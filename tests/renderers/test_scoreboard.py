@@ -1,6 +1,6 @@
 """The scoreboard picture: ranked rows, the podium marked, every word from the labels.
 
-Its golden images are the ``scoreboard`` samples of renderers/samples.py, checked with the
+Its golden images are the ``scoreboard`` samples of goldens/samples.py, checked with the
 others in test_golden_pictures.py.
 """
 
@@ -15,7 +15,7 @@ from PIL import Image
 
 from renderers import ScoreboardLabels, ScoreboardRow, UnknownThemeError, render_scoreboard
 from renderers.fonts import ELLIPSIS, font
-from renderers.samples import scoreboard_rows
+from goldens.samples import scoreboard_rows
 from renderers.scoreboard import (
     COLUMNS_H,
     MEDALS,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Placed
-from renderers.samples import walk
+from goldens.samples import walk
 from renderers.snake import LARGEST_SIDE, Snake, Spot, snake
 from renderers.table import LINE_AREA
 

@@ -1,6 +1,6 @@
 """Table pictures: time to draw and encode, bytes, against the floor of encoding a blank canvas.
 
-    python -m renderers.bench [--rounds N] [--theme NAME]
+    python -m benchmarks.render [--rounds N] [--theme NAME]
 
 Renders the table with lines of 0, 14, 28, 55 and 91 tiles (a pair game, doubles across) at the
 default size. Per line length it reports the median time to draw and encode, the bytes, and, in
@@ -23,12 +23,12 @@ from PIL import Image
 
 from engine import TableView, table_view
 
-from .canvas import COMPRESS_LEVEL, encode
-from .labels import ENGLISH
-from .samples import names_for, played, with_line
-from .sprites import clear_cache
-from .table import draw_table
-from .themes import THEMES, find_theme
+from renderers.canvas import COMPRESS_LEVEL, encode
+from renderers.labels import ENGLISH
+from goldens.samples import names_for, played, with_line
+from renderers.sprites import clear_cache
+from renderers.table import draw_table
+from renderers.themes import THEMES, find_theme
 
 LINE_LENGTHS = (0, 14, 28, 55, 91)
 

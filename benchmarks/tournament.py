@@ -1,6 +1,6 @@
 """How strong and how fast the computer players are: seeded hands between levels.
 
-    python -m engine.tournament [--hands N] [--seed S] [--games pair,gaple,gaple-dead]
+    python -m benchmarks.tournament [--hands N] [--seed S] [--games pair,gaple,gaple-dead]
                                 [--focus hard] [--field normal] [--workers W]
 
 Duplicate style, so that the luck of the deal cancels out: every deal is played once per
@@ -36,9 +36,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from .ai import player
-from .match import Match
-from .views import player_view
+from engine.ai import player
+from engine.match import Match
+from engine.views import player_view
 
 GAMES = ("pair", "gaple", "gaple-dead")
 SEATS = 4
@@ -217,7 +217,7 @@ def play_game(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.tournament", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.tournament", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=2000, help="hands per game (default 2000)")
     parser.add_argument("--seed", type=int, default=2026)

@@ -1,8 +1,8 @@
 """Golden pictures: compare renderings with the stored ones, or regenerate them on purpose.
 
-    python -m renderers.golden            # compare every sample, print what differs
-    python -m renderers.golden --update   # rewrite tests/renderers/golden/*.png
-    python -m renderers.golden --docs     # rewrite the example pictures in docs/images/
+    python -m goldens            # compare every sample, print what differs
+    python -m goldens --update   # rewrite tests/renderers/golden/*.png
+    python -m goldens --docs     # rewrite the example pictures in docs/images/
 
 Goldens are stored at half size with 256 colours (small files; the comparison looks at shapes,
 not single pixels). Both pictures are blurred slightly before they are compared, so that a Pillow or
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageFilter
 
-from .samples import Sample, render, samples
+from goldens.samples import Sample, render, samples
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "renderers" / "golden"

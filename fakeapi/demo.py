@@ -1,4 +1,4 @@
-"""``python -m bot.demo``: watch a whole match without Telegram.
+"""``python -m fakeapi.demo``: watch a whole match without Telegram.
 
 Starts the bundled fake Bot API server on 127.0.0.1, runs the real bot against it (its own
 HTTP stack, storage and pictures), and lets simulated players take their seats and play.
@@ -13,11 +13,11 @@ import logging
 import tempfile
 from pathlib import Path
 
-from .app import build_application, running
-from .config import Settings
-from .games import GAMES
-from .testing import FakeTelegramServer
-from .testing.players import Table, random_choice
+from bot.app import build_application, running
+from bot.config import Settings
+from bot.games import GAMES
+from fakeapi import FakeTelegramServer
+from fakeapi.players import Table, random_choice
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
 
@@ -66,7 +66,7 @@ async def demo(game: str, players: int, out: Path, seed: int, theme: str) -> str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.demo", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m fakeapi.demo", description=__doc__)
     parser.add_argument("--game", choices=GAMES, default="pair")
     parser.add_argument("--players", type=int, default=4, help="4, or 5 for gaple-dead")
     parser.add_argument("--out", type=Path, default=Path("demo-output"))

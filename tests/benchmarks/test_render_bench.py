@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from renderers import bench
+from benchmarks import render as bench
 
 
 def test_the_last_line_is_the_json_the_readme_describes(capsys: pytest.CaptureFixture[str]) -> None:

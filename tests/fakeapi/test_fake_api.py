@@ -21,7 +21,7 @@ import telegram
 from PIL import Image
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 
-from bot.testing import (
+from fakeapi import (
     FakeTelegramServer,
     ProtocolViolationError,
     RateLimits,
@@ -89,8 +89,8 @@ def group(server: FakeTelegramServer, alice: Any) -> Any:
 
 
 def test_the_fake_never_imports_telegram() -> None:
-    """bot/testing is a protocol fake: it must not lean on the library it is testing."""
-    package = Path(__file__).parents[2] / "bot" / "testing"
+    """fakeapi is a protocol fake: it must not lean on the library it is testing."""
+    package = Path(__file__).parents[2] / "fakeapi"
     imported = set()
     for source in package.glob("*.py"):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):

@@ -1,5 +1,5 @@
 """The tournament and the outside comparison on tiny runs; the hard level's edge as a sanity
-property (strength and speed are measured by ``python -m engine.tournament``, not here)."""
+property (strength and speed are measured by ``python -m benchmarks.tournament``, not here)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engine import tournament
+from benchmarks import tournament
 
 LEVEL_FIELDS = {
     "hands", "win_share", "win_share_ci", "decisive_win_share", "decisive_win_share_ci",
@@ -52,7 +52,7 @@ def test_the_outside_comparison_plays_their_game_through_the_mirror(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     pytest.importorskip("dominoes")
-    from engine import ai_compare
+    from benchmarks import ai_compare
 
     code = ai_compare.main(
         ["--hands", "4", "--workers", "1", "--matchups", "hard:bota_gorda,normal:bota_gorda"]

@@ -1,6 +1,6 @@
 """Our computer players against those of the PyPI package ``dominoes``, on that package's game.
 
-    python -m engine.ai_compare [--hands N] [--seed S] [--workers W]
+    python -m benchmarks.ai_compare [--hands N] [--seed S] [--workers W]
                                 [--their-start-move M] [--their-samples K]
 
 A benchmark, not part of the product: it needs the ``bench`` extra (``pip install
@@ -32,13 +32,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import KNOCK, Action, Play
-from .ai import player
-from .deal import Deal
-from .match import Match
-from .tiles import End, Tile
-from .tournament import percentile, ratio_interval, run_and_report, share_bounds
-from .views import player_view
+from engine.actions import KNOCK, Action, Play
+from engine.ai import player
+from engine.deal import Deal
+from engine.match import Match
+from engine.tiles import End, Tile
+from benchmarks.tournament import percentile, ratio_interval, run_and_report, share_bounds
+from engine.views import player_view
 
 OURS = ("easy", "normal", "hard")
 THEIRS = ("bota_gorda", "probabilistic_alphabeta")
@@ -233,7 +233,7 @@ def describe(first: str, second: str, figures: dict[str, Any]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.ai_compare", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.ai_compare", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=1000,
                         help="hands per matchup, half each way (default 1000)")

@@ -25,7 +25,7 @@ from engine import (
     table_view,
 )
 
-from .scoreboard import ScoreboardRow
+from renderers.scoreboard import ScoreboardRow
 
 NAMES = {
     4: ("Þórdís Ægisdóttir", "Дмитрий", "Budi 🎲 Santoso", "Ngọc Ánh"),
@@ -185,7 +185,7 @@ def samples() -> tuple[Sample, ...]:
 
 def render(sample: Sample) -> bytes:
     """The sample's picture as PNG bytes, through the public functions the bot calls."""
-    from . import render_hand, render_hand_result, render_scoreboard, render_table
+    from renderers import render_hand, render_hand_result, render_scoreboard, render_table
 
     if sample.kind == "hand":
         assert sample.player is not None

@@ -1,6 +1,6 @@
 """Engine speed: random legal hands per second, ours against the PyPI package ``dominoes``.
 
-    python -m engine.bench [--hands N] [--rounds R] [--seed S]
+    python -m benchmarks.engine [--hands N] [--rounds R] [--seed S]
 
 Both sides do the same work per move: list the legal moves, pick one with the same cheap
 random draw, apply it, until the hand ends; both deal each hand from a shuffle. Both are
@@ -21,8 +21,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from .match import Match
-from .record import match_to_json
+from engine.match import Match
+from engine.record import match_to_json
 
 GAMES = ("gaple", "gaple-dead", "pair")
 # CPU time of this process: other work on a shared machine then slows neither side's figure.
@@ -80,7 +80,7 @@ def _median(runs: list[float]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__)
     parser.add_argument("--hands", type=int, default=3000, help="hands per round and game")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median)")
     parser.add_argument("--seed", type=int, default=2026)
