@@ -25,19 +25,22 @@ from telegram.ext import (
     filters,
 )
 
-from . import handlers
+from . import buttons, commands
 from .boards import scoreboard_command, stats_command
+from .callbacks import PATTERNS
 from .config import Settings
-from .games import Game, GameService
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from .locks import Locks
 from .menu import settings_command
+from .models import Game
 from .pictures import PictureMaker
 from .publisher import Publisher
 from .runtime import KEY, Runtime
+from .service import GameService
 from .storage import Storage
 from .texts import TextComposer
 from .timers import Timers
+from .updates import error_handler
 
 log = logging.getLogger(__name__)
 
@@ -103,22 +106,24 @@ def build_application(
         settings, storage, service, publisher, locks, pictures, timers
     )
 
-    application.add_handler(CommandHandler("start", handlers.start_command))
-    application.add_handler(CommandHandler("newgame", handlers.newgame_command))
-    application.add_handler(CommandHandler("stop", handlers.stop_command))
-    application.add_handler(CommandHandler("leave", handlers.leave_command))
-    application.add_handler(CommandHandler("settings", settings_command))
-    application.add_handler(CommandHandler("hand", handlers.hand_command))
-    application.add_handler(CommandHandler("rules", handlers.rules_command))
-    application.add_handler(CommandHandler("help", handlers.help_command))
-    application.add_handler(CommandHandler("scoreboard", scoreboard_command))
-    application.add_handler(CommandHandler("stats", stats_command))
-    application.add_handler(CallbackQueryHandler(handlers.button_handler))
-    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate_handler))
+    for name, callback in (
+        ("start", commands.start_command), ("newgame", commands.newgame_command),
+        ("stop", commands.stop_command), ("leave", commands.leave_command),
+        ("settings", settings_command), ("hand", commands.hand_command),
+        ("rules", commands.rules_command), ("help", commands.help_command),
+        ("scoreboard", scoreboard_command), ("stats", stats_command),
+    ):
+        application.add_handler(CommandHandler(name, callback))
+    for family, (kinds, route) in buttons.ROUTES.items():
+        application.add_handler(
+            CallbackQueryHandler(buttons.answering(kinds, route), pattern=PATTERNS[family])
+        )
+    application.add_handler(CallbackQueryHandler(buttons.unknown))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrate_handler))
     application.add_handler(
-        ChatMemberHandler(handlers.membership_handler, ChatMemberHandler.MY_CHAT_MEMBER)
+        ChatMemberHandler(commands.membership_handler, ChatMemberHandler.MY_CHAT_MEMBER)
     )
-    application.add_error_handler(handlers.error_handler)
+    application.add_error_handler(error_handler)
     return application
 
 
@@ -143,9 +148,9 @@ async def register_commands(bot: Bot) -> None:
     for language in LANGUAGES:
         t = translator(language)
         code = None if language == DEFAULT_LANGUAGE else language
-        for scope, commands in ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
-                                (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS)):
-            await bot.set_my_commands([BotCommand(c, t(d)) for c, d in commands], scope=scope,
+        for scope, listed in ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+                              (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS)):
+            await bot.set_my_commands([BotCommand(c, t(d)) for c, d in listed], scope=scope,
                                       language_code=code)
 
 

@@ -1,8 +1,10 @@
 """Callback data: what a button means, in at most 64 bytes, parsed strictly.
 
-Any client can send any 64 bytes, so parsing never trusts the data: anything that does not
-match a known form exactly is :data:`None`, and every field is range-checked. Buttons that
-act on a game carry its id and move number, so an old button is recognised as stale.
+Each kind of button is its own frozen value with the fields it carries and nothing else. Its
+data starts with a one-letter prefix (:data:`PATTERNS` routes each family to its handler);
+any client can send any 64 bytes, so :func:`decode` trusts nothing: data that does not match a
+known form exactly is ``None``, and every field is range-checked. Buttons that act on a game
+carry its id, and those that act on a position its move number, so a stale one is recognised.
 """
 
 from __future__ import annotations
@@ -14,92 +16,218 @@ from dataclasses import dataclass
 from engine import Discard, End, Play, Tile
 from engine.hand import TILE_AT
 
+from .models import COMPUTER_LEVELS
+
 MAX_BYTES = 64
+_ENDS = {"L": End.LEFT, "R": End.RIGHT, "-": None}
+_END_CODES = {end: code for code, end in _ENDS.items()}
 
 
-class Kind(enum.Enum):
-    PICK_GAME = "n"  # lobby: create a game of this kind
+def _checked(data: str) -> str:
+    assert 1 <= len(data.encode()) <= MAX_BYTES, data
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class PickGame:
+    """The game picker under a bare /newgame: open a table of ``game``."""
+
+    game: str
+
+    def encode(self) -> str:
+        return _checked(f"n:{self.game}")
+
+
+class LobbyAction(enum.Enum):
     JOIN = "j"
     LEAVE = "l"
     START = "s"
     CANCEL = "c"
-    PLAY = "p"  # play a tile (with an end, or none when the engine may choose)
-    CHOOSE_END = "e"  # the tile fits both ends: ask which
-    BACK = "b"  # back from the end choice
-    DISCARD = "d"
-    INERT = "i"  # a tile that cannot be played now
-    HAND = "h"  # re-send my hand privately
-    STOP = "q"  # ask to stop the game
-    STOP_YES = "y"
-    STOP_NO = "x"
-    SETTING = "o"  # group settings menu: cycle one setting, or close the menu
-    LEAVE_YES = "v"  # confirm leaving a running game
-    LEAVE_NO = "w"
-    REPLACE = "r"  # hand an absent player's seat (move_no carries the seat) to a computer
-    ADD_COMPUTER = "a"  # lobby: seat a computer player (move_no carries the level's index)
-    REMOVE_COMPUTER = "k"
+    REMOVE_COMPUTER = "k"  # take the last computer player off
 
 
 @dataclass(frozen=True, slots=True)
-class Button:
-    kind: Kind
-    game_id: int = 0
-    move_no: int = 0
-    tile: Tile | None = None
-    end: End | None = None
-    word: str = ""  # the game for PICK_GAME, the setting for SETTING
+class LobbyTap:
+    game_id: int
+    action: LobbyAction
 
     def encode(self) -> str:
-        k = self.kind.value
-        if self.kind in (Kind.PICK_GAME, Kind.SETTING):
-            data = f"{k}:{self.word}"
-        elif self.kind in (Kind.PLAY, Kind.CHOOSE_END, Kind.DISCARD, Kind.INERT):
-            assert self.tile is not None
-            end = {End.LEFT: "L", End.RIGHT: "R", None: "-"}[self.end]
-            data = f"{k}:{self.game_id}:{self.move_no}:{self.tile.index}:{end}"
-        elif self.kind in (Kind.BACK, Kind.REPLACE, Kind.ADD_COMPUTER, Kind.LEAVE_YES,
-                           Kind.LEAVE_NO):
-            data = f"{k}:{self.game_id}:{self.move_no}"
-        else:
-            data = f"{k}:{self.game_id}"
-        assert 1 <= len(data.encode()) <= MAX_BYTES
-        return data
+        return _checked(f"{self.action.value}:{self.game_id}")
+
+
+@dataclass(frozen=True, slots=True)
+class AddComputer:
+    """Seat a computer player of ``level`` (the data carries the level's place in the list)."""
+
+    game_id: int
+    level: str
+
+    def encode(self) -> str:
+        return _checked(f"a:{self.game_id}:{COMPUTER_LEVELS.index(self.level)}")
+
+
+class TileIntent(enum.Enum):
+    PLAY = "p"  # lay it (at ``end``, or where the engine resolves it)
+    CHOOSE_END = "e"  # it fits more than one end: ask which
+    DISCARD = "d"  # put it face down
+    INERT = "i"  # shown, but not playable now
+
+
+@dataclass(frozen=True, slots=True)
+class TileTap:
+    game_id: int
+    move_no: int
+    tile: Tile
+    intent: TileIntent
+    end: End | None = None
+
+    def encode(self) -> str:
+        return _checked(f"{self.intent.value}:{self.game_id}:{self.move_no}:{self.tile.index}:"
+                        f"{_END_CODES[self.end]}")
 
     def action(self) -> Play | Discard | None:
-        if self.tile is None:
-            return None
-        if self.kind is Kind.PLAY:
+        """The engine action this tap asks for, if it asks for one."""
+        if self.intent is TileIntent.PLAY:
             return Play(self.tile, self.end)
-        if self.kind is Kind.DISCARD:
+        if self.intent is TileIntent.DISCARD:
             return Discard(self.tile)
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class BackToHand:
+    """Back from the end choice to the tiles."""
+
+    game_id: int
+    move_no: int
+
+    def encode(self) -> str:
+        return _checked(f"b:{self.game_id}:{self.move_no}")
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHand:
+    """The table's "My tiles": send the tapping player's hand again, privately."""
+
+    game_id: int
+
+    def encode(self) -> str:
+        return _checked(f"h:{self.game_id}")
+
+
+@dataclass(frozen=True, slots=True)
+class StopAnswer:
+    game_id: int
+    confirm: bool
+
+    def encode(self) -> str:
+        return _checked(f"{'y' if self.confirm else 'x'}:{self.game_id}")
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveAnswer:
+    """The answer to "leave the running game?", asked of the player in ``seat`` only."""
+
+    game_id: int
+    seat: int
+    confirm: bool
+
+    def encode(self) -> str:
+        return _checked(f"{'v' if self.confirm else 'w'}:{self.game_id}:{self.seat}")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceAway:
+    """Hand the seat of an away player to a computer player."""
+
+    game_id: int
+    seat: int
+
+    def encode(self) -> str:
+        return _checked(f"r:{self.game_id}:{self.seat}")
+
+
+@dataclass(frozen=True, slots=True)
+class SettingTap:
+    """A tap in the /settings menu.
+
+    ``page`` is "" for the main page, or a game's name for its options. ``name`` is the setting
+    whose choices to show ("" to show the page itself; "done" on the main page closes the
+    menu); ``choice`` is the index of the choice picked, or None to show the choices.
+    """
+
+    page: str = ""
+    name: str = ""
+    choice: int | None = None
+
+    def encode(self) -> str:
+        choice = "" if self.choice is None else str(self.choice)
+        return _checked(f"o:{self.page}:{self.name}:{choice}")
+
+
+Button = (PickGame | LobbyTap | AddComputer | TileTap | BackToHand | ShowHand | StopAnswer
+          | LeaveAnswer | ReplaceAway | SettingTap)
+
 _NUMBER = r"(0|[1-9][0-9]{0,17})"
-_TILE_FORM = re.compile(rf"^([pedi]):{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR-])$")
-_PAIR_FORM = re.compile(rf"^([bravw]):{_NUMBER}:{_NUMBER}$")
-_GAME_FORM = re.compile(rf"^([jlscqyxhk]):{_NUMBER}$")
-_PICK_FORM = re.compile(r"^n:([a-z-]{1,20})$")
-_SETTING_FORM = re.compile(r"^o:([a-z0-9]{1,8})$")
-_ENDS = {"L": End.LEFT, "R": End.RIGHT, "-": None}
+_WORD = r"([a-z0-9_-]{0,24})"
+_FORMS: tuple[tuple[re.Pattern[str], type], ...] = (
+    (re.compile(rf"([pedi]):{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR-])"), TileTap),
+    (re.compile(rf"([jlsck]):{_NUMBER}"), LobbyTap),
+    (re.compile(rf"a:{_NUMBER}:{_NUMBER}"), AddComputer),
+    (re.compile(rf"b:{_NUMBER}:{_NUMBER}"), BackToHand),
+    (re.compile(rf"h:{_NUMBER}"), ShowHand),
+    (re.compile(rf"([yx]):{_NUMBER}"), StopAnswer),
+    (re.compile(rf"([vw]):{_NUMBER}:{_NUMBER}"), LeaveAnswer),
+    (re.compile(rf"r:{_NUMBER}:{_NUMBER}"), ReplaceAway),
+    (re.compile(r"n:([a-z-]{1,20})"), PickGame),
+    (re.compile(rf"o:{_WORD}:{_WORD}:(|0|[1-9][0-9]?)"), SettingTap),
+)
+
+# PTB routing: each family of buttons by its prefix (decode still checks the whole form).
+PATTERNS: dict[str, str] = {
+    "game": r"^n:",
+    "lobby": r"^[jlscka]:",
+    "play": r"^[pedib]:",
+    "hand": r"^h:",
+    "stop": r"^[yx]:",
+    "leave": r"^[vw]:",
+    "replace": r"^r:",
+    "settings": r"^o:",
+}
 
 
 def decode(data: str | None) -> Button | None:
     """The button ``data`` stands for, or ``None`` when it is garbled or forged."""
     if not data or len(data.encode()) > MAX_BYTES:
         return None
-    if m := _TILE_FORM.fullmatch(data):
-        index = int(m.group(4))
+    for form, kind in _FORMS:
+        if m := form.fullmatch(data):
+            return _build(kind, m.groups())
+    return None
+
+
+def _build(kind: type, g: tuple[str, ...]) -> Button | None:
+    if kind is TileTap:
+        index = int(g[3])
         if index >= len(TILE_AT):
             return None
-        return Button(Kind(m.group(1)), int(m.group(2)), int(m.group(3)), TILE_AT[index],
-                      _ENDS[m.group(5)])
-    if m := _PAIR_FORM.fullmatch(data):
-        return Button(Kind(m.group(1)), int(m.group(2)), int(m.group(3)))
-    if m := _GAME_FORM.fullmatch(data):
-        return Button(Kind(m.group(1)), int(m.group(2)))
-    if m := _PICK_FORM.fullmatch(data):
-        return Button(Kind.PICK_GAME, word=m.group(1))
-    if m := _SETTING_FORM.fullmatch(data):
-        return Button(Kind.SETTING, word=m.group(1))
-    return None
+        return TileTap(int(g[1]), int(g[2]), TILE_AT[index], TileIntent(g[0]), _ENDS[g[4]])
+    if kind is LobbyTap:
+        return LobbyTap(int(g[1]), LobbyAction(g[0]))
+    if kind is AddComputer:
+        level = int(g[1])
+        return AddComputer(int(g[0]), COMPUTER_LEVELS[level]) if level < len(COMPUTER_LEVELS) \
+            else None
+    if kind is BackToHand:
+        return BackToHand(int(g[0]), int(g[1]))
+    if kind is ShowHand:
+        return ShowHand(int(g[0]))
+    if kind is StopAnswer:
+        return StopAnswer(int(g[1]), g[0] == "y")
+    if kind is LeaveAnswer:
+        return LeaveAnswer(int(g[1]), int(g[2]), g[0] == "v")
+    if kind is ReplaceAway:
+        return ReplaceAway(int(g[0]), int(g[1]))
+    if kind is PickGame:
+        return PickGame(g[0])
+    return SettingTap(g[0], g[1], int(g[2]) if g[2] else None)

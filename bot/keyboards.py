@@ -6,12 +6,26 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Discard, End, PlayerView, Tile
 
-from .callbacks import Button, Kind
-from .games import GAMES, Game
-from .i18n import Translator
+from .callbacks import (
+    AddComputer,
+    BackToHand,
+    Button,
+    LeaveAnswer,
+    LobbyAction,
+    LobbyTap,
+    PickGame,
+    ShowHand,
+    StopAnswer,
+    TileIntent,
+    TileTap,
+)
+from .gamebook import GAMES
+from .i18n import N_, Translator
+from .models import COMPUTER_LEVELS, Game
 from .texts import title
 
 TILES_PER_ROW = 4
+LEVEL_BUTTONS = {"easy": N_("🤖 + easy"), "normal": N_("🤖 + normal"), "hard": N_("🤖 + hard")}
 
 
 def _button(text: str, button: Button) -> InlineKeyboardButton:
@@ -24,7 +38,7 @@ def deep_link(bot_username: str, payload: str) -> str:
 
 def game_picker(t: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
-        [[_button(title(t, game), Button(Kind.PICK_GAME, word=game))] for game in GAMES]
+        [[_button(title(t, game), PickGame(game))] for game in GAMES]
     )
 
 
@@ -32,14 +46,13 @@ def lobby(t: Translator, game: Game, bot_username: str) -> InlineKeyboardMarkup:
     gid = game.game_id
     return InlineKeyboardMarkup(
         [
-            [_button(t("✋ Join"), Button(Kind.JOIN, gid)),
-             _button(t("Leave"), Button(Kind.LEAVE, gid))],
-            [_button(t("▶ Start"), Button(Kind.START, gid)),
-             _button(t("Cancel"), Button(Kind.CANCEL, gid))],
-            [_button(t("🤖 + easy"), Button(Kind.ADD_COMPUTER, gid, 0)),
-             _button(t("🤖 + normal"), Button(Kind.ADD_COMPUTER, gid, 1)),
-             _button(t("🤖 + hard"), Button(Kind.ADD_COMPUTER, gid, 2)),
-             _button(t("🤖 ✕"), Button(Kind.REMOVE_COMPUTER, gid))],
+            [_button(t("✋ Join"), LobbyTap(gid, LobbyAction.JOIN)),
+             _button(t("Leave"), LobbyTap(gid, LobbyAction.LEAVE))],
+            [_button(t("▶ Start"), LobbyTap(gid, LobbyAction.START)),
+             _button(t("Cancel"), LobbyTap(gid, LobbyAction.CANCEL))],
+            [*(_button(t(LEVEL_BUTTONS[level]), AddComputer(gid, level))
+               for level in COMPUTER_LEVELS),
+             _button(t("🤖 ✕"), LobbyTap(gid, LobbyAction.REMOVE_COMPUTER))],
             [InlineKeyboardButton(t("💬 Open my private chat"),
                                   url=deep_link(bot_username, f"join{gid}"))],
         ]
@@ -47,14 +60,14 @@ def lobby(t: Translator, game: Game, bot_username: str) -> InlineKeyboardMarkup:
 
 
 def table(t: Translator, game: Game) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([[_button(t("🀱 My tiles"), Button(Kind.HAND, game.game_id))]])
+    return InlineKeyboardMarkup([[_button(t("🀱 My tiles"), ShowHand(game.game_id))]])
 
 
 def stop_confirmation(t: Translator, game: Game) -> InlineKeyboardMarkup:
     gid = game.game_id
     return InlineKeyboardMarkup(
-        [[_button(t("Yes, stop the game"), Button(Kind.STOP_YES, gid)),
-          _button(t("No, play on"), Button(Kind.STOP_NO, gid))]]
+        [[_button(t("Yes, stop the game"), StopAnswer(gid, confirm=True)),
+          _button(t("No, play on"), StopAnswer(gid, confirm=False))]]
     )
 
 
@@ -62,8 +75,8 @@ def leave_confirmation(t: Translator, game: Game, seat: int) -> InlineKeyboardMa
     """Carries the seat it asks, so only that player's tap counts."""
     gid = game.game_id
     return InlineKeyboardMarkup(
-        [[_button(t("Yes, leave"), Button(Kind.LEAVE_YES, gid, seat)),
-          _button(t("No, stay"), Button(Kind.LEAVE_NO, gid, seat))]]
+        [[_button(t("Yes, leave"), LeaveAnswer(gid, seat, confirm=True)),
+          _button(t("No, stay"), LeaveAnswer(gid, seat, confirm=False))]]
     )
 
 
@@ -80,14 +93,17 @@ def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKey
     for tile in sorted(view.hand, key=lambda x: (x.low, x.high)):
         label = tile_label(tile)
         ends = view.ends_for(tile)
-        if tile in playable:
-            kind = Kind.CHOOSE_END if len(ends) > 1 else Kind.PLAY
-            buttons.append(_button(f"✅ {label}", Button(kind, gid, move_no, tile, ends[0]
-                                                        if len(ends) == 1 else None)))
+        if tile in playable and len(ends) > 1:
+            buttons.append(_button(f"✅ {label}", TileTap(gid, move_no, tile,
+                                                         TileIntent.CHOOSE_END)))
+        elif tile in playable:
+            buttons.append(_button(f"✅ {label}", TileTap(gid, move_no, tile, TileIntent.PLAY,
+                                                         ends[0] if ends else None)))
         elif tile in discards:
-            buttons.append(_button(f"🂠 {label}", Button(Kind.DISCARD, gid, move_no, tile)))
+            buttons.append(_button(f"🂠 {label}", TileTap(gid, move_no, tile,
+                                                         TileIntent.DISCARD)))
         else:
-            buttons.append(_button(label, Button(Kind.INERT, gid, move_no, tile)))
+            buttons.append(_button(label, TileTap(gid, move_no, tile, TileIntent.INERT)))
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
     return InlineKeyboardMarkup(rows)
 
@@ -101,10 +117,10 @@ def end_choice(
     return InlineKeyboardMarkup(
         [
             [_button(t("◀ left ({number})", number=ends[0]),
-                     Button(Kind.PLAY, gid, move_no, tile, End.LEFT)),
+                     TileTap(gid, move_no, tile, TileIntent.PLAY, End.LEFT)),
              _button(t("right ({number}) ▶", number=ends[1]),
-                     Button(Kind.PLAY, gid, move_no, tile, End.RIGHT))],
-            [_button(t("↩ Back"), Button(Kind.BACK, gid, move_no))],
+                     TileTap(gid, move_no, tile, TileIntent.PLAY, End.RIGHT))],
+            [_button(t("↩ Back"), BackToHand(gid, move_no))],
         ]
     )
 

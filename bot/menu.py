@@ -1,75 +1,185 @@
-"""The /settings menu: a group's house rules, turn timer and language, one tap per change."""
+"""The /settings menu: a group's house rules per game, its turn timer and its language.
+
+The main page shows the group's settings and a button per game; a setting's button opens a
+row of its choices with the current one marked, one tap picks one, and "Back" returns. The
+menu works only on the latest menu message of the group it was sent in: a settings button on
+any other message, or in another chat, changes nothing.
+"""
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
-from telegram.constants import ParseMode
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from engine import variant
+
 from .admins import admins_of
-from .callbacks import Button, Kind
+from .callbacks import SettingTap
+from .gamebook import GAMES, presentation
 from .i18n import N_, Translator, translator
 from .runtime import Runtime, runtime
-from .settings import CODES, GroupSettings
-from .texts import TITLES
+from .settings import GENERAL, GroupSettings
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia"}
-ROWS = (("game", "target"), ("turn", "lang"), ("deal", "dead"), ("b25",), ("lead", "block"),
-        ("ai",))
-LABELS = {
-    "game": N_("Game: {value}"),
-    "target": N_("Target: {value}"),
-    "turn": N_("Turn time: {value}"),
-    "lang": N_("Language: {value}"),
-    "deal": N_("Gaple deal: {value}"),
-    "dead": N_("Dead tiles: {value}"),
-    "b25": N_("Lone 0-0 counts 25: {value}"),
-    "lead": N_("Pair first lead: {value}"),
-    "block": N_("Pair blocked hand counts: {value}"),
-    "ai": N_("Computers on the scoreboard: {value}"),
+GENERAL_LABELS = {
+    "default_game": N_("Game: {value}"),
+    "turn_seconds": N_("Turn time: {value}"),
+    "language": N_("Language: {value}"),
+    "rank_computers": N_("Computers on the scoreboard: {value}"),
 }
+TARGET_LABEL = N_("Target: {value}")
+CHOICES_PER_ROW = 3
+DONE = "done"
 
 
-def value_text(t: Translator, name: str, settings: GroupSettings) -> str:
-    value = getattr(settings, name)
+def general_value(t: Translator, name: str, value: Any) -> str:
     if name == "default_game":
-        return t("ask") if value is None else t(TITLES[value])
-    if name == "target":
-        return t("the game's own") if value is None else str(value)
+        return t("ask") if value is None else t(presentation(value).title)
     if name == "turn_seconds":
         return t("off") if value == 0 else t("{seconds} s", seconds=value)
     if name == "language":
         return t("the first opener's") if value is None else LANGUAGE_NAMES[value]
-    if name == "deal":
-        return t("6 each, 4 in the middle") if value == 6 else t("7 each, none in the middle")
-    if name == "first_lead":
-        return t("highest double") if value == "6-6" else t("by lot")
-    if name == "block_count":
-        return t("opponents' hands") if value == "opponents" else t("all four hands")
     return t("on") if value else t("off")
 
 
-def menu_text(t: Translator, settings: GroupSettings) -> str:
+def game_choices(game: str, name: str) -> tuple[Any, ...]:
+    """What /settings offers for a game's option: its variant's choices; for the target, the
+    game's own (None) and the entry's suggestions."""
+    if name == "target":
+        return (None, *presentation(game).targets)
+    spec = next(s for s in variant(game).option_specs if s.name == name)
+    assert spec.choices is not None
+    return tuple(spec.choices)
+
+
+def game_option_names(game: str) -> tuple[str, ...]:
+    """The options /settings shows for ``game``: the target, then those its entry words."""
+    return ("target", *presentation(game).options)
+
+
+def game_value(t: Translator, game: str, name: str, value: Any) -> str:
+    if name == "target":
+        return t("the game's own") if value is None else str(value)
+    return t(presentation(game).options[name].choices[value])
+
+
+def game_label(t: Translator, game: str, name: str, value: Any) -> str:
+    label = TARGET_LABEL if name == "target" else presentation(game).options[name].label
+    return t(label, value=game_value(t, game, name, value))
+
+
+def chosen_value(settings: GroupSettings, game: str, name: str) -> Any:
+    if name == "target":
+        return settings.games.get(game, {}).get("target")
+    return settings.option(game, name)
+
+
+# --- pages ---------------------------------------------------------------------------------
+def _button(text: str, tap: SettingTap) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=tap.encode())
+
+
+def _rows(
+    buttons: Sequence[InlineKeyboardButton], per_row: int
+) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
+
+
+def main_page(t: Translator, settings: GroupSettings) -> tuple[str, InlineKeyboardMarkup]:
     lines = [t("<b>Settings of this group</b>"),
              t("New games take them; a running game keeps its own. Tap to change.")]
-    for code, name in CODES.items():
-        lines.append("• " + t(LABELS[code], value=value_text(t, name, settings)))
-    return "\n".join(lines)
+    general = []
+    for name, label in GENERAL_LABELS.items():
+        text = t(label, value=general_value(t, name, getattr(settings, name)))
+        lines.append("• " + text)
+        general.append(_button(text, SettingTap("", name)))
+    for game in GAMES:
+        lines.append("• " + t(presentation(game).title) + ": " + "; ".join(
+            game_label(t, game, name, chosen_value(settings, game, name))
+            for name in game_option_names(game)))
+    games = [_button(t(presentation(game).title) + " …", SettingTap(game)) for game in GAMES]
+    rows = _rows(general, 2) + _rows(games, 2)
+    rows.append([_button(t("✔ Done"), SettingTap("", DONE))])
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
-def menu_keyboard(t: Translator, settings: GroupSettings) -> InlineKeyboardMarkup:
-    rows = [
-        [InlineKeyboardButton(t(LABELS[code], value=value_text(t, CODES[code], settings)),
-                              callback_data=Button(Kind.SETTING, word=code).encode())
-         for code in row]
-        for row in ROWS
+def game_page(t: Translator, settings: GroupSettings, game: str
+              ) -> tuple[str, InlineKeyboardMarkup]:
+    lines = [t("<b>{title}</b>: house rules", title=t(presentation(game).title))]
+    buttons = []
+    for name in game_option_names(game):
+        text = game_label(t, game, name, chosen_value(settings, game, name))
+        lines.append("• " + text)
+        buttons.append([_button(text, SettingTap(game, name))])
+    buttons.append([_button(t("↩ Back"), SettingTap())])
+    return "\n".join(lines), InlineKeyboardMarkup(buttons)
+
+
+def choice_page(t: Translator, settings: GroupSettings, page: str, name: str
+                ) -> tuple[str, InlineKeyboardMarkup]:
+    if page:
+        choices, current = game_choices(page, name), chosen_value(settings, page, name)
+        words = [game_value(t, page, name, choice) for choice in choices]
+        heading = game_label(t, page, name, current)
+    else:
+        choices, current = GENERAL[name], getattr(settings, name)
+        words = [general_value(t, name, choice) for choice in choices]
+        heading = t(GENERAL_LABELS[name], value=general_value(t, name, current))
+    buttons = [
+        _button(("✅ " if _same(choice, current) else "") + word, SettingTap(page, name, index))
+        for index, (choice, word) in enumerate(zip(choices, words, strict=True))
     ]
-    rows.append([InlineKeyboardButton(t("✔ Done"),
-                                      callback_data=Button(Kind.SETTING, word="done").encode())])
-    return InlineKeyboardMarkup(rows)
+    rows = _rows(buttons, CHOICES_PER_ROW)
+    rows.append([_button(t("↩ Back"), SettingTap(page))])
+    return "<b>" + heading + "</b>\n" + t("Tap a choice."), InlineKeyboardMarkup(rows)
 
 
+def _same(a: object, b: object) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def page_for(t: Translator, settings: GroupSettings, tap: SettingTap
+             ) -> tuple[str, InlineKeyboardMarkup]:
+    if tap.name and tap.choice is None:
+        return choice_page(t, settings, tap.page, tap.name)
+    if tap.page:
+        return game_page(t, settings, tap.page)
+    return main_page(t, settings)
+
+
+def chose(settings: GroupSettings, tap: SettingTap) -> GroupSettings:
+    """``settings`` with the choice ``tap`` picked. Raises IndexError/KeyError/ValueError for a
+    tap that names no setting or choice."""
+    assert tap.choice is not None
+    if not tap.page:
+        if tap.name not in GENERAL:
+            raise KeyError(tap.name)
+        return settings.with_general(tap.name, GENERAL[tap.name][tap.choice])
+    if tap.page not in GAMES or tap.name not in game_option_names(tap.page):
+        raise KeyError(tap.name)
+    value = game_choices(tap.page, tap.name)[tap.choice]
+    if tap.name != "target" and value == variant(tap.page).default_options(
+            variant(tap.page).seat_counts[0]).get(tap.name):
+        value = None  # the game's own again: nothing stored
+    return settings.with_option(tap.page, tap.name, value)
+
+
+def valid_tap(tap: SettingTap) -> bool:
+    if tap.page and tap.page not in GAMES:
+        return False
+    if not tap.name:
+        return tap.choice is None
+    if not tap.page:
+        return (tap.name == DONE and tap.choice is None) or tap.name in GENERAL
+    return tap.name in game_option_names(tap.page)
+
+
+# --- handlers ------------------------------------------------------------------------------
 async def group_settings(rt: Runtime, chat_id: int) -> GroupSettings:
     return GroupSettings.from_json(await rt.storage.chat_settings(chat_id))
 
@@ -87,41 +197,51 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     settings = await group_settings(rt, chat.id)
     t = translator(settings.language or user.language_code)
-    if chat.type not in ("group", "supergroup"):
+    if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await message.reply_text(t("Settings belong to a group: type /settings there."))
         return
     if not await may_change(context, chat.id, user.id):
         await message.reply_text(t("Only the group's admins can change its settings."))
         return
-    await message.reply_text(menu_text(t, settings), parse_mode=ParseMode.HTML,
-                             reply_markup=menu_keyboard(t, settings))
+    text, markup = main_page(t, settings)
+    sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await rt.storage.save_settings_menu(chat.id, sent.message_id)
 
 
 async def setting_button(
-    rt: Runtime, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, button: Button
+    rt: Runtime, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, tap: SettingTap
 ) -> str | None:
-    """Cycle one setting (or close the menu); returns the toast."""
+    """Show a page of the menu, or pick a choice; returns the toast."""
     message = query.message
-    chat_id = message.chat.id if message is not None else None
     t = translator(query.from_user.language_code)
-    if chat_id is None or (button.word != "done" and button.word not in CODES):
+    if (message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP)
+            or not valid_tap(tap)
+            or await rt.storage.settings_menu(message.chat.id) != message.message_id):
         return t("That button is out of date.")
+    chat_id = message.chat.id
     if not await may_change(context, chat_id, query.from_user.id):
         return t("Only the group's admins can change its settings.")
     settings = await group_settings(rt, chat_id)
-    if button.word == "done":
-        if isinstance(message, Message) and message.reply_markup is not None:
-            try:
-                await query.edit_message_reply_markup(reply_markup=None)
-            except TelegramError:
-                pass
+    if tap.name == DONE:
+        try:
+            await query.edit_message_reply_markup(reply_markup=None)
+        except TelegramError:
+            pass
+        await rt.storage.save_settings_menu(chat_id, None)
         return t("Saved.")
-    settings = settings.cycled(CODES[button.word])
-    await rt.storage.save_chat_settings(chat_id, settings.to_json())
+    toast = None
+    if tap.choice is not None:
+        try:
+            settings = chose(settings, tap)
+        except (IndexError, KeyError, ValueError):
+            return t("That button is out of date.")
+        await rt.storage.save_chat_settings(chat_id, settings.to_json())
+        tap = SettingTap(tap.page)
+        toast = t("Saved.")
     shown = translator(settings.language or query.from_user.language_code)
+    text, markup = page_for(shown, settings, tap)
     try:
-        await query.edit_message_text(menu_text(shown, settings), parse_mode=ParseMode.HTML,
-                                      reply_markup=menu_keyboard(shown, settings))
+        await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
     except TelegramError:
         pass
-    return None
+    return toast

@@ -8,9 +8,9 @@ import renderers
 from engine import PlayerView, TableView
 from renderers.labels import TableLabels
 
-from .games import Game
+from .gamebook import PRESENTATIONS
 from .i18n import N_, translator
-from .texts import TITLES
+from .models import Game
 
 # Every word drawn on a picture, as a msgid (the renderers' English defaults).
 PICTURE_WORDS = {
@@ -43,7 +43,7 @@ PICTURE_WORDS = {
 def labels_for(language: str) -> TableLabels:
     t = translator(language)
     words = {field: t(msgid) for field, msgid in PICTURE_WORDS.items()}
-    games = tuple((game, t(msgid)) for game, msgid in TITLES.items())
+    games = tuple((game, t(entry.title)) for game, entry in PRESENTATIONS.items())
     return TableLabels(games=games, **words)
 
 

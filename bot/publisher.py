@@ -21,10 +21,11 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 from engine import player_view, table_view
 
 from . import keyboards, texts
-from .games import Game, GameService, HandMessage, Status
 from .i18n import translator
 from .locks import Locks
+from .models import Game, HandMessage, Status
 from .pictures import PictureMaker
+from .service import GameService
 
 log = logging.getLogger(__name__)
 GROUP, HANDS = "group", "hands"

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from telegram.ext import ContextTypes
 
 from .config import Settings
-from .games import GameService
 from .locks import Locks
 from .pictures import PictureMaker
 from .publisher import Publisher
+from .service import GameService
 from .storage import Storage
 from .timers import Timers
 

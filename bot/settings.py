@@ -1,94 +1,114 @@
-"""Per-group settings: the house rules a group plays by, its turn timer and its language.
+"""Per-group settings: the house rules a group plays each game by, its turn timer, its
+language, and whether computer players appear on its scoreboard.
 
-Stored as JSON per chat. A new game takes them; a running game keeps what it started with.
-Each setting cycles through a short list of choices, so the menu is one tap per change.
+Stored as JSON per chat (``{"games": {game: {option: value}}, ...}``). A new game takes them; a
+running game keeps what it started with. Each game's options and their choices are its
+variant's; a stored value the variant no longer accepts is dropped when read.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from engine import variant
+from engine import BadInputError, variant
 
+from .gamebook import GAMES
 from .i18n import LANGUAGES
+from .models import dumps, json_object
 
-GAME_CHOICES: tuple[str | None, ...] = (None, "gaple", "gaple-dead", "pair")
-TARGET_CHOICES: tuple[int | None, ...] = (None, 50, 100, 101, 150, 200, 250)
-TURN_CHOICES: tuple[int, ...] = (90, 120, 180, 300, 0, 30, 60)  # 0: no timer
+TURN_CHOICES: tuple[int, ...] = (30, 60, 90, 120, 180, 300, 0)  # 0: no timer
 DEFAULT_TURN_SECONDS = 90
+
+# The settings that are not a game's: their choices, in menu order.
+GENERAL: dict[str, tuple[Any, ...]] = {
+    "default_game": (None, *GAMES),  # None: /newgame asks which game
+    "turn_seconds": TURN_CHOICES,
+    "language": (None, *LANGUAGES),  # None until the first table: then its opener's language
+    "rank_computers": (False, True),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class GroupSettings:
-    default_game: str | None = None  # None: /newgame asks which game
-    target: int | None = None  # None: the game's own target
+    default_game: str | None = None
     turn_seconds: int = DEFAULT_TURN_SECONDS
-    language: str | None = None  # None until the first table: then its opener's language
-    deal: int = 6
-    dead_tiles: bool = True
-    blank_double_25: bool = False
-    first_lead: str = "6-6"
-    block_count: str = "opponents"
+    language: str | None = None
     rank_computers: bool = False  # computer players on the scoreboard
+    games: Mapping[str, Mapping[str, object]] = field(default_factory=dict)  # chosen options
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        data: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["games"] = {game: dict(chosen) for game, chosen in self.games.items() if chosen}
+        return dumps(data)
 
     @classmethod
     def from_json(cls, text: str | None) -> GroupSettings:
         """Read stored settings, keeping only known keys with valid values."""
+        data = json_object(text)
+        clean: dict[str, Any] = {
+            k: v for k, v in data.items() if k in GENERAL and _is_choice(v, GENERAL[k])
+        }
+        games = data.get("games")
+        chosen: dict[str, dict[str, object]] = {}
+        if isinstance(games, dict):
+            for game, options in games.items():
+                if game in GAMES and isinstance(options, dict):
+                    valid = {k: v for k, v in options.items() if accepts(game, k, v)}
+                    if valid:
+                        chosen[game] = valid
+        return cls(games=chosen, **clean)
+
+    def game_options(self, game: str) -> dict[str, object]:
+        """The engine options these settings give ``game``: what the group chose for it."""
+        return dict(self.games.get(game, {}))
+
+    def option(self, game: str, name: str) -> object:
+        """The value a new table of ``game`` takes for option ``name``: the group's choice,
+        else the game's own default (for the game's smallest table)."""
+        chosen = self.games.get(game, {})
+        if name in chosen:
+            return chosen[name]
+        spec = variant(game)
+        return spec.default_options(spec.seat_counts[0]).get(name)
+
+    def with_general(self, name: str, value: Any) -> GroupSettings:
+        if name not in GENERAL or not _is_choice(value, GENERAL[name]):
+            raise BadInputError(f"{name} cannot be {value!r}")
+        changes: dict[str, Any] = {name: value}
+        return replace(self, **changes)
+
+    def with_option(self, game: str, name: str, value: object | None) -> GroupSettings:
+        """These settings with ``game``'s option ``name`` set to ``value`` (None: the game's
+        own default again)."""
+        chosen = dict(self.games.get(game, {}))
+        if value is None:
+            chosen.pop(name, None)
+        elif accepts(game, name, value):
+            chosen[name] = value
+        else:
+            raise BadInputError(f"{game}: {name} cannot be {value!r}")
+        games = {g: o for g, o in self.games.items() if g != game}
+        if chosen:
+            games[game] = chosen
+        return replace(self, games=games)
+
+
+def accepts(game: str, name: str, value: object) -> bool:
+    """Whether a table of ``game`` (of any size it is played by) takes ``name=value``."""
+    spec = variant(game)
+    if name not in {option.name for option in spec.option_specs}:
+        return False
+    for seats in spec.seat_counts:
         try:
-            data = json.loads(text or "{}")
-        except ValueError:
-            data = {}
-        if not isinstance(data, dict):
-            data = {}
-        base = cls()
-        known = {f.name for f in fields(cls)}
-        clean = {k: v for k, v in data.items() if k in known and _valid(k, v)}
-        return replace(base, **clean)
-
-    def game_options(self, game: str) -> dict[str, Any]:
-        """The engine options these settings give ``game`` (only those it accepts)."""
-        accepted = variant(game).option_names
-        options: dict[str, Any] = {}
-        if self.target is not None:
-            options["target"] = self.target
-        for name in ("deal", "dead_tiles", "blank_double_25", "first_lead", "block_count"):
-            if name in accepted and getattr(self, name) != getattr(GroupSettings(), name):
-                options[name] = getattr(self, name)
-        return options
-
-    def cycled(self, name: str) -> GroupSettings:
-        """These settings with ``name`` moved to its next choice."""
-        choices = CHOICES[name]
-        current = getattr(self, name)
-        following = choices[(choices.index(current) + 1) % len(choices)]
-        return replace(self, **{name: following})
+            spec.options({name: value}, seats)
+        except BadInputError:
+            continue
+        return True
+    return False
 
 
-CHOICES: dict[str, tuple[Any, ...]] = {
-    "default_game": GAME_CHOICES,
-    "target": TARGET_CHOICES,
-    "turn_seconds": TURN_CHOICES,
-    "language": (None, *LANGUAGES),
-    "deal": (6, 7),
-    "dead_tiles": (True, False),
-    "blank_double_25": (False, True),
-    "first_lead": ("6-6", "lot"),
-    "block_count": ("opponents", "all"),
-    "rank_computers": (False, True),
-}
-# Short codes for callback data (a button carries at most 64 bytes).
-CODES = {
-    "game": "default_game", "target": "target", "turn": "turn_seconds", "lang": "language",
-    "deal": "deal", "dead": "dead_tiles", "b25": "blank_double_25", "lead": "first_lead",
-    "block": "block_count", "ai": "rank_computers",
-}
-
-
-def _valid(name: str, value: object) -> bool:
+def _is_choice(value: object, choices: tuple[Any, ...]) -> bool:
     # 1 must not pass for True, nor True for 1.
-    return any(type(value) is type(choice) and value == choice for choice in CHOICES[name])
+    return any(type(value) is type(choice) and value == choice for choice in choices)

@@ -26,15 +26,16 @@ from typing import Any
 
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
+from engine import variant
 from renderers.scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard
 
 from .errors import UserError
-from .games import GAMES
+from .gamebook import GAMES, find_game
 from .i18n import N_, Translator
-from .storage import Storage
+from .models import Player
+from .storage import ResultFilter, Storage
 from .texts import esc, title
 
-PENALTY_GAMES = frozenset({"gaple-dead"})  # points count against a player: the lowest total wins
 RATING_BASE = 1000
 RATING_SCALE = 20
 TEXT_ROWS = 10  # players listed in a scoreboard message
@@ -48,8 +49,8 @@ def is_computer(user_id: int) -> bool:
 
 
 def penalty_points(game: str | None) -> bool:
-    """In this game, a player's points count against them."""
-    return game in PENALTY_GAMES
+    """In this game, a player's points count against them (the lowest total wins)."""
+    return game is not None and variant(game).lowest_total_wins
 
 
 # --- the records, as stored ----------------------------------------------------------------
@@ -98,7 +99,7 @@ class HandRecord:
 def match_record(row: Any) -> MatchRecord:
     return MatchRecord(
         int(row["game_id"]), int(row["chat_id"]), str(row["variant"]),
-        tuple((int(uid), str(name)) for uid, name in json.loads(row["players"])),
+        tuple((p.user_id, p.name) for p in map(Player.from_json, json.loads(row["players"]))),
         tuple(tuple(int(seat) for seat in side) for side in json.loads(row["sides"])),
         row["winner_side"], tuple(int(s) for s in json.loads(row["scores"])),
         float(row["finished_at"]),
@@ -233,34 +234,16 @@ class GameStats:
 class PlayerStats:
     user_id: int
     name: str
-    games: tuple[GameStats, ...]  # in the order of bot.games.GAMES; empty if none finished
+    games: tuple[GameStats, ...]  # in the order of bot.gamebook.GAMES; empty if none finished
 
 
 # --- reading the database ------------------------------------------------------------------
-async def _records(storage: Storage, where: str, params: Sequence[Any]
+async def _records(storage: Storage, which: ResultFilter
                    ) -> tuple[list[MatchRecord], list[HandRecord]]:
-    """Finished matches matching ``where`` (on ``m``, the match) and their hands."""
-    matches = await storage.fetch_all(
-        f"SELECT m.* FROM match_results m WHERE {where} ORDER BY m.finished_at, m.game_id", params
-    )
-    hands = await storage.fetch_all(
-        "SELECT h.game_id, h.winner_side, h.points FROM hand_results h"
-        f" JOIN match_results m ON m.game_id = h.game_id WHERE {where}"
-        " ORDER BY h.game_id, h.hand_number",
-        params,
-    )
+    """Finished matches of ``which`` and their hands."""
+    matches = await storage.finished_matches(which)
+    hands = await storage.hands_of_finished_matches(which)
     return [match_record(r) for r in matches], [hand_record(r) for r in hands]
-
-
-async def _current_names(storage: Storage, user_ids: Iterable[int]) -> dict[int, str]:
-    wanted = sorted(set(user_ids))
-    if not wanted:
-        return {}
-    rows = await storage.fetch_all(
-        f"SELECT user_id, name FROM users WHERE user_id IN ({','.join('?' * len(wanted))})",
-        wanted,
-    )
-    return {int(r["user_id"]): str(r["name"]) for r in rows}
 
 
 async def scoreboard(storage: Storage, chat_id: int, game: str | None = None,
@@ -268,15 +251,8 @@ async def scoreboard(storage: Storage, chat_id: int, game: str | None = None,
                      include_computers: bool = False) -> Scoreboard:
     """The group's players ranked over its finished matches of ``game`` (None: all games)
     finished in [since, until). Ratings too start afresh at ``since``."""
-    where: list[str] = ["m.chat_id = ?"]
-    params: list[object] = [chat_id]
-    for condition, value in (("m.variant = ?", game), ("m.finished_at >= ?", since),
-                             ("m.finished_at < ?", until)):
-        if value is not None:
-            where.append(condition)
-            params.append(value)
-    matches, hands = await _records(storage, " AND ".join(where), params)
-    names = await _current_names(storage, (uid for m in matches for uid, _ in m.players))
+    matches, hands = await _records(storage, ResultFilter(chat_id, game, since, until))
+    names = await storage.user_names(uid for m in matches for uid, _ in m.players)
     board = standings(matches, hands, names=names)
     if not include_computers:
         board = tuple(s for s in board if not s.is_computer)
@@ -287,12 +263,8 @@ async def player_stats(storage: Storage, user_id: int, name: str = "") -> Player
     """One player's figures per game over every group; each rating is over every match of that
     game in every group, so opponents met elsewhere count too. ``name`` is the fallback for a
     player the database does not know."""
-    mine = await storage.fetch_all(
-        "SELECT m.variant, m.chat_id, p.value AS seat FROM match_results m, json_each(m.players) p"
-        " WHERE json_extract(p.value, '$[0]') = ? ORDER BY m.finished_at, m.game_id",
-        (user_id,),
-    )
-    names = await _current_names(storage, [user_id])
+    mine = await storage.matches_played_by(user_id)
+    names = await storage.user_names([user_id])
     if user_id in names:
         name = names[user_id]
     elif mine:
@@ -300,7 +272,7 @@ async def player_stats(storage: Storage, user_id: int, name: str = "") -> Player
     games = []
     order = {game: index for index, game in enumerate(GAMES)}
     for game in sorted({str(r["variant"]) for r in mine}, key=lambda g: (order.get(g, 99), g)):
-        matches, hands = await _records(storage, "m.variant = ?", (game,))
+        matches, hands = await _records(storage, ResultFilter(game=game))
         found = next(s for s in standings(matches, hands) if s.user_id == user_id)
         groups = len({r["chat_id"] for r in mine if r["variant"] == game})
         games.append(GameStats(game, groups, found))
@@ -321,8 +293,8 @@ def parse_query(words: Sequence[str]) -> BoardQuery:
     """``/scoreboard [game] [month|all]`` in any order; anything else is a :class:`UserError`."""
     game, this_month = None, False
     for word in (w.lower() for w in words):
-        if word in GAMES:
-            game = word
+        if (found := find_game(word)) is not None:
+            game = found
         elif word in ("month", "all"):
             this_month = word == "month"
         else:

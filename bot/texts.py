@@ -18,6 +18,7 @@ from engine import (
     HandEnded,
     HandEndReason,
     MatchEnded,
+    OptionSpec,
     PlayerView,
     PublicMove,
     TableView,
@@ -25,45 +26,13 @@ from engine import (
     variant,
 )
 
-from .callbacks import Button, Kind
-from .games import Game, Outgoing, Player
-from .i18n import N_, Translator, translator
+from .callbacks import ReplaceAway
+from .gamebook import presentation
+from .i18n import Translator, translator
+from .models import Game, Outgoing, Player
 
 if TYPE_CHECKING:
     from .pictures import PictureMaker
-
-TITLES = {
-    "gaple": N_("Gaple"),
-    "gaple-dead": N_("Gaple with dead tiles"),
-    "pair": N_("Pair dominoes"),
-}
-
-RULES = {
-    "gaple": N_(
-        "<b>Gaple</b> (4 players, 7 tiles each). The holder of the highest double leads it in "
-        "the first hand; later the last winner leads any tile. Lay a tile whose number matches "
-        "an open end; if you cannot, you knock (pass). The first to lay their last tile calls "
-        "\"gaple!\" and scores the pips left in all other hands. If nobody can lay, the fewest "
-        "pips wins (a tie is a draw). First to {target} points wins the match."
-    ),
-    "gaple-dead": N_(
-        "<b>Gaple with dead tiles</b> (4 or 5 players). 4 players take 6 tiles (or 7 with the "
-        "deal-7 option), 5 players take 5; the first middle tile is turned up and starts the "
-        "line. If you cannot lay, you put one tile of your choice face down: a dead tile that "
-        "counts against you. The hand ends when someone has no tiles or nobody can lay; every "
-        "player's total is the pips in hand plus dead tiles, and the lowest total wins. Totals "
-        "add up over the match; when someone reaches {target}, the lowest running total wins."
-    ),
-    "pair": N_(
-        "<b>Pair dominoes</b> (4 players in two pairs: 1st and 3rd seats against 2nd and 4th; "
-        "7 tiles each). The holder of the highest double leads it in the first hand; later the "
-        "lead passes to the next seat. Lay a matching tile or knock; knocking while you can lay "
-        "is not allowed. When a player lays their last tile, their pair scores the pips in the "
-        "opponents' hands; if nobody can lay, the pair with fewer pips wins them. First pair to "
-        "{target} points wins."
-    ),
-}
-
 
 log = logging.getLogger(__name__)
 CAPTION_LIMIT = 1024
@@ -89,6 +58,23 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def quote(text: str, limit: int = 32) -> str:
+    """What a user typed, to be quoted back: shortened, so that no reply can exceed
+    Telegram's limits whatever they type, and escaped."""
+    text = " ".join(text.split())
+    return esc(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def allowed(t: Translator, spec: OptionSpec) -> str:
+    """What an option allows, as a player reads it: "6 or 7", "on or off", "1 to 10000"."""
+    if not spec.choices:
+        return t("a whole number from {low} to {high}", low=spec.low, high=spec.high)
+    words = [t("on") if c is True else t("off") if c is False else str(c) for c in spec.choices]
+    if len(words) == 1:
+        return words[0]
+    return t("{choices} or {last}", choices=", ".join(words[:-1]), last=words[-1])
+
+
 def mention(user_id: int, name: str) -> str:
     return f'<a href="tg://user?id={user_id}">{esc(name)}</a>'
 
@@ -99,12 +85,13 @@ def who(player: Player) -> str:
 
 
 def title(t: Translator, game: str) -> str:
-    return t(TITLES.get(game, game))
+    return t(presentation(game).title)
 
 
 def rules_text(t: Translator, game: str, target: int | None = None) -> str:
-    defaults = variant(game).defaults
-    return t(RULES[game], target=target or defaults.target)
+    spec = variant(game)
+    return t(presentation(game).rules,
+             target=target or spec.default_options(spec.seat_counts[0]).target)
 
 
 def help_text(t: Translator) -> str:
@@ -127,16 +114,10 @@ def options_line(t: Translator, game: Game) -> str:
         parts.append(t("{seconds} s a turn", seconds=game.turn_seconds))
     else:
         parts.append(t("no turn timer"))
-    if "deal" in spec.option_names and opts.deal == 7:
-        parts.append(t("7 tiles each, nothing in the middle"))
-    if "dead_tiles" in spec.option_names and not opts.dead_tiles:
-        parts.append(t("knock instead of dead tiles"))
-    if "blank_double_25" in spec.option_names and opts.blank_double_25:
-        parts.append(t("0-0 counts 25 when it is your only blank"))
-    if "first_lead" in spec.option_names and opts.first_lead == "lot":
-        parts.append(t("first lead by lot"))
-    if "block_count" in spec.option_names and opts.block_count == "all":
-        parts.append(t("blocked hands score all four hands"))
+    chosen = opts.to_dict()
+    for name, words in presentation(game.variant).options.items():
+        if chosen[name] in words.in_force:
+            parts.append(t(words.in_force[chosen[name]]))
     return " · ".join(parts)
 
 
@@ -187,7 +168,7 @@ def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
     for side, seats in enumerate(view.sides):
         who = " & ".join(esc(names[s]) for s in seats)
         parts.append(f"{who} {view.scores[side]}")
-    label = t("Penalty") if view.game == "gaple-dead" else t("Score")
+    label = t("Penalty") if variant(view.game).lowest_total_wins else t("Score")
     return f"{label}: " + " · ".join(parts) + " " + t("(to {target})", target=view.target)
 
 
@@ -225,10 +206,8 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1)]
     if ended.reason is HandEndReason.OUT and ended.out_seat is not None:
         who = esc(names[ended.out_seat])
-        if ended.by_play and game.variant == "pair":
-            lines.append(t("Domino! {name} laid their last tile.", name=who))
-        elif ended.by_play:
-            lines.append(t("Gaple! {name} laid their last tile.", name=who))
+        if ended.by_play:
+            lines.append(t(presentation(game.variant).went_out, name=who))
         else:
             lines.append(t("{name} has no tiles left.", name=who))
     else:
@@ -242,7 +221,7 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     else:
         side = view.sides[ended.winner]
         points = ended.points[ended.winner]
-        if game.variant == "gaple-dead":
+        if variant(game.variant).lowest_total_wins:
             lines.append(t("{name} wins the hand with the lowest total.",
                            name=esc(names[side[0]])))
         elif len(side) == 1:
@@ -305,7 +284,7 @@ class TextComposer:
     def away(self, game: Game, seat: int) -> list[Outgoing]:
         t = translator(game.language)
         player = game.players[seat]
-        offer = Button(Kind.REPLACE, game.game_id, seat).encode()
+        offer = ReplaceAway(game.game_id, seat).encode()
         return [Outgoing(
             t("{name} ran out of time three turns in a row and seems to be away. I keep making "
               "safe moves for them. The game's creator or an admin can hand the seat to a "

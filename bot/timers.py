@@ -12,8 +12,9 @@ from collections.abc import Awaitable, Callable
 
 from telegram.ext import ContextTypes, JobQueue
 
-from .games import Game, GameService, Status
 from .locks import Locks
+from .models import Game, Status
+from .service import GameService
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.app import build_application, running
 from bot.config import Settings
-from bot.games import GAMES
+from bot.gamebook import GAMES
 from fakeapi import FakeTelegramServer
 from fakeapi.players import Table, random_choice
 

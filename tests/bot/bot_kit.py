@@ -12,8 +12,9 @@ from pathlib import Path
 
 from bot.app import build_application, running
 from bot.config import Settings
-from bot.games import Game, GameService
+from bot.models import Game
 from bot.runtime import KEY, Runtime
+from bot.service import GameService
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
 from fakeapi.players import Table
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bot_kit import Group, lobby_button
 
-from bot.games import Status
+from bot.models import Status
+from bot.settings import GroupSettings
 from fakeapi.players import Table
 
 
@@ -89,3 +90,39 @@ async def test_an_away_player_can_be_handed_to_a_computer(group: Group) -> None:
         game.turn_seconds = 90
         await others.play_until(group.match_over)
     assert group.game().status is Status.FINISHED
+
+
+async def test_the_boards_count_a_finished_match_with_computer_players(group: Group) -> None:
+    """A computer seat is stored with its level: the boards and /stats must read it."""
+    ayu, budi = group.users[:2]
+    async with group.bot(computer_pause=0.05) as runtime:
+        table = await open_with_computers(group, humans=2, levels=[0, 2])
+        await table.play_until(group.match_over)
+        asked = ["/scoreboard", "/scoreboard pair", "/scoreboard month", "/scoreboard all",
+                 "/scoreboard pair all"]
+        for command in asked:
+            ayu.send(group.chat, command)
+        budi.send_private("/stats")
+        await group.server.wait_for(lambda: sum(
+            1 for m in group.server.bot_messages(group.chat) if m.photo and "Scoreboard"
+            in (m.caption or "")) == len(asked))
+        stats = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat) if "Pair dominoes"
+             in (m.text or "")), None))
+        boards = [m for m in group.server.bot_messages(group.chat) if m.photo and m.caption
+                  and "Scoreboard" in m.caption]
+        assert all("Budi" in (m.caption or "") and "🤖" not in (m.caption or "") for m in boards)
+        assert " of 1 (" in (stats.text or "")  # won 0 or 1 of the 1 match played
+        # With computers on the board, they are ranked too.
+        settings = await runtime.storage.chat_settings(group.chat.id)
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings.from_json(settings).with_general(
+                "rank_computers", True).to_json())
+        ayu.send(group.chat, "/scoreboard")
+        with_computers = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)[len(boards):] if m.photo
+             and "🤖" in (m.caption or "")), None))
+    assert with_computers is not None
+    assert not group.said("Something went wrong")
+    assert not any("Something went wrong" in (m.text or "")
+                   for m in group.server.bot_messages(budi.private_chat))

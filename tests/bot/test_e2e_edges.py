@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from bot_kit import Group, lobby_button
 
-from bot.games import Status
-from fakeapi import FakeTelegramServer
+from bot.models import Status
 from bot.texts import fit_caption, short_name
+from fakeapi import FakeTelegramServer
 
 
 def test_names_are_shortened_and_captions_fit() -> None:

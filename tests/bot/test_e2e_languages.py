@@ -65,16 +65,29 @@ async def test_the_settings_menu_changes_settings_for_admins_only(group: Group) 
         menu = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
              if "Settings of this group" in (m.text or "")), None))
-        record = ayu.press(menu, "o:turn")
-        await group.server.wait_for(lambda: record.answered)
-        refused = budi.press(menu, "o:lang")
-        await group.server.wait_for(lambda: refused.answered)
-        assert "admins" in (refused.answer_text or "")
-        record = ayu.press(menu, "o:lang")
-        await group.server.wait_for(lambda: record.answered)
+        async def tap(who: object, label: str) -> str | None:
+            record = who.press(menu, label)  # type: ignore[attr-defined]
+            await group.server.wait_for(lambda: record.answered)
+            return record.answer_text  # type: ignore[no-any-return]
+
+        await tap(ayu, "Turn time: 90 s")  # opens the row of choices
+        assert "✅ 90 s" in menu.button_texts and "↩ Back" in menu.button_texts
+        assert await tap(ayu, "120 s") == "Saved."  # back on the main page
+        refused = await tap(budi, "Language: the first opener's")
+        assert "admins" in (refused or "")
+        await tap(ayu, "Language: the first opener's")
+        await tap(ayu, "English")
+        await tap(ayu, "Gaple with dead tiles …")
+        await tap(ayu, "Gaple deal: 6 each, 4 in the middle")
+        await tap(ayu, "7 each, none in the middle")
+        await tap(ayu, "Target: the game's own")
+        await tap(ayu, "150")
+        await tap(ayu, "↩ Back")
         settings = GroupSettings.from_json(await runtime.storage.chat_settings(group.chat.id))
         assert settings.turn_seconds == 120 and settings.language == "en"
-        done = ayu.press(menu, "o:done")
+        assert settings.game_options("gaple-dead") == {"deal": 7, "target": 150}
+        assert settings.game_options("pair") == {}  # each game keeps its own target
+        done = ayu.press(menu, "✔ Done")
         await group.server.wait_for(lambda: done.answered and not menu.buttons)
 
 

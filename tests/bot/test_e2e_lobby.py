@@ -6,8 +6,8 @@ from pathlib import Path
 
 from bot_kit import Group
 
+from bot.models import Status
 from fakeapi.demo import demo
-from bot.games import Status
 
 
 async def test_picking_a_game_with_buttons_opens_a_table(group: Group) -> None:

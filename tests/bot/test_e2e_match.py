@@ -7,7 +7,7 @@ import re
 import pytest
 from bot_kit import Group
 
-from bot.games import Status
+from bot.models import Status
 from engine import Tile
 
 TILE = re.compile(r"\b(\d{1,2})-(\d{1,2})\b")

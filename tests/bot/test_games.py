@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.errors import UserError
-from bot.games import Game, GameService, Outgoing, Player, Status, move_number
+from bot.models import Game, Outgoing, Player, Status, move_number
+from bot.service import GameService
 from bot.storage import Storage
 from engine import KNOCK, Event, HandEnded, MatchEnded, Play, Tile
 

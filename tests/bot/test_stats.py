@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.errors import UserError
 from bot.i18n import Translator
+from bot.models import Game, Messages, Player, Status, computer
 from bot.stats import (
     RATING_BASE,
     RATING_SCALE,
@@ -33,11 +34,13 @@ from bot.stats import (
     standings,
     stats_text,
 )
-from bot.storage import Storage, dumps
+from bot.storage import Storage
+from engine import HandEnded, HandEndReason, MatchEnded, variant
 
 GROUP, OTHER_GROUP = 100, 200
-ANN, BOB, CID, DEE, EVE, COMPUTER = 1, 2, 3, 4, 5, -1
-NAMES = {ANN: "Ann", BOB: "Bob", CID: "Cid", DEE: "Dee", EVE: "Eve", COMPUTER: "Robot"}
+ROBOT = computer("easy", set())  # as the lobby seats one: three stored fields, not two
+ANN, BOB, CID, DEE, EVE, COMPUTER = 1, 2, 3, 4, 5, ROBOT.user_id
+NAMES = {ANN: "Ann", BOB: "Bob", CID: "Cid", DEE: "Dee", EVE: "Eve", COMPUTER: ROBOT.name}
 SINGLES4 = [[0], [1], [2], [3]]
 PAIRS = [[0, 2], [1, 3]]
 
@@ -79,23 +82,21 @@ HISTORY = (
 
 
 async def record(storage: Storage, played: Played) -> None:
-    players = dumps([[uid, NAMES[uid]] for uid in played.seats])
-    async with storage.transaction() as db:
-        for number, (winner, points) in enumerate(played.hands):
-            totals = [0] * len(played.seats)
-            await db.execute(
-                "INSERT INTO hand_results (game_id, hand_number, chat_id, variant, players,"
-                " winner_side, totals, points, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (played.game_id, number, played.chat_id, played.game, players, winner,
-                 dumps(totals), dumps(points), played.finished_at - 100 + number),
-            )
-        if played.finished:
-            await db.execute(
-                "INSERT INTO match_results (game_id, chat_id, variant, players, sides,"
-                " winner_side, scores, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (played.game_id, played.chat_id, played.game, players, dumps(played.sides),
-                 played.winner, dumps(played.scores), played.finished_at),
-            )
+    """Record ``played`` as the bot does when a move finishes hands and a match: the product's
+    players, the engine's events, the storage layer's own writes."""
+    players = [ROBOT if uid == COMPUTER else Player(uid, NAMES[uid]) for uid in played.seats]
+    game = Game(played.game_id, played.chat_id, Status.FINISHED, played.game, {}, ANN, players,
+                None, 0, "en", Messages())
+    assert [list(side) for side in variant(played.game).sides(len(players))] == played.sides
+    scores = [0] * len(played.sides)
+    for number, (winner, points) in enumerate(played.hands):
+        scores = [a + b for a, b in zip(scores, points, strict=True)]
+        ended = HandEnded(number, HandEndReason.BLOCKED, None, False, winner,
+                          (0,) * len(players), tuple(points), tuple(scores))
+        await storage.record_results(game, [ended], played.finished_at - 100 + number)
+    if played.finished:
+        await storage.record_results(
+            game, [MatchEnded(played.winner, tuple(played.scores))], played.finished_at)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import StorageError
+from bot.settings import GroupSettings
 from bot.storage import MIGRATIONS, Storage
 
 
@@ -52,4 +53,35 @@ async def test_remembered_users_keep_their_private_chat_flag(tmp_path: Path) -> 
     await storage.set_private_ok(5, False)
     assert not await storage.private_ok(5)
     assert await storage.user_language(5) == "ru"
+    await storage.close()
+
+
+async def test_version_4_moves_each_groups_house_rules_under_their_game(tmp_path: Path) -> None:
+    """A group's choices survive the move to per-game settings: its one target becomes each
+    game's, and each option goes to the game it belongs to."""
+    storage = Storage(tmp_path / "db.sqlite3")
+    await storage.open(schema_version=3)
+    # Exactly what the bot wrote before version 4 (GroupSettings.to_json of that version).
+    await storage.save_chat_settings(1, (
+        '{"default_game":"pair","target":150,"turn_seconds":120,"language":"ru","deal":7,'
+        '"dead_tiles":false,"blank_double_25":true,"first_lead":"lot","block_count":"all",'
+        '"rank_computers":true}'))
+    await storage.save_chat_settings(2, '{"default_game":null,"target":null,"turn_seconds":90,'
+                                        '"language":null,"deal":6,"dead_tiles":true,'
+                                        '"blank_double_25":false,"first_lead":"6-6",'
+                                        '"block_count":"opponents","rank_computers":false}')
+    await storage.save_chat_settings(3, "not json")
+    await storage.close()
+    await storage.open()
+    assert await storage.schema_version() == len(MIGRATIONS)
+    chosen = GroupSettings.from_json(await storage.chat_settings(1))
+    assert (chosen.default_game, chosen.turn_seconds, chosen.language, chosen.rank_computers) \
+        == ("pair", 120, "ru", True)
+    assert chosen.game_options("gaple") == {"target": 150}
+    assert chosen.game_options("gaple-dead") == {
+        "target": 150, "deal": 7, "dead_tiles": False, "blank_double_25": True}
+    assert chosen.game_options("pair") == {"target": 150, "first_lead": "lot",
+                                           "block_count": "all"}
+    assert GroupSettings.from_json(await storage.chat_settings(2)) == GroupSettings()
+    assert GroupSettings.from_json(await storage.chat_settings(3)) == GroupSettings()
     await storage.close()

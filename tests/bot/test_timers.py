@@ -9,7 +9,8 @@ from pathlib import Path
 from bot_kit import Group
 from test_games import ANN, BOB, CID, DAN, RecordingComposer
 
-from bot.games import AWAY_AFTER, Game, GameService, Status
+from bot.models import AWAY_AFTER, Game, Status
+from bot.service import GameService
 from bot.settings import GroupSettings
 from bot.storage import Storage
 from engine import player_view
@@ -94,7 +95,10 @@ async def test_settings_apply_to_new_games_only(group: Group) -> None:
         await group.start("pair")
         running = group.game()
         await runtime.storage.save_chat_settings(
-            group.chat.id, GroupSettings(target=150, turn_seconds=0, block_count="all").to_json())
+            group.chat.id,
+            GroupSettings().with_option("pair", "target", 150).with_option("pair", "block_count",
+                                                                            "all")
+            .with_general("turn_seconds", 0).to_json())
         assert running.options == {} and running.turn_seconds == 90
         group.users[0].send(group.chat, "/stop")
         ask = await group.server.wait_for(lambda: next(

@@ -10,11 +10,11 @@ import pytest
 from PIL import Image
 
 from engine import Match, PlayerView, Tile, player_view
+from goldens.samples import first_position, has_choice, played
 from renderers import render_hand
 from renderers.canvas import face_up
 from renderers.hand import draw_hand
 from renderers.labels import ENGLISH
-from goldens.samples import first_position, has_choice, played
 from renderers.sprites import Look
 from renderers.themes import THEMES, find_theme
 

@@ -6,8 +6,8 @@ import re
 from dataclasses import fields, replace
 
 from engine import player_view, table_view
-from renderers import TableLabels, render_hand, render_hand_result, render_table
 from goldens.samples import names_for, played, with_line
+from renderers import TableLabels, render_hand, render_hand_result, render_table
 
 # Every label in another language (with a marker), so that an English word left in the code
 # would show up among the words drawn.

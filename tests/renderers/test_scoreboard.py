@@ -13,9 +13,9 @@ from dataclasses import fields
 import pytest
 from PIL import Image
 
+from goldens.samples import scoreboard_rows
 from renderers import ScoreboardLabels, ScoreboardRow, UnknownThemeError, render_scoreboard
 from renderers.fonts import ELLIPSIS, font
-from goldens.samples import scoreboard_rows
 from renderers.scoreboard import (
     COLUMNS_H,
     MEDALS,

@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 
 from engine import TableView, table_view
+from goldens.samples import first_position, just_knocked, names_for, played, with_line
 from renderers import THEMES, UnknownThemeError, ViewMismatchError, render_table
 from renderers.labels import ENGLISH
-from goldens.samples import first_position, just_knocked, names_for, played, with_line
 from renderers.seats import Rect
 from renderers.table import HEIGHT, LINE_AREA, SLOTS, WIDTH, draw_table, line_layout
 from renderers.themes import Colour, find_theme

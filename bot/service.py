@@ -1,227 +1,39 @@
 """The game service: lobbies, seats, moves and their persistence, with no Telegram in sight.
 
-Handlers decode an update and call one method here; it checks, applies, commits (with what
-must be announced, in the same transaction), and returns. Sending is the publisher's job.
+Handlers decode an update and call one method here; it decides who may do what, checks,
+applies, commits (with what must be announced, in the same transaction), and returns. Sending
+is the publisher's job; SQL is the storage layer's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import enum
-import json
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
-from engine import (
-    KNOCK,
-    Action,
-    BadInputError,
-    CorruptMatchError,
-    DominoError,
-    Event,
-    HandEnded,
-    Match,
-    MatchEnded,
-    ai,
-    match_from_json,
-    match_to_json,
-    player_view,
-    variant,
-)
+from engine import KNOCK, Action, BadInputError, DominoError, Event, Match, ai, player_view, variant
 from engine.ai import safest_action
 
 from .errors import UserError
+from .gamebook import GAMES
 from .i18n import N_
-from .storage import Storage, dumps
-
-GAMES = ("gaple", "gaple-dead", "pair")
-AWAY_AFTER = 3  # time-outs in a row before a player is considered away
-REPLACEMENT_LEVEL = "normal"  # who takes the seat of a player who leaves
-
-
-class Status(enum.Enum):
-    LOBBY = "lobby"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    STOPPED = "stopped"
-    CANCELLED = "cancelled"
-
-    @property
-    def open(self) -> bool:
-        return self in (Status.LOBBY, Status.PLAYING)
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """A seat's occupant. Computer players have negative ids and a ``level``."""
-
-    user_id: int
-    name: str
-    level: str | None = None  # "easy" | "normal" | "hard" for a computer player
-
-    @property
-    def is_computer(self) -> bool:
-        return self.level is not None
-
-    def to_json(self) -> list[object]:
-        return [self.user_id, self.name] if self.level is None else [
-            self.user_id, self.name, self.level]
-
-    @classmethod
-    def from_json(cls, data: list[Any]) -> Player:
-        return cls(int(data[0]), str(data[1]), str(data[2]) if len(data) > 2 else None)
-
-
-# Computer players: recognisable names, one fixed identity per name so the scoreboard can
-# follow them from game to game (it hides them from the human ranking unless asked).
-COMPUTER_NAMES = {
-    "easy": ("Pip", "Dot", "Bit", "Nib"),
-    "normal": ("Domi", "Kartu", "Balak", "Sambung"),
-    "hard": ("Oracle", "Counter", "Abacus", "Sage"),
-}
-
-
-COMPUTER_LEVELS = tuple(COMPUTER_NAMES)  # the lobby buttons carry an index into this
-
-
-def computer(level: str, taken: set[int]) -> Player:
-    """The first computer player of ``level`` whose identity is not already seated."""
-    base = {"easy": 100, "normal": 200, "hard": 300}[level]
-    for index, name in enumerate(COMPUTER_NAMES[level]):
-        user_id = -(base + index + 1)
-        if user_id not in taken:
-            return Player(user_id, f"🤖 {name}", level)
-    raise UserError(N_("No more computer players of that level are free."))
-
-
-@dataclass(slots=True)
-class HandMessage:
-    message_id: int
-    key: str  # what it shows: the publisher skips edits that would change nothing
-
-
-@dataclass(slots=True)
-class Messages:
-    """The Telegram messages a game owns, kept so a restart can bring them up to date."""
-
-    lobby: int | None = None
-    lobby_key: str | None = None
-    table: int | None = None
-    table_hand: int | None = None  # the hand number the table message shows
-    table_key: str | None = None
-    hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
-    unreachable: list[int] = field(default_factory=list)  # seats told about in the group
-
-    def to_json(self) -> str:
-        return dumps(
-            {
-                "lobby": self.lobby,
-                "lobby_key": self.lobby_key,
-                "table": self.table,
-                "table_hand": self.table_hand,
-                "table_key": self.table_key,
-                "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},
-                "unreachable": self.unreachable,
-            }
-        )
-
-    @classmethod
-    def from_json(cls, text: str) -> Messages:
-        data = json.loads(text or "{}")
-        return cls(
-            data.get("lobby"),
-            data.get("lobby_key"),
-            data.get("table"),
-            data.get("table_hand"),
-            data.get("table_key"),
-            {int(s): HandMessage(v[0], v[1]) for s, v in data.get("hands", {}).items()},
-            list(data.get("unreachable", [])),
-        )
-
-
-@dataclass(slots=True)
-class TimerState:
-    """Who ran out of time, and whether the half-time warning was given for this turn."""
-
-    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> time-outs in a row
-    away: list[int] = field(default_factory=list)  # seats that timed out too often
-    warned: bool = False
-    auto_moves: list[str] = field(default_factory=list)  # "hand:index" of moves made for them
-
-    def to_json(self) -> str:
-        return dumps({"timeouts": {str(k): v for k, v in self.timeouts.items()},
-                      "away": self.away, "warned": self.warned, "auto": self.auto_moves[-64:]})
-
-    @classmethod
-    def from_json(cls, text: str | None) -> TimerState:
-        data = json.loads(text or "{}")
-        return cls({int(k): int(v) for k, v in data.get("timeouts", {}).items()},
-                   list(data.get("away", [])), bool(data.get("warned", False)),
-                   list(data.get("auto", [])))
-
-
-@dataclass(slots=True)
-class Game:
-    game_id: int
-    chat_id: int
-    status: Status
-    variant: str
-    options: dict[str, Any]
-    creator_id: int
-    players: list[Player]
-    match: Match | None
-    move_no: int
-    language: str
-    messages: Messages
-    turn_seconds: int = 0
-    deadline: float | None = None
-    timer: TimerState = field(default_factory=TimerState)
-
-    def seat_of(self, user_id: int) -> int | None:
-        for seat, player in enumerate(self.players):
-            if player.user_id == user_id:
-                return seat
-        return None
-
-    @property
-    def names(self) -> list[str]:
-        return [p.name for p in self.players]
-
-    @property
-    def seat_counts(self) -> tuple[int, ...]:
-        return variant(self.variant).seat_counts
-
-
-@dataclass(frozen=True, slots=True)
-class Outgoing:
-    """One announcement for the group: text (HTML) and an optional picture."""
-
-    text: str
-    photo: bytes | None = None
-    buttons: tuple[tuple[tuple[str, str], ...], ...] = ()  # rows of (label, callback data)
-
-
-class Composer(Protocol):
-    """Turns what happened into announcements (the presentation layer implements it)."""
-
-    def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]: ...
-
-    def away(self, game: Game, seat: int) -> list[Outgoing]: ...
-
-    def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]: ...
-
-    def stopped(self, game: Game, by: str) -> list[Outgoing]: ...
-
-
-def move_number(match: Match | None) -> int:
-    """Counts every action and every deal: buttons carry it, so a stale button is spotted."""
-    if match is None:
-        return 0
-    return sum(len(hand.moves) for hand in match.hands) + len(match.hands)
+from .models import (
+    AWAY_AFTER,
+    REPLACEMENT_LEVEL,
+    Composer,
+    Game,
+    Messages,
+    Outgoing,
+    Player,
+    Status,
+    computer,
+    move_number,
+)
+from .refusals import rule_message
+from .storage import StaleMoveError, Storage
 
 
 class GameService:
@@ -245,10 +57,7 @@ class GameService:
 
     # --- loading -----------------------------------------------------------------------
     async def load_open_games(self) -> list[Game]:
-        rows = await self.storage.fetch_all(
-            "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY game_id"
-        )
-        games = [self._from_row(row) for row in rows]
+        games = await self.storage.open_games()
         for game in games:
             self._remember(game)
         return games
@@ -259,14 +68,13 @@ class GameService:
         Keeping the object means a tap or timer already holding it (waiting for the game's
         lock) sees the committed state, never a move that failed half-way.
         """
-        row = await self.storage.fetch_one("SELECT * FROM games WHERE game_id=?", (game_id,))
+        fresh = await self.storage.load_game(game_id)
         for chat, gid in list(self._open_by_chat.items()):
             if gid == game_id:
                 del self._open_by_chat[chat]
-        if row is None:
+        if fresh is None:
             self._by_id.pop(game_id, None)
             return None
-        fresh = self._from_row(row)
         game = self._by_id.get(game_id)
         if game is None:
             game = fresh
@@ -287,21 +95,6 @@ class GameService:
             self._open_by_chat[game.chat_id] = game.game_id
         elif self._open_by_chat.get(game.chat_id) == game.game_id:
             del self._open_by_chat[game.chat_id]
-
-    def _from_row(self, row: Any) -> Game:
-        match = None
-        if row["match"]:
-            try:
-                match = match_from_json(row["match"])
-            except CorruptMatchError:
-                match = None  # kept out of play; the stored text stays for inspection
-        players = [Player.from_json(p) for p in json.loads(row["players"])]
-        return Game(
-            row["game_id"], row["chat_id"], Status(row["status"]), row["variant"],
-            json.loads(row["options"]), row["creator_id"], players, match, row["move_no"],
-            row["language"], Messages.from_json(row["messages"]), row["turn_seconds"],
-            row["deadline"], TimerState.from_json(row["timer"]),
-        )
 
     def game(self, game_id: int) -> Game | None:
         return self._by_id.get(game_id)
@@ -332,19 +125,9 @@ class GameService:
             raise UserError(N_("I don't know the game {game}."), game=game_name)
         options = dict(options or {})
         variant(game_name).options(options, variant(game_name).seat_counts[0])
-        now = self.clock()
-        async with self.storage.transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO games (chat_id, status, variant, options, creator_id, players,"
-                " language, turn_seconds, created_at, updated_at)"
-                " VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
-                (chat_id, game_name, dumps(options), creator.user_id,
-                 dumps([[creator.user_id, creator.name]]), language, turn_seconds, now, now),
-            )
-            game_id = cursor.lastrowid
-        assert game_id is not None
-        game = Game(game_id, chat_id, Status.LOBBY, game_name, options, creator.user_id,
+        game = Game(0, chat_id, Status.LOBBY, game_name, options, creator.user_id,
                     [creator], None, 0, language, Messages(), turn_seconds)
+        game.game_id = await self.storage.insert_game(game, self.clock())
         self._remember(game)
         self._changed(game)
         return game
@@ -397,11 +180,7 @@ class GameService:
         await self._save_players(game)
 
     async def _save_players(self, game: Game) -> None:
-        async with self.storage.transaction() as db:
-            await db.execute(
-                "UPDATE games SET players=?, updated_at=? WHERE game_id=?",
-                (dumps([p.to_json() for p in game.players]), self.clock(), game.game_id),
-            )
+        await self.storage.save_players(game, self.clock())
         self._changed(game)
 
     async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:
@@ -472,9 +251,7 @@ class GameService:
         if game.status is not Status.PLAYING or game.move_no != move_no or game.timer.warned:
             return False
         game.timer.warned = True
-        async with self.storage.transaction() as db:
-            await db.execute("UPDATE games SET timer=? WHERE game_id=?",
-                             (game.timer.to_json(), game.game_id))
+        await self.storage.save_timer(game)
         self._changed(game)
         return True
 
@@ -545,29 +322,58 @@ class GameService:
             events += match.apply(seat, KNOCK)
         return events
 
-    async def stop(self, game: Game, user_id: int, is_admin: bool, by: str = "") -> None:
-        """End the game with no result; ``by`` (HTML) is announced as who stopped it."""
+    @staticmethod
+    def check_may_stop(game: Game, user_id: int, is_admin: bool) -> None:
+        """Raise :class:`UserError` unless ``user_id`` may stop ``game``: its creator or an
+        admin of its group, while it is open."""
         if not game.status.open:
             raise UserError(N_("This game is over."))
         if user_id != game.creator_id and not is_admin:
             raise UserError(N_("Only the game's creator or a group admin can stop it."))
+
+    async def stop(self, game: Game, user_id: int, is_admin: bool, by: str = "") -> None:
+        """End the game with no result; ``by`` (HTML) is announced as who stopped it."""
+        self.check_may_stop(game, user_id, is_admin)
         await self._set_status(game, Status.STOPPED, self.composer.stopped(game, by))
 
     async def abandon(self, game: Game) -> None:
         """The bot can no longer reach the group: no result, and nothing left to send."""
-        await self._set_status(game, Status.STOPPED)
-        async with self.storage.transaction() as db:
-            await db.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
+        await self._set_status(game, Status.STOPPED, drop_outbox=True)
 
-    async def quit(self, game: Game, user_id: int) -> Player:
+    async def quit(self, game: Game, user_id: int, asked_seat: int | None = None) -> Player:
         """A seated player leaves a running game; a computer player takes the seat so the
-        match can finish. Returns the newcomer."""
+        match can finish. ``asked_seat`` is the seat a confirmation button was made for: only
+        that seat's player may answer it. Returns the newcomer."""
         seat = game.seat_of(user_id)
         if game.status is not Status.PLAYING or seat is None:
             raise UserError(N_("You are not playing in this game."))
-        return await self.replace(game, seat, REPLACEMENT_LEVEL)
+        if asked_seat is not None:
+            self.check_asked(game, user_id, asked_seat)
+        return await self._hand_over(game, seat, REPLACEMENT_LEVEL)
 
-    async def replace(self, game: Game, seat: int, level: str) -> Player:
+    @staticmethod
+    def check_asked(game: Game, user_id: int, asked_seat: int) -> None:
+        """A question asked of the player in ``asked_seat`` is answered by them alone."""
+        if game.seat_of(user_id) != asked_seat:
+            raise UserError(N_("This question is for another player."))
+
+    async def replace_away(
+        self, game: Game, user_id: int, is_admin: bool, seat: int, level: str = REPLACEMENT_LEVEL
+    ) -> Player:
+        """The creator or an admin hands the seat of an away player to a computer player.
+
+        Valid only while the offer holds: the game is on and that seat's player is away (three
+        time-outs in a row, and no move of their own since), whatever button asked for it.
+        """
+        if game.status is not Status.PLAYING:
+            raise UserError(N_("This game is over."))
+        if user_id != game.creator_id and not is_admin:
+            raise UserError(N_("Only the game's creator or a group admin can do that."))
+        if seat not in game.timer.away:
+            raise UserError(N_("That player is at the table and plays on."))
+        return await self._hand_over(game, seat, level)
+
+    async def _hand_over(self, game: Game, seat: int, level: str) -> Player:
         """Hand ``seat`` to a computer player of ``level`` and say so in the group."""
         if game.status is not Status.PLAYING or not 0 <= seat < len(game.players):
             raise UserError(N_("This game is over."))
@@ -579,15 +385,9 @@ class GameService:
         game.timer.timeouts.pop(seat, None)
         if seat in game.timer.away:
             game.timer.away.remove(seat)
-        outgoing = self.composer.replaced(game, leaving, newcomer)
-        async with self.storage.transaction() as db:
-            await db.execute(
-                "UPDATE games SET players=?, timer=?, deadline=?, updated_at=? WHERE game_id=?",
-                (dumps([p.to_json() for p in game.players]), game.timer.to_json(),
-                 self._deadline(game), self.clock(), game.game_id),
-            )
-            await self._queue(db, game, outgoing)
         game.deadline = self._deadline(game)
+        await self.storage.save_seats(game, self.composer.replaced(game, leaving, newcomer),
+                                      self.clock())
         self._changed(game)
         return newcomer
 
@@ -615,16 +415,16 @@ class GameService:
         return self.clock() + game.turn_seconds
 
     async def _set_status(
-        self, game: Game, status: Status, outgoing: list[Outgoing] | None = None
+        self, game: Game, status: Status, outgoing: list[Outgoing] | None = None,
+        drop_outbox: bool = False,
     ) -> None:
-        async with self.storage.transaction() as db:
-            await db.execute(
-                "UPDATE games SET status=?, updated_at=?, deadline=NULL WHERE game_id=?",
-                (status.value, self.clock(), game.game_id),
-            )
-            await self._queue(db, game, outgoing or [])
-        game.status = status
-        game.deadline = None
+        previous = game.status, game.deadline
+        game.status, game.deadline = status, None
+        try:
+            await self.storage.save_status(game, outgoing or [], self.clock(), drop_outbox)
+        except BaseException:
+            game.status, game.deadline = previous
+            raise
         self._remember(game)
         self._changed(game)
 
@@ -636,64 +436,18 @@ class GameService:
         assert match is not None
         if match.over and game.status is Status.PLAYING:
             game.status = Status.FINISHED
-        new_move_no = move_number(match)
-        now = self.clock()
-        deadline = self._deadline(game)
+        game.move_no = move_number(match)
+        game.deadline = self._deadline(game)
         game.timer.warned = False
-        async with self.storage.transaction() as db:
-            cursor = await db.execute(
-                "UPDATE games SET match=?, move_no=?, status=?, updated_at=?, deadline=?, timer=?"
-                " WHERE game_id=? AND move_no=?",
-                (match_to_json(match), new_move_no, game.status.value, now, deadline,
-                 game.timer.to_json(), game.game_id, previous_move_no),
-            )
-            if cursor.rowcount != 1:
-                raise UserError(N_("That button is out of date."))
-            await self._queue(db, game, outgoing)
-            await self._record_results(db, game, events, now)
-        game.move_no = new_move_no
-        game.deadline = deadline
+        try:
+            await self.storage.commit_move(game, previous_move_no, events, outgoing, self.clock())
+        except StaleMoveError:
+            raise UserError(N_("That button is out of date.")) from None
         self._remember(game)
         self._changed(game)
 
-    async def _queue(self, db: Any, game: Game, outgoing: list[Outgoing]) -> None:
-        for item in outgoing:
-            await db.execute(
-                "INSERT INTO outbox (game_id, chat_id, text, photo, buttons, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game.game_id, game.chat_id, item.text, item.photo,
-                 dumps(item.buttons) if item.buttons else None, self.clock()),
-            )
-
-    async def _record_results(
-        self, db: Any, game: Game, events: list[Event], now: float
-    ) -> None:
-        match = game.match
-        assert match is not None
-        players = dumps([p.to_json() for p in game.players])
-        for event in events:
-            if isinstance(event, HandEnded):
-                await db.execute(
-                    "INSERT OR REPLACE INTO hand_results (game_id, hand_number, chat_id, variant,"
-                    " players, winner_side, totals, points, finished_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game.game_id, event.hand_number, game.chat_id, game.variant, players,
-                     event.winner, dumps(event.totals), dumps(event.points), now),
-                )
-            elif isinstance(event, MatchEnded):
-                await db.execute(
-                    "INSERT OR REPLACE INTO match_results (game_id, chat_id, variant, players,"
-                    " sides, winner_side, scores, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game.game_id, game.chat_id, game.variant, players, dumps(match.sides),
-                     event.winner, dumps(event.scores), now),
-                )
-
     async def save_messages(self, game: Game) -> None:
-        async with self.storage.transaction() as db:
-            await db.execute(
-                "UPDATE games SET messages=? WHERE game_id=?",
-                (game.messages.to_json(), game.game_id),
-            )
+        await self.storage.save_messages(game)
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
@@ -703,25 +457,3 @@ class GameService:
             if game.chat_id == old_chat_id:
                 game.chat_id = new_chat_id
                 self._changed(game)
-
-
-RULE_MESSAGES: dict[str, str] = {
-    "NotYourTurnError": N_("It is not your turn."),
-    "HandOverError": N_("This hand is over."),
-    "TileNotInHandError": N_("You don't hold that tile."),
-    "TileDoesNotFitError": N_("That tile does not fit there."),
-    "WrongLeadError": N_("This hand must be led with another tile."),
-    "MustPlayError": N_("You must play when you can."),
-    "WrongStuckActionError": N_("When you cannot lay a tile, use the buttons I sent you."),
-    "EndRequiredError": N_("That tile fits both ends: choose one."),
-}
-
-
-def rule_message(error: DominoError) -> str:
-    """The catalogue message for an engine error (engine messages are English only)."""
-    for cls in type(error).__mro__:
-        if cls.__name__ in RULE_MESSAGES:
-            return RULE_MESSAGES[cls.__name__]
-    if isinstance(error, BadInputError):
-        return N_("That button is out of date.")
-    return N_("That move is not allowed.")

@@ -1,0 +1,267 @@
+"""Button handlers: one per family of buttons, routed by PTB's ``pattern=`` on the data's
+prefix (:data:`bot.callbacks.PATTERNS`).
+
+Each decodes its data strictly, calls the game service, and returns a toast (or a URL to open);
+:func:`answering` answers every callback query exactly once, with a short toast when refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from telegram import CallbackQuery, Message, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from engine import PlayerView, player_view
+
+from . import keyboards, texts
+from .callbacks import (
+    AddComputer,
+    BackToHand,
+    LeaveAnswer,
+    LobbyAction,
+    LobbyTap,
+    PickGame,
+    ReplaceAway,
+    SettingTap,
+    ShowHand,
+    StopAnswer,
+    TileIntent,
+    TileTap,
+    decode,
+)
+from .commands import create_game
+from .errors import UserError
+from .gamebook import GAMES
+from .i18n import Translator, translator
+from .menu import setting_button
+from .models import Game, Status
+from .runtime import Runtime, runtime
+from .updates import is_admin, is_group, player_of, remember
+
+log = logging.getLogger(__name__)
+
+Answer = tuple[str | None, str | None]  # (toast, url)
+Context = ContextTypes.DEFAULT_TYPE
+Route = Callable[[Runtime, Context, CallbackQuery, Any], Awaitable[Answer]]
+
+
+def answering(
+    expected: type | tuple[type, ...], route: Route
+) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+    """A PTB callback for one family of buttons: decode, route, answer once, whatever
+    happens (a refusal is a toast, a failure a short apology, never a traceback)."""
+
+    async def handle(update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        t = translator(query.from_user.language_code)
+        toast: str | None = None
+        url: str | None = None
+        try:
+            button = decode(query.data)
+            if not isinstance(button, expected):
+                toast = t("That button is out of date.")
+            else:
+                toast, url = await route(runtime(context), context, query, button)
+        except UserError as exc:
+            toast = t(exc.message, **exc.params)
+        except Exception:
+            log.exception("button %r failed", query.data)
+            toast = t("Something went wrong. Please try again.")
+        await query.answer(text=toast, url=url)
+
+    return handle
+
+
+async def unknown(update: Update, context: Context) -> None:
+    """Data no family claims: garbled, forged or from an old version of the bot."""
+    query = update.callback_query
+    if query is not None:
+        await query.answer(text=translator(query.from_user.language_code)(
+            "That button is out of date."))
+
+
+def _t(query: CallbackQuery) -> Translator:
+    return translator(query.from_user.language_code)
+
+
+def _game(rt: Runtime, game_id: int) -> Game:
+    game = rt.service.game(game_id)
+    if game is None:
+        raise UserError("That button is out of date.")
+    return game
+
+
+async def _delete_quietly(query: CallbackQuery) -> None:
+    with contextlib.suppress(TelegramError):
+        await query.delete_message()
+
+
+# --- the routes ----------------------------------------------------------------------------
+async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: PickGame
+                      ) -> Answer:
+    chat = query.message.chat if query.message else None
+    if chat is None or not is_group(chat) or tap.game not in GAMES:
+        return _t(query)("That button is out of date."), None
+    await remember(rt, query.from_user)
+    refusal = await create_game(rt, chat, query.from_user, tap.game, {})
+    if refusal is None:
+        await _delete_quietly(query)  # the picker has done its job
+    return refusal, None
+
+
+async def settings_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: SettingTap
+                          ) -> Answer:
+    return await setting_button(rt, context, query, tap), None
+
+
+async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
+                       tap: LobbyTap | AddComputer) -> Answer:
+    user, t = query.from_user, _t(query)
+    game = _game(rt, tap.game_id)
+    async with rt.locks.game(game.game_id):
+        if isinstance(tap, AddComputer):
+            added = await rt.service.add_computer(game, user.id, tap.level)
+            return t("{name} takes a seat.", name=added.name), None
+        if tap.action is LobbyAction.JOIN:
+            await remember(rt, user)
+            if not await rt.storage.private_ok(user.id):
+                # Hands go to the private chat: open it first; /start there takes the seat.
+                return None, keyboards.deep_link(rt.publisher.bot_username, f"join{game.game_id}")
+            await rt.service.join(game, player_of(user))
+            return t("You joined the game."), None
+        if tap.action is LobbyAction.LEAVE:
+            await rt.service.leave(game, user.id)
+            return t("You left the game."), None
+        if tap.action is LobbyAction.CANCEL:
+            await rt.service.cancel(game, user.id, await is_admin(context, game.chat_id, user.id))
+            return t("The table is closed."), None
+        if tap.action is LobbyAction.REMOVE_COMPUTER:
+            await rt.service.remove_computer(game, user.id)
+            return t("A computer player left the table."), None
+        if user.id == game.creator_id:
+            missing = [p.name for p in game.players
+                       if not p.is_computer and not await rt.storage.private_ok(p.user_id)]
+            if missing:
+                return t("Waiting for {names} to open a private chat with me.",
+                         names=", ".join(missing)), None
+        await rt.service.start(game, user.id)
+        return t("Let's play!"), None
+
+
+async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: ReplaceAway
+                         ) -> Answer:
+    """Hand an away player's seat to a computer player (the creator or an admin)."""
+    user = query.from_user
+    game = _game(rt, tap.game_id)
+    admin = await is_admin(context, game.chat_id, user.id)
+    async with rt.locks.game(game.game_id):
+        await rt.service.replace_away(game, user.id, admin, tap.seat)
+    with contextlib.suppress(TelegramError):
+        await query.edit_message_reply_markup(reply_markup=None)
+    return _t(query)("A computer player takes the seat."), None
+
+
+async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: StopAnswer
+                      ) -> Answer:
+    user, t = query.from_user, _t(query)
+    game = _game(rt, tap.game_id)
+    admin = await is_admin(context, game.chat_id, user.id)
+    rt.service.check_may_stop(game, user.id, admin)
+    if not tap.confirm:
+        await _delete_quietly(query)
+        return t("The game goes on."), None
+    async with rt.locks.game(game.game_id):
+        await rt.service.stop(game, user.id, admin,
+                              by=texts.mention(user.id, player_of(user).name))
+    await _delete_quietly(query)
+    return t("The game is stopped."), None
+
+
+async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: LeaveAnswer
+                       ) -> Answer:
+    user, t = query.from_user, _t(query)
+    game = _game(rt, tap.game_id)
+    if not tap.confirm:
+        rt.service.check_asked(game, user.id, tap.seat)
+        await _delete_quietly(query)
+        return t("The game goes on."), None
+    async with rt.locks.game(game.game_id):
+        await rt.service.quit(game, user.id, asked_seat=tap.seat)
+    await _delete_quietly(query)
+    return t("You left the game."), None
+
+
+async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowHand
+                     ) -> Answer:
+    user, t = query.from_user, _t(query)
+    game = _game(rt, tap.game_id)
+    seat = game.seat_of(user.id)
+    if seat is None:
+        return t("You are not playing in this game."), None
+    if game.status is not Status.PLAYING:
+        return t("This game is over."), None
+    if not await rt.storage.private_ok(user.id):
+        return None, keyboards.deep_link(rt.publisher.bot_username, f"hand{game.game_id}")
+    await rt.publisher.resend_hand(game, seat)
+    return t("I sent your tiles to our private chat."), None
+
+
+async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
+                      tap: TileTap | BackToHand) -> Answer:
+    user, t = query.from_user, _t(query)
+    game = _game(rt, tap.game_id)
+    seat = game.seat_of(user.id)
+    if seat is None:
+        return t("You are not playing in this game."), None
+    if isinstance(tap, TileTap) and tap.intent is TileIntent.INERT:
+        return t("You cannot lay that tile now."), None
+    async with rt.locks.game(game.game_id):
+        if game.status is not Status.PLAYING or game.match is None:
+            return t("This game is over."), None
+        if tap.move_no != game.move_no:
+            return t("That button is out of date."), None
+        action = tap.action() if isinstance(tap, TileTap) else None
+        if action is None:
+            view = player_view(game.match, seat)
+            if not view.my_turn:
+                return t("It is not your turn."), None
+            await _show_choice(query, t, game, view, tap)
+            return None, None
+        await rt.service.act(game, user.id, tap.move_no, action)
+    return None, None
+
+
+async def _show_choice(
+    query: CallbackQuery, t: Translator, game: Game, view: PlayerView, tap: TileTap | BackToHand
+) -> None:
+    if isinstance(tap, TileTap):
+        if tap.tile not in view.playable():
+            raise UserError("You cannot lay that tile now.")
+        markup = keyboards.end_choice(t, game, view, game.move_no, tap.tile)
+    else:
+        markup = keyboards.hand(t, game, view, game.move_no)
+    current = query.message.reply_markup if isinstance(query.message, Message) else None
+    if current == markup:
+        return  # a second tap on the same tile: nothing to change
+    with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
+        await query.edit_message_reply_markup(reply_markup=markup)
+
+
+# family (bot.callbacks.PATTERNS) -> (the button types it carries, its route)
+ROUTES: dict[str, tuple[type | tuple[type, ...], Route]] = {
+    "game": (PickGame, game_picked),
+    "lobby": ((LobbyTap, AddComputer), lobby_tapped),
+    "play": ((TileTap, BackToHand), tile_tapped),
+    "hand": (ShowHand, hand_asked),
+    "stop": (StopAnswer, stop_tapped),
+    "leave": (LeaveAnswer, leave_tapped),
+    "replace": (ReplaceAway, replace_tapped),
+    "settings": (SettingTap, settings_tapped),
+}

@@ -1,0 +1,271 @@
+"""Command handlers: decode the command, call the game service, reply.
+
+Every reply is a translated sentence; what a game changes reaches the chats through the
+publisher, which the service wakes after each commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import replace
+
+from telegram import Chat, ReplyParameters, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.ext import ContextTypes
+
+from engine import BadInputError, OptionValueError, variant
+
+from . import keyboards, texts
+from .errors import UserError
+from .gamebook import GAMES, find_game
+from .i18n import DEFAULT_LANGUAGE, Translator, pick_language, translator
+from .menu import group_settings
+from .models import Game, Status
+from .runtime import Runtime, runtime
+from .updates import is_admin, is_group, player_of, remember, reply, tr
+
+log = logging.getLogger(__name__)
+
+OPTION_FORM = re.compile(r"([A-Za-z_0-9]{1,32})=([A-Za-z0-9-]{1,32})")
+
+
+async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start in private: opens the chat hands go to; deep links join a table or resend tiles."""
+    rt = runtime(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    t = tr(update)
+    if chat.type != ChatType.PRIVATE:
+        await reply(update, texts.help_text(t))
+        return
+    await remember(rt, user, private_ok=True)
+    payload = context.args[0] if context.args else ""
+    for game in rt.service.games_of_user(user.id):
+        seat = game.seat_of(user.id)
+        if seat is not None and seat in game.messages.unreachable:
+            await rt.publisher.resend_hand(game, seat)
+    if m := re.fullmatch(r"join(\d{1,18})", payload):
+        lobby = rt.service.game(int(m.group(1)))
+        if lobby is None or lobby.status is not Status.LOBBY:
+            await reply(update, t(
+                "That table is no longer open. Ask the group to open another with /newgame."
+            ))
+            return
+        async with rt.locks.game(lobby.game_id):
+            try:
+                await rt.service.join(lobby, player_of(user))
+            except UserError as exc:
+                await reply(update, t(exc.message, **exc.params))
+                return
+        await reply(update, t("You have a seat at the table. Your tiles will come here."))
+        return
+    if m := re.fullmatch(r"hand(\d{1,18})", payload):
+        playing = rt.service.game(int(m.group(1)))
+        seat = playing.seat_of(user.id) if playing else None
+        if playing is not None and seat is not None and playing.status is Status.PLAYING:
+            await rt.publisher.resend_hand(playing, seat)
+            return
+    await reply(update, t("Hello! Add me to a group and type /newgame there. "
+                          "Your tiles will come to you here, in private."))
+
+
+async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    rt = runtime(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    t = tr(update)
+    if not is_group(chat):
+        await reply(update, t("Add me to a group and type /newgame there."))
+        return
+    await remember(rt, user)
+    args = context.args or []
+    existing = rt.service.open_game_in(chat.id)
+    if existing is not None:
+        target = existing.messages.table or existing.messages.lobby
+        t = translator(existing.language)
+        await reply(update, t("A game is already running in this chat."),
+                    reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
+                    if target else None)
+        return
+    settings = await group_settings(rt, chat.id)
+    if not args and settings.default_game is not None:
+        args = [settings.default_game]
+    if not args:
+        await reply(update, t("Which game?"), reply_markup=keyboards.game_picker(t))
+        return
+    name = find_game(args[0])
+    if name is None:
+        await reply(update, t("I don't know the game {game}. I play: {games}.",
+                              game=texts.quote(args[0]), games=", ".join(GAMES)))
+        return
+    options, refusal = read_options(t, name, args[1:])
+    if refusal is None:
+        refusal = await create_game(rt, chat, user, name, options)
+    if refusal is not None:
+        await reply(update, refusal)
+
+
+def read_options(
+    t: Translator, game: str, words: list[str]
+) -> tuple[dict[str, object], str | None]:
+    """The options ``name=value`` a player typed after the game, or what is wrong with them:
+    the option's name and what it allows."""
+    spec = variant(game)
+    options: dict[str, object] = {}
+    for word in words:
+        m = OPTION_FORM.fullmatch(word)
+        if not m:
+            return options, t("Options are written name=value, like target=150.")
+        option = spec.option_spec(m.group(1).lower())
+        if option is None:
+            return options, t("{game} has no option {option}. Its options: {names}.",
+                              game=texts.title(t, game), option=texts.quote(m.group(1)),
+                              names=", ".join(spec.option_names))
+        try:
+            options[option.name] = option.parse(m.group(2))
+        except OptionValueError:
+            return options, t("{option} is {allowed}.", option=option.name,
+                              allowed=texts.allowed(t, option))
+    return options, None
+
+
+async def create_game(
+    rt: Runtime, chat: Chat, user: User, name: str, options: dict[str, object]
+) -> str | None:
+    """Open a table with the group's settings (``options`` win); returns a refusal, or None."""
+    settings = await group_settings(rt, chat.id)
+    if settings.language is None:
+        # A group speaks the language of whoever opened its first table, until /settings.
+        settings = replace(settings, language=pick_language(user.language_code))
+        await rt.storage.save_chat_settings(chat.id, settings.to_json())
+    language = settings.language or DEFAULT_LANGUAGE
+    t = translator(language)
+    merged = settings.game_options(name) | options
+    async with rt.locks.chat(chat.id):
+        try:
+            await rt.service.create(chat.id, player_of(user), name, language, merged,
+                                    settings.turn_seconds)
+        except UserError as exc:
+            return t(exc.message, **exc.params)
+        except BadInputError:
+            return t("Those options are not valid for this game.")
+    return None
+
+
+async def group_game(
+    update: Update, context: ContextTypes.DEFAULT_TYPE
+) -> tuple[Runtime, User, Game | None, Translator] | None:
+    """For commands about the group's game: None (after saying why) outside a group."""
+    rt = runtime(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return None
+    if not is_group(chat):
+        t = tr(update)
+        await reply(update, t("This works in the group where the game is played."))
+        return None
+    game = rt.service.open_game_in(chat.id)
+    return rt, user, game, tr(update, game)
+
+
+async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    found = await group_game(update, context)
+    if found is None:
+        return
+    rt, user, game, t = found
+    if game is None:
+        await reply(update, t("No game is running here."))
+        return
+    try:
+        rt.service.check_may_stop(game, user.id, await is_admin(context, game.chat_id, user.id))
+    except UserError as exc:
+        await reply(update, t(exc.message, **exc.params))
+        return
+    await reply(update, t("Stop the game? Nobody will win it."),
+                reply_markup=keyboards.stop_confirmation(t, game))
+
+
+async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/leave: quit the lobby at once, or a running game after a confirmation tap."""
+    found = await group_game(update, context)
+    if found is None:
+        return
+    rt, user, game, t = found
+    if game is None or game.seat_of(user.id) is None:
+        await reply(update, t("You are not in a game here."))
+        return
+    if game.status is Status.LOBBY:
+        async with rt.locks.game(game.game_id):
+            try:
+                await rt.service.leave(game, user.id)
+            except UserError as exc:
+                await reply(update, t(exc.message, **exc.params))
+        return
+    await reply(update, t("Leave the game? A computer player will take your seat."),
+                reply_markup=keyboards.leave_confirmation(t, game, game.seat_of(user.id) or 0))
+
+
+async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    rt = runtime(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    games = rt.service.games_of_user(user.id)
+    if is_group(chat):
+        games = [g for g in games if g.chat_id == chat.id]
+    playing = [g for g in games if g.status is Status.PLAYING]
+    if not playing:
+        t = tr(update)
+        await reply(update, t("You are not playing a game right now."))
+        return
+    if not await rt.storage.private_ok(user.id):
+        t = tr(update)
+        link = keyboards.deep_link(rt.publisher.bot_username, f"hand{playing[0].game_id}")
+        await reply(update, t("Open {link} and press Start: then I can send you your tiles.",
+                              link=link))
+        return
+    for game in playing:
+        seat = game.seat_of(user.id)
+        assert seat is not None
+        await rt.publisher.resend_hand(game, seat)
+
+
+async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    t = tr(update)
+    args = context.args or []
+    name = find_game(args[0]) if args else None
+    names = [name] if name else list(GAMES)
+    await reply(update, "\n\n".join(texts.rules_text(t, n) for n in names))
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await reply(update, texts.help_text(tr(update)))
+
+
+async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was removed from a group: its game ends with no result, nothing more is sent.
+    A user who blocks or unblocks the bot in private is remembered for the Join link."""
+    change = update.my_chat_member
+    if change is None:
+        return
+    rt = runtime(context)
+    gone = change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+    if change.chat.type == ChatType.PRIVATE:
+        await rt.storage.set_private_ok(change.chat.id, not gone)
+        return
+    game = rt.service.open_game_in(change.chat.id)
+    if gone and game is not None:
+        async with rt.locks.game(game.game_id):
+            await rt.service.abandon(game)
+
+
+async def migrate_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A group became a supergroup: its game follows it to the new chat id."""
+    message = update.effective_message
+    if message is None or not message.migrate_to_chat_id:
+        return
+    rt = runtime(context)
+    await rt.service.migrate_chat(message.chat.id, message.migrate_to_chat_id)

@@ -1,0 +1,215 @@
+"""What the bot knows of a game, with no Telegram and no SQL in sight: the values the game
+service changes, the storage layer saves, and the presentation reads.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine import Event, Match, variant
+
+from .errors import UserError
+from .i18n import N_
+
+AWAY_AFTER = 3  # time-outs in a row before a player is considered away
+REPLACEMENT_LEVEL = "normal"  # who takes the seat of a player who leaves
+
+
+def dumps(value: object) -> str:
+    """Compact JSON, as every stored column holds it."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def json_object(text: str | None) -> dict[str, Any]:
+    """A stored JSON object, or an empty one where the text is missing, damaged or not an
+    object: stored settings are read leniently, never crash a command."""
+    try:
+        data = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+class Status(enum.Enum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+    CANCELLED = "cancelled"
+
+    @property
+    def open(self) -> bool:
+        return self in (Status.LOBBY, Status.PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat's occupant. Computer players have negative ids and a ``level``."""
+
+    user_id: int
+    name: str
+    level: str | None = None  # "easy" | "normal" | "hard" for a computer player
+
+    @property
+    def is_computer(self) -> bool:
+        return self.level is not None
+
+    def to_json(self) -> list[object]:
+        return [self.user_id, self.name] if self.level is None else [
+            self.user_id, self.name, self.level]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> Player:
+        return cls(int(data[0]), str(data[1]), str(data[2]) if len(data) > 2 else None)
+
+
+# Computer players: recognisable names, one fixed identity per name so the scoreboard can
+# follow them from game to game (it hides them from the human ranking unless asked).
+COMPUTER_NAMES = {
+    "easy": ("Pip", "Dot", "Bit", "Nib"),
+    "normal": ("Domi", "Kartu", "Balak", "Sambung"),
+    "hard": ("Oracle", "Counter", "Abacus", "Sage"),
+}
+
+
+COMPUTER_LEVELS = tuple(COMPUTER_NAMES)  # the lobby buttons carry an index into this
+
+
+def computer(level: str, taken: set[int]) -> Player:
+    """The first computer player of ``level`` whose identity is not already seated."""
+    base = {"easy": 100, "normal": 200, "hard": 300}[level]
+    for index, name in enumerate(COMPUTER_NAMES[level]):
+        user_id = -(base + index + 1)
+        if user_id not in taken:
+            return Player(user_id, f"🤖 {name}", level)
+    raise UserError(N_("No more computer players of that level are free."))
+
+
+@dataclass(slots=True)
+class HandMessage:
+    message_id: int
+    key: str  # what it shows: the publisher skips edits that would change nothing
+
+
+@dataclass(slots=True)
+class Messages:
+    """The Telegram messages a game owns, kept so a restart can bring them up to date."""
+
+    lobby: int | None = None
+    lobby_key: str | None = None
+    table: int | None = None
+    table_hand: int | None = None  # the hand number the table message shows
+    table_key: str | None = None
+    hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
+    unreachable: list[int] = field(default_factory=list)  # seats told about in the group
+
+    def to_json(self) -> str:
+        return dumps(
+            {
+                "lobby": self.lobby,
+                "lobby_key": self.lobby_key,
+                "table": self.table,
+                "table_hand": self.table_hand,
+                "table_key": self.table_key,
+                "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},
+                "unreachable": self.unreachable,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Messages:
+        data = json.loads(text or "{}")
+        return cls(
+            data.get("lobby"),
+            data.get("lobby_key"),
+            data.get("table"),
+            data.get("table_hand"),
+            data.get("table_key"),
+            {int(s): HandMessage(v[0], v[1]) for s, v in data.get("hands", {}).items()},
+            list(data.get("unreachable", [])),
+        )
+
+
+@dataclass(slots=True)
+class TimerState:
+    """Who ran out of time, and whether the half-time warning was given for this turn."""
+
+    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> time-outs in a row
+    away: list[int] = field(default_factory=list)  # seats that timed out too often
+    warned: bool = False
+    auto_moves: list[str] = field(default_factory=list)  # "hand:index" of moves made for them
+
+    def to_json(self) -> str:
+        return dumps({"timeouts": {str(k): v for k, v in self.timeouts.items()},
+                      "away": self.away, "warned": self.warned, "auto": self.auto_moves[-64:]})
+
+    @classmethod
+    def from_json(cls, text: str | None) -> TimerState:
+        data = json.loads(text or "{}")
+        return cls({int(k): int(v) for k, v in data.get("timeouts", {}).items()},
+                   list(data.get("away", [])), bool(data.get("warned", False)),
+                   list(data.get("auto", [])))
+
+
+@dataclass(slots=True)
+class Game:
+    game_id: int
+    chat_id: int
+    status: Status
+    variant: str
+    options: dict[str, Any]
+    creator_id: int
+    players: list[Player]
+    match: Match | None
+    move_no: int
+    language: str
+    messages: Messages
+    turn_seconds: int = 0
+    deadline: float | None = None
+    timer: TimerState = field(default_factory=TimerState)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat, player in enumerate(self.players):
+            if player.user_id == user_id:
+                return seat
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        return variant(self.variant).seat_counts
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One announcement for the group: text (HTML) and an optional picture."""
+
+    text: str
+    photo: bytes | None = None
+    buttons: tuple[tuple[tuple[str, str], ...], ...] = ()  # rows of (label, callback data)
+
+
+class Composer(Protocol):
+    """Turns what happened into announcements (the presentation layer implements it)."""
+
+    def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]: ...
+
+    def away(self, game: Game, seat: int) -> list[Outgoing]: ...
+
+    def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]: ...
+
+    def stopped(self, game: Game, by: str) -> list[Outgoing]: ...
+
+
+def move_number(match: Match | None) -> int:
+    """Counts every action and every deal: buttons carry it, so a stale button is spotted."""
+    if match is None:
+        return 0
+    return sum(len(hand.moves) for hand in match.hands) + len(match.hands)

@@ -1,0 +1,114 @@
+"""Users, chats and the outbox: who may get private messages, each group's settings, and
+the announcements committed but not yet sent."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+from .core import Connection
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    id: int
+    game_id: int
+    chat_id: int
+    text: str
+    photo: bytes | None
+    buttons: list[list[list[str]]] | None = None
+
+
+class ChatRows(Connection):
+    async def remember_user(
+        self, user_id: int, name: str, username: str | None, language: str | None,
+        private_ok: bool | None = None,
+    ) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO users (user_id, name, username, language, private_ok, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET name=excluded.name,"
+                " username=excluded.username, language=excluded.language,"
+                " private_ok=CASE WHEN ? IS NULL THEN users.private_ok"
+                " ELSE excluded.private_ok END,"
+                " updated_at=excluded.updated_at",
+                (user_id, name, username, language, int(bool(private_ok)), time.time(),
+                 private_ok),
+            )
+
+    async def set_private_ok(self, user_id: int, ok: bool) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE users SET private_ok=?, updated_at=? WHERE user_id=?",
+                (int(ok), time.time(), user_id),
+            )
+
+    async def private_ok(self, user_id: int) -> bool:
+        row = await self.fetch_one("SELECT private_ok FROM users WHERE user_id=?", (user_id,))
+        return bool(row and row["private_ok"])
+
+    async def user_language(self, user_id: int) -> str | None:
+        row = await self.fetch_one("SELECT language FROM users WHERE user_id=?", (user_id,))
+        return row["language"] if row else None
+
+    async def chat_settings(self, chat_id: int) -> str | None:
+        row = await self.fetch_one("SELECT settings FROM chats WHERE chat_id=?", (chat_id,))
+        return str(row["settings"]) if row else None
+
+    async def save_chat_settings(self, chat_id: int, settings: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO chats (chat_id, settings) VALUES (?, ?)"
+                " ON CONFLICT(chat_id) DO UPDATE SET settings=excluded.settings",
+                (chat_id, settings),
+            )
+
+    async def settings_menu(self, chat_id: int) -> int | None:
+        """The message id of the group's live /settings menu, if it has one."""
+        row = await self.fetch_one("SELECT settings_menu FROM chats WHERE chat_id=?", (chat_id,))
+        return None if row is None or row["settings_menu"] is None else int(row["settings_menu"])
+
+    async def save_settings_menu(self, chat_id: int, message_id: int | None) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO chats (chat_id, settings_menu) VALUES (?, ?)"
+                " ON CONFLICT(chat_id) DO UPDATE SET settings_menu=excluded.settings_menu",
+                (chat_id, message_id),
+            )
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup: everything of the old id moves to the new one."""
+        async with self.transaction() as db:
+            for table in ("games", "outbox", "hand_results", "match_results"):
+                await db.execute(
+                    f"UPDATE {table} SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id)
+                )
+            await db.execute(
+                "INSERT OR IGNORE INTO chats (chat_id, title, language, settings, settings_menu)"
+                " SELECT ?, title, language, settings, settings_menu FROM chats WHERE chat_id=?",
+                (new_chat_id, old_chat_id),
+            )
+
+    # --- outbox ------------------------------------------------------------------------
+    async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
+        rows = await self.fetch_all(
+            "SELECT id, game_id, chat_id, text, photo, buttons FROM outbox WHERE game_id=?"
+            " ORDER BY id",
+            (game_id,),
+        )
+        return [
+            OutboxItem(r["id"], r["game_id"], r["chat_id"], r["text"], r["photo"],
+                       json.loads(r["buttons"]) if r["buttons"] else None)
+            for r in rows
+        ]
+
+    async def games_with_outbox(self) -> list[int]:
+        rows = await self.fetch_all("SELECT DISTINCT game_id FROM outbox ORDER BY game_id")
+        return [int(r["game_id"]) for r in rows]
+
+    async def outbox_done(self, item_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM outbox WHERE id=?", (item_id,))
+
+

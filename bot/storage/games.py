@@ -1,0 +1,176 @@
+"""Games: their rows, and the one transaction that commits an accepted move with everything
+it must announce and every result it finished.
+
+The service hands over :class:`~bot.models.Game` values; these methods write exactly what
+changed, and read rows back into the same values. Nothing outside this package writes SQL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import aiosqlite
+
+from engine import (
+    CorruptMatchError,
+    Event,
+    HandEnded,
+    MatchEnded,
+    match_from_json,
+    match_to_json,
+    variant,
+)
+
+from ..models import Game, Messages, Outgoing, Player, Status, TimerState, dumps
+from .core import Connection
+
+
+class StaleMoveError(Exception):
+    """The game's move number in the database is not the one the change was made from."""
+
+
+def game_from_row(row: Any) -> Game:
+    match = None
+    if row["match"]:
+        try:
+            match = match_from_json(row["match"])
+        except CorruptMatchError:
+            match = None  # kept out of play; the stored text stays for inspection
+    players = [Player.from_json(p) for p in json.loads(row["players"])]
+    return Game(
+        row["game_id"], row["chat_id"], Status(row["status"]), row["variant"],
+        json.loads(row["options"]), row["creator_id"], players, match, row["move_no"],
+        row["language"], Messages.from_json(row["messages"]), row["turn_seconds"],
+        row["deadline"], TimerState.from_json(row["timer"]),
+    )
+
+
+def _players(game: Game) -> str:
+    return dumps([p.to_json() for p in game.players])
+
+
+class GameRows(Connection):
+    async def open_games(self) -> list[Game]:
+        rows = await self.fetch_all(
+            "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY game_id"
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def load_game(self, game_id: int) -> Game | None:
+        row = await self.fetch_one("SELECT * FROM games WHERE game_id=?", (game_id,))
+        return None if row is None else game_from_row(row)
+
+    async def insert_game(self, game: Game, now: float) -> int:
+        """Store a new lobby; returns its id."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO games (chat_id, status, variant, options, creator_id, players,"
+                " language, turn_seconds, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.chat_id, game.status.value, game.variant, dumps(game.options),
+                 game.creator_id, _players(game), game.language, game.turn_seconds, now, now),
+            )
+            game_id = cursor.lastrowid
+        assert game_id is not None
+        return game_id
+
+    async def save_players(self, game: Game, now: float) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE games SET players=?, updated_at=? WHERE game_id=?",
+                             (_players(game), now, game.game_id))
+
+    async def save_timer(self, game: Game) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE games SET timer=? WHERE game_id=?",
+                             (game.timer.to_json(), game.game_id))
+
+    async def save_messages(self, game: Game) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE games SET messages=? WHERE game_id=?",
+                             (game.messages.to_json(), game.game_id))
+
+    async def save_seats(self, game: Game, outgoing: Sequence[Outgoing], now: float) -> None:
+        """A seat changed hands mid-game: players, timer and deadline, and its announcement."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE games SET players=?, timer=?, deadline=?, updated_at=? WHERE game_id=?",
+                (_players(game), game.timer.to_json(), game.deadline, now, game.game_id),
+            )
+            await self._queue(db, game, outgoing, now)
+
+    async def save_status(
+        self, game: Game, outgoing: Sequence[Outgoing], now: float, drop_outbox: bool = False
+    ) -> None:
+        """The game ended or was closed: its status, no deadline, and what to announce (or,
+        with ``drop_outbox``, nothing more to send at all)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE games SET status=?, updated_at=?, deadline=NULL WHERE game_id=?",
+                (game.status.value, now, game.game_id),
+            )
+            if drop_outbox:
+                await db.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
+            await self._queue(db, game, outgoing, now)
+
+    async def commit_move(
+        self, game: Game, previous_move_no: int, events: Sequence[Event],
+        outgoing: Sequence[Outgoing], now: float,
+    ) -> None:
+        """Write the match, its results and its announcements in one transaction, only if
+        the stored game is still at ``previous_move_no``: else :class:`StaleMoveError`."""
+        match = game.match
+        assert match is not None
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET match=?, move_no=?, status=?, updated_at=?, deadline=?, timer=?"
+                " WHERE game_id=? AND move_no=?",
+                (match_to_json(match), game.move_no, game.status.value, now, game.deadline,
+                 game.timer.to_json(), game.game_id, previous_move_no),
+            )
+            if cursor.rowcount != 1:
+                raise StaleMoveError
+            await self._queue(db, game, outgoing, now)
+            await self._record_results(db, game, events, now)
+
+    @staticmethod
+    async def _queue(
+        db: aiosqlite.Connection, game: Game, outgoing: Sequence[Outgoing], now: float
+    ) -> None:
+        for item in outgoing:
+            await db.execute(
+                "INSERT INTO outbox (game_id, chat_id, text, photo, buttons, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game.game_id, game.chat_id, item.text, item.photo,
+                 dumps(item.buttons) if item.buttons else None, now),
+            )
+
+    async def record_results(self, game: Game, events: Sequence[Event], now: float) -> None:
+        """Record the hands and the match that ``events`` finished, on their own (a move's
+        commit records them inside its own transaction)."""
+        async with self.transaction() as db:
+            await self._record_results(db, game, events, now)
+
+    @staticmethod
+    async def _record_results(
+        db: aiosqlite.Connection, game: Game, events: Sequence[Event], now: float
+    ) -> None:
+        sides = variant(game.variant).sides(len(game.players))
+        players = _players(game)
+        for event in events:
+            if isinstance(event, HandEnded):
+                await db.execute(
+                    "INSERT OR REPLACE INTO hand_results (game_id, hand_number, chat_id, variant,"
+                    " players, winner_side, totals, points, finished_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game.game_id, event.hand_number, game.chat_id, game.variant, players,
+                     event.winner, dumps(event.totals), dumps(event.points), now),
+                )
+            elif isinstance(event, MatchEnded):
+                await db.execute(
+                    "INSERT OR REPLACE INTO match_results (game_id, chat_id, variant, players,"
+                    " sides, winner_side, scores, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game.game_id, game.chat_id, game.variant, players, dumps(sides),
+                     event.winner, dumps(event.scores), now),
+                )

@@ -1,0 +1,66 @@
+"""What every handler needs from an update: who sent it, where, in which language, and how
+to answer in that chat."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from telegram import Chat, Update, User
+from telegram.constants import ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from . import texts
+from .admins import admins_of
+from .i18n import Translator, translator
+from .models import Game, Player
+from .runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+def player_of(user: User) -> Player:
+    return Player(user.id, texts.short_name(user.full_name or user.username or str(user.id)))
+
+
+def tr(update: Update, game: Game | None = None) -> Translator:
+    """Group messages speak the game's language; private ones the user's own."""
+    chat = update.effective_chat
+    if game is not None and chat is not None and chat.type != ChatType.PRIVATE:
+        return translator(game.language)
+    user = update.effective_user
+    return translator(user.language_code if user else None)
+
+
+def is_group(chat: Chat | None) -> bool:
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def remember(rt: Runtime, user: User, private_ok: bool | None = None) -> None:
+    await rt.storage.remember_user(
+        user.id, player_of(user).name, user.username, user.language_code, private_ok
+    )
+
+
+async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+    return user_id in await admins_of(context, chat_id)
+
+
+async def reply(update: Update, text: str, **kwargs: object) -> None:
+    message = update.effective_message
+    if message is not None:
+        await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)  # type: ignore[arg-type]
+
+
+async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The one error handler: log it, and tell the user briefly, never with a traceback."""
+    log.error("update failed", exc_info=context.error)
+    if isinstance(update, Update):
+        t = tr(update)
+        if update.callback_query is not None:
+            with contextlib.suppress(TelegramError):
+                await update.callback_query.answer(t("Something went wrong. Please try again."))
+        elif update.effective_message is not None:
+            with contextlib.suppress(TelegramError):
+                await reply(update, t("Something went wrong. Please try again."))

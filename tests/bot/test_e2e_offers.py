@@ -1,0 +1,92 @@
+"""Buttons count only where they were made and while what they offer holds: a settings button
+on another message, in another chat, or a seat offer for a player who is back."""
+
+from __future__ import annotations
+
+from bot_kit import Group
+
+from bot.callbacks import ReplaceAway, SettingTap
+from bot.models import Status
+from bot.settings import GroupSettings
+from fakeapi import StoredMessage
+from fakeapi.players import Table
+
+
+def table_message(group: Group) -> StoredMessage:
+    return next(m for m in group.server.bot_messages(group.chat)
+                if any(b.text == "🀱 My tiles" for row in m.buttons for b in row))
+
+
+async def test_settings_buttons_work_only_on_the_groups_menu(group: Group) -> None:
+    ayu = group.users[0]  # the group's admin
+    async with group.bot() as runtime:
+        await group.start("gaple")
+        table = table_message(group)
+        forged = {
+            "done on the table": ayu.press_raw(table, SettingTap("", "done").encode()),
+            "language on the table": ayu.press_raw(table, SettingTap("", "language", 2).encode()),
+            "target in private": ayu.press_raw(
+                group.server.last_bot_message(ayu.private_chat),  # type: ignore[arg-type]
+                SettingTap("gaple", "target", 1).encode()),
+        }
+        await group.server.wait_for(lambda: all(r.answered for r in forged.values()))
+        assert {name: r.answer_text for name, r in forged.items()} == dict.fromkeys(
+            forged, "That button is out of date.")
+        assert any(b.text == "🀱 My tiles" for row in table.buttons for b in row)
+        settings = GroupSettings.from_json(await runtime.storage.chat_settings(group.chat.id))
+        assert settings.language == "en" and settings.games == {}
+        # An older menu stops working once a newer one is sent.
+        ayu.send(group.chat, "/settings")
+        first = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Settings of this group" in (m.text or "")), None))
+        ayu.send(group.chat, "/settings")
+        await group.server.wait_for(lambda: sum(
+            "Settings of this group" in (m.text or "")
+            for m in group.server.bot_messages(group.chat)) == 2)
+        old = ayu.press(first, "Turn time: 90 s")
+        await group.server.wait_for(lambda: old.answered)
+        assert old.answer_text == "That button is out of date."
+
+
+async def wait_for_away_offer(group: Group, absent_seat: int) -> StoredMessage:
+    absent = group.users[absent_seat]
+    others = Table(group.server, [u for u in group.users[:4] if u is not absent])
+    while True:
+        offer = next((m for m in group.server.bot_messages(group.chat)
+                      if "seems to be away" in (m.text or "")), None)
+        if offer is not None:
+            return offer
+        assert not group.match_over(), "the match ended before anybody was away"
+        await others.play_one(timeout=5, done=lambda: any(
+            "seems to be away" in t for t in group.texts()) or group.match_over())
+
+
+async def test_a_seat_offer_is_refused_once_the_player_is_back(group: Group) -> None:
+    ayu = group.users[0]  # the creator
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        game = group.game()
+        game.turn_seconds = 1
+        await table.play_one()
+        absent_seat = game.match.to_move  # type: ignore[union-attr]
+        assert absent_seat is not None and absent_seat != 0
+        offer = await wait_for_away_offer(group, absent_seat)
+        game.turn_seconds = 90
+        # The absent player comes back and plays a turn of their own.
+        absent = Table(group.server, [group.users[absent_seat]])
+        await group.server.wait_for(lambda: game.match.to_move == absent_seat  # type: ignore[union-attr]
+                                    or game.status is not Status.PLAYING, timeout=20)
+        await absent.play_one()
+        assert absent_seat not in game.timer.away
+        record = ayu.press(offer, offer.buttons[0][0].callback_data or "")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "That player is at the table and plays on."
+        assert not game.players[absent_seat].is_computer
+        # A forged offer for somebody who was never away changes nothing either.
+        other = next(s for s in range(1, 4) if s != absent_seat)
+        forged = ayu.press_raw(offer, ReplaceAway(game.game_id, other).encode())
+        await group.server.wait_for(lambda: forged.answered)
+        assert forged.answer_text == "That player is at the table and plays on."
+        assert not any(p.is_computer for p in game.players)
+        assert runtime is not None

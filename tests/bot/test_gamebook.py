@@ -1,0 +1,60 @@
+"""One presentation entry per game, and no other list of games in the bot."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.gamebook import GAMES, PRESENTATIONS, find_game
+from bot.i18n import LANGUAGES, translator
+from engine import VARIANTS, variant
+
+BOT = Path(__file__).parents[2] / "bot"
+
+
+def test_every_entry_presents_an_engine_variant_and_words_each_of_its_options() -> None:
+    for name, entry in PRESENTATIONS.items():
+        spec = variant(name)
+        assert spec.name == name
+        worded = set(entry.options)
+        assert worded == set(spec.option_names) - {"set", "target"}, name
+        for option, words in entry.options.items():
+            choices = spec.option_spec(option).choices  # type: ignore[union-attr]
+            assert set(words.choices) == set(choices), (name, option)
+            assert set(words.in_force) <= set(choices) - {spec.defaults.get(option)}
+
+
+def test_the_bots_games_are_its_entries_in_menu_order() -> None:
+    assert tuple(PRESENTATIONS) == GAMES
+    assert set(GAMES) <= set(VARIANTS)
+
+
+def test_games_are_found_by_name_and_alias_in_any_case() -> None:
+    for game in GAMES:
+        assert find_game(game) == game
+        assert find_game(game.upper()) == game
+        for alias in variant(game).aliases:
+            assert find_game(alias) == game
+    assert find_game("nosuch") is None
+
+
+def test_every_title_and_rules_text_is_translated() -> None:
+    for language in LANGUAGES:
+        t = translator(language)
+        for entry in PRESENTATIONS.values():
+            assert "{target}" not in t(entry.rules, target=100)
+            if language != "en":
+                assert t(entry.title) != entry.title or entry.title == "Gaple", (language, entry)
+
+
+def test_no_other_module_of_the_bot_names_a_game() -> None:
+    """Adding a game touches its variant, its entry and the catalogues: nothing else. (A
+    schema migration names the games whose stored data it rewrites: that is history.)"""
+    named = re.compile("|".join(rf'"{re.escape(game)}"' for game in VARIANTS))
+    offenders = [
+        f"{path.name}:{number}"
+        for path in BOT.rglob("*.py") if path.name not in ("gamebook.py", "schema.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if named.search(line)
+    ]
+    assert offenders == []
