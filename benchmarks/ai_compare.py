@@ -32,12 +32,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.tournament import percentile, ratio_interval, run_and_report, share_bounds
 from engine.actions import KNOCK, Action, Play
 from engine.ai import player
 from engine.deal import Deal
 from engine.match import Match
 from engine.tiles import End, Tile
-from benchmarks.tournament import percentile, ratio_interval, run_and_report, share_bounds
 from engine.views import player_view
 
 OURS = ("easy", "normal", "hard")

@@ -36,11 +36,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from engine import VARIANTS, variant
 from engine.ai import player
 from engine.match import Match
 from engine.views import player_view
 
-GAMES = ("pair", "gaple", "gaple-dead")
+GAMES = tuple(VARIANTS)  # every game, in the registry's display order
 SEATS = 4
 Z95 = 1.96
 # CPU time of the deciding process: the machine may be shared, and with several workers
@@ -55,9 +56,14 @@ class Seating:
     focus: frozenset[int]
 
 
+def partnership(game: str) -> bool:
+    """Whether seats of ``game`` play in sides of more than one."""
+    return any(len(side) > 1 for side in variant(game).sides(SEATS))
+
+
 def seatings(game: str) -> tuple[Seating, ...]:
-    if game == "pair":
-        return (Seating(frozenset({0, 2})), Seating(frozenset({1, 3})))
+    if partnership(game):
+        return tuple(Seating(frozenset(side)) for side in variant(game).sides(SEATS))
     return tuple(Seating(frozenset({seat})) for seat in range(SEATS))
 
 
@@ -110,7 +116,7 @@ def play_deal(task: Task, deal_number: int, times: dict[str, list[float]]) -> De
         for side, members in enumerate(match.sides):
             level = task.focus if members[0] in seating.focus else task.field
             seat_hands[level] += 1
-            points[level] += result.points[side] if task.game != "gaple-dead" else (
+            points[level] += result.points[side] if not variant(task.game).lowest_total_wins else (
                 result.totals[members[0]]
             )
             if result.winner is not None:
@@ -183,11 +189,11 @@ def level_figures(level: str, deals: list[DealResult], times: list[float]) -> di
 def describe(game: str, level: str, figures: dict[str, Any]) -> str:
     lo, hi = figures["win_share_ci"]
     text = f"  {level:<7} won {figures['win_share']:.1%} [{lo:.1%}, {hi:.1%}]"
-    if game == "pair":
+    if partnership(game):
         lo, hi = figures["decisive_win_share_ci"]
         text += f", of decisive {figures['decisive_win_share']:.1%} [{lo:.1%}, {hi:.1%}]"
     lo, hi = figures["points_ci"]
-    what = "total against" if game == "gaple-dead" else "points"
+    what = "total against" if variant(game).lowest_total_wins else "points"
     text += f"; {what} {figures['points']:.2f} [{lo:.2f}, {hi:.2f}] per hand"
     if figures["decisions"]:
         text += (
@@ -237,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     def run(pool: ProcessPoolExecutor | None) -> None:
         for game in games:
             figures = play_game(game, args.hands, args.seed, args.focus, args.field, pool)
-            seats = "one partnership each" if game == "pair" else f"one {args.focus} seat"
+            seats = "one partnership each" if partnership(game) else f"one {args.focus} seat"
             print(f"{game}: {args.focus} vs {args.field}, {figures['hands']} hands"
                   f" ({figures['deals']} deals, {seats}, every seating)")
             for level in (args.focus, args.field):

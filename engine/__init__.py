@@ -10,15 +10,24 @@ from .actions import KNOCK, Action, ActionKind, Discard, Knock, Move, Play
 from .deal import Deal, shuffle_deal
 from .errors import (
     BadInputError,
+    CannotDrawError,
     CorruptMatchError,
+    CrossNotAllowedError,
+    CrossRequiredError,
+    CutNotAllowedError,
     DominoError,
     EndRequiredError,
     HandOverError,
     IllegalActionError,
+    MustDrawError,
     MustPlayError,
+    NoSuchEndError,
     NotYourTurnError,
+    OptionValueError,
     TileDoesNotFitError,
     TileNotInHandError,
+    UnknownGameError,
+    UnknownOptionError,
     WrongLeadError,
     WrongStuckActionError,
 )
@@ -35,7 +44,7 @@ from .events import (
 from .hand import Hand
 from .layout import Line, Placed
 from .match import Match
-from .options import Options
+from .options import Options, OptionSpec
 from .record import match_from_json, match_to_dict, match_to_json, replay
 from .tiles import End, Tile, full_set
 from .variants import VARIANTS, Variant, variant
@@ -47,7 +56,11 @@ __all__ = [
     "Action",
     "ActionKind",
     "BadInputError",
+    "CannotDrawError",
     "CorruptMatchError",
+    "CrossNotAllowedError",
+    "CrossRequiredError",
+    "CutNotAllowedError",
     "Deal",
     "Discard",
     "DominoError",
@@ -66,8 +79,12 @@ __all__ = [
     "Match",
     "MatchEnded",
     "Move",
+    "MustDrawError",
     "MustPlayError",
+    "NoSuchEndError",
     "NotYourTurnError",
+    "OptionSpec",
+    "OptionValueError",
     "Options",
     "Placed",
     "Play",
@@ -79,6 +96,8 @@ __all__ = [
     "TileDoesNotFitError",
     "TileNotInHandError",
     "TilePlayed",
+    "UnknownGameError",
+    "UnknownOptionError",
     "Variant",
     "WrongLeadError",
     "WrongStuckActionError",

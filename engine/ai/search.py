@@ -23,6 +23,7 @@ from typing import ClassVar
 from ..actions import Action, Play
 from ..events import HandEnded
 from ..hand import Hand
+from ..variants import variant
 from ..views import PlayerView
 from .belief import choices, log_likelihood
 from .knowledge import Knowledge, infer
@@ -32,7 +33,6 @@ from .solver import Value, solve
 from .worlds import Bins, bins_of, build_world, place_hidden, replay_plan
 
 WIN_BONUS = 12.0  # what winning the hand is worth on top of its points
-LOWEST_TOTAL_WINS = frozenset({"gaple-dead"})  # games whose points count against a seat
 
 
 def outcome_value(game: str, seat: int, side: int, result: HandEnded) -> float:
@@ -42,7 +42,7 @@ def outcome_value(game: str, seat: int, side: int, result: HandEnded) -> float:
     against their owner); winning the hand adds a bonus."""
     points = result.points
     won = WIN_BONUS if result.winner == side else 0.0
-    if game in LOWEST_TOTAL_WINS:
+    if variant(game).lowest_total_wins:
         totals = result.totals
         return (sum(totals) - totals[seat]) / (len(totals) - 1) - totals[seat] + won
     if len(points) == 2:  # two sides: what one wins the other loses

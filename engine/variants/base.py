@@ -14,7 +14,7 @@ from operator import attrgetter
 from ..deal import Deal
 from ..errors import BadInputError
 from ..events import HandEndReason
-from ..options import Options, build_options
+from ..options import SET_ANY, Options, OptionSpec, build_options, target
 from ..tiles import Tile
 
 PIPS = attrgetter("pips")
@@ -48,19 +48,45 @@ class Variant:
     """Base of every game definition. Subclasses set the class attributes and hooks."""
 
     name: str = ""
+    aliases: tuple[str, ...] = ()  # other names a player may type, lower case
     seat_counts: tuple[int, ...] = (4,)
-    option_names: tuple[str, ...] = ("set", "target")
-    defaults: Options = Options()
+    option_specs: tuple[OptionSpec, ...] = (SET_ANY, target(100))  # in display order
+    lowest_total_wins: bool = False  # points count against a seat (penalty games)
     doubles_across: bool = False  # only the picture changes
 
     def __repr__(self) -> str:
         return f"variant({self.name!r})"
 
-    # --- table -------------------------------------------------------------------------
+    # --- options -----------------------------------------------------------------------
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        return tuple(spec.name for spec in self.option_specs)
+
+    def option_spec(self, name: str) -> OptionSpec | None:
+        return next((spec for spec in self.option_specs if spec.name == name), None)
+
+    def default_target(self, seats: int) -> int:
+        """The target for a table of ``seats``: the spec's default unless the game says."""
+        spec = self.option_spec("target")
+        assert spec is not None and type(spec.default) is int
+        return spec.default
+
+    def default_options(self, seats: int) -> Options:
+        """The options a table of ``seats`` plays with when nobody changes any."""
+        values = {spec.name: spec.default for spec in self.option_specs}
+        values["target"] = self.default_target(seats)
+        return Options(**values, names=self.option_names)  # type: ignore[arg-type]
+
+    @property
+    def defaults(self) -> Options:
+        """The default options for the game's first seat count."""
+        return self.default_options(self.seat_counts[0])
+
     def options(self, given: Mapping[str, object], seats: int) -> Options:
-        """Validated options for a table of ``seats``. Raises :class:`BadInputError`."""
+        """Validated options for a table of ``seats``. Raises :class:`BadInputError`
+        (:class:`UnknownOptionError` or :class:`OptionValueError` for an option)."""
         self.check_seats(seats)
-        return build_options(given, self.option_names, self.defaults)
+        return build_options(given, self.option_specs, self.default_options(seats))
 
     def check_seats(self, seats: object) -> None:
         if type(seats) is not int or seats not in self.seat_counts:

@@ -6,16 +6,16 @@ from collections.abc import Sequence
 
 from ..deal import Deal
 from ..events import HandEndReason
-from ..options import Options
+from ..options import SET_ANY, Options, target
 from ..tiles import Tile
 from .base import HandScore, Opening, PreviousHand, Variant, highest_double_lead
 
 
 class Gaple(Variant):
     name = "gaple"
+    aliases = ("gaple-pass", "gaple-indonesia", "indonesian", "гапле")
     seat_counts = (4,)
-    option_names = ("set", "target")
-    defaults = Options(target=100)
+    option_specs = (SET_ANY, target(100))
 
     def opening(self, options: Options, deal: Deal, previous: PreviousHand | None) -> Opening:
         if previous is None:

@@ -6,31 +6,48 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..deal import Deal
-from ..errors import BadInputError
+from ..errors import BadInputError, OptionValueError
 from ..events import HandEndReason
-from ..options import Options
+from ..options import SET_ANY, Options, choice, target
 from ..tiles import Tile
 from .base import HandScore, Opening, PreviousHand, Variant, lot_seat
 
 BLANK_DOUBLE = Tile(0, 0)
+DEAL_FOUR = choice("deal", 6, 7)  # what 4 players may be dealt
+DEAL_FIVE = choice("deal", 5)
 
 
 class GapleDead(Variant):
     name = "gaple-dead"
+    aliases = ("gaple-mati", "mati", "dead", "dead-tiles", "gaple-dead-tiles", "гапле-мертвые")
     seat_counts = (4, 5)
-    option_names = ("set", "target", "deal", "dead_tiles", "blank_double_25")
-    defaults = Options(target=101, deal=6)
+    lowest_total_wins = True
+    option_specs = (
+        SET_ANY,
+        target(101),
+        choice("deal", 6, 7, 5),
+        choice("dead_tiles", True, False),
+        choice("blank_double_25", False, True),
+    )
 
     def options(self, given: Mapping[str, object], seats: int) -> Options:
         options = super().options(given, seats)
         if seats == 5:
             if options.deal != 5 and "deal" in given:
-                raise BadInputError("with 5 players each player is dealt 5 tiles")
+                raise OptionValueError(
+                    "with 5 players each player is dealt 5 tiles", "deal", DEAL_FIVE
+                )
             # Stored as 5 so that the match's own record says what was played, and replays.
             return replace(options, deal=5)
         if options.deal not in (6, 7):
-            raise BadInputError("with 4 players each player is dealt 6 or 7 tiles")
+            raise OptionValueError(
+                "with 4 players each player is dealt 6 or 7 tiles", "deal", DEAL_FOUR
+            )
         return options
+
+    def default_options(self, seats: int) -> Options:
+        options = super().default_options(seats)
+        return replace(options, deal=5) if seats == 5 else options
 
     def hand_size(self, options: Options, seats: int) -> int:
         return options.deal

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..deal import Deal
 from ..events import HandEndReason
-from ..options import Options
+from ..options import SET_ANY, Options, choice, target
 from ..tiles import Tile
 from .base import HandScore, Opening, PreviousHand, Variant, highest_double_lead, lot_seat
 
@@ -15,9 +15,14 @@ SIDES = ((0, 2), (1, 3))
 
 class Pair(Variant):
     name = "pair"
+    aliases = ("pairs", "partners", "partnership", "team", "teams", "парный", "парная", "пары")
     seat_counts = (4,)
-    option_names = ("set", "target", "first_lead", "block_count")
-    defaults = Options(target=100)
+    option_specs = (
+        SET_ANY,
+        target(100),
+        choice("first_lead", "6-6", "lot"),
+        choice("block_count", "opponents", "all"),
+    )
     doubles_across = True
 
     def sides(self, seats: int) -> tuple[tuple[int, ...], ...]:
