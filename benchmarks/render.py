@@ -22,10 +22,9 @@ from typing import Any
 from PIL import Image
 
 from engine import TableView, table_view
-
+from goldens.samples import names_for, played, with_line
 from renderers.canvas import COMPRESS_LEVEL, encode
 from renderers.labels import ENGLISH
-from goldens.samples import names_for, played, with_line
 from renderers.sprites import clear_cache
 from renderers.table import draw_table
 from renderers.themes import THEMES, find_theme

@@ -128,7 +128,7 @@ def read_options(
             options[option.name] = option.parse(m.group(2))
         except OptionValueError:
             return options, t("{option} is {allowed}.", option=option.name,
-                              allowed=texts.allowed(t, option))
+                              allowed=texts.allowed(t, game, option))
     return options, None
 
 

@@ -22,7 +22,8 @@ from .i18n import N_
 class OptionText:
     """An option as /settings and the lobby word it.
 
-    ``label`` has a ``{value}`` placeholder; ``choices`` words each value in the menu;
+    ``label`` has a ``{value}`` placeholder; ``choices`` words each value /settings offers
+    (the variant's choices a group may pick, its default among them);
     ``in_force`` says, for a value other than the default, what the lobby lists.
     """
 

@@ -48,13 +48,15 @@ def general_value(t: Translator, name: str, value: Any) -> str:
 
 
 def game_choices(game: str, name: str) -> tuple[Any, ...]:
-    """What /settings offers for a game's option: its variant's choices; for the target, the
-    game's own (None) and the entry's suggestions."""
+    """What /settings offers for a game's option: the variant's choices that its entry words
+    (gaple-dead's deal of 5 is not a choice: 5 players are always dealt 5); for the target,
+    the game's own (None) and the entry's suggestions."""
     if name == "target":
         return (None, *presentation(game).targets)
-    spec = next(s for s in variant(game).option_specs if s.name == name)
-    assert spec.choices is not None
-    return tuple(spec.choices)
+    spec = variant(game).option_spec(name)
+    assert spec is not None
+    worded = presentation(game).options[name].choices
+    return tuple(choice for choice in spec.choices if choice in worded)
 
 
 def game_option_names(game: str) -> tuple[str, ...]:

@@ -24,9 +24,8 @@ RULE_MESSAGES: dict[str, str] = {
 
 def rule_message(error: DominoError) -> str:
     """The catalogue message for an engine error."""
-    reason = getattr(error, "reason", type(error).__name__)
-    if reason in RULE_MESSAGES:
-        return RULE_MESSAGES[reason]
+    if error.reason in RULE_MESSAGES:
+        return RULE_MESSAGES[error.reason]
     if isinstance(error, BadInputError):
         return N_("That button is out of date.")
     return N_("That move is not allowed.")

@@ -65,11 +65,14 @@ def quote(text: str, limit: int = 32) -> str:
     return esc(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
-def allowed(t: Translator, spec: OptionSpec) -> str:
-    """What an option allows, as a player reads it: "6 or 7", "on or off", "1 to 10000"."""
+def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
+    """What an option allows, as a player reads it: "6 or 7", "on or off", "1 to 10000";
+    where the game's entry words the choices a group picks, those."""
     if not spec.choices:
         return t("a whole number from {low} to {high}", low=spec.low, high=spec.high)
-    words = [t("on") if c is True else t("off") if c is False else str(c) for c in spec.choices]
+    worded = presentation(game).options.get(spec.name)
+    offered = [c for c in spec.choices if worded is None or c in worded.choices]
+    words = [t("on") if c is True else t("off") if c is False else str(c) for c in offered]
     if len(words) == 1:
         return words[0]
     return t("{choices} or {last}", choices=", ".join(words[:-1]), last=words[-1])

@@ -24,7 +24,6 @@ from engine import (
     player_view,
     table_view,
 )
-
 from renderers.scoreboard import ScoreboardRow
 
 NAMES = {

@@ -19,7 +19,8 @@ DEAL_FIVE = choice("deal", 5)
 
 class GapleDead(Variant):
     name = "gaple-dead"
-    aliases = ("gaple-mati", "mati", "dead", "dead-tiles", "gaple-dead-tiles", "гапле-мертвые")
+    aliases = ("gaple-mati", "mati", "dead", "dead-tiles", "gaple-dead-tiles", "gapledead",
+               "гапле-мертвые")
     seat_counts = (4, 5)
     lowest_total_wins = True
     option_specs = (

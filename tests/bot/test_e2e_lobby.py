@@ -37,7 +37,21 @@ async def test_options_on_the_command_line_show_on_the_lobby(group: Group) -> No
 async def test_bad_options_are_explained(group: Group) -> None:
     async with group.bot():
         group.users[0].send(group.chat, "/newgame pair deal=7")
-        await group.server.wait_for(lambda: group.said("not valid for this game"))
+        await group.server.wait_for(lambda: group.said(
+            "Pair dominoes has no option deal. Its options: set, target, first_lead, "
+            "block_count."))
+        group.users[0].send(group.chat, "/newgame gaple-dead deal=8")
+        await group.server.wait_for(lambda: group.said("deal is 6 or 7."))
+        group.users[0].send(group.chat, "/newgame gaple dead_tiles=maybe")
+        await group.server.wait_for(lambda: group.said("Gaple has no option dead_tiles."))
+        group.users[0].send(group.chat, "/newgame gaple-dead dead_tiles=maybe")
+        await group.server.wait_for(lambda: group.said("dead_tiles is on or off."))
+        group.users[0].send(group.chat, "/newgame pair target=99999999999999999999999999")
+        await group.server.wait_for(lambda: group.said(
+            "target is a whole number from 1 to 1000000."))
+        group.users[0].send(group.chat, "/newgame " + "chess" * 900)
+        await group.server.wait_for(lambda: group.said("I don't know the game chesschess"))
+        assert all(len(text) < 300 for text in group.texts())  # the name is quoted shortened
         group.users[0].send(group.chat, "/newgame chess")
         await group.server.wait_for(lambda: group.said("I don't know the game chess"))
         assert group.service.open_game_in(group.chat.id) is None

@@ -3,6 +3,8 @@ on another message, in another chat, or a seat offer for a player who is back.""
 
 from __future__ import annotations
 
+import time
+
 from bot_kit import Group
 
 from bot.callbacks import ReplaceAway, SettingTap
@@ -12,16 +14,17 @@ from fakeapi import StoredMessage
 from fakeapi.players import Table
 
 
-def table_message(group: Group) -> StoredMessage:
-    return next(m for m in group.server.bot_messages(group.chat)
-                if any(b.text == "🀱 My tiles" for row in m.buttons for b in row))
+async def table_message(group: Group) -> StoredMessage:
+    return await group.server.wait_for(lambda: next(
+        (m for m in group.server.bot_messages(group.chat)
+         if any(b.text == "🀱 My tiles" for row in m.buttons for b in row)), None))
 
 
 async def test_settings_buttons_work_only_on_the_groups_menu(group: Group) -> None:
     ayu = group.users[0]  # the group's admin
     async with group.bot() as runtime:
         await group.start("gaple")
-        table = table_message(group)
+        table = await table_message(group)
         forged = {
             "done on the table": ayu.press_raw(table, SettingTap("", "done").encode()),
             "language on the table": ayu.press_raw(table, SettingTap("", "language", 2).encode()),
@@ -49,17 +52,24 @@ async def test_settings_buttons_work_only_on_the_groups_menu(group: Group) -> No
         assert old.answer_text == "That button is out of date."
 
 
-async def wait_for_away_offer(group: Group, absent_seat: int) -> StoredMessage:
-    absent = group.users[absent_seat]
-    others = Table(group.server, [u for u in group.users[:4] if u is not absent])
-    while True:
-        offer = next((m for m in group.server.bot_messages(group.chat)
-                      if "seems to be away" in (m.text or "")), None)
-        if offer is not None:
-            return offer
-        assert not group.match_over(), "the match ended before anybody was away"
-        await others.play_one(timeout=5, done=lambda: any(
-            "seems to be away" in t for t in group.texts()) or group.match_over())
+async def time_out_until_away(group: Group, absent_seat: int) -> StoredMessage:
+    """The player in ``absent_seat`` lets their time run out, turn after turn, until the group
+    is told they seem away; the others play. Deadlines are made due at once (the service
+    resolves a due turn exactly as the timer job would), so nothing waits on the clock."""
+    runtime = group.runtime
+    assert runtime is not None
+    game = group.game()
+    others = Table(group.server, [u for u in group.users[:4] if u is not group.users[absent_seat]])
+    while not group.said("seems to be away"):
+        assert game.status is Status.PLAYING, "the match ended before anybody was away"
+        if game.match.to_move == absent_seat:  # type: ignore[union-attr]
+            async with runtime.locks.game(game.game_id):
+                game.deadline = time.time()
+                await runtime.service.expire(game, game.move_no)
+        else:
+            await others.play_one()
+    return await group.server.wait_for(lambda: next(
+        m for m in group.server.bot_messages(group.chat) if "seems to be away" in (m.text or "")))
 
 
 async def test_a_seat_offer_is_refused_once_the_player_is_back(group: Group) -> None:
@@ -67,17 +77,13 @@ async def test_a_seat_offer_is_refused_once_the_player_is_back(group: Group) -> 
     async with group.bot() as runtime:
         table = await group.start("pair")
         game = group.game()
-        game.turn_seconds = 1
+        absent_seat = 2  # Sergei; Ayu, the creator, is there to hand his seat over
+        offer = await time_out_until_away(group, absent_seat)
+        # Sergei comes back and plays a turn of his own.
+        others = Table(group.server, [u for u in group.users[:4] if u is not group.users[2]])
+        while game.match.to_move != absent_seat:  # type: ignore[union-attr]
+            await others.play_one()
         await table.play_one()
-        absent_seat = game.match.to_move  # type: ignore[union-attr]
-        assert absent_seat is not None and absent_seat != 0
-        offer = await wait_for_away_offer(group, absent_seat)
-        game.turn_seconds = 90
-        # The absent player comes back and plays a turn of their own.
-        absent = Table(group.server, [group.users[absent_seat]])
-        await group.server.wait_for(lambda: game.match.to_move == absent_seat  # type: ignore[union-attr]
-                                    or game.status is not Status.PLAYING, timeout=20)
-        await absent.play_one()
         assert absent_seat not in game.timer.away
         record = ayu.press(offer, offer.buttons[0][0].callback_data or "")
         await group.server.wait_for(lambda: record.answered)
