@@ -6,8 +6,8 @@ import re
 from dataclasses import fields, replace
 
 from engine import player_view, table_view
-from renderers import TableLabels, render_hand, render_hand_result, render_table
 from goldens.samples import names_for, played, with_line
+from renderers import TableLabels, render_hand, render_hand_result, render_table
 
 # Every label in another language (with a marker), so that an English word left in the code
 # would show up among the words drawn.
@@ -18,6 +18,7 @@ RUSSIAN = TableLabels(
     set_name="дубль-{number}",
     player="Игрок {number}",
     score="очки",
+    penalty="штраф",
     tiles="костей",
     dead="мёртвые",
     knock="рыба",
@@ -31,7 +32,7 @@ RUSSIAN = TableLabels(
     went_out="вышел",
     match_won="матч выигран",
     match_drawn="матч вничью",
-    your_tiles="ваши кости",
+    your_tiles="Ваши кости",
     your_turn="ваш ход",
     lay_dead="сбросьте кость",
     ends="концы",

@@ -11,11 +11,11 @@ import pytest
 from PIL import Image
 
 from engine import TableView, Tile, table_view
+from goldens.samples import names_for, played
 from renderers import ViewMismatchError, render_hand_result
 from renderers.canvas import face_up
 from renderers.labels import ENGLISH
 from renderers.result import PAD, ROW_H, draw_hand_result
-from goldens.samples import names_for, played
 from renderers.sprites import Look
 from renderers.table import HEADER, MARGIN
 from renderers.themes import THEMES, find_theme
