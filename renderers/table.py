@@ -131,17 +131,19 @@ def _team_scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView
     centre = (left + right) / 2
     text(draw, (centre, top + 36), score_caption(view, labels), CAPTION_SIZE, palette.muted,
          anchor="mm", max_width=right - left - 24)
-    face = font(FIGURE_SIZE, True)
-    r, spacing = 9, 28
+    r, spacing = 9, 24
     items = [(team_colour(view, side, palette), str(score))
              for side, score in enumerate(view.scores)]
-    widths = [2 * r + 8 + face.getlength(words) for _, words in items]
+    for size in range(FIGURE_SIZE, SMALLEST_TEXT - 1, -2):  # long scores: a little smaller
+        widths = [2 * r + 8 + font(size, True).getlength(words) for _, words in items]
+        if sum(widths) + spacing * (len(items) - 1) <= right - left - 24:
+            break
     x = centre - (sum(widths) + spacing * (len(items) - 1)) / 2
     baseline = bottom - 20
     for (colour, words), width in zip(items, widths, strict=True):
         if colour is not None:
             paste(canvas, rounded(2 * r, 2 * r, r, colour), x, baseline - 14 - r)
-        text(draw, (x + 2 * r + 8, baseline), words, FIGURE_SIZE, palette.text, bold=True,
+        text(draw, (x + 2 * r + 8, baseline), words, size, palette.text, bold=True,
              anchor="ls")
         x += width + spacing
 
