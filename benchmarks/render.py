@@ -22,9 +22,8 @@ from typing import Any
 from PIL import Image
 
 from engine import TableView, table_view
-from goldens.samples import names_for, played, with_line
+from goldens.samples import LABELS, names_for, played, with_line
 from renderers.canvas import COMPRESS_LEVEL, encode
-from renderers.labels import ENGLISH
 from renderers.sprites import clear_cache
 from renderers.table import draw_table
 from renderers.themes import THEMES, find_theme
@@ -44,7 +43,7 @@ def cold_ms(tiles: int, theme_name: str) -> float:
     """One picture with an empty sprite cache: every tile drawn from scratch."""
     clear_cache()
     start = time.perf_counter()
-    encode(draw_table(_view(tiles), names_for(4), find_theme(theme_name), ENGLISH))
+    encode(draw_table(_view(tiles), names_for(4), find_theme(theme_name), LABELS))
     return _since(start)
 
 
@@ -62,13 +61,13 @@ def rgb_png_ms(rounds: int, theme_name: str) -> float:
 def measure(tiles: int, rounds: int, theme_name: str) -> dict[str, Any]:
     palette = find_theme(theme_name)
     view, names = _view(tiles), names_for(4)
-    picture = draw_table(view, names, palette, ENGLISH)  # warm: sprites and fonts cached
+    picture = draw_table(view, names, palette, LABELS)  # warm: sprites and fonts cached
     blank = Image.new("RGB", picture.size, palette.background)
     drawn, floor = [], []
     png = b""
     for _ in range(rounds):
         start = time.perf_counter()
-        png = encode(draw_table(view, names, palette, ENGLISH))
+        png = encode(draw_table(view, names, palette, LABELS))
         drawn.append(_since(start))
         start = time.perf_counter()
         encode(blank)

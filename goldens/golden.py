@@ -2,7 +2,8 @@
 
     python -m goldens            # compare every sample, print what differs
     python -m goldens --update   # rewrite tests/renderers/golden/*.png
-    python -m goldens --docs     # rewrite the example pictures in docs/images/
+    python -m goldens --docs     # rewrite the example pictures in docs/images/, and every
+                                 # sample as a phone shows it (docs/images/phone/)
 
 Goldens are stored at half size with 256 colours (small files; the comparison looks at shapes,
 not single pixels). Both pictures are blurred slightly before they are compared, so that a Pillow or
@@ -25,6 +26,8 @@ from goldens.samples import Sample, render, samples
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "renderers" / "golden"
 DOCS_DIR = ROOT / "docs" / "images"
+PHONE_DIR = DOCS_DIR / "phone"
+PHONE_WIDTH = 400  # how wide a phone's chat shows a picture
 SCALE = 2  # goldens are stored at 1/SCALE of the size
 BLUR = 1.0
 THRESHOLD = 56  # a pixel differs when a channel moves by more than this after the blur
@@ -105,13 +108,34 @@ def docs() -> list[Path]:
     return written
 
 
+def phone_view(png: bytes) -> Image.Image:
+    """The picture as a phone shows it: 400 px wide, reduced with Lanczos."""
+    with Image.open(io.BytesIO(png)) as image:
+        rgb = image.convert("RGB")
+    height = round(rgb.height * PHONE_WIDTH / rgb.width)
+    return rgb.resize((PHONE_WIDTH, height), Image.Resampling.LANCZOS)
+
+
+def phone_views() -> list[Path]:
+    """Every sample at phone size, to look at (and to keep looking at) before a change."""
+    PHONE_DIR.mkdir(parents=True, exist_ok=True)
+    written = []
+    for sample in samples():
+        path = PHONE_DIR / f"{sample.name}.png"
+        small = phone_view(render(sample)).quantize(256, method=Image.Quantize.FASTOCTREE)
+        small.save(path, format="PNG", optimize=True)
+        written.append(path)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update", action="store_true", help="rewrite the golden pictures")
     parser.add_argument("--docs", action="store_true", help="rewrite the docs/images examples")
     args = parser.parse_args(argv)
     if args.update or args.docs:
-        for path in (update() if args.update else []) + (docs() if args.docs else []):
+        made = (update() if args.update else []) + (docs() + phone_views() if args.docs else [])
+        for path in made:
             print(f"wrote {path.relative_to(ROOT)}")
         return 0
     failed = 0

@@ -24,7 +24,16 @@ from engine import (
     player_view,
     table_view,
 )
+from renderers.labels import TableLabels
 from renderers.scoreboard import ScoreboardRow
+
+# The renderers keep no list of games: the bot passes its catalogues' titles, the samples these.
+GAME_TITLES = (
+    ("gaple", "Gaple"),
+    ("gaple-dead", "Gaple with dead tiles"),
+    ("pair", "Pair dominoes"),
+)
+LABELS = TableLabels(games=GAME_TITLES)
 
 NAMES = {
     4: ("Þórdís Ægisdóttir", "Дмитрий", "Budi 🎲 Santoso", "Ngọc Ánh"),
@@ -72,14 +81,24 @@ def walk(highest: int) -> tuple[Placed, ...]:
 
 def with_line(view: TableView, tiles: int) -> TableView:
     """``view`` with its line replaced by the first ``tiles`` tiles of a whole-set walk
-    (double-6 up to 28 tiles, double-12 beyond)."""
+    (double-6 up to 28 tiles, double-12 beyond), played as a hand is: a lead near the middle,
+    then the two ends in turn, the last tile at the right end."""
     highest = 6 if tiles <= 28 else 12
     line = walk(highest)[:tiles]
     if not line:
         return replace(view, line=(), ends=None, history=())
-    last = PublicMove(0, ActionKind.PLAY, line[-1].tile, End.RIGHT, None)
+    lead = (tiles - 1) // 2
+    order: list[tuple[Placed, End | None]] = [(line[lead], None)]
+    for step in range(tiles - 1 - lead):
+        if step < lead:
+            order.append((line[lead - 1 - step], End.LEFT))
+        order.append((line[lead + 1 + step], End.RIGHT))
+    history = tuple(
+        PublicMove(index % view.seats, ActionKind.PLAY, placed.tile, end, None)
+        for index, (placed, end) in enumerate(order)
+    )
     return replace(
-        view, line=line, ends=(line[0].left, line[-1].right), history=(last,), set=highest
+        view, line=line, ends=(line[0].left, line[-1].right), history=history, set=highest
     )
 
 
@@ -188,12 +207,13 @@ def render(sample: Sample) -> bytes:
 
     if sample.kind == "hand":
         assert sample.player is not None
-        return render_hand(sample.player, theme=sample.theme)
+        return render_hand(sample.player, theme=sample.theme, labels=LABELS)
     if sample.kind == "scoreboard":
         heading, details = SCOREBOARD_TITLE
         return render_scoreboard(sample.board, title=heading, subtitle=details,
                                  theme=sample.theme)
     assert sample.table is not None
     if sample.kind == "result":
-        return render_hand_result(sample.table, sample.names, theme=sample.theme)
-    return render_table(sample.table, sample.names, theme=sample.theme)
+        return render_hand_result(sample.table, sample.names, theme=sample.theme,
+                                  labels=LABELS)
+    return render_table(sample.table, sample.names, theme=sample.theme, labels=LABELS)

@@ -108,11 +108,6 @@ def face_down_row(canvas: Image.Image, palette: Theme, x: float, y: float, count
     return float(needed)
 
 
-def turn_marker(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, fill: Colour) -> None:
-    """A small right-pointing triangle whose left tip is at (x, y - size/2)."""
-    draw.polygon([(x, y - size / 2), (x + size * 0.8, y), (x, y + size / 2)], fill=fill)
-
-
 def seat_names(names: Sequence[str], seats: int, labels: TableLabels) -> tuple[str, ...]:
     """Names the font can draw; a name with nothing drawable becomes "Player n"."""
     if len(names) != seats:

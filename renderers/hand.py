@@ -1,5 +1,6 @@
 """A player's own tiles for the private chat, beside the buttons: the playable ones raised and
-outlined, the others dimmed, each named as its button is ("3-5")."""
+outlined, the others dimmed, each named as its button is ("3-5"), in the order of the view's
+hand, which is the buttons' order too (never re-sorted here)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PIL import Image, ImageDraw
 from engine import PlayerView
 
 from .canvas import badge, encode, face_up, pill, text
+from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
 from .sprites import Look
 from .table import HEADER, MARGIN, backdrop
@@ -18,8 +20,10 @@ DEAD_SIDE = 44
 GAP = 20
 RAISE = 18
 EDGE = 44  # felt edge to the first tile
-LABEL_SIZE = 24
-MIN_WIDTH, MAX_WIDTH = 760, 1280
+LABEL_SIZE = SMALLEST_TEXT  # as on the group pictures
+TITLE_SIZE = 40
+STATUS_H = 16 + 48 + 12  # the felt's top row, where "your turn" stands
+MIN_WIDTH, MAX_WIDTH = 900, 1280
 
 
 def _looks(view: PlayerView) -> list[Look]:
@@ -51,16 +55,22 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
     right = canvas.width - MARGIN - 8.0
     ends = view.table.ends
     if ends is not None:
-        radius = 22
+        radius = 28
         for number in reversed(ends):
             badge(canvas, draw, (right - radius, middle), radius, number, palette.accent,
                   palette.on_accent, palette.felt_edge)
             right -= 2 * radius + 10
-        right -= text(draw, (right, middle), labels.ends, 24, palette.muted, anchor="rm",
-                      max_width=160) + 20
+        right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
+                      anchor="rm", max_width=180) + 20
     x = MARGIN + 8.0
-    x += 18 + text(draw, (x, middle), labels.your_tiles, 36, palette.text, bold=True,
-                   anchor="lm", max_width=(right - x) * 0.6)
+    title = f"{labels.your_tiles} · {labels.hand.format(number=view.table.hand_number + 1)}"
+    text(draw, (x, middle), title, TITLE_SIZE, palette.text, bold=True, anchor="lm",
+         max_width=right - x - 18)
+
+
+def _status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, palette: Theme,
+            labels: TableLabels) -> None:
+    """What the player must do now, centred on the felt above the tiles."""
     if view.must_discard():
         words, fill = labels.lay_dead, palette.knock
     elif view.must_knock():
@@ -69,17 +79,22 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
         words, fill = labels.your_turn, palette.accent
     else:
         return
-    pill(canvas, draw, x, middle - 16, words, 22, fill, palette.on_accent, max_width=right - x)
+    room = canvas.width - 2 * (MARGIN + EDGE)
+    width = pill(canvas, draw, 0, -1000, words, LABEL_SIZE, fill, palette.on_accent,
+                 max_width=room)
+    pill(canvas, draw, (canvas.width - width) / 2, HEADER + 16, words, LABEL_SIZE, fill,
+         palette.on_accent, max_width=room)
 
 
 def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Image:
     """The player's tiles as a Pillow image (see :func:`render_hand`)."""
     side, dead_side, content, width = _sizes(view)
-    height = HEADER + 28 + RAISE + 2 * side + 14 + LABEL_SIZE + 30 + MARGIN
+    height = HEADER + STATUS_H + RAISE + 2 * side + 14 + LABEL_SIZE + 30 + MARGIN
     canvas = backdrop(palette.name, width, height).copy()
     draw = ImageDraw.Draw(canvas)
     _header(canvas, draw, view, palette, labels)
-    top = HEADER + 28 + RAISE
+    _status(canvas, draw, view, palette, labels)
+    top = HEADER + STATUS_H + RAISE
     label_y = top + 2 * side + 14
     x = (width - content) / 2
     for tile, look in zip(view.hand, _looks(view), strict=True):
@@ -92,8 +107,8 @@ def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Im
     if view.dead:
         x += GAP
         dead_top = top + 2 * side - 2 * dead_side
-        x += 10 + text(draw, (x, dead_top + dead_side), labels.dead, 24, palette.knock,
-                       anchor="lm", max_width=90)
+        x += 10 + text(draw, (x, dead_top + dead_side), labels.dead, LABEL_SIZE, palette.knock,
+                       anchor="lm", max_width=110)
         for tile in view.dead:
             face_up(canvas, palette, x, dead_top, tile.low, tile.high, dead_side, True, Look.DEAD)
             x += dead_side + GAP // 2

@@ -12,16 +12,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class TableLabels:
-    games: tuple[tuple[str, str], ...] = (
-        ("gaple", "Gaple"),
-        ("gaple-dead", "Gaple with dead tiles"),
-        ("pair", "Pair dominoes"),
-    )
+    # (code name, title) for each game, from the caller's catalogues: the renderers keep no
+    # list of games; a game missing here is shown by its code name.
+    games: tuple[tuple[str, str], ...] = ()
     hand: str = "Hand {number}"
     target: str = "to {target}"
     set_name: str = "double-{number}"
     player: str = "Player {number}"
     score: str = "score"
+    penalty: str = "penalty"  # the score of a game whose points count against a side
     tiles: str = "tiles"
     dead: str = "dead"
     knock: str = "knock"
@@ -35,7 +34,7 @@ class TableLabels:
     went_out: str = "went out"
     match_won: str = "match won"
     match_drawn: str = "match drawn"
-    your_tiles: str = "your tiles"
+    your_tiles: str = "Your tiles"  # the private picture's title, before "Hand n"
     your_turn: str = "your turn"
     lay_dead: str = "lay one face down"
     ends: str = "ends"

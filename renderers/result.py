@@ -11,18 +11,23 @@ from engine import HandEndReason, TableView, Tile
 
 from .canvas import encode, face_up, paste, pill, rounded, seat_names, text
 from .errors import ViewMismatchError
+from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
-from .seats import name_row, team_colour
+from .seats import name_row, score_caption, team_colour
 from .sprites import Look
 from .table import HEADER, MARGIN, WIDTH, backdrop, header
 from .themes import Colour, Theme, find_theme
 
-SIDE = 42  # tiles stand 42 x 84
-ROW_H = 114
-SCORE_ROW_H = 46
+SIDE = 50  # tiles stand 50 x 100
+ROW_H = 128
+SCORE_ROW_H = 54
 PAD = 18
-NAME_W = 330
-TOTAL_W = 150
+NAME_W = 380
+TOTAL_W = 180
+PILL_SIZE = SMALLEST_TEXT
+CAPTION_SIZE = SMALLEST_TEXT
+NAME_SIZE = 38
+FIGURE_SIZE = 40
 
 
 def _height(view: TableView) -> int:
@@ -49,28 +54,28 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
     edge, line = (palette.winner, 4) if won else (palette.panel_edge, 2)
     paste(canvas, rounded(right - left, ROW_H - 10, 18, palette.panel, edge, line), left, top)
     marked = won or result.out_seat == seat
-    name_y = top + 32 if marked else top + (ROW_H - 10) // 2  # centred unless pills follow
+    name_y = top + 34 if marked else top + (ROW_H - 10) // 2  # centred unless pills follow
     name_row(canvas, draw, left + PAD, name_y, NAME_W - PAD - 12, name, team, palette)
     x = float(left + PAD)
     if won:
-        x += 8 + pill(canvas, draw, x, top + 60, labels.winner, 20, palette.winner,
+        x += 8 + pill(canvas, draw, x, top + 62, labels.winner, PILL_SIZE, palette.winner,
                       palette.on_accent, max_width=NAME_W / 2)
     if result.out_seat == seat:
-        pill(canvas, draw, x, top + 60, labels.went_out, 20, palette.accent, palette.on_accent,
-             max_width=NAME_W - (x - left))
+        pill(canvas, draw, x, top + 62, labels.went_out, PILL_SIZE, palette.accent,
+             palette.on_accent, max_width=NAME_W - (x - left))
     tiles_top = top + (ROW_H - 10 - 2 * SIDE) // 2
     x = _tiles(canvas, left + NAME_W, tiles_top, view.revealed_hands[seat], Look.PLAIN, palette)
     dead = view.revealed_dead[seat] if view.revealed_dead is not None else ()
     if dead:
         x += 16
-        x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, 22, palette.knock,
-                       anchor="lm", max_width=110)
+        x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, CAPTION_SIZE,
+                       palette.knock, anchor="lm", max_width=130)
         _tiles(canvas, x, tiles_top, dead, Look.DEAD, palette)
     middle = top + (ROW_H - 10) // 2
-    used = text(draw, (right - PAD, middle + 14), str(result.totals[seat]), 36, palette.text,
+    used = text(draw, (right - PAD, middle + 15), str(result.totals[seat]), 44, palette.text,
                 bold=True, anchor="rs")
-    text(draw, (right - PAD - used - 8, middle + 14), labels.total, 21, palette.muted,
-         anchor="rs", max_width=TOTAL_W)
+    text(draw, (right - PAD - used - 8, middle + 15), labels.total, CAPTION_SIZE,
+         palette.muted, anchor="rs", max_width=TOTAL_W)
 
 
 def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: TableView,
@@ -79,10 +84,12 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
     assert view.result is not None
     result = view.result
     left, right = MARGIN + 12 + PAD, WIDTH - MARGIN - 12 - PAD
-    points_x, score_x = right - 220, right
+    points_x, score_x = right - 240, right
     baseline = top + SCORE_ROW_H - 14
-    text(draw, (points_x, baseline), labels.points, 22, palette.muted, anchor="rs", max_width=200)
-    text(draw, (score_x, baseline), labels.score, 22, palette.muted, anchor="rs", max_width=200)
+    text(draw, (points_x, baseline), labels.points, CAPTION_SIZE, palette.muted, anchor="rs",
+         max_width=220)
+    text(draw, (score_x, baseline), score_caption(view, labels), CAPTION_SIZE, palette.muted,
+         anchor="rs", max_width=220)
     for index, seats in enumerate(view.sides):
         baseline += SCORE_ROW_H
         won = result.winner == index
@@ -91,15 +98,15 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
         x = float(left)
         team = team_colour(view, index, palette)
         if team is not None:
-            r = 8
-            paste(canvas, rounded(2 * r, 2 * r, r, team), x, baseline - 11 - r)
+            r = 9
+            paste(canvas, rounded(2 * r, 2 * r, r, team), x, baseline - 13 - r)
             x += 2 * r + 10
-        text(draw, (x, baseline), who, 28, colour, bold=won, anchor="ls",
+        text(draw, (x, baseline), who, 36, colour, bold=won, anchor="ls",
              max_width=points_x - 160 - x)
-        text(draw, (points_x, baseline), f"+{result.points[index]}", 30, colour, bold=True,
-             anchor="rs")
-        text(draw, (score_x, baseline), str(result.scores[index]), 30, colour, bold=True,
-             anchor="rs")
+        text(draw, (points_x, baseline), f"+{result.points[index]}", FIGURE_SIZE, colour,
+             bold=True, anchor="rs")
+        text(draw, (score_x, baseline), str(result.scores[index]), FIGURE_SIZE, colour,
+             bold=True, anchor="rs")
 
 
 def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
@@ -121,8 +128,9 @@ def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
         verdict = ""
     reserved = 0.0
     if verdict:
-        reserved = pill(canvas, draw, WIDTH - MARGIN - 8, HEADER // 2 - 16, verdict, 22,
-                        palette.winner, palette.on_accent, align_right=True, max_width=360)
+        reserved = pill(canvas, draw, WIDTH - MARGIN - 8, HEADER // 2 + 2 - 24, verdict,
+                        PILL_SIZE, palette.winner, palette.on_accent, align_right=True,
+                        max_width=400)
     header(canvas, draw, view, palette, labels, reserved + 16)
     top = HEADER + PAD
     for player in view.players:

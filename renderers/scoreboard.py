@@ -12,17 +12,19 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from .canvas import Anchor, encode, paste, rounded, text
-from .fonts import printable
+from .fonts import SMALLEST_TEXT, font, printable
 from .table import HEADER, MARGIN, backdrop
 from .themes import Colour, Theme, find_theme, hex_colour
 
-WIDTH = 1000
-COLUMNS_H = 44  # the row of column names
-ROW_H = 62
+WIDTH = 1280  # as wide as the table, so that a phone shows its words as large
+COLUMNS_H = 52  # the row of column names
+ROW_H = 72
 PAD = 22
-NAME_SIZE = 30
-FIGURE_SIZE = 29
-CAPTION_SIZE = 21
+NAME_SIZE = 38
+FIGURE_SIZE = 36
+CAPTION_SIZE = SMALLEST_TEXT
+TITLE_SIZE = 44
+PLACE_R = 25  # a medal's radius
 MEDALS: tuple[Colour, ...] = (hex_colour("#f5c542"), hex_colour("#c9d1d9"), hex_colour("#d08a4e"))
 ON_MEDAL = hex_colour("#2a2000")
 NO_STREAK = "\u2013"  # a dash: not a word, nothing to translate
@@ -67,16 +69,28 @@ class _Column:
 
 
 # The name takes what the figures leave: from after the place badge to the rating column.
-NAME_LEFT = MARGIN + PAD + 62
+NAME_LEFT = MARGIN + PAD + 72
 _RIGHT = WIDTH - MARGIN - PAD
-COLUMNS = {  # from the right edge leftwards: (right edge, widest text)
-    "streak": _Column(_RIGHT, 100),
-    "win_rate": _Column(_RIGHT - 112, 124),
-    "won": _Column(_RIGHT - 236, 90),
-    "played": _Column(_RIGHT - 334, 100),
-    "rating": _Column(_RIGHT - 444, 100),
-}
-NAME_WIDTH = COLUMNS["rating"].right - COLUMNS["rating"].width - NAME_LEFT - 12
+# The figure columns from the right edge leftwards, with the room their widest figure needs;
+# a column is as wide as its caption, up to COLUMN_MOST, so a translation is rarely cut.
+FIGURE_ROOM = {"streak": 80, "win_rate": 100, "won": 80, "played": 80, "rating": 100}
+COLUMN_MOST = 210
+COLUMN_GAP = 26
+
+
+def columns(labels: ScoreboardLabels) -> dict[str, _Column]:
+    caption = font(CAPTION_SIZE)
+    placed, right = {}, _RIGHT
+    for key, room in FIGURE_ROOM.items():
+        width = round(min(COLUMN_MOST, max(room, caption.getlength(getattr(labels, key)))))
+        placed[key] = _Column(right, width)
+        right -= width + COLUMN_GAP
+    return placed
+
+
+def name_width(labels: ScoreboardLabels) -> int:
+    rating = columns(labels)["rating"]
+    return rating.right - rating.width - NAME_LEFT - 12
 
 
 def _height(rows: int) -> int:
@@ -94,12 +108,13 @@ def streak_text(streak: int, labels: ScoreboardLabels) -> str:
 def _place(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, middle: float, place: int,
            palette: Theme) -> None:
     """The place: a medal disc for the first three, a plain number after them."""
+    r = PLACE_R
     if place <= len(MEDALS):
-        r = 21
         paste(canvas, rounded(2 * r, 2 * r, r, MEDALS[place - 1]), x, middle - r)
-        text(draw, (x + r, middle), str(place), 24, ON_MEDAL, bold=True, anchor="mm")
+        text(draw, (x + r, middle), str(place), CAPTION_SIZE, ON_MEDAL, bold=True, anchor="mm")
     else:
-        text(draw, (x + 21, middle), str(place), 26, palette.muted, bold=True, anchor="mm")
+        text(draw, (x + r, middle), str(place), CAPTION_SIZE, palette.muted, bold=True,
+             anchor="mm")
 
 
 def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: ScoreboardRow,
@@ -112,7 +127,7 @@ def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: Scoreboa
     _place(canvas, draw, left + 10, middle, row.place, palette)
     name = printable(row.name) or labels.unnamed.format(number=row.place)
     text(draw, (NAME_LEFT, middle), name, NAME_SIZE, palette.text, bold=podium, anchor="lm",
-         max_width=NAME_WIDTH)
+         max_width=name_width(labels))
     streak_colour = palette.accent if row.streak > 0 else palette.knock if row.streak < 0 \
         else palette.muted
     figures: dict[str, tuple[str, Colour]] = {
@@ -122,8 +137,9 @@ def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: Scoreboa
         "win_rate": (labels.percent.format(percent=round(100 * row.win_rate)), palette.text),
         "streak": (streak_text(row.streak, labels), streak_colour),
     }
+    placed = columns(labels)
     for key, (words, colour) in figures.items():
-        column = COLUMNS[key]
+        column = placed[key]
         text(draw, (column.right, middle), words, FIGURE_SIZE, colour, bold=key == "rating",
              anchor="rm", max_width=column.width)
 
@@ -131,11 +147,11 @@ def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: Scoreboa
 def _captions(draw: ImageDraw.ImageDraw, baseline: int, palette: Theme,
               labels: ScoreboardLabels) -> None:
     anchor: Anchor = "rs"
-    text(draw, (MARGIN + 12 + 31, baseline), labels.place, CAPTION_SIZE, palette.muted,
-         anchor="ms", max_width=50)
+    text(draw, (MARGIN + 12 + 10 + PLACE_R, baseline), labels.place, CAPTION_SIZE,
+         palette.muted, anchor="ms", max_width=60)
     text(draw, (NAME_LEFT, baseline), labels.player, CAPTION_SIZE, palette.muted, anchor="ls",
-         max_width=NAME_WIDTH)
-    for key, column in COLUMNS.items():
+         max_width=name_width(labels))
+    for key, column in columns(labels).items():
         text(draw, (column.right, baseline), getattr(labels, key), CAPTION_SIZE, palette.muted,
              anchor=anchor, max_width=column.width)
 
@@ -146,10 +162,11 @@ def draw_scoreboard(rows: Sequence[ScoreboardRow], title: str, subtitle: str, pa
     canvas = backdrop(palette.name, WIDTH, _height(len(rows))).copy()
     draw = ImageDraw.Draw(canvas)
     x, middle = MARGIN + 8, HEADER // 2 + 2
-    used = text(draw, (x, middle), title, 38, palette.text, bold=True, anchor="lm",
+    used = text(draw, (x, middle), title, TITLE_SIZE, palette.text, bold=True, anchor="lm",
                 max_width=WIDTH - 2 * x)
     if subtitle:
-        text(draw, (x + used + 18, middle + 2), subtitle, 26, palette.muted, anchor="lm",
+        text(draw, (x + used + 18, middle + 2), subtitle, CAPTION_SIZE, palette.muted,
+             anchor="lm",
              max_width=WIDTH - 2 * x - used - 18)
     top = HEADER + PAD
     if not rows:

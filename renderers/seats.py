@@ -1,4 +1,9 @@
-"""The seats around the table: one panel per player with name, tiles, dead, score and markers."""
+"""The seats around the table: one panel per player with name, tiles, dead, score and marker.
+
+Every word is drawn at 32 px or more (a phone shows the 1280-px picture about 400 px wide), so
+a long translation is never made smaller: a panel first leaves out its rows of face-down
+tiles, then shows a face-down tile instead of the word "tiles", and only then shortens words.
+"""
 
 from __future__ import annotations
 
@@ -6,25 +11,25 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine import TableView
+from engine import ActionKind, TableView, variant
 
-from .canvas import face_down_row, paste, pill, rounded, text, turn_marker
-from .fonts import fit, font, printable
+from .canvas import face_down_row, paste, pill, rounded, text
+from .fonts import SMALLEST_TEXT, fit, font, printable
 from .labels import TableLabels
+from .sprites import back_sprite
 from .themes import Colour, Theme
 
 Rect = tuple[int, int, int, int]
 
-NAME_SIZE = 31
-CAPTION_SIZE = 21
-FIGURE_SIZE = 29
-PILL_SIZE = 20
+NAME_SIZE = 38
+CAPTION_SIZE = SMALLEST_TEXT
+FIGURE_SIZE = 40
+PILL_SIZE = SMALLEST_TEXT
 PAD = 16
-SMALLEST_CAPTION = 16
-FIGURE_GAP = 7  # between a caption and its number
-ITEM_GAP = 16  # between one figure and the next
-HAND_BACK = 14  # a face-down tile in hand, standing: 14 x 28
-DEAD_BACK = 12  # a dead tile, lying face down: 24 x 12
+FIGURE_GAP = 8  # between a caption and its number
+ITEM_GAP = 20  # between one figure and the next
+HAND_BACK = 16  # a face-down tile in hand, standing: 16 x 32
+DEAD_BACK = 14  # a dead tile, lying face down: 28 x 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +40,8 @@ class Seat:
     team: Colour | None  # the side's colour where sides hold several seats
     tiles: int
     dead: int | None  # None in games without dead tiles
-    score: int
-    knocked: bool
+    score: int | None  # None where the sides' scores are shown once, apart from the seats
+    knocked: bool  # knocked since this seat last moved (not a knock from an earlier round)
     to_move: bool
 
 
@@ -47,15 +52,43 @@ def team_colour(view: TableView, side: int, palette: Theme) -> Colour | None:
     return palette.sides[side % len(palette.sides)]
 
 
-def seats_of(view: TableView, names: tuple[str, ...], palette: Theme) -> tuple[Seat, ...]:
+def counts_against(view: TableView) -> bool:
+    """Whether a side's points count against it (the lowest score wins), asked of the game's
+    own match rule: does a side that reached the target fail to win?"""
+    scores = (view.target,) + (0,) * (len(view.sides) - 1)
+    over, winner = variant(view.game).match_result(view.options, scores)
+    return over and winner != 0
+
+
+def score_caption(view: TableView, labels: TableLabels) -> str:
+    return labels.penalty if counts_against(view) else labels.score
+
+
+def knocked_lately(view: TableView) -> frozenset[int]:
+    """Seats whose last move was a knock made since the seat to move last moved: once a seat
+    has its turn again, its old knock is stale."""
+    history = view.history
+    if view.to_move is None:
+        recent = history[-view.seats :]
+    else:
+        since = max((i for i, move in enumerate(history) if move.seat == view.to_move),
+                    default=-1)
+        recent = history[since + 1 :]
+    last = {move.seat: move.kind for move in recent}
+    return frozenset(seat for seat, kind in last.items() if kind is ActionKind.KNOCK)
+
+
+def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
+             scores_apart: bool) -> tuple[Seat, ...]:
+    knocked = knocked_lately(view)
     return tuple(
         Seat(
             names[p.seat],
             team_colour(view, p.side, palette),
             p.tile_count,
             p.dead_count if view.dead_tiles else None,
-            view.scores[p.side],
-            p.knocked,
+            None if scores_apart else view.scores[p.side],
+            p.seat in knocked,
             view.to_move == p.seat and not view.hand_over,
         )
         for p in view.players
@@ -64,90 +97,111 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme) -> tuple[S
 
 def name_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
              max_width: float, name: str, team: Colour | None, palette: Theme, *,
-             to_move: bool = False, size: int = NAME_SIZE) -> None:
-    """The turn arrow, the team dot and the name; (x, y) is the left end of the text's middle."""
-    if to_move:
-        turn_marker(draw, x, y, size * 0.62, palette.accent)
-        x += 24
-        max_width -= 24
+             size: int = NAME_SIZE, colour: Colour | None = None, bold: bool = True) -> None:
+    """The team dot and the name; (x, y) is the left end of the text's middle."""
     if team is not None:
         r = size // 4
         paste(canvas, rounded(2 * r, 2 * r, r, team), x, y - r)
-        x += 2 * r + 8
-        max_width -= 2 * r + 8
-    text(draw, (x, y), name, size, palette.text, bold=True, anchor="lm", max_width=max_width)
+        x += 2 * r + 10
+        max_width -= 2 * r + 10
+    text(draw, (x, y), name, size, colour or palette.text, bold=bold, anchor="lm",
+         max_width=max_width)
 
 
-def _markers(canvas: Image.Image, draw: ImageDraw.ImageDraw, right: float, y: float, seat: Seat,
-             palette: Theme, labels: TableLabels, max_width: float) -> float:
-    """The "to move" and "knock" pills, right-aligned at ``right``; returns the width used."""
-    used = 0.0
-    for shown, words, fill in (
-        (seat.knocked, labels.knock, palette.knock),
-        (seat.to_move, labels.to_move, palette.accent),
-    ):
-        if shown:
-            used += 8 + pill(canvas, draw, right - used, y, words, PILL_SIZE, fill,
-                             palette.on_accent, align_right=True, max_width=max_width - used)
-    return used
+def _marker(canvas: Image.Image, draw: ImageDraw.ImageDraw, right: float, y: float, seat: Seat,
+            palette: Theme, labels: TableLabels, max_width: float) -> float:
+    """The "to move" or "knock" pill, right-aligned at ``right``; returns the width used."""
+    if seat.to_move:
+        words, fill = labels.to_move, palette.accent
+    elif seat.knocked:
+        words, fill = labels.knock, palette.knock
+    else:
+        return 0.0
+    return pill(canvas, draw, right, y, words, PILL_SIZE, fill, palette.on_accent,
+                align_right=True, max_width=max_width)
 
 
-def _figures(seat: Seat, labels: TableLabels, inner: float) -> tuple[int, list[str]]:
-    """The caption size and captions for the figure row, made to fit ``inner`` px together
-    with the numbers: a long translation gets a smaller size first, an ellipsis last."""
-    captions = [labels.tiles] + ([labels.dead] if seat.dead is not None else []) + [labels.score]
-    values = [seat.tiles] + ([seat.dead] if seat.dead is not None else []) + [seat.score]
-    figures = sum(font(FIGURE_SIZE, True).getlength(str(v)) for v in values)
-    room = inner - figures - len(values) * FIGURE_GAP - (len(values) - 1) * ITEM_GAP
-    for size in range(CAPTION_SIZE, SMALLEST_CAPTION - 1, -1):
-        face = font(size)
-        if sum(face.getlength(printable(c)) for c in captions) <= room:
-            return size, captions
-    face = font(SMALLEST_CAPTION)
-    share = room / len(captions)
-    return SMALLEST_CAPTION, [fit(printable(c), face, share) for c in captions]
+@dataclass(frozen=True, slots=True)
+class _Figures:
+    """The bottom row's words as they will be drawn: ``tiles`` is None where a face-down tile
+    stands for the word."""
+
+    tiles: str | None
+    dead: str | None
+    score: str | None
 
 
-def _figure(draw: ImageDraw.ImageDraw, x: float, y: float, caption: str, value: int,
-            palette: Theme, size: int, *, right_aligned: bool = False) -> float:
-    """A caption with its number after it, on one baseline; returns the width used."""
+def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float) -> _Figures:
+    caption, figure = font(CAPTION_SIZE), font(FIGURE_SIZE, True)
+    values = [seat.tiles] + [v for v in (seat.dead, seat.score) if v is not None]
+    fixed = sum(figure.getlength(str(v)) for v in values)
+    fixed += len(values) * FIGURE_GAP + (len(values) - 1) * ITEM_GAP
+    words = [printable(labels.dead) if seat.dead is not None else None,
+             printable(score_word) if seat.score is not None else None]
+    others = sum(caption.getlength(w) for w in words if w is not None)
+    tiles = printable(labels.tiles)
+    if fixed + caption.getlength(tiles) + others <= inner:
+        return _Figures(tiles, *words)
+    room = inner - fixed - HAND_BACK
+    if others <= room:
+        return _Figures(None, *words)
+    shown = [w for w in words if w is not None]
+    share = room / len(shown) if shown else 0
+    dead, score = (fit(w, caption, share) if w is not None else None for w in words)
+    return _Figures(None, dead, score)
+
+
+def _figure(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
+            caption: str | None, value: int, palette: Theme, *,
+            right_aligned: bool = False) -> float:
+    """A caption (or, for None, a face-down tile) with its number after it, on one baseline;
+    returns the width used."""
     if right_aligned:
         used = text(draw, (x, y), str(value), FIGURE_SIZE, palette.text, bold=True, anchor="rs")
-        return used + FIGURE_GAP + text(draw, (x - used - FIGURE_GAP, y), caption, size,
-                                        palette.muted, anchor="rs")
-    used = text(draw, (x, y), caption, size, palette.muted, anchor="ls") + FIGURE_GAP
+        assert caption is not None
+        return used + FIGURE_GAP + text(draw, (x - used - FIGURE_GAP, y), caption,
+                                        CAPTION_SIZE, palette.muted, anchor="rs")
+    if caption is None:
+        paste(canvas, back_sprite(HAND_BACK, True, palette), x, y - 2 * HAND_BACK + 2)
+        used = float(HAND_BACK + FIGURE_GAP)
+    else:
+        used = text(draw, (x, y), caption, CAPTION_SIZE, palette.muted, anchor="ls") + FIGURE_GAP
     return used + text(draw, (x + used, y), str(value), FIGURE_SIZE, palette.text, bold=True,
                        anchor="ls")
 
 
 def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: Seat,
-              palette: Theme, labels: TableLabels) -> None:
-    """One panel: the name and markers on top; tiles, dead tiles and score below. The rows of
+              palette: Theme, labels: TableLabels, score_word: str) -> None:
+    """One panel: the name and marker on top; tiles, dead tiles and score below. The rows of
     face-down tiles only fill the room the words leave."""
     left, top, right, bottom = rect
     width, height = right - left, bottom - top
     edge, line = (palette.accent, 4) if seat.to_move else (palette.panel_edge, 2)
     paste(canvas, rounded(width, height, 18, palette.panel, edge, line), left, top)
     inner = width - 2 * PAD
-    markers = _markers(canvas, draw, right - PAD + 8, top + 13, seat, palette, labels,
-                       inner * 0.45)
-    name_row(canvas, draw, left + PAD, top + 30, inner - markers - 8, seat.name, seat.team,
-             palette, to_move=seat.to_move)
-    size, captions = _figures(seat, labels, inner)
-    baseline = bottom - 17
-    score_width = _figure(draw, right - PAD, baseline, captions[-1], seat.score, palette, size,
-                          right_aligned=True)
+    name_y = top + 36
+    marker = _marker(canvas, draw, right - PAD + 6, name_y - round(PILL_SIZE * 0.75), seat,
+                     palette, labels, inner * 0.45)
+    # The frame and the pill mark the seat to move: no arrow, so a long name keeps its room.
+    name_row(canvas, draw, left + PAD, name_y, inner - marker - (12 if marker else 0),
+             seat.name, seat.team, palette)
+    words = _fitted(seat, labels, score_word, inner)
+    baseline = bottom - 20
+    end = float(right - PAD)
+    if seat.score is not None:
+        end -= _figure(canvas, draw, end, baseline, words.score, seat.score, palette,
+                       right_aligned=True) + ITEM_GAP
     x = float(left + PAD)
-    x += _figure(draw, x, baseline, captions[0], seat.tiles, palette, size)
-    end = right - PAD - score_width - ITEM_GAP
+    x += _figure(canvas, draw, x, baseline, words.tiles, seat.tiles, palette)
     dead_width = 0.0
     if seat.dead is not None:
-        dead_width = font(size).getlength(captions[1]) + FIGURE_GAP + font(
-            FIGURE_SIZE, True).getlength(str(seat.dead))
-    room = end - x - dead_width - (ITEM_GAP if seat.dead is not None else 0)
-    x += face_down_row(canvas, palette, x + ITEM_GAP / 2, baseline - 2 * HAND_BACK + 1,
-                       seat.tiles, HAND_BACK, True, room - ITEM_GAP) + ITEM_GAP
+        dead_width = font(CAPTION_SIZE).getlength(words.dead or "") + FIGURE_GAP + font(
+            FIGURE_SIZE, True).getlength(str(seat.dead)) + ITEM_GAP
+    if words.tiles is not None:  # with the word, a row of backs shows the count too
+        x += face_down_row(canvas, palette, x + ITEM_GAP / 2, baseline - 2 * HAND_BACK + 2,
+                           seat.tiles, HAND_BACK, True, end - x - dead_width - ITEM_GAP)
+    x += ITEM_GAP
     if seat.dead is not None:
-        x += _figure(draw, x, baseline, captions[1], seat.dead, palette, size) + ITEM_GAP / 2
-        face_down_row(canvas, palette, x, baseline - DEAD_BACK - 2, seat.dead, DEAD_BACK,
+        x += _figure(canvas, draw, x, baseline, words.dead, seat.dead, palette) + ITEM_GAP / 2
+        face_down_row(canvas, palette, x, baseline - DEAD_BACK - 4, seat.dead, DEAD_BACK,
                       False, end - x)

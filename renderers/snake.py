@@ -1,9 +1,17 @@
-"""Where each tile of the line goes: a snake that turns at the edges of its area.
+"""Where each tile of the line goes: two snakes growing out of the lead, as on a real table.
 
-The line runs left to right along the first row; a tile that would leave no room for a turn
-becomes the corner, standing, and the next row runs back the other way beneath it, so matching
-halves always touch. The largest tile size whose snake fits the area is chosen, so an opening
-is drawn big and a 91-tile double-12 line still fits. Pure geometry: no Pillow here.
+The lead lies in the middle of the area. The right end's tiles run right from it, turn down at
+the edge and run back beneath; the left end's tiles are the same figure turned half round:
+they run left, turn up and run back above. A tile's place depends only on the tiles between it
+and the lead, so laying a tile at either end moves nothing already drawn, until the line no
+longer fits and every tile is drawn a size smaller (sizes come from a short ladder, so that
+happens a few times a hand).
+
+A tile that would leave no room for a turn becomes the corner, standing, and the next row runs
+back the other way beneath it, so matching halves always touch. Doubles stand across the line
+where the game lays them so, the lead too; a double that arrives where the line must turn is the
+corner itself, and one that follows a corner lies across the turn, centred under the corner, so
+that no double stands jumbled beside a corner. Pure geometry: no Pillow here.
 """
 
 from __future__ import annotations
@@ -13,8 +21,11 @@ from dataclasses import dataclass
 
 from engine import Placed, Tile
 
-LARGEST_SIDE = 60
-SMALLEST_SIDE = 16
+# Halves' sides in pixels, largest first: the largest whose snake fits is used. Even, so that
+# every edge of the layout falls on a whole pixel.
+SIDES = (80, 72, 64, 58, 52, 46, 42, 38, 34, 32, 28, 26, 24, 22, 20, 18, 16)
+LARGEST_SIDE, SMALLEST_SIDE = SIDES[0], SIDES[-1]
+SMALLEST_BADGE = 28  # its number is drawn at 32 px (1.15 x the radius), the smallest text
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,129 +58,158 @@ class EndMark:
 
 @dataclass(frozen=True, slots=True)
 class Snake:
+    """The line in an area of ``width`` x ``height``; coordinates are the area's own."""
+
     side: int  # a half's side in pixels: tiles are side x 2*side
     gap: int
     badge_radius: int
-    spots: tuple[Spot, ...]
+    spots: tuple[Spot, ...]  # in the line's order, left end first
     ends: tuple[EndMark, ...]  # (left end, right end), or () for an empty line
     width: int
     height: int
-    rows: int  # each turn starts a row
+    rows: int  # rows of tiles, the lead's included
+
+    @property
+    def fits(self) -> bool:
+        """Every tile and badge lies inside the area."""
+        r = self.badge_radius
+        boxes = [s.box for s in self.spots] + [
+            (e.x - r, e.y - r, e.x + r, e.y + r) for e in self.ends
+        ]
+        return all(b[0] >= 0 and b[1] >= 0 and b[2] <= self.width and b[3] <= self.height
+                   for b in boxes)
 
 
 def gap_for(side: int) -> int:
     return max(3, side // 12)
 
 
+def drop_for(side: int) -> int:
+    """How far a corner sits below its row: the rows stand that much further apart, so that
+    doubles standing in neighbouring rows do not touch."""
+    return side // 4
+
+
 def badge_radius_for(side: int) -> int:
-    return max(19, side // 2)
+    return max(SMALLEST_BADGE, side // 2)
 
 
-def _lay(line: Sequence[Placed], across: bool, side: int, inner: int) -> Snake:
-    """The snake at one tile size, in coordinates whose origin is the top-left of its box."""
-    gap, radius = gap_for(side), badge_radius_for(side)
-    pitch = 2 * side + gap
-    half = side // 2
-    spots: list[Spot] = []
-    row, direction, cursor, after_corner = 0, 1, 0, False
-    last_index = len(line) - 1
-    for index, placed in enumerate(line):
-        standing = across and placed.tile.is_double and not after_corner
-        extent = side if standing else 2 * side
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """A tile placed in a branch's frame: the lead's centre at (0, 0), the branch running right
+    and turning down; ``near``/``far`` are its halves towards and away from the lead."""
+
+    placed: Placed
+    box: Box
+    vertical: bool
+    near_first: bool  # the near half is drawn first (left or top)
+
+
+def _branch(tiles: Sequence[Placed], across: bool, side: int, start: float,
+            reach: float) -> tuple[list[_Piece], tuple[float, float], int]:
+    """One end's tiles from the lead outwards (``tile.left`` is the half towards the lead):
+    their pieces, where that end's badge goes, and the last row used. Tiles keep to
+    ``-reach <= x <= reach``; ``start`` is where the first tile touches the lead."""
+    gap, radius, drop = gap_for(side), badge_radius_for(side), drop_for(side)
+    pitch = 2 * side + gap + drop
+    pieces: list[_Piece] = []
+    row, direction, cursor = 0, 1, start
+    corner: Box | None = None  # the corner just laid, if the last piece was one
+    for placed in tiles:
         centre = row * pitch
-        room = inner - cursor if direction == 1 else cursor
-        fits = room >= extent + gap + side or (index == last_index and room >= extent)
-        if fits:
-            left = cursor if direction == 1 else cursor - extent
-            if standing:
-                spots.append(
-                    Spot(placed.tile, left, centre - side, placed.left, placed.right, True, side)
-                )
-            else:
-                first, second = (
-                    (placed.left, placed.right) if direction == 1 else (placed.right, placed.left)
-                )
-                spots.append(Spot(placed.tile, left, centre - half, first, second, False, side))
-            cursor = left + extent + gap if direction == 1 else left - gap
-            after_corner = False
-        else:
-            # The corner stands; its top half continues this row, its bottom half the next.
+        double = across and placed.tile.is_double
+        room = reach - cursor if direction == 1 else cursor + reach
+        if corner is not None and double:
+            # Across the turn: lying, centred under the corner's lower half.
+            middle = (corner[0] + corner[2]) / 2
+            box = (middle - side, centre - side / 2, middle + side, centre + side / 2)
+            pieces.append(_Piece(placed, box, False, True))
+            cursor = box[2] + gap if direction == 1 else box[0] - gap
+            corner = None
+            continue
+        turn = room < (4 * side + 2 * gap if double else 3 * side + gap)
+        if turn and corner is None:
             left = cursor if direction == 1 else cursor - side
-            spots.append(
-                Spot(placed.tile, left, centre - half, placed.left, placed.right, True, side)
-            )
+            box = (left, centre - side / 2 + drop, left + side, centre + 1.5 * side + drop)
+            pieces.append(_Piece(placed, box, True, True))
             row += 1
             cursor = left + side if direction == 1 else left
             direction = -direction
-            after_corner = True
-    ends: list[EndMark] = []
-    if spots:
-        first_spot, last_spot = spots[0], spots[-1]
-        ends.append(EndMark(line[0].left, first_spot.x - gap - radius, 0))
-        if after_corner:  # the line ends on a corner: its open half faces down
-            ends.append(
-                EndMark(line[-1].right, last_spot.x + half, last_spot.y + 2 * side + gap + radius)
-            )
-        elif direction == 1:
-            ends.append(EndMark(line[-1].right, last_spot.box[2] + gap + radius, row * pitch))
+            corner = box
+            continue
+        extent = side if double else 2 * side
+        left = cursor if direction == 1 else cursor - extent
+        if double:
+            box = (left, centre - side, left + side, centre + side)
         else:
-            ends.append(EndMark(line[-1].right, last_spot.x - gap - radius, row * pitch))
-    return _normalised(side, gap, radius, spots, ends, row + 1)
+            box = (left, centre - side / 2, left + 2 * side, centre + side / 2)
+        pieces.append(_Piece(placed, box, double, direction == 1))
+        cursor = left + extent + gap if direction == 1 else left - gap
+        corner = None
+    if corner is not None:  # the end is a corner's lower half, facing down
+        badge = ((corner[0] + corner[2]) / 2, corner[3] + gap + radius)
+    else:
+        badge = (cursor + direction * radius, row * pitch)
+    return pieces, badge, row
 
 
-def _normalised(side: int, gap: int, radius: int, spots: list[Spot], ends: list[EndMark],
-                rows: int) -> Snake:
-    """Shift everything so that the bounding box of tiles and badges starts at (0, 0)."""
-    if not spots:
-        return Snake(side, gap, radius, (), (), 0, 0, 0)
-    boxes = [s.box for s in spots]
-    boxes += [(e.x - radius, e.y - radius, e.x + radius, e.y + radius) for e in ends]
-    left = min(b[0] for b in boxes)
-    top = min(b[1] for b in boxes)
-    right = max(b[2] for b in boxes)
-    bottom = max(b[3] for b in boxes)
-    return Snake(
-        side,
-        gap,
-        radius,
-        tuple(
-            Spot(s.tile, s.x - left, s.y - top, s.first, s.second, s.vertical, side)
-            for s in spots
-        ),
-        tuple(EndMark(e.number, e.x - left, e.y - top) for e in ends),
-        right - left,
-        bottom - top,
-        rows,
+def _spot(piece: _Piece, turned: bool, ox: float, oy: float, side: int) -> Spot:
+    """A branch piece in the area's coordinates; ``turned``: the left end's branch, which is
+    the right end's figure turned half round about the lead."""
+    x0, y0, x1, y1 = piece.box
+    near_first = piece.near_first
+    if turned:
+        x0, y0, x1, y1 = -x1, -y1, -x0, -y0
+        near_first = not near_first
+    placed = piece.placed
+    # A turned branch holds flipped tiles (``left`` towards the lead), so "near" is its left.
+    near, far = placed.left, placed.right
+    first, second = (near, far) if near_first else (far, near)
+    return Spot(placed.tile, round(ox + x0), round(oy + y0), first, second, piece.vertical, side)
+
+
+def lead_index(count: int, left_plays: int) -> int:
+    """The lead's place in a line of ``count`` tiles: one tile for each play at the left end
+    lies before it."""
+    return max(0, min(count - 1, left_plays))
+
+
+def lay(line: Sequence[Placed], lead: int, across: bool, side: int, width: int,
+        height: int) -> Snake:
+    """The line at one tile size in a ``width`` x ``height`` area, ``line[lead]`` the lead."""
+    gap, radius = gap_for(side), badge_radius_for(side)
+    if not line:
+        return Snake(side, gap, radius, (), (), width, height, 0)
+    ox, oy = width / 2, height / 2
+    reach = width / 2 - gap - 2 * radius  # room for a badge beyond every row's last tile
+    first = line[lead]
+    standing = across and first.tile.is_double
+    half = side / 2 if standing else side
+    lead_box = (-half, -side if standing else -side / 2, half, side if standing else side / 2)
+    lead_spot = _spot(_Piece(first, lead_box, standing, True), False, ox, oy, side)
+    right, right_badge, below = _branch(line[lead + 1 :], across, side, half + gap, reach)
+    flipped = [Placed(p.tile, p.right, p.left) for p in reversed(line[:lead])]
+    left, left_badge, above = _branch(flipped, across, side, half + gap, reach)
+    spots = [_spot(piece, True, ox, oy, side) for piece in reversed(left)]
+    spots += [lead_spot] + [_spot(piece, False, ox, oy, side) for piece in right]
+    ends = (
+        EndMark(line[0].left, round(ox - left_badge[0]), round(oy - left_badge[1])),
+        EndMark(line[-1].right, round(ox + right_badge[0]), round(oy + right_badge[1])),
     )
+    return Snake(side, gap, radius, tuple(spots), ends, width, height, 1 + below + above)
 
 
-def _fits(line: Sequence[Placed], across: bool, side: int, width: int,
-          height: int) -> Snake | None:
-    inner = width - 2 * (gap_for(side) + 2 * badge_radius_for(side))
-    laid = _lay(line, across, side, inner)
-    return laid if laid.height <= height and laid.width <= width else None
-
-
-def snake(line: Sequence[Placed], doubles_across: bool, width: int, height: int) -> Snake:
-    """The line laid out in a ``width`` x ``height`` area with the largest tiles that fit.
-
-    A slightly smaller size (down to 85 %) is preferred when it keeps a short line straight, so
-    that nine tiles make one row rather than a row and a lone corner. Coordinates are relative
-    to the snake's own box (``Snake.width`` x ``Snake.height``); the caller centres that box.
-    Below the smallest size the snake may overflow.
-    """
-    side = min(LARGEST_SIDE, width // 8) // 2 * 2
-    best = _fits(line, doubles_across, side, width, height)
-    while best is None and side > SMALLEST_SIDE:
-        side -= 2
-        best = _fits(line, doubles_across, side, width, height)
-    if best is None:
-        radius = badge_radius_for(side)
-        return _lay(line, doubles_across, side, width - 2 * (gap_for(side) + 2 * radius))
-    if best.rows != 2:
-        return best
-    for smaller in range(side - 2, int(side * 0.85) - 1, -2):
-        other = _fits(line, doubles_across, smaller, width, height)
-        if other is not None and other.rows < best.rows:
-            best = other
-    return best
+def snake(line: Sequence[Placed], lead: int, doubles_across: bool, width: int,
+          height: int) -> Snake:
+    """The line with the largest tiles that fit the area (below the smallest it may overflow).
+    ``lead`` is the lead's index in ``line`` (see :func:`lead_index`)."""
+    lead = lead_index(len(line), lead)
+    laid = lay(line, lead, doubles_across, SIDES[0], width, height)
+    for side in SIDES[1:]:
+        if laid.fits:
+            break
+        laid = lay(line, lead, doubles_across, side, width, height)
+    return laid

@@ -2,6 +2,7 @@
 
 The seats sit in the corners (and, at a five-seat table, the middle of the top edge), clockwise
 in turn order from the bottom left, so the line gets the whole width of the table between them.
+Partnerships' scores stand once between the top seats.
 """
 
 from __future__ import annotations
@@ -11,12 +12,21 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine import TableView
+from engine import ActionKind, End, TableView
 
-from .canvas import badge, encode, face_down_row, face_up, seat_names, text
+from .canvas import badge, encode, face_down_row, face_up, paste, rounded, seat_names, text
 from .errors import ViewMismatchError
+from .fonts import SMALLEST_TEXT, font
 from .labels import ENGLISH, TableLabels
-from .seats import Rect, draw_seat, seats_of
+from .seats import (
+    CAPTION_SIZE,
+    FIGURE_SIZE,
+    Rect,
+    draw_seat,
+    score_caption,
+    seats_of,
+    team_colour,
+)
 from .snake import Snake, snake
 from .sprites import Look
 from .themes import Theme, find_theme
@@ -26,17 +36,21 @@ HEADER = 76
 MARGIN = 14
 FELT = (MARGIN, HEADER, WIDTH - MARGIN, HEIGHT - MARGIN)
 INSET = 12
-PANEL_W, PANEL_H = 470, 100
-PANEL_W_3 = 388  # three seats share the top edge at a five-seat table
+PANEL_W, PANEL_H = 480, 120
+PANEL_W_3 = 401  # three seats share the top edge at a five-seat table
+TITLE_SIZE = 44
+DETAILS_SIZE = SMALLEST_TEXT
 LINE_AREA = (
     FELT[0] + INSET + 4,
-    FELT[1] + INSET + PANEL_H + 10,
+    FELT[1] + INSET + PANEL_H + 8,
     FELT[2] - INSET - 4,
-    FELT[3] - INSET - PANEL_H - 10,
+    FELT[3] - INSET - PANEL_H - 8,
 )
 
 _TOP, _BOTTOM = FELT[1] + INSET, FELT[3] - INSET - PANEL_H
 _LEFT, _RIGHT = FELT[0] + INSET, FELT[2] - INSET
+# Between the two top corners, where a four-seat table shows the pairs' scores.
+TEAM_BOX = (_LEFT + PANEL_W + 14, _TOP, _RIGHT - PANEL_W - 14, _TOP + PANEL_H)
 
 
 def _panel(left: int, top: int, width: int = PANEL_W) -> Rect:
@@ -79,13 +93,13 @@ def header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, pale
     """The game's name, the hand, the set and the target; ``reserved`` px kept free at right."""
     x = MARGIN + 8
     middle = HEADER // 2 + 2
-    used = text(draw, (x, middle), labels.game_title(view.game), 38, palette.text, bold=True,
-                anchor="lm", max_width=560)
+    used = text(draw, (x, middle), labels.game_title(view.game), TITLE_SIZE, palette.text,
+                bold=True, anchor="lm", max_width=560)
     details = [labels.hand.format(number=view.hand_number + 1)]
     if view.set != 6:
         details.append(labels.set_name.format(number=view.set))
     details.append(labels.target.format(target=view.target))
-    text(draw, (x + used + 18, middle + 2), " · ".join(details), 26, palette.muted,
+    text(draw, (x + used + 18, middle + 2), " · ".join(details), DETAILS_SIZE, palette.muted,
          anchor="lm", max_width=canvas.width - x - used - 18 - MARGIN - 8 - reserved)
 
 
@@ -94,20 +108,58 @@ def _middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, pal
     """The face-down middle tiles at the header's right end; returns the width used."""
     if not view.middle_face_down:
         return 0
-    side, right = 16, WIDTH - MARGIN - 8
+    side, right = 18, WIDTH - MARGIN - 8
     row = face_down_row(canvas, palette, 0, -1000, view.middle_face_down, side, True, 1000)
     face_down_row(canvas, palette, right - row, HEADER // 2 - side + 2, view.middle_face_down,
                   side, True, row)
-    used = text(draw, (right - row - 12, HEADER // 2 + 2), labels.middle, 24, palette.muted,
-                anchor="rm", max_width=200)
+    used = text(draw, (right - row - 12, HEADER // 2 + 2), labels.middle, DETAILS_SIZE,
+                palette.muted, anchor="rm", max_width=220)
     return row + 12 + used + 24
 
 
+def scores_apart(view: TableView) -> bool:
+    """Partnership scores are shown once, between the top seats, rather than on every panel."""
+    return view.seats == 4 and any(len(seats) > 1 for seats in view.sides)
+
+
+def _team_scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
+                 palette: Theme, labels: TableLabels) -> None:
+    """Each side's colour and score, once: the seats' panels carry the same colours."""
+    left, top, right, bottom = TEAM_BOX
+    paste(canvas, rounded(right - left, bottom - top, 18, palette.panel, palette.panel_edge, 2),
+          left, top)
+    centre = (left + right) / 2
+    text(draw, (centre, top + 36), score_caption(view, labels), CAPTION_SIZE, palette.muted,
+         anchor="mm", max_width=right - left - 24)
+    r, spacing = 9, 24
+    items = [(team_colour(view, side, palette), str(score))
+             for side, score in enumerate(view.scores)]
+    for size in range(FIGURE_SIZE, SMALLEST_TEXT - 1, -2):  # long scores: a little smaller
+        widths = [2 * r + 8 + font(size, True).getlength(words) for _, words in items]
+        if sum(widths) + spacing * (len(items) - 1) <= right - left - 24:
+            break
+    x = centre - (sum(widths) + spacing * (len(items) - 1)) / 2
+    baseline = bottom - 20
+    for (colour, words), width in zip(items, widths, strict=True):
+        if colour is not None:
+            paste(canvas, rounded(2 * r, 2 * r, r, colour), x, baseline - 14 - r)
+        text(draw, (x + 2 * r + 8, baseline), words, size, palette.text, bold=True,
+             anchor="ls")
+        x += width + spacing
+
+
+def left_plays(view: TableView) -> int:
+    """How many tiles were laid at the left end this hand: the lead's index in the line."""
+    return sum(1 for move in view.history
+               if move.kind is ActionKind.PLAY and move.end is End.LEFT)
+
+
 def line_layout(view: TableView) -> tuple[Snake, int, int]:
-    """The snake for the view's line and where its box starts, centred in the line's area."""
+    """The snake for the view's line, its lead in the middle of the line's area, and where
+    that area starts."""
     left, top, right, bottom = LINE_AREA
-    laid = snake(view.line, view.doubles_across, right - left, bottom - top)
-    return laid, left + (right - left - laid.width) // 2, top + (bottom - top - laid.height) // 2
+    laid = snake(view.line, left_plays(view), view.doubles_across, right - left, bottom - top)
+    return laid, left, top
 
 
 def _line(canvas: Image.Image, view: TableView, palette: Theme) -> Snake:
@@ -133,8 +185,13 @@ def draw_table(view: TableView, names: Sequence[str], palette: Theme,
     canvas = backdrop(palette.name, WIDTH, HEIGHT).copy()
     draw = ImageDraw.Draw(canvas)
     header(canvas, draw, view, palette, labels, _middle(canvas, draw, view, palette, labels))
-    for seat, rect in zip(seats_of(view, shown, palette), SLOTS[view.seats], strict=True):
-        draw_seat(canvas, draw, rect, seat, palette, labels)
+    apart = scores_apart(view)
+    if apart:
+        _team_scores(canvas, draw, view, palette, labels)
+    caption = score_caption(view, labels)
+    seats = seats_of(view, shown, palette, scores_apart=apart)
+    for seat, rect in zip(seats, SLOTS[view.seats], strict=True):
+        draw_seat(canvas, draw, rect, seat, palette, labels, caption)
     _line(canvas, view, palette)
     return canvas
 

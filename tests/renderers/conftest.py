@@ -28,3 +28,18 @@ def drawn_text(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
     yield seen
+
+
+@pytest.fixture
+def drawn_sizes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
+    """Every string Pillow is asked to draw while the test runs, with its font's size."""
+    seen: list[tuple[str, int]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> Any:
+        face = kwargs["font"] if "font" in kwargs else args[1]
+        seen.append((str(text), int(face.size)))
+        return original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    yield seen

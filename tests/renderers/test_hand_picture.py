@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -96,3 +97,19 @@ def test_the_hand_picture_is_a_small_deterministic_png(theme: str) -> None:
     with Image.open(io.BytesIO(png)) as image:
         assert image.width <= 1280 and image.height < image.width
     assert len(png) <= 100_000
+
+
+def test_tiles_are_drawn_in_the_order_of_the_hand_as_the_buttons_are(
+    laid: list[tuple[Tile, float, Look]],
+) -> None:
+    view = _turn("pair", has_choice)
+    shuffled = replace(view, hand=tuple(reversed(view.hand)))  # never sorted by the picture
+    draw_hand(shuffled, find_theme("classic"), ENGLISH)
+    assert [tile for tile, _, _ in laid] == list(shuffled.hand)
+
+
+def test_the_title_names_the_hand(drawn_text: list[str]) -> None:
+    view = _turn("pair", has_choice)
+    draw_hand(view, find_theme("classic"), ENGLISH)
+    number = view.table.hand_number + 1
+    assert f"{ENGLISH.your_tiles} · {ENGLISH.hand.format(number=number)}" in drawn_text

@@ -18,13 +18,14 @@ from renderers import ScoreboardLabels, ScoreboardRow, UnknownThemeError, render
 from renderers.fonts import ELLIPSIS, font
 from renderers.scoreboard import (
     COLUMNS_H,
+    ENGLISH_SCOREBOARD,
     MEDALS,
     NAME_SIZE,
-    NAME_WIDTH,
     PAD,
     ROW_H,
     WIDTH,
     draw_scoreboard,
+    name_width,
     streak_text,
 )
 from renderers.table import HEADER
@@ -81,7 +82,7 @@ def test_long_names_are_cut_to_their_column(drawn_text: list[str]) -> None:
     render_scoreboard([long], title="Scoreboard")
     cut = next(words for words in drawn_text if words.startswith("Дмитрий"))
     assert cut.endswith(ELLIPSIS)
-    assert font(NAME_SIZE, True).getlength(cut) <= NAME_WIDTH
+    assert font(NAME_SIZE, True).getlength(cut) <= name_width(ENGLISH_SCOREBOARD)
 
 
 def test_the_picture_grows_with_its_rows_and_keeps_its_width() -> None:

@@ -1,26 +1,44 @@
-"""The snake: every line from 0 to 91 tiles fits the table, tiles never overlap, matching halves
-touch, the line turns at the edges, doubles stand across only where the game lays them so."""
+"""The snake: every line from 0 to 91 tiles fits the table, wherever its lead lies; tiles never
+overlap, matching halves touch, the line grows both ways from the lead and a tile once drawn
+stays put until the tiles must be drawn smaller; doubles stand across where the game lays them
+so, the lead too, and no double stands jumbled beside a corner."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
-from engine import Placed
-from goldens.samples import walk
-from renderers.snake import LARGEST_SIDE, Snake, Spot, snake
-from renderers.table import LINE_AREA
+from engine import Placed, table_view
+from goldens.samples import played, walk
+from renderers.snake import LARGEST_SIDE, SIDES, Snake, Spot, snake
+from renderers.table import LINE_AREA, line_layout
 
 AREA_W = LINE_AREA[2] - LINE_AREA[0]
 AREA_H = LINE_AREA[3] - LINE_AREA[1]
 LENGTHS = range(92)
+Box = tuple[int, int, int, int]
 
 
-def _lay(tiles: int, across: bool) -> tuple[tuple[Placed, ...], Snake]:
+def _leads(tiles: int) -> set[int]:
+    """The lead at the left end, in the middle and at the right end."""
+    return {0, max(0, (tiles - 1) // 2), max(0, tiles - 1)}
+
+
+def _lay(tiles: int, across: bool, lead: int) -> tuple[tuple[Placed, ...], Snake]:
     line = walk(12)[:tiles]
-    return line, snake(line, across, AREA_W, AREA_H)
+    return line, snake(line, lead, across, AREA_W, AREA_H)
 
 
-def _halves(spot: Spot) -> list[tuple[int, tuple[int, int, int, int]]]:
+def _every_layout(across: bool) -> list[tuple[int, int, tuple[Placed, ...], Snake]]:
+    return [(tiles, lead, *_lay(tiles, across, lead))
+            for tiles in LENGTHS for lead in sorted(_leads(tiles))]
+
+
+LAYOUTS = {across: _every_layout(across) for across in (True, False)}
+
+
+def _halves(spot: Spot) -> list[tuple[int, Box]]:
     """Each half's number and box, as drawn."""
     left, top, right, bottom = spot.box
     if spot.vertical:
@@ -33,7 +51,7 @@ def _halves(spot: Spot) -> list[tuple[int, tuple[int, int, int, int]]]:
     return [(spot.first, (left, top, middle, bottom)), (spot.second, (middle, top, right, bottom))]
 
 
-def _gap_and_overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int]:
+def _gap_and_overlap(a: Box, b: Box) -> tuple[int, int]:
     """The distance between two boxes side by side, and how far they face each other."""
     gap_x = max(b[0] - a[2], a[0] - b[2])
     gap_y = max(b[1] - a[3], a[1] - b[3])
@@ -42,37 +60,53 @@ def _gap_and_overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int])
     return gap_y, min(a[2], b[2]) - max(a[0], b[0])
 
 
-def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _corners(laid: Snake, lead: int) -> set[int]:
+    """Where the line turns: a standing tile whose neighbour away from the lead (or, at an
+    end, whose badge) lies below or above the tile's middle, in the next row."""
+    found = set()
+    for i, spot in enumerate(laid.spots):
+        if not spot.vertical or i == lead:
+            continue
+        outward = i + 1 if i > lead else i - 1
+        if 0 <= outward < len(laid.spots):
+            top, bottom = laid.spots[outward].box[1], laid.spots[outward].box[3]
+        else:
+            end = laid.ends[1 if i > lead else 0]
+            top, bottom = end.y - laid.badge_radius, end.y + laid.badge_radius
+        middle = spot.y + spot.side
+        if top >= middle or bottom <= middle:
+            found.add(i)
+    return found
+
+
 @pytest.mark.parametrize("across", [True, False])
-def test_every_line_length_fits_the_table(across: bool) -> None:
-    for tiles in LENGTHS:
-        _, laid = _lay(tiles, across)
-        assert laid.width <= AREA_W and laid.height <= AREA_H, tiles
+def test_every_line_length_fits_the_table_wherever_the_lead_lies(across: bool) -> None:
+    for tiles, lead, _, laid in LAYOUTS[across]:
+        assert laid.fits, (tiles, lead)
         assert len(laid.spots) == tiles
         for spot in laid.spots:
             left, top, right, bottom = spot.box
-            assert left >= 0 and right <= laid.width and top >= 0 and bottom <= laid.height
+            assert left >= 0 and top >= 0 and right <= AREA_W and bottom <= AREA_H
 
 
 @pytest.mark.parametrize("across", [True, False])
 def test_tiles_and_end_badges_never_overlap(across: bool) -> None:
-    for tiles in (1, 2, 13, 27, 28, 29, 54, 55, 90, 91):
-        _, laid = _lay(tiles, across)
+    for tiles, lead, _, laid in LAYOUTS[across]:
         boxes = [spot.box for spot in laid.spots]
         r = laid.badge_radius
         boxes += [(e.x - r, e.y - r, e.x + r, e.y + r) for e in laid.ends]
         for i, a in enumerate(boxes):
             for b in boxes[i + 1 :]:
-                assert not _overlap(a, b), (tiles, a, b)
+                assert not _overlap(a, b), (tiles, lead, a, b)
 
 
 @pytest.mark.parametrize("across", [True, False])
 def test_matching_halves_touch(across: bool) -> None:
-    for tiles in LENGTHS:
-        line, laid = _lay(tiles, across)
+    for tiles, lead, line, laid in LAYOUTS[across]:
         for index in range(tiles - 1):
             number = line[index].right
             assert line[index + 1].left == number
@@ -80,13 +114,12 @@ def test_matching_halves_touch(across: bool) -> None:
             incoming = [box for n, box in _halves(laid.spots[index + 1]) if n == number]
             pairs = [_gap_and_overlap(a, b) for a in outgoing for b in incoming]
             best = min(pairs, key=lambda pair: (pair[0], -pair[1]))  # a double: either half
-            assert best[0] <= laid.gap, (tiles, index, best)
-            assert best[1] >= laid.side // 2, (tiles, index, best)
+            assert best[0] <= laid.gap, (tiles, lead, index, best)
+            assert best[1] >= laid.side // 2, (tiles, lead, index, best)
 
 
 def test_the_open_ends_are_marked_beyond_the_end_tiles() -> None:
-    for tiles in LENGTHS:
-        line, laid = _lay(tiles, True)
+    for tiles, _, line, laid in LAYOUTS[True]:
         if not tiles:
             assert laid.ends == ()
             continue
@@ -98,34 +131,100 @@ def test_the_open_ends_are_marked_beyond_the_end_tiles() -> None:
             assert _gap_and_overlap(badge, spot.box)[0] == laid.gap
 
 
+def test_the_lead_lies_in_the_middle_of_the_area() -> None:
+    for tiles, lead, _, laid in LAYOUTS[True]:
+        if tiles:
+            left, top, right, bottom = laid.spots[lead].box
+            assert abs((left + right) - AREA_W) <= 1 and abs((top + bottom) - AREA_H) <= 1
+
+
 def test_long_lines_turn_and_short_ones_are_drawn_big() -> None:
-    _, one = _lay(1, True)
-    _, opening = _lay(4, True)
-    _, whole = _lay(91, True)
+    _, one = _lay(1, True, 0)
+    _, opening = _lay(4, True, 1)
+    _, whole = _lay(91, True, 45)
     assert one.side == opening.side == LARGEST_SIDE
     assert whole.rows >= 5  # a snake, not a line running off the picture
-    assert whole.side >= 36  # still readable on a phone at 1280 px
+    assert whole.side >= 34  # still shows its colours on a phone
 
 
-def _corners(laid: Snake) -> set[int]:
-    """Where the snake turns: a standing tile with the next tile in the row below it."""
-    spots = laid.spots
-    return {
-        i
-        for i, spot in enumerate(spots[:-1])
-        if spot.vertical and spots[i + 1].y >= spot.y + laid.side
-    }
+@pytest.mark.parametrize("across", [True, False])
+def test_doubles_stand_across_the_lead_too_and_never_beside_a_corner(across: bool) -> None:
+    for tiles, lead, line, laid in LAYOUTS[across]:
+        turns = _corners(laid, lead)
+        assert len(turns) == max(0, laid.rows - 1), (tiles, lead)
+        for index, (placed, spot) in enumerate(zip(line, laid.spots, strict=True)):
+            after_turn = (index - 1 if index > lead else index + 1) in turns
+            if index in turns:
+                continue  # a corner stands, a double too
+            if across and placed.tile.is_double and not after_turn:
+                assert spot.vertical, (tiles, lead, index)  # across the line
+            elif across and placed.tile.is_double:
+                # Across the turn: lying beneath the corner, centred on it.
+                corner = laid.spots[index - 1 if index > lead else index + 1]
+                assert not spot.vertical
+                assert abs((spot.box[0] + spot.box[2]) - (corner.box[0] + corner.box[2])) <= 1
+            else:
+                assert not spot.vertical, (tiles, lead, index)
+        for corner in turns:  # no double stands in the row beside a corner
+            for neighbour in (corner - 1, corner + 1):
+                if 0 <= neighbour < tiles and neighbour not in turns:
+                    spot = laid.spots[neighbour]
+                    assert not (line[neighbour].tile.is_double and spot.vertical), (
+                        tiles, lead, corner)
 
 
-def test_doubles_stand_across_only_in_games_that_lay_them_so() -> None:
-    line, across = _lay(91, True)
-    _, along = _lay(91, False)
-    turns = _corners(across)
-    assert len(turns) == across.rows - 1
-    for index, placed in enumerate(line[:-1]):
-        if index not in turns:  # a double just after a turn lies along, under the corner
-            expected = placed.tile.is_double and index - 1 not in turns
-            assert across.spots[index].vertical == expected, index
-    turns = _corners(along)
-    assert len(turns) == along.rows - 1
-    assert all(spot.vertical == (i in turns) for i, spot in enumerate(along.spots[:-1]))
+def _grown(lead_at: int, lefts: list[bool]) -> list[Snake]:
+    """The layouts as a line grows from ``walk(12)[lead_at]``, one tile a step, at the left
+    end where ``lefts`` says so and at the right end otherwise."""
+    whole = walk(12)
+    low = high = lead_at
+    layouts = [snake(whole[low : high + 1], 0, True, AREA_W, AREA_H)]
+    for left in lefts:
+        if left and low > 0:
+            low -= 1
+        else:
+            high += 1
+        layouts.append(snake(whole[low : high + 1], lead_at - low, True, AREA_W, AREA_H))
+    return layouts
+
+
+@pytest.mark.parametrize("pattern", ["alternating", "left runs", "right only"])
+def test_laying_a_tile_at_either_end_moves_no_tile_already_drawn(pattern: str) -> None:
+    steps = 90
+    lefts = {
+        "alternating": [step % 2 == 0 for step in range(steps)],
+        "left runs": [step % 7 < 4 for step in range(steps)],
+        "right only": [False] * steps,
+    }[pattern]
+    lead_at = 0 if pattern == "right only" else 45
+    layouts = _grown(lead_at, lefts)
+    kept, rescaled = 0, 0
+    for before, after in pairwise(layouts):
+        if before.side != after.side:
+            rescaled += 1
+            continue
+        drawn = {spot.tile: spot for spot in before.spots}
+        for spot in after.spots:
+            if spot.tile in drawn:
+                assert drawn[spot.tile] == spot, (pattern, spot.tile)
+        kept += 1
+    assert rescaled < len(SIDES) and kept > 5 * rescaled  # tiles stay put most of the time
+
+
+def test_the_lead_is_found_from_the_history_of_a_real_hand() -> None:
+    """Through the engine: every position of a seeded hand, laid as the picture lays it."""
+    seen = 0
+    for moves in range(1, 28):
+        match = played("pair", 4, moves, seed=3)
+        view = table_view(match)
+        laid, _, _ = line_layout(view)
+        if view.line:
+            lead = next(i for i, spot in enumerate(laid.spots)
+                        if abs(spot.box[0] + spot.box[2] - AREA_W) <= 1
+                        and abs(spot.box[1] + spot.box[3] - AREA_H) <= 1)
+            first_play = next(m for m in view.history if m.tile is not None)
+            assert laid.spots[lead].tile == first_play.tile
+            seen += 1
+        if match.hand.result is not None:
+            break
+    assert seen > 5

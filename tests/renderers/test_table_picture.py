@@ -10,7 +10,7 @@ from functools import cache
 import pytest
 from PIL import Image
 
-from engine import TableView, table_view
+from engine import Match, TableView, table_view
 from goldens.samples import first_position, just_knocked, names_for, played, with_line
 from renderers import THEMES, UnknownThemeError, ViewMismatchError, render_table
 from renderers.labels import ENGLISH
@@ -98,7 +98,7 @@ def test_seats_show_their_names_counts_and_scores(drawn_text: list[str]) -> None
         assert word in drawn_text
     assert any(text.startswith("Дмитрий") and text.endswith("…") for text in drawn_text)
     assert ENGLISH.dead in drawn_text and ENGLISH.middle in drawn_text
-    assert ENGLISH.game_title("gaple-dead") in drawn_text
+    assert ENGLISH.game_title("gaple-dead") in drawn_text  # the code name: no titles given
 
 
 def test_games_without_dead_tiles_or_middle_do_not_mention_them(drawn_text: list[str]) -> None:
@@ -139,3 +139,51 @@ def test_a_name_per_seat_is_required() -> None:
 def test_an_unknown_theme_is_refused() -> None:
     with pytest.raises(UnknownThemeError, match="classic"):
         render_table(_view("pair", 4), names_for(4), theme="neon")
+
+
+def _knocked_then_to_move(match: Match) -> bool:
+    """The seat to move knocked on its last turn: that knock is from an earlier round."""
+    seat = match.to_move
+    return seat is not None and table_view(match).players[seat].knocked
+
+
+def test_a_knock_from_an_earlier_round_is_not_shown_beside_to_move(
+    drawn_text: list[str],
+) -> None:
+    match = first_position("gaple", 4, _knocked_then_to_move, seeds=range(20))
+    assert match is not None
+    view = table_view(match)
+    palette = find_theme("classic")
+    image = draw_table(view, names_for(4), palette, ENGLISH)
+    assert view.to_move is not None
+    mover = SLOTS[4][view.to_move]
+    assert not _colour_in(image, mover, palette.knock)
+    assert ENGLISH.to_move in drawn_text
+
+
+def test_partners_scores_are_shown_once_between_the_top_seats(drawn_text: list[str]) -> None:
+    view = replace(_view("pair", 4), scores=(123, 45))
+    draw_table(view, names_for(4), find_theme("classic"), ENGLISH)
+    assert drawn_text.count("123") == 1 and drawn_text.count("45") == 1
+    assert drawn_text.count(ENGLISH.score) == 1
+
+
+def test_penalties_are_called_so_where_points_count_against_a_seat(
+    drawn_text: list[str],
+) -> None:
+    draw_table(_view("gaple-dead", 4), names_for(4), find_theme("classic"), ENGLISH)
+    assert ENGLISH.penalty in drawn_text and ENGLISH.score not in drawn_text
+    drawn_text.clear()
+    draw_table(_view("gaple", 4), names_for(4), find_theme("classic"), ENGLISH)
+    assert ENGLISH.score in drawn_text and ENGLISH.penalty not in drawn_text
+
+
+def test_game_titles_come_from_the_caller_with_the_code_name_as_fallback(
+    drawn_text: list[str],
+) -> None:
+    draw_table(_view("pair", 4), names_for(4), find_theme("classic"), ENGLISH)
+    assert "pair" in drawn_text
+    drawn_text.clear()
+    titled = replace(ENGLISH, games=(("pair", "Domino berpasangan"),))
+    draw_table(_view("pair", 4), names_for(4), find_theme("classic"), titled)
+    assert "Domino berpasangan" in drawn_text and "pair" not in drawn_text
