@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import pytest
 
 from bot.catalogues import extract, load, missing, stale
-from bot.games import COMPUTER_NAMES
+from bot.gamebook import GAMES, presentation
 from bot.i18n import LANGUAGES, pick_language, translator
-from bot.menu import LANGUAGE_NAMES, value_text
-from bot.settings import CHOICES, GroupSettings
+from bot.menu import LANGUAGE_NAMES, game_value, general_value
+from bot.models import COMPUTER_NAMES
+from bot.settings import GENERAL
 
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
@@ -95,12 +95,14 @@ def test_indonesian_off_is_not_dead() -> None:
     """'mati' means dead (kartu mati, the dead tiles); a setting that is off is not 'mati'."""
     t = translator("id")
     assert "mati" not in t("off").lower().split()
-    for name, choices in CHOICES.items():
-        if name == "default_game":
-            continue  # the game titles, where "Gaple kartu mati" is the game's name
-        for choice in choices:
-            value = value_text(t, name, replace(GroupSettings(), **{name: choice}))
-            assert "mati" not in value.lower().split(), (name, value)
+    values = [general_value(t, name, choice) for name, choices in GENERAL.items()
+              if name != "default_game"  # the game titles: "Gaple kartu mati" is a name
+              for choice in choices]
+    values += [game_value(t, game, name, choice) for game in GAMES
+               for name, option in presentation(game).options.items()
+               for choice in option.choices]
+    assert values and not [value for value in values if "mati" in value.lower().split()]
+    assert "mati" in t(presentation("gaple-dead").title).lower().split()  # dead is dead
 
 
 def test_computer_players_are_not_named_after_a_game_word() -> None:
