@@ -13,7 +13,7 @@ from pathlib import Path
 
 DOMAIN = "bot"
 LOCALE_DIR = Path(__file__).parent / "locale"
-LANGUAGES = ("en", "ru", "id")
+LANGUAGES = ("en", "ru", "id", "is")
 DEFAULT_LANGUAGE = "en"
 
 

@@ -25,7 +25,7 @@ from .i18n import N_, Translator, translator
 from .runtime import Runtime, runtime
 from .settings import GENERAL, GroupSettings
 
-LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia"}
+LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
     "default_game": N_("Game: {value}"),
     "turn_seconds": N_("Turn time: {value}"),

@@ -70,9 +70,9 @@ class Player:
 # Computer players: recognisable names, one fixed identity per name so the scoreboard can
 # follow them from game to game (it hides them from the human ranking unless asked).
 COMPUTER_NAMES = {
-    "easy": ("Pip", "Dot", "Bit", "Nib"),
-    "normal": ("Domi", "Kartu", "Balak", "Sambung"),
-    "hard": ("Oracle", "Counter", "Abacus", "Sage"),
+    "easy": ("Kiwi", "Momo", "Bit", "Nib"),
+    "normal": ("Rio", "Zeno", "Nova", "Juno"),
+    "hard": ("Oracle", "Atlas", "Abacus", "Sage"),
 }
 
 

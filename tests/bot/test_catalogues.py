@@ -7,7 +7,11 @@ import re
 import pytest
 
 from bot.catalogues import extract, load, missing, stale
-from bot.i18n import LANGUAGES, translator
+from bot.gamebook import GAMES, presentation
+from bot.i18n import LANGUAGES, pick_language, translator
+from bot.menu import LANGUAGE_NAMES, game_value, general_value
+from bot.models import COMPUTER_NAMES
+from bot.settings import GENERAL
 
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
@@ -22,7 +26,43 @@ def test_compiled_catalogues_match_their_sources(language: str) -> None:
     assert not stale(language), "run: python -m bot.catalogues update"
 
 
-@pytest.mark.parametrize("language", ["ru", "id"])
+TRANSLATED = [language for language in LANGUAGES if language != "en"]
+
+
+def translations(language: str) -> list[tuple[str, str]]:
+    """(English msgid, translation) for every message of the code, each plural form apart."""
+    catalog = load(language)
+    pairs = []
+    for message in extract():
+        if not message.id:
+            continue  # the catalogue header
+        entry = catalog.get(message.id)
+        assert entry is not None, message.id
+        source = message.id if isinstance(message.id, str) else message.id[0]
+        forms = entry.string if isinstance(entry.string, (tuple, list)) else (entry.string,)
+        pairs += [(str(source), str(form)) for form in forms]
+    return pairs
+
+
+def test_icelandic_is_a_language_players_can_pick() -> None:
+    assert "is" in LANGUAGES
+    assert set(LANGUAGE_NAMES) == set(LANGUAGES)
+    assert pick_language("is") == "is" and pick_language("is-IS") == "is"
+    assert translator("is")("It is not your turn.") == "Þú átt ekki leik."
+
+
+def test_icelandic_plurals_follow_its_two_forms() -> None:
+    t = translator("is")
+
+    def matches(count: int) -> str:
+        return t.plural("{count} match", "{count} matches", count)
+
+    assert [matches(n) for n in (1, 21, 101)] == ["1 leikur", "21 leikur", "101 leikur"]
+    assert [matches(n) for n in (2, 11, 111, 0)] == ["2 leikir", "11 leikir", "111 leikir",
+                                                      "0 leikir"]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_translations_keep_placeholders_and_markup(language: str) -> None:
     catalog = load(language)
     for message in extract():
@@ -33,10 +73,54 @@ def test_translations_keep_placeholders_and_markup(language: str) -> None:
         source, text = str(message.id), str(entry.string)
         assert set(PLACEHOLDER.findall(source)) == set(PLACEHOLDER.findall(text)), source
         assert sorted(re.findall(r"</?b>", source)) == sorted(re.findall(r"</?b>", text)), source
+        assert text.count("\n") == source.count("\n"), source
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_short_message_stays_within_a_toast(language: str) -> None:
+    """Telegram cuts a callback answer at 200 characters; short English ones may be answers."""
+    for source, text in translations(language):
+        if len(source) <= 120:
+            assert len(text) <= 200, text
+
+
+def test_russian_calls_a_tile_one_thing() -> None:
+    """A tile is a костяшка everywhere, never a камень (stone) as in other games' apps."""
+    texts = [text.lower() for _, text in translations("ru")]
+    assert not [text for text in texts if "камн" in text or "камен" in text]
+    assert any("костяшк" in text for text in texts)
+
+
+def test_indonesian_off_is_not_dead() -> None:
+    """'mati' means dead (kartu mati, the dead tiles); a setting that is off is not 'mati'."""
+    t = translator("id")
+    assert "mati" not in t("off").lower().split()
+    values = [general_value(t, name, choice) for name, choices in GENERAL.items()
+              if name != "default_game"  # the game titles: "Gaple kartu mati" is a name
+              for choice in choices]
+    values += [game_value(t, game, name, choice) for game in GAMES
+               for name, option in presentation(game).options.items()
+               for choice in option.choices]
+    assert values and not [value for value in values if "mati" in value.lower().split()]
+    assert "mati" in t(presentation("gaple-dead").title).lower().split()  # dead is dead
+
+
+def test_computer_players_are_not_named_after_a_game_word() -> None:
+    """A name like "Kartu" made sentences such as "Kartu 🤖 Kartu sudah habis"."""
+    words = set()
+    for language in LANGUAGES:
+        for source, text in translations(language):
+            words |= set(re.findall(r"\w+", (text or source).lower()))
+            words |= set(re.findall(r"\w+", source.lower()))
+    words |= {word[:-1] for word in words if word.endswith("s")}  # pips: pip
+    names = {name.lower() for level in COMPUTER_NAMES.values() for name in level}
+    assert not names & words
+    assert len(names) == sum(len(level) for level in COMPUTER_NAMES.values())
 
 
 def test_a_translator_speaks_the_language_it_is_asked_for() -> None:
     assert translator("ru")("It is not your turn.") != "It is not your turn."
     assert translator("id-ID")("It is not your turn.") != "It is not your turn."
+    assert translator("is")("It is not your turn.") != "It is not your turn."
     assert translator("xx")("It is not your turn.") == "It is not your turn."
     assert translator(None).language == "en"
