@@ -50,14 +50,14 @@ GROUP_COMMANDS = (
     ("leave", N_("Leave the game")),
     ("stop", N_("Stop the running game")),
     ("scoreboard", N_("Who wins in this group")),
-    ("stats", N_("My own figures")),
+    ("stats", N_("My statistics")),
     ("settings", N_("House rules, turn timer, language")),
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
 )
 PRIVATE_COMMANDS = (
     ("hand", N_("Send me my tiles again")),
-    ("stats", N_("My own figures")),
+    ("stats", N_("My statistics")),
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
 )

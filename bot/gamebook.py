@@ -72,7 +72,7 @@ ENTRIES = (
         N_("Gaple! {name} laid their last tile."),
         {
             "deal": OptionText(
-                N_("Gaple deal: {value}"),
+                N_("Deal: {value}"),
                 {6: N_("6 each, 4 in the middle"), 7: N_("7 each, none in the middle")},
                 {7: N_("7 tiles each, nothing in the middle")},
             ),
@@ -80,7 +80,7 @@ ENTRIES = (
                 N_("Dead tiles: {value}"), ON_OFF, {False: N_("knock instead of dead tiles")}
             ),
             "blank_double_25": OptionText(
-                N_("Lone 0-0 counts 25: {value}"), ON_OFF,
+                N_("0-0 as the only blank counts 25: {value}"), ON_OFF,
                 {True: N_("0-0 counts 25 when it is your only blank")},
             ),
         },
@@ -97,14 +97,14 @@ ENTRIES = (
         N_("Domino! {name} laid their last tile."),
         {
             "first_lead": OptionText(
-                N_("Pair first lead: {value}"),
+                N_("First lead: {value}"),
                 {"6-6": N_("highest double"), "lot": N_("by lot")},
                 {"lot": N_("first lead by lot")},
             ),
             "block_count": OptionText(
-                N_("Pair blocked hand counts: {value}"),
+                N_("Blocked hand scores: {value}"),
                 {"opponents": N_("opponents' hands"), "all": N_("all four hands")},
-                {"all": N_("blocked hands score all four hands")},
+                {"all": N_("a blocked hand scores all four hands")},
             ),
         },
     ),

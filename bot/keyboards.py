@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Discard, End, PlayerView, Tile
@@ -80,6 +82,12 @@ def leave_confirmation(t: Translator, game: Game, seat: int) -> InlineKeyboardMa
     )
 
 
+def hand_order(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
+    """The order a player's tiles are shown in, as buttons and on the hand picture alike:
+    by their low half, then their high half (0-0, 0-1, ... 0-6, 1-1, ...)."""
+    return tuple(sorted(tiles, key=lambda tile: (tile.low, tile.high)))
+
+
 def tile_label(tile: Tile) -> str:
     return f"{tile.low} | {tile.high}"
 
@@ -90,7 +98,7 @@ def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKey
     playable = view.playable()
     discards = {a.tile for a in view.legal if type(a) is Discard}
     buttons = []
-    for tile in sorted(view.hand, key=lambda x: (x.low, x.high)):
+    for tile in hand_order(view.hand):
         label = tile_label(tile)
         ends = view.ends_for(tile)
         if tile in playable and len(ends) > 1:

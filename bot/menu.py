@@ -24,16 +24,18 @@ from .gamebook import GAMES, presentation
 from .i18n import N_, Translator, translator
 from .runtime import Runtime, runtime
 from .settings import GENERAL, GroupSettings
+from .texts import esc
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
     "default_game": N_("Game: {value}"),
     "turn_seconds": N_("Turn time: {value}"),
     "language": N_("Language: {value}"),
-    "rank_computers": N_("Computers on the scoreboard: {value}"),
+    "rank_computers": N_("Computers ranked: {value}"),
 }
 TARGET_LABEL = N_("Target: {value}")
 CHOICES_PER_ROW = 3
+SHORT_CHOICE = 10  # characters: three such buttons fit a row on a phone
 DONE = "done"
 
 
@@ -43,7 +45,7 @@ def general_value(t: Translator, name: str, value: Any) -> str:
     if name == "turn_seconds":
         return t("off") if value == 0 else t("{seconds} s", seconds=value)
     if name == "language":
-        return t("the first opener's") if value is None else LANGUAGE_NAMES[value]
+        return t("first table's") if value is None else LANGUAGE_NAMES[value]
     return t("on") if value else t("off")
 
 
@@ -66,7 +68,7 @@ def game_option_names(game: str) -> tuple[str, ...]:
 
 def game_value(t: Translator, game: str, name: str, value: Any) -> str:
     if name == "target":
-        return t("the game's own") if value is None else str(value)
+        return t("game default") if value is None else str(value)
     return t(presentation(game).options[name].choices[value])
 
 
@@ -101,18 +103,19 @@ def main_page(t: Translator, settings: GroupSettings) -> tuple[str, InlineKeyboa
         lines.append("• " + text)
         general.append(_button(text, SettingTap("", name)))
     for game in GAMES:
-        lines.append("• " + t(presentation(game).title) + ": " + "; ".join(
-            game_label(t, game, name, chosen_value(settings, game, name))
-            for name in game_option_names(game)))
+        lines.append("")
+        lines.append("<b>" + esc(t(presentation(game).title)) + "</b>")
+        lines += ["   " + game_label(t, game, name, chosen_value(settings, game, name))
+                  for name in game_option_names(game)]
     games = [_button(t(presentation(game).title) + " …", SettingTap(game)) for game in GAMES]
-    rows = _rows(general, 2) + _rows(games, 2)
+    rows = _rows(general, 1) + _rows(games, 1)
     rows.append([_button(t("✔ Done"), SettingTap("", DONE))])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
 def game_page(t: Translator, settings: GroupSettings, game: str
               ) -> tuple[str, InlineKeyboardMarkup]:
-    lines = [t("<b>{title}</b>: house rules", title=t(presentation(game).title))]
+    lines = [t("<b>{title}</b>: house rules", title=esc(t(presentation(game).title)))]
     buttons = []
     for name in game_option_names(game):
         text = game_label(t, game, name, chosen_value(settings, game, name))
@@ -136,7 +139,9 @@ def choice_page(t: Translator, settings: GroupSettings, page: str, name: str
         _button(("✅ " if _same(choice, current) else "") + word, SettingTap(page, name, index))
         for index, (choice, word) in enumerate(zip(choices, words, strict=True))
     ]
-    rows = _rows(buttons, CHOICES_PER_ROW)
+    # Short choices share a row; long ones ("6 each, 4 in the middle") get a row each.
+    per_row = CHOICES_PER_ROW if max(map(len, words)) <= SHORT_CHOICE else 1
+    rows = _rows(buttons, per_row)
     rows.append([_button(t("↩ Back"), SettingTap(page))])
     return "<b>" + heading + "</b>\n" + t("Tap a choice."), InlineKeyboardMarkup(rows)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import renderers
@@ -10,6 +11,7 @@ from renderers.labels import TableLabels
 
 from .gamebook import PRESENTATIONS
 from .i18n import N_, translator
+from .keyboards import hand_order
 from .models import Game
 
 # Every word drawn on a picture, as a msgid (the renderers' English defaults).
@@ -31,10 +33,11 @@ PICTURE_WORDS = {
     "went_out": N_("went out"),
     "match_won": N_("match won"),
     "match_drawn": N_("match drawn"),
-    "your_tiles": N_("your tiles"),
+    "your_tiles": N_("Your tiles"),
+    "penalty": N_("penalty"),
     "your_turn": N_("your turn"),
     "ends": N_("ends"),
-    "set_name": N_("double-{number}"),
+    "set_name": N_("double-{number} set"),
     "lay_dead": N_("lay one face down"),
 }
 
@@ -49,7 +52,8 @@ def labels_for(language: str) -> TableLabels:
 
 def picture_names(game: Game) -> list[str]:
     """Seat names for pictures; the font has no emoji, so computers are marked in words."""
-    return [f"{p.name.removeprefix('🤖 ')} (AI)" if p.is_computer else p.name
+    t = translator(game.language)
+    return [t("{name} (AI)", name=p.name.removeprefix("🤖 ")) if p.is_computer else p.name
             for p in game.players]
 
 
@@ -70,4 +74,6 @@ class PictureMaker:
         )
 
     def hand(self, game: Game, view: PlayerView, language: str) -> bytes:
-        return renderers.render_hand(view, theme=self.theme, labels=labels_for(language))
+        """The player's tiles in the order of their buttons."""
+        ordered = replace(view, hand=hand_order(view.hand))
+        return renderers.render_hand(ordered, theme=self.theme, labels=labels_for(language))

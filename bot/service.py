@@ -418,13 +418,9 @@ class GameService:
         self, game: Game, status: Status, outgoing: list[Outgoing] | None = None,
         drop_outbox: bool = False,
     ) -> None:
-        previous = game.status, game.deadline
-        game.status, game.deadline = status, None
-        try:
-            await self.storage.save_status(game, outgoing or [], self.clock(), drop_outbox)
-        except BaseException:
-            game.status, game.deadline = previous
-            raise
+        await self.storage.save_status(game, status, outgoing or [], self.clock(), drop_outbox)
+        game.status = status  # only once it is committed: memory never runs ahead
+        game.deadline = None
         self._remember(game)
         self._changed(game)
 
@@ -436,13 +432,14 @@ class GameService:
         assert match is not None
         if match.over and game.status is Status.PLAYING:
             game.status = Status.FINISHED
-        game.move_no = move_number(match)
-        game.deadline = self._deadline(game)
+        move_no, deadline = move_number(match), self._deadline(game)
         game.timer.warned = False
         try:
-            await self.storage.commit_move(game, previous_move_no, events, outgoing, self.clock())
+            await self.storage.commit_move(game, previous_move_no, move_no, deadline, events,
+                                           outgoing, self.clock())
         except StaleMoveError:
             raise UserError(N_("That button is out of date.")) from None
+        game.move_no, game.deadline = move_no, deadline  # once committed
         self._remember(game)
         self._changed(game)
 

@@ -27,7 +27,7 @@ from engine import (
 )
 
 from .callbacks import ReplaceAway
-from .gamebook import presentation
+from .gamebook import GAMES, presentation
 from .i18n import Translator, translator
 from .models import Game, Outgoing, Player
 
@@ -72,7 +72,8 @@ def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
         return t("a whole number from {low} to {high}", low=spec.low, high=spec.high)
     worded = presentation(game).options.get(spec.name)
     offered = [c for c in spec.choices if worded is None or c in worded.choices]
-    words = [t("on") if c is True else t("off") if c is False else str(c) for c in offered]
+    # What to type: /newgame reads on/off (and true/false, yes/no) in English only.
+    words = ["on" if c is True else "off" if c is False else str(c) for c in offered]
     if len(words) == 1:
         return words[0]
     return t("{choices} or {last}", choices=", ".join(words[:-1]), last=words[-1])
@@ -100,12 +101,18 @@ def rules_text(t: Translator, game: str, target: int | None = None) -> str:
 def help_text(t: Translator) -> str:
     return t(
         "<b>Dominoes for your group</b>\n"
-        "/newgame — open a table (pick a game, friends press Join, the creator presses Start)\n"
-        "/hand — send me your tiles again, in our private chat\n"
+        "/newgame [game] [option=value …] — open a table: friends press Join, the creator "
+        "presses Start; the 🤖 buttons seat computer players\n"
+        "/hand — your tiles again, in our private chat\n"
+        "/leave — leave the game (a computer player takes your seat)\n"
         "/stop — end the running game (its creator or an admin)\n"
-        "/rules — how each game is played\n"
-        "/scoreboard — who wins in this group\n"
-        "Your tiles come to you privately, so open a private chat with me before you join."
+        "/scoreboard [game] [month|all] — who wins in this group\n"
+        "/stats — your own figures across groups\n"
+        "/settings — house rules, turn timer, language (admins)\n"
+        "/rules [game] — how each game is played\n\n"
+        "Games: {games}. For example: /newgame gaple-dead deal=7 target=150\n"
+        "Your tiles come to you privately, so open a private chat with me before you join.",
+        games=", ".join(GAMES),
     )
 
 

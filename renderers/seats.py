@@ -53,11 +53,8 @@ def team_colour(view: TableView, side: int, palette: Theme) -> Colour | None:
 
 
 def counts_against(view: TableView) -> bool:
-    """Whether a side's points count against it (the lowest score wins), asked of the game's
-    own match rule: does a side that reached the target fail to win?"""
-    scores = (view.target,) + (0,) * (len(view.sides) - 1)
-    over, winner = variant(view.game).match_result(view.options, scores)
-    return over and winner != 0
+    """Whether a side's points count against it (the lowest total wins): the game's fact."""
+    return variant(view.game).lowest_total_wins
 
 
 def score_caption(view: TableView, labels: TableLabels) -> str:

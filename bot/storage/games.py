@@ -101,32 +101,34 @@ class GameRows(Connection):
             await self._queue(db, game, outgoing, now)
 
     async def save_status(
-        self, game: Game, outgoing: Sequence[Outgoing], now: float, drop_outbox: bool = False
+        self, game: Game, status: Status, outgoing: Sequence[Outgoing], now: float,
+        drop_outbox: bool = False,
     ) -> None:
-        """The game ended or was closed: its status, no deadline, and what to announce (or,
-        with ``drop_outbox``, nothing more to send at all)."""
+        """The game ended or was closed: its new status, no deadline, and what to announce
+        (or, with ``drop_outbox``, nothing more to send at all)."""
         async with self.transaction() as db:
             await db.execute(
                 "UPDATE games SET status=?, updated_at=?, deadline=NULL WHERE game_id=?",
-                (game.status.value, now, game.game_id),
+                (status.value, now, game.game_id),
             )
             if drop_outbox:
                 await db.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
             await self._queue(db, game, outgoing, now)
 
     async def commit_move(
-        self, game: Game, previous_move_no: int, events: Sequence[Event],
-        outgoing: Sequence[Outgoing], now: float,
+        self, game: Game, previous_move_no: int, move_no: int, deadline: float | None,
+        events: Sequence[Event], outgoing: Sequence[Outgoing], now: float,
     ) -> None:
-        """Write the match, its results and its announcements in one transaction, only if
-        the stored game is still at ``previous_move_no``: else :class:`StaleMoveError`."""
+        """Write the match (now at ``move_no``, its turn due at ``deadline``), its results and
+        its announcements in one transaction, only if the stored game is still at
+        ``previous_move_no``: else :class:`StaleMoveError`."""
         match = game.match
         assert match is not None
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET match=?, move_no=?, status=?, updated_at=?, deadline=?, timer=?"
                 " WHERE game_id=? AND move_no=?",
-                (match_to_json(match), game.move_no, game.status.value, now, game.deadline,
+                (match_to_json(match), move_no, game.status.value, now, deadline,
                  game.timer.to_json(), game.game_id, previous_move_no),
             )
             if cursor.rowcount != 1:

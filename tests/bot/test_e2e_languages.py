@@ -73,14 +73,14 @@ async def test_the_settings_menu_changes_settings_for_admins_only(group: Group) 
         await tap(ayu, "Turn time: 90 s")  # opens the row of choices
         assert "✅ 90 s" in menu.button_texts and "↩ Back" in menu.button_texts
         assert await tap(ayu, "120 s") == "Saved."  # back on the main page
-        refused = await tap(budi, "Language: the first opener's")
+        refused = await tap(budi, "Language: first table's")
         assert "admins" in (refused or "")
-        await tap(ayu, "Language: the first opener's")
+        await tap(ayu, "Language: first table's")
         await tap(ayu, "English")
         await tap(ayu, "Gaple with dead tiles …")
-        await tap(ayu, "Gaple deal: 6 each, 4 in the middle")
+        await tap(ayu, "Deal: 6 each, 4 in the middle")
         await tap(ayu, "7 each, none in the middle")
-        await tap(ayu, "Target: the game's own")
+        await tap(ayu, "Target: game default")
         await tap(ayu, "150")
         await tap(ayu, "↩ Back")
         settings = GroupSettings.from_json(await runtime.storage.chat_settings(group.chat.id))
