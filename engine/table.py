@@ -138,13 +138,14 @@ class StockHand:
 
     def plays_of(self, seat: int) -> list[Action]:
         """Every lay open to ``seat`` now (plays with end and way spelled out, and cuts)."""
-        tiles = tiles_of(self.masks[seat])
         board, game = self.board, self.variant
         if board.center is None:
+            tiles = tiles_of(self.masks[seat])
             return [Play(t) for t in tiles if not self.must_lead or t in self.must_lead]
         out: list[Action] = []
+        mask = self.masks[seat]
         for end in self.open_ends():
-            for tile in tiles:
+            for tile in tiles_of(mask & game.end_fit(board, end)):
                 for piece in game.ways(board, end, tile):
                     out.append(Play(tile, end, None, piece.cross))
         cut = self.cut_tile()
@@ -162,10 +163,30 @@ class StockHand:
             return None
         return Tile(board.opens(LEFT)[0], board.opens(RIGHT)[0])
 
+    @property
+    def in_hands(self) -> int:
+        return sum(self.masks)  # hands are disjoint: the sum is the OR
+
+    def gain(self, play: Play) -> int:
+        """The points ``play`` (a legal, resolved non-lead play) would score now: laid on the
+        board and taken back, for players that weigh their moves."""
+        board, game = self.board, self.variant
+        end = play.end or LEFT
+        piece = next(p for p in game.ways(board, end, play.tile) if p.cross is play.cross)
+        spinner = board.spinner
+        arms = board.arms
+        index = board.attach(end, piece)
+        if game.layout == "spinner" and piece.tile.is_double and spinner is None:
+            board.open_spinner(end, index)
+        points = sum(amount for amount, _ in game.play_points(self.options, board, piece, end))
+        board.spinner = spinner
+        if spinner is None:
+            board.arms = {k: v for k, v in arms.items() if k in (LEFT, RIGHT)}
+        board.arms[end].pop()
+        return points
+
     def can_lay(self, seat: int) -> bool:
-        if self.board.center is None:
-            return True
-        return bool(self.plays_of(seat))
+        return bool(self.masks[seat] & self.variant.lay_mask(self.board))
 
     def can_draw(self) -> bool:
         limit = self.variant.draw_limit
@@ -179,7 +200,7 @@ class StockHand:
             if seat is None:
                 legal = ()
             else:
-                plays = self.plays_of(seat)
+                plays = self.plays_of(seat) if self.can_lay(seat) else ()
                 legal = tuple(plays) if plays else (DRAW,) if self.can_draw() else (KNOCK,)
             self._legal = legal
         return legal
@@ -383,7 +404,7 @@ class StockHand:
             return True
         if self.stock_left > self.variant.stock_reserve:
             return False
-        return not any(self.plays_of(seat) for seat in range(self.seats))
+        return not self.in_hands & self.variant.lay_mask(self.board)
 
     def _check_end(self, mover: int) -> HandEnded | None:
         out = self.variant.out_seat(self, mover)

@@ -64,6 +64,12 @@ class Kolbasa(StockGame):
         left, right = len(board.arms[LEFT]), len(board.arms[RIGHT])
         return left <= right if end is LEFT else right <= left
 
+    def cut_mask(self, board: Board) -> int:
+        level = len(board.arms[LEFT])
+        if level < 1 or len(board.arms[RIGHT]) != level:
+            return 0
+        return Tile(board.opens(LEFT)[0], board.opens(RIGHT)[0]).bit
+
 
 class Matador(StockGame):
     name = "matador"
@@ -154,8 +160,8 @@ class French(StockGame):
         board = hand.board
         if board.center is None:
             return False
-        off_table = [*hand.stock[hand.drawn :], *(t for h in hand.hands for t in h)]
-        return not any(self.ways(board, end, t) for end in board.arms for t in off_table)
+        off_table = sum(t.bit for t in hand.stock[hand.drawn :]) | hand.in_hands
+        return not off_table & self.lay_mask(board)
 
     def score(
         self,

@@ -14,7 +14,7 @@ from ..deal import Deal
 from ..errors import BadInputError
 from ..events import HandEndReason, ScoreReason
 from ..options import SET_SIX, Options
-from ..tiles import End, Tile
+from ..tiles import End, Tile, full_set
 from .base import HandScore, Opening, PreviousHand, Variant
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 Score = tuple[int, ScoreReason]  # points scored during play and why
 NO_POINTS: tuple[Score, ...] = ()
 SET_OPTION = SET_SIX
+FULL_MASK = sum(t.bit for t in full_set(6))
+SHOWS = tuple(sum(t.bit for t in full_set(6) if t.shows(n)) for n in range(7))
 
 
 class StockGame(Variant):
@@ -91,6 +93,36 @@ class StockGame(Variant):
             return tuple(out)
         piece = self.along(opens, tile)
         return () if piece is None else (piece,)
+
+    def lay_mask(self, board: Board) -> int:
+        """The tiles that could be laid somewhere now, as a bit mask (cuts included): one
+        AND with a hand says whether it can lay, as in the line games' fast path."""
+        if board.center is None:
+            return FULL_MASK
+        fit = self.cut_mask(board)
+        for end in board.arms:
+            if self.end_open(board, end):
+                fit |= self.end_fit(board, end)
+        return fit
+
+    def end_fit(self, board: Board, end: End) -> int:
+        """The tiles that may be laid at ``end`` in some way (a superset :meth:`ways` sorts
+        out: it is exact for every game here)."""
+        fit = self.matador_mask
+        total = self.join_sum
+        for number in board.opens(end):
+            if total is None:
+                fit |= SHOWS[number]
+            elif number and 0 <= total - number <= 6:
+                fit |= SHOWS[total - number]
+        return fit
+
+    @property
+    def matador_mask(self) -> int:
+        return _mask(self.matadors)
+
+    def cut_mask(self, board: Board) -> int:
+        return 0
 
     def end_open(self, board: Board, end: End) -> bool:
         """Whether a tile may be laid at ``end`` now (Kolbasa keeps its ribbons level)."""
@@ -168,6 +200,10 @@ class StockGame(Variant):
     def match_result(self, options: Options, scores: tuple[int, ...]) -> tuple[bool, int | None]:
         over, winner, _ = self.match_outcome(options, scores, False)
         return over, winner
+
+
+def _mask(tiles: frozenset[Tile]) -> int:
+    return sum(t.bit for t in tiles)
 
 
 def lightest(totals: Sequence[int]) -> int | None:
