@@ -33,8 +33,10 @@ class PublicMove:
     seat: int
     kind: ActionKind
     tile: Tile | None
-    end: End | None
+    end: End | None  # a play's end; for Kolbasa's cut, the ribbon given away
     ends_before: tuple[int, int] | None
+    cross: bool | None = None  # the games of seed 002: the tile lies crosswise
+    left_half: int | None = None  # a lead: the half towards the left
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,18 +217,23 @@ def layout_view(hand: StockHand) -> LayoutView:
     )
 
 
+def _public_stock_move(seat: int, action: Action, before: tuple[int, int] | None) -> PublicMove:
+    if type(action) is Play:
+        if before is None:  # the lead: the rules fix its way, as written
+            half = action.left_half if action.left_half is not None else action.tile.low
+            return PublicMove(seat, action.kind, action.tile, None, None, None, half)
+        return PublicMove(seat, action.kind, action.tile, action.end, before, action.cross)
+    if type(action) is Cut:
+        return PublicMove(seat, action.kind, action.tile, action.give, before)
+    return PublicMove(seat, action.kind, None, None, before)
+
+
 def _public_history(match: Match) -> tuple[PublicMove, ...]:
     """Every move of the hand as the table saw it, with the ends each one faced."""
     hand = match.hand
     if isinstance(hand, StockHand):
         return tuple(
-            PublicMove(
-                seat,
-                action.kind,
-                action.tile if type(action) is Play or type(action) is Cut else None,
-                action.end if type(action) is Play else None,
-                before,
-            )
+            _public_stock_move(seat, action, before)
             for (seat, action), before in zip(hand.moves, hand.faced, strict=True)
         )
     line = start_line(hand.deal)

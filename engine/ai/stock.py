@@ -69,28 +69,123 @@ def _draws_this_turn(view: PlayerView) -> int:
     return count
 
 
+@dataclass(slots=True)
+class Known:
+    """What the table's history says about the hidden tiles: per seat, tiles known to be in
+    its hand (a ribbon it took), and limits ``(mask, n)``: at most ``n`` of its hidden tiles
+    lie in ``mask`` (when it drew or knocked nothing in ``mask`` fitted; only tiles drawn
+    since, less those it laid, can be there)."""
+
+    held: list[set[Tile]]
+    limits: list[list[list[int]]]
+
+    def barred(self, seat: int) -> int:
+        """Tiles the seat cannot hold at all (limits of none)."""
+        mask = 0
+        for m, n in self.limits[seat]:
+            if not n:
+                mask |= m
+        return mask
+
+    def allows(self, seat: int, tiles: tuple[Tile, ...]) -> bool:
+        mask = sum(t.bit for t in tiles)
+        return all((mask & m).bit_count() <= n for m, n in self.limits[seat])
+
+
+def read_history(view: PlayerView, game: StockGame) -> Known:
+    """Replay the public moves of the hand on a board of one's own to learn from them."""
+    seats = view.table.seats
+    known = Known([set() for _ in range(seats)], [[] for _ in range(seats)])
+    board = Board()
+    for move in view.table.history:
+        seat, tile, kind = move.seat, move.tile, move.kind
+        if kind is ActionKind.PLAY and tile is not None:
+            if tile in known.held[seat]:
+                known.held[seat].discard(tile)
+            else:  # a fitting tile it laid was one it drew since it was stuck
+                for limit in known.limits[seat]:
+                    if limit[0] & tile.bit and limit[1]:
+                        limit[1] -= 1
+            if board.center is None:
+                half = move.left_half if move.left_half is not None else tile.low
+                board.lead(tile, half, game.lead_cross(tile))
+                if game.layout == "spinner" and tile.is_double:
+                    board.open_spinner(None, 0)
+                continue
+            end = move.end or LEFT
+            ways = [p for p in game.ways(board, end, tile) if p.cross is move.cross]
+            if not ways:
+                break  # a history this replay cannot follow: stop learning, never guess
+            index = board.attach(end, ways[0])
+            if game.layout == "spinner" and tile.is_double and board.spinner is None:
+                board.open_spinner(end, index)
+        elif kind is ActionKind.CUT and tile is not None and move.end is not None:
+            taker = (seat - 1) % seats
+            given = {p.tile for p in board.arms[move.end]}
+            known.held[taker] |= given
+            known.held[seat].discard(tile)
+            other = RIGHT if move.end is LEFT else LEFT
+            assert board.center is not None
+            board.off.extend([board.center.tile, *(p.tile for p in board.arms[other])])
+            board.center = Piece(tile, board.opens(LEFT)[0], board.opens(RIGHT)[0], False)
+            board.arms = {LEFT: [], RIGHT: []}
+        elif kind in (ActionKind.DRAW, ActionKind.KNOCK):
+            known.limits[seat].append([game.lay_mask(board), 0])
+            if kind is ActionKind.DRAW:
+                for limit in known.limits[seat]:
+                    limit[1] += 1
+    known.held[view.seat] = set()
+    return known
+
+
 def unseen_tiles(view: PlayerView, board: Board) -> list[Tile]:
     """Tiles the seat has not seen: in other hands or in the stock."""
     seen = {*view.hand, *board.tiles(), *board.off}
     return [t for t in ALL_TILES if t not in seen]
 
 
-def imagine(view: PlayerView, board: Board, rng: random.Random) -> StockHand:
+TRIES = 40  # deals drawn per world until one fits what the history says
+
+
+def imagine(
+    view: PlayerView, board: Board, rng: random.Random, known: Known | None = None
+) -> StockHand:
     """One position consistent with the view: the unseen tiles dealt at random to the other
-    hands (their counts as shown) and the stock (its size as shown, in a random order)."""
+    hands (their counts as shown, ribbons they took kept, and no tile that would have let a
+    drawer or knocker lay) and the stock (its size as shown, in a random order)."""
     table = view.table
     game = variant(table.game)
     assert isinstance(game, StockGame)
-    hidden = unseen_tiles(view, board)
-    rng.shuffle(hidden)
-    hands: list[tuple[Tile, ...]] = []
-    at = 0
-    for seat, seen in enumerate(table.players):
-        if seat == view.seat:
-            hands.append(view.hand)
-        else:
-            hands.append(tuple(hidden[at : at + seen.tile_count]))
-            at += seen.tile_count
+    if known is None:
+        known = Known([set() for _ in table.players], [[] for _ in table.players])
+    taken = set().union(*known.held)
+    pool = [t for t in unseen_tiles(view, board) if t not in taken]
+    others = [seat for seat in range(len(table.players)) if seat != view.seat]
+    barred = {seat: known.barred(seat) for seat in others}
+    others.sort(key=lambda seat: -barred[seat].bit_count())  # the most constrained first
+    dealt: dict[int, tuple[Tile, ...]] = {}
+    rest: list[Tile] = []
+    for _ in range(TRIES):
+        rest = pool.copy()
+        rng.shuffle(rest)
+        fits = True
+        for seat in others:
+            count = max(0, table.players[seat].tile_count - len(known.held[seat]))
+            free = [t for t in rest if not barred[seat] & t.bit]
+            chosen = free[:count] if len(free) >= count else free + [
+                t for t in rest if barred[seat] & t.bit
+            ][: count - len(free)]
+            picked = set(chosen)
+            rest = [t for t in rest if t not in picked]
+            dealt[seat] = tuple(chosen)
+            fits = fits and known.allows(seat, dealt[seat])
+        if fits:
+            break
+    hands = [
+        view.hand if seat == view.seat else dealt[seat] + tuple(known.held[seat])
+        for seat in range(len(table.players))
+    ]
+    hidden, at = rest, 0
     stock = tuple(hidden[at:])
     must = tuple(a.tile for a in view.legal if type(a) is Play) if board.center is None else ()
     hand = StockHand(game, table.options, Deal(tuple(hands), (), 0, None, stock),
@@ -131,10 +226,12 @@ def normal_choice(view: PlayerView, rng: random.Random) -> Action:
 
 def hand_value(game: StockGame, seat: int, result: HandEnded) -> float:
     """How good a finished hand is for ``seat``: its points against the others' average
-    (reversed in penalty games), plus a bonus for winning it."""
+    (reversed in penalty games), plus a bonus for winning it where wins decide."""
     points = result.points
     others = (sum(points) - points[seat]) / (len(points) - 1)
     value = others - points[seat] if game.lowest_total_wins else points[seat] - others
+    if game.points_in_play:
+        return value
     return value + (WIN_BONUS if result.winner == seat else 0.0)
 
 
@@ -179,14 +276,17 @@ class StockSearch:
         game = variant(view.table.game)
         assert isinstance(game, StockGame)
         board = board_of(view)
+        known = read_history(view, game)
         totals = [0.0] * len(legal)
         started = self.clock()
         for _ in range(self.worlds):
-            world = imagine(view, board, rng)
+            world = imagine(view, board, rng, known)
+            seed = rng.getrandbits(32)  # every move meets the same luck in this world
             for i, action in enumerate(legal):
                 trial = world.fork()
                 trial.apply(view.seat, action)
-                totals[i] += hand_value(game, view.seat, playout(game, trial, rng))
+                result = playout(game, trial, random.Random(seed))
+                totals[i] += hand_value(game, view.seat, result)
             if self.time_cap is not None and self.clock() - started > self.time_cap:
                 break
         return legal[totals.index(max(totals))]

@@ -102,6 +102,7 @@ class SixMatador(Matador):
     join_sum = 6
     matadors = MATADORS_6
     matadors_along = False  # always crosswise (D24)
+    points_in_play = True
     deal_sizes = {2: 6, 3: 6, 4: 7}
 
     def lead_cross(self, tile: Tile) -> bool:
@@ -181,6 +182,7 @@ class Muggins(StockGame):
     seat_counts = (2, 3, 4)
     option_specs = (SET_OPTION, target(200))
     layout = "spinner"
+    points_in_play = True
     deal_sizes = {2: 7, 3: 5, 4: 5}
 
     def opening(self, options: Options, deal: Deal, previous: PreviousHand | None) -> Opening:
@@ -243,6 +245,7 @@ class Bergen(StockGame):
     option_specs = (SET_OPTION, target(10))
     draw_limit = 1
     stock_reserve = 2
+    points_in_play = True
     deal_sizes = {2: 6, 3: 6, 4: 5}
 
     def default_target(self, seats: int) -> int:

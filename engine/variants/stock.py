@@ -39,6 +39,7 @@ class StockGame(Variant):
     skip_empty: bool = False  # a seat with no tiles and an empty stock is skipped
     deal_sizes: dict[int, int] = {}
     has_cut: bool = False
+    points_in_play: bool = False  # most points come during play: points decide, not wins
 
     # --- table -------------------------------------------------------------------------
     def hand_size(self, options: Options, seats: int) -> int:
