@@ -1,6 +1,6 @@
 """How strong and how fast the computer players are: seeded hands between levels.
 
-    python -m benchmarks.tournament [--hands N] [--seed S] [--games pair,gaple,gaple-dead]
+    python -m benchmarks.tournament [--hands N] [--seed S] [--games pair,gaple,muggins,...]
                                 [--focus hard] [--field normal] [--workers W]
 
 Duplicate style, so that the luck of the deal cancels out: every deal is played once per
@@ -16,9 +16,12 @@ hand (``gaple-dead``: the total counted against the seat, lower is better), each
 confidence interval taken over deals (the seatings of one deal are not independent), and
 the median and 99th percentile CPU time of the decisions that had a choice (forced moves
 take no time and are left out). The last line is one JSON object with those figures keyed by
-game and level. ``--workers`` (default: every core) plays deals in parallel processes; the
-figures do not depend on it. The default run (2,000 hands of each game, hard against normal)
-takes about seven minutes on two cores.
+game and level, and per game the focus level's edge by the measure that decides that game
+(hands won; points per hand where points come during play; the total against a seat in the
+penalty games), paired over deals. ``--workers`` (default: every core) plays deals in
+parallel processes; the figures do not depend on it. The default run (2,000 hands of each of
+the nine games, hard against normal) takes over an hour on two cores: the games of seed 002
+search slower; ``--hands 400`` gives their figures in about fifteen minutes.
 """
 
 from __future__ import annotations
@@ -186,6 +189,36 @@ def level_figures(level: str, deals: list[DealResult], times: list[float]) -> di
     }
 
 
+def deciding_measure(game: str) -> str:
+    """What decides ``game``'s matches: ``"wins"`` where the hand's winner scores,
+    ``"points"`` where points come during play, ``"penalty"`` where each seat's own total
+    counts against it (lower is better)."""
+    rules = variant(game)
+    if getattr(rules, "points_in_play", False):
+        return "points"
+    return "penalty" if rules.lowest_total_wins else "wins"
+
+
+def edge(game: str, deals: list[DealResult], focus: str, field: str) -> dict[str, Any]:
+    """The focus level's edge over the field by the deciding measure, per deal (paired:
+    the same deal in every seating), with its 95% interval; ahead when it excludes 0."""
+    measure = deciding_measure(game)
+    sign = -1.0 if measure == "penalty" else 1.0
+    diffs = []
+    for deal in deals:
+        got = deal.wins if measure == "wins" else deal.points
+        mine = got[focus] / deal.seat_hands[focus]
+        theirs = got[field] / deal.seat_hands[field]
+        diffs.append(sign * (mine - theirs))
+    mean, low, high = mean_interval(diffs)
+    return {
+        "measure": measure,
+        "edge": round(mean, 4),
+        "edge_ci": [round(low, 4), round(high, 4)],
+        "ahead": low > 0,
+    }
+
+
 def describe(game: str, level: str, figures: dict[str, Any]) -> str:
     lo, hi = figures["win_share_ci"]
     text = f"  {level:<7} won {figures['win_share']:.1%} [{lo:.1%}, {hi:.1%}]"
@@ -219,6 +252,7 @@ def play_game(
     for level in (focus, field):
         times = [t for _, timed in outputs for t in timed[level]]
         figures[level] = level_figures(level, results, times)
+    figures["edge"] = edge(game, results, focus, field)
     return figures
 
 
@@ -248,6 +282,11 @@ def main(argv: list[str] | None = None) -> int:
                   f" ({figures['deals']} deals, {seats}, every seating)")
             for level in (args.focus, args.field):
                 print(describe(game, level, figures[level]))
+            ahead = figures["edge"]
+            lo, hi = ahead["edge_ci"]
+            print(f"  {args.focus} edge by {ahead['measure']}: {ahead['edge']:+.3f} [{lo:+.3f},"
+                  f" {hi:+.3f}] per seat-hand: {'ahead' if ahead['ahead'] else 'not shown ahead'}"
+                  " at 95%")
             report[game] = figures
 
     return run_and_report(args.workers, run, report)

@@ -6,7 +6,7 @@ Start with :class:`Match`, find games with :func:`variant`, see what a seat may 
 
 from __future__ import annotations
 
-from .actions import KNOCK, Action, ActionKind, Discard, Knock, Move, Play
+from .actions import DRAW, KNOCK, Action, ActionKind, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal, shuffle_deal
 from .errors import (
     BadInputError,
@@ -38,7 +38,12 @@ from .events import (
     HandStarted,
     Knocked,
     MatchEnded,
+    PieceCut,
+    PointsScored,
+    ScoreReason,
+    SpinnerOpened,
     TileDiscarded,
+    TileDrawn,
     TilePlayed,
 )
 from .hand import Hand
@@ -46,11 +51,22 @@ from .layout import Line, Placed
 from .match import Match
 from .options import Options, OptionSpec
 from .record import match_from_json, match_to_dict, match_to_json, replay
+from .table import StockHand
 from .tiles import End, Tile, full_set
-from .variants import VARIANTS, Variant, variant
-from .views import PlayerView, PublicMove, TableView, player_view, table_view
+from .variants import VARIANTS, StockGame, Variant, variant
+from .views import (
+    LaidTile,
+    LayoutView,
+    OpenEnd,
+    PlayerView,
+    PublicMove,
+    TableView,
+    player_view,
+    table_view,
+)
 
 __all__ = [
+    "DRAW",
     "KNOCK",
     "VARIANTS",
     "Action",
@@ -60,10 +76,12 @@ __all__ = [
     "CorruptMatchError",
     "CrossNotAllowedError",
     "CrossRequiredError",
+    "Cut",
     "CutNotAllowedError",
     "Deal",
     "Discard",
     "DominoError",
+    "Draw",
     "End",
     "EndRequiredError",
     "Event",
@@ -75,6 +93,8 @@ __all__ = [
     "IllegalActionError",
     "Knock",
     "Knocked",
+    "LaidTile",
+    "LayoutView",
     "Line",
     "Match",
     "MatchEnded",
@@ -83,17 +103,25 @@ __all__ = [
     "MustPlayError",
     "NoSuchEndError",
     "NotYourTurnError",
+    "OpenEnd",
     "OptionSpec",
     "OptionValueError",
     "Options",
+    "PieceCut",
     "Placed",
     "Play",
     "PlayerView",
+    "PointsScored",
     "PublicMove",
+    "ScoreReason",
+    "SpinnerOpened",
+    "StockGame",
+    "StockHand",
     "TableView",
     "Tile",
     "TileDiscarded",
     "TileDoesNotFitError",
+    "TileDrawn",
     "TileNotInHandError",
     "TilePlayed",
     "UnknownGameError",

@@ -17,6 +17,8 @@ class ActionKind(enum.Enum):
     PLAY = "play"
     KNOCK = "knock"
     DISCARD = "dead"
+    DRAW = "draw"
+    CUT = "cut"
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,11 +27,14 @@ class Play:
 
     ``end`` may be ``None`` when only one end fits or both show the same number. ``left_half``
     matters only for the first tile of a line: the half that faces left (default: the low one).
+    ``cross`` (the games of seed 002): lay it crosswise (True) or along (False); ``None`` when
+    only one way is legal at that end.
     """
 
     tile: Tile
     end: End | None = None
     left_half: int | None = None
+    cross: bool | None = None
 
     kind = ActionKind.PLAY
 
@@ -50,9 +55,28 @@ class Discard:
     kind = ActionKind.DISCARD
 
 
-Action = Play | Knock | Discard
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Take the first tile of the stock: only when no tile in hand can be laid."""
+
+    kind = ActionKind.DRAW
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Kolbasa: lay ``tile`` across both level ribbon ends and give the ``give`` ribbon to the
+    previous player."""
+
+    tile: Tile
+    give: End
+
+    kind = ActionKind.CUT
+
+
+Action = Play | Knock | Discard | Draw | Cut
 
 KNOCK = Knock()
+DRAW = Draw()
 
 
 class Move(NamedTuple):

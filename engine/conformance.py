@@ -10,7 +10,10 @@ import json
 import sys
 from typing import Any
 
+from .board import DOWN, LEFT, RIGHT, UP
+from .hand import Hand
 from .record import Replay, replay
+from .table import StockHand
 
 
 def answer(scenario: object) -> dict[str, Any]:
@@ -24,19 +27,20 @@ def answer(scenario: object) -> dict[str, Any]:
     if match is not None:
         for hand in match.hands:
             ended = hand.result
-            hands.append(
-                {
-                    "opener": hand.opener,
-                    "line": [str(p) for p in hand.line.placed],
-                    "ends": list(hand.line.ends) if hand.line.ends else None,
-                    "to_move": hand.to_move,
-                    "over": ended is not None,
-                    "reason": ended.reason.value if ended else None,
-                    "winner": ended.winner if ended else None,
-                    "totals": list(hand.totals()),
-                    "points": list(ended.points) if ended else [0] * len(sides),
-                }
-            )
+            entry: dict[str, Any] = {
+                "opener": hand.opener,
+                "line": _line(hand),
+                "ends": _ends(hand),
+                "to_move": hand.to_move,
+                "over": ended is not None,
+                "reason": ended.reason.value if ended else None,
+                "winner": ended.winner if ended else None,
+                "totals": list(hand.totals()),
+                "points": list(ended.points) if ended else [0] * len(sides),
+            }
+            if isinstance(hand, StockHand):
+                entry.update(_stock_keys(hand))
+            hands.append(entry)
         scores = list(match.scores)
         over, winner = match.over, match.winner
     error = None
@@ -51,6 +55,45 @@ def answer(scenario: object) -> dict[str, Any]:
         "match": {"sides": sides, "scores": scores, "over": over, "winner": winner},
         "error": error,
     }
+
+
+def _line(hand: Hand | StockHand) -> list[str]:
+    if isinstance(hand, StockHand):
+        return hand.board.line_texts()
+    return [str(p) for p in hand.line.placed]
+
+
+def _ends(hand: Hand | StockHand) -> list[Any] | None:
+    if isinstance(hand, Hand):
+        return list(hand.line.ends) if hand.line.ends else None
+    board = hand.board
+    if board.center is None:
+        return None
+    return [_numbers(board.opens(LEFT)), _numbers(board.opens(RIGHT))]
+
+
+def _numbers(opens: tuple[int, ...]) -> int | list[int]:
+    return opens[0] if len(opens) == 1 else sorted(opens)
+
+
+def _stock_keys(hand: StockHand) -> dict[str, Any]:
+    """The keys the games of seed 002 add to a hand's answer."""
+    board = hand.board
+    keys: dict[str, Any] = {
+        "stock": hand.stock_left,
+        "held": [mask.bit_count() for mask in hand.masks],
+        "scored": list(hand.scored),
+    }
+    if hand.variant.layout == "ribbons":
+        keys["center"] = None if board.center is None else len(board.arms[LEFT])
+        keys["off"] = [str(t) for t in sorted(board.off, key=lambda t: (t.low, t.high))]
+    if hand.variant.layout == "spinner":
+        spinner = board.spinner
+        keys["spinner"] = None if spinner is None else board.line_index(*spinner)
+        keys["up"] = [p.text() for p in board.arms.get(UP, [])]
+        keys["down"] = [p.text() for p in board.arms.get(DOWN, [])]
+        keys["count"] = board.count()
+    return keys
 
 
 def main(argv: list[str] | None = None) -> int:

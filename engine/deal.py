@@ -21,6 +21,7 @@ class Deal:
     middle: tuple[Tile, ...] = ()
     lot: int = 0
     turned_left: int | None = None
+    stock: tuple[Tile, ...] = ()  # face down, in draw order (games with a stock)
 
     @property
     def seats(self) -> int:
@@ -32,8 +33,12 @@ class Deal:
             return replace(self, turned_left=self.middle[0].low)
         return self
 
-    def validate(self, highest: int, hand_size: int, middle_size: int, seats: int) -> None:
+    def validate(
+        self, highest: int, hand_size: int, middle_size: int, seats: int, stock_size: int = 0
+    ) -> None:
         """Raise :class:`BadInputError` unless this deal fits the table and the set."""
+        if len(self.stock) != stock_size:
+            raise BadInputError(f"the stock has {len(self.stock)} tiles, not {stock_size}")
         if len(self.hands) != seats:
             raise BadInputError(f"the deal has {len(self.hands)} hands for {seats} seats")
         for seat, hand in enumerate(self.hands):
@@ -42,7 +47,7 @@ class Deal:
         if len(self.middle) != middle_size:
             raise BadInputError(f"the middle has {len(self.middle)} tiles, not {middle_size}")
         seen = 0
-        for tile in [t for hand in self.hands for t in hand] + list(self.middle):
+        for tile in [t for hand in self.hands for t in hand] + list(self.middle) + list(self.stock):
             if tile.high > highest:
                 raise BadInputError(f"{tile} is not in the double-{highest} set")
             bit = 1 << tile.index
@@ -56,12 +61,21 @@ class Deal:
 
 
 def shuffle_deal(
-    rng: random.Random, highest: int, seats: int, hand_size: int, middle_size: int
+    rng: random.Random,
+    highest: int,
+    seats: int,
+    hand_size: int,
+    middle_size: int,
+    with_stock: bool = False,
 ) -> Deal:
-    """Shuffle the double-``highest`` set with ``rng`` and deal it."""
+    """Shuffle the double-``highest`` set with ``rng`` and deal it; ``with_stock``: every tile
+    not dealt goes to the stock, in the shuffled order."""
     tiles = list(full_set(highest))
     rng.shuffle(tiles)
     hands = tuple([tuple(tiles[s : s + hand_size]) for s in range(0, seats * hand_size, hand_size)])
     start = seats * hand_size
     middle = tuple(tiles[start : start + middle_size])
-    return Deal(hands, middle, rng.randrange(seats), middle[0].low if middle else None)
+    lot = rng.randrange(seats)
+    if with_stock:
+        return Deal(hands, (), lot, None, tuple(tiles[start:]))
+    return Deal(hands, middle, lot, middle[0].low if middle else None)

@@ -29,6 +29,21 @@ class HandStarted:
     must_lead_double: bool = False
 
 
+class ScoreReason(enum.Enum):
+    """Why points were scored during play."""
+
+    FIFTEEN = "count"  # Muggins: the open ends add up to a multiple of 5 (``points`` is it)
+    DOUBLE_HEADER = "double_header"  # Bergen: both ends show the same number
+    TRIPLE_HEADER = "triple_header"  # Bergen: ... and one end tile is a double
+    DOUBLE_LEAD = "double_lead"  # Bergen: the hand was led with a double
+    MATADOR = "matador"  # Matador, Six-matador: a matador laid crosswise
+    JOINT = "joint"  # Six-matador strict: a tile laid along makes the 6
+    FREE_SIX = "free_six"  # Six-matador strict: ... and leaves a 6 open
+    KNOCK = "knock"  # Six-matador strict: a knock costs 6
+    OUT = "out"  # Muggins: 10 for going out; Bergen: 2
+    BLOCKED = "blocked"  # Bergen: the 2 for winning a blocked hand
+
+
 @dataclass(frozen=True, slots=True)
 class TilePlayed:
     seat: int
@@ -37,6 +52,48 @@ class TilePlayed:
     left_half: int  # the tile as it lies in the line, left half first
     right_half: int
     ends: tuple[int, int]  # the line's ends after the move
+    cross: bool = False  # it lies crosswise (the games of seed 002)
+
+
+@dataclass(frozen=True, slots=True)
+class TileDrawn:
+    """A tile taken from the stock: its face is deliberately not recorded here."""
+
+    seat: int
+    count: int  # tiles drawn by this seat in a row this turn, this one included
+    stock_left: int
+    held: int  # tiles in the drawer's hand now
+
+
+@dataclass(frozen=True, slots=True)
+class PointsScored:
+    """Points scored during play (negative for Six-matador's knocks)."""
+
+    seat: int
+    side: int
+    points: int
+    why: ScoreReason
+
+
+@dataclass(frozen=True, slots=True)
+class SpinnerOpened:
+    """Muggins: the first double is down; tiles may now go up and down from it."""
+
+    seat: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class PieceCut:
+    """Kolbasa: ``seat`` cut the ribbons with ``tile``; ``taker`` (the previous seat) takes the
+    ``given`` ribbon's tiles into their hand and moves next; ``cut_off`` leave play."""
+
+    seat: int
+    tile: Tile
+    given: End
+    taker: int
+    taken: tuple[Tile, ...]
+    cut_off: tuple[Tile, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +121,8 @@ class HandEnded:
     totals: tuple[int, ...]  # per seat: the pips that count against it
     points: tuple[int, ...]  # per side: what the hand scored
     scores: tuple[int, ...]  # per side: the match score after this hand
+    stock_left: int = 0  # tiles still in the stock when the hand ended
+    scored: tuple[int, ...] = ()  # per side: of ``points``, what was scored during play
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,4 +131,15 @@ class MatchEnded:
     scores: tuple[int, ...]
 
 
-Event = HandStarted | TilePlayed | Knocked | TileDiscarded | HandEnded | MatchEnded
+Event = (
+    HandStarted
+    | TilePlayed
+    | Knocked
+    | TileDiscarded
+    | TileDrawn
+    | PointsScored
+    | SpinnerOpened
+    | PieceCut
+    | HandEnded
+    | MatchEnded
+)

@@ -15,11 +15,14 @@ from .errors import BadInputError, HandOverError
 from .events import Event, MatchEnded
 from .hand import Hand
 from .options import Options
+from .table import StockHand
 from .variants import Opening, PreviousHand, Variant, variant
 
 # A deal nobody can open (no double dealt where a double must lead) is shuffled again; with a
 # double-12 set this happens about once in 200 deals, so a handful of tries always suffices.
 MAX_REDEALS = 1000
+
+AnyHand = Hand | StockHand  # the line games' bit-mask hand, or a stock game's
 
 
 class Match:
@@ -33,11 +36,12 @@ class Match:
         self.options: Options = self.variant.options({} if options is None else options, seats)
         self.sides = self.variant.sides(seats)
         self._one_seat_sides = all(len(side) == 1 for side in self.sides)
-        self.hands: list[Hand] = []
+        self.hands: list[AnyHand] = []
         self.scores: tuple[int, ...] = (0,) * len(self.sides)
         self.over = False
         self.winner: int | None = None
         self.result: MatchEnded | None = None
+        self.target_reached = False  # some score reached the target (play on after a tie)
 
     def __repr__(self) -> str:
         return (
@@ -47,7 +51,7 @@ class Match:
 
     # --- hands -------------------------------------------------------------------------
     @property
-    def hand(self) -> Hand:
+    def hand(self) -> AnyHand:
         """The current (last started) hand."""
         if not self.hands:
             raise BadInputError("no hand has been dealt yet")
@@ -56,6 +60,10 @@ class Match:
     @property
     def hand_size(self) -> int:
         return self.variant.hand_size(self.options, self.seats)
+
+    @property
+    def stock_size(self) -> int:
+        return self.variant.stock_size(self.options, self.seats)
 
     @property
     def middle_size(self) -> int:
@@ -85,12 +93,14 @@ class Match:
     def start_hand(self, deal: Deal) -> list[Event]:
         """Start the next hand with ``deal``. Raises :class:`BadInputError` if it cannot start."""
         self._check_can_deal()
-        deal.validate(self.options.set, self.hand_size, self.middle_size, self.seats)
+        deal.validate(
+            self.options.set, self.hand_size, self.middle_size, self.seats, self.stock_size
+        )
         deal = deal.settled()
         return self._start(deal, self.variant.opening(self.options, deal, self._previous()))
 
     def _start(self, deal: Deal, opening: Opening) -> list[Event]:
-        hand = Hand(self.variant, self.options, deal, opening, len(self.hands), self.scores)
+        hand = self.variant.new_hand(self.options, deal, opening, len(self.hands), self.scores)
         self.hands.append(hand)
         events = list(hand.start_events)
         if hand.over:
@@ -102,7 +112,10 @@ class Match:
         self._check_can_deal()
         previous = self._previous()
         for _ in range(MAX_REDEALS):
-            deal = shuffle_deal(rng, self.options.set, self.seats, self.hand_size, self.middle_size)
+            deal = shuffle_deal(
+                rng, self.options.set, self.seats, self.hand_size, self.middle_size,
+                self.stock_size > 0,
+            )
             try:
                 opening = self.variant.opening(self.options, deal, previous)
             except BadInputError:
@@ -151,7 +164,9 @@ class Match:
         result = self.hand.result
         assert result is not None
         self.scores = result.scores
-        self.over, self.winner = self.variant.match_result(self.options, self.scores)
+        self.over, self.winner, self.target_reached = self.variant.match_outcome(
+            self.options, self.scores, self.target_reached
+        )
         if self.over:
             self.result = MatchEnded(self.winner, self.scores)
             return [self.result]

@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import KNOCK, Action, Discard, Knock, Move, Play
+from .actions import DRAW, KNOCK, Action, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal
 from .errors import BadInputError, CorruptMatchError, DominoError
 from .match import Match
 from .tiles import End, Tile, parse_halves
-from .variants import variant
+from .variants import StockGame, variant
 
 FORMAT = "dominoes-match"
 VERSION = 1
@@ -60,10 +60,13 @@ def _seat(value: object) -> int:
     return value
 
 
-def parse_deal(data: object, highest: int) -> Deal:
-    """A hand's ``deal``, ``middle`` and ``first`` as a :class:`Deal`."""
+def parse_deal(data: object, highest: int, stock: bool = False) -> Deal:
+    """A hand's ``deal``, ``middle`` and ``first`` as a :class:`Deal`; with ``stock`` (the
+    games of seed 002) also its ``stock``, and then ``first`` has no default."""
     if not isinstance(data, Mapping):
         raise BadInputError("a hand must be an object")
+    if stock:
+        return _parse_stock_deal(data, highest)
     hands = data.get("deal")
     if not isinstance(hands, list):
         raise BadInputError("a hand needs its deal: one list of tiles per seat")
@@ -76,6 +79,57 @@ def parse_deal(data: object, highest: int) -> Deal:
     # refuses a seat that is not at the table (-1 stands for "not a seat").
     lot = first if type(first) is int else -1
     return Deal(dealt, middle, lot, turned_left)
+
+
+def _parse_stock_deal(data: Mapping[str, Any], highest: int) -> Deal:
+    hands = data.get("deal")
+    if not isinstance(hands, list):
+        raise BadInputError("a hand needs its deal: one list of tiles per seat")
+    dealt = tuple(_tiles(h, highest, "a seat's deal") for h in hands)
+    if data.get("middle"):
+        raise BadInputError("this game has no middle tiles: the tiles not dealt are the stock")
+    stock_raw = data.get("stock")
+    stock = () if stock_raw is None else _tiles(stock_raw, highest, "the stock")
+    first = data.get("first")
+    return Deal(dealt, (), first if type(first) is int else -1, None, stock)
+
+
+END_NAMES = {end.value: end for end in End}
+GIVE_NAMES = {"left": End.LEFT, "right": End.RIGHT}
+STOCK_KINDS = ("play", "knock", "dead", "draw", "cut")
+
+
+def parse_stock_move(data: object, highest: int) -> Move:
+    """One action of a game of seed 002; ``null`` counts as absent. Raises BadInputError."""
+    if not isinstance(data, Mapping):
+        raise BadInputError("an action must be an object")
+    data = {k: v for k, v in data.items() if v is not None}
+    seat = _seat(data.get("seat"))
+    kinds = [k for k in STOCK_KINDS if k in data]
+    if len(kinds) != 1:
+        raise BadInputError("an action has exactly one of play, knock, draw, cut or dead")
+    kind = kinds[0]
+    if kind in ("knock", "draw"):
+        if data[kind] is not True:
+            raise BadInputError(f'a {kind} is written "{kind}": true')
+        return Move(seat, KNOCK if kind == "knock" else DRAW)
+    if kind == "dead":
+        return Move(seat, Discard(_tile(data["dead"], highest)))
+    if kind == "cut":
+        give = data.get("give")
+        if not isinstance(give, str) or give not in GIVE_NAMES:
+            raise BadInputError('a cut names the ribbon it gives: "give": "left" or "right"')
+        return Move(seat, Cut(_tile(data["cut"], highest), GIVE_NAMES[give]))
+    left_half, _ = parse_halves(data["play"])
+    tile = _tile(data["play"], highest)
+    end_text = data.get("end")
+    if end_text is not None and (not isinstance(end_text, str) or end_text not in END_NAMES):
+        raise BadInputError(f"an end is left, right, up or down, not {end_text!r}")
+    cross = data.get("cross")
+    if cross is not None and type(cross) is not bool:
+        raise BadInputError(f"cross is true or false, not {cross!r}")
+    end = None if end_text is None else END_NAMES[end_text]
+    return Move(seat, Play(tile, end, left_half, cross))
 
 
 def parse_move(data: object, highest: int) -> Move:
@@ -114,9 +168,18 @@ def move_to_dict(move: Move, lead: tuple[int, int] | None = None) -> dict[str, o
         if lead is not None:
             return {"seat": move.seat, "play": f"{lead[0]}-{lead[1]}"}
         assert action.end is not None
-        return {"seat": move.seat, "play": str(action.tile), "end": action.end.value}
+        entry: dict[str, object] = {
+            "seat": move.seat, "play": str(action.tile), "end": action.end.value
+        }
+        if action.cross is not None:
+            entry["cross"] = action.cross
+        return entry
     if type(action) is Discard:
         return {"seat": move.seat, "dead": str(action.tile)}
+    if type(action) is Draw:
+        return {"seat": move.seat, "draw": True}
+    if type(action) is Cut:
+        return {"seat": move.seat, "cut": str(action.tile), "give": action.give.value}
     assert type(action) is Knock
     return {"seat": move.seat, "knock": True}
 
@@ -141,11 +204,13 @@ def replay(data: object) -> Replay:
     if not isinstance(hands, list):
         return Replay(match, ReplayError(None, None, "bad_input", "hands must be a list"), sides)
     highest = match.options.set
+    stock = isinstance(game, StockGame)
+    read_move = parse_stock_move if stock else parse_move
     for h, hand_data in enumerate(hands):
         try:
             if not match.can_deal():
                 raise BadInputError("this hand comes after an unfinished hand or the match end")
-            match.start_hand(parse_deal(hand_data, highest))
+            match.start_hand(parse_deal(hand_data, highest, stock))
         except BadInputError as exc:
             return Replay(match, ReplayError(h, None, exc.code, str(exc)), sides)
         actions = hand_data.get("actions", [])
@@ -153,7 +218,7 @@ def replay(data: object) -> Replay:
             return Replay(match, ReplayError(h, None, "bad_input", "actions must be a list"), sides)
         for a, action_data in enumerate(actions):
             try:
-                move = parse_move(action_data, highest)
+                move = read_move(action_data, highest)
                 match.step(move.seat, move.action)  # a seat not at the table: not_your_turn
             except DominoError as exc:
                 return Replay(match, ReplayError(h, a, exc.code, str(exc)), sides)
@@ -181,6 +246,8 @@ def match_to_dict(match: Match) -> dict[str, Any]:
             "first": deal.lot,
             "actions": moves,
         }
+        if deal.stock:
+            entry["stock"] = [str(t) for t in deal.stock]
         if deal.middle:
             turned = deal.middle[0]
             left = deal.turned_left if deal.turned_left is not None else turned.low

@@ -15,10 +15,13 @@ MAX_PIPS = 12
 
 
 class End(enum.Enum):
-    """An open end of the layout. A spinner game would add more arms here."""
+    """An open end of the layout: the line's two ends, Muggins' spinner arms, Kolbasa's
+    ribbons (``left`` and ``right``)."""
 
     LEFT = "left"
     RIGHT = "right"
+    UP = "up"
+    DOWN = "down"
 
     def __repr__(self) -> str:
         return f"End.{self.name}"

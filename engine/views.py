@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, ActionKind, Discard, Knock, Play
+from .actions import Action, ActionKind, Cut, Discard, Draw, Knock, Play
+from .board import DOWN, LEFT, RIGHT, UP, Piece
 from .errors import BadInputError
 from .events import HandEnded
-from .hand import lay, start_line
+from .hand import Hand, lay, start_line
 from .layout import Placed
 from .match import Match
 from .options import Options
+from .table import StockHand
 from .tiles import End, Tile
 
 
@@ -31,8 +33,10 @@ class PublicMove:
     seat: int
     kind: ActionKind
     tile: Tile | None
-    end: End | None
+    end: End | None  # a play's end; for Kolbasa's cut, the ribbon given away
     ends_before: tuple[int, int] | None
+    cross: bool | None = None  # the games of seed 002: the tile lies crosswise
+    left_half: int | None = None  # a lead: the half towards the left
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,44 @@ class SeatView:
     dead_count: int
     knocked: bool  # its latest move this hand was a knock
     last: ActionKind | None
+
+
+@dataclass(frozen=True, slots=True)
+class LaidTile:
+    """A tile as it lies: ``first`` and ``second`` as written (left half first in the line;
+    inner half first on a spinner arm); ``cross``: crosswise (then low half first)."""
+
+    tile: Tile
+    first: int
+    second: int
+    cross: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OpenEnd:
+    """An end of the layout: the numbers a tile may join there (two at a crosswise matador)
+    and whether a tile may be laid there now (Kolbasa keeps its ribbons level)."""
+
+    end: End
+    numbers: tuple[int, ...]
+    open: bool
+    tiles: int  # tiles in that arm or ribbon (for the line: since the lead)
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutView:
+    """The table of a game of seed 002 beyond the line: Muggins' spinner and its arms,
+    Kolbasa's base, ribbons and cut-off tiles, crosswise tiles, every open end."""
+
+    kind: str  # "line", "spinner" or "ribbons"
+    line: tuple[LaidTile, ...]  # left to right (Kolbasa: left ribbon, base, right ribbon)
+    center: int | None  # index in ``line`` of the lead (Kolbasa: the base)
+    spinner: int | None  # index in ``line`` of Muggins' spinner
+    up: tuple[LaidTile, ...]  # from the spinner outward
+    down: tuple[LaidTile, ...]
+    ends: tuple[OpenEnd, ...]
+    off: tuple[Tile, ...]  # Kolbasa: the tiles cut off, out of play
+    count: int  # Muggins: the open ends added up
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +113,10 @@ class TableView:
     match_over: bool
     match_winner: int | None
     options: Options  # the rules every player at the table agreed to
+    stock_count: int = 0  # tiles face down in the stock (never their faces)
+    scored: tuple[int, ...] = ()  # per side: points scored during play in this hand so far
+    layout: LayoutView | None = None  # the games of seed 002
+    lowest_total_wins: bool = False  # the scores are penalty points
 
     @property
     def seats(self) -> int:
@@ -120,10 +166,76 @@ class PlayerView:
     def must_knock(self) -> bool:
         return bool(self.legal) and all(type(a) is Knock for a in self.legal)
 
+    def must_draw(self) -> bool:
+        return bool(self.legal) and all(type(a) is Draw for a in self.legal)
+
+    def ways_for(self, tile: Tile, end: End | None) -> tuple[bool | None, ...]:
+        """How ``tile`` may lie at ``end``: ``True`` crosswise, ``False`` along."""
+        return tuple(
+            a.cross for a in self.legal if type(a) is Play and a.tile is tile and a.end is end
+        )
+
+    def cuts(self) -> tuple[Cut, ...]:
+        """Kolbasa: the cuts open now (one per ribbon that may be given away)."""
+        return tuple(a for a in self.legal if type(a) is Cut)
+
+
+def _laid(piece: Piece, reverse: bool = False) -> LaidTile:
+    if piece.cross:
+        return LaidTile(piece.tile, piece.inner, piece.outer, True)
+    if reverse:
+        return LaidTile(piece.tile, piece.outer, piece.inner, False)
+    return LaidTile(piece.tile, piece.inner, piece.outer, False)
+
+
+def layout_view(hand: StockHand) -> LayoutView:
+    """The whole layout of a stock game's hand, as the table sees it."""
+    board = hand.board
+    line = [_laid(p, True) for p in reversed(board.arms[LEFT])]
+    center = None
+    if board.center is not None:
+        center = len(line)
+        line.append(_laid(board.center))
+    line.extend(_laid(p) for p in board.arms[RIGHT])
+    spinner = None if board.spinner is None else board.line_index(*board.spinner)
+    ends: tuple[OpenEnd, ...] = ()
+    if board.center is not None:
+        ends = tuple(
+            OpenEnd(end, board.opens(end), hand.variant.end_open(board, end), len(arm))
+            for end, arm in board.arms.items()
+        )
+    return LayoutView(
+        kind=hand.variant.layout,
+        line=tuple(line),
+        center=center,
+        spinner=spinner,
+        up=tuple(_laid(p) for p in board.arms.get(UP, ())),
+        down=tuple(_laid(p) for p in board.arms.get(DOWN, ())),
+        ends=ends,
+        off=tuple(sorted(board.off)),
+        count=board.count(),
+    )
+
+
+def _public_stock_move(seat: int, action: Action, before: tuple[int, int] | None) -> PublicMove:
+    if type(action) is Play:
+        if before is None:  # the lead: the rules fix its way, as written
+            half = action.left_half if action.left_half is not None else action.tile.low
+            return PublicMove(seat, action.kind, action.tile, None, None, None, half)
+        return PublicMove(seat, action.kind, action.tile, action.end, before, action.cross)
+    if type(action) is Cut:
+        return PublicMove(seat, action.kind, action.tile, action.give, before)
+    return PublicMove(seat, action.kind, None, None, before)
+
 
 def _public_history(match: Match) -> tuple[PublicMove, ...]:
     """Every move of the hand as the table saw it, with the ends each one faced."""
     hand = match.hand
+    if isinstance(hand, StockHand):
+        return tuple(
+            _public_stock_move(seat, action, before)
+            for (seat, action), before in zip(hand.moves, hand.faced, strict=True)
+        )
     line = start_line(hand.deal)
     moves = []
     for seat, action in hand.moves:
@@ -154,13 +266,15 @@ def table_view(match: Match) -> TableView:
         for seat in range(match.seats)
     )
     turned = hand.deal.middle[0] if hand.deal.middle else None
+    layout = layout_view(hand) if isinstance(hand, StockHand) else None
+    scored = tuple(hand.scored) if isinstance(hand, StockHand) else (0,) * len(match.sides)
     return TableView(
         game=match.variant.name,
         set=match.options.set,
         sides=match.sides,
         hand_number=hand.number,
         opener=hand.opener,
-        line=tuple(hand.line.placed),
+        line=_line(hand, layout),
         ends=hand.ends,
         to_move=hand.to_move,
         players=players,
@@ -177,7 +291,18 @@ def table_view(match: Match) -> TableView:
         match_over=match.over,
         match_winner=match.winner,
         options=match.options,
+        stock_count=hand.stock_left if isinstance(hand, StockHand) else 0,
+        scored=scored,
+        layout=layout,
+        lowest_total_wins=match.variant.lowest_total_wins,
     )
+
+
+def _line(hand: Hand | StockHand, layout: LayoutView | None) -> tuple[Placed, ...]:
+    if layout is not None:
+        return tuple(Placed(laid.tile, laid.first, laid.second) for laid in layout.line)
+    assert isinstance(hand, Hand)
+    return tuple(hand.line.placed)
 
 
 def player_view(match: Match, seat: int) -> PlayerView:

@@ -7,9 +7,11 @@ from .base import HandScore, Opening, PreviousHand, Variant
 from .gaple import Gaple
 from .gaple_dead import GapleDead
 from .pair import Pair
+from .seed002 import SEED_002
+from .stock import StockGame
 
 # In display order: the bot's menus and the benchmarks list the games this way.
-VARIANTS: dict[str, Variant] = {v.name: v for v in (Gaple(), GapleDead(), Pair())}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (Gaple(), GapleDead(), Pair(), *SEED_002)}
 
 
 def _key(name: str) -> str:
@@ -33,4 +35,12 @@ def variant(name: object) -> Variant:
     return found
 
 
-__all__ = ["VARIANTS", "HandScore", "Opening", "PreviousHand", "Variant", "variant"]
+__all__ = [
+    "VARIANTS",
+    "HandScore",
+    "Opening",
+    "PreviousHand",
+    "StockGame",
+    "Variant",
+    "variant",
+]

@@ -10,12 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from ..deal import Deal
 from ..errors import BadInputError
 from ..events import HandEndReason
 from ..options import SET_ANY, Options, OptionSpec, build_options, target
 from ..tiles import Tile
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from ..hand import Hand
+    from ..table import StockHand
+
 
 PIPS = attrgetter("pips")
 
@@ -109,6 +115,23 @@ class Variant:
     def middle_size(self, options: Options, seats: int) -> int:
         return 0
 
+    def stock_size(self, options: Options, seats: int) -> int:
+        """Tiles dealt to the stock, face down in draw order (none in the first three games)."""
+        return 0
+
+    def new_hand(
+        self,
+        options: Options,
+        deal: Deal,
+        opening: Opening,
+        number: int,
+        scores_before: tuple[int, ...],
+    ) -> Hand | StockHand:
+        """The state of a new hand: the line games' bit-mask :class:`Hand` by default."""
+        from ..hand import Hand
+
+        return Hand(self, options, deal, opening, number, scores_before)
+
     def has_dead_tiles(self, options: Options) -> bool:
         return False
 
@@ -133,6 +156,14 @@ class Variant:
         dead: Sequence[Sequence[Tile]],
     ) -> HandScore:
         raise NotImplementedError  # every concrete game defines its scoring
+
+    def match_outcome(
+        self, options: Options, scores: tuple[int, ...], reached: bool
+    ) -> tuple[bool, int | None, bool]:
+        """(over, winner, target reached so far): :meth:`match_result` unless a game keeps
+        playing after the target (the games of seed 002, on a tie for the best score)."""
+        over, winner = self.match_result(options, scores)
+        return over, winner, over
 
     def match_result(self, options: Options, scores: tuple[int, ...]) -> tuple[bool, int | None]:
         """(over, winning side): by default the first side to reach the target wins."""

@@ -75,7 +75,7 @@ def test_cli_exits_0_for_a_scenario_with_an_illegal_action() -> None:
 
 
 def test_cli_exits_0_for_bad_input_inside_valid_json() -> None:
-    result = run_cli(stdin='{"variant": "muggins", "players": 4}')
+    result = run_cli(stdin='{"variant": "chess", "players": 4}')
     assert result.returncode == 0
     assert json.loads(result.stdout)["error"]["code"] == "bad_input"
 

@@ -230,7 +230,7 @@ def _with_deal(seat: int, tiles: list[str]) -> dict[str, Any]:
 
 
 BAD_INPUT: list[tuple[str, dict[str, Any], int | None, int | None]] = [
-    ("unknown variant", {"variant": "muggins", "players": 4, "hands": []}, None, None),
+    ("unknown variant", {"variant": "chess", "players": 4, "hands": []}, None, None),
     ("variant not a string", {"variant": 3, "players": 4}, None, None),
     ("unknown option", _pair(options={"spinner": True}), None, None),
     ("bad option value", _pair(options={"target": -1}), None, None),
@@ -276,7 +276,7 @@ def test_bad_input_is_reported_where_it_was_found(
 
 
 def test_sides_are_empty_when_the_variant_is_unknown() -> None:
-    assert answer({"variant": "kolbasa", "players": 4})["match"]["sides"] == []
+    assert answer({"variant": "chess", "players": 4})["match"]["sides"] == []
     assert answer({"variant": "pair", "players": 3})["match"]["sides"] == [[0, 2], [1, 3]]
 
 

@@ -155,7 +155,7 @@ def test_refuses_a_changed_deal_with_a_recomputed_digest() -> None:
 
 
 def test_refuses_bad_options_and_tables_with_a_recomputed_digest() -> None:
-    for change in ({"options": {"target": 0}}, {"players": 6}, {"variant": "muggins"},
+    for change in ({"options": {"target": 0}}, {"players": 6}, {"variant": "chess"},
                    {"options": "x"}, {"hands": "x"}):
         refused(resealed({**good(), **change}))
 
