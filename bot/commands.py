@@ -68,7 +68,8 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             await rt.publisher.resend_hand(playing, seat)
             return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
-                          "Your tiles will come to you here, in private."))
+                          "Your tiles will come to you here, in private."),
+                reply_markup=keyboards.add_to_group(t, rt.publisher.bot_username))
 
 
 async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -84,9 +85,13 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     args = context.args or []
     existing = rt.service.open_game_in(chat.id)
     if existing is not None:
-        target = existing.messages.table or existing.messages.lobby
         t = translator(existing.language)
-        await reply(update, t("A game is already running in this chat."),
+        if existing.status is Status.LOBBY:
+            target, text = existing.messages.lobby, t(
+                "A table is already open here: press Join on it, or its creator can cancel it.")
+        else:
+            target, text = existing.messages.table, t("A game is already running in this chat.")
+        await reply(update, text,
                     reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
                     if target else None)
         return
@@ -143,6 +148,8 @@ async def create_game(
         await rt.storage.save_chat_settings(chat.id, settings.to_json())
     language = settings.language or DEFAULT_LANGUAGE
     t = translator(language)
+    await rt.storage.save_chat_title(chat.id, chat.title)
+    rt.publisher.chat_titles[chat.id] = chat.title or ""
     merged = settings.game_options(name) | options
     async with rt.locks.chat(chat.id):
         try:
@@ -234,11 +241,26 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rules GAME: that game's rules; a bare /rules: a button per game (one message each
+    when tapped, rather than a wall of text)."""
+    rt = runtime(context)
+    chat = update.effective_chat
     t = tr(update)
+    if is_group(chat):
+        assert chat is not None
+        settings = await group_settings(rt, chat.id)
+        t = translator(settings.language or (update.effective_user.language_code
+                                             if update.effective_user else None))
     args = context.args or []
-    name = find_game(args[0]) if args else None
-    names = [name] if name else list(GAMES)
-    await reply(update, "\n\n".join(texts.rules_text(t, n) for n in names))
+    if not args:
+        await reply(update, t("Which game's rules?"), reply_markup=keyboards.rules_picker(t))
+        return
+    name = find_game(args[0])
+    if name is None:
+        await reply(update, t("There is no game called {game}. The games: {games}.",
+                              game=texts.quote(args[0]), games=", ".join(GAMES)))
+        return
+    await reply(update, texts.rules_text(t, name))
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -155,6 +155,24 @@ class TimerState:
                    list(data.get("auto", [])))
 
 
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A seat changed hands: ``left`` sat there until ``moves`` moves of hand ``hand`` were
+    made. History keeps who made each move."""
+
+    seat: int
+    hand: int
+    moves: int
+    left: Player
+
+    def to_json(self) -> list[object]:
+        return [self.seat, self.hand, self.moves, self.left.to_json()]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> SeatChange:
+        return cls(int(data[0]), int(data[1]), int(data[2]), Player.from_json(data[3]))
+
+
 @dataclass(slots=True)
 class Game:
     game_id: int
@@ -171,6 +189,8 @@ class Game:
     turn_seconds: int = 0
     deadline: float | None = None
     timer: TimerState = field(default_factory=TimerState)
+    seat_changes: list[SeatChange] = field(default_factory=list)  # in the order they happened
+    pending: list[int] = field(default_factory=list)  # a rematch's players yet to confirm
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
@@ -181,6 +201,13 @@ class Game:
     @property
     def names(self) -> list[str]:
         return [p.name for p in self.players]
+
+    def player_at(self, seat: int, hand: int, move: int) -> Player:
+        """Who sat in ``seat`` when move ``move`` of hand ``hand`` was made."""
+        for change in self.seat_changes:
+            if change.seat == seat and (hand, move) < (change.hand, change.moves):
+                return change.left
+        return self.players[seat]
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
@@ -202,6 +229,8 @@ class Composer(Protocol):
     def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]: ...
 
     def away(self, game: Game, seat: int) -> list[Outgoing]: ...
+
+    def ready(self, game: Game) -> list[Outgoing]: ...
 
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]: ...
 

@@ -10,6 +10,7 @@ already syncing only mark it dirty, and the running sync goes round once more.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 from dataclasses import dataclass
@@ -18,10 +19,10 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMedia
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from engine import player_view, table_view
+from engine import PlayerView, Tile, player_view, table_view
 
 from . import keyboards, texts
-from .i18n import translator
+from .i18n import Translator, translator
 from .locks import Locks
 from .models import Game, HandMessage, Status
 from .pictures import PictureMaker
@@ -61,6 +62,7 @@ class Publisher:
         self.locks = locks
         self.bot_username = bot_username
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self.chat_titles: dict[int, str] = {}  # groups' names, for the way back to the table
         self._dirty: set[tuple[int, str]] = set()
 
     # --- scheduling --------------------------------------------------------------------
@@ -137,6 +139,10 @@ class Publisher:
         game = self.service.game(game_id)
         if game is None:
             return
+        if game.chat_id not in self.chat_titles:
+            self.chat_titles[game.chat_id] = await self.service.storage.chat_title(
+                game.chat_id) or ""
+        await self._farewells(game)
         # Private messages speak each player's own language when the bot has it.
         languages = [None if p.is_computer else await self.service.storage.user_language(p.user_id)
                      for p in game.players]
@@ -276,7 +282,7 @@ class Publisher:
         assert match is not None
         number = match.hand.number
         if messages.table is not None and messages.table_hand != number:
-            await self._retire(game.chat_id, messages.table, delete=False)
+            await self._finish_table(game, messages.table, messages.table_hand)
             messages.table = None
         if messages.table is None or not await self._edit(game.chat_id, messages.table, draft):
             sent = await self._send(game.chat_id, draft.text, draft.photo, draft.markup)
@@ -285,6 +291,21 @@ class Publisher:
         messages.table_key = draft.key
         return True
 
+    async def _finish_table(self, game: Game, message_id: int, hand_number: int | None) -> None:
+        """The table of a hand that is over shows how it ended (the last tile, knock or dead
+        tile; no turn, no buttons) before the next hand gets a table of its own."""
+        match = game.match
+        assert match is not None
+        if hand_number is None or not 0 <= hand_number < len(match.hands):
+            await self._retire(game.chat_id, message_id, delete=False)
+            return
+        async with self.locks.game(game.game_id):
+            view = table_view(match, hand_number)
+            caption = texts.table_caption(translator(game.language), game, view)
+        final = Draft("final", caption, None, self.pictures.table(game, view))
+        if not await self._edit(game.chat_id, message_id, final):
+            await self._retire(game.chat_id, message_id, delete=False)
+
     # --- private hands -----------------------------------------------------------------
     def _hand_draft(self, game: Game, seat: int, language: str | None) -> Draft | None:
         if game.players[seat].is_computer:
@@ -292,23 +313,66 @@ class Publisher:
         match = game.match
         if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
             return None
+        if seat in game.messages.unreachable:
+            return None  # unreachable seats wait for /start or "My tiles"
         view = player_view(match, seat)
         hand_number = match.hand.number
-        active = game.status is Status.PLAYING and view.my_turn
-        if active:
-            key = f"{hand_number}:A:{game.move_no}"
-        else:
-            key = f"{hand_number}:W:{game.status.value}:{len(view.hand)}:{len(view.dead)}"
-        current = game.messages.hands.get(seat)
-        if (current is not None and current.key == key) or seat in game.messages.unreachable:
-            return None  # unreachable seats wait for /start or "My tiles"
         t = translator(language or game.language)
-        caption = texts.hand_caption(t, game, view)
+        caption = texts.hand_caption(t, game, view, table_link=self._table_link(t, game))
         if not game.status.open:
-            caption += "\n" + t("The game is over.")
+            caption += "\n" + texts.game_end_line(t, game)
+        if game.status is Status.PLAYING and view.my_turn:
+            key = f"{hand_number}:A:{game.move_no}"
+        else:  # a waiting message changes only when what it says changes
+            key = f"{hand_number}:W:{digest(caption, len(view.hand))}"
+        current = game.messages.hands.get(seat)
+        if current is not None and current.key == key:
+            return None
         markup = keyboards.hand(t, game, view, game.move_no) if game.status.open else None
         photo = self.pictures.hand(game, view, t.language)
         return Draft(key, caption, markup, photo)
+
+    def choice_caption(self, game: Game, view: PlayerView, t: Translator,
+                       choosing: Tile | None) -> str:
+        """The hand message's caption while its player picks an end (or confirms a dead tile)
+        for ``choosing``, or back at their tiles."""
+        return texts.hand_caption(t, game, view, choosing, self._table_link(t, game))
+
+    async def _farewells(self, game: Game) -> None:
+        """A player whose seat a computer took is told so, in place of their last hand (whose
+        buttons would no longer work)."""
+        for change in game.seat_changes:
+            current = game.messages.hands.get(change.seat)
+            if current is None or not game.players[change.seat].is_computer:
+                continue
+            language = await self.service.storage.user_language(change.left.user_id)
+            t = translator(language or game.language)
+            text = t("🤖 {computer} plays your seat now. Thanks for playing!",
+                     computer=texts.esc(game.players[change.seat].name))
+            try:
+                await self.bot.edit_message_caption(
+                    chat_id=change.left.user_id, message_id=current.message_id, caption=text,
+                    parse_mode=ParseMode.HTML, reply_markup=None)
+            except Forbidden:
+                pass  # they blocked the bot: nothing to tell
+            except BadRequest:  # the hand message is gone: say it in a message of its own
+                with contextlib.suppress(TelegramError):
+                    await self._send(change.left.user_id, text, None, None)
+            async with self.locks.game(game.game_id):
+                game.messages.hands.pop(change.seat, None)
+                await self.service.save_messages(game)
+
+    def _table_link(self, t: Translator, game: Game) -> str:
+        """A way back to the group's table: a link to the message where Telegram has one
+        (supergroups), else the group's name."""
+        table = game.messages.table
+        chat = str(game.chat_id)
+        if table is not None and chat.startswith("-100"):
+            url = f"https://t.me/c/{chat[4:]}/{table}"
+            return t('↩ <a href="{url}">The table in the group</a>', url=url)
+        title = self.chat_titles.get(game.chat_id)
+        return t("↩ The table is in the group {name}.", name=texts.quote(title, 64)) if title \
+            else ""
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
         player = game.players[seat]

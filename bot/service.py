@@ -28,6 +28,7 @@ from .models import (
     Messages,
     Outgoing,
     Player,
+    SeatChange,
     Status,
     computer,
     move_number,
@@ -132,18 +133,46 @@ class GameService:
         self._changed(game)
         return game
 
+    async def rematch(self, old: Game, user: Player) -> Game:
+        """A new table of the same game, options, turn time and players, the seats turned one
+        place so that the lead moves on. ``user`` (one of its people) opens it; the others are
+        seated but each confirms with a tap (Join), or leaves."""
+        if old.status is not Status.FINISHED:
+            raise UserError(N_("That button is out of date."))
+        if old.seat_of(user.user_id) is None or old.players[old.seat_of(user.user_id) or 0] \
+                .is_computer:
+            raise UserError(N_("Only the players of that match can start it again."))
+        if self.open_game_in(old.chat_id) is not None:
+            raise UserError(N_(
+                "A table is already open here: press Join on it, or its creator can cancel it."))
+        seated = old.players[1:] + old.players[:1]
+        game = Game(0, old.chat_id, Status.LOBBY, old.variant, dict(old.options), user.user_id,
+                    [user if p.user_id == user.user_id else p for p in seated], None, 0,
+                    old.language, Messages(), old.turn_seconds,
+                    pending=[p.user_id for p in seated
+                             if not p.is_computer and p.user_id != user.user_id])
+        game.game_id = await self.storage.insert_game(game, self.clock())
+        self._remember(game)
+        self._changed(game)
+        return game
+
     def _lobby(self, game: Game) -> None:
         if game.status is not Status.LOBBY:
             raise UserError(N_("This game has already started."))
 
     async def join(self, game: Game, player: Player) -> None:
         self._lobby(game)
+        was_ready = self._ready(game)
+        if player.user_id in game.pending:  # a rematch's player confirms their seat
+            game.pending.remove(player.user_id)
+            await self._save_players(game, self._ready_call(game, was_ready))
+            return
         if game.seat_of(player.user_id) is not None:
             raise UserError(N_("You are already in this game."))
         if len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
         game.players.append(player)
-        await self._save_players(game)
+        await self._save_players(game, self._ready_call(game, was_ready))
 
     async def add_computer(self, game: Game, user_id: int, level: str) -> Player:
         """The creator seats a computer player of ``level``."""
@@ -153,9 +182,19 @@ class GameService:
         if len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
         player = computer(level, {p.user_id for p in game.players})
+        was_ready = self._ready(game)
         game.players.append(player)
-        await self._save_players(game)
+        await self._save_players(game, self._ready_call(game, was_ready))
         return player
+
+    @staticmethod
+    def _ready(game: Game) -> bool:
+        return len(game.players) >= min(game.seat_counts) and not game.pending
+
+    def _ready_call(self, game: Game, was_ready: bool) -> list[Outgoing]:
+        """When the last seat the game needs is taken (and confirmed), the creator is called
+        to start, once."""
+        return self.composer.ready(game) if self._ready(game) and not was_ready else []
 
     async def remove_computer(self, game: Game, user_id: int) -> None:
         """The creator takes the last computer player off the table."""
@@ -177,10 +216,12 @@ class GameService:
         if user_id == game.creator_id:
             raise UserError(N_("You created this game: cancel it instead."))
         del game.players[seat]
+        if user_id in game.pending:
+            game.pending.remove(user_id)
         await self._save_players(game)
 
-    async def _save_players(self, game: Game) -> None:
-        await self.storage.save_players(game, self.clock())
+    async def _save_players(self, game: Game, outgoing: list[Outgoing] | None = None) -> None:
+        await self.storage.save_players(game, outgoing or [], self.clock())
         self._changed(game)
 
     async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:
@@ -198,6 +239,9 @@ class GameService:
             if low == high:
                 raise UserError(N_("The game needs {count} players."), count=low)
             raise UserError(N_("The game needs {low} to {high} players."), low=low, high=high)
+        if game.pending:
+            raise UserError(N_("Waiting for {names} to confirm with Join."), names=", ".join(
+                p.name for p in game.players if p.user_id in game.pending))
         try:
             match = Match(game.variant, len(game.players), game.options)
         except BadInputError:
@@ -381,13 +425,20 @@ class GameService:
         if leaving.is_computer:
             raise UserError(N_("A computer player already plays that seat."))
         newcomer = computer(level, {p.user_id for p in game.players})
+        assert game.match is not None
+        hand = game.match.hand
+        game.seat_changes.append(SeatChange(seat, hand.number, len(hand.moves), leaving))
         game.players[seat] = newcomer
         game.timer.timeouts.pop(seat, None)
         if seat in game.timer.away:
             game.timer.away.remove(seat)
         game.deadline = self._deadline(game)
-        await self.storage.save_seats(game, self.composer.replaced(game, leaving, newcomer),
-                                      self.clock())
+        try:
+            await self.storage.save_seats(game, self.composer.replaced(game, leaving, newcomer),
+                                          self.clock())
+        except BaseException:
+            await self.reload(game.game_id)  # memory ran ahead of the database: drop it
+            raise
         self._changed(game)
         return newcomer
 

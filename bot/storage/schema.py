@@ -127,4 +127,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 4: a group's house rules per game ({"games": {game: {option: value}}}), and which
     # message is its settings menu
     _settings_per_game,
+    # 5: who sat in a seat before it changed hands, so history names who made each move
+    """
+    ALTER TABLE games ADD COLUMN seat_changes TEXT NOT NULL DEFAULT '[]';
+    """,
+    # 6: a rematch's lobby: who of the last match's players has not confirmed yet
+    """
+    ALTER TABLE games ADD COLUMN pending TEXT NOT NULL DEFAULT '[]';
+    """,
 )
