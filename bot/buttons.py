@@ -41,7 +41,7 @@ from .i18n import Translator, translator
 from .menu import setting_button
 from .models import Game, Status
 from .runtime import Runtime, runtime
-from .updates import is_admin, is_group, player_of, remember
+from .updates import is_admin, is_group, player_of, remember, thread_of
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if chat is None or not is_group(chat) or tap.game not in GAMES:
         return _t(query)("That button is out of date."), None
     await remember(rt, query.from_user)
-    refusal = await create_game(rt, chat, query.from_user, tap.game, {})
+    refusal = await create_game(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
     if refusal is None:
         await _delete_quietly(query)  # the picker has done its job
     return refusal, None
