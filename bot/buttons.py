@@ -44,7 +44,7 @@ from .i18n import Translator, translator
 from .menu import group_settings, setting_button
 from .models import Game, Status
 from .runtime import Runtime, runtime
-from .updates import is_admin, is_group, player_of, remember
+from .updates import is_admin, is_group, player_of, remember, thread_of
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if chat is None or not is_group(chat) or tap.game not in GAMES:
         return _t(query)("That button is out of date."), None
     await remember(rt, query.from_user)
-    refusal = await create_game(rt, chat, query.from_user, tap.game, {})
+    refusal = await create_game(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
     if refusal is None:
         await _delete_quietly(query)  # the picker has done its job
     return refusal, None
@@ -129,8 +129,8 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if is_group(chat):
         settings = await group_settings(rt, chat.id)
         t = translator(settings.language or query.from_user.language_code)
-    await context.bot.send_message(chat.id, texts.rules_text(t, tap.game),
-                                   parse_mode=ParseMode.HTML)
+    if isinstance(query.message, Message):  # a reply stays in the picker's forum topic
+        await query.message.reply_text(texts.rules_text(t, tap.game), parse_mode=ParseMode.HTML)
     return None, None
 
 

@@ -23,7 +23,7 @@ from .i18n import DEFAULT_LANGUAGE, Translator, pick_language, translator
 from .menu import group_settings
 from .models import Game, Status
 from .runtime import Runtime, runtime
-from .updates import is_admin, is_group, player_of, remember, reply, tr
+from .updates import is_admin, is_group, player_of, remember, reply, thread_of, tr
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,8 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     await remember(rt, user)
     args = context.args or []
-    existing = rt.service.open_game_in(chat.id)
+    thread = thread_of(update.effective_message)  # a forum's topic holds its own game
+    existing = rt.service.open_game_in(chat.id, thread)
     if existing is not None:
         t = translator(existing.language)
         if existing.status is Status.LOBBY:
@@ -108,7 +109,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     options, refusal = read_options(t, name, args[1:])
     if refusal is None:
-        refusal = await create_game(rt, chat, user, name, options)
+        refusal = await create_game(rt, chat, user, name, options, thread)
     if refusal is not None:
         await reply(update, refusal)
 
@@ -138,9 +139,11 @@ def read_options(
 
 
 async def create_game(
-    rt: Runtime, chat: Chat, user: User, name: str, options: dict[str, object]
+    rt: Runtime, chat: Chat, user: User, name: str, options: dict[str, object],
+    thread_id: int | None = None,
 ) -> str | None:
-    """Open a table with the group's settings (``options`` win); returns a refusal, or None."""
+    """Open a table with the group's settings (``options`` win), in the forum topic
+    ``thread_id`` if given; returns a refusal, or None."""
     settings = await group_settings(rt, chat.id)
     if settings.language is None:
         # A group speaks the language of whoever opened its first table, until /settings.
@@ -154,7 +157,7 @@ async def create_game(
     async with rt.locks.chat(chat.id):
         try:
             await rt.service.create(chat.id, player_of(user), name, language, merged,
-                                    settings.turn_seconds)
+                                    settings.turn_seconds, thread_id)
         except UserError as exc:
             return t(exc.message, **exc.params)
         except BadInputError:
@@ -174,7 +177,7 @@ async def group_game(
         t = tr(update)
         await reply(update, t("This works in the group where the game is played."))
         return None
-    game = rt.service.open_game_in(chat.id)
+    game = rt.service.open_game_in(chat.id, thread_of(update.effective_message))
     return rt, user, game, tr(update, game)
 
 
@@ -278,10 +281,24 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
     if change.chat.type == ChatType.PRIVATE:
         await rt.storage.set_private_ok(change.chat.id, not gone)
         return
-    game = rt.service.open_game_in(change.chat.id)
-    if gone and game is not None:
+    if not gone:
+        return
+    for game in rt.service.open_games_in(change.chat.id):  # one per topic in a forum
         async with rt.locks.game(game.game_id):
             await rt.service.abandon(game)
+
+
+async def topic_closed_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """An admin closed a forum topic: its game ends at once, and General is told why
+    (a deleted topic sends no update: the publisher finds out when Telegram refuses it)."""
+    message = update.effective_message
+    thread = thread_of(message)
+    if message is None or thread is None:
+        return
+    rt = runtime(context)
+    game = rt.service.open_game_in(message.chat.id, thread)
+    if game is not None:
+        await rt.publisher.topic_gone(game.game_id, thread, deleted=False)
 
 
 async def migrate_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

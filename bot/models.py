@@ -106,6 +106,7 @@ class Messages:
     table_key: str | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
     unreachable: list[int] = field(default_factory=list)  # seats told about in the group
+    topic_gone: bool = False  # its lobby and table were in a topic that is closed or gone
 
     def to_json(self) -> str:
         return dumps(
@@ -117,6 +118,7 @@ class Messages:
                 "table_key": self.table_key,
                 "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},
                 "unreachable": self.unreachable,
+                "topic_gone": self.topic_gone,
             }
         )
 
@@ -131,6 +133,7 @@ class Messages:
             data.get("table_key"),
             {int(s): HandMessage(v[0], v[1]) for s, v in data.get("hands", {}).items()},
             list(data.get("unreachable", [])),
+            bool(data.get("topic_gone", False)),
         )
 
 
@@ -191,6 +194,7 @@ class Game:
     timer: TimerState = field(default_factory=TimerState)
     seat_changes: list[SeatChange] = field(default_factory=list)  # in the order they happened
     pending: list[int] = field(default_factory=list)  # a rematch's players yet to confirm
+    thread_id: int | None = None  # its forum topic; None: no topics, or the General topic
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
@@ -235,6 +239,8 @@ class Composer(Protocol):
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]: ...
 
     def stopped(self, game: Game, by: str) -> list[Outgoing]: ...
+
+    def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]: ...
 
 
 def move_number(match: Match | None) -> int:

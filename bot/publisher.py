@@ -51,6 +51,26 @@ def not_modified(error: BadRequest) -> bool:
     return "not modified" in error.message.lower()
 
 
+class TopicGoneError(Exception):
+    """Telegram refuses to post in a game's forum topic: it was closed or deleted."""
+
+    def __init__(self, thread_id: int, deleted: bool) -> None:
+        super().__init__(f"topic {thread_id} is {'deleted' if deleted else 'closed'}")
+        self.thread_id = thread_id
+        self.deleted = deleted
+
+
+def topic_refusal(error: BadRequest) -> bool | None:
+    """Whether Telegram's refusal says the topic is deleted (True) or closed (False);
+    None when it is about something else."""
+    message = error.message.lower()
+    if "topic_closed" in message:
+        return False
+    if "message thread not found" in message or "topic_deleted" in message:
+        return True
+    return None
+
+
 class Publisher:
     def __init__(
         self, bot: Bot, service: GameService, pictures: PictureMaker, locks: Locks,
@@ -95,6 +115,14 @@ class Publisher:
                 seconds = wait if isinstance(wait, (int, float)) else wait.total_seconds()
                 await asyncio.sleep(seconds)
                 self._dirty.add(key)
+            except TopicGoneError as gone:
+                # Not a blip to retry: the game ends, and its last words go to General
+                # (its stop marks the game dirty again, which sends them).
+                failures = 0
+                try:
+                    await self.topic_gone(game_id, gone.thread_id, gone.deleted)
+                except Exception:
+                    log.exception("stopping game %s after its topic went failed", game_id)
             except Exception:
                 # A network blip must not leave a player without their turn: try again,
                 # backing off, a few times; a later change of the game syncs again anyway.
@@ -111,6 +139,16 @@ class Publisher:
         """Wait until no sync is running (tests and shutdown)."""
         while self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def topic_gone(self, game_id: int, thread_id: int, deleted: bool) -> None:
+        """The topic of a game was closed or deleted: stop the game, tell General."""
+        game = self.service.game(game_id)
+        if game is None:
+            return
+        async with self.locks.game(game_id):
+            if await self.service.topic_gone(game, thread_id, deleted):
+                log.info("game %s stopped: its topic %s was %s", game_id, thread_id,
+                         "deleted" if deleted else "closed")
 
     # --- sync --------------------------------------------------------------------------
     async def sync(self, game_id: int) -> None:
@@ -170,6 +208,8 @@ class Publisher:
             raise failed
 
     async def _drain_outbox(self, game_id: int) -> None:
+        game = self.service.game(game_id)
+        thread_id = game.thread_id if game is not None else None
         for item in await self.service.storage.pending_outbox(game_id):
             markup = None
             if item.buttons:
@@ -178,7 +218,7 @@ class Publisher:
                      for row in item.buttons]
                 )
             try:
-                await self._send(item.chat_id, item.text, item.photo, markup)
+                await self._send(item.chat_id, item.text, item.photo, markup, thread_id)
             except BadRequest:
                 # Telegram refuses this one for good: a single bad announcement must not
                 # block every later sync of the game.
@@ -186,19 +226,29 @@ class Publisher:
             await self.service.storage.outbox_done(item.id)
 
     async def _send(
-        self, chat_id: int, text: str, photo: bytes | None, markup: InlineKeyboardMarkup | None
+        self, chat_id: int, text: str, photo: bytes | None, markup: InlineKeyboardMarkup | None,
+        thread_id: int | None = None,
     ) -> Message:
+        """Send to a chat, or to one topic of a forum (``thread_id``; None: General, where
+        the Bot API takes no thread id). A refused topic raises :class:`TopicGoneError`."""
         try:
             if photo is None:
                 return await self.bot.send_message(
-                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup
+                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                    message_thread_id=thread_id,
                 )
             return await self.bot.send_photo(
-                chat_id, photo, caption=text, parse_mode=ParseMode.HTML, reply_markup=markup
+                chat_id, photo, caption=text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                message_thread_id=thread_id,
             )
         except ChatMigrated as exc:
             await self.service.migrate_chat(chat_id, exc.new_chat_id)
-            return await self._send(exc.new_chat_id, text, photo, markup)
+            return await self._send(exc.new_chat_id, text, photo, markup, thread_id)
+        except BadRequest as exc:
+            deleted = topic_refusal(exc)
+            if thread_id is not None and deleted is not None:
+                raise TopicGoneError(thread_id, deleted) from exc
+            raise
 
     async def _edit(self, chat_id: int, message_id: int, draft: Draft) -> bool:
         """Edit in place; False when the message is gone and must be sent anew."""
@@ -253,7 +303,7 @@ class Publisher:
         if messages.lobby is not None and messages.lobby_key == draft.key:
             return False
         if messages.lobby is None or not await self._edit(game.chat_id, messages.lobby, draft):
-            sent = await self._send(game.chat_id, draft.text, None, draft.markup)
+            sent = await self._send(game.chat_id, draft.text, None, draft.markup, game.thread_id)
             messages.lobby = sent.message_id
         messages.lobby_key = draft.key
         return True
@@ -261,8 +311,9 @@ class Publisher:
     # --- table -------------------------------------------------------------------------
     def _table_draft(self, game: Game) -> Draft | None:
         match = game.match
-        if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
-            return None
+        if (match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED)
+                or game.messages.topic_gone):
+            return None  # (a table left in a closed or deleted topic is not posted again)
         t = translator(game.language)
         key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
                      game.timer.warned)
@@ -285,7 +336,8 @@ class Publisher:
             await self._finish_table(game, messages.table, messages.table_hand)
             messages.table = None
         if messages.table is None or not await self._edit(game.chat_id, messages.table, draft):
-            sent = await self._send(game.chat_id, draft.text, draft.photo, draft.markup)
+            sent = await self._send(game.chat_id, draft.text, draft.photo, draft.markup,
+                                    game.thread_id)
             messages.table = sent.message_id
         messages.table_hand = number
         messages.table_key = draft.key
@@ -414,7 +466,7 @@ class Publisher:
             name=texts.mention(player.user_id, player.name),
             link=keyboards.deep_link(self.bot_username, f"hand{game.game_id}"),
         )
-        await self._send(game.chat_id, text, None, None)
+        await self._send(game.chat_id, text, None, None, game.thread_id)
         game.messages.unreachable.append(seat)  # told once, after the group really was
 
     async def resend_hand(self, game: Game, seat: int) -> None:

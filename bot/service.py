@@ -54,7 +54,8 @@ class GameService:
         self.seed_source = seed_source
         self.clock = clock
         self._by_id: dict[int, Game] = {}
-        self._open_by_chat: dict[int, int] = {}
+        # One open game per place: a chat, or a topic of a forum (thread None: General)
+        self._open_by_place: dict[tuple[int, int | None], int] = {}
 
     # --- loading -----------------------------------------------------------------------
     async def load_open_games(self) -> list[Game]:
@@ -70,9 +71,9 @@ class GameService:
         lock) sees the committed state, never a move that failed half-way.
         """
         fresh = await self.storage.load_game(game_id)
-        for chat, gid in list(self._open_by_chat.items()):
+        for place, gid in list(self._open_by_place.items()):
             if gid == game_id:
-                del self._open_by_chat[chat]
+                del self._open_by_place[place]
         if fresh is None:
             self._by_id.pop(game_id, None)
             return None
@@ -92,21 +93,28 @@ class GameService:
 
     def _remember(self, game: Game) -> None:
         self._by_id[game.game_id] = game
+        for place, gid in list(self._open_by_place.items()):
+            if gid == game.game_id:
+                del self._open_by_place[place]  # closed, or moved out of its topic
         if game.status.open:
-            self._open_by_chat[game.chat_id] = game.game_id
-        elif self._open_by_chat.get(game.chat_id) == game.game_id:
-            del self._open_by_chat[game.chat_id]
+            self._open_by_place[game.chat_id, game.thread_id] = game.game_id
 
     def game(self, game_id: int) -> Game | None:
         return self._by_id.get(game_id)
 
-    def open_game_in(self, chat_id: int) -> Game | None:
-        game_id = self._open_by_chat.get(chat_id)
+    def open_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
+        """The open game of a chat, or of one topic of a forum (None: its General topic)."""
+        game_id = self._open_by_place.get((chat_id, thread_id))
         return self._by_id.get(game_id) if game_id is not None else None
 
-    def last_game_in(self, chat_id: int) -> Game | None:
-        """The newest game of a chat that this run has seen, open or not."""
-        games = [g for g in self._by_id.values() if g.chat_id == chat_id]
+    def open_games_in(self, chat_id: int) -> list[Game]:
+        """Every open game of a chat, whatever its topic."""
+        return [g for g in self.open_games() if g.chat_id == chat_id]
+
+    def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
+        """The newest game of a chat (or topic) that this run has seen, open or not."""
+        games = [g for g in self._by_id.values()
+                 if g.chat_id == chat_id and g.thread_id == thread_id]
         return max(games, key=lambda g: g.game_id) if games else None
 
     def open_games(self) -> list[Game]:
@@ -119,15 +127,18 @@ class GameService:
     async def create(
         self, chat_id: int, creator: Player, game_name: str, language: str,
         options: dict[str, Any] | None = None, turn_seconds: int = 0,
+        thread_id: int | None = None,
     ) -> Game:
-        if self.open_game_in(chat_id) is not None:
+        """Open a lobby in a chat, or in one topic of a forum (``thread_id``)."""
+        if self.open_game_in(chat_id, thread_id) is not None:
             raise UserError(N_("A game is already running in this chat."))
         if game_name not in GAMES:
             raise UserError(N_("I don't know the game {game}."), game=game_name)
         options = dict(options or {})
         variant(game_name).options(options, variant(game_name).seat_counts[0])
         game = Game(0, chat_id, Status.LOBBY, game_name, options, creator.user_id,
-                    [creator], None, 0, language, Messages(), turn_seconds)
+                    [creator], None, 0, language, Messages(), turn_seconds,
+                    thread_id=thread_id)
         game.game_id = await self.storage.insert_game(game, self.clock())
         self._remember(game)
         self._changed(game)
@@ -142,7 +153,7 @@ class GameService:
         if old.seat_of(user.user_id) is None or old.players[old.seat_of(user.user_id) or 0] \
                 .is_computer:
             raise UserError(N_("Only the players of that match can start it again."))
-        if self.open_game_in(old.chat_id) is not None:
+        if self.open_game_in(old.chat_id, old.thread_id) is not None:
             raise UserError(N_(
                 "A table is already open here: press Join on it, or its creator can cancel it."))
         seated = old.players[1:] + old.players[:1]
@@ -150,7 +161,8 @@ class GameService:
                     [user if p.user_id == user.user_id else p for p in seated], None, 0,
                     old.language, Messages(), old.turn_seconds,
                     pending=[p.user_id for p in seated
-                             if not p.is_computer and p.user_id != user.user_id])
+                             if not p.is_computer and p.user_id != user.user_id],
+                    thread_id=old.thread_id)
         game.game_id = await self.storage.insert_game(game, self.clock())
         self._remember(game)
         self._changed(game)
@@ -384,6 +396,24 @@ class GameService:
         """The bot can no longer reach the group: no result, and nothing left to send."""
         await self._set_status(game, Status.STOPPED, drop_outbox=True)
 
+    async def topic_gone(self, game: Game, thread_id: int, deleted: bool) -> bool:
+        """The game's topic was closed or deleted: the game ends with no result, its last
+        words go to the General topic instead, and its messages in the topic are forgotten.
+        False when that was already done (or the game has moved on)."""
+        if not game.status.open or game.thread_id != thread_id:
+            return False
+        status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
+        game.thread_id = None
+        game.messages.lobby = game.messages.table = None
+        game.messages.topic_gone = True
+        try:
+            await self._set_status(game, status, self.composer.topic_gone(game, deleted),
+                                   drop_outbox=True)
+        except BaseException:
+            await self.reload(game.game_id)
+            raise
+        return True
+
     async def quit(self, game: Game, user_id: int, asked_seat: int | None = None) -> Player:
         """A seated player leaves a running game; a computer player takes the seat so the
         match can finish. ``asked_seat`` is the seat a confirmation button was made for: only
@@ -499,9 +529,8 @@ class GameService:
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
-        if old_chat_id in self._open_by_chat:
-            self._open_by_chat[new_chat_id] = self._open_by_chat.pop(old_chat_id)
         for game in list(self._by_id.values()):
             if game.chat_id == old_chat_id:
                 game.chat_id = new_chat_id
+                self._remember(game)
                 self._changed(game)

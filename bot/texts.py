@@ -448,6 +448,18 @@ class TextComposer:
                                "result."))]
         return [Outgoing(t("{name} stopped the game. Nobody wins it.", name=by))]
 
+    def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]:
+        """Said in the General topic: which game ended there, and why."""
+        t = translator(game.language)
+        name = title(t, game.variant)
+        if deleted:
+            text = t("The topic of the {game} game was deleted, so the game ends with no "
+                     "result. Open a new table with /newgame.", game=name)
+        else:
+            text = t("The topic of the {game} game was closed, so the game ends with no "
+                     "result. Open a new table with /newgame.", game=name)
+        return [Outgoing(text)]
+
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
         t = translator(game.language)
         return [Outgoing(t("{computer} takes the seat of {name} and plays on for them.",

@@ -44,8 +44,9 @@ def game_from_row(row: Any) -> Game:
         json.loads(row["options"]), row["creator_id"], players, match, row["move_no"],
         row["language"], Messages.from_json(row["messages"]), row["turn_seconds"],
         row["deadline"], TimerState.from_json(row["timer"]),
-        [SeatChange.from_json(c) for c in json.loads(row["seat_changes"])],
-        [int(uid) for uid in json.loads(row["pending"])],
+        seat_changes=[SeatChange.from_json(c) for c in json.loads(row["seat_changes"])],
+        pending=[int(uid) for uid in json.loads(row["pending"])],
+        thread_id=row["thread_id"],
     )
 
 
@@ -68,11 +69,12 @@ class GameRows(Connection):
         """Store a new lobby; returns its id."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "INSERT INTO games (chat_id, status, variant, options, creator_id, players,"
-                " pending, language, turn_seconds, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game.chat_id, game.status.value, game.variant, dumps(game.options),
-                 game.creator_id, _players(game), dumps(game.pending), game.language,
+                "INSERT INTO games (chat_id, thread_id, status, variant, options, creator_id,"
+                " players, pending, language, turn_seconds, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.chat_id, game.thread_id, game.status.value, game.variant,
+                 dumps(game.options), game.creator_id, _players(game), dumps(game.pending),
+                 game.language,
                  game.turn_seconds, now, now),
             )
             game_id = cursor.lastrowid
@@ -112,11 +114,13 @@ class GameRows(Connection):
         drop_outbox: bool = False,
     ) -> None:
         """The game ended or was closed: its new status, no deadline, and what to announce
-        (or, with ``drop_outbox``, nothing more to send at all)."""
+        (or, with ``drop_outbox``, nothing more to send at all before ``outgoing``); its
+        thread too, which a game whose topic is gone leaves for the General topic."""
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE games SET status=?, updated_at=?, deadline=NULL WHERE game_id=?",
-                (status.value, now, game.game_id),
+                "UPDATE games SET status=?, thread_id=?, messages=?, updated_at=?,"
+                " deadline=NULL WHERE game_id=?",
+                (status.value, game.thread_id, game.messages.to_json(), now, game.game_id),
             )
             if drop_outbox:
                 await db.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))

@@ -135,4 +135,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     """
     ALTER TABLE games ADD COLUMN pending TEXT NOT NULL DEFAULT '[]';
     """,
+    # 7: forum topics: a game lives in its topic (NULL: no topics, or the General topic),
+    # and each topic may hold one open game (NULLs are distinct in an index: hence 0)
+    """
+    ALTER TABLE games ADD COLUMN thread_id INTEGER;
+    DROP INDEX games_one_open_per_chat;
+    CREATE UNIQUE INDEX games_one_open_per_topic ON games(chat_id, coalesce(thread_id, 0))
+        WHERE status IN ('lobby', 'playing');
+    """,
 )
