@@ -23,6 +23,8 @@ from . import keyboards, texts
 from .callbacks import (
     AddComputer,
     BackToHand,
+    CutTap,
+    LayTap,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -44,6 +46,7 @@ from .i18n import Translator, translator
 from .menu import group_settings, setting_button
 from .models import Game, Status
 from .runtime import Runtime, runtime
+from .stockplay import choices_for, gains, is_stock_game
 from .updates import is_admin, is_group, player_of, remember, thread_of
 
 log = logging.getLogger(__name__)
@@ -241,7 +244,7 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
 
 
 async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
-                      tap: TileTap | BackToHand) -> Answer:
+                      tap: TileTap | LayTap | CutTap | BackToHand) -> Answer:
     user, t = query.from_user, _t(query)
     game = _game(rt, tap.game_id)
     seat = game.seat_of(user.id)
@@ -258,8 +261,9 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             return t("You cannot lay that tile now."), None
         if tap.move_no != game.move_no:
             return t("That button is out of date."), None
-        action = tap.action() if isinstance(tap, TileTap) else None
+        action = tap.action() if isinstance(tap, TileTap | LayTap | CutTap) else None
         if action is None:
+            assert isinstance(tap, TileTap | BackToHand)
             view = player_view(game.match, seat)
             if not view.my_turn:
                 return t("It is not your turn."), None
@@ -281,6 +285,13 @@ async def _show_choice(
             raise UserError("You cannot lay that tile now.")
         choosing = tap.tile
         markup = keyboards.discard_confirmation(t, game, game.move_no, tap.tile)
+    elif isinstance(tap, TileTap) and is_stock_game(view):
+        if not choices_for(view, tap.tile):
+            raise UserError("You cannot lay that tile now.")
+        choosing = tap.tile
+        assert game.match is not None
+        markup = keyboards.stock_choice(t, game, view, game.move_no, tap.tile,
+                                        gains(game.match, view.seat, view))
     elif isinstance(tap, TileTap):
         if tap.tile not in view.playable():
             raise UserError("You cannot lay that tile now.")
@@ -303,7 +314,7 @@ ROUTES: dict[str, tuple[type | tuple[type, ...], Route]] = {
     "rules": (ShowRules, rules_asked),
     "again": (PlayAgain, again_tapped),
     "lobby": ((LobbyTap, AddComputer), lobby_tapped),
-    "play": ((TileTap, BackToHand), tile_tapped),
+    "play": ((TileTap, LayTap, CutTap, BackToHand), tile_tapped),
     "hand": (ShowHand, hand_asked),
     "stop": (StopAnswer, stop_tapped),
     "leave": (LeaveAnswer, leave_tapped),

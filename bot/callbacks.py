@@ -13,7 +13,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from engine import Discard, End, Play, Tile
+from engine import Cut, Discard, End, Play, Tile
 from engine.hand import TILE_AT
 
 from .models import COMPUTER_LEVELS
@@ -21,6 +21,12 @@ from .models import COMPUTER_LEVELS
 MAX_BYTES = 64
 _ENDS = {"L": End.LEFT, "R": End.RIGHT, "-": None}
 _END_CODES = {end: code for code, end in _ENDS.items()}
+# The games with a stock: four ends (Muggins' spinner) and a way to lie (across or along)
+_ARMS = {"L": End.LEFT, "R": End.RIGHT, "U": End.UP, "D": End.DOWN, "-": None}
+_ARM_CODES = {end: code for code, end in _ARMS.items()}
+_WAYS = {"x": True, "a": False, "-": None}
+_WAY_CODES = {way: code for code, way in _WAYS.items()}
+_RIBBONS = {"L": End.LEFT, "R": End.RIGHT}
 
 
 def _checked(data: str) -> str:
@@ -116,6 +122,42 @@ class TileTap:
 
 
 @dataclass(frozen=True, slots=True)
+class LayTap:
+    """The games with a stock: lay ``tile`` at ``end`` (any of four), across or along."""
+
+    game_id: int
+    move_no: int
+    tile: Tile
+    end: End | None
+    cross: bool | None
+
+    def encode(self) -> str:
+        return _checked(f"q:{self.game_id}:{self.move_no}:{self.tile.index}:"
+                        f"{_ARM_CODES[self.end]}:{_WAY_CODES[self.cross]}")
+
+    def action(self) -> Play:
+        return Play(self.tile, self.end, None, self.cross)
+
+
+@dataclass(frozen=True, slots=True)
+class CutTap:
+    """Kolbasa: cut the ribbons with ``tile`` and give the ``give`` ribbon away."""
+
+    game_id: int
+    move_no: int
+    tile: Tile
+    give: End
+
+    def encode(self) -> str:
+        assert self.give in (End.LEFT, End.RIGHT), self.give
+        return _checked(f"z:{self.game_id}:{self.move_no}:{self.tile.index}:"
+                        f"{_ARM_CODES[self.give]}")
+
+    def action(self) -> Cut:
+        return Cut(self.tile, self.give)
+
+
+@dataclass(frozen=True, slots=True)
 class BackToHand:
     """Back from the end choice to the tiles."""
 
@@ -186,13 +228,15 @@ class SettingTap:
         return _checked(f"o:{self.page}:{self.name}:{choice}")
 
 
-Button = (PickGame | ShowRules | PlayAgain | LobbyTap | AddComputer | TileTap | BackToHand
-          | ShowHand | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap)
+Button = (PickGame | ShowRules | PlayAgain | LobbyTap | AddComputer | TileTap | LayTap | CutTap
+          | BackToHand | ShowHand | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap)
 
 _NUMBER = r"(0|[1-9][0-9]{0,17})"
 _WORD = r"([a-z0-9_-]{0,24})"
 _FORMS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"([pedif]):{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR-])"), TileTap),
+    (re.compile(rf"q:{_NUMBER}:{_NUMBER}:{_NUMBER}:([LRUD-]):([xa-])"), LayTap),
+    (re.compile(rf"z:{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR])"), CutTap),
     (re.compile(rf"([jlsck]):{_NUMBER}"), LobbyTap),
     (re.compile(rf"a:{_NUMBER}:{_NUMBER}"), AddComputer),
     (re.compile(rf"b:{_NUMBER}:{_NUMBER}"), BackToHand),
@@ -212,7 +256,7 @@ PATTERNS: dict[str, str] = {
     "rules": r"^u:",
     "again": r"^g:",
     "lobby": r"^[jlscka]:",
-    "play": r"^[pedifb]:",
+    "play": r"^[pedifbqz]:",
     "hand": r"^h:",
     "stop": r"^[yx]:",
     "leave": r"^[vw]:",
@@ -237,6 +281,14 @@ def _build(kind: type, g: tuple[str, ...]) -> Button | None:
         if index >= len(TILE_AT):
             return None
         return TileTap(int(g[1]), int(g[2]), TILE_AT[index], TileIntent(g[0]), _ENDS[g[4]])
+    if kind is LayTap or kind is CutTap:
+        index = int(g[2])
+        if index >= len(TILE_AT):
+            return None
+        tile = TILE_AT[index]
+        if kind is CutTap:
+            return CutTap(int(g[0]), int(g[1]), tile, _RIBBONS[g[3]])
+        return LayTap(int(g[0]), int(g[1]), tile, _ARMS[g[3]], _WAYS[g[4]])
     if kind is LobbyTap:
         return LobbyTap(int(g[1]), LobbyAction(g[0]))
     if kind is AddComputer:

@@ -109,6 +109,100 @@ ENTRIES = (
             ),
         },
     ),
+    GamePresentation(
+        "kolbasa",
+        N_("Kolbasa"),
+        N_("<b>Kolbasa</b>, \"the sausage\" (2 to 4 players, 7 tiles each; 2 or 3 players draw "
+           "from a stock). The first hand is led with 1-1 (or the next double up); later the last "
+           "winner leads a double. It lies across as the base, and two ribbons grow from it, left "
+           "and right: lay a matching tile on a ribbon that is not longer than the other. When "
+           "both ribbons are equally long you may cut them instead: lay the tile showing both "
+           "end numbers across them, and give one ribbon to the previous player, who takes its "
+           "tiles into their hand and moves next; the other ribbon is cut off. If you cannot "
+           "lay, I draw for you until you can (with 4 players you knock). The first out, or the "
+           "fewest pips when nobody can lay, scores the pips in the other hands. First to "
+           "{target} points wins."),
+        N_("{name} is out with {tile}!"),
+        targets=(50, 100, 150, 200),
+    ),
+    GamePresentation(
+        "matador",
+        N_("Matador"),
+        N_("<b>Matador</b> (2 to 4 players, 6 tiles each, 5 with 4 players). A seat chosen by "
+           "lot leads any tile. Tiles do not match here, they add up: a tile joins an end when "
+           "its touching half and the end's number make 7 (a 6 on a 1, a 2 on a 5); nothing "
+           "joins a 0 along. The matadors 6-1, 5-2, 4-3 and 0-0 may be laid across at any end, "
+           "and then the next tile there may join either of their halves. If you cannot lay, I "
+           "draw one tile for you; if it does not fit, you knock. Laying your last tile does not "
+           "end the hand: it ends when nobody can lay and the stock is empty, and the fewest "
+           "pips in hand scores the pips of all other hands. First to {target} points wins."),
+        N_("{name} laid their last tile, {tile}."),
+        {
+            "matador_points": OptionText(
+                N_("10 points a matador: {value}"), ON_OFF,
+                {True: N_("10 points for every matador laid across")},
+            ),
+        },
+        targets=(50, 100, 150, 200),
+    ),
+    GamePresentation(
+        "six-matador",
+        N_("Six-matador"),
+        N_("<b>Six-matador</b> (2 to 4 players, 6 tiles each, 7 with 4 players). As Matador, "
+           "but the halves that touch add up to 6 (0-6, 1-5, 2-4, 3-3), and the matadors 0-6, "
+           "1-5, 2-4, 3-3 and 0-0 are always laid across. Points come during play: 10 for a "
+           "matador; with strict scoring also 1 for every tile laid along, 5 more when it leaves "
+           "a 6 open, and minus 6 for every knock. The hand goes to the most points; the match "
+           "ends when someone reaches {target} and one player leads alone."),
+        N_("{name} laid their last tile, {tile}."),
+        {
+            "scoring": OptionText(
+                N_("Scoring: {value}"),
+                {"strict": N_("strict"), "simple": N_("matadors only")},
+                {"simple": N_("only matadors score")},
+            ),
+        },
+        targets=(50, 100, 150, 200),
+    ),
+    GamePresentation(
+        "french",
+        N_("French"),
+        N_("<b>French</b> (2 to 5 players, 5 tiles each). The holder of the highest tile leads "
+           "it. Tiles join when the touching halves add up to 7, as in Matador; the honours "
+           "6-1, 5-2, 4-3 and 0-0 may be laid across at any end. If you cannot lay, I draw for "
+           "you until you can or the stock is empty. The hand ends when someone has no tiles "
+           "and the stock is empty, or when no tile left anywhere fits. Every player counts the "
+           "pips in their hand as penalty points; when someone reaches {target}, the lowest "
+           "total wins."),
+        N_("{name} laid their last tile, {tile}."),
+        targets=(51, 101, 151, 201),
+    ),
+    GamePresentation(
+        "muggins",
+        N_("Muggins"),
+        N_("<b>Muggins</b>, all fives (2 players take 7 tiles, 3 or 4 take 5). Lay tiles "
+           "matching an open end. The first double is the spinner: it lies across, and once it "
+           "is down tiles may also go up and down from it, four ends in all. After each lay the "
+           "open ends are added up: when they make a multiple of 5 you score that many (your "
+           "hand message shows what each tile would score). If you cannot lay, I draw for you "
+           "until you can. Going out scores 10; in a blocked hand the fewest pips scores the "
+           "others' pips minus their own, rounded to 5. First to {target} points wins."),
+        N_("Domino! {name} went out with {tile}."),
+        targets=(100, 150, 200, 250),
+    ),
+    GamePresentation(
+        "bergen",
+        N_("Bergen"),
+        N_("<b>Bergen</b> (2 to 4 players, 6 tiles each, 5 with 4 players). The holder of the "
+           "lowest double leads it and scores 2. Lay matching tiles on the line; doubles lie "
+           "across. When both ends show the same number you score 2 (a double header), or 3 "
+           "when one of the end tiles is a double (a triple header). If you cannot lay, I draw "
+           "one tile for you (the last two stay in the stock); if it does not fit, you knock. "
+           "Going out scores 2; if nobody can lay, the 2 go to the lightest hand without a "
+           "double. First to {target} points wins."),
+        N_("{name} is out with {tile}: 2 points."),
+        targets=(10, 15, 21),
+    ),
 )
 
 PRESENTATIONS: dict[str, GamePresentation] = {entry.name: entry for entry in ENTRIES}

@@ -6,12 +6,14 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import Discard, End, PlayerView, Tile
+from engine import Cut, Discard, End, Play, PlayerView, Tile
 
 from .callbacks import (
     AddComputer,
     BackToHand,
     Button,
+    CutTap,
+    LayTap,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -25,6 +27,7 @@ from .callbacks import (
 from .gamebook import GAMES
 from .i18n import N_, Translator
 from .models import COMPUTER_LEVELS, Game
+from .stockplay import END_WORDS, choices_for, is_stock_game
 from .texts import title
 
 TILES_PER_ROW = 4
@@ -108,11 +111,18 @@ def tile_label(tile: Tile) -> str:
 def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKeyboardMarkup:
     """The player's tiles: playable ones marked and live, the others inert."""
     gid = game.game_id
-    playable = view.playable()
+    playable = view.playable() | {a.tile for a in view.cuts()}
     discards = {a.tile for a in view.legal if type(a) is Discard}
+    stock = is_stock_game(view)
     buttons = []
     for tile in hand_order(view.hand):
         label = tile_label(tile)
+        if stock and tile in playable:
+            choices = choices_for(view, tile)
+            buttons.append(_button(f"✅ {label}", _lay_button(gid, move_no, choices[0])
+                                   if len(choices) == 1 else
+                                   TileTap(gid, move_no, tile, TileIntent.CHOOSE_END)))
+            continue
         ends = view.ends_for(tile)
         if tile in playable and len(ends) > 1:
             buttons.append(_button(f"✅ {label}", TileTap(gid, move_no, tile,
@@ -156,3 +166,42 @@ def end_choice(
     )
 
 
+
+
+def _lay_button(gid: int, move_no: int, action: Play | Cut) -> LayTap | CutTap:
+    if type(action) is Cut:
+        return CutTap(gid, move_no, action.tile, action.give)
+    assert type(action) is Play
+    return LayTap(gid, move_no, action.tile, action.end, action.cross)
+
+
+END_MARKS = {End.LEFT: "◀", End.RIGHT: "▶", End.UP: "▲", End.DOWN: "▼"}
+
+
+def stock_choice(
+    t: Translator, game: Game, view: PlayerView, move_no: int, tile: Tile,
+    gains: dict[Play | Cut, int],
+) -> InlineKeyboardMarkup:
+    """A tile with several lays in a game with a stock: one button per end and way (the end
+    named as on the picture, with its number), and one per ribbon a cut may give away."""
+    gid = game.game_id
+    layout = view.table.layout
+    assert layout is not None
+    numbers = {end.end: "/".join(map(str, end.numbers)) for end in layout.ends}
+    sizes = {end.end: end.tiles for end in layout.ends}
+    rows = []
+    for action in choices_for(view, tile):
+        if type(action) is Cut:
+            count = sizes.get(action.give, 0)
+            text = t.plural("✂ give {side}: {count} tile", "✂ give {side}: {count} tiles",
+                            count, side=t(END_WORDS[action.give]))
+        else:
+            assert type(action) is Play and action.end is not None
+            text = f"{END_MARKS[action.end]} {t(END_WORDS[action.end])} {numbers[action.end]}"
+            if action.cross is not None and len(view.ways_for(tile, action.end)) > 1:
+                text += " " + (t("across") if action.cross else t("along"))
+        if gains.get(action):
+            text += f" +{gains[action]}"
+        rows.append([_button(text, _lay_button(gid, move_no, action))])
+    rows.append([_button(t("↩ Back"), BackToHand(gid, move_no))])
+    return InlineKeyboardMarkup(rows)

@@ -19,6 +19,12 @@ RULE_MESSAGES: dict[str, str] = {
     "must_play": N_("You must play when you can."),
     "wrong_stuck_action": N_("When you cannot lay a tile, use the buttons I sent you."),
     "end_required": N_("That tile fits both ends: choose one."),
+    "must_draw": N_("Draw from the stock first."),
+    "cannot_draw": N_("You cannot draw any more this turn."),
+    "cross_not_allowed": N_("That tile cannot lie that way there."),
+    "no_such_end": N_("There is no such end on the table."),
+    "cut_not_allowed": N_("You cannot cut the ribbons with that tile now."),
+    "cross_required": N_("Say whether the tile lies across or along."),
 }
 
 

@@ -14,7 +14,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine import KNOCK, Action, BadInputError, DominoError, Event, Match, ai, player_view, variant
+from engine import (
+    DRAW,
+    KNOCK,
+    Action,
+    BadInputError,
+    DominoError,
+    Event,
+    Match,
+    ai,
+    player_view,
+    variant,
+)
 from engine.ai import safest_action
 
 from .errors import UserError
@@ -371,11 +382,13 @@ class GameService:
 
     @staticmethod
     def _auto_moves(match: Match) -> list[Event]:
+        """The moves a player has no choice in: a knock, a draw from the stock (the drawn
+        tiles reach the player in their hand message, never the group)."""
         events: list[Event] = []
-        while not match.hand.over and match.legal_actions() == (KNOCK,):
+        while not match.hand.over and match.legal_actions() in ((KNOCK,), (DRAW,)):
             seat = match.to_move
             assert seat is not None
-            events += match.apply(seat, KNOCK)
+            events += match.apply(seat, match.legal_actions()[0])
         return events
 
     @staticmethod

@@ -19,6 +19,7 @@ from engine import (
     HandEndReason,
     MatchEnded,
     OptionSpec,
+    Play,
     PlayerView,
     PublicMove,
     TableView,
@@ -27,10 +28,12 @@ from engine import (
     variant,
 )
 
+from . import stocktexts
 from .callbacks import PlayAgain, ReplaceAway
 from .gamebook import GAMES, presentation
 from .i18n import Translator, translator
 from .models import Game, Outgoing, Player, Status
+from .stockplay import drawn_tiles, gains
 
 if TYPE_CHECKING:
     from .pictures import PictureMaker
@@ -180,12 +183,75 @@ def _describe_move(t: Translator, move: PublicMove, name: str) -> str:
         assert move.tile is not None
         if move.ends_before is None:
             return t("{name} led {tile}.", name=name, tile=str(move.tile))
+        if move.cross or move.end in (End.UP, End.DOWN):
+            return stocktexts.describe_lay(t, move, name)
         if move.end is End.LEFT:
             return t("{name} laid {tile} on the left.", name=name, tile=str(move.tile))
         return t("{name} laid {tile} on the right.", name=name, tile=str(move.tile))
     if move.kind is ActionKind.KNOCK:
         return t("{name} knocked.", name=name)
+    if move.kind is ActionKind.DRAW:
+        return stocktexts.describe_draw(t, name)
+    if move.kind is ActionKind.CUT:
+        return stocktexts.describe_cut(t, move, name)
     return t("{name} put a tile face down (dead tile).", name=name)
+
+
+def _round_start(view: TableView, seats: int) -> int:
+    """Where the last ``seats`` moves other than draws begin (with the draws among them)."""
+    counted = 0
+    for index in range(len(view.history) - 1, -1, -1):
+        if view.history[index].kind is not ActionKind.DRAW:
+            counted += 1
+            if counted > seats:
+                return index + 1
+    return 0
+
+
+def _draw_before_more(view: TableView, index: int) -> bool:
+    """A draw followed by another draw of the same seat: the caption says the last one,
+    with how many were drawn in a row."""
+    history = view.history
+    return (history[index].kind is ActionKind.DRAW and index + 1 < len(history)
+            and history[index + 1].kind is ActionKind.DRAW
+            and history[index + 1].seat == history[index].seat)
+
+
+def _draws_in_a_row(view: TableView, index: int) -> int:
+    """How many tiles the seat of draw ``index`` had drawn in a row, that one included."""
+    seat, count = view.history[index].seat, 0
+    while index >= 0 and view.history[index].kind is ActionKind.DRAW \
+            and view.history[index].seat == seat:
+        count += 1
+        index -= 1
+    return count
+
+
+def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
+                auto: set[str] | None = None) -> list[str]:
+    """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line."""
+    lines = []
+    for index in indices:
+        move = view.history[index]
+        if move.kind is ActionKind.DRAW:
+            if not _draw_before_more(view, index) or index == indices[-1]:
+                lines.append(stocktexts.describe_draws(
+                    t, esc(mover(game, view, index)),
+                    min(_draws_in_a_row(view, index), index - indices[0] + 1)))
+            continue
+        lines.append(describe_move(t, move, mover(game, view, index),
+                                   auto is not None and f"{view.hand_number}:{index}" in auto))
+    return lines
+
+
+def _ends_lines(t: Translator, view: TableView) -> list[str]:
+    """The open ends (all four in Muggins) and, in the games with a stock, its size."""
+    if view.layout is not None:
+        lines = [stocktexts.ends_line(t, view.layout)] if view.layout.ends else []
+        return [*lines, stocktexts.stock_line(t, view)]
+    if view.ends is not None:
+        return [t("Open ends: {left} and {right}.", left=view.ends[0], right=view.ends[1])]
+    return []
 
 
 def mover(game: Game, view: TableView, index: int) -> str:
@@ -198,6 +264,11 @@ def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
     for side, seats in enumerate(view.sides):
         who = " & ".join(esc(names[s]) for s in seats)
         parts.append(f"{who} {view.scores[side]}")
+    if any(view.scored) and view.result is None:  # points scored in this hand so far
+        hand = " · ".join(" & ".join(esc(names[s]) for s in seats) + f" {view.scored[side]:+d}"
+                          for side, seats in enumerate(view.sides))
+        return t("Score: {scores} (to {target}); this hand so far: {hand}",
+                 scores=" · ".join(parts), target=view.target, hand=hand)
     if variant(view.game).lowest_total_wins:
         return t("Penalty points: {scores}. The match ends when someone reaches {target}; "
                  "the lowest total wins.", scores=" · ".join(parts), target=view.target)
@@ -244,20 +315,17 @@ def table_caption(t: Translator, game: Game, view: TableView) -> str:
     names = game.names
     lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.variant)),
                number=view.hand_number + 1)]
-    # The last round of moves, so knocks and dead tiles are seen as they happen.
-    first = max(0, len(view.history) - len(names))
+    # The last round of moves, so knocks and dead tiles are seen as they happen (draws from
+    # the stock do not count towards the round: a player may draw many).
+    first = _round_start(view, len(names))
     if view.turned_up is not None and len(view.history) < len(names):
         lines.append(t("The middle tile {tile} was turned up.", tile=str(view.turned_up)))
     auto = set(game.timer.auto_moves)
-    lines += [
-        describe_move(t, move, mover(game, view, first + i),
-                      f"{view.hand_number}:{first + i}" in auto)
-        for i, move in enumerate(view.history[first:])
-    ]
+    lines += moves_lines(t, game, view, range(first, len(view.history)), auto)
     if view.result is not None:
         lines.append(hand_end_line(t, game, view))
-    elif view.ends is not None:
-        lines.append(t("Open ends: {left} and {right}.", left=view.ends[0], right=view.ends[1]))
+    else:
+        lines += _ends_lines(t, view)
     lines.append(scores_line(t, view, names))
     lines += turn_lines(t, game, view)
     return fit_caption("\n".join(lines))
@@ -276,6 +344,13 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
         lines.append(t("Pairs' pips: {sums}.", sums=" · ".join(
             " & ".join(esc(names[s]) for s in side) + f" {sum(ended.totals[s] for s in side)}"
             for side in view.sides)))
+    if ended.stock_left:
+        lines.append(t.plural("{count} tile was left in the stock.",
+                              "{count} tiles were left in the stock.", ended.stock_left))
+    if any(ended.scored):
+        lines.append(t("Scored during play: {scores}.", scores=" · ".join(
+            " & ".join(esc(names[s]) for s in side) + f" {ended.scored[i]}"
+            for i, side in enumerate(view.sides))))
     if ended.winner is None:
         lines.append(t("A drawn hand: nobody scores."))
     else:
@@ -315,7 +390,10 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
         lines.append(t("It is a draw."))
     else:
         side = view.sides[ended.winner]
-        if len(side) == 1:
+        if view.lowest_total_wins:
+            lines.append(t("🏆 {name} wins the match with the lowest total!",
+                           name=esc(names[side[0]])))
+        elif len(side) == 1:
             lines.append(t("🏆 {name} wins the match!", name=esc(names[side[0]])))
         else:
             lines.append(t("🏆 {first} and {second} win the match!",
@@ -349,18 +427,17 @@ def hand_caption(
         moves = since_last_turn(game, view)
         if len(moves):
             lines.append(t("Since your last turn:"))
-            lines += ["• " + describe_move(t, table.history[i], mover(game, table, i))
-                      for i in moves]
+            lines += ["• " + line for line in moves_lines(t, game, table, moves)]
     lines += _acted_for(t, game, view)
     if current:
         if table.result is not None:
             lines.append(hand_end_line(t, game, table))
-        elif table.ends is not None:
-            lines.append(t("Open ends: {left} and {right}.", left=table.ends[0],
-                           right=table.ends[1]))
+        else:
+            lines += _ends_lines(t, table)
         lines.append(t("Tiles in hand: {counts}.", counts=" · ".join(
             f"{esc(names[p.seat])} {p.tile_count}" for p in table.players)))
         lines.append(scores_line(t, table, names))
+    lines += _stock_lines(t, game, view, current and choosing is None)
     side = next(s for s in table.sides if view.seat in s)
     if len(side) > 1:
         lines.append(t("Your partner: {name}.", name=" & ".join(
@@ -391,6 +468,32 @@ def hand_caption(
     if table_link:
         lines.append(table_link)
     return fit_caption("\n".join(lines))
+
+
+def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool) -> list[str]:
+    """Private, in the games with a stock: the tiles I drew for the player, and what each
+    playable tile would score now (on its turn, before a tile is picked)."""
+    match = game.match
+    if view.table.layout is None or match is None or view.table.result is not None \
+            or game.status is not Status.PLAYING:
+        return []
+    lines = []
+    drawn = drawn_tiles(match, view.seat)
+    if drawn:
+        lines.append(stocktexts.drawn_line(t, drawn))
+    if choosing_now and view.my_turn:
+        best: dict[tuple[Tile, End | None], int] = {}
+        for action, points in gains(match, view.seat, view).items():
+            key = (action.tile, action.end if isinstance(action, Play) else None)
+            best[key] = max(points, best.get(key, points))
+        if best:
+            lines.append(stocktexts.gains_line(
+                t, [(tile, end, points) for (tile, end), points in best.items()]))
+    if view.my_turn and view.cuts():
+        taker = game.players[(view.seat - 1) % len(game.players)]
+        lines.append(t("You may cut with {tile}: the ribbon you give goes to {name}.",
+                       tile=str(view.cuts()[0].tile), name=esc(taker.name)))
+    return lines
 
 
 def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
@@ -470,6 +573,9 @@ class TextComposer:
         out: list[Outgoing] = []
         match = game.match
         assert match is not None
+        said = stocktexts.news(t, events, game.names)
+        if said:  # draws, points and cuts as they happen (never a face from a hand or stock)
+            out.append(Outgoing("\n".join(said)))
         for event in events:
             # Called before the next hand is dealt, so the current hand is the one that ended.
             if isinstance(event, HandEnded):

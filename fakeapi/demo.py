@@ -68,7 +68,7 @@ async def demo(game: str, players: int, out: Path, seed: int, theme: str) -> str
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fakeapi.demo", description=__doc__)
     parser.add_argument("--game", choices=GAMES, default="pair")
-    parser.add_argument("--players", type=int, default=4, help="4, or 5 for gaple-dead")
+    parser.add_argument("--players", type=int, default=4, help="as many as the game takes (2 to 5)")
     parser.add_argument("--out", type=Path, default=Path("demo-output"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--theme", default="classic")

@@ -2,8 +2,9 @@
 
 Used by the end-to-end tests and the offline demo. A player looks only at what the bot sent
 to their own private chat, like a person would: the marked tiles (✅ to lay, ⬛ to put face
-down), and the second tap when there is one: the end buttons (◀ / ▶) when a tile fits both
-ends, the confirmation of a tile put face down.
+down), and the second tap when there is one: the end buttons (◀ / ▶, and ▲ / ▼ for the ends
+up and down, each maybe "across" or "along") when a tile has several places, the ribbon a cut
+gives away (✂), the confirmation of a tile put face down.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .fake_api import FakeTelegramServer
 from .model import CallbackQueryRecord, FakeUser, StoredMessage
 
 PLAY_MARKS = ("✅", "⬛")
-END_MARKS = ("◀", "▶")
+END_MARKS = ("◀", "▶", "▲", "▼", "✂")
 
 
 def is_end(label: str) -> bool:
