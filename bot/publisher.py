@@ -380,7 +380,9 @@ class Publisher:
         current = game.messages.hands.get(seat)
         if current is not None and current.key == key:
             return None
-        markup = keyboards.hand(t, game, view, game.move_no) if game.status.open else None
+        # Matador: a player may hold no tiles while the hand goes on (no buttons to show)
+        markup = keyboards.hand(t, game, view, game.move_no) \
+            if game.status.open and view.hand else None
         photo = self.pictures.hand(game, view, t.language)
         return Draft(key, caption, markup, photo)
 

@@ -111,10 +111,18 @@ def news(t: Translator, events: Sequence[Event], names: Sequence[str]) -> list[s
     who drew how many tiles and how many are left): points with their reason, and the cut
     with who takes the piece."""
     lines: list[str] = []
+    scoring: list[PointsScored] = []  # one move's points (Six-matador: 1 + 5), said at once
     for event in events:
         if isinstance(event, PointsScored):
-            lines.append(points_line(t, event, names))
-        elif isinstance(event, PieceCut):
+            if scoring and scoring[-1].seat != event.seat:
+                lines.append(points_line(t, scoring, names))
+                scoring = []
+            scoring.append(event)
+            continue
+        if scoring:
+            lines.append(points_line(t, scoring, names))
+            scoring = []
+        if isinstance(event, PieceCut):
             lines.append(t.plural(
                 "✂ {name} cut with {tile}: {taker} takes {count} tile into their hand and "
                 "moves next.",
@@ -122,13 +130,18 @@ def news(t: Translator, events: Sequence[Event], names: Sequence[str]) -> list[s
                 "moves next.",
                 len(event.taken), name=esc(names[event.seat]), tile=str(event.tile),
                 taker=esc(names[event.taker])))
+    if scoring:
+        lines.append(points_line(t, scoring, names))
     return lines
 
 
-def points_line(t: Translator, event: PointsScored, names: Sequence[str]) -> str:
-    why = t(REASONS[event.why], points=event.points)
-    name = esc(names[event.seat])
-    if event.points < 0:
-        return t("{name} loses {points}: {why}.", name=name, points=-event.points, why=why)
+def points_line(t: Translator, scored: Sequence[PointsScored], names: Sequence[str]) -> str:
+    """One seat's points of one move, with every reason: "Ayu scores 6: a tile laid along,
+    a free 6 left open"."""
+    points = sum(event.points for event in scored)
+    why = ", ".join(t(REASONS[event.why], points=event.points) for event in scored)
+    name = esc(names[scored[0].seat])
+    if points < 0:
+        return t("{name} loses {points}: {why}.", name=name, points=-points, why=why)
     return t.plural("{name} scores {count} point: {why}.", "{name} scores {count} points: {why}.",
-                    event.points, name=name, why=why)
+                    points, name=name, why=why)
