@@ -13,6 +13,8 @@ from bot.callbacks import (
     AddComputer,
     BackToHand,
     Button,
+    CutTap,
+    LayTap,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -29,7 +31,7 @@ from bot.callbacks import (
 )
 from bot.gamebook import GAMES
 from bot.models import COMPUTER_LEVELS
-from engine import Discard, End, Play, Tile
+from engine import Cut, Discard, End, Play, Tile
 
 BIG = 10**17
 
@@ -96,3 +98,23 @@ def test_arbitrary_text_never_crashes_decoding(data: str) -> None:
     button = decode(data)
     if button is not None:
         assert button.encode() == data
+
+
+def test_lay_and_cut_buttons_round_trip_within_64_bytes_and_decode_strictly() -> None:
+    for high in range(13):
+        for low in range(high + 1):
+            tile = Tile(low, high)
+            for end in (*End, None):
+                for cross in (True, False, None):
+                    lay = LayTap(BIG, 10**6, tile, end, cross)
+                    assert len(lay.encode().encode()) <= MAX_BYTES
+                    assert decode(lay.encode()) == lay
+                    assert lay.action() == Play(tile, end, None, cross)
+            for give in (End.LEFT, End.RIGHT):
+                cut = CutTap(BIG, 10**6, tile, give)
+                assert decode(cut.encode()) == cut and cut.action() == Cut(tile, give)
+    for forged in ("q:1:2:3:U:y", "q:1:2:3:X:x", "q:1:2:99:L:x", "q:1:2:3:L", "z:1:2:3:U",
+                   "z:1:2:3:-", "z:1:2:99:L", "z:01:2:3:L", "q:1:2:3:L:x:"):
+        assert decode(forged) is None, forged
+    assert re.match(PATTERNS["play"], LayTap(1, 2, Tile(0, 1), End.UP, True).encode())
+    assert re.match(PATTERNS["play"], CutTap(1, 2, Tile(0, 1), End.LEFT).encode())

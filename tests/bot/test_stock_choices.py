@@ -1,0 +1,126 @@
+"""The second tap in the games with a stock, on deliberate positions: every end a tile fits
+(up and down too), along or across, which ribbon a cut gives away; what each lay scores."""
+
+from __future__ import annotations
+
+from bot import keyboards, texts
+from bot.callbacks import CutTap, LayTap, TileIntent, TileTap, decode
+from bot.i18n import translator
+from bot.models import Game, Messages, Player, Status
+from bot.stockplay import drawn_tiles, gains
+from engine import DRAW, Cut, Deal, End, Match, Play, Tile, full_set, player_view
+
+T = translator("en")
+ANN, BOB = Player(1, "Ann"), Player(2, "Bob")
+
+
+def tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(Tile(int(a), int(b)) for a, b in (t.split("-") for t in text.split()))
+
+
+def started(game: str, first: str, second: str, stock: str = "") -> Match:
+    """A two-seat hand of ``game``: the seats' tiles, then the stock (its first tiles as
+    given, then every tile not dealt)."""
+    hands = (tiles(first), tiles(second))
+    head = list(tiles(stock))
+    used = {t for h in hands for t in h} | set(head)
+    match = Match(game, 2)
+    match.start_hand(Deal(hands, (), 0, None,
+                          tuple(head + [t for t in full_set(6) if t not in used])))
+    return match
+
+
+def game_of(match: Match) -> Game:
+    return Game(1, -100, Status.PLAYING, match.variant.name, {}, ANN.user_id, [ANN, BOB],
+                match, 5, "en", Messages())
+
+
+def choice_buttons(match: Match, seat: int, tile: str) -> list[tuple[str, object]]:
+    view = player_view(match, seat)
+    markup = keyboards.stock_choice(T, game_of(match), view, 5, tiles(tile)[0],
+                                    gains(match, seat, view))
+    return [(b.text, decode(b.callback_data)) for row in markup.inline_keyboard for b in row]
+
+
+def test_muggins_spinner_offers_all_four_ends_named_with_their_numbers() -> None:
+    match = started("muggins", "5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
+    match.apply(0, Play(Tile(5, 5)))  # the spinner
+    buttons = choice_buttons(match, 1, "0-5")
+    labels = [label.split(" +")[0] for label, _ in buttons[:-1]]
+    assert labels == ["◀ left 5", "▶ right 5", "▲ up 5", "▼ down 5"]
+    taps = [tap for _, tap in buttons[:-1]]
+    assert [tap.end for tap in taps] == [End.LEFT, End.RIGHT, End.UP, End.DOWN]  # type: ignore[attr-defined]
+    assert all(isinstance(tap, LayTap) and tap.tile == Tile(0, 5) for tap in taps)
+    assert buttons[-1][0] == "↩ Back"
+    # Each button's points are the engine's: the lay tried on a copy of the hand.
+    for label, tap in buttons[:-1]:
+        assert isinstance(tap, LayTap)
+        twin = started("muggins", "5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
+        twin.apply(0, Play(Tile(5, 5)))
+        before = twin.hand.scored[1]  # type: ignore[union-attr]
+        twin.apply(1, tap.action())
+        points = twin.hand.scored[1] - before  # type: ignore[union-attr]
+        assert label.endswith(f" +{points}") if points else "+" not in label
+
+
+def test_the_hand_shows_the_stock_and_what_each_tile_would_score() -> None:
+    match = started("muggins", "5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
+    match.apply(0, Play(Tile(5, 5)))
+    view = player_view(match, 1)
+    caption = texts.hand_caption(T, game_of(match), view)
+    assert "Stock: 14 tiles." in caption
+    assert "Open ends: left 5 · right 5 · up 5 · down 5." in caption
+    assert "Points if you lay now: 0-5" in caption
+    markup = keyboards.hand(T, game_of(match), view, 5)
+    taps = {b.text: decode(b.callback_data) for row in markup.inline_keyboard for b in row}
+    assert taps["✅ 0 | 5"] == TileTap(1, 5, Tile(0, 5), TileIntent.CHOOSE_END)
+    assert taps["2 | 2"] == TileTap(1, 5, Tile(2, 2), TileIntent.INERT)
+
+
+def test_a_later_muggins_double_goes_along_or_across() -> None:
+    match = started("muggins", "5-5 0-0 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
+    match.apply(0, Play(Tile(5, 5)))
+    match.apply(1, Play(Tile(0, 5), End.LEFT))
+    labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 0, "0-0")[:-1]]
+    assert labels == ["◀ left 0 along", "◀ left 0 across"]
+
+
+def test_matador_asks_along_or_across_where_both_are_legal() -> None:
+    match = started("matador", "1-2 0-1 0-2 0-3 0-4 0-5", "1-6 2-2 2-3 3-3 4-4 5-5")
+    match.apply(0, Play(Tile(1, 2)))
+    buttons = choice_buttons(match, 1, "1-6")
+    assert [label for label, _ in buttons[:-1]] == ["◀ left 1 along", "◀ left 1 across",
+                                                    "▶ right 2"]
+    assert [tap for _, tap in buttons[:-1]] == [
+        LayTap(1, 5, Tile(1, 6), End.LEFT, False), LayTap(1, 5, Tile(1, 6), End.LEFT, True),
+        LayTap(1, 5, Tile(1, 6), End.RIGHT, True)]
+
+
+def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
+    match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    match.apply(0, Play(Tile(1, 1)))
+    match.apply(1, Play(Tile(1, 3), End.LEFT))
+    match.apply(0, Play(Tile(1, 4), End.RIGHT))
+    buttons = choice_buttons(match, 1, "3-4")
+    labels = [label for label, _ in buttons[:-1]]
+    assert "✂ give left: 1 tile" in labels and "✂ give right: 1 tile" in labels
+    assert CutTap(1, 5, Tile(3, 4), End.LEFT) in [tap for _, tap in buttons]
+    caption = texts.hand_caption(T, game_of(match), player_view(match, 1))
+    assert "You may cut with 3-4: the ribbon you give goes to Ann." in caption
+    events = match.apply(1, Cut(Tile(3, 4), End.LEFT))
+    said = texts.stocktexts.news(T, events, ["Ann", "Bob"])
+    assert said == ["✂ Bob cut with 3-4: Ann takes 1 tile into their hand and moves next."]
+
+
+def test_the_tiles_drawn_are_the_drawers_to_read() -> None:
+    match = started("muggins", "6-6 0-1 0-2 0-3 1-2 1-3 1-4", "2-2 2-3 2-4 3-3 3-4 4-4 5-5",
+                    stock="0-4 0-6")
+    match.apply(0, Play(Tile(6, 6)))
+    match.apply(1, DRAW)  # nothing of Bob's fits a 6
+    match.apply(1, DRAW)
+    assert drawn_tiles(match, 1) == tiles("0-4 0-6")
+    assert drawn_tiles(match, 0) == ()
+    caption = texts.hand_caption(T, game_of(match), player_view(match, 1))
+    assert "I drew 2 tiles for you: 0-4, 0-6." in caption
+    other = texts.hand_caption(T, game_of(match), player_view(match, 0))
+    assert "0-4" not in other and "0-6" not in other
