@@ -265,7 +265,7 @@ class StockSearch:
     """Hard for the games of seed 002: Monte Carlo over imagined deals and stock orders."""
 
     level: ClassVar[str] = "hard"
-    worlds: int = 24
+    worlds: int = 16
     time_cap: float | None = 0.2  # seconds of wall time: a safety net, not the budget
     clock: Callable[[], float] = time.perf_counter
 
