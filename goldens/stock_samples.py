@@ -132,7 +132,7 @@ def longest_cross(layout: LayoutView) -> int:
     return len(layout.line) + len(layout.up) + len(layout.down)
 
 
-def longest_ribbons(layout: LayoutView) -> int:
+def line_length(layout: LayoutView) -> int:
     return len(layout.line)
 
 
@@ -141,8 +141,8 @@ def long_tables() -> tuple[TableView, TableView]:
     """The benchmark's Muggins cross and long Kolbasa: the most tiles a seeded hand laid."""
     cross = max((most_tiles("muggins", 2, seed, longest_cross) for seed in range(1, 13)),
                 key=lambda m: longest_cross(layout_of(m)))
-    ribbons = max((most_tiles("kolbasa", 2, seed, longest_ribbons) for seed in range(1, 13)),
-                  key=lambda m: longest_ribbons(layout_of(m)))
+    ribbons = max((most_tiles("kolbasa", 2, seed, line_length) for seed in range(1, 13)),
+                  key=lambda m: line_length(layout_of(m)))
     return table_view(cross), table_view(ribbons)
 
 
