@@ -218,8 +218,10 @@ def stock_game_samples() -> tuple[Sample, ...]:
     pair_end = table_view(stock.finished("pair", 4, 2, 60))
     french_end = table_view(stock.finished("french", 5, 3, 40))
     muggins_end = table_view(stock.finished("muggins", 2, 4, 40))
+    four_ends = _turn(first_position("muggins", 3, stock.four_ends_and_choice, seeds=(1,)))
     return (
         *tables,
+        Sample("hand-muggins-3", "hand", "classic", four_ends.table, names_for(3), four_ends),
         _table("table-muggins-long", "dark", cross),
         _table("table-kolbasa-long", "classic", ribbons),
         Sample("result-six-matador-3", "result", "dark", six, names_for(3)),

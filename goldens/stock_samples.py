@@ -41,6 +41,19 @@ def full_cross(match: Match) -> bool:
                 and layout.count % 5 == 0)
 
 
+def four_ends_and_choice(match: Match) -> bool:
+    """Muggins, the spinner's four ends open showing three numbers or more, and the seat to
+    move holding a tile it may play and one it may not."""
+    from engine import player_view
+
+    seat = match.to_move
+    ends = layout_of(match).ends
+    if seat is None or len(ends) < 4 or len({e.numbers for e in ends}) < 3:
+        return False
+    view = player_view(match, seat)
+    return 0 < len(view.playable()) < len(view.hand)
+
+
 def after_cut(match: Match) -> bool:
     layout = layout_of(match)
     return bool(layout.off) and sum(e.tiles for e in layout.ends) >= 3

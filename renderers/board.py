@@ -76,16 +76,35 @@ def _placed(layout: LayoutView) -> tuple[Placed, ...]:
     return tuple(Placed(laid.tile, laid.first, laid.second) for laid in layout.line)
 
 
-def _mark(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],
-          radius: int, end: OpenEnd, fill: Colour, colour: Colour, ring: Colour) -> None:
-    """An end's badge: its number, or both numbers of a crosswise matador in a wider one."""
+def end_mark(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],
+          radius: int, end: OpenEnd, fill: Colour, colour: Colour, ring: Colour) -> int:
+    """An end's badge centred at ``centre``: its number, or both numbers of a crosswise
+    matador in a wider one; returns its width."""
     words = "|".join(str(n) for n in end.numbers)
     face = font(max(SMALLEST_TEXT, int(radius * 1.15)), True)
-    width = max(2 * radius, round(face.getlength(words)) + radius)
+    width = end_widths(end, radius)
     x, y = centre
     disc = rounded(width, 2 * radius, radius, fill, ring, max(2, radius // 8))
     paste(canvas, disc, x - width / 2, y - radius)
     draw.text((x, y), words, fill=colour, font=face, anchor="mm")
+    return width
+
+
+def end_widths(end: OpenEnd, radius: int) -> int:
+    """How wide an end's mark is: a disc, or wider for two numbers."""
+    words = "|".join(str(n) for n in end.numbers)
+    face = font(max(SMALLEST_TEXT, int(radius * 1.15)), True)
+    return max(2 * radius, round(face.getlength(words)) + radius)
+
+
+def end_colours(game: str, end: OpenEnd, palette: Theme) -> tuple[Colour, Colour, Colour]:
+    """An end mark's fill, number and ring: grey where no tile may go now (Kolbasa), the
+    knock colour where only a matador may, else the accent."""
+    if not end.open:
+        return palette.panel, palette.muted, palette.panel_edge
+    if only_matadors(game, end.numbers):
+        return palette.knock, palette.on_accent, palette.felt_edge
+    return palette.accent, palette.on_accent, palette.felt_edge
 
 
 def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: TableLabels,
@@ -105,13 +124,8 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
         if end.end not in marks:
             continue
         x, y = marks[end.end]
-        if not end.open:
-            fill, colour, ring = palette.panel, palette.muted, palette.panel_edge
-        elif only_matadors(view.game, end.numbers):
-            fill, colour, ring = palette.knock, palette.on_accent, palette.felt_edge
-        else:
-            fill, colour, ring = palette.accent, palette.on_accent, palette.felt_edge
-        _mark(canvas, draw, (left + x, top + y), radius, end, fill, colour, ring)
+        fill, colour, ring = end_colours(view.game, end, palette)
+        end_mark(canvas, draw, (left + x, top + y), radius, end, fill, colour, ring)
     if layout.off:
         _cut_off(canvas, draw, layout.off, palette, labels, area)
 
