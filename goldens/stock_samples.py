@@ -8,10 +8,10 @@ so a sample that no longer shows its point fails loudly here rather than driftin
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 
-from engine import LayoutView, Match, TableView, table_view
+from engine import Action, LayoutView, Match, TableView, table_view
 from renderers.board import header_kind, only_matadors
 from renderers.scoreboard import ScoreboardRow, shared_places
 
@@ -119,19 +119,25 @@ def finding(find: Callable[..., Match | None], game: str, seats: int, wanted: Wa
     return match
 
 
-def most_tiles(game: str, seats: int, seed: int, measure: Callable[[LayoutView], int]) -> Match:
-    """The position of one seeded hand where ``measure`` of the layout is largest."""
-    rng = random.Random(seed)
-    match = Match(game, seats, {"target": 500})
-    match.deal_hand(rng)
-    best, best_moves, moves = -1, 0, []
+def random_hand(match: Match, rng: random.Random) -> Iterator[tuple[int, Action]]:
+    """Plays the current hand to its end with random legal moves, yielding each as played."""
     while match.hand.result is None:
         legal = match.legal_actions()
         seat = match.to_move
         assert seat is not None
         action = legal[rng.randrange(len(legal))]
         match.apply(seat, action)
-        moves.append((seat, action))
+        yield seat, action
+
+
+def most_tiles(game: str, seats: int, seed: int, measure: Callable[[LayoutView], int]) -> Match:
+    """The position of one seeded hand where ``measure`` of the layout is largest."""
+    match = Match(game, seats, {"target": 500})
+    rng = random.Random(seed)
+    match.deal_hand(rng)
+    best, best_moves, moves = -1, 0, []
+    for move in random_hand(match, rng):
+        moves.append(move)
         if measure(layout_of(match)) > best:
             best, best_moves = measure(layout_of(match)), len(moves)
     replayed = Match(game, seats, {"target": 500})
@@ -165,11 +171,8 @@ def finished(game: str, seats: int, seed: int, target: int) -> Match:
     match = Match(game, seats, {"target": target})
     while not match.over:
         match.deal_hand(rng)
-        while match.hand.result is None:
-            legal = match.legal_actions()
-            seat = match.to_move
-            assert seat is not None
-            match.apply(seat, legal[rng.randrange(len(legal))])
+        for _ in random_hand(match, rng):
+            pass
     return match
 
 
