@@ -185,7 +185,7 @@ async def test_play_again_opens_the_same_table_with_the_seats_turned(group: Grou
         await Table(group.server, group.users[:4]).play_until(group.match_over)
         result = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
-             if (m.text or "").startswith("The match is over")), None))
+             if m.content.startswith("The match is over")), None))
         again = budi.press(result, "🔁 Play again")
         await group.server.wait_for(lambda: again.answered)
         rematch = group.service.open_game_in(group.chat.id)
