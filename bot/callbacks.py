@@ -50,6 +50,7 @@ class LobbyAction(enum.Enum):
     START = "s"
     CANCEL = "c"
     REMOVE_COMPUTER = "k"  # take the last computer player off
+    OTHER_PAIRS = "t"  # partnership games: the next way of pairing the seated players
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +238,7 @@ _FORMS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"([pedif]):{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR-])"), TileTap),
     (re.compile(rf"q:{_NUMBER}:{_NUMBER}:{_NUMBER}:([LRUD-]):([xa-])"), LayTap),
     (re.compile(rf"z:{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR])"), CutTap),
-    (re.compile(rf"([jlsck]):{_NUMBER}"), LobbyTap),
+    (re.compile(rf"([jlsckt]):{_NUMBER}"), LobbyTap),
     (re.compile(rf"a:{_NUMBER}:{_NUMBER}"), AddComputer),
     (re.compile(rf"b:{_NUMBER}:{_NUMBER}"), BackToHand),
     (re.compile(rf"h:{_NUMBER}"), ShowHand),
@@ -255,7 +256,7 @@ PATTERNS: dict[str, str] = {
     "game": r"^n:",
     "rules": r"^u:",
     "again": r"^g:",
-    "lobby": r"^[jlscka]:",
+    "lobby": r"^[jlsckta]:",
     "play": r"^[pedifbqz]:",
     "hand": r"^h:",
     "stop": r"^[yx]:",

@@ -165,6 +165,9 @@ def lobby_text(t: Translator, game: Game) -> str:
     ]
     lines += [f"{i + 1}. {who(p)}" + (" ⏳" if p.user_id in game.pending else "")
               for i, p in enumerate(game.players)]
+    if game.partnerships:
+        lines += ["", t("Pairs: {pairs}.", pairs=" · ".join(
+            " & ".join(who(game.players[s]) for s in side) for side in game.partnerships))]
     lines += ["", lobby_status(t, game),
               t("Press Join to take a seat; the creator presses Start.")]
     return "\n".join(lines)
@@ -588,7 +591,13 @@ class TextComposer:
                 out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)), photo))
             elif isinstance(event, MatchEnded):
                 again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
-                out.append(Outgoing(match_result_text(t, game, event, table_view(match)),
+                view = table_view(match)
+                try:
+                    photo = self.pictures.match_end(game, view)
+                except Exception:  # a picture must never cost the result: say it in words
+                    log.exception("match end picture failed")
+                    photo = None
+                out.append(Outgoing(fit_caption(match_result_text(t, game, event, view)), photo,
                                     buttons=(again,)))
         return out
 

@@ -165,6 +165,8 @@ async def test_a_whole_match_is_recorded_and_announced(storage: Storage, name: s
                                       (game.game_id,))
     assert len(results) == 1 and results[0]["winner_side"] == match.winner
     outbox = [item.text for item in await storage.pending_outbox(game.game_id)]
+    assert outbox[0] == "ready"  # the creator was called when the last seat was taken
+    outbox = outbox[1:]
     assert len(outbox) == len(match.hands) + 1 and outbox[-1].startswith("match over")
 
 
