@@ -102,7 +102,9 @@ async def test_a_bare_rules_offers_a_button_per_game(group: Group) -> None:
         picker = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
              if "Which game's rules?" in (m.text or "")), None))
-        assert picker.button_texts == ["Gaple", "Gaple with dead tiles", "Pair dominoes"]
+        assert picker.button_texts == ["Gaple", "Gaple with dead tiles", "Pair dominoes",
+                                       "Kolbasa", "Matador", "Six-matador", "French",
+                                       "Muggins", "Bergen"]
         record = ayu.press(picker, "Gaple with dead tiles")
         await group.server.wait_for(lambda: record.answered)
         rules = await group.server.wait_for(lambda: next(
