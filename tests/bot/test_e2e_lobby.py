@@ -113,7 +113,8 @@ async def test_a_bare_rules_offers_a_button_per_game(group: Group) -> None:
         assert "Pair dominoes (4 players" not in (rules.text or "")  # one game, not a wall
         ayu.send(group.chat, "/rules nosuch")
         await group.server.wait_for(lambda: group.said(
-            "There is no game called nosuch. The games: gaple, gaple-dead, pair."))
+            "There is no game called nosuch. The games: gaple, gaple-dead, pair, kolbasa, "
+            "matador, six-matador, french, muggins, bergen."))
         ayu.send(group.chat, "/rules DEAD")
         await group.server.wait_for(lambda: sum(
             (m.text or "").startswith("Gaple with dead tiles (4 or 5")
