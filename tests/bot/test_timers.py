@@ -145,3 +145,32 @@ async def test_a_restart_resolves_an_overdue_turn(group: Group) -> None:
         assert game.timer.auto_moves
         await group.server.wait_for(lambda: "time ran out" in (group.server.message(
             group.chat, game.messages.table).caption or ""))  # type: ignore[arg-type, union-attr]
+
+
+async def test_the_games_with_a_stock_get_their_safe_move_and_draws(tmp_path: Path) -> None:
+    """A stuck player's draws are the bot's; when the turn runs out, the safe move of that
+    game is made (an end and a way, or a cut), and the next player's clock starts."""
+    for name in ("kolbasa", "matador", "six-matador", "french", "muggins", "bergen"):
+        storage = Storage(tmp_path / f"{name}.sqlite3")
+        await storage.open()
+        clock = Clock()
+        seeds = itertools.count(70)
+        service = GameService(storage, RecordingComposer(), lambda s=seeds: next(s), clock=clock)
+        game = await service.create(-100, ANN, name, "en", turn_seconds=90)
+        await service.join(game, BOB)
+        await service.start(game, ANN.user_id)
+        match = game.match
+        assert match is not None
+        for _ in range(4):  # two turns a seat: nobody is marked away yet
+            seat = match.to_move
+            assert seat is not None and not match.over, name
+            view = player_view(match, seat)
+            assert view.legal and not view.must_draw(), name  # the bot already drew for them
+            expected = safest_action(view)
+            hand, moves = match.hand, len(match.hand.moves)
+            clock.now += 91
+            assert await service.expire(game, game.move_no), name
+            assert hand.moves[moves] == (seat, expected), name
+            assert game.deadline == clock.now + 90 or match.to_move is None, name
+        assert game.status is Status.PLAYING, name
+        await storage.close()
