@@ -14,7 +14,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine import KNOCK, Action, BadInputError, DominoError, Event, Match, ai, player_view, variant
+from engine import (
+    KNOCK,
+    Action,
+    BadInputError,
+    DominoError,
+    Event,
+    Match,
+    MatchEnded,
+    ai,
+    player_view,
+    variant,
+)
 from engine.ai import safest_action
 
 from .errors import UserError
@@ -34,6 +45,7 @@ from .models import (
     move_number,
 )
 from .refusals import rule_message
+from .stats import rating_changes
 from .storage import StaleMoveError, Storage
 
 
@@ -333,6 +345,7 @@ class GameService:
             raise UserError(rule_message(exc)) from None
         try:
             events, outgoing = self._settle(game, events)
+            outgoing += await self._match_end(game, events)
             outgoing = self._track_time(game, seat, where, timed_out) + outgoing
             humans = [s for s, p in enumerate(game.players) if not p.is_computer]
             if timed_out and not match.over and all(s in game.timer.away for s in humans):
@@ -344,6 +357,14 @@ class GameService:
             await self.reload(game.game_id)  # memory ran ahead of the database: drop it
             raise
         return events
+
+    async def _match_end(self, game: Game, events: list[Event]) -> list[Outgoing]:
+        """The match's result, with how it moves each player's rating on the group's board."""
+        for event in events:
+            if isinstance(event, MatchEnded):
+                changes = await rating_changes(self.storage, game, event, self.clock())
+                return self.composer.match_end(game, event, changes)
+        return []
 
     def _track_time(self, game: Game, seat: int, where: str, timed_out: bool) -> list[Outgoing]:
         """Count time-outs in a row; the third marks the seat away and says so."""

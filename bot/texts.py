@@ -483,15 +483,20 @@ class TextComposer:
                     log.exception("hand result picture failed")
                     photo = None
                 out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)), photo))
-            elif isinstance(event, MatchEnded):
-                again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
-                view = table_view(match)
-                try:
-                    photo = self.pictures.match_end(game, view)
-                except Exception:  # a picture must never cost the result: say it in words
-                    log.exception("match end picture failed")
-                    photo = None
-                out.append(Outgoing(fit_caption(match_result_text(t, game, event, view)), photo,
-                                    buttons=(again,)))
-        return out
+        return out  # the match's end: see match_end
+
+    def match_end(self, game: Game, ended: MatchEnded, rating_changes: Sequence[int | None]
+                  ) -> list[Outgoing]:
+        t = translator(game.language)
+        match = game.match
+        assert match is not None
+        again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
+        view = table_view(match)
+        try:
+            photo: bytes | None = self.pictures.match_end(game, view, rating_changes)
+        except Exception:  # a picture must never cost the result: say it in words
+            log.exception("match end picture failed")
+            photo = None
+        return [Outgoing(fit_caption(match_result_text(t, game, ended, view)), photo,
+                         buttons=(again,))]
 

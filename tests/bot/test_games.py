@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 from collections.abc import AsyncIterator, Sequence
@@ -28,9 +29,11 @@ class RecordingComposer:
         for event in events:
             if isinstance(event, HandEnded):
                 out.append(Outgoing(f"hand {event.hand_number} over: {event.winner}"))
-            elif isinstance(event, MatchEnded):
-                out.append(Outgoing(f"match over: {event.winner}"))
         return out
+
+    def match_end(self, game: Game, ended: MatchEnded, changes: Sequence[int | None]
+                  ) -> list[Outgoing]:
+        return [Outgoing(f"match over: {ended.winner} {list(changes)}")]
 
     def away(self, game: Game, seat: int) -> list[Outgoing]:
         return [Outgoing(f"away {seat}")]
@@ -224,3 +227,17 @@ def test_a_blocked_pair_hand_shows_both_pairs_sums() -> None:
     text = hand_result_text(translator("en"), game, ended, table_view(match))
     sums = (ended.totals[0] + ended.totals[2], ended.totals[1] + ended.totals[3])
     assert f"Pairs' pips: Ann & Cid {sums[0]} · Bob & Dee {sums[1]}." in text
+
+
+async def test_the_match_end_says_how_each_rating_moved(storage: Storage) -> None:
+    """Winners' ratings go up and losers' down on the group's board of that game."""
+    service = service_for(storage)
+    game = await started_game(service, "gaple")
+    await play_to_the_end(service, game)
+    assert game.match is not None and game.match.winner is not None
+    last = (await storage.pending_outbox(game.game_id))[-1].text
+    changes = ast.literal_eval(last.split(" ", 3)[3])  # the list the composer was given
+    assert len(changes) == 4
+    winner = game.match.sides[game.match.winner][0]
+    assert changes[winner] > 0
+    assert all(change < 0 for seat, change in enumerate(changes) if seat != winner)
