@@ -35,6 +35,7 @@ from .callbacks import (
     decode,
 )
 from .commands import create_game
+from .delivery import answer_tap
 from .errors import UserError
 from .gamebook import GAMES
 from .i18n import Translator, translator
@@ -74,7 +75,7 @@ def answering(
         except Exception:
             log.exception("button %r failed", query.data)
             toast = t("Something went wrong. Please try again.")
-        await query.answer(text=toast, url=url)
+        await answer_tap(query, toast, url)
 
     return handle
 
@@ -83,8 +84,8 @@ async def unknown(update: Update, context: Context) -> None:
     """Data no family claims: garbled, forged or from an old version of the bot."""
     query = update.callback_query
     if query is not None:
-        await query.answer(text=translator(query.from_user.language_code)(
-            "That button is out of date."))
+        await answer_tap(query, translator(query.from_user.language_code)(
+            "That button is out of date."), None)
 
 
 def _t(query: CallbackQuery) -> Translator:
@@ -220,6 +221,9 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     seat = game.seat_of(user.id)
     if seat is None:
         return t("You are not playing in this game."), None
+    if not _current_hand(game, seat, query):
+        await _mark_out_of_date(query, t)
+        return t("That message is out of date: your tiles are in the newest one."), None
     if isinstance(tap, TileTap) and tap.intent is TileIntent.INERT:
         return t("You cannot lay that tile now."), None
     async with rt.locks.game(game.game_id):
@@ -236,6 +240,26 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             return None, None
         await rt.service.act(game, user.id, tap.move_no, action)
     return None, None
+
+
+def _current_hand(game: Game, seat: int, query: CallbackQuery) -> bool:
+    """Whether the tap comes from the seat's current hand message: a send whose answer was
+    lost may have left a second one, whose buttons must not act."""
+    message = query.message
+    current = game.messages.hands.get(seat)
+    if not isinstance(message, Message):
+        return True  # an inline message, or one too old for Telegram to show: move_no decides
+    return current is not None and current.message_id == message.message_id
+
+
+async def _mark_out_of_date(query: CallbackQuery, t: Translator) -> None:
+    """Say on a stray hand message that it is out of date, and take its buttons away."""
+    text = t("This message is out of date: your tiles are in the newest one.")
+    with contextlib.suppress(TelegramError):
+        if isinstance(query.message, Message) and query.message.photo:
+            await query.edit_message_caption(caption=text, reply_markup=None)
+        else:
+            await query.edit_message_text(text, reply_markup=None)
 
 
 async def _show_choice(
