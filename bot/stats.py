@@ -34,7 +34,7 @@ from .gamebook import GAMES, find_game
 from .i18n import N_, Translator
 from .models import Player
 from .storage import ResultFilter, Storage
-from .texts import esc, title
+from .texts import esc, shorten, title
 
 RATING_BASE = 1000
 RATING_SCALE = 20
@@ -300,7 +300,7 @@ def parse_query(words: Sequence[str]) -> BoardQuery:
         else:
             raise UserError(
                 N_("I don't know the filter {word}: use a game ({games}), month or all."),
-                word=word, games=", ".join(GAMES),
+                word=shorten(word), games=", ".join(GAMES),
             )
     return BoardQuery(game, this_month)
 
