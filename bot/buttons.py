@@ -38,13 +38,15 @@ from .commands import create_game
 from .delivery import answer_tap
 from .errors import UserError
 from .gamebook import GAMES
-from .i18n import Translator, translator
+from .i18n import N_, Translator, translator
 from .menu import setting_button
 from .models import Game, Status
 from .runtime import Runtime, runtime
 from .updates import is_admin, is_group, player_of, remember
 
 log = logging.getLogger(__name__)
+#: What a stray lobby or table message says once found (in the group's language).
+STRAY = N_("This message is out of date: the table's newest message is below.")
 
 Answer = tuple[str | None, str | None]  # (toast, url)
 Context = ContextTypes.DEFAULT_TYPE
@@ -126,6 +128,8 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                        tap: LobbyTap | AddComputer) -> Answer:
     user, t = query.from_user, _t(query)
     game = _game(rt, tap.game_id)
+    if not await _current(query, t, game.messages.lobby, translator(game.language)(STRAY)):
+        return t("That message is out of date: use the newest one."), None
     async with rt.locks.game(game.game_id):
         if isinstance(tap, AddComputer):
             added = await rt.service.add_computer(game, user.id, tap.level)
@@ -208,6 +212,8 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
         return t("You are not playing in this game."), None
     if game.status is not Status.PLAYING:
         return t("This game is over."), None
+    if not await _current(query, t, game.messages.table, translator(game.language)(STRAY)):
+        return t("That message is out of date: use the newest one."), None
     if not await rt.storage.private_ok(user.id):
         return None, keyboards.deep_link(rt.publisher.bot_username, f"hand{game.game_id}")
     await rt.publisher.resend_hand(game, seat)
@@ -221,8 +227,9 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     seat = game.seat_of(user.id)
     if seat is None:
         return t("You are not playing in this game."), None
-    if not _current_hand(game, seat, query):
-        await _mark_out_of_date(query, t)
+    current = game.messages.hands.get(seat)
+    if not await _current(query, t, None if current is None else current.message_id,
+                          t("This message is out of date: your tiles are in the newest one.")):
         return t("That message is out of date: your tiles are in the newest one."), None
     if isinstance(tap, TileTap) and tap.intent is TileIntent.INERT:
         return t("You cannot lay that tile now."), None
@@ -242,24 +249,22 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     return None, None
 
 
-def _current_hand(game: Game, seat: int, query: CallbackQuery) -> bool:
-    """Whether the tap comes from the seat's current hand message: a send whose answer was
-    lost may have left a second one, whose buttons must not act."""
+async def _current(query: CallbackQuery, t: Translator, current: int | None, says: str
+                   ) -> bool:
+    """Whether the tap comes from the game's current message of its kind (``current``): a
+    send whose answer was lost may have left a second one, whose buttons must not act. A
+    stray found so is edited to say it is out of date (``says``), without its buttons."""
     message = query.message
-    current = game.messages.hands.get(seat)
     if not isinstance(message, Message):
         return True  # an inline message, or one too old for Telegram to show: move_no decides
-    return current is not None and current.message_id == message.message_id
-
-
-async def _mark_out_of_date(query: CallbackQuery, t: Translator) -> None:
-    """Say on a stray hand message that it is out of date, and take its buttons away."""
-    text = t("This message is out of date: your tiles are in the newest one.")
+    if current == message.message_id:
+        return True
     with contextlib.suppress(TelegramError):
-        if isinstance(query.message, Message) and query.message.photo:
-            await query.edit_message_caption(caption=text, reply_markup=None)
+        if message.photo:
+            await query.edit_message_caption(caption=says, reply_markup=None)
         else:
-            await query.edit_message_text(text, reply_markup=None)
+            await query.edit_message_text(says, reply_markup=None)
+    return False
 
 
 async def _show_choice(

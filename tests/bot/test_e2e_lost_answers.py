@@ -22,7 +22,7 @@ async def test_a_lost_hand_message_leaves_one_live_keyboard(group: Group,
                                                             after_acting: bool) -> None:
     async with group.bot():
         table = await group.start("pair")
-        user, first = await group.server.wait_for(table.whose_turn)
+        user, _ = await group.server.wait_for(table.whose_turn)
         seat = group.users.index(user)
         others = [u for u in group.users[:4] if u is not user]
         for other in others:  # whoever is next loses the answer to their hand message
@@ -113,3 +113,54 @@ async def test_a_failed_tap_answer_is_retried_within_the_window(group: Group,
     assert record.answer_text == "You joined the game."
     answers = group.server.requests_for("answerCallbackQuery")
     assert [r.status for r in answers][-3:] == [status, status, 200]
+
+
+STRAY = "This message is out of date: the table's newest message is below."
+
+
+@pytest.mark.parametrize("after_acting", [False, True], ids=["before", "after"])
+async def test_a_lost_lobby_leaves_one_lobby_that_acts(group: Group, after_acting: bool) -> None:
+    ayu, budi = group.users[:2]
+    async with group.bot():
+        await started(group, ayu)
+        await started(group, budi)
+        group.server.drop_connection("sendMessage", after_acting=after_acting, chat=group.chat)
+        ayu.send(group.chat, "/newgame gaple")
+        await group.server.wait_for(lambda: group.service.open_game_in(group.chat.id)
+                                    and group.game().messages.lobby)
+        lobbies = [m for m in group.server.bot_messages(group.chat) if lobby_button(m, "j")]
+        assert len(lobbies) == (2 if after_acting else 1)
+        current = group.server.message(group.chat, group.game().messages.lobby)  # type: ignore[arg-type]
+        for stray in (m for m in lobbies if m is not current):
+            record = budi.press(stray, lobby_button(stray, "j") or "")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+            assert record.answer_text == "That message is out of date: use the newest one."
+            assert stray.text == STRAY and not stray.buttons
+            assert len(group.game().players) == 1
+        record = budi.press(current, lobby_button(current, "j") or "")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "You joined the game."
+
+
+@pytest.mark.parametrize("after_acting", [False, True], ids=["before", "after"])
+async def test_a_lost_table_leaves_one_table_that_acts(group: Group, after_acting: bool) -> None:
+    await_table = lambda: group.game().messages.table  # noqa: E731
+    async with group.bot():
+        await group.open_table("pair")
+        group.server.drop_connection("sendPhoto", after_acting=after_acting, chat=group.chat)
+        lobby = group.lobby()
+        record = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(await_table)
+        tables = [m for m in group.server.bot_messages(group.chat)
+                  if any(b.text == "🀱 My tiles" for row in m.buttons for b in row)]
+        assert len(tables) == (2 if after_acting else 1)
+        current = group.server.message(group.chat, group.game().messages.table)  # type: ignore[arg-type]
+        for stray in (m for m in tables if m is not current):
+            tap = group.users[1].press(stray, "🀱 My tiles")
+            await group.server.wait_for(lambda r=tap: r.answered)  # type: ignore[misc]
+            assert tap.answer_text == "That message is out of date: use the newest one."
+            assert stray.caption == STRAY and not stray.buttons
+        tap = group.users[1].press(current, "🀱 My tiles")
+        await group.server.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "I sent your tiles to our private chat."
