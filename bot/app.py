@@ -120,6 +120,8 @@ def build_application(
         )
     application.add_handler(CallbackQueryHandler(buttons.unknown))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrate_handler))
+    application.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED,
+                                           commands.topic_closed_handler))
     application.add_handler(
         ChatMemberHandler(commands.membership_handler, ChatMemberHandler.MY_CHAT_MEMBER)
     )

@@ -13,10 +13,11 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram import CallbackQuery, Message, Update
+from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine import PlayerView, player_view
+from engine import Discard, PlayerView, Tile, player_view
 
 from . import keyboards, texts
 from .callbacks import (
@@ -26,9 +27,11 @@ from .callbacks import (
     LobbyAction,
     LobbyTap,
     PickGame,
+    PlayAgain,
     ReplaceAway,
     SettingTap,
     ShowHand,
+    ShowRules,
     StopAnswer,
     TileIntent,
     TileTap,
@@ -39,10 +42,10 @@ from .delivery import answer_tap
 from .errors import UserError
 from .gamebook import GAMES
 from .i18n import N_, Translator, translator
-from .menu import setting_button
+from .menu import group_settings, setting_button
 from .models import Game, Status
 from .runtime import Runtime, runtime
-from .updates import is_admin, is_group, player_of, remember
+from .updates import is_admin, is_group, player_of, remember, thread_of
 
 log = logging.getLogger(__name__)
 #: What a stray lobby or table message says once found (in the group's language).
@@ -113,10 +116,34 @@ async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if chat is None or not is_group(chat) or tap.game not in GAMES:
         return _t(query)("That button is out of date."), None
     await remember(rt, query.from_user)
-    refusal = await create_game(rt, chat, query.from_user, tap.game, {})
+    refusal = await create_game(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
     if refusal is None:
         await _delete_quietly(query)  # the picker has done its job
     return refusal, None
+
+
+async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowRules
+                      ) -> Answer:
+    """A game's rules, as a message of their own in the chat of the picker."""
+    t = _t(query)
+    if tap.game not in GAMES or query.message is None:
+        return t("That button is out of date."), None
+    chat = query.message.chat
+    if is_group(chat):
+        settings = await group_settings(rt, chat.id)
+        t = translator(settings.language or query.from_user.language_code)
+    if isinstance(query.message, Message):  # a reply stays in the picker's forum topic
+        await query.message.reply_text(texts.rules_text(t, tap.game), parse_mode=ParseMode.HTML)
+    return None, None
+
+
+async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: PlayAgain
+                       ) -> Answer:
+    """A rematch: the same table again, its players asked to confirm."""
+    old = _game(rt, tap.game_id)
+    async with rt.locks.chat(old.chat_id):
+        await rt.service.rematch(old, player_of(query.from_user))
+    return _t(query)("A new table is open: the others press Join to play again."), None
 
 
 async def settings_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: SettingTap
@@ -231,11 +258,15 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     if not await _current(query, t, None if current is None else current.message_id,
                           t("This message is out of date: your tiles are in the newest one.")):
         return t("That message is out of date: your tiles are in the newest one."), None
-    if isinstance(tap, TileTap) and tap.intent is TileIntent.INERT:
-        return t("You cannot lay that tile now."), None
     async with rt.locks.game(game.game_id):
         if game.status is not Status.PLAYING or game.match is None:
             return t("This game is over."), None
+        to_move = game.match.to_move
+        if to_move is not None and to_move != seat:  # a tap out of turn says whose turn it is
+            return t("It is {name}'s turn; I will write when it is yours.",
+                     name=game.players[to_move].name), None
+        if isinstance(tap, TileTap) and tap.intent is TileIntent.INERT:
+            return t("You cannot lay that tile now."), None
         if tap.move_no != game.move_no:
             return t("That button is out of date."), None
         action = tap.action() if isinstance(tap, TileTap) else None
@@ -243,7 +274,7 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             view = player_view(game.match, seat)
             if not view.my_turn:
                 return t("It is not your turn."), None
-            await _show_choice(query, t, game, view, tap)
+            await _show_choice(rt, query, t, game, view, tap)
             return None, None
         await rt.service.act(game, user.id, tap.move_no, action)
     return None, None
@@ -268,24 +299,38 @@ async def _current(query: CallbackQuery, t: Translator, current: int | None, say
 
 
 async def _show_choice(
-    query: CallbackQuery, t: Translator, game: Game, view: PlayerView, tap: TileTap | BackToHand
+    rt: Runtime, query: CallbackQuery, t: Translator, game: Game, view: PlayerView,
+    tap: TileTap | BackToHand,
 ) -> None:
-    if isinstance(tap, TileTap):
+    """The second tap's question (which end; put this tile face down?), or back to the tiles;
+    the caption says which tile is being placed."""
+    choosing: Tile | None = None
+    if isinstance(tap, TileTap) and tap.intent is TileIntent.ASK_DISCARD:
+        if not any(type(a) is Discard and a.tile is tap.tile for a in view.legal):
+            raise UserError("You cannot lay that tile now.")
+        choosing = tap.tile
+        markup = keyboards.discard_confirmation(t, game, game.move_no, tap.tile)
+    elif isinstance(tap, TileTap):
         if tap.tile not in view.playable():
             raise UserError("You cannot lay that tile now.")
+        choosing = tap.tile
         markup = keyboards.end_choice(t, game, view, game.move_no, tap.tile)
     else:
         markup = keyboards.hand(t, game, view, game.move_no)
     current = query.message.reply_markup if isinstance(query.message, Message) else None
     if current == markup:
         return  # a second tap on the same tile: nothing to change
+    caption = rt.publisher.choice_caption(game, view, t, choosing)
     with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
-        await query.edit_message_reply_markup(reply_markup=markup)
+        await query.edit_message_caption(caption=caption, parse_mode=ParseMode.HTML,
+                                         reply_markup=markup)
 
 
 # family (bot.callbacks.PATTERNS) -> (the button types it carries, its route)
 ROUTES: dict[str, tuple[type | tuple[type, ...], Route]] = {
     "game": (PickGame, game_picked),
+    "rules": (ShowRules, rules_asked),
+    "again": (PlayAgain, again_tapped),
     "lobby": ((LobbyTap, AddComputer), lobby_tapped),
     "play": ((TileTap, BackToHand), tile_tapped),
     "hand": (ShowHand, hand_asked),

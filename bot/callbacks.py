@@ -47,6 +47,26 @@ class LobbyAction(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class ShowRules:
+    """The rules picker under a bare /rules: show ``game``'s rules."""
+
+    game: str
+
+    def encode(self) -> str:
+        return _checked(f"u:{self.game}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAgain:
+    """Under a match's result: open the same table again (same game, options and players)."""
+
+    game_id: int
+
+    def encode(self) -> str:
+        return _checked(f"g:{self.game_id}")
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyTap:
     game_id: int
     action: LobbyAction
@@ -70,6 +90,7 @@ class TileIntent(enum.Enum):
     PLAY = "p"  # lay it (at ``end``, or where the engine resolves it)
     CHOOSE_END = "e"  # it fits more than one end: ask which
     DISCARD = "d"  # put it face down
+    ASK_DISCARD = "f"  # it may go face down: ask once, since a mistaken tap costs points
     INERT = "i"  # shown, but not playable now
 
 
@@ -165,13 +186,13 @@ class SettingTap:
         return _checked(f"o:{self.page}:{self.name}:{choice}")
 
 
-Button = (PickGame | LobbyTap | AddComputer | TileTap | BackToHand | ShowHand | StopAnswer
-          | LeaveAnswer | ReplaceAway | SettingTap)
+Button = (PickGame | ShowRules | PlayAgain | LobbyTap | AddComputer | TileTap | BackToHand
+          | ShowHand | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap)
 
 _NUMBER = r"(0|[1-9][0-9]{0,17})"
 _WORD = r"([a-z0-9_-]{0,24})"
 _FORMS: tuple[tuple[re.Pattern[str], type], ...] = (
-    (re.compile(rf"([pedi]):{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR-])"), TileTap),
+    (re.compile(rf"([pedif]):{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR-])"), TileTap),
     (re.compile(rf"([jlsck]):{_NUMBER}"), LobbyTap),
     (re.compile(rf"a:{_NUMBER}:{_NUMBER}"), AddComputer),
     (re.compile(rf"b:{_NUMBER}:{_NUMBER}"), BackToHand),
@@ -180,14 +201,18 @@ _FORMS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"([vw]):{_NUMBER}:{_NUMBER}"), LeaveAnswer),
     (re.compile(rf"r:{_NUMBER}:{_NUMBER}"), ReplaceAway),
     (re.compile(r"n:([a-z-]{1,20})"), PickGame),
+    (re.compile(r"u:([a-z-]{1,20})"), ShowRules),
+    (re.compile(rf"g:{_NUMBER}"), PlayAgain),
     (re.compile(rf"o:{_WORD}:{_WORD}:(|0|[1-9][0-9]?)"), SettingTap),
 )
 
 # PTB routing: each family of buttons by its prefix (decode still checks the whole form).
 PATTERNS: dict[str, str] = {
     "game": r"^n:",
+    "rules": r"^u:",
+    "again": r"^g:",
     "lobby": r"^[jlscka]:",
-    "play": r"^[pedib]:",
+    "play": r"^[pedifb]:",
     "hand": r"^h:",
     "stop": r"^[yx]:",
     "leave": r"^[vw]:",
@@ -230,4 +255,8 @@ def _build(kind: type, g: tuple[str, ...]) -> Button | None:
         return ReplaceAway(int(g[0]), int(g[1]))
     if kind is PickGame:
         return PickGame(g[0])
+    if kind is ShowRules:
+        return ShowRules(g[0])
+    if kind is PlayAgain:
+        return PlayAgain(int(g[0]))
     return SettingTap(g[0], g[1], int(g[2]) if g[2] else None)

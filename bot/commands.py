@@ -23,7 +23,7 @@ from .i18n import DEFAULT_LANGUAGE, Translator, pick_language, translator
 from .menu import group_settings
 from .models import Game, Status
 from .runtime import Runtime, runtime
-from .updates import is_admin, is_group, player_of, remember, reply, tr
+from .updates import is_admin, is_group, player_of, remember, reply, thread_of, tr
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,8 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             await rt.publisher.resend_hand(playing, seat)
             return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
-                          "Your tiles will come to you here, in private."))
+                          "Your tiles will come to you here, in private."),
+                reply_markup=keyboards.add_to_group(t, rt.publisher.bot_username))
 
 
 async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -90,11 +91,16 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     await remember(rt, user)
     args = context.args or []
-    existing = rt.service.open_game_in(chat.id)
+    thread = thread_of(update.effective_message)  # a forum's topic holds its own game
+    existing = rt.service.open_game_in(chat.id, thread)
     if existing is not None:
-        target = existing.messages.table or existing.messages.lobby
         t = translator(existing.language)
-        await reply(update, t("A game is already running in this chat."),
+        if existing.status is Status.LOBBY:
+            target, text = existing.messages.lobby, t(
+                "A table is already open here: press Join on it, or its creator can cancel it.")
+        else:
+            target, text = existing.messages.table, t("A game is already running in this chat.")
+        await reply(update, text,
                     reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
                     if target else None)
         return
@@ -111,7 +117,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     options, refusal = read_options(t, name, args[1:])
     if refusal is None:
-        refusal = await create_game(rt, chat, user, name, options)
+        refusal = await create_game(rt, chat, user, name, options, thread)
     if refusal is not None:
         await reply(update, refusal)
 
@@ -141,9 +147,11 @@ def read_options(
 
 
 async def create_game(
-    rt: Runtime, chat: Chat, user: User, name: str, options: dict[str, object]
+    rt: Runtime, chat: Chat, user: User, name: str, options: dict[str, object],
+    thread_id: int | None = None,
 ) -> str | None:
-    """Open a table with the group's settings (``options`` win); returns a refusal, or None."""
+    """Open a table with the group's settings (``options`` win), in the forum topic
+    ``thread_id`` if given; returns a refusal, or None."""
     settings = await group_settings(rt, chat.id)
     if settings.language is None:
         # A group speaks the language of whoever opened its first table, until /settings.
@@ -151,11 +159,13 @@ async def create_game(
         await rt.storage.save_chat_settings(chat.id, settings.to_json())
     language = settings.language or DEFAULT_LANGUAGE
     t = translator(language)
+    await rt.storage.save_chat_title(chat.id, chat.title)
+    rt.publisher.chat_titles[chat.id] = chat.title or ""
     merged = settings.game_options(name) | options
     async with rt.locks.chat(chat.id):
         try:
             await rt.service.create(chat.id, player_of(user), name, language, merged,
-                                    settings.turn_seconds)
+                                    settings.turn_seconds, thread_id)
         except UserError as exc:
             return t(exc.message, **exc.params)
         except BadInputError:
@@ -175,7 +185,7 @@ async def group_game(
         t = tr(update)
         await reply(update, t("This works in the group where the game is played."))
         return None
-    game = rt.service.open_game_in(chat.id)
+    game = rt.service.open_game_in(chat.id, thread_of(update.effective_message))
     return rt, user, game, tr(update, game)
 
 
@@ -242,15 +252,26 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rules GAME: that game's rules; a bare /rules: a button per game (one message each
+    when tapped, rather than a wall of text)."""
+    rt = runtime(context)
+    chat = update.effective_chat
     t = tr(update)
+    if is_group(chat):
+        assert chat is not None
+        settings = await group_settings(rt, chat.id)
+        t = translator(settings.language or (update.effective_user.language_code
+                                             if update.effective_user else None))
     args = context.args or []
-    name = find_game(args[0]) if args else None
-    if args and name is None:
-        await reply(update, t("I don't know the game {game}. I play: {games}.",
+    if not args:
+        await reply(update, t("Which game's rules?"), reply_markup=keyboards.rules_picker(t))
+        return
+    name = find_game(args[0])
+    if name is None:
+        await reply(update, t("There is no game called {game}. The games: {games}.",
                               game=texts.quote(args[0]), games=", ".join(GAMES)))
         return
-    names = [name] if name else list(GAMES)
-    await reply(update, "\n\n".join(texts.rules_text(t, n) for n in names))
+    await reply(update, texts.rules_text(t, name))
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -268,10 +289,24 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
     if change.chat.type == ChatType.PRIVATE:
         await rt.storage.set_private_ok(change.chat.id, not gone)
         return
-    game = rt.service.open_game_in(change.chat.id)
-    if gone and game is not None:
+    if not gone:
+        return
+    for game in rt.service.open_games_in(change.chat.id):  # one per topic in a forum
         async with rt.locks.game(game.game_id):
             await rt.service.abandon(game)
+
+
+async def topic_closed_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """An admin closed a forum topic: its game ends at once, and General is told why
+    (a deleted topic sends no update: the publisher finds out when Telegram refuses it)."""
+    message = update.effective_message
+    thread = thread_of(message)
+    if message is None or thread is None:
+        return
+    rt = runtime(context)
+    game = rt.service.open_game_in(message.chat.id, thread)
+    if game is not None:
+        await rt.publisher.topic_gone(game.game_id, thread, deleted=False)
 
 
 async def migrate_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

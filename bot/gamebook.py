@@ -37,7 +37,7 @@ class GamePresentation:
     name: str  # the engine variant's name
     title: str
     rules: str  # may use {target}
-    went_out: str  # what the group reads when a player lays their last tile ({name})
+    went_out: str  # what the group reads when a player lays their last tile ({name}, {tile})
     options: Mapping[str, OptionText] = field(default_factory=dict)  # set and target aside
     targets: tuple[int, ...] = (50, 100, 101, 150, 200, 250)  # what /settings offers
 
@@ -57,7 +57,7 @@ ENTRIES = (
            "an open end; if you cannot, you knock (pass). The first to lay their last tile calls "
            "\"gaple!\" and scores the pips left in all other hands. If nobody can lay, the fewest "
            "pips wins (a tie is a draw). First to {target} points wins the match."),
-        N_("Gaple! {name} laid their last tile."),
+        N_("Gaple! {name} went out with {tile}."),
     ),
     GamePresentation(
         "gaple-dead",
@@ -69,7 +69,8 @@ ENTRIES = (
            "player's total is the pips in hand plus dead tiles, and the lowest total wins. Totals "
            "add up over the match; when someone reaches {target}, the lowest running total "
            "wins."),
-        N_("Gaple! {name} laid their last tile."),
+        # Going out does not win here: the lowest total does.
+        N_("{name} laid their last tile, {tile}."),
         {
             "deal": OptionText(
                 N_("Deal: {value}"),
@@ -94,7 +95,7 @@ ENTRIES = (
            "is not allowed. When a player lays their last tile, their pair scores the pips in the "
            "opponents' hands; if nobody can lay, the pair with fewer pips wins them. First pair to "
            "{target} points wins."),
-        N_("Domino! {name} laid their last tile."),
+        N_("Domino! {name} went out with {tile}."),
         {
             "first_lead": OptionText(
                 N_("First lead: {value}"),

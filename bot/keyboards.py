@@ -17,6 +17,7 @@ from .callbacks import (
     LobbyTap,
     PickGame,
     ShowHand,
+    ShowRules,
     StopAnswer,
     TileIntent,
     TileTap,
@@ -44,6 +45,18 @@ def game_picker(t: Translator) -> InlineKeyboardMarkup:
     )
 
 
+def rules_picker(t: Translator) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [[_button(title(t, game), ShowRules(game))] for game in GAMES]
+    )
+
+
+def add_to_group(t: Translator, bot_username: str) -> InlineKeyboardMarkup:
+    """Telegram's startgroup link: the user picks a group and the bot is added to it."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        t("👥 Add me to a group"), url=f"https://t.me/{bot_username}?startgroup=new")]])
+
+
 def lobby(t: Translator, game: Game, bot_username: str) -> InlineKeyboardMarkup:
     gid = game.game_id
     return InlineKeyboardMarkup(
@@ -62,7 +75,7 @@ def lobby(t: Translator, game: Game, bot_username: str) -> InlineKeyboardMarkup:
 
 
 def table(t: Translator, game: Game) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([[_button(t("🀱 My tiles"), ShowHand(game.game_id))]])
+    return InlineKeyboardMarkup([[_button(t("👀 My tiles"), ShowHand(game.game_id))]])
 
 
 def stop_confirmation(t: Translator, game: Game) -> InlineKeyboardMarkup:
@@ -108,12 +121,22 @@ def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKey
             buttons.append(_button(f"✅ {label}", TileTap(gid, move_no, tile, TileIntent.PLAY,
                                                          ends[0] if ends else None)))
         elif tile in discards:
-            buttons.append(_button(f"🂠 {label}", TileTap(gid, move_no, tile,
-                                                         TileIntent.DISCARD)))
+            buttons.append(_button(f"⬛ {label}", TileTap(gid, move_no, tile,
+                                                         TileIntent.ASK_DISCARD)))
         else:
             buttons.append(_button(label, TileTap(gid, move_no, tile, TileIntent.INERT)))
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
     return InlineKeyboardMarkup(rows)
+
+
+def discard_confirmation(t: Translator, game: Game, move_no: int, tile: Tile
+                         ) -> InlineKeyboardMarkup:
+    gid = game.game_id
+    return InlineKeyboardMarkup([
+        [_button(t("⬛ Yes, put {tile} face down", tile=str(tile)),
+                 TileTap(gid, move_no, tile, TileIntent.DISCARD))],
+        [_button(t("↩ Back"), BackToHand(gid, move_no))],
+    ])
 
 
 def end_choice(

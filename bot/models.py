@@ -106,6 +106,7 @@ class Messages:
     table_key: str | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
     unreachable: list[int] = field(default_factory=list)  # seats told about in the group
+    topic_gone: bool = False  # its lobby and table were in a topic that is closed or gone
 
     def to_json(self) -> str:
         return dumps(
@@ -117,6 +118,7 @@ class Messages:
                 "table_key": self.table_key,
                 "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},
                 "unreachable": self.unreachable,
+                "topic_gone": self.topic_gone,
             }
         )
 
@@ -131,6 +133,7 @@ class Messages:
             data.get("table_key"),
             {int(s): HandMessage(v[0], v[1]) for s, v in data.get("hands", {}).items()},
             list(data.get("unreachable", [])),
+            bool(data.get("topic_gone", False)),
         )
 
 
@@ -155,6 +158,24 @@ class TimerState:
                    list(data.get("auto", [])))
 
 
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A seat changed hands: ``left`` sat there until ``moves`` moves of hand ``hand`` were
+    made. History keeps who made each move."""
+
+    seat: int
+    hand: int
+    moves: int
+    left: Player
+
+    def to_json(self) -> list[object]:
+        return [self.seat, self.hand, self.moves, self.left.to_json()]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> SeatChange:
+        return cls(int(data[0]), int(data[1]), int(data[2]), Player.from_json(data[3]))
+
+
 @dataclass(slots=True)
 class Game:
     game_id: int
@@ -171,6 +192,9 @@ class Game:
     turn_seconds: int = 0
     deadline: float | None = None
     timer: TimerState = field(default_factory=TimerState)
+    seat_changes: list[SeatChange] = field(default_factory=list)  # in the order they happened
+    pending: list[int] = field(default_factory=list)  # a rematch's players yet to confirm
+    thread_id: int | None = None  # its forum topic; None: no topics, or the General topic
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
@@ -181,6 +205,13 @@ class Game:
     @property
     def names(self) -> list[str]:
         return [p.name for p in self.players]
+
+    def player_at(self, seat: int, hand: int, move: int) -> Player:
+        """Who sat in ``seat`` when move ``move`` of hand ``hand`` was made."""
+        for change in self.seat_changes:
+            if change.seat == seat and (hand, move) < (change.hand, change.moves):
+                return change.left
+        return self.players[seat]
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
@@ -203,9 +234,13 @@ class Composer(Protocol):
 
     def away(self, game: Game, seat: int) -> list[Outgoing]: ...
 
+    def ready(self, game: Game) -> list[Outgoing]: ...
+
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]: ...
 
     def stopped(self, game: Game, by: str) -> list[Outgoing]: ...
+
+    def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]: ...
 
 
 def move_number(match: Match | None) -> int:

@@ -10,6 +10,7 @@ already syncing only mark it dirty, and the running sync goes round once more.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 from dataclasses import dataclass
@@ -25,11 +26,11 @@ from telegram.error import (
     TelegramError,
 )
 
-from engine import player_view, table_view
+from engine import PlayerView, Tile, player_view, table_view
 
 from . import keyboards, texts
 from .delivery import outcome_unknown
-from .i18n import translator
+from .i18n import Translator, translator
 from .locks import Locks
 from .models import Game, HandMessage, Status
 from .pictures import PictureMaker
@@ -77,6 +78,26 @@ def not_modified(error: BadRequest) -> bool:
     return "not modified" in error.message.lower()
 
 
+class TopicGoneError(Exception):
+    """Telegram refuses to post in a game's forum topic: it was closed or deleted."""
+
+    def __init__(self, thread_id: int, deleted: bool) -> None:
+        super().__init__(f"topic {thread_id} is {'deleted' if deleted else 'closed'}")
+        self.thread_id = thread_id
+        self.deleted = deleted
+
+
+def topic_refusal(error: BadRequest) -> bool | None:
+    """Whether Telegram's refusal says the topic is deleted (True) or closed (False);
+    None when it is about something else."""
+    message = error.message.lower()
+    if "topic_closed" in message:
+        return False
+    if "message thread not found" in message or "topic_deleted" in message:
+        return True
+    return None
+
+
 class Publisher:
     def __init__(
         self, bot: Bot, service: GameService, pictures: PictureMaker, locks: Locks,
@@ -88,6 +109,7 @@ class Publisher:
         self.locks = locks
         self.bot_username = bot_username
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self.chat_titles: dict[int, str] = {}  # groups' names, for the way back to the table
         self._dirty: set[tuple[int, str]] = set()
 
     # --- scheduling --------------------------------------------------------------------
@@ -120,6 +142,14 @@ class Publisher:
                 seconds = wait if isinstance(wait, (int, float)) else wait.total_seconds()
                 await asyncio.sleep(seconds)
                 self._dirty.add(key)
+            except TopicGoneError as gone:
+                # Not a blip to retry: the game ends, and its last words go to General
+                # (its stop marks the game dirty again, which sends them).
+                failures = 0
+                try:
+                    await self.topic_gone(game_id, gone.thread_id, gone.deleted)
+                except Exception:
+                    log.exception("stopping game %s after its topic went failed", game_id)
             except Exception:
                 # A network blip must not leave a player without their turn: try again,
                 # backing off, a few times; a later change of the game syncs again anyway.
@@ -136,6 +166,16 @@ class Publisher:
         """Wait until no sync is running (tests and shutdown)."""
         while self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def topic_gone(self, game_id: int, thread_id: int, deleted: bool) -> None:
+        """The topic of a game was closed or deleted: stop the game, tell General."""
+        game = self.service.game(game_id)
+        if game is None:
+            return
+        async with self.locks.game(game_id):
+            if await self.service.topic_gone(game, thread_id, deleted):
+                log.info("game %s stopped: its topic %s was %s", game_id, thread_id,
+                         "deleted" if deleted else "closed")
 
     # --- sync --------------------------------------------------------------------------
     async def sync(self, game_id: int) -> None:
@@ -164,6 +204,10 @@ class Publisher:
         game = self.service.game(game_id)
         if game is None:
             return
+        if game.chat_id not in self.chat_titles:
+            self.chat_titles[game.chat_id] = await self.service.storage.chat_title(
+                game.chat_id) or ""
+        await self._farewells(game)
         # Private messages speak each player's own language when the bot has it.
         languages = [None if p.is_computer else await self.service.storage.user_language(p.user_id)
                      for p in game.players]
@@ -191,6 +235,8 @@ class Publisher:
             raise failed
 
     async def _drain_outbox(self, game_id: int) -> None:
+        game = self.service.game(game_id)
+        thread_id = game.thread_id if game is not None else None
         for item in await self.service.storage.pending_outbox(game_id):
             markup = None
             if item.buttons:
@@ -199,7 +245,7 @@ class Publisher:
                      for row in item.buttons]
                 )
             try:
-                await self._send(item.chat_id, item.text, item.photo, markup)
+                await self._send(item.chat_id, item.text, item.photo, markup, thread_id)
             except BadRequest:
                 # Telegram refuses this one for good: a single bad announcement must not
                 # block every later sync of the game.
@@ -213,19 +259,29 @@ class Publisher:
             await self.service.storage.outbox_done(item.id)
 
     async def _send(
-        self, chat_id: int, text: str, photo: bytes | None, markup: InlineKeyboardMarkup | None
+        self, chat_id: int, text: str, photo: bytes | None, markup: InlineKeyboardMarkup | None,
+        thread_id: int | None = None,
     ) -> Message:
+        """Send to a chat, or to one topic of a forum (``thread_id``; None: General, where
+        the Bot API takes no thread id). A refused topic raises :class:`TopicGoneError`."""
         try:
             if photo is None:
                 return await self.bot.send_message(
-                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup
+                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                    message_thread_id=thread_id,
                 )
             return await self.bot.send_photo(
-                chat_id, photo, caption=text, parse_mode=ParseMode.HTML, reply_markup=markup
+                chat_id, photo, caption=text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                message_thread_id=thread_id,
             )
         except ChatMigrated as exc:
             await self.service.migrate_chat(chat_id, exc.new_chat_id)
-            return await self._send(exc.new_chat_id, text, photo, markup)
+            return await self._send(exc.new_chat_id, text, photo, markup, thread_id)
+        except BadRequest as exc:
+            deleted = topic_refusal(exc)
+            if thread_id is not None and deleted is not None:
+                raise TopicGoneError(thread_id, deleted) from exc
+            raise
 
     async def _edit(
         self, chat_id: int, message_id: int, draft: Draft, shown: str | None = None
@@ -288,7 +344,7 @@ class Publisher:
         if messages.lobby is not None and messages.lobby_key == draft.key:
             return False
         if messages.lobby is None or not await self._edit(game.chat_id, messages.lobby, draft):
-            sent = await self._send(game.chat_id, draft.text, None, draft.markup)
+            sent = await self._send(game.chat_id, draft.text, None, draft.markup, game.thread_id)
             messages.lobby = sent.message_id
         messages.lobby_key = draft.key
         return True
@@ -296,8 +352,9 @@ class Publisher:
     # --- table -------------------------------------------------------------------------
     def _table_draft(self, game: Game) -> Draft | None:
         match = game.match
-        if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
-            return None
+        if (match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED)
+                or game.messages.topic_gone):
+            return None  # (a table left in a closed or deleted topic is not posted again)
         t = translator(game.language)
         key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
                      game.timer.warned)
@@ -317,16 +374,32 @@ class Publisher:
         assert match is not None
         number = match.hand.number
         if messages.table is not None and messages.table_hand != number:
-            await self._retire(game.chat_id, messages.table, delete=False)
+            await self._finish_table(game, messages.table, messages.table_hand)
             messages.table = None
         if messages.table is None or not await self._edit(
             game.chat_id, messages.table, draft, messages.table_key
         ):
-            sent = await self._send(game.chat_id, draft.text, draft.photo, draft.markup)
+            sent = await self._send(game.chat_id, draft.text, draft.photo, draft.markup,
+                                    game.thread_id)
             messages.table = sent.message_id
         messages.table_hand = number
         messages.table_key = draft.stored
         return True
+
+    async def _finish_table(self, game: Game, message_id: int, hand_number: int | None) -> None:
+        """The table of a hand that is over shows how it ended (the last tile, knock or dead
+        tile; no turn, no buttons) before the next hand gets a table of its own."""
+        match = game.match
+        assert match is not None
+        if hand_number is None or not 0 <= hand_number < len(match.hands):
+            await self._retire(game.chat_id, message_id, delete=False)
+            return
+        async with self.locks.game(game.game_id):
+            view = table_view(match, hand_number)
+            caption = texts.table_caption(translator(game.language), game, view)
+        final = Draft("final", caption, None, self.pictures.table(game, view))
+        if not await self._edit(game.chat_id, message_id, final):
+            await self._retire(game.chat_id, message_id, delete=False)
 
     # --- private hands -----------------------------------------------------------------
     def _hand_draft(self, game: Game, seat: int, language: str | None) -> Draft | None:
@@ -335,25 +408,66 @@ class Publisher:
         match = game.match
         if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
             return None
+        if seat in game.messages.unreachable:
+            return None  # unreachable seats wait for /start or "My tiles"
         view = player_view(match, seat)
         hand_number = match.hand.number
-        active = game.status is Status.PLAYING and view.my_turn
-        if active:
-            key = f"{hand_number}:A:{game.move_no}"
-        else:
-            key = f"{hand_number}:W:{game.status.value}:{len(view.hand)}:{len(view.dead)}"
-        current = game.messages.hands.get(seat)
-        if (current is not None and key_of(current.key) == key) or (
-            seat in game.messages.unreachable
-        ):
-            return None  # unreachable seats wait for /start or "My tiles"
         t = translator(language or game.language)
-        caption = texts.hand_caption(t, game, view)
+        caption = texts.hand_caption(t, game, view, table_link=self._table_link(t, game))
         if not game.status.open:
-            caption += "\n" + t("The game is over.")
+            caption += "\n" + texts.game_end_line(t, game)
+        if game.status is Status.PLAYING and view.my_turn:
+            key = f"{hand_number}:A:{game.move_no}"
+        else:  # a waiting message changes only when what it says changes
+            key = f"{hand_number}:W:{digest(caption, len(view.hand))}"
+        current = game.messages.hands.get(seat)
+        if current is not None and key_of(current.key) == key:
+            return None
         markup = keyboards.hand(t, game, view, game.move_no) if game.status.open else None
         photo = self.pictures.hand(game, view, t.language)
         return Draft(key, caption, markup, photo)
+
+    def choice_caption(self, game: Game, view: PlayerView, t: Translator,
+                       choosing: Tile | None) -> str:
+        """The hand message's caption while its player picks an end (or confirms a dead tile)
+        for ``choosing``, or back at their tiles."""
+        return texts.hand_caption(t, game, view, choosing, self._table_link(t, game))
+
+    async def _farewells(self, game: Game) -> None:
+        """A player whose seat a computer took is told so, in place of their last hand (whose
+        buttons would no longer work)."""
+        for change in game.seat_changes:
+            current = game.messages.hands.get(change.seat)
+            if current is None or not game.players[change.seat].is_computer:
+                continue
+            language = await self.service.storage.user_language(change.left.user_id)
+            t = translator(language or game.language)
+            text = t("🤖 {computer} plays your seat now. Thanks for playing!",
+                     computer=texts.esc(game.players[change.seat].name))
+            try:
+                await self.bot.edit_message_caption(
+                    chat_id=change.left.user_id, message_id=current.message_id, caption=text,
+                    parse_mode=ParseMode.HTML, reply_markup=None)
+            except Forbidden:
+                pass  # they blocked the bot: nothing to tell
+            except BadRequest:  # the hand message is gone: say it in a message of its own
+                with contextlib.suppress(TelegramError):
+                    await self._send(change.left.user_id, text, None, None)
+            async with self.locks.game(game.game_id):
+                game.messages.hands.pop(change.seat, None)
+                await self.service.save_messages(game)
+
+    def _table_link(self, t: Translator, game: Game) -> str:
+        """A way back to the group's table: a link to the message where Telegram has one
+        (supergroups), else the group's name."""
+        table = game.messages.table
+        chat = str(game.chat_id)
+        if table is not None and chat.startswith("-100"):
+            url = f"https://t.me/c/{chat[4:]}/{table}"
+            return t('↩ <a href="{url}">The table in the group</a>', url=url)
+        title = self.chat_titles.get(game.chat_id)
+        return t("↩ The table is in the group {name}.", name=texts.quote(title, 64)) if title \
+            else ""
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
         player = game.players[seat]
@@ -396,7 +510,7 @@ class Publisher:
             name=texts.mention(player.user_id, player.name),
             link=keyboards.deep_link(self.bot_username, f"hand{game.game_id}"),
         )
-        await self._send(game.chat_id, text, None, None)
+        await self._send(game.chat_id, text, None, None, game.thread_id)
         game.messages.unreachable.append(seat)  # told once, after the group really was
 
     async def resend_hand(self, game: Game, seat: int) -> None:

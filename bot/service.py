@@ -28,6 +28,7 @@ from .models import (
     Messages,
     Outgoing,
     Player,
+    SeatChange,
     Status,
     computer,
     move_number,
@@ -53,7 +54,8 @@ class GameService:
         self.seed_source = seed_source
         self.clock = clock
         self._by_id: dict[int, Game] = {}
-        self._open_by_chat: dict[int, int] = {}
+        # One open game per place: a chat, or a topic of a forum (thread None: General)
+        self._open_by_place: dict[tuple[int, int | None], int] = {}
 
     # --- loading -----------------------------------------------------------------------
     async def load_open_games(self) -> list[Game]:
@@ -69,9 +71,9 @@ class GameService:
         lock) sees the committed state, never a move that failed half-way.
         """
         fresh = await self.storage.load_game(game_id)
-        for chat, gid in list(self._open_by_chat.items()):
+        for place, gid in list(self._open_by_place.items()):
             if gid == game_id:
-                del self._open_by_chat[chat]
+                del self._open_by_place[place]
         if fresh is None:
             self._by_id.pop(game_id, None)
             return None
@@ -92,21 +94,28 @@ class GameService:
 
     def _remember(self, game: Game) -> None:
         self._by_id[game.game_id] = game
+        for place, gid in list(self._open_by_place.items()):
+            if gid == game.game_id:
+                del self._open_by_place[place]  # closed, or moved out of its topic
         if game.status.open:
-            self._open_by_chat[game.chat_id] = game.game_id
-        elif self._open_by_chat.get(game.chat_id) == game.game_id:
-            del self._open_by_chat[game.chat_id]
+            self._open_by_place[game.chat_id, game.thread_id] = game.game_id
 
     def game(self, game_id: int) -> Game | None:
         return self._by_id.get(game_id)
 
-    def open_game_in(self, chat_id: int) -> Game | None:
-        game_id = self._open_by_chat.get(chat_id)
+    def open_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
+        """The open game of a chat, or of one topic of a forum (None: its General topic)."""
+        game_id = self._open_by_place.get((chat_id, thread_id))
         return self._by_id.get(game_id) if game_id is not None else None
 
-    def last_game_in(self, chat_id: int) -> Game | None:
-        """The newest game of a chat that this run has seen, open or not."""
-        games = [g for g in self._by_id.values() if g.chat_id == chat_id]
+    def open_games_in(self, chat_id: int) -> list[Game]:
+        """Every open game of a chat, whatever its topic."""
+        return [g for g in self.open_games() if g.chat_id == chat_id]
+
+    def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
+        """The newest game of a chat (or topic) that this run has seen, open or not."""
+        games = [g for g in self._by_id.values()
+                 if g.chat_id == chat_id and g.thread_id == thread_id]
         return max(games, key=lambda g: g.game_id) if games else None
 
     def open_games(self) -> list[Game]:
@@ -119,15 +128,42 @@ class GameService:
     async def create(
         self, chat_id: int, creator: Player, game_name: str, language: str,
         options: dict[str, Any] | None = None, turn_seconds: int = 0,
+        thread_id: int | None = None,
     ) -> Game:
-        if self.open_game_in(chat_id) is not None:
+        """Open a lobby in a chat, or in one topic of a forum (``thread_id``)."""
+        if self.open_game_in(chat_id, thread_id) is not None:
             raise UserError(N_("A game is already running in this chat."))
         if game_name not in GAMES:
             raise UserError(N_("I don't know the game {game}."), game=game_name)
         options = dict(options or {})
         variant(game_name).options(options, variant(game_name).seat_counts[0])
         game = Game(0, chat_id, Status.LOBBY, game_name, options, creator.user_id,
-                    [creator], None, 0, language, Messages(), turn_seconds)
+                    [creator], None, 0, language, Messages(), turn_seconds,
+                    thread_id=thread_id)
+        game.game_id = await self.storage.insert_game(game, self.clock())
+        self._remember(game)
+        self._changed(game)
+        return game
+
+    async def rematch(self, old: Game, user: Player) -> Game:
+        """A new table of the same game, options, turn time and players, the seats turned one
+        place so that the lead moves on. ``user`` (one of its people) opens it; the others are
+        seated but each confirms with a tap (Join), or leaves."""
+        if old.status is not Status.FINISHED:
+            raise UserError(N_("That button is out of date."))
+        if old.seat_of(user.user_id) is None or old.players[old.seat_of(user.user_id) or 0] \
+                .is_computer:
+            raise UserError(N_("Only the players of that match can start it again."))
+        if self.open_game_in(old.chat_id, old.thread_id) is not None:
+            raise UserError(N_(
+                "A table is already open here: press Join on it, or its creator can cancel it."))
+        seated = old.players[1:] + old.players[:1]
+        game = Game(0, old.chat_id, Status.LOBBY, old.variant, dict(old.options), user.user_id,
+                    [user if p.user_id == user.user_id else p for p in seated], None, 0,
+                    old.language, Messages(), old.turn_seconds,
+                    pending=[p.user_id for p in seated
+                             if not p.is_computer and p.user_id != user.user_id],
+                    thread_id=old.thread_id)
         game.game_id = await self.storage.insert_game(game, self.clock())
         self._remember(game)
         self._changed(game)
@@ -139,12 +175,17 @@ class GameService:
 
     async def join(self, game: Game, player: Player) -> None:
         self._lobby(game)
+        was_ready = self._ready(game)
+        if player.user_id in game.pending:  # a rematch's player confirms their seat
+            game.pending.remove(player.user_id)
+            await self._save_players(game, self._ready_call(game, was_ready))
+            return
         if game.seat_of(player.user_id) is not None:
             raise UserError(N_("You are already in this game."))
         if len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
         game.players.append(player)
-        await self._save_players(game)
+        await self._save_players(game, self._ready_call(game, was_ready))
 
     async def add_computer(self, game: Game, user_id: int, level: str) -> Player:
         """The creator seats a computer player of ``level``."""
@@ -154,9 +195,19 @@ class GameService:
         if len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
         player = computer(level, {p.user_id for p in game.players})
+        was_ready = self._ready(game)
         game.players.append(player)
-        await self._save_players(game)
+        await self._save_players(game, self._ready_call(game, was_ready))
         return player
+
+    @staticmethod
+    def _ready(game: Game) -> bool:
+        return len(game.players) >= min(game.seat_counts) and not game.pending
+
+    def _ready_call(self, game: Game, was_ready: bool) -> list[Outgoing]:
+        """When the last seat the game needs is taken (and confirmed), the creator is called
+        to start, once."""
+        return self.composer.ready(game) if self._ready(game) and not was_ready else []
 
     async def remove_computer(self, game: Game, user_id: int) -> None:
         """The creator takes the last computer player off the table."""
@@ -178,10 +229,12 @@ class GameService:
         if user_id == game.creator_id:
             raise UserError(N_("You created this game: cancel it instead."))
         del game.players[seat]
+        if user_id in game.pending:
+            game.pending.remove(user_id)
         await self._save_players(game)
 
-    async def _save_players(self, game: Game) -> None:
-        await self.storage.save_players(game, self.clock())
+    async def _save_players(self, game: Game, outgoing: list[Outgoing] | None = None) -> None:
+        await self.storage.save_players(game, outgoing or [], self.clock())
         self._changed(game)
 
     async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:
@@ -199,6 +252,9 @@ class GameService:
             if low == high:
                 raise UserError(N_("The game needs {count} players."), count=low)
             raise UserError(N_("The game needs {low} to {high} players."), low=low, high=high)
+        if game.pending:
+            raise UserError(N_("Waiting for {names} to confirm with Join."), names=", ".join(
+                p.name for p in game.players if p.user_id in game.pending))
         try:
             match = Match(game.variant, len(game.players), game.options)
         except BadInputError:
@@ -341,6 +397,24 @@ class GameService:
         """The bot can no longer reach the group: no result, and nothing left to send."""
         await self._set_status(game, Status.STOPPED, drop_outbox=True)
 
+    async def topic_gone(self, game: Game, thread_id: int, deleted: bool) -> bool:
+        """The game's topic was closed or deleted: the game ends with no result, its last
+        words go to the General topic instead, and its messages in the topic are forgotten.
+        False when that was already done (or the game has moved on)."""
+        if not game.status.open or game.thread_id != thread_id:
+            return False
+        status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
+        game.thread_id = None
+        game.messages.lobby = game.messages.table = None
+        game.messages.topic_gone = True
+        try:
+            await self._set_status(game, status, self.composer.topic_gone(game, deleted),
+                                   drop_outbox=True)
+        except BaseException:
+            await self.reload(game.game_id)
+            raise
+        return True
+
     async def quit(self, game: Game, user_id: int, asked_seat: int | None = None) -> Player:
         """A seated player leaves a running game; a computer player takes the seat so the
         match can finish. ``asked_seat`` is the seat a confirmation button was made for: only
@@ -382,13 +456,20 @@ class GameService:
         if leaving.is_computer:
             raise UserError(N_("A computer player already plays that seat."))
         newcomer = computer(level, {p.user_id for p in game.players})
+        assert game.match is not None
+        hand = game.match.hand
+        game.seat_changes.append(SeatChange(seat, hand.number, len(hand.moves), leaving))
         game.players[seat] = newcomer
         game.timer.timeouts.pop(seat, None)
         if seat in game.timer.away:
             game.timer.away.remove(seat)
         game.deadline = self._deadline(game)
-        await self.storage.save_seats(game, self.composer.replaced(game, leaving, newcomer),
-                                      self.clock())
+        try:
+            await self.storage.save_seats(game, self.composer.replaced(game, leaving, newcomer),
+                                          self.clock())
+        except BaseException:
+            await self.reload(game.game_id)  # memory ran ahead of the database: drop it
+            raise
         self._changed(game)
         return newcomer
 
@@ -449,9 +530,8 @@ class GameService:
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
-        if old_chat_id in self._open_by_chat:
-            self._open_by_chat[new_chat_id] = self._open_by_chat.pop(old_chat_id)
         for game in list(self._by_id.values()):
             if game.chat_id == old_chat_id:
                 game.chat_id = new_chat_id
+                self._remember(game)
                 self._changed(game)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
@@ -34,7 +34,7 @@ from .gamebook import GAMES, find_game
 from .i18n import N_, Translator
 from .models import Player
 from .storage import ResultFilter, Storage
-from .texts import esc, shorten, title
+from .texts import esc, quote, title
 
 RATING_BASE = 1000
 RATING_SCALE = 20
@@ -283,26 +283,40 @@ async def player_stats(storage: Storage, user_id: int, name: str = "") -> Player
 @dataclass(frozen=True, slots=True)
 class BoardQuery:
     game: str | None = None
-    this_month: bool = False
+    period: str = "all"  # "all", "month" or "week"
 
     def since(self, now: float, tz: tzinfo = UTC) -> float | None:
-        return month_start(now, tz) if self.this_month else None
+        if self.period == "month":
+            return month_start(now, tz)
+        if self.period == "week":
+            return week_start(now, tz)
+        return None
 
 
 def parse_query(words: Sequence[str]) -> BoardQuery:
     """``/scoreboard [game] [month|all]`` in any order; anything else is a :class:`UserError`."""
-    game, this_month = None, False
+    game, period = None, "all"
     for word in (w.lower() for w in words):
         if (found := find_game(word)) is not None:
             game = found
-        elif word in ("month", "all"):
-            this_month = word == "month"
+        elif word in PERIODS:
+            period = word
         else:
             raise UserError(
-                N_("I don't know the filter {word}: use a game ({games}), month or all."),
-                word=shorten(word), games=", ".join(GAMES),
+                N_("I don't know the filter {word}: use a game ({games}), week, month or all."),
+                word=quote(word), games=", ".join(GAMES),
             )
-    return BoardQuery(game, this_month)
+    return BoardQuery(game, period)
+
+
+PERIODS = ("all", "month", "week")
+
+
+def week_start(now: float, tz: tzinfo = UTC) -> float:
+    """Monday, midnight (in ``tz``), of the week that ``now`` falls in."""
+    moment = datetime.fromtimestamp(now, tz)
+    monday = moment - timedelta(days=moment.weekday())
+    return monday.replace(hour=0, minute=0, second=0, microsecond=0).timestamp()
 
 
 def month_start(now: float, tz: tzinfo = UTC) -> float:
@@ -346,6 +360,11 @@ def _record(t: Translator, s: Standing) -> str:
     return record + ", " + t("drawn {count}", count=s.drawn) if s.drawn else record
 
 
+def places(standings: Sequence[Standing]) -> list[int]:
+    """Each player's place: players with the same rating share one (1, 2, 2, 4)."""
+    return [1 + sum(other.rating > s.rating for other in standings) for s in standings]
+
+
 def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
                     tz: tzinfo = UTC) -> str:
     """The board as an HTML message (the picture's text fallback), best ``limit`` players."""
@@ -356,7 +375,7 @@ def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
     if not board.standings:
         return "\n".join([*lines, "", t("No finished matches yet.")])
     lines.append("")
-    for place, s in enumerate(board.standings[:limit], start=1):
+    for place, s in zip(places(board.standings), board.standings[:limit], strict=False):
         head = t("{place}. <b>{name}</b>, rating {rating}", place=place, name=esc(s.name),
                  rating=s.rating)
         lines.append(f"{head}: {_record(t, s)}; {'; '.join(_details(t, s, board.penalty_points))}")
@@ -409,7 +428,7 @@ def scoreboard_picture(t: Translator, board: Scoreboard, *, theme: str = "classi
     """The board as a PNG: the best ``limit`` players."""
     rows = [
         ScoreboardRow(place, s.name, s.rating, s.played, s.won, s.win_rate, s.streak)
-        for place, s in enumerate(board.standings[:limit], start=1)
+        for place, s in zip(places(board.standings), board.standings[:limit], strict=False)
     ]
     heading, details = board_heading(t, board, tz)
     return render_scoreboard(rows, title=heading, subtitle=details,

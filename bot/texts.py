@@ -22,14 +22,15 @@ from engine import (
     PlayerView,
     PublicMove,
     TableView,
+    Tile,
     table_view,
     variant,
 )
 
-from .callbacks import ReplaceAway
+from .callbacks import PlayAgain, ReplaceAway
 from .gamebook import GAMES, presentation
 from .i18n import Translator, translator
-from .models import Game, Outgoing, Player
+from .models import Game, Outgoing, Player, Status
 
 if TYPE_CHECKING:
     from .pictures import PictureMaker
@@ -136,10 +137,25 @@ def options_line(t: Translator, game: Game) -> str:
     return " · ".join(parts)
 
 
-def players_needed(t: Translator, counts: tuple[int, ...]) -> str:
-    if len(counts) == 1:
-        return t("The game needs {count} players.", count=counts[0])
-    return t("The game needs {low} to {high} players.", low=min(counts), high=max(counts))
+def lobby_status(t: Translator, game: Game) -> str:
+    """Whether the table can start, and if not, how many players it still needs."""
+    low, high, seated = min(game.seat_counts), max(game.seat_counts), len(game.players)
+    creator = next((p for p in game.players if p.user_id == game.creator_id), None)
+    if game.pending:
+        return t("Playing again: ⏳ {names}, press Join to keep your seat (or Leave).",
+                 names=", ".join(who(p) for p in game.players if p.user_id in game.pending))
+    if seated < low:
+        need = t.plural("{count} more player needed.", "{count} more players needed.",
+                        low - seated)
+        if low != high:
+            need += " " + t("The game takes {low} to {high} players.", low=low, high=high)
+        return need
+    ready = t.plural("{count} player: {name} can start.", "{count} players: {name} can start.",
+                     seated, name=esc(creator.name) if creator else "?")
+    if seated < high:
+        ready += " " + t.plural("{count} more can still join.", "{count} more can still join.",
+                                high - seated)
+    return ready
 
 
 def lobby_text(t: Translator, game: Game) -> str:
@@ -149,23 +165,22 @@ def lobby_text(t: Translator, game: Game) -> str:
         "",
         t("Players ({count}):", count=len(game.players)),
     ]
-    lines += [f"{i + 1}. {who(p)}" for i, p in enumerate(game.players)]
-    lines += ["", players_needed(t, game.seat_counts),
+    lines += [f"{i + 1}. {who(p)}" + (" ⏳" if p.user_id in game.pending else "")
+              for i, p in enumerate(game.players)]
+    lines += ["", lobby_status(t, game),
               t("Press Join to take a seat; the creator presses Start.")]
     return "\n".join(lines)
 
 
-def describe_move(
-    t: Translator, move: PublicMove, names: Sequence[str], timed_out: bool = False
-) -> str:
-    text = _describe_move(t, move, names)
+def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = False) -> str:
+    """One move as the group reads it; ``name`` is whoever made it (escaped here)."""
+    text = _describe_move(t, move, esc(name))
     if timed_out:
         return "⏰ " + text + " " + t("(time ran out: I moved for them)")
     return text
 
 
-def _describe_move(t: Translator, move: PublicMove, names: Sequence[str]) -> str:
-    name = esc(names[move.seat])
+def _describe_move(t: Translator, move: PublicMove, name: str) -> str:
     if move.kind is ActionKind.PLAY:
         assert move.tile is not None
         if move.ends_before is None:
@@ -178,13 +193,56 @@ def _describe_move(t: Translator, move: PublicMove, names: Sequence[str]) -> str
     return t("{name} put a tile face down (dead tile).", name=name)
 
 
+def mover(game: Game, view: TableView, index: int) -> str:
+    """The name of whoever made move ``index`` of the viewed hand (as they were then)."""
+    return game.player_at(view.history[index].seat, view.hand_number, index).name
+
+
 def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
     parts = []
     for side, seats in enumerate(view.sides):
         who = " & ".join(esc(names[s]) for s in seats)
         parts.append(f"{who} {view.scores[side]}")
-    label = t("Penalty") if variant(view.game).lowest_total_wins else t("Score")
-    return f"{label}: " + " · ".join(parts) + " " + t("(to {target})", target=view.target)
+    if variant(view.game).lowest_total_wins:
+        return t("Penalty points: {scores}. The match ends when someone reaches {target}; "
+                 "the lowest total wins.", scores=" · ".join(parts), target=view.target)
+    return t("Score: {scores} (to {target})", scores=" · ".join(parts), target=view.target)
+
+
+def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
+    """How the viewed hand ended, naming the tile: "Budi went out with 3-4", "Blocked after
+    Þóra's 0-6"."""
+    ended = view.result
+    assert ended is not None
+    last = len(view.history) - 1
+    if ended.reason is HandEndReason.OUT and ended.out_seat is not None:
+        name = esc(game.player_at(ended.out_seat, view.hand_number, max(last, 0)).name)
+        move = view.history[last] if last >= 0 else None
+        if ended.by_play and move is not None and move.tile is not None:
+            return t(presentation(game.variant).went_out, name=name, tile=str(move.tile))
+        return t("{name} has no tiles left.", name=name)
+    plays = [i for i, move in enumerate(view.history) if move.tile is not None]
+    if not plays:
+        return t("Blocked: nobody can lay a tile.")
+    index = plays[-1]
+    return t("Blocked after {name}'s {tile}: nobody can lay a tile.",
+             name=esc(mover(game, view, index)), tile=str(view.history[index].tile))
+
+
+def turn_lines(t: Translator, game: Game, view: TableView) -> list[str]:
+    """Whose turn it is, only while the game is on and the hand goes on."""
+    if game.status is not Status.PLAYING or view.to_move is None or view.result is not None:
+        return []
+    player = game.players[view.to_move]
+    if player.is_computer:
+        lines = [t("{name} is thinking…", name=who(player))]
+    else:
+        lines = [t("Your turn, {name}!", name=who(player))]
+    if game.timer.warned and game.turn_seconds:
+        lines.append(t.plural("⏳ {count} second left, then I move for you.",
+                              "⏳ {count} seconds left, then I move for you.",
+                              game.turn_seconds // 2))
+    return lines
 
 
 def table_caption(t: Translator, game: Game, view: TableView) -> str:
@@ -197,40 +255,32 @@ def table_caption(t: Translator, game: Game, view: TableView) -> str:
         lines.append(t("The middle tile {tile} was turned up.", tile=str(view.turned_up)))
     auto = set(game.timer.auto_moves)
     lines += [
-        describe_move(t, move, names, f"{view.hand_number}:{first + i}" in auto)
+        describe_move(t, move, mover(game, view, first + i),
+                      f"{view.hand_number}:{first + i}" in auto)
         for i, move in enumerate(view.history[first:])
     ]
-    if view.ends is not None:
+    if view.result is not None:
+        lines.append(hand_end_line(t, game, view))
+    elif view.ends is not None:
         lines.append(t("Open ends: {left} and {right}.", left=view.ends[0], right=view.ends[1]))
     lines.append(scores_line(t, view, names))
-    if view.to_move is not None:
-        player = game.players[view.to_move]
-        if player.is_computer:
-            lines.append(t("{name} is thinking…", name=who(player)))
-        else:
-            lines.append(t("Your turn, {name}!", name=who(player)))
-        if game.timer.warned and game.turn_seconds:
-            lines.append(t.plural("⏳ {count} second left, then I move for you.",
-                                  "⏳ {count} seconds left, then I move for you.",
-                                  game.turn_seconds // 2))
+    lines += turn_lines(t, game, view)
     return fit_caption("\n".join(lines))
 
 
 def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableView) -> str:
     names = game.names
-    lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1)]
-    if ended.reason is HandEndReason.OUT and ended.out_seat is not None:
-        who = esc(names[ended.out_seat])
-        if ended.by_play:
-            lines.append(t(presentation(game.variant).went_out, name=who))
-        else:
-            lines.append(t("{name} has no tiles left.", name=who))
-    else:
-        lines.append(t("Blocked: nobody can lay a tile."))
+    lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1),
+             hand_end_line(t, game, view)]
     lines.append(
         t("Pips counted: {totals}.", totals=", ".join(
             f"{esc(n)} {total}" for n, total in zip(names, ended.totals, strict=True)))
     )
+    if ended.reason is HandEndReason.BLOCKED and any(len(side) > 1 for side in view.sides):
+        # A blocked partnership hand is decided by the pairs' sums: show them.
+        lines.append(t("Pairs' pips: {sums}.", sums=" · ".join(
+            " & ".join(esc(names[s]) for s in side) + f" {sum(ended.totals[s] for s in side)}"
+            for side in view.sides)))
     if ended.winner is None:
         lines.append(t("A drawn hand: nobody scores."))
     else:
@@ -249,6 +299,20 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     return "\n".join(lines)
 
 
+def game_end_line(t: Translator, game: Game) -> str:
+    """How the game ended, for a player's private message."""
+    match = game.match
+    if game.status is Status.FINISHED and match is not None and match.result is not None:
+        winner = match.result.winner
+        if winner is None:
+            return t("The match is over: it is a draw.")
+        return t("The match is over: 🏆 {names} won it.", names=" & ".join(
+            esc(game.players[s].name) for s in match.sides[winner]))
+    if game.status is Status.STOPPED:
+        return t("The game was stopped: nobody wins it.")
+    return t("The game is over.")
+
+
 def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView) -> str:
     names = game.names
     lines = [t("<b>The match is over.</b>")]
@@ -262,20 +326,60 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
             lines.append(t("🏆 {first} and {second} win the match!",
                            first=esc(names[side[0]]), second=esc(names[side[1]])))
     lines.append(scores_line(t, view, names))
-    lines.append(t("Type /newgame to play again."))
+    lines.append(t("Play again with the same players and rules: tap below, or /newgame."))
     return "\n".join(lines)
 
 
-def hand_caption(t: Translator, game: Game, view: PlayerView, choosing: bool = False) -> str:
+def since_last_turn(game: Game, view: PlayerView) -> range:
+    """The moves of this hand made since ``view``'s seat last moved (all of them if it has
+    not moved yet this hand)."""
+    history = view.table.history
+    mine = [i for i, move in enumerate(history) if move.seat == view.seat]
+    return range(mine[-1] + 1 if mine else 0, len(history))
+
+
+def hand_caption(
+    t: Translator, game: Game, view: PlayerView, choosing: Tile | None = None,
+    table_link: str = "",
+) -> str:
+    """The private hand message: enough to play a whole match from the private chat."""
     table = view.table
+    names = game.names
     lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.variant)),
                number=table.hand_number + 1)]
-    if table.ends is not None:
-        lines.append(t("Open ends: {left} and {right}.", left=table.ends[0], right=table.ends[1]))
+    over = table.result is not None or table.to_move is None
+    # A waiting message names nothing that others' moves change, so it never goes stale.
+    current = view.my_turn or over or choosing is not None
+    if current:
+        moves = since_last_turn(game, view)
+        if len(moves):
+            lines.append(t("Since your last turn:"))
+            lines += ["• " + describe_move(t, table.history[i], mover(game, table, i))
+                      for i in moves]
+    lines += _acted_for(t, game, view)
+    if current:
+        if table.result is not None:
+            lines.append(hand_end_line(t, game, table))
+        elif table.ends is not None:
+            lines.append(t("Open ends: {left} and {right}.", left=table.ends[0],
+                           right=table.ends[1]))
+        lines.append(t("Tiles in hand: {counts}.", counts=" · ".join(
+            f"{esc(names[p.seat])} {p.tile_count}" for p in table.players)))
+        lines.append(scores_line(t, table, names))
+    side = next(s for s in table.sides if view.seat in s)
+    if len(side) > 1:
+        lines.append(t("Your partner: {name}.", name=" & ".join(
+            esc(names[s]) for s in side if s != view.seat)))
     if view.dead:
         lines.append(t("Your dead tiles: {tiles}.", tiles=", ".join(map(str, view.dead))))
-    if table.result is not None or table.to_move is None:
+    if game.status is not Status.PLAYING:
+        pass  # the publisher says how the game ended
+    elif over:
         lines.append(t("This hand is over."))
+    elif choosing is not None and view.must_discard():
+        lines.append(t("Put {tile} face down? It counts against you.", tile=str(choosing)))
+    elif choosing is not None:
+        lines.append(t("Where does {tile} go? Tap an end.", tile=str(choosing)))
     elif view.my_turn:
         if view.must_discard():
             lines.append(t("You cannot lay a tile: choose one to put face down. "
@@ -284,10 +388,36 @@ def hand_caption(t: Translator, game: Game, view: PlayerView, choosing: bool = F
             lines.append(t("Your lead: tap a marked tile."))
         else:
             lines.append(t("Your turn: tap a marked tile to lay it."))
+        if game.turn_seconds:
+            lines.append(t("⏳ {seconds} s to move, then I move for you.",
+                           seconds=game.turn_seconds))
     else:
-        waiting = game.players[table.to_move].name
-        lines.append(t("Waiting for {name}. I will write when it is your turn.", name=esc(waiting)))
-    return "\n".join(lines)
+        lines.append(t("Not your turn yet: I will write when it is."))
+    if table_link:
+        lines.append(table_link)
+    return fit_caption("\n".join(lines))
+
+
+def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
+    """What the bot did in this seat's name since it last chose a move itself."""
+    lines = []
+    history = view.table.history
+    mine = [i for i, move in enumerate(history) if move.seat == view.seat]
+    if mine:
+        last = mine[-1]
+        move = history[last]
+        if f"{view.table.hand_number}:{last}" in game.timer.auto_moves:
+            if move.tile is not None and move.kind is ActionKind.PLAY:
+                lines.append(t("⏰ Your time ran out: I laid {tile} for you.", tile=str(move.tile)))
+            elif move.kind is ActionKind.DISCARD and view.dead:
+                lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
+                               tile=str(view.dead[-1])))
+        elif move.kind is ActionKind.KNOCK:
+            lines.append(t("You could not lay a tile, so I knocked for you."))
+    if view.seat in game.timer.away:
+        lines.append(t("You seem to be away: I keep making safe moves for you. Play a tile "
+                       "yourself to take over again."))
+    return lines
 
 
 class TextComposer:
@@ -308,12 +438,32 @@ class TextComposer:
             buttons=(((t("🤖 A computer plays for {name}", name=player.name), offer),),),
         )]
 
+    def ready(self, game: Game) -> list[Outgoing]:
+        t = translator(game.language)
+        creator = next((p for p in game.players if p.user_id == game.creator_id), None)
+        if creator is None:
+            return []
+        return [Outgoing(t("✅ {name}, the table is ready: press Start in the lobby.",
+                           name=who(creator)))]
+
     def stopped(self, game: Game, by: str) -> list[Outgoing]:
         t = translator(game.language)
         if not by:
             return [Outgoing(t("Everybody at the table is away, so the game ends with no "
                                "result."))]
         return [Outgoing(t("{name} stopped the game. Nobody wins it.", name=by))]
+
+    def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]:
+        """Said in the General topic: which game ended there, and why."""
+        t = translator(game.language)
+        name = title(t, game.variant)
+        if deleted:
+            text = t("The topic of the {game} game was deleted, so the game ends with no "
+                     "result. Open a new table with /newgame.", game=name)
+        else:
+            text = t("The topic of the {game} game was closed, so the game ends with no "
+                     "result. Open a new table with /newgame.", game=name)
+        return [Outgoing(text)]
 
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
         t = translator(game.language)
@@ -336,6 +486,8 @@ class TextComposer:
                     photo = None
                 out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)), photo))
             elif isinstance(event, MatchEnded):
-                out.append(Outgoing(match_result_text(t, game, event, table_view(match))))
+                again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
+                out.append(Outgoing(match_result_text(t, game, event, table_view(match)),
+                                    buttons=(again,)))
         return out
 

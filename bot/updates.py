@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from telegram import Chat, Update, User
+from telegram import Chat, MaybeInaccessibleMessage, Message, Update, User
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -36,6 +36,15 @@ def tr(update: Update, game: Game | None = None) -> Translator:
 
 def is_group(chat: Chat | None) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+def thread_of(message: MaybeInaccessibleMessage | None) -> int | None:
+    """The forum topic a group message is in: None in the General topic (whose messages
+    carry no thread id) and outside forums, where ``message_thread_id`` alone may name a
+    mere chain of replies: only ``is_topic_message`` makes it a topic."""
+    if isinstance(message, Message) and message.is_topic_message and message.chat.is_forum:
+        return message.message_thread_id
+    return None
 
 
 async def remember(rt: Runtime, user: User, private_ok: bool | None = None) -> None:

@@ -228,9 +228,8 @@ def _public_stock_move(seat: int, action: Action, before: tuple[int, int] | None
     return PublicMove(seat, action.kind, None, None, before)
 
 
-def _public_history(match: Match) -> tuple[PublicMove, ...]:
+def _public_history(hand: Hand | StockHand) -> tuple[PublicMove, ...]:
     """Every move of the hand as the table saw it, with the ends each one faced."""
-    hand = match.hand
     if isinstance(hand, StockHand):
         return tuple(
             _public_stock_move(seat, action, before)
@@ -248,9 +247,11 @@ def _public_history(match: Match) -> tuple[PublicMove, ...]:
     return tuple(moves)
 
 
-def table_view(match: Match) -> TableView:
-    """The public view of the current hand."""
-    hand = match.hand
+def table_view(match: Match, hand_number: int | None = None) -> TableView:
+    """The public view of the current hand, or of the earlier hand ``hand_number`` as it
+    ended (the table a group saw last of it, with its scores then)."""
+    hand = match.hand if hand_number is None else match.hands[hand_number]
+    latest = hand is match.hands[-1]
     over = hand.result is not None
     hands = hand.hands
     last = [hand.last_move_of(seat) for seat in range(match.seats)]
@@ -280,16 +281,16 @@ def table_view(match: Match) -> TableView:
         players=players,
         middle_face_down=len(hand.deal.middle) - (1 if turned is not None else 0),
         turned_up=turned,
-        scores=match.scores,
+        scores=match.scores if latest or hand.result is None else hand.result.scores,
         target=match.options.target,
         doubles_across=match.variant.doubles_across,
         dead_tiles=hand.dead_tiles,
-        history=_public_history(match),
+        history=_public_history(hand),
         result=hand.result,
         revealed_hands=tuple(tuple(h) for h in hands) if over else None,
         revealed_dead=tuple(tuple(d) for d in hand.dead) if over else None,
-        match_over=match.over,
-        match_winner=match.winner,
+        match_over=match.over and latest,
+        match_winner=match.winner if latest else None,
         options=match.options,
         stock_count=hand.stock_left if isinstance(hand, StockHand) else 0,
         scored=scored,

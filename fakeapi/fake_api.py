@@ -24,6 +24,7 @@ from .message_methods import Call
 from .model import (
     CallbackQueryRecord,
     FakeChat,
+    FakeTopic,
     FakeUser,
     RequestRecord,
     StoredFile,
@@ -74,7 +75,7 @@ class FakeTelegramServer:
         self.world.on_change = self._notify
         #: ``add_user(first_name, *, username, language_code="en", last_name, user_id, started)``
         self.add_user = self.world.add_user
-        #: ``add_group(title, members, *, admins, owner, supergroup, bot_is_admin)``
+        #: ``add_group(title, members, *, admins, owner, supergroup, bot_is_admin, forum)``
         self.add_group = self.world.add_group
         self.rate_limits = rate_limits
         self._limiter = RateLimiter(rate_limits) if rate_limits else None
@@ -142,6 +143,28 @@ class FakeTelegramServer:
         chat = self.world.migrate_group(group, by)
         self._notify()
         return chat
+
+    def create_topic(self, chat: FakeChat, name: str, by: FakeUser) -> FakeTopic:
+        """A member opens a topic in a forum (``add_group(..., forum=True)``)."""
+        return self.world.create_topic(chat, name, by)
+
+    def close_topic(self, topic: FakeTopic, by: FakeUser) -> None:
+        """An admin closes a topic: the bot's sends there answer "TOPIC_CLOSED" unless it is
+        an admin."""
+        self.world.close_topic(topic, by)
+
+    def reopen_topic(self, topic: FakeTopic, by: FakeUser) -> None:
+        self.world.reopen_topic(topic, by)
+
+    def delete_topic(self, topic: FakeTopic) -> None:
+        """An admin deletes a topic and its messages: sends there answer "message thread not
+        found", edits "message to edit not found"."""
+        self.world.delete_topic(topic)
+
+    def topic_messages(self, chat: FakeChat, topic: FakeTopic | None) -> list[StoredMessage]:
+        """The bot's messages in one topic of a forum (None: General), oldest first."""
+        thread = topic.thread_id if topic is not None else None
+        return [m for m in self.bot_messages(chat) if m.thread_id == thread]
 
     def kick_bot(self, chat: FakeChat, by: FakeUser | None = None) -> None:
         """Remove the bot from ``chat`` (and tell it, as Telegram does)."""

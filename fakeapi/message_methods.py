@@ -100,14 +100,20 @@ def _photo(world: World, value: Any, files: Mapping[str, Uploaded]) -> StoredFil
 def _send(world: World, call: Call, content: dict[str, Any]) -> dict[str, Any]:
     params = call.params
     chat = world.chat_for_bot(params["chat_id"])
+    topic = world.topic_for_bot(chat, params.get("message_thread_id"))
     reply_to = None
     reply = params.get("reply_parameters")
     if reply is not None:
         reply_to = world.messages.get((chat.id, reply["message_id"]))
+        if reply_to is not None and reply_to.deleted:
+            reply_to = None
         if reply_to is None and not reply.get("allow_sending_without_reply"):
             raise ApiError.bad_request("message to be replied not found")
+        if reply_to is not None and "message_thread_id" not in params:
+            # A reply without a thread id goes to the thread of the message it answers.
+            topic = world.topic_for_bot(chat, reply_to.thread_id)
     version = world.version(reply_markup=params.get("reply_markup"), **content)
-    return world.store(chat, world.bot, version, reply_to=reply_to).to_api()
+    return world.store(chat, world.bot, version, reply_to=reply_to, topic=topic).to_api()
 
 
 @handler("sendMessage")
@@ -118,7 +124,8 @@ def send_message(world: World, call: Call) -> dict[str, Any]:
 @handler("sendPhoto")
 def send_photo(world: World, call: Call) -> dict[str, Any]:
     content = _caption_content(world, call.params)
-    world.chat_for_bot(call.params["chat_id"])  # refuse before storing the upload
+    chat = world.chat_for_bot(call.params["chat_id"])  # refuse before storing the upload
+    world.topic_for_bot(chat, call.params.get("message_thread_id"))
     content["photo"] = _photo(world, call.params["photo"], call.files)
     return _send(world, call, content)
 
@@ -228,7 +235,8 @@ def answer_callback_query(world: World, call: Call) -> bool:
 
 @handler("sendChatAction")
 def send_chat_action(world: World, call: Call) -> bool:
-    world.chat_for_bot(call.params["chat_id"])
+    chat = world.chat_for_bot(call.params["chat_id"])
+    world.topic_for_bot(chat, call.params.get("message_thread_id"))
     return True
 
 

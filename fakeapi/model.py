@@ -121,10 +121,12 @@ class FakeUser:
         return self.world.private_chat(self)
 
     def send(
-        self, chat: FakeChat, text: str, *, reply_to: StoredMessage | None = None
+        self, chat: FakeChat, text: str, *, reply_to: StoredMessage | None = None,
+        topic: FakeTopic | None = None,
     ) -> StoredMessage:
-        """Send a text message (``/cmd`` and ``/cmd@bot`` get bot_command entities)."""
-        return self.world.user_sends(self, chat, text, reply_to)
+        """Send a text message (``/cmd`` and ``/cmd@bot`` get bot_command entities), in
+        ``topic`` of a forum (None: its General topic)."""
+        return self.world.user_sends(self, chat, text, reply_to, topic)
 
     def send_private(self, text: str) -> StoredMessage:
         """Send a text in the private chat with the bot (starting it if needed)."""
@@ -164,8 +166,22 @@ class FakeUser:
 
 
 @dataclass(eq=False)
+class FakeTopic:
+    """A forum topic. Its id is the id of the service message that created it, as in
+    Telegram; the General topic is no FakeTopic: messages there carry no thread id."""
+
+    chat: FakeChat
+    thread_id: int
+    name: str
+    icon_color: int = 0x6FB9F0
+    closed: bool = False
+    deleted: bool = False
+
+
+@dataclass(eq=False)
 class FakeChat:
-    """A private chat, group or supergroup. ``members`` maps user id to member status."""
+    """A private chat, group or supergroup. ``members`` maps user id to member status;
+    a forum supergroup (``is_forum``) has ``topics`` by thread id besides General."""
 
     id: int
     type: str
@@ -175,6 +191,8 @@ class FakeChat:
     migrated_to: FakeChat | None = None
     migrated_from: FakeChat | None = None
     next_message_id: int = 1
+    is_forum: bool = False
+    topics: dict[int, FakeTopic] = field(default_factory=dict)
 
     def to_api(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -182,6 +200,8 @@ class FakeChat:
             out |= {k: v for k, v in self.user.to_api().items() if k in ("first_name", "username")}
         else:
             out["title"] = self.title
+        if self.is_forum:
+            out["is_forum"] = True
         return out
 
     @property
@@ -205,6 +225,11 @@ class StoredMessage:
     reply_to: StoredMessage | None = None
     deleted: bool = False
     pinned: bool = False
+    topic: FakeTopic | None = None  # None: not in a forum, or in its General topic
+
+    @property
+    def thread_id(self) -> int | None:
+        return self.topic.thread_id if self.topic is not None else None
 
     @property
     def current(self) -> MessageVersion:
@@ -285,6 +310,9 @@ class StoredMessage:
         }
         if self.edit_count:
             out["edit_date"] = version.date
+        if self.topic is not None:
+            out["message_thread_id"] = self.topic.thread_id
+            out["is_topic_message"] = True
         if self.reply_to is not None and not nested:
             out["reply_to_message"] = self.reply_to.to_api(nested=True)
         if version.text is not None:

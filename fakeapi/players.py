@@ -1,8 +1,9 @@
 """Simulated players: people who tap the buttons the bot sends them, one turn at a time.
 
 Used by the end-to-end tests and the offline demo. A player looks only at what the bot sent
-to their own private chat, like a person would: the marked tiles (✅ to lay, 🂠 to put face
-down) and, when a tile fits both ends, the end buttons (◀ / ▶).
+to their own private chat, like a person would: the marked tiles (✅ to lay, ⬛ to put face
+down), and the second tap when there is one: the end buttons (◀ / ▶) when a tile fits both
+ends, the confirmation of a tile put face down.
 """
 
 from __future__ import annotations
@@ -14,12 +15,21 @@ from dataclasses import dataclass
 from .fake_api import FakeTelegramServer
 from .model import CallbackQueryRecord, FakeUser, StoredMessage
 
-PLAY_MARKS = ("✅", "🂠")
+PLAY_MARKS = ("✅", "⬛")
 END_MARKS = ("◀", "▶")
 
 
 def is_end(label: str) -> bool:
     return label.startswith(END_MARKS) or label.endswith(END_MARKS)
+
+
+def is_confirmation(label: str) -> bool:
+    """"⬛ Yes, put 1-1 face down", as against a tile's own button "⬛ 1 | 1"."""
+    return label.startswith(PLAY_MARKS) and "|" not in label
+
+
+def second_taps(labels: list[str]) -> list[str]:
+    return [label for label in labels if is_end(label) or is_confirmation(label)]
 
 
 def live_buttons(message: StoredMessage) -> list[str]:
@@ -73,11 +83,11 @@ class Table:
         record = user.press(message, self.choose(live_buttons(message)))
         await self.server.wait_for(lambda: record.answered, timeout=timeout,
                                    message="the tap was not answered")
-        ends = [label for label in live_buttons(message) if is_end(label)]
-        if ends:
-            record = user.press(message, self.choose(ends))
+        follow = second_taps(live_buttons(message))
+        if follow:
+            record = user.press(message, self.choose(follow))
             await self.server.wait_for(lambda: record.answered, timeout=timeout,
-                                       message="the end choice was not answered")
+                                       message="the second tap was not answered")
         await self.server.wait_for(
             lambda: message.deleted or not live_buttons(message), timeout=timeout,
             message="the played hand message was not updated",

@@ -21,6 +21,7 @@ from .errors import ApiError, ScenarioError
 from .model import (
     CallbackQueryRecord,
     FakeChat,
+    FakeTopic,
     FakeUser,
     MessageVersion,
     StoredFile,
@@ -90,11 +91,16 @@ class World:
         owner: FakeUser | None = None,
         supergroup: bool = False,
         bot_is_admin: bool = False,
+        forum: bool = False,
     ) -> FakeChat:
-        """A group (or supergroup) the bot is a member of; admins and the owner join too."""
+        """A group (or supergroup) the bot is a member of; admins and the owner join too.
+        A ``forum`` is a supergroup with topics (at first only General)."""
         number = next(self._group_ids)
+        supergroup = supergroup or forum
         chat_id = -1001000000000 - number if supergroup else -4000000000 - number
-        chat = FakeChat(chat_id, "supergroup" if supergroup else "group", title=title)
+        # In a forum, id 1 is the General topic's: the first message gets id 2.
+        chat = FakeChat(chat_id, "supergroup" if supergroup else "group", title=title,
+                        is_forum=forum, next_message_id=2 if forum else 1)
         chat.members = {user.id: "member" for user in members}
         chat.members |= {user.id: "administrator" for user in admins}
         if owner is not None:
@@ -135,15 +141,20 @@ class World:
     # --- what users do ----------------------------------------------------------------
 
     def user_sends(
-        self, user: FakeUser, chat: FakeChat, text: str, reply_to: StoredMessage | None
+        self, user: FakeUser, chat: FakeChat, text: str, reply_to: StoredMessage | None,
+        topic: FakeTopic | None = None,
     ) -> StoredMessage:
         self._check_user_in(user, chat)
         if chat.type == "private":
             if user.blocked:
                 raise ScenarioError(f"{user.first_name} blocked the bot; unblock_bot() first")
             user.started = True
+        if topic is not None:
+            self._check_topic(chat, topic)
+            if topic.closed and chat.members.get(user.id) not in ("creator", "administrator"):
+                raise ScenarioError(f"topic {topic.name!r} is closed: only admins write there")
         version = self.version(text=text, entities=command_entities(text))
-        message = self.store(chat, user, version, reply_to=reply_to)
+        message = self.store(chat, user, version, reply_to=reply_to, topic=topic)
         if self._bot_sees(message):
             self.updates.push("message", message.to_api())
         self.changed()
@@ -208,6 +219,58 @@ class World:
         )
         self.changed()
 
+    # --- forum topics -----------------------------------------------------------------
+
+    def create_topic(self, chat: FakeChat, name: str, by: FakeUser) -> FakeTopic:
+        """A user opens a topic: its id is that of the "topic created" service message."""
+        self._check_user_in(user=by, chat=chat)
+        if not chat.is_forum:
+            raise ScenarioError(f"{chat.name} is not a forum: it has no topics")
+        topic = FakeTopic(chat, chat.next_message_id, name)
+        chat.topics[topic.thread_id] = topic
+        created = {"forum_topic_created": {"name": name, "icon_color": topic.icon_color}}
+        self._user_message(by, chat, created, topic)
+        return topic
+
+    def close_topic(self, topic: FakeTopic, by: FakeUser) -> None:
+        """An admin closes a topic: only admins may write there from now on."""
+        self._check_topic(topic.chat, topic)
+        topic.closed = True
+        self._user_message(by, topic.chat, {"forum_topic_closed": {}}, topic)
+
+    def reopen_topic(self, topic: FakeTopic, by: FakeUser) -> None:
+        self._check_topic(topic.chat, topic)
+        topic.closed = False
+        self._user_message(by, topic.chat, {"forum_topic_reopened": {}}, topic)
+
+    def delete_topic(self, topic: FakeTopic) -> None:
+        """An admin deletes a topic with all its messages; Telegram sends bots no update."""
+        self._check_topic(topic.chat, topic)
+        topic.deleted = True
+        for message in self.messages_in(topic.chat):
+            if message.topic is topic:
+                message.deleted = True
+        self.log(topic.chat, f"topic {topic.name!r} was deleted")
+        self.changed()
+
+    @staticmethod
+    def _check_topic(chat: FakeChat, topic: FakeTopic) -> None:
+        if chat.topics.get(topic.thread_id) is not topic or topic.deleted:
+            raise ScenarioError(f"topic {topic.name!r} is not (any more) in {chat.name}")
+
+    def topic_for_bot(self, chat: FakeChat, thread_id: Any) -> FakeTopic | None:
+        """The topic a request's ``message_thread_id`` names, or Telegram's refusal. No
+        thread id means the General topic (or a chat without topics); General has none."""
+        if thread_id is None:
+            return None
+        topic = chat.topics.get(thread_id) if isinstance(thread_id, int) else None
+        if topic is None or topic.deleted:
+            raise ApiError.bad_request("message thread not found")
+        if topic.closed and not self.bot_is_admin(chat):
+            # Closed topics take messages only from admins who may manage topics.
+            raise ApiError.bad_request("TOPIC_CLOSED")
+        return topic
+
     def _check_user_in(self, user: FakeUser, chat: FakeChat) -> None:
         if chat.migrated_to is not None:
             raise ScenarioError(f"chat {chat.id} became supergroup {chat.migrated_to.id}")
@@ -216,9 +279,13 @@ class World:
         if chat.is_group and chat.members.get(user.id, "left") in _ABSENT:
             raise ScenarioError(f"{user.first_name} is not a member of {chat.name}")
 
-    def _user_message(self, user: FakeUser, chat: FakeChat, service: dict[str, Any]) -> None:
-        message = self.store(chat, user, self.version(), service=service)
+    def _user_message(
+        self, user: FakeUser, chat: FakeChat, service: dict[str, Any],
+        topic: FakeTopic | None = None,
+    ) -> None:
+        message = self.store(chat, user, self.version(), service=service, topic=topic)
         self.updates.push("message", message.to_api())
+        self.changed()
 
     def _bot_sees(self, message: StoredMessage) -> bool:
         """Privacy mode: in groups the bot gets commands to it and replies to its messages."""
@@ -251,8 +318,14 @@ class World:
         *,
         service: dict[str, Any] | None = None,
         reply_to: StoredMessage | None = None,
+        topic: FakeTopic | None = None,
     ) -> StoredMessage:
-        message = StoredMessage(chat, chat.next_message_id, sender, [version], service, reply_to)
+        if topic is not None and reply_to is None and topic.thread_id != chat.next_message_id:
+            # In a topic, a message that answers nothing replies to the topic's first message.
+            reply_to = self.messages.get((chat.id, topic.thread_id))
+        message = StoredMessage(
+            chat, chat.next_message_id, sender, [version], service, reply_to, topic=topic
+        )
         chat.next_message_id += 1
         self.messages[(chat.id, message.message_id)] = message
         self.log(chat, transcript.sent(message))

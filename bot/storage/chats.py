@@ -64,6 +64,18 @@ class ChatRows(Connection):
                 (chat_id, settings),
             )
 
+    async def chat_title(self, chat_id: int) -> str | None:
+        row = await self.fetch_one("SELECT title FROM chats WHERE chat_id=?", (chat_id,))
+        return None if row is None or row["title"] is None else str(row["title"])
+
+    async def save_chat_title(self, chat_id: int, title: str | None) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO chats (chat_id, title) VALUES (?, ?)"
+                " ON CONFLICT(chat_id) DO UPDATE SET title=excluded.title",
+                (chat_id, title),
+            )
+
     async def settings_menu(self, chat_id: int) -> int | None:
         """The message id of the group's live /settings menu, if it has one."""
         row = await self.fetch_one("SELECT settings_menu FROM chats WHERE chat_id=?", (chat_id,))

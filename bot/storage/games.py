@@ -23,7 +23,7 @@ from engine import (
     variant,
 )
 
-from ..models import Game, Messages, Outgoing, Player, Status, TimerState, dumps
+from ..models import Game, Messages, Outgoing, Player, SeatChange, Status, TimerState, dumps
 from .core import Connection
 
 
@@ -44,6 +44,9 @@ def game_from_row(row: Any) -> Game:
         json.loads(row["options"]), row["creator_id"], players, match, row["move_no"],
         row["language"], Messages.from_json(row["messages"]), row["turn_seconds"],
         row["deadline"], TimerState.from_json(row["timer"]),
+        seat_changes=[SeatChange.from_json(c) for c in json.loads(row["seat_changes"])],
+        pending=[int(uid) for uid in json.loads(row["pending"])],
+        thread_id=row["thread_id"],
     )
 
 
@@ -66,20 +69,24 @@ class GameRows(Connection):
         """Store a new lobby; returns its id."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "INSERT INTO games (chat_id, status, variant, options, creator_id, players,"
-                " language, turn_seconds, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game.chat_id, game.status.value, game.variant, dumps(game.options),
-                 game.creator_id, _players(game), game.language, game.turn_seconds, now, now),
+                "INSERT INTO games (chat_id, thread_id, status, variant, options, creator_id,"
+                " players, pending, language, turn_seconds, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.chat_id, game.thread_id, game.status.value, game.variant,
+                 dumps(game.options), game.creator_id, _players(game), dumps(game.pending),
+                 game.language,
+                 game.turn_seconds, now, now),
             )
             game_id = cursor.lastrowid
         assert game_id is not None
         return game_id
 
-    async def save_players(self, game: Game, now: float) -> None:
+    async def save_players(self, game: Game, outgoing: Sequence[Outgoing], now: float) -> None:
         async with self.transaction() as db:
-            await db.execute("UPDATE games SET players=?, updated_at=? WHERE game_id=?",
-                             (_players(game), now, game.game_id))
+            await db.execute(
+                "UPDATE games SET players=?, pending=?, updated_at=? WHERE game_id=?",
+                (_players(game), dumps(game.pending), now, game.game_id))
+            await self._queue(db, game, outgoing, now)
 
     async def save_timer(self, game: Game) -> None:
         async with self.transaction() as db:
@@ -95,8 +102,10 @@ class GameRows(Connection):
         """A seat changed hands mid-game: players, timer and deadline, and its announcement."""
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE games SET players=?, timer=?, deadline=?, updated_at=? WHERE game_id=?",
-                (_players(game), game.timer.to_json(), game.deadline, now, game.game_id),
+                "UPDATE games SET players=?, seat_changes=?, timer=?, deadline=?, updated_at=?"
+                " WHERE game_id=?",
+                (_players(game), dumps([c.to_json() for c in game.seat_changes]),
+                 game.timer.to_json(), game.deadline, now, game.game_id),
             )
             await self._queue(db, game, outgoing, now)
 
@@ -105,11 +114,13 @@ class GameRows(Connection):
         drop_outbox: bool = False,
     ) -> None:
         """The game ended or was closed: its new status, no deadline, and what to announce
-        (or, with ``drop_outbox``, nothing more to send at all)."""
+        (or, with ``drop_outbox``, nothing more to send at all before ``outgoing``); its
+        thread too, which a game whose topic is gone leaves for the General topic."""
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE games SET status=?, updated_at=?, deadline=NULL WHERE game_id=?",
-                (status.value, now, game.game_id),
+                "UPDATE games SET status=?, thread_id=?, messages=?, updated_at=?,"
+                " deadline=NULL WHERE game_id=?",
+                (status.value, game.thread_id, game.messages.to_json(), now, game.game_id),
             )
             if drop_outbox:
                 await db.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))

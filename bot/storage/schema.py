@@ -127,4 +127,20 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 4: a group's house rules per game ({"games": {game: {option: value}}}), and which
     # message is its settings menu
     _settings_per_game,
+    # 5: who sat in a seat before it changed hands, so history names who made each move
+    """
+    ALTER TABLE games ADD COLUMN seat_changes TEXT NOT NULL DEFAULT '[]';
+    """,
+    # 6: a rematch's lobby: who of the last match's players has not confirmed yet
+    """
+    ALTER TABLE games ADD COLUMN pending TEXT NOT NULL DEFAULT '[]';
+    """,
+    # 7: forum topics: a game lives in its topic (NULL: no topics, or the General topic),
+    # and each topic may hold one open game (NULLs are distinct in an index: hence 0)
+    """
+    ALTER TABLE games ADD COLUMN thread_id INTEGER;
+    DROP INDEX games_one_open_per_chat;
+    CREATE UNIQUE INDEX games_one_open_per_topic ON games(chat_id, coalesce(thread_id, 0))
+        WHERE status IN ('lobby', 'playing');
+    """,
 )

@@ -15,7 +15,7 @@ from bot.config import Settings
 from bot.models import Game
 from bot.runtime import KEY, Runtime
 from bot.service import GameService
-from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
+from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
 from fakeapi.players import Table
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
@@ -23,7 +23,9 @@ NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
 
 @dataclass
 class Group:
-    """A group chat with people in it and the bot running: what every scenario starts from."""
+    """A group chat with people in it and the bot running: what every scenario starts from.
+    In a forum, ``topic`` is the topic the scenario plays in (None: General); the texts and
+    the lobby are those of that topic only."""
 
     server: FakeTelegramServer
     chat: FakeChat
@@ -32,6 +34,7 @@ class Group:
     seeds: Callable[[], int]
     runtime: Runtime | None = None
     extra: dict[str, object] = field(default_factory=dict)
+    topic: FakeTopic | None = None
 
     @property
     def service(self) -> GameService:
@@ -40,7 +43,10 @@ class Group:
 
     def game(self) -> Game:
         """The group's newest game (finished ones included)."""
-        game = self.service.last_game_in(self.chat.id)
+        thread = self.topic.thread_id if self.topic is not None else None
+        game = self.service.last_game_in(self.chat.id, thread)
+        if game is None:  # a game whose topic went away ends in General
+            game = self.service.last_game_in(self.chat.id)
         assert game is not None
         return game
 
@@ -66,15 +72,23 @@ class Group:
             yield self.runtime
             await self.runtime.publisher.idle()
 
+    def messages(self) -> list[StoredMessage]:
+        """The bot's messages in the group (in its topic, in a forum)."""
+        return self.server.topic_messages(self.chat, self.topic)
+
     def texts(self) -> list[str]:
-        return [m.text or m.caption or "" for m in self.server.bot_messages(self.chat)]
+        return [m.text or m.caption or "" for m in self.messages()]
+
+    def send(self, user: FakeUser, text: str) -> StoredMessage:
+        """``user`` writes in the group (in its topic, in a forum)."""
+        return user.send(self.chat, text, topic=self.topic)
 
     def said(self, fragment: str) -> bool:
         return any(fragment in text for text in self.texts())
 
     def lobby(self) -> StoredMessage:
         """The open lobby (found by its Join button's data, whatever the language)."""
-        for message in reversed(self.server.bot_messages(self.chat)):
+        for message in reversed(self.messages()):
             if lobby_button(message, "j") is not None:
                 return message
         raise AssertionError("no lobby message")
@@ -83,7 +97,7 @@ class Group:
         """Everybody opens the private chat, the first opens a table, the others join."""
         for user in self.users[:players]:
             user.send_private("/start")
-        self.users[0].send(self.chat, f"/newgame {game}")
+        self.send(self.users[0], f"/newgame {game}")
         lobby = await self.server.wait_for(lambda: self._lobby_or_none())
         for user in self.users[1:players]:
             record = user.press(lobby, lobby_button(lobby, "j") or "")

@@ -17,9 +17,11 @@ from bot.callbacks import (
     LobbyAction,
     LobbyTap,
     PickGame,
+    PlayAgain,
     ReplaceAway,
     SettingTap,
     ShowHand,
+    ShowRules,
     StopAnswer,
     TileIntent,
     TileTap,
@@ -48,7 +50,8 @@ def every_kind_of_button() -> list[Button]:
     buttons += [AddComputer(BIG, level) for level in COMPUTER_LEVELS]
     buttons += [BackToHand(7, 3), ShowHand(BIG), StopAnswer(5, True), StopAnswer(5, False),
                 LeaveAnswer(5, 3, True), LeaveAnswer(5, 0, False), ReplaceAway(BIG, 4)]
-    buttons += [PickGame(game) for game in GAMES]
+    buttons += [PickGame(game) for game in GAMES] + [ShowRules(game) for game in GAMES]
+    buttons += [PlayAgain(BIG)]
     buttons += [SettingTap(), SettingTap("", "done"), SettingTap("", "turn_seconds", 6),
                 SettingTap("gaple-dead", "blank_double_25", 1), SettingTap("pair")]
     return buttons

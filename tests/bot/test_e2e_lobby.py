@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot_kit import Group
+from bot_kit import Group, lobby_button
 
 from bot.models import Status
 from fakeapi.demo import demo
+from fakeapi.players import Table
 
 
 async def test_picking_a_game_with_buttons_opens_a_table(group: Group) -> None:
@@ -31,7 +32,7 @@ async def test_options_on_the_command_line_show_on_the_lobby(group: Group) -> No
         lobby = await group.server.wait_for(group._lobby_or_none)
         assert "7 tiles each" in (lobby.text or "") and "150" in (lobby.text or "")
         group.users[1].send(group.chat, "/newgame")  # a second table is refused, politely
-        await group.server.wait_for(lambda: group.said("A game is already running"))
+        await group.server.wait_for(lambda: group.said("A table is already open here"))
 
 
 async def test_bad_options_are_explained(group: Group) -> None:
@@ -89,8 +90,42 @@ async def test_rules_and_help(group: Group) -> None:
         await group.server.wait_for(lambda: group.said("/newgame"))
         group.users[0].send_private("/rules")
         await group.server.wait_for(lambda: any(
-            "Gaple with dead tiles" in (m.text or "")
+            "Which game's rules?" in (m.text or "")
             for m in group.server.bot_messages(group.users[0].private_chat)))
+
+
+async def test_a_bare_rules_offers_a_button_per_game(group: Group) -> None:
+    ayu = group.users[0]
+    async with group.bot():
+        ayu.send(group.chat, "/rules")
+        picker = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Which game's rules?" in (m.text or "")), None))
+        assert picker.button_texts == ["Gaple", "Gaple with dead tiles", "Pair dominoes"]
+        record = ayu.press(picker, "Gaple with dead tiles")
+        await group.server.wait_for(lambda: record.answered)
+        rules = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if (m.text or "").startswith("Gaple with dead tiles (4 or 5 players)")), None))
+        assert "Pair dominoes (4 players" not in (rules.text or "")  # one game, not a wall
+        ayu.send(group.chat, "/rules nosuch")
+        await group.server.wait_for(lambda: group.said(
+            "There is no game called nosuch. The games: gaple, gaple-dead, pair."))
+        ayu.send(group.chat, "/rules DEAD")
+        await group.server.wait_for(lambda: sum(
+            (m.text or "").startswith("Gaple with dead tiles (4 or 5")
+            for m in group.server.bot_messages(group.chat)) == 2)
+
+
+async def test_start_in_private_offers_to_add_the_bot_to_a_group(group: Group) -> None:
+    ayu = group.users[0]
+    async with group.bot():
+        ayu.send_private("/start")
+        hello = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(ayu.private_chat)
+             if "Add me to a group" in (m.text or "")), None))
+        button = hello.buttons[0][0]
+        assert button.url == f"https://t.me/{group.server.bot.username}?startgroup=new"
 
 
 async def test_the_offline_demo_plays_a_whole_match(tmp_path: Path) -> None:
@@ -100,3 +135,76 @@ async def test_the_offline_demo_plays_a_whole_match(tmp_path: Path) -> None:
     pictures = sorted(tmp_path.glob("group_*.png"))
     assert len(pictures) > 10
     assert pictures[0].read_bytes().startswith(b"\x89PNG")
+
+
+async def test_the_lobby_says_when_the_table_is_ready_and_calls_the_creator(group: Group) -> None:
+    ayu = group.users[0]
+    async with group.bot():
+        await group.open_table("gaple-dead", players=3)
+        lobby = group.lobby()
+        assert "1 more player needed. The game takes 4 to 5 players." in (lobby.text or "")
+        assert not group.said("the table is ready")
+        group.users[3].send_private("/start")
+        record = group.users[3].press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(lambda: "4 players: Ayu can start. 1 more can still join."
+                                    in (lobby.text or ""))
+        call = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "the table is ready" in (m.text or "")), None))
+        assert ayu.id in call.mentioned_user_ids  # a new message, so Telegram notifies Ayu
+        assert "needs" not in (lobby.text or "")
+
+
+async def test_a_second_newgame_with_a_lobby_open_points_to_the_lobby(group: Group) -> None:
+    async with group.bot():
+        await group.open_table("pair", players=2)
+        lobby = group.lobby()
+        group.users[2].send(group.chat, "/newgame gaple")
+        answer = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "already open here" in (m.text or "")), None))
+        assert answer.reply_to is lobby
+        assert not group.said("A game is already running")
+
+
+async def test_play_again_opens_the_same_table_with_the_seats_turned(group: Group) -> None:
+    ayu, budi, sergei, thora = group.users[:4]
+    async with group.bot():
+        for user in group.users[:4]:
+            user.send_private("/start")
+        ayu.send(group.chat, "/newgame gaple target=1")  # one hand decides the match
+        lobby = await group.server.wait_for(group._lobby_or_none)
+        for user in (budi, sergei, thora):
+            record = user.press(lobby, lobby_button(lobby, "j") or "")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        start = ayu.press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: start.answered)
+        first = group.game()
+        await Table(group.server, group.users[:4]).play_until(group.match_over)
+        result = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if (m.text or "").startswith("The match is over")), None))
+        again = budi.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: again.answered)
+        rematch = group.service.open_game_in(group.chat.id)
+        assert rematch is not None and rematch.game_id != first.game_id
+        assert [p.name for p in rematch.players] == ["Budi", "Sergei", "Þóra", "Ayu"]
+        assert rematch.options == first.options and rematch.creator_id == budi.id
+        lobby = await group.server.wait_for(lambda: next(
+            (m for m in reversed(group.server.bot_messages(group.chat))
+             if "press Join to keep your seat" in (m.text or "")), None))
+        early = budi.press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: early.answered)
+        assert "to confirm with Join" in (early.answer_text or "")
+        for user in (sergei, thora, ayu):
+            record = user.press(lobby, lobby_button(lobby, "j") or "")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        await group.server.wait_for(lambda: "Budi can start" in (lobby.text or ""))
+        twice = budi.press(result, "🔁 Play again")  # one table at a time
+        await group.server.wait_for(lambda: twice.answered)
+        assert "already open" in (twice.answer_text or "")
+        start = budi.press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: start.answered)
+        assert start.answer_text == "Let's play!"
+        assert group.game().status is Status.PLAYING

@@ -70,3 +70,32 @@ async def test_each_player_sees_only_their_own_tiles(group: Group) -> None:
             tiles = {Tile(int(a), int(b)) for label in labels
                      for a, b in re.findall(r"(\d+) \| (\d+)", label)}
             assert tiles <= dealt
+
+
+ENDINGS = re.compile(r"went out with \d+-\d+|laid their last tile, \d+-\d+|Blocked after .+'s "
+                     r"\d+-\d+|has no tiles left|Blocked: nobody")
+
+
+@pytest.mark.parametrize("game", ["gaple", "gaple-dead", "pair"])
+async def test_every_hand_ends_on_its_final_position(group: Group, game: str) -> None:
+    """Each hand's table is left showing how that hand ended, and never asks anyone to move;
+    each hand's result says how it ended, naming the tile."""
+    async with group.bot():
+        table = await group.start(game)
+        await table.play_until(group.match_over)
+        finished = group.game()
+    assert finished.match is not None and len(finished.match.hands) >= 2
+    tables = [m for m in group.server.bot_messages(group.chat)
+              if m.photo and re.search(r"· hand \d+", m.caption or "")]
+    assert len(tables) == len(finished.match.hands)  # one table message per hand
+    for message in tables:
+        caption = message.caption or ""
+        assert "Your turn" not in caption and "is thinking" not in caption, caption
+        assert ENDINGS.search(caption), caption
+        assert not message.buttons  # a finished hand's table has no live buttons
+    results = group.hand_results()
+    assert len(results) == len(finished.match.hands)
+    assert all(ENDINGS.search(text) for text in results)
+    if game == "gaple-dead":
+        assert not any("Gaple!" in text for text in group.texts())
+        assert any("the lowest total wins" in text for text in results)

@@ -17,7 +17,7 @@ from fakeapi.players import Table
 async def table_message(group: Group) -> StoredMessage:
     return await group.server.wait_for(lambda: next(
         (m for m in group.server.bot_messages(group.chat)
-         if any(b.text == "🀱 My tiles" for row in m.buttons for b in row)), None))
+         if any(b.text == "👀 My tiles" for row in m.buttons for b in row)), None))
 
 
 async def test_settings_buttons_work_only_on_the_groups_menu(group: Group) -> None:
@@ -35,7 +35,7 @@ async def test_settings_buttons_work_only_on_the_groups_menu(group: Group) -> No
         await group.server.wait_for(lambda: all(r.answered for r in forged.values()))
         assert {name: r.answer_text for name, r in forged.items()} == dict.fromkeys(
             forged, "That button is out of date.")
-        assert any(b.text == "🀱 My tiles" for row in table.buttons for b in row)
+        assert any(b.text == "👀 My tiles" for row in table.buttons for b in row)
         settings = GroupSettings.from_json(await runtime.storage.chat_settings(group.chat.id))
         assert settings.language == "en" and settings.games == {}
         # An older menu stops working once a newer one is sent.

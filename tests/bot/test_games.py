@@ -35,6 +35,9 @@ class RecordingComposer:
     def stopped(self, game: Game, by: str) -> list[Outgoing]:
         return [Outgoing(f"stopped by {by}")]
 
+    def ready(self, game: Game) -> list[Outgoing]:
+        return [Outgoing("ready")]
+
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
         return [Outgoing(f"{newcomer.name} for {leaving.name}")]
 

@@ -22,10 +22,12 @@ from bot.stats import (
     BoardQuery,
     MatchRecord,
     Scoreboard,
+    Standing,
     board_heading,
     month_start,
     parse_query,
     penalty_points,
+    places,
     player_stats,
     scoreboard,
     scoreboard_labels,
@@ -251,8 +253,9 @@ def test_the_rating_shown_is_the_conservative_estimate_on_the_display_scale() ->
 # --- the query and the period --------------------------------------------------------------
 def test_scoreboard_words_choose_game_and_period() -> None:
     assert parse_query([]) == BoardQuery()
-    assert parse_query(["PAIR", "month"]) == BoardQuery("pair", True)
-    assert parse_query(["month", "all", "gaple-dead"]) == BoardQuery("gaple-dead", False)
+    assert parse_query(["PAIR", "month"]) == BoardQuery("pair", "month")
+    assert parse_query(["month", "all", "gaple-dead"]) == BoardQuery("gaple-dead", "all")
+    assert parse_query(["week", "dead"]) == BoardQuery("gaple-dead", "week")
     with pytest.raises(UserError) as raised:
         parse_query(["chess"])
     assert raised.value.params["word"] == "chess"
@@ -265,7 +268,7 @@ def test_this_month_starts_at_midnight_of_the_first_in_the_groups_time_zone() ->
     assert month_start(now, jakarta) == datetime(2024, 3, 1, tzinfo=jakarta).timestamp()
     new_york = ZoneInfo("America/New_York")  # still February there
     assert month_start(now, new_york) == datetime(2024, 2, 1, tzinfo=new_york).timestamp()
-    assert BoardQuery(this_month=True).since(now) == month_start(now)
+    assert BoardQuery(period="month").since(now) == month_start(now)
     assert BoardQuery().since(now) is None
 
 
@@ -318,7 +321,7 @@ async def test_an_empty_board_says_so(storage: Storage) -> None:
 async def test_the_period_is_dated_in_the_groups_time_zone(storage: Storage) -> None:
     now = datetime(2024, 5, 20, tzinfo=UTC).timestamp()
     jakarta = ZoneInfo("Asia/Jakarta")  # its May starts on 30 April, 17:00 UTC
-    board = await scoreboard(storage, GROUP, since=BoardQuery(this_month=True).since(now, jakarta))
+    board = await scoreboard(storage, GROUP, since=BoardQuery(period="month").since(now, jakarta))
     assert "since 2024-05-01" in scoreboard_text(Translator("en"), board, tz=jakarta)
     assert "since 2024-04-30" in scoreboard_text(Translator("en"), board)
     assert board_heading(Translator("en"), board, jakarta)[1] == "since 2024-05-01 · 2 matches"
@@ -336,3 +339,22 @@ async def test_the_picture_draws_the_best_players_with_translated_labels(
         with Image.open(io.BytesIO(png)) as image:
             heights.append(image.height)
     assert heights[0] < heights[1] == heights[2]  # five players in the group
+
+
+def test_this_week_starts_on_monday_at_midnight_in_the_groups_time_zone() -> None:
+    wednesday = datetime(2024, 3, 6, 15, tzinfo=UTC).timestamp()
+    assert BoardQuery(period="week").since(wednesday) == datetime(2024, 3, 4,
+                                                                  tzinfo=UTC).timestamp()
+    jakarta = ZoneInfo("Asia/Jakarta")
+    monday_early = datetime(2024, 3, 4, 1, tzinfo=jakarta).timestamp()  # Sunday in UTC
+    assert BoardQuery(period="week").since(monday_early, jakarta) == datetime(
+        2024, 3, 4, tzinfo=jakarta).timestamp()
+    assert BoardQuery().since(wednesday) is None
+
+
+def test_players_with_the_same_rating_share_a_place() -> None:
+    def standing(rating: int) -> Standing:
+        fields_ = {f.name: 0 for f in fields(Standing)}
+        return Standing(**{**fields_, "name": "x", "rating": rating})  # type: ignore[arg-type]
+
+    assert places([standing(1200), standing(1100), standing(1100), standing(900)]) == [1, 2, 2, 4]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.errors import StorageError
+from bot.models import Game, Messages, Player, Status
 from bot.settings import GroupSettings
 from bot.storage import MIGRATIONS, Storage
 
@@ -84,4 +86,24 @@ async def test_version_4_moves_each_groups_house_rules_under_their_game(tmp_path
                                            "block_count": "all"}
     assert GroupSettings.from_json(await storage.chat_settings(2)) == GroupSettings()
     assert GroupSettings.from_json(await storage.chat_settings(3)) == GroupSettings()
+    await storage.close()
+
+
+async def test_version_7_allows_one_open_game_per_forum_topic(tmp_path: Path) -> None:
+    """The database itself holds one open game per place: per chat, or per topic of a forum
+    (its General topic, thread None, being one place too)."""
+    storage = Storage(tmp_path / "db.sqlite3")
+    await storage.open()
+
+    def lobby(chat_id: int, thread_id: int | None) -> Game:
+        return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0,
+                    "en", Messages(), thread_id=thread_id)
+
+    ids = [await storage.insert_game(lobby(-100, thread), 0.0) for thread in (None, 7, 9)]
+    await storage.insert_game(lobby(-200, 7), 0.0)  # another chat's topic 7
+    for thread in (None, 7):
+        with pytest.raises(sqlite3.IntegrityError):
+            await storage.insert_game(lobby(-100, thread), 0.0)
+    reloaded = {g.game_id: g.thread_id for g in await storage.open_games()}
+    assert [reloaded[i] for i in ids] == [None, 7, 9]
     await storage.close()

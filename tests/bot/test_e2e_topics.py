@@ -1,0 +1,246 @@
+"""Forum supergroups: each topic holds its own game, and all it says stays in that topic.
+
+A topic's id is the id of the message that created it; the General topic has none: messages
+there carry no message_thread_id, and the bot sends there without one (the Bot API answers
+"message thread not found" to message_thread_id=1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from bot_kit import NAMES, Group, counting_seeds, lobby_button
+
+from bot.models import Status
+from bot.runtime import Runtime
+from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
+from fakeapi.players import Table, live_buttons
+
+NORMAL = 1  # index of the "normal" computer level on the lobby's buttons
+
+
+@pytest.fixture
+def forum(telegram: FakeTelegramServer, tmp_path: Path) -> Group:
+    """A forum supergroup (General only, so far); Ayu is its admin, the bot is not."""
+    users = [telegram.add_user(name, language_code="en") for name in NAMES]
+    chat = telegram.add_group("Domino club", members=users, admins=users[:1], forum=True)
+    return Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+
+
+def place(forum: Group, topic: FakeTopic | None, users: Sequence[FakeUser]) -> Group:
+    """The same forum and bot, seen from one topic (None: General), with these players."""
+    return replace(forum, users=list(users), topic=topic, extra={})
+
+
+def two_topics(forum: Group) -> list[tuple[FakeTopic, Group]]:
+    """Ayu opens the topics "Evening" (Ayu and Budi play there) and "Weekend" (Sergei and
+    Þóra)."""
+    topics = [forum.server.create_topic(forum.chat, name, forum.users[0])
+              for name in ("Evening", "Weekend")]
+    return [(topic, place(forum, topic, forum.users[2 * i: 2 * i + 2]))
+            for i, topic in enumerate(topics)]
+
+
+@asynccontextmanager
+async def running(forum: Group, *places: Group) -> AsyncIterator[Runtime]:
+    async with forum.bot(computer_pause=0.02) as runtime:
+        for each in places:
+            each.runtime = runtime
+        yield runtime
+
+
+async def open_table(at: Group, game: str = "gaple", computers: int = 2) -> Table:
+    """The place's people open a table there, computers fill the other seats, it starts."""
+    for user in at.users:
+        user.send_private("/start")
+    at.send(at.users[0], f"/newgame {game}")
+    lobby = await at.server.wait_for(at._lobby_or_none, message="a lobby in the topic")
+    for user in at.users[1:]:
+        record = user.press(lobby, lobby_button(lobby, "j") or "")
+        await at.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+    gid = at.game().game_id
+    for _ in range(computers):
+        record = at.users[0].press(lobby, f"a:{gid}:{NORMAL}")
+        await at.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+    start = at.users[0].press(lobby, lobby_button(lobby, "s") or "")
+    await at.server.wait_for(lambda: start.answered)
+    assert start.answer_text == "Let's play!"
+    return Table(at.server, at.users)
+
+
+def threads(server: FakeTelegramServer, chat: FakeChat) -> set[int | None]:
+    return {m.thread_id for m in server.bot_messages(chat)}
+
+
+def was_lobby(message: StoredMessage) -> bool:
+    """The message was sent as a lobby (with its Join button)."""
+    return any(b.callback_data and b.callback_data.startswith("j:")
+               for row in message.versions[0].buttons for b in row)
+
+
+def general_texts(forum: Group) -> list[str]:
+    return [m.content for m in forum.server.topic_messages(forum.chat, None)]
+
+
+async def test_two_topics_hold_two_games_at_once_each_in_its_own_topic(forum: Group) -> None:
+    server, ayu = forum.server, forum.users[0]
+    (evening, first), (weekend, second) = two_topics(forum)
+    async with running(forum, first, second):
+        table_one = await open_table(first)
+        table_two = await open_table(second)
+        one, two = first.game(), second.game()
+        assert one.game_id != two.game_id
+        assert (one.thread_id, two.thread_id) == (evening.thread_id, weekend.thread_id)
+        await table_one.play_until(lambda: bool(first.hand_results()))
+        await table_two.play_one()
+        # A second /newgame in a busy topic points at its game, in that topic.
+        first.send(ayu, "/newgame gaple")
+        await server.wait_for(lambda: first.said("A game is already running"))
+        await server.wait_idle()
+    assert one.status is two.status is Status.PLAYING
+    assert threads(server, forum.chat) == {evening.thread_id, weekend.thread_id}
+    assert first.hand_results() and not second.hand_results()
+    for at in (first, second):
+        lobby = next(m for m in at.messages() if was_lobby(m))
+        assert set(lobby.versions[-2].text or "") >= {u.first_name[0] for u in at.users}
+        assert any(m.photo for m in at.messages()), "the table picture is in the topic"
+    assert not second.said("A game is already running")
+    # Hands still go privately, to each player of each table.
+    for user in forum.users[:4]:
+        assert any(m.photo and m.buttons for m in server.bot_messages(user.private_chat))
+    # Every send to the group named its topic.
+    sends = server.requests_for("sendPhoto", forum.chat) + server.requests_for(
+        "sendMessage", forum.chat)
+    assert sends and all(r.params.get("message_thread_id") in (evening.thread_id,
+                                                               weekend.thread_id)
+                         for r in sends)
+
+
+async def test_the_general_topic_plays_without_a_thread_id(forum: Group) -> None:
+    server = forum.server
+    general = place(forum, None, forum.users[:2])
+    corner = server.create_topic(forum.chat, "Corner", forum.users[2])
+    side = place(forum, corner, forum.users[2:3])
+    async with running(forum, general, side):
+        table = await open_table(general)
+        side.send(side.users[0], "/newgame gaple")  # General's game does not hold the topic
+        await server.wait_for(side._lobby_or_none, message="a lobby in the topic")
+        await table.play_until(lambda: bool(general.hand_results()))
+        await server.wait_idle()
+    assert general.game().thread_id is None and side.game().thread_id == corner.thread_id
+    assert general.hand_results() and any(m.photo for m in general.messages())
+    assert [m for m in general.messages() if was_lobby(m)]
+    assert side.lobby() not in general.messages()
+    for record in server.requests_for(None, forum.chat):
+        if record.method in ("sendMessage", "sendPhoto") and record.ok:
+            assert record.params.get("message_thread_id") in (None, corner.thread_id)
+    assert not [e for e in server.errors if "thread" in (e.description or "")]
+
+
+@asynccontextmanager
+async def under_way(forum: Group) -> AsyncIterator[tuple[FakeTopic, Group, Table, Runtime]]:
+    """Ayu and Budi (and two computers) play Gaple in the topic "Evening"; one move made."""
+    topic = forum.server.create_topic(forum.chat, "Evening", forum.users[0])
+    at = place(forum, topic, forum.users[:2])
+    async with running(forum, at) as runtime:
+        table = await open_table(at)
+        await table.play_one()
+        yield topic, at, table, runtime
+        await forum.server.wait_idle(quiet=0.5)
+        await runtime.publisher.idle()
+
+
+def told_in_general(forum: Group, what: str) -> list[str]:
+    return [t for t in general_texts(forum) if f"was {what}" in t]
+
+
+async def test_a_topic_closed_during_a_game_stops_it_and_general_hears_why(
+    forum: Group,
+) -> None:
+    server, ayu = forum.server, forum.users[0]
+    async with under_way(forum) as (topic, at, table, runtime):
+        game = at.game()
+        player, hand = await server.wait_for(table.whose_turn, message="a human's turn")
+        tile = hand.button(live_buttons(hand)[0]).callback_data or ""
+        server.close_topic(topic, ayu)  # Telegram tells the bot: "forum_topic_closed"
+        await server.wait_for(lambda: told_in_general(forum, "closed"),
+                              message="General told that the topic was closed")
+        stale = player.press_raw(hand, tile)  # its buttons no longer play
+        await server.wait_for(lambda: stale.answered)
+        assert runtime.service.open_game_in(forum.chat.id, topic.thread_id) is None
+    assert game.status is Status.STOPPED and game.thread_id is None
+    assert told_in_general(forum, "closed") == [
+        "The topic of the Gaple game was closed, so the game ends with no result. "
+        "Open a new table with /newgame."]
+    assert not at.said("The match is over")
+    assert len([e for e in server.errors if "TOPIC_CLOSED" in (e.description or "")]) <= 1
+    assert stale.answer_text == "This game is over."
+
+
+async def test_a_deleted_topic_stops_its_game_without_retrying_forever(forum: Group) -> None:
+    server = forum.server
+    async with under_way(forum) as (topic, at, table, runtime):
+        game = at.game()
+        server.delete_topic(topic)  # Telegram tells bots nothing: the next send finds out
+        await table.play_one(done=lambda: not game.status.open)
+        await server.wait_for(lambda: told_in_general(forum, "deleted"),
+                              message="General told that the topic was deleted")
+        assert runtime.service.open_game_in(forum.chat.id, topic.thread_id) is None
+    assert game.status is Status.STOPPED and len(told_in_general(forum, "deleted")) == 1
+    gone = [e for e in server.errors if "thread not found" in (e.description or "")]
+    assert 1 <= len(gone) <= 2
+    assert not server.topic_messages(forum.chat, topic)  # the topic's messages went with it
+    assert not [m for m in server.bot_messages(forum.chat) if m.photo and not m.deleted], \
+        "the stopped table is not posted again in General"
+
+
+async def test_games_in_topics_survive_a_restart(forum: Group) -> None:
+    server, ayu = forum.server, forum.users[0]
+    (evening, first), (weekend, second) = two_topics(forum)
+    async with running(forum, first, second):
+        table = await open_table(first)
+        await table.play_one()
+        second.send(second.users[0], "/newgame gaple")
+        await server.wait_for(second._lobby_or_none)
+        first_id, second_id = first.game().game_id, second.game().game_id
+        second.users[1].send_private("/start")
+    async with running(forum, first, second) as runtime:
+        resumed = runtime.service.open_game_in(forum.chat.id, evening.thread_id)
+        lobby = runtime.service.open_game_in(forum.chat.id, weekend.thread_id)
+        assert resumed is not None and resumed.game_id == first_id
+        assert lobby is not None and lobby.game_id == second_id
+        assert runtime.service.open_game_in(forum.chat.id) is None  # General is free
+        await table.play_until(lambda: bool(first.hand_results()))
+        join = second.users[1].press(second.lobby(), lobby_button(second.lobby(), "j") or "")
+        await server.wait_for(lambda: join.answered)
+        first.send(ayu, "/newgame gaple")
+        await server.wait_for(lambda: first.said("A game is already running"))
+        await server.wait_idle()
+    assert threads(server, forum.chat) == {evening.thread_id, weekend.thread_id}
+    assert second.users[1].id in second.lobby().mentioned_user_ids
+    assert first.hand_results()
+
+
+async def test_commands_asked_in_a_topic_are_answered_there(forum: Group) -> None:
+    server, ayu = forum.server, forum.users[0]
+    topic = server.create_topic(forum.chat, "Evening", ayu)
+    at = place(forum, topic, forum.users[:2])
+    async with running(forum, at):
+        at.send(ayu, "/scoreboard")
+        await server.wait_for(lambda: at.messages(), message="a scoreboard in the topic")
+        at.send(ayu, "/newgame")  # the game picker, and the lobby it opens, stay there too
+        picker = await server.wait_for(lambda: next(
+            (m for m in at.messages() if m.buttons and lobby_button(m, "j") is None), None))
+        record = ayu.press(picker, picker.buttons[0][0].text)
+        await server.wait_for(lambda: record.answered)
+        await server.wait_for(at._lobby_or_none, message="the picked game's lobby")
+        at.send(ayu, "/stop")
+        await server.wait_for(lambda: at.said("Stop the game?"))
+        await server.wait_idle()
+    assert not general_texts(forum)
+    assert at.texts()[0].startswith(("No games", "Scoreboard", "No finished")), at.texts()[0]
+    assert at.game().thread_id == topic.thread_id
