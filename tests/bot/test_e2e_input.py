@@ -27,7 +27,7 @@ async def test_a_huge_game_name_is_quoted_short(group: Group) -> None:
 async def test_rules_of_an_unknown_game_say_so_and_list_the_games(group: Group) -> None:
     async with group.bot():
         group.users[0].send(group.chat, "/rules nosuch")
-        await group.server.wait_for(lambda: group.said("I don't know the game nosuch"))
+        await group.server.wait_for(lambda: group.said("There is no game called nosuch"))
         text = last_reply(group)
         assert all(game in text for game in GAMES)
         group.users[0].send(group.chat, "/rules pair")

@@ -153,14 +153,14 @@ async def test_a_lost_table_leaves_one_table_that_acts(group: Group, after_actin
         await group.server.wait_for(lambda: record.answered)
         await group.server.wait_for(await_table)
         tables = [m for m in group.server.bot_messages(group.chat)
-                  if any(b.text == "🀱 My tiles" for row in m.buttons for b in row)]
+                  if any(b.text == "👀 My tiles" for row in m.buttons for b in row)]
         assert len(tables) == (2 if after_acting else 1)
         current = group.server.message(group.chat, group.game().messages.table)  # type: ignore[arg-type]
         for stray in (m for m in tables if m is not current):
-            tap = group.users[1].press(stray, "🀱 My tiles")
+            tap = group.users[1].press(stray, "👀 My tiles")
             await group.server.wait_for(lambda r=tap: r.answered)  # type: ignore[misc]
             assert tap.answer_text == "That message is out of date: use the newest one."
             assert stray.caption == STRAY and not stray.buttons
-        tap = group.users[1].press(current, "🀱 My tiles")
+        tap = group.users[1].press(current, "👀 My tiles")
         await group.server.wait_for(lambda: tap.answered)
         assert tap.answer_text == "I sent your tiles to our private chat."
