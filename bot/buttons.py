@@ -177,6 +177,9 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
         if tap.action is LobbyAction.REMOVE_COMPUTER:
             await rt.service.remove_computer(game, user.id)
             return t("A computer player left the table."), None
+        if tap.action is LobbyAction.OTHER_PAIRS:
+            await rt.service.other_pairs(game, user.id)
+            return t("New pairs: see the table."), None
         if user.id == game.creator_id:
             missing = [p.name for p in game.players
                        if not p.is_computer and not await rt.storage.private_ok(p.user_id)]

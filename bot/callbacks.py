@@ -44,6 +44,7 @@ class LobbyAction(enum.Enum):
     START = "s"
     CANCEL = "c"
     REMOVE_COMPUTER = "k"  # take the last computer player off
+    OTHER_PAIRS = "t"  # partnership games: the next way of pairing the seated players
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +194,7 @@ _NUMBER = r"(0|[1-9][0-9]{0,17})"
 _WORD = r"([a-z0-9_-]{0,24})"
 _FORMS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"([pedif]):{_NUMBER}:{_NUMBER}:{_NUMBER}:([LR-])"), TileTap),
-    (re.compile(rf"([jlsck]):{_NUMBER}"), LobbyTap),
+    (re.compile(rf"([jlsckt]):{_NUMBER}"), LobbyTap),
     (re.compile(rf"a:{_NUMBER}:{_NUMBER}"), AddComputer),
     (re.compile(rf"b:{_NUMBER}:{_NUMBER}"), BackToHand),
     (re.compile(rf"h:{_NUMBER}"), ShowHand),
@@ -211,7 +212,7 @@ PATTERNS: dict[str, str] = {
     "game": r"^n:",
     "rules": r"^u:",
     "again": r"^g:",
-    "lobby": r"^[jlscka]:",
+    "lobby": r"^[jlsckta]:",
     "play": r"^[pedifb]:",
     "hand": r"^h:",
     "stop": r"^[yx]:",

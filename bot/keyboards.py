@@ -57,7 +57,10 @@ def add_to_group(t: Translator, bot_username: str) -> InlineKeyboardMarkup:
         t("👥 Add me to a group"), url=f"https://t.me/{bot_username}?startgroup=new")]])
 
 
-def lobby(t: Translator, game: Game, bot_username: str) -> InlineKeyboardMarkup:
+def lobby(
+    t: Translator, game: Game, bot_username: str, pairs: bool = False
+) -> InlineKeyboardMarkup:
+    """The lobby's buttons; ``pairs``: the table is played in partnerships, and full."""
     gid = game.game_id
     return InlineKeyboardMarkup(
         [
@@ -68,6 +71,8 @@ def lobby(t: Translator, game: Game, bot_username: str) -> InlineKeyboardMarkup:
             [*(_button(t(LEVEL_BUTTONS[level]), AddComputer(gid, level))
                for level in COMPUTER_LEVELS),
              _button(t("🤖 ✕"), LobbyTap(gid, LobbyAction.REMOVE_COMPUTER))],
+            *([[_button(t("🔀 Other pairs"), LobbyTap(gid, LobbyAction.OTHER_PAIRS))]]
+              if pairs else []),
             [InlineKeyboardButton(t("💬 Open my private chat"),
                                   url=deep_link(bot_username, f"join{gid}"))],
         ]

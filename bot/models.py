@@ -217,6 +217,16 @@ class Game:
     def seat_counts(self) -> tuple[int, ...]:
         return variant(self.variant).seat_counts
 
+    @property
+    def partnerships(self) -> tuple[tuple[int, ...], ...]:
+        """The seats that play together at this table, once it has a size the game is played
+        by and the game is played in partnerships; else nothing."""
+        seats = len(self.players)
+        if seats not in self.seat_counts:
+            return ()
+        sides = variant(self.variant).sides(seats)
+        return sides if any(len(side) > 1 for side in sides) else ()
+
 
 @dataclass(frozen=True, slots=True)
 class Outgoing:

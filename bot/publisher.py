@@ -330,7 +330,8 @@ class Publisher:
         if game.status is Status.LOBBY:
             text = texts.lobby_text(t, game)
             return Draft(digest(text, "lobby"), text,
-                         keyboards.lobby(t, game, self.bot_username))
+                         keyboards.lobby(t, game, self.bot_username,
+                                         bool(game.partnerships)))
         if game.messages.lobby is None:
             return None
         if game.status is Status.CANCELLED or game.match is None:

@@ -221,6 +221,17 @@ class GameService:
                 return
         raise UserError(N_("There is no computer player at this table."))
 
+    async def other_pairs(self, game: Game, user_id: int) -> None:
+        """The creator pairs the seated players the next way: the first seat keeps its place
+        and the others turn, which goes through every pairing of four in three taps."""
+        self._lobby(game)
+        if user_id != game.creator_id:
+            raise UserError(N_("Only the player who created the game can change the pairs."))
+        if not game.partnerships:
+            raise UserError(N_("This game has no pairs."))
+        game.players[1:] = game.players[2:] + game.players[1:2]
+        await self._save_players(game)
+
     async def leave(self, game: Game, user_id: int) -> None:
         self._lobby(game)
         seat = game.seat_of(user_id)

@@ -167,6 +167,9 @@ def lobby_text(t: Translator, game: Game) -> str:
     ]
     lines += [f"{i + 1}. {who(p)}" + (" ⏳" if p.user_id in game.pending else "")
               for i, p in enumerate(game.players)]
+    if game.partnerships:
+        lines += ["", t("Pairs: {pairs}.", pairs=" · ".join(
+            " & ".join(who(game.players[s]) for s in side) for side in game.partnerships))]
     lines += ["", lobby_status(t, game),
               t("Press Join to take a seat; the creator presses Start.")]
     return "\n".join(lines)

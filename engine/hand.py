@@ -129,7 +129,73 @@ def tiles_of(mask: int) -> list[Tile]:
     return out
 
 
-class Hand:
+class HandCore:
+    """What every hand holds and answers, whatever its game's layout: the deal, the seats'
+    tiles as bit masks, the log, whose turn it is and the result. :class:`Hand` (the line
+    games) and :class:`engine.table.StockHand` (the games with a stock) build on it."""
+
+    def _setup(
+        self,
+        variant: Variant,
+        options: Options,
+        deal: Deal,
+        opening: Opening,
+        number: int,
+        scores_before: tuple[int, ...] | None,
+    ) -> None:
+        self.options = options
+        self.deal = deal
+        self.number = number
+        self.seats = deal.seats
+        self.opener = opening.opener
+        self.must_lead = opening.must_lead
+        self.masks: list[int] = [mask_of(h) for h in deal.hands]
+        self.dead: list[list[Tile]] = [[] for _ in range(self.seats)]
+        self.moves: list[Move] = []
+        self.to_move: int | None = opening.opener
+        self.reason: HandEndReason | None = None
+        self.out_seat: int | None = None
+        self.result: HandEnded | None = None
+        self._scores_before = scores_before or (0,) * len(variant.sides(self.seats))
+        self._legal: tuple[Action, ...] | None = None
+        leads = opening.must_lead
+        # One forced tile is public (it is about to be laid); a choice among the opener's
+        # doubles stays their secret: then only "a double must lead" is told.
+        forced = leads if len(leads) == 1 else ()
+        double = bool(leads) and all(t.is_double for t in leads)
+        self.started = HandStarted(number, opening.opener, opening.turned_up, forced, double)
+        self.start_events: list[Event] = [self.started]
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def hands(self) -> list[list[Tile]]:
+        """Each seat's tiles now, in set order."""
+        return [tiles_of(mask) for mask in self.masks]
+
+    def holds(self, seat: int, tile: Tile) -> bool:
+        return bool(self.masks[seat] >> tile.index & 1)
+
+    def last_move_of(self, seat: int) -> Action | None:
+        for move in reversed(self.moves):
+            if move.seat == seat:
+                return move.action
+        return None
+
+    def check(self, seat: int, action: Action) -> Action:
+        raise NotImplementedError  # each kind of hand checks its own moves
+
+    def can(self, seat: int, action: Action) -> bool:
+        try:
+            self.check(seat, action)
+        except ValueError:
+            return False
+        return True
+
+
+class Hand(HandCore):
     """The state of one hand. Changed only through :meth:`apply` / :meth:`step`."""
 
     def __init__(
@@ -142,35 +208,13 @@ class Hand:
         scores_before: tuple[int, ...] | None = None,
     ) -> None:
         self.variant = variant
-        self.options = options
-        self.deal = deal
-        self.number = number
-        self.seats = deal.seats
-        self.opener = opening.opener
-        self.must_lead = opening.must_lead
+        self._setup(variant, options, deal, opening, number, scores_before)
         self.dead_tiles = variant.has_dead_tiles(options)
-        self.masks: list[int] = [mask_of(h) for h in deal.hands]
         self.in_hands = sum(self.masks)  # every tile still held by anybody (hands are disjoint)
-        self.dead: list[list[Tile]] = [[] for _ in range(self.seats)]
         self.left: int | None = None  # the open ends; None until the line has a tile
         self.right: int | None = None
-        self.moves: list[Move] = []
         self._line: Line | None = None
         self._line_moves = 0
-        self.to_move: int | None = opening.opener
-        self.reason: HandEndReason | None = None
-        self.out_seat: int | None = None
-        self.result: HandEnded | None = None
-        self._scores_before = scores_before or (0,) * len(variant.sides(self.seats))
-        self._legal: tuple[Action, ...] | None = None
-        leads = opening.must_lead
-        if len(leads) == 1:  # forced, so public: it is about to be laid
-            double = leads[0].is_double
-            self.started = HandStarted(number, opening.opener, opening.turned_up, leads, double)
-        else:  # a choice among the opener's doubles, which stay their secret
-            lead_double = bool(leads) and all(t.is_double for t in leads)
-            self.started = HandStarted(number, opening.opener, opening.turned_up, (), lead_double)
-        self.start_events: list[Event] = [self.started]
         if opening.turned_up is not None:
             left = deal.turned_left if deal.turned_left is not None else opening.turned_up.low
             self.left, self.right = left, opening.turned_up.pips - left
@@ -178,15 +222,6 @@ class Hand:
                 self.start_events.append(self._end(HandEndReason.BLOCKED, None, False))
 
     # --- reading -----------------------------------------------------------------------
-    @property
-    def over(self) -> bool:
-        return self.result is not None
-
-    @property
-    def hands(self) -> list[list[Tile]]:
-        """Each seat's tiles now, in set order."""
-        return [tiles_of(mask) for mask in self.masks]
-
     @property
     def ends(self) -> tuple[int, int] | None:
         if self.left is None or self.right is None:
@@ -205,15 +240,6 @@ class Hand:
                 lay(line, action)
         self._line, self._line_moves = line, len(moves)
         return line
-
-    def last_move_of(self, seat: int) -> Action | None:
-        for move in reversed(self.moves):
-            if move.seat == seat:
-                return move.action
-        return None
-
-    def holds(self, seat: int, tile: Tile) -> bool:
-        return bool(self.masks[seat] >> tile.index & 1)
 
     def _blocked(self) -> bool:
         left, right = self.left, self.right
@@ -333,13 +359,6 @@ class Hand:
         if fits_right:
             return AT_RIGHT[tile.index]
         raise TileDoesNotFitError(f"{tile} fits neither end")
-
-    def can(self, seat: int, action: Action) -> bool:
-        try:
-            self.check(seat, action)
-        except ValueError:
-            return False
-        return True
 
     def step(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat`` without building events. Nothing changes on error."""

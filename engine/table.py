@@ -30,7 +30,6 @@ from .events import (
     Event,
     HandEnded,
     HandEndReason,
-    HandStarted,
     Knocked,
     PieceCut,
     PointsScored,
@@ -38,14 +37,14 @@ from .events import (
     TileDrawn,
     TilePlayed,
 )
-from .hand import mask_of, tiles_of
+from .hand import HandCore, mask_of, tiles_of
 from .options import Options
 from .tiles import End, Tile
 from .variants.base import Opening
 from .variants.stock import Score, StockGame
 
 
-class StockHand:
+class StockHand(HandCore):
     """The state of one hand of a stock game. Changed only through :meth:`apply`/:meth:`step`."""
 
     dead_tiles = False
@@ -60,42 +59,15 @@ class StockHand:
         scores_before: tuple[int, ...] | None = None,
     ) -> None:
         self.variant = variant
-        self.options = options
-        self.deal = deal
-        self.number = number
-        self.seats = deal.seats
-        self.opener = opening.opener
-        self.must_lead = opening.must_lead
-        self.masks: list[int] = [mask_of(h) for h in deal.hands]
+        self._setup(variant, options, deal, opening, number, scores_before)
         self.stock = deal.stock
         self.drawn = 0
         self.board = Board()
-        self.dead: list[list[Tile]] = [[] for _ in range(self.seats)]
-        self.moves: list[Move] = []
         self.faced: list[tuple[int, int] | None] = []  # the line's ends before each move
         self.scored: list[int] = [0] * self.seats
         self.draws = 0  # tiles the seat to move has drawn this turn
-        self.to_move: int | None = opening.opener
-        self.reason: HandEndReason | None = None
-        self.out_seat: int | None = None
-        self.result: HandEnded | None = None
-        self._scores_before = scores_before or (0,) * self.seats
-        self._legal: tuple[Action, ...] | None = None
-        leads = opening.must_lead
-        forced = leads if len(leads) == 1 else ()
-        double = bool(leads) and all(t.is_double for t in leads)
-        self.started = HandStarted(number, opening.opener, None, forced, double)
-        self.start_events: list[Event] = [self.started]
 
     # --- reading -----------------------------------------------------------------------
-    @property
-    def over(self) -> bool:
-        return self.result is not None
-
-    @property
-    def hands(self) -> list[list[Tile]]:
-        return [tiles_of(mask) for mask in self.masks]
-
     @property
     def stock_left(self) -> int:
         return len(self.stock) - self.drawn
@@ -110,15 +82,6 @@ class StockHand:
 
     def totals(self) -> tuple[int, ...]:
         return tuple(sum(t.pips for t in hand) for hand in self.hands)
-
-    def holds(self, seat: int, tile: Tile) -> bool:
-        return bool(self.masks[seat] >> tile.index & 1)
-
-    def last_move_of(self, seat: int) -> Action | None:
-        for move in reversed(self.moves):
-            if move.seat == seat:
-                return move.action
-        return None
 
     def fork(self) -> StockHand:
         twin = object.__new__(StockHand)
@@ -252,7 +215,7 @@ class StockHand:
             if not game.end_open(board, play.end):
                 raise TileDoesNotFitError("only one tile may stick out: lay on the other ribbon")
             ways = game.ways(board, play.end, tile)
-            chosen = [p for p in ways if play.cross is None or p.cross is play.cross]
+            chosen = _way(ways, play.cross)
             if not chosen:
                 if ways:
                     raise CrossNotAllowedError(f"{tile} cannot lie that way there")
@@ -265,7 +228,7 @@ class StockHand:
         for end in self.open_ends():
             ways = game.ways(board, end, tile)
             any_way = any_way or bool(ways)
-            chosen = [p for p in ways if play.cross is None or p.cross is play.cross]
+            chosen = _way(ways, play.cross)
             if chosen:
                 found.append((end, chosen))
         if not found:
@@ -292,13 +255,6 @@ class StockHand:
         if cut.tile is not allowed:
             raise CutNotAllowedError(f"a cut must show both ribbon ends: {allowed}")
         return cut
-
-    def can(self, seat: int, action: Action) -> bool:
-        try:
-            self.check(seat, action)
-        except ValueError:
-            return False
-        return True
 
     def step(self, seat: int, action: Action) -> None:
         """Apply ``action`` without keeping its events."""
@@ -435,3 +391,8 @@ class StockHand:
             scored,
         )
         return self.result
+
+
+def _way(ways: tuple[Piece, ...], cross: bool | None) -> list[Piece]:
+    """The ways among ``ways`` that ``cross`` asks for (any, when it is not said)."""
+    return [p for p in ways if cross is None or p.cross is cross]

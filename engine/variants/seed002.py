@@ -125,6 +125,15 @@ class SixMatador(Matador):
     def knock_points(self, options: Options) -> tuple[Score, ...]:
         return ((-6, ScoreReason.KNOCK),) if options.scoring == "strict" else NO_POINTS
 
+    def settlement(self, scores: tuple[int, ...], winner: int | None) -> tuple[int, ...] | None:
+        """D25: the winner receives from each other seat the difference between their two
+        scores (shown, not added to any score); per seat, what it receives (negative: pays)."""
+        if winner is None:
+            return None
+        paid = [scores[seat] - scores[winner] for seat in range(len(scores))]
+        paid[winner] = -sum(paid)
+        return tuple(paid)
+
     def score_hand(
         self,
         options: Options,

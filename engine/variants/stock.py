@@ -202,6 +202,11 @@ class StockGame(Variant):
         over, winner, _ = self.match_outcome(options, scores, False)
         return over, winner
 
+    def settlement(self, scores: tuple[int, ...], winner: int | None) -> tuple[int, ...] | None:
+        """What the bot shows as settled at the match end, apart from the scores (None:
+        nothing; Six-matador: the seed's settlement)."""
+        return None
+
 
 def _mask(tiles: frozenset[Tile]) -> int:
     return sum(t.bit for t in tiles)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot_kit import Group, lobby_button
@@ -208,3 +209,33 @@ async def test_play_again_opens_the_same_table_with_the_seats_turned(group: Grou
         await group.server.wait_for(lambda: start.answered)
         assert start.answer_text == "Let's play!"
         assert group.game().status is Status.PLAYING
+
+
+async def test_pair_players_choose_their_partners_in_the_lobby(group: Group) -> None:
+    ayu, budi = group.users[:2]
+    async with group.bot():
+        await group.open_table("pair", players=4)
+        lobby = group.lobby()
+        assert "Pairs: Ayu & Sergei · Budi & Þóra." in (lobby.text or "")
+        refused = budi.press(lobby, "🔀 Other pairs")  # the creator decides
+        await group.server.wait_for(lambda: refused.answered)
+        assert "created" in (refused.answer_text or "")
+        def pairs() -> str:
+            return re.search(r"Pairs: (.+)\.", lobby.text or "").group(1)  # type: ignore[union-attr]
+
+        seen = [pairs()]
+        for _ in range(3):
+            record = ayu.press(lobby, "🔀 Other pairs")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+            await group.server.wait_for(lambda: pairs() != seen[-1])
+            seen.append(pairs())
+        seen = seen[1:]
+        assert seen == ["Ayu & Þóra · Sergei & Budi", "Ayu & Budi · Þóra & Sergei",
+                        "Ayu & Sergei · Budi & Þóra"]  # every pairing, then back
+        record = ayu.press(lobby, "🔀 Other pairs")
+        await group.server.wait_for(lambda: record.answered)
+        start = ayu.press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: start.answered)
+        game = group.game()
+    assert [p.name for p in game.players] == ["Ayu", "Sergei", "Þóra", "Budi"]
+    assert game.match is not None and game.match.sides == ((0, 2), (1, 3))

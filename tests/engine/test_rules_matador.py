@@ -188,3 +188,10 @@ def test_six_matador_the_most_points_win_the_hand() -> None:
 def test_six_matador_unknown_scoring_is_refused() -> None:
     with pytest.raises(BadInputError):
         Match("six-matador", 2, {"scoring": "strict-ish"})
+
+
+def test_six_matador_settlement_the_winner_receives_each_difference() -> None:
+    game = variant("six-matador")
+    assert game.settlement((120, 40, -10), 0) == (210, -80, -130)  # type: ignore[attr-defined]
+    assert game.settlement((120, 40), None) is None  # type: ignore[attr-defined]
+    assert variant("matador").settlement((120, 40), 0) is None  # type: ignore[attr-defined]
