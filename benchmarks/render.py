@@ -7,7 +7,10 @@ default size. Per line length it reports the median time to draw and encode, the
 the same run and interleaved with it, the floor: a blank canvas of the same size through the
 same encoder (same palette reduction, same PNG settings), the cost no drawing can avoid. The
 first picture after the sprite cache is emptied is reported too (each tile is drawn once, then
-pasted). The last line is one JSON object (see README).
+pasted). Then the same figures for the layouts of the games of seed 002: the longest Muggins
+cross and the longest Kolbasa ribbons seeded hands laid (goldens.stock_samples.long_tables), and
+the longest Six-matador line (crosswise matadors) of one seeded hand. The last line is one JSON
+object (see README): ``tables`` per line length, ``layouts`` per named layout.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from PIL import Image
 
 from engine import TableView, table_view
 from goldens.samples import LABELS, names_for, played, with_line
+from goldens.stock_samples import line_length, long_tables, most_tiles
 from renderers.canvas import COMPRESS_LEVEL, encode
 from renderers.sprites import clear_cache
 from renderers.table import draw_table
@@ -59,8 +63,26 @@ def rgb_png_ms(rounds: int, theme_name: str) -> float:
 
 
 def measure(tiles: int, rounds: int, theme_name: str) -> dict[str, Any]:
+    return {"tiles": tiles, **timed(_view(tiles), rounds, theme_name)}
+
+
+def layouts() -> dict[str, TableView]:
+    """The seed-002 tables the benchmark times, by name."""
+    cross, ribbons = long_tables()
+    six = most_tiles("six-matador", 2, 2, line_length)
+    return {"muggins-cross": cross, "kolbasa-long": ribbons, "six-matador": table_view(six)}
+
+
+def laid_tiles(view: TableView) -> int:
+    layout = view.layout
+    assert layout is not None
+    return len(layout.line) + len(layout.up) + len(layout.down)
+
+
+def timed(view: TableView, rounds: int, theme_name: str) -> dict[str, Any]:
+    """Median draw+encode of ``view``'s table against the blank canvas's encode, interleaved."""
     palette = find_theme(theme_name)
-    view, names = _view(tiles), names_for(4)
+    names = names_for(view.seats)
     picture = draw_table(view, names, palette, LABELS)  # warm: sprites and fonts cached
     blank = Image.new("RGB", picture.size, palette.background)
     drawn, floor = [], []
@@ -73,7 +95,6 @@ def measure(tiles: int, rounds: int, theme_name: str) -> dict[str, Any]:
         encode(blank)
         floor.append(_since(start))
     return {
-        "tiles": tiles,
         "median_ms": round(statistics.median(drawn), 2),
         "floor_ms": round(statistics.median(floor), 2),
         "bytes": len(png),
@@ -97,9 +118,17 @@ def main(argv: list[str] | None = None) -> None:
             f"{row['width']}x{row['height']}"
         )
     print(f" 28 tiles with an empty sprite cache: {cold:.1f} ms")
+    laid = [{"name": name, "tiles": laid_tiles(view), **timed(view, args.rounds, args.theme)}
+            for name, view in layouts().items()]
+    for row in laid:
+        ratio = row["median_ms"] / row["floor_ms"]
+        print(
+            f"{row['name']:>13} ({row['tiles']:2} tiles): {row['median_ms']:6.2f} ms draw+encode,"
+            f" floor {row['floor_ms']:6.2f} ms ({ratio:.2f}x), {row['bytes'] / 1000:6.1f} KB"
+        )
     rgb = rgb_png_ms(args.rounds, args.theme)
     print(f"for context, the blank canvas as plain RGB PNG (no palette step): {rgb:.2f} ms")
-    print(json.dumps({"tables": tables}))
+    print(json.dumps({"tables": tables, "layouts": laid}))
 
 
 if __name__ == "__main__":

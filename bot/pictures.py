@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 import renderers
 from engine import PlayerView, TableView
@@ -39,13 +40,23 @@ PICTURE_WORDS = {
     "ends": N_("ends"),
     "set_name": N_("double-{number} set"),
     "lay_dead": N_("lay one face down"),
+    "stock": N_("stock"),
+    "in_play": N_("hand"),
+    "cut_off": N_("cut off"),
+    "count": N_("count"),
+    "double_header": N_("double header"),
+    "triple_header": N_("triple header"),
+    "only_matador": N_("matador only"),
+    "match_over": N_("Match over"),
+    "final_score": N_("final score"),
+    "rating": N_("rating"),
 }
 
 
 @cache
 def labels_for(language: str) -> TableLabels:
     t = translator(language)
-    words = {field: t(msgid) for field, msgid in PICTURE_WORDS.items()}
+    words: dict[str, Any] = {field: t(msgid) for field, msgid in PICTURE_WORDS.items()}
     games = tuple((game, t(entry.title)) for game, entry in PRESENTATIONS.items())
     return TableLabels(games=games, **words)
 
@@ -65,6 +76,11 @@ class PictureMaker:
 
     def table(self, game: Game, view: TableView) -> bytes:
         return renderers.render_table(
+            view, picture_names(game), theme=self.theme, labels=labels_for(game.language)
+        )
+
+    def match_end(self, game: Game, view: TableView) -> bytes:
+        return renderers.render_match_end(
             view, picture_names(game), theme=self.theme, labels=labels_for(game.language)
         )
 

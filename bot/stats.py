@@ -411,6 +411,8 @@ SCOREBOARD_WORDS = {
     "won": N_("won"),
     "win_rate": N_("win rate"),
     "streak": N_("streak"),
+    "hands_won": N_("hands"),
+    "points": N_("points"),
     "win_streak": N_("W{count}"),
     "loss_streak": N_("L{count}"),
     "percent": N_("{percent}%"),
@@ -427,7 +429,8 @@ def scoreboard_picture(t: Translator, board: Scoreboard, *, theme: str = "classi
                        limit: int = PICTURE_ROWS, tz: tzinfo = UTC) -> bytes:
     """The board as a PNG: the best ``limit`` players."""
     rows = [
-        ScoreboardRow(place, s.name, s.rating, s.played, s.won, s.win_rate, s.streak)
+        ScoreboardRow(place, s.name, s.rating, s.played, s.won, s.win_rate, s.streak,
+                      s.hands_won, s.points)
         for place, s in zip(places(board.standings), board.standings[:limit], strict=False)
     ]
     heading, details = board_heading(t, board, tz)

@@ -490,7 +490,13 @@ class TextComposer:
                 out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)), photo))
             elif isinstance(event, MatchEnded):
                 again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
-                out.append(Outgoing(match_result_text(t, game, event, table_view(match)),
+                view = table_view(match)
+                try:
+                    photo = self.pictures.match_end(game, view)
+                except Exception:  # a picture must never cost the result: say it in words
+                    log.exception("match end picture failed")
+                    photo = None
+                out.append(Outgoing(fit_caption(match_result_text(t, game, event, view)), photo,
                                     buttons=(again,)))
         return out
 

@@ -41,6 +41,13 @@ EXAMPLES = {
     "table-gaple-dead-5": "table-five-seats.png",
     "result-pair": "hand-result.png",
     "hand-pair": "hand.png",
+    "table-muggins-4": "table-muggins.png",
+    "table-kolbasa-4": "table-kolbasa-cut.png",
+    "table-six-matador-3": "table-six-matador.png",
+    "table-french-5": "table-french-five-seats.png",
+    "table-bergen-3": "table-bergen.png",
+    "match-end-pair": "match-end.png",
+    "scoreboard-hands": "scoreboard.png",
 }
 
 

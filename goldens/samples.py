@@ -24,6 +24,7 @@ from engine import (
     player_view,
     table_view,
 )
+from goldens import stock_samples as stock
 from renderers.labels import TableLabels
 from renderers.scoreboard import ScoreboardRow
 
@@ -32,8 +33,16 @@ GAME_TITLES = (
     ("gaple", "Gaple"),
     ("gaple-dead", "Gaple with dead tiles"),
     ("pair", "Pair dominoes"),
+    *stock.GAME_TITLES,
 )
 LABELS = TableLabels(games=GAME_TITLES)
+
+
+def labels_for(game: str) -> TableLabels:
+    """The samples' labels for one game's table, as the bot fills them from its catalogues."""
+    if game in stock.HONOURS:
+        return replace(LABELS, only_matador=stock.HONOURS[game])
+    return LABELS
 
 NAMES = {
     4: ("Þórdís Ægisdóttir", "Дмитрий", "Budi 🎲 Santoso", "Ngọc Ánh"),
@@ -107,12 +116,13 @@ class Sample:
     """One picture: what to draw it from and how."""
 
     name: str
-    kind: str  # "table", "result", "hand" or "scoreboard"
+    kind: str  # "table", "result", "hand", "scoreboard" or "match-end"
     theme: str
     table: TableView | None  # None for a scoreboard
     names: tuple[str, ...]
     player: PlayerView | None = None
     board: tuple[ScoreboardRow, ...] = ()
+    ratings: tuple[int | None, ...] = ()  # a match end's rating changes, per seat
 
 
 SCOREBOARD_TITLE = ("Scoreboard: Pair dominoes", "since 2024-05-01 · 31 matches")
@@ -198,12 +208,49 @@ def samples() -> tuple[Sample, ...]:
         Sample("hand-gaple-dead-12", "hand", "dark", hand_dead.table, names_for(4), hand_dead),
         Sample("scoreboard", "scoreboard", "classic", None, (), board=scoreboard_rows()),
         Sample("scoreboard-empty", "scoreboard", "dark", None, ()),
+        *stock_game_samples(),
+    )
+
+
+def stock_game_samples() -> tuple[Sample, ...]:
+    """The games of seed 002 at every seat count, a hand's result with a debt, the ends of
+    matches (pairs as pairs, penalty points, rating changes) and the scoreboard with hands."""
+    tables = tuple(
+        _table(f"table-{game}-{seats}", theme,
+               table_view(stock.finding(first_position, game, seats, wanted, seed)))
+        for game, seats, wanted, seed, theme in stock.TABLES
+    )
+    cross, ribbons = stock.long_tables()
+    six = table_view(played("six-matador", 3, 0, seed=1, until_over=True))
+    pair_end = table_view(stock.finished("pair", 4, 2, 60))
+    french_end = table_view(stock.finished("french", 5, 3, 40))
+    muggins_end = table_view(stock.finished("muggins", 2, 4, 40))
+    four_ends = _turn(first_position("muggins", 3, stock.four_ends_and_choice, seeds=(1,)))
+    return (
+        *tables,
+        Sample("hand-muggins-3", "hand", "classic", four_ends.table, names_for(3), four_ends),
+        _table("table-muggins-long", "dark", cross),
+        _table("table-kolbasa-long", "classic", ribbons),
+        Sample("result-six-matador-3", "result", "dark", six, names_for(3)),
+        Sample("match-end-pair", "match-end", "classic", pair_end, names_for(4),
+               ratings=(12, -8, 9, -13)),
+        Sample("match-end-french-5", "match-end", "dark", french_end, names_for(5),
+               ratings=(-4, 15, None, 0, -11)),
+        Sample("match-end-muggins-2", "match-end", "classic", muggins_end, names_for(2)),
+        Sample("scoreboard-hands", "scoreboard", "dark", None, (),
+               board=stock.scoreboard_with_hands(scoreboard_rows())),
     )
 
 
 def render(sample: Sample) -> bytes:
     """The sample's picture as PNG bytes, through the public functions the bot calls."""
-    from renderers import render_hand, render_hand_result, render_scoreboard, render_table
+    from renderers import (
+        render_hand,
+        render_hand_result,
+        render_match_end,
+        render_scoreboard,
+        render_table,
+    )
 
     if sample.kind == "hand":
         assert sample.player is not None
@@ -213,7 +260,11 @@ def render(sample: Sample) -> bytes:
         return render_scoreboard(sample.board, title=heading, subtitle=details,
                                  theme=sample.theme)
     assert sample.table is not None
+    if sample.kind == "match-end":
+        return render_match_end(sample.table, sample.names, rating_changes=sample.ratings,
+                                theme=sample.theme, labels=labels_for(sample.table.game))
     if sample.kind == "result":
         return render_hand_result(sample.table, sample.names, theme=sample.theme,
                                   labels=LABELS)
-    return render_table(sample.table, sample.names, theme=sample.theme, labels=LABELS)
+    return render_table(sample.table, sample.names, theme=sample.theme,
+                        labels=labels_for(sample.table.game))

@@ -3,6 +3,8 @@
 - :func:`render_table`: the group's picture, edited after every move.
 - :func:`render_hand_result`: every hand laid open, the winner and the points, once a hand ends.
 - :func:`render_hand`: one player's tiles, the playable ones standing out, for the private chat.
+- :func:`render_match_end`: the final scores, ranked, and how each player's rating moved.
+- :func:`render_scoreboard`: a group's players ranked, with medals.
 
 Every word drawn comes from :class:`TableLabels`, which the bot fills from its catalogues.
 """
@@ -12,8 +14,9 @@ from __future__ import annotations
 from .errors import FontNotFoundError, RenderError, UnknownThemeError, ViewMismatchError
 from .hand import render_hand
 from .labels import TableLabels
+from .matchend import render_match_end
 from .result import render_hand_result
-from .scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard
+from .scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard, shared_places
 from .table import render_table
 from .themes import THEMES
 
@@ -28,6 +31,8 @@ __all__ = [
     "ViewMismatchError",
     "render_hand",
     "render_hand_result",
+    "render_match_end",
     "render_scoreboard",
     "render_table",
+    "shared_places",
 ]

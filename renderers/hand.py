@@ -8,6 +8,7 @@ from PIL import Image, ImageDraw
 
 from engine import PlayerView
 
+from .board import end_colours, end_mark, end_widths
 from .canvas import badge, encode, face_up, pill, text
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
@@ -53,7 +54,17 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
             labels: TableLabels) -> None:
     middle = HEADER // 2 + 2
     right = canvas.width - MARGIN - 8.0
-    ends = view.table.ends
+    layout = view.table.layout
+    if layout is not None and layout.ends:  # every open end, with all its numbers
+        radius = 28
+        for end in reversed(layout.ends):
+            fill, colour, ring = end_colours(view.table.game, end, palette)
+            width = end_widths(end, radius)
+            end_mark(canvas, draw, (right - width / 2, middle), radius, end, fill, colour, ring)
+            right -= width + 10
+        right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
+                      anchor="rm", max_width=180) + 20
+    ends = None if layout is not None else view.table.ends
     if ends is not None:
         radius = 28
         for number in reversed(ends):

@@ -38,6 +38,20 @@ class TableLabels:
     your_turn: str = "your turn"
     lay_dead: str = "lay one face down"
     ends: str = "ends"
+    # The games of seed 002.
+    stock: str = "stock"  # beside the stock's size in the header
+    in_play: str = "hand"  # before a seat's points scored during this hand: "hand +12"
+    cut_off: str = "cut off"  # Kolbasa: the tiles a cut took out of play
+    count: str = "count"  # Muggins: the open ends added up
+    double_header: str = "double header"  # Bergen: both ends show one number
+    triple_header: str = "triple header"  # ... and one end tile is a double
+    # Explains the marks of ends only a matador may take; French calls its matadors honours,
+    # so the caller gives French tables "honour only" here (dataclasses.replace).
+    only_matador: str = "matador only"
+    # The end of a match.
+    match_over: str = "Match over"
+    final_score: str = "final score"
+    rating: str = "rating"
 
     def game_title(self, game: str) -> str:
         """The game's display name, or its code name when the catalogue lacks it."""

@@ -13,7 +13,7 @@ from .canvas import encode, face_up, paste, pill, rounded, seat_names, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
-from .seats import name_row, score_caption, team_colour
+from .seats import name_row, score_caption, signed, team_colour
 from .sprites import Look
 from .table import HEADER, MARGIN, WIDTH, backdrop, header
 from .themes import Colour, Theme, find_theme
@@ -103,7 +103,9 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
             x += 2 * r + 10
         text(draw, (x, baseline), who, 36, colour, bold=won, anchor="ls",
              max_width=points_x - 160 - x)
-        text(draw, (points_x, baseline), f"+{result.points[index]}", FIGURE_SIZE, colour,
+        points = result.points[index]
+        text(draw, (points_x, baseline), "+0" if not points else signed(points), FIGURE_SIZE,
+             colour,
              bold=True, anchor="rs")
         text(draw, (score_x, baseline), str(result.scores[index]), FIGURE_SIZE, colour,
              bold=True, anchor="rs")

@@ -41,6 +41,8 @@ class ScoreboardRow:
     won: int
     win_rate: float  # 0.0 to 1.0
     streak: int  # n > 0: n wins in a row; n < 0: -n losses in a row; 0: none
+    hands_won: int | None = None  # hands won in those matches (None: not counted)
+    points: int | None = None  # points scored in those matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,8 @@ class ScoreboardLabels:
     won: str = "won"
     win_rate: str = "win rate"
     streak: str = "streak"
+    hands_won: str = "hands"  # hands won
+    points: str = "points"
     win_streak: str = "W{count}"
     loss_streak: str = "L{count}"
     percent: str = "{percent}%"
@@ -73,23 +77,37 @@ NAME_LEFT = MARGIN + PAD + 72
 _RIGHT = WIDTH - MARGIN - PAD
 # The figure columns from the right edge leftwards, with the room their widest figure needs;
 # a column is as wide as its caption, up to COLUMN_MOST, so a translation is rarely cut.
-FIGURE_ROOM = {"streak": 80, "win_rate": 100, "won": 80, "played": 80, "rating": 100}
+FIGURE_ROOM = {"streak": 80, "points": 100, "hands_won": 80, "win_rate": 100, "won": 80,
+               "played": 80, "rating": 100}
+HAND_COLUMNS = ("hands_won", "points")  # shown when some row counts them
 COLUMN_MOST = 210
 COLUMN_GAP = 26
 
 
-def columns(labels: ScoreboardLabels) -> dict[str, _Column]:
+def shared_places(keys: Sequence[object]) -> list[int]:
+    """Places for players already in order: equal ``keys`` share a place (and its medal), and
+    the next place counts everyone above it (1, 2, 2, 4)."""
+    places: list[int] = []
+    for index, key in enumerate(keys):
+        places.append(places[-1] if index and key == keys[index - 1] else index + 1)
+    return places
+
+
+def columns(labels: ScoreboardLabels, hands: bool = False) -> dict[str, _Column]:
+    """The figure columns; ``hands``: with hands won and points."""
     caption = font(CAPTION_SIZE)
     placed, right = {}, _RIGHT
     for key, room in FIGURE_ROOM.items():
+        if key in HAND_COLUMNS and not hands:
+            continue
         width = round(min(COLUMN_MOST, max(room, caption.getlength(getattr(labels, key)))))
         placed[key] = _Column(right, width)
         right -= width + COLUMN_GAP
     return placed
 
 
-def name_width(labels: ScoreboardLabels) -> int:
-    rating = columns(labels)["rating"]
+def name_width(labels: ScoreboardLabels, hands: bool = False) -> int:
+    rating = columns(labels, hands)["rating"]
     return rating.right - rating.width - NAME_LEFT - 12
 
 
@@ -118,7 +136,7 @@ def _place(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, middle: flo
 
 
 def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: ScoreboardRow,
-         palette: Theme, labels: ScoreboardLabels) -> None:
+         palette: Theme, labels: ScoreboardLabels, hands: bool) -> None:
     left, right = MARGIN + 12, WIDTH - MARGIN - 12
     podium = row.place <= len(MEDALS)
     edge, line = (MEDALS[row.place - 1], 3) if podium else (palette.panel_edge, 1)
@@ -127,7 +145,7 @@ def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: Scoreboa
     _place(canvas, draw, left + 10, middle, row.place, palette)
     name = printable(row.name) or labels.unnamed.format(number=row.place)
     text(draw, (NAME_LEFT, middle), name, NAME_SIZE, palette.text, bold=podium, anchor="lm",
-         max_width=name_width(labels))
+         max_width=name_width(labels, hands))
     streak_colour = palette.accent if row.streak > 0 else palette.knock if row.streak < 0 \
         else palette.muted
     figures: dict[str, tuple[str, Colour]] = {
@@ -136,22 +154,24 @@ def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: Scoreboa
         "won": (str(row.won), palette.text),
         "win_rate": (labels.percent.format(percent=round(100 * row.win_rate)), palette.text),
         "streak": (streak_text(row.streak, labels), streak_colour),
+        "hands_won": (NO_STREAK if row.hands_won is None else str(row.hands_won), palette.text),
+        "points": (NO_STREAK if row.points is None else str(row.points), palette.text),
     }
-    placed = columns(labels)
-    for key, (words, colour) in figures.items():
-        column = placed[key]
+    placed = columns(labels, hands)
+    for key, column in placed.items():
+        words, colour = figures[key]
         text(draw, (column.right, middle), words, FIGURE_SIZE, colour, bold=key == "rating",
              anchor="rm", max_width=column.width)
 
 
 def _captions(draw: ImageDraw.ImageDraw, baseline: int, palette: Theme,
-              labels: ScoreboardLabels) -> None:
+              labels: ScoreboardLabels, hands: bool) -> None:
     anchor: Anchor = "rs"
     text(draw, (MARGIN + 12 + 10 + PLACE_R, baseline), labels.place, CAPTION_SIZE,
          palette.muted, anchor="ms", max_width=60)
     text(draw, (NAME_LEFT, baseline), labels.player, CAPTION_SIZE, palette.muted, anchor="ls",
-         max_width=name_width(labels))
-    for key, column in columns(labels).items():
+         max_width=name_width(labels, hands))
+    for key, column in columns(labels, hands).items():
         text(draw, (column.right, baseline), getattr(labels, key), CAPTION_SIZE, palette.muted,
              anchor=anchor, max_width=column.width)
 
@@ -173,16 +193,18 @@ def draw_scoreboard(rows: Sequence[ScoreboardRow], title: str, subtitle: str, pa
         text(draw, (WIDTH / 2, top + (COLUMNS_H + ROW_H) / 2), labels.empty, FIGURE_SIZE,
              palette.muted, anchor="mm", max_width=WIDTH - 4 * MARGIN)
         return canvas
-    _captions(draw, top + COLUMNS_H - 14, palette, labels)
+    hands = any(row.hands_won is not None or row.points is not None for row in rows)
+    _captions(draw, top + COLUMNS_H - 14, palette, labels, hands)
     top += COLUMNS_H
     for row in rows:
-        _row(canvas, draw, top, row, palette, labels)
+        _row(canvas, draw, top, row, palette, labels, hands)
         top += ROW_H
     return canvas
 
 
 def render_scoreboard(rows: Sequence[ScoreboardRow], *, title: str, subtitle: str = "",
                       labels: ScoreboardLabels | None = None, theme: str = "classic") -> bytes:
-    """The ranked players as PNG bytes, in the order given (the caller ranks and trims)."""
+    """The ranked players as PNG bytes, in the order given (the caller ranks and trims, and
+    gives tied players the same ``place``: :func:`shared_places`)."""
     return encode(draw_scoreboard(rows, title, subtitle, find_theme(theme),
                                   labels or ENGLISH_SCOREBOARD))

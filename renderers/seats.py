@@ -43,6 +43,7 @@ class Seat:
     score: int | None  # None where the sides' scores are shown once, apart from the seats
     knocked: bool  # knocked since this seat last moved (not a knock from an earlier round)
     to_move: bool
+    scored: int | None = None  # points scored during this hand, where a game scores in play
 
 
 def team_colour(view: TableView, side: int, palette: Theme) -> Colour | None:
@@ -75,9 +76,21 @@ def knocked_lately(view: TableView) -> frozenset[int]:
     return frozenset(seat for seat, kind in last.items() if kind is ActionKind.KNOCK)
 
 
+def signed(points: int) -> str:
+    """Points scored during play with their sign: +12, 0, -6 (a debt)."""
+    return f"{points:+d}" if points else "0"
+
+
+def scores_in_play(view: TableView) -> bool:
+    """Whether the game scores during play (or has this hand: Matador's optional points)."""
+    rules = variant(view.game)
+    return bool(getattr(rules, "points_in_play", False)) or any(view.scored)
+
+
 def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
              scores_apart: bool) -> tuple[Seat, ...]:
     knocked = knocked_lately(view)
+    in_play = scores_in_play(view) and len(view.scored) == len(view.sides)
     return tuple(
         Seat(
             names[p.seat],
@@ -87,6 +100,7 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
             None if scores_apart else view.scores[p.side],
             p.seat in knocked,
             view.to_move == p.seat and not view.hand_over,
+            view.scored[p.side] if in_play else None,
         )
         for p in view.players
     )
@@ -126,15 +140,19 @@ class _Figures:
     tiles: str | None
     dead: str | None
     score: str | None
+    scored: str | None = None
 
 
 def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float) -> _Figures:
     caption, figure = font(CAPTION_SIZE), font(FIGURE_SIZE, True)
-    values = [seat.tiles] + [v for v in (seat.dead, seat.score) if v is not None]
-    fixed = sum(figure.getlength(str(v)) for v in values)
+    values = [str(seat.tiles)] + [str(v) for v in (seat.dead, seat.score) if v is not None]
+    if seat.scored is not None:
+        values.append(signed(seat.scored))
+    fixed = sum(figure.getlength(v) for v in values)
     fixed += len(values) * FIGURE_GAP + (len(values) - 1) * ITEM_GAP
     words = [printable(labels.dead) if seat.dead is not None else None,
-             printable(score_word) if seat.score is not None else None]
+             printable(score_word) if seat.score is not None else None,
+             printable(labels.in_play) if seat.scored is not None else None]
     others = sum(caption.getlength(w) for w in words if w is not None)
     tiles = printable(labels.tiles)
     if fixed + caption.getlength(tiles) + others <= inner:
@@ -144,17 +162,18 @@ def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float) -> _
         return _Figures(None, *words)
     shown = [w for w in words if w is not None]
     share = room / len(shown) if shown else 0
-    dead, score = (fit(w, caption, share) if w is not None else None for w in words)
-    return _Figures(None, dead, score)
+    dead, score, scored = (fit(w, caption, share) if w is not None else None for w in words)
+    return _Figures(None, dead, score, scored)
 
 
 def _figure(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
-            caption: str | None, value: int, palette: Theme, *,
-            right_aligned: bool = False) -> float:
+            caption: str | None, value: int | str, palette: Theme, *,
+            right_aligned: bool = False, colour: Colour | None = None) -> float:
     """A caption (or, for None, a face-down tile) with its number after it, on one baseline;
     returns the width used."""
     if right_aligned:
-        used = text(draw, (x, y), str(value), FIGURE_SIZE, palette.text, bold=True, anchor="rs")
+        used = text(draw, (x, y), str(value), FIGURE_SIZE, colour or palette.text, bold=True,
+                    anchor="rs")
         assert caption is not None
         return used + FIGURE_GAP + text(draw, (x - used - FIGURE_GAP, y), caption,
                                         CAPTION_SIZE, palette.muted, anchor="rs")
@@ -188,6 +207,10 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
     if seat.score is not None:
         end -= _figure(canvas, draw, end, baseline, words.score, seat.score, palette,
                        right_aligned=True) + ITEM_GAP
+    if seat.scored is not None:
+        colour = palette.knock if seat.scored < 0 else palette.accent if seat.scored else None
+        end -= _figure(canvas, draw, end, baseline, words.scored, signed(seat.scored), palette,
+                       right_aligned=True, colour=colour) + ITEM_GAP
     x = float(left + PAD)
     x += _figure(canvas, draw, x, baseline, words.tiles, seat.tiles, palette)
     dead_width = 0.0

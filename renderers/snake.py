@@ -96,6 +96,16 @@ def badge_radius_for(side: int) -> int:
 
 Box = tuple[float, float, float, float]
 
+# Which tiles stand across the line: every double (``True``), none (``False``), or exactly the
+# tiles laid crosswise (the games of seed 002 say so per tile: a matador, a spinner).
+Across = bool | frozenset[Tile]
+
+
+def stands(across: Across, tile: Tile) -> bool:
+    if isinstance(across, frozenset):
+        return tile in across
+    return across and tile.is_double
+
 
 @dataclass(frozen=True, slots=True)
 class _Piece:
@@ -108,7 +118,7 @@ class _Piece:
     near_first: bool  # the near half is drawn first (left or top)
 
 
-def _branch(tiles: Sequence[Placed], across: bool, side: int, start: float,
+def _branch(tiles: Sequence[Placed], across: Across, side: int, start: float,
             reach: float) -> tuple[list[_Piece], tuple[float, float], int]:
     """One end's tiles from the lead outwards (``tile.left`` is the half towards the lead):
     their pieces, where that end's badge goes, and the last row used. Tiles keep to
@@ -120,7 +130,7 @@ def _branch(tiles: Sequence[Placed], across: bool, side: int, start: float,
     corner: Box | None = None  # the corner just laid, if the last piece was one
     for placed in tiles:
         centre = row * pitch
-        double = across and placed.tile.is_double
+        double = stands(across, placed.tile)
         room = reach - cursor if direction == 1 else cursor + reach
         if corner is not None and double:
             # Across the turn: lying, centred under the corner's lower half.
@@ -177,7 +187,7 @@ def lead_index(count: int, left_plays: int) -> int:
     return max(0, min(count - 1, left_plays))
 
 
-def lay(line: Sequence[Placed], lead: int, across: bool, side: int, width: int,
+def lay(line: Sequence[Placed], lead: int, across: Across, side: int, width: int,
         height: int) -> Snake:
     """The line at one tile size in a ``width`` x ``height`` area, ``line[lead]`` the lead."""
     gap, radius = gap_for(side), badge_radius_for(side)
@@ -186,7 +196,7 @@ def lay(line: Sequence[Placed], lead: int, across: bool, side: int, width: int,
     ox, oy = width / 2, height / 2
     reach = width / 2 - gap - 2 * radius  # room for a badge beyond every row's last tile
     first = line[lead]
-    standing = across and first.tile.is_double
+    standing = stands(across, first.tile)
     half = side / 2 if standing else side
     lead_box = (-half, -side if standing else -side / 2, half, side if standing else side / 2)
     lead_spot = _spot(_Piece(first, lead_box, standing, True), False, ox, oy, side)
@@ -202,7 +212,7 @@ def lay(line: Sequence[Placed], lead: int, across: bool, side: int, width: int,
     return Snake(side, gap, radius, tuple(spots), ends, width, height, 1 + below + above)
 
 
-def snake(line: Sequence[Placed], lead: int, doubles_across: bool, width: int,
+def snake(line: Sequence[Placed], lead: int, doubles_across: Across, width: int,
           height: int) -> Snake:
     """The line with the largest tiles that fit the area (below the smallest it may overflow).
     ``lead`` is the lead's index in ``line`` (see :func:`lead_index`)."""

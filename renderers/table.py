@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from engine import ActionKind, End, TableView
 
+from .board import draw_layout, draw_status, draw_stock
 from .canvas import badge, encode, face_down_row, face_up, paste, rounded, seat_names, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT, font
@@ -51,6 +52,8 @@ _TOP, _BOTTOM = FELT[1] + INSET, FELT[3] - INSET - PANEL_H
 _LEFT, _RIGHT = FELT[0] + INSET, FELT[2] - INSET
 # Between the two top corners, where a four-seat table shows the pairs' scores.
 TEAM_BOX = (_LEFT + PANEL_W + 14, _TOP, _RIGHT - PANEL_W - 14, _TOP + PANEL_H)
+# Between the bottom seats (to the right edge where no seat sits there): the status box.
+STATUS_BOX = (_LEFT + PANEL_W + 14, _BOTTOM, _RIGHT - PANEL_W - 14, _BOTTOM + PANEL_H)
 
 
 def _panel(left: int, top: int, width: int = PANEL_W) -> Rect:
@@ -89,13 +92,14 @@ def backdrop(theme_name: str, width: int, height: int) -> Image.Image:
 
 
 def header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
-           labels: TableLabels, reserved: float = 0) -> None:
-    """The game's name, the hand, the set and the target; ``reserved`` px kept free at right."""
+           labels: TableLabels, reserved: float = 0, moment: str | None = None) -> None:
+    """The game's name, the hand (or ``moment``), the set and the target; ``reserved`` px kept
+    free at right."""
     x = MARGIN + 8
     middle = HEADER // 2 + 2
     used = text(draw, (x, middle), labels.game_title(view.game), TITLE_SIZE, palette.text,
                 bold=True, anchor="lm", max_width=560)
-    details = [labels.hand.format(number=view.hand_number + 1)]
+    details = [moment or labels.hand.format(number=view.hand_number + 1)]
     if view.set != 6:
         details.append(labels.set_name.format(number=view.set))
     details.append(labels.target.format(target=view.target))
@@ -105,7 +109,11 @@ def header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, pale
 
 def _middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
             labels: TableLabels) -> float:
-    """The face-down middle tiles at the header's right end; returns the width used."""
+    """The face-down middle tiles (or the stock's size) at the header's right end; returns
+    the width used."""
+    if view.layout is not None:
+        return draw_stock(canvas, draw, view, palette, labels, WIDTH - MARGIN - 8,
+                          HEADER // 2)
     if not view.middle_face_down:
         return 0
     side, right = 18, WIDTH - MARGIN - 8
@@ -192,7 +200,14 @@ def draw_table(view: TableView, names: Sequence[str], palette: Theme,
     seats = seats_of(view, shown, palette, scores_apart=apart)
     for seat, rect in zip(seats, SLOTS[view.seats], strict=True):
         draw_seat(canvas, draw, rect, seat, palette, labels, caption)
-    _line(canvas, view, palette)
+    if view.layout is None:
+        _line(canvas, view, palette)
+        return canvas
+    draw_layout(canvas, view, palette, labels, LINE_AREA)
+    box = STATUS_BOX
+    if not any(rect[0] > WIDTH // 2 and rect[1] == _BOTTOM for rect in SLOTS[view.seats]):
+        box = (box[0], box[1], _RIGHT, box[3])
+    draw_status(canvas, draw, view, palette, labels, box)
     return canvas
 
 

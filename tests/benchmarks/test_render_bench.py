@@ -13,9 +13,13 @@ def test_the_last_line_is_the_json_the_readme_describes(capsys: pytest.CaptureFi
     bench.main(["--rounds", "1"])
     last = capsys.readouterr().out.strip().splitlines()[-1]
     report = json.loads(last)
-    assert list(report) == ["tables"]
+    assert list(report) == ["tables", "layouts"]
     assert [row["tiles"] for row in report["tables"]] == list(bench.LINE_LENGTHS)
     for row in report["tables"]:
         assert list(row) == ["tiles", "median_ms", "floor_ms", "bytes", "width", "height"]
         assert row["median_ms"] > 0 and row["floor_ms"] > 0 and row["bytes"] > 0
         assert (row["width"], row["height"]) == (1280, 960)
+    assert [row["name"] for row in report["layouts"]] == list(bench.layouts())
+    for row in report["layouts"]:
+        assert list(row) == ["name", "tiles", "median_ms", "floor_ms", "bytes", "width", "height"]
+        assert row["tiles"] >= 8 and row["median_ms"] > 0 and row["bytes"] > 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot_kit import Group, lobby_button
 
 from bot.models import Status
@@ -24,7 +26,8 @@ async def open_with_computers(group: Group, humans: int, levels: list[int]) -> T
     for level in levels:
         record = group.users[0].press(lobby, f"a:{gid}:{level}")
         await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
-    await group.server.wait_for(lambda: (lobby.text or "").count("🤖") == len(levels))
+    await group.server.wait_for(  # the seat lines: "3. 🤖 Nova"
+        lambda: len(re.findall(r"^\d+\. 🤖", lobby.text or "", re.M)) == len(levels))
     start = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
     await group.server.wait_for(lambda: start.answered)
     assert start.answer_text == "Let's play!"
@@ -99,7 +102,7 @@ async def test_the_boards_count_a_finished_match_with_computer_players(group: Gr
         table = await open_with_computers(group, humans=2, levels=[0, 2])
         await table.play_until(group.match_over)
         asked = ["/scoreboard", "/scoreboard pair", "/scoreboard month", "/scoreboard all",
-                 "/scoreboard pair all"]
+                 "/scoreboard week", "/scoreboard pair all"]
         for command in asked:
             ayu.send(group.chat, command)
         budi.send_private("/stats")

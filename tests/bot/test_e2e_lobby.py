@@ -89,6 +89,10 @@ async def test_rules_and_help(group: Group) -> None:
         await group.server.wait_for(lambda: group.said("Pair dominoes"))
         group.users[0].send(group.chat, "/help")
         await group.server.wait_for(lambda: group.said("/newgame"))
+        help_text = next(t for t in group.texts() if "/newgame" in t)
+        for command in ("/hand", "/leave", "/stop", "/scoreboard", "/stats", "/settings",
+                        "/rules", "🤖", "deal=7"):
+            assert command in help_text, command
         group.users[0].send_private("/rules")
         await group.server.wait_for(lambda: any(
             "Which game's rules?" in (m.text or "")
@@ -185,7 +189,7 @@ async def test_play_again_opens_the_same_table_with_the_seats_turned(group: Grou
         await Table(group.server, group.users[:4]).play_until(group.match_over)
         result = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
-             if (m.text or "").startswith("The match is over")), None))
+             if m.content.startswith("The match is over")), None))
         again = budi.press(result, "🔁 Play again")
         await group.server.wait_for(lambda: again.answered)
         rematch = group.service.open_game_in(group.chat.id)

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from bot.errors import UserError
-from bot.models import Game, Outgoing, Player, Status, move_number
+from bot.i18n import translator
+from bot.models import Game, Messages, Outgoing, Player, Status, move_number
 from bot.service import GameService
 from bot.storage import Storage
-from engine import KNOCK, Event, HandEnded, MatchEnded, Play, Tile
+from bot.texts import hand_result_text
+from engine import KNOCK, Event, HandEnded, MatchEnded, Play, Tile, replay, table_view
 
 ANN, BOB, CID, DAN = (Player(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cid"), (4, "Dan")))
 
@@ -165,6 +168,8 @@ async def test_a_whole_match_is_recorded_and_announced(storage: Storage, name: s
                                       (game.game_id,))
     assert len(results) == 1 and results[0]["winner_side"] == match.winner
     outbox = [item.text for item in await storage.pending_outbox(game.game_id)]
+    assert outbox[0] == "ready"  # the creator was called when the last seat was taken
+    outbox = outbox[1:]
     assert len(outbox) == len(match.hands) + 1 and outbox[-1].startswith("match over")
 
 
@@ -203,3 +208,19 @@ async def test_a_migrated_group_keeps_its_game(storage: Storage) -> None:
     again = service_for(storage)
     [loaded] = await again.load_open_games()
     assert loaded.chat_id == -100200300
+
+
+def test_a_blocked_pair_hand_shows_both_pairs_sums() -> None:
+    """The conformance example of a blocked pair hand, as the group reads its result."""
+    scenario = json.loads((Path(__file__).parents[1] / "engine" / "conformance"
+                           / "pair_blocked_draw.json").read_text())
+    match = replay(scenario).match
+    assert match is not None
+    ended = match.hands[-1].result
+    assert ended is not None and ended.reason.value == "blocked"
+    game = Game(1, -1, Status.PLAYING, "pair", {}, 1,
+                [Player(i + 1, name) for i, name in enumerate(("Ann", "Bob", "Cid", "Dee"))],
+                match, 0, "en", Messages())
+    text = hand_result_text(translator("en"), game, ended, table_view(match))
+    sums = (ended.totals[0] + ended.totals[2], ended.totals[1] + ended.totals[3])
+    assert f"Pairs' pips: Ann & Cid {sums[0]} · Bob & Dee {sums[1]}." in text

@@ -6,13 +6,21 @@ import re
 from dataclasses import fields, replace
 
 from engine import player_view, table_view
-from goldens.samples import names_for, played, with_line
-from renderers import TableLabels, render_hand, render_hand_result, render_table
+from goldens.samples import names_for, played, stock_game_samples, with_line
+from renderers import (
+    TableLabels,
+    render_hand,
+    render_hand_result,
+    render_match_end,
+    render_table,
+)
 
 # Every label in another language (with a marker), so that an English word left in the code
 # would show up among the words drawn.
 RUSSIAN = TableLabels(
-    games=(("gaple", "Гапле"), ("gaple-dead", "Гапле: мёртвые кости"), ("pair", "Парный домино")),
+    games=(("gaple", "Гапле"), ("gaple-dead", "Гапле: мёртвые кости"), ("pair", "Парный домино"),
+           ("muggins", "Маггинс"), ("kolbasa", "Колбаса"), ("six-matador", "Шестерной матадор"),
+           ("french", "Французская"), ("bergen", "Берген"), ("matador", "Матадор")),
     hand="Партия {number}",
     target="до {target}",
     set_name="дубль-{number}",
@@ -36,6 +44,16 @@ RUSSIAN = TableLabels(
     your_turn="ваш ход",
     lay_dead="сбросьте кость",
     ends="концы",
+    stock="базар",
+    in_play="сейчас",
+    count="сумма концов",
+    cut_off="отрезано",
+    double_header="двойной дуплет",
+    triple_header="тройной дуплет",
+    only_matador="только матадор",
+    match_over="Матч окончен",
+    final_score="итог",
+    rating="рейтинг",
 )
 
 
@@ -46,7 +64,7 @@ def _leftover(drawn: list[str], allowed: list[str]) -> list[str]:
     for text in drawn:
         for word in sorted(allowed, key=len, reverse=True):
             text = text.replace(word, " ")
-        cut = re.search(r"(\w+)…$", text)
+        cut = re.search(r"([\w-]+)…$", text)
         if cut and any(word.startswith(cut.group(1)) for word in allowed):
             text = text[: cut.start()]
         text = re.sub(r"[\d\s·&+\-|…]", "", text)
@@ -61,6 +79,7 @@ def _allowed(names: tuple[str, ...]) -> list[str]:
         value = getattr(RUSSIAN, field.name)
         if isinstance(value, str):
             words.extend(part for part in re.split(r"\{\w+\}", value) if part.strip())
+            words.extend(value.split())  # a label wrapped over lines (the status box)
     for name in names:
         words.extend(name.split())
     return words
@@ -88,7 +107,17 @@ def test_every_word_on_every_picture_comes_from_labels_or_names(drawn_text: list
     seat = dead.to_move
     assert seat is not None
     render_hand(player_view(dead, seat), labels=RUSSIAN)
+    for sample in stock_game_samples():
+        if sample.table is None:
+            continue
+        if sample.kind == "table":
+            render_table(sample.table, sample.names, labels=RUSSIAN)
+        elif sample.kind == "match-end":
+            render_match_end(sample.table, sample.names, rating_changes=sample.ratings,
+                             labels=RUSSIAN)
+        elif sample.kind == "result":
+            render_hand_result(sample.table, sample.names, labels=RUSSIAN)
     assert drawn_text
-    allowed = _allowed(names + names_for(4) + ("Ann", "Bo"))
+    allowed = _allowed(names + names_for(4) + ("Ann", "Bo") + names_for(3))
     assert _leftover(drawn_text, allowed) == []
     assert "Игрок" in " ".join(drawn_text)  # the emoji-only and empty names

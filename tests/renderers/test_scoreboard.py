@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from goldens.samples import scoreboard_rows
+from goldens.stock_samples import scoreboard_with_hands
 from renderers import ScoreboardLabels, ScoreboardRow, UnknownThemeError, render_scoreboard
 from renderers.fonts import ELLIPSIS, font
 from renderers.scoreboard import (
@@ -26,6 +27,7 @@ from renderers.scoreboard import (
     WIDTH,
     draw_scoreboard,
     name_width,
+    shared_places,
     streak_text,
 )
 from renderers.table import HEADER
@@ -44,6 +46,8 @@ RUSSIAN = ScoreboardLabels(
     percent="{percent} %",
     unnamed="Игрок {number}",
     empty="Сыгранных матчей пока нет",
+    hands_won="партий",
+    points="очков",
 )
 
 
@@ -61,6 +65,7 @@ def test_every_label_is_translated_in_the_test() -> None:
 def test_every_word_drawn_comes_from_the_labels_title_or_names(drawn_text: list[str]) -> None:
     rows = scoreboard_rows()
     render_scoreboard(rows, title="Таблица", subtitle="за май", labels=RUSSIAN)
+    render_scoreboard(scoreboard_with_hands(rows), title="Таблица", labels=RUSSIAN)
     render_scoreboard((), title="Таблица", labels=RUSSIAN)
     allowed = ["Таблица", "за май"]
     for field in fields(RUSSIAN):
@@ -102,6 +107,30 @@ def test_the_first_three_places_wear_medal_colours() -> None:
         assert isinstance(border, tuple)
         medal = [_near(border, colour) for colour in MEDALS]
         assert medal == [index == place - 1 for index in range(len(MEDALS))], place
+
+
+def test_tied_players_share_a_place_and_its_medal() -> None:
+    assert shared_places([1412, 1288, 1288, 1104, 1001, 1001, 912]) == [1, 2, 2, 4, 5, 5, 7]
+    assert shared_places([]) == []
+    palette = find_theme("classic")
+    rows = scoreboard_with_hands(scoreboard_rows())
+    image = draw_scoreboard(rows, "S", "", palette, ScoreboardLabels())
+    borders = []
+    for index in range(4):
+        pixel = image.getpixel((WIDTH // 2, HEADER + PAD + COLUMNS_H + index * ROW_H + 1))
+        assert isinstance(pixel, tuple)
+        borders.append([_near(pixel, colour) for colour in MEDALS])
+    gold, silver = [True, False, False], [False, True, False]
+    assert borders == [gold, silver, silver, [False, False, False]]  # 1, 2, 2, then 4
+
+
+def test_hands_won_and_points_are_drawn_when_counted(drawn_text: list[str]) -> None:
+    rows = scoreboard_with_hands(scoreboard_rows())
+    render_scoreboard(rows[:1], title="S")
+    assert {"hands", "points", "41", "1840"} <= set(drawn_text)
+    drawn_text.clear()
+    render_scoreboard(scoreboard_rows()[:1], title="S")
+    assert "hands" not in drawn_text and "points" not in drawn_text
 
 
 def _near(colour: tuple[int, ...], other: tuple[int, ...]) -> bool:

@@ -1,0 +1,224 @@
+"""Where the tiles of Muggins' cross and Kolbasa's ribbons go. Pure geometry: no Pillow here.
+
+Muggins: the spinner (or, before one is laid, the lead) sits in the middle of the area and its
+arms run out from it, right, down, left and up. An arm that would leave the area turns a quarter
+clockwise at a corner tile, so the four arms wheel round the spinner without crossing. Tiles
+laid crosswise stand across their arm.
+
+Kolbasa: the base stands across at the left of the figure and the two ribbons run right from
+its two halves, side by side, the left ribbon on top. The figure is centred in the area.
+
+Either way the largest tile size (from :data:`~renderers.snake.SIDES`) is used at which every
+tile and end mark lies inside the area and no two overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import End, LayoutView
+from engine.views import LaidTile
+
+from .snake import SIDES, Spot, badge_radius_for, gap_for
+
+Box = tuple[float, float, float, float]
+Vector = tuple[int, int]
+
+RIGHTWARD, DOWNWARD, LEFTWARD, UPWARD = (1, 0), (0, 1), (-1, 0), (0, -1)
+# Each arm's first direction; its turns are clockwise from there.
+DIRECTIONS: dict[End, Vector] = {
+    End.RIGHT: RIGHTWARD, End.DOWN: DOWNWARD, End.LEFT: LEFTWARD, End.UP: UPWARD,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Where an open end's mark goes: centred at (x, y), pointing ``direction`` (away from the
+    tiles), in the area's coordinates."""
+
+    end: End
+    x: int
+    y: int
+    direction: Vector
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """The laid tiles of a stock game's layout at one size, in an area of width x height."""
+
+    side: int
+    badge_radius: int
+    spots: tuple[Spot, ...]
+    marks: tuple[Mark, ...]
+    width: int
+    height: int
+
+    def boxes(self) -> list[Box]:
+        r = self.badge_radius
+        tiles: list[Box] = [(b[0], b[1], b[2], b[3]) for b in (s.box for s in self.spots)]
+        return tiles + [(m.x - r, m.y - r, m.x + r, m.y + r) for m in self.marks]
+
+    @property
+    def fits(self) -> bool:
+        """Everything inside the area, and no two tiles or marks overlapping."""
+        boxes = self.boxes()
+        inside = all(b[0] >= 0 and b[1] >= 0 and b[2] <= self.width and b[3] <= self.height
+                     for b in boxes)
+        return inside and not any(_overlap(a, b) for i, a in enumerate(boxes)
+                                  for b in boxes[i + 1 :])
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def _clockwise(direction: Vector) -> Vector:
+    dx, dy = direction
+    return (-dy, dx)
+
+
+def _box(centre: tuple[float, float], direction: Vector, start: float, length: float,
+         breadth: float) -> Box:
+    """A box along ``direction`` from ``start`` (distance along the axis from ``centre``'s
+    projection) over ``length``, ``breadth`` wide about the axis through ``centre``."""
+    cx, cy = centre
+    dx, dy = direction
+    a, b = start, start + length
+    if dx:
+        x0, x1 = sorted((cx + dx * a, cx + dx * b))
+        return (x0, cy - breadth / 2, x1, cy + breadth / 2)
+    y0, y1 = sorted((cy + dy * a, cy + dy * b))
+    return (cx - breadth / 2, y0, cx + breadth / 2, y1)
+
+
+def _spot(laid: LaidTile, box: Box, direction: Vector, side: int, near_first: bool) -> Spot:
+    """A tile in ``box``; its near half (``laid.first`` on an arm) towards the spinner."""
+    vertical = box[3] - box[1] > box[2] - box[0]
+    near, far = (laid.first, laid.second) if near_first else (laid.second, laid.first)
+    if laid.cross:  # crosswise: low half on the left or on top, as the view gives it
+        first, second = laid.first, laid.second
+    elif direction in (RIGHTWARD, DOWNWARD):
+        first, second = near, far
+    else:
+        first, second = far, near
+    return Spot(laid.tile, round(box[0]), round(box[1]), first, second, vertical, side)
+
+
+def _arm(tiles: Sequence[LaidTile], origin: tuple[float, float], direction: Vector,
+         start: float, side: int, bounds: Box, near_first: bool) -> tuple[list[Spot], Mark]:
+    """One arm from ``origin`` (the spinner's centre), its first tile ``start`` px out."""
+    gap, radius = gap_for(side), badge_radius_for(side)
+    centre, cursor, turned = origin, start, False
+    spots: list[Spot] = []
+    for laid in tiles:
+        length, breadth = (side, 2 * side) if laid.cross else (2 * side, side)
+        room = _room(centre, direction, cursor, bounds)
+        if room < length + 2 * radius + 2 * gap and not turned and not laid.cross:
+            # The corner: along the new direction, its near half beside the cursor.
+            turn = _clockwise(direction)
+            near = _box(centre, direction, cursor, side, side)
+            middle = ((near[0] + near[2]) / 2, (near[1] + near[3]) / 2)
+            box = _box(middle, turn, -side / 2, 2 * side, side)
+            spots.append(_spot(laid, box, turn, side, near_first))
+            centre, direction, cursor, turned = middle, turn, 1.5 * side + gap, True
+            continue
+        box = _box(centre, direction, cursor, length, breadth)
+        spots.append(_spot(laid, box, direction, side, near_first))
+        cursor += length + gap
+        turned = False
+    dx, dy = direction
+    at = cursor + radius
+    mark = Mark(End.LEFT, round(centre[0] + dx * at), round(centre[1] + dy * at), direction)
+    return spots, mark
+
+
+def _room(centre: tuple[float, float], direction: Vector, cursor: float, bounds: Box) -> float:
+    dx, dy = direction
+    if dx > 0:
+        return bounds[2] - (centre[0] + cursor)
+    if dx < 0:
+        return (centre[0] - cursor) - bounds[0]
+    if dy > 0:
+        return bounds[3] - (centre[1] + cursor)
+    return (centre[1] - cursor) - bounds[1]
+
+
+def _with_end(mark: Mark, end: End) -> Mark:
+    return Mark(end, mark.x, mark.y, mark.direction)
+
+
+def cross_at(layout: LayoutView, side: int, width: int, height: int) -> Figure:
+    """Muggins' table at one size."""
+    radius = badge_radius_for(side)
+    if not layout.line:
+        return Figure(side, radius, (), (), width, height)
+    hub_index = layout.spinner if layout.spinner is not None else layout.center or 0
+    hub = layout.line[hub_index]
+    centre = (width / 2, height / 2)
+    across, along = (side, 2 * side) if hub.cross else (2 * side, side)
+    hub_box = (centre[0] - across / 2, centre[1] - along / 2,
+               centre[0] + across / 2, centre[1] + along / 2)
+    spots = [Spot(hub.tile, round(hub_box[0]), round(hub_box[1]), hub.first, hub.second,
+                  hub.cross, side)]
+    gap = gap_for(side)
+    bounds: Box = (0, 0, width, height)
+    arms: dict[End, tuple[Sequence[LaidTile], bool]] = {
+        End.LEFT: (tuple(reversed(layout.line[:hub_index])), False),
+        End.RIGHT: (layout.line[hub_index + 1 :], True),
+        End.UP: (layout.up, True),
+        End.DOWN: (layout.down, True),
+    }
+    marks = []
+    shown = {e.end for e in layout.ends}
+    for end, (tiles, near_first) in arms.items():
+        if end not in shown:
+            continue
+        direction = DIRECTIONS[end]
+        start = (across if direction[0] else along) / 2 + gap
+        laid, mark = _arm(tiles, centre, direction, start, side, bounds, near_first)
+        spots.extend(laid)
+        marks.append(_with_end(mark, end))
+    return Figure(side, radius, tuple(spots), tuple(marks), width, height)
+
+
+def ribbons_at(layout: LayoutView, side: int, width: int, height: int) -> Figure:
+    """Kolbasa's table at one size: the base standing across, the ribbons to its right."""
+    radius = badge_radius_for(side)
+    if not layout.line or layout.center is None:
+        return Figure(side, radius, (), (), width, height)
+    gap = gap_for(side)
+    base = layout.line[layout.center]
+    top_ribbon = tuple(reversed(layout.line[: layout.center]))
+    bottom_ribbon = layout.line[layout.center + 1 :]
+    longest = max(len(top_ribbon), len(bottom_ribbon))
+    figure_width = side + gap + longest * (2 * side + gap) + 2 * radius
+    left = (width - figure_width) / 2
+    middle = height / 2
+    # The base's first half meets the left ribbon (after a cut too: the view writes it so).
+    spots = [Spot(base.tile, round(left), round(middle - side), base.first, base.second, True,
+                  side)]
+    marks = []
+    # The left ribbon's tiles come in the line's order, outer half first: their near half is
+    # the second.
+    for end, tiles, row, near_first in ((End.LEFT, top_ribbon, middle - side / 2, False),
+                                        (End.RIGHT, bottom_ribbon, middle + side / 2, True)):
+        laid, mark = _arm(tiles, (left + side / 2, row), RIGHTWARD, side / 2 + gap, side,
+                          (0, 0, width * 4, height), near_first)
+        spots.extend(laid)
+        # A mark wider than a ribbon keeps to its own side of the line between them.
+        y = min(mark.y, round(middle - radius)) if end is End.LEFT else max(
+            mark.y, round(middle + radius))
+        marks.append(Mark(end, mark.x, y, mark.direction))
+    return Figure(side, radius, tuple(spots), tuple(marks), width, height)
+
+
+def largest(layout: LayoutView, width: int, height: int) -> Figure:
+    """The layout with the largest tiles that fit (below the smallest it may overflow)."""
+    draw = ribbons_at if layout.kind == "ribbons" else cross_at
+    figure = draw(layout, SIDES[0], width, height)
+    for side in SIDES[1:]:
+        if figure.fits:
+            break
+        figure = draw(layout, side, width, height)
+    return figure

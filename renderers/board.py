@@ -1,0 +1,229 @@
+"""The table of the games of seed 002: crosswise tiles, Muggins' cross, Kolbasa's ribbons, the
+open ends with every number they show, and a status box for what scores or binds now.
+
+An end's mark is the usual badge: two numbers (a crosswise matador at the end) share one wider
+badge; an end that takes only a matador (an honour, in French) is drawn in the knock colour
+and the status box says what that colour means; a Kolbasa ribbon that may not take the next
+tile is drawn grey. The status box, between the bottom seats, shows Muggins' count (in the
+accent colour when it scores), Bergen's double or triple header, and that legend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from engine import End, LayoutView, Placed, StockGame, TableView, Tile, variant
+from engine.views import OpenEnd
+
+from .arms import largest
+from .canvas import face_up, paste, rounded, text
+from .fonts import SMALLEST_TEXT, font
+from .labels import TableLabels
+from .snake import Spot, snake
+from .sprites import Look, back_sprite
+from .themes import Colour, Theme
+
+Rect = tuple[int, int, int, int]
+COUNT_SIZE = 56
+STATUS_SIZE = SMALLEST_TEXT
+OFF_SIDE = 26  # the tiles cut off, lying: 52 x 26
+MUGGINS_FIVES = 5  # a count that is a multiple of this scores (the engine scores it)
+
+
+def crosswise(layout: LayoutView) -> frozenset[Tile]:
+    return frozenset(laid.tile for laid in layout.line if laid.cross)
+
+
+def only_matadors(game: str, numbers: Sequence[int]) -> bool:
+    """Whether no ordinary tile may join any of ``numbers``: only a matador goes there. The
+    game's own joining rule says so (:meth:`StockGame.joins`)."""
+    rules = variant(game)
+    if not isinstance(rules, StockGame) or not rules.matadors:
+        return False
+    tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+    return not any(rules.joins(number, tile) is not None for number in numbers
+                   for tile in tiles if tile not in rules.matadors)
+
+
+def header_kind(layout: LayoutView) -> int:
+    """Bergen: 2 for a double header (both ends show one number), 3 for a triple header (one
+    end tile is also a double), 0 otherwise."""
+    ends = {e.end: e.numbers for e in layout.ends}
+    if len(layout.line) < 2 or ends.get(End.LEFT) != ends.get(End.RIGHT):
+        return 0
+    return 3 if layout.line[0].tile.is_double or layout.line[-1].tile.is_double else 2
+
+
+def _spots(layout: LayoutView, width: int, height: int,
+           doubles_across: bool) -> tuple[tuple[Spot, ...], dict[End, tuple[int, int]], int]:
+    """Every tile's place, where each end's mark goes, and the badges' radius."""
+    if layout.kind == "line":
+        placed = _placed(layout)
+        laid = snake(placed, layout.center or 0, crosswise(layout) or doubles_across, width,
+                     height)
+        marks = {}
+        if laid.ends:
+            marks = {End.LEFT: (laid.ends[0].x, laid.ends[0].y),
+                     End.RIGHT: (laid.ends[1].x, laid.ends[1].y)}
+        return laid.spots, marks, laid.badge_radius
+    figure = largest(layout, width, height)
+    return figure.spots, {m.end: (m.x, m.y) for m in figure.marks}, figure.badge_radius
+
+
+def _placed(layout: LayoutView) -> tuple[Placed, ...]:
+    return tuple(Placed(laid.tile, laid.first, laid.second) for laid in layout.line)
+
+
+def end_mark(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],
+          radius: int, end: OpenEnd, fill: Colour, colour: Colour, ring: Colour) -> int:
+    """An end's badge centred at ``centre``: its number, or both numbers of a crosswise
+    matador in a wider one; returns its width."""
+    words = "|".join(str(n) for n in end.numbers)
+    face = font(max(SMALLEST_TEXT, int(radius * 1.15)), True)
+    width = end_widths(end, radius)
+    x, y = centre
+    disc = rounded(width, 2 * radius, radius, fill, ring, max(2, radius // 8))
+    paste(canvas, disc, x - width / 2, y - radius)
+    draw.text((x, y), words, fill=colour, font=face, anchor="mm")
+    return width
+
+
+def end_widths(end: OpenEnd, radius: int) -> int:
+    """How wide an end's mark is: a disc, or wider for two numbers."""
+    words = "|".join(str(n) for n in end.numbers)
+    face = font(max(SMALLEST_TEXT, int(radius * 1.15)), True)
+    return max(2 * radius, round(face.getlength(words)) + radius)
+
+
+def end_colours(game: str, end: OpenEnd, palette: Theme) -> tuple[Colour, Colour, Colour]:
+    """An end mark's fill, number and ring: grey where no tile may go now (Kolbasa), the
+    knock colour where only a matador may, else the accent."""
+    if not end.open:
+        return palette.panel, palette.muted, palette.panel_edge
+    if only_matadors(game, end.numbers):
+        return palette.knock, palette.on_accent, palette.felt_edge
+    return palette.accent, palette.on_accent, palette.felt_edge
+
+
+def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: TableLabels,
+                area: Rect) -> None:
+    """The laid tiles and the open ends' marks in ``area``."""
+    layout = view.layout
+    assert layout is not None
+    left, top, right, bottom = area
+    spots, marks, radius = _spots(layout, right - left, bottom - top, view.doubles_across)
+    last = view.last_played
+    for spot in spots:
+        look = Look.HIGHLIGHT if spot.tile is last else Look.PLAIN
+        face_up(canvas, palette, left + spot.x, top + spot.y, spot.first, spot.second,
+                spot.side, spot.vertical, look)
+    draw = ImageDraw.Draw(canvas)
+    for end in layout.ends:
+        if end.end not in marks:
+            continue
+        x, y = marks[end.end]
+        fill, colour, ring = end_colours(view.game, end, palette)
+        end_mark(canvas, draw, (left + x, top + y), radius, end, fill, colour, ring)
+    if layout.off:
+        _cut_off(canvas, draw, layout.off, palette, labels, area)
+
+
+def _cut_off(canvas: Image.Image, draw: ImageDraw.ImageDraw, off: Sequence[Tile],
+             palette: Theme, labels: TableLabels, area: Rect) -> None:
+    """Kolbasa's tiles cut off, set aside in a row along the bottom of the area, named."""
+    left, _, right, bottom = area
+    gap = 6
+    caption = min(font(STATUS_SIZE).getlength(labels.cut_off), 300.0)
+    row = caption + 16 + len(off) * (2 * OFF_SIDE + gap) - gap
+    x = (left + right - row) / 2
+    y = bottom - OFF_SIDE / 2 - 8
+    text(draw, (x, y), labels.cut_off, STATUS_SIZE, palette.muted, anchor="lm", max_width=300)
+    x += caption + 16
+    for tile in off:
+        face_up(canvas, palette, x, y - OFF_SIDE / 2, tile.low, tile.high, OFF_SIDE, False)
+        x += 2 * OFF_SIDE + gap
+
+
+def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, bool]]:
+    """What the status box says: (words, whether it explains the knock colour's marks)."""
+    layout = view.layout
+    if layout is None or view.hand_over:
+        return []
+    out: list[tuple[str, bool]] = []
+    kind = header_kind(layout) if variant(view.game).name == "bergen" else 0
+    if kind:
+        out.append((labels.triple_header if kind == 3 else labels.double_header, False))
+    if any(e.open and only_matadors(view.game, e.numbers) for e in layout.ends):
+        out.append((labels.only_matador, True))
+    return out
+
+
+def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
+                palette: Theme, labels: TableLabels, box: Rect) -> None:
+    """Muggins' count, Bergen's header, the matador-only legend, in ``box`` (if any)."""
+    layout = view.layout
+    assert layout is not None
+    spinner = layout.kind == "spinner"
+    lines = status_lines(view, labels)
+    if not spinner and not lines:
+        return
+    left, top, right, bottom = box
+    paste(canvas, rounded(right - left, bottom - top, 18, palette.panel, palette.panel_edge, 2),
+          left, top)
+    centre = (left + right) / 2
+    if spinner:
+        scores = layout.count > 0 and layout.count % MUGGINS_FIVES == 0
+        colour = palette.accent if scores else palette.text
+        used = text(draw, (0, -100), str(layout.count), COUNT_SIZE, colour, bold=True)
+        caption = font(STATUS_SIZE).getlength(labels.count)
+        x = centre - (caption + 12 + used) / 2
+        text(draw, (x, (top + bottom) / 2 + 4), labels.count, STATUS_SIZE, palette.muted,
+             anchor="lm", max_width=right - left - used - 36)
+        text(draw, (x + min(caption, right - left - used - 36) + 12, (top + bottom) / 2 + 4),
+             str(layout.count), COUNT_SIZE, colour, bold=True, anchor="lm")
+        return
+    rows = [(row, legend) for words, legend in lines
+            for row in wrapped(words, right - left - (62 if legend else 24))]
+    step = min(44.0, (bottom - top) / (len(rows) + 0.5))
+    y = (top + bottom) / 2 - step * (len(rows) - 1) / 2
+    for index, (words, legend) in enumerate(rows):
+        if not legend:
+            text(draw, (centre, y), words, STATUS_SIZE, palette.accent, bold=True, anchor="mm",
+                 max_width=right - left - 24)
+        else:
+            r = 11
+            x = left + 20
+            if index == 0 or not rows[index - 1][1]:
+                paste(canvas, rounded(2 * r, 2 * r, r, palette.knock), x, y - r)
+            text(draw, (x + 2 * r + 12, y), words, STATUS_SIZE, palette.text, anchor="lm",
+                 max_width=right - x - 2 * r - 22)
+        y += step
+
+
+def wrapped(words: str, width: float) -> list[str]:
+    """``words`` in lines of at most ``width`` px at the status size (a word longer than that
+    is cut when drawn)."""
+    face = font(STATUS_SIZE)
+    lines: list[str] = []
+    for word in words.split():
+        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def draw_stock(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
+               palette: Theme, labels: TableLabels, right: float, middle: float) -> float:
+    """The stock's size at the header's right end: a face-down tile, the count, the word;
+    returns the width used."""
+    side = 18
+    used = text(draw, (right, middle + 2), str(view.stock_count), 40, palette.text, bold=True,
+                anchor="rm")
+    x = right - used - 10 - side
+    paste(canvas, back_sprite(side, True, palette), x, middle - side + 2)
+    words = text(draw, (x - 12, middle + 2), labels.stock, SMALLEST_TEXT, palette.muted,
+                 anchor="rm", max_width=220)
+    return used + 10 + side + 12 + words + 24

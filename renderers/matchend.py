@@ -1,0 +1,125 @@
+"""The end of a match: each side's final score, ranked, with a medal for the first three places
+(tied sides share a place and its medal), partners together in one row, and, where the caller
+gives them, how each player's rating moved (+12 in the accent colour, -8 in the knock colour).
+The bot sends it with the match-end message."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from engine import TableView
+
+from .canvas import encode, paste, pill, rounded, seat_names, text
+from .errors import ViewMismatchError
+from .fonts import SMALLEST_TEXT
+from .labels import ENGLISH, TableLabels
+from .scoreboard import MEDALS, ON_MEDAL, PLACE_R, shared_places
+from .seats import counts_against, name_row, signed, team_colour
+from .table import HEADER, MARGIN, WIDTH, backdrop, header
+from .themes import Theme, find_theme
+
+LINE_H = 60  # one player's line in a side's row
+ROW_PAD = 16
+ROW_GAP = 10
+COLUMNS_H = 52
+PAD = 22
+NAME_SIZE = 38
+FIGURE_SIZE = 40
+SCORE_SIZE = 48
+CAPTION_SIZE = SMALLEST_TEXT
+SCORE_W = 240  # the score column, right-aligned at the row's right
+RATING_W = 200  # the rating column, left of it
+
+
+def ranked_sides(view: TableView) -> list[tuple[int, int]]:
+    """(place, side) from the best final score down: the lowest first where points count
+    against a side; equal scores share a place."""
+    against = counts_against(view)
+    order = sorted(range(len(view.sides)),
+                   key=lambda side: view.scores[side] if against else -view.scores[side])
+    keys = [view.scores[side] for side in order]
+    return list(zip(shared_places(keys), order, strict=True))
+
+
+def _height(view: TableView) -> int:
+    rows = sum(len(seats) * LINE_H + 2 * ROW_PAD + ROW_GAP for seats in view.sides)
+    return HEADER + PAD + COLUMNS_H + rows + PAD
+
+
+def _side_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, place: int, side: int,
+              view: TableView, names: tuple[str, ...], changes: Sequence[int | None],
+              palette: Theme) -> int:
+    """One side's row; returns its height."""
+    seats = view.sides[side]
+    height = len(seats) * LINE_H + 2 * ROW_PAD
+    left, right = MARGIN + 12, WIDTH - MARGIN - 12
+    won = view.match_winner == side
+    medal = place <= len(MEDALS)
+    edge, line = (palette.winner, 4) if won else (MEDALS[place - 1], 2) if medal else (
+        palette.panel_edge, 2)
+    paste(canvas, rounded(right - left, height, 18, palette.panel, edge, line), left, top)
+    middle = top + height / 2
+    r = PLACE_R
+    fill = MEDALS[place - 1] if medal else palette.panel_edge
+    paste(canvas, rounded(2 * r, 2 * r, r, fill), left + 16, middle - r)
+    text(draw, (left + 16 + r, middle), str(place), CAPTION_SIZE, ON_MEDAL if medal else
+         palette.text, bold=True, anchor="mm")
+    name_left = left + 16 + 2 * r + 20
+    rating_right = right - PAD - SCORE_W
+    team = team_colour(view, side, palette)
+    for index, seat in enumerate(seats):
+        y = top + ROW_PAD + LINE_H * index + LINE_H / 2
+        name_row(canvas, draw, name_left, y, rating_right - RATING_W - name_left, names[seat],
+                 team, palette, size=NAME_SIZE, bold=won)
+        change = changes[seat] if seat < len(changes) else None
+        if change is not None:
+            colour = palette.accent if change > 0 else palette.knock if change < 0 \
+                else palette.muted
+            text(draw, (rating_right, y + 14), signed(change), FIGURE_SIZE, colour, bold=True,
+                 anchor="rs")
+    text(draw, (right - PAD, middle + 17), str(view.scores[side]), SCORE_SIZE,
+         palette.winner if won else palette.text, bold=True, anchor="rs")
+    return height
+
+
+def draw_match_end(view: TableView, names: Sequence[str], changes: Sequence[int | None],
+                   palette: Theme, labels: TableLabels) -> Image.Image:
+    """The match's end as a Pillow image (see :func:`render_match_end`)."""
+    if not view.match_over:
+        raise ViewMismatchError("the match is not over yet: there are no final scores")
+    if changes and len(changes) != view.seats:
+        raise ViewMismatchError(f"{view.seats} seats need {view.seats} rating changes")
+    shown = seat_names(names, view.seats, labels)
+    canvas = backdrop(palette.name, WIDTH, _height(view)).copy()
+    draw = ImageDraw.Draw(canvas)
+    verdict = labels.match_won if view.match_winner is not None else labels.match_drawn
+    reserved = pill(canvas, draw, WIDTH - MARGIN - 8, HEADER // 2 + 2 - 24, verdict,
+                    CAPTION_SIZE, palette.winner, palette.on_accent, align_right=True,
+                    max_width=400)
+    header(canvas, draw, view, palette, labels, reserved + 16, labels.match_over)
+    top = HEADER + PAD
+    right = WIDTH - MARGIN - 12 - PAD
+    baseline = top + COLUMNS_H - 14
+    caption = labels.penalty if counts_against(view) else labels.final_score
+    text(draw, (right, baseline), caption, CAPTION_SIZE, palette.muted, anchor="rs",
+         max_width=SCORE_W)
+    if any(change is not None for change in changes):
+        text(draw, (right - SCORE_W, baseline), labels.rating, CAPTION_SIZE, palette.muted,
+             anchor="rs", max_width=RATING_W)
+    top += COLUMNS_H
+    for place, side in ranked_sides(view):
+        top += _side_row(canvas, draw, top, place, side, view, shown, changes, palette)
+        top += ROW_GAP
+    return canvas
+
+
+def render_match_end(view: TableView, names: Sequence[str], *,
+                     rating_changes: Sequence[int | None] = (), theme: str = "classic",
+                     labels: TableLabels | None = None) -> bytes:
+    """The final scores as PNG bytes: ``rating_changes[seat]`` (if given) is how that seat's
+    rating moved, None for a seat without one (a computer player). Raises
+    :class:`ViewMismatchError` while the match is on."""
+    return encode(draw_match_end(view, names, rating_changes, find_theme(theme),
+                                 labels or ENGLISH))

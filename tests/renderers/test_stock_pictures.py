@@ -1,0 +1,205 @@
+"""The games of seed 002 on the picture: Muggins' cross and Kolbasa's ribbons lie inside the
+table with matching halves touching, every open end is marked with all its numbers, the ends
+only a matador takes are told apart, the stock and the points in play are shown with their
+signs, and the end of a match ranks the sides (lowest first where points count against)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import pairwise
+
+import pytest
+
+from engine import End, LayoutView, TableView, table_view
+from goldens.samples import Sample, names_for
+from goldens.stock_samples import TABLES, finished, long_tables
+from renderers import ViewMismatchError, render_match_end, render_table
+from renderers.arms import Figure, largest
+from renderers.board import header_kind, only_matadors, status_lines
+from renderers.labels import ENGLISH
+from renderers.matchend import ranked_sides
+from renderers.seats import signed
+from renderers.snake import Spot
+from renderers.table import LINE_AREA
+
+AREA_W, AREA_H = LINE_AREA[2] - LINE_AREA[0], LINE_AREA[3] - LINE_AREA[1]
+Square = tuple[float, float, float, float]
+
+
+def _stock_tables(by_name: dict[str, Sample], kind: str) -> list[TableView]:
+    views = [by_name[f"table-{game}-{seats}"].table for game, seats, *_ in TABLES]
+    views += list(long_tables())
+    return [v for v in views if v is not None and v.layout is not None
+            and v.layout.kind == kind]
+
+
+def _halves(spot: Spot) -> tuple[tuple[Square, int], tuple[Square, int]]:
+    s = spot.side
+    if spot.vertical:
+        return ((spot.x, spot.y, spot.x + s, spot.y + s), spot.first), (
+            (spot.x, spot.y + s, spot.x + s, spot.y + 2 * s), spot.second)
+    return ((spot.x, spot.y, spot.x + s, spot.y + s), spot.first), (
+        (spot.x + s, spot.y, spot.x + 2 * s, spot.y + s), spot.second)
+
+
+def _distance(a: Square, b: Square) -> float:
+    dx = max(0.0, a[0] - b[2], b[0] - a[2])
+    dy = max(0.0, a[1] - b[3], b[1] - a[3])
+    return dx + dy
+
+
+def _centre_distance(a: Square, b: Square) -> float:
+    return float(abs(a[0] + a[2] - b[0] - b[2]) + abs(a[1] + a[3] - b[1] - b[3]))
+
+
+def _touching_number(spot: Spot, other: Spot) -> int:
+    """The number of ``spot``'s half nearest to ``other`` (centre to centre: a corner's halves
+    may both touch a standing tile's edge)."""
+    return min(_halves(spot), key=lambda half: min(_centre_distance(half[0], h[0])
+                                                    for h in _halves(other)))[1]
+
+
+def _arms(layout: LayoutView, figure: Figure) -> list[list[Spot]]:
+    """The figure's spots as arms, each from the hub (or base) outwards."""
+    hub = layout.spinner if layout.spinner is not None else layout.center or 0
+    lengths = [hub, len(layout.line) - hub - 1]
+    if layout.kind == "spinner" and any(e.end is End.UP for e in layout.ends):
+        lengths += [len(layout.up), len(layout.down)]
+    arms, index = [], 1
+    for length in lengths:
+        arms.append([figure.spots[0], *figure.spots[index : index + length]])
+        index += length
+    assert index == len(figure.spots)
+    return arms
+
+
+@pytest.mark.parametrize("kind", ["spinner", "ribbons"])
+def test_every_tile_lies_inside_with_matching_halves_touching(by_name: dict[str, Sample],
+                                                               kind: str) -> None:
+    views = _stock_tables(by_name, kind)
+    assert len(views) >= 4
+    for view in views:
+        assert view.layout is not None
+        figure = largest(view.layout, AREA_W, AREA_H)
+        assert figure.fits, view.game
+        laid = len(view.layout.line) + len(view.layout.up) + len(view.layout.down)
+        assert len(figure.spots) == laid
+        for arm in _arms(view.layout, figure):
+            for before, after in pairwise(arm):
+                gap = min(_distance(a[0], b[0]) for a in _halves(before)
+                          for b in _halves(after))
+                assert gap <= figure.side // 6, (view.game, after.tile)
+                if before is not arm[0] or kind == "spinner":  # the base shows two numbers
+                    assert _touching_number(before, after) == _touching_number(after, before)
+
+
+def test_the_muggins_spinner_sits_in_the_middle_with_a_mark_on_every_arm(
+        by_name: dict[str, Sample]) -> None:
+    view = by_name["table-muggins-4"].table
+    assert view is not None and view.layout is not None
+    figure = largest(view.layout, AREA_W, AREA_H)
+    hub = figure.spots[0]
+    assert hub.vertical and hub.tile.is_double
+    assert abs(hub.x + hub.side / 2 - AREA_W / 2) <= 1
+    assert abs(hub.y + hub.side - AREA_H / 2) <= 1
+    assert {m.end for m in figure.marks} == {End.LEFT, End.RIGHT, End.UP, End.DOWN}
+
+
+def test_kolbasa_ribbons_keep_their_marks_on_their_own_side(by_name: dict[str, Sample]) -> None:
+    for view in _stock_tables(by_name, "ribbons"):
+        assert view.layout is not None
+        figure = largest(view.layout, AREA_W, AREA_H)
+        base = figure.spots[0]
+        marks = {m.end: m for m in figure.marks}
+        middle = base.y + base.side
+        assert marks[End.LEFT].y + figure.badge_radius <= middle
+        assert marks[End.RIGHT].y - figure.badge_radius >= middle
+
+
+def test_cut_off_tiles_and_a_closed_ribbon_are_drawn(by_name: dict[str, Sample],
+                                                     drawn_text: list[str]) -> None:
+    view = by_name["table-kolbasa-4"].table
+    assert view is not None and view.layout is not None
+    assert view.layout.off and not all(e.open for e in view.layout.ends)
+    render_table(view, names_for(4))
+    assert ENGLISH.cut_off in drawn_text
+
+
+def test_only_a_matador_joins_a_blank_in_the_matador_games() -> None:
+    assert only_matadors("matador", (0,)) and not only_matadors("matador", (3,))
+    assert only_matadors("six-matador", (0,)) and not only_matadors("six-matador", (0, 6))
+    assert only_matadors("french", (0,))
+    assert not only_matadors("muggins", (0,)) and not only_matadors("bergen", (0,))
+
+
+def test_two_numbers_share_one_mark_and_the_legend_names_the_honours(
+        by_name: dict[str, Sample], drawn_text: list[str]) -> None:
+    from goldens.samples import labels_for
+
+    view = by_name["table-french-5"].table
+    assert view is not None and view.layout is not None
+    two = next(e for e in view.layout.ends if len(e.numbers) == 2)
+    render_table(view, names_for(5), labels=labels_for("french"))
+    assert "|".join(map(str, two.numbers)) in drawn_text
+    if any(only_matadors("french", e.numbers) for e in view.layout.ends):
+        assert "honour" in " ".join(drawn_text)
+
+
+def test_bergen_headers_are_named(by_name: dict[str, Sample]) -> None:
+    double = by_name["table-bergen-2"].table
+    triple = by_name["table-bergen-3"].table
+    assert double is not None and double.layout is not None
+    assert triple is not None and triple.layout is not None
+    assert header_kind(double.layout) == 2 and header_kind(triple.layout) == 3
+    assert status_lines(double, ENGLISH) == [(ENGLISH.double_header, False)]
+    assert status_lines(triple, ENGLISH) == [(ENGLISH.triple_header, False)]
+
+
+def test_the_stock_and_the_points_in_play_are_shown_with_their_sign(
+        by_name: dict[str, Sample], drawn_text: list[str]) -> None:
+    view = by_name["table-six-matador-3"].table
+    assert view is not None
+    assert min(view.scored) < 0
+    render_table(view, names_for(3))
+    assert ENGLISH.stock in drawn_text and str(view.stock_count) in drawn_text
+    assert ENGLISH.in_play in drawn_text
+    for points in view.scored:
+        assert signed(points) in drawn_text
+    assert [signed(n) for n in (12, 0, -6)] == ["+12", "0", "-6"]
+
+
+def test_the_muggins_count_is_on_the_table(by_name: dict[str, Sample],
+                                           drawn_text: list[str]) -> None:
+    view = by_name["table-muggins-2"].table
+    assert view is not None and view.layout is not None
+    render_table(view, names_for(2))
+    assert ENGLISH.count in drawn_text and str(view.layout.count) in drawn_text
+
+
+def test_the_match_end_ranks_sides_lowest_first_in_penalty_games() -> None:
+    french = table_view(finished("french", 5, 3, 40))
+    places = ranked_sides(french)
+    scores = [french.scores[side] for _, side in places]
+    assert scores == sorted(scores)
+    assert places[0][1] == french.match_winner
+    pair = table_view(finished("pair", 4, 2, 60))
+    scores = [pair.scores[side] for _, side in ranked_sides(pair)]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_the_match_end_shows_pairs_together_and_rating_moves(drawn_text: list[str]) -> None:
+    pair = table_view(finished("pair", 4, 2, 60))
+    names = ("Ann", "Bo", "Cy", "Di")
+    render_match_end(pair, names, rating_changes=(12, -8, None, 0))
+    assert {"+12", "-8", "0"} <= set(drawn_text) and "None" not in drawn_text
+    for seats in pair.sides:
+        assert len(seats) == 2
+    assert drawn_text.count(str(pair.scores[0])) >= 1 and ENGLISH.rating in drawn_text
+
+
+def test_the_match_end_refuses_a_match_still_on() -> None:
+    pair = table_view(finished("pair", 4, 2, 60))
+    with pytest.raises(ViewMismatchError):
+        render_match_end(replace(pair, match_over=False), names_for(4))
+    with pytest.raises(ViewMismatchError):
+        render_match_end(pair, names_for(4), rating_changes=(1, 2))
