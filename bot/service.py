@@ -94,7 +94,8 @@ class GameService:
             game = fresh
         else:
             for name in Game.__slots__:
-                setattr(game, name, getattr(fresh, name))
+                if name != "messages":  # what Telegram shows: memory is never behind it
+                    setattr(game, name, getattr(fresh, name))
         self._remember(game)
         return game
 

@@ -59,11 +59,16 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def quote(text: str, limit: int = 32) -> str:
-    """What a user typed, to be quoted back: shortened, so that no reply can exceed
-    Telegram's limits whatever they type, and escaped."""
+def shorten(text: str, limit: int = 32) -> str:
+    """What a user typed, on one line and at most ``limit`` characters, for plain text."""
     text = " ".join(text.split())
-    return esc(text if len(text) <= limit else text[: limit - 1] + "…")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quote(text: str, limit: int = 32) -> str:
+    """What a user typed, to be quoted back in HTML: shortened, so that no reply can exceed
+    Telegram's limits whatever they type, and escaped."""
+    return esc(shorten(text, limit))
 
 
 def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
