@@ -40,9 +40,10 @@ from .callbacks import (
     decode,
 )
 from .commands import create_game
+from .delivery import answer_tap
 from .errors import UserError
 from .gamebook import GAMES
-from .i18n import Translator, translator
+from .i18n import N_, Translator, translator
 from .menu import group_settings, setting_button
 from .models import Game, Status
 from .runtime import Runtime, runtime
@@ -50,6 +51,8 @@ from .stockplay import choices_for, gains, is_stock_game
 from .updates import is_admin, is_group, player_of, remember, thread_of
 
 log = logging.getLogger(__name__)
+#: What a stray lobby or table message says once found (in the group's language).
+STRAY = N_("This message is out of date: the table's newest message is below.")
 
 Answer = tuple[str | None, str | None]  # (toast, url)
 Context = ContextTypes.DEFAULT_TYPE
@@ -80,7 +83,7 @@ def answering(
         except Exception:
             log.exception("button %r failed", query.data)
             toast = t("Something went wrong. Please try again.")
-        await query.answer(text=toast, url=url)
+        await answer_tap(query, toast, url)
 
     return handle
 
@@ -89,8 +92,8 @@ async def unknown(update: Update, context: Context) -> None:
     """Data no family claims: garbled, forged or from an old version of the bot."""
     query = update.callback_query
     if query is not None:
-        await query.answer(text=translator(query.from_user.language_code)(
-            "That button is out of date."))
+        await answer_tap(query, translator(query.from_user.language_code)(
+            "That button is out of date."), None)
 
 
 def _t(query: CallbackQuery) -> Translator:
@@ -155,6 +158,8 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                        tap: LobbyTap | AddComputer) -> Answer:
     user, t = query.from_user, _t(query)
     game = _game(rt, tap.game_id)
+    if not await _current(query, t, game.messages.lobby, translator(game.language)(STRAY)):
+        return t("That message is out of date: use the newest one."), None
     async with rt.locks.game(game.game_id):
         if isinstance(tap, AddComputer):
             added = await rt.service.add_computer(game, user.id, tap.level)
@@ -240,6 +245,8 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
         return t("You are not playing in this game."), None
     if game.status is not Status.PLAYING:
         return t("This game is over."), None
+    if not await _current(query, t, game.messages.table, translator(game.language)(STRAY)):
+        return t("That message is out of date: use the newest one."), None
     if not await rt.storage.private_ok(user.id):
         return None, keyboards.deep_link(rt.publisher.bot_username, f"hand{game.game_id}")
     await rt.publisher.resend_hand(game, seat)
@@ -253,6 +260,10 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     seat = game.seat_of(user.id)
     if seat is None:
         return t("You are not playing in this game."), None
+    current = game.messages.hands.get(seat)
+    if not await _current(query, t, None if current is None else current.message_id,
+                          t("This message is out of date: your tiles are in the newest one.")):
+        return t("That message is out of date: your tiles are in the newest one."), None
     async with rt.locks.game(game.game_id):
         if game.status is not Status.PLAYING or game.match is None:
             return t("This game is over."), None
@@ -274,6 +285,24 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             return None, None
         await rt.service.act(game, user.id, tap.move_no, action)
     return None, None
+
+
+async def _current(query: CallbackQuery, t: Translator, current: int | None, says: str
+                   ) -> bool:
+    """Whether the tap comes from the game's current message of its kind (``current``): a
+    send whose answer was lost may have left a second one, whose buttons must not act. A
+    stray found so is edited to say it is out of date (``says``), without its buttons."""
+    message = query.message
+    if not isinstance(message, Message):
+        return True  # an inline message, or one too old for Telegram to show: move_no decides
+    if current == message.message_id:
+        return True
+    with contextlib.suppress(TelegramError):
+        if message.photo:
+            await query.edit_message_caption(caption=says, reply_markup=None)
+        else:
+            await query.edit_message_text(says, reply_markup=None)
+    return False
 
 
 async def _show_choice(

@@ -28,6 +28,8 @@ from .updates import is_admin, is_group, player_of, remember, reply, thread_of, 
 log = logging.getLogger(__name__)
 
 OPTION_FORM = re.compile(r"([A-Za-z_0-9]{1,32})=([A-Za-z0-9-]{1,32})")
+#: A deep link's table number as the bot writes it: no leading zero, at most 18 digits.
+TABLE_NUMBER = r"{}([1-9][0-9]{{0,17}})"
 
 
 async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -46,7 +48,13 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         seat = game.seat_of(user.id)
         if seat is not None and seat in game.messages.unreachable:
             await rt.publisher.resend_hand(game, seat)
-    if m := re.fullmatch(r"join(\d{1,18})", payload):
+    if payload.startswith(("join", "hand")) and not re.fullmatch(
+        TABLE_NUMBER.format(payload[:4]), payload
+    ):
+        await reply(update, t("That link does not name a table: tap Join or “My tiles” in "
+                              "the group instead."))
+        return
+    if m := re.fullmatch(TABLE_NUMBER.format("join"), payload):
         lobby = rt.service.game(int(m.group(1)))
         if lobby is None or lobby.status is not Status.LOBBY:
             await reply(update, t(
@@ -61,7 +69,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                 return
         await reply(update, t("You have a seat at the table. Your tiles will come here."))
         return
-    if m := re.fullmatch(r"hand(\d{1,18})", payload):
+    if m := re.fullmatch(TABLE_NUMBER.format("hand"), payload):
         playing = rt.service.game(int(m.group(1)))
         seat = playing.seat_of(user.id) if playing else None
         if playing is not None and seat is not None and playing.status is Status.PLAYING:

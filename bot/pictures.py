@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -79,9 +80,11 @@ class PictureMaker:
             view, picture_names(game), theme=self.theme, labels=labels_for(game.language)
         )
 
-    def match_end(self, game: Game, view: TableView) -> bytes:
+    def match_end(self, game: Game, view: TableView, rating_changes: Sequence[int | None] = ()
+                  ) -> bytes:
         return renderers.render_match_end(
-            view, picture_names(game), theme=self.theme, labels=labels_for(game.language)
+            view, picture_names(game), rating_changes=rating_changes, theme=self.theme,
+            labels=labels_for(game.language),
         )
 
     def hand_result(self, game: Game, view: TableView) -> bytes:

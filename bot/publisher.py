@@ -17,11 +17,19 @@ from dataclasses import dataclass
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 
 from engine import PlayerView, Tile, player_view, table_view
 
 from . import keyboards, texts
+from .delivery import outcome_unknown
 from .i18n import Translator, translator
 from .locks import Locks
 from .models import Game, HandMessage, Status
@@ -42,9 +50,28 @@ class Draft:
     markup: InlineKeyboardMarkup | None
     photo: bytes | None = None
 
+    @property
+    def stored(self) -> str:
+        """The key kept beside the message id: what it shows, and a digest of its picture,
+        so that an edit re-uploads a picture only when its bytes changed."""
+        if self.photo is None:
+            return self.key
+        return f"{self.key}#{hashlib.sha1(self.photo).hexdigest()[:16]}"
+
 
 def digest(*parts: object) -> str:
     return hashlib.sha1(repr(parts).encode()).hexdigest()[:16]
+
+
+def key_of(stored: str | None) -> str | None:
+    """What a stored key says the message shows, without its picture's digest."""
+    return None if stored is None else stored.split("#")[0]
+
+
+def same_picture(stored: str | None, draft: Draft) -> bool:
+    """Whether the message already shows the draft's picture, byte for byte."""
+    shown = (stored or "").partition("#")[2]
+    return shown != "" and shown == draft.stored.partition("#")[2]
 
 
 def not_modified(error: BadRequest) -> bool:
@@ -223,6 +250,12 @@ class Publisher:
                 # Telegram refuses this one for good: a single bad announcement must not
                 # block every later sync of the game.
                 log.exception("dropping announcement %s of game %s", item.id, game_id)
+            except NetworkError as exc:
+                if not outcome_unknown(exc):
+                    raise  # surely not shown: the retried sync sends it
+                # Perhaps shown: the table's caption repeats what matters, so an
+                # announcement is better lost than doubled (at most once).
+                log.warning("announcement %s of game %s may be lost", item.id, game_id)
             await self.service.storage.outbox_done(item.id)
 
     async def _send(
@@ -250,10 +283,18 @@ class Publisher:
                 raise TopicGoneError(thread_id, deleted) from exc
             raise
 
-    async def _edit(self, chat_id: int, message_id: int, draft: Draft) -> bool:
-        """Edit in place; False when the message is gone and must be sent anew."""
+    async def _edit(
+        self, chat_id: int, message_id: int, draft: Draft, shown: str | None = None
+    ) -> bool:
+        """Edit in place (the caption alone when ``shown``, the stored key of what the
+        message shows, has the same picture); False when the message is gone."""
         try:
-            if draft.photo is not None:
+            if draft.photo is not None and same_picture(shown, draft):
+                await self.bot.edit_message_caption(
+                    chat_id=chat_id, message_id=message_id, caption=draft.text,
+                    parse_mode=ParseMode.HTML, reply_markup=draft.markup,
+                )
+            elif draft.photo is not None:
                 media = InputMediaPhoto(draft.photo, caption=draft.text, parse_mode=ParseMode.HTML)
                 await self.bot.edit_message_media(
                     media, chat_id=chat_id, message_id=message_id, reply_markup=draft.markup
@@ -318,7 +359,7 @@ class Publisher:
         t = translator(game.language)
         key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
                      game.timer.warned)
-        if game.messages.table_key == key and game.messages.table_hand == match.hand.number:
+        if key_of(game.messages.table_key) == key and game.messages.table_hand == match.hand.number:
             return None
         view = table_view(match)
         caption = texts.table_caption(t, game, view)
@@ -336,12 +377,14 @@ class Publisher:
         if messages.table is not None and messages.table_hand != number:
             await self._finish_table(game, messages.table, messages.table_hand)
             messages.table = None
-        if messages.table is None or not await self._edit(game.chat_id, messages.table, draft):
+        if messages.table is None or not await self._edit(
+            game.chat_id, messages.table, draft, messages.table_key
+        ):
             sent = await self._send(game.chat_id, draft.text, draft.photo, draft.markup,
                                     game.thread_id)
             messages.table = sent.message_id
         messages.table_hand = number
-        messages.table_key = draft.key
+        messages.table_key = draft.stored
         return True
 
     async def _finish_table(self, game: Game, message_id: int, hand_number: int | None) -> None:
@@ -379,7 +422,7 @@ class Publisher:
         else:  # a waiting message changes only when what it says changes
             key = f"{hand_number}:W:{digest(caption, len(view.hand))}"
         current = game.messages.hands.get(seat)
-        if current is not None and current.key == key:
+        if current is not None and key_of(current.key) == key:
             return None
         # Matador: a player may hold no tiles while the hand goes on (no buttons to show)
         markup = keyboards.hand(t, game, view, game.move_no) \
@@ -440,17 +483,18 @@ class Publisher:
             if (
                 current is not None
                 and not fresh
-                and await self._edit(player.user_id, current.message_id, draft)
+                and await self._edit(player.user_id, current.message_id, draft, current.key)
             ):
-                messages.hands[seat] = HandMessage(current.message_id, draft.key)
+                messages.hands[seat] = HandMessage(current.message_id, draft.stored)
                 return True
             sent = await self._send(player.user_id, draft.text, draft.photo, draft.markup)
         except Forbidden:
             await self._unreachable(game, seat)
             return True
+        # Known before the old one goes: from now on only this message's buttons act.
+        messages.hands[seat] = HandMessage(sent.message_id, draft.stored)
         if current is not None:
             await self._retire(player.user_id, current.message_id, delete=True)
-        messages.hands[seat] = HandMessage(sent.message_id, draft.key)
         if seat in messages.unreachable:
             messages.unreachable.remove(seat)
         return True

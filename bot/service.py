@@ -22,6 +22,7 @@ from engine import (
     DominoError,
     Event,
     Match,
+    MatchEnded,
     ai,
     player_view,
     variant,
@@ -45,6 +46,7 @@ from .models import (
     move_number,
 )
 from .refusals import rule_message
+from .stats import rating_changes
 from .storage import StaleMoveError, Storage
 
 
@@ -93,7 +95,8 @@ class GameService:
             game = fresh
         else:
             for name in Game.__slots__:
-                setattr(game, name, getattr(fresh, name))
+                if name != "messages":  # what Telegram shows: memory is never behind it
+                    setattr(game, name, getattr(fresh, name))
         self._remember(game)
         return game
 
@@ -344,6 +347,7 @@ class GameService:
             raise UserError(rule_message(exc)) from None
         try:
             events, outgoing = self._settle(game, events)
+            outgoing += await self._match_end(game, events)
             outgoing = self._track_time(game, seat, where, timed_out) + outgoing
             humans = [s for s, p in enumerate(game.players) if not p.is_computer]
             if timed_out and not match.over and all(s in game.timer.away for s in humans):
@@ -355,6 +359,14 @@ class GameService:
             await self.reload(game.game_id)  # memory ran ahead of the database: drop it
             raise
         return events
+
+    async def _match_end(self, game: Game, events: list[Event]) -> list[Outgoing]:
+        """The match's result, with how it moves each player's rating on the group's board."""
+        for event in events:
+            if isinstance(event, MatchEnded):
+                changes = await rating_changes(self.storage, game, event, self.clock())
+                return self.composer.match_end(game, event, changes)
+        return []
 
     def _track_time(self, game: Game, seat: int, where: str, timed_out: bool) -> list[Outgoing]:
         """Count time-outs in a row; the third marks the seat away and says so."""

@@ -26,13 +26,13 @@ from typing import Any
 
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
-from engine import variant
+from engine import MatchEnded, variant
 from renderers.scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard
 
 from .errors import UserError
 from .gamebook import GAMES, find_game
 from .i18n import N_, Translator
-from .models import Player
+from .models import Game, Player
 from .storage import ResultFilter, Storage
 from .texts import esc, quote, title
 
@@ -257,6 +257,22 @@ async def scoreboard(storage: Storage, chat_id: int, game: str | None = None,
     if not include_computers:
         board = tuple(s for s in board if not s.is_computer)
     return Scoreboard(chat_id, game, since, until, len(matches), board)
+
+
+async def rating_changes(storage: Storage, game: Game, ended: MatchEnded, now: float
+                         ) -> tuple[int | None, ...]:
+    """How the match that just ended moves each seat's rating on the group's board of its game
+    (None for a computer player, who is kept off the board), before it is recorded."""
+    matches, hands = await _records(storage, ResultFilter(chat_id=game.chat_id, game=game.variant))
+    record = MatchRecord(
+        game.game_id, game.chat_id, game.variant,
+        tuple((p.user_id, p.name) for p in game.players),
+        variant(game.variant).sides(len(game.players)), ended.winner, ended.scores, now)
+    fresh = _Tally("").standing(0, "", False).rating  # a player's first match starts here
+    before = {s.user_id: s.rating for s in standings(matches, hands)}
+    after = {s.user_id: s.rating for s in standings([*matches, record], hands)}
+    return tuple(None if p.is_computer else after[p.user_id] - before.get(p.user_id, fresh)
+                 for p in game.players)
 
 
 async def player_stats(storage: Storage, user_id: int, name: str = "") -> PlayerStats:

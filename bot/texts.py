@@ -62,11 +62,16 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def quote(text: str, limit: int = 32) -> str:
-    """What a user typed, to be quoted back: shortened, so that no reply can exceed
-    Telegram's limits whatever they type, and escaped."""
+def shorten(text: str, limit: int = 32) -> str:
+    """What a user typed, on one line and at most ``limit`` characters, for plain text."""
     text = " ".join(text.split())
-    return esc(text if len(text) <= limit else text[: limit - 1] + "…")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quote(text: str, limit: int = 32) -> str:
+    """What a user typed, to be quoted back in HTML: shortened, so that no reply can exceed
+    Telegram's limits whatever they type, and escaped."""
+    return esc(shorten(text, limit))
 
 
 def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
@@ -589,15 +594,20 @@ class TextComposer:
                     log.exception("hand result picture failed")
                     photo = None
                 out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)), photo))
-            elif isinstance(event, MatchEnded):
-                again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
-                view = table_view(match)
-                try:
-                    photo = self.pictures.match_end(game, view)
-                except Exception:  # a picture must never cost the result: say it in words
-                    log.exception("match end picture failed")
-                    photo = None
-                out.append(Outgoing(fit_caption(match_result_text(t, game, event, view)), photo,
-                                    buttons=(again,)))
-        return out
+        return out  # the match's end: see match_end
+
+    def match_end(self, game: Game, ended: MatchEnded, rating_changes: Sequence[int | None]
+                  ) -> list[Outgoing]:
+        t = translator(game.language)
+        match = game.match
+        assert match is not None
+        again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
+        view = table_view(match)
+        try:
+            photo: bytes | None = self.pictures.match_end(game, view, rating_changes)
+        except Exception:  # a picture must never cost the result: say it in words
+            log.exception("match end picture failed")
+            photo = None
+        return [Outgoing(fit_caption(match_result_text(t, game, ended, view)), photo,
+                         buttons=(again,))]
 

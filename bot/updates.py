@@ -13,6 +13,7 @@ from telegram.ext import ContextTypes
 
 from . import texts
 from .admins import admins_of
+from .delivery import outcome_unknown
 from .i18n import Translator, translator
 from .models import Game, Player
 from .runtime import Runtime
@@ -65,6 +66,8 @@ async def reply(update: Update, text: str, **kwargs: object) -> None:
 async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The one error handler: log it, and tell the user briefly, never with a traceback."""
     log.error("update failed", exc_info=context.error)
+    if context.error is not None and outcome_unknown(context.error):
+        return  # a lost answer: what was sent may have arrived, so no apology is sent after it
     if isinstance(update, Update):
         t = tr(update)
         if update.callback_query is not None:

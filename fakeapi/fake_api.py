@@ -49,6 +49,13 @@ PTB_DEFAULTS_FIELDS = frozenset(
 )
 
 
+DROPPED = 0  # the status recorded for a call whose connection was closed without an answer
+
+
+class _DroppedError(Exception):
+    """Raised inside the fake to close a call's connection without answering it."""
+
+
 class FakeTelegramServer:
     """The fake Bot API: an aiohttp server on 127.0.0.1 plus the API tests drive it with."""
 
@@ -76,6 +83,7 @@ class FakeTelegramServer:
         self.violations: list[Violation] = []
         self.ignored_parameters: list[tuple[str, str]] = []
         self._failures: dict[str, deque[tuple[ApiError, int | None]]] = defaultdict(deque)
+        self._drops: dict[str, deque[tuple[bool, int | None]]] = defaultdict(deque)
         self._in_flight = 0
         self._last_activity = time.monotonic()
         self._changed = asyncio.Event()
@@ -227,10 +235,23 @@ class FakeTelegramServer:
         )
         self._failures[method].extend([(error, None if chat is None else chat.id)] * times)
 
+    def drop_connection(
+        self, method: str, *, after_acting: bool, chat: FakeChat | None = None, times: int = 1
+    ) -> None:
+        """Close the connection of the next ``times`` calls of ``method`` (in ``chat``, if
+        given) without an answer: before acting (nothing happened), or after (it happened,
+        but the bot cannot know). The bot sees the same lost answer either way."""
+        self._drops[method].extend([(after_acting, None if chat is None else chat.id)] * times)
+
+    @property
+    def dropped(self) -> list[RequestRecord]:
+        """Requests whose connection was closed without an answer, in order."""
+        return [r for r in self.requests if r.status == DROPPED]
+
     @property
     def errors(self) -> list[RequestRecord]:
-        """Requests answered with an error, in order."""
-        return [r for r in self.requests if not r.ok]
+        """Requests answered with an error, in order (not those dropped unanswered)."""
+        return [r for r in self.requests if not r.ok and r.status != DROPPED]
 
     def requests_for(
         self, method: str | None = None, chat: FakeChat | None = None
@@ -321,10 +342,14 @@ class FakeTelegramServer:
             self._in_flight += 1
         arrived = time.monotonic()
         params: dict[str, Any] = {}
+        dropped = False
         try:
             raw, files = await read_parameters(request)
             result = await self._answer(method, raw, files, params)
             status, body = 200, {"ok": True, "result": result}
+        except _DroppedError:
+            dropped = True
+            status, body = DROPPED, {"ok": False, "description": "connection dropped"}
         except ApiError as error:
             status, body = error.code, error.to_api()
         except Exception as crash:  # a bug in the fake must fail the test, not hang it
@@ -346,6 +371,10 @@ class FakeTelegramServer:
         )
         if not polling or body.get("result"):
             self._notify()
+        if dropped:
+            if request.transport is not None:
+                request.transport.abort()  # no answer: the client sees the connection drop
+            raise asyncio.CancelledError
         return reply(status, body)
 
     async def _answer(
@@ -371,6 +400,9 @@ class FakeTelegramServer:
         if failures and failures[0][1] in (None, params.get("chat_id")):
             raise failures.popleft()[0]
         self._enforce_limits(method, params)
+        drop = self._take_drop(method, params)
+        if drop is False:
+            raise _DroppedError
         if method == "getUpdates":
             result: Any = await self.world.updates.get(
                 params.get("offset"),
@@ -381,7 +413,22 @@ class FakeTelegramServer:
         else:
             result = _HANDLERS[method](self.world, Call(params, files))
         self._check_result(method, result)
+        if drop is True:
+            raise _DroppedError
         return result
+
+    def _take_drop(self, method: str, params: dict[str, Any]) -> bool | None:
+        """Whether to drop this call after acting (True), before (False), or not (None)."""
+        drops = self._drops.get(method)
+        if not drops:
+            return None
+        chat_id = params.get("chat_id")
+        if method == "answerCallbackQuery":
+            record = self.world.callbacks.get(params.get("callback_query_id", ""))
+            chat_id = record.message.chat.id if record is not None else None
+        if drops[0][1] not in (None, chat_id):
+            return None
+        return drops.popleft()[0]
 
     def _enforce_limits(self, method: str, params: dict[str, Any]) -> None:
         if self._limiter is None or not counts_toward_limits(method):

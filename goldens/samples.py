@@ -35,7 +35,14 @@ GAME_TITLES = (
     ("pair", "Pair dominoes"),
     *stock.GAME_TITLES,
 )
-LABELS = TableLabels(games=GAME_TITLES, only_matador_in=stock.ONLY_MATADOR_IN)
+LABELS = TableLabels(games=GAME_TITLES)
+
+
+def labels_for(game: str) -> TableLabels:
+    """The samples' labels for one game's table, as the bot fills them from its catalogues."""
+    if game in stock.HONOURS:
+        return replace(LABELS, only_matador=stock.HONOURS[game])
+    return LABELS
 
 NAMES = {
     4: ("Þórdís Ægisdóttir", "Дмитрий", "Budi 🎲 Santoso", "Ngọc Ánh"),
@@ -255,8 +262,9 @@ def render(sample: Sample) -> bytes:
     assert sample.table is not None
     if sample.kind == "match-end":
         return render_match_end(sample.table, sample.names, rating_changes=sample.ratings,
-                                theme=sample.theme, labels=LABELS)
+                                theme=sample.theme, labels=labels_for(sample.table.game))
     if sample.kind == "result":
         return render_hand_result(sample.table, sample.names, theme=sample.theme,
                                   labels=LABELS)
-    return render_table(sample.table, sample.names, theme=sample.theme, labels=LABELS)
+    return render_table(sample.table, sample.names, theme=sample.theme,
+                        labels=labels_for(sample.table.game))

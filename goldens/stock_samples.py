@@ -25,7 +25,7 @@ GAME_TITLES = (
     ("muggins", "Muggins"),
     ("bergen", "Bergen"),
 )
-ONLY_MATADOR_IN = (("french", "honour only"),)
+HONOURS = {"french": "honour only"}  # games whose matadors have their own name
 
 
 def layout_of(match: Match) -> LayoutView:

@@ -156,7 +156,7 @@ def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, bool]]
     if kind:
         out.append((labels.triple_header if kind == 3 else labels.double_header, False))
     if any(e.open and only_matadors(view.game, e.numbers) for e in layout.ends):
-        out.append((labels.only_matador_for(view.game), True))
+        out.append((labels.only_matador, True))
     return out
 
 

@@ -45,10 +45,9 @@ class TableLabels:
     count: str = "count"  # Muggins: the open ends added up
     double_header: str = "double header"  # Bergen: both ends show one number
     triple_header: str = "triple header"  # ... and one end tile is a double
-    only_matador: str = "matador only"  # explains the marks of ends only a matador may take
-    # (game code, words) where a game calls its matadors otherwise (French: "honour only"),
-    # from the caller's catalogues, as ``games``.
-    only_matador_in: tuple[tuple[str, str], ...] = ()
+    # Explains the marks of ends only a matador may take; French calls its matadors honours,
+    # so the caller gives French tables "honour only" here (dataclasses.replace).
+    only_matador: str = "matador only"
     # The end of a match.
     match_over: str = "Match over"
     final_score: str = "final score"
@@ -57,10 +56,6 @@ class TableLabels:
     def game_title(self, game: str) -> str:
         """The game's display name, or its code name when the catalogue lacks it."""
         return dict(self.games).get(game, game)
-
-    def only_matador_for(self, game: str) -> str:
-        """The legend of the ends only a matador may take, in the game's own words."""
-        return dict(self.only_matador_in).get(game, self.only_matador)
 
 
 ENGLISH = TableLabels()

@@ -102,7 +102,7 @@ async def test_the_boards_count_a_finished_match_with_computer_players(group: Gr
         table = await open_with_computers(group, humans=2, levels=[0, 2])
         await table.play_until(group.match_over)
         asked = ["/scoreboard", "/scoreboard pair", "/scoreboard month", "/scoreboard all",
-                 "/scoreboard pair all"]
+                 "/scoreboard week", "/scoreboard pair all"]
         for command in asked:
             ayu.send(group.chat, command)
         budi.send_private("/stats")

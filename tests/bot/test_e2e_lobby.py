@@ -89,6 +89,10 @@ async def test_rules_and_help(group: Group) -> None:
         await group.server.wait_for(lambda: group.said("Pair dominoes"))
         group.users[0].send(group.chat, "/help")
         await group.server.wait_for(lambda: group.said("/newgame"))
+        help_text = next(t for t in group.texts() if "/newgame" in t)
+        for command in ("/hand", "/leave", "/stop", "/scoreboard", "/stats", "/settings",
+                        "/rules", "🤖", "deal=7"):
+            assert command in help_text, command
         group.users[0].send_private("/rules")
         await group.server.wait_for(lambda: any(
             "Which game's rules?" in (m.text or "")

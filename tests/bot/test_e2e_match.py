@@ -99,3 +99,6 @@ async def test_every_hand_ends_on_its_final_position(group: Group, game: str) ->
     if game == "gaple-dead":
         assert not any("Gaple!" in text for text in group.texts())
         assert any("the lowest total wins" in text for text in results)
+    for user in group.users[:4]:  # every player hears privately how the match ended
+        last = [m for m in group.server.bot_messages(user.private_chat) if m.photo][-1]
+        assert "The match is over: " in (last.caption or "") and not last.buttons

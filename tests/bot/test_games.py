@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import ast
 import itertools
+import json
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from bot.errors import UserError
-from bot.models import Game, Outgoing, Player, Status, move_number
+from bot.i18n import translator
+from bot.models import Game, Messages, Outgoing, Player, Status, move_number
 from bot.service import GameService
 from bot.storage import Storage
-from engine import KNOCK, Event, HandEnded, MatchEnded, Play, Tile
+from bot.texts import hand_result_text
+from engine import KNOCK, Event, HandEnded, MatchEnded, Play, Tile, replay, table_view
 
 ANN, BOB, CID, DAN = (Player(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cid"), (4, "Dan")))
 
@@ -25,9 +29,11 @@ class RecordingComposer:
         for event in events:
             if isinstance(event, HandEnded):
                 out.append(Outgoing(f"hand {event.hand_number} over: {event.winner}"))
-            elif isinstance(event, MatchEnded):
-                out.append(Outgoing(f"match over: {event.winner}"))
         return out
+
+    def match_end(self, game: Game, ended: MatchEnded, changes: Sequence[int | None]
+                  ) -> list[Outgoing]:
+        return [Outgoing(f"match over: {ended.winner} {list(changes)}")]
 
     def away(self, game: Game, seat: int) -> list[Outgoing]:
         return [Outgoing(f"away {seat}")]
@@ -205,3 +211,33 @@ async def test_a_migrated_group_keeps_its_game(storage: Storage) -> None:
     again = service_for(storage)
     [loaded] = await again.load_open_games()
     assert loaded.chat_id == -100200300
+
+
+def test_a_blocked_pair_hand_shows_both_pairs_sums() -> None:
+    """The conformance example of a blocked pair hand, as the group reads its result."""
+    scenario = json.loads((Path(__file__).parents[1] / "engine" / "conformance"
+                           / "pair_blocked_draw.json").read_text())
+    match = replay(scenario).match
+    assert match is not None
+    ended = match.hands[-1].result
+    assert ended is not None and ended.reason.value == "blocked"
+    game = Game(1, -1, Status.PLAYING, "pair", {}, 1,
+                [Player(i + 1, name) for i, name in enumerate(("Ann", "Bob", "Cid", "Dee"))],
+                match, 0, "en", Messages())
+    text = hand_result_text(translator("en"), game, ended, table_view(match))
+    sums = (ended.totals[0] + ended.totals[2], ended.totals[1] + ended.totals[3])
+    assert f"Pairs' pips: Ann & Cid {sums[0]} · Bob & Dee {sums[1]}." in text
+
+
+async def test_the_match_end_says_how_each_rating_moved(storage: Storage) -> None:
+    """Winners' ratings go up and losers' down on the group's board of that game."""
+    service = service_for(storage)
+    game = await started_game(service, "gaple")
+    await play_to_the_end(service, game)
+    assert game.match is not None and game.match.winner is not None
+    last = (await storage.pending_outbox(game.game_id))[-1].text
+    changes = ast.literal_eval(last.split(" ", 3)[3])  # the list the composer was given
+    assert len(changes) == 4
+    winner = game.match.sides[game.match.winner][0]
+    assert changes[winner] > 0
+    assert all(change < 0 for seat, change in enumerate(changes) if seat != winner)

@@ -51,7 +51,6 @@ RUSSIAN = TableLabels(
     double_header="двойной дуплет",
     triple_header="тройной дуплет",
     only_matador="только матадор",
-    only_matador_in=(("french", "только онёр"),),
     match_over="Матч окончен",
     final_score="итог",
     rating="рейтинг",
@@ -75,8 +74,7 @@ def _leftover(drawn: list[str], allowed: list[str]) -> list[str]:
 
 
 def _allowed(names: tuple[str, ...]) -> list[str]:
-    words = [title for _, title in RUSSIAN.games + RUSSIAN.only_matador_in]
-    words += [word for _, title in RUSSIAN.only_matador_in for word in title.split()]
+    words = [title for _, title in RUSSIAN.games]
     for field in fields(RUSSIAN):
         value = getattr(RUSSIAN, field.name)
         if isinstance(value, str):

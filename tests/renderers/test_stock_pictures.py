@@ -134,12 +134,12 @@ def test_only_a_matador_joins_a_blank_in_the_matador_games() -> None:
 
 def test_two_numbers_share_one_mark_and_the_legend_names_the_honours(
         by_name: dict[str, Sample], drawn_text: list[str]) -> None:
-    from goldens.samples import LABELS
+    from goldens.samples import labels_for
 
     view = by_name["table-french-5"].table
     assert view is not None and view.layout is not None
     two = next(e for e in view.layout.ends if len(e.numbers) == 2)
-    render_table(view, names_for(5), labels=LABELS)
+    render_table(view, names_for(5), labels=labels_for("french"))
     assert "|".join(map(str, two.numbers)) in drawn_text
     if any(only_matadors("french", e.numbers) for e in view.layout.ends):
         assert "honour" in " ".join(drawn_text)
