@@ -110,7 +110,8 @@ def hand_order(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
 
 
 def tile_label(tile: Tile) -> str:
-    return f"{tile.low} | {tile.high}"
+    """A tile as every button, caption and announcement writes it: "3-4"."""
+    return str(tile)
 
 
 def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKeyboardMarkup:

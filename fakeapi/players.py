@@ -10,6 +10,7 @@ gives away (✂), the confirmation of a tile put face down.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ from .fake_api import FakeTelegramServer
 from .model import CallbackQueryRecord, FakeUser, StoredMessage
 
 PLAY_MARKS = ("✅", "⬛")
+TILE_BUTTON = re.compile(r"^(✅|⬛) \d+-\d+$")
 END_MARKS = ("◀", "▶", "▲", "▼", "✂")
 
 
@@ -25,8 +27,8 @@ def is_end(label: str) -> bool:
 
 
 def is_confirmation(label: str) -> bool:
-    """"⬛ Yes, put 1-1 face down", as against a tile's own button "⬛ 1 | 1"."""
-    return label.startswith(PLAY_MARKS) and "|" not in label
+    """"⬛ Yes, put 1-1 face down", as against a tile's own button "⬛ 1-1"."""
+    return label.startswith(PLAY_MARKS) and not TILE_BUTTON.match(label)
 
 
 def second_taps(labels: list[str]) -> list[str]:

@@ -68,7 +68,7 @@ async def test_each_player_sees_only_their_own_tiles(group: Group) -> None:
                 continue
             labels = [b.text for row in message.buttons for b in row]
             tiles = {Tile(int(a), int(b)) for label in labels
-                     for a, b in re.findall(r"(\d+) \| (\d+)", label)}
+                     for a, b in re.findall(r"(\d+)-(\d+)", label)}
             assert tiles <= dealt
 
 

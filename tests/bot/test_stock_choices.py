@@ -73,8 +73,8 @@ def test_the_hand_shows_the_stock_and_what_each_tile_would_score() -> None:
     assert "Points if you lay now: 0-5" in caption
     markup = keyboards.hand(T, game_of(match), view, 5)
     taps = {b.text: decode(b.callback_data) for row in markup.inline_keyboard for b in row}
-    assert taps["✅ 0 | 5"] == TileTap(1, 5, Tile(0, 5), TileIntent.CHOOSE_END)
-    assert taps["2 | 2"] == TileTap(1, 5, Tile(2, 2), TileIntent.INERT)
+    assert taps["✅ 0-5"] == TileTap(1, 5, Tile(0, 5), TileIntent.CHOOSE_END)
+    assert taps["2-2"] == TileTap(1, 5, Tile(2, 2), TileIntent.INERT)
 
 
 def test_a_later_muggins_double_goes_along_or_across() -> None:
