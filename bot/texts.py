@@ -452,27 +452,7 @@ def hand_caption(
             esc(names[s]) for s in side if s != view.seat)))
     if view.dead:
         lines.append(t("Your dead tiles: {tiles}.", tiles=", ".join(map(str, view.dead))))
-    if game.status is not Status.PLAYING:
-        pass  # the publisher says how the game ended
-    elif over:
-        lines.append(t("This hand is over."))
-    elif choosing is not None and view.must_discard():
-        lines.append(t("Put {tile} face down? It counts against you.", tile=str(choosing)))
-    elif choosing is not None:
-        lines.append(t("Where does {tile} go? Tap an end.", tile=str(choosing)))
-    elif view.my_turn:
-        if view.must_discard():
-            lines.append(t("You cannot lay a tile: choose one to put face down. "
-                           "It counts against you."))
-        elif table.ends is None:
-            lines.append(t("Your lead: tap a marked tile."))
-        else:
-            lines.append(t("Your turn: tap a marked tile to lay it."))
-        if game.turn_seconds:
-            lines.append(t("⏳ {seconds} s to move, then I move for you.",
-                           seconds=game.turn_seconds))
-    else:
-        lines.append(t("Not your turn yet: I will write when it is."))
+    lines += _prompt(t, game, view, over, choosing)
     if table_link:
         lines.append(table_link)
     return fit_caption("\n".join(lines))
@@ -502,6 +482,34 @@ def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool
         lines.append(t("You may cut with {tile}: the ribbon you give goes to {name}.",
                        tile=str(view.cuts()[0].tile), name=esc(taker.name)))
     return lines
+
+
+def _prompt(t: Translator, game: Game, view: PlayerView, over: bool, choosing: Tile | None
+            ) -> list[str]:
+    """What the hand message asks of its player now."""
+    prompt: list[str] = []
+    if game.status is not Status.PLAYING:
+        return []  # the publisher says how the game ended
+    if over:
+        prompt.append(t("This hand is over."))
+    elif choosing is not None and view.must_discard():
+        prompt.append(t("Put {tile} face down? It counts against you.", tile=str(choosing)))
+    elif choosing is not None:
+        prompt.append(t("Where does {tile} go? Tap an end.", tile=str(choosing)))
+    elif view.my_turn:
+        if view.must_discard():
+            prompt.append(t("You cannot lay a tile: choose one to put face down. "
+                            "It counts against you."))
+        elif view.table.ends is None:
+            prompt.append(t("Your lead: tap a marked tile."))
+        else:
+            prompt.append(t("Your turn: tap a marked tile to lay it."))
+        if game.turn_seconds:
+            prompt.append(t("⏳ {seconds} s to move, then I move for you.",
+                            seconds=game.turn_seconds))
+    else:
+        prompt.append(t("Not your turn yet: I will write when it is."))
+    return prompt
 
 
 def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
