@@ -171,12 +171,11 @@ class HumanTable:
         if self.over() > self.matches:
             self.matches = self.over()
             await self.open()
-        turn = await server.wait_for(
-            lambda: self.whose_turn() or (self.over() > self.matches), timeout=60,
-            message="nobody got a turn")
-        if turn is True:
-            return await self.move(side, quiet)
-        assert not isinstance(turn, bool)
+        await server.wait_for(lambda: self.whose_turn() is not None or self.over() > self.matches,
+                              timeout=60, message="nobody got a turn")
+        turn = self.whose_turn()
+        if turn is None:
+            return await self.move(side, quiet)  # the match is over: the next one
         user, message = turn
         labels = live_buttons(message)
         at = time.monotonic()
@@ -214,6 +213,22 @@ async def human_tables(server: FakeTelegramServer, count: int, game: str, seed: 
     return tables
 
 
+async def said(server: FakeTelegramServer, user: FakeUser, chat: FakeChat, text: str,
+               prefix: str) -> StoredMessage:
+    """Send ``text`` to the group; the bot's next message with a ``prefix`` button."""
+    before = len(server.bot_messages(chat))
+    user.send(chat, text)
+    found: StoredMessage = await server.wait_for(lambda: next(
+        (m for m in server.bot_messages(chat)[before:] if button(m, prefix)), None), timeout=60)
+    return found
+
+
+async def tap(server: FakeTelegramServer, user: FakeUser, message: StoredMessage, data: str
+              ) -> None:
+    record = user.press_raw(message, data)
+    await server.wait_for(lambda: record.answered, timeout=60)
+
+
 async def computer_table(server: FakeTelegramServer, number: int, game: str,
                          stop: asyncio.Event) -> None:
     """A group where one person opens tables of three hard computer players, starts, and
@@ -224,22 +239,13 @@ async def computer_table(server: FakeTelegramServer, number: int, game: str,
     await server.wait_for(lambda: server.bot_messages(user.private_chat), timeout=30)
     played = 0
     while not stop.is_set():
-        before = len(server.bot_messages(chat))
-        user.send(chat, f"/newgame {game}")
-        lobby = await server.wait_for(lambda: next(
-            (m for m in server.bot_messages(chat)[before:] if button(m, "j:")), None), timeout=60)
+        lobby = await said(server, user, chat, f"/newgame {game}", "j:")
         game_id = (button(lobby, "j:") or "").split(":")[1]
         for _ in range(3):
-            record = user.press_raw(lobby, f"a:{game_id}:2")
-            await server.wait_for(lambda r=record: r.answered, timeout=60)  # type: ignore[misc]
-        record = user.press_raw(lobby, button(lobby, "s:") or "")
-        await server.wait_for(lambda: record.answered, timeout=60)
-        asked = len(server.bot_messages(chat))
-        user.send(chat, "/leave")
-        question = await server.wait_for(lambda: next(
-            (m for m in server.bot_messages(chat)[asked:] if button(m, "v:")), None), timeout=60)
-        record = user.press_raw(question, button(question, "v:") or "")
-        await server.wait_for(lambda: record.answered, timeout=60)
+            await tap(server, user, lobby, f"a:{game_id}:2")
+        await tap(server, user, lobby, button(lobby, "s:") or "")
+        question = await said(server, user, chat, "/leave", "v:")
+        await tap(server, user, question, button(question, "v:") or "")
         played += 1
         while not stop.is_set():
             over = sum(MATCH_OVER in (m.text or m.caption or "") for m in server.bot_messages(chat))
