@@ -106,14 +106,16 @@ class Side:
 
 
 async def start_process(module: str, server: FakeTelegramServer, folder: Path,
-                        extra: dict[str, str]) -> asyncio.subprocess.Process:
+                        extra: dict[str, str], profile: str | None = None
+                        ) -> asyncio.subprocess.Process:
     env = {
         **os.environ, "PYTHONPATH": str(ROOT), "TELEGRAM_BOT_TOKEN": server.token,
         "TELEGRAM_API_BASE_URL": server.api_root, "LOG_LEVEL": "WARNING", **extra,
     }
     log = (folder / f"{module}.log").open("wb")
+    profiler = ["-m", "cProfile", "-o", str(Path(profile).resolve())] if profile else []
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", module, env=env, cwd=folder, stdout=log, stderr=log)
+        sys.executable, *profiler, "-m", module, env=env, cwd=folder, stdout=log, stderr=log)
     await server.wait_for(lambda: server.requests_for("getUpdates"), timeout=60,
                           message=f"{module} polling")
     return process
@@ -316,7 +318,8 @@ def costs(server: FakeTelegramServer, since: float, chats: set[int], taps: list[
 
 
 async def run(moves: int, tables: int, game: str, warmup: int, computers: int,
-              computer_pause: float, seed: int) -> dict[str, Any]:
+              computer_pause: float, seed: int, profile: str | None = None
+              ) -> dict[str, Any]:
     stop = asyncio.Event()
     with tempfile.TemporaryDirectory() as folder_name:
         folder = Path(folder_name)
@@ -327,7 +330,7 @@ async def run(moves: int, tables: int, game: str, warmup: int, computers: int,
                 bot.process = await start_process("bot", bot_api, folder, {
                     "DATABASE_PATH": str(folder / "bot.sqlite3"),
                     "GROUP_MESSAGES_PER_MINUTE": "1000000", "MESSAGES_PER_SECOND": "1000000",
-                    "COMPUTER_PAUSE_SECONDS": str(computer_pause)})
+                    "COMPUTER_PAUSE_SECONDS": str(computer_pause)}, profile)
                 echo.process = await start_process("benchmarks.echo_bot", echo_api, folder, {})
                 background = [asyncio.create_task(computer_table(bot_api, n, game, stop))
                               for n in range(computers)]
@@ -430,9 +433,11 @@ def main(argv: list[str] | None = None,
     parser.add_argument("--computer-pause", type=float, default=1.0,
                         help="seconds between computer moves (the bot's COMPUTER_PAUSE_SECONDS)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", metavar="PATH",
+                        help="run the bot under cProfile and keep its figures in PATH")
     args = parser.parse_args(argv)
     figures = runner(run(args.moves, args.tables, args.game, args.warmup,
-                         args.computer_tables, args.computer_pause, args.seed))
+                         args.computer_tables, args.computer_pause, args.seed, args.profile))
     for line in report(figures):
         print(line)
     print(json.dumps(figures))

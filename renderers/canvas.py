@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from PIL import Image, ImageDraw
@@ -12,23 +12,43 @@ from PIL import Image, ImageDraw
 from .errors import ViewMismatchError
 from .fonts import fit, font, printable
 from .labels import TableLabels
+from .palettes import PALETTES
 from .sprites import SUPERSAMPLE, Look, back_sprite, tile_sprite
 from .themes import Colour, Theme
 
 # A picture holds a few dozen colours and their anti-aliased blends, so 256 palette entries
 # lose nothing visible, and an 8-bit PNG is a third of the data to compress: about a third of
-# the bytes and time of RGB. The benchmark's floor encodes a blank canvas with this same path.
+# the bytes and time of RGB. The renderers know their colours: each theme's 256 are learned
+# once from the golden samples (renderers.palettes, made by ``python -m goldens.palettes``),
+# so a picture's pixels are only mapped to the nearest of them, not searched for a palette of
+# their own (an octree over a million pixels took longer than drawing the picture).
 PALETTE_COLOURS = 256
 COMPRESS_LEVEL = 6
 
 Anchor = Literal["la", "ra", "ma", "lm", "rm", "mm", "ls", "ms", "rs"]
 
 
-def encode(image: Image.Image) -> bytes:
-    """The picture as PNG bytes; Pillow writes no timestamp, so equal pictures give equal bytes."""
-    indexed = image.quantize(
-        PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
+@cache
+def _palette(theme_name: str) -> Image.Image | None:
+    colours = PALETTES.get(theme_name)
+    if colours is None:
+        return None
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    return palette
+
+
+def encode(image: Image.Image, theme: Theme | None = None) -> bytes:
+    """The picture as PNG bytes, in the ``theme``'s palette (without one, or for a theme
+    without a learned palette, one searched for this picture). Pillow writes no timestamp,
+    so equal pictures give equal bytes."""
+    palette = _palette(theme.name) if theme is not None else None
+    if palette is None:
+        indexed = image.quantize(
+            PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    else:
+        indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     indexed.save(out, format="PNG", compress_level=COMPRESS_LEVEL)
     return out.getvalue()

@@ -129,4 +129,5 @@ def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Im
 def render_hand(view: PlayerView, *, theme: str = "classic",
                 labels: TableLabels | None = None) -> bytes:
     """The player's hand as PNG bytes, the tiles they may play now standing out."""
-    return encode(draw_hand(view, find_theme(theme), labels or ENGLISH))
+    palette = find_theme(theme)
+    return encode(draw_hand(view, palette, labels or ENGLISH), palette)

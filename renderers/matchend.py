@@ -121,5 +121,6 @@ def render_match_end(view: TableView, names: Sequence[str], *,
     """The final scores as PNG bytes: ``rating_changes[seat]`` (if given) is how that seat's
     rating moved, None for a seat without one (a computer player). Raises
     :class:`ViewMismatchError` while the match is on."""
-    return encode(draw_match_end(view, names, rating_changes, find_theme(theme),
-                                 labels or ENGLISH))
+    palette = find_theme(theme)
+    return encode(draw_match_end(view, names, rating_changes, palette, labels or ENGLISH),
+                  palette)

@@ -146,4 +146,5 @@ def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
 def render_hand_result(view: TableView, names: Sequence[str], *, theme: str = "classic",
                        labels: TableLabels | None = None) -> bytes:
     """The finished hand as PNG bytes. Raises :class:`ViewMismatchError` while it is on."""
-    return encode(draw_hand_result(view, names, find_theme(theme), labels or ENGLISH))
+    palette = find_theme(theme)
+    return encode(draw_hand_result(view, names, palette, labels or ENGLISH), palette)

@@ -206,5 +206,6 @@ def render_scoreboard(rows: Sequence[ScoreboardRow], *, title: str, subtitle: st
                       labels: ScoreboardLabels | None = None, theme: str = "classic") -> bytes:
     """The ranked players as PNG bytes, in the order given (the caller ranks and trims, and
     gives tied players the same ``place``: :func:`shared_places`)."""
-    return encode(draw_scoreboard(rows, title, subtitle, find_theme(theme),
-                                  labels or ENGLISH_SCOREBOARD))
+    palette = find_theme(theme)
+    return encode(draw_scoreboard(rows, title, subtitle, palette, labels or ENGLISH_SCOREBOARD),
+                  palette)

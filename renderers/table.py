@@ -214,4 +214,5 @@ def draw_table(view: TableView, names: Sequence[str], palette: Theme,
 def render_table(view: TableView, names: Sequence[str], *, theme: str = "classic",
                  labels: TableLabels | None = None) -> bytes:
     """The table as PNG bytes: the line, every seat with ``names[seat]``, scores and markers."""
-    return encode(draw_table(view, names, find_theme(theme), labels or ENGLISH))
+    palette = find_theme(theme)
+    return encode(draw_table(view, names, palette, labels or ENGLISH), palette)
