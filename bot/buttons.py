@@ -7,6 +7,7 @@ Each decodes its data strictly, calls the game service, and returns a toast (or 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
@@ -55,6 +56,11 @@ log = logging.getLogger(__name__)
 STRAY = N_("This message is out of date: the table's newest message is below.")
 
 Answer = tuple[str | None, str | None]  # (toast, url)
+#: How long a move waits for its tap's early answer before going on (answer_tap retries on
+#: in the background): the game's lock is held meanwhile.
+EARLY_ANSWER_WAIT = 1.0
+_answered: set[str] = set()  # taps answered early, by id: :func:`answering` skips them
+_answering: set[asyncio.Task[bool]] = set()  # early answers still retrying (kept referenced)
 Context = ContextTypes.DEFAULT_TYPE
 Route = Callable[[Runtime, Context, CallbackQuery, Any], Awaitable[Answer]]
 
@@ -83,9 +89,24 @@ def answering(
         except Exception:
             log.exception("button %r failed", query.data)
             toast = t("Something went wrong. Please try again.")
+        if query.id in _answered:
+            _answered.discard(query.id)
+            if toast is not None:
+                log.info("tap %s was answered before its move, which said %r", query.id, toast)
+            return
         await answer_tap(query, toast, url)
 
     return handle
+
+
+async def answer_early(query: CallbackQuery) -> None:
+    """Answer a tap now, with no toast, before its move is committed and any picture of it
+    drawn: the spinner stops at once. Waits at most :data:`EARLY_ANSWER_WAIT` for it."""
+    _answered.add(query.id)
+    answer = asyncio.create_task(answer_tap(query, None, None), name=f"answer-{query.id}")
+    _answering.add(answer)
+    answer.add_done_callback(_answering.discard)
+    await asyncio.wait({answer}, timeout=EARLY_ANSWER_WAIT)
 
 
 async def unknown(update: Update, context: Context) -> None:
@@ -283,6 +304,8 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                 return t("It is not your turn."), None
             await _show_choice(rt, query, t, game, view, tap)
             return None, None
+        if game.match.can(seat, action):  # else the service's refusal is the toast
+            await answer_early(query)
         await rt.service.act(game, user.id, tap.move_no, action)
     return None, None
 

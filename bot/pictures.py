@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 import renderers
@@ -69,16 +69,25 @@ def picture_names(game: Game) -> list[str]:
             for p in game.players]
 
 
+Drawing = Callable[[], bytes]
+
+
 class PictureMaker:
-    """Renders table, hand-result and hand pictures in a game's language and theme."""
+    """Renders table, hand-result and hand pictures in a game's language and theme.
+
+    ``table_drawing`` and ``hand_drawing`` take what the picture shows from the game now (the
+    caller holds its lock) and return the drawing itself, to run later in a worker thread:
+    it reads nothing that may change meanwhile (the views are frozen)."""
 
     def __init__(self, theme: str = "classic") -> None:
         self.theme = theme if theme in renderers.THEMES else "classic"
 
     def table(self, game: Game, view: TableView) -> bytes:
-        return renderers.render_table(
-            view, picture_names(game), theme=self.theme, labels=labels_for(game.language)
-        )
+        return self.table_drawing(game, view)()
+
+    def table_drawing(self, game: Game, view: TableView) -> Drawing:
+        return partial(renderers.render_table, view, tuple(picture_names(game)),
+                       theme=self.theme, labels=labels_for(game.language))
 
     def match_end(self, game: Game, view: TableView, rating_changes: Sequence[int | None] = ()
                   ) -> bytes:
@@ -94,5 +103,9 @@ class PictureMaker:
 
     def hand(self, game: Game, view: PlayerView, language: str) -> bytes:
         """The player's tiles in the order of their buttons."""
+        return self.hand_drawing(view, language)()
+
+    def hand_drawing(self, view: PlayerView, language: str) -> Drawing:
         ordered = replace(view, hand=hand_order(view.hand))
-        return renderers.render_hand(ordered, theme=self.theme, labels=labels_for(language))
+        return partial(renderers.render_hand, ordered, theme=self.theme,
+                       labels=labels_for(language))

@@ -13,7 +13,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
@@ -33,7 +34,7 @@ from .delivery import outcome_unknown
 from .i18n import Translator, translator
 from .locks import Locks
 from .models import Game, HandMessage, Status
-from .pictures import PictureMaker
+from .pictures import Drawing, PictureMaker
 from .service import GameService
 
 log = logging.getLogger(__name__)
@@ -43,12 +44,15 @@ MAX_RETRIES = 5
 
 @dataclass(frozen=True, slots=True)
 class Draft:
-    """What one message should show; pictures are rendered only when the key changed."""
+    """What one message should show; pictures are rendered only when the key changed, and
+    then outside the game's lock and off the event loop (``drawing``, see :meth:`Publisher.
+    drawn`)."""
 
     key: str
     text: str
     markup: InlineKeyboardMarkup | None
     photo: bytes | None = None
+    drawing: Drawing | None = field(default=None, compare=False, repr=False)
 
     @property
     def stored(self) -> str:
@@ -111,6 +115,10 @@ class Publisher:
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self.chat_titles: dict[int, str] = {}  # groups' names, for the way back to the table
         self._dirty: set[tuple[int, str]] = set()
+        # Pictures are drawn in one worker thread: the event loop answers taps and sends
+        # meanwhile, and Pillow's encoding (zlib) releases the interpreter lock, so the
+        # second core is used. One thread: a FreeType face must not be used by two at once.
+        self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
 
     # --- scheduling --------------------------------------------------------------------
     # Two channels per game: the group (announcements, lobby, table) and the private hands.
@@ -167,6 +175,13 @@ class Publisher:
         while self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
+    async def drawn(self, draft: Draft) -> Draft:
+        """The draft with its picture, drawn in the worker thread."""
+        if draft.drawing is None:
+            return draft
+        photo = await asyncio.get_running_loop().run_in_executor(self._painter, draft.drawing)
+        return replace(draft, photo=photo, drawing=None)
+
     async def topic_gone(self, game_id: int, thread_id: int, deleted: bool) -> None:
         """The topic of a game was closed or deleted: stop the game, tell General."""
         game = self.service.game(game_id)
@@ -195,7 +210,7 @@ class Publisher:
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby)
         if table is not None:
-            changed |= await self._sync_table(game, table)
+            changed |= await self._sync_table(game, await self.drawn(table))
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
@@ -223,7 +238,7 @@ class Publisher:
             if draft is None:
                 continue
             try:  # one player's trouble must not hold back the others' tiles
-                changed |= await self._sync_hand(game, seat, draft)
+                changed |= await self._sync_hand(game, seat, await self.drawn(draft))
             except RetryAfter:
                 raise
             except Exception as exc:
@@ -367,7 +382,7 @@ class Publisher:
             caption += "\n" + (t("The game was stopped.") if game.status is Status.STOPPED
                                else t("The game is over."))
         markup = keyboards.table(t, game) if game.status is Status.PLAYING else None
-        return Draft(key, caption, markup, self.pictures.table(game, view))
+        return Draft(key, caption, markup, drawing=self.pictures.table_drawing(game, view))
 
     async def _sync_table(self, game: Game, draft: Draft) -> bool:
         messages = game.messages
@@ -398,7 +413,8 @@ class Publisher:
         async with self.locks.game(game.game_id):
             view = table_view(match, hand_number)
             caption = texts.table_caption(translator(game.language), game, view)
-        final = Draft("final", caption, None, self.pictures.table(game, view))
+            drawing = self.pictures.table_drawing(game, view)
+        final = await self.drawn(Draft("final", caption, None, drawing=drawing))
         if not await self._edit(game.chat_id, message_id, final):
             await self._retire(game.chat_id, message_id, delete=False)
 
@@ -427,8 +443,7 @@ class Publisher:
         # Matador: a player may hold no tiles while the hand goes on (no buttons to show)
         markup = keyboards.hand(t, game, view, game.move_no) \
             if game.status.open and view.hand else None
-        photo = self.pictures.hand(game, view, t.language)
-        return Draft(key, caption, markup, photo)
+        return Draft(key, caption, markup, drawing=self.pictures.hand_drawing(view, t.language))
 
     def choice_caption(self, game: Game, view: PlayerView, t: Translator,
                        choosing: Tile | None) -> str:

@@ -40,6 +40,7 @@ async def play_pair_match(group: Group, restart_after: int | None) -> dict[str, 
             # The bot dies right after committing a move, before telling anybody about it.
             user, message = await group.server.wait_for(table.whose_turn)
             die_after_commit(runtime)
+            before = group.game().move_no
             label = next(b.text for row in message.buttons for b in row if b.text.startswith("✅"))
             record = user.press(message, label)
             await group.server.wait_for(lambda: record.answered)
@@ -47,6 +48,8 @@ async def play_pair_match(group: Group, restart_after: int | None) -> dict[str, 
                 record = user.press(message, next(b.text for row in message.buttons for b in row
                                                   if b.text.startswith("◀")))
                 await group.server.wait_for(lambda: record.answered)
+            # A move's tap is answered before the move is committed: wait for the commit.
+            await group.server.wait_for(lambda: group.game().move_no != before)
             committed = group.game().move_no
     if restart_after is not None:
         async with group.bot():
@@ -81,9 +84,12 @@ async def test_after_a_crash_the_table_and_the_hand_are_brought_up_to_date(group
 
         user, message = await group.server.wait_for(table.whose_turn)
         die_after_commit(runtime)
+        before = group.game().move_no
         record = user.press(message, next(b.text for row in message.buttons for b in row
                                           if b.text.startswith("✅")))
         await group.server.wait_for(lambda: record.answered)
+        # A move's tap is answered before the move is committed: wait for the commit.
+        await group.server.wait_for(lambda: group.game().move_no != before)
         game = group.game()
         last = game.match.hand.moves[-1] if game.match else None
     assert last is not None

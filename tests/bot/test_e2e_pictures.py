@@ -1,0 +1,77 @@
+"""A move's pictures: its tap is answered first, and the publisher draws them in its worker
+thread, off the event loop (issue 15)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from bot_kit import Group
+
+from bot.pictures import Drawing, PictureMaker
+from bot.runtime import Runtime
+
+
+def watch_drawings(runtime: Runtime, group: Group) -> list[tuple[str, bool, bool]]:
+    """Every picture drawn from now on: (what, were all taps answered when it began, was it
+    drawn off the event loop's thread)."""
+    seen: list[tuple[str, bool, bool]] = []
+    pictures = runtime.pictures
+    loop_thread = threading.current_thread()
+
+    def noted(what: str) -> None:
+        seen.append((what, all(c.answered for c in group.server.callbacks),
+                     threading.current_thread() is not loop_thread))
+
+    def later(name: str) -> Callable[..., Drawing]:
+        make: Callable[..., Drawing] = getattr(PictureMaker, name)
+
+        def wrapped(*args: Any) -> Drawing:
+            drawing = make(pictures, *args)
+
+            def draw() -> bytes:
+                noted(name)
+                return drawing()
+            return draw
+        return wrapped
+
+    def now(name: str) -> Callable[..., bytes]:
+        make: Callable[..., bytes] = getattr(PictureMaker, name)
+
+        def wrapped(*args: Any) -> bytes:
+            noted(name)
+            return make(pictures, *args)
+        return wrapped
+
+    for name in ("table_drawing", "hand_drawing"):
+        setattr(pictures, name, later(name))
+    for name in ("hand_result", "match_end"):
+        setattr(pictures, name, now(name))
+    return seen
+
+
+async def test_every_move_is_answered_before_any_of_its_pictures_is_drawn(group: Group) -> None:
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await group.server.wait_idle()
+        seen = watch_drawings(runtime, group)
+        while not group.hand_results():  # a hand's result too
+            await table.play_one()
+            await group.server.wait_idle()  # every picture of this move drawn and sent
+        await runtime.publisher.idle()
+    kinds = {what for what, _, _ in seen}
+    assert {"table_drawing", "hand_drawing", "hand_result"} <= kinds
+    assert all(answered for _, answered, _ in seen), [s for s in seen if not s[1]]
+
+
+async def test_the_table_and_the_hands_are_drawn_off_the_event_loop(group: Group) -> None:
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await group.server.wait_idle()
+        seen = watch_drawings(runtime, group)
+        await table.play_one()
+        await group.server.wait_idle()
+    drawn = [(what, off_loop) for what, _, off_loop in seen]
+    assert ("table_drawing", True) in drawn and ("hand_drawing", True) in drawn
+    assert all(off_loop for _, off_loop in drawn)
