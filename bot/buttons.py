@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from contextvars import ContextVar
 from typing import Any
 
 from telegram import CallbackQuery, Message, Update
@@ -59,7 +60,8 @@ Answer = tuple[str | None, str | None]  # (toast, url)
 #: How long a move waits for its tap's early answer before going on (answer_tap retries on
 #: in the background): the game's lock is held meanwhile.
 EARLY_ANSWER_WAIT = 1.0
-_answered: set[str] = set()  # taps answered early, by id: :func:`answering` skips them
+#: Whether the tap being handled was answered early (each update is handled in its own task).
+_answered_early: ContextVar[bool] = ContextVar("answered_early", default=False)
 _answering: set[asyncio.Task[bool]] = set()  # early answers still retrying (kept referenced)
 Context = ContextTypes.DEFAULT_TYPE
 Route = Callable[[Runtime, Context, CallbackQuery, Any], Awaitable[Answer]]
@@ -78,6 +80,7 @@ def answering(
         t = translator(query.from_user.language_code)
         toast: str | None = None
         url: str | None = None
+        _answered_early.set(False)
         try:
             button = decode(query.data)
             if not isinstance(button, expected):
@@ -89,8 +92,7 @@ def answering(
         except Exception:
             log.exception("button %r failed", query.data)
             toast = t("Something went wrong. Please try again.")
-        if query.id in _answered:
-            _answered.discard(query.id)
+        if _answered_early.get():
             if toast is not None:
                 log.info("tap %s was answered before its move, which said %r", query.id, toast)
             return
@@ -102,7 +104,7 @@ def answering(
 async def answer_early(query: CallbackQuery) -> None:
     """Answer a tap now, with no toast, before its move is committed and any picture of it
     drawn: the spinner stops at once. Waits at most :data:`EARLY_ANSWER_WAIT` for it."""
-    _answered.add(query.id)
+    _answered_early.set(True)
     answer = asyncio.create_task(answer_tap(query, None, None), name=f"answer-{query.id}")
     _answering.add(answer)
     answer.add_done_callback(_answering.discard)
