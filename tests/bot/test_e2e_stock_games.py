@@ -148,6 +148,7 @@ async def play_muggins(group: Group, restart_after: int | None) -> dict[str, obj
             user, message = await group.server.wait_for(table.whose_turn)
             assert group.game().match.hand.stock_left > 0  # type: ignore[union-attr]
             die_after_commit(runtime)
+            before = group.game().move_no
             label = next(b.text for row in message.buttons for b in row if b.text.startswith("✅"))
             record = user.press(message, label)
             await group.server.wait_for(lambda: record.answered)
@@ -155,6 +156,8 @@ async def play_muggins(group: Group, restart_after: int | None) -> dict[str, obj
             if follow:
                 record = user.press(message, follow[0])
                 await group.server.wait_for(lambda: record.answered)
+            # A move's tap is answered before the move is committed: wait for the commit.
+            await group.server.wait_for(lambda: group.game().move_no != before)
             committed = group.game().move_no
     async with group.bot():
         if restart_after is not None:
