@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache, cached_property
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from ..board import Piece
 from ..deal import Deal
 from ..errors import BadInputError
 from ..events import HandEndReason, ScoreReason
@@ -22,7 +24,7 @@ from ..options import SET_ANY, Options, OptionSpec, build_options, target
 from ..tiles import End, Tile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..board import Board, Piece
+    from ..board import Board
     from ..hand import Hand
     from ..machine import HandCore
     from ..table import StockHand
@@ -153,10 +155,8 @@ class Variant:
         scores_before: tuple[int, ...],
     ) -> Hand | StockHand:
         """The state of a new hand, on the layout the seams call for."""
-        from ..hand import Hand
-        from ..table import StockHand
-
-        kind = Hand if self.plain_line(options, deal.seats) else StockHand
+        line, board = _layouts()
+        kind = line if self.plain_line(options, deal.seats) else board
         return kind(self, options, deal, opening, number, scores_before)
 
     def plain_line(self, options: Options, seats: int) -> bool:
@@ -198,8 +198,6 @@ class Variant:
         return need if 0 <= need <= 6 and tile.shows(need) else None
 
     def along(self, opens: tuple[int, ...], tile: Tile) -> Piece | None:
-        from ..board import Piece
-
         for number in opens:
             half = self.joins(number, tile)
             if half is not None:
@@ -208,8 +206,6 @@ class Variant:
 
     def ways(self, board: Board, end: End, tile: Tile) -> tuple[Piece, ...]:
         """Every legal way to lay ``tile`` at ``end``: along first, then crosswise."""
-        from ..board import Piece
-
         opens = board.opens(end)
         out: list[Piece] = []
         if tile in self.matadors:
@@ -245,7 +241,7 @@ class Variant:
                 fit |= SHOWS[total - number]
         return fit
 
-    @property
+    @cached_property
     def matador_mask(self) -> int:
         return mask_of(tuple(self.matadors))
 
@@ -339,6 +335,15 @@ class Variant:
             if score >= options.target:
                 return True, side
         return False, None
+
+
+@cache
+def _layouts() -> tuple[type[Hand], type[StockHand]]:
+    """The two layouts, imported once (they import this module)."""
+    from ..hand import Hand
+    from ..table import StockHand
+
+    return Hand, StockHand
 
 
 def lightest(totals: Sequence[int]) -> int | None:
