@@ -26,9 +26,8 @@ from .machine import (
     mask_of,
     tiles_of,
 )
-from .options import Options
 from .tiles import End, Tile
-from .variants import Opening, Variant
+from .variants import Opening
 
 __all__ = [
     "AT_LEFT", "AT_RIGHT", "DISCARD", "KNOCK_ONLY", "LEAD", "SHOWS", "TILE_AT", "Hand",
@@ -104,22 +103,14 @@ def lay(line: Line, play: Play) -> None:
 class Hand(HandCore):
     """One hand on the plain line. Changed only through :meth:`apply` / :meth:`step`."""
 
-    def __init__(
-        self,
-        variant: Variant,
-        options: Options,
-        deal: Deal,
-        opening: Opening,
-        number: int = 0,
-        scores_before: tuple[int, ...] | None = None,
-    ) -> None:
-        self._setup(variant, options, deal, opening, number, scores_before)
+    def _open_layout(self, opening: Opening) -> None:
         self.in_hands = sum(self.masks)  # every tile still held by anybody (hands are disjoint)
         self.left: int | None = None  # the open ends; None until the line has a tile
         self.right: int | None = None
         self._line: Line | None = None
         self._line_moves = 0
         if opening.turned_up is not None:
+            deal = self.deal
             left = deal.turned_left if deal.turned_left is not None else opening.turned_up.low
             self.left, self.right = left, opening.turned_up.pips - left
             if self._blocked():

@@ -82,20 +82,20 @@ def tiles_of(mask: int) -> list[Tile]:
 class HandCore:
     """One hand: the deal, the seats' tiles as bit masks, the stock, the log, whose turn it
     is, points scored so far and the result; and every rule, over the variant's seams.
-    A layout subclass supplies :attr:`started`, :meth:`lay_mask`, :meth:`_plays`,
-    :meth:`_check_lay`, :meth:`_lay` (and, for Kolbasa's ribbons, :meth:`_check_cut`/
-    :meth:`_cut`)."""
+    A layout subclass supplies :meth:`_open_layout`, :attr:`laid`, :attr:`ends`,
+    :meth:`lay_mask`, :meth:`_plays`, :meth:`_check_lay`, :meth:`_lay` (and, for Kolbasa's
+    ribbons, :meth:`_check_cut` and :meth:`_cut`)."""
 
     variant: Variant
 
-    def _setup(
+    def __init__(
         self,
         variant: Variant,
         options: Options,
         deal: Deal,
         opening: Opening,
-        number: int,
-        scores_before: tuple[int, ...] | None,
+        number: int = 0,
+        scores_before: tuple[int, ...] | None = None,
     ) -> None:
         self.variant = variant
         self.options = options
@@ -125,8 +125,13 @@ class HandCore:
         double = bool(leads) and all(t.is_double for t in leads)
         self.started = HandStarted(number, opening.opener, opening.turned_up, forced, double)
         self.start_events: list[Event] = [self.started]
+        self._open_layout(opening)
 
     # --- the layout's part (each layout implements these) --------------------------------
+    def _open_layout(self, opening: Opening) -> None:
+        """Set up the empty layout (or the one the opening's turned-up tile starts)."""
+        raise NotImplementedError
+
     @property
     def laid(self) -> bool:
         """Whether the layout holds a tile yet (before that, a play is the lead)."""

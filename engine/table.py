@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from .actions import Action, Cut, Play
 from .board import LEFT, RIGHT, Board, Piece
-from .deal import Deal
 from .errors import (
     CrossNotAllowedError,
     CrossRequiredError,
@@ -18,24 +17,14 @@ from .errors import (
 )
 from .events import Event, PieceCut, SpinnerOpened, TilePlayed
 from .machine import HandCore, mask_of, tiles_of
-from .options import Options
 from .tiles import End, Tile
-from .variants.base import Opening, Variant
+from .variants.base import Opening
 
 
 class StockHand(HandCore):
     """One hand on the board. Changed only through :meth:`apply` / :meth:`step`."""
 
-    def __init__(
-        self,
-        variant: Variant,
-        options: Options,
-        deal: Deal,
-        opening: Opening,
-        number: int = 0,
-        scores_before: tuple[int, ...] | None = None,
-    ) -> None:
-        self._setup(variant, options, deal, opening, number, scores_before)
+    def _open_layout(self, opening: Opening) -> None:
         self.board = Board()
         self.faced: list[tuple[int, int] | None] = []  # the line's ends before each move
 
