@@ -19,9 +19,10 @@ Outside the publisher's syncs the call is tried again after the pause (a command
 inside a sync (``no_retries``) the error goes to the publisher, whose next sync draws the
 latest state when the chat is free again, rather than sending a stale picture late.
 
-Stopping (``drain``): from then on a 429 is not waited out, and after a grace period every
-call still waiting or in flight ends with :class:`StoppingError`, so the bot stops within
-seconds even while Telegram fails every call. What was committed stays in the database and
+Stopping (``drain``): from then on a 429 is not waited out, and after a grace period (at
+once if a call fails meanwhile: Telegram is down) every call still waiting or in flight ends
+with :class:`StoppingError`, so the bot stops within seconds even while Telegram fails every
+call. What was committed stays in the database and
 is sent after the restart.
 """
 
@@ -39,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from telegram._utils.types import JSONDict
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger(__name__)
@@ -134,7 +135,8 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._changed = asyncio.Event()
         self._draining = False
         self._closed = False
-        self._calls: set[asyncio.Task[Any]] = set()
+        self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
+        self._abandoned: set[asyncio.Task[Any]] = set()
         #: How many calls each chat had answered with 429 (the benchmark reports them).
         self.flood_waits: dict[int | str, int] = {}
 
@@ -220,6 +222,10 @@ class FloodLimiter(BaseRateLimiter[None]):
                 if not _RETRIES.get() or self._draining or attempt > self.max_retries:
                     raise
                 log.info("%s in chat %s: flood wait of %s s", endpoint, chat, seconds_of(exc))
+            except NetworkError as exc:
+                if self._draining and not isinstance(exc, (BadRequest, Forbidden)):
+                    self.close()  # stopping while Telegram fails: waiting longer is no use
+                raise
             finally:
                 end = self.clock()
                 for window in windows:
@@ -232,18 +238,22 @@ class FloodLimiter(BaseRateLimiter[None]):
         args: Any,
         kwargs: dict[str, Any],
     ) -> bool | JSONDict | list[JSONDict]:
-        """The call as a task of its own, so that stopping can abandon it."""
-        task = asyncio.ensure_future(callback(*args, **kwargs))
+        """The call, in its caller's task (no extra hop: the bot records a sent message's id
+        as soon as it can), which stopping may cancel: it then ends with StoppingError."""
+        task = asyncio.current_task()
+        assert task is not None
         self._calls.add(task)
         try:
-            return await asyncio.shield(task)
+            return await callback(*args, **kwargs)
         except asyncio.CancelledError:
-            if self._closed and task.cancelled():
+            if task in self._abandoned:
                 raise StoppingError from None
-            task.cancel()
             raise
         finally:
             self._calls.discard(task)
+            if task in self._abandoned:
+                self._abandoned.discard(task)
+                task.uncancel()
 
     def _pause(self, chat: int | str, seconds: float) -> None:
         """A 429 from ``chat``: nothing goes there for ``seconds`` from now (its answer)."""
@@ -267,7 +277,8 @@ class FloodLimiter(BaseRateLimiter[None]):
     def close(self) -> None:
         """Every call waiting or in flight ends with :class:`StoppingError`; no new one goes."""
         self._draining = self._closed = True
-        for task in list(self._calls):
+        for task in self._calls - self._abandoned:
+            self._abandoned.add(task)
             task.cancel()
         self._notify()
 
