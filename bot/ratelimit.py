@@ -134,6 +134,7 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._paused: dict[int | str, float] = {}
         self._changed = asyncio.Event()
         self._draining = False
+        self._failing = False  # the last call failed for want of Telegram (5xx, network)
         self._closed = False
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
         self._abandoned: set[asyncio.Task[Any]] = set()
@@ -213,7 +214,9 @@ class FloodLimiter(BaseRateLimiter[None]):
         while True:
             windows = await self._wait(chat, count)
             try:
-                return await self._call(callback, args, kwargs)
+                result = await self._call(callback, args, kwargs)
+                self._failing = False
+                return result
             except RetryAfter as exc:
                 if chat is None:
                     raise
@@ -223,8 +226,10 @@ class FloodLimiter(BaseRateLimiter[None]):
                     raise
                 log.info("%s in chat %s: flood wait of %s s", endpoint, chat, seconds_of(exc))
             except NetworkError as exc:
-                if self._draining and not isinstance(exc, (BadRequest, Forbidden)):
-                    self.close()  # stopping while Telegram fails: waiting longer is no use
+                if not isinstance(exc, (BadRequest, Forbidden)):
+                    self._failing = True
+                    if self._draining:
+                        self.close()  # stopping while Telegram fails: waiting is no use
                 raise
             finally:
                 end = self.clock()
@@ -264,11 +269,15 @@ class FloodLimiter(BaseRateLimiter[None]):
 
     # --- stopping ------------------------------------------------------------------------
     def drain(self, grace: float) -> None:
-        """Stop retrying flood waits now, and close after ``grace`` seconds."""
+        """Stop retrying flood waits now, and close after ``grace`` seconds (at once while
+        Telegram fails)."""
         if self._draining:
             return
         self._draining = True
-        asyncio.get_running_loop().call_later(grace, self.close)
+        if self._failing:
+            self.close()  # Telegram is down: nothing more will go out before the exit
+        else:
+            asyncio.get_running_loop().call_later(grace, self.close)
 
     @property
     def draining(self) -> bool:
