@@ -140,3 +140,23 @@ async def test_a_stop_while_telegram_fails_every_call_retries_nothing_and_loses_
         assert all(u.id in lobby.lobby().mentioned_user_ids for u in lobby.users)
         assert group.game().status is Status.PLAYING
         await server.wait_for(lambda: active_hand(server, turn[0]) is None)  # moved: waits
+
+
+async def test_a_table_edit_held_back_shows_the_latest_move_when_it_goes(group: Group) -> None:
+    """The group is paused by a flood wait while three moves are made: the stale edit is not
+    sent late (PTB's limiter retried it); the one edit after the pause shows the newest."""
+    async with group.bot():
+        table = await group.start("pair")
+        await group.runtime.publisher.idle()  # type: ignore[union-attr]
+        server = group.server
+        table_id = group.game().messages.table
+        assert table_id is not None
+        shown = len(server.message(group.chat, table_id).versions)
+        server.flood_wait(group.chat, retry_after=5)
+        for _ in range(3):
+            await table.play_one()
+        await group.runtime.publisher.idle()  # type: ignore[union-attr]
+        versions = server.message(group.chat, table_id).versions[shown:]
+        assert turn_shown(group)
+    assert len(versions) == 1, [v.caption for v in versions]
+    assert server.early_calls == []
