@@ -31,14 +31,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.limits import open_game
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
 from fakeapi.players import Table, live_buttons
 from fakeapi.ratelimit import counts_toward_limits, worst_windows
 
 KILL_AFTER = 30.0
-#: People do not tap a message within milliseconds of its arrival (a tap that races the
-#: bot's own record of the message it just sent is refused as a stray).
-PAUSE = 0.5
 
 
 class Bot:
@@ -78,28 +76,6 @@ class Bot:
         return time.monotonic() - begun, killed
 
 
-def button(message: StoredMessage, prefix: str) -> str | None:
-    return next((b.callback_data for row in message.buttons for b in row
-                 if (b.callback_data or "").startswith(prefix)), None)
-
-
-async def open_game(server: FakeTelegramServer, chat: FakeChat, users: list[FakeUser]) -> None:
-    for user in users:
-        user.send_private("/start")
-    users[0].send(chat, "/newgame pair")
-    lobby = await server.wait_for(lambda: next(
-        (m for m in server.bot_messages(chat) if button(m, "j:")), None), timeout=300)
-    await asyncio.sleep(PAUSE)
-    for user in users[1:]:
-        record = user.press_raw(lobby, button(lobby, "j:") or "")
-        await server.wait_for(lambda r=record: r.answered, timeout=300)  # type: ignore[misc]
-    await server.wait_for(lambda: len(lobby.mentioned_user_ids) >= 4, timeout=300)
-    await asyncio.sleep(PAUSE)
-    record = users[0].press_raw(lobby, button(lobby, "s:") or "")
-    await server.wait_for(lambda: record.answered, timeout=300)
-    await server.wait_for(lambda: Table(server, users).whose_turn() is not None, timeout=300)
-
-
 def table_message(server: FakeTelegramServer, chat: FakeChat) -> StoredMessage | None:
     return next((m for m in reversed(server.bot_messages(chat))
                  if m.photo is not None and "· hand" in (m.caption or "")), None)
@@ -128,7 +104,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             bot = Bot(server, folder, args.checkout)
             await bot.start()
             begun = time.monotonic()
-            await asyncio.gather(*(open_game(server, chat, users) for chat, users in groups))
+            await asyncio.gather(*(open_game(server, chat, users, "/newgame pair")
+                                   for chat, users in groups))
             await server.wait_idle(quiet=1.0, timeout=300)
             figures["setup_seconds"] = round(time.monotonic() - begun, 1)
             print(f"{args.games} tables open in {figures['setup_seconds']} s", flush=True)

@@ -40,7 +40,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from telegram._utils.types import JSONDict
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger(__name__)
@@ -56,10 +63,15 @@ def counted(endpoint: str) -> bool:
 
 
 class StoppingError(TelegramError):
-    """The bot is stopping: the call was not made (or was abandoned), and is not retried."""
+    """The bot is stopping: the call was not made, and is not retried."""
 
     def __init__(self) -> None:
         super().__init__("the bot is stopping")
+
+
+class AbandonedError(StoppingError, TimedOut):
+    """The bot stopped while the call was in flight: Telegram may have acted on it (a
+    ``TimedOut``, so ``delivery.outcome_unknown`` treats it as a lost answer)."""
 
 
 @contextmanager
@@ -244,7 +256,7 @@ class FloodLimiter(BaseRateLimiter[None]):
         kwargs: dict[str, Any],
     ) -> bool | JSONDict | list[JSONDict]:
         """The call, in its caller's task (no extra hop: the bot records a sent message's id
-        as soon as it can), which stopping may cancel: it then ends with StoppingError."""
+        as soon as it can), which stopping may cancel: it then ends with AbandonedError."""
         task = asyncio.current_task()
         assert task is not None
         self._calls.add(task)
@@ -252,7 +264,7 @@ class FloodLimiter(BaseRateLimiter[None]):
             return await callback(*args, **kwargs)
         except asyncio.CancelledError:
             if task in self._abandoned:
-                raise StoppingError from None
+                raise AbandonedError from None
             raise
         finally:
             self._calls.discard(task)
