@@ -6,8 +6,8 @@
    and ``--games`` groups of four simulated people open pair tables and start them.
 2. Telegram fails every call (502) but getUpdates, and in every group the player to move
    lays their first tile: the bot commits each move and cannot send anything. Then every
-   call fails, and the bot gets SIGTERM: the time until it exits is measured (SIGKILL after
-   30 s).
+   call fails, getUpdates too, for ``--outage`` seconds, and the bot gets SIGTERM: the time
+   until it exits is measured (SIGKILL after 30 s).
 3. Telegram works again and the bot starts on the same database: the time until every
    group's table names the player whose tiles are live (the move made in the outage is
    shown), and the worst rolling windows (a minute per group, a second overall) of the
@@ -124,6 +124,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                   >= {chat.id for chat, _ in groups}, timeout=120,
                                   message="every game tried to sync its move")
             server.fail_every_call()
+            await asyncio.sleep(args.outage)  # getUpdates fails too: PTB's polling backs off
             seconds, killed = await bot.stop(signal.SIGTERM)
             figures["sigterm_while_failing_seconds"] = round(seconds, 2)
             figures["sigterm_while_failing_killed"] = killed
@@ -161,6 +162,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--outage", type=float, default=8.0,
+                        help="seconds every call fails before SIGTERM")
     parser.add_argument("--checkout", type=Path, default=None,
                         help="run the bot of this checkout (e.g. /work/main)")
     args = parser.parse_args()

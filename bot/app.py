@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -45,6 +46,7 @@ from .updates import error_handler
 log = logging.getLogger(__name__)
 #: Seconds a stopping bot goes on sending what is due, before it abandons the rest.
 STOP_GRACE = 2.0
+POLLING_TASK = "Updater:start_polling:polling_task"  # the name PTB 22 gives it
 
 GROUP_COMMANDS = (
     ("newgame", N_("Open a domino table")),
@@ -164,6 +166,12 @@ def begin_stop(application: Application) -> None:  # type: ignore[type-arg]
     rt: Runtime = application.bot_data[KEY]
     rt.publisher.stop_retrying()
     rt.limiter.drain(STOP_GRACE)
+    # PTB's polling sleeps up to 30 s between failed getUpdates, and its stop waits for
+    # that sleep: end it now (its stop takes the cancellation; the offset is not advanced,
+    # so no update is lost).
+    for task in asyncio.all_tasks():
+        if task.get_name() == POLLING_TASK:
+            task.cancel()
 
 
 async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
