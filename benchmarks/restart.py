@@ -75,6 +75,12 @@ class Bot:
             killed = True
         return time.monotonic() - begun, killed
 
+    async def kill(self) -> None:
+        """However the benchmark ends, no bot is left running."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+
 
 def table_message(server: FakeTelegramServer, chat: FakeChat) -> StoredMessage | None:
     return next((m for m in reversed(server.bot_messages(chat))
@@ -102,61 +108,71 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 groups.append((server.add_group(f"Table {g}", members=users,
                                                 admins=users[:1]), users))
             bot = Bot(server, folder, args.checkout)
-            await bot.start()
-            begun = time.monotonic()
-            await asyncio.gather(*(open_game(server, chat, users, "/newgame pair")
-                                   for chat, users in groups))
-            await server.wait_idle(quiet=1.0, timeout=300)
-            figures["setup_seconds"] = round(time.monotonic() - begun, 1)
-            print(f"{args.games} tables open in {figures['setup_seconds']} s", flush=True)
-
-            server.fail_every_call(except_methods=("getUpdates",))
-            movers: list[FakeUser] = []
-            for _chat, users in groups:  # the hand's first tile: one tap plays it
-                turn = Table(server, users).whose_turn()
-                assert turn is not None
-                user, hand = turn
-                movers.append(user)
-                user.press(hand, live_buttons(hand)[0])
-            failing = len(server.requests)
-            await server.wait_for(lambda: {r.chat_id for r in server.requests[failing:]
-                                           if counts_toward_limits(r.method)}
-                                  >= {chat.id for chat, _ in groups}, timeout=120,
-                                  message="every game tried to sync its move")
-            server.fail_every_call()
-            await asyncio.sleep(args.outage)  # getUpdates fails too: PTB's polling backs off
-            seconds, killed = await bot.stop(signal.SIGTERM)
-            figures["sigterm_while_failing_seconds"] = round(seconds, 2)
-            figures["sigterm_while_failing_killed"] = killed
-            print(f"SIGTERM while every call fails: exited in {seconds:.2f} s"
-                  f"{' (killed)' if killed else ''}", flush=True)
-
-            server.end_outage()
-            restart = len(server.requests)
-            await bot.start()
-            begun = time.monotonic()
-            await server.wait_for(lambda: all(
-                current(server, chat, users, mover)
-                for (chat, users), mover in zip(groups, movers, strict=True)),
-                timeout=600, message="every table current after the restart")
-            figures["restart_to_current_seconds"] = round(time.monotonic() - begun, 2)
-            await server.wait_idle(quiet=1.0, timeout=300)
-            calls = [(r.at, r.chat_id) for r in server.requests[restart:]
-                     if r.ok and counts_toward_limits(r.method)]
-            worst = worst_windows(calls, {chat.id for chat, _ in groups})
-            figures["restart_calls"] = len(calls)
-            figures["restart_worst_group_minute"] = worst.group
-            figures["restart_worst_second"] = worst.overall
-            print(f"restart: every table current in {figures['restart_to_current_seconds']} s;"
-                  f" {len(calls)} sends/edits, worst group minute {worst.group} (limit 20), "
-                  f"worst second {worst.overall} (limit 30)", flush=True)
-
-            seconds, killed = await bot.stop(signal.SIGINT)
-            figures["sigint_healthy_seconds"] = round(seconds, 2)
-            figures["sigint_healthy_killed"] = killed
-            print(f"SIGINT with Telegram working: exited in {seconds:.2f} s", flush=True)
+            try:
+                await measure(server, bot, groups, args, figures)
+            finally:
+                await bot.kill()
             figures["violations"] = len(server.violations)
     return figures
+
+
+async def measure(server: FakeTelegramServer, bot: Bot,
+                  groups: list[tuple[FakeChat, list[FakeUser]]], args: argparse.Namespace,
+                  figures: dict[str, Any]) -> None:
+    """The four steps of the module docstring, into ``figures``."""
+    await bot.start()
+    begun = time.monotonic()
+    await asyncio.gather(*(open_game(server, chat, users, "/newgame pair")
+                           for chat, users in groups))
+    await server.wait_idle(quiet=1.0, timeout=300)
+    figures["setup_seconds"] = round(time.monotonic() - begun, 1)
+    print(f"{args.games} tables open in {figures['setup_seconds']} s", flush=True)
+
+    server.fail_every_call(except_methods=("getUpdates",))
+    movers: list[FakeUser] = []
+    for _chat, users in groups:  # the hand's first tile: one tap plays it
+        turn = Table(server, users).whose_turn()
+        assert turn is not None
+        user, hand = turn
+        movers.append(user)
+        user.press(hand, live_buttons(hand)[0])
+    failing = len(server.requests)
+    await server.wait_for(lambda: {r.chat_id for r in server.requests[failing:]
+                                   if counts_toward_limits(r.method)}
+                          >= {chat.id for chat, _ in groups}, timeout=120,
+                          message="every game tried to sync its move")
+    server.fail_every_call()
+    await asyncio.sleep(args.outage)  # getUpdates fails too: PTB's polling backs off
+    seconds, killed = await bot.stop(signal.SIGTERM)
+    figures["sigterm_while_failing_seconds"] = round(seconds, 2)
+    figures["sigterm_while_failing_killed"] = killed
+    print(f"SIGTERM while every call fails: exited in {seconds:.2f} s"
+          f"{' (killed)' if killed else ''}", flush=True)
+
+    server.end_outage()
+    restart = len(server.requests)
+    await bot.start()
+    begun = time.monotonic()
+    await server.wait_for(lambda: all(
+        current(server, chat, users, mover)
+        for (chat, users), mover in zip(groups, movers, strict=True)),
+        timeout=600, message="every table current after the restart")
+    figures["restart_to_current_seconds"] = round(time.monotonic() - begun, 2)
+    await server.wait_idle(quiet=1.0, timeout=300)
+    calls = [(r.at, r.chat_id) for r in server.requests[restart:]
+             if r.ok and counts_toward_limits(r.method)]
+    worst = worst_windows(calls, {chat.id for chat, _ in groups})
+    figures["restart_calls"] = len(calls)
+    figures["restart_worst_group_minute"] = worst.group
+    figures["restart_worst_second"] = worst.overall
+    print(f"restart: every table current in {figures['restart_to_current_seconds']} s;"
+          f" {len(calls)} sends/edits, worst group minute {worst.group} (limit 20), "
+          f"worst second {worst.overall} (limit 30)", flush=True)
+
+    seconds, killed = await bot.stop(signal.SIGINT)
+    figures["sigint_healthy_seconds"] = round(seconds, 2)
+    figures["sigint_healthy_killed"] = killed
+    print(f"SIGINT with Telegram working: exited in {seconds:.2f} s", flush=True)
 
 
 def main() -> None:

@@ -123,7 +123,7 @@ async def test_a_stop_while_telegram_fails_every_call_retries_nothing_and_loses_
         # The hand's first move: each tile goes in one place, so one tap plays it.
         tile = next(str(a.tile) for a in game.match.legal_actions() if hasattr(a, "tile"))
         turn[0].press(turn[1], f"✅ {tile}")
-        joining = lobby.users[3].press(lobby.lobby(), lobby_button(lobby.lobby(), "j") or "")
+        lobby.users[3].press(lobby.lobby(), lobby_button(lobby.lobby(), "j") or "")
         await server.wait_for(lambda: group.game().move_no > moves
                               and len(lobby.game().players) == 4)
         await server.wait_for(lambda: server.errors)
@@ -132,7 +132,6 @@ async def test_a_stop_while_telegram_fails_every_call_retries_nothing_and_loses_
     assert not runtime.publisher._tasks
     late = [r for r in server.requests[mark:] if counted(r.method)]
     assert len(late) <= 4, [(r.method, r.chat_id) for r in late]  # one round per channel
-    assert not joining.answered or joining.answer_text is None
     server.end_outage()
     async with group.bot():
         await server.wait_for(lambda: turn_shown(group) and table_caption(group) != before)
