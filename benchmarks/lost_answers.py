@@ -97,7 +97,8 @@ async def one_match(method: str, where: str, after: bool, target: int, seed: int
         chat = server.add_group("G", members=users, admins=users[:1])
         settings = Settings(token=server.token, api_base_url=server.api_root,
                             database_path=folder / f"{method}-{where}-{after}-{seed}.db",
-                            group_messages_per_minute=100_000, messages_per_second=100_000)
+                            group_messages_per_minute=100_000, messages_per_second=100_000,
+                            private_messages_per_period=100_000)
         seeds = iter(range(seed, seed + 10_000))
         application = build_application(settings, seed_source=lambda: next(seeds))
         async with running(application):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import sys
 
 from .errors import ConfigError
@@ -21,10 +23,25 @@ def main() -> int:
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    from .app import allowed_updates, build_application
+    from .app import allowed_updates, begin_stop, build_application
 
     application = build_application(settings)
-    application.run_polling(allowed_updates=allowed_updates())
+    # Our own signal handlers: stopping starts at the signal, before PTB waits for the
+    # running handlers and jobs, so nothing waits out a flood wait or a failing Telegram.
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    stopping: list[bool] = []
+
+    def on_signal() -> None:
+        if stopping:
+            return  # already stopping, within seconds
+        stopping.append(True)
+        begin_stop(application)
+        raise SystemExit
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, on_signal)
+    application.run_polling(allowed_updates=allowed_updates(), stop_signals=None)
     return 0
 
 

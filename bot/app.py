@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -15,7 +16,6 @@ from telegram import (
     Update,
 )
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -35,6 +35,7 @@ from .menu import settings_command
 from .models import Game
 from .pictures import PictureMaker
 from .publisher import Publisher
+from .ratelimit import FloodLimiter, Limits
 from .runtime import KEY, Runtime
 from .service import GameService
 from .storage import Storage
@@ -43,6 +44,9 @@ from .timers import Timers
 from .updates import error_handler
 
 log = logging.getLogger(__name__)
+#: Seconds a stopping bot goes on sending what is due, before it abandons the rest.
+STOP_GRACE = 2.0
+POLLING_TASK = "Updater:start_polling:polling_task"  # the name PTB 22 gives it
 
 GROUP_COMMANDS = (
     ("newgame", N_("Open a domino table")),
@@ -67,13 +71,11 @@ def build_application(
     settings: Settings, seed_source: Callable[[], int] | None = None
 ) -> Application:  # type: ignore[type-arg]
     """The bot, ready to run: handlers registered, storage opened and games resumed on start."""
-    limiter = AIORateLimiter(
-        overall_max_rate=settings.messages_per_second,
-        overall_time_period=1,
-        group_max_rate=settings.group_messages_per_minute,
-        group_time_period=settings.group_rate_period,
-        max_retries=3,
-    )
+    limiter = FloodLimiter(Limits(
+        overall=(settings.messages_per_second, 1.0),
+        group=(settings.group_messages_per_minute, settings.group_rate_period),
+        private=(settings.private_messages_per_period, settings.private_rate_period),
+    ))
     application = (
         ApplicationBuilder()
         .token(settings.token)
@@ -92,7 +94,7 @@ def build_application(
     service = GameService(
         storage, TextComposer(pictures), seed_source or (lambda: secrets.randbits(64))
     )
-    publisher = Publisher(application.bot, service, pictures, locks)
+    publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter)
     assert application.job_queue is not None
     timers = Timers(application.job_queue, service, locks,
                     computer_pause=settings.computer_pause)
@@ -103,7 +105,7 @@ def build_application(
 
     service.on_change = changed
     application.bot_data[KEY] = Runtime(
-        settings, storage, service, publisher, locks, pictures, timers
+        settings, storage, service, publisher, locks, pictures, timers, limiter
     )
 
     for name, callback in (
@@ -156,9 +158,27 @@ async def register_commands(bot: Bot) -> None:
                                       language_code=code)
 
 
-async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
-    """Finish sending while the HTTP client is still open (before shutdown closes it)."""
+def begin_stop(application: Application) -> None:  # type: ignore[type-arg]
+    """Stopping starts: flood waits and failed syncs are no longer waited out or retried,
+    and after ``STOP_GRACE`` seconds every call still waiting or in flight is abandoned.
+    What was committed stays in the database (the outbox included) and the syncs after the
+    restart send it."""
     rt: Runtime = application.bot_data[KEY]
+    rt.publisher.stop_retrying()
+    rt.limiter.drain(STOP_GRACE)
+    # PTB's polling sleeps up to 30 s between failed getUpdates, and its stop waits for
+    # that sleep: end it now (its stop takes the cancellation; the offset is not advanced,
+    # so no update is lost).
+    for task in asyncio.all_tasks():
+        if task.get_name() == POLLING_TASK:
+            task.cancel()
+
+
+async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
+    """Finish sending while the HTTP client is still open (before shutdown closes it), for
+    as long as the grace period lasts."""
+    rt: Runtime = application.bot_data[KEY]
+    begin_stop(application)
     await rt.publisher.idle()
 
 

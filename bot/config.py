@@ -23,6 +23,9 @@ class Settings:
     group_messages_per_minute: int = 20
     messages_per_second: int = 30
     group_rate_period: float = 60.0  # seconds the group budget spans (tests compress it)
+    # "About one message a second" in one private chat, with short bursts (Telegram's FAQ).
+    private_messages_per_period: int = 3
+    private_rate_period: float = 3.0
     computer_pause: float = 2.0  # seconds between a computer player's turn and its move
     table_theme: str = "classic"
 

@@ -35,6 +35,7 @@ from .i18n import Translator, translator
 from .locks import Locks
 from .models import Game, HandMessage, Status
 from .pictures import Drawing, PictureMaker
+from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .service import GameService
 
 log = logging.getLogger(__name__)
@@ -105,7 +106,7 @@ def topic_refusal(error: BadRequest) -> bool | None:
 class Publisher:
     def __init__(
         self, bot: Bot, service: GameService, pictures: PictureMaker, locks: Locks,
-        bot_username: str = "",
+        bot_username: str = "", limiter: FloodLimiter | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -119,6 +120,8 @@ class Publisher:
         # meanwhile, and Pillow's encoding (zlib) releases the interpreter lock, so the
         # second core is used. One thread: a FreeType face must not be used by two at once.
         self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+        self.limiter = limiter
+        self._stopping = asyncio.Event()
 
     # --- scheduling --------------------------------------------------------------------
     # Two channels per game: the group (announcements, lobby, table) and the private hands.
@@ -137,38 +140,52 @@ class Publisher:
     async def _run(self, key: tuple[int, str]) -> None:
         game_id, channel = key
         failures = 0
-        while True:
-            self._dirty.discard(key)
-            try:
-                if channel == GROUP:
-                    await self.sync_group(game_id)
-                else:
-                    await self.sync_hands(game_id)
-                failures = 0
-            except RetryAfter as exc:
-                wait = exc.retry_after
-                seconds = wait if isinstance(wait, (int, float)) else wait.total_seconds()
-                await asyncio.sleep(seconds)
-                self._dirty.add(key)
-            except TopicGoneError as gone:
-                # Not a blip to retry: the game ends, and its last words go to General
-                # (its stop marks the game dirty again, which sends them).
-                failures = 0
+        with no_retries():  # a flood wait ends this round: the next one draws the latest state
+            while True:
+                self._dirty.discard(key)
                 try:
-                    await self.topic_gone(game_id, gone.thread_id, gone.deleted)
+                    if channel == GROUP:
+                        await self.sync_group(game_id)
+                    else:
+                        await self.sync_hands(game_id)
+                    failures = 0
+                except RetryAfter as exc:
+                    # The limiter holds the chat for retry_after; without one, wait here.
+                    if self.limiter is None:
+                        await self._pause(seconds_of(exc))
+                    if not self._stopping.is_set():
+                        self._dirty.add(key)
+                except StoppingError:
+                    pass  # committed state waits in the database for the restart
+                except TopicGoneError as gone:
+                    # Not a blip to retry: the game ends, and its last words go to General
+                    # (its stop marks the game dirty again, which sends them).
+                    failures = 0
+                    try:
+                        await self.topic_gone(game_id, gone.thread_id, gone.deleted)
+                    except Exception:
+                        log.exception("stopping game %s after its topic went failed", game_id)
                 except Exception:
-                    log.exception("stopping game %s after its topic went failed", game_id)
-            except Exception:
-                # A network blip must not leave a player without their turn: try again,
-                # backing off, a few times; a later change of the game syncs again anyway.
-                failures += 1
-                log.exception("%s sync of game %s failed (%d)", channel, game_id, failures)
-                if failures <= MAX_RETRIES:
-                    await asyncio.sleep(min(30.0, 2.0 ** failures))
-                    self._dirty.add(key)
-            if key not in self._dirty:
-                del self._tasks[key]  # no await since the check: no request is lost
-                return
+                    # A network blip must not leave a player without their turn: try again,
+                    # backing off, a few times; a later change of the game syncs again anyway.
+                    failures += 1
+                    log.exception("%s sync of game %s failed (%d)", channel, game_id, failures)
+                    if failures <= MAX_RETRIES and not self._stopping.is_set():
+                        await self._pause(min(30.0, 2.0 ** failures))
+                        if not self._stopping.is_set():
+                            self._dirty.add(key)
+                if key not in self._dirty:
+                    del self._tasks[key]  # no await since the check: no request is lost
+                    return
+
+    async def _pause(self, seconds: float) -> None:
+        """Sleep before a retry; cut short when the bot is stopping."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), seconds)
+
+    def stop_retrying(self) -> None:
+        """The bot is stopping: a sync that fails is not tried again (the restart syncs)."""
+        self._stopping.set()
 
     async def idle(self) -> None:
         """Wait until no sync is running (tests and shutdown)."""
@@ -203,6 +220,10 @@ class Publisher:
         game = self.service.game(game_id)
         if game is None:
             return
+        if self.limiter is not None:
+            # Drawn only once the group's budget lets it go: the latest state, not one
+            # drawn earlier and sent late (requests meanwhile only mark the game dirty).
+            await self.limiter.ready(game.chat_id)
         async with self.locks.game(game_id):
             lobby = self._lobby_draft(game)
             table = self._table_draft(game)
@@ -232,17 +253,18 @@ class Publisher:
                                        else None)
                 for seat in range(len(game.players))
             }
-        changed = False
-        failed: Exception | None = None
-        for seat, draft in hands.items():
-            if draft is None:
-                continue
-            try:  # one player's trouble must not hold back the others' tiles
-                changed |= await self._sync_hand(game, seat, await self.drawn(draft))
-            except RetryAfter:
-                raise
-            except Exception as exc:
-                failed = exc
+        # Each private chat on its own: one player's trouble (a flood wait, a blocked bot)
+        # must not hold back the others' tiles.
+        seats = [(seat, draft) for seat, draft in hands.items() if draft is not None]
+        results = await asyncio.gather(
+            *(self._sync_drawn_hand(game, seat, draft) for seat, draft in seats),
+            return_exceptions=True)
+        changed = any(result is True for result in results)
+        errors = [r for r in results if isinstance(r, BaseException)]
+        failed = next((e for e in errors if isinstance(e, RetryAfter)),
+                      next(iter(errors), None))
+        if isinstance(failed, asyncio.CancelledError):
+            raise failed
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
@@ -486,6 +508,10 @@ class Publisher:
         title = self.chat_titles.get(game.chat_id)
         return t("↩ The table is in the group {name}.", name=texts.quote(title, 64)) if title \
             else ""
+
+    async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft) -> bool:
+        """Draw a hand's picture (in the worker) and bring its message up to date."""
+        return await self._sync_hand(game, seat, await self.drawn(draft))
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
         player = game.players[seat]

@@ -10,6 +10,7 @@ from .config import Settings
 from .locks import Locks
 from .pictures import PictureMaker
 from .publisher import Publisher
+from .ratelimit import FloodLimiter
 from .service import GameService
 from .storage import Storage
 from .timers import Timers
@@ -26,6 +27,7 @@ class Runtime:
     locks: Locks
     pictures: PictureMaker
     timers: Timers
+    limiter: FloodLimiter
 
 
 def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:

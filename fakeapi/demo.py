@@ -35,6 +35,7 @@ async def demo(game: str, players: int, out: Path, seed: int, theme: str) -> str
                 database_path=Path(folder) / "demo.sqlite3",
                 group_messages_per_minute=10_000,
                 messages_per_second=10_000,
+                private_messages_per_period=10_000,
                 table_theme=theme,
             )
             seeds = iter(range(seed * 1000, seed * 1000 + 10_000))

@@ -31,7 +31,15 @@ from .model import (
     StoredMessage,
     Violation,
 )
-from .ratelimit import RateLimiter, RateLimits, counts_toward_limits, max_in_window
+from .ratelimit import (
+    FloodWaits,
+    RateLimiter,
+    RateLimits,
+    Worst,
+    counts_toward_limits,
+    max_in_window,
+    worst_windows,
+)
 from .schema import Uploaded, load_schema
 from .wire import read_parameters, reply
 from .world import World
@@ -84,6 +92,8 @@ class FakeTelegramServer:
         self.ignored_parameters: list[tuple[str, str]] = []
         self._failures: dict[str, deque[tuple[ApiError, int | None]]] = defaultdict(deque)
         self._drops: dict[str, deque[tuple[bool, int | None]]] = defaultdict(deque)
+        self.floods = FloodWaits()
+        self._outage: tuple[ApiError, frozenset[str]] | None = None
         self._in_flight = 0
         self._last_activity = time.monotonic()
         self._changed = asyncio.Event()
@@ -235,6 +245,27 @@ class FakeTelegramServer:
         )
         self._failures[method].extend([(error, None if chat is None else chat.id)] * times)
 
+    def flood_wait(self, chat: FakeChat, retry_after: int, *, times: int = 1) -> None:
+        """The next call to ``chat`` is answered 429 "retry after ``retry_after``", and so is
+        every call to it during those seconds (counted in ``early_calls``)."""
+        self.floods.arm(chat.id, retry_after, times)
+
+    @property
+    def early_calls(self) -> list[tuple[int, float]]:
+        """(chat id, time) of each call that came while its chat's flood wait lasted."""
+        return list(self.floods.early)
+
+    def fail_every_call(
+        self, error_code: int = 502, description: str = "Bad Gateway",
+        *, except_methods: tuple[str, ...] = (),
+    ) -> None:
+        """An outage: every call (but ``except_methods``) is answered with an error until
+        :meth:`end_outage`."""
+        self._outage = (ApiError(error_code, description), frozenset(except_methods))
+
+    def end_outage(self) -> None:
+        self._outage = None
+
     def drop_connection(
         self, method: str, *, after_acting: bool, chat: FakeChat | None = None, times: int = 1
     ) -> None:
@@ -270,6 +301,14 @@ class FakeTelegramServer:
             if r.ok and counts_toward_limits(r.method) and (chat is None or r.chat_id == chat.id)
         ]
         return max_in_window(sorted(times), seconds)
+
+    def worst_windows(self, group_period: float = 60.0, overall_period: float = 1.0) -> Worst:
+        """The most sends/edits answered OK in any rolling ``group_period`` in one group, and
+        in any rolling ``overall_period`` over all chats, during the whole run."""
+        groups = {c.id for c in self.world.chats.values() if c.is_group}
+        calls = [(r.at, r.chat_id) for r in self.requests if r.ok and counts_toward_limits(
+            r.method)]
+        return worst_windows(calls, groups, group_period, overall_period)
 
     def assert_no_violations(self) -> None:
         if self.violations:
@@ -396,6 +435,14 @@ class FakeTelegramServer:
         if method not in _HANDLERS and method != "getUpdates":
             self._violate(method, ["the fake server does not implement this method"], raw)
             raise ApiError.bad_request(f"the fake server does not implement {method}")
+        if self._outage is not None and method not in self._outage[1]:
+            raise self._outage[0]
+        chat_id = params.get("chat_id")
+        if isinstance(chat_id, int):
+            retry_after = self.floods.check(chat_id, time.monotonic())
+            if retry_after is not None:
+                raise ApiError(429, f"Too Many Requests: retry after {retry_after}",
+                               {"retry_after": retry_after})
         failures = self._failures.get(method)
         if failures and failures[0][1] in (None, params.get("chat_id")):
             raise failures.popleft()[0]

@@ -7,6 +7,7 @@ Telegram does, including its refusals ("message is not modified", "chat not foun
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -226,6 +227,7 @@ def answer_callback_query(world: World, call: Call) -> bool:
     if url is not None and world.deep_link_payload(url) is None:
         raise ApiError.bad_request("URL_INVALID")
     record.answered = True
+    record.answered_at = time.monotonic()
     record.answer_text = call.params.get("text")
     record.show_alert = bool(call.params.get("show_alert"))
     record.url = url

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
@@ -344,6 +345,9 @@ class CallbackQueryRecord:
     answer_text: str | None = None
     show_alert: bool = False
     url: str | None = None
+    #: ``time.monotonic()`` of the tap and of its answer's arrival (benchmarks read them).
+    pressed_at: float = field(default_factory=time.monotonic)
+    answered_at: float | None = None
 
     @property
     def start_payload(self) -> str | None:

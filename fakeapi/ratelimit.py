@@ -1,17 +1,20 @@
-"""Telegram's flood limits as token buckets, and a counter tests use to check the bot's pace."""
+"""Telegram's flood limits as token buckets, flood waits a test injects in one chat, and the
+accounting tests and benchmarks read to check the bot's pace (the worst rolling windows)."""
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 _EXEMPT = frozenset({"sendChatAction"})
 
 
 def counts_toward_limits(method: str) -> bool:
-    """Requests that put something in a chat (sends and edits) are the ones Telegram limits."""
+    """Requests that put something in a chat (sends, edits, copies, forwards) are the ones
+    Telegram limits; answers to taps, deletes, reads and getUpdates are not messages."""
     return method.startswith(("send", "edit", "copy", "forward")) and method not in _EXEMPT
 
 
@@ -82,3 +85,64 @@ def max_in_window(times: Sequence[float], seconds: float) -> int:
         start = bisect_left(times, at - seconds + 1e-9, 0, end + 1)
         best = max(best, end - start + 1)
     return best
+
+
+@dataclass(frozen=True)
+class Worst:
+    """The most counted calls answered OK in any rolling window of a run: per group (its
+    ``group_period``) and overall (its ``overall_period``)."""
+
+    group_period: float
+    overall_period: float
+    per_group: dict[int, int]
+    overall: int
+
+    @property
+    def group(self) -> int:
+        """The worst group's worst window."""
+        return max(self.per_group.values(), default=0)
+
+
+def worst_windows(
+    calls: Iterable[tuple[float, int | None]], groups: set[int], group_period: float = 60.0,
+    overall_period: float = 1.0,
+) -> Worst:
+    """``calls``: (arrival time, chat id) of each counted call answered OK."""
+    overall: list[float] = []
+    per_group: dict[int, list[float]] = {}
+    for at, chat_id in calls:
+        overall.append(at)
+        if chat_id in groups:
+            per_group.setdefault(chat_id, []).append(at)
+    return Worst(
+        group_period, overall_period,
+        {chat: max_in_window(sorted(times), group_period) for chat, times in per_group.items()},
+        max_in_window(sorted(overall), overall_period),
+    )
+
+
+@dataclass
+class FloodWaits:
+    """429s a test injects in one chat, kept as Telegram keeps them: the armed call is answered
+    "retry after N", and so is every call to that chat in the N seconds after it (each one
+    recorded in ``early``: a bot that honours retry_after makes none)."""
+
+    armed: dict[int, deque[int]] = field(default_factory=dict)
+    until: dict[int, float] = field(default_factory=dict)
+    early: list[tuple[int, float]] = field(default_factory=list)
+
+    def arm(self, chat_id: int, retry_after: int, times: int = 1) -> None:
+        self.armed.setdefault(chat_id, deque()).extend([retry_after] * times)
+
+    def check(self, chat_id: int, now: float) -> int | None:
+        """The retry_after to answer this call with, or None to let it through."""
+        until = self.until.get(chat_id)
+        if until is not None and now < until:
+            self.early.append((chat_id, now))
+            return max(1, math.ceil(until - now))
+        armed = self.armed.get(chat_id)
+        if armed:
+            seconds = armed.popleft()
+            self.until[chat_id] = now + seconds
+            return seconds
+        return None

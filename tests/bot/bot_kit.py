@@ -60,6 +60,7 @@ class Group:
             "database_path": self.database,
             "group_messages_per_minute": 100_000,
             "messages_per_second": 100_000,
+            "private_messages_per_period": 100_000,
         }
         values.update(changes)
         return Settings(**values)  # type: ignore[arg-type]

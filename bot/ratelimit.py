@@ -1,0 +1,315 @@
+"""Telegram's flood limits kept exactly, and a flood wait that pauses its own chat only.
+
+What counts: the calls that put something in a chat, sends, edits, copies and forwards (not
+``sendChatAction``). Telegram documents "no more than 20 messages per minute in one group,
+about 30 messages per second overall, about one a second in one chat"; edits are counted too
+(a bot editing fast is answered 429 like one sending fast), while answers to taps, deletes,
+reads (getMe, getChat...) and getUpdates are not messages and are never held back. The fake
+Bot API server counts the same calls (``fakeapi.ratelimit.counts_toward_limits``).
+
+Each limit is a rolling window, not a token bucket: at most ``count`` counted calls in any
+``period``. A call holds its slot from the moment it is let go until ``period`` after its
+answer came back: Telegram counts it somewhere in between, so the next call that reuses the
+slot cannot reach Telegram within ``period`` of it, whatever the latency. A call whose answer
+never came (an error, a time-out) keeps its slot too: it may have counted.
+
+A 429 (``RetryAfter``) pauses the one chat it came from for exactly ``retry_after`` seconds
+from its answer: every call to that chat, counted or not, waits; every other chat goes on.
+Outside the publisher's syncs the call is tried again after the pause (a command's reply);
+inside a sync (``no_retries``) the error goes to the publisher, whose next sync draws the
+latest state when the chat is free again, rather than sending a stale picture late.
+
+Stopping (``drain``): from then on a 429 is not waited out, and after a grace period (at
+once if a call fails meanwhile: Telegram is down) every call still waiting or in flight ends
+with :class:`StoppingError`, so the bot stops within seconds even while Telegram fails every
+call. What was committed stays in the database and
+is sent after the restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import math
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from telegram._utils.types import JSONDict
+from telegram.error import (
+    BadRequest,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
+from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
+
+_EXEMPT = frozenset({"sendChatAction"})
+_RETRIES: contextvars.ContextVar[bool] = contextvars.ContextVar("flood_retries", default=True)
+
+
+def counted(endpoint: str) -> bool:
+    """Whether Telegram counts the call towards its flood limits (sends, edits, copies,
+    forwards)."""
+    return endpoint.startswith(("send", "edit", "copy", "forward")) and endpoint not in _EXEMPT
+
+
+class StoppingError(TelegramError):
+    """The bot is stopping: the call was not made, and is not retried."""
+
+    def __init__(self) -> None:
+        super().__init__("the bot is stopping")
+
+
+class AbandonedError(StoppingError, TimedOut):
+    """The bot stopped while the call was in flight: Telegram may have acted on it (a
+    ``TimedOut``, so ``delivery.outcome_unknown`` treats it as a lost answer)."""
+
+
+@contextmanager
+def no_retries() -> Iterator[None]:
+    """Inside: a 429 is raised to the caller at once (its chat is still paused)."""
+    token = _RETRIES.set(False)
+    try:
+        yield
+    finally:
+        _RETRIES.reset(token)
+
+
+def seconds_of(error: RetryAfter) -> float:
+    wait = error.retry_after
+    return float(wait) if isinstance(wait, (int, float)) else wait.total_seconds()
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The windows: (count, period in seconds) per group, per private chat and overall."""
+
+    overall: tuple[int, float] = (30, 1.0)
+    group: tuple[int, float] = (20, 60.0)
+    private: tuple[int, float] = (3, 3.0)
+
+
+class Window:
+    """At most ``count`` calls in any rolling ``period``: the answered calls' end times, and
+    how many are still in flight (each holds a slot until ``period`` after its answer)."""
+
+    __slots__ = ("count", "period", "_ends", "_open")
+
+    def __init__(self, count: int, period: float) -> None:
+        self.count = count
+        self.period = period
+        self._ends: deque[float] = deque()
+        self._open = 0
+
+    def free_at(self, now: float) -> float:
+        """When a slot is free (``now`` if one is; inf while every slot is in flight)."""
+        while self._ends and self._ends[0] + self.period <= now:
+            self._ends.popleft()
+        excess = self._open + len(self._ends) - self.count
+        if excess < 0:
+            return now
+        if excess >= len(self._ends):
+            return math.inf
+        return self._ends[excess] + self.period
+
+    def take(self) -> None:
+        self._open += 1
+
+    def finish(self, at: float) -> None:
+        self._open -= 1
+        self._ends.append(at)
+
+    @property
+    def idle(self) -> bool:
+        return self._open == 0 and not self._ends
+
+
+class FloodLimiter(BaseRateLimiter[None]):
+    """The bot's rate limiter (see the module's docstring)."""
+
+    def __init__(self, limits: Limits, max_retries: int = 3,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.max_retries = max_retries
+        self.clock = clock
+        self._overall = Window(*limits.overall)
+        self._chats: dict[int | str, Window] = {}
+        self._paused: dict[int | str, float] = {}
+        self._changed = asyncio.Event()
+        self._draining = False
+        self._failing = False  # the last call failed for want of Telegram (5xx, network)
+        self._closed = False
+        self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
+        self._abandoned: set[asyncio.Task[Any]] = set()
+        #: How many calls each chat had answered with 429 (the benchmark reports them).
+        self.flood_waits: dict[int | str, int] = {}
+
+    async def initialize(self) -> None:
+        """Nothing to open."""
+
+    async def shutdown(self) -> None:
+        self.close()
+
+    # --- waiting for a slot --------------------------------------------------------------
+    def _window(self, chat: int | str) -> Window:
+        window = self._chats.get(chat)
+        if window is None:
+            group = isinstance(chat, str) or chat < 0
+            window = Window(*(self.limits.group if group else self.limits.private))
+            if len(self._chats) > 4096:  # forget chats whose windows are empty
+                for key in [k for k, w in self._chats.items() if w.idle]:
+                    del self._chats[key]
+            self._chats[chat] = window
+        return window
+
+    def _free_at(self, chat: int | str | None, count: bool, now: float) -> float:
+        at = now
+        if chat is not None:
+            at = max(at, self._paused.get(chat, now))
+            if count:
+                at = max(at, self._window(chat).free_at(now))
+        if count:
+            at = max(at, self._overall.free_at(now))
+        return at
+
+    async def _wait(self, chat: int | str | None, count: bool, take: bool = True
+                    ) -> list[Window]:
+        """Wait until the call may go, then take its slots (no await in between)."""
+        while True:
+            if self._closed:
+                raise StoppingError
+            now = self.clock()
+            at = self._free_at(chat, count, now)
+            if at <= now:
+                windows = [] if not (count and take) else [self._overall] if chat is None \
+                    else [self._overall, self._window(chat)]
+                for window in windows:
+                    window.take()
+                return windows
+            changed = self._changed
+            try:
+                await asyncio.wait_for(changed.wait(), None if at == math.inf else at - now)
+            except TimeoutError:
+                pass
+
+    async def ready(self, chat_id: int) -> None:
+        """Wait until a counted call to ``chat_id`` could go now, without taking a slot: the
+        publisher draws a table only then, so what it sends is the latest state."""
+        await self._wait(chat_id, True, take=False)
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    # --- one call ------------------------------------------------------------------------
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: None,
+    ) -> bool | JSONDict | list[JSONDict]:
+        chat = _chat_of(data.get("chat_id"))
+        count = counted(endpoint)
+        attempt = 0
+        while True:
+            windows = await self._wait(chat, count)
+            try:
+                result = await self._call(callback, args, kwargs)
+                self._failing = False
+                return result
+            except RetryAfter as exc:
+                if chat is None:
+                    raise
+                self._pause(chat, seconds_of(exc))
+                attempt += 1
+                if not _RETRIES.get() or self._draining or attempt > self.max_retries:
+                    raise
+                log.info("%s in chat %s: flood wait of %s s", endpoint, chat, seconds_of(exc))
+            except NetworkError as exc:
+                if not isinstance(exc, (BadRequest, Forbidden)):
+                    self._failing = True
+                    if self._draining:
+                        self.close()  # stopping while Telegram fails: waiting is no use
+                raise
+            finally:
+                end = self.clock()
+                for window in windows:
+                    window.finish(end)
+                self._notify()
+
+    async def _call(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+    ) -> bool | JSONDict | list[JSONDict]:
+        """The call, in its caller's task (no extra hop: the bot records a sent message's id
+        as soon as it can), which stopping may cancel: it then ends with AbandonedError."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._calls.add(task)
+        try:
+            return await callback(*args, **kwargs)
+        except asyncio.CancelledError:
+            if task in self._abandoned:
+                raise AbandonedError from None
+            raise
+        finally:
+            self._calls.discard(task)
+            if task in self._abandoned:
+                self._abandoned.discard(task)
+                task.uncancel()
+
+    def _pause(self, chat: int | str, seconds: float) -> None:
+        """A 429 from ``chat``: nothing goes there for ``seconds`` from now (its answer)."""
+        self.flood_waits[chat] = self.flood_waits.get(chat, 0) + 1
+        self._paused[chat] = max(self._paused.get(chat, 0.0), self.clock() + seconds)
+        for key in [k for k, until in self._paused.items() if until <= self.clock()]:
+            del self._paused[key]
+
+    # --- stopping ------------------------------------------------------------------------
+    def drain(self, grace: float) -> None:
+        """Stop retrying flood waits now, and close after ``grace`` seconds (at once while
+        Telegram fails)."""
+        if self._draining:
+            return
+        self._draining = True
+        if self._failing:
+            self.close()  # Telegram is down: nothing more will go out before the exit
+        else:
+            asyncio.get_running_loop().call_later(grace, self.close)
+
+    @property
+    def draining(self) -> bool:
+        return self._draining
+
+    def close(self) -> None:
+        """Every call waiting or in flight ends with :class:`StoppingError`; no new one goes."""
+        self._draining = self._closed = True
+        for task in self._calls - self._abandoned:
+            self._abandoned.add(task)
+            task.cancel()
+        self._notify()
+
+
+def _chat_of(value: object) -> int | str | None:
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return value  # "@channelname"
+    return None
