@@ -64,6 +64,7 @@ class StockHand(HandCore):
         self.drawn = 0
         self.board = Board()
         self.faced: list[tuple[int, int] | None] = []  # the line's ends before each move
+        self.told: list[tuple[Event, ...]] = []  # each move's events, for the table's view
         self.scored: list[int] = [0] * self.seats
         self.draws = 0  # tiles the seat to move has drawn this turn
 
@@ -90,6 +91,7 @@ class StockHand(HandCore):
         state["board"] = self.board.copy()
         state["moves"] = self.moves.copy()
         state["faced"] = self.faced.copy()
+        state["told"] = self.told.copy()
         state["scored"] = self.scored.copy()
         state["dead"] = [[] for _ in range(self.seats)]
         twin.__dict__.update(state)
@@ -284,6 +286,7 @@ class StockHand(HandCore):
             events.append(Knocked(seat, self.ends))
             events.extend(self._score(seat, self.variant.knock_points(self.options)))
         self.moves.append(Move(seat, action))
+        self.told.append(tuple(events))
         self._legal = None
         ended = self._check_end(seat)
         if ended is not None:
