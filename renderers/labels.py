@@ -52,6 +52,7 @@ class TableLabels:
     match_over: str = "Match over"
     final_score: str = "final score"
     rating: str = "rating"
+    settlement: str = "wins or pays"  # Six-matador: each score settled against the winner's
 
     def game_title(self, game: str) -> str:
         """The game's display name, or its code name when the catalogue lacks it."""

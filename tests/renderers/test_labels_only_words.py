@@ -54,6 +54,7 @@ RUSSIAN = TableLabels(
     match_over="Матч окончен",
     final_score="итог",
     rating="рейтинг",
+    settlement="расчёт",
 )
 
 
