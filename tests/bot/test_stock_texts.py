@@ -1,0 +1,99 @@
+"""What the group and a player read of the games with a stock, on deliberate positions: each
+lay's points in the table's caption, the hand's points of play by reason, Kolbasa's waiting
+ribbon explained, short cut buttons, French's honours on the picture, in every language."""
+
+from __future__ import annotations
+
+from test_stock_choices import choice_buttons, game_of, started
+
+from bot import stocktexts, texts
+from bot.gamebook import PRESENTATIONS
+from bot.i18n import LANGUAGES, translator
+from bot.pictures import labels_for
+from engine import End, Play, ScoreReason, Tile, table_view
+from renderers.labels import TableLabels
+
+T = translator("en")
+MUGGINS = ("5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
+
+
+def test_the_table_caption_says_what_each_lay_scored_and_why() -> None:
+    match = started("muggins", *MUGGINS)
+    match.apply(0, Play(Tile(5, 5)))  # the spinner alone: the count is 10
+    match.apply(1, Play(Tile(0, 5), End.LEFT))  # 0 + 10 on the spinner's other side: 10
+    caption = texts.table_caption(T, game_of(match), table_view(match))
+    assert "Ann led 5-5. +10: the open ends add up to 10." in caption
+    assert "Bob laid 0-5 on the left. +10: the open ends add up to 10." in caption
+    assert "this hand so far: Ann +10 · Bob +10" in caption
+
+
+def test_six_matador_lays_and_knocks_carry_every_reason() -> None:
+    match = started("six-matador", "1-2 0-1 0-3 0-4 1-1 1-3", "4-6 2-2 2-3 3-4 4-4 5-5")
+    match.apply(0, Play(Tile(1, 2)))
+    match.apply(1, Play(Tile(4, 6), End.RIGHT))  # 2 + 4 make the 6, and a free 6 stays open
+    view = table_view(match)
+    assert view.history[-1].points == ((1, ScoreReason.JOINT), (5, ScoreReason.FREE_SIX))
+    caption = texts.table_caption(T, game_of(match), view)
+    assert "Bob laid 4-6 on the right. +6: a tile laid along, a free 6 left open." in caption
+    assert stocktexts.points_list(T, view.history, 1) == "tiles along 1, free sixes 5"
+    assert stocktexts.points_list(T, view.history, 0) == ""  # the lead scores nothing
+
+
+def test_the_points_of_play_are_listed_by_reason_in_a_fixed_order() -> None:
+    from engine import ActionKind, PublicMove
+
+    def lay(*points: tuple[int, ScoreReason]) -> PublicMove:
+        return PublicMove(0, ActionKind.PLAY, Tile(1, 5), End.LEFT, (1, 2), points=points)
+
+    knock = PublicMove(0, ActionKind.KNOCK, None, None, (1, 2),
+                       points=((-6, ScoreReason.KNOCK),))
+    moves = [knock, lay((10, ScoreReason.MATADOR)), lay((1, ScoreReason.JOINT)), knock,
+             lay((1, ScoreReason.JOINT), (5, ScoreReason.FREE_SIX)), lay((10, ScoreReason.MATADOR))]
+    assert stocktexts.points_list(T, moves, 0) == (
+        "matadors 2 \N{MULTIPLICATION SIGN} 10, tiles along 2 \N{MULTIPLICATION SIGN} 1, "
+        "free sixes 5, knocks 2 \N{MULTIPLICATION SIGN} -6")
+    counts = [lay((5, ScoreReason.FIFTEEN)), lay((10, ScoreReason.FIFTEEN)),
+              lay((15, ScoreReason.FIFTEEN))]
+    assert stocktexts.points_list(T, counts, 0) == "count 5 + 10 + 15"
+
+
+def test_the_ribbon_that_waits_is_explained_in_every_language() -> None:
+    match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    match.apply(0, Play(Tile(1, 1)))
+    match.apply(1, Play(Tile(1, 3), End.LEFT))  # the left ribbon is a tile ahead: it waits
+    english = texts.table_caption(T, game_of(match), table_view(match))
+    assert "Open ends: left 3 ⏸ · right 1." in english
+    assert "⏸ The left ribbon waits until the right one catches up." in english
+    for language in LANGUAGES:
+        t = translator(language)
+        caption = texts.table_caption(t, game_of(match), table_view(match))
+        waits = next(line for line in caption.splitlines() if line.startswith("⏸ "))
+        assert waits == t("⏸ The left ribbon waits until the right one catches up.")
+        assert language == "en" or waits not in english  # translated
+    match.apply(0, Play(Tile(1, 4), End.RIGHT))  # level again: nothing waits
+    assert "⏸" not in texts.table_caption(T, game_of(match), table_view(match))
+
+
+def test_the_cut_buttons_fit_a_phone_in_every_language() -> None:
+    match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    match.apply(0, Play(Tile(1, 1)))
+    match.apply(1, Play(Tile(1, 3), End.LEFT))
+    match.apply(0, Play(Tile(1, 4), End.RIGHT))
+    for language in LANGUAGES:
+        t = translator(language)
+        for side in ("left", "right"):
+            label = t(f"✂ give {side} ({{count}})", count=10)  # a long ribbon: two digits
+            assert len(label) <= 20, label
+    labels = [label for label, _ in choice_buttons(match, 1, "3-4")]
+    assert "✂ give left (1)" in labels and "✂ give right (1)" in labels
+
+
+def test_frenchs_table_picture_names_its_honours_in_every_language() -> None:
+    for language in LANGUAGES:
+        t = translator(language)
+        assert labels_for(language, "french").only_matador == t("honour only")
+        assert labels_for(language, "matador").only_matador == t("matador only")
+    assert labels_for("ru", "french").only_matador != labels_for("ru").only_matador
+    fields = set(TableLabels.__dataclass_fields__)
+    for entry in PRESENTATIONS.values():
+        assert set(entry.picture_words) <= fields, entry.name
