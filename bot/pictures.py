@@ -48,6 +48,7 @@ PICTURE_WORDS = {
     "double_header": N_("double header"),
     "triple_header": N_("triple header"),
     "only_matador": N_("matador only"),
+    "ribbon_waits": N_("waits for the other ribbon"),
     "match_over": N_("Match over"),
     "final_score": N_("final score"),
     "rating": N_("rating"),

@@ -6,8 +6,8 @@ badge; an end that takes only a matador (an honour, in French) is drawn in the k
 and the status box says what that colour means; a Kolbasa ribbon that may not take the next
 tile is drawn grey. The status box, between the bottom seats, shows Muggins' count (in the
 accent colour when the latest lay scored it), Bergen's double or triple header (when the latest
-lay made one), and that legend. What scored is the engine's fact (each move's points in the
-view); nothing here works a scoring rule out again.
+lay made one), and the legends of those two colours. What scored is the engine's fact (each
+move's points in the view); nothing here works a scoring rule out again.
 """
 
 from __future__ import annotations
@@ -169,25 +169,28 @@ def _cut_off(canvas: Image.Image, draw: ImageDraw.ImageDraw, off: Sequence[Tile]
         x += 2 * OFF_SIDE + gap
 
 
-def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, bool]]:
-    """What the status box says: (words, whether it explains the knock colour's marks)."""
+def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | None]]:
+    """What the status box says: (words, the legend it is: "matador" explains the knock
+    colour's marks, "waits" the grey mark of a ribbon that must wait; None: plain words)."""
     layout = view.layout
     if layout is None or view.hand_over:
         return []
-    out: list[tuple[str, bool]] = []
+    out: list[tuple[str, str | None]] = []
     header = header_kind(view)
     if header is not None:
         words = labels.triple_header if header is ScoreReason.TRIPLE_HEADER \
             else labels.double_header
-        out.append((words, False))
+        out.append((words, None))
     if any(e.open and only_matadors(view.game, e.numbers) for e in layout.ends):
-        out.append((labels.only_matador, True))
+        out.append((labels.only_matador, "matador"))
+    if any(not e.open for e in layout.ends):
+        out.append((labels.ribbon_waits, "waits"))
     return out
 
 
 def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
                 palette: Theme, labels: TableLabels, box: Rect) -> None:
-    """Muggins' count, Bergen's header, the matador-only legend, in ``box`` (if any)."""
+    """Muggins' count, Bergen's header, the legends of the marks, in ``box`` (if any)."""
     layout = view.layout
     assert layout is not None
     spinner = layout.kind == "spinner"
@@ -208,19 +211,21 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
         text(draw, (x + min(caption, right - left - used - 36) + 12, (top + bottom) / 2 + 4),
              str(layout.count), COUNT_SIZE, colour, bold=True, anchor="lm")
         return
-    rows = [(row, legend) for words, legend in lines
-            for row in wrapped(words, right - left - (62 if legend else 24))]
+    rows = [(row, legend, index == 0) for words, legend in lines
+            for index, row in enumerate(wrapped(words, right - left - (62 if legend else 24)))]
     step = min(44.0, (bottom - top) / (len(rows) + 0.5))
     y = (top + bottom) / 2 - step * (len(rows) - 1) / 2
-    for index, (words, legend) in enumerate(rows):
-        if not legend:
+    for words, legend, first in rows:
+        if legend is None:
             text(draw, (centre, y), words, STATUS_SIZE, palette.accent, bold=True, anchor="mm",
                  max_width=right - left - 24)
         else:
             r = 11
             x = left + 20
-            if index == 0 or not rows[index - 1][1]:
-                paste(canvas, rounded(2 * r, 2 * r, r, palette.knock), x, y - r)
+            if first:  # the mark it explains, as the end's badge is drawn
+                disc = rounded(2 * r, 2 * r, r, palette.knock) if legend == "matador" else \
+                    rounded(2 * r, 2 * r, r, palette.panel, palette.muted, 3)
+                paste(canvas, disc, x, y - r)
             text(draw, (x + 2 * r + 12, y), words, STATUS_SIZE, palette.text, anchor="lm",
                  max_width=right - x - 2 * r - 22)
         y += step

@@ -123,6 +123,8 @@ def test_cut_off_tiles_and_a_closed_ribbon_are_drawn(by_name: dict[str, Sample],
     assert view.layout.off and not all(e.open for e in view.layout.ends)
     render_table(view, names_for(4))
     assert ENGLISH.cut_off in drawn_text
+    assert ENGLISH.ribbon_waits in " ".join(drawn_text)  # the grey mark's legend (wrapped)
+    assert (ENGLISH.ribbon_waits, "waits") in status_lines(view, ENGLISH)
 
 
 def test_only_a_matador_joins_a_blank_in_the_matador_games() -> None:
@@ -152,8 +154,8 @@ def test_bergen_headers_are_named(by_name: dict[str, Sample]) -> None:
     assert triple is not None and triple.layout is not None
     assert header_kind(double) is ScoreReason.DOUBLE_HEADER
     assert header_kind(triple) is ScoreReason.TRIPLE_HEADER
-    assert status_lines(double, ENGLISH) == [(ENGLISH.double_header, False)]
-    assert status_lines(triple, ENGLISH) == [(ENGLISH.triple_header, False)]
+    assert status_lines(double, ENGLISH) == [(ENGLISH.double_header, None)]
+    assert status_lines(triple, ENGLISH) == [(ENGLISH.triple_header, None)]
 
 
 def test_the_header_shown_is_the_engines_fact_about_the_latest_lay(
@@ -168,7 +170,7 @@ def test_the_header_shown_is_the_engines_fact_about_the_latest_lay(
     assert status_lines(replace(double, history=tuple(history)), ENGLISH) == []
     history[index] = replace(history[index], points=((3, ScoreReason.TRIPLE_HEADER),))
     assert status_lines(replace(double, history=tuple(history)), ENGLISH) == [
-        (ENGLISH.triple_header, False)]
+        (ENGLISH.triple_header, None)]
     later = (*double.history, PublicMove(0, ActionKind.KNOCK, None, None, double.ends))
     assert header_kind(replace(double, history=later)) is ScoreReason.DOUBLE_HEADER
 
