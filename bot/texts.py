@@ -288,6 +288,8 @@ def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
                           for side, seats in enumerate(view.sides) if view.scored[side])
         return t("Score: {scores} (to {target}); this hand so far: {hand}",
                  scores=" · ".join(parts), target=view.target, hand=hand)
+    if variant(view.game).lowest_total_wins and view.match_over:  # the final message
+        return t("Final penalty points: {scores}.", scores=" · ".join(parts))
     if variant(view.game).lowest_total_wins:
         return t("Penalty points: {scores}. The match ends when someone reaches {target}; "
                  "the lowest total wins.", scores=" · ".join(parts), target=view.target)

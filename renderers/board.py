@@ -43,6 +43,9 @@ COUNT_SIZE = 56
 STATUS_SIZE = SMALLEST_TEXT
 OFF_SIDE = 26  # the tiles cut off, lying: 52 x 26
 HEADERS = (ScoreReason.TRIPLE_HEADER, ScoreReason.DOUBLE_HEADER)
+# A legend's words start 54 px into the box (its mark first) and may run to 10 px before its
+# right edge: they are wrapped to that width, and a little less, so none is cut when drawn.
+LEGEND_INDENT = 70
 
 
 def crosswise(layout: LayoutView) -> frozenset[Tile]:
@@ -212,7 +215,8 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
              str(layout.count), COUNT_SIZE, colour, bold=True, anchor="lm")
         return
     rows = [(row, legend, index == 0) for words, legend in lines
-            for index, row in enumerate(wrapped(words, right - left - (62 if legend else 24)))]
+            for index, row in enumerate(
+                wrapped(words, right - left - (LEGEND_INDENT if legend else 24)))]
     step = min(44.0, (bottom - top) / (len(rows) + 0.5))
     y = (top + bottom) / 2 - step * (len(rows) - 1) / 2
     for words, legend, first in rows:

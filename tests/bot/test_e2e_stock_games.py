@@ -45,7 +45,8 @@ async def test_a_whole_match_of_each_new_game_for_each_seat_count(
     ends = [t for t in group.texts() if t.startswith("The match is over")]
     assert len(ends) == 1
     if variant(game).lowest_total_wins:
-        assert "with the lowest total" in ends[0] and "Penalty points" in ends[0]
+        assert "with the lowest total" in ends[0] and "Final penalty points:" in ends[0]
+        assert "The match ends when" not in ends[0]  # it has ended
     drew = any(m.kind is ActionKind.DRAW for hand in match.hands for _, m in hand.moves)
     if drew:  # the group read how many were drawn, and what is left
         said = everything_said(group)

@@ -4,6 +4,8 @@ ribbon explained, short cut buttons, French's honours on the picture, in every l
 
 from __future__ import annotations
 
+import pytest
+from PIL import ImageDraw
 from test_stock_choices import choice_buttons, game_of, started
 
 from bot import stocktexts, texts
@@ -11,6 +13,8 @@ from bot.gamebook import PRESENTATIONS
 from bot.i18n import LANGUAGES, translator
 from bot.pictures import labels_for
 from engine import End, Play, ScoreReason, Tile, table_view
+from goldens.samples import samples
+from renderers import render_table
 from renderers.labels import TableLabels
 
 T = translator("en")
@@ -97,3 +101,28 @@ def test_frenchs_table_picture_names_its_honours_in_every_language() -> None:
     fields = set(TableLabels.__dataclass_fields__)
     for entry in PRESENTATIONS.values():
         assert set(entry.picture_words) <= fields, entry.name
+
+
+def test_the_pictures_legends_are_never_cut_in_any_language(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five seats leave the status box narrow: every legend still shows all its words."""
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: object, words: object, *args: object,
+                  **kwargs: object) -> object:
+        drawn.append(str(words))
+        return original(self, xy, words, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    wanted = {"table-french-5": "only_matador", "table-kolbasa-4": "ribbon_waits",
+              "table-kolbasa-3": "ribbon_waits", "table-matador-4": "only_matador"}
+    for sample in samples():
+        if sample.name not in wanted or sample.table is None:
+            continue
+        for language in LANGUAGES:
+            labels = labels_for(language, sample.table.game)
+            drawn.clear()
+            render_table(sample.table, sample.names, labels=labels)
+            legend = getattr(labels, wanted[sample.name])
+            assert legend in " ".join(drawn), (sample.name, language, drawn)
