@@ -11,7 +11,8 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from PIL import Image, ImageDraw
+from bot_kit import drawn_words
+from PIL import Image
 
 from bot.errors import UserError
 from bot.i18n import Translator
@@ -389,15 +390,7 @@ async def test_six_matador_debts_count_on_the_board_and_in_stats(
         assert board.standings[-1].name == "Cid"
         text = scoreboard_text(Translator("en"), board)
         assert "points: -10" in text and "points: 134" in text
-        drawn: list[str] = []
-        original = ImageDraw.ImageDraw.text
-
-        def recording(self: ImageDraw.ImageDraw, xy: object, words: object, *args: object,
-                      **kwargs: object) -> object:
-            drawn.append(str(words))
-            return original(self, xy, words, *args, **kwargs)  # type: ignore[arg-type]
-
-        monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+        drawn = drawn_words(monkeypatch)
         scoreboard_picture(Translator("en"), board)
         assert "-10" in drawn and "134" in drawn
         stats = await player_stats(store, CID)

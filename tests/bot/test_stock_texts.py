@@ -5,7 +5,7 @@ ribbon explained, short cut buttons, French's honours on the picture, in every l
 from __future__ import annotations
 
 import pytest
-from PIL import ImageDraw
+from bot_kit import drawn_words
 from test_stock_choices import choice_buttons, game_of, started
 
 from bot import stocktexts, texts
@@ -106,15 +106,7 @@ def test_frenchs_table_picture_names_its_honours_in_every_language() -> None:
 def test_the_pictures_legends_are_never_cut_in_any_language(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Five seats leave the status box narrow: every legend still shows all its words."""
-    drawn: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self: ImageDraw.ImageDraw, xy: object, words: object, *args: object,
-                  **kwargs: object) -> object:
-        drawn.append(str(words))
-        return original(self, xy, words, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    drawn = drawn_words(monkeypatch)
     wanted = {"table-french-5": "only_matador", "table-kolbasa-4": "ribbon_waits",
               "table-kolbasa-3": "ribbon_waits", "table-matador-4": "only_matador"}
     for sample in samples():
