@@ -398,7 +398,8 @@ def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
     assert ended.winner is not None
     points = ended.points[ended.winner]
     extra = points - ended.scored[ended.winner]
-    if not extra:  # Six-matador: the most points of play win the hand, nothing more
+    if not extra and ended.scored[ended.winner] == max(ended.scored):
+        # Six-matador: the most points of play win the hand, and winning adds nothing
         return t("{name} wins the hand with the most points: {points}.", name=name,
                  points=points)
     if ended.reason is HandEndReason.OUT:

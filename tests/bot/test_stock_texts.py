@@ -4,6 +4,8 @@ ribbon explained, short cut buttons, French's honours on the picture, in every l
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from bot_kit import drawn_words
 from test_stock_choices import choice_buttons, game_of, started
@@ -12,7 +14,7 @@ from bot import stocktexts, texts
 from bot.gamebook import PRESENTATIONS
 from bot.i18n import LANGUAGES, translator
 from bot.pictures import labels_for
-from engine import End, Play, ScoreReason, Tile, table_view
+from engine import End, HandEnded, HandEndReason, Play, ScoreReason, Tile, table_view
 from goldens.samples import samples
 from renderers import render_table
 from renderers.labels import TableLabels
@@ -118,3 +120,22 @@ def test_the_pictures_legends_are_never_cut_in_any_language(
             render_table(sample.table, sample.names, labels=labels)
             legend = getattr(labels, wanted[sample.name])
             assert legend in " ".join(drawn), (sample.name, language, drawn)
+
+
+def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> None:
+    match = started("six-matador", "1-2 0-1 0-3 0-4 1-1 1-3", "4-6 2-2 2-3 3-4 4-4 5-5")
+    match.apply(0, Play(Tile(1, 2)))
+    match.apply(1, Play(Tile(4, 6), End.RIGHT))
+    view = table_view(match)
+    game = game_of(match)
+    most = HandEnded(0, HandEndReason.BLOCKED, None, False, 1, (9, 30), (0, 6), (0, 6), 0, (0, 6))
+    text = texts.hand_result_text(T, game, most, replace(view, result=most))
+    assert "Points of play: Bob 6 (tiles along 1, free sixes 5)." in text
+    assert "Bob wins the hand with the most points: 6." in text
+    lighter = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (0, 6), (0, 6), 0,
+                        (0, 6))  # won by the lighter hand, with nothing more for it
+    assert "Ann wins the blocked hand: +0 for it, 0 in this hand." in texts.hand_result_text(
+        T, game, lighter, replace(view, result=lighter))
+    out = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (0, 16), (0, 16), 0, (0, 6))
+    assert "Bob wins the hand: +10 for going out, 16 in this hand." in texts.hand_result_text(
+        T, game, out, replace(view, result=out))
