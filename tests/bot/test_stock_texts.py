@@ -139,3 +139,15 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
     out = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (0, 16), (0, 16), 0, (0, 6))
     assert "Bob wins the hand: +10 for going out, 16 in this hand." in texts.hand_result_text(
         T, game, out, replace(view, result=out))
+
+
+def test_going_out_in_bergen_is_scored_once_in_the_result() -> None:
+    match = started("bergen", "0-0 1-2 1-3 1-4 1-5 1-6", "0-2 2-3 2-4 2-5 2-6 3-4")
+    match.apply(0, Play(Tile(0, 0)))  # the lowest double leads and scores 2
+    view = table_view(match)
+    out = HandEnded(0, HandEndReason.OUT, 0, True, 0, (0, 25), (4, 0), (4, 0), 8, (2, 0))
+    text = texts.hand_result_text(T, game_of(match), out, replace(view, result=out))
+    assert "Ann is out with 0-0!" in text
+    assert "Points of play: Ann 2 (double lead 2)." in text
+    assert "Ann wins the hand: +2 for going out, 4 in this hand." in text
+    assert text.count("2 points") == 0
