@@ -570,8 +570,10 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
             elif move.kind is ActionKind.DISCARD and view.dead:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
-        elif move.kind is ActionKind.KNOCK:
-            lines.append(t("You could not lay a tile, so I knocked for you."))
+        elif move.kind is ActionKind.KNOCK:  # with what it cost (Six-matador: 6)
+            lines.append(" ".join(filter(None, (
+                t("You could not lay a tile, so I knocked for you."),
+                stocktexts.move_points(t, move)))))
     if view.seat in game.timer.away:
         lines.append(t("You seem to be away: I keep making safe moves for you. Play a tile "
                        "yourself to take over again."))

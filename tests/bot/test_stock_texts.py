@@ -14,7 +14,18 @@ from bot import stocktexts, texts
 from bot.gamebook import PRESENTATIONS
 from bot.i18n import LANGUAGES, translator
 from bot.pictures import labels_for
-from engine import End, HandEnded, HandEndReason, Play, ScoreReason, Tile, table_view
+from engine import (
+    DRAW,
+    KNOCK,
+    End,
+    HandEnded,
+    HandEndReason,
+    Play,
+    ScoreReason,
+    Tile,
+    player_view,
+    table_view,
+)
 from goldens.samples import samples
 from renderers import render_table
 from renderers.labels import TableLabels
@@ -151,3 +162,13 @@ def test_going_out_in_bergen_is_scored_once_in_the_result() -> None:
     assert "Points of play: Ann 2 (double lead 2)." in text
     assert "Ann wins the hand: +2 for going out, 4 in this hand." in text
     assert text.count("2 points") == 0
+
+
+def test_a_player_reads_what_the_knock_made_for_them_cost() -> None:
+    match = started("six-matador", "1-2 4-4 4-5 4-6 5-5 5-6", "0-1 0-2 0-3 1-1 1-3 2-2",
+                    stock="2-3")
+    match.apply(0, Play(Tile(1, 2)))
+    match.apply(1, DRAW)  # nothing fits 1 or 2, nor does the tile drawn
+    match.apply(1, KNOCK)
+    caption = texts.hand_caption(T, game_of(match), player_view(match, 1))
+    assert "You could not lay a tile, so I knocked for you. -6: a knock costs 6." in caption
