@@ -40,6 +40,9 @@ class GamePresentation:
     went_out: str  # what the group reads when a player lays their last tile ({name}, {tile})
     options: Mapping[str, OptionText] = field(default_factory=dict)  # set and target aside
     targets: tuple[int, ...] = (50, 100, 101, 150, 200, 250)  # what /settings offers
+    # Words the table picture shows for this game in place of the renderers' defaults
+    # (TableLabels field -> msgid): French calls its matadors honours.
+    picture_words: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def variant(self) -> Variant:
@@ -176,6 +179,7 @@ ENTRIES = (
            "total wins."),
         N_("{name} laid their last tile, {tile}."),
         targets=(51, 101, 151, 201),
+        picture_words={"only_matador": N_("honour only")},
     ),
     GamePresentation(
         "muggins",
@@ -200,7 +204,7 @@ ENTRIES = (
            "one tile for you (the last two stay in the stock); if it does not fit, you knock. "
            "Going out scores 2; if nobody can lay, the 2 go to the lightest hand without a "
            "double. First to {target} points wins."),
-        N_("{name} is out with {tile}: 2 points."),
+        N_("{name} is out with {tile}!"),  # the result says what going out scored
         targets=(10, 15, 21),
     ),
 )

@@ -198,9 +198,10 @@ def stock_choice(
     rows = []
     for action in choices_for(view, tile):
         if type(action) is Cut:
-            count = sizes.get(action.give, 0)
-            text = t.plural("✂ give {side}: {count} tile", "✂ give {side}: {count} tiles",
-                            count, side=t(END_WORDS[action.give]))
+            # Short for a phone: the caption says the previous player takes the tiles.
+            words = N_("✂ give left ({count})") if action.give is End.LEFT \
+                else N_("✂ give right ({count})")
+            text = t(words, count=sizes.get(action.give, 0))
         else:
             assert type(action) is Play and action.end is not None
             text = f"{END_MARKS[action.end]} {t(END_WORDS[action.end])} {numbers[action.end]}"

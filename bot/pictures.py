@@ -48,17 +48,24 @@ PICTURE_WORDS = {
     "double_header": N_("double header"),
     "triple_header": N_("triple header"),
     "only_matador": N_("matador only"),
+    "ribbon_waits": N_("waits for the other ribbon"),
     "match_over": N_("Match over"),
     "final_score": N_("final score"),
     "rating": N_("rating"),
+    "settlement": N_("wins or pays"),
 }
 
 
 @cache
-def labels_for(language: str) -> TableLabels:
+def labels_for(language: str, game: str | None = None) -> TableLabels:
+    """The pictures' words in ``language``; with ``game``, its own words where it has them
+    (French's "honour only")."""
     t = translator(language)
     words: dict[str, Any] = {field: t(msgid) for field, msgid in PICTURE_WORDS.items()}
-    games = tuple((game, t(entry.title)) for game, entry in PRESENTATIONS.items())
+    if game in PRESENTATIONS:
+        own = PRESENTATIONS[game].picture_words
+        words.update({field: t(msgid) for field, msgid in own.items()})
+    games = tuple((name, t(entry.title)) for name, entry in PRESENTATIONS.items())
     return TableLabels(games=games, **words)
 
 
@@ -87,18 +94,19 @@ class PictureMaker:
 
     def table_drawing(self, game: Game, view: TableView) -> Drawing:
         return partial(renderers.render_table, view, tuple(picture_names(game)),
-                       theme=self.theme, labels=labels_for(game.language))
+                       theme=self.theme, labels=labels_for(game.language, game.variant))
 
     def match_end(self, game: Game, view: TableView, rating_changes: Sequence[int | None] = ()
                   ) -> bytes:
         return renderers.render_match_end(
             view, picture_names(game), rating_changes=rating_changes, theme=self.theme,
-            labels=labels_for(game.language),
+            labels=labels_for(game.language, game.variant),
         )
 
     def hand_result(self, game: Game, view: TableView) -> bytes:
         return renderers.render_hand_result(
-            view, picture_names(game), theme=self.theme, labels=labels_for(game.language)
+            view, picture_names(game), theme=self.theme,
+            labels=labels_for(game.language, game.variant),
         )
 
     def hand(self, game: Game, view: PlayerView, language: str) -> bytes:

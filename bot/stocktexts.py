@@ -1,8 +1,16 @@
 """The sentences of the games with a stock (seed 002): draws, cuts, ends up and down, tiles
 laid across, points scored during play, the stock's size.
 
-Split from :mod:`bot.texts` to keep each module readable; it reads only public views and
-events, and one seat's own view (with the tiles it drew) for that seat's private message.
+Split from :mod:`bot.texts` to keep each module readable; it reads only public views, and one
+seat's own view (with the tiles it drew) for that seat's private message.
+
+How the group hears of a hand (every game, one policy): everything that happens during a hand
+(each lay with what it scored and why, draws, knocks, Kolbasa's cut and who takes the piece) is
+told in the table's caption, the one group message kept up to date, whose lines show the last
+round of moves; the hand's result then lists every seat's points of play by reason. New group
+messages are sent only for a hand's result, the match's result, and what asks someone to act
+(the table is ready, a player seems away). A group playing every evening reads the table, not
+a stream of "Ayu scores 5"; and every group message counts against Telegram's 20 a minute.
 """
 
 from __future__ import annotations
@@ -10,17 +18,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from engine import (
-    End,
-    Event,
-    LayoutView,
-    PieceCut,
-    PointsScored,
-    PublicMove,
-    ScoreReason,
-    TableView,
-    Tile,
-)
+from engine import End, LayoutView, PublicMove, ScoreReason, TableView, Tile
 
 from .i18n import N_, Translator
 from .stockplay import END_WORDS
@@ -34,9 +32,29 @@ REASONS: dict[ScoreReason, str] = {
     ScoreReason.MATADOR: N_("a matador laid across"),
     ScoreReason.JOINT: N_("a tile laid along"),
     ScoreReason.FREE_SIX: N_("a free 6 left open"),
-    ScoreReason.KNOCK: N_("knocked"),
+    ScoreReason.KNOCK: N_("a knock costs {points}"),
     ScoreReason.OUT: N_("went out"),
     ScoreReason.BLOCKED: N_("the lightest hand in a blocked hand"),
+}
+
+# The same, as nouns, in a hand's list of the points of play: "matadors 2 times 10"
+REASON_NOUNS: dict[ScoreReason, str] = {
+    ScoreReason.FIFTEEN: N_("count"),
+    ScoreReason.DOUBLE_HEADER: N_("double headers"),
+    ScoreReason.TRIPLE_HEADER: N_("triple headers"),
+    ScoreReason.DOUBLE_LEAD: N_("double lead"),
+    ScoreReason.MATADOR: N_("matadors"),
+    ScoreReason.JOINT: N_("tiles along"),
+    ScoreReason.FREE_SIX: N_("free sixes"),
+    ScoreReason.KNOCK: N_("knocks"),
+    ScoreReason.OUT: N_("going out"),
+    ScoreReason.BLOCKED: N_("blocked hand"),
+}
+
+# Kolbasa: the ribbon that must wait, explained where its ⏸ is shown
+WAITS: dict[End, str] = {
+    End.LEFT: N_("⏸ The left ribbon waits until the right one catches up."),
+    End.RIGHT: N_("⏸ The right ribbon waits until the left one catches up."),
 }
 
 # A lay as the group reads it: (end, across) -> sentence
@@ -67,17 +85,26 @@ def describe_draw(t: Translator, name: str) -> str:
 
 
 def describe_draws(t: Translator, name: str, count: int) -> str:
+    if count == 1:
+        return describe_draw(t, name)
     return t.plural("{name} drew {count} tile from the stock.",
                     "{name} drew {count} tiles from the stock.", count, name=name)
 
 
-def describe_cut(t: Translator, move: PublicMove, name: str) -> str:
+def describe_cut(t: Translator, move: PublicMove, name: str, taker: str) -> str:
+    """Kolbasa's cut (names already escaped): which ribbon went to whom, and how many tiles."""
     assert move.tile is not None
     if move.end is End.LEFT:
-        return t("{name} cut the ribbons with {tile} and gave the left ribbon away.",
-                 name=name, tile=str(move.tile))
-    return t("{name} cut the ribbons with {tile} and gave the right ribbon away.",
-             name=name, tile=str(move.tile))
+        return t.plural(
+            "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tile, and "
+            "moves next.",
+            "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tiles, and "
+            "moves next.", move.taken, name=name, tile=str(move.tile), taker=taker)
+    return t.plural(
+        "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tile, and "
+        "moves next.",
+        "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tiles, and "
+        "moves next.", move.taken, name=name, tile=str(move.tile), taker=taker)
 
 
 def ends_line(t: Translator, layout: LayoutView) -> str:
@@ -106,42 +133,43 @@ def gains_line(t: Translator, gains: Sequence[tuple[Tile, End | None, int]]) -> 
     return t("Points if you lay now: {list}.", list=" · ".join(parts))
 
 
-def news(t: Translator, events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """What the group reads of a batch of events besides the table (whose caption already says
-    who drew how many tiles and how many are left): points with their reason, and the cut
-    with who takes the piece."""
-    lines: list[str] = []
-    scoring: list[PointsScored] = []  # one move's points (Six-matador: 1 + 5), said at once
-    for event in events:
-        if isinstance(event, PointsScored):
-            if scoring and scoring[-1].seat != event.seat:
-                lines.append(points_line(t, scoring, names))
-                scoring = []
-            scoring.append(event)
+def move_points(t: Translator, move: PublicMove) -> str:
+    """What one move scored, after the move's own sentence: "+20: the open ends add up to
+    20.", "+6: a tile laid along, a free 6 left open.", "-6: a knock costs 6." ("" if none)."""
+    if not move.points:
+        return ""
+    points = sum(amount for amount, _ in move.points)
+    why = ", ".join(t(REASONS[reason], points=abs(amount)) for amount, reason in move.points)
+    return f"{points:+d}: {why}."
+
+
+def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:
+    """A seat's points of play in a hand, by reason: "count 10 + 5 + 15", "matadors 2 times
+    10, tiles along 8 times 1, knocks 2 times -6" (with a multiplication sign); "" if the
+    seat scored nothing."""
+    amounts: dict[ScoreReason, list[int]] = {}
+    for move in moves:
+        if move.seat == seat:
+            for amount, reason in move.points:
+                amounts.setdefault(reason, []).append(amount)
+    parts = []
+    for reason in REASON_NOUNS:  # always in the same order
+        scored = amounts.get(reason)
+        if not scored:
             continue
-        if scoring:
-            lines.append(points_line(t, scoring, names))
-            scoring = []
-        if isinstance(event, PieceCut):
-            lines.append(t.plural(
-                "✂ {name} cut with {tile}: {taker} takes {count} tile into their hand and "
-                "moves next.",
-                "✂ {name} cut with {tile}: {taker} takes {count} tiles into their hand and "
-                "moves next.",
-                len(event.taken), name=esc(names[event.seat]), tile=str(event.tile),
-                taker=esc(names[event.taker])))
-    if scoring:
-        lines.append(points_line(t, scoring, names))
-    return lines
+        if len(scored) == 1:
+            figures = str(scored[0])
+        elif len(set(scored)) == 1:
+            figures = f"{len(scored)} \N{MULTIPLICATION SIGN} {scored[0]}"
+        else:
+            figures = " + ".join(map(str, scored)).replace("+ -", "- ")
+        parts.append(f"{t(REASON_NOUNS[reason])} {figures}")
+    return ", ".join(parts)
 
 
-def points_line(t: Translator, scored: Sequence[PointsScored], names: Sequence[str]) -> str:
-    """One seat's points of one move, with every reason: "Ayu scores 6: a tile laid along,
-    a free 6 left open"."""
-    points = sum(event.points for event in scored)
-    why = ", ".join(t(REASONS[event.why], points=event.points) for event in scored)
-    name = esc(names[scored[0].seat])
-    if points < 0:
-        return t("{name} loses {points}: {why}.", name=name, points=-points, why=why)
-    return t.plural("{name} scores {count} point: {why}.", "{name} scores {count} points: {why}.",
-                    points, name=name, why=why)
+def waiting_line(t: Translator, layout: LayoutView) -> str:
+    """Kolbasa: what the ⏸ by a ribbon's end means ("" while both ribbons may take a tile)."""
+    waits = [end.end for end in layout.ends if not end.open]
+    if not waits or waits[0] not in WAITS:
+        return ""
+    return t(WAITS[waits[0]])

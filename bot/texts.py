@@ -178,15 +178,20 @@ def lobby_text(t: Translator, game: Game) -> str:
     return "\n".join(lines)
 
 
-def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = False) -> str:
-    """One move as the group reads it; ``name`` is whoever made it (escaped here)."""
-    text = _describe_move(t, move, esc(name))
+def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = False,
+                  taker: str = "") -> str:
+    """One move as the group reads it, with what it scored; ``name`` is whoever made it and
+    ``taker`` whoever took the piece of a cut (both escaped here)."""
+    text = _describe_move(t, move, esc(name), esc(taker))
+    scored = stocktexts.move_points(t, move)
+    if scored:
+        text += " " + scored
     if timed_out:
         return "⏰ " + text + " " + t("(time ran out: I moved for them)")
     return text
 
 
-def _describe_move(t: Translator, move: PublicMove, name: str) -> str:
+def _describe_move(t: Translator, move: PublicMove, name: str, taker: str) -> str:
     if move.kind is ActionKind.PLAY:
         assert move.tile is not None
         if move.ends_before is None:
@@ -201,7 +206,7 @@ def _describe_move(t: Translator, move: PublicMove, name: str) -> str:
     if move.kind is ActionKind.DRAW:
         return stocktexts.describe_draw(t, name)
     if move.kind is ActionKind.CUT:
-        return stocktexts.describe_cut(t, move, name)
+        return stocktexts.describe_cut(t, move, name, taker)
     return t("{name} put a tile face down (dead tile).", name=name)
 
 
@@ -247,8 +252,13 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
                     t, esc(mover(game, view, index)),
                     min(_draws_in_a_row(view, index), index - indices[0] + 1)))
             continue
+        taker = ""
+        if move.kind is ActionKind.CUT:  # the previous seat takes the piece
+            seat = (move.seat - 1) % len(view.players)
+            taker = game.player_at(seat, view.hand_number, index).name
         lines.append(describe_move(t, move, mover(game, view, index),
-                                   auto is not None and f"{view.hand_number}:{index}" in auto))
+                                   auto is not None and f"{view.hand_number}:{index}" in auto,
+                                   taker))
     return lines
 
 
@@ -256,7 +266,8 @@ def _ends_lines(t: Translator, view: TableView) -> list[str]:
     """The open ends (all four in Muggins) and, in the games with a stock, its size."""
     if view.layout is not None:
         lines = [stocktexts.ends_line(t, view.layout)] if view.layout.ends else []
-        return [*lines, stocktexts.stock_line(t, view)]
+        waiting = stocktexts.waiting_line(t, view.layout)
+        return [*lines, *([waiting] if waiting else []), stocktexts.stock_line(t, view)]
     if view.ends is not None:
         return [t("Open ends: {left} and {right}.", left=view.ends[0], right=view.ends[1])]
     return []
@@ -274,9 +285,11 @@ def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
         parts.append(f"{who} {view.scores[side]}")
     if any(view.scored) and view.result is None:  # points scored in this hand so far
         hand = " · ".join(" & ".join(esc(names[s]) for s in seats) + f" {view.scored[side]:+d}"
-                          for side, seats in enumerate(view.sides))
+                          for side, seats in enumerate(view.sides) if view.scored[side])
         return t("Score: {scores} (to {target}); this hand so far: {hand}",
                  scores=" · ".join(parts), target=view.target, hand=hand)
+    if variant(view.game).lowest_total_wins and view.match_over:  # the final message
+        return t("Final penalty points: {scores}.", scores=" · ".join(parts))
     if variant(view.game).lowest_total_wins:
         return t("Penalty points: {scores}. The match ends when someone reaches {target}; "
                  "the lowest total wins.", scores=" · ".join(parts), target=view.target)
@@ -355,16 +368,19 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     if ended.stock_left:
         lines.append(t.plural("{count} tile was left in the stock.",
                               "{count} tiles were left in the stock.", ended.stock_left))
-    if any(ended.scored):
-        lines.append(t("Scored during play: {scores}.", scores=" · ".join(
-            " & ".join(esc(names[s]) for s in side) + f" {ended.scored[i]}"
-            for i, side in enumerate(view.sides))))
+    listed = [(seat, stocktexts.points_list(t, view.history, seat)) for seat in range(len(names))]
+    if any(words for _, words in listed):
+        lines.append(t("Points of play: {scores}.", scores=" · ".join(
+            f"{esc(names[seat])} {ended.scored[view.players[seat].side]} ({words})"
+            for seat, words in listed if words)))
     if ended.winner is None:
         lines.append(t("A drawn hand: nobody scores."))
     else:
         side = view.sides[ended.winner]
         points = ended.points[ended.winner]
-        if variant(game.variant).lowest_total_wins:
+        if any(ended.scored) and len(side) == 1:  # points were scored during play
+            lines.append(_hand_won(t, ended, esc(names[side[0]])))
+        elif variant(game.variant).lowest_total_wins:
             lines.append(t("{name} wins the hand with the lowest total.",
                            name=esc(names[side[0]])))
         elif len(side) == 1:
@@ -375,6 +391,31 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
                            first=esc(names[side[0]]), second=esc(names[side[1]]), points=points))
     lines.append(scores_line(t, view, names))
     return "\n".join(lines)
+
+
+def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
+    """Who won a hand of a game that scores during play, and what winning it added."""
+    assert ended.winner is not None
+    points = ended.points[ended.winner]
+    extra = points - ended.scored[ended.winner]
+    if not extra and ended.scored[ended.winner] == max(ended.scored):
+        # Six-matador: the most points of play win the hand, and winning adds nothing
+        return t("{name} wins the hand with the most points: {points}.", name=name,
+                 points=points)
+    if ended.reason is HandEndReason.OUT:
+        return t("{name} wins the hand: +{extra} for going out, {points} in this hand.",
+                 name=name, extra=extra, points=points)
+    return t("{name} wins the blocked hand: +{extra} for it, {points} in this hand.",
+             name=name, extra=extra, points=points)
+
+
+def settlement_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
+    """Six-matador's settling up (D25), or "" where the game has none."""
+    if view.settlement is None:
+        return ""
+    return t("Settling up (the winner gets the difference from each): {list}.", list=" · ".join(
+        " & ".join(esc(names[s]) for s in seats) + f" {view.settlement[side]:+d}"
+        for side, seats in enumerate(view.sides)))
 
 
 def game_end_line(t: Translator, game: Game) -> str:
@@ -407,6 +448,9 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
             lines.append(t("🏆 {first} and {second} win the match!",
                            first=esc(names[side[0]]), second=esc(names[side[1]])))
     lines.append(scores_line(t, view, names))
+    settled = settlement_line(t, view, names)
+    if settled:
+        lines.append(settled)
     lines.append(t("Play again with the same players and rules: tap below, or /newgame."))
     return "\n".join(lines)
 
@@ -526,8 +570,10 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
             elif move.kind is ActionKind.DISCARD and view.dead:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
-        elif move.kind is ActionKind.KNOCK:
-            lines.append(t("You could not lay a tile, so I knocked for you."))
+        elif move.kind is ActionKind.KNOCK:  # with what it cost (Six-matador: 6)
+            lines.append(" ".join(filter(None, (
+                t("You could not lay a tile, so I knocked for you."),
+                stocktexts.move_points(t, move)))))
     if view.seat in game.timer.away:
         lines.append(t("You seem to be away: I keep making safe moves for you. Play a tile "
                        "yourself to take over again."))
@@ -589,9 +635,7 @@ class TextComposer:
         out: list[Outgoing] = []
         match = game.match
         assert match is not None
-        said = stocktexts.news(t, events, game.names)
-        if said:  # draws, points and cuts as they happen (never a face from a hand or stock)
-            out.append(Outgoing("\n".join(said)))
+        # Points, draws and cuts are told in the table's caption: see bot.stocktexts.
         for event in events:
             # Called before the next hand is dealt, so the current hand is the one that ended.
             if isinstance(event, HandEnded):

@@ -5,6 +5,8 @@ matching rule (:meth:`engine.variants.Variant.ways`) says how a tile may lie at 
 
 from __future__ import annotations
 
+from itertools import takewhile
+
 from .actions import Action, Cut, Play
 from .board import LEFT, RIGHT, Board, Piece
 from .errors import (
@@ -15,7 +17,7 @@ from .errors import (
     NoSuchEndError,
     TileDoesNotFitError,
 )
-from .events import Event, PieceCut, SpinnerOpened, TilePlayed
+from .events import Event, HandEnded, PieceCut, SpinnerOpened, TilePlayed
 from .machine import HandCore, mask_of, tiles_of
 from .tiles import End, Tile
 from .variants.base import Opening
@@ -27,6 +29,7 @@ class StockHand(HandCore):
     def _open_layout(self, opening: Opening) -> None:
         self.board = Board()
         self.faced: list[tuple[int, int] | None] = []  # the line's ends before each move
+        self.told: list[tuple[Event, ...]] = []  # each move's events, for the table's view
 
     # --- reading -----------------------------------------------------------------------
     @property
@@ -103,6 +106,7 @@ class StockHand(HandCore):
     def _fork_layout(self, state: dict[str, object]) -> None:
         state["board"] = self.board.copy()
         state["faced"] = self.faced.copy()
+        state["told"] = self.told.copy()
 
     # --- checks ------------------------------------------------------------------------
     def _check_lay(self, seat: int, play: Play) -> Play:
@@ -156,6 +160,8 @@ class StockHand(HandCore):
         before = self.ends
         events = super().apply(seat, action)  # refuses before changing anything
         self.faced.append(before)
+        # What the move itself did, for the table's view (the hand's end is told apart).
+        self.told.append(tuple(takewhile(lambda e: not isinstance(e, HandEnded), events)))
         return events
 
     def _lay(self, seat: int, play: Play) -> list[Event]:

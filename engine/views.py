@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from .actions import Action, ActionKind, Cut, Discard, Draw, Knock, Play
 from .board import DOWN, LEFT, RIGHT, UP, Piece
 from .errors import BadInputError
-from .events import HandEnded
+from .events import Event, HandEnded, PieceCut, PointsScored, ScoreReason
 from .hand import Hand, lay, start_line
 from .layout import Placed
 from .match import Match
 from .options import Options
 from .table import StockHand
 from .tiles import End, Tile
+from .variants.stock import StockGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,15 @@ class PublicMove:
     ends_before: tuple[int, int] | None
     cross: bool | None = None  # the games of seed 002: the tile lies crosswise
     left_half: int | None = None  # a lead: the half towards the left
+    # The games of seed 002: what this move scored during play, and why (Six-matador: 1 and
+    # 5 for one lay; minus 6 for a knock), and for Kolbasa's cut how many tiles the previous
+    # seat took. The engine's facts, so that no caller works the rules out again.
+    points: tuple[tuple[int, ScoreReason], ...] = ()
+    taken: int = 0
+
+    @property
+    def reasons(self) -> frozenset[ScoreReason]:
+        return frozenset(why for _, why in self.points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +127,9 @@ class TableView:
     scored: tuple[int, ...] = ()  # per side: points scored during play in this hand so far
     layout: LayoutView | None = None  # the games of seed 002
     lowest_total_wins: bool = False  # the scores are penalty points
+    # Once the match is over, where its game settles the final scores (Six-matador, D25): per
+    # side, what it receives (negative: pays). Shown beside the scores, never added to them.
+    settlement: tuple[int, ...] | None = None
 
     @property
     def seats(self) -> int:
@@ -217,23 +230,32 @@ def layout_view(hand: StockHand) -> LayoutView:
     )
 
 
-def _public_stock_move(seat: int, action: Action, before: tuple[int, int] | None) -> PublicMove:
+def _public_stock_move(seat: int, action: Action, before: tuple[int, int] | None,
+                       told: tuple[Event, ...]) -> PublicMove:
     if type(action) is Play:
         if before is None:  # the lead: the rules fix its way, as written
             half = action.left_half if action.left_half is not None else action.tile.low
-            return PublicMove(seat, action.kind, action.tile, None, None, None, half)
-        return PublicMove(seat, action.kind, action.tile, action.end, before, action.cross)
+            return PublicMove(seat, action.kind, action.tile, None, None, None, half,
+                              _points(told))
+        return PublicMove(seat, action.kind, action.tile, action.end, before, action.cross,
+                          points=_points(told))
     if type(action) is Cut:
-        return PublicMove(seat, action.kind, action.tile, action.give, before)
-    return PublicMove(seat, action.kind, None, None, before)
+        taken = sum(len(e.taken) for e in told if isinstance(e, PieceCut))
+        return PublicMove(seat, action.kind, action.tile, action.give, before, taken=taken)
+    return PublicMove(seat, action.kind, None, None, before, points=_points(told))
+
+
+def _points(told: tuple[Event, ...]) -> tuple[tuple[int, ScoreReason], ...]:
+    return tuple((e.points, e.why) for e in told if isinstance(e, PointsScored))
 
 
 def _public_history(hand: Hand | StockHand) -> tuple[PublicMove, ...]:
     """Every move of the hand as the table saw it, with the ends each one faced."""
     if isinstance(hand, StockHand):
         return tuple(
-            _public_stock_move(seat, action, before)
-            for (seat, action), before in zip(hand.moves, hand.faced, strict=True)
+            _public_stock_move(seat, action, before, told)
+            for (seat, action), before, told in zip(hand.moves, hand.faced, hand.told,
+                                                    strict=True)
         )
     line = start_line(hand.deal)
     moves = []
@@ -296,7 +318,14 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
         scored=scored,
         layout=layout,
         lowest_total_wins=match.variant.lowest_total_wins,
+        settlement=_settlement(match) if match.over and latest else None,
     )
+
+
+def _settlement(match: Match) -> tuple[int, ...] | None:
+    if not isinstance(match.variant, StockGame):
+        return None
+    return match.variant.settlement(match.scores, match.winner)
 
 
 def _line(hand: Hand | StockHand, layout: LayoutView | None) -> tuple[Placed, ...]:

@@ -2,7 +2,8 @@
 
 Starts the bundled fake Bot API server on 127.0.0.1, runs the real bot against it (its own
 HTTP stack, storage and pictures), and lets simulated players take their seats and play.
-Prints the group's chat as it happened and saves every picture the group saw.
+Prints the group's chat as it happened and saves every picture the group saw, and the first
+player's private chat (``private.txt``).
 """
 
 from __future__ import annotations
@@ -16,16 +17,31 @@ from pathlib import Path
 from bot.app import build_application, running
 from bot.config import Settings
 from bot.gamebook import GAMES
-from fakeapi import FakeTelegramServer
+from bot.i18n import LANGUAGES
+from fakeapi import FakeChat, FakeTelegramServer, StoredMessage
 from fakeapi.players import Table, random_choice
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
 
 
-async def demo(game: str, players: int, out: Path, seed: int, theme: str) -> str:
+def _data(message: StoredMessage, prefix: str) -> str:
+    """The callback data of ``message``'s button whose data starts with ``prefix`` (lobby
+    buttons are found by their data, so that the demo runs in every language)."""
+    return next(b.callback_data for row in message.buttons for b in row
+                if b.callback_data and b.callback_data.startswith(prefix))
+
+
+def _match_over(server: FakeTelegramServer, group: FakeChat) -> bool:
+    """The match's result has come: its message offers to play again."""
+    return any(b.callback_data and b.callback_data.startswith("g:")
+               for m in server.bot_messages(group) for row in m.buttons for b in row)
+
+
+async def demo(game: str, players: int, out: Path, seed: int, theme: str,
+               language: str = "en") -> str:
     out.mkdir(parents=True, exist_ok=True)
     async with FakeTelegramServer() as server:
-        users = [server.add_user(name, language_code="en", started=True)
+        users = [server.add_user(name, language_code=language, started=True)
                  for name in NAMES[:players]]
         group = server.add_group("Domino evening", members=users, admins=users[:1])
         with tempfile.TemporaryDirectory() as folder:
@@ -48,20 +64,19 @@ async def demo(game: str, players: int, out: Path, seed: int, theme: str) -> str
                     lambda: next((m for m in server.bot_messages(group) if m.buttons), None)
                 )
                 for user in users[1:]:
-                    record = user.press(lobby, "✋ Join")
+                    record = user.press(lobby, _data(lobby, "j:"))
                     await server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
                 await server.wait_for(
                     lambda: all(u.id in lobby.mentioned_user_ids for u in users)
                 )
-                users[0].press(lobby, "▶ Start")
+                users[0].press(lobby, _data(lobby, "s:"))
                 table = Table(server, users, random_choice(seed))
-                await table.play_until(lambda: any(
-                    "The match is over" in (m.text or m.caption or "")
-                    for m in server.bot_messages(group)
-                ))
+                await table.play_until(lambda: _match_over(server, group))
                 await server.wait_idle(quiet=0.5)
             for number, photo in enumerate(server.photos(group)):
                 (out / f"group_{number:03d}.png").write_bytes(photo.data)
+            # What the first player read in the private chat, beside the group's chat.
+            (out / "private.txt").write_text(server.transcript(users[0].private_chat))
             server.assert_no_violations()
             return server.transcript(group)
 
@@ -73,9 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("demo-output"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--theme", default="classic")
+    parser.add_argument("--language", choices=LANGUAGES, default="en",
+                        help="the players' language, which the group then speaks")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
-    print(asyncio.run(demo(args.game, args.players, args.out, args.seed, args.theme)))
+    print(asyncio.run(demo(args.game, args.players, args.out, args.seed, args.theme,
+                           args.language)))
     print(f"\nPictures the group saw: {args.out}/")
     return 0
 

@@ -225,6 +225,7 @@ def stock_game_samples() -> tuple[Sample, ...]:
     pair_end = table_view(stock.finished("pair", 4, 2, 60))
     french_end = table_view(stock.finished("french", 5, 3, 40))
     muggins_end = table_view(stock.finished("muggins", 2, 4, 40))
+    six_end = table_view(stock.finished("six-matador", 3, 5, 40))  # a debt, settled
     four_ends = _turn(first_position("muggins", 3, stock.four_ends_and_choice, seeds=(1,)))
     return (
         *tables,
@@ -237,6 +238,8 @@ def stock_game_samples() -> tuple[Sample, ...]:
         Sample("match-end-french-5", "match-end", "dark", french_end, names_for(5),
                ratings=(-4, 15, None, 0, -11)),
         Sample("match-end-muggins-2", "match-end", "classic", muggins_end, names_for(2)),
+        Sample("match-end-six-matador-3", "match-end", "dark", six_end, names_for(3),
+               ratings=(-9, 14, None)),
         Sample("scoreboard-hands", "scoreboard", "dark", None, (),
                board=stock.scoreboard_with_hands(scoreboard_rows())),
     )

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Iterator
 from functools import cache
 
-from engine import Action, LayoutView, Match, TableView, table_view
+from engine import Action, LayoutView, Match, ScoreReason, TableView, table_view
 from renderers.board import header_kind, only_matadors
 from renderers.scoreboard import ScoreboardRow, shared_places
 
@@ -80,11 +80,13 @@ def in_debt(match: Match) -> bool:
 
 
 def double_header(match: Match) -> bool:
-    return header_kind(layout_of(match)) == 2 and len(layout_of(match).line) >= 4
+    return header_kind(table_view(match)) is ScoreReason.DOUBLE_HEADER \
+        and len(layout_of(match).line) >= 4
 
 
 def triple_header(match: Match) -> bool:
-    return header_kind(layout_of(match)) == 3 and len(layout_of(match).line) >= 4
+    return header_kind(table_view(match)) is ScoreReason.TRIPLE_HEADER \
+        and len(layout_of(match).line) >= 4
 
 
 # (game, seats, what it must show, seed, theme)

@@ -5,7 +5,9 @@ An end's mark is the usual badge: two numbers (a crosswise matador at the end) s
 badge; an end that takes only a matador (an honour, in French) is drawn in the knock colour
 and the status box says what that colour means; a Kolbasa ribbon that may not take the next
 tile is drawn grey. The status box, between the bottom seats, shows Muggins' count (in the
-accent colour when it scores), Bergen's double or triple header, and that legend.
+accent colour when the latest lay scored it), Bergen's double or triple header (when the latest
+lay made one), and the legends of those two colours. What scored is the engine's fact (each
+move's points in the view); nothing here works a scoring rule out again.
 """
 
 from __future__ import annotations
@@ -14,7 +16,18 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine import End, LayoutView, Placed, StockGame, TableView, Tile, variant
+from engine import (
+    ActionKind,
+    End,
+    LayoutView,
+    Placed,
+    PublicMove,
+    ScoreReason,
+    StockGame,
+    TableView,
+    Tile,
+    variant,
+)
 from engine.views import OpenEnd
 
 from .arms import largest
@@ -29,7 +42,10 @@ Rect = tuple[int, int, int, int]
 COUNT_SIZE = 56
 STATUS_SIZE = SMALLEST_TEXT
 OFF_SIDE = 26  # the tiles cut off, lying: 52 x 26
-MUGGINS_FIVES = 5  # a count that is a multiple of this scores (the engine scores it)
+HEADERS = (ScoreReason.TRIPLE_HEADER, ScoreReason.DOUBLE_HEADER)
+# A legend's words start 54 px into the box (its mark first) and may run to 10 px before its
+# right edge: they are wrapped to that width, and a little less, so none is cut when drawn.
+LEGEND_INDENT = 70
 
 
 def crosswise(layout: LayoutView) -> frozenset[Tile]:
@@ -47,13 +63,23 @@ def only_matadors(game: str, numbers: Sequence[int]) -> bool:
                    for tile in tiles if tile not in rules.matadors)
 
 
-def header_kind(layout: LayoutView) -> int:
-    """Bergen: 2 for a double header (both ends show one number), 3 for a triple header (one
-    end tile is also a double), 0 otherwise."""
-    ends = {e.end: e.numbers for e in layout.ends}
-    if len(layout.line) < 2 or ends.get(End.LEFT) != ends.get(End.RIGHT):
-        return 0
-    return 3 if layout.line[0].tile.is_double or layout.line[-1].tile.is_double else 2
+def last_lay(view: TableView) -> PublicMove | None:
+    """The latest tile laid this hand (the highlighted one), as the table saw it."""
+    return next((m for m in reversed(view.history) if m.kind is ActionKind.PLAY), None)
+
+
+def header_kind(view: TableView) -> ScoreReason | None:
+    """Bergen's double or triple header, while the latest tile laid is the one that made it:
+    the engine scored it (the move's points say so); nothing here works the rule out."""
+    move = last_lay(view)
+    reasons = move.reasons if move is not None else frozenset()
+    return next((r for r in HEADERS if r in reasons), None)
+
+
+def count_scored(view: TableView) -> bool:
+    """Muggins: the count shown is one the latest lay scored."""
+    move = last_lay(view)
+    return move is not None and ScoreReason.FIFTEEN in move.reasons
 
 
 def _spots(layout: LayoutView, width: int, height: int,
@@ -146,23 +172,28 @@ def _cut_off(canvas: Image.Image, draw: ImageDraw.ImageDraw, off: Sequence[Tile]
         x += 2 * OFF_SIDE + gap
 
 
-def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, bool]]:
-    """What the status box says: (words, whether it explains the knock colour's marks)."""
+def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | None]]:
+    """What the status box says: (words, the legend it is: "matador" explains the knock
+    colour's marks, "waits" the grey mark of a ribbon that must wait; None: plain words)."""
     layout = view.layout
     if layout is None or view.hand_over:
         return []
-    out: list[tuple[str, bool]] = []
-    kind = header_kind(layout) if variant(view.game).name == "bergen" else 0
-    if kind:
-        out.append((labels.triple_header if kind == 3 else labels.double_header, False))
+    out: list[tuple[str, str | None]] = []
+    header = header_kind(view)
+    if header is not None:
+        words = labels.triple_header if header is ScoreReason.TRIPLE_HEADER \
+            else labels.double_header
+        out.append((words, None))
     if any(e.open and only_matadors(view.game, e.numbers) for e in layout.ends):
-        out.append((labels.only_matador, True))
+        out.append((labels.only_matador, "matador"))
+    if any(not e.open for e in layout.ends):
+        out.append((labels.ribbon_waits, "waits"))
     return out
 
 
 def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
                 palette: Theme, labels: TableLabels, box: Rect) -> None:
-    """Muggins' count, Bergen's header, the matador-only legend, in ``box`` (if any)."""
+    """Muggins' count, Bergen's header, the legends of the marks, in ``box`` (if any)."""
     layout = view.layout
     assert layout is not None
     spinner = layout.kind == "spinner"
@@ -174,8 +205,7 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
           left, top)
     centre = (left + right) / 2
     if spinner:
-        scores = layout.count > 0 and layout.count % MUGGINS_FIVES == 0
-        colour = palette.accent if scores else palette.text
+        colour = palette.accent if count_scored(view) else palette.text
         used = text(draw, (0, -100), str(layout.count), COUNT_SIZE, colour, bold=True)
         caption = font(STATUS_SIZE).getlength(labels.count)
         x = centre - (caption + 12 + used) / 2
@@ -184,19 +214,22 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
         text(draw, (x + min(caption, right - left - used - 36) + 12, (top + bottom) / 2 + 4),
              str(layout.count), COUNT_SIZE, colour, bold=True, anchor="lm")
         return
-    rows = [(row, legend) for words, legend in lines
-            for row in wrapped(words, right - left - (62 if legend else 24))]
+    rows = [(row, legend, index == 0) for words, legend in lines
+            for index, row in enumerate(
+                wrapped(words, right - left - (LEGEND_INDENT if legend else 24)))]
     step = min(44.0, (bottom - top) / (len(rows) + 0.5))
     y = (top + bottom) / 2 - step * (len(rows) - 1) / 2
-    for index, (words, legend) in enumerate(rows):
-        if not legend:
+    for words, legend, first in rows:
+        if legend is None:
             text(draw, (centre, y), words, STATUS_SIZE, palette.accent, bold=True, anchor="mm",
                  max_width=right - left - 24)
         else:
             r = 11
             x = left + 20
-            if index == 0 or not rows[index - 1][1]:
-                paste(canvas, rounded(2 * r, 2 * r, r, palette.knock), x, y - r)
+            if first:  # the mark it explains, as the end's badge is drawn
+                disc = rounded(2 * r, 2 * r, r, palette.knock) if legend == "matador" else \
+                    rounded(2 * r, 2 * r, r, palette.panel, palette.muted, 3)
+                paste(canvas, disc, x, y - r)
             text(draw, (x + 2 * r + 12, y), words, STATUS_SIZE, palette.text, anchor="lm",
                  max_width=right - x - 2 * r - 22)
         y += step

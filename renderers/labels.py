@@ -48,10 +48,12 @@ class TableLabels:
     # Explains the marks of ends only a matador may take; French calls its matadors honours,
     # so the caller gives French tables "honour only" here (dataclasses.replace).
     only_matador: str = "matador only"
+    ribbon_waits: str = "waits for the other ribbon"  # Kolbasa: explains a grey end mark
     # The end of a match.
     match_over: str = "Match over"
     final_score: str = "final score"
     rating: str = "rating"
+    settlement: str = "wins or pays"  # Six-matador: each score settled against the winner's
 
     def game_title(self, game: str) -> str:
         """The game's display name, or its code name when the catalogue lacks it."""

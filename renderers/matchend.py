@@ -1,7 +1,8 @@
 """The end of a match: each side's final score, ranked, with a medal for the first three places
 (tied sides share a place and its medal), partners together in one row, and, where the caller
-gives them, how each player's rating moved (+12 in the accent colour, -8 in the knock colour).
-The bot sends it with the match-end message."""
+gives them, how each player's rating moved (+12 in the accent colour, -8 in the knock colour),
+and where the game settles the final scores (Six-matador), what each side receives or pays
+beside its score, with its sign. The bot sends it with the match-end message."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ SCORE_SIZE = 48
 CAPTION_SIZE = SMALLEST_TEXT
 SCORE_W = 240  # the score column, right-aligned at the row's right
 RATING_W = 200  # the rating column, left of it
+SETTLE_W = 220  # Six-matador: what each side receives or pays, between the two
 
 
 def ranked_sides(view: TableView) -> list[tuple[int, int]]:
@@ -67,7 +69,8 @@ def _side_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, place: i
     text(draw, (left + 16 + r, middle), str(place), CAPTION_SIZE, ON_MEDAL if medal else
          palette.text, bold=True, anchor="mm")
     name_left = left + 16 + 2 * r + 20
-    rating_right = right - PAD - SCORE_W
+    settle_right = right - PAD - SCORE_W
+    rating_right = settle_right - (SETTLE_W if view.settlement is not None else 0)
     team = team_colour(view, side, palette)
     for index, seat in enumerate(seats):
         y = top + ROW_PAD + LINE_H * index + LINE_H / 2
@@ -79,6 +82,12 @@ def _side_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, place: i
                 else palette.muted
             text(draw, (rating_right, y + 14), signed(change), FIGURE_SIZE, colour, bold=True,
                  anchor="rs")
+    if view.settlement is not None:
+        settled = view.settlement[side]
+        colour = palette.accent if settled > 0 else palette.knock if settled < 0 \
+            else palette.muted
+        text(draw, (settle_right, middle + 15), signed(settled), FIGURE_SIZE, colour,
+             bold=True, anchor="rs")
     text(draw, (right - PAD, middle + 17), str(view.scores[side]), SCORE_SIZE,
          palette.winner if won else palette.text, bold=True, anchor="rs")
     return height
@@ -105,8 +114,13 @@ def draw_match_end(view: TableView, names: Sequence[str], changes: Sequence[int 
     caption = labels.penalty if counts_against(view) else labels.final_score
     text(draw, (right, baseline), caption, CAPTION_SIZE, palette.muted, anchor="rs",
          max_width=SCORE_W)
+    rating_right = right - SCORE_W
+    if view.settlement is not None:
+        text(draw, (rating_right, baseline), labels.settlement, CAPTION_SIZE, palette.muted,
+             anchor="rs", max_width=SETTLE_W - 20)
+        rating_right -= SETTLE_W
     if any(change is not None for change in changes):
-        text(draw, (right - SCORE_W, baseline), labels.rating, CAPTION_SIZE, palette.muted,
+        text(draw, (rating_right, baseline), labels.rating, CAPTION_SIZE, palette.muted,
              anchor="rs", max_width=RATING_W)
     top += COLUMNS_H
     for place, side in ranked_sides(view):

@@ -9,6 +9,10 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import ImageDraw
 
 from bot.app import build_application, running
 from bot.config import Settings
@@ -127,6 +131,20 @@ class Group:
 
     def match_over(self) -> bool:
         return self.said("The match is over")
+
+
+def drawn_words(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, every string Pillow is asked to draw (the pictures' words), in order."""
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: Any, words: Any, *args: Any,
+                  **kwargs: Any) -> Any:
+        drawn.append(str(words))
+        return original(self, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    return drawn
 
 
 def counting_seeds(start: int = 7000) -> Callable[[], int]:

@@ -45,11 +45,12 @@ async def test_a_whole_match_of_each_new_game_for_each_seat_count(
     ends = [t for t in group.texts() if t.startswith("The match is over")]
     assert len(ends) == 1
     if variant(game).lowest_total_wins:
-        assert "with the lowest total" in ends[0] and "Penalty points" in ends[0]
+        assert "with the lowest total" in ends[0] and "Final penalty points:" in ends[0]
+        assert "The match ends when" not in ends[0]  # it has ended
     drew = any(m.kind is ActionKind.DRAW for hand in match.hands for _, m in hand.moves)
     if drew:  # the group read how many were drawn, and what is left
         said = everything_said(group)
-        assert any(re.search(r"drew \d+ tiles? from the stock", t) for t in said)
+        assert any(re.search(r"drew (a tile|\d+ tiles) from the stock", t) for t in said)
         assert any(re.search(r"Stock: \d+ tiles?\.", t) for t in said)
 
 
@@ -103,6 +104,65 @@ async def test_nothing_in_the_group_names_a_tile_in_a_hand_or_in_the_stock(group
             for button in row:
                 assert not TILE.search(button.text) and "|" not in button.text, button.text
     assert checked > 20
+
+
+POINTS_OF_PLAY = re.compile(r"Points of play: (.*)\.$", re.MULTILINE)
+
+
+async def test_muggins_points_are_told_in_the_table_caption_not_in_messages_of_their_own(
+    group: Group,
+) -> None:
+    """Every point with its reason, in the one table message and the hand's result: the group
+    gets no message per scoring lay (each would count against Telegram's 20 a minute)."""
+    async with group.bot():
+        table = await group.start(newgame("muggins"), 3)
+        await table.play_until(group.match_over)
+        game = group.game()
+    match = game.match
+    assert match is not None and match.over
+    texts = group.texts()
+    assert not [t for t in texts if re.search(r"scores \d+ points?:", t)]
+    tables = [t for t in texts if re.match(r"Muggins · hand \d+", t)]
+    results = group.hand_results()
+    others = [t for t in texts if t not in tables and t not in results]
+    assert len(tables) == len(results) == len(match.hands)
+    assert len(others) == 3, others  # the lobby, "the table is ready", the match's result
+    said = everything_said(group)
+    assert any(re.search(r"\+(\d+): the open ends add up to \1\.", t) for t in said)
+    for number, text in enumerate(results):
+        hand = match.hands[number]
+        assert hand.result is not None
+        listed = POINTS_OF_PLAY.search(text)
+        names = game.names
+        if not any(hand.result.scored):
+            assert listed is None
+            continue
+        assert listed is not None, text
+        for part in listed.group(1).split(" · "):
+            name, total, *_ = part.split(" ")
+            figures = re.search(r"\(count ([\d + ]+)\)", part)
+            assert figures is not None and sum(map(int, figures.group(1).split(" + "))) == int(
+                total)
+            assert hand.result.scored[names.index(name)] == int(total)
+
+
+async def test_six_matador_match_result_settles_up(group: Group) -> None:
+    """D25: the winner gets the difference from each other player, shown (not added) in the
+    match's result and on its picture; the debts with their minus sign."""
+    async with group.bot():
+        table = await group.start(newgame("six-matador"), 3)
+        await table.play_until(group.match_over)
+        game = group.game()
+    match = game.match
+    assert match is not None and match.over and match.winner is not None
+    end = next(m for m in group.messages() if (m.caption or "").startswith("The match is over"))
+    assert end.photo is not None  # the match-end picture
+    settled = variant("six-matador").settlement(match.scores, match.winner)  # type: ignore[attr-defined]
+    expected = " · ".join(f"{name} {value:+d}" for name, value in zip(game.names, settled,
+                                                                       strict=True))
+    assert f"Settling up (the winner gets the difference from each): {expected}." in (
+        end.caption or "")
+    assert settled[match.winner] == sum(match.scores[match.winner] - s for s in match.scores)
 
 
 def private_captions(group: Group, seat: int) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from bot_kit import drawn_words
 from PIL import Image
 
 from bot.errors import UserError
@@ -358,3 +359,42 @@ def test_players_with_the_same_rating_share_a_place() -> None:
         return Standing(**{**fields_, "name": "x", "rating": rating})  # type: ignore[arg-type]
 
     assert places([standing(1200), standing(1100), standing(1100), standing(900)]) == [1, 2, 2, 4]
+
+
+SIX_MATADOR = (  # Six-matador's scores go below 0 with knocks: debts count as they are
+    Played(11, GROUP, "six-matador", (ANN, BOB, CID), [[0], [1], [2]], 1, [-8, 104, 30],
+           at(6, 1), [(1, [-14, 60, 20]), (1, [6, 44, 10])]),
+    Played(12, GROUP, "six-matador", (ANN, BOB, CID), [[0], [1], [2]], 0, [102, 30, -40],
+           at(6, 2), [(0, [102, 30, -40])]),
+)
+
+
+async def test_six_matador_debts_count_on_the_board_and_in_stats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store = Storage(tmp_path / "six.sqlite3")
+    await store.open()
+    try:
+        for played in SIX_MATADOR:
+            await record(store, played)
+        first = MatchRecord(11, GROUP, "six-matador", ((ANN, "Ann"), (BOB, "Bob"), (CID, "Cid")),
+                            ((0,), (1,), (2,)), 1, (-8, 104, 30), at(6, 1))
+        assert first.ranks() == [3.0, 1.0, 2.0]  # a debt is the last place
+        board = await scoreboard(store, GROUP, "six-matador")
+        assert not board.penalty_points
+        assert figures(board) == {
+            "Ann": (2, 1, 0, 3, 1, 94, 1),
+            "Bob": (2, 1, 0, 3, 2, 134, -1),
+            "Cid": (2, 0, 0, 3, 0, -10, -2),
+        }
+        assert board.standings[-1].name == "Cid"
+        text = scoreboard_text(Translator("en"), board)
+        assert "points: -10" in text and "points: 134" in text
+        drawn = drawn_words(monkeypatch)
+        scoreboard_picture(Translator("en"), board)
+        assert "-10" in drawn and "134" in drawn
+        stats = await player_stats(store, CID)
+        assert stats.games[0].standing.points == -10
+        assert "points: -10" in stats_text(Translator("en"), stats)
+    finally:
+        await store.close()

@@ -8,7 +8,7 @@ from bot.callbacks import CutTap, LayTap, TileIntent, TileTap, decode
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
 from bot.stockplay import drawn_tiles, gains
-from engine import DRAW, Cut, Deal, End, Match, Play, Tile, full_set, player_view
+from engine import DRAW, Cut, Deal, End, Match, Play, Tile, full_set, player_view, table_view
 
 T = translator("en")
 ANN, BOB = Player(1, "Ann"), Player(2, "Bob")
@@ -103,13 +103,13 @@ def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
     match.apply(0, Play(Tile(1, 4), End.RIGHT))
     buttons = choice_buttons(match, 1, "3-4")
     labels = [label for label, _ in buttons[:-1]]
-    assert "✂ give left: 1 tile" in labels and "✂ give right: 1 tile" in labels
+    assert "✂ give left (1)" in labels and "✂ give right (1)" in labels
     assert CutTap(1, 5, Tile(3, 4), End.LEFT) in [tap for _, tap in buttons]
     caption = texts.hand_caption(T, game_of(match), player_view(match, 1))
     assert "You may cut with 3-4: the ribbon you give goes to Ann." in caption
-    events = match.apply(1, Cut(Tile(3, 4), End.LEFT))
-    said = texts.stocktexts.news(T, events, ["Ann", "Bob"])
-    assert said == ["✂ Bob cut with 3-4: Ann takes 1 tile into their hand and moves next."]
+    match.apply(1, Cut(Tile(3, 4), End.LEFT))
+    table = texts.table_caption(T, game_of(match), table_view(match))
+    assert "✂ Bob cut with 3-4: Ann takes the left ribbon, 1 tile, and moves next." in table
 
 
 def test_the_tiles_drawn_are_the_drawers_to_read() -> None:

@@ -51,9 +51,11 @@ RUSSIAN = TableLabels(
     double_header="двойной дуплет",
     triple_header="тройной дуплет",
     only_matador="только матадор",
+    ribbon_waits="ждёт другую ленту",
     match_over="Матч окончен",
     final_score="итог",
     rating="рейтинг",
+    settlement="расчёт",
 )
 
 

@@ -10,7 +10,7 @@ from itertools import pairwise
 
 import pytest
 
-from engine import End, LayoutView, TableView, table_view
+from engine import ActionKind, End, LayoutView, PublicMove, ScoreReason, TableView, table_view
 from goldens.samples import Sample, names_for
 from goldens.stock_samples import TABLES, finished, long_tables
 from renderers import ViewMismatchError, render_match_end, render_table
@@ -123,6 +123,8 @@ def test_cut_off_tiles_and_a_closed_ribbon_are_drawn(by_name: dict[str, Sample],
     assert view.layout.off and not all(e.open for e in view.layout.ends)
     render_table(view, names_for(4))
     assert ENGLISH.cut_off in drawn_text
+    assert ENGLISH.ribbon_waits in " ".join(drawn_text)  # the grey mark's legend (wrapped)
+    assert (ENGLISH.ribbon_waits, "waits") in status_lines(view, ENGLISH)
 
 
 def test_only_a_matador_joins_a_blank_in_the_matador_games() -> None:
@@ -150,9 +152,43 @@ def test_bergen_headers_are_named(by_name: dict[str, Sample]) -> None:
     triple = by_name["table-bergen-3"].table
     assert double is not None and double.layout is not None
     assert triple is not None and triple.layout is not None
-    assert header_kind(double.layout) == 2 and header_kind(triple.layout) == 3
-    assert status_lines(double, ENGLISH) == [(ENGLISH.double_header, False)]
-    assert status_lines(triple, ENGLISH) == [(ENGLISH.triple_header, False)]
+    assert header_kind(double) is ScoreReason.DOUBLE_HEADER
+    assert header_kind(triple) is ScoreReason.TRIPLE_HEADER
+    assert status_lines(double, ENGLISH) == [(ENGLISH.double_header, None)]
+    assert status_lines(triple, ENGLISH) == [(ENGLISH.triple_header, None)]
+
+
+def test_the_header_shown_is_the_engines_fact_about_the_latest_lay(
+        by_name: dict[str, Sample]) -> None:
+    """The picture names a header when the latest lay's points say one was scored, and
+    nothing else: it never works the rule out from the ends again."""
+    double = by_name["table-bergen-2"].table
+    assert double is not None and double.layout is not None
+    index = max(i for i, m in enumerate(double.history) if m.kind is ActionKind.PLAY)
+    history = list(double.history)
+    history[index] = replace(history[index], points=())  # ends still equal, nothing scored
+    assert status_lines(replace(double, history=tuple(history)), ENGLISH) == []
+    history[index] = replace(history[index], points=((3, ScoreReason.TRIPLE_HEADER),))
+    assert status_lines(replace(double, history=tuple(history)), ENGLISH) == [
+        (ENGLISH.triple_header, None)]
+    later = (*double.history, PublicMove(0, ActionKind.KNOCK, None, None, double.ends))
+    assert header_kind(replace(double, history=later)) is ScoreReason.DOUBLE_HEADER
+
+
+def test_the_six_matador_match_end_settles_each_score_with_its_sign(
+        by_name: dict[str, Sample], drawn_text: list[str]) -> None:
+    view = by_name["match-end-six-matador-3"].table
+    assert view is not None and view.settlement is not None
+    assert min(view.scores) < 0  # a debt at the end
+    render_match_end(view, names_for(3), rating_changes=(-9, 14, None))
+    assert ENGLISH.settlement in drawn_text
+    assert {signed(v) for v in view.settlement} <= set(drawn_text)
+    assert {str(v) for v in view.scores} <= set(drawn_text)
+    drawn_text.clear()
+    muggins = by_name["match-end-muggins-2"].table
+    assert muggins is not None and muggins.settlement is None
+    render_match_end(muggins, names_for(2))
+    assert ENGLISH.settlement not in drawn_text
 
 
 def test_the_stock_and_the_points_in_play_are_shown_with_their_sign(

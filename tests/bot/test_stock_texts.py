@@ -1,0 +1,174 @@
+"""What the group and a player read of the games with a stock, on deliberate positions: each
+lay's points in the table's caption, the hand's points of play by reason, Kolbasa's waiting
+ribbon explained, short cut buttons, French's honours on the picture, in every language."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from bot_kit import drawn_words
+from test_stock_choices import choice_buttons, game_of, started
+
+from bot import stocktexts, texts
+from bot.gamebook import PRESENTATIONS
+from bot.i18n import LANGUAGES, translator
+from bot.pictures import labels_for
+from engine import (
+    DRAW,
+    KNOCK,
+    End,
+    HandEnded,
+    HandEndReason,
+    Play,
+    ScoreReason,
+    Tile,
+    player_view,
+    table_view,
+)
+from goldens.samples import samples
+from renderers import render_table
+from renderers.labels import TableLabels
+
+T = translator("en")
+MUGGINS = ("5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
+
+
+def test_the_table_caption_says_what_each_lay_scored_and_why() -> None:
+    match = started("muggins", *MUGGINS)
+    match.apply(0, Play(Tile(5, 5)))  # the spinner alone: the count is 10
+    match.apply(1, Play(Tile(0, 5), End.LEFT))  # 0 + 10 on the spinner's other side: 10
+    caption = texts.table_caption(T, game_of(match), table_view(match))
+    assert "Ann led 5-5. +10: the open ends add up to 10." in caption
+    assert "Bob laid 0-5 on the left. +10: the open ends add up to 10." in caption
+    assert "this hand so far: Ann +10 · Bob +10" in caption
+
+
+def test_six_matador_lays_and_knocks_carry_every_reason() -> None:
+    match = started("six-matador", "1-2 0-1 0-3 0-4 1-1 1-3", "4-6 2-2 2-3 3-4 4-4 5-5")
+    match.apply(0, Play(Tile(1, 2)))
+    match.apply(1, Play(Tile(4, 6), End.RIGHT))  # 2 + 4 make the 6, and a free 6 stays open
+    view = table_view(match)
+    assert view.history[-1].points == ((1, ScoreReason.JOINT), (5, ScoreReason.FREE_SIX))
+    caption = texts.table_caption(T, game_of(match), view)
+    assert "Bob laid 4-6 on the right. +6: a tile laid along, a free 6 left open." in caption
+    assert stocktexts.points_list(T, view.history, 1) == "tiles along 1, free sixes 5"
+    assert stocktexts.points_list(T, view.history, 0) == ""  # the lead scores nothing
+
+
+def test_the_points_of_play_are_listed_by_reason_in_a_fixed_order() -> None:
+    from engine import ActionKind, PublicMove
+
+    def lay(*points: tuple[int, ScoreReason]) -> PublicMove:
+        return PublicMove(0, ActionKind.PLAY, Tile(1, 5), End.LEFT, (1, 2), points=points)
+
+    knock = PublicMove(0, ActionKind.KNOCK, None, None, (1, 2),
+                       points=((-6, ScoreReason.KNOCK),))
+    moves = [knock, lay((10, ScoreReason.MATADOR)), lay((1, ScoreReason.JOINT)), knock,
+             lay((1, ScoreReason.JOINT), (5, ScoreReason.FREE_SIX)), lay((10, ScoreReason.MATADOR))]
+    assert stocktexts.points_list(T, moves, 0) == (
+        "matadors 2 \N{MULTIPLICATION SIGN} 10, tiles along 2 \N{MULTIPLICATION SIGN} 1, "
+        "free sixes 5, knocks 2 \N{MULTIPLICATION SIGN} -6")
+    counts = [lay((5, ScoreReason.FIFTEEN)), lay((10, ScoreReason.FIFTEEN)),
+              lay((15, ScoreReason.FIFTEEN))]
+    assert stocktexts.points_list(T, counts, 0) == "count 5 + 10 + 15"
+
+
+def test_the_ribbon_that_waits_is_explained_in_every_language() -> None:
+    match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    match.apply(0, Play(Tile(1, 1)))
+    match.apply(1, Play(Tile(1, 3), End.LEFT))  # the left ribbon is a tile ahead: it waits
+    english = texts.table_caption(T, game_of(match), table_view(match))
+    assert "Open ends: left 3 ⏸ · right 1." in english
+    assert "⏸ The left ribbon waits until the right one catches up." in english
+    for language in LANGUAGES:
+        t = translator(language)
+        caption = texts.table_caption(t, game_of(match), table_view(match))
+        waits = next(line for line in caption.splitlines() if line.startswith("⏸ "))
+        assert waits == t("⏸ The left ribbon waits until the right one catches up.")
+        assert language == "en" or waits not in english  # translated
+    match.apply(0, Play(Tile(1, 4), End.RIGHT))  # level again: nothing waits
+    assert "⏸" not in texts.table_caption(T, game_of(match), table_view(match))
+
+
+def test_the_cut_buttons_fit_a_phone_in_every_language() -> None:
+    match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    match.apply(0, Play(Tile(1, 1)))
+    match.apply(1, Play(Tile(1, 3), End.LEFT))
+    match.apply(0, Play(Tile(1, 4), End.RIGHT))
+    for language in LANGUAGES:
+        t = translator(language)
+        for side in ("left", "right"):
+            label = t(f"✂ give {side} ({{count}})", count=10)  # a long ribbon: two digits
+            assert len(label) <= 20, label
+    labels = [label for label, _ in choice_buttons(match, 1, "3-4")]
+    assert "✂ give left (1)" in labels and "✂ give right (1)" in labels
+
+
+def test_frenchs_table_picture_names_its_honours_in_every_language() -> None:
+    for language in LANGUAGES:
+        t = translator(language)
+        assert labels_for(language, "french").only_matador == t("honour only")
+        assert labels_for(language, "matador").only_matador == t("matador only")
+    assert labels_for("ru", "french").only_matador != labels_for("ru").only_matador
+    fields = set(TableLabels.__dataclass_fields__)
+    for entry in PRESENTATIONS.values():
+        assert set(entry.picture_words) <= fields, entry.name
+
+
+def test_the_pictures_legends_are_never_cut_in_any_language(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five seats leave the status box narrow: every legend still shows all its words."""
+    drawn = drawn_words(monkeypatch)
+    wanted = {"table-french-5": "only_matador", "table-kolbasa-4": "ribbon_waits",
+              "table-kolbasa-3": "ribbon_waits", "table-matador-4": "only_matador"}
+    for sample in samples():
+        if sample.name not in wanted or sample.table is None:
+            continue
+        for language in LANGUAGES:
+            labels = labels_for(language, sample.table.game)
+            drawn.clear()
+            render_table(sample.table, sample.names, labels=labels)
+            legend = getattr(labels, wanted[sample.name])
+            assert legend in " ".join(drawn), (sample.name, language, drawn)
+
+
+def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> None:
+    match = started("six-matador", "1-2 0-1 0-3 0-4 1-1 1-3", "4-6 2-2 2-3 3-4 4-4 5-5")
+    match.apply(0, Play(Tile(1, 2)))
+    match.apply(1, Play(Tile(4, 6), End.RIGHT))
+    view = table_view(match)
+    game = game_of(match)
+    most = HandEnded(0, HandEndReason.BLOCKED, None, False, 1, (9, 30), (0, 6), (0, 6), 0, (0, 6))
+    text = texts.hand_result_text(T, game, most, replace(view, result=most))
+    assert "Points of play: Bob 6 (tiles along 1, free sixes 5)." in text
+    assert "Bob wins the hand with the most points: 6." in text
+    lighter = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (0, 6), (0, 6), 0,
+                        (0, 6))  # won by the lighter hand, with nothing more for it
+    assert "Ann wins the blocked hand: +0 for it, 0 in this hand." in texts.hand_result_text(
+        T, game, lighter, replace(view, result=lighter))
+    out = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (0, 16), (0, 16), 0, (0, 6))
+    assert "Bob wins the hand: +10 for going out, 16 in this hand." in texts.hand_result_text(
+        T, game, out, replace(view, result=out))
+
+
+def test_going_out_in_bergen_is_scored_once_in_the_result() -> None:
+    match = started("bergen", "0-0 1-2 1-3 1-4 1-5 1-6", "0-2 2-3 2-4 2-5 2-6 3-4")
+    match.apply(0, Play(Tile(0, 0)))  # the lowest double leads and scores 2
+    view = table_view(match)
+    out = HandEnded(0, HandEndReason.OUT, 0, True, 0, (0, 25), (4, 0), (4, 0), 8, (2, 0))
+    text = texts.hand_result_text(T, game_of(match), out, replace(view, result=out))
+    assert "Ann is out with 0-0!" in text
+    assert "Points of play: Ann 2 (double lead 2)." in text
+    assert "Ann wins the hand: +2 for going out, 4 in this hand." in text
+    assert text.count("2 points") == 0
+
+
+def test_a_player_reads_what_the_knock_made_for_them_cost() -> None:
+    match = started("six-matador", "1-2 4-4 4-5 4-6 5-5 5-6", "0-1 0-2 0-3 1-1 1-3 2-2",
+                    stock="2-3")
+    match.apply(0, Play(Tile(1, 2)))
+    match.apply(1, DRAW)  # nothing fits 1 or 2, nor does the tile drawn
+    match.apply(1, KNOCK)
+    caption = texts.hand_caption(T, game_of(match), player_view(match, 1))
+    assert "You could not lay a tile, so I knocked for you. -6: a knock costs 6." in caption
