@@ -103,7 +103,7 @@ class CountingPlayer:
     erratic: float = 0.2  # the share of choices assumed to be made at random
     own_tiles: int = 5  # search its own plays once it holds this few tiles
     exact_tiles: int = 9  # solve exactly once this few tiles are left in all hands
-    steps: int = 6000  # simulated moves and solver nodes per decision: the work budget
+    steps: int = 12000  # simulated moves and solver nodes per decision: the work budget
     deadline: Deadline | None = None  # the caller's own time limit, if any (never the default)
     stock: StockSearch = field(default_factory=StockSearch)  # the games of seed 002
 
