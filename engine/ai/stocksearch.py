@@ -31,6 +31,13 @@ from .budget import Deadline, Work
 from .stock import Known, board_of, imagine, lay_gain, read_history
 
 WIN_BONUS = 25.0  # what winning a hand is worth on top of its pips, where wins decide
+# The budget in simulated moves. A move costs more in some games (Kolbasa's ribbons, Muggins'
+# four arms, points to count), so each game's keeps its decisions about as quick (measured
+# with benchmarks.tournament); Matador's choices are the closest, so it gets the most deals
+# its cheap moves allow.
+STEPS = {"matador": 2000, "kolbasa": 1200, "six-matador": 1000, "french": 1200, "muggins": 800}
+DEFAULT_STEPS = 1500
+LEAD_STEPS = 3  # the lead: the longest hand to play out and the most moves, once a hand
 HALVING = (0.4, 0.7)  # shares of the budget after which the weaker half of the moves drops out
 
 
@@ -122,16 +129,7 @@ class StockSearch:
     """Hard for the games of seed 002: Monte Carlo over imagined deals and stock orders."""
 
     level: ClassVar[str] = "hard"
-    steps: int = 1500  # simulated moves per decision: the budget
-    # A move costs more in some games (Kolbasa's ribbons, Muggins' four arms, points to
-    # count): their budgets keep every game's decisions about as quick (benchmarks.tournament).
-    steps_for: tuple[tuple[str, int], ...] = (
-        ("matador", 2000),  # the closest choices: the most deals its cheap moves allow
-        ("kolbasa", 1200),
-        ("six-matador", 1000),
-        ("french", 1200),
-        ("muggins", 800),
-    )
+    steps: int | None = None  # simulated moves per decision; None: the game's own (STEPS)
     max_worlds: int = 64  # deals searched at most (short hands end the budget late)
     pool: int = 48  # consistent deals drawn and weighed to pick the searched ones from
     temperature: float = 2.0  # how loosely other seats are assumed to follow normal's judgement
@@ -149,7 +147,9 @@ class StockSearch:
         scratch = imagine(view, board, rng)
         known = read_history(view, game, scratch)
         scoring = game.points_in_play or game.matador_score(view.table.options)
-        steps = dict(self.steps_for).get(game.name, self.steps)
+        steps = self.steps if self.steps is not None else STEPS.get(game.name, DEFAULT_STEPS)
+        if board.center is None:
+            steps *= LEAD_STEPS
         work = Work(steps, self.deadline)
         alive = distinct_moves(game, scratch, view.seat, legal)
         totals = [0.0] * len(legal)

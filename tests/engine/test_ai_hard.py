@@ -44,7 +44,8 @@ def mid_hand_views(game: str, seed: int) -> Iterator[PlayerView]:
 
 def test_hard_leads_a_muggins_tile_that_scores_where_normal_leads_the_heaviest() -> None:
     # The lead counts in Muggins: 6-4 alone makes 10. Normal judges a lead by its weight
-    # only and leads 6-6 (12, no score); hard plays the lead out and takes the 10.
+    # only and leads 6-6 (12, no score); hard plays the lead out and takes the 10. (Only the
+    # seat's own tiles are in its view, so the other hands do not change its decision.)
     match = sstarted("muggins", sdeal("6-6 6-4 1-2 0-1 1-3", "0-0 0-2 0-3 1-1 2-3",
                                       "2-2 2-4 3-3 3-4 4-4", "0-4 1-4 0-5 1-5 2-5", lot=0))
     view = player_view(match, 0)
