@@ -174,7 +174,8 @@ def _laid(known: Known, seat: int, tile: Tile) -> None:
 
 def _judge(known: Known, scratch: StockHand, board: Board, seat: int, action: Action) -> None:
     """Record ``seat``'s lay on ``board`` as a choice: normal's value of every lay any tile
-    off the board could have made there (the scratch hand holds them all for a moment)."""
+    off the board could have made there (the scratch hand is given them all: a scratch is
+    only read for its rules, and is spoilt after)."""
     scratch.board = board
     scratch.masks[seat] = FULL_MASK & ~mask_of([*board.tiles(), *board.off])
     values: dict[int, float] = {}

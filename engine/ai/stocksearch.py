@@ -145,7 +145,7 @@ class StockSearch:
         assert isinstance(game, StockGame)
         board = board_of(view)
         scratch = imagine(view, board, rng)
-        known = read_history(view, game, scratch)
+        known = read_history(view, game, scratch.fork())  # the fork is written over
         scoring = game.points_in_play or game.matador_score(view.table.options)
         steps = self.steps if self.steps is not None else STEPS.get(game.name, DEFAULT_STEPS)
         if board.center is None:

@@ -163,3 +163,33 @@ def test_the_engine_reads_no_clock() -> None:
             else:
                 continue
             assert not names & clocks, path
+
+
+@pytest.mark.parametrize(("steps", "worlds", "searched"), [(1, 40, 1), (10**9, 7, 7)])
+def test_the_first_games_budget_counts_moves_and_deals_too(
+    monkeypatch: pytest.MonkeyPatch, steps: int, worlds: int, searched: int
+) -> None:
+    """Pair, gaple and gaple-dead: a budget of one move stops after the first deal of 40;
+    an ample one searches the number of deals asked for."""
+    from engine.ai import search as line_search
+
+    built: list[object] = []
+    real = line_search.build_world  # type: ignore[attr-defined]
+
+    def counted(*args: object) -> object:
+        world = real(*args)  # type: ignore[arg-type]
+        if world is not None:
+            built.append(world)
+        return world
+
+    monkeypatch.setattr(line_search, "build_world", counted)
+    match = Match("gaple", 4)
+    match.deal_hand(random.Random(8))
+    normal = player("normal")
+    while len(player_view(match, match.to_move).legal) < 2 or len(match.hand.moves) < 5:  # type: ignore[arg-type]
+        seat = match.to_move
+        assert seat is not None
+        match.apply(seat, normal.choose(player_view(match, seat), random.Random(1)))
+    view = player_view(match, match.to_move)  # type: ignore[arg-type]
+    CountingPlayer(steps=steps, worlds=worlds).choose(view, random.Random(2))
+    assert len(built) == searched
