@@ -22,7 +22,7 @@ from .variants import Opening, PreviousHand, Variant, variant
 # double-12 set this happens about once in 200 deals, so a handful of tries always suffices.
 MAX_REDEALS = 1000
 
-AnyHand = Hand | StockHand  # the line games' bit-mask hand, or a stock game's
+AnyHand = Hand | StockHand  # the one machine on the plain line (bit masks) or on the board
 
 
 class Match:

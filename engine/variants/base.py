@@ -1,29 +1,45 @@
 """What a game is: a small declarative definition the shared hand and match code consult.
 
-Adding a game means adding a subclass here (its seats, deal, opening, stuck action, scoring
-and match end), not changing :mod:`engine.hand` or :mod:`engine.match`. Games with a stock,
-a spinner or scoring during play will add hooks here when they arrive.
+Adding a game means adding a subclass (its seats, deal, opening, scoring and match end) that
+declares its seams: the layout and matching rule, the stock and drawing rule, what a stuck
+player does, who moves next, when a hand ends, points during play and how tiles lie. The
+defaults are the plain line's (equal numbers, no stock, knock, next seat, out or blocked, no
+points in play, everything along). :mod:`engine.machine` applies them; nothing else changes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache, cached_property
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from ..board import Piece
 from ..deal import Deal
 from ..errors import BadInputError
-from ..events import HandEndReason
+from ..events import HandEndReason, ScoreReason
+from ..machine import EVERY_TILE, SHOWS, mask_of
 from ..options import SET_ANY, Options, OptionSpec, build_options, target
-from ..tiles import Tile
+from ..tiles import End, Tile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from ..board import Board
     from ..hand import Hand
+    from ..machine import HandCore
     from ..table import StockHand
 
 
 PIPS = attrgetter("pips")
+Score = tuple[int, ScoreReason]  # points scored during play and why
+NO_POINTS: tuple[Score, ...] = ()
+# The seams the plain line's fast path takes as they are here: a game overriding one of
+# them is played on the board (see :meth:`Variant.plain_line`).
+LINE_HOOKS = (
+    "lead_cross", "ways", "end_open", "cut_mask", "lead_points", "play_points", "knock_points",
+    "out_seat", "blocked_by_table",
+)
+_PLAIN_HOOKS: dict[type, bool] = {}  # per game class: keeps every hook in LINE_HOOKS
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +75,17 @@ class Variant:
     option_specs: tuple[OptionSpec, ...] = (SET_ANY, target(100))  # in display order
     lowest_total_wins: bool = False  # points count against a seat (penalty games)
     doubles_across: bool = False  # only the picture changes
+    # The seams (defaults: the plain line of the first three games).
+    layout: str = "line"  # "line", "spinner" (Muggins) or "ribbons" (Kolbasa)
+    join_sum: int | None = None  # None: equal numbers join; else halves adding up to it
+    matadors: frozenset[Tile] = frozenset()  # laid crosswise at any end
+    matadors_along: bool = True  # a matador may also go along where it fits (not 0-0)
+    draw_limit: int | None = None  # tiles a stuck player may draw in one turn (None: no limit)
+    stock_reserve: int = 0  # tiles of the stock that are never drawn (Bergen: 2)
+    skip_empty: bool = False  # a seat with no tiles and an empty stock is skipped
+    has_cut: bool = False  # Kolbasa's ribbons may be cut
+    points_in_play: bool = False  # most points come during play: points decide, not wins
+    keeps_scored: bool = False  # a hand's result lists per seat what was scored in play
 
     def __repr__(self) -> str:
         return f"variant({self.name!r})"
@@ -127,12 +154,128 @@ class Variant:
         number: int,
         scores_before: tuple[int, ...],
     ) -> Hand | StockHand:
-        """The state of a new hand: the line games' bit-mask :class:`Hand` by default."""
-        from ..hand import Hand
+        """The state of a new hand, on the layout the seams call for."""
+        line, board = _layouts()
+        kind = line if self.plain_line(options, deal.seats) else board
+        return kind(self, options, deal, opening, number, scores_before)
 
-        return Hand(self, options, deal, opening, number, scores_before)
+    def plain_line(self, options: Options, seats: int) -> bool:
+        """Whether every seam is the plain line's, so that the bit-mask line plays the game:
+        equal numbers on one line, no stock, no cut, no crosswise tile, no points in play."""
+        cls = type(self)
+        hooks = _PLAIN_HOOKS.get(cls)
+        if hooks is None:
+            hooks = all(getattr(cls, hook) is getattr(Variant, hook) for hook in LINE_HOOKS)
+            _PLAIN_HOOKS[cls] = hooks
+        return (
+            hooks
+            and self.layout == "line"
+            and self.join_sum is None
+            and not self.matadors
+            and not self.has_cut
+            and not self.skip_empty
+            and not self.points_in_play
+            and not self.stock_size(options, seats)
+        )
 
     def has_dead_tiles(self, options: Options) -> bool:
+        """What a stuck player does: discard a dead tile (True), or draw while the stock
+        allows and then knock (False)."""
+        return False
+
+    # --- laying: the matching rule and how tiles lie ---------------------------------------
+    def lead_cross(self, tile: Tile) -> bool:
+        """Whether the lead lies crosswise (the rules fix it)."""
+        return False
+
+    def joins(self, number: int, tile: Tile) -> int | None:
+        """The half of ``tile`` that may touch an open ``number`` along, or None."""
+        if self.join_sum is None:
+            return number if tile.shows(number) else None
+        if number == 0:
+            return None  # nothing is laid along on a blank
+        need = self.join_sum - number
+        return need if 0 <= need <= 6 and tile.shows(need) else None
+
+    def along(self, opens: tuple[int, ...], tile: Tile) -> Piece | None:
+        for number in opens:
+            half = self.joins(number, tile)
+            if half is not None:
+                return Piece(tile, half, tile.other_half(half), False)
+        return None
+
+    def ways(self, board: Board, end: End, tile: Tile) -> tuple[Piece, ...]:
+        """Every legal way to lay ``tile`` at ``end``: along first, then crosswise."""
+        opens = board.opens(end)
+        out: list[Piece] = []
+        if tile in self.matadors:
+            if self.matadors_along and not tile.is_double:
+                piece = self.along(opens, tile)
+                if piece is not None:
+                    out.append(piece)
+            out.append(Piece(tile, tile.low, tile.high, True))
+            return tuple(out)
+        piece = self.along(opens, tile)
+        return () if piece is None else (piece,)
+
+    def lay_mask(self, board: Board) -> int:
+        """The tiles that could be laid somewhere on ``board`` now, as a bit mask (cuts
+        included): one AND with a hand says whether it can lay."""
+        if board.center is None:
+            return EVERY_TILE
+        fit = self.cut_mask(board)
+        for end in board.arms:
+            if self.end_open(board, end):
+                fit |= self.end_fit(board, end)
+        return fit
+
+    def end_fit(self, board: Board, end: End) -> int:
+        """The tiles that may be laid at ``end`` in some way (a superset :meth:`ways` sorts
+        out: it is exact for every game here)."""
+        fit = self.matador_mask
+        total = self.join_sum
+        for number in board.opens(end):
+            if total is None:
+                fit |= SHOWS[number]
+            elif number and 0 <= total - number <= 6:
+                fit |= SHOWS[total - number]
+        return fit
+
+    @cached_property
+    def matador_mask(self) -> int:
+        return mask_of(tuple(self.matadors))
+
+    def cut_mask(self, board: Board) -> int:
+        return 0
+
+    def end_open(self, board: Board, end: End) -> bool:
+        """Whether a tile may be laid at ``end`` now (Kolbasa keeps its ribbons level)."""
+        return True
+
+    # --- points during play ------------------------------------------------------------
+    def lead_points(self, board: Board, piece: Piece) -> tuple[Score, ...]:
+        return NO_POINTS
+
+    def play_points(
+        self, options: Options, board: Board, piece: Piece, end: End
+    ) -> tuple[Score, ...]:
+        if piece.cross and piece.tile in self.matadors and self.matador_score(options):
+            return ((10, ScoreReason.MATADOR),)
+        return NO_POINTS
+
+    def matador_score(self, options: Options) -> bool:
+        return False
+
+    def knock_points(self, options: Options) -> tuple[Score, ...]:
+        return NO_POINTS
+
+    # --- the end of a hand -------------------------------------------------------------
+    def out_seat(self, hand: HandCore, mover: int) -> int | None:
+        """The seat whose empty hand ends the hand now, if any: by default the mover."""
+        return mover if not hand.masks[mover] else None
+
+    def blocked_by_table(self, hand: HandCore) -> bool:
+        """Another way a hand blocks (French: no tile off the table fits anywhere)."""
         return False
 
     # --- hands -------------------------------------------------------------------------
@@ -157,6 +300,27 @@ class Variant:
     ) -> HandScore:
         raise NotImplementedError  # every concrete game defines its scoring
 
+    def score_hand(
+        self,
+        options: Options,
+        reason: HandEndReason,
+        out_seat: int | None,
+        hands: Sequence[Sequence[Tile]],
+        scored: tuple[int, ...],
+        dead: Sequence[Sequence[Tile]] = (),
+        totals: tuple[int, ...] | None = None,
+    ) -> HandScore:
+        """The hand's result: the points at its end (:meth:`score`) plus those scored during
+        play (``scored``, per seat; empty where the game scores none). ``totals``: the
+        :meth:`totals` of ``hands`` and ``dead`` when the caller has them already."""
+        dead = dead or [[] for _ in hands]
+        if totals is None:
+            totals = self.totals(options, hands, dead)
+        end = self.score(options, reason, out_seat, totals, hands, dead)
+        if not scored:
+            return end
+        return HandScore(end.winner, tuple(a + b for a, b in zip(end.points, scored, strict=True)))
+
     def match_outcome(
         self, options: Options, scores: tuple[int, ...], reached: bool
     ) -> tuple[bool, int | None, bool]:
@@ -171,6 +335,34 @@ class Variant:
             if score >= options.target:
                 return True, side
         return False, None
+
+
+@cache
+def _layouts() -> tuple[type[Hand], type[StockHand]]:
+    """The two layouts, imported once (they import this module)."""
+    from ..hand import Hand
+    from ..table import StockHand
+
+    return Hand, StockHand
+
+
+def lightest(totals: Sequence[int]) -> int | None:
+    """The one seat with the fewest pips, or None on a tie."""
+    low = min(totals)
+    seats = [seat for seat, total in enumerate(totals) if total == low]
+    return seats[0] if len(seats) == 1 else None
+
+
+def winner_takes_the_rest(
+    reason: HandEndReason, out_seat: int | None, totals: tuple[int, ...]
+) -> HandScore:
+    """Gaple's scoring (also Kolbasa's and Matador's): the out seat, or the one lightest
+    hand, takes the pips of every other hand; a tie for lightest scores nobody."""
+    winner = out_seat if reason is HandEndReason.OUT else lightest(totals)
+    points = [0] * len(totals)
+    if winner is not None:
+        points[winner] = sum(totals) - totals[winner]
+    return HandScore(winner, tuple(points))
 
 
 def highest_double_lead(deal: Deal) -> Opening:

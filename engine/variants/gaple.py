@@ -1,4 +1,6 @@
-"""Gaple as played in Indonesia (seed 003): pass when stuck, the one who goes out scores."""
+"""Gaple as played in Indonesia (seed 003): pass when stuck, the one who goes out scores.
+
+Its seams are all the plain line's defaults (equal numbers, no stock, knock when stuck)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,14 @@ from ..deal import Deal
 from ..events import HandEndReason
 from ..options import SET_ANY, Options, target
 from ..tiles import Tile
-from .base import HandScore, Opening, PreviousHand, Variant, highest_double_lead
+from .base import (
+    HandScore,
+    Opening,
+    PreviousHand,
+    Variant,
+    highest_double_lead,
+    winner_takes_the_rest,
+)
 
 
 class Gaple(Variant):
@@ -33,14 +42,4 @@ class Gaple(Variant):
         hands: Sequence[Sequence[Tile]],
         dead: Sequence[Sequence[Tile]],
     ) -> HandScore:
-        if reason is HandEndReason.OUT:
-            assert out_seat is not None
-            winner: int | None = out_seat
-        else:
-            lowest = min(totals)
-            fewest = [seat for seat, total in enumerate(totals) if total == lowest]
-            winner = fewest[0] if len(fewest) == 1 else None
-        points = [0] * len(totals)
-        if winner is not None:
-            points[winner] = sum(totals) - totals[winner]
-        return HandScore(winner, tuple(points))
+        return winner_takes_the_rest(reason, out_seat, totals)

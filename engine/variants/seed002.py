@@ -12,20 +12,11 @@ from ..errors import BadInputError
 from ..events import HandEndReason, ScoreReason
 from ..options import Options, choice, target
 from ..tiles import End, Tile
-from .base import HandScore, Opening, PreviousHand
-from .stock import (
-    NO_POINTS,
-    SET_OPTION,
-    Score,
-    StockGame,
-    holder,
-    lightest,
-    lot_opening,
-    winner_or_opener,
-)
+from .base import NO_POINTS, HandScore, Opening, PreviousHand, Score, lightest
+from .stock import SET_OPTION, StockGame, holder, lot_opening, winner_or_opener
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..table import StockHand
+    from ..machine import HandCore
 
 DOUBLES_UP = tuple(Tile(n, n) for n in (1, 2, 3, 4, 5, 6, 0))  # Kolbasa's first lead (D4)
 MATADORS_7 = frozenset({Tile(6, 1), Tile(5, 2), Tile(4, 3), Tile(0, 0)})
@@ -91,7 +82,7 @@ class Matador(StockGame):
     def matador_score(self, options: Options) -> bool:
         return options.matador_points
 
-    def out_seat(self, hand: StockHand, mover: int) -> int | None:
+    def out_seat(self, hand: HandCore, mover: int) -> int | None:
         return None  # the hand ends only blocked (D10)
 
 
@@ -141,6 +132,8 @@ class SixMatador(Matador):
         out_seat: int | None,
         hands: Sequence[Sequence[Tile]],
         scored: tuple[int, ...],
+        dead: Sequence[Sequence[Tile]] = (),
+        totals: tuple[int, ...] | None = None,
     ) -> HandScore:
         best = max(scored)
         leaders = [seat for seat, points in enumerate(scored) if points == best]
@@ -161,17 +154,16 @@ class French(StockGame):
         top = max((t for hand in deal.hands for t in hand), key=lambda t: (t.pips, t.high))
         return Opening(holder(deal.hands, top), (top,))
 
-    def out_seat(self, hand: StockHand, mover: int) -> int | None:
+    def out_seat(self, hand: HandCore, mover: int) -> int | None:
         if hand.stock_left:
             return None
         return next((seat for seat, mask in enumerate(hand.masks) if not mask), None)
 
-    def blocked_by_table(self, hand: StockHand) -> bool:
-        board = hand.board
-        if board.center is None:
+    def blocked_by_table(self, hand: HandCore) -> bool:
+        if not hand.laid:
             return False
-        off_table = sum(t.bit for t in hand.stock[hand.drawn :]) | hand.in_hands
-        return not off_table & self.lay_mask(board)
+        off_table = sum(t.bit for t in hand.stock[hand.drawn :]) | sum(hand.masks)
+        return not off_table & hand.lay_mask()
 
     def score(
         self,

@@ -1,0 +1,415 @@
+"""The hand machine: every rule of a hand written once, over the seams its variant declares.
+
+Each action is written once, pokerkit-style: :meth:`HandCore.check` raises the reason an
+action is refused (and returns it as it will be applied), :meth:`HandCore.can` asks,
+:meth:`HandCore.apply` does it and returns the events; :meth:`HandCore.step` is the same
+effect without events, for searches. The variant supplies the seams (its layout and matching
+rule, its stock and drawing rule, what a stuck player does, who moves next, when the hand
+ends, points during play); the rules below consult them and nothing else.
+
+A layout implements the few things that depend on how tiles lie: whether the layout has
+started, the mask of tiles that fit somewhere (:meth:`HandCore.lay_mask`), the lays open to a
+seat, resolving and laying a tile. Two layouts exist: the plain line of equal numbers
+(:class:`engine.hand.Hand`, the ends as two numbers and a bit-mask fast path) and the board
+(:class:`engine.table.StockHand`: named ends, the spinner, ribbons, crosswise tiles).
+:meth:`engine.variants.Variant.new_hand` picks the one the variant's seams call for.
+"""
+
+from __future__ import annotations
+
+from operator import add, attrgetter
+from typing import TYPE_CHECKING, Self
+
+from .actions import DRAW, KNOCK, Action, Cut, Discard, Draw, Knock, Move, Play
+from .deal import Deal
+from .errors import (
+    CannotDrawError,
+    CutNotAllowedError,
+    HandOverError,
+    MustDrawError,
+    MustPlayError,
+    NotYourTurnError,
+    TileDoesNotFitError,
+    TileNotInHandError,
+    WrongLeadError,
+    WrongStuckActionError,
+)
+from .events import (
+    Event,
+    HandEnded,
+    HandEndReason,
+    HandStarted,
+    Knocked,
+    PointsScored,
+    TileDiscarded,
+    TileDrawn,
+)
+from .options import Options
+from .tiles import MAX_PIPS, Tile, full_set
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from .variants.base import Opening, Score, Variant
+
+_ALL = full_set(MAX_PIPS)
+TILE_AT: tuple[Tile, ...] = tuple(sorted(_ALL, key=lambda t: t.index))
+SHOWS: tuple[int, ...] = tuple(
+    sum(1 << t.index for t in _ALL if t.shows(n)) for n in range(MAX_PIPS + 1)
+)
+EVERY_TILE = sum(t.bit for t in _ALL)  # the mask of the whole double-12 set
+# Interned actions: generating legal moves allocates nothing, and membership is identity.
+LEAD: tuple[Play, ...] = tuple(Play(t) for t in TILE_AT)
+DISCARD: tuple[Discard, ...] = tuple(Discard(t) for t in TILE_AT)
+KNOCK_ONLY: tuple[Action, ...] = (KNOCK,)
+DRAW_ONLY: tuple[Action, ...] = (DRAW,)
+
+_BIT = attrgetter("bit")
+
+
+def mask_of(tiles: tuple[Tile, ...] | list[Tile]) -> int:
+    return sum(map(_BIT, tiles))  # tiles are distinct, so the sum is the OR
+
+
+def tiles_of(mask: int) -> list[Tile]:
+    """The tiles of ``mask`` in set order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(TILE_AT[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+class HandCore:
+    """One hand: the deal, the seats' tiles as bit masks, the stock, the log, whose turn it
+    is, points scored so far and the result; and every rule, over the variant's seams.
+    A layout subclass supplies :meth:`_open_layout`, :attr:`laid`, :attr:`ends`,
+    :meth:`lay_mask`, :meth:`_plays`, :meth:`_check_lay`, :meth:`_lay` (and, for Kolbasa's
+    ribbons, :meth:`_check_cut` and :meth:`_cut`)."""
+
+    variant: Variant
+
+    def __init__(
+        self,
+        variant: Variant,
+        options: Options,
+        deal: Deal,
+        opening: Opening,
+        number: int = 0,
+        scores_before: tuple[int, ...] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.options = options
+        self.deal = deal
+        self.number = number
+        self.seats = deal.seats
+        self.opener = opening.opener
+        self.must_lead = opening.must_lead
+        self.dead_tiles = variant.has_dead_tiles(options)
+        self.masks: list[int] = [mask_of(h) for h in deal.hands]
+        self.dead: list[list[Tile]] = [[] for _ in range(self.seats)]
+        self.stock = deal.stock
+        self.drawn = 0  # tiles taken from the stock so far
+        self.draws = 0  # tiles the seat to move has drawn this turn
+        self.scored: list[int] = [0] * self.seats  # points scored during play, per seat
+        self.moves: list[Move] = []
+        self.to_move: int | None = opening.opener
+        self.reason: HandEndReason | None = None
+        self.out_seat: int | None = None
+        self.result: HandEnded | None = None
+        self._scores_before = scores_before or (0,) * len(variant.sides(self.seats))
+        self._legal: tuple[Action, ...] | None = None
+        leads = opening.must_lead
+        # One forced tile is public (it is about to be laid); a choice among the opener's
+        # doubles stays their secret: then only "a double must lead" is told.
+        forced = leads if len(leads) == 1 else ()
+        double = bool(leads) and all(t.is_double for t in leads)
+        self.started = HandStarted(number, opening.opener, opening.turned_up, forced, double)
+        self.start_events: list[Event] = [self.started]
+        self._open_layout(opening)
+
+    # --- the layout's part (each layout implements these) --------------------------------
+    def _open_layout(self, opening: Opening) -> None:
+        """Set up the empty layout (or the one the opening's turned-up tile starts)."""
+        raise NotImplementedError
+
+    @property
+    def laid(self) -> bool:
+        """Whether the layout holds a tile yet (before that, a play is the lead)."""
+        raise NotImplementedError
+
+    @property
+    def ends(self) -> tuple[int, int] | None:
+        raise NotImplementedError
+
+    def lay_mask(self) -> int:
+        """The tiles that could be laid somewhere now (cuts included), as a bit mask: one AND
+        with a hand says whether it can lay. Asked only once the layout has a tile."""
+        raise NotImplementedError
+
+    def _plays(self, seat: int) -> tuple[Action, ...]:
+        """Every lay open to ``seat`` now (plays, cuts); empty when it cannot lay."""
+        raise NotImplementedError
+
+    def _check_lay(self, seat: int, play: Play) -> Play:
+        """``play`` (of a held tile, not the lead) as it will be applied, or why not."""
+        raise NotImplementedError
+
+    def _check_cut(self, seat: int, cut: Cut) -> Cut:
+        raise CutNotAllowedError("only Kolbasa's ribbons are cut")
+
+    def _lay(self, seat: int, play: Play) -> list[Event]:
+        raise NotImplementedError
+
+    def _cut(self, seat: int, cut: Cut) -> list[Event]:
+        raise NotImplementedError
+
+    def _fork_layout(self, state: dict[str, object]) -> None:
+        """Copy into a fork's ``state`` what the layout changes in play."""
+
+    # --- reading -----------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def hands(self) -> list[list[Tile]]:
+        """Each seat's tiles now, in set order."""
+        return [tiles_of(mask) for mask in self.masks]
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.drawn
+
+    def holds(self, seat: int, tile: Tile) -> bool:
+        return bool(self.masks[seat] >> tile.index & 1)
+
+    def last_move_of(self, seat: int) -> Action | None:
+        for move in reversed(self.moves):
+            if move.seat == seat:
+                return move.action
+        return None
+
+    def totals(self) -> tuple[int, ...]:
+        return self.variant.totals(self.options, self.hands, self.dead)
+
+    def can_lay(self, seat: int) -> bool:
+        # Whoever leads holds a tile they may lead (the opening ensures it).
+        return not self.laid or bool(self.masks[seat] & self.lay_mask())
+
+    def can_draw(self) -> bool:
+        """The drawing rule: a tile is left above the stock's reserve, within the limit."""
+        limit = self.variant.draw_limit
+        left = self.stock_left > self.variant.stock_reserve
+        return left and (limit is None or self.draws < limit)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action open to the seat to move (empty once the hand is over)."""
+        legal = self._legal
+        if legal is None:
+            seat = self.to_move
+            legal = () if seat is None else self._plays(seat) or self._stuck(seat)
+            self._legal = legal
+        return legal
+
+    def _stuck(self, seat: int) -> tuple[Action, ...]:
+        """What a seat that cannot lay may do: discard any tile (dead tiles), draw, knock."""
+        if self.dead_tiles:
+            return tuple([DISCARD[t.index] for t in tiles_of(self.masks[seat])])
+        return DRAW_ONLY if self.stock and self.can_draw() else KNOCK_ONLY
+
+    def fork(self) -> Self:
+        """An independent copy to play on: searches try a move on a fork, not on the hand.
+        Cheap: the deal, variant, options and interned actions are shared."""
+        twin = object.__new__(type(self))
+        state = self.__dict__.copy()
+        state["masks"] = self.masks.copy()
+        state["dead"] = [gone.copy() for gone in self.dead]
+        state["moves"] = self.moves.copy()
+        state["scored"] = self.scored.copy()
+        state["start_events"] = self.start_events.copy()
+        self._fork_layout(state)
+        twin.__dict__.update(state)
+        return twin
+
+    # --- check / can / apply ----------------------------------------------------------
+    def check(self, seat: int, action: Action) -> Action:
+        """The action as it will be applied (end and way resolved), or why it cannot be.
+
+        Raises :class:`HandOverError`, :class:`NotYourTurnError`, :class:`TileNotInHandError`,
+        :class:`WrongLeadError`, :class:`TileDoesNotFitError`, :class:`EndRequiredError`,
+        :class:`MustPlayError`, :class:`MustDrawError`, :class:`CannotDrawError`,
+        :class:`WrongStuckActionError` or the layout's own errors.
+        """
+        if self.to_move is None:
+            raise HandOverError("this hand is already over")
+        if seat != self.to_move:
+            raise NotYourTurnError("it is not your turn")
+        kind = type(action)
+        if kind is Play:
+            tile = action.tile  # type: ignore[union-attr]
+            if not self.holds(seat, tile):
+                raise TileNotInHandError(f"you do not hold {tile}")
+            if self.laid:
+                return self._check_lay(seat, action)  # type: ignore[arg-type]
+            return self._check_lead(action)  # type: ignore[arg-type]
+        if kind is Knock:
+            if self.dead_tiles:
+                raise WrongStuckActionError("in this game a stuck player discards a dead tile")
+            self._check_stuck(seat)
+            if self.can_draw():
+                raise MustDrawError("draw from the stock first")
+            return KNOCK
+        if kind is Draw:
+            self._check_stuck(seat)
+            if not self.can_draw():
+                raise CannotDrawError("there is nothing more you may draw this turn")
+            return DRAW
+        if kind is Discard:
+            if not self.dead_tiles:
+                stuck = "draws or knocks" if self.stock else "knocks"
+                raise WrongStuckActionError(f"in this game a stuck player {stuck}")
+            if not self.holds(seat, action.tile):  # type: ignore[union-attr]
+                raise TileNotInHandError(f"you do not hold {action.tile}")  # type: ignore[union-attr]
+            self._check_stuck(seat)
+            return action
+        if kind is Cut:
+            if not self.variant.has_cut:
+                raise CutNotAllowedError("only Kolbasa's ribbons are cut")
+            if not self.holds(seat, action.tile):  # type: ignore[union-attr]
+                raise TileNotInHandError(f"you do not hold {action.tile}")  # type: ignore[union-attr]
+            return self._check_cut(seat, action)  # type: ignore[arg-type]
+        raise TypeError(f"not an action: {action!r}")
+
+    def _check_stuck(self, seat: int) -> None:
+        if self.can_lay(seat):
+            raise MustPlayError("you must play when you can")
+
+    def _check_lead(self, play: Play) -> Play:
+        tile = play.tile
+        if self.must_lead and tile not in self.must_lead:
+            leads = " or ".join(map(str, self.must_lead))
+            raise WrongLeadError(f"this hand must be led with {leads}")
+        half = play.left_half
+        if half is None or half == tile.low:
+            return LEAD[tile.index]
+        if not tile.shows(half):
+            raise TileDoesNotFitError(f"{tile} has no {half}")
+        return Play(tile, None, half)
+
+    def step(self, seat: int, action: Action) -> None:
+        """Apply ``action`` for ``seat`` without keeping its events."""
+        self.apply(seat, action)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``seat`` and return what happened. Nothing changes on error."""
+        action = self.check(seat, action)
+        events: list[Event] = []
+        moves_on = True
+        kind = type(action)
+        if kind is Play:
+            events.extend(self._lay(seat, action))  # type: ignore[arg-type]
+        elif kind is Cut:
+            events.extend(self._cut(seat, action))  # type: ignore[arg-type]
+            moves_on = False  # the cut hands the turn to the taker
+        elif kind is Draw:
+            events.append(self._draw(seat))
+            moves_on = False  # a seat that drew lays or draws again
+        elif kind is Discard:
+            self._discard(seat, action.tile)  # type: ignore[union-attr]
+            events.append(self._stuck_event(seat, action))
+        else:
+            events.append(self._stuck_event(seat, action))
+            events.extend(self._score(seat, self.variant.knock_points(self.options)))
+        self.moves.append(Move(seat, action))
+        self._legal = None
+        ended = self._check_end(seat, kind is not Discard)
+        if ended is not None:
+            events.append(ended)
+        elif moves_on:
+            self._pass_turn(seat)
+        return events
+
+    # --- effects ------------------------------------------------------------------------
+    def _draw(self, seat: int) -> TileDrawn:
+        """Drawing is an operation like any other: the next tile of the stock's fixed order."""
+        tile = self.stock[self.drawn]
+        self.drawn += 1
+        self.masks[seat] |= tile.bit
+        self.draws += 1
+        return TileDrawn(seat, self.draws, self.stock_left, self.masks[seat].bit_count())
+
+    def _discard(self, seat: int, tile: Tile) -> None:
+        self.dead[seat].append(tile)
+        self.masks[seat] ^= tile.bit
+
+    def _stuck_event(self, seat: int, action: Action) -> Event:
+        if type(action) is Discard:
+            return TileDiscarded(seat, len(self.dead[seat]), self.ends)
+        return Knocked(seat, self.ends)
+
+    def _score(self, seat: int, points: tuple[Score, ...]) -> list[Event]:
+        events: list[Event] = []
+        for amount, why in points:
+            self.scored[seat] += amount
+            events.append(PointsScored(seat, seat, amount, why))
+        return events
+
+    def _pass_turn(self, seat: int) -> None:
+        """Who moves next: the next seat in turn order (where the game says so, skipping a
+        seat with no tiles once the stock is empty)."""
+        self.draws = 0
+        skip = self.variant.skip_empty and not self.stock_left
+        for step in range(1, self.seats + 1):
+            nxt = (seat + step) % self.seats
+            if not (skip and not self.masks[nxt]):
+                self.to_move = nxt
+                return
+        self.to_move = (seat + 1) % self.seats  # pragma: no cover - the hand is blocked then
+
+    # --- the end of a hand -------------------------------------------------------------
+    def _blocked(self) -> bool:
+        """Nobody can lay, nor draw: (the knocks that would follow need not be made)."""
+        if not self.laid:
+            return False
+        if self.variant.blocked_by_table(self):
+            return True
+        if self.stock_left > self.variant.stock_reserve:
+            return False
+        return not sum(self.masks) & self.lay_mask()
+
+    def _check_end(self, mover: int, by_play: bool) -> HandEnded | None:
+        out = self.variant.out_seat(self, mover)
+        if out is not None:
+            return self._end(HandEndReason.OUT, out, by_play)
+        if self._blocked():
+            return self._end(HandEndReason.BLOCKED, None, False)
+        return None
+
+    def _end(self, reason: HandEndReason, out_seat: int | None, by_play: bool) -> HandEnded:
+        self.to_move = None
+        self.reason = reason
+        self.out_seat = out_seat
+        hands, game = self.hands, self.variant
+        scored = tuple(self.scored) if game.keeps_scored else ()
+        totals = game.totals(self.options, hands, self.dead)
+        score = game.score_hand(self.options, reason, out_seat, hands, scored, self.dead, totals)
+        self.result = HandEnded(
+            self.number,
+            reason,
+            out_seat,
+            by_play,
+            score.winner,
+            totals,
+            score.points,
+            tuple(map(add, self._scores_before, score.points)),
+            self.stock_left,
+            scored,
+        )
+        return self.result
+
+    def can(self, seat: int, action: Action) -> bool:
+        try:
+            self.check(seat, action)
+        except ValueError:
+            return False
+        return True
