@@ -134,14 +134,14 @@ def read_history(view: PlayerView, game: StockGame, scratch: StockHand | None = 
             if not ways:
                 break  # a history this replay cannot follow: stop learning, never guess
             if scratch is not None and seat != view.seat:
-                _judge(known, scratch, board, seat, Play(tile, end, None, ways[0].cross))
+                _judge(known, game, scratch, board, seat, Play(tile, end, None, ways[0].cross))
             _laid(known, seat, tile)
             index = board.attach(end, ways[0])
             if game.layout == "spinner" and tile.is_double and board.spinner is None:
                 board.open_spinner(end, index)
         elif kind is ActionKind.CUT and tile is not None and move.end is not None:
             if scratch is not None and seat != view.seat:
-                _judge(known, scratch, board, seat, Cut(tile, move.end))
+                _judge(known, game, scratch, board, seat, Cut(tile, move.end))
             _laid(known, seat, tile)
             taker = (seat - 1) % seats
             given = {p.tile for p in board.arms[move.end]}
@@ -172,7 +172,9 @@ def _laid(known: Known, seat: int, tile: Tile) -> None:
             choice.since |= tile.bit
 
 
-def _judge(known: Known, scratch: StockHand, board: Board, seat: int, action: Action) -> None:
+def _judge(
+    known: Known, game: StockGame, scratch: StockHand, board: Board, seat: int, action: Action
+) -> None:
     """Record ``seat``'s lay on ``board`` as a choice: normal's value of every lay any tile
     off the board could have made there (the scratch hand is given them all: a scratch is
     only read for its rules, and is spoilt after)."""
@@ -183,10 +185,10 @@ def _judge(known: Known, scratch: StockHand, board: Board, seat: int, action: Ac
         if not isinstance(option, Play | Cut):
             continue
         index = option.tile.index
-        worth = lay_gain(scratch.variant, scratch, seat, option)
+        worth = lay_gain(game, scratch, seat, option)
         if worth > values.get(index, float("-inf")):
             values[index] = worth
-    chosen = lay_gain(scratch.variant, scratch, seat, action)
+    chosen = lay_gain(game, scratch, seat, action)
     known.choices.append(StockChoice(seat, values, chosen))
 
 
