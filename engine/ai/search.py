@@ -7,17 +7,16 @@ seat searches its own last few moves; once few tiles are left, solve the hand ex
 (:mod:`solver`). The move with the best average outcome wins. Every move is tried on the
 same deals, so the luck of the draw does not pick the move.
 
-The budget is a number of deals, so a seed and a view always give the same decision; the
-time cap only guards the bot against a pathological position on a slow machine.
+The budget is counted work (:class:`Work`: simulated moves and solver nodes) and a number of
+deals, so a seed and a view always give the same decision, however loaded the machine; a
+caller may add a ``deadline`` of its own (the engine never reads a clock).
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..actions import Action, Play
@@ -26,11 +25,12 @@ from ..hand import Hand
 from ..variants import variant
 from ..views import PlayerView
 from .belief import choices, log_likelihood
+from .budget import Deadline, Work
 from .knowledge import Knowledge, infer
 from .players import HeuristicPlayer, legal_of
 from .policy import knock_seen, partner_of, playout_action
 from .solver import Value, solve
-from .stock import StockSearch
+from .stocksearch import StockSearch
 from .worlds import Bins, bins_of, build_world, place_hidden, replay_plan
 
 WIN_BONUS = 12.0  # what winning the hand is worth on top of its points
@@ -62,6 +62,7 @@ class Lookahead:
     partners: tuple[int, ...]
     value: Value
     own_tiles: int
+    work: Work
 
     def worth(self, hand: Hand, voids: list[int]) -> float:
         """The value to ``me`` of finishing ``hand`` from here (``voids`` is changed)."""
@@ -79,6 +80,7 @@ class Lookahead:
             action = legal[0] if len(legal) == 1 else playout_action(hand, legal, voids, partners)
             knock_seen(voids, hand, seat, action)
             hand.step(seat, action)
+            self.work.spend()
         return self.value(me, hand.result)
 
     def after(self, hand: Hand, action: Action, voids: list[int]) -> float:
@@ -101,8 +103,9 @@ class CountingPlayer:
     erratic: float = 0.2  # the share of choices assumed to be made at random
     own_tiles: int = 5  # search its own plays once it holds this few tiles
     exact_tiles: int = 9  # solve exactly once this few tiles are left in all hands
-    time_cap: float | None = 0.25  # seconds of wall time: a safety net, not the budget
-    clock: Callable[[], float] = time.perf_counter
+    steps: int = 12000  # simulated moves and solver nodes per decision: the work budget
+    deadline: Deadline | None = None  # the caller's own time limit, if any (never the default)
+    stock: StockSearch = field(default_factory=StockSearch)  # the games of seed 002
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         legal = legal_of(view)
@@ -110,7 +113,7 @@ class CountingPlayer:
             return legal[0]
         table = view.table
         if table.layout is not None:  # a game of seed 002
-            return StockSearch().choose(view, rng)
+            return self.stock.choose(view, rng)
         side_of = tuple(
             next(i for i, members in enumerate(table.sides) if seat in members)
             for seat in range(table.seats)
@@ -124,23 +127,23 @@ class CountingPlayer:
         partners = tuple(
             -1 if (p := partner_of(table.sides, s)) is None else p for s in range(table.seats)
         )
-        look = Lookahead(view.seat, partners, value, self.own_tiles)
+        work = Work(self.steps, self.deadline)
+        look = Lookahead(view.seat, partners, value, self.own_tiles, work)
         plan = replay_plan(view)
         exact = sum(know.hand_counts) <= self.exact_tiles
         totals = [0.0] * len(legal)
         searched = 0
-        started = self.clock()
         for placed in self._likely_deals(view, know, bins_of(know), rng):
             world = build_world(view, know, plan, placed)
             if world is None:
                 continue
             if exact:
-                worths = solve(world, legal, view.seat, side_of, value)
+                worths = solve(world, legal, view.seat, side_of, value, work)
             else:
                 worths = [look.after(world, action, list(know.void_numbers)) for action in legal]
             totals = [total + worth for total, worth in zip(totals, worths, strict=True)]
             searched += 1
-            if self.time_cap is not None and self.clock() - started > self.time_cap:
+            if work.spent():
                 break
         if not searched:  # no deal fits what it inferred: should not happen, but never stall
             return HeuristicPlayer().choose(view, rng)

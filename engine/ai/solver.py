@@ -12,6 +12,7 @@ from collections.abc import Callable
 from ..actions import Action, Discard, Play
 from ..events import HandEnded
 from ..hand import Hand
+from .budget import Work
 
 Value = Callable[[int, HandEnded], float]  # (seat, finished hand) -> its worth to the seat
 
@@ -28,14 +29,21 @@ def _weight(action: Action) -> int:
     return action.tile.pips if isinstance(action, Play | Discard) else 0
 
 
-def _child(hand: Hand, action: Action) -> Hand:
+def _child(hand: Hand, action: Action, work: Work) -> Hand:
+    work.spend()
     child = hand.fork()
     child.step(child.to_move, action)  # type: ignore[arg-type]
     return child
 
 
 def _minimax(
-    hand: Hand, side_of: tuple[int, ...], seat: int, value: Value, alpha: float, beta: float
+    hand: Hand,
+    side_of: tuple[int, ...],
+    seat: int,
+    value: Value,
+    alpha: float,
+    beta: float,
+    work: Work,
 ) -> float:
     """The worth to ``seat`` with best play; its side maximises, the other minimises."""
     while True:  # forced moves need no branching
@@ -45,11 +53,11 @@ def _minimax(
         legal = _ordered(hand)
         if len(legal) != 1:
             break
-        hand = _child(hand, legal[0])
+        hand = _child(hand, legal[0], work)
     maximising = side_of[hand.to_move] == side_of[seat]  # type: ignore[index]
     best = float("-inf") if maximising else float("inf")
     for action in legal:
-        worth = _minimax(_child(hand, action), side_of, seat, value, alpha, beta)
+        worth = _minimax(_child(hand, action, work), side_of, seat, value, alpha, beta, work)
         if maximising:
             best = max(best, worth)
             alpha = max(alpha, best)
@@ -61,7 +69,7 @@ def _minimax(
     return best
 
 
-def _max_n(hand: Hand, seats: int, value: Value) -> tuple[float, ...]:
+def _max_n(hand: Hand, seats: int, value: Value, work: Work) -> tuple[float, ...]:
     while True:
         result = hand.result
         if result is not None:
@@ -69,12 +77,12 @@ def _max_n(hand: Hand, seats: int, value: Value) -> tuple[float, ...]:
         legal = _ordered(hand)
         if len(legal) != 1:
             break
-        hand = _child(hand, legal[0])
+        hand = _child(hand, legal[0], work)
     mover = hand.to_move
     assert mover is not None
     best: tuple[float, ...] | None = None
     for action in legal:
-        values = _max_n(_child(hand, action), seats, value)
+        values = _max_n(_child(hand, action, work), seats, value, work)
         if best is None or values[mover] > best[mover]:
             best = values
     assert best is not None
@@ -82,16 +90,25 @@ def _max_n(hand: Hand, seats: int, value: Value) -> tuple[float, ...]:
 
 
 def solve(
-    world: Hand, legal: tuple[Action, ...], seat: int, side_of: tuple[int, ...], value: Value
+    world: Hand,
+    legal: tuple[Action, ...],
+    seat: int,
+    side_of: tuple[int, ...],
+    value: Value,
+    work: Work | None = None,
 ) -> list[float]:
     """The exact worth to ``seat`` of each of its ``legal`` actions in ``world``, when every
-    seat plays best from there on (``value`` scores a finished hand for a seat)."""
+    seat plays best from there on (``value`` scores a finished hand for a seat; every node
+    visited is counted in ``work``)."""
+    work = work if work is not None else Work(0)
     two_sides = len(set(side_of)) == 2
     worths = []
     for action in legal:
-        child = _child(world, action)
+        child = _child(world, action, work)
         if two_sides:
-            worths.append(_minimax(child, side_of, seat, value, float("-inf"), float("inf")))
+            worths.append(
+                _minimax(child, side_of, seat, value, float("-inf"), float("inf"), work)
+            )
         else:
-            worths.append(_max_n(child, world.seats, value)[seat])
+            worths.append(_max_n(child, world.seats, value, work)[seat])
     return worths

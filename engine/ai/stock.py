@@ -1,32 +1,31 @@
-"""Computer players for the games of seed 002 (a stock, many ends, points during play).
+"""What a seat of a game of seed 002 knows, the deals it imagines, and the normal level.
 
-Normal judges each lay by what it scores now, what it unloads and what it leaves the next
-seat; hard imagines the hidden tiles (the other hands and the stock's order, consistent with
-the counts the view shows and with every empty-handed draw and knock it saw), tries each
-legal move in every imagined deal and finishes the hand with normal players, valuing the
-result as the match counts it (points during play included, penalty games reversed).
+The table's history is replayed on a board of one's own: a knock proves the knocker held
+nothing that fitted, a draw that it held nothing then (only tiles drawn since, less those it
+laid, can fit those ends now), a cut that the previous seat now holds the ribbon it was given,
+and every lay is a choice whose likelihood a world can be judged on (:mod:`stocksearch`).
+An imagined world deals the tiles the seat has not seen to the other hands and the stock (a
+tile not seen may be in any hand or in the stock), within those limits. Normal judges each
+lay by what it scores now and what it unloads.
 """
 
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field
 
 from ..actions import Action, ActionKind, Cut, Play
 from ..board import DOWN, LEFT, RIGHT, UP, Board, Piece
 from ..deal import Deal
-from ..events import HandEnded
+from ..hand import mask_of
 from ..table import StockHand
 from ..tiles import End, Tile, full_set
 from ..variants import StockGame, variant
 from ..variants.base import Opening
 from ..views import LaidTile, PlayerView
 
-WIN_BONUS = 10.0
 ALL_TILES = full_set(6)
+FULL_MASK = mask_of(ALL_TILES)
 
 
 def _piece(laid: LaidTile, reverse: bool = False) -> Piece:
@@ -70,14 +69,31 @@ def _draws_this_turn(view: PlayerView) -> int:
 
 
 @dataclass(slots=True)
+class StockChoice:
+    """A lay another seat chose: ``values`` holds, per tile index that could have been laid
+    then, normal's judgement of its best lay, ``chosen`` that of the lay made; ``since``
+    the tiles the seat laid from then on (the chosen one included), ``received`` the tiles
+    it was given after it (a ribbon); ``drew``: it drew after it, so its hand then is not
+    known from its hand now."""
+
+    seat: int
+    values: dict[int, float]
+    chosen: float
+    since: int = 0
+    received: int = 0
+    drew: bool = False
+
+
+@dataclass(slots=True)
 class Known:
     """What the table's history says about the hidden tiles: per seat, tiles known to be in
     its hand (a ribbon it took), and limits ``(mask, n)``: at most ``n`` of its hidden tiles
     lie in ``mask`` (when it drew or knocked nothing in ``mask`` fitted; only tiles drawn
-    since, less those it laid, can be there)."""
+    since, less those it laid, can be there); and the other seats' lays, as choices."""
 
     held: list[set[Tile]]
     limits: list[list[list[int]]]
+    choices: list[StockChoice] = field(default_factory=list)
 
     def barred(self, seat: int) -> int:
         """Tiles the seat cannot hold at all (limits of none)."""
@@ -92,8 +108,9 @@ class Known:
         return all((mask & m).bit_count() <= n for m, n in self.limits[seat])
 
 
-def read_history(view: PlayerView, game: StockGame) -> Known:
-    """Replay the public moves of the hand on a board of one's own to learn from them."""
+def read_history(view: PlayerView, game: StockGame, scratch: StockHand | None = None) -> Known:
+    """Replay the public moves of the hand on a board of one's own to learn from them; with a
+    ``scratch`` hand of the game (any deal), also judge every lay of another seat."""
     seats = view.table.seats
     known = Known([set() for _ in range(seats)], [[] for _ in range(seats)])
     board = Board()
@@ -116,13 +133,22 @@ def read_history(view: PlayerView, game: StockGame) -> Known:
             ways = [p for p in game.ways(board, end, tile) if p.cross is move.cross]
             if not ways:
                 break  # a history this replay cannot follow: stop learning, never guess
+            if scratch is not None and seat != view.seat:
+                _judge(known, game, scratch, board, seat, Play(tile, end, None, ways[0].cross))
+            _laid(known, seat, tile)
             index = board.attach(end, ways[0])
             if game.layout == "spinner" and tile.is_double and board.spinner is None:
                 board.open_spinner(end, index)
         elif kind is ActionKind.CUT and tile is not None and move.end is not None:
+            if scratch is not None and seat != view.seat:
+                _judge(known, game, scratch, board, seat, Cut(tile, move.end))
+            _laid(known, seat, tile)
             taker = (seat - 1) % seats
             given = {p.tile for p in board.arms[move.end]}
             known.held[taker] |= given
+            for choice in known.choices:
+                if choice.seat == taker:
+                    choice.received |= mask_of(list(given))
             known.held[seat].discard(tile)
             other = RIGHT if move.end is LEFT else LEFT
             assert board.center is not None
@@ -134,8 +160,36 @@ def read_history(view: PlayerView, game: StockGame) -> Known:
             if kind is ActionKind.DRAW:
                 for limit in known.limits[seat]:
                     limit[1] += 1
+                for choice in known.choices:
+                    choice.drew = choice.drew or choice.seat == seat
     known.held[view.seat] = set()
     return known
+
+
+def _laid(known: Known, seat: int, tile: Tile) -> None:
+    for choice in known.choices:
+        if choice.seat == seat:
+            choice.since |= tile.bit
+
+
+def _judge(
+    known: Known, game: StockGame, scratch: StockHand, board: Board, seat: int, action: Action
+) -> None:
+    """Record ``seat``'s lay on ``board`` as a choice: normal's value of every lay any tile
+    off the board could have made there (the scratch hand is given them all: a scratch is
+    only read for its rules, and is spoilt after)."""
+    scratch.board = board
+    scratch.masks[seat] = FULL_MASK & ~mask_of([*board.tiles(), *board.off])
+    values: dict[int, float] = {}
+    for option in scratch.plays_of(seat):
+        if not isinstance(option, Play | Cut):
+            continue
+        index = option.tile.index
+        worth = lay_gain(game, scratch, seat, option)
+        if worth > values.get(index, float("-inf")):
+            values[index] = worth
+    chosen = lay_gain(game, scratch, seat, action)
+    known.choices.append(StockChoice(seat, values, chosen))
 
 
 def unseen_tiles(view: PlayerView, board: Board) -> list[Tile]:
@@ -197,15 +251,18 @@ def imagine(
     return hand
 
 
-def lay_gain(game: StockGame, hand: StockHand, seat: int, action: Action) -> float:
+def lay_gain(
+    game: StockGame, hand: StockHand, seat: int, action: Action, scoring: bool = True
+) -> float:
     """Normal's judgement of one move: points scored now, pips unloaded, and for a cut the
-    pips handed to the previous seat."""
+    pips handed to the previous seat (``scoring``: False where no lay scores, to save
+    asking)."""
     if type(action) is Cut:
         given = hand.board.arms[action.give]
         return 5.0 + sum(p.tile.pips for p in given)
     if type(action) is not Play:
         return 0.0
-    gained = 0 if action.end is None else hand.gain(action)
+    gained = hand.gain(action) if scoring and action.end is not None else 0
     tile = action.tile
     unload = tile.pips / 2 + (2.0 if tile.is_double else 0.0)
     if game.lowest_total_wins:
@@ -224,75 +281,4 @@ def normal_choice(view: PlayerView, rng: random.Random) -> Action:
     return legal[max(scored)[2]]
 
 
-def hand_value(game: StockGame, seat: int, result: HandEnded) -> float:
-    """How good a finished hand is for ``seat``: its points against the others' average
-    (reversed in penalty games), plus a bonus for winning it where wins decide."""
-    points = result.points
-    others = (sum(points) - points[seat]) / (len(points) - 1)
-    value = others - points[seat] if game.lowest_total_wins else points[seat] - others
-    if game.points_in_play:
-        return value
-    return value + (WIN_BONUS if result.winner == seat else 0.0)
-
-
-def playout(game: StockGame, hand: StockHand, rng: random.Random) -> HandEnded:
-    """Finish ``hand`` with every seat on a quick greedy policy: the most points now, then
-    the heaviest tile (doubles first), a cut giving away the longer ribbon."""
-    while hand.result is None:
-        seat = hand.to_move
-        assert seat is not None
-        legal = hand.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            action = max(legal, key=lambda a: (_quick(hand, a), rng.random()))
-        hand.apply(seat, action)
-    return hand.result
-
-
-def _quick(hand: StockHand, action: Action) -> float:
-    if type(action) is Play:
-        tile = action.tile
-        now = 0 if action.end is None else hand.gain(action)
-        return 4.0 * now + tile.pips + (3.0 if tile.is_double else 0.0)
-    if type(action) is Cut:
-        return 20.0 + len(hand.board.arms[action.give])
-    return 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class StockSearch:
-    """Hard for the games of seed 002: Monte Carlo over imagined deals and stock orders."""
-
-    level: ClassVar[str] = "hard"
-    worlds: int = 16  # deals imagined per decision: the iteration budget
-    # Matador's choices are closer: it needs more deals to be ahead of normal, and its
-    # shorter hands leave the time for them (measured with benchmarks.tournament).
-    more: tuple[tuple[str, int], ...] = (("matador", 24),)
-    time_cap: float | None = 0.2  # seconds of wall time: a safety net, not the budget
-    clock: Callable[[], float] = time.perf_counter
-
-    def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        game = variant(view.table.game)
-        assert isinstance(game, StockGame)
-        board = board_of(view)
-        known = read_history(view, game)
-        totals = [0.0] * len(legal)
-        started = self.clock()
-        for _ in range(dict(self.more).get(game.name, self.worlds)):
-            world = imagine(view, board, rng, known)
-            seed = rng.getrandbits(32)  # every move meets the same luck in this world
-            for i, action in enumerate(legal):
-                trial = world.fork()
-                trial.apply(view.seat, action)
-                result = playout(game, trial, random.Random(seed))
-                totals[i] += hand_value(game, view.seat, result)
-            if self.time_cap is not None and self.clock() - started > self.time_cap:
-                break
-        return legal[totals.index(max(totals))]
-
-
-__all__ = ["StockSearch", "board_of", "imagine", "normal_choice"]
+__all__ = ["Known", "StockChoice", "board_of", "imagine", "normal_choice", "read_history"]

@@ -18,19 +18,32 @@ LEVEL_FIELDS = {
 def test_the_tournament_ends_with_one_json_line_keyed_by_game_and_level(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert tournament.main(["--hands", "8", "--workers", "1", "--seed", "3"]) == 0
+    assert tournament.main(
+        ["--hands", "8", "--hands-for", "matador=4", "--workers", "1", "--seed", "3"]
+    ) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     report = json.loads(lines[-1])
     assert report["focus"] == "hard" and report["field"] == "normal"
+    assert len(report["load_before"]) == len(report["load_after"]) == 3
+    summary = lines.index(next(line for line in lines if line.startswith("summary: ")))
     for game in tournament.GAMES:
         assert any(line.startswith(f"{game}: hard vs normal") for line in lines)
+        assert any(line.split()[:1] == [game] for line in lines[summary + 1 : -1])
         figures = report[game]
-        assert figures["hands"] == 8
+        assert figures["hands"] == (4 if game == "matador" else 8)
+        assert set(figures["targets"]) == {"ahead", "median", "p99"}
         for level in ("hard", "normal"):
             assert set(figures[level]) == LEVEL_FIELDS
             low, high = figures[level]["win_share_ci"]
             assert low <= figures[level]["win_share"] <= high
             assert figures[level]["decisions"] > 0
+
+
+def test_the_tournament_refuses_a_garbled_number_of_hands_for_a_game() -> None:
+    with pytest.raises(SystemExit):
+        tournament.main(["--hands-for", "matador=lots"])
+    with pytest.raises(SystemExit):
+        tournament.main(["--hands-for", "chess=10"])
 
 
 def test_the_tournament_refuses_unknown_or_equal_levels() -> None:

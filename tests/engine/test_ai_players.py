@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
 
 import pytest
 from test_properties import CONFIGS, Config
@@ -21,11 +20,11 @@ from engine import (
     full_set,
     player_view,
 )
-from engine.ai import LEVELS, CountingPlayer, Player, player, safest_action
+from engine.ai import LEVELS, CountingPlayer, Player, StockSearch, player, safest_action
 
 # The hard level's own algorithm on a small budget, so every configuration stays cheap.
-QUICK_HARD = CountingPlayer(worlds=4, candidates=12, time_cap=None)
-EXACT_HARD = replace(CountingPlayer(), time_cap=None)  # the shipped budget, no clock
+QUICK_HARD = CountingPlayer(worlds=4, candidates=12, stock=StockSearch(steps=200, pool=8))
+EXACT_HARD = CountingPlayer()  # the shipped budget: counted work, so no clock to remove
 HANDS_PER_CONFIG = 2
 
 
