@@ -23,5 +23,7 @@ async def admins_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> frozens
     except TelegramError:
         return frozenset()
     admins = frozenset(m.user.id for m in members if not m.user.is_bot)
+    for stale in [c for c, (when, _) in _admins.items() if now - when >= ADMIN_CACHE_SECONDS]:
+        del _admins[stale]  # a group asked about once must not stay for ever
     _admins[chat_id] = (now, admins)
     return admins

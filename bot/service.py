@@ -71,6 +71,9 @@ class GameService:
         self._open_by_place: dict[tuple[int, int | None], int] = {}
 
     # --- loading -----------------------------------------------------------------------
+    # Memory holds the open games (lobbies, matches under way) and the finished ones the
+    # publisher is still bringing up to date; a finished game leaves when it is done
+    # (`release`) and is read back from the database when someone asks for it (`find`).
     async def load_open_games(self) -> list[Game]:
         games = await self.storage.open_games()
         for game in games:
@@ -100,6 +103,34 @@ class GameService:
         self._remember(game)
         return game
 
+    async def find(self, game_id: int) -> Game | None:
+        """Any game by its id: from memory, else read from the database (a finished game a
+        button still names: "Play again", a stray tap). What is read so stays out of
+        memory unless it is open."""
+        game = self._by_id.get(game_id)
+        if game is not None:
+            return game
+        game = await self.storage.load_game(game_id)
+        if game is None:
+            return None
+        if game.status.open:  # (memory always has the open ones: only if a reload dropped it)
+            return self._by_id.setdefault(game_id, game)
+        return self._by_id.get(game_id, game)  # another reader may have held it meanwhile
+
+    async def hold(self, game_id: int) -> Game | None:
+        """The game, kept in memory (read back if it had left) until :meth:`release`: one
+        object for everybody who brings its messages up to date."""
+        game = await self.find(game_id)
+        if game is not None and game_id not in self._by_id:
+            self._by_id[game_id] = game
+        return game
+
+    def release(self, game_id: int) -> None:
+        """Nobody works on the game any more: a finished one leaves memory (open ones stay)."""
+        game = self._by_id.get(game_id)
+        if game is not None and not game.status.open:
+            del self._by_id[game_id]
+
     def _changed(self, game: Game) -> None:
         """Tell the bot (publisher, timers) that a game changed; it has been committed."""
         if self.on_change is not None:
@@ -114,6 +145,7 @@ class GameService:
             self._open_by_place[game.chat_id, game.thread_id] = game.game_id
 
     def game(self, game_id: int) -> Game | None:
+        """A game in memory: an open one, or a finished one still being published."""
         return self._by_id.get(game_id)
 
     def open_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
@@ -125,11 +157,10 @@ class GameService:
         """Every open game of a chat, whatever its topic."""
         return [g for g in self.open_games() if g.chat_id == chat_id]
 
-    def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
-        """The newest game of a chat (or topic) that this run has seen, open or not."""
-        games = [g for g in self._by_id.values()
-                 if g.chat_id == chat_id and g.thread_id == thread_id]
-        return max(games, key=lambda g: g.game_id) if games else None
+    async def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
+        """The newest game of a chat (or topic), open or not."""
+        game_id = await self.storage.last_game_id(chat_id, thread_id)
+        return None if game_id is None else await self.find(game_id)
 
     def open_games(self) -> list[Game]:
         return [g for g in self._by_id.values() if g.status.open]
