@@ -7,7 +7,6 @@ is the publisher's job; SQL is the storage layer's.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import secrets
 import time
@@ -23,7 +22,6 @@ from engine import (
     Event,
     Match,
     MatchEnded,
-    ai,
     player_view,
     variant,
 )
@@ -48,6 +46,7 @@ from .models import (
 from .refusals import rule_message
 from .stats import rating_changes
 from .storage import StaleMoveError, Storage
+from .thinker import Question
 
 
 class GameService:
@@ -539,20 +538,37 @@ class GameService:
         self._changed(game)
         return newcomer
 
-    async def computer_move(self, game: Game, move_no: int) -> list[Event]:
-        """Let the computer player whose turn it is (at ``move_no``) move; else nothing."""
+    @staticmethod
+    def _computer_to_move(game: Game, move_no: int) -> int | None:
+        """The seat of the computer player whose turn it is at ``move_no``, if one is."""
         match = game.match
         if game.status is not Status.PLAYING or match is None or game.move_no != move_no:
-            return []
+            return None
         seat = match.to_move
-        if seat is None or not game.players[seat].is_computer:
-            return []
+        return seat if seat is not None and game.players[seat].is_computer else None
+
+    def computer_question(self, game: Game, move_no: int) -> Question | None:
+        """What the computer player whose turn it is (at ``move_no``) must decide, as plain
+        data for the thinker; None when it is no computer's turn there."""
+        seat = self._computer_to_move(game, move_no)
+        if seat is None:
+            return None
         level = game.players[seat].level
-        assert level is not None
-        view = player_view(match, seat)  # the computer sees what a human in its seat would
-        rng = random.Random(f"{game.game_id}:{move_no}")
-        action = await asyncio.to_thread(ai.player(level).choose, view, rng)
-        return await self._play(game, seat, action, timed_out=False)
+        assert game.match is not None and level is not None
+        # The computer sees what a human in its seat would (the thinker builds its view).
+        return Question.of(game.match, seat, level, f"{game.game_id}:{move_no}", move_no)
+
+    async def computer_move(self, game: Game, question: Question, choice: int) -> list[Event]:
+        """Play the thinker's ``choice`` (an index into the seat's legal actions) for
+        ``question``, if the game is still where it was asked; else nothing."""
+        seat = self._computer_to_move(game, question.move_no)
+        if seat != question.seat or game.players[seat].level != question.level:
+            return []
+        assert game.match is not None
+        legal = player_view(game.match, question.seat).legal
+        if not 0 <= choice < len(legal):
+            return []
+        return await self._play(game, question.seat, legal[choice], timed_out=False)
 
     def _deadline(self, game: Game) -> float | None:
         """A human seat to move gets the group's turn time; computers need no clock."""

@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes, JobQueue
 from .locks import Locks
 from .models import Game, Status
 from .service import GameService
+from .thinker import Thinker
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +36,14 @@ class Timers:
     def __init__(
         self, job_queue: JobQueue,  # type: ignore[type-arg]
         service: GameService, locks: Locks, clock: Callable[[], float] = time.time,
-        computer_pause: float = 2.0,
+        computer_pause: float = 2.0, thinker: Thinker | None = None,
     ) -> None:
         self.job_queue = job_queue
         self.service = service
         self.locks = locks
         self.clock = clock
         self.computer_pause = computer_pause
+        self.thinker = thinker or Thinker()
 
     def schedule(self, game: Game) -> None:
         """(Re)arm the game's timer jobs for its current turn, or clear them."""
@@ -95,10 +97,29 @@ class Timers:
         assert context.job is not None and context.job.name is not None
         kind = context.job.name.split(":")[0]
         game_id, move_no = job_data(context)
-        action = {"turn": self.service.expire, "warn": self.service.warn,
-                  "computer": self.service.computer_move}[kind]
         try:
-            await self._locked(action, game_id, move_no)
+            if kind == "computer":
+                await self.computer_move(game_id, move_no)
+            else:
+                action = {"turn": self.service.expire, "warn": self.service.warn}[kind]
+                await self._locked(action, game_id, move_no)
         except Exception:
             log.exception("%s job of game %s failed", kind, game_id)
+
+    async def computer_move(self, game_id: int, move_no: int) -> None:
+        """A computer player's move: asked under the game's lock, thought out in the
+        thinker's pool with the lock free (taps and other games go on), and played under
+        the lock again only if the game is still at ``move_no``."""
+        game = self.service.game(game_id)
+        if game is None:
+            return
+        async with self.locks.game(game_id):
+            question = self.service.computer_question(game, move_no)
+        if question is None:
+            return
+        choice = await self.thinker.choose(question)
+        if choice is None:
+            return  # the bot is stopping: the move is made after its restart
+        async with self.locks.game(game_id):
+            await self.service.computer_move(game, question, choice)
 
