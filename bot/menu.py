@@ -20,6 +20,7 @@ from engine import variant
 
 from .admins import admins_of
 from .callbacks import SettingTap
+from .errors import UserError
 from .gamebook import GAMES, presentation
 from .i18n import N_, Translator, translator
 from .runtime import Runtime, runtime
@@ -191,10 +192,15 @@ async def group_settings(rt: Runtime, chat_id: int) -> GroupSettings:
     return GroupSettings.from_json(await rt.storage.chat_settings(chat_id))
 
 
-async def may_change(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
-    """Admins may; in a group whose only admins are bots (or none), everybody may."""
-    humans = await admins_of(context, chat_id)
-    return not humans or user_id in humans
+async def refusal_to_change(
+    rt: Runtime, context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, t: Translator
+) -> str | None:
+    """Why ``user_id`` may not change the settings now (the service decides), or None."""
+    try:
+        rt.service.check_may_change_settings(user_id, await admins_of(context, chat_id))
+    except UserError as refused:
+        return t(refused.message, **refused.params)
+    return None
 
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -207,8 +213,9 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await message.reply_text(t("Settings belong to a group: type /settings there."))
         return
-    if not await may_change(context, chat.id, user.id):
-        await message.reply_text(t("Only the group's admins can change its settings."))
+    refused = await refusal_to_change(rt, context, chat.id, user.id, t)
+    if refused is not None:
+        await message.reply_text(refused)
         return
     text, markup = main_page(t, settings)
     sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
@@ -226,8 +233,9 @@ async def setting_button(
             or await rt.storage.settings_menu(message.chat.id) != message.message_id):
         return t("That button is out of date.")
     chat_id = message.chat.id
-    if not await may_change(context, chat_id, query.from_user.id):
-        return t("Only the group's admins can change its settings.")
+    refused = await refusal_to_change(rt, context, chat_id, query.from_user.id, t)
+    if refused is not None:
+        return refused
     settings = await group_settings(rt, chat_id)
     if tap.name == DONE:
         try:

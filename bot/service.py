@@ -453,6 +453,16 @@ class GameService:
         if user_id != game.creator_id and not is_admin:
             raise UserError(N_("Only the game's creator or a group admin can stop it."))
 
+    @staticmethod
+    def check_may_change_settings(user_id: int, human_admins: frozenset[int] | None) -> None:
+        """Raise :class:`UserError` unless ``user_id`` may change a group's settings: its
+        admins may; in a group whose only admins are bots (or none), everybody may. When
+        Telegram could not say who the admins are (None), nobody may for now."""
+        if human_admins is None:
+            raise UserError(N_("Something went wrong. Please try again."))
+        if human_admins and user_id not in human_admins:
+            raise UserError(N_("Only the group's admins can change its settings."))
+
     async def stop(self, game: Game, user_id: int, is_admin: bool, by: str = "") -> None:
         """End the game with no result; ``by`` (HTML) is announced as who stopped it."""
         self.check_may_stop(game, user_id, is_admin)

@@ -54,7 +54,7 @@ async def remember(rt: Runtime, user: User, private_ok: bool | None = None) -> N
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
-    return user_id in await admins_of(context, chat_id)
+    return user_id in (await admins_of(context, chat_id) or ())
 
 
 async def reply(update: Update, text: str, **kwargs: object) -> None:

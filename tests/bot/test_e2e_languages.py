@@ -103,3 +103,18 @@ async def test_a_group_speaks_the_language_of_its_first_table(group: Group) -> N
         await group.server.wait_for(lambda: group.said("Домино парами"))
         settings = GroupSettings.from_json(await runtime.storage.chat_settings(group.chat.id))
     assert settings.language == "ru"
+
+
+async def test_a_failed_admin_lookup_lets_nobody_change_the_settings(group: Group) -> None:
+    """When Telegram cannot say who the admins are, the lookup must not read as "this group
+    has no admins" (which lets everybody in): the member is asked to try again."""
+    budi = group.users[1]  # not an admin
+    async with group.bot():
+        group.server.fail_next("getChatAdministrators", error_code=500,
+                               description="Internal Server Error")
+        budi.send(group.chat, "/settings")
+        await group.server.wait_for(lambda: group.said("Please try again"))
+        assert not group.said("Settings of this group")
+        budi.send(group.chat, "/settings")  # the next lookup works: Budi is no admin
+        await group.server.wait_for(lambda: group.said("Only the group's admins"))
+        assert not group.said("Settings of this group")
