@@ -13,7 +13,8 @@ The fake server's records of a finished match are pruned before the next one, so
 players stay as fast at the end as at the start.
 
 It prints the bot's VmRSS after the first ``--warm`` matches and after all of them, the growth
-between the two (the target: within 5%), and matches per second over the whole run. ``--checkout``
+between the two (the target: within 5%), the resident memory of its child processes (the
+computer players' pool) beside it, and matches per second over the whole run. ``--checkout``
 runs the bot of another checkout (e.g. an older commit's worktree) for a before/after figure.
 The last line is one JSON object.
 """
@@ -44,6 +45,26 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
+def descendants(pid: int) -> list[int]:
+    """The process's children, theirs, and so on (the thinker's forkserver and workers)."""
+    found: list[int] = []
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in children.read_text().split():
+            found += [int(child), *descendants(int(child))]
+    return found
+
+
+def workers_kib(pid: int) -> int:
+    """The resident memory of the process's descendants, in KiB (0 when none)."""
+    total = 0
+    for child in descendants(pid):
+        try:
+            total += rss_kib(child)
+        except (OSError, RuntimeError):
+            pass  # gone meanwhile
+    return total
+
+
 def button(message: StoredMessage, prefix: str) -> str | None:
     return next((b.callback_data for row in message.buttons for b in row
                  if (b.callback_data or "").startswith(prefix)), None)
@@ -59,14 +80,16 @@ class Run:
     done: int = 0
     playing: int = 0
     started: float = field(default_factory=time.monotonic)
-    marks: dict[int, tuple[int, float]] = field(default_factory=dict)  # matches: (KiB, s)
+    # matches: (the bot's KiB, its descendants' KiB, seconds)
+    marks: dict[int, tuple[int, int, float]] = field(default_factory=dict)
 
     def finished_one(self) -> None:
         self.done += 1
         if self.done == self.warm or self.done == self.matches or self.done % 100 == 0:
             kib, elapsed = rss_kib(self.pid), time.monotonic() - self.started
-            self.marks[self.done] = (kib, elapsed)
-            print(f"{self.done:5} matches  VmRSS {kib / 1024:7.1f} MiB  "
+            self.marks[self.done] = (kib, workers_kib(self.pid), elapsed)
+            print(f"{self.done:5} matches  VmRSS {kib / 1024:7.1f} MiB  (its workers "
+                  f"{self.marks[self.done][1] / 1024:6.1f} MiB)  "
                   f"{self.done / elapsed:5.2f} matches/s", flush=True)
 
     def claim(self) -> bool:
@@ -197,7 +220,9 @@ async def measure(matches: int, warm: int, groups: int, game: str,
         "rss_kib_after_all": last[0],
         "growth_percent": round(growth, 2),
         "target_percent": 5.0,
-        "matches_per_second": round(matches / last[1], 2),
+        "workers_rss_kib_after_warm": first[1],
+        "workers_rss_kib_after_all": last[1],
+        "matches_per_second": round(matches / last[2], 2),
         "bot_errors_logged": len(errors),
         "violations": len(server.violations),
     }
@@ -215,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 < args.warm < args.matches:
         parser.error("--warm must be between 0 and --matches")
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop the bot with us
     figures = asyncio.run(measure(args.matches, args.warm, args.groups, args.game,
                                   args.checkout.resolve()))
     print(f"growth {figures['growth_percent']}% from match {args.warm} to {args.matches}")
