@@ -176,7 +176,7 @@ def _end(server: FakeTelegramServer, chat: FakeChat, after: int) -> StoredMessag
 
 
 async def measure(matches: int, warm: int, groups: int, game: str,
-                  checkout: Path) -> dict[str, object]:
+                  checkout: Path, keep_log: Path | None = None) -> dict[str, object]:
     async with FakeTelegramServer() as server:
         pairs = []
         for n in range(groups):
@@ -203,8 +203,11 @@ async def measure(matches: int, warm: int, groups: int, game: str,
                     bot.kill()
                     bot.wait()
                 log.close()
-                errors = [line for line in (Path(folder) / "bot.log").read_text().splitlines()
-                          if "ERROR" in line or "Traceback" in line]
+                text = (Path(folder) / "bot.log").read_text()
+                if keep_log is not None:
+                    keep_log.write_text(text)
+                errors = [line for line in text.splitlines()
+                          if "ERROR" in line or "WARNING" in line or "Traceback" in line]
                 for line in errors[:5]:
                     print("bot:", line, file=sys.stderr)
     first, last = run.marks[warm], run.marks[matches]
@@ -223,7 +226,7 @@ async def measure(matches: int, warm: int, groups: int, game: str,
         "workers_rss_kib_after_warm": first[1],
         "workers_rss_kib_after_all": last[1],
         "matches_per_second": round(matches / last[2], 2),
-        "bot_errors_logged": len(errors),
+        "bot_warnings_logged": len(errors),
         "violations": len(server.violations),
     }
 
@@ -237,12 +240,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="french")
     parser.add_argument("--checkout", type=Path, default=Path.cwd(),
                         help="the checkout whose bot runs (default: this one)")
+    parser.add_argument("--log", type=Path, help="keep the bot's log (warnings and up) here")
     args = parser.parse_args(argv)
     if not 0 < args.warm < args.matches:
         parser.error("--warm must be between 0 and --matches")
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop the bot with us
     figures = asyncio.run(measure(args.matches, args.warm, args.groups, args.game,
-                                  args.checkout.resolve()))
+                                  args.checkout.resolve(), args.log))
     print(f"growth {figures['growth_percent']}% from match {args.warm} to {args.matches}")
     print(json.dumps(figures))
     return 0

@@ -26,6 +26,11 @@ def job_data(context: ContextTypes.DEFAULT_TYPE) -> tuple[int, int]:
     return int(data[0]), int(data[1])
 
 
+#: A timer job runs however late the event loop gets to it: APScheduler's default skips a job
+#: more than a second late, which would leave that turn without its move until a restart.
+LATE_OK = {"misfire_grace_time": None}
+
+
 def job_names(game_id: int) -> tuple[str, str, str]:
     return f"turn:{game_id}", f"warn:{game_id}", f"computer:{game_id}"
 
@@ -60,15 +65,16 @@ class Timers:
         ):
             # One computer move per pause: the group sees each move, not a burst.
             self.job_queue.run_once(self._job, when=self.computer_pause, name=move,
-                                    data=data)
+                                    data=data, job_kwargs=LATE_OK)
         if game.deadline is None:
             return
         now = self.clock()
         self.job_queue.run_once(self._job, when=max(0.0, game.deadline - now), name=turn,
-                                data=data)
+                                data=data, job_kwargs=LATE_OK)
         half_time = game.deadline - game.turn_seconds / 2 - now
         if not game.timer.warned and half_time > 0:
-            self.job_queue.run_once(self._job, when=half_time, name=warn, data=data)
+            self.job_queue.run_once(self._job, when=half_time, name=warn, data=data,
+                                    job_kwargs=LATE_OK)
 
     async def resume(self) -> None:
         """At start-up: resolve overdue turns in deadline order, arm the others."""

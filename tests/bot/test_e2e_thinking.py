@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 from bot_kit import Group, lobby_button
 
@@ -83,3 +84,19 @@ async def test_an_answer_counts_only_at_the_move_it_was_asked_for(group: Group) 
             assert await service.computer_move(game, question, choice) == []  # not twice
         assert game.move_no == after
         assert service.computer_question(game, question.move_no) is None
+
+
+async def test_a_computer_move_due_while_the_bot_was_busy_is_still_made(group: Group) -> None:
+    """A job more than a second late (a loaded machine) runs all the same: else the
+    computer's turn would wait for a restart."""
+    async with group.bot(computer_pause=1.0):
+        table = await against_computer(group, level=0)
+        game = group.game()
+        assert game.match is not None
+        if game.match.to_move != 1:
+            await table.play_one()
+        assert game.match.to_move == 1  # its move is due in a second
+        before = computer_moves(group)
+        time.sleep(2.5)  # the event loop is blocked past the job's time, and its grace
+        await group.server.wait_for(lambda: computer_moves(group) > before, timeout=10,
+                                    message="the late computer move was never made")
