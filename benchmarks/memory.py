@@ -1,7 +1,7 @@
 """Resident memory over many short matches: does the bot's memory stay flat?
 
-    python -m benchmarks.memory [--matches 1000] [--warm 100] [--groups 4] [--game french]
-                                [--checkout PATH]
+    python -m benchmarks.memory [--matches 1000] [--warm 100] [--groups 8] [--game french]
+                                [--checkout PATH] [--log PATH]
 
 One bot process (``python -m bot``, a subprocess) plays against the fake Bot API server of
 ``fakeapi/``, which runs in this process: the bot's resident memory (VmRSS from
@@ -12,10 +12,12 @@ Each of ``--groups`` groups has one person and one computer player (easy) playin
 The fake server's records of a finished match are pruned before the next one, so the simulated
 players stay as fast at the end as at the start.
 
-It prints the bot's VmRSS after the first ``--warm`` matches and after all of them, the growth
-between the two (the target: within 5%), the resident memory of its child processes (the
-computer players' pool) beside it, and matches per second over the whole run. ``--checkout``
-runs the bot of another checkout (e.g. an older commit's worktree) for a before/after figure.
+It prints the bot's VmRSS (the median of 20 readings over two seconds: the other groups play
+on, and the pictures they draw come and go by megabytes) after the first ``--warm`` matches,
+every hundred, and after all of them, the growth between the two (the target: within 5%), the
+resident memory of its child processes (the computer players' pool) beside it, and matches per
+second over the whole run. ``--checkout`` runs the bot of another checkout (e.g. an older
+commit's worktree) for a before/after figure.
 The last line is one JSON object.
 """
 
@@ -26,6 +28,7 @@ import asyncio
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,6 +43,7 @@ from fakeapi.players import Table
 #: bot before the answer to its own send (which records the message's id) is refused as a
 #: stray: no person is that fast, but a robot on a loaded machine is.
 REACTION = 0.2
+SAMPLES = 20
 
 
 def rss_kib(pid: int) -> int:
@@ -88,14 +92,23 @@ class Run:
     # matches: (the bot's KiB, its descendants' KiB, seconds)
     marks: dict[int, tuple[int, int, float]] = field(default_factory=dict)
 
-    def finished_one(self) -> None:
+    async def finished_one(self) -> None:
         self.done += 1
-        if self.done == self.warm or self.done == self.matches or self.done % 100 == 0:
-            kib, elapsed = rss_kib(self.pid), time.monotonic() - self.started
-            self.marks[self.done] = (kib, workers_kib(self.pid), elapsed)
-            print(f"{self.done:5} matches  VmRSS {kib / 1024:7.1f} MiB  (its workers "
-                  f"{self.marks[self.done][1] / 1024:6.1f} MiB)  "
-                  f"{self.done / elapsed:5.2f} matches/s", flush=True)
+        done = self.done
+        if done == self.warm or done == self.matches or done % 100 == 0:
+            # The other groups play on: pictures being drawn come and go by megabytes, so
+            # the figure is the median of SAMPLES readings over two seconds.
+            elapsed = time.monotonic() - self.started
+            samples = []
+            for _ in range(SAMPLES):
+                samples.append(rss_kib(self.pid))
+                await asyncio.sleep(2.0 / SAMPLES)
+            kib = int(statistics.median(samples))
+            self.marks[done] = (kib, workers_kib(self.pid), elapsed)
+            print(f"{done:5} matches  VmRSS {kib / 1024:7.1f} MiB (from "
+                  f"{min(samples) / 1024:.1f} to {max(samples) / 1024:.1f})  its workers "
+                  f"{self.marks[done][1] / 1024:6.1f} MiB  {done / elapsed:5.2f} matches/s",
+                  flush=True)
 
     def claim(self) -> bool:
         """Whether one more match may start (the run stops at ``matches``)."""
@@ -153,7 +166,7 @@ async def play_group(run: Run, user: FakeUser, chat: FakeChat) -> None:
                 for x in server.bot_messages(chat)), timeout=60, message="no scoreboard")
         prune(server, (chat, user.private_chat), end)
         run.playing -= 1
-        run.finished_one()
+        await run.finished_one()
         if run.done + run.playing >= run.matches:
             return
         await tap(server, user, end, button(end, "g:") or "")
@@ -246,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--warm", type=int, default=100, help="matches before the first figure")
-    parser.add_argument("--groups", type=int, default=4, help="groups playing at once")
+    parser.add_argument("--groups", type=int, default=8, help="groups playing at once")
     parser.add_argument("--game", default="french")
     parser.add_argument("--checkout", type=Path, default=Path.cwd(),
                         help="the checkout whose bot runs (default: this one)")
