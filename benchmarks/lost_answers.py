@@ -113,19 +113,21 @@ async def one_match(method: str, where: str, after: bool, target: int, seed: int
                 await server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
             place = chat if where == "group" else users[1].private_chat
             server.drop_connection(method, after_acting=after, chat=place)
+            game_id = int((button(lobby, "s:") or "s:0").split(":")[1])
             record = users[0].press_raw(lobby, button(lobby, "s:") or "")
             await server.wait_for(lambda: record.answered or server.dropped)
             table = Table(server, users)
 
-            def over() -> bool:
-                game = runtime.service.last_game_in(chat.id)
-                return game is not None and not game.status.open
+            def over() -> bool:  # (a finished game leaves the bot's memory)
+                game = runtime.service.game(game_id)
+                return game is None or not game.status.open
 
             while not over():
                 await table.play_one(done=over, timeout=30)
                 await tap_strays(server, runtime, users, chat, figures)
             await runtime.publisher.idle()
             await server.wait_idle()
+            game = await runtime.service.last_game_in(chat.id)
         answers = Counter(r.params.get("callback_query_id")
                           for r in server.requests_for("answerCallbackQuery"))
         figures.second_answers = sum(n - 1 for n in answers.values() if n > 1)
@@ -133,7 +135,6 @@ async def one_match(method: str, where: str, after: bool, target: int, seed: int
         results = Counter(m.group(0) for t in texts(server, chat) for m in [RESULT.match(t)]
                           if m)
         figures.doubled_announcements = sum(n - 1 for n in results.values() if n > 1)
-        game = runtime.service.last_game_in(chat.id)
         finished = len(game.match.hands) + 1 if game and game.match else 0  # hands + match
         figures.lost_announcements = finished - len(results)
         figures.dropped = len(server.dropped)

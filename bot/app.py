@@ -135,6 +135,7 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     """Open storage, learn our username, register commands, and resume every open game."""
     rt: Runtime = application.bot_data[KEY]
     await rt.storage.open()
+    rt.timers.thinker.start()  # the computer players' process pool
     me = await application.bot.get_me()
     rt.publisher.bot_username = me.username or ""
     await register_commands(application.bot)
@@ -184,6 +185,7 @@ async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
 
 async def _on_shutdown(application: Application) -> None:  # type: ignore[type-arg]
     rt: Runtime = application.bot_data[KEY]
+    rt.timers.thinker.close()  # (never waits for a worker)
     await rt.storage.close()
 
 

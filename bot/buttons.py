@@ -123,8 +123,9 @@ def _t(query: CallbackQuery) -> Translator:
     return translator(query.from_user.language_code)
 
 
-def _game(rt: Runtime, game_id: int) -> Game:
-    game = rt.service.game(game_id)
+async def _game(rt: Runtime, game_id: int) -> Game:
+    """The game a button names; a finished one is read back from the database."""
+    game = await rt.service.find(game_id)
     if game is None:
         raise UserError("That button is out of date.")
     return game
@@ -166,7 +167,7 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: PlayAgain
                        ) -> Answer:
     """A rematch: the same table again, its players asked to confirm."""
-    old = _game(rt, tap.game_id)
+    old = await _game(rt, tap.game_id)
     async with rt.locks.chat(old.chat_id):
         await rt.service.rematch(old, player_of(query.from_user))
     return _t(query)("A new table is open: the others press Join to play again."), None
@@ -180,7 +181,7 @@ async def settings_tapped(rt: Runtime, context: Context, query: CallbackQuery, t
 async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                        tap: LobbyTap | AddComputer) -> Answer:
     user, t = query.from_user, _t(query)
-    game = _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id)
     if not await _current(query, t, game.messages.lobby, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     async with rt.locks.game(game.game_id):
@@ -220,7 +221,7 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
                          ) -> Answer:
     """Hand an away player's seat to a computer player (the creator or an admin)."""
     user = query.from_user
-    game = _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id)
     admin = await is_admin(context, game.chat_id, user.id)
     async with rt.locks.game(game.game_id):
         await rt.service.replace_away(game, user.id, admin, tap.seat)
@@ -232,7 +233,7 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
 async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: StopAnswer
                       ) -> Answer:
     user, t = query.from_user, _t(query)
-    game = _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id)
     admin = await is_admin(context, game.chat_id, user.id)
     rt.service.check_may_stop(game, user.id, admin)
     if not tap.confirm:
@@ -248,7 +249,7 @@ async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: LeaveAnswer
                        ) -> Answer:
     user, t = query.from_user, _t(query)
-    game = _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id)
     if not tap.confirm:
         rt.service.check_asked(game, user.id, tap.seat)
         await _delete_quietly(query)
@@ -262,7 +263,7 @@ async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
 async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowHand
                      ) -> Answer:
     user, t = query.from_user, _t(query)
-    game = _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id)
     seat = game.seat_of(user.id)
     if seat is None:
         return t("You are not playing in this game."), None
@@ -279,7 +280,7 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
 async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                       tap: TileTap | LayTap | CutTap | BackToHand) -> Answer:
     user, t = query.from_user, _t(query)
-    game = _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id)
     seat = game.seat_of(user.id)
     if seat is None:
         return t("You are not playing in this game."), None

@@ -134,8 +134,34 @@ class Publisher:
                 self._dirty.add(key)
             else:
                 self._tasks[key] = asyncio.create_task(
-                    self._run(key), name=f"sync-{game_id}-{channel}"
+                    self._holding(key), name=f"sync-{game_id}-{channel}"
                 )
+
+    def _busy(self, game_id: int) -> bool:
+        return any((game_id, channel) in self._tasks for channel in (GROUP, HANDS))
+
+    async def _holding(self, key: tuple[int, str]) -> None:
+        """One channel's syncs with the game held in memory: a finished game is read back
+        from the database for them, and leaves memory once neither channel needs it."""
+        game_id = key[0]
+        try:
+            try:
+                await self.service.hold(game_id)
+            except Exception:  # the sync reads the game itself, and retries
+                log.exception("reading game %s for its sync failed", game_id)
+            await self._run(key)
+        finally:
+            self._let_go(game_id)  # no await since _run's last check: no request is lost
+
+    def _let_go(self, game_id: int) -> None:
+        """A finished game leaves memory when neither channel syncs it (each sync saved the
+        messages it sent; a sync that gave up after its retries is repaired at restart)."""
+        game = self.service.game(game_id)
+        if game is None or game.status.open or self._busy(game_id):
+            return
+        self.service.release(game_id)
+        if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
+            self.chat_titles.pop(game.chat_id, None)
 
     async def _run(self, key: tuple[int, str]) -> None:
         game_id, channel = key

@@ -7,7 +7,6 @@ is the publisher's job; SQL is the storage layer's.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import secrets
 import time
@@ -23,7 +22,6 @@ from engine import (
     Event,
     Match,
     MatchEnded,
-    ai,
     player_view,
     variant,
 )
@@ -48,6 +46,7 @@ from .models import (
 from .refusals import rule_message
 from .stats import rating_changes
 from .storage import StaleMoveError, Storage
+from .thinker import Question
 
 
 class GameService:
@@ -71,6 +70,9 @@ class GameService:
         self._open_by_place: dict[tuple[int, int | None], int] = {}
 
     # --- loading -----------------------------------------------------------------------
+    # Memory holds the open games (lobbies, matches under way) and the finished ones the
+    # publisher is still bringing up to date; a finished game leaves when it is done
+    # (`release`) and is read back from the database when someone asks for it (`find`).
     async def load_open_games(self) -> list[Game]:
         games = await self.storage.open_games()
         for game in games:
@@ -100,6 +102,34 @@ class GameService:
         self._remember(game)
         return game
 
+    async def find(self, game_id: int) -> Game | None:
+        """Any game by its id: from memory, else read from the database (a finished game a
+        button still names: "Play again", a stray tap). What is read so stays out of
+        memory unless it is open."""
+        game = self._by_id.get(game_id)
+        if game is not None:
+            return game
+        game = await self.storage.load_game(game_id)
+        if game is None:
+            return None
+        if game.status.open:  # (memory always has the open ones: only if a reload dropped it)
+            return self._by_id.setdefault(game_id, game)
+        return self._by_id.get(game_id, game)  # another reader may have held it meanwhile
+
+    async def hold(self, game_id: int) -> Game | None:
+        """The game, kept in memory (read back if it had left) until :meth:`release`: one
+        object for everybody who brings its messages up to date."""
+        game = await self.find(game_id)
+        if game is not None and game_id not in self._by_id:
+            self._by_id[game_id] = game
+        return game
+
+    def release(self, game_id: int) -> None:
+        """Nobody works on the game any more: a finished one leaves memory (open ones stay)."""
+        game = self._by_id.get(game_id)
+        if game is not None and not game.status.open:
+            del self._by_id[game_id]
+
     def _changed(self, game: Game) -> None:
         """Tell the bot (publisher, timers) that a game changed; it has been committed."""
         if self.on_change is not None:
@@ -114,6 +144,7 @@ class GameService:
             self._open_by_place[game.chat_id, game.thread_id] = game.game_id
 
     def game(self, game_id: int) -> Game | None:
+        """A game in memory: an open one, or a finished one still being published."""
         return self._by_id.get(game_id)
 
     def open_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
@@ -125,11 +156,10 @@ class GameService:
         """Every open game of a chat, whatever its topic."""
         return [g for g in self.open_games() if g.chat_id == chat_id]
 
-    def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
-        """The newest game of a chat (or topic) that this run has seen, open or not."""
-        games = [g for g in self._by_id.values()
-                 if g.chat_id == chat_id and g.thread_id == thread_id]
-        return max(games, key=lambda g: g.game_id) if games else None
+    async def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
+        """The newest game of a chat (or topic), open or not."""
+        game_id = await self.storage.last_game_id(chat_id, thread_id)
+        return None if game_id is None else await self.find(game_id)
 
     def open_games(self) -> list[Game]:
         return [g for g in self._by_id.values() if g.status.open]
@@ -518,20 +548,37 @@ class GameService:
         self._changed(game)
         return newcomer
 
-    async def computer_move(self, game: Game, move_no: int) -> list[Event]:
-        """Let the computer player whose turn it is (at ``move_no``) move; else nothing."""
+    @staticmethod
+    def _computer_to_move(game: Game, move_no: int) -> int | None:
+        """The seat of the computer player whose turn it is at ``move_no``, if one is."""
         match = game.match
         if game.status is not Status.PLAYING or match is None or game.move_no != move_no:
-            return []
+            return None
         seat = match.to_move
-        if seat is None or not game.players[seat].is_computer:
-            return []
+        return seat if seat is not None and game.players[seat].is_computer else None
+
+    def computer_question(self, game: Game, move_no: int) -> Question | None:
+        """What the computer player whose turn it is (at ``move_no``) must decide, as plain
+        data for the thinker; None when it is no computer's turn there."""
+        seat = self._computer_to_move(game, move_no)
+        if seat is None:
+            return None
         level = game.players[seat].level
-        assert level is not None
-        view = player_view(match, seat)  # the computer sees what a human in its seat would
-        rng = random.Random(f"{game.game_id}:{move_no}")
-        action = await asyncio.to_thread(ai.player(level).choose, view, rng)
-        return await self._play(game, seat, action, timed_out=False)
+        assert game.match is not None and level is not None
+        # The computer sees what a human in its seat would (the thinker builds its view).
+        return Question.of(game.match, seat, level, f"{game.game_id}:{move_no}", move_no)
+
+    async def computer_move(self, game: Game, question: Question, choice: int) -> list[Event]:
+        """Play the thinker's ``choice`` (an index into the seat's legal actions) for
+        ``question``, if the game is still where it was asked; else nothing."""
+        seat = self._computer_to_move(game, question.move_no)
+        if seat != question.seat or game.players[seat].level != question.level:
+            return []
+        assert game.match is not None
+        legal = player_view(game.match, question.seat).legal
+        if not 0 <= choice < len(legal):
+            return []
+        return await self._play(game, question.seat, legal[choice], timed_out=False)
 
     def _deadline(self, game: Game) -> float | None:
         """A human seat to move gets the group's turn time; computers need no clock."""

@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes, JobQueue
 from .locks import Locks
 from .models import Game, Status
 from .service import GameService
+from .thinker import Thinker
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +24,11 @@ def job_data(context: ContextTypes.DEFAULT_TYPE) -> tuple[int, int]:
     assert context.job is not None
     data: tuple[int, int] = context.job.data  # type: ignore[assignment]
     return int(data[0]), int(data[1])
+
+
+#: A timer job runs however late the event loop gets to it: APScheduler's default skips a job
+#: more than a second late, which would leave that turn without its move until a restart.
+LATE_OK = {"misfire_grace_time": None}
 
 
 def job_names(game_id: int) -> tuple[str, str, str]:
@@ -35,13 +41,14 @@ class Timers:
     def __init__(
         self, job_queue: JobQueue,  # type: ignore[type-arg]
         service: GameService, locks: Locks, clock: Callable[[], float] = time.time,
-        computer_pause: float = 2.0,
+        computer_pause: float = 2.0, thinker: Thinker | None = None,
     ) -> None:
         self.job_queue = job_queue
         self.service = service
         self.locks = locks
         self.clock = clock
         self.computer_pause = computer_pause
+        self.thinker = thinker or Thinker()
 
     def schedule(self, game: Game) -> None:
         """(Re)arm the game's timer jobs for its current turn, or clear them."""
@@ -58,15 +65,16 @@ class Timers:
         ):
             # One computer move per pause: the group sees each move, not a burst.
             self.job_queue.run_once(self._job, when=self.computer_pause, name=move,
-                                    data=data)
+                                    data=data, job_kwargs=LATE_OK)
         if game.deadline is None:
             return
         now = self.clock()
         self.job_queue.run_once(self._job, when=max(0.0, game.deadline - now), name=turn,
-                                data=data)
+                                data=data, job_kwargs=LATE_OK)
         half_time = game.deadline - game.turn_seconds / 2 - now
         if not game.timer.warned and half_time > 0:
-            self.job_queue.run_once(self._job, when=half_time, name=warn, data=data)
+            self.job_queue.run_once(self._job, when=half_time, name=warn, data=data,
+                                    job_kwargs=LATE_OK)
 
     async def resume(self) -> None:
         """At start-up: resolve overdue turns in deadline order, arm the others."""
@@ -95,10 +103,29 @@ class Timers:
         assert context.job is not None and context.job.name is not None
         kind = context.job.name.split(":")[0]
         game_id, move_no = job_data(context)
-        action = {"turn": self.service.expire, "warn": self.service.warn,
-                  "computer": self.service.computer_move}[kind]
         try:
-            await self._locked(action, game_id, move_no)
+            if kind == "computer":
+                await self.computer_move(game_id, move_no)
+            else:
+                action = {"turn": self.service.expire, "warn": self.service.warn}[kind]
+                await self._locked(action, game_id, move_no)
         except Exception:
             log.exception("%s job of game %s failed", kind, game_id)
+
+    async def computer_move(self, game_id: int, move_no: int) -> None:
+        """A computer player's move: asked under the game's lock, thought out in the
+        thinker's pool with the lock free (taps and other games go on), and played under
+        the lock again only if the game is still at ``move_no``."""
+        game = self.service.game(game_id)
+        if game is None:
+            return
+        async with self.locks.game(game_id):
+            question = self.service.computer_question(game, move_no)
+        if question is None:
+            return
+        choice = await self.thinker.choose(question)
+        if choice is None:
+            return  # the bot is stopping: the move is made after its restart
+        async with self.locks.game(game_id):
+            await self.service.computer_move(game, question, choice)
 

@@ -65,6 +65,13 @@ class GameRows(Connection):
         row = await self.fetch_one("SELECT * FROM games WHERE game_id=?", (game_id,))
         return None if row is None else game_from_row(row)
 
+    async def last_game_id(self, chat_id: int, thread_id: int | None) -> int | None:
+        """The newest game of a chat's topic (thread None: the chat, or its General topic)."""
+        row = await self.fetch_one(
+            "SELECT MAX(game_id) FROM games WHERE chat_id=? AND thread_id IS ?",
+            (chat_id, thread_id))
+        return None if row is None or row[0] is None else int(row[0])
+
     async def insert_game(self, game: Game, now: float) -> int:
         """Store a new lobby; returns its id."""
         async with self.transaction() as db:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import itertools
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from bot.config import Settings
 from bot.models import Game
 from bot.runtime import KEY, Runtime
 from bot.service import GameService
+from bot.storage.games import game_from_row
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
 from fakeapi.players import Table
 
@@ -46,13 +48,23 @@ class Group:
         return self.runtime.service
 
     def game(self) -> Game:
-        """The group's newest game (finished ones included)."""
+        """The group's newest game (finished ones included): the bot's own object while
+        it is in memory, else as the database has it (finished games leave memory)."""
         thread = self.topic.thread_id if self.topic is not None else None
-        game = self.service.last_game_in(self.chat.id, thread)
+        game = self._newest(thread)
         if game is None:  # a game whose topic went away ends in General
-            game = self.service.last_game_in(self.chat.id)
+            game = self._newest(None)
         assert game is not None
         return game
+
+    def _newest(self, thread: int | None) -> Game | None:
+        with closing(sqlite3.connect(self.database)) as db:
+            db.row_factory = sqlite3.Row
+            row = db.execute("SELECT * FROM games WHERE chat_id=? AND thread_id IS ?"
+                             " ORDER BY game_id DESC LIMIT 1", (self.chat.id, thread)).fetchone()
+        if row is None:
+            return None
+        return self.service.game(row["game_id"]) or game_from_row(row)
 
     def hand_results(self) -> list[str]:
         return [t for t in self.texts() if re.match(r"Hand \d+ is over\.", t)]
@@ -74,6 +86,7 @@ class Group:
         application = build_application(self.settings(**settings), seed_source=self.seeds)
         async with running(application):
             self.runtime = application.bot_data[KEY]
+            self.extra["application"] = application
             yield self.runtime
             await self.runtime.publisher.idle()
 

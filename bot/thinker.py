@@ -1,0 +1,126 @@
+"""Computer players think in a process pool, so that the event loop never waits for them.
+
+A decision costs up to tens of milliseconds of pure Python (the hard player searches the deals
+that fit what it has seen), which in the bot's own process would hold the interpreter lock
+while every other group waits. The pool's workers get what a decision needs as plain data
+(a :class:`Question`: the match's record, the seat, the level, the seed of its
+``random.Random``) and answer with the index of the chosen action among the seat's legal
+ones, so a decision is the same in a worker as inline. The caller applies it only if the game
+is still at that move.
+
+Workers start with "forkserver" (never a fork of the bot's threads and event loop). A pool
+that breaks (a worker killed) or hangs is replaced, and that one decision is made in a thread
+instead: a game never waits for a pool that is gone. Closing never waits for a worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from engine import Match, ai, match_from_json, match_to_json, player_view
+
+log = logging.getLogger(__name__)
+#: After this long a worker is taken for hung: the pool is replaced, the move made inline.
+PATIENCE = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """Everything one decision needs, as plain (picklable) data."""
+
+    record: str  # the match as JSON: options, deals, actions
+    seat: int
+    level: str
+    seed: str  # for random.Random: the same question always gets the same answer
+    move_no: int  # where the game was when asked; the answer counts only there
+
+    @classmethod
+    def of(cls, match: Match, seat: int, level: str, seed: str, move_no: int) -> Question:
+        return cls(match_to_json(match), seat, level, seed, move_no)
+
+
+def decide(question: Question) -> int:
+    """The index of the chosen action among the seat's legal actions (a worker runs this)."""
+    match = match_from_json(question.record)
+    view = player_view(match, question.seat)
+    action = ai.player(question.level).choose(view, random.Random(question.seed))
+    return view.legal.index(action)
+
+
+def _ready() -> int:
+    """A worker's first task: importing the engine before a game waits for it."""
+    return os.getpid()
+
+
+class Thinker:
+    """The pool of worker processes; ``await choose(question)`` from the event loop."""
+
+    def __init__(self, workers: int | None = None, method: str = "forkserver") -> None:
+        self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
+        self.method = method if method in multiprocessing.get_all_start_methods() else "spawn"
+        self.restarts = 0  # pools replaced after breaking or hanging
+        self.inline = 0  # decisions made in a thread because the pool failed
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    def start(self) -> None:
+        """Start the workers now (at the bot's start) rather than on the first move."""
+        self._closed = False
+        if self._pool is None:
+            context = multiprocessing.get_context(self.method)
+            if self.method == "forkserver":
+                context.set_forkserver_preload(["bot.thinker"])
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            for _ in range(self.workers):
+                self._pool.submit(_ready)
+
+    async def choose(self, question: Question) -> int | None:
+        """The chosen action's index (made in a thread when the pool fails); None once the
+        thinker is closed: the bot is stopping, and the move is made after its restart."""
+        if self._closed:
+            return None
+        try:
+            if self._pool is None:
+                self.start()
+            assert self._pool is not None
+            future: Future[int] = self._pool.submit(decide, question)
+            return await asyncio.wait_for(asyncio.wrap_future(future), PATIENCE)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a broken or hung pool (or one that cannot start)
+            log.warning("the thinking pool failed (%r): replacing it", exc)
+            self._replace()
+        self.inline += 1
+        return await asyncio.to_thread(decide, question)
+
+    def _replace(self) -> None:
+        old, self._pool = self._pool, None
+        self.restarts += 1
+        if old is not None:
+            _stop(old)
+        if not self._closed:
+            try:
+                self.start()
+            except Exception:
+                log.exception("the thinking pool could not start again; thinking inline")
+
+    def close(self) -> None:
+        """Stop the workers without waiting for them (a SIGTERM must not wait on a move)."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            _stop(pool)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:  # a worker busy with a search is not waited for
+        if process.is_alive():
+            process.kill()

@@ -1,0 +1,114 @@
+"""The computer players' process pool: the same decisions as inline, and a pool that breaks
+or hangs is replaced without a game ever waiting for it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot import thinker as thinking
+from bot.thinker import Question, Thinker, decide
+from engine import DRAW, KNOCK, Match, ai, match_from_json, match_to_json, player_view
+
+
+def positions() -> list[tuple[Match, int]]:
+    """Matches of three games at several points of their first hand (each a real game
+    played so far by the easy player), with the seat to move."""
+    found: list[tuple[Match, int]] = []
+    for game, seats in (("gaple", 4), ("french", 2), ("muggins", 3)):
+        match = Match(game, seats, {})
+        rng = random.Random(game)
+        match.deal_hand(rng)
+        for step in range(12):
+            seat = match.to_move
+            if match.hand.over or seat is None:
+                break
+            legal = match.legal_actions()
+            if legal not in ((KNOCK,), (DRAW,)) and step % 3 == 0:
+                found.append((match_from_json(match_to_json(match)), seat))
+            match.apply(seat, ai.player("easy").choose(player_view(match, seat), rng))
+    return found
+
+
+def inline(match: Match, seat: int, level: str, seed: str) -> int:
+    view = player_view(match, seat)
+    return view.legal.index(ai.player(level).choose(view, random.Random(seed)))
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[Thinker]:
+    thinker = Thinker(workers=1)
+    thinker.start()
+    yield thinker
+    thinker.close()
+
+
+def workers(thinker: Thinker) -> list[int]:
+    pool = thinker._pool
+    assert pool is not None
+    return [p.pid for p in pool._processes.values() if p.pid]  # type: ignore[union-attr]
+
+
+async def test_the_pool_decides_as_the_player_does_inline(pool: Thinker) -> None:
+    cases = positions()
+    assert len(cases) >= 6
+    for number, (match, seat) in enumerate(cases):
+        for level in ai.LEVELS:
+            seed = f"{number}:{level}"
+            question = Question.of(match, seat, level, seed, move_no=number)
+            assert await pool.choose(question) == inline(match, seat, level, seed)
+            assert decide(question) == inline(match, seat, level, seed)
+    assert pool.restarts == 0 and pool.inline == 0
+
+
+async def test_a_killed_worker_is_replaced_and_the_move_still_made(pool: Thinker) -> None:
+    match, seat = positions()[0]
+    question = Question.of(match, seat, "hard", "s", 1)
+    expected = inline(match, seat, "hard", "s")
+    assert await pool.choose(question) == expected  # the pool works
+    for pid in workers(pool):
+        os.kill(pid, signal.SIGKILL)
+    assert await pool.choose(question) == expected  # made inline while the pool is replaced
+    assert pool.restarts == 1 and pool.inline == 1
+    assert await pool.choose(question) == expected  # and the new pool answers again
+    assert pool.restarts == 1 and pool.inline == 1
+
+
+async def test_a_hung_worker_is_replaced(pool: Thinker, monkeypatch: pytest.MonkeyPatch) -> None:
+    match, seat = positions()[0]
+    question = Question.of(match, seat, "normal", "s", 1)
+    assert await pool.choose(question) == inline(match, seat, "normal", "s")
+    stopped = workers(pool)
+    for pid in stopped:
+        os.kill(pid, signal.SIGSTOP)  # alive, but never answers
+    monkeypatch.setattr(thinking, "PATIENCE", 0.5)
+    assert await pool.choose(question) == inline(match, seat, "normal", "s")
+    assert pool.restarts == 1 and pool.inline == 1
+    for pid in stopped:
+        assert await gone(pid)  # the hung worker was killed, not left behind
+
+
+async def gone(pid: int) -> bool:
+    for _ in range(500):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        await asyncio.sleep(0.01)
+    return False
+
+
+async def test_a_closed_thinker_makes_no_move() -> None:
+    thinker = Thinker(workers=1)
+    thinker.start()
+    started = workers(thinker)
+    thinker.close()
+    match, seat = positions()[0]
+    assert await thinker.choose(Question.of(match, seat, "easy", "s", 1)) is None
+    for pid in started:
+        assert await gone(pid)
