@@ -83,9 +83,16 @@ class Table:
         if turn is None:
             return None
         user, message = turn
-        record = user.press(message, self.choose(live_buttons(message)))
+        shown = live_buttons(message)
+        record = user.press(message, self.choose(shown))
         await self.server.wait_for(lambda: record.answered, timeout=timeout,
                                    message="the tap was not answered")
+        # As a person does: the answer may come before the message changes (the bot answers
+        # first), so look again once it shows the move or the question of the second tap.
+        await self.server.wait_for(
+            lambda: message.deleted or live_buttons(message) != shown, timeout=timeout,
+            message="the tapped hand message did not change",
+        )
         follow = second_taps(live_buttons(message))
         if follow:
             record = user.press(message, self.choose(follow))
