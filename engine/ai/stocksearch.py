@@ -35,7 +35,7 @@ WIN_BONUS = 25.0  # what winning a hand is worth on top of its pips, where wins 
 # four arms, points to count), so each game's keeps its decisions about as quick (measured
 # with benchmarks.tournament); Matador's choices are the closest, so it gets the most deals
 # its cheap moves allow.
-STEPS = {"matador": 2000, "kolbasa": 1200, "six-matador": 1000, "french": 1200, "muggins": 800}
+STEPS = {"matador": 2000, "kolbasa": 1200, "six-matador": 1000, "french": 1200, "muggins": 600}
 DEFAULT_STEPS = 1500
 LEAD_STEPS = 3  # the lead: the longest hand to play out and the most moves, once a hand
 HALVING = (0.4, 0.7)  # shares of the budget after which the weaker half of the moves drops out
