@@ -360,9 +360,6 @@ async def _show_choice(
     current = query.message.reply_markup if isinstance(query.message, Message) else None
     if current == markup:
         return  # a second tap on the same tile: nothing to change
-    # Answered before the edit: in a private chat's busy second the edit may wait for its
-    # budget, and the spinner must not wait with it.
-    await answer_early(query)
     caption = rt.publisher.choice_caption(game, view, t, choosing)
     with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
         await query.edit_message_caption(caption=caption, parse_mode=ParseMode.HTML,

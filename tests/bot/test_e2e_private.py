@@ -169,28 +169,3 @@ async def test_history_keeps_who_made_each_move_after_a_seat_changes_hands(group
     assert re.search(r"^Sergei (laid|led|knocked)", caption, re.M), caption
     moves = [line for line in caption.splitlines() if re.match(r"^\S.* (laid|led|knocked)", line)]
     assert not any(line.startswith(newcomer) for line in moves), caption  # none of them theirs
-
-
-async def test_a_tap_that_asks_for_an_end_is_answered_before_the_question_is_shown(
-        group: Group) -> None:
-    """The second tap's question is an edit of the hand message, which may wait for the private
-    chat's budget: the tap's spinner must not wait with it."""
-    async with group.bot():
-        table = await group.start("pair")
-        await table.play_one()
-        while True:  # a turn with a tile that fits both ends (a deliberate position)
-            user, message = await group.server.wait_for(table.whose_turn)
-            ask = next((b for row in message.buttons for b in row
-                        if (b.callback_data or "").startswith("e:")), None)
-            if ask is not None:
-                break
-            await table.play_one()
-        await group.server.wait_idle()
-        first = len(group.server.requests)
-        record = user.press(message, ask.text)
-        await group.server.wait_for(lambda: record.answered)
-        await group.server.wait_idle()
-        after = group.server.requests[first:]
-    methods = [r.method for r in after]
-    edit = next(i for i, r in enumerate(after) if r.method.startswith("editMessage"))
-    assert "answerCallbackQuery" in methods[:edit], methods
