@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from fakeapi import CallbackQueryRecord, FakeChat, FakeTelegramServer, FakeUser, StoredMessage
-from fakeapi.players import live_buttons, second_taps
+from fakeapi.players import button, live_buttons, second_taps
 from fakeapi.ratelimit import counts_toward_limits
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,11 +67,6 @@ def uploaded(server: FakeTelegramServer, chats: set[int], before: set[str]) -> i
              for version in message.versions
              if version.photo is not None and version.photo.file_id not in before}
     return sum(files.values())
-
-
-def button(message: StoredMessage, prefix: str) -> str | None:
-    return next((b.callback_data for row in message.buttons for b in row
-                 if (b.callback_data or "").startswith(prefix)), None)
 
 
 @dataclass

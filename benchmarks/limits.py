@@ -36,12 +36,11 @@ from unittest import mock
 
 from telegram.ext import AIORateLimiter
 
-from benchmarks.lost_answers import button
 from bot.app import begin_stop, build_application, running
 from bot.config import Settings
 from bot.ratelimit import Limits
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser
-from fakeapi.players import Table
+from fakeapi.players import Table, button
 
 GROUP_LIMIT, OVERALL_LIMIT = 20, 30
 

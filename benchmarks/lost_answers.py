@@ -33,8 +33,8 @@ from pathlib import Path
 from bot.app import build_application, running
 from bot.config import Settings
 from bot.runtime import KEY, Runtime
-from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
-from fakeapi.players import Table, live_buttons
+from fakeapi import FakeChat, FakeTelegramServer, FakeUser
+from fakeapi.players import Table, button, live_buttons
 
 #: (method, where): each kind of call whose connection one run drops.
 KINDS = (
@@ -141,11 +141,6 @@ async def one_match(method: str, where: str, after: bool, target: int, seed: int
         figures.matches = 1
         server.assert_no_violations()
     return figures
-
-
-def button(message: StoredMessage, prefix: str) -> str | None:
-    return next((b.callback_data for row in message.buttons for b in row
-                 if (b.callback_data or "").startswith(prefix)), None)
 
 
 def texts(server: FakeTelegramServer, chat: FakeChat) -> list[str]:

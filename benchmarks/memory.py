@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
-from fakeapi.players import Table
+from fakeapi.players import Table, button
 
 #: Seconds a simulated person waits before tapping what just arrived. A tap that reaches the
 #: bot before the answer to its own send (which records the message's id) is refused as a
@@ -72,11 +72,6 @@ def workers_kib(pid: int) -> int:
         except (OSError, RuntimeError):
             pass  # gone meanwhile
     return total
-
-
-def button(message: StoredMessage, prefix: str) -> str | None:
-    return next((b.callback_data for row in message.buttons for b in row
-                 if (b.callback_data or "").startswith(prefix)), None)
 
 
 @dataclass

@@ -29,6 +29,7 @@ is sent after the restart.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import math
@@ -196,10 +197,8 @@ class FloodLimiter(BaseRateLimiter[None]):
                     window.take()
                 return windows
             changed = self._changed
-            try:
+            with contextlib.suppress(TimeoutError):  # a slot frees when its time comes
                 await asyncio.wait_for(changed.wait(), None if at == math.inf else at - now)
-            except TimeoutError:
-                pass
 
     async def ready(self, chat_id: int) -> None:
         """Wait until a counted call to ``chat_id`` could go now, without taking a slot: the

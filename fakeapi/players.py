@@ -114,6 +114,13 @@ class Table:
         return moves
 
 
+def button(message: StoredMessage, prefix: str) -> str | None:
+    """The callback data of the message's first button whose data starts with ``prefix``
+    (the benchmarks press lobby buttons by their data, whatever their language)."""
+    return next((b.callback_data for row in message.buttons for b in row
+                 if (b.callback_data or "").startswith(prefix)), None)
+
+
 def random_choice(seed: int) -> Callable[[list[str]], str]:
     rng = random.Random(seed)
     return lambda labels: rng.choice(labels)
