@@ -11,7 +11,7 @@ from .errors import (
     ScenarioError,
     WaitTimeoutError,
 )
-from .fake_api import DEFAULT_TOKEN, FakeTelegramServer
+from .fake_api import DEFAULT_TOKEN, FakeTelegramServer, Hold
 from .model import (
     Button,
     CallbackQueryRecord,
@@ -36,6 +36,7 @@ __all__ = [
     "FakeTelegramError",
     "FakeTelegramServer",
     "FakeUser",
+    "Hold",
     "MessageVersion",
     "ProtocolViolationError",
     "RateLimits",

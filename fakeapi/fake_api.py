@@ -64,6 +64,32 @@ class _DroppedError(Exception):
     """Raised inside the fake to close a call's connection without answering it."""
 
 
+class Hold:
+    """One call whose answer waits until :meth:`release` (see :meth:`FakeTelegramServer.hold`):
+    ``holding`` while it waits; ``result`` is what it will answer, once it has acted."""
+
+    def __init__(self, after_acting: bool, timeout: float, notify: Callable[[], None]) -> None:
+        self.after_acting = after_acting
+        self.timeout = timeout
+        self.holding = False
+        self.result: Any = None
+        self._released = asyncio.Event()
+        self._notify = notify
+
+    def release(self) -> None:
+        self._released.set()
+
+    async def wait(self) -> None:
+        self.holding = True
+        self._notify()
+        try:
+            await asyncio.wait_for(self._released.wait(), self.timeout)
+        except TimeoutError:
+            pass  # a hold the scenario forgot must not hang it
+        finally:
+            self.holding = False
+
+
 class FakeTelegramServer:
     """The fake Bot API: an aiohttp server on 127.0.0.1 plus the API tests drive it with."""
 
@@ -92,6 +118,7 @@ class FakeTelegramServer:
         self.ignored_parameters: list[tuple[str, str]] = []
         self._failures: dict[str, deque[tuple[ApiError, int | None]]] = defaultdict(deque)
         self._drops: dict[str, deque[tuple[bool, int | None]]] = defaultdict(deque)
+        self._holds: dict[str, deque[tuple[Hold, int | None]]] = defaultdict(deque)
         self.floods = FloodWaits()
         self._outage: tuple[ApiError, frozenset[str]] | None = None
         self._in_flight = 0
@@ -274,6 +301,17 @@ class FakeTelegramServer:
         but the bot cannot know). The bot sees the same lost answer either way."""
         self._drops[method].extend([(after_acting, None if chat is None else chat.id)] * times)
 
+    def hold(
+        self, method: str, *, after_acting: bool, chat: FakeChat | None = None,
+        timeout: float = 10.0,
+    ) -> Hold:
+        """Hold the answer to the next call of ``method`` (in ``chat``, if given) until the
+        returned hold's ``release()`` (at most ``timeout`` seconds): after acting (a sent
+        message is there to tap, but the bot does not know its id yet), or before."""
+        held = Hold(after_acting, timeout, self._notify)
+        self._holds[method].append((held, None if chat is None else chat.id))
+        return held
+
     @property
     def dropped(self) -> list[RequestRecord]:
         """Requests whose connection was closed without an answer, in order."""
@@ -450,6 +488,9 @@ class FakeTelegramServer:
         drop = self._take_drop(method, params)
         if drop is False:
             raise _DroppedError
+        held = self._take_hold(method, params)
+        if held is not None and not held.after_acting:
+            await held.wait()
         if method == "getUpdates":
             result: Any = await self.world.updates.get(
                 params.get("offset"),
@@ -460,6 +501,9 @@ class FakeTelegramServer:
         else:
             result = _HANDLERS[method](self.world, Call(params, files))
         self._check_result(method, result)
+        if held is not None and held.after_acting:
+            held.result = result
+            await held.wait()
         if drop is True:
             raise _DroppedError
         return result
@@ -467,15 +511,22 @@ class FakeTelegramServer:
     def _take_drop(self, method: str, params: dict[str, Any]) -> bool | None:
         """Whether to drop this call after acting (True), before (False), or not (None)."""
         drops = self._drops.get(method)
-        if not drops:
-            return None
-        chat_id = params.get("chat_id")
-        if method == "answerCallbackQuery":
-            record = self.world.callbacks.get(params.get("callback_query_id", ""))
-            chat_id = record.message.chat.id if record is not None else None
-        if drops[0][1] not in (None, chat_id):
+        if not drops or drops[0][1] not in (None, self._chat_of(method, params)):
             return None
         return drops.popleft()[0]
+
+    def _take_hold(self, method: str, params: dict[str, Any]) -> Hold | None:
+        holds = self._holds.get(method)
+        if not holds or holds[0][1] not in (None, self._chat_of(method, params)):
+            return None
+        return holds.popleft()[0]
+
+    def _chat_of(self, method: str, params: dict[str, Any]) -> Any:
+        """The chat a call acts in (a tap's answer: the tapped message's chat)."""
+        if method == "answerCallbackQuery":
+            record = self.world.callbacks.get(params.get("callback_query_id", ""))
+            return record.message.chat.id if record is not None else None
+        return params.get("chat_id")
 
     def _enforce_limits(self, method: str, params: dict[str, Any]) -> None:
         if self._limiter is None or not counts_toward_limits(method):
