@@ -102,8 +102,9 @@ def answering(
 
 
 async def answer_early(query: CallbackQuery) -> None:
-    """Answer a tap now, with no toast, before its move is committed and any picture of it
-    drawn: the spinner stops at once. Waits at most :data:`EARLY_ANSWER_WAIT` for it."""
+    """Answer a tap now, with no toast: before its move is committed and any picture of it
+    drawn, or before the edit that asks the second tap's question. The spinner stops at
+    once. Waits at most :data:`EARLY_ANSWER_WAIT` for it."""
     _answered_early.set(True)
     answer = asyncio.create_task(answer_tap(query, None, None), name=f"answer-{query.id}")
     _answering.add(answer)
@@ -360,6 +361,9 @@ async def _show_choice(
     current = query.message.reply_markup if isinstance(query.message, Message) else None
     if current == markup:
         return  # a second tap on the same tile: nothing to change
+    # Answered before the edit: in a private chat's busy second the edit may wait for its
+    # budget, and the spinner must not wait with it (the question shows when it comes).
+    await answer_early(query)
     caption = rt.publisher.choice_caption(game, view, t, choosing)
     with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
         await query.edit_message_caption(caption=caption, parse_mode=ParseMode.HTML,

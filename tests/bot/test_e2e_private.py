@@ -64,9 +64,13 @@ async def test_choosing_an_end_says_which_tile_and_back_restores_the_tiles(group
         tile = ask.text.removeprefix("✅ ")
         record = user.press(message, ask.text)
         await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text is None
+        # The tap is answered before the question's edit: the question shows when it comes.
+        await group.server.wait_for(lambda: "↩ Back" in message.button_texts)
         assert f"Where does {tile} go? Tap an end." in (message.caption or "")
         back = user.press(message, "↩ Back")
         await group.server.wait_for(lambda: back.answered)
+        await group.server.wait_for(lambda: "↩ Back" not in message.button_texts)
         assert "Your turn: tap a marked tile to lay it." in (message.caption or "")
         assert ask.text in message.button_texts
 
@@ -85,10 +89,12 @@ async def test_a_dead_tile_is_confirmed_once_and_can_be_taken_back(group: Group)
         tile = label.removeprefix("⬛ ")
         record = user.press(message, label)
         await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(lambda: "↩ Back" in message.button_texts)  # the question
         assert game.move_no == before  # one tap puts nothing down
         assert f"Put {tile} face down? It counts against you." in (message.caption or "")
         back = user.press(message, "↩ Back")
         await group.server.wait_for(lambda: back.answered)
+        await group.server.wait_for(lambda: "↩ Back" not in message.button_texts)
         assert game.move_no == before and label in message.button_texts
         user.press(message, label)
         confirm = await group.server.wait_for(lambda: next(

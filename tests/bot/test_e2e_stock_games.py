@@ -212,6 +212,9 @@ async def play_muggins(group: Group, restart_after: int | None) -> dict[str, obj
             label = next(b.text for row in message.buttons for b in row if b.text.startswith("✅"))
             record = user.press(message, label)
             await group.server.wait_for(lambda: record.answered)
+            # Answered first: then either the question shows, or the move is committed.
+            await group.server.wait_for(lambda: group.game().move_no != before or any(
+                is_end(text) for text in message.button_texts))
             follow = [b.text for row in message.buttons for b in row if is_end(b.text)]
             if follow:
                 record = user.press(message, follow[0])

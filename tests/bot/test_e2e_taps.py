@@ -1,0 +1,172 @@
+"""A tap's answer and the races around it, on a deliberate deal: a tap that asks which end is
+answered before the question's edit (which may wait for the private chat's budget), and a
+tap on a hand message whose send the bot has not heard back from yet plays, while a stray
+is still refused."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections import Counter
+
+import pytest
+from bot_kit import Group
+
+import engine.match
+from engine import Deal, Tile, full_set
+from fakeapi import FakeUser, StoredMessage
+from fakeapi.players import live_buttons
+
+OUT_OF_DATE = "That message is out of date: your tiles are in the newest one."
+
+
+def tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(Tile(int(a), int(b)) for a, b in (t.split("-") for t in text.split()))
+
+
+# Ayu must lead 6-6, Budi can only lay 3-6, Sergei only 4-6: the ends are then 3 and 4, and
+# Þóra's 3-4 fits both, so her tap on it asks which end.
+HANDS = (tiles("6-6 0-0 0-1 0-2 1-1 1-2 2-2"), tiles("3-6 0-3 1-3 0-4 1-4 2-3 0-5"),
+         tiles("4-6 2-4 1-5 2-5 5-5 4-4 4-5"))
+DEAL = Deal((*HANDS, tuple(t for t in full_set(6) if not any(t in h for h in HANDS))))
+ASK = "✅ 3-4"
+
+
+@pytest.fixture
+def dealt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hand the bot deals is :data:`DEAL`."""
+    monkeypatch.setattr(engine.match, "shuffle_deal", lambda *args, **kwargs: DEAL)
+
+
+def data_of(message: StoredMessage, label: str) -> str:
+    return message.button(label).callback_data or ""
+
+
+def answers_per_tap(group: Group) -> Counter[str]:
+    return Counter(str(r.params.get("callback_query_id"))
+                   for r in group.server.requests_for("answerCallbackQuery"))
+
+
+async def thoras_turn(group: Group) -> tuple[FakeUser, StoredMessage]:
+    """Three forced moves, then Þóra's turn with 3-4, which fits both ends."""
+    table = await group.start("pair")
+    for _ in range(3):
+        await table.play_one()
+    user, message = await group.server.wait_for(table.whose_turn)
+    assert user is group.users[3] and data_of(message, ASK).startswith("e:")
+    await group.server.wait_idle()
+    return user, message
+
+
+async def test_a_tap_that_asks_which_end_is_answered_before_the_question_is_shown(
+        group: Group, dealt: None) -> None:
+    """The question is an edit of the hand message, which may wait for the private chat's
+    budget (3 in 3 s): the tap's spinner must not wait with it."""
+    async with group.bot():
+        thora, message = await thoras_turn(group)
+        held = group.server.hold("editMessageCaption", after_acting=False,
+                                 chat=thora.private_chat)
+        record = thora.press(message, ASK)
+        await group.server.wait_for(lambda: record.answered, timeout=3,
+                                    message="the tap's answer waited for the question's edit")
+        assert record.answer_text is None
+        await group.server.wait_for(lambda: held.holding)  # the edit comes, and waits
+        assert record.answered and "Where does" not in (message.caption or "")
+        held.release()
+        await group.server.wait_for(
+            lambda: "Where does 3-4 go? Tap an end." in (message.caption or ""))
+        methods = [r.method for r in group.server.requests
+                   if (r.method == "editMessageCaption" and r.chat_id == thora.private_chat.id)
+                   or r.params.get("callback_query_id") == record.id]
+        assert methods == ["answerCallbackQuery", "editMessageCaption"]
+        await group.server.wait_idle()
+    assert answers_per_tap(group)[record.id] == 1
+
+
+async def test_a_second_tap_refused_after_the_question_still_says_why(
+        group: Group, dealt: None) -> None:
+    """The question's tap was answered early, with no toast; the end tapped after the turn
+    was over is a tap of its own, and its refusal is a toast."""
+    async with group.bot() as runtime:
+        thora, message = await thoras_turn(group)
+        record = thora.press(message, ASK)
+        await group.server.wait_for(lambda: "◀" in str(message.button_texts))
+        end = data_of(message, next(t for t in message.button_texts if "◀" in t))
+        game = group.game()
+        async with runtime.locks.game(game.game_id):  # her time runs out, now
+            game.deadline = time.time()
+            await runtime.service.expire(game, game.move_no)
+        moved = game.move_no
+        late = thora.press_raw(message, end)  # the end she tapped as the bot laid for her
+        await group.server.wait_for(lambda: late.answered)
+        assert late.answer_text is not None
+        assert re.fullmatch(r"It is \w+'s turn; I will write when it is yours\.",
+                            late.answer_text), late.answer_text
+        assert game.move_no == moved
+        await group.server.wait_idle()
+    counts = answers_per_tap(group)
+    assert counts[record.id] == counts[late.id] == 1
+    assert all(c.answered for c in group.server.callbacks)
+    assert set(counts.values()) == {1}  # every tap of the game answered exactly once
+
+
+async def test_a_tap_on_a_hand_message_whose_send_is_unanswered_plays(
+        group: Group, dealt: None) -> None:
+    """A robot taps its new hand message before the bot has the answer to its send (and so
+    its id): the tap waits for the send, briefly, instead of being refused as a stray."""
+    async with group.bot():
+        table = await group.start("pair")
+        budi = group.users[1]
+        await group.server.wait_for(table.whose_turn)
+        await group.server.wait_idle()
+        held = group.server.hold("sendPhoto", after_acting=True, chat=budi.private_chat)
+        await table.play_one()  # Ayu leads: Budi's turn is sent, and its answer held
+        await group.server.wait_for(lambda: held.holding)
+        message = group.server.message(budi.private_chat, held.result["message_id"])
+        game = group.game()
+        known = game.messages.hands.get(1)
+        assert known is not None and known.message_id != message.message_id
+        before = game.move_no
+        record = budi.press(message, "✅ 3-6")
+        await group.server.wait_for(lambda: group.server.world.updates.all_delivered)
+        await asyncio.sleep(0.2)  # the bot handles the tap while the send is unanswered
+        held.release()
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text is None
+        await group.server.wait_for(lambda: game.move_no > before)
+        assert game.match is not None and Tile(3, 6) not in game.match.hand.hands[1]
+
+
+async def test_a_stray_hand_message_is_refused_while_the_current_one_is_being_sent(
+        group: Group, dealt: None) -> None:
+    """The answer to a hand's send was lost (a stray is left), and the send that replaces it
+    is still unanswered: the stray, newer than the message the bot knows, is refused once
+    the send is answered; the new message plays."""
+    async with group.bot():
+        table = await group.start("pair")
+        budi = group.users[1]
+        await group.server.wait_for(table.whose_turn)
+        await group.server.wait_idle()
+        group.server.drop_connection("sendPhoto", after_acting=True, chat=budi.private_chat)
+        await table.play_one()  # Ayu leads; Budi's turn is sent, its answer lost
+        await group.server.wait_for(lambda: group.server.dropped)
+        held = group.server.hold("sendPhoto", after_acting=True, chat=budi.private_chat)
+        await group.server.wait_for(lambda: held.holding, message="the send was not retried")
+        current = group.server.message(budi.private_chat, held.result["message_id"])
+        stray = next(m for m in group.server.bot_messages(budi.private_chat)
+                     if live_buttons(m) and m is not current)
+        game = group.game()
+        known = game.messages.hands.get(1)
+        assert known is not None and known.message_id < stray.message_id < current.message_id
+        before = game.move_no
+        refused = budi.press(stray, "✅ 3-6")
+        await group.server.wait_for(lambda: group.server.world.updates.all_delivered)
+        await asyncio.sleep(0.2)
+        held.release()
+        await group.server.wait_for(lambda: refused.answered)
+        assert refused.answer_text == OUT_OF_DATE and game.move_no == before
+        record = budi.press(current, "✅ 3-6")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text is None
+        await group.server.wait_for(lambda: game.move_no > before)
