@@ -179,6 +179,9 @@ class HumanTable:
         at = time.monotonic()
         record = user.press(message, self.rng.choice(labels))
         await server.wait_for(lambda: record.answered, timeout=30, message="an answer")
+        # A question's tap is answered before its edit: look once the message has changed.
+        await server.wait_for(lambda: message.deleted or live_buttons(message) != labels,
+                              timeout=30, message="the tapped hand message changed")
         follow = second_taps(live_buttons(message))
         if follow:
             side.taps.append(Tap(at, record, self.chat, acts=False))

@@ -60,6 +60,9 @@ Answer = tuple[str | None, str | None]  # (toast, url)
 #: How long a move waits for its tap's early answer before going on (answer_tap retries on
 #: in the background): the game's lock is held meanwhile.
 EARLY_ANSWER_WAIT = 1.0
+#: How long a tap on a hand message newer than the one the bot knows waits for a send in
+#: flight to be answered (the tapped message may be that send's, whose id comes with it).
+SEND_WAIT = 2.0
 #: Whether the tap being handled was answered early (each update is handled in its own task).
 _answered_early: ContextVar[bool] = ContextVar("answered_early", default=False)
 _answering: set[asyncio.Task[bool]] = set()  # early answers still retrying (kept referenced)
@@ -285,9 +288,17 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     seat = game.seat_of(user.id)
     if seat is None:
         return t("You are not playing in this game."), None
-    current = game.messages.hands.get(seat)
-    if not await _current(query, t, None if current is None else current.message_id,
-                          t("This message is out of date: your tiles are in the newest one.")):
+    def known() -> int | None:
+        current = game.messages.hands.get(seat)
+        return None if current is None else current.message_id
+
+    async def sent() -> int | None:
+        await rt.publisher.hand_sent(game.game_id, seat, SEND_WAIT)
+        return known()
+
+    if not await _current(query, t, known(),
+                          t("This message is out of date: your tiles are in the newest one."),
+                          sent):
         return t("That message is out of date: your tiles are in the newest one."), None
     async with rt.locks.game(game.game_id):
         if game.status is not Status.PLAYING or game.match is None:
@@ -314,14 +325,21 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     return None, None
 
 
-async def _current(query: CallbackQuery, t: Translator, current: int | None, says: str
-                   ) -> bool:
+async def _current(query: CallbackQuery, t: Translator, current: int | None, says: str,
+                   sent: Callable[[], Awaitable[int | None]] | None = None) -> bool:
     """Whether the tap comes from the game's current message of its kind (``current``): a
     send whose answer was lost may have left a second one, whose buttons must not act. A
-    stray found so is edited to say it is out of date (``says``), without its buttons."""
+    stray found so is edited to say it is out of date (``says``), without its buttons.
+
+    A message newer than ``current`` may be the one a send still in flight put there (a
+    quick tap can come before the send's answer, which brings its id): ``sent`` waits for
+    that send, briefly, and gives the current id then."""
     message = query.message
     if not isinstance(message, Message):
         return True  # an inline message, or one too old for Telegram to show: move_no decides
+    if current != message.message_id and sent is not None and (
+            current is None or message.message_id > current):
+        current = await sent()
     if current == message.message_id:
         return True
     with contextlib.suppress(TelegramError):

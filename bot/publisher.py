@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
@@ -122,6 +123,8 @@ class Publisher:
         self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
         self.limiter = limiter
         self._stopping = asyncio.Event()
+        # (game, seat) -> set once its hand message's send in flight is answered
+        self._sending: dict[tuple[int, int], asyncio.Event] = {}
 
     # --- scheduling --------------------------------------------------------------------
     # Two channels per game: the group (announcements, lobby, table) and the private hands.
@@ -554,17 +557,37 @@ class Publisher:
             ):
                 messages.hands[seat] = HandMessage(current.message_id, draft.stored)
                 return True
-            sent = await self._send(player.user_id, draft.text, draft.photo, draft.markup)
+            with self._sending_hand(game.game_id, seat):
+                sent = await self._send(player.user_id, draft.text, draft.photo, draft.markup)
+                # Known before the old one goes: from now on only this message's buttons act.
+                messages.hands[seat] = HandMessage(sent.message_id, draft.stored)
         except Forbidden:
             await self._unreachable(game, seat)
             return True
-        # Known before the old one goes: from now on only this message's buttons act.
-        messages.hands[seat] = HandMessage(sent.message_id, draft.stored)
         if current is not None:
             await self._retire(player.user_id, current.message_id, delete=True)
         if seat in messages.unreachable:
             messages.unreachable.remove(seat)
         return True
+
+    @contextlib.contextmanager
+    def _sending_hand(self, game_id: int, seat: int) -> Iterator[None]:
+        sending = self._sending[(game_id, seat)] = asyncio.Event()
+        try:
+            yield
+        finally:
+            sending.set()
+            if self._sending.get((game_id, seat)) is sending:
+                del self._sending[(game_id, seat)]
+
+    async def hand_sent(self, game_id: int, seat: int, timeout: float) -> None:
+        """Wait, at most ``timeout``, while a send of the seat's hand message is in flight:
+        the bot learns the new message's id only from its answer, and a tap on it may come
+        first (buttons' stray check)."""
+        sending = self._sending.get((game_id, seat))
+        if sending is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(sending.wait(), timeout)
 
     async def _unreachable(self, game: Game, seat: int) -> None:
         """Tell the group once that a player's tiles cannot be sent, and how to fix it."""
