@@ -288,6 +288,7 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     seat = game.seat_of(user.id)
     if seat is None:
         return t("You are not playing in this game."), None
+
     def known() -> int | None:
         current = game.messages.hands.get(seat)
         return None if current is None else current.message_id

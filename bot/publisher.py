@@ -572,6 +572,7 @@ class Publisher:
 
     @contextlib.contextmanager
     def _sending_hand(self, game_id: int, seat: int) -> Iterator[None]:
+        """Marks a send of the seat's hand message in flight (see :meth:`hand_sent`)."""
         sending = self._sending[(game_id, seat)] = asyncio.Event()
         try:
             yield
