@@ -188,6 +188,7 @@ async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
 async def _on_shutdown(application: Application) -> None:  # type: ignore[type-arg]
     rt: Runtime = application.bot_data[KEY]
     rt.timers.thinker.close()  # (never waits for a worker)
+    rt.publisher.close()
     await rt.storage.close()
 
 
