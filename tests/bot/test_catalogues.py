@@ -124,3 +124,47 @@ def test_a_translator_speaks_the_language_it_is_asked_for() -> None:
     assert translator("is")("It is not your turn.") != "It is not your turn."
     assert translator("xx")("It is not your turn.") == "It is not your turn."
     assert translator(None).language == "en"
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def _rules_body(text: str) -> str:
+    """A rules text without its bold title (French is a "Французская партия" by name)."""
+    return re.sub(r"<b>.*?</b>", "", text)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_russian_rules_say_partiya_only_for_a_match(game: str) -> None:
+    """A hand is a кон: "партия" (a match) may stand only where the English rules say match."""
+    rules = presentation(game).rules
+    russian = _rules_body(translator("ru")(rules)).lower()
+    assert russian.count("парти") <= _words(_rules_body(rules)).count("match"), russian
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_icelandic_rules_say_deplar_for_pips_and_laest_for_blocked(game: str) -> None:
+    """The catalogue's words: pips are deplar, a blocked hand is læst (not augu or stífla,
+    which crept into the six games' rules)."""
+    icelandic = translator("is")(presentation(game).rules).lower()
+    assert not [word for word in _words(icelandic) if word.startswith(("aug", "stífl"))]
+
+
+def test_icelandic_says_stifla_nowhere_and_a_turn_is_not_a_hand() -> None:
+    """umferð is a hand; a turn (a player's move) is not an umferð."""
+    for source, text in translations("is"):
+        assert "stífl" not in text.lower(), text
+        words = _words(source)
+        if "turn" in words and "hand" not in words:
+            assert "umferð" not in text.lower(), (source, text)
+
+
+def test_russian_speaks_to_one_player_as_ty() -> None:
+    """The catalogue says ты to a player (вы only to a group, in the rules and the help)."""
+    addressed = {presentation(game).rules for game in GAMES}
+    formal = re.compile(r"\b(вы|вас|вам|вами|ваш\w*)\b")
+    found = [text for source, text in translations("ru")
+             if source not in addressed and not source.startswith("<b>Dominoes for your group")
+             and formal.search(text.lower())]
+    assert found == []
