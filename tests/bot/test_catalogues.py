@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from bot.catalogues import extract, load, missing, stale
 from bot.gamebook import GAMES, presentation
 from bot.i18n import LANGUAGES, pick_language, translator
 from bot.menu import LANGUAGE_NAMES, game_value, general_value
 from bot.models import COMPUTER_NAMES
 from bot.settings import GENERAL
+from catalogues import extract, load, missing, stale
 
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
@@ -23,7 +23,7 @@ def test_every_message_of_the_code_is_translated(language: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_compiled_catalogues_match_their_sources(language: str) -> None:
-    assert not stale(language), "run: python -m bot.catalogues update"
+    assert not stale(language), "run: python -m catalogues update"
 
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]

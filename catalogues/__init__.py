@@ -1,9 +1,13 @@
-"""Maintain the translation catalogues: ``python -m bot.catalogues update|check``.
+"""Maintain the bot's translation catalogues: ``python -m catalogues update|check``.
 
 ``update`` extracts every msgid from bot/ (calls of ``t(...)``, ``N_(...)`` and
 ``t.plural(...)``), merges it into each language's .po file and compiles the .mo files the
-bot loads. ``check`` fails when a catalogue misses a translation or a .mo is stale. Needs
-Babel (a development dependency), which the running bot does not.
+bot loads. ``check`` fails when a catalogue misses a translation or a .mo is stale.
+
+Developer tooling beside the product, like ``fakeapi`` and ``goldens``: it needs Babel (the
+``test`` extra), which the running bot does not; the bot reads the compiled .mo files, which
+are committed beside their .po sources (bot/locale/*/LC_MESSAGES), with the standard
+library's gettext. Run it from a checkout.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+import bot
+from bot.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
-SOURCE = Path(__file__).parent
+SOURCE = Path(bot.__file__).parent  # the product package whose sentences are extracted
 KEYWORDS = {"t": None, "N_": None, "plural": (1, 2)}
 
 
@@ -105,12 +110,8 @@ def main(argv: list[str]) -> int:
                 print(f"{language}: missing {msgid!r}")
                 bad = True
             if stale(language):
-                print(f"{language}: the .mo file is out of date: python -m bot.catalogues update")
+                print(f"{language}: the .mo file is out of date: python -m catalogues update")
                 bad = True
         return 1 if bad else 0
-    print("usage: python -m bot.catalogues update|check", file=sys.stderr)
+    print("usage: python -m catalogues update|check", file=sys.stderr)
     return 2
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
