@@ -203,7 +203,8 @@ ENTRIES = (
            "when one of the end tiles is a double (a triple header). If you cannot lay, I draw "
            "one tile for you (the last two stay in the stock); if it does not fit, you knock. "
            "Going out scores 2; if nobody can lay, the 2 go to the lightest hand without a "
-           "double. First to {target} points wins."),
+           "double (if every hand holds one, to the lowest double). First to {target} points "
+           "wins."),
         N_("{name} is out with {tile}!"),  # the result says what going out scored
         targets=(10, 15, 21),
     ),

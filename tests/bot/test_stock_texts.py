@@ -26,6 +26,7 @@ from engine import (
     Tile,
     player_view,
     table_view,
+    variant,
 )
 from goldens.samples import samples
 from renderers import render_table
@@ -234,3 +235,17 @@ def test_the_stock_left_is_told_only_beyond_bergens_reserve() -> None:
     kolbasa.apply(0, Play(Tile(1, 1)))
     early = HandEnded(0, HandEndReason.OUT, 1, True, 1, (20, 0), (0, 20), (0, 20), 2)
     assert "2 tiles were left in the stock." in _ended(kolbasa, early)
+
+
+def test_bergens_rules_say_who_takes_a_blocked_hand_when_every_hand_holds_a_double() -> None:
+    """D20: with a double in every hand the 2 go to the lowest double, even a heavier hand."""
+    bergen = variant("bergen")
+    hands = ((Tile(2, 2), Tile(0, 1)), (Tile(1, 1), Tile(5, 6)))  # 5 pips, 13 pips
+    score = bergen.score(bergen.default_options(2), HandEndReason.BLOCKED, None,
+                         bergen.totals(bergen.default_options(2), hands, ((), ())), hands,
+                         ((), ()))
+    assert score.winner == 1  # the heavier hand, but 1-1 is the lowest double
+    rules = PRESENTATIONS["bergen"].rules
+    assert "if every hand holds one, to the lowest double" in rules
+    for language in LANGUAGES[1:]:
+        assert translator(language)(rules) != rules
