@@ -408,6 +408,9 @@ def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
     if ended.reason is HandEndReason.OUT:
         return t("{name} wins the hand: +{extra} for going out, {points} in this hand.",
                  name=name, extra=extra, points=points)
+    if not extra:  # Muggins: the others' pips less the winner's, rounded, may come to 0
+        return t("{name} wins the blocked hand: {points} in this hand.", name=name,
+                 points=points)
     return t("{name} wins the blocked hand: +{extra} for it, {points} in this hand.",
              name=name, extra=extra, points=points)
 

@@ -148,8 +148,9 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
     assert "Pips counted" not in text  # Six-matador's pips count for nothing
     lighter = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (0, 6), (0, 6), 0,
                         (0, 6))  # won by the lighter hand, with nothing more for it
-    assert "Ann wins the blocked hand: +0 for it, 0 in this hand." in texts.hand_result_text(
-        T, game, lighter, replace(view, result=lighter))
+    text = texts.hand_result_text(T, game, lighter, replace(view, result=lighter))
+    assert "Ann wins the blocked hand: 0 in this hand." in text
+    assert "+0" not in text  # nothing added is not said as "+0 for it"
     out = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (0, 16), (0, 16), 0, (0, 6))
     assert "Bob wins the hand: +10 for going out, 16 in this hand." in texts.hand_result_text(
         T, game, out, replace(view, result=out))
