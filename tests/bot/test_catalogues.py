@@ -10,8 +10,10 @@ from bot.gamebook import GAMES, presentation
 from bot.i18n import LANGUAGES, pick_language, translator
 from bot.menu import LANGUAGE_NAMES, game_value, general_value
 from bot.models import COMPUTER_NAMES
+from bot.pictures import labels_for
 from bot.settings import GENERAL
 from catalogues import extract, load, missing, stale
+from renderers.labels import TableLabels
 
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
@@ -168,3 +170,16 @@ def test_russian_speaks_to_one_player_as_ty() -> None:
              if source not in addressed and not source.startswith("<b>Dominoes for your group")
              and formal.search(text.lower())]
     assert found == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pictures_words_differ_where_the_english_ones_do(language: str) -> None:
+    """The result picture heads one column "points" (this hand) and one "score" (the match):
+    Icelandic had "stig" for both."""
+    for game in (None, *GAMES):
+        labels, english = labels_for(language, game), labels_for("en", game)
+        words: dict[str, set[str]] = {}
+        for name in TableLabels.__dataclass_fields__:
+            if isinstance(getattr(labels, name), str):
+                words.setdefault(getattr(labels, name), set()).add(getattr(english, name))
+        assert not {word: sources for word, sources in words.items() if len(sources) > 1}
