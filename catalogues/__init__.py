@@ -41,12 +41,12 @@ def extract() -> Catalog:
     return template
 
 
-def po_path(language: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(language: str, locale_dir: Path = LOCALE_DIR) -> Path:
+    return locale_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def load(language: str) -> Catalog:
-    path = po_path(language)
+def load(language: str, locale_dir: Path = LOCALE_DIR) -> Catalog:
+    path = po_path(language, locale_dir)
     if not path.exists():
         return Catalog(locale=language, domain=DOMAIN, fuzzy=False)
     with path.open("rb") as handle:
@@ -59,12 +59,17 @@ def compiled(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
-def update() -> None:
+def update(locale_dir: Path = LOCALE_DIR) -> None:
+    """Merge the code's msgids into every catalogue under ``locale_dir`` and compile it. An
+    unchanged catalogue keeps its bytes: its creation date is not stamped anew (the .mo holds
+    it), so two branches that only ran this do not conflict over every .mo file."""
     template = extract()
     for language in LANGUAGES:
-        catalog = load(language)
+        catalog = load(language, locale_dir)
+        created = catalog.creation_date
         catalog.update(template, update_header_comment=False)
-        path = po_path(language)
+        catalog.creation_date = created
+        path = po_path(language, locale_dir)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as handle:
             write_po(handle, catalog, width=100, omit_header=False, ignore_obsolete=True)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import shutil
 import subprocess
 import sys
 import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 
+from babel.messages.pofile import write_po
 from setuptools import find_packages
 
 import catalogues
+from bot.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("engine", "renderers", "bot")
@@ -65,3 +69,21 @@ def test_the_wheel_ships_the_product_and_no_tool() -> None:
         assert (ROOT / "bot" / "locale" / locale / "LC_MESSAGES" / "bot.mo").is_file()
     package_data = config["tool"]["setuptools"]["package-data"]["bot"]
     assert "locale/*/LC_MESSAGES/*" in package_data
+
+
+def test_an_update_leaves_up_to_date_catalogues_as_they_are(tmp_path: Path) -> None:
+    """Every run used to stamp a new creation date into every .po and .mo: a conflict on
+    four binary files between any two branches that ran it."""
+    copy = tmp_path / "locale"
+    shutil.copytree(ROOT / "bot" / "locale", copy)
+    catalogues.update(copy)  # brought up to date (the source references may have moved)
+    for language in LANGUAGES:  # as if the catalogues had been made long ago
+        catalog = catalogues.load(language, copy)
+        catalog.creation_date = datetime(2000, 1, 1, tzinfo=UTC)
+        with catalogues.po_path(language, copy).open("wb") as handle:
+            write_po(handle, catalog, width=100, omit_header=False, ignore_obsolete=True)
+        catalogues.po_path(language, copy).with_suffix(".mo").write_bytes(
+            catalogues.compiled(catalog))
+    before = {path: path.read_bytes() for path in copy.rglob("bot.*")}
+    catalogues.update(copy)
+    assert {path: path.read_bytes() for path in copy.rglob("bot.*")} == before
