@@ -360,7 +360,7 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1),
              hand_end_line(t, game, view)]
     rules = variant(game.variant)
-    if rules.pips_decide(ended.reason):  # not in Six-matador, nor after going out in Muggins
+    if rules.pips_decide(ended.reason):  # not Six-matador's, nor after going out in Muggins, Bergen
         lines.append(t("Pips counted: {totals}.", totals=", ".join(
             f"{esc(n)} {total}" for n, total in zip(names, ended.totals, strict=True))))
     if ended.reason is HandEndReason.BLOCKED and any(len(side) > 1 for side in view.sides):
