@@ -41,6 +41,7 @@ from .service import GameService
 from .storage import Storage
 from .texts import TextComposer
 from .timers import Timers
+from .transport import bot_request
 from .updates import error_handler
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,7 @@ def build_application(
         .token(settings.token)
         .base_url(settings.bot_url)
         .base_file_url(settings.file_url)
+        .request(bot_request())
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .post_init(_on_start)
@@ -186,6 +188,7 @@ async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
 async def _on_shutdown(application: Application) -> None:  # type: ignore[type-arg]
     rt: Runtime = application.bot_data[KEY]
     rt.timers.thinker.close()  # (never waits for a worker)
+    rt.publisher.close()
     await rt.storage.close()
 
 

@@ -67,11 +67,12 @@ ENTRIES = (
         N_("Gaple with dead tiles"),
         N_("<b>Gaple with dead tiles</b> (4 or 5 players). 4 players take 6 tiles (or 7 with the "
            "deal-7 option), 5 players take 5; the first middle tile is turned up and starts the "
-           "line. If you cannot lay, you put one tile of your choice face down: a dead tile that "
-           "counts against you. The hand ends when someone has no tiles or nobody can lay; every "
-           "player's total is the pips in hand plus dead tiles, and the lowest total wins. Totals "
-           "add up over the match; when someone reaches {target}, the lowest running total "
-           "wins."),
+           "line (with 7 each there is no middle: the holder of 0-0 leads it in the first hand, "
+           "later the last winner leads a double). If you cannot lay, you put one tile of your "
+           "choice face down: a dead tile that counts against you. The hand ends when someone "
+           "has no tiles or nobody can lay; every player's total is the pips in hand plus dead "
+           "tiles, and the lowest total wins. Totals add up over the match; when someone reaches "
+           "{target}, the lowest running total wins."),
         # Going out does not win here: the lowest total does.
         N_("{name} laid their last tile, {tile}."),
         {
@@ -203,7 +204,8 @@ ENTRIES = (
            "when one of the end tiles is a double (a triple header). If you cannot lay, I draw "
            "one tile for you (the last two stay in the stock); if it does not fit, you knock. "
            "Going out scores 2; if nobody can lay, the 2 go to the lightest hand without a "
-           "double. First to {target} points wins."),
+           "double (if every hand holds one, to the lowest double). First to {target} points "
+           "wins."),
         N_("{name} is out with {tile}!"),  # the result says what going out scored
         targets=(10, 15, 21),
     ),

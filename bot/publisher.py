@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
@@ -34,6 +33,7 @@ from .delivery import outcome_unknown
 from .i18n import Translator, translator
 from .locks import Locks
 from .models import Game, HandMessage, Status
+from .painter import Painter, Urgency
 from .pictures import Drawing, PictureMaker
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .service import GameService
@@ -116,10 +116,7 @@ class Publisher:
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self.chat_titles: dict[int, str] = {}  # groups' names, for the way back to the table
         self._dirty: set[tuple[int, str]] = set()
-        # Pictures are drawn in one worker thread: the event loop answers taps and sends
-        # meanwhile, and Pillow's encoding (zlib) releases the interpreter lock, so the
-        # second core is used. One thread: a FreeType face must not be used by two at once.
-        self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+        self._painter = Painter()  # pictures are drawn off the event loop, tables first
         self.limiter = limiter
         self._stopping = asyncio.Event()
 
@@ -213,16 +210,20 @@ class Publisher:
         """The bot is stopping: a sync that fails is not tried again (the restart syncs)."""
         self._stopping.set()
 
+    def close(self) -> None:
+        """The bot has stopped: the picture thread ends once it is idle."""
+        self._painter.close()
+
     async def idle(self) -> None:
         """Wait until no sync is running (tests and shutdown)."""
         while self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
-    async def drawn(self, draft: Draft) -> Draft:
-        """The draft with its picture, drawn in the worker thread."""
+    async def drawn(self, draft: Draft, urgency: Urgency = Urgency.TABLE) -> Draft:
+        """The draft with its picture, drawn in the worker thread (see :mod:`bot.painter`)."""
         if draft.drawing is None:
             return draft
-        photo = await asyncio.get_running_loop().run_in_executor(self._painter, draft.drawing)
+        photo = await self._painter.draw(draft.drawing, urgency)
         return replace(draft, photo=photo, drawing=None)
 
     async def topic_gone(self, game_id: int, thread_id: int, deleted: bool) -> None:
@@ -537,7 +538,7 @@ class Publisher:
 
     async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft) -> bool:
         """Draw a hand's picture (in the worker) and bring its message up to date."""
-        return await self._sync_hand(game, seat, await self.drawn(draft))
+        return await self._sync_hand(game, seat, await self.drawn(draft, Urgency.HAND))
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
         player = game.players[seat]

@@ -18,12 +18,12 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from engine import End, LayoutView, PublicMove, ScoreReason, TableView, Tile
+from engine import ActionKind, End, LayoutView, PublicMove, ScoreReason, TableView, Tile
 
 from .i18n import N_, Translator
 from .stockplay import END_WORDS
 
-# What a player reads after "Ayu scores 15: ..."
+# Why a lay scored, after "+15: ..." (a knock's cost is said in its own sentence: knock_cost)
 REASONS: dict[ScoreReason, str] = {
     ScoreReason.FIFTEEN: N_("the open ends add up to {points}"),
     ScoreReason.DOUBLE_HEADER: N_("a double header"),
@@ -32,7 +32,6 @@ REASONS: dict[ScoreReason, str] = {
     ScoreReason.MATADOR: N_("a matador laid across"),
     ScoreReason.JOINT: N_("a tile laid along"),
     ScoreReason.FREE_SIX: N_("a free 6 left open"),
-    ScoreReason.KNOCK: N_("a knock costs {points}"),
     ScoreReason.OUT: N_("went out"),
     ScoreReason.BLOCKED: N_("the lightest hand in a blocked hand"),
 }
@@ -134,13 +133,20 @@ def gains_line(t: Translator, gains: Sequence[tuple[Tile, End | None, int]]) -> 
 
 
 def move_points(t: Translator, move: PublicMove) -> str:
-    """What one move scored, after the move's own sentence: "+20: the open ends add up to
-    20.", "+6: a tile laid along, a free 6 left open.", "-6: a knock costs 6." ("" if none)."""
-    if not move.points:
+    """What one lay scored, after the lay's own sentence: "+20: the open ends add up to
+    20.", "+6: a tile laid along, a free 6 left open." ("" if none, and for a knock, whose
+    sentence says its cost: see :func:`knock_cost`)."""
+    if not move.points or move.kind is ActionKind.KNOCK:
         return ""
     points = sum(amount for amount, _ in move.points)
     why = ", ".join(t(REASONS[reason], points=abs(amount)) for amount, reason in move.points)
     return f"{points:+d}: {why}."
+
+
+def knock_cost(move: PublicMove) -> str:
+    """What a knock cost, signed ("-6" in Six-matador's strict scoring), or "" if nothing."""
+    cost = sum(amount for amount, _ in move.points) if move.kind is ActionKind.KNOCK else 0
+    return f"{cost:+d}" if cost else ""
 
 
 def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:

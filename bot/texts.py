@@ -202,6 +202,9 @@ def _describe_move(t: Translator, move: PublicMove, name: str, taker: str) -> st
             return t("{name} laid {tile} on the left.", name=name, tile=str(move.tile))
         return t("{name} laid {tile} on the right.", name=name, tile=str(move.tile))
     if move.kind is ActionKind.KNOCK:
+        cost = stocktexts.knock_cost(move)
+        if cost:  # Six-matador: "Ayu knocked: -6." (the sentence says why)
+            return t("{name} knocked: {points}.", name=name, points=cost)
         return t("{name} knocked.", name=name)
     if move.kind is ActionKind.DRAW:
         return stocktexts.describe_draw(t, name)
@@ -356,16 +359,16 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     names = game.names
     lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1),
              hand_end_line(t, game, view)]
-    lines.append(
-        t("Pips counted: {totals}.", totals=", ".join(
-            f"{esc(n)} {total}" for n, total in zip(names, ended.totals, strict=True)))
-    )
+    rules = variant(game.variant)
+    if rules.pips_decide(ended.reason):  # not Six-matador's, nor after going out in Muggins, Bergen
+        lines.append(t("Pips counted: {totals}.", totals=", ".join(
+            f"{esc(n)} {total}" for n, total in zip(names, ended.totals, strict=True))))
     if ended.reason is HandEndReason.BLOCKED and any(len(side) > 1 for side in view.sides):
         # A blocked partnership hand is decided by the pairs' sums: show them.
         lines.append(t("Pairs' pips: {sums}.", sums=" · ".join(
             " & ".join(esc(names[s]) for s in side) + f" {sum(ended.totals[s] for s in side)}"
             for side in view.sides)))
-    if ended.stock_left:
+    if ended.stock_left > rules.stock_reserve:  # Bergen's two reserved tiles tell nothing
         lines.append(t.plural("{count} tile was left in the stock.",
                               "{count} tiles were left in the stock.", ended.stock_left))
     listed = [(seat, stocktexts.points_list(t, view.history, seat)) for seat in range(len(names))]
@@ -405,6 +408,9 @@ def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
     if ended.reason is HandEndReason.OUT:
         return t("{name} wins the hand: +{extra} for going out, {points} in this hand.",
                  name=name, extra=extra, points=points)
+    if not extra:  # Muggins: the others' pips less the winner's, rounded, may come to 0
+        return t("{name} wins the blocked hand: {points} in this hand.", name=name,
+                 points=points)
     return t("{name} wins the blocked hand: +{extra} for it, {points} in this hand.",
              name=name, extra=extra, points=points)
 
@@ -571,9 +577,10 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
         elif move.kind is ActionKind.KNOCK:  # with what it cost (Six-matador: 6)
-            lines.append(" ".join(filter(None, (
-                t("You could not lay a tile, so I knocked for you."),
-                stocktexts.move_points(t, move)))))
+            cost = stocktexts.knock_cost(move)
+            lines.append(t("You could not lay a tile, so I knocked for you: {points}.",
+                           points=cost) if cost else
+                         t("You could not lay a tile, so I knocked for you."))
     if view.seat in game.timer.away:
         lines.append(t("You seem to be away: I keep making safe moves for you. Play a tile "
                        "yourself to take over again."))

@@ -31,7 +31,7 @@ from engine import (
 from engine.views import OpenEnd
 
 from .arms import largest
-from .canvas import face_up, paste, rounded, text
+from .canvas import face_up, paste, rounded, text, width_of
 from .fonts import SMALLEST_TEXT, font
 from .labels import TableLabels
 from .snake import Spot, snake
@@ -107,20 +107,20 @@ def end_mark(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float
     """An end's badge centred at ``centre``: its number, or both numbers of a crosswise
     matador in a wider one; returns its width."""
     words = "|".join(str(n) for n in end.numbers)
-    face = font(max(SMALLEST_TEXT, int(radius * 1.15)), True)
     width = end_widths(end, radius)
     x, y = centre
     disc = rounded(width, 2 * radius, radius, fill, ring, max(2, radius // 8))
     paste(canvas, disc, x - width / 2, y - radius)
-    draw.text((x, y), words, fill=colour, font=face, anchor="mm")
+    text(draw, (x, y), words, max(SMALLEST_TEXT, int(radius * 1.15)), colour, bold=True,
+         anchor="mm")
     return width
 
 
 def end_widths(end: OpenEnd, radius: int) -> int:
     """How wide an end's mark is: a disc, or wider for two numbers."""
     words = "|".join(str(n) for n in end.numbers)
-    face = font(max(SMALLEST_TEXT, int(radius * 1.15)), True)
-    return max(2 * radius, round(face.getlength(words)) + radius)
+    return max(2 * radius,
+               round(width_of(words, max(SMALLEST_TEXT, int(radius * 1.15)), True)) + radius)
 
 
 def end_colours(game: str, end: OpenEnd, palette: Theme) -> tuple[Colour, Colour, Colour]:

@@ -1,5 +1,6 @@
-"""The end of a hand: every hand laid open with its total, the dead tiles face up, the winner
-marked, the points the hand scored and the match score."""
+"""The end of a hand: every hand laid open with its total (where the pips count), the dead
+tiles face up, the winner marked, the points the hand scored (a plain 0 for none) and the
+match score."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine import HandEndReason, TableView, Tile
+from engine import HandEndReason, TableView, Tile, variant
 
 from .canvas import encode, face_up, paste, pill, rounded, seat_names, text
 from .errors import ViewMismatchError
@@ -71,6 +72,8 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
         x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, CAPTION_SIZE,
                        palette.knock, anchor="lm", max_width=130)
         _tiles(canvas, x, tiles_top, dead, Look.DEAD, palette)
+    if not variant(view.game).pips_decide(result.reason):
+        return  # Six-matador, or going out in Muggins and Bergen: the pips count for nothing
     middle = top + (ROW_H - 10) // 2
     used = text(draw, (right - PAD, middle + 15), str(result.totals[seat]), 44, palette.text,
                 bold=True, anchor="rs")
@@ -104,9 +107,8 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
         text(draw, (x, baseline), who, 36, colour, bold=won, anchor="ls",
              max_width=points_x - 160 - x)
         points = result.points[index]
-        text(draw, (points_x, baseline), "+0" if not points else signed(points), FIGURE_SIZE,
-             colour,
-             bold=True, anchor="rs")
+        text(draw, (points_x, baseline), signed(points), FIGURE_SIZE,
+             colour if points or won else palette.muted, bold=True, anchor="rs")
         text(draw, (score_x, baseline), str(result.scores[index]), FIGURE_SIZE, colour,
              bold=True, anchor="rs")
 

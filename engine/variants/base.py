@@ -289,6 +289,11 @@ class Variant:
         """Per seat, the pips that count against it: by default the tiles left in hand."""
         return tuple([sum(map(PIPS, hand)) for hand in hands])
 
+    def pips_decide(self, reason: HandEndReason) -> bool:
+        """Whether the pips left in hand (:meth:`totals`) count towards a hand that ended for
+        ``reason``: where they count for nothing, a hand's result does not show them."""
+        return True
+
     def score(
         self,
         options: Options,

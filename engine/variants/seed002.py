@@ -116,6 +116,9 @@ class SixMatador(Matador):
     def knock_points(self, options: Options) -> tuple[Score, ...]:
         return ((-6, ScoreReason.KNOCK),) if options.scoring == "strict" else NO_POINTS
 
+    def pips_decide(self, reason: HandEndReason) -> bool:
+        return False  # a hand's points are those scored in it, its winner has the most
+
     def settlement(self, scores: tuple[int, ...], winner: int | None) -> tuple[int, ...] | None:
         """D25: the winner receives from each other seat the difference between their two
         scores (shown, not added to any score); per seat, what it receives (negative: pays)."""
@@ -204,6 +207,9 @@ class Muggins(StockGame):
     def lead_points(self, board: Board, piece: Piece) -> tuple[Score, ...]:
         return _fives(board)
 
+    def pips_decide(self, reason: HandEndReason) -> bool:
+        return reason is HandEndReason.BLOCKED  # going out scores 10, whatever is left
+
     def play_points(
         self, options: Options, board: Board, piece: Piece, end: End
     ) -> tuple[Score, ...]:
@@ -271,6 +277,9 @@ class Bergen(StockGame):
 
     def lead_points(self, board: Board, piece: Piece) -> tuple[Score, ...]:
         return ((2, ScoreReason.DOUBLE_LEAD),) if piece.tile.is_double else NO_POINTS
+
+    def pips_decide(self, reason: HandEndReason) -> bool:
+        return reason is HandEndReason.BLOCKED  # going out scores 2, whatever is left (D20)
 
     def play_points(
         self, options: Options, board: Board, piece: Piece, end: End

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from PIL import ImageDraw
 
+import renderers.canvas
 from bot.app import build_application, running
 from bot.config import Settings
 from bot.models import Game
@@ -147,16 +148,16 @@ class Group:
 
 
 def drawn_words(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """From now on, every string Pillow is asked to draw (the pictures' words), in order."""
+    """From now on, every string the pictures draw (their words), in order."""
     drawn: list[str] = []
-    original = ImageDraw.ImageDraw.text
+    original = renderers.canvas.letter
 
-    def recording(self: ImageDraw.ImageDraw, xy: Any, words: Any, *args: Any,
+    def recording(draw: ImageDraw.ImageDraw, xy: Any, words: str, *args: Any,
                   **kwargs: Any) -> Any:
-        drawn.append(str(words))
-        return original(self, xy, words, *args, **kwargs)
+        drawn.append(words)
+        return original(draw, xy, words, *args, **kwargs)
 
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    monkeypatch.setattr(renderers.canvas, "letter", recording)
     return drawn
 
 

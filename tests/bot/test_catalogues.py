@@ -6,12 +6,14 @@ import re
 
 import pytest
 
-from bot.catalogues import extract, load, missing, stale
 from bot.gamebook import GAMES, presentation
 from bot.i18n import LANGUAGES, pick_language, translator
 from bot.menu import LANGUAGE_NAMES, game_value, general_value
 from bot.models import COMPUTER_NAMES
+from bot.pictures import labels_for
 from bot.settings import GENERAL
+from catalogues import extract, load, missing, stale
+from renderers.labels import TableLabels
 
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
@@ -23,7 +25,7 @@ def test_every_message_of_the_code_is_translated(language: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_compiled_catalogues_match_their_sources(language: str) -> None:
-    assert not stale(language), "run: python -m bot.catalogues update"
+    assert not stale(language), "run: python -m catalogues update"
 
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
@@ -124,3 +126,60 @@ def test_a_translator_speaks_the_language_it_is_asked_for() -> None:
     assert translator("is")("It is not your turn.") != "It is not your turn."
     assert translator("xx")("It is not your turn.") == "It is not your turn."
     assert translator(None).language == "en"
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def _rules_body(text: str) -> str:
+    """A rules text without its bold title (French is a "Французская партия" by name)."""
+    return re.sub(r"<b>.*?</b>", "", text)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_russian_rules_say_partiya_only_for_a_match(game: str) -> None:
+    """A hand is a кон: "партия" (a match) may stand only where the English rules say match."""
+    rules = presentation(game).rules
+    russian = _rules_body(translator("ru")(rules)).lower()
+    assert russian.count("парти") <= _words(_rules_body(rules)).count("match"), russian
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_icelandic_rules_say_deplar_for_pips_and_laest_for_blocked(game: str) -> None:
+    """The catalogue's words: pips are deplar, a blocked hand is læst (not augu or stífla,
+    which crept into the six games' rules)."""
+    icelandic = translator("is")(presentation(game).rules).lower()
+    assert not [word for word in _words(icelandic) if word.startswith(("aug", "stífl"))]
+
+
+def test_icelandic_says_stifla_nowhere_and_a_turn_is_not_a_hand() -> None:
+    """umferð is a hand; a turn (a player's move) is not an umferð."""
+    for source, text in translations("is"):
+        assert "stífl" not in text.lower(), text
+        words = _words(source)
+        if "turn" in words and "hand" not in words:
+            assert "umferð" not in text.lower(), (source, text)
+
+
+def test_russian_speaks_to_one_player_as_ty() -> None:
+    """The catalogue says ты to a player (вы only to a group, in the rules and the help)."""
+    addressed = {presentation(game).rules for game in GAMES}
+    formal = re.compile(r"\b(вы|вас|вам|вами|ваш\w*)\b")
+    found = [text for source, text in translations("ru")
+             if source not in addressed and not source.startswith("<b>Dominoes for your group")
+             and formal.search(text.lower())]
+    assert found == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pictures_words_differ_where_the_english_ones_do(language: str) -> None:
+    """The result picture heads one column "points" (this hand) and one "score" (the match):
+    Icelandic had "stig" for both."""
+    for game in (None, *GAMES):
+        labels, english = labels_for(language, game), labels_for("en", game)
+        words: dict[str, set[str]] = {}
+        for name in TableLabels.__dataclass_fields__:
+            if isinstance(getattr(labels, name), str):
+                words.setdefault(getattr(labels, name), set()).add(getattr(english, name))
+        assert not {word: sources for word, sources in words.items() if len(sources) > 1}

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 from bot.gamebook import GAMES, PRESENTATIONS, find_game
 from bot.i18n import LANGUAGES, translator
-from engine import VARIANTS, variant
+from engine import VARIANTS, Match, Tile, player_view, table_view, variant
 
 BOT = Path(__file__).parents[2] / "bot"
 
@@ -59,3 +60,17 @@ def test_no_other_module_of_the_bot_names_a_game() -> None:
         if named.search(line)
     ]
     assert offenders == []
+
+
+def test_gaple_dead_rules_say_who_leads_when_nothing_lies_in_the_middle() -> None:
+    """With 7 tiles each (all 28 dealt) no middle tile is turned up: 0-0 leads the first
+    hand. The rules text said only that the first middle tile starts the line."""
+    match = Match("gaple-dead", 4, {"deal": 7})
+    match.deal_hand(random.Random(0))  # whatever the shuffle: every tile is in a hand
+    seat = table_view(match).to_move
+    assert seat is not None
+    assert {action.tile for action in player_view(match, seat).legal} == {Tile(0, 0)}  # type: ignore[attr-defined]
+    rules = PRESENTATIONS["gaple-dead"].rules
+    assert "with 7 each there is no middle: the holder of 0-0 leads it" in rules
+    for language, zero_zero in {"ru": "пусто-пусто", "id": "balak kosong", "is": "0-0"}.items():
+        assert zero_zero in translator(language)(rules), language

@@ -20,11 +20,13 @@ from engine import (
     End,
     HandEnded,
     HandEndReason,
+    Match,
     Play,
     ScoreReason,
     Tile,
     player_view,
     table_view,
+    variant,
 )
 from goldens.samples import samples
 from renderers import render_table
@@ -143,10 +145,12 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
     text = texts.hand_result_text(T, game, most, replace(view, result=most))
     assert "Points of play: Bob 6 (tiles along 1, free sixes 5)." in text
     assert "Bob wins the hand with the most points: 6." in text
+    assert "Pips counted" not in text  # Six-matador's pips count for nothing
     lighter = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (0, 6), (0, 6), 0,
                         (0, 6))  # won by the lighter hand, with nothing more for it
-    assert "Ann wins the blocked hand: +0 for it, 0 in this hand." in texts.hand_result_text(
-        T, game, lighter, replace(view, result=lighter))
+    text = texts.hand_result_text(T, game, lighter, replace(view, result=lighter))
+    assert "Ann wins the blocked hand: 0 in this hand." in text
+    assert "+0" not in text  # nothing added is not said as "+0 for it"
     out = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (0, 16), (0, 16), 0, (0, 6))
     assert "Bob wins the hand: +10 for going out, 16 in this hand." in texts.hand_result_text(
         T, game, out, replace(view, result=out))
@@ -171,4 +175,78 @@ def test_a_player_reads_what_the_knock_made_for_them_cost() -> None:
     match.apply(1, DRAW)  # nothing fits 1 or 2, nor does the tile drawn
     match.apply(1, KNOCK)
     caption = texts.hand_caption(T, game_of(match), player_view(match, 1))
-    assert "You could not lay a tile, so I knocked for you. -6: a knock costs 6." in caption
+    assert "You could not lay a tile, so I knocked for you: -6." in caption
+    assert "knock costs" not in caption  # said once, not "knocked ... a knock costs 6"
+
+
+def test_a_knock_in_six_matador_says_its_cost_once() -> None:
+    match = started("six-matador", "1-2 4-4 4-5 4-6 5-5 5-6", "0-1 0-2 0-3 1-1 1-3 2-2",
+                    stock="2-3")
+    match.apply(0, Play(Tile(1, 2)))
+    match.apply(1, DRAW)
+    match.apply(1, KNOCK)
+    caption = texts.table_caption(T, game_of(match), table_view(match))
+    assert "Bob knocked: -6." in caption
+    assert "knock costs" not in caption
+    assert stocktexts.points_list(T, table_view(match).history, 1) == "knocks -6"
+    for language in LANGUAGES:  # the figure is in every language's sentence
+        t = translator(language)
+        assert "-6" in texts.table_caption(t, game_of(match), table_view(match))
+    free = replace(table_view(match).history[-1], points=())  # a knock that costs nothing
+    assert texts.describe_move(T, free, "Bob") == "Bob knocked."
+
+
+def _ended(match: Match, ended: HandEnded) -> str:
+    view = table_view(match)
+    return texts.hand_result_text(T, game_of(match), ended, replace(view, result=ended))
+
+
+def test_the_hands_result_shows_the_pips_only_where_they_count() -> None:
+    """Six-matador counts only the points of play; going out in Muggins and Bergen scores a
+    fixed 10 or 2: the pips left in hand decide nothing there, so they are not shown."""
+    six = started("six-matador", "1-2 0-1 0-3 0-4 1-1 1-3", "4-6 2-2 2-3 3-4 4-4 5-5")
+    six.apply(0, Play(Tile(1, 2)))
+    six.apply(1, Play(Tile(4, 6), End.RIGHT))
+    most = HandEnded(0, HandEndReason.BLOCKED, None, False, 1, (9, 30), (0, 6), (0, 6), 0, (0, 6))
+    assert "Pips counted" not in _ended(six, most)
+    muggins = started("muggins", *MUGGINS)
+    muggins.apply(0, Play(Tile(5, 5)))
+    out = HandEnded(0, HandEndReason.OUT, 0, True, 0, (0, 25), (20, 0), (20, 0), 0, (10, 0))
+    blocked = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 25), (30, 0), (30, 0), 0,
+                        (10, 0))
+    assert "Pips counted" not in _ended(muggins, out)
+    assert "Pips counted: Ann 3, Bob 25." in _ended(muggins, blocked)
+    matador = started("matador", "1-6 0-1 0-3 0-4 1-1 1-3", "4-6 2-2 2-3 3-4 4-4 5-5")
+    matador.apply(0, Play(Tile(1, 6)))
+    lightest = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (9, 30), (30, 0), (30, 0), 0)
+    assert "Pips counted: Ann 9, Bob 30." in _ended(matador, lightest)
+
+
+def test_the_stock_left_is_told_only_beyond_bergens_reserve() -> None:
+    """Bergen never draws its last two tiles: a blocked hand always leaves them, which tells
+    nothing; more than two left (a player went out early) is worth saying."""
+    bergen = started("bergen", "0-0 1-2 1-3 1-4 1-5 1-6", "0-2 2-3 2-4 2-5 2-6 3-4")
+    bergen.apply(0, Play(Tile(0, 0)))
+    blocked = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (10, 25), (4, 0), (4, 0), 2,
+                        (2, 0))
+    assert "left in the stock" not in _ended(bergen, blocked)
+    out = HandEnded(0, HandEndReason.OUT, 0, True, 0, (0, 25), (4, 0), (4, 0), 8, (2, 0))
+    assert "8 tiles were left in the stock." in _ended(bergen, out)
+    kolbasa = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    kolbasa.apply(0, Play(Tile(1, 1)))
+    early = HandEnded(0, HandEndReason.OUT, 1, True, 1, (20, 0), (0, 20), (0, 20), 2)
+    assert "2 tiles were left in the stock." in _ended(kolbasa, early)
+
+
+def test_bergens_rules_say_who_takes_a_blocked_hand_when_every_hand_holds_a_double() -> None:
+    """D20: with a double in every hand the 2 go to the lowest double, even a heavier hand."""
+    bergen = variant("bergen")
+    hands = ((Tile(2, 2), Tile(0, 1)), (Tile(1, 1), Tile(5, 6)))  # 5 pips, 13 pips
+    score = bergen.score(bergen.default_options(2), HandEndReason.BLOCKED, None,
+                         bergen.totals(bergen.default_options(2), hands, ((), ())), hands,
+                         ((), ()))
+    assert score.winner == 1  # the heavier hand, but 1-1 is the lowest double
+    rules = PRESENTATIONS["bergen"].rules
+    assert "if every hand holds one, to the lowest double" in rules
+    for language in LANGUAGES[1:]:
+        assert translator(language)(rules) != rules

@@ -9,9 +9,11 @@ import pytest
 from engine import (
     VARIANTS,
     BadInputError,
+    HandEndReason,
     Match,
     OptionSpec,
     OptionValueError,
+    Tile,
     UnknownGameError,
     UnknownOptionError,
     match_from_json,
@@ -185,3 +187,28 @@ def test_every_error_class_has_its_own_reason() -> None:
     assert len(reasons) == len(set(reasons)), reasons
     assert {"not_your_turn", "hand_over", "tile_not_in_hand", "tile_does_not_fit", "wrong_lead",
             "must_play", "wrong_stuck_action", "end_required", "bad_input"} <= set(reasons)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("reason", [HandEndReason.OUT, HandEndReason.BLOCKED])
+def test_the_pips_decide_a_hand_exactly_where_they_change_its_result(
+        name: str, reason: HandEndReason) -> None:
+    """``pips_decide`` is the scoring's own fact: where it says no, other pips in hand
+    leave the hand's result as it was; where it says yes, they change it."""
+    game = variant(name)
+    seats = game.seat_counts[0]
+    light, heavy = [Tile(0, 1)], [Tile(5, 6)]  # no doubles (Bergen looks for them)
+    if reason is HandEndReason.OUT:  # seat 0 went out; the others hold light or heavy tiles
+        first = [[], *[light] * (seats - 1)]
+        second = [[], *[heavy] * (seats - 1)]
+    else:  # blocked: seat 0 is the lightest hand, then the heaviest
+        first = [light, *[heavy] * (seats - 1)]
+        second = [heavy, *[light] * (seats - 1)]
+    scored = (0,) * len(game.sides(seats)) if game.keeps_scored else ()
+    out = 0 if reason is HandEndReason.OUT else None
+
+    def result(hands: list[list[Tile]]) -> object:
+        return game.score_hand(game.default_options(seats), reason, out, hands, scored,
+                               [[] for _ in hands])
+
+    assert (result(first) != result(second)) is game.pips_decide(reason)

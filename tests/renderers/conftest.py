@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from PIL import ImageDraw
 
+import renderers.canvas
 from goldens.samples import Sample, samples
 
 
@@ -18,28 +19,30 @@ def by_name() -> dict[str, Sample]:
 
 @pytest.fixture
 def drawn_text(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string Pillow is asked to draw while the test runs."""
+    """Every string the renderers draw while the test runs (all go through
+    ``renderers.canvas.letter``)."""
     seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
+    original = renderers.canvas.letter
 
-    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> Any:
-        seen.append(str(text))
-        return original(self, xy, text, *args, **kwargs)
+    def recording(draw: ImageDraw.ImageDraw, xy: Any, words: str, *args: Any,
+                  **kwargs: Any) -> Any:
+        seen.append(words)
+        return original(draw, xy, words, *args, **kwargs)
 
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    monkeypatch.setattr(renderers.canvas, "letter", recording)
     yield seen
 
 
 @pytest.fixture
 def drawn_sizes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
-    """Every string Pillow is asked to draw while the test runs, with its font's size."""
+    """Every string the renderers draw while the test runs, with its font's size."""
     seen: list[tuple[str, int]] = []
-    original = ImageDraw.ImageDraw.text
+    original = renderers.canvas.letter
 
-    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> Any:
-        face = kwargs["font"] if "font" in kwargs else args[1]
-        seen.append((str(text), int(face.size)))
-        return original(self, xy, text, *args, **kwargs)
+    def recording(draw: ImageDraw.ImageDraw, xy: Any, words: str, size: int, *args: Any,
+                  **kwargs: Any) -> Any:
+        seen.append((words, size))
+        return original(draw, xy, words, size, *args, **kwargs)
 
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    monkeypatch.setattr(renderers.canvas, "letter", recording)
     yield seen

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+import renderers.canvas
 from goldens import golden
 from goldens.samples import Sample, render, samples
 
@@ -60,12 +61,12 @@ def test_glyphs_moved_by_a_pixel_and_faint_tone_changes_pass(
     reference: Image.Image, monkeypatch: pytest.MonkeyPatch, shift: tuple[int, int]
 ) -> None:
     """What a FreeType or Pillow update does to text: every glyph a pixel away."""
-    original = ImageDraw.ImageDraw.text
+    original = renderers.canvas.letter
 
-    def moved(self: ImageDraw.ImageDraw, xy: Any, *args: Any, **kwargs: Any) -> Any:
-        return original(self, (xy[0] + shift[0], xy[1] + shift[1]), *args, **kwargs)
+    def moved(draw: ImageDraw.ImageDraw, xy: Any, *args: Any, **kwargs: Any) -> Any:
+        return original(draw, (xy[0] + shift[0], xy[1] + shift[1]), *args, **kwargs)
 
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", moved)
+    monkeypatch.setattr(renderers.canvas, "letter", moved)
     for sample in SAMPLES[:4] + SAMPLES[-4:]:
         assert golden.check(sample).acceptable, sample.name
     toned = ImageChops.add(reference, Image.new("RGB", reference.size, (6, 6, 6)))

@@ -1,5 +1,5 @@
-"""The end of a hand: every hand laid open with its total, dead tiles face up, the winner
-marked, the points and the match score."""
+"""The end of a hand: every hand laid open with its total where the pips count, dead tiles
+face up, the winner marked, the points (a plain 0 for none) and the match score."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from engine import TableView, Tile, table_view
-from goldens.samples import names_for, played
+from goldens.samples import Sample, names_for, played
 from renderers import ViewMismatchError, render_hand_result
 from renderers.canvas import face_up
 from renderers.labels import ENGLISH
@@ -66,7 +66,7 @@ def test_totals_points_and_scores_are_written(drawn_text: list[str]) -> None:
     for total in view.result.totals:
         assert str(total) in drawn_text
     for points, score in zip(view.result.points, view.result.scores, strict=True):
-        assert f"+{points}" in drawn_text and str(score) in drawn_text
+        assert (f"+{points}" if points else "0") in drawn_text and str(score) in drawn_text
     assert ENGLISH.winner in drawn_text and ENGLISH.points in drawn_text
 
 
@@ -97,3 +97,25 @@ def test_a_drawn_hand_and_a_finished_match_say_so(drawn_text: list[str]) -> None
 def test_a_hand_still_being_played_has_no_result_picture() -> None:
     with pytest.raises(ViewMismatchError):
         render_hand_result(table_view(played("pair", 4, 3)), names_for(4))
+
+
+def test_a_side_that_scored_nothing_shows_a_plain_zero(
+        by_name: dict[str, Sample], drawn_text: list[str]) -> None:
+    sample = by_name["result-pair"]  # the losing pair scored nothing this hand
+    assert sample.table is not None and 0 in sample.table.result.points  # type: ignore[union-attr]
+    draw_hand_result(sample.table, sample.names, find_theme(sample.theme), ENGLISH)
+    assert "+0" not in drawn_text and "0" in drawn_text
+
+
+def test_the_pips_in_hand_are_totalled_only_where_they_count(
+        by_name: dict[str, Sample], drawn_text: list[str]) -> None:
+    """Six-matador's hand is decided by the points of play alone: no pip totals beside the
+    hands (a real group asked what they were for); gaple's pips are the points."""
+    six = by_name["result-six-matador-3"]
+    assert six.table is not None
+    draw_hand_result(six.table, six.names, find_theme(six.theme), ENGLISH)
+    assert ENGLISH.total not in drawn_text
+    pair = by_name["result-pair"]
+    assert pair.table is not None
+    draw_hand_result(pair.table, pair.names, find_theme(pair.theme), ENGLISH)
+    assert drawn_text.count(ENGLISH.total) == 4

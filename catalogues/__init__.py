@@ -1,9 +1,13 @@
-"""Maintain the translation catalogues: ``python -m bot.catalogues update|check``.
+"""Maintain the bot's translation catalogues: ``python -m catalogues update|check``.
 
 ``update`` extracts every msgid from bot/ (calls of ``t(...)``, ``N_(...)`` and
 ``t.plural(...)``), merges it into each language's .po file and compiles the .mo files the
-bot loads. ``check`` fails when a catalogue misses a translation or a .mo is stale. Needs
-Babel (a development dependency), which the running bot does not.
+bot loads. ``check`` fails when a catalogue misses a translation or a .mo is stale.
+
+Developer tooling beside the product, like ``fakeapi`` and ``goldens``: it needs Babel (the
+``test`` extra), which the running bot does not; the bot reads the compiled .mo files, which
+are committed beside their .po sources (bot/locale/*/LC_MESSAGES), with the standard
+library's gettext. Run it from a checkout.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+import bot
+from bot.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
-SOURCE = Path(__file__).parent
+SOURCE = Path(bot.__file__).parent  # the product package whose sentences are extracted
 KEYWORDS = {"t": None, "N_": None, "plural": (1, 2)}
 
 
@@ -36,12 +41,12 @@ def extract() -> Catalog:
     return template
 
 
-def po_path(language: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(language: str, locale_dir: Path = LOCALE_DIR) -> Path:
+    return locale_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def load(language: str) -> Catalog:
-    path = po_path(language)
+def load(language: str, locale_dir: Path = LOCALE_DIR) -> Catalog:
+    path = po_path(language, locale_dir)
     if not path.exists():
         return Catalog(locale=language, domain=DOMAIN, fuzzy=False)
     with path.open("rb") as handle:
@@ -54,12 +59,17 @@ def compiled(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
-def update() -> None:
+def update(locale_dir: Path = LOCALE_DIR) -> None:
+    """Merge the code's msgids into every catalogue under ``locale_dir`` and compile it. An
+    unchanged catalogue keeps its bytes: its creation date is not stamped anew (the .mo holds
+    it), so two branches that only ran this do not conflict over every .mo file."""
     template = extract()
     for language in LANGUAGES:
-        catalog = load(language)
+        catalog = load(language, locale_dir)
+        created = catalog.creation_date
         catalog.update(template, update_header_comment=False)
-        path = po_path(language)
+        catalog.creation_date = created
+        path = po_path(language, locale_dir)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as handle:
             write_po(handle, catalog, width=100, omit_header=False, ignore_obsolete=True)
@@ -105,12 +115,8 @@ def main(argv: list[str]) -> int:
                 print(f"{language}: missing {msgid!r}")
                 bad = True
             if stale(language):
-                print(f"{language}: the .mo file is out of date: python -m bot.catalogues update")
+                print(f"{language}: the .mo file is out of date: python -m catalogues update")
                 bad = True
         return 1 if bad else 0
-    print("usage: python -m bot.catalogues update|check", file=sys.stderr)
+    print("usage: python -m catalogues update|check", file=sys.stderr)
     return 2
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,99 @@
+"""The thread that draws the pictures: off the event loop, the group's table first.
+
+Drawing and encoding a picture takes milliseconds of CPU, most of it in Pillow and zlib with
+the interpreter lock released, so a worker thread uses the second core while the event loop
+answers taps. One thread: a FreeType face must not be used by two at once. After a move, the
+table and the hands of the player who moved and of the next one are all waiting to be drawn:
+the table is what the whole group is looking at, so it is drawn before any hand queued earlier
+(a drawing already under way is finished first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import itertools
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+class Urgency(enum.IntEnum):
+    """Lower is drawn first."""
+
+    TABLE = 0
+    HAND = 1
+
+
+@dataclass(frozen=True)
+class _Job:
+    drawing: Callable[[], bytes]
+    future: asyncio.Future[bytes]
+    loop: asyncio.AbstractEventLoop
+
+
+#: A place in the queue: (urgency, the order asked in, the job; None: the thread ends).
+_Entry = tuple[int, int, _Job | None]
+
+
+class Painter:
+    """Runs drawings in one worker thread, most urgent first, then in the order asked."""
+
+    def __init__(self, name: str = "pictures") -> None:
+        self._jobs: queue.PriorityQueue[_Entry] = queue.PriorityQueue()
+        self._numbers = itertools.count()
+        self._name = name
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def draw(self, drawing: Callable[[], bytes], urgency: Urgency) -> asyncio.Future[bytes]:
+        """The picture ``drawing`` makes, drawn in the worker thread."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bytes] = loop.create_future()
+        self._start()
+        self._jobs.put((urgency, next(self._numbers), _Job(drawing, future, loop)))
+        return future
+
+    def close(self) -> None:
+        """Let the worker thread end once it has drawn what it was asked for."""
+        with self._lock:
+            if self._thread is not None:
+                self._jobs.put((len(Urgency), next(self._numbers), None))  # after every job
+                self._thread = None
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name=self._name, daemon=True)
+                self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            _, _, job = self._jobs.get()
+            if job is None:
+                return
+            if job.future.cancelled():
+                continue  # nobody waits for it any more (a stopping sync)
+            try:
+                picture = job.drawing()
+            except BaseException as error:  # handed to the awaiting coroutine
+                self._settle(job, None, error)
+            else:
+                self._settle(job, picture, None)
+
+    @staticmethod
+    def _settle(job: _Job, picture: bytes | None, error: BaseException | None) -> None:
+        def settle() -> None:
+            if job.future.cancelled():
+                return
+            if error is not None:
+                job.future.set_exception(error)
+            else:
+                assert picture is not None
+                job.future.set_result(picture)
+
+        try:
+            job.loop.call_soon_threadsafe(settle)
+        except RuntimeError:
+            pass  # the event loop is closed: nobody waits for the picture
