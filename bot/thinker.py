@@ -11,6 +11,7 @@ is still at that move.
 Workers start with "forkserver" (never a fork of the bot's threads and event loop). A pool
 that breaks (a worker killed) or hangs is replaced, and that one decision is made in a thread
 instead: a game never waits for a pool that is gone. Closing never waits for a worker.
+Workers leave when the bot's process dies, however it dies (:func:`_leave_with_the_bot`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 
 from engine import Match, ai, match_from_json, match_to_json, player_view
 
@@ -58,6 +61,27 @@ def _ready() -> int:
     return os.getpid()
 
 
+def _leave_with_the_bot() -> None:
+    """Each worker's initializer: exit as soon as the bot's process is gone.
+
+    A worker waits for its next question on a queue whose writing end it holds itself, and
+    it holds the forkserver's "alive" pipe too, so after a SIGKILL of the bot nothing it
+    waits on ever ends: workers and forkserver would stay forever. The parent's sentinel
+    (a pipe only the bot writes to) reaches its end when the bot dies; a thread waits for
+    that. The forkserver and the resource tracker then see their own pipes end and exit.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a worker: run in the bot's own process
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        wait([sentinel])
+        os._exit(0)  # nothing of the bot is left to answer to
+
+    threading.Thread(target=watch, name="leave-with-the-bot", daemon=True).start()
+
+
 class Thinker:
     """The pool of worker processes; ``await choose(question)`` from the event loop."""
 
@@ -76,7 +100,8 @@ class Thinker:
             context = multiprocessing.get_context(self.method)
             if self.method == "forkserver":
                 context.set_forkserver_preload(["bot.thinker"])
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                             initializer=_leave_with_the_bot)
             for _ in range(self.workers):
                 self._pool.submit(_ready)
 

@@ -1,9 +1,20 @@
-"""Tile pictures, drawn once per (halves, size, orientation, look, theme) and reused.
+"""Tile pictures, drawn once per (number, size, orientation, look, theme) and reused.
 
 Each sprite is drawn four times larger and reduced, which smooths the pips' and corners'
-edges; the cache makes that cost a one-off, so a table costs one paste per tile.
+edges; the caches make that cost a one-off, so a table costs one paste per tile.
 A sprite is an RGBA image with the tile's soft shadow below and right of it: paste it at the
 tile's top-left corner.
+
+What is kept drawn is halves, not tiles. The reduction averages each 4x4 block by itself, and
+a half's pips stay inside its own square, so every pixel of a tile's first square (left or
+top) is the same whatever its second number is, and the other way round: a tile is its first
+number's first half beside its second number's second half, copied, the very pixels of the
+tile drawn whole. The halves a running bot can reach are few (13 numbers against 169 ordered
+pairs of the double-twelve set, at each size, orientation and look) and all fit the cache,
+so after its first matches a bot draws no sprite any more, and the cache stops growing
+(every number at every size, orientation and look the renderers use, in one theme: 1,352
+pairs of halves, 24 MiB; the double-six set's 728, 13 MiB). Whole tiles, put together from
+their halves in microseconds, are kept for the pictures of the moment.
 """
 
 from __future__ import annotations
@@ -18,6 +29,13 @@ from .themes import Colour, Theme, find_theme
 
 SUPERSAMPLE = 4
 SHADOW_ALPHA = 110
+#: Numbers' halves kept drawn: more than every (number, size, orientation, look) the renderers
+#: reach in one theme, double-twelve set included (1,352), so that a running bot never draws
+#: one twice; both themes' double-six halves (1,456) fit too.
+HALVES_KEPT = 2048
+#: Whole tiles kept: those of the pictures being drawn now (the lines of a few tables at their
+#: sizes, a few hands); any other is put together from its halves again (a copy, no drawing).
+TILES_KEPT = 256
 
 
 class Look(enum.Enum):
@@ -82,9 +100,9 @@ def _pips(draw: ImageDraw.ImageDraw, number: int, origin: tuple[float, float], s
         draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour)
 
 
-@lru_cache(maxsize=2048)
-def _face(first: int, second: int, side: int, vertical: bool, look: Look,
+def _draw(first: int, second: int, side: int, vertical: bool, look: Look,
           theme_name: str) -> Image.Image:
+    """The tile drawn whole: supersampled, then reduced."""
     palette = find_theme(theme_name)
     k = SUPERSAMPLE
     image, draw = _canvas(side, vertical, palette)
@@ -112,6 +130,30 @@ def _face(first: int, second: int, side: int, vertical: bool, look: Look,
         colour = _blend(palette.pips[number], palette.dim, pip_mix)
         _pips(draw, number, origin, side, vertical, colour)
     return image.reduce(k)
+
+
+@lru_cache(maxsize=HALVES_KEPT)
+def _halves(number: int, side: int, vertical: bool, look: Look,
+            theme_name: str) -> tuple[Image.Image, Image.Image]:
+    """``number``'s first and second halves (each with its part of the shadow), cut from the
+    double drawn whole."""
+    double = _draw(number, number, side, vertical, look, theme_name)
+    w, h = double.size
+    if vertical:
+        return double.crop((0, 0, w, side)), double.crop((0, side, w, h))
+    return double.crop((0, 0, side, h)), double.crop((side, 0, w, h))
+
+
+@lru_cache(maxsize=TILES_KEPT)
+def _face(first: int, second: int, side: int, vertical: bool, look: Look,
+          theme_name: str) -> Image.Image:
+    top, _ = _halves(first, side, vertical, look, theme_name)
+    _, bottom = _halves(second, side, vertical, look, theme_name)
+    image = Image.new("RGBA", (top.width, top.height + bottom.height) if vertical
+                      else (top.width + bottom.width, top.height))
+    image.paste(top, (0, 0))  # copied as they are, transparency and all
+    image.paste(bottom, (0, side) if vertical else (side, 0))
+    return image
 
 
 def tile_sprite(first: int, second: int, side: int, vertical: bool, palette: Theme,
@@ -145,4 +187,5 @@ def back_sprite(side: int, vertical: bool, palette: Theme) -> Image.Image:
 def clear_cache() -> None:
     """Forget every sprite (the benchmark measures a cold start with this)."""
     _face.cache_clear()
+    _halves.cache_clear()
     _back.cache_clear()

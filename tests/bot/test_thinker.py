@@ -7,7 +7,11 @@ import asyncio
 import os
 import random
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +116,57 @@ async def test_a_closed_thinker_makes_no_move() -> None:
     assert await thinker.choose(Question.of(match, seat, "easy", "s", 1)) is None
     for pid in started:
         assert await gone(pid)
+
+
+# A bot-like parent: a thinker whose pool has answered once, then nothing but waiting.
+PARENT = """
+import asyncio, sys, time
+from bot.thinker import Question, Thinker
+from engine import Match
+match = Match("gaple", 4, {})
+match.deal_hand(__import__("random").Random(1))
+thinker = Thinker(workers=2)
+thinker.start()
+asyncio.run(thinker.choose(Question.of(match, match.to_move, "easy", "s", 0)))
+print("ready", flush=True)
+time.sleep(120)
+"""
+
+
+def descendants(pid: int) -> list[int]:
+    found: list[int] = []
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in children.read_text().split():
+            found += [int(child), *descendants(int(child))]
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether the process is there and not a zombie (an orphan's zombie may wait for a
+    reaper that never comes: it is gone all the same)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_no_worker_outlives_a_killed_bot() -> None:
+    root = Path(__file__).resolve().parents[2]
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], cwd=root, stdout=subprocess.PIPE,
+                              env={**os.environ, "PYTHONPATH": str(root)}, text=True)
+    try:
+        assert parent.stdout is not None and parent.stdout.readline() == "ready\n"
+        left = descendants(parent.pid)  # the forkserver, its two workers, the resource tracker
+        assert len(left) >= 3
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while any(running(pid) for pid in left) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = [pid for pid in left if running(pid)]
+    for pid in survivors:  # not to leave them to the next test either
+        os.kill(pid, signal.SIGKILL)
+    assert survivors == []
