@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
 
 from .core import Connection
-
-#: Users whose language is kept in memory: the private hands of every seat are brought up to
-#: date after each move, each in its player's language, and this spares a query per seat.
-LANGUAGES_KEPT = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,17 +21,6 @@ class OutboxItem:
 
 
 class ChatRows(Connection):
-    def __init__(self, path: Path | str) -> None:
-        super().__init__(path)
-        # Written only through this class, so what is kept here is what the database holds.
-        self._languages: OrderedDict[int, str | None] = OrderedDict()
-
-    def _keep_language(self, user_id: int, language: str | None) -> None:
-        self._languages[user_id] = language
-        self._languages.move_to_end(user_id)
-        if len(self._languages) > LANGUAGES_KEPT:
-            self._languages.popitem(last=False)
-
     async def remember_user(
         self, user_id: int, name: str, username: str | None, language: str | None,
         private_ok: bool | None = None,
@@ -53,7 +36,6 @@ class ChatRows(Connection):
                 (user_id, name, username, language, int(bool(private_ok)), time.time(),
                  private_ok),
             )
-        self._keep_language(user_id, language)
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         async with self.transaction() as db:
@@ -67,14 +49,8 @@ class ChatRows(Connection):
         return bool(row and row["private_ok"])
 
     async def user_language(self, user_id: int) -> str | None:
-        if user_id in self._languages:
-            self._languages.move_to_end(user_id)
-            return self._languages[user_id]
         row = await self.fetch_one("SELECT language FROM users WHERE user_id=?", (user_id,))
-        language: str | None = row["language"] if row else None
-        if row is not None:
-            self._keep_language(user_id, language)
-        return language
+        return row["language"] if row else None
 
     async def chat_settings(self, chat_id: int) -> str | None:
         row = await self.fetch_one("SELECT settings FROM chats WHERE chat_id=?", (chat_id,))
@@ -128,16 +104,11 @@ class ChatRows(Connection):
 
     # --- outbox ------------------------------------------------------------------------
     async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
-        if game_id in self._quiet:
-            return []
-        writes_before = self._outbox_writes
         rows = await self.fetch_all(
             "SELECT id, game_id, chat_id, text, photo, buttons FROM outbox WHERE game_id=?"
             " ORDER BY id",
             (game_id,),
         )
-        if not rows:
-            self._outbox_empty(game_id, writes_before)
         return [
             OutboxItem(r["id"], r["game_id"], r["chat_id"], r["text"], r["photo"],
                        json.loads(r["buttons"]) if r["buttons"] else None)

@@ -13,8 +13,6 @@ import aiosqlite
 from ..errors import StorageError
 from .schema import MIGRATIONS
 
-QUIET_GAMES_KEPT = 4096
-
 
 class Connection:
     """One SQLite connection; callers serialise per chat, SQLite serialises the rest."""
@@ -25,24 +23,6 @@ class Connection:
         # One connection is shared by every handler: a transaction must not interleave with
         # another's statements, and a read must not see another's uncommitted writes.
         self._lock = asyncio.Lock()
-        # Games whose outbox was seen empty and not written since: each group sync looks
-        # at the outbox before the table, and after most moves there is nothing in it.
-        self._quiet: set[int] = set()
-        self._outbox_writes = 0  # how many times anything was put in the outbox
-
-    def _outbox_empty(self, game_id: int, writes_before: int) -> None:
-        """``game_id``'s outbox was read empty by a query begun after ``writes_before``
-        writes: kept as quiet unless something was written meanwhile."""
-        if writes_before != self._outbox_writes:
-            return
-        if len(self._quiet) >= QUIET_GAMES_KEPT:
-            self._quiet.clear()  # (forgetting only costs a query)
-        self._quiet.add(game_id)
-
-    def _outbox_written(self, game_id: int) -> None:
-        """Something may now be in ``game_id``'s outbox (said before its transaction ends)."""
-        self._outbox_writes += 1
-        self._quiet.discard(game_id)
 
     @property
     def db(self) -> aiosqlite.Connection:

@@ -154,11 +154,10 @@ class GameRows(Connection):
             await self._queue(db, game, outgoing, now)
             await self._record_results(db, game, events, now)
 
+    @staticmethod
     async def _queue(
-        self, db: aiosqlite.Connection, game: Game, outgoing: Sequence[Outgoing], now: float
+        db: aiosqlite.Connection, game: Game, outgoing: Sequence[Outgoing], now: float
     ) -> None:
-        if outgoing:
-            self._outbox_written(game.game_id)
         for item in outgoing:
             await db.execute(
                 "INSERT INTO outbox (game_id, chat_id, text, photo, buttons, created_at)"

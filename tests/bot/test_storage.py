@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.errors import StorageError
-from bot.models import Game, Messages, Outgoing, Player, Status
+from bot.models import Game, Messages, Player, Status
 from bot.settings import GroupSettings
 from bot.storage import MIGRATIONS, Storage
 
@@ -107,80 +106,4 @@ async def test_version_7_allows_one_open_game_per_forum_topic(tmp_path: Path) ->
             await storage.insert_game(lobby(-100, thread), 0.0)
     reloaded = {g.game_id: g.thread_id for g in await storage.open_games()}
     assert [reloaded[i] for i in ids] == [None, 7, 9]
-    await storage.close()
-
-
-def _lobby(chat_id: int = -100) -> Game:
-    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0,
-                "en", Messages())
-
-
-def _counting_reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    queries: list[str] = []
-    for name in ("fetch_one", "fetch_all"):
-        original = getattr(storage, name)
-
-        async def counted(sql: str, *args: object, _original: Any = original) -> Any:
-            queries.append(sql)
-            return await _original(sql, *args)
-
-        monkeypatch.setattr(storage, name, counted)
-    return queries
-
-
-async def test_a_users_language_is_read_once_and_follows_what_is_remembered(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    storage = Storage(tmp_path / "db.sqlite3")
-    await storage.open()
-    await storage.remember_user(5, "Ann", "ann", "ru")
-    await storage.close()
-    fresh = Storage(tmp_path / "db.sqlite3")  # a restarted bot: nothing kept yet
-    await fresh.open()
-    queries = _counting_reads(fresh, monkeypatch)
-    assert [await fresh.user_language(5) for _ in range(3)] == ["ru"] * 3
-    assert len(queries) == 1
-    await fresh.remember_user(5, "Ann", "ann", "id")  # her Telegram language changed
-    assert await fresh.user_language(5) == "id"
-    assert await fresh.user_language(6) is None  # nobody we know
-    assert len(queries) == 2
-    await fresh.close()
-
-
-async def test_an_outbox_seen_empty_is_not_read_again_until_something_is_put_in_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    storage = Storage(tmp_path / "db.sqlite3")
-    await storage.open()
-    game = _lobby()
-    game.game_id = await storage.insert_game(game, 0.0)
-    queries = _counting_reads(storage, monkeypatch)
-    assert await storage.pending_outbox(game.game_id) == []
-    assert await storage.pending_outbox(game.game_id) == []
-    assert len(queries) == 1
-    await storage.save_players(game, [Outgoing("Budi joined.")], 1.0)
-    (item,) = await storage.pending_outbox(game.game_id)
-    assert item.text == "Budi joined."
-    await storage.outbox_done(item.id)
-    assert await storage.pending_outbox(game.game_id) == []
-    await storage.close()
-
-
-async def test_an_announcement_written_while_the_outbox_is_read_is_not_missed(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A move's commit can put an announcement in while a sync's read of the (still empty)
-    outbox is under way: that read must not mark the outbox as empty."""
-    storage = Storage(tmp_path / "db.sqlite3")
-    await storage.open()
-    game = _lobby()
-    game.game_id = await storage.insert_game(game, 0.0)
-    original = storage.fetch_all
-
-    async def read_then_a_commit(sql: str, *args: Any) -> Any:
-        rows = await original(sql, *args)
-        await storage.save_players(game, [Outgoing("Budi joined.")], 1.0)
-        return rows
-
-    monkeypatch.setattr(storage, "fetch_all", read_then_a_commit)
-    assert await storage.pending_outbox(game.game_id) == []  # read before the commit
-    monkeypatch.setattr(storage, "fetch_all", original)
-    assert [i.text for i in await storage.pending_outbox(game.game_id)] == ["Budi joined."]
     await storage.close()
