@@ -16,7 +16,7 @@ It prints the bot's VmRSS (the median of 20 readings over two seconds: the other
 on, and the pictures they draw come and go by megabytes) after the first ``--warm`` matches,
 every ``--every``, and after all of them, the growth between the two (the target: within 5%), the
 resident memory of its child processes (the computer players' pool) beside it, and matches per
-second over the whole run (0.38 on a 2-core machine: the whole run takes 45 minutes;
+second over the whole run (about 0.5 on a 2-core machine: the whole run takes some 35 minutes;
 ``--matches 300 --warm 50 --every 50`` shows the trend in a quarter of an hour). ``--checkout``
 runs the bot of another checkout (e.g. an older commit's worktree) for a before/after figure.
 The last line is one JSON object.
