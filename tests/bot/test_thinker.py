@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.memory import descendants
 from bot import thinker as thinking
 from bot.thinker import Question, Thinker, decide
 from engine import DRAW, KNOCK, Match, ai, match_from_json, match_to_json, player_view
@@ -55,7 +56,7 @@ async def pool() -> AsyncIterator[Thinker]:
 def workers(thinker: Thinker) -> list[int]:
     pool = thinker._pool
     assert pool is not None
-    return [p.pid for p in pool._processes.values() if p.pid]  # type: ignore[union-attr]
+    return [p.pid for p in pool._processes.values() if p.pid]
 
 
 async def test_the_pool_decides_as_the_player_does_inline(pool: Thinker) -> None:
@@ -131,14 +132,6 @@ asyncio.run(thinker.choose(Question.of(match, match.to_move, "easy", "s", 0)))
 print("ready", flush=True)
 time.sleep(120)
 """
-
-
-def descendants(pid: int) -> list[int]:
-    found: list[int] = []
-    for children in Path(f"/proc/{pid}/task").glob("*/children"):
-        for child in children.read_text().split():
-            found += [int(child), *descendants(int(child))]
-    return found
 
 
 def running(pid: int) -> bool:

@@ -50,13 +50,6 @@ async def server() -> AsyncIterator[FakeTelegramServer]:
 
 
 @pytest.fixture
-async def ptb(server: FakeTelegramServer) -> AsyncIterator[telegram.Bot]:
-    bot = telegram.Bot(server.token, base_url=server.base_url, base_file_url=server.base_file_url)
-    async with bot:
-        yield bot
-
-
-@pytest.fixture
 async def http() -> AsyncIterator[aiohttp.ClientSession]:
     async with aiohttp.ClientSession() as session:
         yield session

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -12,20 +11,6 @@ import telegram
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from fakeapi import FakeTelegramServer
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as fake:
-        yield fake
-        fake.assert_no_violations()
-
-
-@pytest.fixture
-async def ptb(server: FakeTelegramServer) -> AsyncIterator[telegram.Bot]:
-    bot = telegram.Bot(server.token, base_url=server.base_url, base_file_url=server.base_file_url)
-    async with bot:
-        yield bot
 
 
 @pytest.fixture

@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import telegram
 
 from fakeapi import FakeTelegramServer, ScenarioError
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as fake:
-        yield fake
-        fake.assert_no_violations()
-
-
-@pytest.fixture
-async def ptb(server: FakeTelegramServer) -> AsyncIterator[telegram.Bot]:
-    bot = telegram.Bot(server.token, base_url=server.base_url, base_file_url=server.base_file_url)
-    async with bot:
-        yield bot
 
 
 async def test_topic_messages_carry_their_thread_and_general_ones_none(
