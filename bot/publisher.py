@@ -33,9 +33,9 @@ from . import keyboards, texts
 from .delivery import outcome_unknown
 from .i18n import Translator, translator
 from .locks import Locks
-from .models import Game, HandMessage, Status
-from .painter import Painter, Urgency
-from .pictures import Drawing, PictureMaker
+from .models import Drawing, Game, HandMessage, Status
+from .painter import Urgency
+from .pictures import PictureMaker
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .service import GameService
 
@@ -117,7 +117,7 @@ class Publisher:
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self.chat_titles: dict[int, str] = {}  # groups' names, for the way back to the table
         self._dirty: set[tuple[int, str]] = set()
-        self._painter = Painter()  # pictures are drawn off the event loop, tables first
+        self._painter = pictures.painter  # pictures are drawn off the event loop, tables first
         self.limiter = limiter
         self._stopping = asyncio.Event()
         # (game, seat) -> set once its hand message's send in flight is answered
