@@ -8,7 +8,8 @@ reads (getMe, getChat...) and getUpdates are not messages and are never held bac
 Bot API server counts the same calls (``fakeapi.ratelimit.counts_toward_limits``).
 
 Each limit is a rolling window, not a token bucket: at most ``count`` counted calls in any
-``period``. A call holds its slot from the moment it is let go until ``period`` after its
+``period``; a group has a second, shorter one at the same rate (its pace, see
+:data:`GROUP_BURST`). A call holds its slot from the moment it is let go until ``period`` after its
 answer came back: Telegram counts it somewhere in between, so the next call that reuses the
 slot cannot reach Telegram within ``period`` of it, whatever the latency. A call whose answer
 never came (an error, a time-out) keeps its slot too: it may have counted.
@@ -90,6 +91,15 @@ def seconds_of(error: RetryAfter) -> float:
     return float(wait) if isinstance(wait, (int, float)) else wait.total_seconds()
 
 
+# A group's budget is also spread over its window: at most this many calls in the part of
+# its period that earns them (``Limits.group_pace``). Twenty edits a minute let go as they
+# come would go out in the first seconds of a busy game and leave the group's table frozen
+# for the rest of the minute while the players play on in private; three in any 9 s (at 20
+# a minute) keep it moving every 3 s, the latest state each time, and still let a hand's
+# result and its new table go together.
+GROUP_BURST = 3
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The windows: (count, period in seconds) per group, per private chat and overall."""
@@ -97,6 +107,14 @@ class Limits:
     overall: tuple[int, float] = (30, 1.0)
     group: tuple[int, float] = (20, 60.0)
     private: tuple[int, float] = (3, 3.0)
+
+    @property
+    def group_pace(self) -> tuple[int, float]:
+        """The group's shorter window, at the same rate: :data:`GROUP_BURST` calls in the
+        time its budget earns them."""
+        count, period = self.group
+        burst = min(GROUP_BURST, count)
+        return burst, period * burst / count
 
 
 class Window:
@@ -143,7 +161,7 @@ class FloodLimiter(BaseRateLimiter[None]):
         self.max_retries = max_retries
         self.clock = clock
         self._overall = Window(*limits.overall)
-        self._chats: dict[int | str, Window] = {}
+        self._chats: dict[int | str, tuple[Window, ...]] = {}
         self._paused: dict[int | str, float] = {}
         self._changed = asyncio.Event()
         self._draining = False
@@ -161,23 +179,26 @@ class FloodLimiter(BaseRateLimiter[None]):
         self.close()
 
     # --- waiting for a slot --------------------------------------------------------------
-    def _window(self, chat: int | str) -> Window:
-        window = self._chats.get(chat)
-        if window is None:
-            group = isinstance(chat, str) or chat < 0
-            window = Window(*(self.limits.group if group else self.limits.private))
+    def _windows(self, chat: int | str) -> tuple[Window, ...]:
+        """A chat's windows: a group's minute and its pace, or a private chat's one."""
+        windows = self._chats.get(chat)
+        if windows is None:
+            if isinstance(chat, str) or chat < 0:  # a group, a supergroup or a channel
+                windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
+            else:
+                windows = (Window(*self.limits.private),)
             if len(self._chats) > 4096:  # forget chats whose windows are empty
-                for key in [k for k, w in self._chats.items() if w.idle]:
+                for key in [k for k, ws in self._chats.items() if all(w.idle for w in ws)]:
                     del self._chats[key]
-            self._chats[chat] = window
-        return window
+            self._chats[chat] = windows
+        return windows
 
     def _free_at(self, chat: int | str | None, count: bool, now: float) -> float:
         at = now
         if chat is not None:
             at = max(at, self._paused.get(chat, now))
             if count:
-                at = max(at, self._window(chat).free_at(now))
+                at = max(at, *(window.free_at(now) for window in self._windows(chat)))
         if count:
             at = max(at, self._overall.free_at(now))
         return at
@@ -192,7 +213,7 @@ class FloodLimiter(BaseRateLimiter[None]):
             at = self._free_at(chat, count, now)
             if at <= now:
                 windows = [] if not (count and take) else [self._overall] if chat is None \
-                    else [self._overall, self._window(chat)]
+                    else [self._overall, *self._windows(chat)]
                 for window in windows:
                     window.take()
                 return windows

@@ -63,6 +63,25 @@ async def test_no_rolling_window_holds_more_than_telegram_allows(group: Group) -
     assert not server.errors, [(r.method, r.description) for r in server.errors]
 
 
+async def test_a_groups_budget_is_spread_over_its_window_not_spent_at_once(
+        group: Group) -> None:
+    """Moves far faster than the budget: the group's calls go at most three in any pace
+    window (a sixth of a budget of 6 in 3 s is 1.5 s: 3 calls), so its table keeps moving
+    through the window instead of spending it all at once and then going dark."""
+    async with group.bot(group_messages_per_minute=6, group_rate_period=3.0):
+        table = await group.start("pair")
+        for _ in range(10):
+            await table.play_one(done=group.match_over)
+        await group.runtime.publisher.idle()  # type: ignore[union-attr]
+        await group.server.wait_for(lambda: turn_shown(group))
+    server = group.server
+    paced = server.worst_windows(group_period=1.5, overall_period=1.0)
+    whole = server.worst_windows(group_period=3.0, overall_period=1.0)
+    assert paced.group <= 3, paced
+    assert whole.group <= 6, whole
+    assert len([r for r in server.requests_for(chat=group.chat) if counted(r.method)]) > 6
+
+
 async def test_a_flood_wait_holds_back_its_own_group_only(group: Group) -> None:
     """A 429 in one group: nothing goes there until retry_after has passed, while the other
     group's taps are answered and its table edited, and taps in the paused group itself are
