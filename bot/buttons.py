@@ -196,7 +196,8 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             await remember(rt, user)
             if not await rt.storage.private_ok(user.id):
                 # Hands go to the private chat: open it first; /start there takes the seat.
-                return None, keyboards.deep_link(rt.publisher.bot_username, f"join{game.game_id}")
+                return None, keyboards.deep_link(rt.publisher.outgoing.bot_username,
+                                                 f"join{game.game_id}")
             await rt.service.join(game, player_of(user))
             return t("You joined the game."), None
         if tap.action is LobbyAction.LEAVE:
@@ -276,8 +277,8 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
     if not await _current(query, t, game.messages.table, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     if not await rt.storage.private_ok(user.id):
-        return None, keyboards.deep_link(rt.publisher.bot_username, f"hand{game.game_id}")
-    await rt.publisher.resend_hand(game, seat)
+        return None, keyboards.deep_link(rt.publisher.outgoing.bot_username, f"hand{game.game_id}")
+    await rt.publisher.hands.resend_hand(game, seat)
     return t("I sent your tiles to our private chat."), None
 
 
@@ -294,7 +295,7 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
         return None if current is None else current.message_id
 
     async def sent() -> int | None:
-        await rt.publisher.hand_sent(game.game_id, seat, SEND_WAIT)
+        await rt.publisher.hands.hand_sent(game.game_id, seat, SEND_WAIT)
         return known()
 
     if not await _current(query, t, known(),
@@ -383,7 +384,7 @@ async def _show_choice(
     # Answered before the edit: in a private chat's busy second the edit may wait for its
     # budget, and the spinner must not wait with it (the question shows when it comes).
     await answer_early(query)
-    caption = rt.publisher.choice_caption(game, view, t, choosing)
+    caption = rt.publisher.hands.choice_caption(game, view, t, choosing)
     with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
         await query.edit_message_caption(caption=caption, parse_mode=ParseMode.HTML,
                                          reply_markup=markup)
