@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache, partial
@@ -9,7 +11,9 @@ from typing import Any
 
 import renderers
 from engine import PlayerView, TableView
+from renderers.frames import Frame
 from renderers.labels import TableLabels
+from renderers.table import table_picture
 
 from .gamebook import PRESENTATIONS
 from .i18n import N_, translator
@@ -77,6 +81,9 @@ def picture_names(game: Game) -> list[str]:
 
 
 Drawing = Callable[[], bytes]
+# Tables whose last picture is kept to draw the next one from: a frame is some 40 KB (its
+# compressed bands and its strokes), and a table not among them is simply drawn whole.
+FRAMES_KEPT = 64
 
 
 class PictureMaker:
@@ -88,13 +95,29 @@ class PictureMaker:
 
     def __init__(self, theme: str = "classic") -> None:
         self.theme = theme if theme in renderers.THEMES else "classic"
+        # Each table's last picture, to draw its next one from (only what changed is drawn);
+        # the drawings run in the painter's thread, but ``table`` runs on the caller's.
+        self._frames: OrderedDict[int, Frame] = OrderedDict()
+        self._frames_lock = threading.Lock()
 
     def table(self, game: Game, view: TableView) -> bytes:
         return self.table_drawing(game, view)()
 
     def table_drawing(self, game: Game, view: TableView) -> Drawing:
-        return partial(renderers.render_table, view, tuple(picture_names(game)),
-                       theme=self.theme, labels=labels_for(game.language, game.variant))
+        return partial(self._table_png, game.game_id, view, tuple(picture_names(game)),
+                       labels_for(game.language, game.variant))
+
+    def _table_png(self, game_id: int, view: TableView, names: tuple[str, ...],
+                   labels: TableLabels) -> bytes:
+        with self._frames_lock:
+            since = self._frames.get(game_id)
+        png, frame = table_picture(view, names, theme=self.theme, labels=labels, since=since)
+        with self._frames_lock:
+            self._frames[game_id] = frame
+            self._frames.move_to_end(game_id)
+            while len(self._frames) > FRAMES_KEPT:
+                self._frames.popitem(last=False)
+        return png
 
     def match_end(self, game: Game, view: TableView, rating_changes: Sequence[int | None] = ()
                   ) -> bytes:

@@ -15,6 +15,7 @@ from .fonts import fit, font, printable
 from .labels import TableLabels
 from .palettes import PALETTES
 from .sprites import SUPERSAMPLE, Look, back_sprite, tile_sprite
+from .strokes import Stroke, lay, sprite_stroke
 from .themes import Colour, Theme
 
 # A picture holds a few dozen colours and their anti-aliased blends, so 256 palette entries
@@ -36,7 +37,9 @@ Anchor = Literal["la", "ra", "ma", "lm", "rm", "mm", "ls", "ms", "rs"]
 
 
 @cache
-def _palette(theme_name: str) -> Image.Image | None:
+def learned_palette(theme_name: str) -> Image.Image | None:
+    """The theme's learned palette as a 1 x 1 palette picture (what ``quantize`` takes), or
+    None for a theme without one."""
     colours = PALETTES.get(theme_name)
     if colours is None:
         return None
@@ -49,7 +52,7 @@ def encode(image: Image.Image, theme: Theme | None = None) -> bytes:
     """The picture as PNG bytes, in the ``theme``'s palette (without one, or for a theme
     without a learned palette, one searched for this picture). Pillow writes no timestamp,
     so equal pictures give equal bytes."""
-    palette = _palette(theme.name) if theme is not None else None
+    palette = learned_palette(theme.name) if theme is not None else None
     if palette is None:
         indexed = image.quantize(
             PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
@@ -89,8 +92,8 @@ def letter(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size:
     mask, (left, top) = _lettering(words, size, bold, anchor, (math.modf(x)[0], math.modf(y)[0]))
     if not mask.size[0] or not mask.size[1]:
         return
-    box = (int(x) + left, int(y) + top)
-    draw.im.paste(colour, (*box, box[0] + mask.size[0], box[1] + mask.size[1]), mask)
+    box = (int(x) + left, int(y) + top, int(x) + left + mask.size[0], int(y) + top + mask.size[1])
+    lay(draw.im, Stroke(box, mask, colour))
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,
@@ -139,7 +142,8 @@ def badge(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, f
 
 
 def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    canvas.paste(sprite, (round(x), round(y)), sprite)
+    """``sprite`` through its own alpha, its top-left corner at (x, y) rounded."""
+    lay(canvas.im, sprite_stroke(sprite, round(x), round(y)))
 
 
 def face_up(canvas: Image.Image, palette: Theme, x: float, y: float, first: int, second: int,

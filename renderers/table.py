@@ -15,9 +15,20 @@ from PIL import Image, ImageDraw
 from engine import ActionKind, End, TableView
 
 from .board import draw_layout, draw_status, draw_stock
-from .canvas import badge, encode, face_down_row, face_up, paste, rounded, seat_names, text
+from .canvas import (
+    badge,
+    encode,
+    face_down_row,
+    face_up,
+    learned_palette,
+    paste,
+    rounded,
+    seat_names,
+    text,
+)
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT, font
+from .frames import Frame, paint
 from .labels import ENGLISH, TableLabels
 from .seats import (
     CAPTION_SIZE,
@@ -30,6 +41,7 @@ from .seats import (
 )
 from .snake import Snake, snake
 from .sprites import Look
+from .strokes import recording
 from .themes import Theme, find_theme
 
 WIDTH, HEIGHT = 1280, 960
@@ -184,13 +196,12 @@ def _line(canvas: Image.Image, view: TableView, palette: Theme) -> Snake:
     return laid
 
 
-def draw_table(view: TableView, names: Sequence[str], palette: Theme,
-               labels: TableLabels) -> Image.Image:
-    """The table as a Pillow image (see :func:`render_table`)."""
+def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette: Theme,
+             labels: TableLabels) -> None:
+    """Lay everything but the backdrop on ``canvas``."""
     if view.seats not in SLOTS:
         raise ViewMismatchError(f"a table picture seats 2 to 5 players, not {view.seats}")
     shown = seat_names(names, view.seats, labels)
-    canvas = backdrop(palette.name, WIDTH, HEIGHT).copy()
     draw = ImageDraw.Draw(canvas)
     header(canvas, draw, view, palette, labels, _middle(canvas, draw, view, palette, labels))
     apart = scores_apart(view)
@@ -202,17 +213,40 @@ def draw_table(view: TableView, names: Sequence[str], palette: Theme,
         draw_seat(canvas, draw, rect, seat, palette, labels, caption)
     if view.layout is None:
         _line(canvas, view, palette)
-        return canvas
+        return
     draw_layout(canvas, view, palette, labels, LINE_AREA)
     box = STATUS_BOX
     if not any(rect[0] > WIDTH // 2 and rect[1] == _BOTTOM for rect in SLOTS[view.seats]):
         box = (box[0], box[1], _RIGHT, box[3])
     draw_status(canvas, draw, view, palette, labels, box)
+
+
+def draw_table(view: TableView, names: Sequence[str], palette: Theme,
+               labels: TableLabels) -> Image.Image:
+    """The table as a Pillow image (see :func:`render_table`)."""
+    canvas = backdrop(palette.name, WIDTH, HEIGHT).copy()
+    _compose(canvas, view, names, palette, labels)
     return canvas
+
+
+def table_picture(view: TableView, names: Sequence[str], *, theme: str = "classic",
+                  labels: TableLabels | None = None, since: Frame | None = None
+                  ) -> tuple[bytes, Frame]:
+    """The table's PNG bytes (the same as :func:`render_table`'s) and its
+    :class:`~renderers.frames.Frame`, drawn only where the picture differs from ``since``,
+    the frame of the same table's previous picture."""
+    palette = find_theme(theme)
+    empty = backdrop(palette.name, WIDTH, HEIGHT)
+    colours = learned_palette(palette.name)
+    if colours is None:  # no learned palette: a palette searched for the whole picture
+        png = encode(draw_table(view, names, palette, labels or ENGLISH), palette)
+        return png, Frame((), (), (palette.name, WIDTH, HEIGHT))  # nothing to draw from
+    with recording(empty) as strokes:
+        _compose(empty, view, names, palette, labels or ENGLISH)
+    return paint(strokes, empty, (palette.name, WIDTH, HEIGHT), colours, since)
 
 
 def render_table(view: TableView, names: Sequence[str], *, theme: str = "classic",
                  labels: TableLabels | None = None) -> bytes:
     """The table as PNG bytes: the line, every seat with ``names[seat]``, scores and markers."""
-    palette = find_theme(theme)
-    return encode(draw_table(view, names, palette, labels or ENGLISH), palette)
+    return table_picture(view, names, theme=theme, labels=labels)[0]

@@ -9,8 +9,10 @@ from typing import Any
 
 from bot_kit import Group
 
-from bot.pictures import Drawing, PictureMaker
+from bot.pictures import Drawing, PictureMaker, labels_for, picture_names
 from bot.runtime import Runtime
+from engine import table_view
+from renderers import render_table
 
 
 def watch_drawings(runtime: Runtime, group: Group) -> list[tuple[str, bool, bool]]:
@@ -75,3 +77,27 @@ async def test_the_table_and_the_hands_are_drawn_off_the_event_loop(group: Group
     drawn = [(what, off_loop) for what, _, off_loop in seen]
     assert ("table_drawing", True) in drawn and ("hand_drawing", True) in drawn
     assert all(off_loop for _, off_loop in drawn)
+
+
+async def test_every_table_picture_drawn_from_the_last_is_the_table_drawn_whole(
+        group: Group) -> None:
+    """The table's pictures are drawn from its previous one (only the changed rows): what
+    the group sees after each move is still exactly the table as it stands."""
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        await group.server.wait_idle()
+        checked = 0
+        while checked < 12:
+            await table.play_one()
+            await group.server.wait_idle()
+            await runtime.publisher.idle()
+            game = group.game()
+            assert game.match is not None
+            shown = next(m for m in group.messages() if m.message_id == game.messages.table)
+            assert shown.current.photo is not None
+            whole = render_table(table_view(game.match), picture_names(game),
+                                 theme=runtime.pictures.theme,
+                                 labels=labels_for(game.language, game.variant))
+            assert shown.current.photo.data == whole, f"after move {checked + 1}"
+            checked += 1
+    assert checked >= 8

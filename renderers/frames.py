@@ -1,0 +1,121 @@
+"""A table picture drawn again after a move: only the rows that changed.
+
+A move changes a few places of the table (the new tile and the one it no longer highlights,
+the ends' badges, two seats' counts and turn marks), yet drawing, reducing to the palette and
+compressing the whole picture again was most of a move's cost. So a picture is recorded as
+its strokes (:mod:`renderers.strokes`) and kept as a :class:`Frame`: the strokes and the PNG's
+bands of :data:`BAND_ROWS` rows, each compressed on its own (:mod:`renderers.png`). The next
+picture's strokes are compared with the previous one's; a band where the two differ is drawn
+from the empty table by replaying, clipped to its rows, every stroke that meets it; every other
+band keeps its bytes.
+
+That is exact, not an approximation: the strokes common to both pictures are matched in order
+(a longest common subsequence), so outside the rows of the unmatched ones every pixel is laid
+by the same strokes in the same order on the same backdrop. A picture drawn from a frame is
+byte for byte the picture drawn from nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from .png import Band, palette_png
+from .strokes import Stroke
+
+# 16 rows: a tile is some 5 bands high, a seat's panel 8. Taller bands compress a little better
+# (each band starts with an empty window) but redraw more rows around a change.
+BAND_ROWS = 16
+
+Base = tuple[str, int, int]  # what strokes are laid on: the backdrop's theme, width and height
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Frame:
+    """What a picture was made of, to draw the next picture of the same table from: its
+    strokes and its PNG's bands (some 40 KB in all), not its pixels."""
+
+    strokes: tuple[Stroke, ...]
+    bands: tuple[Band, ...]
+    base: Base
+
+
+def _drawn_on(since: Frame | None, base: Base, count: int) -> bool:
+    """Whether ``since`` is a picture of ``count`` bands on the same backdrop."""
+    return since is not None and since.base == base and len(since.bands) == count
+
+
+def changed_bands(strokes: Sequence[Stroke], base: Base, height: int,
+                  since: Frame | None) -> list[int]:
+    """The bands whose pixels may differ from ``since``'s, in order."""
+    count = -(-height // BAND_ROWS)
+    if not _drawn_on(since, base, count):
+        return list(range(count))
+    assert since is not None
+    matcher = difflib.SequenceMatcher(None, since.strokes, strokes, autojunk=False)
+    dirty: set[int] = set()
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        for stroke in (*since.strokes[i1:i2], *strokes[j1:j2]):
+            top, bottom = max(stroke.box[1], 0), min(stroke.box[3], height)
+            if top < bottom:
+                dirty.update(range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1))
+    return sorted(dirty)
+
+
+def _runs(bands: list[int]) -> Iterator[tuple[int, int]]:
+    """Consecutive bands as (first, past the last): each run is drawn as one strip."""
+    start = previous = None
+    for band in bands:
+        if previous is not None and band == previous + 1:
+            previous = band
+            continue
+        if start is not None and previous is not None:
+            yield start, previous + 1
+        start = previous = band
+    if start is not None and previous is not None:
+        yield start, previous + 1
+
+
+def _strip(strokes: Sequence[Stroke], backdrop: Image.Image, palette: Image.Image,
+           top: int, bottom: int) -> bytes:
+    """Rows ``top`` to ``bottom`` of the picture, in the palette's indices, each row led by
+    its filter byte (0)."""
+    width = backdrop.width
+    rows = backdrop.crop((0, top, width, bottom))
+    core = rows.im
+    for stroke in strokes:
+        if stroke.meets(top, bottom):
+            stroke.draw(core, top)
+    indexed = rows.quantize(palette=palette, dither=Image.Dither.NONE)
+    filtered = Image.new("P", (width + 1, bottom - top), 0)  # column 0: the filter bytes
+    filtered.paste(indexed, (1, 0))
+    return filtered.tobytes()
+
+
+def paint(strokes: Sequence[Stroke], backdrop: Image.Image, base: Base, palette: Image.Image,
+          since: Frame | None = None) -> tuple[bytes, Frame]:
+    """The PNG of the picture ``strokes`` lay on ``backdrop``, in ``palette`` (a palette
+    picture), drawn where it differs from ``since``; and its own frame."""
+    width, height = backdrop.size
+    kept = strokes if isinstance(strokes, tuple) else tuple(strokes)
+    count = -(-height // BAND_ROWS)
+    bands: list[Band | None] = (
+        list(since.bands) if since is not None and _drawn_on(since, base, count)
+        else [None] * count
+    )
+    stride = (width + 1) * BAND_ROWS
+    for first, last in _runs(changed_bands(kept, base, height, since)):
+        top, bottom = first * BAND_ROWS, min(last * BAND_ROWS, height)
+        rows = _strip(kept, backdrop, palette, top, bottom)
+        for band in range(first, last):
+            start = (band - first) * stride
+            bands[band] = Band.of(rows[start:start + stride])
+    done = tuple(band for band in bands if band is not None)
+    assert len(done) == len(bands), "every band is drawn or kept"
+    colours = bytes(palette.getpalette() or ())
+    return palette_png(width, height, colours, done), Frame(kept, done, base)

@@ -1,0 +1,127 @@
+"""A table picture drawn from the previous one's frame is the picture drawn whole, byte for
+byte, in every game; only the changed rows are drawn again; the PNG is valid."""
+
+from __future__ import annotations
+
+import io
+import random
+import zlib
+from collections.abc import Iterator
+
+import pytest
+from PIL import Image
+
+from engine import VARIANTS, Match, TableView, table_view
+from goldens.samples import LABELS, names_for
+from renderers.canvas import encode, learned_palette, rounded
+from renderers.frames import BAND_ROWS, Frame, changed_bands, paint
+from renderers.png import adler32_combine
+from renderers.strokes import sprite_stroke
+from renderers.table import HEIGHT, WIDTH, backdrop, draw_table, table_picture
+from renderers.themes import find_theme
+
+GAMES = [(name, seats) for name, variant in VARIANTS.items()
+         for seats in sorted({variant.seat_counts[0], variant.seat_counts[-1]})]
+
+
+def a_hand(game: str, seats: int, seed: int) -> Iterator[TableView]:
+    """The table after every move of one hand with random legal moves."""
+    rng = random.Random(seed)
+    match = Match(game, seats)
+    match.deal_hand(rng)
+    yield table_view(match)
+    while match.hand.result is None:
+        legal = match.legal_actions()
+        seat = match.to_move
+        assert seat is not None
+        match.apply(seat, legal[rng.randrange(len(legal))])
+        yield table_view(match)
+
+
+def pixels(png: bytes) -> bytes:
+    with Image.open(io.BytesIO(png)) as picture:
+        return picture.convert("RGB").tobytes()
+
+
+@pytest.mark.parametrize(("game", "seats"), GAMES, ids=[f"{g}-{s}" for g, s in GAMES])
+def test_a_picture_drawn_from_the_last_frame_is_the_picture_drawn_whole(
+        game: str, seats: int) -> None:
+    names = names_for(seats)
+    since: Frame | None = None
+    for move, view in enumerate(a_hand(game, seats, seed=len(game) + seats)):
+        png, since = table_picture(view, names, labels=LABELS, since=since)
+        whole, _ = table_picture(view, names, labels=LABELS)
+        assert png == whole, f"move {move}"
+        if move % 6 == 0:  # the pixels of the encoder every other picture uses
+            drawn = encode(draw_table(view, names, find_theme("classic"), LABELS),
+                           find_theme("classic"))
+            assert pixels(png) == pixels(drawn), f"move {move}"
+
+
+def test_a_move_draws_only_the_rows_it_changed() -> None:
+    views = list(a_hand("pair", 4, seed=5))
+    names = names_for(4)
+    base = ("classic", WIDTH, HEIGHT)
+    changed = []
+    since: Frame | None = None
+    for view in views[:12]:
+        _, frame = table_picture(view, names, labels=LABELS)
+        changed.append(len(changed_bands(frame.strokes, base, HEIGHT, since)))
+        since = frame
+    total = -(-HEIGHT // BAND_ROWS)
+    assert changed[0] == total  # nothing to draw from: every band
+    assert max(changed[1:]) < total * 3 // 4
+    assert sum(changed[1:]) / len(changed[1:]) < total / 2
+
+
+def test_the_same_table_again_changes_no_band_and_gives_the_same_bytes() -> None:
+    view = list(a_hand("gaple", 4, seed=2))[6]
+    first, frame = table_picture(view, names_for(4), labels=LABELS)
+    again, same = table_picture(view, names_for(4), labels=LABELS, since=frame)
+    assert again == first
+    assert changed_bands(same.strokes, same.base, HEIGHT, frame) == []
+
+
+def test_a_frame_of_another_theme_is_not_drawn_from() -> None:
+    view = list(a_hand("gaple", 4, seed=2))[3]
+    _, classic = table_picture(view, names_for(4), labels=LABELS)
+    dark, _ = table_picture(view, names_for(4), theme="dark", labels=LABELS, since=classic)
+    assert dark == table_picture(view, names_for(4), theme="dark", labels=LABELS)[0]
+
+
+def test_recording_leaves_the_empty_table_untouched() -> None:
+    empty = backdrop("classic", WIDTH, HEIGHT)
+    before = empty.tobytes()
+    for view in list(a_hand("muggins", 3, seed=4))[:8]:
+        table_picture(view, names_for(3), labels=LABELS)
+    assert empty.tobytes() == before
+
+
+def test_strokes_laid_in_another_order_are_drawn_again() -> None:
+    """Two overlapping discs swapped: the same strokes, another picture."""
+    canvas = Image.new("RGB", (200, 64), (20, 90, 40))
+    palette = learned_palette("classic")
+    assert palette is not None
+    red = sprite_stroke(rounded(40, 40, 20, (220, 40, 40)), 50, 10)
+    blue = sprite_stroke(rounded(40, 40, 20, (40, 40, 220)), 70, 14)
+    base = ("test", 200, 64)
+    _, before = paint((red, blue), canvas, base, palette)
+    png, _ = paint((blue, red), canvas, base, palette, since=before)
+    assert png == paint((blue, red), canvas, base, palette)[0]
+    assert png != paint((red, blue), canvas, base, palette)[0]
+
+
+def test_the_png_is_valid_and_its_checksum_combined_right() -> None:
+    rng = random.Random(1)
+    for _ in range(50):
+        first = rng.randbytes(rng.randrange(0, 70_000))
+        second = rng.randbytes(rng.choice([0, 1, 65_521, rng.randrange(1, 200_000)]))
+        assert adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second)) == (
+            zlib.adler32(first + second))
+    view = list(a_hand("bergen", 2, seed=3))[5]
+    png, _ = table_picture(view, names_for(2), labels=LABELS)
+    with Image.open(io.BytesIO(png)) as picture:
+        picture.verify()  # chunk checksums
+    with Image.open(io.BytesIO(png)) as picture:
+        assert (picture.mode, picture.size) == ("P", (WIDTH, HEIGHT))
+        picture.load()  # the zlib stream, its Adler-32 included
