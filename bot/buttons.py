@@ -48,6 +48,7 @@ from .gamebook import GAMES
 from .i18n import N_, Translator, translator
 from .menu import group_settings, setting_button
 from .models import Game, Status
+from .outgoing import LOBBY, TABLE, Place, message_at
 from .runtime import Runtime, runtime
 from .stockplay import choices_for, gains, is_stock_game
 from .updates import is_admin, is_group, player_of, remember, thread_of
@@ -60,8 +61,9 @@ Answer = tuple[str | None, str | None]  # (toast, url)
 #: How long a move waits for its tap's early answer before going on (answer_tap retries on
 #: in the background): the game's lock is held meanwhile.
 EARLY_ANSWER_WAIT = 1.0
-#: How long a tap on a hand message newer than the one the bot knows waits for a send in
-#: flight to be answered (the tapped message may be that send's, whose id comes with it).
+#: How long a tap on a lobby, table or hand message newer than the one the bot knows waits
+#: for a send in flight to be answered (the tapped message may be that send's, whose id comes
+#: with it).
 SEND_WAIT = 2.0
 #: Whether the tap being handled was answered early (each update is handled in its own task).
 _answered_early: ContextVar[bool] = ContextVar("answered_early", default=False)
@@ -186,7 +188,7 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                        tap: LobbyTap | AddComputer) -> Answer:
     user, t = query.from_user, _t(query)
     game = await _game(rt, tap.game_id)
-    if not await _current(query, t, game.messages.lobby, translator(game.language)(STRAY)):
+    if not await _current(rt, query, game, LOBBY, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     async with rt.locks.game(game.game_id):
         if isinstance(tap, AddComputer):
@@ -274,7 +276,7 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
         return t("You are not playing in this game."), None
     if game.status is not Status.PLAYING:
         return t("This game is over."), None
-    if not await _current(query, t, game.messages.table, translator(game.language)(STRAY)):
+    if not await _current(rt, query, game, TABLE, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     if not await rt.storage.private_ok(user.id):
         return None, keyboards.deep_link(rt.publisher.outgoing.bot_username, f"hand{game.game_id}")
@@ -289,18 +291,8 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     seat = game.seat_of(user.id)
     if seat is None:
         return t("You are not playing in this game."), None
-
-    def known() -> int | None:
-        current = game.messages.hands.get(seat)
-        return None if current is None else current.message_id
-
-    async def sent() -> int | None:
-        await rt.publisher.hands.hand_sent(game.game_id, seat, SEND_WAIT)
-        return known()
-
-    if not await _current(query, t, known(),
-                          t("This message is out of date: your tiles are in the newest one."),
-                          sent):
+    if not await _current(rt, query, game, seat,
+                          t("This message is out of date: your tiles are in the newest one.")):
         return t("That message is out of date: your tiles are in the newest one."), None
     async with rt.locks.game(game.game_id):
         if game.status is not Status.PLAYING or game.match is None:
@@ -327,21 +319,22 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     return None, None
 
 
-async def _current(query: CallbackQuery, t: Translator, current: int | None, says: str,
-                   sent: Callable[[], Awaitable[int | None]] | None = None) -> bool:
-    """Whether the tap comes from the game's current message of its kind (``current``): a
-    send whose answer was lost may have left a second one, whose buttons must not act. A
-    stray found so is edited to say it is out of date (``says``), without its buttons.
+async def _current(rt: Runtime, query: CallbackQuery, game: Game, place: Place, says: str
+                   ) -> bool:
+    """Whether the tap comes from the game's current message at ``place``: a send whose
+    answer was lost may have left a second one, whose buttons must not act. A stray found
+    so is edited to say it is out of date (``says``), without its buttons.
 
-    A message newer than ``current`` may be the one a send still in flight put there (a
-    quick tap can come before the send's answer, which brings its id): ``sent`` waits for
-    that send, briefly, and gives the current id then."""
+    A message newer than the current one may be the one a send still in flight put there (a
+    quick tap can come before the send's answer, which brings its id): the tap waits for
+    that send, at most :data:`SEND_WAIT`, and compares with the current id then."""
     message = query.message
     if not isinstance(message, Message):
         return True  # an inline message, or one too old for Telegram to show: move_no decides
-    if current != message.message_id and sent is not None and (
-            current is None or message.message_id > current):
-        current = await sent()
+    current = message_at(game.messages, place)
+    if current != message.message_id and (current is None or message.message_id > current):
+        await rt.publisher.outgoing.sent(game.game_id, place, SEND_WAIT)
+        current = message_at(game.messages, place)
     if current == message.message_id:
         return True
     with contextlib.suppress(TelegramError):

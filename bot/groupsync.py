@@ -15,7 +15,7 @@ from .delivery import outcome_unknown
 from .i18n import translator
 from .locks import Locks
 from .models import Game, Status
-from .outgoing import Draft, Outgoing, digest, key_of
+from .outgoing import LOBBY, TABLE, Draft, Outgoing, digest, key_of
 from .pictures import PictureMaker
 from .ratelimit import FloodLimiter
 from .service import GameService
@@ -102,9 +102,10 @@ class GroupSync:
             return False
         if messages.lobby is None or not await self.outgoing.edit(
                 game.chat_id, messages.lobby, draft):
-            sent = await self.outgoing.send(game.chat_id, draft.text, None, draft.markup,
-                                            game.thread_id)
-            messages.lobby = sent.message_id
+            with self.outgoing.sending(game.game_id, LOBBY):
+                sent = await self.outgoing.send(game.chat_id, draft.text, None, draft.markup,
+                                                game.thread_id)
+                messages.lobby = sent.message_id  # from now on this one's buttons act
         messages.lobby_key = draft.key
         return True
 
@@ -138,9 +139,10 @@ class GroupSync:
         if messages.table is None or not await self.outgoing.edit(
             game.chat_id, messages.table, draft, messages.table_key
         ):
-            sent = await self.outgoing.send(game.chat_id, draft.text, draft.photo, draft.markup,
-                                            game.thread_id)
-            messages.table = sent.message_id
+            with self.outgoing.sending(game.game_id, TABLE):
+                sent = await self.outgoing.send(game.chat_id, draft.text, draft.photo,
+                                                draft.markup, game.thread_id)
+                messages.table = sent.message_id  # from now on this one's buttons act
         messages.table_hand = number
         messages.table_key = draft.stored
         return True

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
@@ -35,8 +35,6 @@ class HandSync:
         self.locks = locks
         self._request = request  # the publisher's: sync a game soon
         self.chat_titles: dict[int, str] = {}  # groups' names, for the way back to the table
-        # (game, seat) -> set once its hand message's send in flight is answered
-        self._sending: dict[tuple[int, int], asyncio.Event] = {}
 
     async def sync(self, game_id: int) -> None:
         game = self.service.game(game_id)
@@ -161,7 +159,7 @@ class HandSync:
             ):
                 messages.hands[seat] = HandMessage(current.message_id, draft.stored)
                 return True
-            with self._sending_hand(game.game_id, seat):
+            with self.outgoing.sending(game.game_id, seat):
                 sent = await self.outgoing.send(player.user_id, draft.text, draft.photo,
                                                 draft.markup)
                 # Known before the old one goes: from now on only this message's buttons act.
@@ -174,26 +172,6 @@ class HandSync:
         if seat in messages.unreachable:
             messages.unreachable.remove(seat)
         return True
-
-    @contextlib.contextmanager
-    def _sending_hand(self, game_id: int, seat: int) -> Iterator[None]:
-        """Marks a send of the seat's hand message in flight (see :meth:`hand_sent`)."""
-        sending = self._sending[(game_id, seat)] = asyncio.Event()
-        try:
-            yield
-        finally:
-            sending.set()
-            if self._sending.get((game_id, seat)) is sending:
-                del self._sending[(game_id, seat)]
-
-    async def hand_sent(self, game_id: int, seat: int, timeout: float) -> None:
-        """Wait, at most ``timeout``, while a send of the seat's hand message is in flight:
-        the bot learns the new message's id only from its answer, and a tap on it may come
-        first (buttons' stray check)."""
-        sending = self._sending.get((game_id, seat))
-        if sending is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(sending.wait(), timeout)
 
     async def _unreachable(self, game: Game, seat: int) -> None:
         """Tell the group once that a player's tiles cannot be sent, and how to fix it."""

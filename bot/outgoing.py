@@ -7,13 +7,18 @@ message's id is what makes a sync idempotent (see :mod:`bot.publisher`).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import Final, Literal
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, TelegramError
 
+from .models import Messages
 from .painter import Painter, Urgency
 from .pictures import Drawing
 from .service import GameService
@@ -59,6 +64,22 @@ def not_modified(error: BadRequest) -> bool:
     return "not modified" in error.message.lower()
 
 
+#: One of a game's messages: its lobby, its table, or a seat's hand (the seat's number).
+Place = Literal["lobby", "table"] | int
+LOBBY: Final = "lobby"
+TABLE: Final = "table"
+
+
+def message_at(messages: Messages, place: Place) -> int | None:
+    """The id of the game's current message at ``place``, if the bot knows one."""
+    if place == LOBBY:
+        return messages.lobby
+    if place == TABLE:
+        return messages.table
+    hand = messages.hands.get(place)
+    return None if hand is None else hand.message_id
+
+
 class TopicGoneError(Exception):
     """Telegram refuses to post in a game's forum topic: it was closed or deleted."""
 
@@ -88,6 +109,8 @@ class Outgoing:
         self.service = service  # a group that became a supergroup moves its games
         self.bot_username = bot_username  # learnt at start, for the deep links
         self._painter = Painter()
+        # (game, place) -> set once the send in flight of that message is answered
+        self._sending: dict[tuple[int, Place], asyncio.Event] = {}
 
     def close(self) -> None:
         """The bot has stopped: the picture thread ends once it is idle."""
@@ -99,6 +122,28 @@ class Outgoing:
             return draft
         photo = await self._painter.draw(draft.drawing, urgency)
         return replace(draft, photo=photo, drawing=None)
+
+    @contextlib.contextmanager
+    def sending(self, game_id: int, place: Place) -> Iterator[None]:
+        """Marks a send of the game's message at ``place`` in flight (see :meth:`sent`);
+        the new message's id is to be recorded inside, with no await after the send."""
+        key = (game_id, place)
+        sending = self._sending[key] = asyncio.Event()
+        try:
+            yield
+        finally:
+            sending.set()
+            if self._sending.get(key) is sending:
+                del self._sending[key]
+
+    async def sent(self, game_id: int, place: Place, timeout: float) -> None:
+        """Wait, at most ``timeout``, while a send of the game's message at ``place`` is in
+        flight: the bot learns the new message's id only from its answer, and a tap on it
+        may come first (the buttons' stray check)."""
+        sending = self._sending.get((game_id, place))
+        if sending is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(sending.wait(), timeout)
 
     async def send(
         self, chat_id: int, text: str, photo: bytes | None, markup: InlineKeyboardMarkup | None,
