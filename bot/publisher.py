@@ -62,7 +62,7 @@ class Publisher:
     # A flood wait in the group must not hold back the next player's tiles.
     def request(self, game_id: int) -> None:
         """Sync ``game_id`` soon; coalesces with a sync already running."""
-        for channel in (GROUP, HANDS):
+        for channel in self._channels:
             key = (game_id, channel)
             if key in self._tasks:
                 self._dirty.add(key)
@@ -72,7 +72,7 @@ class Publisher:
                 )
 
     def _busy(self, game_id: int) -> bool:
-        return any((game_id, channel) in self._tasks for channel in (GROUP, HANDS))
+        return any((game_id, channel) in self._tasks for channel in self._channels)
 
     async def _holding(self, key: tuple[int, str]) -> None:
         """One channel's syncs with the game held in memory: a finished game is read back
