@@ -51,7 +51,8 @@ class GroupSync:
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby)
         if table is not None:
-            changed |= await self._sync_table(game, await self.outgoing.drawn(table))
+            draft, hand_number = table
+            changed |= await self._sync_table(game, await self.outgoing.drawn(draft), hand_number)
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
@@ -110,7 +111,9 @@ class GroupSync:
         return True
 
     # --- table -------------------------------------------------------------------------
-    def _table_draft(self, game: Game) -> Draft | None:
+    def _table_draft(self, game: Game) -> tuple[Draft, int] | None:
+        """The table's draft, and the number of the hand it shows: the game may go on to the
+        next hand while the picture is drawn, and this draft still belongs to this hand."""
         match = game.match
         if (match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED)
                 or game.messages.topic_gone):
@@ -126,13 +129,11 @@ class GroupSync:
             caption += "\n" + (t("The game was stopped.") if game.status is Status.STOPPED
                                else t("The game is over."))
         markup = keyboards.table(t, game) if game.status is Status.PLAYING else None
-        return Draft(key, caption, markup, drawing=self.pictures.table_drawing(game, view))
+        return (Draft(key, caption, markup, drawing=self.pictures.table_drawing(game, view)),
+                match.hand.number)
 
-    async def _sync_table(self, game: Game, draft: Draft) -> bool:
+    async def _sync_table(self, game: Game, draft: Draft, number: int) -> bool:
         messages = game.messages
-        match = game.match
-        assert match is not None
-        number = match.hand.number
         if messages.table is not None and messages.table_hand != number:
             await self._finish_table(game, messages.table, messages.table_hand)
             messages.table = None
