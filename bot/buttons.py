@@ -47,8 +47,8 @@ from .errors import UserError
 from .gamebook import GAMES
 from .i18n import N_, Translator, translator
 from .menu import group_settings, setting_button
+from .messenger import LOBBY, TABLE, Place, message_at
 from .models import Game, Status
-from .outgoing import LOBBY, TABLE, Place, message_at
 from .runtime import Runtime, runtime
 from .stockplay import choices_for, gains, is_stock_game
 from .updates import is_admin, is_group, player_of, remember, thread_of
@@ -198,7 +198,7 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             await remember(rt, user)
             if not await rt.storage.private_ok(user.id):
                 # Hands go to the private chat: open it first; /start there takes the seat.
-                return None, keyboards.deep_link(rt.publisher.outgoing.bot_username,
+                return None, keyboards.deep_link(rt.publisher.messenger.bot_username,
                                                  f"join{game.game_id}")
             await rt.service.join(game, player_of(user))
             return t("You joined the game."), None
@@ -279,7 +279,7 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
     if not await _current(rt, query, game, TABLE, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     if not await rt.storage.private_ok(user.id):
-        return None, keyboards.deep_link(rt.publisher.outgoing.bot_username, f"hand{game.game_id}")
+        return None, keyboards.deep_link(rt.publisher.messenger.bot_username, f"hand{game.game_id}")
     await rt.publisher.hands.resend_hand(game, seat)
     return t("I sent your tiles to our private chat."), None
 
@@ -333,7 +333,7 @@ async def _current(rt: Runtime, query: CallbackQuery, game: Game, place: Place, 
         return True  # an inline message, or one too old for Telegram to show: move_no decides
     current = message_at(game.messages, place)
     if current != message.message_id and (current is None or message.message_id > current):
-        await rt.publisher.outgoing.sent(game.game_id, place, SEND_WAIT)
+        await rt.publisher.messenger.sent(game.game_id, place, SEND_WAIT)
         current = message_at(game.messages, place)
     if current == message.message_id:
         return True

@@ -77,7 +77,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),
-                reply_markup=keyboards.add_to_group(t, rt.publisher.outgoing.bot_username))
+                reply_markup=keyboards.add_to_group(t, rt.publisher.messenger.bot_username))
 
 
 async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -241,7 +241,7 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     if not await rt.storage.private_ok(user.id):
         t = tr(update)
-        link = keyboards.deep_link(rt.publisher.outgoing.bot_username, f"hand{playing[0].game_id}")
+        link = keyboards.deep_link(rt.publisher.messenger.bot_username, f"hand{playing[0].game_id}")
         await reply(update, t("Open {link} and press Start: then I can send you your tiles.",
                               link=link))
         return

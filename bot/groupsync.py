@@ -14,8 +14,8 @@ from . import keyboards, texts
 from .delivery import outcome_unknown
 from .i18n import translator
 from .locks import Locks
+from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
 from .models import Game, Status
-from .outgoing import LOBBY, TABLE, Draft, Outgoing, digest, key_of
 from .pictures import PictureMaker
 from .ratelimit import FloodLimiter
 from .service import GameService
@@ -27,9 +27,9 @@ class GroupSync:
     """Brings one game's group messages up to date: what each should show is drafted under
     the game's lock, drawn and sent outside it."""
 
-    def __init__(self, outgoing: Outgoing, service: GameService, pictures: PictureMaker,
+    def __init__(self, messenger: Messenger, service: GameService, pictures: PictureMaker,
                  locks: Locks, limiter: FloodLimiter | None) -> None:
-        self.outgoing = outgoing
+        self.messenger = messenger
         self.service = service
         self.pictures = pictures
         self.locks = locks
@@ -52,7 +52,7 @@ class GroupSync:
             changed |= await self._sync_lobby(game, lobby)
         if table is not None:
             draft, hand_number = table
-            changed |= await self._sync_table(game, await self.outgoing.drawn(draft), hand_number)
+            changed |= await self._sync_table(game, await self.messenger.drawn(draft), hand_number)
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
@@ -68,7 +68,7 @@ class GroupSync:
                      for row in item.buttons]
                 )
             try:
-                await self.outgoing.send(item.chat_id, item.text, item.photo, markup, thread_id)
+                await self.messenger.send(item.chat_id, item.text, item.photo, markup, thread_id)
             except BadRequest:
                 # Telegram refuses this one for good: a single bad announcement must not
                 # block every later sync of the game.
@@ -87,7 +87,7 @@ class GroupSync:
         if game.status is Status.LOBBY:
             text = texts.lobby_text(t, game)
             return Draft(digest(text, "lobby"), text,
-                         keyboards.lobby(t, game, self.outgoing.bot_username,
+                         keyboards.lobby(t, game, self.messenger.bot_username,
                                          bool(game.partnerships)))
         if game.messages.lobby is None:
             return None
@@ -101,10 +101,10 @@ class GroupSync:
         messages = game.messages
         if messages.lobby is not None and messages.lobby_key == draft.key:
             return False
-        if messages.lobby is None or not await self.outgoing.edit(
+        if messages.lobby is None or not await self.messenger.edit(
                 game.chat_id, messages.lobby, draft):
-            with self.outgoing.sending(game.game_id, LOBBY):
-                sent = await self.outgoing.send(game.chat_id, draft.text, None, draft.markup,
+            with self.messenger.sending(game.game_id, LOBBY):
+                sent = await self.messenger.send(game.chat_id, draft.text, None, draft.markup,
                                                 game.thread_id)
                 messages.lobby = sent.message_id  # from now on this one's buttons act
         messages.lobby_key = draft.key
@@ -137,11 +137,11 @@ class GroupSync:
         if messages.table is not None and messages.table_hand != number:
             await self._finish_table(game, messages.table, messages.table_hand)
             messages.table = None
-        if messages.table is None or not await self.outgoing.edit(
+        if messages.table is None or not await self.messenger.edit(
             game.chat_id, messages.table, draft, messages.table_key
         ):
-            with self.outgoing.sending(game.game_id, TABLE):
-                sent = await self.outgoing.send(game.chat_id, draft.text, draft.photo,
+            with self.messenger.sending(game.game_id, TABLE):
+                sent = await self.messenger.send(game.chat_id, draft.text, draft.photo,
                                                 draft.markup, game.thread_id)
                 messages.table = sent.message_id  # from now on this one's buttons act
         messages.table_hand = number
@@ -154,12 +154,12 @@ class GroupSync:
         match = game.match
         assert match is not None
         if hand_number is None or not 0 <= hand_number < len(match.hands):
-            await self.outgoing.retire(game.chat_id, message_id, delete=False)
+            await self.messenger.retire(game.chat_id, message_id, delete=False)
             return
         async with self.locks.game(game.game_id):
             view = table_view(match, hand_number)
             caption = texts.table_caption(translator(game.language), game, view)
             drawing = self.pictures.table_drawing(game, view)
-        final = await self.outgoing.drawn(Draft("final", caption, None, drawing=drawing))
-        if not await self.outgoing.edit(game.chat_id, message_id, final):
-            await self.outgoing.retire(game.chat_id, message_id, delete=False)
+        final = await self.messenger.drawn(Draft("final", caption, None, drawing=drawing))
+        if not await self.messenger.edit(game.chat_id, message_id, final):
+            await self.messenger.retire(game.chat_id, message_id, delete=False)

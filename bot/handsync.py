@@ -16,8 +16,8 @@ from engine import PlayerView, Tile, player_view
 from . import keyboards, texts
 from .i18n import Translator, translator
 from .locks import Locks
+from .messenger import Draft, Messenger, digest, key_of
 from .models import Game, HandMessage, Status
-from .outgoing import Draft, Outgoing, digest, key_of
 from .painter import Urgency
 from .pictures import PictureMaker
 from .service import GameService
@@ -27,9 +27,9 @@ class HandSync:
     """Brings one game's private hand messages up to date, each player's on its own: one
     player's flood wait or blocked chat does not hold back the others' tiles."""
 
-    def __init__(self, outgoing: Outgoing, service: GameService, pictures: PictureMaker,
+    def __init__(self, messenger: Messenger, service: GameService, pictures: PictureMaker,
                  locks: Locks, request: Callable[[int], None]) -> None:
-        self.outgoing = outgoing
+        self.messenger = messenger
         self.service = service
         self.pictures = pictures
         self.locks = locks
@@ -115,14 +115,14 @@ class HandSync:
             text = t("🤖 {computer} plays your seat now. Thanks for playing!",
                      computer=texts.esc(game.players[change.seat].name))
             try:
-                await self.outgoing.bot.edit_message_caption(
+                await self.messenger.bot.edit_message_caption(
                     chat_id=change.left.user_id, message_id=current.message_id, caption=text,
                     parse_mode=ParseMode.HTML, reply_markup=None)
             except Forbidden:
                 pass  # they blocked the bot: nothing to tell
             except BadRequest:  # the hand message is gone: say it in a message of its own
                 with contextlib.suppress(TelegramError):
-                    await self.outgoing.send(change.left.user_id, text, None, None)
+                    await self.messenger.send(change.left.user_id, text, None, None)
             async with self.locks.game(game.game_id):
                 game.messages.hands.pop(change.seat, None)
                 await self.service.save_messages(game)
@@ -141,7 +141,7 @@ class HandSync:
 
     async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft) -> bool:
         """Draw a hand's picture (in the worker) and bring its message up to date."""
-        return await self._sync_hand(game, seat, await self.outgoing.drawn(draft, Urgency.HAND))
+        return await self._sync_hand(game, seat, await self.messenger.drawn(draft, Urgency.HAND))
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
         player = game.players[seat]
@@ -154,13 +154,13 @@ class HandSync:
             if (
                 current is not None
                 and not fresh
-                and await self.outgoing.edit(player.user_id, current.message_id, draft,
+                and await self.messenger.edit(player.user_id, current.message_id, draft,
                                              current.key)
             ):
                 messages.hands[seat] = HandMessage(current.message_id, draft.stored)
                 return True
-            with self.outgoing.sending(game.game_id, seat):
-                sent = await self.outgoing.send(player.user_id, draft.text, draft.photo,
+            with self.messenger.sending(game.game_id, seat):
+                sent = await self.messenger.send(player.user_id, draft.text, draft.photo,
                                                 draft.markup)
                 # Known before the old one goes: from now on only this message's buttons act.
                 messages.hands[seat] = HandMessage(sent.message_id, draft.stored)
@@ -168,7 +168,7 @@ class HandSync:
             await self._unreachable(game, seat)
             return True
         if current is not None:
-            await self.outgoing.retire(player.user_id, current.message_id, delete=True)
+            await self.messenger.retire(player.user_id, current.message_id, delete=True)
         if seat in messages.unreachable:
             messages.unreachable.remove(seat)
         return True
@@ -185,9 +185,9 @@ class HandSync:
             "or they blocked me. {name}, open {link}, press Start, then tap “My tiles” here. "
             "The game waits; its creator can also /stop it.",
             name=texts.mention(player.user_id, player.name),
-            link=keyboards.deep_link(self.outgoing.bot_username, f"hand{game.game_id}"),
+            link=keyboards.deep_link(self.messenger.bot_username, f"hand{game.game_id}"),
         )
-        await self.outgoing.send(game.chat_id, text, None, None, game.thread_id)
+        await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
         game.messages.unreachable.append(seat)  # told once, after the group really was
 
     async def resend_hand(self, game: Game, seat: int) -> None:
@@ -197,6 +197,6 @@ class HandSync:
             if seat in game.messages.unreachable:
                 game.messages.unreachable.remove(seat)
         if current is not None:
-            await self.outgoing.retire(game.players[seat].user_id, current.message_id,
+            await self.messenger.retire(game.players[seat].user_id, current.message_id,
                                        delete=True)
         self._request(game.game_id)

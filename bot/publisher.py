@@ -8,7 +8,7 @@ already syncing only mark it dirty, and the running sync goes round once more.
 
 This module runs the syncs (when, how often, what a failure means); the two channels each
 game has are :mod:`bot.groupsync` (announcements, lobby, table) and :mod:`bot.handsync`
-(the private hands), and what they share is :mod:`bot.outgoing`.
+(the private hands), and what they share is :mod:`bot.messenger`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from telegram.error import RetryAfter
 from .groupsync import GroupSync
 from .handsync import HandSync
 from .locks import Locks
-from .outgoing import Outgoing, TopicGoneError
+from .messenger import Messenger, TopicGoneError
 from .pictures import PictureMaker
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .service import GameService
@@ -49,9 +49,9 @@ class Publisher:
         self.service = service
         self.locks = locks
         self.limiter = limiter
-        self.outgoing = Outgoing(bot, service, bot_username)
-        self.group = GroupSync(self.outgoing, service, pictures, locks, limiter)
-        self.hands = HandSync(self.outgoing, service, pictures, locks, self.request)
+        self.messenger = Messenger(bot, service, bot_username)
+        self.group = GroupSync(self.messenger, service, pictures, locks, limiter)
+        self.hands = HandSync(self.messenger, service, pictures, locks, self.request)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._dirty: set[tuple[int, str]] = set()
@@ -146,7 +146,7 @@ class Publisher:
 
     def close(self) -> None:
         """The bot has stopped: the picture thread ends once it is idle."""
-        self.outgoing.close()
+        self.messenger.close()
 
     async def idle(self) -> None:
         """Wait until no sync is running (tests and shutdown)."""

@@ -27,7 +27,7 @@ from .service import GameService
 @dataclass(frozen=True, slots=True)
 class Draft:
     """What one message should show; pictures are rendered only when the key changed, and
-    then outside the game's lock and off the event loop (``drawing``, see :meth:`Outgoing.
+    then outside the game's lock and off the event loop (``drawing``, see :meth:`Messenger.
     drawn`)."""
 
     key: str
@@ -100,7 +100,7 @@ def topic_refusal(error: BadRequest) -> bool | None:
     return None
 
 
-class Outgoing:
+class Messenger:
     """The bot's calls for its games' messages: send, edit in place, retire; and the one
     picture thread both channels draw in (the group's table before any hand)."""
 
