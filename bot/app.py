@@ -94,7 +94,8 @@ def build_application(
     pictures = PictureMaker(settings.table_theme)
     locks = Locks()
     service = GameService(
-        storage, TextComposer(pictures), seed_source or (lambda: secrets.randbits(64))
+        storage, TextComposer(pictures), seed_source or (lambda: secrets.randbits(64)),
+        draw=pictures.drawn,
     )
     publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter)
     assert application.job_queue is not None

@@ -18,9 +18,8 @@ from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, TelegramError
 
-from .models import Messages
+from .models import Drawing, Messages
 from .painter import Painter, Urgency
-from .pictures import Drawing
 from .service import GameService
 
 
@@ -104,11 +103,12 @@ class Messenger:
     """The bot's calls for its games' messages: send, edit in place, retire; and the one
     picture thread both channels draw in (the group's table before any hand)."""
 
-    def __init__(self, bot: Bot, service: GameService, bot_username: str = "") -> None:
+    def __init__(self, bot: Bot, service: GameService, painter: Painter,
+                 bot_username: str = "") -> None:
         self.bot = bot
         self.service = service  # a group that became a supergroup moves its games
         self.bot_username = bot_username  # learnt at start, for the deep links
-        self._painter = Painter()
+        self._painter = painter  # the pictures' one thread (announcements are drawn there too)
         # (game, place) -> set once the send in flight of that message is answered
         self._sending: dict[tuple[int, Place], asyncio.Event] = {}
 

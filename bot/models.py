@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -228,13 +228,19 @@ class Game:
         return sides if any(len(side) > 1 for side in sides) else ()
 
 
+Drawing = Callable[[], bytes]  # a picture to draw: run off the event loop, gives PNG bytes
+
+
 @dataclass(frozen=True, slots=True)
 class Outgoing:
-    """One announcement for the group: text (HTML) and an optional picture."""
+    """One announcement for the group: text (HTML) and an optional picture, given as its
+    bytes or, until the service draws it (off the event loop) before committing, as
+    ``drawing``."""
 
     text: str
     photo: bytes | None = None
     buttons: tuple[tuple[tuple[str, str], ...], ...] = ()  # rows of (label, callback data)
+    drawing: Drawing | None = field(default=None, compare=False, repr=False)
 
 
 class Composer(Protocol):

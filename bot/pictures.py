@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache, partial
 from typing import Any
@@ -18,7 +18,8 @@ from renderers.table import table_picture
 from .gamebook import PRESENTATIONS
 from .i18n import N_, translator
 from .keyboards import hand_order
-from .models import Game
+from .models import Drawing, Game
+from .painter import Painter, Urgency
 
 # Every word drawn on a picture, as a msgid (the renderers' English defaults).
 PICTURE_WORDS = {
@@ -80,7 +81,6 @@ def picture_names(game: Game) -> list[str]:
             for p in game.players]
 
 
-Drawing = Callable[[], bytes]
 # Tables whose last picture is kept to draw the next one from: a frame is some 40 KB (its
 # compressed bands and its strokes), and a table not among them is simply drawn whole.
 FRAMES_KEPT = 64
@@ -89,9 +89,9 @@ FRAMES_KEPT = 64
 class PictureMaker:
     """Renders table, hand-result and hand pictures in a game's language and theme.
 
-    ``table_drawing`` and ``hand_drawing`` take what the picture shows from the game now (the
-    caller holds its lock) and return the drawing itself, to run later in a worker thread:
-    it reads nothing that may change meanwhile (the views are frozen)."""
+    The ``..._drawing`` methods take what the picture shows from the game now (the caller
+    holds its lock) and return the drawing itself, to run later in the painter's thread
+    (:meth:`drawn`): it reads nothing that may change meanwhile (the views are frozen)."""
 
     def __init__(self, theme: str = "classic") -> None:
         self.theme = theme if theme in renderers.THEMES else "classic"
@@ -99,6 +99,7 @@ class PictureMaker:
         # the drawings run in the painter's thread, but ``table`` runs on the caller's.
         self._frames: OrderedDict[int, Frame] = OrderedDict()
         self._frames_lock = threading.Lock()
+        self.painter = Painter()  # the one thread every picture is drawn in
 
     def table(self, game: Game, view: TableView) -> bytes:
         return self.table_drawing(game, view)()
@@ -121,16 +122,24 @@ class PictureMaker:
 
     def match_end(self, game: Game, view: TableView, rating_changes: Sequence[int | None] = ()
                   ) -> bytes:
-        return renderers.render_match_end(
-            view, picture_names(game), rating_changes=rating_changes, theme=self.theme,
-            labels=labels_for(game.language, game.variant),
-        )
+        return self.match_end_drawing(game, view, rating_changes)()
+
+    def match_end_drawing(self, game: Game, view: TableView,
+                          rating_changes: Sequence[int | None] = ()) -> Drawing:
+        return partial(renderers.render_match_end, view, picture_names(game),
+                       rating_changes=tuple(rating_changes), theme=self.theme,
+                       labels=labels_for(game.language, game.variant))
 
     def hand_result(self, game: Game, view: TableView) -> bytes:
-        return renderers.render_hand_result(
-            view, picture_names(game), theme=self.theme,
-            labels=labels_for(game.language, game.variant),
-        )
+        return self.hand_result_drawing(game, view)()
+
+    def hand_result_drawing(self, game: Game, view: TableView) -> Drawing:
+        return partial(renderers.render_hand_result, view, picture_names(game),
+                       theme=self.theme, labels=labels_for(game.language, game.variant))
+
+    async def drawn(self, drawing: Drawing, urgency: Urgency = Urgency.TABLE) -> bytes:
+        """The picture ``drawing`` makes, drawn in the painter's thread."""
+        return await self.painter.draw(drawing, urgency)
 
     def hand(self, game: Game, view: PlayerView, language: str) -> bytes:
         """The player's tiles in the order of their buttons."""

@@ -49,7 +49,7 @@ class Publisher:
         self.service = service
         self.locks = locks
         self.limiter = limiter
-        self.messenger = Messenger(bot, service, bot_username)
+        self.messenger = Messenger(bot, service, pictures.painter, bot_username)
         self.group = GroupSync(self.messenger, service, pictures, locks, limiter)
         self.hands = HandSync(self.messenger, service, pictures, locks, self.request)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}

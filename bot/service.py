@@ -7,10 +7,12 @@ is the publisher's job; SQL is the storage layer's.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from engine import (
@@ -34,6 +36,7 @@ from .models import (
     AWAY_AFTER,
     REPLACEMENT_LEVEL,
     Composer,
+    Drawing,
     Game,
     Messages,
     Outgoing,
@@ -48,6 +51,8 @@ from .stats import rating_changes
 from .storage import StaleMoveError, Storage
 from .thinker import Question
 
+log = logging.getLogger(__name__)
+
 
 class GameService:
     """Every change to a game goes through here, one transaction per accepted request."""
@@ -59,8 +64,12 @@ class GameService:
         seed_source: Callable[[], int] = lambda: secrets.randbits(64),
         clock: Callable[[], float] = time.time,
         on_change: Callable[[Game], None] | None = None,
+        draw: Callable[[Drawing], Awaitable[bytes]] | None = None,
     ) -> None:
         self.on_change = on_change
+        # Pictures of announcements are drawn by ``draw`` (off the event loop) before they are
+        # committed with their move; without it, here and now.
+        self.draw = draw
         self.storage = storage
         self.composer = composer
         self.seed_source = seed_source
@@ -608,6 +617,7 @@ class GameService:
             game.status = Status.FINISHED
         move_no, deadline = move_number(match), self._deadline(game)
         game.timer.warned = False
+        outgoing = [await self._drawn(item) for item in outgoing]
         try:
             await self.storage.commit_move(game, previous_move_no, move_no, deadline, events,
                                            outgoing, self.clock())
@@ -616,6 +626,18 @@ class GameService:
         game.move_no, game.deadline = move_no, deadline  # once committed
         self._remember(game)
         self._changed(game)
+
+    async def _drawn(self, item: Outgoing) -> Outgoing:
+        """The announcement with its picture drawn; a picture that fails costs only itself:
+        the words are told without it."""
+        if item.drawing is None:
+            return item
+        try:
+            photo = await self.draw(item.drawing) if self.draw is not None else item.drawing()
+        except Exception:
+            log.exception("the picture of an announcement failed")
+            photo = None
+        return replace(item, photo=photo, drawing=None)
 
     async def save_messages(self, game: Game) -> None:
         await self.storage.save_messages(game)

@@ -7,7 +7,6 @@ this module reads a hidden tile: it is given public views, events, and one seat'
 from __future__ import annotations
 
 import html
-import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -38,7 +37,6 @@ from .stockplay import drawn_tiles, gains
 if TYPE_CHECKING:
     from .pictures import PictureMaker
 
-log = logging.getLogger(__name__)
 CAPTION_LIMIT = 1024
 NAME_LIMIT = 24
 
@@ -647,12 +645,8 @@ class TextComposer:
             # Called before the next hand is dealt, so the current hand is the one that ended.
             if isinstance(event, HandEnded):
                 view = table_view(match)
-                try:
-                    photo: bytes | None = self.pictures.hand_result(game, view)
-                except Exception:  # a picture must never cost a move: announce in words
-                    log.exception("hand result picture failed")
-                    photo = None
-                out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)), photo))
+                out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)),
+                                    drawing=self.pictures.hand_result_drawing(game, view)))
         return out  # the match's end: see match_end
 
     def match_end(self, game: Game, ended: MatchEnded, rating_changes: Sequence[int | None]
@@ -662,11 +656,7 @@ class TextComposer:
         assert match is not None
         again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
         view = table_view(match)
-        try:
-            photo: bytes | None = self.pictures.match_end(game, view, rating_changes)
-        except Exception:  # a picture must never cost the result: say it in words
-            log.exception("match end picture failed")
-            photo = None
-        return [Outgoing(fit_caption(match_result_text(t, game, ended, view)), photo,
-                         buttons=(again,))]
+        return [Outgoing(fit_caption(match_result_text(t, game, ended, view)),
+                         buttons=(again,),
+                         drawing=self.pictures.match_end_drawing(game, view, rating_changes))]
 

@@ -159,6 +159,8 @@ class GameRows(Connection):
         db: aiosqlite.Connection, game: Game, outgoing: Sequence[Outgoing], now: float
     ) -> None:
         for item in outgoing:
+            if item.drawing is not None:  # the service draws pictures before committing
+                raise ValueError("an announcement's picture is still to be drawn")
             await db.execute(
                 "INSERT INTO outbox (game_id, chat_id, text, photo, buttons, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",

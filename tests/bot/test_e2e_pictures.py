@@ -1,8 +1,10 @@
-"""A move's pictures: its tap is answered first, and the publisher draws them in its worker
-thread, off the event loop (issue 15)."""
+"""A move's pictures: its tap is answered first, and every picture (the table, the hands, a
+hand's result, the match's end) is drawn in the painter's thread, off the event loop (issue
+15)."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -38,18 +40,8 @@ def watch_drawings(runtime: Runtime, group: Group) -> list[tuple[str, bool, bool
             return draw
         return wrapped
 
-    def now(name: str) -> Callable[..., bytes]:
-        make: Callable[..., bytes] = getattr(PictureMaker, name)
-
-        def wrapped(*args: Any) -> bytes:
-            noted(name)
-            return make(pictures, *args)
-        return wrapped
-
-    for name in ("table_drawing", "hand_drawing"):
+    for name in ("table_drawing", "hand_drawing", "hand_result_drawing", "match_end_drawing"):
         setattr(pictures, name, later(name))
-    for name in ("hand_result", "match_end"):
-        setattr(pictures, name, now(name))
     return seen
 
 
@@ -63,8 +55,9 @@ async def test_every_move_is_answered_before_any_of_its_pictures_is_drawn(group:
             await group.server.wait_idle()  # every picture of this move drawn and sent
         await runtime.publisher.idle()
     kinds = {what for what, _, _ in seen}
-    assert {"table_drawing", "hand_drawing", "hand_result"} <= kinds
+    assert {"table_drawing", "hand_drawing", "hand_result_drawing"} <= kinds
     assert all(answered for _, answered, _ in seen), [s for s in seen if not s[1]]
+    assert all(off_loop for _, _, off_loop in seen), [s for s in seen if not s[2]]
 
 
 async def test_the_table_and_the_hands_are_drawn_off_the_event_loop(group: Group) -> None:
@@ -101,3 +94,24 @@ async def test_every_table_picture_drawn_from_the_last_is_the_table_drawn_whole(
             assert shown.current.photo.data == whole, f"after move {checked + 1}"
             checked += 1
     assert checked >= 8
+
+
+async def test_a_hand_result_picture_that_fails_costs_only_the_picture(group: Group) -> None:
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await group.server.wait_idle()
+
+        def broken(*args: Any) -> Drawing:
+            def draw() -> bytes:
+                raise OSError("no room left to draw")
+            return draw
+
+        runtime.pictures.hand_result_drawing = broken  # type: ignore[method-assign]
+        while not group.hand_results():
+            await table.play_one()
+            await group.server.wait_idle()
+        await runtime.publisher.idle()
+        told = [m for m in group.messages() if re.match(r"Hand \d+ is over\.", m.content)]
+        assert len(told) == 1 and told[0].current.photo is None
+        assert group.game().match is not None and group.game().match.hand.number == 1
+        await table.play_one()  # the next hand goes on
