@@ -9,8 +9,14 @@ same encoder (same palette reduction, same PNG settings), the cost no drawing ca
 first picture after the sprite cache is emptied is reported too (each tile is drawn once, then
 pasted). Then the same figures for the layouts of the games of seed 002: the longest Muggins
 cross and the longest Kolbasa ribbons seeded hands laid (goldens.stock_samples.long_tables), and
-the longest Six-matador line (crosswise matadors) of one seeded hand. The last line is one JSON
-object (see README): ``tables`` per line length, ``layouts`` per named layout.
+the longest Six-matador line (crosswise matadors) of one seeded hand. These are whole pictures,
+as the bot draws a table it has no earlier picture of.
+
+Then, per game of ``MOVE_GAMES``, every move of one seeded hand drawn as the bot draws a table
+after a move, from the previous picture's frame (renderers.frames), interleaved with the same
+picture drawn whole: both medians, their ratio, and how many of the picture's bands a move drew
+again on average. The last line is one JSON object (see README): ``tables`` per line length,
+``layouts`` per named layout, ``moves`` per game.
 """
 
 from __future__ import annotations
@@ -25,14 +31,16 @@ from typing import Any
 from PIL import Image
 
 from engine import TableView, table_view
-from goldens.samples import LABELS, names_for, played, with_line
+from goldens.samples import LABELS, hand_views, names_for, played, with_line
 from goldens.stock_samples import line_length, long_tables, most_tiles
-from renderers.canvas import COMPRESS_LEVEL, encode
+from renderers.canvas import COMPRESS_LEVEL, encode, learned_palette
+from renderers.frames import BAND_ROWS, Frame, changed_bands, paint
 from renderers.sprites import clear_cache
-from renderers.table import draw_table
+from renderers.table import HEIGHT, draw_table, table_picture
 from renderers.themes import THEMES, find_theme
 
 LINE_LENGTHS = (0, 14, 28, 55, 91)
+MOVE_GAMES = (("pair", 4), ("gaple-dead", 5), ("muggins", 3), ("kolbasa", 2), ("matador", 4))
 
 
 def _since(start: float) -> float:
@@ -80,19 +88,22 @@ def laid_tiles(view: TableView) -> int:
 
 
 def timed(view: TableView, rounds: int, theme_name: str) -> dict[str, Any]:
-    """Median draw+encode of ``view``'s table against the blank canvas's encode, interleaved."""
+    """Median draw+encode of ``view``'s whole table (as the bot draws a table it has no
+    frame of) against a blank canvas through the same encoder, interleaved."""
     palette = find_theme(theme_name)
     names = names_for(view.seats)
     picture = draw_table(view, names, palette, LABELS)  # warm: sprites and fonts cached
     blank = Image.new("RGB", picture.size, palette.background)
+    colours = learned_palette(palette.name)
+    assert colours is not None
     drawn, floor = [], []
     png = b""
     for _ in range(rounds):
         start = time.perf_counter()
-        png = encode(draw_table(view, names, palette, LABELS))
+        png, _ = table_picture(view, names, theme=theme_name, labels=LABELS)
         drawn.append(_since(start))
         start = time.perf_counter()
-        encode(blank)
+        paint((), blank, ("blank", *blank.size), colours)
         floor.append(_since(start))
     return {
         "median_ms": round(statistics.median(drawn), 2),
@@ -100,6 +111,35 @@ def timed(view: TableView, rounds: int, theme_name: str) -> dict[str, Any]:
         "bytes": len(png),
         "width": picture.width,
         "height": picture.height,
+    }
+
+
+def moves(game: str, seats: int, rounds: int, theme_name: str) -> dict[str, Any]:
+    """Every move of a seeded hand drawn from the previous picture's frame (as the bot draws
+    a table after a move) and drawn whole, interleaved: medians over all moves and rounds,
+    and how many of the picture's bands a move drew again."""
+    views = hand_views(game, seats, seed=7)
+    names = names_for(seats)
+    from_frame, whole, bands = [], [], []
+    for _ in range(rounds):
+        since: Frame | None = None
+        for view in views:
+            start = time.perf_counter()
+            _, frame = table_picture(view, names, theme=theme_name, labels=LABELS, since=since)
+            if since is not None:  # the hand's first picture has nothing to be drawn from
+                from_frame.append(_since(start))
+                bands.append(len(changed_bands(frame.strokes, frame.base, HEIGHT, since)))
+                start = time.perf_counter()
+                table_picture(view, names, theme=theme_name, labels=LABELS)
+                whole.append(_since(start))
+            since = frame
+    return {
+        "game": game, "seats": seats, "moves": len(views) - 1,
+        "from_frame_ms": round(statistics.median(from_frame), 2),
+        "whole_ms": round(statistics.median(whole), 2),
+        "ratio": round(statistics.median(from_frame) / statistics.median(whole), 2),
+        "bands_drawn": round(statistics.mean(bands), 1),
+        "bands": -(-HEIGHT // BAND_ROWS),
     }
 
 
@@ -126,9 +166,17 @@ def main(argv: list[str] | None = None) -> None:
             f"{row['name']:>13} ({row['tiles']:2} tiles): {row['median_ms']:6.2f} ms draw+encode,"
             f" floor {row['floor_ms']:6.2f} ms ({ratio:.2f}x), {row['bytes'] / 1000:6.1f} KB"
         )
+    played = [moves(game, seats, max(1, args.rounds // 5), args.theme)
+              for game, seats in MOVE_GAMES]
+    for row in played:
+        print(
+            f"{row['game']:>13} x{row['seats']}, {row['moves']:2} moves: "
+            f"{row['from_frame_ms']:6.2f} ms from the last frame, {row['whole_ms']:6.2f} ms "
+            f"whole ({row['ratio']:.2f}x), {row['bands_drawn']:.1f} of {row['bands']} bands"
+        )
     rgb = rgb_png_ms(args.rounds, args.theme)
     print(f"for context, the blank canvas as plain RGB PNG (no palette step): {rgb:.2f} ms")
-    print(json.dumps({"tables": tables, "layouts": laid}))
+    print(json.dumps({"tables": tables, "layouts": laid, "moves": played}))
 
 
 if __name__ == "__main__":

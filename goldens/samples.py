@@ -70,6 +70,21 @@ def played(game: str, seats: int, moves: int, seed: int = 1,
     return match
 
 
+def hand_views(game: str, seats: int, seed: int) -> list[TableView]:
+    """The table after each move of one hand of random legal moves, from its deal."""
+    rng = random.Random(seed)
+    match = Match(game, seats)
+    match.deal_hand(rng)
+    views = [table_view(match)]
+    while match.hand.result is None:
+        legal = match.legal_actions()
+        seat = match.to_move
+        assert seat is not None
+        match.apply(seat, legal[rng.randrange(len(legal))])
+        views.append(table_view(match))
+    return views
+
+
 @cache
 def walk(highest: int) -> tuple[Placed, ...]:
     """Every tile of the double-``highest`` set in one line, for 6 and 12: an Euler circuit,

@@ -55,6 +55,16 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
     middle = HEADER // 2 + 2
     right = canvas.width - MARGIN - 8.0
     layout = view.table.layout
+    # The ends only while the picture is current: a waiting player's picture is not drawn
+    # again after others' moves (nor does its caption name what they change), so ends shown
+    # there would go stale. The group's table shows them all the time.
+    current = view.my_turn or view.table.result is not None or view.table.to_move is None
+    if not current:
+        layout, ends = None, None
+    elif layout is not None:
+        ends = None
+    else:
+        ends = view.table.ends
     if layout is not None and layout.ends:  # every open end, with all its numbers
         radius = 28
         for end in reversed(layout.ends):
@@ -64,7 +74,6 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
             right -= width + 10
         right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
                       anchor="rm", max_width=180) + 20
-    ends = None if layout is not None else view.table.ends
     if ends is not None:
         radius = 28
         for number in reversed(ends):

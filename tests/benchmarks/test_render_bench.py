@@ -13,7 +13,7 @@ def test_the_last_line_is_the_json_the_readme_describes(capsys: pytest.CaptureFi
     bench.main(["--rounds", "1"])
     last = capsys.readouterr().out.strip().splitlines()[-1]
     report = json.loads(last)
-    assert list(report) == ["tables", "layouts"]
+    assert list(report) == ["tables", "layouts", "moves"]
     assert [row["tiles"] for row in report["tables"]] == list(bench.LINE_LENGTHS)
     for row in report["tables"]:
         assert list(row) == ["tiles", "median_ms", "floor_ms", "bytes", "width", "height"]
@@ -23,3 +23,7 @@ def test_the_last_line_is_the_json_the_readme_describes(capsys: pytest.CaptureFi
     for row in report["layouts"]:
         assert list(row) == ["name", "tiles", "median_ms", "floor_ms", "bytes", "width", "height"]
         assert row["tiles"] >= 8 and row["median_ms"] > 0 and row["bytes"] > 0
+    assert [(row["game"], row["seats"]) for row in report["moves"]] == list(bench.MOVE_GAMES)
+    for row in report["moves"]:
+        assert row["moves"] > 5 and row["from_frame_ms"] > 0 and row["whole_ms"] > 0
+        assert 0 < row["bands_drawn"] < row["bands"]  # a move draws some bands, never all

@@ -6,13 +6,12 @@ from __future__ import annotations
 import io
 import random
 import zlib
-from collections.abc import Iterator
 
 import pytest
 from PIL import Image
 
-from engine import VARIANTS, Match, TableView, table_view
-from goldens.samples import LABELS, names_for
+from engine import VARIANTS
+from goldens.samples import LABELS, hand_views, names_for
 from renderers.canvas import encode, learned_palette, rounded
 from renderers.frames import BAND_ROWS, Frame, changed_bands, paint
 from renderers.png import adler32_combine
@@ -22,20 +21,6 @@ from renderers.themes import find_theme
 
 GAMES = [(name, seats) for name, variant in VARIANTS.items()
          for seats in sorted({variant.seat_counts[0], variant.seat_counts[-1]})]
-
-
-def a_hand(game: str, seats: int, seed: int) -> Iterator[TableView]:
-    """The table after every move of one hand with random legal moves."""
-    rng = random.Random(seed)
-    match = Match(game, seats)
-    match.deal_hand(rng)
-    yield table_view(match)
-    while match.hand.result is None:
-        legal = match.legal_actions()
-        seat = match.to_move
-        assert seat is not None
-        match.apply(seat, legal[rng.randrange(len(legal))])
-        yield table_view(match)
 
 
 def pixels(png: bytes) -> bytes:
@@ -48,7 +33,7 @@ def test_a_picture_drawn_from_the_last_frame_is_the_picture_drawn_whole(
         game: str, seats: int) -> None:
     names = names_for(seats)
     since: Frame | None = None
-    for move, view in enumerate(a_hand(game, seats, seed=len(game) + seats)):
+    for move, view in enumerate(hand_views(game, seats, seed=len(game) + seats)):
         png, since = table_picture(view, names, labels=LABELS, since=since)
         whole, _ = table_picture(view, names, labels=LABELS)
         assert png == whole, f"move {move}"
@@ -59,7 +44,7 @@ def test_a_picture_drawn_from_the_last_frame_is_the_picture_drawn_whole(
 
 
 def test_a_move_draws_only_the_rows_it_changed() -> None:
-    views = list(a_hand("pair", 4, seed=5))
+    views = list(hand_views("pair", 4, seed=5))
     names = names_for(4)
     base = ("classic", WIDTH, HEIGHT)
     changed = []
@@ -75,7 +60,7 @@ def test_a_move_draws_only_the_rows_it_changed() -> None:
 
 
 def test_the_same_table_again_changes_no_band_and_gives_the_same_bytes() -> None:
-    view = list(a_hand("gaple", 4, seed=2))[6]
+    view = list(hand_views("gaple", 4, seed=2))[6]
     first, frame = table_picture(view, names_for(4), labels=LABELS)
     again, same = table_picture(view, names_for(4), labels=LABELS, since=frame)
     assert again == first
@@ -83,7 +68,7 @@ def test_the_same_table_again_changes_no_band_and_gives_the_same_bytes() -> None
 
 
 def test_a_frame_of_another_theme_is_not_drawn_from() -> None:
-    view = list(a_hand("gaple", 4, seed=2))[3]
+    view = list(hand_views("gaple", 4, seed=2))[3]
     _, classic = table_picture(view, names_for(4), labels=LABELS)
     dark, _ = table_picture(view, names_for(4), theme="dark", labels=LABELS, since=classic)
     assert dark == table_picture(view, names_for(4), theme="dark", labels=LABELS)[0]
@@ -92,7 +77,7 @@ def test_a_frame_of_another_theme_is_not_drawn_from() -> None:
 def test_recording_leaves_the_empty_table_untouched() -> None:
     empty = backdrop("classic", WIDTH, HEIGHT)
     before = empty.tobytes()
-    for view in list(a_hand("muggins", 3, seed=4))[:8]:
+    for view in list(hand_views("muggins", 3, seed=4))[:8]:
         table_picture(view, names_for(3), labels=LABELS)
     assert empty.tobytes() == before
 
@@ -118,7 +103,7 @@ def test_the_png_is_valid_and_its_checksum_combined_right() -> None:
         second = rng.randbytes(rng.choice([0, 1, 65_521, rng.randrange(1, 200_000)]))
         assert adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second)) == (
             zlib.adler32(first + second))
-    view = list(a_hand("bergen", 2, seed=3))[5]
+    view = list(hand_views("bergen", 2, seed=3))[5]
     png, _ = table_picture(view, names_for(2), labels=LABELS)
     with Image.open(io.BytesIO(png)) as picture:
         picture.verify()  # chunk checksums

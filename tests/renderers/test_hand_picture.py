@@ -89,6 +89,21 @@ def test_tiles_are_named_as_on_the_buttons_and_the_ends_shown(drawn_text: list[s
     assert ENGLISH.your_turn in drawn_text
 
 
+@pytest.mark.parametrize("game", ["pair", "muggins"])
+def test_a_waiting_players_picture_shows_no_ends_that_would_go_stale(
+        game: str, drawn_text: list[str]) -> None:
+    """The waiting picture is not drawn again after others' moves: it names no end (the
+    group's table does), while the player to move sees every end."""
+    match = played(game, 4, 3)
+    assert match.to_move is not None
+    waiting = player_view(match, (match.to_move + 1) % 4)
+    draw_hand(waiting, find_theme("classic"), ENGLISH)
+    assert ENGLISH.ends not in drawn_text and ENGLISH.your_turn not in drawn_text
+    drawn_text.clear()
+    draw_hand(player_view(match, match.to_move), find_theme("classic"), ENGLISH)
+    assert ENGLISH.ends in drawn_text
+
+
 @pytest.mark.parametrize("theme", THEMES)
 def test_the_hand_picture_is_a_small_deterministic_png(theme: str) -> None:
     view = _turn("gaple-dead", has_choice, {"set": 12})
