@@ -140,7 +140,7 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     await rt.storage.open()
     rt.timers.thinker.start()  # the computer players' process pool
     me = await application.bot.get_me()
-    rt.publisher.bot_username = me.username or ""
+    rt.publisher.messenger.bot_username = me.username or ""
     await register_commands(application.bot)
     games = await rt.service.load_open_games()
     for game_id in sorted({g.game_id for g in games} | set(await rt.storage.games_with_outbox())):

@@ -47,6 +47,7 @@ from .errors import UserError
 from .gamebook import GAMES
 from .i18n import N_, Translator, translator
 from .menu import group_settings, setting_button
+from .messenger import LOBBY, TABLE, Place, message_at
 from .models import Game, Status
 from .runtime import Runtime, runtime
 from .stockplay import choices_for, gains, is_stock_game
@@ -60,8 +61,9 @@ Answer = tuple[str | None, str | None]  # (toast, url)
 #: How long a move waits for its tap's early answer before going on (answer_tap retries on
 #: in the background): the game's lock is held meanwhile.
 EARLY_ANSWER_WAIT = 1.0
-#: How long a tap on a hand message newer than the one the bot knows waits for a send in
-#: flight to be answered (the tapped message may be that send's, whose id comes with it).
+#: How long a tap on a lobby, table or hand message newer than the one the bot knows waits
+#: for a send in flight to be answered (the tapped message may be that send's, whose id comes
+#: with it).
 SEND_WAIT = 2.0
 #: Whether the tap being handled was answered early (each update is handled in its own task).
 _answered_early: ContextVar[bool] = ContextVar("answered_early", default=False)
@@ -186,7 +188,7 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                        tap: LobbyTap | AddComputer) -> Answer:
     user, t = query.from_user, _t(query)
     game = await _game(rt, tap.game_id)
-    if not await _current(query, t, game.messages.lobby, translator(game.language)(STRAY)):
+    if not await _current(rt, query, game, LOBBY, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     async with rt.locks.game(game.game_id):
         if isinstance(tap, AddComputer):
@@ -196,7 +198,8 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             await remember(rt, user)
             if not await rt.storage.private_ok(user.id):
                 # Hands go to the private chat: open it first; /start there takes the seat.
-                return None, keyboards.deep_link(rt.publisher.bot_username, f"join{game.game_id}")
+                return None, keyboards.deep_link(rt.publisher.messenger.bot_username,
+                                                 f"join{game.game_id}")
             await rt.service.join(game, player_of(user))
             return t("You joined the game."), None
         if tap.action is LobbyAction.LEAVE:
@@ -273,11 +276,11 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
         return t("You are not playing in this game."), None
     if game.status is not Status.PLAYING:
         return t("This game is over."), None
-    if not await _current(query, t, game.messages.table, translator(game.language)(STRAY)):
+    if not await _current(rt, query, game, TABLE, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     if not await rt.storage.private_ok(user.id):
-        return None, keyboards.deep_link(rt.publisher.bot_username, f"hand{game.game_id}")
-    await rt.publisher.resend_hand(game, seat)
+        return None, keyboards.deep_link(rt.publisher.messenger.bot_username, f"hand{game.game_id}")
+    await rt.publisher.hands.resend_hand(game, seat)
     return t("I sent your tiles to our private chat."), None
 
 
@@ -288,18 +291,8 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     seat = game.seat_of(user.id)
     if seat is None:
         return t("You are not playing in this game."), None
-
-    def known() -> int | None:
-        current = game.messages.hands.get(seat)
-        return None if current is None else current.message_id
-
-    async def sent() -> int | None:
-        await rt.publisher.hand_sent(game.game_id, seat, SEND_WAIT)
-        return known()
-
-    if not await _current(query, t, known(),
-                          t("This message is out of date: your tiles are in the newest one."),
-                          sent):
+    if not await _current(rt, query, game, seat,
+                          t("This message is out of date: your tiles are in the newest one.")):
         return t("That message is out of date: your tiles are in the newest one."), None
     async with rt.locks.game(game.game_id):
         if game.status is not Status.PLAYING or game.match is None:
@@ -326,21 +319,22 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     return None, None
 
 
-async def _current(query: CallbackQuery, t: Translator, current: int | None, says: str,
-                   sent: Callable[[], Awaitable[int | None]] | None = None) -> bool:
-    """Whether the tap comes from the game's current message of its kind (``current``): a
-    send whose answer was lost may have left a second one, whose buttons must not act. A
-    stray found so is edited to say it is out of date (``says``), without its buttons.
+async def _current(rt: Runtime, query: CallbackQuery, game: Game, place: Place, says: str
+                   ) -> bool:
+    """Whether the tap comes from the game's current message at ``place``: a send whose
+    answer was lost may have left a second one, whose buttons must not act. A stray found
+    so is edited to say it is out of date (``says``), without its buttons.
 
-    A message newer than ``current`` may be the one a send still in flight put there (a
-    quick tap can come before the send's answer, which brings its id): ``sent`` waits for
-    that send, briefly, and gives the current id then."""
+    A message newer than the current one may be the one a send still in flight put there (a
+    quick tap can come before the send's answer, which brings its id): the tap waits for
+    that send, at most :data:`SEND_WAIT`, and compares with the current id then."""
     message = query.message
     if not isinstance(message, Message):
         return True  # an inline message, or one too old for Telegram to show: move_no decides
-    if current != message.message_id and sent is not None and (
-            current is None or message.message_id > current):
-        current = await sent()
+    current = message_at(game.messages, place)
+    if current != message.message_id and (current is None or message.message_id > current):
+        await rt.publisher.messenger.sent(game.game_id, place, SEND_WAIT)
+        current = message_at(game.messages, place)
     if current == message.message_id:
         return True
     with contextlib.suppress(TelegramError):
@@ -383,7 +377,7 @@ async def _show_choice(
     # Answered before the edit: in a private chat's busy second the edit may wait for its
     # budget, and the spinner must not wait with it (the question shows when it comes).
     await answer_early(query)
-    caption = rt.publisher.choice_caption(game, view, t, choosing)
+    caption = rt.publisher.hands.choice_caption(game, view, t, choosing)
     with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
         await query.edit_message_caption(caption=caption, parse_mode=ParseMode.HTML,
                                          reply_markup=markup)

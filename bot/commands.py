@@ -47,7 +47,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     for game in rt.service.games_of_user(user.id):
         seat = game.seat_of(user.id)
         if seat is not None and seat in game.messages.unreachable:
-            await rt.publisher.resend_hand(game, seat)
+            await rt.publisher.hands.resend_hand(game, seat)
     if payload.startswith(("join", "hand")) and not re.fullmatch(
         TABLE_NUMBER.format(payload[:4]), payload
     ):
@@ -73,11 +73,11 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         playing = rt.service.game(int(m.group(1)))
         seat = playing.seat_of(user.id) if playing else None
         if playing is not None and seat is not None and playing.status is Status.PLAYING:
-            await rt.publisher.resend_hand(playing, seat)
+            await rt.publisher.hands.resend_hand(playing, seat)
             return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),
-                reply_markup=keyboards.add_to_group(t, rt.publisher.bot_username))
+                reply_markup=keyboards.add_to_group(t, rt.publisher.messenger.bot_username))
 
 
 async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -160,7 +160,7 @@ async def create_game(
     language = settings.language or DEFAULT_LANGUAGE
     t = translator(language)
     await rt.storage.save_chat_title(chat.id, chat.title)
-    rt.publisher.chat_titles[chat.id] = chat.title or ""
+    rt.publisher.hands.chat_titles[chat.id] = chat.title or ""
     merged = settings.game_options(name) | options
     async with rt.locks.chat(chat.id):
         try:
@@ -241,14 +241,14 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     if not await rt.storage.private_ok(user.id):
         t = tr(update)
-        link = keyboards.deep_link(rt.publisher.bot_username, f"hand{playing[0].game_id}")
+        link = keyboards.deep_link(rt.publisher.messenger.bot_username, f"hand{playing[0].game_id}")
         await reply(update, t("Open {link} and press Start: then I can send you your tiles.",
                               link=link))
         return
     for game in playing:
         seat = game.seat_of(user.id)
         assert seat is not None
-        await rt.publisher.resend_hand(game, seat)
+        await rt.publisher.hands.resend_hand(game, seat)
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

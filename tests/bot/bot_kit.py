@@ -172,8 +172,8 @@ def die_after_commit(runtime: Runtime) -> None:
     async def nothing(game_id: int) -> None:
         return None
 
-    runtime.publisher.sync_group = nothing  # type: ignore[method-assign]
-    runtime.publisher.sync_hands = nothing  # type: ignore[method-assign]
+    runtime.publisher.group.sync = nothing  # type: ignore[method-assign]
+    runtime.publisher.hands.sync = nothing  # type: ignore[method-assign]
 
 
 def lobby_button(message: StoredMessage, kind: str) -> str | None:

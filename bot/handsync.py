@@ -1,0 +1,202 @@
+"""The publisher's hands channel: each player's tiles in their private chat, in their own
+language; a farewell to a player whose seat a computer took; the group told once when a
+player's tiles cannot be sent."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+
+from engine import PlayerView, Tile, player_view
+
+from . import keyboards, texts
+from .i18n import Translator, translator
+from .locks import Locks
+from .messenger import Draft, Messenger, digest, key_of
+from .models import Game, HandMessage, Status
+from .painter import Urgency
+from .pictures import PictureMaker
+from .service import GameService
+
+
+class HandSync:
+    """Brings one game's private hand messages up to date, each player's on its own: one
+    player's flood wait or blocked chat does not hold back the others' tiles."""
+
+    def __init__(self, messenger: Messenger, service: GameService, pictures: PictureMaker,
+                 locks: Locks, request: Callable[[int], None]) -> None:
+        self.messenger = messenger
+        self.service = service
+        self.pictures = pictures
+        self.locks = locks
+        self._request = request  # the publisher's: sync a game soon
+        self.chat_titles: dict[int, str] = {}  # groups' names, for the way back to the table
+
+    async def sync(self, game_id: int) -> None:
+        game = self.service.game(game_id)
+        if game is None:
+            return
+        if game.chat_id not in self.chat_titles:
+            self.chat_titles[game.chat_id] = await self.service.storage.chat_title(
+                game.chat_id) or ""
+        await self._farewells(game)
+        # Private messages speak each player's own language when the bot has it.
+        languages = [None if p.is_computer else await self.service.storage.user_language(p.user_id)
+                     for p in game.players]
+        async with self.locks.game(game_id):
+            hands = {
+                seat: self._hand_draft(game, seat, languages[seat] if seat < len(languages)
+                                       else None)
+                for seat in range(len(game.players))
+            }
+        # Each private chat on its own: one player's trouble (a flood wait, a blocked bot)
+        # must not hold back the others' tiles.
+        seats = [(seat, draft) for seat, draft in hands.items() if draft is not None]
+        results = await asyncio.gather(
+            *(self._sync_drawn_hand(game, seat, draft) for seat, draft in seats),
+            return_exceptions=True)
+        changed = any(result is True for result in results)
+        errors = [r for r in results if isinstance(r, BaseException)]
+        failed = next((e for e in errors if isinstance(e, RetryAfter)),
+                      next(iter(errors), None))
+        if isinstance(failed, asyncio.CancelledError):
+            raise failed
+        if changed:
+            async with self.locks.game(game_id):
+                await self.service.save_messages(game)
+        if failed is not None:
+            raise failed
+
+    def _hand_draft(self, game: Game, seat: int, language: str | None) -> Draft | None:
+        if game.players[seat].is_computer:
+            return None  # a computer player reads its view from the engine, not from a chat
+        match = game.match
+        if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
+            return None
+        if seat in game.messages.unreachable:
+            return None  # unreachable seats wait for /start or "My tiles"
+        view = player_view(match, seat)
+        hand_number = match.hand.number
+        t = translator(language or game.language)
+        caption = texts.hand_caption(t, game, view, table_link=self._table_link(t, game))
+        if not game.status.open:
+            caption += "\n" + texts.game_end_line(t, game)
+        if game.status is Status.PLAYING and view.my_turn:
+            key = f"{hand_number}:A:{game.move_no}"
+        else:  # a waiting message changes only when what it says changes
+            key = f"{hand_number}:W:{digest(caption, len(view.hand))}"
+        current = game.messages.hands.get(seat)
+        if current is not None and key_of(current.key) == key:
+            return None
+        # Matador: a player may hold no tiles while the hand goes on (no buttons to show)
+        markup = keyboards.hand(t, game, view, game.move_no) \
+            if game.status.open and view.hand else None
+        return Draft(key, caption, markup, drawing=self.pictures.hand_drawing(view, t.language))
+
+    def choice_caption(self, game: Game, view: PlayerView, t: Translator,
+                       choosing: Tile | None) -> str:
+        """The hand message's caption while its player picks an end (or confirms a dead tile)
+        for ``choosing``, or back at their tiles."""
+        return texts.hand_caption(t, game, view, choosing, self._table_link(t, game))
+
+    async def _farewells(self, game: Game) -> None:
+        """A player whose seat a computer took is told so, in place of their last hand (whose
+        buttons would no longer work)."""
+        for change in game.seat_changes:
+            current = game.messages.hands.get(change.seat)
+            if current is None or not game.players[change.seat].is_computer:
+                continue
+            language = await self.service.storage.user_language(change.left.user_id)
+            t = translator(language or game.language)
+            text = t("🤖 {computer} plays your seat now. Thanks for playing!",
+                     computer=texts.esc(game.players[change.seat].name))
+            try:
+                await self.messenger.bot.edit_message_caption(
+                    chat_id=change.left.user_id, message_id=current.message_id, caption=text,
+                    parse_mode=ParseMode.HTML, reply_markup=None)
+            except Forbidden:
+                pass  # they blocked the bot: nothing to tell
+            except BadRequest:  # the hand message is gone: say it in a message of its own
+                with contextlib.suppress(TelegramError):
+                    await self.messenger.send(change.left.user_id, text, None, None)
+            async with self.locks.game(game.game_id):
+                game.messages.hands.pop(change.seat, None)
+                await self.service.save_messages(game)
+
+    def _table_link(self, t: Translator, game: Game) -> str:
+        """A way back to the group's table: a link to the message where Telegram has one
+        (supergroups), else the group's name."""
+        table = game.messages.table
+        chat = str(game.chat_id)
+        if table is not None and chat.startswith("-100"):
+            url = f"https://t.me/c/{chat[4:]}/{table}"
+            return t('↩ <a href="{url}">The table in the group</a>', url=url)
+        title = self.chat_titles.get(game.chat_id)
+        return t("↩ The table is in the group {name}.", name=texts.quote(title, 64)) if title \
+            else ""
+
+    async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft) -> bool:
+        """Draw a hand's picture (in the worker) and bring its message up to date."""
+        return await self._sync_hand(game, seat, await self.messenger.drawn(draft, Urgency.HAND))
+
+    async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
+        player = game.players[seat]
+        messages = game.messages
+        current = messages.hands.get(seat)
+        fresh = current is None or current.key.split(":")[0] != draft.key.split(":")[0] or (
+            ":A:" in draft.key
+        )
+        try:
+            if (
+                current is not None
+                and not fresh
+                and await self.messenger.edit(player.user_id, current.message_id, draft,
+                                             current.key)
+            ):
+                messages.hands[seat] = HandMessage(current.message_id, draft.stored)
+                return True
+            with self.messenger.sending(game.game_id, seat):
+                sent = await self.messenger.send(player.user_id, draft.text, draft.photo,
+                                                draft.markup)
+                # Known before the old one goes: from now on only this message's buttons act.
+                messages.hands[seat] = HandMessage(sent.message_id, draft.stored)
+        except Forbidden:
+            await self._unreachable(game, seat)
+            return True
+        if current is not None:
+            await self.messenger.retire(player.user_id, current.message_id, delete=True)
+        if seat in messages.unreachable:
+            messages.unreachable.remove(seat)
+        return True
+
+    async def _unreachable(self, game: Game, seat: int) -> None:
+        """Tell the group once that a player's tiles cannot be sent, and how to fix it."""
+        player = game.players[seat]
+        await self.service.storage.set_private_ok(player.user_id, False)
+        if seat in game.messages.unreachable:
+            return
+        t = translator(game.language)
+        text = t(
+            "I cannot send {name} their tiles: they have not started a private chat with me, "
+            "or they blocked me. {name}, open {link}, press Start, then tap “My tiles” here. "
+            "The game waits; its creator can also /stop it.",
+            name=texts.mention(player.user_id, player.name),
+            link=keyboards.deep_link(self.messenger.bot_username, f"hand{game.game_id}"),
+        )
+        await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
+        game.messages.unreachable.append(seat)  # told once, after the group really was
+
+    async def resend_hand(self, game: Game, seat: int) -> None:
+        """Forget the seat's hand message so the next sync sends a fresh one."""
+        async with self.locks.game(game.game_id):
+            current = game.messages.hands.pop(seat, None)
+            if seat in game.messages.unreachable:
+                game.messages.unreachable.remove(seat)
+        if current is not None:
+            await self.messenger.retire(game.players[seat].user_id, current.message_id,
+                                       delete=True)
+        self._request(game.game_id)

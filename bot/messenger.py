@@ -1,0 +1,212 @@
+"""What a game's message should show, and the calls that put it in a chat: what the group's
+and the hands' channels of the publisher share.
+
+A :class:`Draft` carries a key of what its message shows; storing that key beside the
+message's id is what makes a sync idempotent (see :mod:`bot.publisher`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Final, Literal
+
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, TelegramError
+
+from .models import Drawing, Messages
+from .painter import Painter, Urgency
+from .service import GameService
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """What one message should show; pictures are rendered only when the key changed, and
+    then outside the game's lock and off the event loop (``drawing``, see :meth:`Messenger.
+    drawn`)."""
+
+    key: str
+    text: str
+    markup: InlineKeyboardMarkup | None
+    photo: bytes | None = None
+    drawing: Drawing | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def stored(self) -> str:
+        """The key kept beside the message id: what it shows, and a digest of its picture,
+        so that an edit re-uploads a picture only when its bytes changed."""
+        if self.photo is None:
+            return self.key
+        return f"{self.key}#{hashlib.sha1(self.photo).hexdigest()[:16]}"
+
+
+def digest(*parts: object) -> str:
+    return hashlib.sha1(repr(parts).encode()).hexdigest()[:16]
+
+
+def key_of(stored: str | None) -> str | None:
+    """What a stored key says the message shows, without its picture's digest."""
+    return None if stored is None else stored.split("#")[0]
+
+
+def same_picture(stored: str | None, draft: Draft) -> bool:
+    """Whether the message already shows the draft's picture, byte for byte."""
+    shown = (stored or "").partition("#")[2]
+    return shown != "" and shown == draft.stored.partition("#")[2]
+
+
+def not_modified(error: BadRequest) -> bool:
+    return "not modified" in error.message.lower()
+
+
+#: One of a game's messages: its lobby, its table, or a seat's hand (the seat's number).
+Place = Literal["lobby", "table"] | int
+LOBBY: Final = "lobby"
+TABLE: Final = "table"
+
+
+def message_at(messages: Messages, place: Place) -> int | None:
+    """The id of the game's current message at ``place``, if the bot knows one."""
+    if place == LOBBY:
+        return messages.lobby
+    if place == TABLE:
+        return messages.table
+    hand = messages.hands.get(place)
+    return None if hand is None else hand.message_id
+
+
+class TopicGoneError(Exception):
+    """Telegram refuses to post in a game's forum topic: it was closed or deleted."""
+
+    def __init__(self, thread_id: int, deleted: bool) -> None:
+        super().__init__(f"topic {thread_id} is {'deleted' if deleted else 'closed'}")
+        self.thread_id = thread_id
+        self.deleted = deleted
+
+
+def topic_refusal(error: BadRequest) -> bool | None:
+    """Whether Telegram's refusal says the topic is deleted (True) or closed (False);
+    None when it is about something else."""
+    message = error.message.lower()
+    if "topic_closed" in message:
+        return False
+    if "message thread not found" in message or "topic_deleted" in message:
+        return True
+    return None
+
+
+class Messenger:
+    """The bot's calls for its games' messages: send, edit in place, retire; and the one
+    picture thread both channels draw in (the group's table before any hand)."""
+
+    def __init__(self, bot: Bot, service: GameService, painter: Painter,
+                 bot_username: str = "") -> None:
+        self.bot = bot
+        self.service = service  # a group that became a supergroup moves its games
+        self.bot_username = bot_username  # learnt at start, for the deep links
+        self._painter = painter  # the pictures' one thread (announcements are drawn there too)
+        # (game, place) -> set once the send in flight of that message is answered
+        self._sending: dict[tuple[int, Place], asyncio.Event] = {}
+
+    def close(self) -> None:
+        """The bot has stopped: the picture thread ends once it is idle."""
+        self._painter.close()
+
+    async def drawn(self, draft: Draft, urgency: Urgency = Urgency.TABLE) -> Draft:
+        """The draft with its picture, drawn in the worker thread (see :mod:`bot.painter`)."""
+        if draft.drawing is None:
+            return draft
+        photo = await self._painter.draw(draft.drawing, urgency)
+        return replace(draft, photo=photo, drawing=None)
+
+    @contextlib.contextmanager
+    def sending(self, game_id: int, place: Place) -> Iterator[None]:
+        """Marks a send of the game's message at ``place`` in flight (see :meth:`sent`);
+        the new message's id is to be recorded inside, with no await after the send."""
+        key = (game_id, place)
+        sending = self._sending[key] = asyncio.Event()
+        try:
+            yield
+        finally:
+            sending.set()
+            if self._sending.get(key) is sending:
+                del self._sending[key]
+
+    async def sent(self, game_id: int, place: Place, timeout: float) -> None:
+        """Wait, at most ``timeout``, while a send of the game's message at ``place`` is in
+        flight: the bot learns the new message's id only from its answer, and a tap on it
+        may come first (the buttons' stray check)."""
+        sending = self._sending.get((game_id, place))
+        if sending is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(sending.wait(), timeout)
+
+    async def send(
+        self, chat_id: int, text: str, photo: bytes | None, markup: InlineKeyboardMarkup | None,
+        thread_id: int | None = None,
+    ) -> Message:
+        """Send to a chat, or to one topic of a forum (``thread_id``; None: General, where
+        the Bot API takes no thread id). A refused topic raises :class:`TopicGoneError`."""
+        try:
+            if photo is None:
+                return await self.bot.send_message(
+                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                    message_thread_id=thread_id,
+                )
+            return await self.bot.send_photo(
+                chat_id, photo, caption=text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                message_thread_id=thread_id,
+            )
+        except ChatMigrated as exc:
+            await self.service.migrate_chat(chat_id, exc.new_chat_id)
+            return await self.send(exc.new_chat_id, text, photo, markup, thread_id)
+        except BadRequest as exc:
+            deleted = topic_refusal(exc)
+            if thread_id is not None and deleted is not None:
+                raise TopicGoneError(thread_id, deleted) from exc
+            raise
+
+    async def edit(
+        self, chat_id: int, message_id: int, draft: Draft, shown: str | None = None
+    ) -> bool:
+        """Edit in place (the caption alone when ``shown``, the stored key of what the
+        message shows, has the same picture); False when the message is gone."""
+        try:
+            if draft.photo is not None and same_picture(shown, draft):
+                await self.bot.edit_message_caption(
+                    chat_id=chat_id, message_id=message_id, caption=draft.text,
+                    parse_mode=ParseMode.HTML, reply_markup=draft.markup,
+                )
+            elif draft.photo is not None:
+                media = InputMediaPhoto(draft.photo, caption=draft.text, parse_mode=ParseMode.HTML)
+                await self.bot.edit_message_media(
+                    media, chat_id=chat_id, message_id=message_id, reply_markup=draft.markup
+                )
+            else:
+                await self.bot.edit_message_text(
+                    draft.text, chat_id=chat_id, message_id=message_id,
+                    parse_mode=ParseMode.HTML, reply_markup=draft.markup,
+                )
+        except BadRequest as exc:
+            if not_modified(exc):
+                return True
+            if "not found" in exc.message.lower() or "can't be edited" in exc.message.lower():
+                return False
+            raise
+        return True
+
+    async def retire(self, chat_id: int, message_id: int, delete: bool) -> None:
+        """Take an old message out of play: delete it, or at least remove its buttons."""
+        try:
+            if delete and await self.bot.delete_message(chat_id, message_id):
+                return
+        except TelegramError:
+            pass
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except TelegramError:
+            pass  # already without buttons, or gone

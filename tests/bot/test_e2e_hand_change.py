@@ -1,0 +1,87 @@
+"""The group's table when a hand ends while the table's picture is still being drawn: the
+drawing shows the hand before its last move, and the sync that sends it must not take it for
+the next hand's table (a new message with a stale picture above the hand's result)."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable
+
+import pytest
+from bot_kit import Group
+
+from bot.models import Game
+from bot.pictures import Drawing
+from bot.runtime import Runtime
+from engine import Action, TableView
+
+HAND_OVER = "Hand 1 is over."
+
+
+def gate_table_drawings(runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+                        ) -> tuple[threading.Event, threading.Event, threading.Event]:
+    """(arm, entered, go): once armed, the next table drawing waits in the picture thread
+    (``entered`` is set) until ``go``."""
+    arm, entered, go = threading.Event(), threading.Event(), threading.Event()
+    make: Callable[[Game, TableView], Drawing] = runtime.pictures.table_drawing
+
+    def gated(game: Game, view: TableView) -> Drawing:
+        drawing = make(game, view)
+        if not arm.is_set() or go.is_set():
+            return drawing
+
+        def draw() -> bytes:
+            entered.set()
+            go.wait(10)
+            return drawing()
+        return draw
+
+    monkeypatch.setattr(runtime.pictures, "table_drawing", gated)
+    return arm, entered, go
+
+
+def ends_the_hand(game: Game, seat: int, action: Action) -> bool:
+    assert game.match is not None
+    trial = copy.deepcopy(game.match)
+    trial.step(seat, action)
+    return trial.hand.over
+
+
+async def move(runtime: Runtime, game: Game, seat: int, action: Action) -> None:
+    async with runtime.locks.game(game.game_id):
+        await runtime.service.act(game, game.players[seat].user_id, game.move_no, action)
+
+
+async def test_a_hand_that_ends_while_its_table_is_drawn_keeps_its_table_above_the_result(
+        group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with group.bot() as runtime:
+        await group.start("pair")
+        await group.server.wait_idle()
+        game = group.game()
+        arm, entered, go = gate_table_drawings(runtime, monkeypatch)
+        while True:  # the players lay their first legal tile until the next one ends the hand
+            assert game.match is not None and len(game.match.hands) == 1
+            seat = game.match.to_move
+            assert seat is not None
+            action = game.match.legal_actions()[0]
+            if ends_the_hand(game, seat, action):
+                break
+            await move(runtime, game, seat, action)
+            await runtime.publisher.idle()
+        table = group.messages()[-1]
+        assert table.photo is not None and "hand 1" in (table.caption or "")
+        arm.set()
+        async with runtime.locks.game(game.game_id):  # half the turn's time: the table changes
+            assert await runtime.service.warn(game, game.move_no)
+        await group.server.wait_for(entered.is_set, message="the table was not drawn again")
+        await move(runtime, game, seat, action)  # the hand ends while its table is drawn
+        go.set()
+        await runtime.publisher.idle()
+        await group.server.wait_idle()
+        after = group.messages()[group.messages().index(table) + 1:]
+        texts = [m.caption or m.text or "" for m in after]
+        assert texts[0].startswith(HAND_OVER), texts  # no table sent before the result
+        assert [m.photo is not None and "hand 2" in t for m, t in zip(after, texts, strict=True)
+                ][1:] == [True], texts
+        assert "hand 1" in (table.caption or "") and table.button_texts == []
