@@ -128,7 +128,7 @@ def moves(game: str, seats: int, rounds: int, theme_name: str) -> dict[str, Any]
             _, frame = table_picture(view, names, theme=theme_name, labels=LABELS, since=since)
             if since is not None:  # the hand's first picture has nothing to be drawn from
                 from_frame.append(_since(start))
-                bands.append(len(changed_bands(frame.strokes, frame.base, HEIGHT, since)))
+                bands.append(len(changed_bands(frame.marks, frame.base, HEIGHT, since)))
                 start = time.perf_counter()
                 table_picture(view, names, theme=theme_name, labels=LABELS)
                 whole.append(_since(start))

@@ -15,7 +15,7 @@ from .fonts import fit, font, printable
 from .labels import TableLabels
 from .palettes import PALETTES
 from .sprites import SUPERSAMPLE, Look, back_sprite, tile_sprite
-from .strokes import Stroke, lay, sprite_stroke
+from .strokes import Stroke, lay, named, sprite_stroke
 from .themes import Colour, Theme
 
 # A picture holds a few dozen colours and their anti-aliased blends, so 256 palette entries
@@ -89,11 +89,12 @@ def letter(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size:
     """``ImageDraw.text`` for one line of drawable words, pixel for pixel, with the mask
     cached (see :data:`LETTERING_CACHE`): the mask is filled with ``colour`` where it is."""
     x, y = xy
-    mask, (left, top) = _lettering(words, size, bold, anchor, (math.modf(x)[0], math.modf(y)[0]))
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, (left, top) = _lettering(words, size, bold, anchor, start)
     if not mask.size[0] or not mask.size[1]:
         return
     box = (int(x) + left, int(y) + top, int(x) + left + mask.size[0], int(y) + top + mask.size[1])
-    lay(draw.im, Stroke(box, mask, colour))
+    lay(draw.im, Stroke(box, mask, colour, ("letters", words, size, bold, anchor, start)))
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,
@@ -116,7 +117,7 @@ def rounded(width: int, height: int, radius: int, fill: Colour, outline: Colour 
         (0, 0, width * k - 1, height * k - 1), radius * k, fill=fill, outline=outline,
         width=line * k,
     )
-    return image.reduce(k)
+    return named(image.reduce(k), "rounded", width, height, radius, fill, outline, line)
 
 
 def pill(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, words: str,

@@ -3,9 +3,10 @@
 A move changes a few places of the table (the new tile and the one it no longer highlights,
 the ends' badges, two seats' counts and turn marks), yet drawing, reducing to the palette and
 compressing the whole picture again was most of a move's cost. So a picture is recorded as
-its strokes (:mod:`renderers.strokes`) and kept as a :class:`Frame`: the strokes and the PNG's
-bands of :data:`BAND_ROWS` rows, each compressed on its own (:mod:`renderers.png`). The next
-picture's strokes are compared with the previous one's; a band where the two differ is drawn
+its strokes (:mod:`renderers.strokes`) and kept as a :class:`Frame`: the strokes' marks (what
+each lays where, by name: no pixels, no sprites) and the PNG's bands of :data:`BAND_ROWS`
+rows, each compressed on its own (:mod:`renderers.png`). The next picture's strokes are
+compared with the previous one's; a band where the two differ is drawn
 from the empty table by replaying, clipped to its rows, every stroke that meets it; every other
 band keeps its bytes.
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from .png import Band, palette_png
-from .strokes import Stroke
+from .strokes import Mark, Stroke
 
 # 16 rows: a tile is some 5 bands high, a seat's panel 8. Taller bands compress a little better
 # (each band starts with an empty window) but redraw more rows around a change.
@@ -36,9 +37,10 @@ Base = tuple[str, int, int]  # what strokes are laid on: the backdrop's theme, w
 @dataclass(frozen=True, slots=True, eq=False)
 class Frame:
     """What a picture was made of, to draw the next picture of the same table from: its
-    strokes and its PNG's bands (some 40 KB in all), not its pixels."""
+    strokes' marks and its PNG's bands (some 40 KB in all), not its pixels, nor the sprites
+    it laid (a mark names them)."""
 
-    strokes: tuple[Stroke, ...]
+    marks: tuple[Mark, ...]
     bands: tuple[Band, ...]
     base: Base
 
@@ -48,20 +50,20 @@ def _drawn_on(since: Frame | None, base: Base, count: int) -> bool:
     return since is not None and since.base == base and len(since.bands) == count
 
 
-def changed_bands(strokes: Sequence[Stroke], base: Base, height: int,
+def changed_bands(marks: Sequence[Mark], base: Base, height: int,
                   since: Frame | None) -> list[int]:
     """The bands whose pixels may differ from ``since``'s, in order."""
     count = -(-height // BAND_ROWS)
     if not _drawn_on(since, base, count):
         return list(range(count))
     assert since is not None
-    matcher = difflib.SequenceMatcher(None, since.strokes, strokes, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, since.marks, marks, autojunk=False)
     dirty: set[int] = set()
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        for stroke in (*since.strokes[i1:i2], *strokes[j1:j2]):
-            top, bottom = max(stroke.box[1], 0), min(stroke.box[3], height)
+        for box, _, _ in (*since.marks[i1:i2], *marks[j1:j2]):
+            top, bottom = max(box[1], 0), min(box[3], height)
             if top < bottom:
                 dirty.update(range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1))
     return sorted(dirty)
@@ -102,20 +104,20 @@ def paint(strokes: Sequence[Stroke], backdrop: Image.Image, base: Base, palette:
     """The PNG of the picture ``strokes`` lay on ``backdrop``, in ``palette`` (a palette
     picture), drawn where it differs from ``since``; and its own frame."""
     width, height = backdrop.size
-    kept = strokes if isinstance(strokes, tuple) else tuple(strokes)
+    marks = tuple(stroke.mark for stroke in strokes)
     count = -(-height // BAND_ROWS)
     bands: list[Band | None] = (
         list(since.bands) if since is not None and _drawn_on(since, base, count)
         else [None] * count
     )
     stride = (width + 1) * BAND_ROWS
-    for first, last in _runs(changed_bands(kept, base, height, since)):
+    for first, last in _runs(changed_bands(marks, base, height, since)):
         top, bottom = first * BAND_ROWS, min(last * BAND_ROWS, height)
-        rows = _strip(kept, backdrop, palette, top, bottom)
+        rows = _strip(strokes, backdrop, palette, top, bottom)
         for band in range(first, last):
             start = (band - first) * stride
             bands[band] = Band.of(rows[start:start + stride])
     done = tuple(band for band in bands if band is not None)
     assert len(done) == len(bands), "every band is drawn or kept"
     colours = bytes(palette.getpalette() or ())
-    return palette_png(width, height, colours, done), Frame(kept, done, base)
+    return palette_png(width, height, colours, done), Frame(marks, done, base)

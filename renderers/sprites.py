@@ -25,6 +25,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .pips import PIP_LAYOUTS, pip_radius
+from .strokes import named
 from .themes import Colour, Theme, find_theme
 
 SUPERSAMPLE = 4
@@ -153,7 +154,7 @@ def _face(first: int, second: int, side: int, vertical: bool, look: Look,
                       else (top.width + bottom.width, top.height))
     image.paste(top, (0, 0))  # copied as they are, transparency and all
     image.paste(bottom, (0, side) if vertical else (side, 0))
-    return image
+    return named(image, "tile", first, second, side, vertical, look, theme_name)
 
 
 def tile_sprite(first: int, second: int, side: int, vertical: bool, palette: Theme,
@@ -170,13 +171,12 @@ def _back(side: int, vertical: bool, theme_name: str) -> Image.Image:
     _body(draw, side, vertical, palette.tile_back, palette.tile_back_edge, max(1, side // 12) * k)
     w, h = tile_size(side, vertical)
     inset = max(2, side // 5) * k
-    if side < 20:  # a small back reads better plain
-        return image.reduce(k)
-    draw.rounded_rectangle(
-        (inset, inset, w * k - inset, h * k - inset), max(1, side // 12) * k,
-        outline=palette.tile_back_edge, width=max(1, side // 16) * k,
-    )
-    return image.reduce(k)
+    if side >= 20:  # a small back reads better plain
+        draw.rounded_rectangle(
+            (inset, inset, w * k - inset, h * k - inset), max(1, side // 12) * k,
+            outline=palette.tile_back_edge, width=max(1, side // 16) * k,
+        )
+    return named(image.reduce(k), "back", side, vertical, theme_name)
 
 
 def back_sprite(side: int, vertical: bool, palette: Theme) -> Image.Image:

@@ -10,10 +10,10 @@ the strokes over those rows alone gives them pixel for pixel (see :mod:`renderer
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
@@ -26,27 +26,42 @@ Box = tuple[int, int, int, int]  # left, top, right, bottom: the pixels a stroke
 _RECORDING: ContextVar[tuple[Any, list[Stroke]] | None] = ContextVar("recording", default=None)
 
 
+Mark = tuple[Box, Colour | None, Hashable]  # what a kept picture remembers of a stroke
+
+
+@dataclass(frozen=True, slots=True)
+class _Same:
+    """An unnamed ink, equal only to itself; held, so that its identity cannot be freed and
+    taken by another object."""
+
+    ink: Any = field(compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.ink is self.ink
+
+    def __hash__(self) -> int:
+        return id(self.ink)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Stroke:
     """One sprite (``colour`` None: its own pixels, through its alpha) or one mask filled with
-    ``colour``, at ``box``. Two strokes are the same when they lay the same object (the caches'
-    sprites and masks are shared) at the same place in the same colour: held here, the object
-    cannot be freed and its identity taken by another."""
+    ``colour``, at ``box``. ``name`` says what the ink is (a cached sprite's or a label's key,
+    see :func:`named`): two strokes with the same mark lay the same pixels, and a kept picture
+    remembers its strokes' marks without holding their inks."""
 
     box: Box
     ink: Any  # a sprite (Image.Image, mode RGBA) or a mask (a Pillow core, mode L)
     colour: Colour | None = None
+    name: Hashable | None = None
 
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Stroke) and self.ink is other.ink and self.box == other.box
-                and self.colour == other.colour)
-
-    def __hash__(self) -> int:
-        return hash((id(self.ink), self.box, self.colour))
+    @property
+    def mark(self) -> Mark:
+        return self.box, self.colour, self.name if self.name is not None else _Same(self.ink)
 
     def __repr__(self) -> str:
         what = "sprite" if self.colour is None else f"mask filled {self.colour!r}"
-        return f"<Stroke {what} at {self.box!r}>"
+        return f"<Stroke {what} {self.name!r} at {self.box!r}>"
 
     def meets(self, top: int, bottom: int) -> bool:
         """Whether the stroke may change a pixel in rows ``top`` to ``bottom`` (excluded)."""
@@ -63,11 +78,19 @@ class Stroke:
             core.paste(self.colour, box, self.ink)
 
 
+def named(sprite: Image.Image, *name: Hashable) -> Image.Image:
+    """``sprite``, a cache's, marked with the key it was made from: the same key always makes
+    the same pixels, so strokes compare by it (see :attr:`Stroke.mark`)."""
+    sprite.info["stroke"] = name
+    return sprite
+
+
 def sprite_stroke(sprite: Image.Image, x: int, y: int) -> Stroke:
     """``sprite`` with its top-left corner at (x, y)."""
+    name = sprite.info.get("stroke")
     if sprite.mode != "RGBA":
         sprite = sprite.convert("RGBA")
-    return Stroke((x, y, x + sprite.width, y + sprite.height), sprite)
+    return Stroke((x, y, x + sprite.width, y + sprite.height), sprite, None, name)
 
 
 def lay(core: Any, stroke: Stroke) -> None:

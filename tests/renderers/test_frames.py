@@ -51,7 +51,7 @@ def test_a_move_draws_only_the_rows_it_changed() -> None:
     since: Frame | None = None
     for view in views[:12]:
         _, frame = table_picture(view, names, labels=LABELS)
-        changed.append(len(changed_bands(frame.strokes, base, HEIGHT, since)))
+        changed.append(len(changed_bands(frame.marks, base, HEIGHT, since)))
         since = frame
     total = -(-HEIGHT // BAND_ROWS)
     assert changed[0] == total  # nothing to draw from: every band
@@ -64,7 +64,7 @@ def test_the_same_table_again_changes_no_band_and_gives_the_same_bytes() -> None
     first, frame = table_picture(view, names_for(4), labels=LABELS)
     again, same = table_picture(view, names_for(4), labels=LABELS, since=frame)
     assert again == first
-    assert changed_bands(same.strokes, same.base, HEIGHT, frame) == []
+    assert changed_bands(same.marks, same.base, HEIGHT, frame) == []
 
 
 def test_a_frame_of_another_theme_is_not_drawn_from() -> None:
@@ -110,3 +110,13 @@ def test_the_png_is_valid_and_its_checksum_combined_right() -> None:
     with Image.open(io.BytesIO(png)) as picture:
         assert (picture.mode, picture.size) == ("P", (WIDTH, HEIGHT))
         picture.load()  # the zlib stream, its Adler-32 included
+
+
+@pytest.mark.parametrize(("game", "seats"), [("pair", 4), ("kolbasa", 3), ("gaple-dead", 5)])
+def test_a_kept_frame_holds_no_sprite_alive(game: str, seats: int) -> None:
+    """Every mark names its ink (a sprite's or a label's key), so the frames the bot keeps
+    hold no sprite the caches have let go: their memory is their bands."""
+    for view in hand_views(game, seats, seed=3)[::4]:
+        _, frame = table_picture(view, names_for(seats), labels=LABELS)
+        held = [mark for mark in frame.marks if not isinstance(mark[2], tuple)]
+        assert held == [], held[:3]
