@@ -188,7 +188,7 @@ class GameService:
         if game_name not in GAMES:
             raise UserError(N_("I don't know the game {game}."), game=game_name)
         options = dict(options or {})
-        variant(game_name).options(options, variant(game_name).seat_counts[0])
+        variant(game_name).lobby_options(options, 1)  # they fit some table of this game
         game = Game(0, chat_id, Status.LOBBY, game_name, options, creator.user_id,
                     [creator], None, 0, language, Messages(), turn_seconds,
                     thread_id=thread_id)

@@ -124,8 +124,9 @@ def help_text(t: Translator) -> str:
 
 
 def options_line(t: Translator, game: Game) -> str:
-    spec = variant(game.variant)
-    opts = spec.options(game.options, spec.seat_counts[0])
+    # The target and the rest as they will be for the players seated (Bergen: 15 for two,
+    # 10 for three or four), or for the fewest seats the options fit while few are seated.
+    opts = variant(game.variant).lobby_options(game.options, len(game.players))
     parts = [t("double-{n} set", n=opts.set), t("to {target} points", target=opts.target)]
     if game.turn_seconds:
         parts.append(t("{seconds} s a turn", seconds=game.turn_seconds))

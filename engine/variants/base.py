@@ -121,6 +121,20 @@ class Variant:
         self.check_seats(seats)
         return build_options(given, self.option_specs, self.default_options(seats))
 
+    def lobby_options(self, given: Mapping[str, object], seated: int) -> Options:
+        """The options of a table still filling, with ``seated`` players: for that many seats
+        when they are a table the game is played by and the options fit it, else for the
+        fewest seats they fit (``deal=5`` is for five players). Raises
+        :class:`BadInputError` (the first seat count's) when they fit no table."""
+        error: BadInputError | None = None
+        for seats in sorted(self.seat_counts, key=lambda seats: (seats != seated, seats)):
+            try:
+                return self.options(given, seats)
+            except BadInputError as exc:
+                error = error or exc
+        assert error is not None
+        raise error
+
     def check_seats(self, seats: object) -> None:
         if type(seats) is not int or seats not in self.seat_counts:
             allowed = " or ".join(map(str, self.seat_counts))

@@ -36,6 +36,37 @@ async def test_options_on_the_command_line_show_on_the_lobby(group: Group) -> No
         await group.server.wait_for(lambda: group.said("A table is already open here"))
 
 
+async def test_the_lobby_shows_the_target_for_the_players_seated(group: Group) -> None:
+    """Bergen is played to 15 by two and to 10 by three or four: the lobby says which, as
+    players join, and the started table plays to what it said."""
+    async with group.bot():
+        await group.open_table("bergen", players=2)
+        assert "to 15 points" in group.lobby().content
+        user = group.users[2]
+        user.send_private("/start")
+        user.press(group.lobby(), lobby_button(group.lobby(), "j") or "")
+        await group.server.wait_for(lambda: "to 10 points" in group.lobby().content)
+        assert "to 15" not in group.lobby().content
+
+
+async def test_options_for_another_table_size_open_a_lobby_and_are_checked_at_start(
+        group: Group) -> None:
+    """deal=5 is for five players: the lobby opens with it, and a start with four says why
+    it cannot go."""
+    async with group.bot():
+        for user in group.users[:4]:
+            user.send_private("/start")
+        group.users[0].send(group.chat, "/newgame gaple-dead deal=5")
+        lobby = await group.server.wait_for(group._lobby_or_none)
+        for user in group.users[1:4]:
+            record = user.press(lobby, lobby_button(lobby, "j") or "")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        start = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: start.answered)
+        assert start.answer_text == "These options do not fit a table of 4 players."
+        assert not group.said("not valid")
+
+
 async def test_bad_options_are_explained(group: Group) -> None:
     async with group.bot():
         group.users[0].send(group.chat, "/newgame pair deal=7")

@@ -150,6 +150,22 @@ def test_gaple_dead_with_four_players_is_dealt_six_or_seven() -> None:
     assert caught.value.spec is not None and caught.value.spec.describe() == "6 or 7"
 
 
+@pytest.mark.parametrize(("seated", "target"), [(1, 15), (2, 15), (3, 10), (4, 10)])
+def test_a_lobby_shows_the_target_of_the_players_seated(seated: int, target: int) -> None:
+    """Bergen is played to 15 by two, to 10 by three or four (D21)."""
+    assert variant("bergen").lobby_options({}, seated).target == target
+
+
+def test_a_lobby_takes_options_that_fit_another_seat_count_than_its_players() -> None:
+    dead = variant("gaple-dead")
+    assert dead.lobby_options({"deal": 5}, 1).deal == 5  # for five players
+    assert dead.lobby_options({"deal": 7}, 4).deal == 7
+    with pytest.raises(OptionValueError):
+        dead.lobby_options({"deal": 3}, 4)  # no table is dealt three
+    with pytest.raises(UnknownOptionError):
+        dead.lobby_options({"spinner": True}, 4)
+
+
 def test_options_to_dict_gives_every_option_of_the_game_and_get_reads_one() -> None:
     options = variant("pair").options({"block_count": "all"}, 4)
     assert options.to_dict() == {
