@@ -40,13 +40,20 @@ class GroupSync:
         game = self.service.game(game_id)
         if game is None:
             return
-        if self.limiter is not None:
-            # Drawn only once the group's budget lets it go: the latest state, not one
-            # drawn earlier and sent late (requests meanwhile only mark the game dirty).
-            await self.limiter.ready(game.chat_id)
-        async with self.locks.game(game_id):
-            lobby = self._lobby_draft(game)
-            table = self._table_draft(game)
+        while True:
+            drained = game.move_no
+            if self.limiter is not None:
+                # Drawn only once the group's budget lets it go: the latest state, not one
+                # drawn earlier and sent late (requests meanwhile only mark the game dirty).
+                await self.limiter.ready(game.chat_id)
+            async with self.locks.game(game_id):
+                if game.move_no == drained:
+                    lobby = self._lobby_draft(game)
+                    table = self._table_draft(game)
+                    break
+            # Moves were committed meanwhile: their announcements go first (a hand that
+            # ended is told before the next hand's table is posted).
+            await self._drain_outbox(game_id)
         changed = False
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby)

@@ -4,6 +4,7 @@ the next hand's table (a new message with a stale picture above the hand's resul
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import threading
 from collections.abc import Callable
@@ -85,3 +86,47 @@ async def test_a_hand_that_ends_while_its_table_is_drawn_keeps_its_table_above_t
         assert [m.photo is not None and "hand 2" in t for m, t in zip(after, texts, strict=True)
                 ][1:] == [True], texts
         assert "hand 1" in (table.caption or "") and table.button_texts == []
+
+
+async def test_a_hand_that_ends_while_the_table_waits_for_its_budget_is_told_before_the_next(
+        group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group's sync waits for its budget before drawing; a hand ending meanwhile puts its
+    result in the outbox and deals the next hand: the result goes first, then the next
+    hand's table (not the new table above the old hand's result)."""
+    async with group.bot() as runtime:
+        await group.start("pair")
+        await group.server.wait_idle()
+        game = group.game()
+        while True:
+            assert game.match is not None and len(game.match.hands) == 1
+            seat = game.match.to_move
+            assert seat is not None
+            action = game.match.legal_actions()[0]
+            if ends_the_hand(game, seat, action):
+                break
+            await move(runtime, game, seat, action)
+            await runtime.publisher.idle()
+        table = group.messages()[-1]
+        limiter = runtime.limiter
+        assert limiter is not None
+        entered, go = asyncio.Event(), asyncio.Event()
+        ready = limiter.ready
+
+        async def held(chat_id: int) -> None:
+            if chat_id == group.chat.id and not go.is_set():
+                entered.set()
+                await go.wait()
+            await ready(chat_id)
+
+        monkeypatch.setattr(limiter, "ready", held)
+        async with runtime.locks.game(game.game_id):  # half the turn's time: the table changes
+            assert await runtime.service.warn(game, game.move_no)
+        await asyncio.wait_for(entered.wait(), 10)
+        await move(runtime, game, seat, action)  # the hand ends while the sync waits
+        go.set()
+        await runtime.publisher.idle()
+        await group.server.wait_idle()
+        after = group.messages()[group.messages().index(table) + 1:]
+        texts = [m.caption or m.text or "" for m in after]
+        assert texts[0].startswith(HAND_OVER), texts
+        assert ["hand 2" in t for t in texts[1:]] == [True], texts
