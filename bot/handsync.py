@@ -112,8 +112,8 @@ class HandSync:
                 continue
             language = await self.service.storage.user_language(change.left.user_id)
             t = translator(language or game.language)
-            text = t("🤖 {computer} plays your seat now. Thanks for playing!",
-                     computer=texts.esc(game.players[change.seat].name))
+            text = t("🤖 {computer} plays your seat now. Thanks for playing!",  # one robot
+                     computer=texts.esc(game.players[change.seat].name.removeprefix("🤖 ")))
             try:
                 await self.messenger.bot.edit_message_caption(
                     chat_id=change.left.user_id, message_id=current.message_id, caption=text,

@@ -147,6 +147,7 @@ async def test_a_replaced_player_is_told_who_plays_their_seat(group: Group) -> N
             (m for m in group.server.bot_messages(sergei.private_chat)
              if "plays your seat now" in m.content), None))
         assert not farewell.buttons
+        assert farewell.content.count("🤖") == 1, farewell.content  # one robot, not two
         assert active_hand(group.server, sergei) is None
 
 
