@@ -504,7 +504,11 @@ class GameService:
         match can finish. ``asked_seat`` is the seat a confirmation button was made for: only
         that seat's player may answer it. Returns the newcomer."""
         seat = game.seat_of(user_id)
-        if game.status is not Status.PLAYING or seat is None:
+        if seat is None:
+            raise UserError(N_("You are not playing in this game."))
+        if not game.status.open:  # a question asked during the match, answered after it
+            raise UserError(N_("This game is over."))
+        if game.status is not Status.PLAYING:
             raise UserError(N_("You are not playing in this game."))
         if asked_seat is not None:
             self.check_asked(game, user_id, asked_seat)

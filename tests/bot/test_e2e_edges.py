@@ -52,6 +52,25 @@ async def test_a_bot_removed_from_the_group_ends_its_game(group: Group) -> None:
         await group.server.wait_for(lambda: game.status is Status.STOPPED)
 
 
+async def test_a_leave_question_answered_after_the_game_ended_says_it_is_over(
+        group: Group) -> None:
+    async with group.bot():
+        await group.start("pair")
+        group.users[1].send(group.chat, "/leave")
+        ask = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat) if "Yes, leave" in
+             str(m.button_texts)), None))
+        group.users[0].send(group.chat, "/stop")
+        stop = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Yes, stop the game" in str(m.button_texts)), None))
+        group.users[0].press(stop, "Yes, stop the game")
+        await group.server.wait_for(lambda: group.game().status is Status.STOPPED)
+        late = group.users[1].press(ask, "Yes, leave")
+        await group.server.wait_for(lambda: late.answered)
+        assert late.answer_text == "This game is over."
+
+
 async def test_only_the_leaver_answers_their_confirmation(group: Group) -> None:
     async with group.bot():
         await group.start("pair")
