@@ -180,13 +180,19 @@ class HandSync:
         if seat in game.messages.unreachable:
             return
         t = translator(game.language)
-        text = t(
-            "I cannot send {name} their tiles: they have not started a private chat with me, "
-            "or they blocked me. {name}, open {link}, press Start, then tap “My tiles” here. "
-            "The game waits; its creator can also /stop it.",
-            name=texts.mention(player.user_id, player.name),
-            link=keyboards.deep_link(self.messenger.bot_username, f"hand{game.game_id}"),
-        )
+        name = texts.mention(player.user_id, player.name)
+        link = keyboards.deep_link(self.messenger.bot_username, f"hand{game.game_id}")
+        if game.turn_seconds:  # the turn timer plays for them meanwhile: say so
+            text = t(
+                "I cannot send {name} their tiles: they have not started a private chat with "
+                "me, or they blocked me. {name}, open {link}, press Start, then tap “My tiles” "
+                "here. Until then, when their time runs out, I play for them; the game's "
+                "creator can also /stop it.", name=name, link=link)
+        else:
+            text = t(
+                "I cannot send {name} their tiles: they have not started a private chat with "
+                "me, or they blocked me. {name}, open {link}, press Start, then tap “My tiles” "
+                "here. The game waits; its creator can also /stop it.", name=name, link=link)
         await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
         game.messages.unreachable.append(seat)  # told once, after the group really was
 

@@ -9,6 +9,7 @@ from bot_kit import Group, counting_seeds, die_after_commit
 
 from bot.callbacks import TileIntent, TileTap
 from bot.models import Status
+from bot.settings import GroupSettings
 from engine import Tile, match_to_dict
 from fakeapi import FakeTelegramServer
 from fakeapi.players import active_hand
@@ -175,11 +176,28 @@ async def test_a_player_who_blocked_the_bot_can_come_back(group: Group) -> None:
         nxt.block_bot()
         await table.play_one()
         await group.server.wait_for(lambda: group.said("I cannot send " + nxt.first_name))
+        # The turn timer runs (90 s by default): the group is told the bot plays for them.
+        assert group.said("when their time runs out, I play for them")
+        assert not group.said("The game waits")
         nxt.unblock_bot()
         nxt.send_private("/start")
         await group.server.wait_for(lambda: active_hand(group.server, nxt) is not None,
                                     message="the hand was not sent again")
         await table.play_one()
+
+
+async def test_without_a_turn_timer_the_game_waits_for_a_player_who_blocked_the_bot(
+        group: Group) -> None:
+    async with group.bot() as runtime:
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings().with_general("turn_seconds", 0).to_json())
+        table = await group.start("gaple")
+        user, _ = await group.server.wait_for(table.whose_turn)
+        nxt = group.users[(group.users.index(user) + 1) % 4]
+        nxt.block_bot()
+        await table.play_one()
+        await group.server.wait_for(lambda: group.said("I cannot send " + nxt.first_name))
+        assert group.said("The game waits") and not group.said("I play for them")
 
 
 async def test_a_group_that_became_a_supergroup_keeps_its_game(group: Group) -> None:
