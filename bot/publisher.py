@@ -19,7 +19,7 @@ import logging
 from typing import Protocol
 
 from telegram import Bot
-from telegram.error import RetryAfter
+from telegram.error import Forbidden, RetryAfter
 
 from .groupsync import GroupSync
 from .handsync import HandSync
@@ -114,6 +114,10 @@ class Publisher:
                         self._dirty.add(key)
                 except StoppingError:
                     pass  # committed state waits in the database for the restart
+                except Forbidden as refused:
+                    # The bot was removed from the group (or may not post there): not a blip
+                    # to retry; the member update that says so stops the game.
+                    log.info("%s sync of game %s refused: %s", channel, game_id, refused)
                 except TopicGoneError as gone:
                     # Not a blip to retry: the game ends, and its last words go to General
                     # (its stop marks the game dirty again, which sends them).
