@@ -28,6 +28,7 @@ from .messenger import Messenger, TopicGoneError
 from .pictures import PictureMaker
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .service import GameService
+from .trim import Trimmer, find_malloc_trim
 
 log = logging.getLogger(__name__)
 GROUP, HANDS = "group", "hands"
@@ -56,6 +57,8 @@ class Publisher:
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._dirty: set[tuple[int, str]] = set()
         self._stopping = asyncio.Event()
+        # The C heap's free memory back after games leave memory.
+        self.trimmer = Trimmer(find_malloc_trim())
 
     # --- scheduling --------------------------------------------------------------------
     # Two channels per game: the group (announcements, lobby, table) and the private hands.
@@ -96,6 +99,7 @@ class Publisher:
         self.service.release(game_id)
         if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
             self.hands.chat_titles.pop(game.chat_id, None)
+        self.trimmer.after_release()
 
     async def _run(self, key: tuple[int, str]) -> None:
         game_id, channel = key

@@ -1,0 +1,39 @@
+"""Free C heap memory goes back to the system once games have left memory, at most once a
+minute (see bot.trim)."""
+
+from __future__ import annotations
+
+from bot_kit import Group
+from test_e2e_memory import finish_a_match
+
+from bot.trim import TRIM_EVERY, Trimmer, find_malloc_trim
+
+
+def test_memory_is_given_back_at_most_once_a_minute() -> None:
+    now = [1000.0]
+    calls: list[int] = []
+    trimmer = Trimmer(lambda pad: calls.append(pad) or 1, clock=lambda: now[0])
+    trimmer.after_release()
+    now[0] += TRIM_EVERY - 1
+    trimmer.after_release()  # too soon
+    now[0] += 1
+    trimmer.after_release()
+    assert calls == [0, 0] and trimmer.trims == 2
+
+
+def test_without_malloc_trim_nothing_is_called() -> None:
+    trimmer = Trimmer(None)  # a C library without it (musl, macOS)
+    trimmer.after_release()
+    assert trimmer.trims == 0
+
+
+def test_this_machines_c_library_has_malloc_trim() -> None:
+    """The bot's Docker image and CI run on glibc, where the call exists."""
+    assert find_malloc_trim() is not None
+
+
+async def test_a_game_leaving_memory_gives_free_memory_back(group: Group) -> None:
+    async with group.bot() as runtime:
+        game_id = await finish_a_match(group, runtime)
+        assert runtime.service.game(game_id) is None
+        assert runtime.publisher.trimmer.trims == 1
