@@ -265,7 +265,8 @@ class GameService:
         """The creator takes the last computer player off the table."""
         self._lobby(game)
         if user_id != game.creator_id:
-            raise UserError(N_("Only the player who created the game can add computer players."))
+            raise UserError(N_("Only the player who created the game can take computer players "
+                               "off."))
         for seat in range(len(game.players) - 1, -1, -1):
             if game.players[seat].is_computer:
                 del game.players[seat]

@@ -28,6 +28,11 @@ async def open_with_computers(group: Group, humans: int, levels: list[int]) -> T
         await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
     await group.server.wait_for(  # the seat lines: "3. 🤖 Nova"
         lambda: len(re.findall(r"^\d+\. 🤖", lobby.text or "", re.M)) == len(levels))
+    if levels:
+        taken_off = group.users[1].press(lobby, f"k:{gid}")  # nor takes them off
+        await group.server.wait_for(lambda: taken_off.answered)
+        assert taken_off.answer_text == (
+            "Only the player who created the game can take computer players off.")
     start = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
     await group.server.wait_for(lambda: start.answered)
     assert start.answer_text == "Let's play!"
