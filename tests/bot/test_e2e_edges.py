@@ -11,7 +11,7 @@ from bot_kit import Group, lobby_button
 
 from bot.models import Status
 from bot.texts import fit_caption, short_name
-from fakeapi import FakeTelegramServer
+from fakeapi import FakeTelegramServer, StoredMessage
 
 
 def test_names_are_shortened_and_captions_fit() -> None:
@@ -61,18 +61,21 @@ async def test_a_bot_removed_from_the_group_ends_its_game(
                 if r.name == "bot.publisher" and r.levelno >= logging.ERROR]
 
 
+async def question(group: Group, answer: str) -> StoredMessage:
+    """The bot's question in the group that offers the button ``answer``."""
+    return await group.server.wait_for(lambda: next(
+        (m for m in group.server.bot_messages(group.chat) if answer in str(m.button_texts)),
+        None))
+
+
 async def test_a_leave_question_answered_after_the_game_ended_says_it_is_over(
         group: Group) -> None:
     async with group.bot():
         await group.start("pair")
         group.users[1].send(group.chat, "/leave")
-        ask = await group.server.wait_for(lambda: next(
-            (m for m in group.server.bot_messages(group.chat) if "Yes, leave" in
-             str(m.button_texts)), None))
+        ask = await question(group, "Yes, leave")
         group.users[0].send(group.chat, "/stop")
-        stop = await group.server.wait_for(lambda: next(
-            (m for m in group.server.bot_messages(group.chat)
-             if "Yes, stop the game" in str(m.button_texts)), None))
+        stop = await question(group, "Yes, stop the game")
         group.users[0].press(stop, "Yes, stop the game")
         await group.server.wait_for(lambda: group.game().status is Status.STOPPED)
         late = group.users[1].press(ask, "Yes, leave")
@@ -84,9 +87,7 @@ async def test_only_the_leaver_answers_their_confirmation(group: Group) -> None:
     async with group.bot():
         await group.start("pair")
         group.users[1].send(group.chat, "/leave")
-        ask = await group.server.wait_for(lambda: next(
-            (m for m in group.server.bot_messages(group.chat) if "Yes, leave" in
-             str(m.button_texts)), None))
+        ask = await question(group, "Yes, leave")
         other = group.users[2].press(ask, "Yes, leave")
         await group.server.wait_for(lambda: other.answered)
         assert other.answer_text == "This question is for another player."

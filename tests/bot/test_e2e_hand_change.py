@@ -54,6 +54,20 @@ async def move(runtime: Runtime, game: Game, seat: int, action: Action) -> None:
         await runtime.service.act(game, game.players[seat].user_id, game.move_no, action)
 
 
+async def up_to_the_last_move(runtime: Runtime, game: Game) -> tuple[int, Action]:
+    """The players lay their first legal tile until the next one would end the hand: that
+    seat and that move, not made."""
+    while True:
+        assert game.match is not None and len(game.match.hands) == 1
+        seat = game.match.to_move
+        assert seat is not None
+        action = game.match.legal_actions()[0]
+        if ends_the_hand(game, seat, action):
+            return seat, action
+        await move(runtime, game, seat, action)
+        await runtime.publisher.idle()
+
+
 async def test_a_hand_that_ends_while_its_table_is_drawn_keeps_its_table_above_the_result(
         group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
     async with group.bot() as runtime:
@@ -61,15 +75,7 @@ async def test_a_hand_that_ends_while_its_table_is_drawn_keeps_its_table_above_t
         await group.server.wait_idle()
         game = group.game()
         arm, entered, go = gate_table_drawings(runtime, monkeypatch)
-        while True:  # the players lay their first legal tile until the next one ends the hand
-            assert game.match is not None and len(game.match.hands) == 1
-            seat = game.match.to_move
-            assert seat is not None
-            action = game.match.legal_actions()[0]
-            if ends_the_hand(game, seat, action):
-                break
-            await move(runtime, game, seat, action)
-            await runtime.publisher.idle()
+        seat, action = await up_to_the_last_move(runtime, game)
         table = group.messages()[-1]
         assert table.photo is not None and "hand 1" in (table.caption or "")
         arm.set()
@@ -97,15 +103,7 @@ async def test_a_hand_that_ends_while_the_table_waits_for_its_budget_is_told_bef
         await group.start("pair")
         await group.server.wait_idle()
         game = group.game()
-        while True:
-            assert game.match is not None and len(game.match.hands) == 1
-            seat = game.match.to_move
-            assert seat is not None
-            action = game.match.legal_actions()[0]
-            if ends_the_hand(game, seat, action):
-                break
-            await move(runtime, game, seat, action)
-            await runtime.publisher.idle()
+        seat, action = await up_to_the_last_move(runtime, game)
         table = group.messages()[-1]
         limiter = runtime.limiter
         assert limiter is not None

@@ -54,13 +54,8 @@ async def test_options_for_another_table_size_open_a_lobby_and_are_checked_at_st
     """deal=5 is for five players: the lobby opens with it, and a start with four says why
     it cannot go."""
     async with group.bot():
-        for user in group.users[:4]:
-            user.send_private("/start")
-        group.users[0].send(group.chat, "/newgame gaple-dead deal=5")
-        lobby = await group.server.wait_for(group._lobby_or_none)
-        for user in group.users[1:4]:
-            record = user.press(lobby, lobby_button(lobby, "j") or "")
-            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        await group.open_table("gaple-dead deal=5", players=4)
+        lobby = group.lobby()
         start = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
         await group.server.wait_for(lambda: start.answered)
         assert start.answer_text == "These options do not fit a table of 4 players."
