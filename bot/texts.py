@@ -269,7 +269,8 @@ def _ends_lines(t: Translator, view: TableView) -> list[str]:
     if view.layout is not None:
         lines = [stocktexts.ends_line(t, view.layout)] if view.layout.ends else []
         waiting = stocktexts.waiting_line(t, view.layout)
-        return [*lines, *([waiting] if waiting else []), stocktexts.stock_line(t, view)]
+        stock = [stocktexts.stock_line(t, view)] if view.stock_dealt else []
+        return [*lines, *([waiting] if waiting else []), *stock]
     if view.ends is not None:
         return [t("Open ends: {left} and {right}.", left=view.ends[0], right=view.ends[1])]
     return []

@@ -124,6 +124,9 @@ class TableView:
     match_winner: int | None
     options: Options  # the rules every player at the table agreed to
     stock_count: int = 0  # tiles face down in the stock (never their faces)
+    # Whether this hand was dealt a stock at all: Kolbasa and Six-matador deal every tile to
+    # four players, and "stock: 0" all hand long would say nothing.
+    stock_dealt: bool = False
     scored: tuple[int, ...] = ()  # per side: points scored during play in this hand so far
     layout: LayoutView | None = None  # the games of seed 002
     lowest_total_wins: bool = False  # the scores are penalty points
@@ -315,6 +318,7 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
         match_winner=match.winner if latest else None,
         options=match.options,
         stock_count=hand.stock_left if isinstance(hand, StockHand) else 0,
+        stock_dealt=isinstance(hand, StockHand) and bool(hand.deal.stock),
         scored=scored,
         layout=layout,
         lowest_total_wins=match.variant.lowest_total_wins,

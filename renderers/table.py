@@ -124,6 +124,8 @@ def _middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, pal
     """The face-down middle tiles (or the stock's size) at the header's right end; returns
     the width used."""
     if view.layout is not None:
+        if not view.stock_dealt:
+            return 0  # every tile was dealt: no stock to count
         return draw_stock(canvas, draw, view, palette, labels, WIDTH - MARGIN - 8,
                           HEADER // 2)
     if not view.middle_face_down:

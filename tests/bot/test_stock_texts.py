@@ -4,6 +4,7 @@ ribbon explained, short cut buttons, French's honours on the picture, in every l
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -13,6 +14,7 @@ from test_stock_choices import choice_buttons, game_of, started
 from bot import stocktexts, texts
 from bot.gamebook import PRESENTATIONS
 from bot.i18n import LANGUAGES, translator
+from bot.models import Player
 from bot.pictures import labels_for
 from engine import (
     DRAW,
@@ -250,3 +252,15 @@ def test_bergens_rules_say_who_takes_a_blocked_hand_when_every_hand_holds_a_doub
     assert "if every hand holds one, to the lowest double" in rules
     for language in LANGUAGES[1:]:
         assert translator(language)(rules) != rules
+
+
+@pytest.mark.parametrize(("seats", "said"), [(2, True), (4, False)])
+def test_the_caption_counts_the_stock_only_where_the_hand_has_one(seats: int,
+                                                                   said: bool) -> None:
+    """Four Kolbasa players are dealt every tile: no "Stock: 0 tiles." all hand long."""
+    match = Match("kolbasa", seats)
+    match.deal_hand(random.Random(3))
+    players = [Player(seat + 1, name) for seat, name in enumerate(("Ann", "Bob", "Cy", "Di"))]
+    game = replace(game_of(match), players=players[:seats])
+    caption = texts.table_caption(T, game, table_view(match))
+    assert ("Stock:" in caption) is said

@@ -79,3 +79,16 @@ def test_games_without_a_settlement_show_none() -> None:
             legal = match.legal_actions()
             match.apply(seat, legal[rng.randrange(len(legal))])
     assert table_view(match).match_over and table_view(match).settlement is None
+
+
+@pytest.mark.parametrize(("game", "seats", "dealt"), [
+    ("kolbasa", 2, True), ("kolbasa", 4, False), ("six-matador", 4, False),
+    ("six-matador", 3, True), ("muggins", 4, True),
+])
+def test_the_view_says_whether_the_hand_has_a_stock_at_all(game: str, seats: int,
+                                                           dealt: bool) -> None:
+    match = Match(game, seats)
+    match.deal_hand(random.Random(1))
+    view = table_view(match)
+    assert view.stock_dealt is dealt
+    assert (view.stock_count > 0) is dealt  # at the deal, a stock is never empty

@@ -127,6 +127,20 @@ def test_cut_off_tiles_and_a_closed_ribbon_are_drawn(by_name: dict[str, Sample],
     assert (ENGLISH.ribbon_waits, "waits") in status_lines(view, ENGLISH)
 
 
+def test_the_stock_is_counted_only_where_the_hand_has_one(by_name: dict[str, Sample],
+                                                          drawn_text: list[str]) -> None:
+    """Four Kolbasa players are dealt every tile: no "stock 0" all hand long."""
+    four = by_name["table-kolbasa-4"].table
+    assert four is not None and not four.stock_dealt
+    render_table(four, names_for(4))
+    assert ENGLISH.stock not in drawn_text
+    drawn_text.clear()
+    two = by_name["table-kolbasa-2"].table
+    assert two is not None and two.stock_dealt
+    render_table(two, names_for(2))
+    assert ENGLISH.stock in drawn_text
+
+
 def test_only_a_matador_joins_a_blank_in_the_matador_games() -> None:
     assert only_matadors("matador", (0,)) and not only_matadors("matador", (3,))
     assert only_matadors("six-matador", (0,)) and not only_matadors("six-matador", (0, 6))
