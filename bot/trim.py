@@ -3,8 +3,9 @@
 Python's own objects stay flat over thousands of matches, but glibc keeps what Pillow and
 zlib freed (each thread has its arenas, and the pictures are drawn in their own thread), so
 resident memory crept by some MB over a long run. ``malloc_trim(0)`` returns the free pages;
-it takes a few milliseconds, so it runs at most once every :data:`TRIM_EVERY` seconds, when a
-finished game has just been dropped. Where the C library has no ``malloc_trim`` (musl,
+it takes about half a millisecond, so it runs at most once every :data:`TRIM_EVERY` seconds,
+when a finished game has just been dropped (often enough that resident memory is read close
+to its trimmed size whenever it is read). Where the C library has no ``malloc_trim`` (musl,
 macOS) this does nothing.
 """
 
@@ -15,7 +16,7 @@ import ctypes.util
 import time
 from collections.abc import Callable
 
-TRIM_EVERY = 60.0  # seconds
+TRIM_EVERY = 5.0  # seconds
 
 
 def find_malloc_trim() -> Callable[[int], int] | None:

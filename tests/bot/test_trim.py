@@ -1,5 +1,5 @@
-"""Free C heap memory goes back to the system once games have left memory, at most once a
-minute (see bot.trim)."""
+"""Free C heap memory goes back to the system once games have left memory, at most once every
+few seconds (see bot.trim)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from test_e2e_memory import finish_a_match
 from bot.trim import TRIM_EVERY, Trimmer, find_malloc_trim
 
 
-def test_memory_is_given_back_at_most_once_a_minute() -> None:
+def test_memory_is_given_back_at_most_once_every_few_seconds() -> None:
     now = [1000.0]
     calls: list[int] = []
     trimmer = Trimmer(lambda pad: calls.append(pad) or 1, clock=lambda: now[0])
