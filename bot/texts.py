@@ -113,7 +113,7 @@ def help_text(t: Translator) -> str:
         "/hand — your tiles again, in our private chat\n"
         "/leave — leave the game (a computer player takes your seat)\n"
         "/stop — end the running game (its creator or an admin)\n"
-        "/scoreboard [game] [month|all] — who wins in this group\n"
+        "/scoreboard [game] [week|month|all] — who wins in this group\n"
         "/stats — your own figures across groups\n"
         "/settings — house rules, turn timer, language (admins)\n"
         "/rules [game] — how each game is played\n\n"
