@@ -205,7 +205,7 @@ class Messenger:
             if delete and await self.bot.delete_message(chat_id, message_id):
                 return
         except TelegramError:
-            pass
+            pass  # too old to delete (after 48 h) or gone: remove its buttons instead
         try:
             await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         except TelegramError:
