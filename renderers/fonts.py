@@ -1,20 +1,26 @@
 """The font: Roboto from the ``font-roboto`` package (Latin with every accent, Cyrillic, Greek),
-or DejaVu Sans where the system has it (the Docker image's ``fonts-dejavu-core``).
+or DejaVu Sans where the system has it (the Docker image's ``fonts-dejavu-core``); and, for
+the letters it lacks, Noto Sans Arabic (Arabic, Persian, Urdu: ``renderers/typefaces/``, under the
+SIL Open Font License beside it), which needs Pillow's complex text layout (libraqm, with
+FriBiDi: the Docker image's ``libfribidi0``) to join its letters and run right to left.
 
-Names come from players and may hold anything. A glyph the font lacks would be drawn as a box
-("tofu"), so :func:`printable` keeps only characters the font's character map covers, and
-:func:`fit` shortens what is too wide with an ellipsis.
+Names come from players and may hold anything. A glyph no font has would be drawn as a box
+("tofu"), so :func:`printable` keeps only characters a font's character map covers, and
+:func:`fit` shortens what is too wide with an ellipsis. A text the UI font cannot draw whole is
+cut into :func:`runs` by the font that draws each part, in the order they are seen (an Arabic
+name's runs from right to left). No CJK font is bundled: the smallest covers some 16 MB.
 """
 
 from __future__ import annotations
 
 import struct
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import ImageFont, features
 
 from .errors import FontNotFoundError
 
@@ -23,6 +29,12 @@ ELLIPSIS = "\u2026"
 # 32 px becomes 10, the least that reads. Names and scores are drawn larger.
 SMALLEST_TEXT = 32
 SYSTEM_FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
+# Noto Sans Arabic 2.012, the variable font as Google Fonts ships it (ofl/notosansarabic):
+# one file for both weights, drawn at the UI font's: Regular, and Medium as Roboto's bold is.
+ARABIC = Path(__file__).parent / "typefaces" / "NotoSansArabic-VF.ttf"
+ARABIC_WEIGHTS = {False: 400, True: 500}
+RIGHT_TO_LEFT = frozenset({"R", "AL"})
+STRONG = RIGHT_TO_LEFT | {"L"}  # letters: the rest (digits, spaces, marks) take a side
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +83,22 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
 
 
+def shaping() -> bool:
+    """Whether Pillow can join and order Arabic letters (libraqm with FriBiDi). Without it
+    they would stand apart and left to right, unreadable: then they are not drawn at all."""
+    return bool(features.check_feature("raqm"))
+
+
+@cache
+def fallback(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The font for what the UI font lacks (Arabic script), at ``size`` pixels."""
+    face = ImageFont.truetype(str(ARABIC), size, layout_engine=ImageFont.Layout.RAQM)
+    axes = [float(ARABIC_WEIGHTS[bold]) if axis["name"] == b"Weight" else
+            float(axis["default"] or 0) for axis in face.get_variation_axes()]
+    face.set_variation_by_axes(axes)
+    return face
+
+
 def _cmap_groups(data: bytes) -> list[tuple[int, int]]:
     """The (first, last) code point ranges of a TrueType font's Unicode character map."""
     (tables,) = struct.unpack_from(">H", data, 4)
@@ -111,9 +139,57 @@ def covered(path: Path) -> frozenset[int]:
 
 @cache
 def drawable() -> frozenset[int]:
-    """The code points both weights of the UI font can draw."""
+    """The code points both weights of the UI font can draw, and the Arabic font's where
+    Pillow can shape them."""
+    return ui_covers() | _fallback_covers()
+
+
+@cache
+def ui_covers() -> frozenset[int]:
+    """The code points both weights of the UI font can draw in its basic layout: not the
+    letters written right to left (DejaVu has Arabic and Hebrew), which it would lay
+    unjoined and from the left."""
     files = font_files()
-    return covered(files.regular) & covered(files.bold)
+    return frozenset(point for point in covered(files.regular) & covered(files.bold)
+                     if not _right_to_left(point))
+
+
+def _right_to_left(point: int) -> bool:
+    return 0x0591 <= point <= 0x08FF or unicodedata.bidirectional(chr(point)) in RIGHT_TO_LEFT
+
+
+@cache
+def _fallback_covers() -> frozenset[int]:
+    return covered(ARABIC) if shaping() and ARABIC.is_file() else frozenset()
+
+
+def runs(text: str) -> tuple[tuple[str, bool], ...]:
+    """``text`` (printable) as (words, drawn with the fallback font) runs, in the order they
+    are seen from the left: a letter goes to the UI font if it has it, else to the fallback;
+    spaces, digits and marks go with the letters before them (after them at the start) where
+    that font has them, so a name in Arabic script is one run, which the layout shapes and
+    orders itself; a text whose first letter is written right to left shows its runs from
+    the right."""
+    ui, other = ui_covers(), _fallback_covers()
+    chosen: list[bool | None] = [ord(c) not in ui if unicodedata.bidirectional(c) in STRONG
+                                 else None for c in text]
+    for order in (range(len(text)), range(len(text) - 1, -1, -1)):
+        last: bool | None = None
+        for i in order:
+            if chosen[i] is not None:
+                last = chosen[i]
+            elif last is not None and ord(text[i]) in (other if last else ui):
+                chosen[i] = last
+    pieces: list[tuple[str, bool]] = []
+    for char, use in zip(text, chosen, strict=True):
+        other_font = use if use is not None else ord(char) not in ui
+        if pieces and pieces[-1][1] == other_font:
+            pieces[-1] = (pieces[-1][0] + char, other_font)
+        else:
+            pieces.append((char, other_font))
+    first = next((kind for kind in map(unicodedata.bidirectional, text) if kind in STRONG),
+                 "L")
+    return tuple(reversed(pieces)) if first in RIGHT_TO_LEFT else tuple(pieces)
 
 
 def printable(text: str) -> str:
@@ -128,14 +204,17 @@ def printable(text: str) -> str:
     return " ".join("".join(kept).split())
 
 
-def fit(text: str, face: ImageFont.FreeTypeFont, max_width: float) -> str:
-    """``text`` shortened with an ellipsis until it is at most ``max_width`` wide."""
-    if face.getlength(text) <= max_width:
+def fit(text: str, face: ImageFont.FreeTypeFont | Callable[[str], float],
+        max_width: float) -> str:
+    """``text`` shortened with an ellipsis until it is at most ``max_width`` wide, measured
+    with ``face`` (or a function that measures)."""
+    measure = face.getlength if isinstance(face, ImageFont.FreeTypeFont) else face
+    if measure(text) <= max_width:
         return text
     low, high = 0, len(text)
     while low < high:  # the longest prefix that fits together with the ellipsis
         middle = (low + high + 1) // 2
-        if face.getlength(text[:middle].rstrip() + ELLIPSIS) <= max_width:
+        if measure(text[:middle].rstrip() + ELLIPSIS) <= max_width:
             low = middle
         else:
             high = middle - 1
