@@ -87,12 +87,12 @@ def _mixed(words: str, size: int, bold: bool, anchor: Anchor,
     ui = font(size, bold)
     ascent, descent = ui.getmetrics()
     pieces = runs(words)
-    width = sum(_face(size, bold, other).getlength(run) for run, other in pieces)
+    width = sum(_face(size, bold, which).getlength(run) for run, which in pieces)
     pen_x = start[0] - width * {"l": 0.0, "m": 0.5, "r": 1.0}[anchor[0]]
     pen_y = start[1] + {"a": ascent, "m": (ascent - descent) / 2, "s": 0.0}[anchor[1]]
     placed = []
-    for run, other in pieces:
-        face = _face(size, bold, other)
+    for run, which in pieces:
+        face = _face(size, bold, which)
         whole_x, whole_y = math.floor(pen_x), math.floor(pen_y)
         mask, (left, top) = face.getmask2(run, "L", anchor="ls",
                                           start=(pen_x - whole_x, pen_y - whole_y))
@@ -114,8 +114,8 @@ def _mixed(words: str, size: int, bold: bool, anchor: Anchor,
     return sheet.im, (left, top)
 
 
-def _face(size: int, bold: bool, other: bool) -> ImageFont.FreeTypeFont:
-    return fallback(size, bold) if other else font(size, bold)
+def _face(size: int, bold: bool, which: int) -> ImageFont.FreeTypeFont:
+    return fallback(size, bold, which) if which else font(size, bold)
 
 
 @lru_cache(maxsize=LETTERING_CACHE)
@@ -123,7 +123,7 @@ def width_of(words: str, size: int, bold: bool = False) -> float:
     """How wide ``words`` are drawn at ``size``."""
     if _ui_only(words):
         return font(size, bold).getlength(words)
-    return sum(_face(size, bold, other).getlength(run) for run, other in runs(words))
+    return sum(_face(size, bold, which).getlength(run) for run, which in runs(words))
 
 
 @lru_cache(maxsize=LETTERING_CACHE)

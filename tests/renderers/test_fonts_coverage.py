@@ -1,6 +1,7 @@
 """Names in the scripts players use render without tofu: the fonts cover them (Arabic script
-with the bundled Noto Sans Arabic, joined and right to left), what they cannot draw (emoji,
-CJK) is left out, and long names are shortened with an ellipsis."""
+with the bundled Noto Sans Arabic, joined and right to left; Chinese, Japanese and Korean with
+WenQuanYi Micro Hei), what they cannot draw (emoji) is left out, and long names are shortened
+with an ellipsis."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def fresh_fonts() -> Iterator[None]:
 
 def _forget() -> None:
     for cached in (fonts.font_files, fonts.font, fonts.drawable, fonts.ui_covers,
-                   fonts._fallback_covers):
+                   fonts._fallback_covers, fonts.fallback):
         cached.cache_clear()
     for lru in (canvas._lettering, canvas.width_of, canvas.fitted):
         lru.cache_clear()
@@ -98,7 +99,7 @@ def test_dejavu_is_the_fallback_without_the_package(
     assert fonts.font_files().source == "DejaVu Sans"
     assert fonts.printable(SCRIPTS["russian"]) == SCRIPTS["russian"]
     if fonts.shaping():  # DejaVu has Arabic letters, but draws them unjoined: not for them
-        assert fonts.runs("محمد علي") == (("محمد علي", True),)
+        assert fonts.runs("محمد علي") == (("محمد علي", 1),)
 
 
 def test_no_font_at_all_is_a_clear_error(
@@ -140,10 +141,11 @@ def test_an_arabic_name_is_joined_and_right_to_left() -> None:
 
 @pytest.mark.skipif(not fonts.shaping(), reason="Pillow here has no libraqm/FriBiDi")
 def test_mixed_names_are_cut_into_runs_in_the_order_they_are_seen() -> None:
-    assert fonts.runs("Ali محمد") == (("Ali ", False), ("محمد", True))
-    assert fonts.runs("محمد Ali") == (("Ali", False), ("محمد ", True))  # from the right
-    assert fonts.runs("محمد 2") == (("محمد 2", True),)  # the digit goes with the name
-    assert fonts.runs("Ana 2") == (("Ana 2", False),)
+    assert fonts.runs("Ali محمد") == (("Ali ", 0), ("محمد", 1))
+    assert fonts.runs("محمد Ali") == (("Ali", 0), ("محمد ", 1))  # from the right
+    assert fonts.runs("محمد 2") == (("محمد 2", 1),)  # the digit goes with the name
+    assert fonts.runs("Ana 2") == (("Ana 2", 0),)
+    assert fonts.runs("Ли 李") == (("Ли ", 0), ("李", 2))
 
 
 @pytest.mark.skipif(not fonts.shaping(), reason="Pillow here has no libraqm/FriBiDi")
@@ -162,12 +164,30 @@ def test_the_table_draws_an_arabic_name(drawn_text: list[str]) -> None:
     assert "محمد علي" in drawn_text and "Player 4" not in drawn_text
 
 
-def test_the_arabic_font_ships_with_its_licence_in_the_wheel() -> None:
-    """The font file and the SIL Open Font License beside it are package data of
-    ``renderers``, so the wheel and the Docker image (``pip install .``) carry them."""
-    folder = fonts.ARABIC.parent
-    assert fonts.ARABIC.is_file() and (folder / "OFL.txt").is_file()
-    assert "SIL Open Font License" in (folder / "OFL.txt").read_text()
+CJK_NAMES = ("王小明", "田中 さくら", "김민준", "陳大文")
+
+
+def test_chinese_japanese_and_korean_names_are_drawn() -> None:
+    assert seat_names([*CJK_NAMES], 4, ENGLISH) == CJK_NAMES
+    for name in CJK_NAMES:
+        assert {which for _, which in fonts.runs(name)} == {2}
+    face = fonts.fallback(40, False, 2)
+    tofu = bytes(face.getmask("\ue000"))
+    for char in set("".join(CJK_NAMES)) - {" "}:
+        glyph = face.getmask(char)
+        assert glyph.size[0] > 0 and bytes(glyph) != tofu, char
+
+
+def test_the_fallback_fonts_ship_with_their_licences_in_the_wheel() -> None:
+    """Each font file and its licence beside it are package data of ``renderers``, so the
+    wheel and the Docker image (``pip install .``) carry them; together some 3 MB packed."""
+    folder = fonts.TYPEFACES
+    licences = {"NotoSansArabic-VF.ttf": ("NotoSansArabic-OFL.txt", "SIL Open Font License"),
+                "wqy-microhei.ttc": ("wqy-microhei-LICENSE.txt", "Apache License")}
+    assert {fallback.path.name for fallback in fonts.FALLBACKS} == set(licences)
+    for font_file, (licence, words) in licences.items():
+        assert (folder / font_file).is_file() and words in (folder / licence).read_text()
+    assert sum(f.stat().st_size for f in folder.iterdir()) < 7_000_000
     root = Path(__file__).resolve().parents[2]
     data = tomllib.loads((root / "pyproject.toml").read_text())
     patterns = data["tool"]["setuptools"]["package-data"]["renderers"]
