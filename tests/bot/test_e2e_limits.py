@@ -79,7 +79,10 @@ async def test_a_groups_budget_is_spread_over_its_window_not_spent_at_once(
     whole = server.worst_windows(group_period=3.0, overall_period=1.0)
     assert paced.group <= 3, paced
     assert whole.group <= 6, whole
-    assert len([r for r in server.requests_for(chat=group.chat) if counted(r.method)]) > 6
+    # More calls than one pace window holds, so the bound above did bite; how many more
+    # depends on how many moves coalesced into one edit, which is the machine's timing.
+    calls = [r.at for r in server.requests_for(chat=group.chat) if counted(r.method)]
+    assert len(calls) > 3 and calls[-1] - calls[0] > 1.5, calls
 
 
 async def test_a_flood_wait_holds_back_its_own_group_only(group: Group) -> None:
