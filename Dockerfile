@@ -6,8 +6,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DATABASE_PATH=/data/dominoes.sqlite3
 
 # DejaVu covers Latin, Cyrillic and more; the pictures fall back to it after the PyPI font.
+# FriBiDi lets Pillow's wheel (which bundles libraqm and HarfBuzz) join Arabic letters and lay
+# them right to left; without it names in Arabic script are drawn as "Player N".
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core libfribidi0 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --create-home --uid 10001 bot \
     && mkdir /data && chown bot:bot /data

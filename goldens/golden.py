@@ -2,6 +2,7 @@
 
     python -m goldens            # compare every sample, print what differs
     python -m goldens --update   # rewrite tests/renderers/golden/*.png
+    python -m goldens --update table-muggins-2 ...   # rewrite only the samples named
     python -m goldens --docs     # rewrite the example pictures in docs/images/, and every
                                  # sample as a phone shows it (docs/images/phone/)
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,10 +95,19 @@ def check(sample: Sample) -> Difference:
     return compare(stored_size(render(sample)), golden)
 
 
-def update() -> list[Path]:
+def update(names: Sequence[str] = ()) -> list[Path]:
+    """Rewrite the golden pictures of the samples ``names`` (every sample if none): a
+    rewritten file differs in bytes even where the picture did not change, so a change
+    rewrites only the goldens it alters."""
+    known = {sample.name for sample in samples()}
+    unknown = sorted(set(names) - known)
+    if unknown:
+        raise SystemExit(f"no such sample: {', '.join(unknown)}")
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     written = []
     for sample in samples():
+        if names and sample.name not in names:
+            continue
         path = golden_path(sample)
         small = stored_size(render(sample)).quantize(256, method=Image.Quantize.FASTOCTREE)
         small.save(path, format="PNG", optimize=True)
@@ -138,10 +149,12 @@ def phone_views() -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update", action="store_true", help="rewrite the golden pictures")
+    parser.add_argument("names", nargs="*", help="with --update: only these samples")
     parser.add_argument("--docs", action="store_true", help="rewrite the docs/images examples")
     args = parser.parse_args(argv)
     if args.update or args.docs:
-        made = (update() if args.update else []) + (docs() + phone_views() if args.docs else [])
+        made = update(args.names) if args.update else []
+        made += docs() + phone_views() if args.docs else []
         for path in made:
             print(f"wrote {path.relative_to(ROOT)}")
         return 0

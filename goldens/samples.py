@@ -242,9 +242,11 @@ def stock_game_samples() -> tuple[Sample, ...]:
     muggins_end = table_view(stock.finished("muggins", 2, 4, 40))
     six_end = table_view(stock.finished("six-matador", 3, 5, 40))  # a debt, settled
     four_ends = _turn(first_position("muggins", 3, stock.four_ends_and_choice, seeds=(1,)))
+    long_hand = stock.drawn_hand(8)  # 15 tiles: two rows
     return (
         *tables,
         Sample("hand-muggins-3", "hand", "classic", four_ends.table, names_for(3), four_ends),
+        Sample("hand-muggins-15", "hand", "dark", long_hand.table, names_for(2), long_hand),
         _table("table-muggins-long", "dark", cross),
         _table("table-kolbasa-long", "classic", ribbons),
         Sample("result-six-matador-3", "result", "dark", six, names_for(3)),

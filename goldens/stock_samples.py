@@ -11,7 +11,21 @@ import random
 from collections.abc import Callable, Iterator
 from functools import cache
 
-from engine import Action, LayoutView, Match, ScoreReason, TableView, table_view
+from engine import (
+    DRAW,
+    Action,
+    Deal,
+    LayoutView,
+    Match,
+    Play,
+    PlayerView,
+    ScoreReason,
+    TableView,
+    Tile,
+    full_set,
+    player_view,
+    table_view,
+)
 from renderers.board import header_kind, only_matadors
 from renderers.scoreboard import ScoreboardRow, shared_places
 
@@ -190,3 +204,17 @@ def scoreboard_with_hands(rows: tuple[ScoreboardRow, ...]) -> tuple[ScoreboardRo
         for row, place, rating, hand, point in zip(rows, places, ratings, hands, points,
                                                    strict=True)
     )
+
+
+def drawn_hand(draws: int) -> PlayerView:
+    """Muggins for two, a deliberate deal: the leader holds every six and leads 6-6, so the
+    other seat, holding none, draws ``draws`` tiles (up to the whole stock, 14) onto its 7
+    and holds 7 + ``draws``; its view, still to move."""
+    sixes = tuple(Tile(n, 6) for n in range(7))
+    rest = tuple(tile for tile in full_set(6) if 6 not in (tile.low, tile.high))
+    match = Match("muggins", 2)
+    match.start_hand(Deal((tuple(reversed(sixes)), rest[:7]), (), 0, None, rest[7:]))
+    match.apply(0, Play(Tile(6, 6)))
+    for _ in range(draws):
+        match.apply(1, DRAW)
+    return player_view(match, 1)

@@ -1,9 +1,14 @@
 """Where the tiles of Muggins' cross and Kolbasa's ribbons go. Pure geometry: no Pillow here.
 
 Muggins: the spinner (or, before one is laid, the lead) sits in the middle of the area and its
-arms run out from it, right, down, left and up. An arm that would leave the area turns a quarter
+arms run out from it, right, down, left and up: each lays its first :data:`STRAIGHT` tiles
+straight out, so the four read as a cross and each end's chain as that end's, before any turn
+(the size shrinks until they fit). An arm that would leave the area then turns a quarter
 clockwise at a corner tile, so the four arms wheel round the spinner without crossing. Tiles
-laid crosswise stand across their arm.
+laid crosswise stand across their arm; a corner is never a double, so a double lying across
+the way its arm comes from is always one laid crosswise (in Muggins it counts twice): a
+double laid along that arrives where the arm must turn goes straight, the tile before it
+turning instead.
 
 Kolbasa: the base stands across at the left of the figure and the two ribbons run right from
 its two halves, side by side, the left ribbon on top. The figure is centred in the area.
@@ -26,6 +31,10 @@ Box = tuple[float, float, float, float]
 Vector = tuple[int, int]
 
 RIGHTWARD, DOWNWARD, LEFTWARD, UPWARD = (1, 0), (0, 1), (-1, 0), (0, -1)
+# Tiles each arm of Muggins' cross lays straight out from the spinner before it may turn: two,
+# so that even the short arms (up and down: the area is wider than high) stand out of the
+# spinner's row as a cross, and an arm's turned part runs well clear of its neighbour's.
+STRAIGHT = 2
 # Each arm's first direction; its turns are clockwise from there.
 DIRECTIONS: dict[End, Vector] = {
     End.RIGHT: RIGHTWARD, End.DOWN: DOWNWARD, End.LEFT: LEFTWARD, End.UP: UPWARD,
@@ -105,16 +114,33 @@ def _spot(laid: LaidTile, box: Box, direction: Vector, side: int, near_first: bo
     return Spot(laid.tile, round(box[0]), round(box[1]), first, second, vertical, side)
 
 
+def _may_turn(laid: LaidTile) -> bool:
+    """Whether ``laid`` may be a corner: a tile laid along that is no double (a double at a
+    corner would lie across the way its arm came, as a crosswise double does)."""
+    return not laid.cross and not laid.tile.is_double
+
+
 def _arm(tiles: Sequence[LaidTile], origin: tuple[float, float], direction: Vector,
-         start: float, side: int, bounds: Box, near_first: bool) -> tuple[list[Spot], Mark]:
-    """One arm from ``origin`` (the spinner's centre), its first tile ``start`` px out."""
+         start: float, side: int, bounds: Box, near_first: bool,
+         straight: int = 0) -> tuple[list[Spot], Mark]:
+    """One arm from ``origin`` (the spinner's centre), its first tile ``start`` px out; its
+    first ``straight`` tiles never turn."""
     gap, radius = gap_for(side), badge_radius_for(side)
+    beyond = 2 * radius + 2 * gap  # a badge after an arm's last tile
     centre, cursor, turned = origin, start, False
     spots: list[Spot] = []
-    for laid in tiles:
+    for index, laid in enumerate(tiles):
         length, breadth = (side, 2 * side) if laid.cross else (2 * side, side)
         room = _room(centre, direction, cursor, bounds)
-        if room < length + 2 * radius + 2 * gap and not turned and not laid.cross:
+        following = tiles[index + 1] if index + 1 < len(tiles) else None
+        # A double laid along next, with no room for it beyond this tile: turn here.
+        double_next = (following is not None and not following.cross
+                       and following.tile.is_double
+                       and room < length + gap + 2 * side + beyond)
+        # Straight out first; the tile before a double laid along may turn from the second.
+        early = straight if not double_next else min(straight, 1)
+        if (index >= early and not turned and _may_turn(laid)
+                and (room < length + beyond or double_next)):
             # The corner: along the new direction, its near half beside the cursor.
             turn = _clockwise(direction)
             near = _box(centre, direction, cursor, side, side)
@@ -176,7 +202,8 @@ def cross_at(layout: LayoutView, side: int, width: int, height: int) -> Figure:
             continue
         direction = DIRECTIONS[end]
         start = (across if direction[0] else along) / 2 + gap
-        laid, mark = _arm(tiles, centre, direction, start, side, bounds, near_first)
+        laid, mark = _arm(tiles, centre, direction, start, side, bounds, near_first,
+                          STRAIGHT)
         spots.extend(laid)
         marks.append(_with_end(mark, end))
     return Figure(side, radius, tuple(spots), tuple(marks), width, height)

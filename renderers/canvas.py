@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any, Literal
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from .errors import ViewMismatchError
-from .fonts import fit, font, printable
+from .fonts import fallback, fit, font, printable, runs, ui_covers
 from .labels import TableLabels
 from .palettes import PALETTES
 from .sprites import SUPERSAMPLE, Look, back_sprite, tile_sprite
@@ -65,24 +65,72 @@ def encode(image: Image.Image, theme: Theme | None = None) -> bytes:
     return out.getvalue()
 
 
+def _ui_only(words: str) -> bool:
+    covers = ui_covers()
+    return all(ord(char) in covers for char in words)
+
+
 @lru_cache(maxsize=LETTERING_CACHE)
 def _lettering(words: str, size: int, bold: bool, anchor: Anchor,
                start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
     """FreeType's anti-aliased mask of ``words`` and its offset from the anchor point, for a
     pen at the fraction ``start`` of a pixel: what ``ImageDraw.text`` computes every time."""
-    return font(size, bold).getmask2(words, "L", anchor=anchor, start=start)
+    if _ui_only(words):
+        return font(size, bold).getmask2(words, "L", anchor=anchor, start=start)
+    return _mixed(words, size, bold, anchor, start)
+
+
+def _mixed(words: str, size: int, bold: bool, anchor: Anchor,
+           start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+    """The mask of words drawn in two fonts, run by run (:func:`renderers.fonts.runs`), on
+    the UI font's baseline and placed at ``anchor`` by the UI font's ascent and descent, so
+    that they line up with the words beside them."""
+    ui = font(size, bold)
+    ascent, descent = ui.getmetrics()
+    pieces = runs(words)
+    width = sum(_face(size, bold, which).getlength(run) for run, which in pieces)
+    pen_x = start[0] - width * {"l": 0.0, "m": 0.5, "r": 1.0}[anchor[0]]
+    pen_y = start[1] + {"a": ascent, "m": (ascent - descent) / 2, "s": 0.0}[anchor[1]]
+    placed = []
+    for run, which in pieces:
+        face = _face(size, bold, which)
+        whole_x, whole_y = math.floor(pen_x), math.floor(pen_y)
+        mask, (left, top) = face.getmask2(run, "L", anchor="ls",
+                                          start=(pen_x - whole_x, pen_y - whole_y))
+        placed.append((mask, whole_x + left, whole_y + top))
+        pen_x += face.getlength(run)
+    drawn = [(mask, x, y) for mask, x, y in placed if mask.size[0] and mask.size[1]]
+    if not drawn:
+        return placed[0][0], (0, 0)
+    left = min(x for _, x, _ in drawn)
+    top = min(y for _, _, y in drawn)
+    right = max(x + mask.size[0] for mask, x, _ in drawn)
+    bottom = max(y + mask.size[1] for mask, _, y in drawn)
+    sheet = Image.new("L", (right - left, bottom - top), 0)
+    for mask, x, y in drawn:
+        piece = Image.frombytes("L", mask.size, bytes(mask))
+        sheet.paste(ImageChops.lighter(sheet.crop((x - left, y - top, x - left + piece.width,
+                                                   y - top + piece.height)), piece),
+                    (x - left, y - top))
+    return sheet.im, (left, top)
+
+
+def _face(size: int, bold: bool, which: int) -> ImageFont.FreeTypeFont:
+    return fallback(size, bold, which) if which else font(size, bold)
 
 
 @lru_cache(maxsize=LETTERING_CACHE)
 def width_of(words: str, size: int, bold: bool = False) -> float:
     """How wide ``words`` are drawn at ``size``."""
-    return font(size, bold).getlength(words)
+    if _ui_only(words):
+        return font(size, bold).getlength(words)
+    return sum(_face(size, bold, which).getlength(run) for run, which in runs(words))
 
 
 @lru_cache(maxsize=LETTERING_CACHE)
 def fitted(words: str, size: int, bold: bool, max_width: float) -> str:
-    """``words`` as the font draws them, shortened with an ellipsis to ``max_width``."""
-    return fit(printable(words), font(size, bold), max_width)
+    """``words`` as the fonts draw them, shortened with an ellipsis to ``max_width``."""
+    return fit(printable(words), lambda some: width_of(some, size, bold), max_width)
 
 
 def letter(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,

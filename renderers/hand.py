@@ -1,6 +1,9 @@
 """A player's own tiles for the private chat, beside the buttons: the playable ones raised and
 outlined, the others dimmed, each named as its button is ("3-5"), in the order of the view's
-hand, which is the buttons' order too (never re-sorted here)."""
+hand, which is the buttons' order too (never re-sorted here). A hand of more than
+:data:`PER_ROW` tiles (a Muggins or French hand after long draws, Kolbasa after taking a ribbon)
+wraps into rows of equal length, read left to right and top to bottom as the buttons are: in
+one row its tiles and labels would be a third of their size on a phone."""
 
 from __future__ import annotations
 
@@ -25,6 +28,10 @@ LABEL_SIZE = SMALLEST_TEXT  # as on the group pictures
 TITLE_SIZE = 40
 STATUS_H = 16 + 48 + 12  # the felt's top row, where "your turn" stands
 MIN_WIDTH, MAX_WIDTH = 900, 1280
+# At most 8 tiles a row: 8 fit the narrowest picture at full size, which a phone shows 400 px
+# wide: tiles some 32 px across, labels 14 px high (15 in one row were 17 and 6).
+PER_ROW = 8
+ROW_GAP = 22  # from a row's labels to the next row's raised tiles
 
 
 def _looks(view: PlayerView) -> list[Look]:
@@ -35,19 +42,32 @@ def _looks(view: PlayerView) -> list[Look]:
     return [Look.HIGHLIGHT if tile in playable else Look.DIM for tile in view.hand]
 
 
+def _rows(count: int) -> int:
+    """How many rows a hand of ``count`` tiles takes: rows of at most :data:`PER_ROW`."""
+    return max(1, -(-count // PER_ROW))
+
+
 def _sizes(view: PlayerView) -> tuple[int, int, int, int]:
-    """(tile side, dead tile side, content width, canvas width): tiles shrink only when a hand
-    is too long for the widest picture."""
+    """(tile side, dead tile side, content width, canvas width): the widest row's tiles, and
+    the dead tiles beside the last row; tiles shrink only when that is too wide for the
+    widest picture."""
     side, dead_side = SIDE, DEAD_SIDE
+    rows = _rows(len(view.hand))
+    per_row = -(-len(view.hand) // rows)
+    last = len(view.hand) - per_row * (rows - 1)
     while True:
-        tiles = len(view.hand) * (side + GAP) - GAP
         dead = len(view.dead) * (dead_side + GAP // 2) + GAP + 100 if view.dead else 0
-        content = max(tiles, 0) + dead
+        content = max(per_row * (side + GAP) - GAP, max(last * (side + GAP) - GAP, 0) + dead)
         if content + 2 * (MARGIN + EDGE) <= MAX_WIDTH or side <= 32:
             width = max(MIN_WIDTH, min(MAX_WIDTH, content + 2 * (MARGIN + EDGE)))
             return side, dead_side, content, width
         side -= 4
         dead_side = max(28, dead_side - 2)
+
+
+def row_pitch(side: int) -> int:
+    """From one row's tops to the next: the tiles, their labels, room for a raised tile."""
+    return RAISE + 2 * side + 14 + LABEL_SIZE + ROW_GAP
 
 
 def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, palette: Theme,
@@ -108,23 +128,34 @@ def _status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
 
 def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Image:
     """The player's tiles as a Pillow image (see :func:`render_hand`)."""
-    side, dead_side, content, width = _sizes(view)
-    height = HEADER + STATUS_H + RAISE + 2 * side + 14 + LABEL_SIZE + 30 + MARGIN
+    side, dead_side, _, width = _sizes(view)
+    rows = _rows(len(view.hand))
+    per_row = -(-len(view.hand) // rows)
+    pitch = row_pitch(side)
+    height = (HEADER + STATUS_H + RAISE + (rows - 1) * pitch + 2 * side + 14 + LABEL_SIZE + 30
+              + MARGIN)
     canvas = backdrop(palette.name, width, height).copy()
     draw = ImageDraw.Draw(canvas)
     _header(canvas, draw, view, palette, labels)
     _status(canvas, draw, view, palette, labels)
-    top = HEADER + STATUS_H + RAISE
-    label_y = top + 2 * side + 14
-    x = (width - content) / 2
-    for tile, look in zip(view.hand, _looks(view), strict=True):
-        lift = RAISE if look is Look.HIGHLIGHT else 0
-        face_up(canvas, palette, x, top - lift, tile.low, tile.high, side, True, look)
-        colour = palette.muted if look is Look.DIM else palette.text
-        text(draw, (x + side / 2, label_y), str(tile), LABEL_SIZE, colour,
-             bold=look is Look.HIGHLIGHT, anchor="ma")
-        x += side + GAP
-    if view.dead:
+    looks = _looks(view)
+    x = top = 0.0
+    for row in range(rows):
+        tiles = view.hand[row * per_row:(row + 1) * per_row]
+        top = HEADER + STATUS_H + RAISE + row * pitch
+        row_width = max(len(tiles) * (side + GAP) - GAP, 0)
+        if view.dead and row == rows - 1:
+            row_width += len(view.dead) * (dead_side + GAP // 2) + GAP + 100
+        x = (width - row_width) / 2
+        label_y = top + 2 * side + 14
+        for tile, look in zip(tiles, looks[row * per_row:(row + 1) * per_row], strict=True):
+            lift = RAISE if look is Look.HIGHLIGHT else 0
+            face_up(canvas, palette, x, top - lift, tile.low, tile.high, side, True, look)
+            colour = palette.muted if look is Look.DIM else palette.text
+            text(draw, (x + side / 2, label_y), str(tile), LABEL_SIZE, colour,
+                 bold=look is Look.HIGHLIGHT, anchor="ma")
+            x += side + GAP
+    if view.dead:  # beside the last row
         x += GAP
         dead_top = top + 2 * side - 2 * dead_side
         x += 10 + text(draw, (x, dead_top + dead_side), labels.dead, LABEL_SIZE, palette.knock,

@@ -58,15 +58,20 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
     name_y = top + 34 if marked else top + (ROW_H - 10) // 2  # centred unless pills follow
     name_row(canvas, draw, left + PAD, name_y, NAME_W - PAD - 12, name, team, palette)
     x = float(left + PAD)
+    dead = view.revealed_dead[seat] if view.revealed_dead is not None else ()
+    # The pills keep to the name's column where tiles follow; a seat that went out mostly
+    # holds none, and its words (a long one in some languages) may take the row up to the
+    # total's place.
+    pills_end = left + NAME_W if view.revealed_hands[seat] or dead else \
+        right - PAD - TOTAL_W - 60.0
     if won:
         x += 8 + pill(canvas, draw, x, top + 62, labels.winner, PILL_SIZE, palette.winner,
                       palette.on_accent, max_width=NAME_W / 2)
     if result.out_seat == seat:
         pill(canvas, draw, x, top + 62, labels.went_out, PILL_SIZE, palette.accent,
-             palette.on_accent, max_width=NAME_W - (x - left))
+             palette.on_accent, max_width=pills_end - x)
     tiles_top = top + (ROW_H - 10 - 2 * SIDE) // 2
     x = _tiles(canvas, left + NAME_W, tiles_top, view.revealed_hands[seat], Look.PLAIN, palette)
-    dead = view.revealed_dead[seat] if view.revealed_dead is not None else ()
     if dead:
         x += 16
         x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, CAPTION_SIZE,

@@ -1,8 +1,11 @@
-"""Shared fixtures for the picture tests: the samples, and a spy on every string drawn."""
+"""Shared fixtures for the picture tests: the samples, and a spy on every string drawn; and
+the deliberate positions of ``picture_kit``, importable under any pytest import mode."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +13,10 @@ from PIL import ImageDraw
 
 import renderers.canvas
 from goldens.samples import Sample, samples
+
+HERE = str(Path(__file__).parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ from PIL import Image
 
 from engine import Match, PlayerView, Tile, player_view
 from goldens.samples import first_position, has_choice, played
+from goldens.stock_samples import drawn_hand
 from renderers import render_hand
 from renderers.canvas import face_up
 from renderers.hand import draw_hand
@@ -128,3 +129,47 @@ def test_the_title_names_the_hand(drawn_text: list[str]) -> None:
     draw_hand(view, find_theme("classic"), ENGLISH)
     number = view.table.hand_number + 1
     assert f"{ENGLISH.your_tiles} · {ENGLISH.hand.format(number=number)}" in drawn_text
+
+
+@pytest.fixture
+def placed(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Tile, float, float, int]]:
+    """Every tile the hand picture lays: the tile, its left and top edges, its side."""
+    seen: list[tuple[Tile, float, float, int]] = []
+
+    def recording(canvas: Any, palette: Any, x: float, y: float, first: int, second: int,
+                  side: int, vertical: bool, look: Look = Look.PLAIN) -> None:
+        seen.append((Tile(first, second), x, y, side))
+        face_up(canvas, palette, x, y, first, second, side, vertical, look)
+
+    monkeypatch.setattr("renderers.hand.face_up", recording)
+    return seen
+
+
+def test_a_long_hand_wraps_into_rows_read_in_the_buttons_order(
+        placed: list[tuple[Tile, float, float, int]]) -> None:
+    """15 tiles (Muggins after 8 draws, tester5 F14) in two rows of 8 and 7, left to right
+    and top to bottom, as the buttons are; they stood in one row."""
+    view = drawn_hand(8)
+    assert len(view.hand) == 15 and not view.playable()  # none raised: rows by tops alone
+    draw_hand(view, find_theme("classic"), ENGLISH)
+    assert [tile for tile, *_ in placed] == list(view.hand)
+    tops = sorted({top for _, _, top, _ in placed})
+    rows = [[x for _, x, top, _ in placed if top == row] for row in tops]
+    assert [len(row) for row in rows] == [8, 7]
+    assert all(row == sorted(row) for row in rows)
+    assert [top for _, _, top, _ in placed] == sorted(top for _, _, top, _ in placed)
+
+
+@pytest.mark.parametrize("draws", [1, 2, 8, 14])
+def test_tiles_and_their_names_stay_readable_at_phone_width(
+        draws: int, placed: list[tuple[Tile, float, float, int]],
+        drawn_sizes: list[tuple[str, int]]) -> None:
+    """A phone shows the picture 400 px wide: every hand up to 21 tiles keeps its tiles at
+    least 28 px across there and their names at least 12 px high."""
+    view = drawn_hand(draws)
+    with Image.open(io.BytesIO(render_hand(view))) as picture:
+        width = picture.width
+    scale = 400 / width
+    assert min(side for *_, side in placed) * scale >= 28
+    names = {str(tile) for tile in view.hand}
+    assert min(size for words, size in drawn_sizes if words in names) * scale >= 12

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from picture_kit import laid_view
 from PIL import Image
 
 from engine import TableView, Tile, table_view
@@ -119,3 +120,20 @@ def test_the_pips_in_hand_are_totalled_only_where_they_count(
     assert pair.table is not None
     draw_hand_result(pair.table, pair.names, find_theme(pair.theme), ENGLISH)
     assert drawn_text.count(ENGLISH.total) == 4
+
+
+# Muggins for two: seat 0 leads 0-1 and goes out with its seventh tile, 3-5, on the right.
+OUT = ("0 0-1", "1 1-2 right", "0 2-3 right", "1 3-4 right", "0 4-5 right", "1 5-6 right",
+       "0 6-0 right", "1 0-2 right", "0 2-4 right", "1 4-6 right", "0 6-1 right",
+       "1 1-3 right", "0 3-5 right")
+
+
+def test_the_went_out_badge_takes_the_width_its_word_needs(drawn_text: list[str]) -> None:
+    """Russian's "без костяшек" was cut to "без костя…" beside "победа", with the row empty
+    to its right (tester5 F16): a seat that went out holds no tiles there."""
+    view = laid_view("muggins", 2, OUT)
+    assert view.result is not None and view.result.out_seat == 0
+    assert view.revealed_hands is not None and not view.revealed_hands[0]
+    labels = replace(ENGLISH, winner="победа", went_out="без костяшек")
+    render_hand_result(view, names_for(2), labels=labels)
+    assert "победа" in drawn_text and "без костяшек" in drawn_text

@@ -53,10 +53,11 @@ def _centre_distance(a: Square, b: Square) -> float:
 
 
 def _touching_number(spot: Spot, other: Spot) -> int:
-    """The number of ``spot``'s half nearest to ``other`` (centre to centre: a corner's halves
-    may both touch a standing tile's edge)."""
-    return min(_halves(spot), key=lambda half: min(_centre_distance(half[0], h[0])
-                                                    for h in _halves(other)))[1]
+    """The number of ``spot``'s half nearest to ``other``'s centre (centre to centre: a
+    corner's halves may both touch a standing tile's edge, and a corner after a crosswise
+    double meets the double's middle)."""
+    x0, y0, x1, y1 = other.box
+    return min(_halves(spot), key=lambda half: _centre_distance(half[0], (x0, y0, x1, y1)))[1]
 
 
 def _arms(layout: LayoutView, figure: Figure) -> list[list[Spot]]:
