@@ -10,7 +10,7 @@ import logging
 import re
 from dataclasses import replace
 
-from telegram import Chat, ReplyParameters, Update, User
+from telegram import Chat, Message, ReplyParameters, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
@@ -197,13 +197,27 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if game is None:
         await reply(update, t("No game is running here."))
         return
+    if game.status is Status.LOBBY:  # nothing to stop yet: the lobby's Cancel closes it
+        lobby = game.messages.lobby
+        await reply(update, t("The game has not started yet. To close the table, press Cancel "
+                              "in the lobby."),
+                    reply_parameters=ReplyParameters(lobby, allow_sending_without_reply=True)
+                    if lobby else None)
+        return
     try:
         rt.service.check_may_stop(game, user.id, await is_admin(context, game.chat_id, user.id))
     except UserError as exc:
         await reply(update, t(exc.message, **exc.params))
         return
-    await reply(update, t("Stop the game? Nobody will win it."),
-                reply_markup=keyboards.stop_confirmation(t, game))
+    await _ask(rt, game, await reply(update, t("Stop the game? Nobody will win it."),
+                                     reply_markup=keyboards.stop_confirmation(t, game)))
+
+
+async def _ask(rt: Runtime, game: Game, question: Message | None) -> None:
+    """Keep the question posted about a running game: it is closed when the game ends."""
+    if question is not None:
+        async with rt.locks.game(game.game_id):
+            await rt.service.asked(game.game_id, question.message_id)
 
 
 async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -222,8 +236,9 @@ async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             except UserError as exc:
                 await reply(update, t(exc.message, **exc.params))
         return
-    await reply(update, t("Leave the game? A computer player will take your seat."),
-                reply_markup=keyboards.leave_confirmation(t, game, game.seat_of(user.id) or 0))
+    await _ask(rt, game, await reply(
+        update, t("Leave the game? A computer player will take your seat."),
+        reply_markup=keyboards.leave_confirmation(t, game, game.seat_of(user.id) or 0)))
 
 
 async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -107,6 +107,9 @@ class Messages:
     hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
     unreachable: list[int] = field(default_factory=list)  # seats told about in the group
     topic_gone: bool = False  # its lobby and table were in a topic that is closed or gone
+    # The /stop and /leave questions asked in the group and not yet answered: their buttons
+    # are taken away when the game ends, so a late tap is never offered.
+    questions: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(
@@ -119,6 +122,7 @@ class Messages:
                 "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},
                 "unreachable": self.unreachable,
                 "topic_gone": self.topic_gone,
+                "questions": self.questions,
             }
         )
 
@@ -134,6 +138,7 @@ class Messages:
             {int(s): HandMessage(v[0], v[1]) for s, v in data.get("hands", {}).items()},
             list(data.get("unreachable", [])),
             bool(data.get("topic_gone", False)),
+            [int(m) for m in data.get("questions", [])],
         )
 
 

@@ -200,13 +200,18 @@ class GameService:
     async def rematch(self, old: Game, user: Player) -> Game:
         """A new table of the same game, options, turn time and players, the seats turned one
         place so that the lead moves on. ``user`` (one of its people) opens it; the others are
-        seated but each confirms with a tap (Join), or leaves."""
+        seated but each confirms with a tap (Join), or leaves. When the table is open already
+        (another player tapped first), ``user`` takes their seat at it."""
         if old.status is not Status.FINISHED:
             raise UserError(N_("That button is out of date."))
         if old.seat_of(user.user_id) is None or old.players[old.seat_of(user.user_id) or 0] \
                 .is_computer:
             raise UserError(N_("Only the players of that match can start it again."))
-        if self.open_game_in(old.chat_id, old.thread_id) is not None:
+        existing = self.open_game_in(old.chat_id, old.thread_id)
+        if existing is not None and self.is_rematch(existing, old):
+            await self.join(existing, user)
+            return existing
+        if existing is not None:
             raise UserError(N_(
                 "A table is already open here: press Join on it, or its creator can cancel it."))
         seated = old.players[1:] + old.players[:1]
@@ -220,6 +225,13 @@ class GameService:
         self._remember(game)
         self._changed(game)
         return game
+
+    @staticmethod
+    def is_rematch(lobby: Game, old: Game) -> bool:
+        """Whether ``lobby`` is the table "Play again" opens for ``old``: its game and
+        options, still waiting to start."""
+        return (lobby.status is Status.LOBBY and lobby.variant == old.variant
+                and lobby.options == old.options)
 
     def _lobby(self, game: Game) -> None:
         if game.status is not Status.LOBBY:
@@ -646,6 +658,22 @@ class GameService:
 
     async def save_messages(self, game: Game) -> None:
         await self.storage.save_messages(game)
+
+    async def asked(self, game_id: int, message_id: int) -> None:
+        """A /stop or /leave question was posted: it is closed when the game ends (at once
+        when it ended while the question was on its way)."""
+        game = await self.hold(game_id)
+        if game is None:
+            return
+        game.messages.questions.append(message_id)
+        await self.storage.save_messages(game)
+        self._changed(game)
+
+    async def answered(self, game: Game, message_id: int) -> None:
+        """A question was answered (and taken away): nothing is left to close there."""
+        if message_id in game.messages.questions:
+            game.messages.questions.remove(message_id)
+            await self.storage.save_messages(game)
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         await self.storage.migrate_chat(old_chat_id, new_chat_id)

@@ -237,7 +237,8 @@ async def test_play_again_opens_the_same_table_with_the_seats_turned(group: Grou
         await group.server.wait_for(lambda: "Budi can start" in (lobby.text or ""))
         twice = budi.press(result, "🔁 Play again")  # one table at a time
         await group.server.wait_for(lambda: twice.answered)
-        assert "already open" in (twice.answer_text or "")
+        assert twice.answer_text == "You are already in this game."
+        assert len(group.service.open_games()) == 1
         start = budi.press(lobby, lobby_button(lobby, "s") or "")
         await group.server.wait_for(lambda: start.answered)
         assert start.answer_text == "Let's play!"
@@ -272,3 +273,20 @@ async def test_pair_players_choose_their_partners_in_the_lobby(group: Group) -> 
         game = group.game()
     assert [p.name for p in game.players] == ["Ayu", "Sergei", "Þóra", "Budi"]
     assert game.match is not None and game.match.sides == ((0, 2), (1, 3))
+
+
+async def test_stop_on_a_lobby_points_at_its_cancel(group: Group) -> None:
+    """Nothing has started, so nothing is stopped: the answer replies to the lobby and says
+    how to close it, not "Nobody will win it"."""
+    async with group.bot():
+        await group.open_table("pair", players=2)
+        lobby = group.lobby()
+        group.send(group.users[1], "/stop")
+        answer = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "has not started" in (m.text or "")), None))
+        assert answer.text == ("The game has not started yet. To close the table, press "
+                               "Cancel in the lobby.")
+        assert answer.reply_to is lobby and not answer.buttons
+        assert not group.said("Nobody will win it")
+        assert group.game().status is Status.LOBBY
