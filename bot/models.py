@@ -200,12 +200,20 @@ class Game:
     seat_changes: list[SeatChange] = field(default_factory=list)  # in the order they happened
     pending: list[int] = field(default_factory=list)  # a rematch's players yet to confirm
     thread_id: int | None = None  # its forum topic; None: no topics, or the General topic
+    # In a lobby, the people seated whom the bot cannot write to in private (they never
+    # opened the chat, or blocked the bot): not stored, the service reads it from the users.
+    unreachable: list[int] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
             if player.user_id == user_id:
                 return seat
         return None
+
+    @property
+    def cut_off(self) -> list[Player]:
+        """The people seated whom the bot cannot reach in private (see ``unreachable``)."""
+        return [p for p in self.players if p.user_id in self.unreachable]
 
     @property
     def names(self) -> list[str]:
@@ -256,6 +264,8 @@ class Composer(Protocol):
     def away(self, game: Game, seat: int) -> list[Outgoing]: ...
 
     def ready(self, game: Game) -> list[Outgoing]: ...
+
+    def unreachable(self, game: Game) -> list[Outgoing]: ...
 
     def match_end(
         self, game: Game, ended: Any, rating_changes: Sequence[int | None]

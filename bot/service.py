@@ -85,6 +85,7 @@ class GameService:
     async def load_open_games(self) -> list[Game]:
         games = await self.storage.open_games()
         for game in games:
+            await self._check_reach(game)
             self._remember(game)
         return games
 
@@ -108,6 +109,7 @@ class GameService:
             for name in Game.__slots__:
                 if name != "messages":  # what Telegram shows: memory is never behind it
                     setattr(game, name, getattr(fresh, name))
+        await self._check_reach(game)
         self._remember(game)
         return game
 
@@ -192,6 +194,7 @@ class GameService:
         game = Game(0, chat_id, Status.LOBBY, game_name, options, creator.user_id,
                     [creator], None, 0, language, Messages(), turn_seconds,
                     thread_id=thread_id)
+        await self._check_reach(game)
         game.game_id = await self.storage.insert_game(game, self.clock())
         self._remember(game)
         self._changed(game)
@@ -221,6 +224,7 @@ class GameService:
                     pending=[p.user_id for p in seated
                              if not p.is_computer and p.user_id != user.user_id],
                     thread_id=old.thread_id)
+        await self._check_reach(game)
         game.game_id = await self.storage.insert_game(game, self.clock())
         self._remember(game)
         self._changed(game)
@@ -239,17 +243,17 @@ class GameService:
 
     async def join(self, game: Game, player: Player) -> None:
         self._lobby(game)
-        was_ready = self._ready(game)
+        was = self._lobby_state(game)
         if player.user_id in game.pending:  # a rematch's player confirms their seat
             game.pending.remove(player.user_id)
-            await self._save_players(game, self._ready_call(game, was_ready))
-            return
-        if game.seat_of(player.user_id) is not None:
+        elif game.seat_of(player.user_id) is not None:
             raise UserError(N_("You are already in this game."))
-        if len(game.players) >= max(game.seat_counts):
+        elif len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
-        game.players.append(player)
-        await self._save_players(game, self._ready_call(game, was_ready))
+        else:
+            game.players.append(player)
+        await self._check_reach(game)
+        await self._save_players(game, self._calls(game, was))
 
     async def add_computer(self, game: Game, user_id: int, level: str) -> Player:
         """The creator seats a computer player of ``level``."""
@@ -259,19 +263,44 @@ class GameService:
         if len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
         player = computer(level, {p.user_id for p in game.players})
-        was_ready = self._ready(game)
+        was = self._lobby_state(game)
         game.players.append(player)
-        await self._save_players(game, self._ready_call(game, was_ready))
+        await self._save_players(game, self._calls(game, was))
         return player
 
     @staticmethod
-    def _ready(game: Game) -> bool:
-        return len(game.players) >= min(game.seat_counts) and not game.pending
+    def _lobby_state(game: Game) -> str:
+        """"waiting" for players (or their Join), "blocked" with enough of them seated but
+        one the bot cannot reach in private, or "ready" to start."""
+        if len(game.players) < min(game.seat_counts) or game.pending:
+            return "waiting"
+        return "blocked" if game.cut_off else "ready"
 
-    def _ready_call(self, game: Game, was_ready: bool) -> list[Outgoing]:
-        """When the last seat the game needs is taken (and confirmed), the creator is called
-        to start, once."""
-        return self.composer.ready(game) if self._ready(game) and not was_ready else []
+    def _calls(self, game: Game, was: str) -> list[Outgoing]:
+        """When the table becomes ready, its creator is called to start, once; when it has
+        its players but cannot start because one has no private chat with the bot, they are
+        called to open it (a new message notifies them, an edited lobby does not)."""
+        now = self._lobby_state(game)
+        if now == was:
+            return []
+        if now == "ready":
+            return self.composer.ready(game)
+        return self.composer.unreachable(game) if now == "blocked" else []
+
+    async def _check_reach(self, game: Game) -> None:
+        """Read which of a lobby's people the bot cannot write to in private."""
+        if game.status is Status.LOBBY:
+            game.unreachable = [p.user_id for p in game.players if not p.is_computer
+                                and not await self.storage.private_ok(p.user_id)]
+
+    async def reach_changed(self, game: Game, user_id: int) -> None:
+        """A player of the lobby opened their private chat with the bot, or blocked it."""
+        if game.status is not Status.LOBBY or game.seat_of(user_id) is None:
+            return
+        was, before = self._lobby_state(game), list(game.unreachable)
+        await self._check_reach(game)
+        if game.unreachable != before:
+            await self._save_players(game, self._calls(game, was))
 
     async def remove_computer(self, game: Game, user_id: int) -> None:
         """The creator takes the last computer player off the table."""
@@ -281,8 +310,9 @@ class GameService:
                                "off."))
         for seat in range(len(game.players) - 1, -1, -1):
             if game.players[seat].is_computer:
+                was = self._lobby_state(game)
                 del game.players[seat]
-                await self._save_players(game)
+                await self._save_players(game, self._calls(game, was))
                 return
         raise UserError(N_("There is no computer player at this table."))
 
@@ -304,10 +334,11 @@ class GameService:
             raise UserError(N_("You are not in this game."))
         if user_id == game.creator_id:
             raise UserError(N_("You created this game: cancel it instead."))
+        was = self._lobby_state(game)
         del game.players[seat]
         if user_id in game.pending:
             game.pending.remove(user_id)
-        await self._save_players(game)
+        await self._save_players(game, self._calls(game, was))
 
     async def _save_players(self, game: Game, outgoing: list[Outgoing] | None = None) -> None:
         await self.storage.save_players(game, outgoing or [], self.clock())

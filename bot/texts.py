@@ -30,7 +30,7 @@ from engine import (
 from . import stocktexts
 from .callbacks import PlayAgain, ReplaceAway
 from .gamebook import GAMES, presentation
-from .i18n import Translator, translator
+from .i18n import N_, Translator, translator
 from .models import Game, Outgoing, Player, Status
 from .stockplay import drawn_tiles, gains
 
@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 
 CAPTION_LIMIT = 1024
 NAME_LIMIT = 24
+#: The lobby's mark by a seat the bot cannot reach in private.
+UNREACHABLE = "📵"
+#: The lobby's button that opens the private chat (its deep link seats the player too).
+PRIVATE_CHAT_BUTTON = N_("💬 Open my private chat")
 
 
 def short_name(name: str) -> str:
@@ -127,7 +131,8 @@ def options_line(t: Translator, game: Game) -> str:
     # The target and the rest as they will be for the players seated (Bergen: 15 for two,
     # 10 for three or four), or for the fewest seats the options fit while few are seated.
     opts = variant(game.variant).lobby_options(game.options, len(game.players))
-    parts = [t("double-{n} set", n=opts.set), t("to {target} points", target=opts.target)]
+    parts = [t("double-{n} set", n=opts.set),
+             t.plural("to {count} point", "to {count} points", opts.target)]
     if game.turn_seconds:
         parts.append(t("{seconds} s a turn", seconds=game.turn_seconds))
     else:
@@ -152,6 +157,10 @@ def lobby_status(t: Translator, game: Game) -> str:
         if low != high:
             need += " " + t("The game takes {low} to {high} players.", low=low, high=high)
         return need
+    if game.cut_off:  # Start would be refused: say whom it waits for
+        return t.plural("{count} player: waiting for {names} to open a private chat with me.",
+                        "{count} players: waiting for {names} to open a private chat with me.",
+                        seated, names=names_of(game.cut_off))
     ready = t.plural("{count} player: {name} can start.", "{count} players: {name} can start.",
                      seated, name=esc(creator.name) if creator else "?")
     if seated < high:
@@ -168,13 +177,30 @@ def lobby_text(t: Translator, game: Game) -> str:
         t("Players ({count}):", count=len(game.players)),
     ]
     lines += [f"{i + 1}. {who(p)}" + (" ⏳" if p.user_id in game.pending else "")
+              + (f" {UNREACHABLE}" if p.user_id in game.unreachable else "")
               for i, p in enumerate(game.players)]
     if game.partnerships:
         lines += ["", t("Pairs: {pairs}.", pairs=" · ".join(
             " & ".join(who(game.players[s]) for s in side) for side in game.partnerships))]
-    lines += ["", lobby_status(t, game),
-              t("Press Join to take a seat; the creator presses Start.")]
+    lines += ["", lobby_status(t, game)]
+    if game.cut_off:
+        lines.append(private_chat_hint(t, game))
+    lines.append(t("Press Join to take a seat; the creator presses Start."))
     return "\n".join(lines)
+
+
+def names_of(players: Sequence[Player]) -> str:
+    return ", ".join(esc(p.name) for p in players)
+
+
+def private_chat_hint(t: Translator, game: Game) -> str:
+    """Who must open a private chat with the bot before the game can start, and how."""
+    return t.plural(
+        "{mark} I cannot send {names} their tiles yet: tap “{button}” below, then Start "
+        "in our chat.",
+        "{mark} I cannot send {names} their tiles yet: each of them taps “{button}” below, "
+        "then Start in our chat.", len(game.cut_off), mark=UNREACHABLE,
+        names=names_of(game.cut_off), button=t(PRIVATE_CHAT_BUTTON))
 
 
 def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = False,
@@ -612,6 +638,16 @@ class TextComposer:
             return []
         return [Outgoing(t("✅ {name}, the table is ready: press Start in the lobby.",
                            name=who(creator)))]
+
+    def unreachable(self, game: Game) -> list[Outgoing]:
+        """The table has its players, but the bot cannot send some of them their tiles."""
+        t = translator(game.language)
+        return [Outgoing(t.plural(
+            "{names}: the table is ready, but I cannot send you your tiles yet. Tap “{button}” "
+            "in the lobby, then Start in our chat.",
+            "{names}: the table is ready, but I cannot send you your tiles yet. Each of you: "
+            "tap “{button}” in the lobby, then Start in our chat.", len(game.cut_off),
+            names=", ".join(who(p) for p in game.cut_off), button=t(PRIVATE_CHAT_BUTTON)))]
 
     def stopped(self, game: Game, by: str) -> list[Outgoing]:
         t = translator(game.language)
