@@ -406,6 +406,9 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
         lines.append(t("A drawn hand: nobody scores."))
     else:
         side = view.sides[ended.winner]
+        if ended.lowest_double is not None:  # Bergen: not the pips, the doubles decided
+            lines.append(t("Everyone holds a double: {name}'s {tile} is the lowest.",
+                           name=esc(names[side[0]]), tile=str(ended.lowest_double)))
         points = ended.points[ended.winner]
         if any(ended.scored) and len(side) == 1:  # points were scored during play
             lines.append(_hand_won(t, ended, esc(names[side[0]])))
