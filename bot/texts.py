@@ -85,6 +85,11 @@ def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
     offered = [c for c in spec.choices if worded is None or c in worded.choices]
     # What to type: /newgame reads on/off (and true/false, yes/no) in English only.
     words = ["on" if c is True else "off" if c is False else str(c) for c in offered]
+    return or_list(t, words)
+
+
+def or_list(t: Translator, words: Sequence[str]) -> str:
+    """"6 or 7", "3, 4 or 5": one of ``words``."""
     if len(words) == 1:
         return words[0]
     return t("{choices} or {last}", choices=", ".join(words[:-1]), last=words[-1])
@@ -103,10 +108,20 @@ def title(t: Translator, game: str) -> str:
     return t(presentation(game).title)
 
 
-def rules_text(t: Translator, game: str, target: int | None = None) -> str:
+def rules_text(t: Translator, game: str) -> str:
+    """The game's rules, with its target for the fewest players, and the target of the
+    other table sizes where it differs (Bergen: 15 for two, 10 for three or four)."""
     spec = variant(game)
-    return t(presentation(game).rules,
-             target=target or spec.default_options(spec.seat_counts[0]).target)
+    targets = {seats: spec.default_target(seats) for seats in spec.seat_counts}
+    first = targets[spec.seat_counts[0]]
+    text = t(presentation(game).rules, target=first)
+    others = [seats for seats in spec.seat_counts if targets[seats] != first]
+    for target in dict.fromkeys(targets[seats] for seats in others):
+        counts = or_list(t, [str(seats) for seats in others if targets[seats] == target])
+        text += " " + t.plural("With {seats} players, the target is {count} point.",
+                               "With {seats} players, the target is {count} points.", target,
+                               seats=counts)
+    return text
 
 
 def help_text(t: Translator) -> str:

@@ -348,3 +348,16 @@ async def test_a_seated_player_who_blocks_the_bot_is_marked_in_the_lobby(group: 
         budi.send_private("/start")
         await group.server.wait_for(lambda: "Ayu can start" in lobby.content)
         assert "📵" not in lobby.content
+
+
+async def test_the_rules_say_the_target_of_every_table_size(group: Group) -> None:
+    """Bergen is played to 15 by two and to 10 by three or four (the variant's facts)."""
+    async with group.bot():
+        group.send(group.users[0], "/rules bergen")
+        group.send(group.users[0], "/rules muggins")
+        await group.server.wait_for(lambda: group.said("Bergen (") and group.said("Muggins"))
+    rules = next(text for text in group.texts() if text.startswith("Bergen ("))
+    assert rules.endswith("First to 15 points wins. With 3 or 4 players, the target is 10 "
+                          "points.")
+    one_target = next(text for text in group.texts() if text.startswith("Muggins"))
+    assert "the target is" not in one_target
