@@ -16,6 +16,7 @@ from engine import (
     Event,
     HandEnded,
     HandEndReason,
+    Match,
     MatchEnded,
     OptionSpec,
     Play,
@@ -284,8 +285,10 @@ def _draws_in_a_row(view: TableView, index: int) -> int:
 
 
 def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
-                auto: set[str] | None = None) -> list[str]:
-    """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line."""
+                auto: set[str] | None = None, reader: int | None = None) -> list[str]:
+    """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line.
+    ``reader``: the seat whose private message they are for (a ribbon it took is told to
+    it, with the tiles)."""
     lines = []
     for index in indices:
         move = view.history[index]
@@ -298,6 +301,10 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
         taker = ""
         if move.kind is ActionKind.CUT:  # the previous seat takes the piece
             seat = (move.seat - 1) % len(view.players)
+            if seat == reader:
+                lines.append(stocktexts.describe_cut_to_taker(
+                    t, move, esc(mover(game, view, index))))
+                continue
             taker = game.player_at(seat, view.hand_number, index).name
         lines.append(describe_move(t, move, mover(game, view, index),
                                    auto is not None and f"{view.hand_number}:{index}" in auto,
@@ -529,7 +536,8 @@ def hand_caption(
         moves = since_last_turn(game, view)
         if len(moves):
             lines.append(t("Since your last turn:"))
-            lines += ["• " + line for line in moves_lines(t, game, table, moves)]
+            lines += ["• " + line for line in moves_lines(t, game, table, moves,
+                                                          reader=view.seat)]
     lines += _acted_for(t, game, view)
     if current:
         if table.result is not None:
@@ -555,14 +563,13 @@ def hand_caption(
 def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool) -> list[str]:
     """Private, in the games with a stock: the tiles I drew for the player, and what each
     playable tile would score now (on its turn, before a tile is picked)."""
-    match = game.match
-    if view.table.layout is None or match is None or view.table.result is not None \
-            or game.status is not Status.PLAYING:
+    match = _stock_hand_on(game, view)
+    if match is None:
         return []
-    lines = []
-    drawn = drawn_tiles(match, view.seat)
-    if drawn:
-        lines.append(stocktexts.drawn_line(t, drawn))
+    history = view.table.history
+    mine = [move for move in history if move.seat == view.seat]
+    # Draws that ended in a knock are told before it (see _acted_for), in the order made.
+    lines = [] if mine and mine[-1].kind is ActionKind.KNOCK else _drawn_lines(t, game, view)
     if choosing_now and view.my_turn:
         best: dict[tuple[Tile, End | None], int] = {}
         for action, points in gains(match, view.seat, view).items():
@@ -576,6 +583,25 @@ def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool
         lines.append(t("You may cut with {tile}: the ribbon you give goes to {name}.",
                        tile=str(view.cuts()[0].tile), name=esc(taker.name)))
     return lines
+
+
+def _stock_hand_on(game: Game, view: PlayerView) -> Match | None:
+    """The match, while the viewed hand of a game with a stock is being played."""
+    match = game.match
+    if view.table.layout is None or match is None or view.table.result is not None \
+            or game.status is not Status.PLAYING:
+        return None
+    return match
+
+
+def _drawn_lines(t: Translator, game: Game, view: PlayerView) -> list[str]:
+    """Private, in the games with a stock: the tiles I drew for the player on its latest
+    turn, while that turn is the one to tell it about."""
+    match = _stock_hand_on(game, view)
+    if match is None:
+        return []
+    drawn = drawn_tiles(match, view.seat)
+    return [stocktexts.drawn_line(t, drawn)] if drawn else []
 
 
 def _prompt(t: Translator, game: Game, view: PlayerView, over: bool, choosing: Tile | None
@@ -621,6 +647,7 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
         elif move.kind is ActionKind.KNOCK:  # with what it cost (Six-matador: 6)
+            lines += _drawn_lines(t, game, view)  # the draws it followed, first
             cost = stocktexts.knock_cost(move)
             lines.append(t("You could not lay a tile, so I knocked for you: {points}.",
                            points=cost) if cost else
