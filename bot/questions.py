@@ -3,9 +3,15 @@ once the game is over nobody may answer them, so their buttons go."""
 
 from __future__ import annotations
 
+import logging
+
+from telegram.error import BadRequest
+
 from .i18n import translator
 from .messenger import Draft, Messenger
 from .models import Game, Status
+
+log = logging.getLogger(__name__)
 
 
 async def close_questions(messenger: Messenger, game: Game) -> bool:
@@ -18,7 +24,10 @@ async def close_questions(messenger: Messenger, game: Game) -> bool:
     text = t("The game was stopped.") if game.status is Status.STOPPED else t(
         "This game is over.")
     for message_id in list(messages.questions):
-        await messenger.edit(game.chat_id, message_id, Draft("closed", text, None))
+        try:
+            await messenger.edit(game.chat_id, message_id, Draft("closed", text, None))
+        except BadRequest:
+            log.info("question %s of game %s could not be closed", message_id, game.game_id)
         if message_id in messages.questions:  # (unless answered meanwhile)
             messages.questions.remove(message_id)
     return True
