@@ -209,7 +209,8 @@ async def measure(matches: int, warm: int, groups: int, game: str,
                        DATABASE_PATH=str(Path(folder) / "bot.sqlite3"),
                        GROUP_MESSAGES_PER_MINUTE="100000", MESSAGES_PER_SECOND="100000",
                        COMPUTER_PAUSE_SECONDS="0", LOG_LEVEL="INFO",
-                       PYTHONPATH=str(checkout))
+                       PYTHONPATH=os.pathsep.join(
+                           filter(None, (str(checkout), os.environ.get("PYTHONPATH")))))
             log = (Path(folder) / "bot.log").open("w")
             bot = subprocess.Popen([sys.executable, "-m", "bot"], cwd=checkout, env=env,
                                    stdout=log, stderr=subprocess.STDOUT)

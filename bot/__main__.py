@@ -24,6 +24,9 @@ def main() -> int:
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from .app import allowed_updates, begin_stop, build_application
+    from .trim import limit_arenas
+
+    limit_arenas()  # before any thread allocates
 
     application = build_application(settings)
     # Our own signal handlers: stopping starts at the signal, before PTB waits for the

@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 #: Seconds a stopping bot goes on sending what is due, before it abandons the rest.
 STOP_GRACE = 2.0
 POLLING_TASK = "Updater:start_polling:polling_task"  # the name PTB 22 gives it
+#: The long poll itself runs in a task of its own (PTB 22's ``polling_action_cb``), which the
+#: polling task only waits for: cancelling the polling task leaves it holding getUpdates's one
+#: connection, so PTB's last getUpdates (the one that confirms the updates read) timed out.
+POLL_CALL = "polling_action_cb"
 
 GROUP_COMMANDS = (
     ("newgame", N_("Open a domino table")),
@@ -174,8 +178,12 @@ def begin_stop(application: Application) -> None:  # type: ignore[type-arg]
     # that sleep: end it now (its stop takes the cancellation; the offset is not advanced,
     # so no update is lost).
     for task in asyncio.all_tasks():
-        if task.get_name() == POLLING_TASK:
+        if task.get_name() == POLLING_TASK or _is_long_poll(task):
             task.cancel()
+
+
+def _is_long_poll(task: asyncio.Task[object]) -> bool:
+    return getattr(task.get_coro(), "__qualname__", "").endswith(POLL_CALL)
 
 
 async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]

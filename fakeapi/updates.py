@@ -32,6 +32,7 @@ class UpdateQueue:
         self.allowed: frozenset[str] | None = None
         self.history: list[dict[str, Any]] = []
         self.delivered_through = first_id - 1
+        self.polls_waiting = 0  # long polls held open right now (tests wait for one)
 
     @property
     def last_id(self) -> int:
@@ -110,10 +111,13 @@ class UpdateQueue:
             if batch or self._closing or remaining <= 0:
                 break
             arrived = self._arrived
+            self.polls_waiting += 1
             try:
                 await asyncio.wait_for(arrived.wait(), remaining)
             except TimeoutError:
                 pass
+            finally:
+                self.polls_waiting -= 1
             if generation != self._generation:
                 raise ApiError(
                     409,

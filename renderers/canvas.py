@@ -31,7 +31,8 @@ PALETTE_COLOURS = 256
 COMPRESS_LEVEL = 3
 # Labels are laid out and rasterised by FreeType once and their masks kept: a table draws
 # some thirty of them (names, counts, scores), nearly all the same as on the previous picture.
-LETTERING_CACHE = 2048
+# A mask is some 2.5 KB: 1,024 of them hold every busy table's labels in under 3 MB.
+LETTERING_CACHE = 1024
 
 Anchor = Literal["la", "ra", "ma", "lm", "rm", "mm", "ls", "ms", "rs"]
 

@@ -9,12 +9,13 @@ What is kept drawn is halves, not tiles. The reduction averages each 4x4 block b
 a half's pips stay inside its own square, so every pixel of a tile's first square (left or
 top) is the same whatever its second number is, and the other way round: a tile is its first
 number's first half beside its second number's second half, copied, the very pixels of the
-tile drawn whole. The halves a running bot can reach are few (13 numbers against 169 ordered
-pairs of the double-twelve set, at each size, orientation and look) and all fit the cache,
-so after its first matches a bot draws no sprite any more, and the cache stops growing
-(every number at every size, orientation and look the renderers use, in one theme: 1,352
-pairs of halves, 24 MiB; the double-six set's 728, 13 MiB). Whole tiles, put together from
-their halves in microseconds, are kept for the pictures of the moment.
+tile drawn whole. The halves a running bot uses are few (13 numbers against 169 ordered
+pairs of the double-twelve set, at the sizes, orientations and looks of its tables and hands
+of the moment), so a bot soon draws sprites only when a size it has not used for long comes
+back. The cache holds :data:`HALVES_KEPT` of them, not all it could reach (1,352 pairs in a
+theme, some 50 MB as Pillow allocates them), which a bot reached a few at a time over hundreds
+of matches: its memory grew all along. Whole tiles, put together from their halves in
+microseconds, are kept for the pictures of the moment.
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ from .themes import Colour, Theme, find_theme
 
 SUPERSAMPLE = 4
 SHADOW_ALPHA = 110
-#: Numbers' halves kept drawn: more than every (number, size, orientation, look) the renderers
-#: reach in one theme, double-twelve set included (1,352), so that a running bot never draws
-#: one twice; both themes' double-six halves (1,456) fit too.
-HALVES_KEPT = 2048
+#: Numbers' halves kept drawn. A pair of halves is some 38 KB, so keeping every (number, size,
+#: orientation, look) the renderers can reach (1,352 in one theme) would cost 50 MB, filled a
+#: few at a time over hundreds of matches: a bot's memory that kept growing. 256 hold what
+#: the tables and hands of a busy bot use (it reached some 240 in 120 matches of 8 groups);
+#: one drawn again costs under a millisecond.
+HALVES_KEPT = 256
 #: Whole tiles kept: those of the pictures being drawn now (the lines of a few tables at their
 #: sizes, a few hands); any other is put together from its halves again (a copy, no drawing).
 TILES_KEPT = 256

@@ -1,12 +1,13 @@
-"""Free C heap memory goes back to the system once games have left memory, at most once every
-few seconds (see bot.trim)."""
+"""The C heap stays small: its arenas are capped, and free memory goes back to the system once
+games have left memory, at most once every few seconds (see bot.trim)."""
 
 from __future__ import annotations
 
+import pytest
 from bot_kit import Group
 from test_e2e_memory import finish_a_match
 
-from bot.trim import TRIM_EVERY, Trimmer, find_malloc_trim
+from bot.trim import TRIM_EVERY, Trimmer, find_malloc_trim, limit_arenas
 
 
 def test_memory_is_given_back_at_most_once_every_few_seconds() -> None:
@@ -30,6 +31,14 @@ def test_without_malloc_trim_nothing_is_called() -> None:
 def test_this_machines_c_library_has_malloc_trim() -> None:
     """The bot's Docker image and CI run on glibc, where the call exists."""
     assert find_malloc_trim() is not None
+
+
+def test_arenas_are_capped_unless_the_operator_set_their_number(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert limit_arenas() is False  # the operator's setting stands
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    assert limit_arenas() is True  # glibc took the cap
 
 
 async def test_a_game_leaving_memory_gives_free_memory_back(group: Group) -> None:
