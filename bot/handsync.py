@@ -140,8 +140,15 @@ class HandSync:
             else ""
 
     async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft) -> bool:
-        """Draw a hand's picture (in the worker) and bring its message up to date."""
-        return await self._sync_hand(game, seat, await self.messenger.drawn(draft, Urgency.HAND))
+        """Draw a hand's picture (in the worker) and bring its message up to date, unless
+        the game moved past what it shows meanwhile: the change that did asked for the next
+        round, which sends what follows (a stale turn would be one more message, notifying
+        the player of a turn already gone, deleted at once)."""
+        drawn = await self.messenger.drawn(draft, Urgency.HAND)
+        if not _still_current(game, drawn.key):
+            self._request(game.game_id)
+            return False
+        return await self._sync_hand(game, seat, drawn)
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
         player = game.players[seat]
@@ -206,3 +213,13 @@ class HandSync:
             await self.messenger.retire(game.players[seat].user_id, current.message_id,
                                        delete=True)
         self._request(game.game_id)
+
+
+def _still_current(game: Game, key: str) -> bool:
+    """Whether a hand draft's key (``hand:A:move`` on a turn, ``hand:W:digest`` otherwise)
+    still fits the game: the same hand, and on a turn, the same move."""
+    hand, kind, rest = key.split(":", 2)
+    match = game.match
+    if match is None or not match.hands or str(match.hand.number) != hand:
+        return False
+    return kind != "A" or rest == str(game.move_no)

@@ -1,0 +1,86 @@
+"""A player's tiles drawn for a turn that is over before the drawing is done (the hand ended,
+a timer played for them) are not sent: it would be one more private message, with a stale
+picture and a notification, replaced at once by the message of the state that followed."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable
+
+import pytest
+from bot_kit import Group
+from test_e2e_hand_change import move
+
+from bot.models import Game
+from bot.pictures import Drawing
+from bot.runtime import Runtime
+from engine import Action, PlayerView
+
+
+def gate_turn_drawings(runtime: Runtime, seat: int, monkeypatch: pytest.MonkeyPatch
+                       ) -> tuple[threading.Event, threading.Event]:
+    """(entered, go): the next drawing of ``seat``'s tiles on its turn waits in the picture
+    thread (``entered`` is set) until ``go``."""
+    entered, go = threading.Event(), threading.Event()
+    make: Callable[[PlayerView, str], Drawing] = runtime.pictures.hand_drawing
+
+    def gated(view: PlayerView, language: str) -> Drawing:
+        drawing = make(view, language)
+        if view.seat != seat or not view.my_turn or go.is_set():
+            return drawing
+
+        def draw() -> bytes:
+            entered.set()
+            go.wait(10)
+            return drawing()
+        return draw
+
+    monkeypatch.setattr(runtime.pictures, "hand_drawing", gated)
+    return entered, go
+
+
+async def up_to_the_last_two_moves(runtime: Runtime, game: Game
+                                   ) -> tuple[tuple[int, Action], tuple[int, Action]]:
+    """The players lay their first legal action until the next two would end the hand by
+    two different seats: those two moves, not made."""
+    while True:
+        match = game.match
+        assert match is not None and len(match.hands) == 1
+        seat = match.to_move
+        assert seat is not None
+        action = match.legal_actions()[0]
+        trial = copy.deepcopy(match)
+        trial.step(seat, action)
+        if not trial.hand.over and trial.to_move not in (None, seat):
+            last_seat = trial.to_move
+            last = trial.legal_actions()[0]
+            trial.step(last_seat, last)
+            if trial.hand.over:
+                return (seat, action), (last_seat, last)
+        await move(runtime, game, seat, action)
+        await runtime.publisher.idle()
+
+
+async def test_tiles_drawn_for_a_turn_that_ended_meanwhile_are_not_sent(
+        group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with group.bot() as runtime:
+        await group.start("pair")
+        await group.server.wait_idle()
+        game = group.game()
+        (first_seat, first), (last_seat, last) = await up_to_the_last_two_moves(runtime, game)
+        player = group.users[[u.id for u in group.users].index(game.players[last_seat].user_id)]
+        entered, go = gate_turn_drawings(runtime, last_seat, monkeypatch)
+        await move(runtime, game, first_seat, first)  # last_seat's turn: its tiles are drawn
+        await group.server.wait_for(entered.is_set, message="the turn's tiles were not drawn")
+        mark = len(group.server.requests)
+        await move(runtime, game, last_seat, last)  # the hand ends while they are drawn
+        go.set()
+        await runtime.publisher.idle()
+        await group.server.wait_idle()
+        sent = [r for r in group.server.requests[mark:]
+                if r.method in ("sendPhoto", "sendMessage") and r.chat_id == player.id]
+        assert game.match is not None and len(game.match.hands) == 2
+        captions = [str(r.params.get("caption", r.params.get("text", ""))) for r in sent]
+        assert len(sent) == 1, captions  # hand 2's tiles only
+        assert "· hand 2" in captions[0], captions
