@@ -173,10 +173,19 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: PlayAgain
                        ) -> Answer:
     """A rematch: the same table again, its players asked to confirm."""
-    old = await _game(rt, tap.game_id)
+    old, user, t = await _game(rt, tap.game_id), query.from_user, _t(query)
     async with rt.locks.chat(old.chat_id):
-        await rt.service.rematch(old, player_of(query.from_user))
-    return _t(query)("A new table is open: the others press Join to play again."), None
+        lobby = rt.service.open_game_in(old.chat_id, old.thread_id)
+        if lobby is None or not rt.service.is_rematch(lobby, old):
+            await rt.service.rematch(old, player_of(user))
+            return t("A new table is open: the others press Join to play again."), None
+        # Another player opened it first: this tap takes a seat there, as Join would.
+        if lobby.seat_of(user.id) is None and not await rt.storage.private_ok(user.id):
+            return None, keyboards.deep_link(rt.publisher.messenger.bot_username,
+                                             f"join{lobby.game_id}")
+        async with rt.locks.game(lobby.game_id):
+            await rt.service.rematch(old, player_of(user))
+    return t("You joined the game."), None
 
 
 async def settings_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: SettingTap
@@ -234,7 +243,8 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
         await rt.service.replace_away(game, user.id, admin, tap.seat)
     with contextlib.suppress(TelegramError):
         await query.edit_message_reply_markup(reply_markup=None)
-    return _t(query)("A computer player takes the seat."), None
+    t = _t(query)
+    return t("A computer player takes the seat."), None
 
 
 async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: StopAnswer
@@ -243,14 +253,13 @@ async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     game = await _game(rt, tap.game_id)
     admin = await is_admin(context, game.chat_id, user.id)
     rt.service.check_may_stop(game, user.id, admin)
-    if not tap.confirm:
-        await _delete_quietly(query)
-        return t("The game goes on."), None
     async with rt.locks.game(game.game_id):
-        await rt.service.stop(game, user.id, admin,
-                              by=texts.mention(user.id, player_of(user).name))
+        await _answered(rt, query, game)
+        if tap.confirm:
+            await rt.service.stop(game, user.id, admin,
+                                  by=texts.mention(user.id, player_of(user).name))
     await _delete_quietly(query)
-    return t("The game is stopped."), None
+    return t("The game is stopped.") if tap.confirm else t("The game goes on."), None
 
 
 async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: LeaveAnswer
@@ -259,12 +268,22 @@ async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
     game = await _game(rt, tap.game_id)
     if not tap.confirm:
         rt.service.check_asked(game, user.id, tap.seat)
+        async with rt.locks.game(game.game_id):
+            await _answered(rt, query, game)
         await _delete_quietly(query)
         return t("The game goes on."), None
     async with rt.locks.game(game.game_id):
         await rt.service.quit(game, user.id, asked_seat=tap.seat)
+        await _answered(rt, query, game)
     await _delete_quietly(query)
     return t("You left the game."), None
+
+
+async def _answered(rt: Runtime, query: CallbackQuery, game: Game) -> None:
+    """The question tapped is answered: it is deleted, so the game's end has nothing to
+    close there."""
+    if query.message is not None:
+        await rt.service.answered(game, query.message.message_id)
 
 
 async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowHand

@@ -10,7 +10,7 @@ import logging
 import re
 from dataclasses import replace
 
-from telegram import Chat, ReplyParameters, Update, User
+from telegram import Chat, Message, ReplyParameters, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
@@ -48,6 +48,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         seat = game.seat_of(user.id)
         if seat is not None and seat in game.messages.unreachable:
             await rt.publisher.hands.resend_hand(game, seat)
+    await reach_changed(rt, user.id)
     if payload.startswith(("join", "hand")) and not re.fullmatch(
         TABLE_NUMBER.format(payload[:4]), payload
     ):
@@ -63,7 +64,8 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             return
         async with rt.locks.game(lobby.game_id):
             try:
-                await rt.service.join(lobby, player_of(user))
+                if lobby.seat_of(user.id) is None or user.id in lobby.pending:
+                    await rt.service.join(lobby, player_of(user))
             except UserError as exc:
                 await reply(update, t(exc.message, **exc.params))
                 return
@@ -78,6 +80,13 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),
                 reply_markup=keyboards.add_to_group(t, rt.publisher.messenger.bot_username))
+
+
+async def reach_changed(rt: Runtime, user_id: int) -> None:
+    """The user's private chat opened or closed: the lobbies they sit at say so."""
+    for game in rt.service.games_of_user(user_id):
+        async with rt.locks.game(game.game_id):
+            await rt.service.reach_changed(game, user_id)
 
 
 async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -138,6 +147,8 @@ def read_options(
             return options, t("{game} has no option {option}. Its options: {names}.",
                               game=texts.title(t, game), option=texts.quote(m.group(1)),
                               names=", ".join(spec.option_names))
+        if option.name in options:  # which one was meant? Not silently the last
+            return options, t("{option} is given twice: write it once.", option=option.name)
         try:
             options[option.name] = option.parse(m.group(2))
         except OptionValueError:
@@ -197,13 +208,27 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if game is None:
         await reply(update, t("No game is running here."))
         return
+    if game.status is Status.LOBBY:  # nothing to stop yet: the lobby's Cancel closes it
+        lobby = game.messages.lobby
+        await reply(update, t("The game has not started yet. To close the table, press Cancel "
+                              "in the lobby."),
+                    reply_parameters=ReplyParameters(lobby, allow_sending_without_reply=True)
+                    if lobby else None)
+        return
     try:
         rt.service.check_may_stop(game, user.id, await is_admin(context, game.chat_id, user.id))
     except UserError as exc:
         await reply(update, t(exc.message, **exc.params))
         return
-    await reply(update, t("Stop the game? Nobody will win it."),
-                reply_markup=keyboards.stop_confirmation(t, game))
+    await _ask(rt, game, await reply(update, t("Stop the game? Nobody will win it."),
+                                     reply_markup=keyboards.stop_confirmation(t, game)))
+
+
+async def _ask(rt: Runtime, game: Game, question: Message | None) -> None:
+    """Keep the question posted about a running game: it is closed when the game ends."""
+    if question is not None:
+        async with rt.locks.game(game.game_id):
+            await rt.service.asked(game.game_id, question.message_id)
 
 
 async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -222,8 +247,9 @@ async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             except UserError as exc:
                 await reply(update, t(exc.message, **exc.params))
         return
-    await reply(update, t("Leave the game? A computer player will take your seat."),
-                reply_markup=keyboards.leave_confirmation(t, game, game.seat_of(user.id) or 0))
+    await _ask(rt, game, await reply(
+        update, t("Leave the game? A computer player will take your seat."),
+        reply_markup=keyboards.leave_confirmation(t, game, game.seat_of(user.id) or 0)))
 
 
 async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -288,6 +314,7 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
     gone = change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
     if change.chat.type == ChatType.PRIVATE:
         await rt.storage.set_private_ok(change.chat.id, not gone)
+        await reach_changed(rt, change.chat.id)
         return
     if not gone:
         return

@@ -17,6 +17,7 @@ from .locks import Locks
 from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
 from .models import Game, Status
 from .pictures import PictureMaker
+from .questions import close_questions
 from .ratelimit import FloodLimiter
 from .service import GameService
 
@@ -60,6 +61,7 @@ class GroupSync:
         if table is not None:
             draft, hand_number = table
             changed |= await self._sync_table(game, await self.messenger.drawn(draft), hand_number)
+        changed |= await close_questions(self.messenger, game)
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)

@@ -28,7 +28,7 @@ from .gamebook import GAMES
 from .i18n import N_, Translator
 from .models import COMPUTER_LEVELS, Game
 from .stockplay import END_WORDS, choices_for, is_stock_game
-from .texts import title
+from .texts import PRIVATE_CHAT_BUTTON, title
 
 TILES_PER_ROW = 4
 LEVEL_BUTTONS = {"easy": N_("🤖 + easy"), "normal": N_("🤖 + normal"), "hard": N_("🤖 + hard")}
@@ -76,7 +76,7 @@ def lobby(
              _button(t("🤖 ✕"), LobbyTap(gid, LobbyAction.REMOVE_COMPUTER))],
             *([[_button(t("🔀 Other pairs"), LobbyTap(gid, LobbyAction.OTHER_PAIRS))]]
               if pairs else []),
-            [InlineKeyboardButton(t("💬 Open my private chat"),
+            [InlineKeyboardButton(t(PRIVATE_CHAT_BUTTON),
                                   url=deep_link(bot_username, f"join{gid}"))],
         ]
     )

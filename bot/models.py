@@ -107,6 +107,9 @@ class Messages:
     hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
     unreachable: list[int] = field(default_factory=list)  # seats told about in the group
     topic_gone: bool = False  # its lobby and table were in a topic that is closed or gone
+    # The /stop and /leave questions asked in the group and not yet answered: their buttons
+    # are taken away when the game ends, so a late tap is never offered.
+    questions: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(
@@ -119,6 +122,7 @@ class Messages:
                 "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},
                 "unreachable": self.unreachable,
                 "topic_gone": self.topic_gone,
+                "questions": self.questions,
             }
         )
 
@@ -134,6 +138,7 @@ class Messages:
             {int(s): HandMessage(v[0], v[1]) for s, v in data.get("hands", {}).items()},
             list(data.get("unreachable", [])),
             bool(data.get("topic_gone", False)),
+            [int(m) for m in data.get("questions", [])],
         )
 
 
@@ -195,12 +200,20 @@ class Game:
     seat_changes: list[SeatChange] = field(default_factory=list)  # in the order they happened
     pending: list[int] = field(default_factory=list)  # a rematch's players yet to confirm
     thread_id: int | None = None  # its forum topic; None: no topics, or the General topic
+    # In a lobby, the people seated whom the bot cannot write to in private (they never
+    # opened the chat, or blocked the bot): not stored, the service reads it from the users.
+    unreachable: list[int] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
             if player.user_id == user_id:
                 return seat
         return None
+
+    @property
+    def cut_off(self) -> list[Player]:
+        """The people seated whom the bot cannot reach in private (see ``unreachable``)."""
+        return [p for p in self.players if p.user_id in self.unreachable]
 
     @property
     def names(self) -> list[str]:
@@ -251,6 +264,8 @@ class Composer(Protocol):
     def away(self, game: Game, seat: int) -> list[Outgoing]: ...
 
     def ready(self, game: Game) -> list[Outgoing]: ...
+
+    def unreachable(self, game: Game) -> list[Outgoing]: ...
 
     def match_end(
         self, game: Game, ended: Any, rating_changes: Sequence[int | None]

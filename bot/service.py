@@ -85,6 +85,7 @@ class GameService:
     async def load_open_games(self) -> list[Game]:
         games = await self.storage.open_games()
         for game in games:
+            await self._check_reach(game)
             self._remember(game)
         return games
 
@@ -108,6 +109,7 @@ class GameService:
             for name in Game.__slots__:
                 if name != "messages":  # what Telegram shows: memory is never behind it
                     setattr(game, name, getattr(fresh, name))
+        await self._check_reach(game)
         self._remember(game)
         return game
 
@@ -192,6 +194,7 @@ class GameService:
         game = Game(0, chat_id, Status.LOBBY, game_name, options, creator.user_id,
                     [creator], None, 0, language, Messages(), turn_seconds,
                     thread_id=thread_id)
+        await self._check_reach(game)
         game.game_id = await self.storage.insert_game(game, self.clock())
         self._remember(game)
         self._changed(game)
@@ -200,13 +203,18 @@ class GameService:
     async def rematch(self, old: Game, user: Player) -> Game:
         """A new table of the same game, options, turn time and players, the seats turned one
         place so that the lead moves on. ``user`` (one of its people) opens it; the others are
-        seated but each confirms with a tap (Join), or leaves."""
+        seated but each confirms with a tap (Join), or leaves. When the table is open already
+        (another player tapped first), ``user`` takes their seat at it."""
         if old.status is not Status.FINISHED:
             raise UserError(N_("That button is out of date."))
         if old.seat_of(user.user_id) is None or old.players[old.seat_of(user.user_id) or 0] \
                 .is_computer:
             raise UserError(N_("Only the players of that match can start it again."))
-        if self.open_game_in(old.chat_id, old.thread_id) is not None:
+        existing = self.open_game_in(old.chat_id, old.thread_id)
+        if existing is not None and self.is_rematch(existing, old):
+            await self.join(existing, user)
+            return existing
+        if existing is not None:
             raise UserError(N_(
                 "A table is already open here: press Join on it, or its creator can cancel it."))
         seated = old.players[1:] + old.players[:1]
@@ -216,10 +224,18 @@ class GameService:
                     pending=[p.user_id for p in seated
                              if not p.is_computer and p.user_id != user.user_id],
                     thread_id=old.thread_id)
+        await self._check_reach(game)
         game.game_id = await self.storage.insert_game(game, self.clock())
         self._remember(game)
         self._changed(game)
         return game
+
+    @staticmethod
+    def is_rematch(lobby: Game, old: Game) -> bool:
+        """Whether ``lobby`` is the table "Play again" opens for ``old``: its game and
+        options, still waiting to start."""
+        return (lobby.status is Status.LOBBY and lobby.variant == old.variant
+                and lobby.options == old.options)
 
     def _lobby(self, game: Game) -> None:
         if game.status is not Status.LOBBY:
@@ -227,17 +243,17 @@ class GameService:
 
     async def join(self, game: Game, player: Player) -> None:
         self._lobby(game)
-        was_ready = self._ready(game)
+        was = self._lobby_state(game)
         if player.user_id in game.pending:  # a rematch's player confirms their seat
             game.pending.remove(player.user_id)
-            await self._save_players(game, self._ready_call(game, was_ready))
-            return
-        if game.seat_of(player.user_id) is not None:
+        elif game.seat_of(player.user_id) is not None:
             raise UserError(N_("You are already in this game."))
-        if len(game.players) >= max(game.seat_counts):
+        elif len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
-        game.players.append(player)
-        await self._save_players(game, self._ready_call(game, was_ready))
+        else:
+            game.players.append(player)
+        await self._check_reach(game)
+        await self._save_players(game, self._calls(game, was))
 
     async def add_computer(self, game: Game, user_id: int, level: str) -> Player:
         """The creator seats a computer player of ``level``."""
@@ -247,19 +263,44 @@ class GameService:
         if len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
         player = computer(level, {p.user_id for p in game.players})
-        was_ready = self._ready(game)
+        was = self._lobby_state(game)
         game.players.append(player)
-        await self._save_players(game, self._ready_call(game, was_ready))
+        await self._save_players(game, self._calls(game, was))
         return player
 
     @staticmethod
-    def _ready(game: Game) -> bool:
-        return len(game.players) >= min(game.seat_counts) and not game.pending
+    def _lobby_state(game: Game) -> str:
+        """"waiting" for players (or their Join), "blocked" with enough of them seated but
+        one the bot cannot reach in private, or "ready" to start."""
+        if len(game.players) < min(game.seat_counts) or game.pending:
+            return "waiting"
+        return "blocked" if game.cut_off else "ready"
 
-    def _ready_call(self, game: Game, was_ready: bool) -> list[Outgoing]:
-        """When the last seat the game needs is taken (and confirmed), the creator is called
-        to start, once."""
-        return self.composer.ready(game) if self._ready(game) and not was_ready else []
+    def _calls(self, game: Game, was: str) -> list[Outgoing]:
+        """When the table becomes ready, its creator is called to start, once; when it has
+        its players but cannot start because one has no private chat with the bot, they are
+        called to open it (a new message notifies them, an edited lobby does not)."""
+        now = self._lobby_state(game)
+        if now == was:
+            return []
+        if now == "ready":
+            return self.composer.ready(game)
+        return self.composer.unreachable(game) if now == "blocked" else []
+
+    async def _check_reach(self, game: Game) -> None:
+        """Read which of a lobby's people the bot cannot write to in private."""
+        if game.status is Status.LOBBY:
+            game.unreachable = [p.user_id for p in game.players if not p.is_computer
+                                and not await self.storage.private_ok(p.user_id)]
+
+    async def reach_changed(self, game: Game, user_id: int) -> None:
+        """A player of the lobby opened their private chat with the bot, or blocked it."""
+        if game.status is not Status.LOBBY or game.seat_of(user_id) is None:
+            return
+        was, before = self._lobby_state(game), list(game.unreachable)
+        await self._check_reach(game)
+        if game.unreachable != before:
+            await self._save_players(game, self._calls(game, was))
 
     async def remove_computer(self, game: Game, user_id: int) -> None:
         """The creator takes the last computer player off the table."""
@@ -269,8 +310,9 @@ class GameService:
                                "off."))
         for seat in range(len(game.players) - 1, -1, -1):
             if game.players[seat].is_computer:
+                was = self._lobby_state(game)
                 del game.players[seat]
-                await self._save_players(game)
+                await self._save_players(game, self._calls(game, was))
                 return
         raise UserError(N_("There is no computer player at this table."))
 
@@ -292,10 +334,11 @@ class GameService:
             raise UserError(N_("You are not in this game."))
         if user_id == game.creator_id:
             raise UserError(N_("You created this game: cancel it instead."))
+        was = self._lobby_state(game)
         del game.players[seat]
         if user_id in game.pending:
             game.pending.remove(user_id)
-        await self._save_players(game)
+        await self._save_players(game, self._calls(game, was))
 
     async def _save_players(self, game: Game, outgoing: list[Outgoing] | None = None) -> None:
         await self.storage.save_players(game, outgoing or [], self.clock())
@@ -646,6 +689,22 @@ class GameService:
 
     async def save_messages(self, game: Game) -> None:
         await self.storage.save_messages(game)
+
+    async def asked(self, game_id: int, message_id: int) -> None:
+        """A /stop or /leave question was posted: it is closed when the game ends (at once
+        when it ended while the question was on its way)."""
+        game = await self.hold(game_id)
+        if game is None:
+            return
+        game.messages.questions.append(message_id)
+        await self.storage.save_messages(game)
+        self._changed(game)
+
+    async def answered(self, game: Game, message_id: int) -> None:
+        """A question was answered (and taken away): nothing is left to close there."""
+        if message_id in game.messages.questions:
+            game.messages.questions.remove(message_id)
+            await self.storage.save_messages(game)
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         await self.storage.migrate_chat(old_chat_id, new_chat_id)

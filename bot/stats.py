@@ -310,19 +310,27 @@ class BoardQuery:
 
 
 def parse_query(words: Sequence[str]) -> BoardQuery:
-    """``/scoreboard [game] [month|all]`` in any order; anything else is a :class:`UserError`."""
-    game, period = None, "all"
+    """``/scoreboard [game] [week|month|all]`` in any order, each at most once; anything
+    else is a :class:`UserError`."""
+    game: str | None = None
+    period: str | None = None
     for word in (w.lower() for w in words):
         if (found := find_game(word)) is not None:
+            if game is not None:
+                raise UserError(N_("{word} is a second game: name one game at most."),
+                                word=quote(word))
             game = found
         elif word in PERIODS:
+            if period is not None:
+                raise UserError(N_("{word} is a second period: give one of week, month or all."),
+                                word=quote(word))
             period = word
         else:
             raise UserError(
                 N_("I don't know the filter {word}: use a game ({games}), week, month or all."),
                 word=quote(word), games=", ".join(GAMES),
             )
-    return BoardQuery(game, period)
+    return BoardQuery(game, period or "all")
 
 
 PERIODS = ("all", "month", "week")

@@ -98,12 +98,24 @@ def describe_cut(t: Translator, move: PublicMove, name: str, taker: str) -> str:
             "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tile, and "
             "moves next.",
             "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tiles, and "
-            "moves next.", move.taken, name=name, tile=str(move.tile), taker=taker)
+            "moves next.", len(move.taken), name=name, tile=str(move.tile), taker=taker)
     return t.plural(
         "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tile, and "
         "moves next.",
         "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tiles, and "
-        "moves next.", move.taken, name=name, tile=str(move.tile), taker=taker)
+        "moves next.", len(move.taken), name=name, tile=str(move.tile), taker=taker)
+
+
+def describe_cut_to_taker(t: Translator, move: PublicMove, name: str) -> str:
+    """The cut, in the private message of the player who takes the ribbon: which tiles
+    they got (``name``, the cutter's, already escaped)."""
+    assert move.tile is not None
+    tiles = ", ".join(map(str, move.taken))
+    if move.end is End.LEFT:
+        return t("✂ {name} cut with {tile}: you take the left ribbon: {tiles}.", name=name,
+                 tile=str(move.tile), tiles=tiles)
+    return t("✂ {name} cut with {tile}: you take the right ribbon: {tiles}.", name=name,
+             tile=str(move.tile), tiles=tiles)
 
 
 def ends_line(t: Translator, layout: LayoutView) -> str:

@@ -16,6 +16,7 @@ from engine import (
     Event,
     HandEnded,
     HandEndReason,
+    Match,
     MatchEnded,
     OptionSpec,
     Play,
@@ -30,7 +31,7 @@ from engine import (
 from . import stocktexts
 from .callbacks import PlayAgain, ReplaceAway
 from .gamebook import GAMES, presentation
-from .i18n import Translator, translator
+from .i18n import N_, Translator, translator
 from .models import Game, Outgoing, Player, Status
 from .stockplay import drawn_tiles, gains
 
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
 
 CAPTION_LIMIT = 1024
 NAME_LIMIT = 24
+#: The lobby's mark by a seat the bot cannot reach in private.
+UNREACHABLE = "📵"
+#: The lobby's button that opens the private chat (its deep link seats the player too).
+PRIVATE_CHAT_BUTTON = N_("💬 Open my private chat")
 
 
 def short_name(name: str) -> str:
@@ -81,6 +86,11 @@ def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
     offered = [c for c in spec.choices if worded is None or c in worded.choices]
     # What to type: /newgame reads on/off (and true/false, yes/no) in English only.
     words = ["on" if c is True else "off" if c is False else str(c) for c in offered]
+    return or_list(t, words)
+
+
+def or_list(t: Translator, words: Sequence[str]) -> str:
+    """"6 or 7", "3, 4 or 5": one of ``words``."""
     if len(words) == 1:
         return words[0]
     return t("{choices} or {last}", choices=", ".join(words[:-1]), last=words[-1])
@@ -99,10 +109,20 @@ def title(t: Translator, game: str) -> str:
     return t(presentation(game).title)
 
 
-def rules_text(t: Translator, game: str, target: int | None = None) -> str:
+def rules_text(t: Translator, game: str) -> str:
+    """The game's rules, with its target for the fewest players, and the target of the
+    other table sizes where it differs (Bergen: 15 for two, 10 for three or four)."""
     spec = variant(game)
-    return t(presentation(game).rules,
-             target=target or spec.default_options(spec.seat_counts[0]).target)
+    targets = {seats: spec.default_target(seats) for seats in spec.seat_counts}
+    first = targets[spec.seat_counts[0]]
+    text = t(presentation(game).rules, target=first)
+    others = [seats for seats in spec.seat_counts if targets[seats] != first]
+    for target in dict.fromkeys(targets[seats] for seats in others):
+        counts = or_list(t, [str(seats) for seats in others if targets[seats] == target])
+        text += " " + t.plural("With {seats} players, the target is {count} point.",
+                               "With {seats} players, the target is {count} points.", target,
+                               seats=counts)
+    return text
 
 
 def help_text(t: Translator) -> str:
@@ -127,7 +147,8 @@ def options_line(t: Translator, game: Game) -> str:
     # The target and the rest as they will be for the players seated (Bergen: 15 for two,
     # 10 for three or four), or for the fewest seats the options fit while few are seated.
     opts = variant(game.variant).lobby_options(game.options, len(game.players))
-    parts = [t("double-{n} set", n=opts.set), t("to {target} points", target=opts.target)]
+    parts = [t("double-{n} set", n=opts.set),
+             t.plural("to {count} point", "to {count} points", opts.target)]
     if game.turn_seconds:
         parts.append(t("{seconds} s a turn", seconds=game.turn_seconds))
     else:
@@ -152,6 +173,10 @@ def lobby_status(t: Translator, game: Game) -> str:
         if low != high:
             need += " " + t("The game takes {low} to {high} players.", low=low, high=high)
         return need
+    if game.cut_off:  # Start would be refused: say whom it waits for
+        return t.plural("{count} player: waiting for {names} to open a private chat with me.",
+                        "{count} players: waiting for {names} to open a private chat with me.",
+                        seated, names=names_of(game.cut_off))
     ready = t.plural("{count} player: {name} can start.", "{count} players: {name} can start.",
                      seated, name=esc(creator.name) if creator else "?")
     if seated < high:
@@ -168,13 +193,30 @@ def lobby_text(t: Translator, game: Game) -> str:
         t("Players ({count}):", count=len(game.players)),
     ]
     lines += [f"{i + 1}. {who(p)}" + (" ⏳" if p.user_id in game.pending else "")
+              + (f" {UNREACHABLE}" if p.user_id in game.unreachable else "")
               for i, p in enumerate(game.players)]
     if game.partnerships:
         lines += ["", t("Pairs: {pairs}.", pairs=" · ".join(
             " & ".join(who(game.players[s]) for s in side) for side in game.partnerships))]
-    lines += ["", lobby_status(t, game),
-              t("Press Join to take a seat; the creator presses Start.")]
+    lines += ["", lobby_status(t, game)]
+    if game.cut_off:
+        lines.append(private_chat_hint(t, game))
+    lines.append(t("Press Join to take a seat; the creator presses Start."))
     return "\n".join(lines)
+
+
+def names_of(players: Sequence[Player]) -> str:
+    return ", ".join(esc(p.name) for p in players)
+
+
+def private_chat_hint(t: Translator, game: Game) -> str:
+    """Who must open a private chat with the bot before the game can start, and how."""
+    return t.plural(
+        "{mark} I cannot send {names} their tiles yet: tap “{button}” below, then Start "
+        "in our chat.",
+        "{mark} I cannot send {names} their tiles yet: each of them taps “{button}” below, "
+        "then Start in our chat.", len(game.cut_off), mark=UNREACHABLE,
+        names=names_of(game.cut_off), button=t(PRIVATE_CHAT_BUTTON))
 
 
 def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = False,
@@ -243,8 +285,10 @@ def _draws_in_a_row(view: TableView, index: int) -> int:
 
 
 def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
-                auto: set[str] | None = None) -> list[str]:
-    """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line."""
+                auto: set[str] | None = None, reader: int | None = None) -> list[str]:
+    """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line.
+    ``reader``: the seat whose private message they are for (a ribbon it took is told to
+    it, with the tiles)."""
     lines = []
     for index in indices:
         move = view.history[index]
@@ -257,6 +301,10 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
         taker = ""
         if move.kind is ActionKind.CUT:  # the previous seat takes the piece
             seat = (move.seat - 1) % len(view.players)
+            if seat == reader:
+                lines.append(stocktexts.describe_cut_to_taker(
+                    t, move, esc(mover(game, view, index))))
+                continue
             taker = game.player_at(seat, view.hand_number, index).name
         lines.append(describe_move(t, move, mover(game, view, index),
                                    auto is not None and f"{view.hand_number}:{index}" in auto,
@@ -380,6 +428,9 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
         lines.append(t("A drawn hand: nobody scores."))
     else:
         side = view.sides[ended.winner]
+        if ended.lowest_double is not None:  # Bergen: not the pips, the doubles decided
+            lines.append(t("Everyone holds a double: {name}'s {tile} is the lowest.",
+                           name=esc(names[side[0]]), tile=str(ended.lowest_double)))
         points = ended.points[ended.winner]
         if any(ended.scored) and len(side) == 1:  # points were scored during play
             lines.append(_hand_won(t, ended, esc(names[side[0]])))
@@ -485,7 +536,8 @@ def hand_caption(
         moves = since_last_turn(game, view)
         if len(moves):
             lines.append(t("Since your last turn:"))
-            lines += ["• " + line for line in moves_lines(t, game, table, moves)]
+            lines += ["• " + line for line in moves_lines(t, game, table, moves,
+                                                          reader=view.seat)]
     lines += _acted_for(t, game, view)
     if current:
         if table.result is not None:
@@ -511,14 +563,13 @@ def hand_caption(
 def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool) -> list[str]:
     """Private, in the games with a stock: the tiles I drew for the player, and what each
     playable tile would score now (on its turn, before a tile is picked)."""
-    match = game.match
-    if view.table.layout is None or match is None or view.table.result is not None \
-            or game.status is not Status.PLAYING:
+    match = _stock_hand_on(game, view)
+    if match is None:
         return []
-    lines = []
-    drawn = drawn_tiles(match, view.seat)
-    if drawn:
-        lines.append(stocktexts.drawn_line(t, drawn))
+    history = view.table.history
+    mine = [move for move in history if move.seat == view.seat]
+    # Draws that ended in a knock are told before it (see _acted_for), in the order made.
+    lines = [] if mine and mine[-1].kind is ActionKind.KNOCK else _drawn_lines(t, game, view)
     if choosing_now and view.my_turn:
         best: dict[tuple[Tile, End | None], int] = {}
         for action, points in gains(match, view.seat, view).items():
@@ -532,6 +583,25 @@ def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool
         lines.append(t("You may cut with {tile}: the ribbon you give goes to {name}.",
                        tile=str(view.cuts()[0].tile), name=esc(taker.name)))
     return lines
+
+
+def _stock_hand_on(game: Game, view: PlayerView) -> Match | None:
+    """The match, while the viewed hand of a game with a stock is being played."""
+    match = game.match
+    if view.table.layout is None or match is None or view.table.result is not None \
+            or game.status is not Status.PLAYING:
+        return None
+    return match
+
+
+def _drawn_lines(t: Translator, game: Game, view: PlayerView) -> list[str]:
+    """Private, in the games with a stock: the tiles I drew for the player on its latest
+    turn, while that turn is the one to tell it about."""
+    match = _stock_hand_on(game, view)
+    if match is None:
+        return []
+    drawn = drawn_tiles(match, view.seat)
+    return [stocktexts.drawn_line(t, drawn)] if drawn else []
 
 
 def _prompt(t: Translator, game: Game, view: PlayerView, over: bool, choosing: Tile | None
@@ -577,6 +647,7 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
         elif move.kind is ActionKind.KNOCK:  # with what it cost (Six-matador: 6)
+            lines += _drawn_lines(t, game, view)  # the draws it followed, first
             cost = stocktexts.knock_cost(move)
             lines.append(t("You could not lay a tile, so I knocked for you: {points}.",
                            points=cost) if cost else
@@ -612,6 +683,16 @@ class TextComposer:
             return []
         return [Outgoing(t("✅ {name}, the table is ready: press Start in the lobby.",
                            name=who(creator)))]
+
+    def unreachable(self, game: Game) -> list[Outgoing]:
+        """The table has its players, but the bot cannot send some of them their tiles."""
+        t = translator(game.language)
+        return [Outgoing(t.plural(
+            "{names}: the table is ready, but I cannot send you your tiles yet. Tap “{button}” "
+            "in the lobby, then Start in our chat.",
+            "{names}: the table is ready, but I cannot send you your tiles yet. Each of you: "
+            "tap “{button}” in the lobby, then Start in our chat.", len(game.cut_off),
+            names=", ".join(who(p) for p in game.cut_off), button=t(PRIVATE_CHAT_BUTTON)))]
 
     def stopped(self, game: Game, by: str) -> list[Outgoing]:
         t = translator(game.language)

@@ -57,10 +57,12 @@ async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: in
     return user_id in (await admins_of(context, chat_id) or ())
 
 
-async def reply(update: Update, text: str, **kwargs: object) -> None:
+async def reply(update: Update, text: str, **kwargs: object) -> Message | None:
+    """Answer in the chat (and topic) of the update; the message sent, if any."""
     message = update.effective_message
-    if message is not None:
-        await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)  # type: ignore[arg-type]
+    if message is None:
+        return None
+    return await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)  # type: ignore[arg-type]
 
 
 async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -123,6 +123,9 @@ class HandEnded:
     scores: tuple[int, ...]  # per side: the match score after this hand
     stock_left: int = 0  # tiles still in the stock when the hand ended
     scored: tuple[int, ...] = ()  # per side: of ``points``, what was scored during play
+    # Why the winner won where the pips did not decide: Bergen's blocked hand in which every
+    # player holds a double goes to the lowest double, this one (D20).
+    lowest_double: Tile | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -404,6 +404,7 @@ class HandCore:
             tuple(map(add, self._scores_before, score.points)),
             self.stock_left,
             scored,
+            score.lowest_double,
         )
         return self.result
 

@@ -39,10 +39,11 @@ class PublicMove:
     cross: bool | None = None  # the games of seed 002: the tile lies crosswise
     left_half: int | None = None  # a lead: the half towards the left
     # The games of seed 002: what this move scored during play, and why (Six-matador: 1 and
-    # 5 for one lay; minus 6 for a knock), and for Kolbasa's cut how many tiles the previous
-    # seat took. The engine's facts, so that no caller works the rules out again.
+    # 5 for one lay; minus 6 for a knock), and for Kolbasa's cut the tiles the previous seat
+    # took (the ribbon given, which lay face up on the table). The engine's facts, so that
+    # no caller works the rules out again.
     points: tuple[tuple[int, ScoreReason], ...] = ()
-    taken: int = 0
+    taken: tuple[Tile, ...] = ()
 
     @property
     def reasons(self) -> frozenset[ScoreReason]:
@@ -243,7 +244,7 @@ def _public_stock_move(seat: int, action: Action, before: tuple[int, int] | None
         return PublicMove(seat, action.kind, action.tile, action.end, before, action.cross,
                           points=_points(told))
     if type(action) is Cut:
-        taken = sum(len(e.taken) for e in told if isinstance(e, PieceCut))
+        taken = tuple(t for e in told if isinstance(e, PieceCut) for t in e.taken)
         return PublicMove(seat, action.kind, action.tile, action.give, before, taken=taken)
     return PublicMove(seat, action.kind, None, None, before, points=_points(told))
 

@@ -64,6 +64,8 @@ class PreviousHand:
 class HandScore:
     winner: int | None  # side; None for a drawn hand
     points: tuple[int, ...]  # per side
+    # Bergen's blocked hand where every player holds a double: the lowest, which won it
+    lowest_double: Tile | None = None
 
 
 class Variant:
@@ -338,7 +340,8 @@ class Variant:
         end = self.score(options, reason, out_seat, totals, hands, dead)
         if not scored:
             return end
-        return HandScore(end.winner, tuple(a + b for a, b in zip(end.points, scored, strict=True)))
+        return HandScore(end.winner, tuple(a + b for a, b in zip(end.points, scored, strict=True)),
+                         end.lowest_double)
 
     def match_outcome(
         self, options: Options, scores: tuple[int, ...], reached: bool

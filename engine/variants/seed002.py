@@ -301,22 +301,32 @@ class Bergen(StockGame):
         dead: Sequence[Sequence[Tile]],
     ) -> HandScore:
         points = [0] * len(totals)
+        low = None
         if reason is HandEndReason.OUT:
             winner: int | None = out_seat
         else:
             winner = bergen_blocked_winner(totals, hands)
+            low = lowest_double_held(hands)
         if winner is not None:
             points[winner] = 2
-        return HandScore(winner, tuple(points))
+        return HandScore(winner, tuple(points), low)
+
+
+def lowest_double_held(hands: Sequence[Sequence[Tile]]) -> Tile | None:
+    """The lowest double in the hands when every player holds one (else None): what wins
+    Bergen's blocked hand then (D20)."""
+    if not all(any(t.is_double for t in hand) for hand in hands):
+        return None
+    return min((t for hand in hands for t in hand if t.is_double), key=lambda t: t.low)
 
 
 def bergen_blocked_winner(totals: Sequence[int], hands: Sequence[Sequence[Tile]]) -> int | None:
     """D20: the lightest of the players holding no double (a tie: nobody); if every player
     holds a double, the holder of the lowest double."""
-    plain = [seat for seat, hand in enumerate(hands) if not any(t.is_double for t in hand)]
-    if not plain:
-        low = min((t for hand in hands for t in hand if t.is_double), key=lambda t: t.low)
+    low = lowest_double_held(hands)
+    if low is not None:
         return holder(hands, low)
+    plain = [seat for seat, hand in enumerate(hands) if not any(t.is_double for t in hand)]
     fewest = min(totals[seat] for seat in plain)
     seats = [seat for seat in plain if totals[seat] == fewest]
     return seats[0] if len(seats) == 1 else None

@@ -45,3 +45,14 @@ async def test_the_scoreboard_ranks_the_groups_players(group: Group) -> None:
     assert any(name in first_line for name in winners)
     assert "Dewi" not in caption  # an onlooker has no place on the board
     assert "Pair dominoes" in (stats.text or "")
+
+
+async def test_a_filter_given_twice_is_refused_not_taken_last(group: Group) -> None:
+    async with group.bot():
+        group.users[0].send(group.chat, "/scoreboard week month")
+        await group.server.wait_for(lambda: group.said(
+            "month is a second period: give one of week, month or all."))
+        group.users[0].send(group.chat, "/scoreboard pair gaple")
+        await group.server.wait_for(lambda: group.said(
+            "gaple is a second game: name one game at most."))
+        assert not any(m.photo for m in group.server.bot_messages(group.chat))

@@ -27,6 +27,13 @@ async def test_picking_a_game_with_buttons_opens_a_table(group: Group) -> None:
         assert picker.deleted
 
 
+async def test_a_target_of_one_point_is_worded_in_the_singular(group: Group) -> None:
+    async with group.bot():
+        group.users[0].send(group.chat, "/newgame gaple target=1")
+        lobby = await group.server.wait_for(group._lobby_or_none)
+        assert "double-6 set · to 1 point ·" in lobby.content
+
+
 async def test_options_on_the_command_line_show_on_the_lobby(group: Group) -> None:
     async with group.bot():
         group.users[0].send(group.chat, "/newgame gaple-dead deal=7 target=150")
@@ -77,6 +84,8 @@ async def test_bad_options_are_explained(group: Group) -> None:
         group.users[0].send(group.chat, "/newgame pair target=99999999999999999999999999")
         await group.server.wait_for(lambda: group.said(
             "target is a whole number from 1 to 1000000."))
+        group.users[0].send(group.chat, "/newgame pair target=50 target=60")
+        await group.server.wait_for(lambda: group.said("target is given twice: write it once."))
         group.users[0].send(group.chat, "/newgame " + "chess" * 900)
         await group.server.wait_for(lambda: group.said("I don't know the game chesschess"))
         assert all(len(text) < 300 for text in group.texts())  # the name is quoted shortened
@@ -237,7 +246,8 @@ async def test_play_again_opens_the_same_table_with_the_seats_turned(group: Grou
         await group.server.wait_for(lambda: "Budi can start" in (lobby.text or ""))
         twice = budi.press(result, "🔁 Play again")  # one table at a time
         await group.server.wait_for(lambda: twice.answered)
-        assert "already open" in (twice.answer_text or "")
+        assert twice.answer_text == "You are already in this game."
+        assert len(group.service.open_games()) == 1
         start = budi.press(lobby, lobby_button(lobby, "s") or "")
         await group.server.wait_for(lambda: start.answered)
         assert start.answer_text == "Let's play!"
@@ -272,3 +282,82 @@ async def test_pair_players_choose_their_partners_in_the_lobby(group: Group) -> 
         game = group.game()
     assert [p.name for p in game.players] == ["Ayu", "Sergei", "Þóra", "Budi"]
     assert game.match is not None and game.match.sides == ((0, 2), (1, 3))
+
+
+async def test_stop_on_a_lobby_points_at_its_cancel(group: Group) -> None:
+    """Nothing has started, so nothing is stopped: the answer replies to the lobby and says
+    how to close it, not "Nobody will win it"."""
+    async with group.bot():
+        await group.open_table("pair", players=2)
+        lobby = group.lobby()
+        group.send(group.users[1], "/stop")
+        answer = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "has not started" in (m.text or "")), None))
+        assert answer.text == ("The game has not started yet. To close the table, press "
+                               "Cancel in the lobby.")
+        assert answer.reply_to is lobby and not answer.buttons
+        assert not group.said("Nobody will win it")
+        assert group.game().status is Status.LOBBY
+
+
+async def test_a_creator_without_a_private_chat_is_told_to_open_it_not_to_press_start(
+        group: Group) -> None:
+    """Ayu never opened the private chat: a full table says whom it waits for, marks the
+    seat and calls Ayu to open the chat; once she has, the creator is called to start."""
+    ayu = group.users[0]
+    async with group.bot():
+        group.send(ayu, "/newgame bergen")
+        lobby = await group.server.wait_for(group._lobby_or_none)
+        seated = ayu.press(lobby, "🤖 + normal")
+        await group.server.wait_for(lambda: seated.answered)
+        await group.server.wait_for(lambda: "2 players" in lobby.content)
+        assert "1. Ayu 📵" in lobby.content
+        assert ("2 players: waiting for Ayu to open a private chat with me." in lobby.content)
+        assert ("📵 I cannot send Ayu their tiles yet: tap “💬 Open my private chat” below, "
+                "then Start in our chat.") in lobby.content
+        assert "can start" not in lobby.content
+        call = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "I cannot send you your tiles yet" in (m.text or "")), None))
+        assert ayu.id in call.mentioned_user_ids
+        assert not group.said("the table is ready: press Start")
+        ayu.open_url(lobby.button("💬 Open my private chat").url or "")
+        await group.server.wait_for(lambda: "Ayu can start" in lobby.content)
+        assert "📵" not in lobby.content
+        await group.server.wait_for(lambda: group.said("✅ Ayu, the table is ready"))
+        start = ayu.press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: start.answered)
+        assert start.answer_text == "Let's play!"
+
+
+async def test_a_seated_player_who_blocks_the_bot_is_marked_in_the_lobby(group: Group) -> None:
+    budi = group.users[1]
+    async with group.bot():
+        await group.open_table("pair", players=4)
+        lobby = group.lobby()
+        assert "Ayu can start" in lobby.content
+        budi.block_bot()
+        await group.server.wait_for(lambda: "Budi 📵" in lobby.content)
+        assert "4 players: waiting for Budi to open a private chat with me." in lobby.content
+        call = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "I cannot send you your tiles yet" in (m.text or "")), None))
+        assert budi.id in call.mentioned_user_ids
+        budi.unblock_bot()
+        budi.send_private("/start")
+        await group.server.wait_for(lambda: "Ayu can start" in lobby.content)
+        assert "📵" not in lobby.content
+
+
+async def test_the_rules_say_the_target_of_every_table_size(group: Group) -> None:
+    """Bergen is played to 15 by two and to 10 by three or four (the variant's facts)."""
+    async with group.bot():
+        group.send(group.users[0], "/rules bergen")
+        group.send(group.users[0], "/rules muggins")
+        await group.server.wait_for(lambda: group.said("Bergen (") and group.said("Muggins"))
+    rules = next(text for text in group.texts() if text.startswith("Bergen ("))
+    assert rules.endswith("First to 15 points wins. With 3 or 4 players, the target is 10 "
+                          "points.")
+    one_target = next(text for text in group.texts() if text.startswith("Muggins"))
+    assert "the target is" not in one_target

@@ -238,8 +238,8 @@ async def test_commands_asked_in_a_topic_are_answered_there(forum: Group) -> Non
         record = ayu.press(picker, picker.buttons[0][0].text)
         await server.wait_for(lambda: record.answered)
         await server.wait_for(at._lobby_or_none, message="the picked game's lobby")
-        at.send(ayu, "/stop")
-        await server.wait_for(lambda: at.said("Stop the game?"))
+        at.send(ayu, "/stop")  # a lobby is closed with its Cancel: the answer says so
+        await server.wait_for(lambda: at.said("press Cancel in the lobby"))
         await server.wait_idle()
     assert not general_texts(forum)
     assert at.texts()[0].startswith(("No games", "Scoreboard", "No finished")), at.texts()[0]

@@ -44,6 +44,9 @@ class RecordingComposer:
     def ready(self, game: Game) -> list[Outgoing]:
         return [Outgoing("ready")]
 
+    def unreachable(self, game: Game) -> list[Outgoing]:
+        return [Outgoing("unreachable " + ", ".join(p.name for p in game.cut_off))]
+
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
         return [Outgoing(f"{newcomer.name} for {leaving.name}")]
 
@@ -52,6 +55,8 @@ class RecordingComposer:
 async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
     store = Storage(tmp_path / "games.sqlite3")
     await store.open()
+    for player in (ANN, BOB, CID, DAN):  # they opened their private chats with the bot
+        await store.remember_user(player.user_id, player.name, None, "en", private_ok=True)
     yield store
     await store.close()
 

@@ -255,11 +255,15 @@ def test_the_rating_shown_is_the_conservative_estimate_on_the_display_scale() ->
 def test_scoreboard_words_choose_game_and_period() -> None:
     assert parse_query([]) == BoardQuery()
     assert parse_query(["PAIR", "month"]) == BoardQuery("pair", "month")
-    assert parse_query(["month", "all", "gaple-dead"]) == BoardQuery("gaple-dead", "all")
+    assert parse_query(["all", "gaple-dead"]) == BoardQuery("gaple-dead", "all")
     assert parse_query(["week", "dead"]) == BoardQuery("gaple-dead", "week")
     with pytest.raises(UserError) as raised:
         parse_query(["chess"])
     assert raised.value.params["word"] == "chess"
+    for twice in (["month", "all"], ["week", "week"], ["pair", "dead"]):  # which one was meant?
+        with pytest.raises(UserError) as raised:
+            parse_query(twice)
+        assert raised.value.params["word"] == twice[1]
 
 
 def test_this_month_starts_at_midnight_of_the_first_in_the_groups_time_zone() -> None:

@@ -20,6 +20,7 @@ from engine import (
     variant,
 )
 from engine.conformance import answer
+from engine.record import replay
 from engine.tiles import End
 from engine.variants import PreviousHand
 from engine.variants.seed002 import bergen_blocked_winner, nearest_five
@@ -188,3 +189,20 @@ def test_bergen_blocked_two_points_to_the_lightest_without_a_double() -> None:
     all_doubles = [tiles("1-1 2-3"), tiles("0-0 6-5"), tiles("4-4")]
     assert bergen_blocked_winner((7, 11, 8), all_doubles) == 1
     assert answer(example("bergen_blocked_all_doubles"))["hands"][0]["winner"] == 1
+
+
+def test_bergen_blocked_with_every_player_holding_a_double_names_the_lowest() -> None:
+    """The hand's end says why its winner won (D20): the lowest double, not the pips."""
+    ended = replay(example("bergen_blocked_all_doubles")).match
+    assert ended is not None
+    result = ended.hands[0].result
+    assert result is not None and result.reason is HandEndReason.BLOCKED
+    held = ended.hands[0].hands
+    assert all(any(t.is_double for t in hand) for hand in held)
+    assert result.lowest_double == min((t for h in held for t in h if t.is_double),
+                                       key=lambda t: t.low)
+    assert result.lowest_double in held[result.winner or 0]
+    game = variant("bergen")
+    lighter = game.score(game.options({}, 3), HandEndReason.BLOCKED, None, (13, 1, 12),
+                         [tiles("1-2 5-5"), tiles("0-1"), tiles("6-6")], [[], [], []])
+    assert lighter.winner == 1 and lighter.lowest_double is None  # the pips decided

@@ -9,7 +9,7 @@ import random
 import pytest
 from stock_kit import sdeal, splay, sstarted
 
-from engine import ActionKind, Match, PointsScored, ScoreReason, table_view, variant
+from engine import ActionKind, Match, PointsScored, ScoreReason, Tile, table_view, variant
 
 
 @pytest.mark.parametrize("game", ["six-matador", "muggins", "bergen", "matador"])
@@ -43,12 +43,12 @@ def test_a_six_matador_knock_shows_its_minus_six() -> None:
     assert history[-1].reasons == frozenset({ScoreReason.KNOCK})
 
 
-def test_a_kolbasa_cut_in_the_view_says_how_many_tiles_were_handed_over() -> None:
+def test_a_kolbasa_cut_in_the_view_says_which_tiles_were_handed_over() -> None:
     match = sstarted("kolbasa", sdeal("1-1 1-4 0-0 0-2 0-5 0-6 2-2",
                                       "1-3 3-4 2-5 2-6 5-5 5-6 6-6"))
     splay(match, "0 1-1", "1 1-3 left", "0 1-4 right", "1 cut 3-4 left")
     cut = table_view(match).history[-1]
-    assert cut.kind is ActionKind.CUT and cut.taken == 1
+    assert cut.kind is ActionKind.CUT and cut.taken == (Tile(1, 3),)  # the left ribbon
 
 
 def test_six_matadors_settlement_comes_with_the_final_scores_only() -> None:

@@ -1,0 +1,107 @@
+"""What the players read on deliberate deals (the shared conformance examples), played move
+by move with their taps through Telegram: why a hand was won where the pips in hand do not
+say it; the ribbon a Kolbasa player takes, told to them with its tiles; draws told before
+the knock they led to."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_kit import Group
+
+import engine.match
+from engine import Deal, Tile
+from fakeapi import FakeUser
+from fakeapi.players import TILE_BUTTON, Table
+
+CONFORMANCE = Path(__file__).parents[1] / "engine" / "conformance"
+
+
+def example(name: str) -> dict[str, Any]:
+    hand: dict[str, Any] = json.loads((CONFORMANCE / f"{name}.json").read_text())["hands"][0]
+    return hand
+
+
+def tile(text: str) -> Tile:
+    a, b = text.split("-")
+    return Tile(int(a), int(b))
+
+
+class Script:
+    """A chooser for :class:`Table` that taps an example's lays and cuts in order (the bot
+    draws and knocks by itself for a player who has no choice)."""
+
+    def __init__(self, hand: dict[str, Any]) -> None:
+        self.moves = [(tile(a["cut"]), f"give {a['give']}") if "cut" in a
+                      else (tile(a["play"]), a.get("end", ""))
+                      for a in hand["actions"] if "play" in a or "cut" in a]
+        self.second = ""
+
+    def __call__(self, labels: list[str]) -> str:
+        if any(TILE_BUTTON.match(label) for label in labels):  # which tile
+            played, self.second = self.moves.pop(0)
+            return next(label for label in labels if label.endswith(" " + str(played)))
+        return next(label for label in labels if f" {self.second} " in label + " ")
+
+
+@pytest.fixture
+def dealt(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Every hand the bot deals is the first hand of the example the test is marked with."""
+    hand = example(request.param)
+    hands = tuple(tuple(tile(t) for t in seat) for seat in hand["deal"])
+    deal = Deal(hands, (), hand["first"], None, tuple(tile(t) for t in hand["stock"]))
+    monkeypatch.setattr(engine.match, "shuffle_deal", lambda *args, **kwargs: deal)
+    return hand
+
+
+def private_texts(group: Group, user: FakeUser) -> Iterator[str]:
+    """Every version of every message the bot showed ``user`` in private (deleted ones
+    too: a hand message is sent again when the player's turn comes)."""
+    for message in group.server.world.messages_in(user.private_chat):
+        for version in message.versions if message.from_bot else ():
+            yield version.caption or version.text or ""
+
+
+@pytest.mark.parametrize("dealt", ["bergen_blocked_all_doubles"], indirect=True)
+async def test_a_blocked_bergen_hand_won_by_the_lowest_double_says_so(
+        group: Group, dealt: dict[str, Any]) -> None:
+    async with group.bot():
+        table = await group.start("bergen", players=3)
+        await Table(group.server, table.players, Script(dealt)).play_until(
+            lambda: bool(group.hand_results()))
+    result = group.hand_results()[0].splitlines()
+    assert result[1].startswith("Blocked after")
+    reason = result.index("Everyone holds a double: Budi's 0-0 is the lowest.")
+    assert result[reason + 1].startswith("Budi wins the blocked hand")
+    # Budi drew and then knocked: his message says it in that order.
+    told = [text for text in private_texts(group, group.users[1])
+            if "so I knocked for you" in text]
+    assert told
+    for text in told:
+        assert re.search(r"I drew a tile for you: \d-\d\.\nYou could not lay a tile, so I "
+                         r"knocked for you\.", text), text
+
+
+@pytest.mark.parametrize("dealt", ["kolbasa_out_by_cut"], indirect=True)
+async def test_the_player_who_takes_a_ribbon_is_told_its_tiles(
+        group: Group, dealt: dict[str, Any]) -> None:
+    """Budi cuts with 0-2 and gives the right ribbon (2-3) to Ayu, who moves next."""
+    ayu = group.users[0]
+    script = Script(dealt)
+    async with group.bot():
+        table = await group.start("kolbasa", players=2)
+        player = Table(group.server, table.players, script)
+        total = len(script.moves)
+        await player.play_until(lambda: total - len(script.moves) == 4)  # up to the cut
+        await group.server.wait_for(lambda: any(
+            "you take the right ribbon" in text for text in private_texts(group, ayu)))
+    mine = next(text for text in private_texts(group, ayu) if "you take the right" in text)
+    assert "• ✂ Budi cut with 0-2: you take the right ribbon: 2-3." in mine
+    assert "Ayu takes" not in mine
+    group_says = "\n".join(group.texts())
+    assert "✂ Budi cut with 0-2: Ayu takes the right ribbon, 1 tile" in group_says

@@ -1,0 +1,93 @@
+"""The questions a game asks in the group (/stop's and /leave's confirmations) and "Play
+again", once the match they were about is over."""
+
+from __future__ import annotations
+
+from bot_kit import Group, lobby_button
+
+from bot.models import Status
+from fakeapi import StoredMessage
+from fakeapi.players import Table
+
+
+async def question(group: Group, answer: str) -> StoredMessage:
+    """The bot's newest question in the group that offers the button ``answer``."""
+    return await group.server.wait_for(lambda: next(
+        (m for m in reversed(group.server.bot_messages(group.chat))
+         if answer in str(m.button_texts)), None))
+
+
+async def test_questions_left_open_are_closed_when_the_match_ends(group: Group) -> None:
+    ayu, budi = group.users[:2]
+    async with group.bot():
+        await group.start("gaple target=1")  # one hand decides the match
+        group.send(ayu, "/stop")
+        stop = await question(group, "Yes, stop the game")
+        group.send(budi, "/leave")
+        leave = await question(group, "Yes, leave")
+        late_leave = leave.button("Yes, leave").callback_data or ""
+        await Table(group.server, group.users[:4]).play_until(group.match_over)
+        await group.server.wait_for(lambda: not stop.buttons and not leave.buttons)
+        assert stop.text == leave.text == "This game is over."
+        # A client that still shows the old buttons: the answer says the game is over.
+        tap = budi.press_raw(leave, late_leave)
+        await group.server.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "This game is over."
+        assert group.game().status is Status.FINISHED
+
+
+async def test_a_stopped_game_closes_the_other_questions(group: Group) -> None:
+    ayu, budi = group.users[:2]
+    async with group.bot():
+        await group.start("pair")
+        group.send(budi, "/leave")
+        leave = await question(group, "Yes, leave")
+        group.send(ayu, "/stop")
+        stop = await question(group, "Yes, stop the game")
+        ayu.press(stop, "Yes, stop the game")
+        await group.server.wait_for(lambda: not leave.buttons)
+        assert leave.text == "The game was stopped."
+        assert stop.deleted
+
+
+async def test_an_answered_question_is_not_edited_at_the_end(group: Group) -> None:
+    """"No, play on" takes the question away; the game's end leaves it alone."""
+    ayu = group.users[0]
+    async with group.bot():
+        await group.start("pair")
+        group.send(ayu, "/stop")
+        stop = await question(group, "No, play on")
+        answer = ayu.press(stop, "No, play on")
+        await group.server.wait_for(lambda: answer.answered and stop.deleted)
+        assert group.game().messages.questions == []
+        group.send(ayu, "/stop")
+        again = await question(group, "Yes, stop the game")
+        ayu.press(again, "Yes, stop the game")
+        await group.server.wait_for(lambda: group.game().status is Status.STOPPED)
+        assert [m.text for m in group.server.bot_messages(group.chat)].count(
+            "The game was stopped.") == 0
+
+
+async def test_a_second_play_again_seats_the_tapper_in_the_new_table(group: Group) -> None:
+    budi, sergei = group.users[1:3]
+    async with group.bot():
+        await group.start("gaple target=1")
+        await Table(group.server, group.users[:4]).play_until(group.match_over)
+        result = await question(group, "🔁 Play again")
+        first = budi.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: first.answered)
+        lobby = await group.server.wait_for(lambda: next(
+            (m for m in reversed(group.server.bot_messages(group.chat))
+             if lobby_button(m, "j") and "⏳" in (m.text or "")), None))
+        assert sergei.id in group.game().pending
+        second = sergei.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: second.answered)
+        assert second.answer_text == "You joined the game."
+        rematch = group.game()
+        assert rematch.status is Status.LOBBY and sergei.id not in rematch.pending
+        assert [p.name for p in rematch.players] == ["Budi", "Sergei", "Þóra", "Ayu"]
+        await group.server.wait_for(lambda: "Sergei ⏳" not in lobby.content)
+        assert "Þóra ⏳" in lobby.content
+        twice = budi.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: twice.answered)
+        assert twice.answer_text == "You are already in this game."
