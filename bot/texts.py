@@ -214,8 +214,8 @@ def private_chat_hint(t: Translator, game: Game) -> str:
     return t.plural(
         "{mark} I cannot send {names} their tiles yet: tap “{button}” below, then Start "
         "in our chat.",
-        "{mark} I cannot send {names} their tiles yet: each of them taps “{button}” below, "
-        "then Start in our chat.", len(game.cut_off), mark=UNREACHABLE,
+        "{mark} I cannot send {names} their tiles yet: each of them needs to tap “{button}” "
+        "below, then Start in our chat.", len(game.cut_off), mark=UNREACHABLE,
         names=names_of(game.cut_off), button=t(PRIVATE_CHAT_BUTTON))
 
 
@@ -690,8 +690,8 @@ class TextComposer:
         return [Outgoing(t.plural(
             "{names}: the table is ready, but I cannot send you your tiles yet. Tap “{button}” "
             "in the lobby, then Start in our chat.",
-            "{names}: the table is ready, but I cannot send you your tiles yet. Each of you: "
-            "tap “{button}” in the lobby, then Start in our chat.", len(game.cut_off),
+            "{names}: the table is ready, but I cannot send you your tiles yet. Each of you "
+            "needs to tap “{button}” in the lobby, then Start in our chat.", len(game.cut_off),
             names=", ".join(who(p) for p in game.cut_off), button=t(PRIVATE_CHAT_BUTTON)))]
 
     def stopped(self, game: Game, by: str) -> list[Outgoing]:
