@@ -254,10 +254,10 @@ async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     admin = await is_admin(context, game.chat_id, user.id)
     rt.service.check_may_stop(game, user.id, admin)
     async with rt.locks.game(game.game_id):
-        await _answered(rt, query, game)
-        if tap.confirm:
+        if tap.confirm:  # (a game that ended meanwhile refuses: its end closes the question)
             await rt.service.stop(game, user.id, admin,
                                   by=texts.mention(user.id, player_of(user).name))
+        await _answered(rt, query, game)
     await _delete_quietly(query)
     return t("The game is stopped.") if tap.confirm else t("The game goes on."), None
 
