@@ -233,9 +233,10 @@ class GameService:
     @staticmethod
     def is_rematch(lobby: Game, old: Game) -> bool:
         """Whether ``lobby`` is the table "Play again" opens for ``old``: its game and
-        options, still waiting to start."""
+        options, still waiting to start, opened by one of its players (not a stranger's
+        /newgame that happens to match an old result's button)."""
         return (lobby.status is Status.LOBBY and lobby.variant == old.variant
-                and lobby.options == old.options)
+                and lobby.options == old.options and old.seat_of(lobby.creator_id) is not None)
 
     def _lobby(self, game: Game) -> None:
         if game.status is not Status.LOBBY:
@@ -698,7 +699,8 @@ class GameService:
             return
         game.messages.questions.append(message_id)
         await self.storage.save_messages(game)
-        self._changed(game)
+        if not game.status.open:  # ended meanwhile: the sync closes it now (a running game's
+            self._changed(game)   # timers are left alone: a computer's move is not re-armed)
 
     async def answered(self, game: Game, message_id: int) -> None:
         """A question was answered (and taken away): nothing is left to close there."""
