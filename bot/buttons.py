@@ -223,12 +223,6 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
         if tap.action is LobbyAction.OTHER_PAIRS:
             await rt.service.other_pairs(game, user.id)
             return t("New pairs: see the table."), None
-        if user.id == game.creator_id:
-            missing = [p.name for p in game.players
-                       if not p.is_computer and not await rt.storage.private_ok(p.user_id)]
-            if missing:
-                return t("Waiting for {names} to open a private chat with me.",
-                         names=", ".join(missing)), None
         await rt.service.start(game, user.id)
         return t("Let's play!"), None
 

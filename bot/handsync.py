@@ -185,6 +185,7 @@ class HandSync:
         """Tell the group once that a player's tiles cannot be sent, and how to fix it."""
         player = game.players[seat]
         await self.service.storage.set_private_ok(player.user_id, False)
+        await self.service.reach_changed_everywhere(player.user_id, self.locks)
         if seat in game.messages.unreachable:
             return
         t = translator(game.language)

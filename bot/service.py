@@ -32,6 +32,7 @@ from engine.ai import safest_action
 from .errors import UserError
 from .gamebook import GAMES
 from .i18n import N_
+from .locks import Locks
 from .models import (
     AWAY_AFTER,
     REPLACEMENT_LEVEL,
@@ -294,6 +295,13 @@ class GameService:
             game.unreachable = [p.user_id for p in game.players if not p.is_computer
                                 and not await self.storage.private_ok(p.user_id)]
 
+    async def reach_changed_everywhere(self, user_id: int, locks: Locks) -> None:
+        """The user's private chat opened or closed (a /start, a block, a hand that bounced):
+        every lobby they sit at says so."""
+        for game in self.games_of_user(user_id):
+            async with locks.game(game.game_id):
+                await self.reach_changed(game, user_id)
+
     async def reach_changed(self, game: Game, user_id: int) -> None:
         """A player of the lobby opened their private chat with the bot, or blocked it."""
         if game.status is not Status.LOBBY or game.seat_of(user_id) is None:
@@ -363,6 +371,13 @@ class GameService:
         if game.pending:
             raise UserError(N_("Waiting for {names} to confirm with Join."), names=", ".join(
                 p.name for p in game.players if p.user_id in game.pending))
+        before = list(game.unreachable)
+        await self._check_reach(game)  # as it is now: a chat may have opened or bounced
+        if game.cut_off:
+            if game.unreachable != before:
+                self._changed(game)  # the lobby shows who it waits for
+            raise UserError(N_("Waiting for {names} to open a private chat with me."),
+                            names=", ".join(p.name for p in game.cut_off))
         try:
             match = Match(game.variant, len(game.players), game.options)
         except BadInputError:
