@@ -7,6 +7,7 @@ is the publisher's job; SQL is the storage layer's.
 
 from __future__ import annotations
 
+import enum
 import logging
 import random
 import secrets
@@ -53,6 +54,15 @@ from .storage import StaleMoveError, Storage
 from .thinker import Question
 
 log = logging.getLogger(__name__)
+
+
+class LobbyState(enum.Enum):
+    """What a lobby waits for: players (or their Join), a private chat with one of them, or
+    nothing (it can start)."""
+
+    WAITING = "waiting"
+    BLOCKED = "blocked"
+    READY = "ready"
 
 
 class GameService:
@@ -255,7 +265,7 @@ class GameService:
         else:
             game.players.append(player)
         await self._check_reach(game)
-        await self._save_players(game, self._calls(game, was))
+        await self._save_players(game, self._lobby_notices(game, was))
 
     async def add_computer(self, game: Game, user_id: int, level: str) -> Player:
         """The creator seats a computer player of ``level``."""
@@ -267,27 +277,25 @@ class GameService:
         player = computer(level, {p.user_id for p in game.players})
         was = self._lobby_state(game)
         game.players.append(player)
-        await self._save_players(game, self._calls(game, was))
+        await self._save_players(game, self._lobby_notices(game, was))
         return player
 
     @staticmethod
-    def _lobby_state(game: Game) -> str:
-        """"waiting" for players (or their Join), "blocked" with enough of them seated but
-        one the bot cannot reach in private, or "ready" to start."""
+    def _lobby_state(game: Game) -> LobbyState:
         if len(game.players) < min(game.seat_counts) or game.pending:
-            return "waiting"
-        return "blocked" if game.cut_off else "ready"
+            return LobbyState.WAITING
+        return LobbyState.BLOCKED if game.cut_off else LobbyState.READY
 
-    def _calls(self, game: Game, was: str) -> list[Outgoing]:
+    def _lobby_notices(self, game: Game, was: LobbyState) -> list[Outgoing]:
         """When the table becomes ready, its creator is called to start, once; when it has
         its players but cannot start because one has no private chat with the bot, they are
         called to open it (a new message notifies them, an edited lobby does not)."""
         now = self._lobby_state(game)
-        if now == was:
+        if now is was:
             return []
-        if now == "ready":
+        if now is LobbyState.READY:
             return self.composer.ready(game)
-        return self.composer.unreachable(game) if now == "blocked" else []
+        return self.composer.unreachable(game) if now is LobbyState.BLOCKED else []
 
     async def _check_reach(self, game: Game) -> None:
         """Read which of a lobby's people the bot cannot write to in private."""
@@ -309,7 +317,7 @@ class GameService:
         was, before = self._lobby_state(game), list(game.unreachable)
         await self._check_reach(game)
         if game.unreachable != before:
-            await self._save_players(game, self._calls(game, was))
+            await self._save_players(game, self._lobby_notices(game, was))
 
     async def remove_computer(self, game: Game, user_id: int) -> None:
         """The creator takes the last computer player off the table."""
@@ -321,7 +329,7 @@ class GameService:
             if game.players[seat].is_computer:
                 was = self._lobby_state(game)
                 del game.players[seat]
-                await self._save_players(game, self._calls(game, was))
+                await self._save_players(game, self._lobby_notices(game, was))
                 return
         raise UserError(N_("There is no computer player at this table."))
 
@@ -347,7 +355,7 @@ class GameService:
         del game.players[seat]
         if user_id in game.pending:
             game.pending.remove(user_id)
-        await self._save_players(game, self._calls(game, was))
+        await self._save_players(game, self._lobby_notices(game, was))
 
     async def _save_players(self, game: Game, outgoing: list[Outgoing] | None = None) -> None:
         await self.storage.save_players(game, outgoing or [], self.clock())
