@@ -25,7 +25,14 @@ class Clock:
         return self.now
 
 
+async def opened_private_chats(storage: Storage) -> None:
+    """The players have started their private chats with the bot: a table can start."""
+    for player in (ANN, BOB, CID, DAN):
+        await storage.remember_user(player.user_id, player.name, None, "en", private_ok=True)
+
+
 async def timed_game(storage: Storage, clock: Clock) -> tuple[GameService, Game]:
+    await opened_private_chats(storage)
     seeds = itertools.count(50)
     service = GameService(storage, RecordingComposer(), lambda: next(seeds), clock=clock)
     game = await service.create(-100, ANN, "gaple", "en", turn_seconds=90)
@@ -153,6 +160,7 @@ async def test_the_games_with_a_stock_get_their_safe_move_and_draws(tmp_path: Pa
     for name in ("kolbasa", "matador", "six-matador", "french", "muggins", "bergen"):
         storage = Storage(tmp_path / f"{name}.sqlite3")
         await storage.open()
+        await opened_private_chats(storage)
         clock = Clock()
         seeds = itertools.count(70)
         service = GameService(storage, RecordingComposer(), lambda s=seeds: next(s), clock=clock)
