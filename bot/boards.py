@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
@@ -11,6 +12,7 @@ from telegram.ext import ContextTypes
 from .errors import UserError
 from .i18n import translator
 from .menu import group_settings
+from .painter import Urgency
 from .runtime import runtime
 from .stats import (
     board_heading,
@@ -50,7 +52,10 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
     caption = scoreboard_text(t, board, CAPTION_ROWS)
     if len(caption) > CAPTION_LIMIT:
         caption = "\n".join(board_heading(t, board))
-    picture = scoreboard_picture(t, board, theme=rt.pictures.theme)
+    # Drawn in the painter's thread like every picture: FreeType's faces are shared, and
+    # drawing on the event loop would hold it up.
+    picture = await rt.pictures.drawn(
+        partial(scoreboard_picture, t, board, theme=rt.pictures.theme), Urgency.HAND)
     await message.reply_photo(picture, caption=caption, parse_mode=ParseMode.HTML)
 
 

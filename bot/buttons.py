@@ -224,12 +224,6 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
         if tap.action is LobbyAction.OTHER_PAIRS:
             await rt.service.other_pairs(game, user.id)
             return t("New pairs: see the table."), None
-        if user.id == game.creator_id:
-            missing = [p.name for p in game.players
-                       if not p.is_computer and not await rt.storage.private_ok(p.user_id)]
-            if missing:
-                return t("Waiting for {names} to open a private chat with me.",
-                         names=", ".join(missing)), None
         await rt.service.start(game, user.id)
         return t("Let's play!"), None
 
@@ -255,10 +249,10 @@ async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     admin = await is_admin(context, game.chat_id, user.id)
     rt.service.check_may_stop(game, user.id, admin)
     async with rt.locks.game(game.game_id):
-        await _answered(rt, query, game)
-        if tap.confirm:
+        if tap.confirm:  # (a game that ended meanwhile refuses: its end closes the question)
             await rt.service.stop(game, user.id, admin,
                                   by=wording.mention(user.id, player_of(user).name))
+        await _answered(rt, query, game)
     await _delete_quietly(query)
     return t("The game is stopped.") if tap.confirm else t("The game goes on."), None
 

@@ -48,7 +48,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         seat = game.seat_of(user.id)
         if seat is not None and seat in game.messages.unreachable:
             await rt.publisher.hands.resend_hand(game, seat)
-    await reach_changed(rt, user.id)
+    await rt.service.reach_changed_everywhere(user.id, rt.locks)
     if payload.startswith(("join", "hand")) and not re.fullmatch(
         TABLE_NUMBER.format(payload[:4]), payload
     ):
@@ -80,13 +80,6 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),
                 reply_markup=keyboards.add_to_group(t, rt.publisher.messenger.bot_username))
-
-
-async def reach_changed(rt: Runtime, user_id: int) -> None:
-    """The user's private chat opened or closed: the lobbies they sit at say so."""
-    for game in rt.service.games_of_user(user_id):
-        async with rt.locks.game(game.game_id):
-            await rt.service.reach_changed(game, user_id)
 
 
 async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -314,7 +307,7 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
     gone = change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
     if change.chat.type == ChatType.PRIVATE:
         await rt.storage.set_private_ok(change.chat.id, not gone)
-        await reach_changed(rt, change.chat.id)
+        await rt.service.reach_changed_everywhere(change.chat.id, rt.locks)
         return
     if not gone:
         return

@@ -144,8 +144,9 @@ class HandSync:
         the game moved past what it shows meanwhile: the change that did asked for the next
         round, which sends what follows (a stale turn would be one more message, notifying
         the player of a turn already gone, deleted at once)."""
+        user_id = game.players[seat].user_id
         drawn = await self.messenger.drawn(draft, Urgency.HAND)
-        if not _still_current(game, drawn.key):
+        if not _still_current(game, seat, user_id, drawn.key):
             self._request(game.game_id)
             return False
         return await self._sync_hand(game, seat, drawn)
@@ -184,6 +185,7 @@ class HandSync:
         """Tell the group once that a player's tiles cannot be sent, and how to fix it."""
         player = game.players[seat]
         await self.service.storage.set_private_ok(player.user_id, False)
+        await self.service.reach_changed_everywhere(player.user_id, self.locks)
         if seat in game.messages.unreachable:
             return
         t = translator(game.language)
@@ -215,11 +217,14 @@ class HandSync:
         self._request(game.game_id)
 
 
-def _still_current(game: Game, key: str) -> bool:
-    """Whether a hand draft's key (``hand:A:move`` on a turn, ``hand:W:digest`` otherwise)
-    still fits the game: the same hand, and on a turn, the same move."""
+def _still_current(game: Game, seat: int, user_id: int, key: str) -> bool:
+    """Whether a hand draft's key (``hand:A:move`` on a turn, ``hand:W:digest`` otherwise),
+    made for ``user_id`` in ``seat``, still fits the game: the same person in the seat (not a
+    computer that took it), the same hand, and on a turn, the same move of a game still
+    played (a /stop or a topic closed changes no move number)."""
     hand, kind, rest = key.split(":", 2)
     match = game.match
-    if match is None or not match.hands or str(match.hand.number) != hand:
+    if game.players[seat].user_id != user_id or match is None or not match.hands \
+            or str(match.hand.number) != hand:
         return False
-    return kind != "A" or rest == str(game.move_no)
+    return kind != "A" or (rest == str(game.move_no) and game.status is Status.PLAYING)

@@ -7,6 +7,7 @@ is the publisher's job; SQL is the storage layer's.
 
 from __future__ import annotations
 
+import enum
 import logging
 import random
 import secrets
@@ -32,6 +33,7 @@ from engine.ai import safest_action
 from .errors import UserError
 from .gamebook import GAMES
 from .i18n import N_
+from .locks import Locks
 from .models import (
     AWAY_AFTER,
     REPLACEMENT_LEVEL,
@@ -52,6 +54,15 @@ from .storage import StaleMoveError, Storage
 from .thinker import Question
 
 log = logging.getLogger(__name__)
+
+
+class LobbyState(enum.Enum):
+    """What a lobby waits for: players (or their Join), a private chat with one of them, or
+    nothing (it can start)."""
+
+    WAITING = "waiting"
+    BLOCKED = "blocked"
+    READY = "ready"
 
 
 class GameService:
@@ -233,9 +244,10 @@ class GameService:
     @staticmethod
     def is_rematch(lobby: Game, old: Game) -> bool:
         """Whether ``lobby`` is the table "Play again" opens for ``old``: its game and
-        options, still waiting to start."""
+        options, still waiting to start, opened by one of its players (not a stranger's
+        /newgame that happens to match an old result's button)."""
         return (lobby.status is Status.LOBBY and lobby.variant == old.variant
-                and lobby.options == old.options)
+                and lobby.options == old.options and old.seat_of(lobby.creator_id) is not None)
 
     def _lobby(self, game: Game) -> None:
         if game.status is not Status.LOBBY:
@@ -253,7 +265,7 @@ class GameService:
         else:
             game.players.append(player)
         await self._check_reach(game)
-        await self._save_players(game, self._calls(game, was))
+        await self._save_players(game, self._lobby_notices(game, was))
 
     async def add_computer(self, game: Game, user_id: int, level: str) -> Player:
         """The creator seats a computer player of ``level``."""
@@ -265,33 +277,38 @@ class GameService:
         player = computer(level, {p.user_id for p in game.players})
         was = self._lobby_state(game)
         game.players.append(player)
-        await self._save_players(game, self._calls(game, was))
+        await self._save_players(game, self._lobby_notices(game, was))
         return player
 
     @staticmethod
-    def _lobby_state(game: Game) -> str:
-        """"waiting" for players (or their Join), "blocked" with enough of them seated but
-        one the bot cannot reach in private, or "ready" to start."""
+    def _lobby_state(game: Game) -> LobbyState:
         if len(game.players) < min(game.seat_counts) or game.pending:
-            return "waiting"
-        return "blocked" if game.cut_off else "ready"
+            return LobbyState.WAITING
+        return LobbyState.BLOCKED if game.cut_off else LobbyState.READY
 
-    def _calls(self, game: Game, was: str) -> list[Outgoing]:
+    def _lobby_notices(self, game: Game, was: LobbyState) -> list[Outgoing]:
         """When the table becomes ready, its creator is called to start, once; when it has
         its players but cannot start because one has no private chat with the bot, they are
         called to open it (a new message notifies them, an edited lobby does not)."""
         now = self._lobby_state(game)
-        if now == was:
+        if now is was:
             return []
-        if now == "ready":
+        if now is LobbyState.READY:
             return self.composer.ready(game)
-        return self.composer.unreachable(game) if now == "blocked" else []
+        return self.composer.unreachable(game) if now is LobbyState.BLOCKED else []
 
     async def _check_reach(self, game: Game) -> None:
         """Read which of a lobby's people the bot cannot write to in private."""
         if game.status is Status.LOBBY:
             game.unreachable = [p.user_id for p in game.players if not p.is_computer
                                 and not await self.storage.private_ok(p.user_id)]
+
+    async def reach_changed_everywhere(self, user_id: int, locks: Locks) -> None:
+        """The user's private chat opened or closed (a /start, a block, a hand that bounced):
+        every lobby they sit at says so."""
+        for game in self.games_of_user(user_id):
+            async with locks.game(game.game_id):
+                await self.reach_changed(game, user_id)
 
     async def reach_changed(self, game: Game, user_id: int) -> None:
         """A player of the lobby opened their private chat with the bot, or blocked it."""
@@ -300,7 +317,7 @@ class GameService:
         was, before = self._lobby_state(game), list(game.unreachable)
         await self._check_reach(game)
         if game.unreachable != before:
-            await self._save_players(game, self._calls(game, was))
+            await self._save_players(game, self._lobby_notices(game, was))
 
     async def remove_computer(self, game: Game, user_id: int) -> None:
         """The creator takes the last computer player off the table."""
@@ -312,7 +329,7 @@ class GameService:
             if game.players[seat].is_computer:
                 was = self._lobby_state(game)
                 del game.players[seat]
-                await self._save_players(game, self._calls(game, was))
+                await self._save_players(game, self._lobby_notices(game, was))
                 return
         raise UserError(N_("There is no computer player at this table."))
 
@@ -338,7 +355,7 @@ class GameService:
         del game.players[seat]
         if user_id in game.pending:
             game.pending.remove(user_id)
-        await self._save_players(game, self._calls(game, was))
+        await self._save_players(game, self._lobby_notices(game, was))
 
     async def _save_players(self, game: Game, outgoing: list[Outgoing] | None = None) -> None:
         await self.storage.save_players(game, outgoing or [], self.clock())
@@ -362,6 +379,13 @@ class GameService:
         if game.pending:
             raise UserError(N_("Waiting for {names} to confirm with Join."), names=", ".join(
                 p.name for p in game.players if p.user_id in game.pending))
+        before = list(game.unreachable)
+        await self._check_reach(game)  # as it is now: a chat may have opened or bounced
+        if game.cut_off:
+            if game.unreachable != before:
+                self._changed(game)  # the lobby shows who it waits for
+            raise UserError(N_("Waiting for {names} to open a private chat with me."),
+                            names=", ".join(p.name for p in game.cut_off))
         try:
             match = Match(game.variant, len(game.players), game.options)
         except BadInputError:
@@ -698,7 +722,8 @@ class GameService:
             return
         game.messages.questions.append(message_id)
         await self.storage.save_messages(game)
-        self._changed(game)
+        if not game.status.open:  # ended meanwhile: the sync closes it now (a running game's
+            self._changed(game)   # timers are left alone: a computer's move is not re-armed)
 
     async def answered(self, game: Game, message_id: int) -> None:
         """A question was answered (and taken away): nothing is left to close there."""

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
+import pytest
 from bot_kit import Group, lobby_button
+
+from bot import boards
 
 
 async def play_short_match(group: Group) -> None:
@@ -22,7 +28,16 @@ async def play_short_match(group: Group) -> None:
     await Table(group.server, group.users[:4]).play_until(group.match_over)
 
 
-async def test_the_scoreboard_ranks_the_groups_players(group: Group) -> None:
+async def test_the_scoreboard_ranks_the_groups_players(
+        group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn_in: list[str] = []
+    draw = boards.scoreboard_picture
+
+    def recorded(*args: Any, **kwargs: Any) -> bytes:
+        drawn_in.append(threading.current_thread().name)
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(boards, "scoreboard_picture", recorded)
     async with group.bot():
         group.users[0].send(group.chat, "/scoreboard")
         await group.server.wait_for(lambda: group.said("No finished matches yet"))
@@ -45,6 +60,8 @@ async def test_the_scoreboard_ranks_the_groups_players(group: Group) -> None:
     assert any(name in first_line for name in winners)
     assert "Dewi" not in caption  # an onlooker has no place on the board
     assert "Pair dominoes" in (stats.text or "")
+    # Drawn where every picture is: one thread uses the shared FreeType faces.
+    assert drawn_in == ["pictures"]
 
 
 async def test_a_filter_given_twice_is_refused_not_taken_last(group: Group) -> None:

@@ -4,6 +4,7 @@ again", once the match they were about is over."""
 from __future__ import annotations
 
 from bot_kit import Group, lobby_button
+from test_e2e_hand_change import up_to_the_last_move
 
 from bot.models import Status
 from fakeapi import StoredMessage
@@ -64,8 +65,10 @@ async def test_an_answered_question_is_not_edited_at_the_end(group: Group) -> No
         again = await question(group, "Yes, stop the game")
         ayu.press(again, "Yes, stop the game")
         await group.server.wait_for(lambda: group.game().status is Status.STOPPED)
-        assert [m.text for m in group.server.bot_messages(group.chat)].count(
-            "The game was stopped.") == 0
+        await group.runtime.publisher.idle()  # type: ignore[union-attr]
+        edits = [r for r in group.server.requests if r.method.startswith("editMessage")
+                 and str(r.params.get("message_id")) == str(stop.message_id)]
+        assert edits == []
 
 
 async def test_a_second_play_again_seats_the_tapper_in_the_new_table(group: Group) -> None:
@@ -91,3 +94,44 @@ async def test_a_second_play_again_seats_the_tapper_in_the_new_table(group: Grou
         twice = budi.press(result, "🔁 Play again")
         await group.server.wait_for(lambda: twice.answered)
         assert twice.answer_text == "You are already in this game."
+
+
+async def test_play_again_does_not_seat_the_tapper_at_a_strangers_table(group: Group) -> None:
+    """A table someone who did not play the match opened, with the same game and options, is
+    not its rematch: an old result's "Play again" does not seat anyone there."""
+    dewi, budi = group.users[4], group.users[1]
+    async with group.bot():
+        await group.start("gaple target=1")
+        await Table(group.server, group.users[:4]).play_until(group.match_over)
+        result = await question(group, "🔁 Play again")
+        dewi.send_private("/start")
+        group.send(dewi, "/newgame gaple target=1")
+        await group.server.wait_for(lambda: group.game().status is Status.LOBBY)
+        tap = budi.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: tap.answered)
+        assert tap.answer_text is not None and tap.answer_text.startswith(
+            "A table is already open here"), tap.answer_text
+        assert [p.name for p in group.game().players] == ["Dewi"]
+
+
+async def test_a_stop_confirmed_as_the_match_ends_leaves_the_question_closed(
+        group: Group) -> None:
+    """"Yes, stop" tapped while the last move is being made (the tap waits for the game's
+    lock): the stop is refused, and the question is still closed by the game's end, not
+    left with live buttons."""
+    ayu = group.users[0]
+    async with group.bot() as runtime:
+        await group.start("gaple target=1")  # one hand decides the match
+        game = group.game()
+        seat, action = await up_to_the_last_move(runtime, game)
+        group.send(ayu, "/stop")
+        stop = await question(group, "Yes, stop the game")
+        async with runtime.locks.game(game.game_id):
+            tap = ayu.press(stop, "Yes, stop the game")
+            await group.server.wait_for(  # the tap waits for the lock
+                lambda: runtime.locks._games[game.game_id].users >= 2)
+            await runtime.service.act(game, game.players[seat].user_id, game.move_no, action)
+        await group.server.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "This game is over."
+        await group.server.wait_for(lambda: not stop.buttons)
+        assert stop.text == "This game is over." and group.game().status is Status.FINISHED

@@ -84,3 +84,36 @@ async def test_tiles_drawn_for_a_turn_that_ended_meanwhile_are_not_sent(
         captions = [str(r.params.get("caption", r.params.get("text", ""))) for r in sent]
         assert len(sent) == 1, captions  # hand 2's tiles only
         assert "· hand 2" in captions[0], captions
+
+
+async def test_tiles_drawn_for_a_turn_of_a_game_stopped_meanwhile_are_not_sent(
+        group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A /stop changes no move number: the turn's picture, done after it, must not go out as
+    a new "your turn" message with live tiles for a game that has ended."""
+    async with group.bot() as runtime:
+        await group.start("pair")
+        await group.server.wait_idle()
+        game = group.game()
+        match = game.match
+        assert match is not None and match.to_move is not None
+        mover = match.to_move
+        action = match.legal_actions()[0]
+        after = copy.deepcopy(match)
+        after.step(mover, action)
+        assert after.to_move not in (None, mover)
+        turn_seat = after.to_move
+        player = group.users[[u.id for u in group.users].index(game.players[turn_seat].user_id)]
+        entered, go = gate_turn_drawings(runtime, turn_seat, monkeypatch)
+        await move(runtime, game, mover, action)
+        await group.server.wait_for(entered.is_set, message="the turn's tiles were not drawn")
+        mark = len(group.server.requests)
+        async with runtime.locks.game(game.game_id):
+            await runtime.service.stop(game, game.creator_id, is_admin=True)
+        go.set()
+        await runtime.publisher.idle()
+        await group.server.wait_idle()
+        sent = [r for r in group.server.requests[mark:]
+                if r.method in ("sendPhoto", "sendMessage") and r.chat_id == player.id]
+        assert sent == [], [r.params.get("caption") for r in sent]
+        last = group.server.messages(player.private_chat)[-1]
+        assert last.button_texts == [], "the player's last message still has tiles to tap"

@@ -3,10 +3,17 @@ games have left memory, at most once every few seconds (see bot.trim)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
 import pytest
 from bot_kit import Group
 from test_e2e_memory import finish_a_match
 
+from bot import trim
 from bot.trim import TRIM_EVERY, Trimmer, find_malloc_trim, limit_arenas
 
 
@@ -35,10 +42,24 @@ def test_this_machines_c_library_has_malloc_trim() -> None:
 
 def test_arenas_are_capped_unless_the_operator_set_their_number(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[int, int]] = []
+    libc = SimpleNamespace(mallopt=lambda param, value: calls.append((param, value)) or 1)
+    monkeypatch.setattr(trim, "_libc", lambda: libc)
     monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
-    assert limit_arenas() is False  # the operator's setting stands
+    assert limit_arenas() is False and calls == []  # the operator's setting stands
     monkeypatch.delenv("MALLOC_ARENA_MAX")
-    assert limit_arenas() is True  # glibc took the cap
+    assert limit_arenas() is True and calls == [(trim.M_ARENA_MAX, trim.ARENAS)]
+
+
+def test_this_machines_c_library_takes_the_cap() -> None:
+    """In a process of its own: the cap is for the whole process, and stays."""
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, (str(Path(__file__).parents[2]), env.get("PYTHONPATH"))))
+    done = subprocess.run(
+        [sys.executable, "-c", "from bot.trim import limit_arenas; print(limit_arenas())"],
+        capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.strip() == "True"
 
 
 async def test_a_game_leaving_memory_gives_free_memory_back(group: Group) -> None:
