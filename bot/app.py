@@ -28,6 +28,7 @@ from telegram.ext import (
 from . import buttons, commands
 from .boards import scoreboard_command, stats_command
 from .callbacks import PATTERNS
+from .composer import TextComposer
 from .config import Settings
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from .locks import Locks
@@ -39,7 +40,6 @@ from .ratelimit import FloodLimiter, Limits
 from .runtime import KEY, Runtime
 from .service import GameService
 from .storage import Storage
-from .texts import TextComposer
 from .timers import Timers
 from .transport import bot_request
 from .updates import error_handler

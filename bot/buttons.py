@@ -21,7 +21,7 @@ from telegram.ext import ContextTypes
 
 from engine import Discard, PlayerView, Tile, player_view
 
-from . import keyboards, texts
+from . import keyboards, lobbytexts, wording
 from .callbacks import (
     AddComputer,
     BackToHand,
@@ -166,7 +166,8 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
         settings = await group_settings(rt, chat.id)
         t = translator(settings.language or query.from_user.language_code)
     if isinstance(query.message, Message):  # a reply stays in the picker's forum topic
-        await query.message.reply_text(texts.rules_text(t, tap.game), parse_mode=ParseMode.HTML)
+        await query.message.reply_text(lobbytexts.rules_text(t, tap.game),
+                                       parse_mode=ParseMode.HTML)
     return None, None
 
 
@@ -250,7 +251,7 @@ async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     async with rt.locks.game(game.game_id):
         if tap.confirm:  # (a game that ended meanwhile refuses: its end closes the question)
             await rt.service.stop(game, user.id, admin,
-                                  by=texts.mention(user.id, player_of(user).name))
+                                  by=wording.mention(user.id, player_of(user).name))
         await _answered(rt, query, game)
     await _delete_quietly(query)
     return t("The game is stopped.") if tap.confirm else t("The game goes on."), None

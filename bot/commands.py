@@ -16,7 +16,7 @@ from telegram.ext import ContextTypes
 
 from engine import BadInputError, OptionValueError, variant
 
-from . import keyboards, texts
+from . import keyboards, lobbytexts, wording
 from .errors import UserError
 from .gamebook import GAMES, find_game
 from .i18n import DEFAULT_LANGUAGE, Translator, pick_language, translator
@@ -40,7 +40,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     t = tr(update)
     if chat.type != ChatType.PRIVATE:
-        await reply(update, texts.help_text(t))
+        await reply(update, lobbytexts.help_text(t))
         return
     await remember(rt, user, private_ok=True)
     payload = context.args[0] if context.args else ""
@@ -115,7 +115,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     name = find_game(args[0])
     if name is None:
         await reply(update, t("I don't know the game {game}. I play: {games}.",
-                              game=texts.quote(args[0]), games=", ".join(GAMES)))
+                              game=wording.quote(args[0]), games=", ".join(GAMES)))
         return
     options, refusal = read_options(t, name, args[1:])
     if refusal is None:
@@ -138,7 +138,7 @@ def read_options(
         option = spec.option_spec(m.group(1).lower())
         if option is None:
             return options, t("{game} has no option {option}. Its options: {names}.",
-                              game=texts.title(t, game), option=texts.quote(m.group(1)),
+                              game=wording.title(t, game), option=wording.quote(m.group(1)),
                               names=", ".join(spec.option_names))
         if option.name in options:  # which one was meant? Not silently the last
             return options, t("{option} is given twice: write it once.", option=option.name)
@@ -146,7 +146,7 @@ def read_options(
             options[option.name] = option.parse(m.group(2))
         except OptionValueError:
             return options, t("{option} is {allowed}.", option=option.name,
-                              allowed=texts.allowed(t, game, option))
+                              allowed=lobbytexts.allowed(t, game, option))
     return options, None
 
 
@@ -288,13 +288,13 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     name = find_game(args[0])
     if name is None:
         await reply(update, t("There is no game called {game}. The games: {games}.",
-                              game=texts.quote(args[0]), games=", ".join(GAMES)))
+                              game=wording.quote(args[0]), games=", ".join(GAMES)))
         return
-    await reply(update, texts.rules_text(t, name))
+    await reply(update, lobbytexts.rules_text(t, name))
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await reply(update, texts.help_text(tr(update)))
+    await reply(update, lobbytexts.help_text(tr(update)))
 
 
 async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -10,7 +10,7 @@ from telegram.error import BadRequest, NetworkError
 
 from engine import table_view
 
-from . import keyboards, texts
+from . import captions, keyboards, lobbytexts
 from .delivery import outcome_unknown
 from .i18n import translator
 from .locks import Locks
@@ -94,7 +94,7 @@ class GroupSync:
     def _lobby_draft(self, game: Game) -> Draft | None:
         t = translator(game.language)
         if game.status is Status.LOBBY:
-            text = texts.lobby_text(t, game)
+            text = lobbytexts.lobby_text(t, game)
             return Draft(digest(text, "lobby"), text,
                          keyboards.lobby(t, game, self.messenger.bot_username,
                                          bool(game.partnerships)))
@@ -103,7 +103,8 @@ class GroupSync:
         if game.status is Status.CANCELLED or game.match is None:
             text = t("This table was closed before the game started.")
         else:
-            text = texts.lobby_text(t, game).split("\n\n")[0] + "\n" + t("The game has started.")
+            text = (lobbytexts.lobby_text(t, game).split("\n\n")[0] + "\n"
+                    + t("The game has started."))
         return Draft(digest(text, "closed"), text, None)
 
     async def _sync_lobby(self, game: Game, draft: Draft) -> bool:
@@ -133,7 +134,7 @@ class GroupSync:
         if key_of(game.messages.table_key) == key and game.messages.table_hand == match.hand.number:
             return None
         view = table_view(match)
-        caption = texts.table_caption(t, game, view)
+        caption = captions.table_caption(t, game, view)
         if not game.status.open:
             caption += "\n" + (t("The game was stopped.") if game.status is Status.STOPPED
                                else t("The game is over."))
@@ -167,7 +168,7 @@ class GroupSync:
             return
         async with self.locks.game(game.game_id):
             view = table_view(match, hand_number)
-            caption = texts.table_caption(translator(game.language), game, view)
+            caption = captions.table_caption(translator(game.language), game, view)
             drawing = self.pictures.table_drawing(game, view)
         final = await self.messenger.drawn(Draft("final", caption, None, drawing=drawing))
         if not await self.messenger.edit(game.chat_id, message_id, final):

@@ -13,7 +13,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from engine import PlayerView, Tile, player_view
 
-from . import keyboards, texts
+from . import captions, keyboards, movetexts, wording
 from .i18n import Translator, translator
 from .locks import Locks
 from .messenger import Draft, Messenger, digest, key_of
@@ -82,9 +82,9 @@ class HandSync:
         view = player_view(match, seat)
         hand_number = match.hand.number
         t = translator(language or game.language)
-        caption = texts.hand_caption(t, game, view, table_link=self._table_link(t, game))
+        caption = captions.hand_caption(t, game, view, table_link=self._table_link(t, game))
         if not game.status.open:
-            caption += "\n" + texts.game_end_line(t, game)
+            caption += "\n" + movetexts.game_end_line(t, game)
         if game.status is Status.PLAYING and view.my_turn:
             key = f"{hand_number}:A:{game.move_no}"
         else:  # a waiting message changes only when what it says changes
@@ -101,7 +101,7 @@ class HandSync:
                        choosing: Tile | None) -> str:
         """The hand message's caption while its player picks an end (or confirms a dead tile)
         for ``choosing``, or back at their tiles."""
-        return texts.hand_caption(t, game, view, choosing, self._table_link(t, game))
+        return captions.hand_caption(t, game, view, choosing, self._table_link(t, game))
 
     async def _farewells(self, game: Game) -> None:
         """A player whose seat a computer took is told so, in place of their last hand (whose
@@ -113,7 +113,7 @@ class HandSync:
             language = await self.service.storage.user_language(change.left.user_id)
             t = translator(language or game.language)
             text = t("🤖 {computer} plays your seat now. Thanks for playing!",  # one robot
-                     computer=texts.esc(game.players[change.seat].name.removeprefix("🤖 ")))
+                     computer=wording.esc(game.players[change.seat].name.removeprefix("🤖 ")))
             try:
                 await self.messenger.bot.edit_message_caption(
                     chat_id=change.left.user_id, message_id=current.message_id, caption=text,
@@ -136,7 +136,7 @@ class HandSync:
             url = f"https://t.me/c/{chat[4:]}/{table}"
             return t('↩ <a href="{url}">The table in the group</a>', url=url)
         title = self.chat_titles.get(game.chat_id)
-        return t("↩ The table is in the group {name}.", name=texts.quote(title, 64)) if title \
+        return t("↩ The table is in the group {name}.", name=wording.quote(title, 64)) if title \
             else ""
 
     async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft) -> bool:
@@ -189,7 +189,7 @@ class HandSync:
         if seat in game.messages.unreachable:
             return
         t = translator(game.language)
-        name = texts.mention(player.user_id, player.name)
+        name = wording.mention(player.user_id, player.name)
         link = keyboards.deep_link(self.messenger.bot_username, f"hand{game.game_id}")
         if game.turn_seconds:  # the turn timer plays for them meanwhile: say so
             text = t(

@@ -26,9 +26,10 @@ from .callbacks import (
 )
 from .gamebook import GAMES
 from .i18n import N_, Translator
+from .lobbytexts import PRIVATE_CHAT_BUTTON
 from .models import COMPUTER_LEVELS, Game
 from .stockplay import END_WORDS, choices_for, is_stock_game
-from .texts import PRIVATE_CHAT_BUTTON, title
+from .wording import title
 
 TILES_PER_ROW = 4
 LEVEL_BUTTONS = {"easy": N_("🤖 + easy"), "normal": N_("🤖 + normal"), "hard": N_("🤖 + hard")}

@@ -25,7 +25,7 @@ from .gamebook import GAMES, presentation
 from .i18n import N_, Translator, translator
 from .runtime import Runtime, runtime
 from .settings import GENERAL, GroupSettings
-from .texts import esc
+from .wording import esc
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {

@@ -34,7 +34,7 @@ from .gamebook import GAMES, find_game
 from .i18n import N_, Translator
 from .models import Game, Player
 from .storage import ResultFilter, Storage
-from .texts import esc, quote, title
+from .wording import esc, quote, title
 
 RATING_BASE = 1000
 RATING_SCALE = 20

@@ -1,8 +1,9 @@
 """The sentences of the games with a stock (seed 002): draws, cuts, ends up and down, tiles
 laid across, points scored during play, the stock's size.
 
-Split from :mod:`bot.texts` to keep each module readable; it reads only public views, and one
-seat's own view (with the tiles it drew) for that seat's private message.
+Kept apart from :mod:`bot.movetexts` and :mod:`bot.captions` to keep each module readable; it
+reads only public views, and one seat's own view (with the tiles it drew) for that seat's
+private message.
 
 How the group hears of a hand (every game, one policy): everything that happens during a hand
 (each lay with what it scored and why, draws, knocks, Kolbasa's cut and who takes the piece) is

@@ -11,7 +11,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from . import texts
+from . import wording
 from .admins import admins_of
 from .delivery import outcome_unknown
 from .i18n import Translator, translator
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 def player_of(user: User) -> Player:
-    return Player(user.id, texts.short_name(user.full_name or user.username or str(user.id)))
+    return Player(user.id, wording.short_name(user.full_name or user.username or str(user.id)))
 
 
 def tr(update: Update, game: Game | None = None) -> Translator:

@@ -10,7 +10,7 @@ import pytest
 from bot_kit import Group, lobby_button
 
 from bot.models import Status
-from bot.texts import fit_caption, short_name
+from bot.wording import fit_caption, short_name
 from fakeapi import FakeTelegramServer, StoredMessage
 
 

@@ -13,9 +13,9 @@ import pytest
 from bot.errors import UserError
 from bot.i18n import translator
 from bot.models import Game, Messages, Outgoing, Player, Status, move_number
+from bot.movetexts import hand_result_text
 from bot.service import GameService
 from bot.storage import Storage
-from bot.texts import hand_result_text
 from engine import KNOCK, Event, HandEnded, MatchEnded, Play, Tile, replay, table_view
 
 ANN, BOB, CID, DAN = (Player(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cid"), (4, "Dan")))

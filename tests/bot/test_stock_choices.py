@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot import keyboards, texts
+from bot import captions, keyboards
 from bot.callbacks import CutTap, LayTap, TileIntent, TileTap, decode
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
@@ -67,7 +67,7 @@ def test_the_hand_shows_the_stock_and_what_each_tile_would_score() -> None:
     match = started("muggins", "5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
     match.apply(0, Play(Tile(5, 5)))
     view = player_view(match, 1)
-    caption = texts.hand_caption(T, game_of(match), view)
+    caption = captions.hand_caption(T, game_of(match), view)
     assert "Stock: 14 tiles." in caption
     assert "Open ends: left 5 · right 5 · up 5 · down 5." in caption
     assert "Points if you lay now: 0-5" in caption
@@ -105,10 +105,10 @@ def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
     labels = [label for label, _ in buttons[:-1]]
     assert "✂ give left (1)" in labels and "✂ give right (1)" in labels
     assert CutTap(1, 5, Tile(3, 4), End.LEFT) in [tap for _, tap in buttons]
-    caption = texts.hand_caption(T, game_of(match), player_view(match, 1))
+    caption = captions.hand_caption(T, game_of(match), player_view(match, 1))
     assert "You may cut with 3-4: the ribbon you give goes to Ann." in caption
     match.apply(1, Cut(Tile(3, 4), End.LEFT))
-    table = texts.table_caption(T, game_of(match), table_view(match))
+    table = captions.table_caption(T, game_of(match), table_view(match))
     assert "✂ Bob cut with 3-4: Ann takes the left ribbon, 1 tile, and moves next." in table
 
 
@@ -120,7 +120,7 @@ def test_the_tiles_drawn_are_the_drawers_to_read() -> None:
     match.apply(1, DRAW)
     assert drawn_tiles(match, 1) == tiles("0-4 0-6")
     assert drawn_tiles(match, 0) == ()
-    caption = texts.hand_caption(T, game_of(match), player_view(match, 1))
+    caption = captions.hand_caption(T, game_of(match), player_view(match, 1))
     assert "I drew 2 tiles for you: 0-4, 0-6." in caption
-    other = texts.hand_caption(T, game_of(match), player_view(match, 0))
+    other = captions.hand_caption(T, game_of(match), player_view(match, 0))
     assert "0-4" not in other and "0-6" not in other

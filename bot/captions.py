@@ -1,0 +1,217 @@
+"""The captions of the group's table picture and of each player's private hand."""
+
+from __future__ import annotations
+
+from engine import ActionKind, End, Match, Play, PlayerView, TableView, Tile
+
+from . import stocktexts
+from .i18n import Translator
+from .models import Game, Status
+from .movetexts import hand_end_line, moves_lines, scores_line
+from .stockplay import drawn_tiles, gains
+from .wording import esc, fit_caption, title, who
+
+
+def _round_start(view: TableView, seats: int) -> int:
+    """Where the last ``seats`` moves other than draws begin (with the draws among them)."""
+    counted = 0
+    for index in range(len(view.history) - 1, -1, -1):
+        if view.history[index].kind is not ActionKind.DRAW:
+            counted += 1
+            if counted > seats:
+                return index + 1
+    return 0
+
+
+def _ends_lines(t: Translator, view: TableView) -> list[str]:
+    """The open ends (all four in Muggins) and, in the games with a stock, its size."""
+    if view.layout is not None:
+        lines = [stocktexts.ends_line(t, view.layout)] if view.layout.ends else []
+        waiting = stocktexts.waiting_line(t, view.layout)
+        stock = [stocktexts.stock_line(t, view)] if view.stock_dealt else []
+        return [*lines, *([waiting] if waiting else []), *stock]
+    if view.ends is not None:
+        return [t("Open ends: {left} and {right}.", left=view.ends[0], right=view.ends[1])]
+    return []
+
+
+def turn_lines(t: Translator, game: Game, view: TableView) -> list[str]:
+    """Whose turn it is, only while the game is on and the hand goes on."""
+    if game.status is not Status.PLAYING or view.to_move is None or view.result is not None:
+        return []
+    player = game.players[view.to_move]
+    if player.is_computer:
+        lines = [t("{name} is thinking…", name=who(player))]
+    else:
+        lines = [t("Your turn, {name}!", name=who(player))]
+    if game.timer.warned and game.turn_seconds:
+        lines.append(t.plural("⏳ {count} second left, then I move for you.",
+                              "⏳ {count} seconds left, then I move for you.",
+                              game.turn_seconds // 2))
+    return lines
+
+
+def table_caption(t: Translator, game: Game, view: TableView) -> str:
+    names = game.names
+    lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.variant)),
+               number=view.hand_number + 1)]
+    # The last round of moves, so knocks and dead tiles are seen as they happen (draws from
+    # the stock do not count towards the round: a player may draw many).
+    first = _round_start(view, len(names))
+    if view.turned_up is not None and len(view.history) < len(names):
+        lines.append(t("The middle tile {tile} was turned up.", tile=str(view.turned_up)))
+    auto = set(game.timer.auto_moves)
+    lines += moves_lines(t, game, view, range(first, len(view.history)), auto)
+    if view.result is not None:
+        lines.append(hand_end_line(t, game, view))
+    else:
+        lines += _ends_lines(t, view)
+    lines.append(scores_line(t, view, names))
+    lines += turn_lines(t, game, view)
+    return fit_caption("\n".join(lines))
+
+
+def since_last_turn(game: Game, view: PlayerView) -> range:
+    """The moves of this hand made since ``view``'s seat last moved (all of them if it has
+    not moved yet this hand)."""
+    history = view.table.history
+    mine = [i for i, move in enumerate(history) if move.seat == view.seat]
+    return range(mine[-1] + 1 if mine else 0, len(history))
+
+
+def hand_caption(
+    t: Translator, game: Game, view: PlayerView, choosing: Tile | None = None,
+    table_link: str = "",
+) -> str:
+    """The private hand message: enough to play a whole match from the private chat."""
+    table = view.table
+    names = game.names
+    lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.variant)),
+               number=table.hand_number + 1)]
+    over = table.result is not None or table.to_move is None
+    # A waiting message names nothing that others' moves change, so it never goes stale.
+    current = view.my_turn or over or choosing is not None
+    if current:
+        moves = since_last_turn(game, view)
+        if len(moves):
+            lines.append(t("Since your last turn:"))
+            lines += ["• " + line for line in moves_lines(t, game, table, moves,
+                                                          reader=view.seat)]
+    lines += _acted_for(t, game, view)
+    if current:
+        if table.result is not None:
+            lines.append(hand_end_line(t, game, table))
+        else:
+            lines += _ends_lines(t, table)
+        lines.append(t("Tiles in hand: {counts}.", counts=" · ".join(
+            f"{esc(names[p.seat])} {p.tile_count}" for p in table.players)))
+        lines.append(scores_line(t, table, names))
+    lines += _stock_lines(t, game, view, current and choosing is None)
+    side = next(s for s in table.sides if view.seat in s)
+    if len(side) > 1:
+        lines.append(t("Your partner: {name}.", name=" & ".join(
+            esc(names[s]) for s in side if s != view.seat)))
+    if view.dead:
+        lines.append(t("Your dead tiles: {tiles}.", tiles=", ".join(map(str, view.dead))))
+    lines += _prompt(t, game, view, over, choosing)
+    if table_link:
+        lines.append(table_link)
+    return fit_caption("\n".join(lines))
+
+
+def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool) -> list[str]:
+    """Private, in the games with a stock: the tiles I drew for the player, and what each
+    playable tile would score now (on its turn, before a tile is picked)."""
+    match = _stock_hand_on(game, view)
+    if match is None:
+        return []
+    history = view.table.history
+    mine = [move for move in history if move.seat == view.seat]
+    # Draws that ended in a knock are told before it (see _acted_for), in the order made.
+    lines = [] if mine and mine[-1].kind is ActionKind.KNOCK else _drawn_lines(t, game, view)
+    if choosing_now and view.my_turn:
+        best: dict[tuple[Tile, End | None], int] = {}
+        for action, points in gains(match, view.seat, view).items():
+            key = (action.tile, action.end if isinstance(action, Play) else None)
+            best[key] = max(points, best.get(key, points))
+        if best:
+            lines.append(stocktexts.gains_line(
+                t, [(tile, end, points) for (tile, end), points in best.items()]))
+    if view.my_turn and view.cuts():
+        taker = game.players[(view.seat - 1) % len(game.players)]
+        lines.append(t("You may cut with {tile}: the ribbon you give goes to {name}.",
+                       tile=str(view.cuts()[0].tile), name=esc(taker.name)))
+    return lines
+
+
+def _stock_hand_on(game: Game, view: PlayerView) -> Match | None:
+    """The match, while the viewed hand of a game with a stock is being played."""
+    match = game.match
+    if view.table.layout is None or match is None or view.table.result is not None \
+            or game.status is not Status.PLAYING:
+        return None
+    return match
+
+
+def _drawn_lines(t: Translator, game: Game, view: PlayerView) -> list[str]:
+    """Private, in the games with a stock: the tiles I drew for the player on its latest
+    turn, while that turn is the one to tell it about."""
+    match = _stock_hand_on(game, view)
+    if match is None:
+        return []
+    drawn = drawn_tiles(match, view.seat)
+    return [stocktexts.drawn_line(t, drawn)] if drawn else []
+
+
+def _prompt(t: Translator, game: Game, view: PlayerView, over: bool, choosing: Tile | None
+            ) -> list[str]:
+    """What the hand message asks of its player now."""
+    prompt: list[str] = []
+    if game.status is not Status.PLAYING:
+        return []  # the publisher says how the game ended
+    if over:
+        prompt.append(t("This hand is over."))
+    elif choosing is not None and view.must_discard():
+        prompt.append(t("Put {tile} face down? It counts against you.", tile=str(choosing)))
+    elif choosing is not None:
+        prompt.append(t("Where does {tile} go? Tap an end.", tile=str(choosing)))
+    elif view.my_turn:
+        if view.must_discard():
+            prompt.append(t("You cannot lay a tile: choose one to put face down. "
+                            "It counts against you."))
+        elif view.table.ends is None:
+            prompt.append(t("Your lead: tap a marked tile."))
+        else:
+            prompt.append(t("Your turn: tap a marked tile to lay it."))
+        if game.turn_seconds:
+            prompt.append(t("⏳ {seconds} s to move, then I move for you.",
+                            seconds=game.turn_seconds))
+    else:
+        prompt.append(t("Not your turn yet: I will write when it is."))
+    return prompt
+
+
+def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
+    """What the bot did in this seat's name since it last chose a move itself."""
+    lines = []
+    history = view.table.history
+    mine = [i for i, move in enumerate(history) if move.seat == view.seat]
+    if mine:
+        last = mine[-1]
+        move = history[last]
+        if f"{view.table.hand_number}:{last}" in game.timer.auto_moves:
+            if move.tile is not None and move.kind is ActionKind.PLAY:
+                lines.append(t("⏰ Your time ran out: I laid {tile} for you.", tile=str(move.tile)))
+            elif move.kind is ActionKind.DISCARD and view.dead:
+                lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
+                               tile=str(view.dead[-1])))
+        elif move.kind is ActionKind.KNOCK:  # with what it cost (Six-matador: 6)
+            lines += _drawn_lines(t, game, view)  # the draws it followed, first
+            cost = stocktexts.knock_cost(move)
+            lines.append(t("You could not lay a tile, so I knocked for you: {points}.",
+                           points=cost) if cost else
+                         t("You could not lay a tile, so I knocked for you."))
+    if view.seat in game.timer.away:
+        lines.append(t("You seem to be away: I keep making safe moves for you. Play a tile "
+                       "yourself to take over again."))
+    return lines

@@ -1,0 +1,104 @@
+"""The composer that turns a game's changes into announcements for the group, with pictures."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine import Event, HandEnded, MatchEnded, table_view
+
+from .callbacks import PlayAgain, ReplaceAway
+from .i18n import translator
+from .lobbytexts import PRIVATE_CHAT_BUTTON
+from .models import Game, Outgoing, Player
+from .movetexts import hand_result_text, match_result_text
+from .wording import esc, fit_caption, title, who
+
+if TYPE_CHECKING:
+    from .pictures import PictureMaker
+
+
+class TextComposer:
+    """The service's :class:`~bot.games.Composer`: announcements for the group, with pictures."""
+
+    def __init__(self, pictures: PictureMaker) -> None:
+        self.pictures = pictures
+
+    def away(self, game: Game, seat: int) -> list[Outgoing]:
+        t = translator(game.language)
+        player = game.players[seat]
+        offer = ReplaceAway(game.game_id, seat).encode()
+        return [Outgoing(
+            t("{name} ran out of time three turns in a row and seems to be away. I keep making "
+              "safe moves for them. The game's creator or an admin can hand the seat to a "
+              "computer player, or end the game with /stop.",
+              name=who(player)),
+            buttons=(((t("🤖 A computer plays for {name}", name=player.name), offer),),),
+        )]
+
+    def ready(self, game: Game) -> list[Outgoing]:
+        t = translator(game.language)
+        creator = next((p for p in game.players if p.user_id == game.creator_id), None)
+        if creator is None:
+            return []
+        return [Outgoing(t("✅ {name}, the table is ready: press Start in the lobby.",
+                           name=who(creator)))]
+
+    def unreachable(self, game: Game) -> list[Outgoing]:
+        """The table has its players, but the bot cannot send some of them their tiles."""
+        t = translator(game.language)
+        return [Outgoing(t.plural(
+            "{names}: the table is ready, but I cannot send you your tiles yet. Tap “{button}” "
+            "in the lobby, then Start in our chat.",
+            "{names}: the table is ready, but I cannot send you your tiles yet. Each of you "
+            "needs to tap “{button}” in the lobby, then Start in our chat.", len(game.cut_off),
+            names=", ".join(who(p) for p in game.cut_off), button=t(PRIVATE_CHAT_BUTTON)))]
+
+    def stopped(self, game: Game, by: str) -> list[Outgoing]:
+        t = translator(game.language)
+        if not by:
+            return [Outgoing(t("Everybody at the table is away, so the game ends with no "
+                               "result."))]
+        return [Outgoing(t("{name} stopped the game. Nobody wins it.", name=by))]
+
+    def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]:
+        """Said in the General topic: which game ended there, and why."""
+        t = translator(game.language)
+        name = title(t, game.variant)
+        if deleted:
+            text = t("The topic of the {game} game was deleted, so the game ends with no "
+                     "result. Open a new table with /newgame.", game=name)
+        else:
+            text = t("The topic of the {game} game was closed, so the game ends with no "
+                     "result. Open a new table with /newgame.", game=name)
+        return [Outgoing(text)]
+
+    def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
+        t = translator(game.language)
+        return [Outgoing(t("{computer} takes the seat of {name} and plays on for them.",
+                           computer=esc(newcomer.name), name=esc(leaving.name)))]
+
+    def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]:
+        t = translator(game.language)
+        out: list[Outgoing] = []
+        match = game.match
+        assert match is not None
+        # Points, draws and cuts are told in the table's caption: see bot.stocktexts.
+        for event in events:
+            # Called before the next hand is dealt, so the current hand is the one that ended.
+            if isinstance(event, HandEnded):
+                view = table_view(match)
+                out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)),
+                                    drawing=self.pictures.hand_result_drawing(game, view)))
+        return out  # the match's end: see match_end
+
+    def match_end(self, game: Game, ended: MatchEnded, rating_changes: Sequence[int | None]
+                  ) -> list[Outgoing]:
+        t = translator(game.language)
+        match = game.match
+        assert match is not None
+        again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
+        view = table_view(match)
+        return [Outgoing(fit_caption(match_result_text(t, game, ended, view)),
+                         buttons=(again,),
+                         drawing=self.pictures.match_end_drawing(game, view, rating_changes))]

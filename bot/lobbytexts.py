@@ -1,0 +1,133 @@
+"""The lobby's texts and the commands' replies: help, rules, the options a table is played with."""
+
+from __future__ import annotations
+
+from engine import OptionSpec, variant
+
+from .gamebook import GAMES, presentation
+from .i18n import N_, Translator
+from .models import Game
+from .wording import esc, names_of, or_list, title, who
+
+#: The lobby's mark by a seat the bot cannot reach in private.
+UNREACHABLE = "📵"
+#: The lobby's button that opens the private chat (its deep link seats the player too).
+PRIVATE_CHAT_BUTTON = N_("💬 Open my private chat")
+
+
+def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
+    """What an option allows, as a player reads it: "6 or 7", "on or off", "1 to 10000";
+    where the game's entry words the choices a group picks, those."""
+    if not spec.choices:
+        return t("a whole number from {low} to {high}", low=spec.low, high=spec.high)
+    worded = presentation(game).options.get(spec.name)
+    offered = [c for c in spec.choices if worded is None or c in worded.choices]
+    # What to type: /newgame reads on/off (and true/false, yes/no) in English only.
+    words = ["on" if c is True else "off" if c is False else str(c) for c in offered]
+    return or_list(t, words)
+
+
+def rules_text(t: Translator, game: str) -> str:
+    """The game's rules, with its target for the fewest players, and the target of the
+    other table sizes where it differs (Bergen: 15 for two, 10 for three or four)."""
+    spec = variant(game)
+    targets = {seats: spec.default_target(seats) for seats in spec.seat_counts}
+    first = targets[spec.seat_counts[0]]
+    text = t(presentation(game).rules, target=first)
+    others = [seats for seats in spec.seat_counts if targets[seats] != first]
+    for target in dict.fromkeys(targets[seats] for seats in others):
+        counts = or_list(t, [str(seats) for seats in others if targets[seats] == target])
+        text += " " + t.plural("With {seats} players, the target is {count} point.",
+                               "With {seats} players, the target is {count} points.", target,
+                               seats=counts)
+    return text
+
+
+def help_text(t: Translator) -> str:
+    return t(
+        "<b>Dominoes for your group</b>\n"
+        "/newgame [game] [option=value …] — open a table: friends press Join, the creator "
+        "presses Start; the 🤖 buttons seat computer players\n"
+        "/hand — your tiles again, in our private chat\n"
+        "/leave — leave the game (a computer player takes your seat)\n"
+        "/stop — end the running game (its creator or an admin)\n"
+        "/scoreboard [game] [week|month|all] — who wins in this group\n"
+        "/stats — your own figures across groups\n"
+        "/settings — house rules, turn timer, language (admins)\n"
+        "/rules [game] — how each game is played\n\n"
+        "Games: {games}. For example: /newgame gaple-dead deal=7 target=150\n"
+        "Your tiles come to you privately, so open a private chat with me before you join.",
+        games=", ".join(GAMES),
+    )
+
+
+def options_line(t: Translator, game: Game) -> str:
+    # The target and the rest as they will be for the players seated (Bergen: 15 for two,
+    # 10 for three or four), or for the fewest seats the options fit while few are seated.
+    opts = variant(game.variant).lobby_options(game.options, len(game.players))
+    parts = [t("double-{n} set", n=opts.set),
+             t.plural("to {count} point", "to {count} points", opts.target)]
+    if game.turn_seconds:
+        parts.append(t("{seconds} s a turn", seconds=game.turn_seconds))
+    else:
+        parts.append(t("no turn timer"))
+    chosen = opts.to_dict()
+    for name, words in presentation(game.variant).options.items():
+        if chosen[name] in words.in_force:
+            parts.append(t(words.in_force[chosen[name]]))
+    return " · ".join(parts)
+
+
+def lobby_status(t: Translator, game: Game) -> str:
+    """Whether the table can start, and if not, how many players it still needs."""
+    low, high, seated = min(game.seat_counts), max(game.seat_counts), len(game.players)
+    creator = next((p for p in game.players if p.user_id == game.creator_id), None)
+    if game.pending:
+        return t("Playing again: ⏳ {names}, press Join to keep your seat (or Leave).",
+                 names=", ".join(who(p) for p in game.players if p.user_id in game.pending))
+    if seated < low:
+        need = t.plural("{count} more player needed.", "{count} more players needed.",
+                        low - seated)
+        if low != high:
+            need += " " + t("The game takes {low} to {high} players.", low=low, high=high)
+        return need
+    if game.cut_off:  # Start would be refused: say whom it waits for
+        return t.plural("{count} player: waiting for {names} to open a private chat with me.",
+                        "{count} players: waiting for {names} to open a private chat with me.",
+                        seated, names=names_of(game.cut_off))
+    ready = t.plural("{count} player: {name} can start.", "{count} players: {name} can start.",
+                     seated, name=esc(creator.name) if creator else "?")
+    if seated < high:
+        ready += " " + t.plural("{count} more can still join.", "{count} more can still join.",
+                                high - seated)
+    return ready
+
+
+def lobby_text(t: Translator, game: Game) -> str:
+    lines = [
+        t("<b>{title}</b>: a new table", title=esc(title(t, game.variant))),
+        options_line(t, game),
+        "",
+        t("Players ({count}):", count=len(game.players)),
+    ]
+    lines += [f"{i + 1}. {who(p)}" + (" ⏳" if p.user_id in game.pending else "")
+              + (f" {UNREACHABLE}" if p.user_id in game.unreachable else "")
+              for i, p in enumerate(game.players)]
+    if game.partnerships:
+        lines += ["", t("Pairs: {pairs}.", pairs=" · ".join(
+            " & ".join(who(game.players[s]) for s in side) for side in game.partnerships))]
+    lines += ["", lobby_status(t, game)]
+    if game.cut_off:
+        lines.append(private_chat_hint(t, game))
+    lines.append(t("Press Join to take a seat; the creator presses Start."))
+    return "\n".join(lines)
+
+
+def private_chat_hint(t: Translator, game: Game) -> str:
+    """Who must open a private chat with the bot before the game can start, and how."""
+    return t.plural(
+        "{mark} I cannot send {names} their tiles yet: tap “{button}” below, then Start "
+        "in our chat.",
+        "{mark} I cannot send {names} their tiles yet: each of them needs to tap “{button}” "
+        "below, then Start in our chat.", len(game.cut_off), mark=UNREACHABLE,
+        names=names_of(game.cut_off), button=t(PRIVATE_CHAT_BUTTON))

@@ -1,0 +1,68 @@
+"""Shared pieces of the bot's HTML messages: names, mentions, quoting and Telegram's limits."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from .gamebook import presentation
+from .i18n import Translator
+from .models import Player
+
+CAPTION_LIMIT = 1024
+NAME_LIMIT = 24
+
+
+def short_name(name: str) -> str:
+    """Names as the bot stores them: at most ``NAME_LIMIT`` characters, with an ellipsis."""
+    name = " ".join(name.split()) or "?"
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1].rstrip() + "…"
+
+
+def fit_caption(text: str, limit: int = CAPTION_LIMIT) -> str:
+    """Keep a caption within Telegram's limit by dropping whole lines from its middle
+    (never cutting a tag in half); the first line and the last two stay."""
+    lines = text.split("\n")
+    while len("\n".join(lines)) > limit and len(lines) > 3:
+        del lines[len(lines) // 2]
+    return "\n".join(lines)[:limit] if len("\n".join(lines)) > limit else "\n".join(lines)
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def shorten(text: str, limit: int = 32) -> str:
+    """What a user typed, on one line and at most ``limit`` characters, for plain text."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quote(text: str, limit: int = 32) -> str:
+    """What a user typed, to be quoted back in HTML: shortened, so that no reply can exceed
+    Telegram's limits whatever they type, and escaped."""
+    return esc(shorten(text, limit))
+
+
+def or_list(t: Translator, words: Sequence[str]) -> str:
+    """"6 or 7", "3, 4 or 5": one of ``words``."""
+    if len(words) == 1:
+        return words[0]
+    return t("{choices} or {last}", choices=", ".join(words[:-1]), last=words[-1])
+
+
+def mention(user_id: int, name: str) -> str:
+    return f'<a href="tg://user?id={user_id}">{esc(name)}</a>'
+
+
+def who(player: Player) -> str:
+    """A player as the group reads them: a mention for people, a plain name for computers."""
+    return esc(player.name) if player.is_computer else mention(player.user_id, player.name)
+
+
+def title(t: Translator, game: str) -> str:
+    return t(presentation(game).title)
+
+
+def names_of(players: Sequence[Player]) -> str:
+    return ", ".join(esc(p.name) for p in players)
