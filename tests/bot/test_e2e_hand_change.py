@@ -8,6 +8,7 @@ import asyncio
 import copy
 import threading
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 import pytest
 from bot_kit import Group
@@ -15,21 +16,23 @@ from bot_kit import Group
 from bot.models import Game
 from bot.pictures import Drawing
 from bot.runtime import Runtime
-from engine import Action, TableView
+from engine import Action, Match
+
+T = TypeVar("T")
 
 HAND_OVER = "Hand 1 is over."
 
 
-def gate_table_drawings(runtime: Runtime, monkeypatch: pytest.MonkeyPatch
-                        ) -> tuple[threading.Event, threading.Event, threading.Event]:
-    """(arm, entered, go): once armed, the next table drawing waits in the picture thread
-    (``entered`` is set) until ``go``."""
-    arm, entered, go = threading.Event(), threading.Event(), threading.Event()
-    make: Callable[[Game, TableView], Drawing] = runtime.pictures.table_drawing
+def gate_drawings(runtime: Runtime, monkeypatch: pytest.MonkeyPatch, maker: str,
+                  held: Callable[..., bool]) -> tuple[threading.Event, threading.Event]:
+    """(entered, go): the next drawing ``runtime.pictures.<maker>`` makes for arguments that
+    ``held`` accepts waits in the picture thread (``entered`` is set) until ``go``."""
+    entered, go = threading.Event(), threading.Event()
+    make: Callable[..., Drawing] = getattr(runtime.pictures, maker)
 
-    def gated(game: Game, view: TableView) -> Drawing:
-        drawing = make(game, view)
-        if not arm.is_set() or go.is_set():
+    def gated(*args: Any) -> Drawing:
+        drawing = make(*args)
+        if go.is_set() or not held(*args):
             return drawing
 
         def draw() -> bytes:
@@ -38,7 +41,16 @@ def gate_table_drawings(runtime: Runtime, monkeypatch: pytest.MonkeyPatch
             return drawing()
         return draw
 
-    monkeypatch.setattr(runtime.pictures, "table_drawing", gated)
+    monkeypatch.setattr(runtime.pictures, maker, gated)
+    return entered, go
+
+
+def gate_table_drawings(runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+                        ) -> tuple[threading.Event, threading.Event, threading.Event]:
+    """(arm, entered, go): once armed, the next table drawing waits until ``go``."""
+    arm = threading.Event()
+    entered, go = gate_drawings(runtime, monkeypatch, "table_drawing",
+                                lambda game, view: arm.is_set())
     return arm, entered, go
 
 
@@ -54,18 +66,26 @@ async def move(runtime: Runtime, game: Game, seat: int, action: Action) -> None:
         await runtime.service.act(game, game.players[seat].user_id, game.move_no, action)
 
 
-async def up_to_the_last_move(runtime: Runtime, game: Game) -> tuple[int, Action]:
-    """The players lay their first legal tile until the next one would end the hand: that
-    seat and that move, not made."""
+async def lay_first_actions_until(runtime: Runtime, game: Game,
+                                  found: Callable[[Match, int, Action], T | None]) -> T:
+    """The players make their first legal action until ``found`` (the match, the seat to
+    move and that action) says what it was looking for; that action is not made."""
     while True:
         assert game.match is not None and len(game.match.hands) == 1
         seat = game.match.to_move
         assert seat is not None
         action = game.match.legal_actions()[0]
-        if ends_the_hand(game, seat, action):
-            return seat, action
+        if (result := found(game.match, seat, action)) is not None:
+            return result
         await move(runtime, game, seat, action)
         await runtime.publisher.idle()
+
+
+async def up_to_the_last_move(runtime: Runtime, game: Game) -> tuple[int, Action]:
+    """Up to the move that would end the hand: that seat and that move, not made."""
+    return await lay_first_actions_until(
+        runtime, game, lambda match, seat, action: (seat, action)
+        if ends_the_hand(game, seat, action) else None)
 
 
 async def test_a_hand_that_ends_while_its_table_is_drawn_keeps_its_table_above_the_result(

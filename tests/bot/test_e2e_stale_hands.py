@@ -6,60 +6,33 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable
 
 import pytest
 from bot_kit import Group
-from test_e2e_hand_change import move
+from test_e2e_hand_change import gate_drawings, lay_first_actions_until, move
 
-from bot.models import Game
-from bot.pictures import Drawing
 from bot.runtime import Runtime
-from engine import Action, PlayerView
+from engine import Action, Match
 
 
 def gate_turn_drawings(runtime: Runtime, seat: int, monkeypatch: pytest.MonkeyPatch
                        ) -> tuple[threading.Event, threading.Event]:
-    """(entered, go): the next drawing of ``seat``'s tiles on its turn waits in the picture
-    thread (``entered`` is set) until ``go``."""
-    entered, go = threading.Event(), threading.Event()
-    make: Callable[[PlayerView, str], Drawing] = runtime.pictures.hand_drawing
-
-    def gated(view: PlayerView, language: str) -> Drawing:
-        drawing = make(view, language)
-        if view.seat != seat or not view.my_turn or go.is_set():
-            return drawing
-
-        def draw() -> bytes:
-            entered.set()
-            go.wait(10)
-            return drawing()
-        return draw
-
-    monkeypatch.setattr(runtime.pictures, "hand_drawing", gated)
-    return entered, go
+    """(entered, go): the next drawing of ``seat``'s tiles on its turn waits until ``go``."""
+    return gate_drawings(runtime, monkeypatch, "hand_drawing",
+                         lambda view, language: view.seat == seat and view.my_turn)
 
 
-async def up_to_the_last_two_moves(runtime: Runtime, game: Game
-                                   ) -> tuple[tuple[int, Action], tuple[int, Action]]:
-    """The players lay their first legal action until the next two would end the hand by
-    two different seats: those two moves, not made."""
-    while True:
-        match = game.match
-        assert match is not None and len(match.hands) == 1
-        seat = match.to_move
-        assert seat is not None
-        action = match.legal_actions()[0]
-        trial = copy.deepcopy(match)
-        trial.step(seat, action)
-        if not trial.hand.over and trial.to_move not in (None, seat):
-            last_seat = trial.to_move
-            last = trial.legal_actions()[0]
-            trial.step(last_seat, last)
-            if trial.hand.over:
-                return (seat, action), (last_seat, last)
-        await move(runtime, game, seat, action)
-        await runtime.publisher.idle()
+def two_seats_end_it(match: Match, seat: int, action: Action
+                     ) -> tuple[tuple[int, Action], tuple[int, Action]] | None:
+    """This action and the next seat's first one end the hand, by two different seats."""
+    trial = copy.deepcopy(match)
+    trial.step(seat, action)
+    if trial.hand.over or trial.to_move in (None, seat):
+        return None
+    last_seat = trial.to_move
+    last = trial.legal_actions()[0]
+    trial.step(last_seat, last)
+    return ((seat, action), (last_seat, last)) if trial.hand.over else None
 
 
 async def test_tiles_drawn_for_a_turn_that_ended_meanwhile_are_not_sent(
@@ -68,7 +41,8 @@ async def test_tiles_drawn_for_a_turn_that_ended_meanwhile_are_not_sent(
         await group.start("pair")
         await group.server.wait_idle()
         game = group.game()
-        (first_seat, first), (last_seat, last) = await up_to_the_last_two_moves(runtime, game)
+        (first_seat, first), (last_seat, last) = await lay_first_actions_until(
+            runtime, game, two_seats_end_it)
         player = group.users[[u.id for u in group.users].index(game.players[last_seat].user_id)]
         entered, go = gate_turn_drawings(runtime, last_seat, monkeypatch)
         await move(runtime, game, first_seat, first)  # last_seat's turn: its tiles are drawn
