@@ -377,7 +377,7 @@ async def _show_choice(
         choosing = tap.tile
         assert game.match is not None
         markup = keyboards.stock_choice(t, game, view, game.move_no, tap.tile,
-                                        gains(game.match, view.seat, view))
+                                        gains(view))
     elif isinstance(tap, TileTap):
         if tap.tile not in view.playable():
             raise UserError("You cannot lay that tile now.")

@@ -8,7 +8,7 @@ from . import stocktexts
 from .i18n import Translator
 from .models import Game, Status
 from .movetexts import hand_end_line, moves_lines, scores_line
-from .stockplay import drawn_tiles, gains
+from .stockplay import gains
 from .wording import esc, fit_caption, title, who
 
 
@@ -25,7 +25,7 @@ def _round_start(view: TableView, seats: int) -> int:
 
 def _ends_lines(t: Translator, view: TableView) -> list[str]:
     """The open ends (all four in Muggins) and, in the games with a stock, its size."""
-    if view.layout is not None:
+    if not view.layout.plain:
         lines = [stocktexts.ends_line(t, view.layout)] if view.layout.ends else []
         waiting = stocktexts.waiting_line(t, view.layout)
         stock = [stocktexts.stock_line(t, view)] if view.stock_dealt else []
@@ -131,7 +131,7 @@ def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool
     lines = [] if mine and mine[-1].kind is ActionKind.KNOCK else _drawn_lines(t, game, view)
     if choosing_now and view.my_turn:
         best: dict[tuple[Tile, End | None], int] = {}
-        for action, points in gains(match, view.seat, view).items():
+        for action, points in gains(view).items():
             key = (action.tile, action.end if isinstance(action, Play) else None)
             best[key] = max(points, best.get(key, points))
         if best:
@@ -147,7 +147,7 @@ def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool
 def _stock_hand_on(game: Game, view: PlayerView) -> Match | None:
     """The match, while the viewed hand of a game with a stock is being played."""
     match = game.match
-    if view.table.layout is None or match is None or view.table.result is not None \
+    if view.table.layout.plain or match is None or view.table.result is not None \
             or game.status is not Status.PLAYING:
         return None
     return match
@@ -159,7 +159,7 @@ def _drawn_lines(t: Translator, game: Game, view: PlayerView) -> list[str]:
     match = _stock_hand_on(game, view)
     if match is None:
         return []
-    drawn = drawn_tiles(match, view.seat)
+    drawn = view.drawn
     return [stocktexts.drawn_line(t, drawn)] if drawn else []
 
 

@@ -10,7 +10,7 @@ simulations that replay thousands of hands per decision; the tiles themselves ar
 
 from __future__ import annotations
 
-from .actions import KNOCK, Action, Discard, Move, Play
+from .actions import KNOCK, Action, ActionKind, Discard, Move, Play
 from .deal import Deal
 from .errors import EndRequiredError, TileDoesNotFitError
 from .events import Event, HandEndReason, TilePlayed
@@ -26,6 +26,7 @@ from .machine import (
     mask_of,
     tiles_of,
 )
+from .public import LaidTile, LayoutView, OpenEnd, PublicMove
 from .tiles import End, Tile
 from .variants import Opening
 
@@ -139,6 +140,49 @@ class Hand(HandCore):
                 lay(line, action)
         self._line, self._line_moves = line, len(moves)
         return line
+
+    def layout_view(self) -> LayoutView:
+        placed = self.line.placed
+        left, right = self.left, self.right
+        # The lead's place in the line: one to the right of every tile laid at the left.
+        center = sum(1 for _, a in self.moves if type(a) is Play and a.end is LEFT)
+        ends: tuple[OpenEnd, ...] = ()
+        if left is not None and right is not None:
+            ends = (OpenEnd(LEFT, (left,), True, center),
+                    OpenEnd(RIGHT, (right,), True, len(placed) - 1 - center))
+        if not placed:
+            count = 0
+        elif len(placed) == 1:
+            count = placed[0].tile.pips  # a line of one tile counts it once
+        else:
+            count = (left or 0) + (right or 0)
+        return LayoutView(
+            kind="line",
+            line=tuple(LaidTile(p.tile, p.left, p.right, False) for p in placed),
+            center=center if placed else None,
+            spinner=None,
+            up=(),
+            down=(),
+            ends=ends,
+            off=(),
+            count=count,
+        )
+
+    def public_moves(self) -> tuple[PublicMove, ...]:
+        line = start_line(self.deal)
+        moves = []
+        for seat, action in self.moves:
+            before = line.ends
+            if type(action) is Play:
+                lay(line, action)
+                moves.append(PublicMove(seat, ActionKind.PLAY, action.tile, action.end, before))
+            else:
+                moves.append(PublicMove(seat, action.kind, None, None, before))
+        return tuple(moves)
+
+    def gains(self, seat: int) -> tuple[int, ...]:
+        """Nothing scores during play on the plain line."""
+        return (0,) * len(self.legal_actions()) if seat == self.to_move else ()
 
     def lay_mask(self) -> int:
         left, right = self.left, self.right

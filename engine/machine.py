@@ -45,6 +45,7 @@ from .events import (
     TileDrawn,
 )
 from .options import Options
+from .public import LayoutView, PublicMove
 from .tiles import MAX_PIPS, Tile, full_set
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -166,6 +167,14 @@ class HandCore:
     def _fork_layout(self, state: dict[str, object]) -> None:
         """Copy into a fork's ``state`` what the layout changes in play."""
 
+    def layout_view(self) -> LayoutView:
+        """The tiles on the table as everybody sees them."""
+        raise NotImplementedError
+
+    def public_moves(self) -> tuple[PublicMove, ...]:
+        """Every move of the hand as the table saw it, with the ends each one faced."""
+        raise NotImplementedError
+
     # --- reading -----------------------------------------------------------------------
     @property
     def over(self) -> bool:
@@ -216,6 +225,36 @@ class HandCore:
         if self.dead_tiles:
             return tuple([DISCARD[t.index] for t in tiles_of(self.masks[seat])])
         return DRAW_ONLY if self.stock and self.can_draw() else KNOCK_ONLY
+
+    def gains(self, seat: int) -> tuple[int, ...]:
+        """What each of :meth:`legal_actions` would score for ``seat`` at once (a knock's
+        cost is negative), tried on a fork; empty unless ``seat`` is to move."""
+        if seat != self.to_move:
+            return ()
+        out = []
+        for action in self.legal_actions():
+            events = self.fork().apply(seat, action)
+            out.append(sum(e.points for e in events if type(e) is PointsScored and e.seat == seat))
+        return tuple(out)
+
+    def drawn_this_turn(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` drew on its latest turn of this hand, while that turn is the
+        one to tell it about: it is still drawing-then-choosing, or it drew and then knocked."""
+        turn: list[tuple[int, Action]] = []  # (stock index, action) of the seat's latest turn
+        drawn = 0
+        previous: int | None = None
+        for mover, action in self.moves:
+            if mover != previous:
+                if mover == seat:
+                    turn = []
+                previous = mover
+            if mover == seat:
+                turn.append((drawn, action))
+            if type(action) is Draw:
+                drawn += 1
+        if not turn or type(turn[-1][1]) not in (Draw, Knock):
+            return ()
+        return tuple(self.stock[index] for index, action in turn if type(action) is Draw)
 
     def fork(self) -> Self:
         """An independent copy to play on: searches try a move on a fork, not on the hand.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import takewhile
 
 from .actions import Action, Cut, Play
-from .board import LEFT, RIGHT, Board, Piece
+from .board import DOWN, LEFT, RIGHT, UP, Board, Piece
 from .errors import (
     CrossNotAllowedError,
     CrossRequiredError,
@@ -17,8 +17,9 @@ from .errors import (
     NoSuchEndError,
     TileDoesNotFitError,
 )
-from .events import Event, HandEnded, PieceCut, SpinnerOpened, TilePlayed
+from .events import Event, HandEnded, PieceCut, PointsScored, ScoreReason, SpinnerOpened, TilePlayed
 from .machine import HandCore, mask_of, tiles_of
+from .public import LaidTile, LayoutView, OpenEnd, PublicMove
 from .tiles import End, Tile
 from .variants.base import Opening
 
@@ -107,6 +108,42 @@ class StockHand(HandCore):
         state["board"] = self.board.copy()
         state["faced"] = self.faced.copy()
         state["told"] = self.told.copy()
+
+    def layout_view(self) -> LayoutView:
+        board, game = self.board, self.variant
+        line = [_laid(p, True) for p in reversed(board.arms[LEFT])]
+        center = None
+        if board.center is not None:
+            center = len(line)
+            line.append(_laid(board.center))
+        line.extend(_laid(p) for p in board.arms[RIGHT])
+        spinner = None if board.spinner is None else board.line_index(*board.spinner)
+        ends: tuple[OpenEnd, ...] = ()
+        if board.center is not None:
+            ends = tuple(
+                OpenEnd(end, board.opens(end), game.end_open(board, end), len(arm),
+                        game.only_matadors(board.opens(end)))
+                for end, arm in board.arms.items()
+            )
+        return LayoutView(
+            kind=game.layout,
+            line=tuple(line),
+            center=center,
+            spinner=spinner,
+            up=tuple(_laid(p) for p in board.arms.get(UP, ())),
+            down=tuple(_laid(p) for p in board.arms.get(DOWN, ())),
+            ends=ends,
+            off=tuple(sorted(board.off)),
+            count=board.count(),
+            crosswise=game.lays_crosswise,
+        )
+
+    def public_moves(self) -> tuple[PublicMove, ...]:
+        return tuple(
+            _public_move(seat, action, before, told)
+            for (seat, action), before, told in zip(self.moves, self.faced, self.told,
+                                                    strict=True)
+        )
 
     # --- checks ------------------------------------------------------------------------
     def _check_lay(self, seat: int, play: Play) -> Play:
@@ -214,3 +251,30 @@ class StockHand(HandCore):
 def _way(ways: tuple[Piece, ...], cross: bool | None) -> list[Piece]:
     """The ways among ``ways`` that ``cross`` asks for (any, when it is not said)."""
     return [p for p in ways if cross is None or p.cross is cross]
+
+
+def _laid(piece: Piece, reverse: bool = False) -> LaidTile:
+    if piece.cross:
+        return LaidTile(piece.tile, piece.inner, piece.outer, True)
+    if reverse:
+        return LaidTile(piece.tile, piece.outer, piece.inner, False)
+    return LaidTile(piece.tile, piece.inner, piece.outer, False)
+
+
+def _public_move(seat: int, action: Action, before: tuple[int, int] | None,
+                 told: tuple[Event, ...]) -> PublicMove:
+    if type(action) is Play:
+        if before is None:  # the lead: the rules fix its way, as written
+            half = action.left_half if action.left_half is not None else action.tile.low
+            return PublicMove(seat, action.kind, action.tile, None, None, None, half,
+                              _points(told))
+        return PublicMove(seat, action.kind, action.tile, action.end, before, action.cross,
+                          points=_points(told))
+    if type(action) is Cut:
+        taken = tuple(t for e in told if isinstance(e, PieceCut) for t in e.taken)
+        return PublicMove(seat, action.kind, action.tile, action.give, before, taken=taken)
+    return PublicMove(seat, action.kind, None, None, before, points=_points(told))
+
+
+def _points(told: tuple[Event, ...]) -> tuple[tuple[int, ScoreReason], ...]:
+    return tuple((e.points, e.why) for e in told if isinstance(e, PointsScored))

@@ -11,43 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action, ActionKind, Cut, Discard, Draw, Knock, Play
-from .board import DOWN, LEFT, RIGHT, UP, Piece
 from .errors import BadInputError
-from .events import Event, HandEnded, PieceCut, PointsScored, ScoreReason
-from .hand import Hand, lay, start_line
+from .events import HandEnded
 from .layout import Placed
 from .match import Match
 from .options import Options
-from .table import StockHand
+from .public import LaidTile, LayoutView, OpenEnd, PublicMove
 from .tiles import End, Tile
-from .variants.stock import StockGame
 
-
-@dataclass(frozen=True, slots=True)
-class PublicMove:
-    """A move as everybody saw it. ``tile`` is ``None`` for knocks and face-down discards.
-
-    ``ends_before`` is what the seat faced: a knock or a discard there tells the table that the
-    seat held neither number, which is what a counting player infers from.
-    """
-
-    seat: int
-    kind: ActionKind
-    tile: Tile | None
-    end: End | None  # a play's end; for Kolbasa's cut, the ribbon given away
-    ends_before: tuple[int, int] | None
-    cross: bool | None = None  # the games of seed 002: the tile lies crosswise
-    left_half: int | None = None  # a lead: the half towards the left
-    # The games of seed 002: what this move scored during play, and why (Six-matador: 1 and
-    # 5 for one lay; minus 6 for a knock), and for Kolbasa's cut the tiles the previous seat
-    # took (the ribbon given, which lay face up on the table). The engine's facts, so that
-    # no caller works the rules out again.
-    points: tuple[tuple[int, ScoreReason], ...] = ()
-    taken: tuple[Tile, ...] = ()
-
-    @property
-    def reasons(self) -> frozenset[ScoreReason]:
-        return frozenset(why for _, why in self.points)
+__all__ = [
+    "LaidTile", "LayoutView", "OpenEnd", "PlayerView", "PublicMove", "SeatView", "TableView",
+    "player_view", "table_view",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,44 +36,6 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class LaidTile:
-    """A tile as it lies: ``first`` and ``second`` as written (left half first in the line;
-    inner half first on a spinner arm); ``cross``: crosswise (then low half first)."""
-
-    tile: Tile
-    first: int
-    second: int
-    cross: bool
-
-
-@dataclass(frozen=True, slots=True)
-class OpenEnd:
-    """An end of the layout: the numbers a tile may join there (two at a crosswise matador)
-    and whether a tile may be laid there now (Kolbasa keeps its ribbons level)."""
-
-    end: End
-    numbers: tuple[int, ...]
-    open: bool
-    tiles: int  # tiles in that arm or ribbon (for the line: since the lead)
-
-
-@dataclass(frozen=True, slots=True)
-class LayoutView:
-    """The table of a game of seed 002 beyond the line: Muggins' spinner and its arms,
-    Kolbasa's base, ribbons and cut-off tiles, crosswise tiles, every open end."""
-
-    kind: str  # "line", "spinner" or "ribbons"
-    line: tuple[LaidTile, ...]  # left to right (Kolbasa: left ribbon, base, right ribbon)
-    center: int | None  # index in ``line`` of the lead (Kolbasa: the base)
-    spinner: int | None  # index in ``line`` of Muggins' spinner
-    up: tuple[LaidTile, ...]  # from the spinner outward
-    down: tuple[LaidTile, ...]
-    ends: tuple[OpenEnd, ...]
-    off: tuple[Tile, ...]  # Kolbasa: the tiles cut off, out of play
-    count: int  # Muggins: the open ends added up
-
-
-@dataclass(frozen=True, slots=True)
 class TableView:
     """The public table: what the group picture shows."""
 
@@ -107,8 +44,7 @@ class TableView:
     sides: tuple[tuple[int, ...], ...]
     hand_number: int
     opener: int
-    line: tuple[Placed, ...]
-    ends: tuple[int, int] | None
+    layout: LayoutView
     to_move: int | None
     players: tuple[SeatView, ...]
     middle_face_down: int
@@ -129,7 +65,6 @@ class TableView:
     # four players, and "stock: 0" all hand long would say nothing.
     stock_dealt: bool = False
     scored: tuple[int, ...] = ()  # per side: points scored during play in this hand so far
-    layout: LayoutView | None = None  # the games of seed 002
     lowest_total_wins: bool = False  # the scores are penalty points
     # Once the match is over, where its game settles the final scores (Six-matador, D25): per
     # side, what it receives (negative: pays). Shown beside the scores, never added to them.
@@ -138,6 +73,20 @@ class TableView:
     @property
     def seats(self) -> int:
         return len(self.players)
+
+    @property
+    def line(self) -> tuple[Placed, ...]:
+        """The layout's main line, left to right, each tile with its halves as written."""
+        return tuple(Placed(laid.tile, laid.first, laid.second) for laid in self.layout.line)
+
+    @property
+    def ends(self) -> tuple[int, int] | None:
+        """The line's left and right numbers (at a crosswise matador, its lower half; the
+        layout's ends have both), or None before the lead."""
+        ends = {end.end: end.numbers[0] for end in self.layout.ends}
+        if End.LEFT not in ends:
+            return None
+        return (ends[End.LEFT], ends[End.RIGHT])
 
     @property
     def hand_over(self) -> bool:
@@ -165,6 +114,14 @@ class PlayerView:
     hand: tuple[Tile, ...]
     dead: tuple[Tile, ...]
     legal: tuple[Action, ...]
+    # What each legal action would score at once for this seat (a knock's cost negative).
+    points: tuple[int, ...] = ()
+    # The tiles this seat drew on its latest turn, while that turn is the one to tell it about.
+    drawn: tuple[Tile, ...] = ()
+
+    def points_of(self, action: Action) -> int:
+        """What ``action`` (one of :attr:`legal`) would score at once."""
+        return self.points[self.legal.index(action)] if self.points else 0
 
     @property
     def my_turn(self) -> bool:
@@ -197,82 +154,6 @@ class PlayerView:
         return tuple(a for a in self.legal if type(a) is Cut)
 
 
-def _laid(piece: Piece, reverse: bool = False) -> LaidTile:
-    if piece.cross:
-        return LaidTile(piece.tile, piece.inner, piece.outer, True)
-    if reverse:
-        return LaidTile(piece.tile, piece.outer, piece.inner, False)
-    return LaidTile(piece.tile, piece.inner, piece.outer, False)
-
-
-def layout_view(hand: StockHand) -> LayoutView:
-    """The whole layout of a stock game's hand, as the table sees it."""
-    board = hand.board
-    line = [_laid(p, True) for p in reversed(board.arms[LEFT])]
-    center = None
-    if board.center is not None:
-        center = len(line)
-        line.append(_laid(board.center))
-    line.extend(_laid(p) for p in board.arms[RIGHT])
-    spinner = None if board.spinner is None else board.line_index(*board.spinner)
-    ends: tuple[OpenEnd, ...] = ()
-    if board.center is not None:
-        ends = tuple(
-            OpenEnd(end, board.opens(end), hand.variant.end_open(board, end), len(arm))
-            for end, arm in board.arms.items()
-        )
-    return LayoutView(
-        kind=hand.variant.layout,
-        line=tuple(line),
-        center=center,
-        spinner=spinner,
-        up=tuple(_laid(p) for p in board.arms.get(UP, ())),
-        down=tuple(_laid(p) for p in board.arms.get(DOWN, ())),
-        ends=ends,
-        off=tuple(sorted(board.off)),
-        count=board.count(),
-    )
-
-
-def _public_stock_move(seat: int, action: Action, before: tuple[int, int] | None,
-                       told: tuple[Event, ...]) -> PublicMove:
-    if type(action) is Play:
-        if before is None:  # the lead: the rules fix its way, as written
-            half = action.left_half if action.left_half is not None else action.tile.low
-            return PublicMove(seat, action.kind, action.tile, None, None, None, half,
-                              _points(told))
-        return PublicMove(seat, action.kind, action.tile, action.end, before, action.cross,
-                          points=_points(told))
-    if type(action) is Cut:
-        taken = tuple(t for e in told if isinstance(e, PieceCut) for t in e.taken)
-        return PublicMove(seat, action.kind, action.tile, action.give, before, taken=taken)
-    return PublicMove(seat, action.kind, None, None, before, points=_points(told))
-
-
-def _points(told: tuple[Event, ...]) -> tuple[tuple[int, ScoreReason], ...]:
-    return tuple((e.points, e.why) for e in told if isinstance(e, PointsScored))
-
-
-def _public_history(hand: Hand | StockHand) -> tuple[PublicMove, ...]:
-    """Every move of the hand as the table saw it, with the ends each one faced."""
-    if isinstance(hand, StockHand):
-        return tuple(
-            _public_stock_move(seat, action, before, told)
-            for (seat, action), before, told in zip(hand.moves, hand.faced, hand.told,
-                                                    strict=True)
-        )
-    line = start_line(hand.deal)
-    moves = []
-    for seat, action in hand.moves:
-        before = line.ends
-        if type(action) is Play:
-            lay(line, action)
-            moves.append(PublicMove(seat, ActionKind.PLAY, action.tile, action.end, before))
-        else:
-            moves.append(PublicMove(seat, action.kind, None, None, before))
-    return tuple(moves)
-
-
 def table_view(match: Match, hand_number: int | None = None) -> TableView:
     """The public view of the current hand, or of the earlier hand ``hand_number`` as it
     ended (the table a group saw last of it, with its scores then)."""
@@ -293,16 +174,14 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
         for seat in range(match.seats)
     )
     turned = hand.deal.middle[0] if hand.deal.middle else None
-    layout = layout_view(hand) if isinstance(hand, StockHand) else None
-    scored = tuple(hand.scored) if isinstance(hand, StockHand) else (0,) * len(match.sides)
+    scored = tuple(sum(hand.scored[seat] for seat in side) for side in match.sides)
     return TableView(
         game=match.variant.name,
         set=match.options.set,
         sides=match.sides,
         hand_number=hand.number,
         opener=hand.opener,
-        line=_line(hand, layout),
-        ends=hand.ends,
+        layout=hand.layout_view(),
         to_move=hand.to_move,
         players=players,
         middle_face_down=len(hand.deal.middle) - (1 if turned is not None else 0),
@@ -311,33 +190,20 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
         target=match.options.target,
         doubles_across=match.variant.doubles_across,
         dead_tiles=hand.dead_tiles,
-        history=_public_history(hand),
+        history=hand.public_moves(),
         result=hand.result,
         revealed_hands=tuple(tuple(h) for h in hands) if over else None,
         revealed_dead=tuple(tuple(d) for d in hand.dead) if over else None,
         match_over=match.over and latest,
         match_winner=match.winner if latest else None,
         options=match.options,
-        stock_count=hand.stock_left if isinstance(hand, StockHand) else 0,
-        stock_dealt=isinstance(hand, StockHand) and bool(hand.deal.stock),
+        stock_count=hand.stock_left,
+        stock_dealt=bool(hand.deal.stock),
         scored=scored,
-        layout=layout,
         lowest_total_wins=match.variant.lowest_total_wins,
-        settlement=_settlement(match) if match.over and latest else None,
+        settlement=(match.variant.settlement(match.scores, match.winner)
+                    if match.over and latest else None),
     )
-
-
-def _settlement(match: Match) -> tuple[int, ...] | None:
-    if not isinstance(match.variant, StockGame):
-        return None
-    return match.variant.settlement(match.scores, match.winner)
-
-
-def _line(hand: Hand | StockHand, layout: LayoutView | None) -> tuple[Placed, ...]:
-    if layout is not None:
-        return tuple(Placed(laid.tile, laid.first, laid.second) for laid in layout.line)
-    assert isinstance(hand, Hand)
-    return tuple(hand.line.placed)
 
 
 def player_view(match: Match, seat: int) -> PlayerView:
@@ -347,5 +213,6 @@ def player_view(match: Match, seat: int) -> PlayerView:
     hand = match.hand
     legal = hand.legal_actions() if hand.to_move == seat else ()
     return PlayerView(
-        seat, table_view(match), tuple(hand.hands[seat]), tuple(hand.dead[seat]), legal
+        seat, table_view(match), tuple(hand.hands[seat]), tuple(hand.dead[seat]), legal,
+        hand.gains(seat) if legal else (), hand.drawn_this_turn(seat),
     )

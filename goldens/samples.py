@@ -15,7 +15,10 @@ from itertools import pairwise
 from engine import (
     ActionKind,
     End,
+    LaidTile,
+    LayoutView,
     Match,
+    OpenEnd,
     Placed,
     PlayerView,
     PublicMove,
@@ -110,7 +113,7 @@ def with_line(view: TableView, tiles: int) -> TableView:
     highest = 6 if tiles <= 28 else 12
     line = walk(highest)[:tiles]
     if not line:
-        return replace(view, line=(), ends=None, history=())
+        return replace(view, layout=plain_line((), 0), history=())
     lead = (tiles - 1) // 2
     order: list[tuple[Placed, End | None]] = [(line[lead], None)]
     for step in range(tiles - 1 - lead):
@@ -121,9 +124,19 @@ def with_line(view: TableView, tiles: int) -> TableView:
         PublicMove(index % view.seats, ActionKind.PLAY, placed.tile, end, None)
         for index, (placed, end) in enumerate(order)
     )
-    return replace(
-        view, line=line, ends=(line[0].left, line[-1].right), history=history, set=highest
-    )
+    return replace(view, layout=plain_line(line, lead), history=history, set=highest)
+
+
+def plain_line(line: tuple[Placed, ...], lead: int) -> LayoutView:
+    """The layout of a plain line of ``line``'s tiles led by ``line[lead]``."""
+    ends: tuple[OpenEnd, ...] = ()
+    if line:
+        ends = (OpenEnd(End.LEFT, (line[0].left,), True, lead),
+                OpenEnd(End.RIGHT, (line[-1].right,), True, len(line) - 1 - lead))
+    laid = tuple(LaidTile(p.tile, p.left, p.right, False) for p in line)
+    count = sum(p.tile.pips for p in line) if len(line) == 1 else (
+        line[0].left + line[-1].right if line else 0)
+    return LayoutView("line", laid, lead if line else None, None, (), (), ends, (), count)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from engine import (
     player_view,
     table_view,
 )
-from renderers.board import header_kind, only_matadors
+from renderers.board import header_kind
 from renderers.scoreboard import ScoreboardRow, shared_places
 
 Wanted = Callable[[Match], bool]
@@ -43,9 +43,7 @@ HONOURS = {"french": "honour only"}  # games whose matadors have their own name
 
 
 def layout_of(match: Match) -> LayoutView:
-    layout = table_view(match).layout
-    assert layout is not None
-    return layout
+    return table_view(match).layout
 
 
 def full_cross(match: Match) -> bool:
@@ -82,7 +80,7 @@ def ribbon_ahead(match: Match) -> bool:
 def two_numbers_and_only_matador(match: Match) -> bool:
     ends = layout_of(match).ends
     return any(len(e.numbers) == 2 for e in ends) and any(
-        only_matadors(match.variant.name, e.numbers) for e in ends)
+        e.only_matadors for e in ends)
 
 
 def two_numbers(match: Match) -> bool:

@@ -23,10 +23,8 @@ from engine import (
     Placed,
     PublicMove,
     ScoreReason,
-    StockGame,
     TableView,
     Tile,
-    variant,
 )
 from engine.views import OpenEnd
 
@@ -50,17 +48,6 @@ LEGEND_INDENT = 70
 
 def crosswise(layout: LayoutView) -> frozenset[Tile]:
     return frozenset(laid.tile for laid in layout.line if laid.cross)
-
-
-def only_matadors(game: str, numbers: Sequence[int]) -> bool:
-    """Whether no ordinary tile may join any of ``numbers``: only a matador goes there. The
-    game's own joining rule says so (:meth:`StockGame.joins`)."""
-    rules = variant(game)
-    if not isinstance(rules, StockGame) or not rules.matadors:
-        return False
-    tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
-    return not any(rules.joins(number, tile) is not None for number in numbers
-                   for tile in tiles if tile not in rules.matadors)
 
 
 def last_lay(view: TableView) -> PublicMove | None:
@@ -123,12 +110,12 @@ def end_widths(end: OpenEnd, radius: int) -> int:
                round(width_of(words, max(SMALLEST_TEXT, int(radius * 1.15)), True)) + radius)
 
 
-def end_colours(game: str, end: OpenEnd, palette: Theme) -> tuple[Colour, Colour, Colour]:
+def end_colours(end: OpenEnd, palette: Theme) -> tuple[Colour, Colour, Colour]:
     """An end mark's fill, number and ring: grey where no tile may go now (Kolbasa), the
     knock colour where only a matador may, else the accent."""
     if not end.open:
         return palette.panel, palette.muted, palette.panel_edge
-    if only_matadors(game, end.numbers):
+    if end.only_matadors:
         return palette.knock, palette.on_accent, palette.felt_edge
     return palette.accent, palette.on_accent, palette.felt_edge
 
@@ -137,7 +124,6 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
                 area: Rect) -> None:
     """The laid tiles and the open ends' marks in ``area``."""
     layout = view.layout
-    assert layout is not None
     left, top, right, bottom = area
     spots, marks, radius = _spots(layout, right - left, bottom - top, view.doubles_across)
     last = view.last_played
@@ -150,7 +136,7 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
         if end.end not in marks:
             continue
         x, y = marks[end.end]
-        fill, colour, ring = end_colours(view.game, end, palette)
+        fill, colour, ring = end_colours(end, palette)
         end_mark(canvas, draw, (left + x, top + y), radius, end, fill, colour, ring)
     if layout.off:
         _cut_off(canvas, draw, layout.off, palette, labels, area)
@@ -176,7 +162,7 @@ def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | 
     """What the status box says: (words, the legend it is: "matador" explains the knock
     colour's marks, "waits" the grey mark of a ribbon that must wait; None: plain words)."""
     layout = view.layout
-    if layout is None or view.hand_over:
+    if layout.plain or view.hand_over:
         return []
     out: list[tuple[str, str | None]] = []
     header = header_kind(view)
@@ -184,7 +170,7 @@ def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | 
         words = labels.triple_header if header is ScoreReason.TRIPLE_HEADER \
             else labels.double_header
         out.append((words, None))
-    if any(e.open and only_matadors(view.game, e.numbers) for e in layout.ends):
+    if any(e.open and e.only_matadors for e in layout.ends):
         out.append((labels.only_matador, "matador"))
     if any(not e.open for e in layout.ends):
         out.append((labels.ribbon_waits, "waits"))
@@ -195,7 +181,6 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
                 palette: Theme, labels: TableLabels, box: Rect) -> None:
     """Muggins' count, Bergen's header, the legends of the marks, in ``box`` (if any)."""
     layout = view.layout
-    assert layout is not None
     spinner = layout.kind == "spinner"
     lines = status_lines(view, labels)
     if not spinner and not lines:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine import PlayerView
+from engine import LayoutView, PlayerView
 
 from .board import end_colours, end_mark, end_widths
 from .canvas import badge, encode, face_up, pill, text
@@ -79,16 +79,16 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
     # again after others' moves (nor does its caption name what they change), so ends shown
     # there would go stale. The group's table shows them all the time.
     current = view.my_turn or view.table.result is not None or view.table.to_move is None
+    shown: LayoutView | None = layout
+    ends = None
     if not current:
-        layout, ends = None, None
-    elif layout is not None:
-        ends = None
-    else:
-        ends = view.table.ends
-    if layout is not None and layout.ends:  # every open end, with all its numbers
+        shown = None
+    elif layout.plain:  # a plain line's two numbers, as badges
+        shown, ends = None, view.table.ends
+    if shown is not None and shown.ends:  # every open end, with all its numbers
         radius = 28
-        for end in reversed(layout.ends):
-            fill, colour, ring = end_colours(view.table.game, end, palette)
+        for end in reversed(shown.ends):
+            fill, colour, ring = end_colours(end, palette)
             width = end_widths(end, radius)
             end_mark(canvas, draw, (right - width / 2, middle), radius, end, fill, colour, ring)
             right -= width + 10

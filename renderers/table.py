@@ -123,9 +123,7 @@ def _middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, pal
             labels: TableLabels) -> float:
     """The face-down middle tiles (or the stock's size) at the header's right end; returns
     the width used."""
-    if view.layout is not None:
-        if not view.stock_dealt:
-            return 0  # every tile was dealt: no stock to count
+    if view.stock_dealt:
         return draw_stock(canvas, draw, view, palette, labels, WIDTH - MARGIN - 8,
                           HEADER // 2)
     if not view.middle_face_down:
@@ -213,7 +211,7 @@ def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette
     seats = seats_of(view, shown, palette, scores_apart=apart)
     for seat, rect in zip(seats, SLOTS[view.seats], strict=True):
         draw_seat(canvas, draw, rect, seat, palette, labels, caption)
-    if view.layout is None:
+    if view.layout.plain:
         _line(canvas, view, palette)
         return
     draw_layout(canvas, view, palette, labels, LINE_AREA)

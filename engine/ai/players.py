@@ -57,7 +57,7 @@ class HeuristicPlayer:
         if len(legal) == 1:
             return legal[0]
         table = view.table
-        if table.layout is not None:  # a game of seed 002
+        if not table.layout.plain:  # a game of seed 002
             return normal_choice(view, rng)
         mask = mask_of(view.hand)
         plays = [a for a in legal if type(a) is Play]

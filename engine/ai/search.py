@@ -112,7 +112,7 @@ class CountingPlayer:
         if len(legal) == 1:
             return legal[0]
         table = view.table
-        if table.layout is not None:  # a game of seed 002
+        if not table.layout.plain:  # a game of seed 002
             return self.stock.choose(view, rng)
         side_of = tuple(
             next(i for i, members in enumerate(table.sides) if seat in members)

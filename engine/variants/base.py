@@ -261,6 +261,22 @@ class Variant:
     def matador_mask(self) -> int:
         return mask_of(tuple(self.matadors))
 
+    def only_matadors(self, numbers: Sequence[int]) -> bool:
+        """Whether no ordinary tile of the set may join any of ``numbers``: only a matador
+        goes there (never, in a game without matadors)."""
+        if not self.matadors:
+            return False
+        tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+        return not any(self.joins(number, tile) is not None for number in numbers
+                       for tile in tiles if tile not in self.matadors)
+
+    @cached_property
+    def lays_crosswise(self) -> bool:
+        """Whether a tile ever lies crosswise in this game: it has matadors, or a lead or a
+        double lies across (a picture draws such a line tile by tile as it lies)."""
+        tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+        return bool(self.matadors) or any(self.lead_cross(tile) for tile in tiles)
+
     def cut_mask(self, board: Board) -> int:
         return 0
 
@@ -350,6 +366,11 @@ class Variant:
         playing after the target (the games of seed 002, on a tie for the best score)."""
         over, winner = self.match_result(options, scores)
         return over, winner, over
+
+    def settlement(self, scores: tuple[int, ...], winner: int | None) -> tuple[int, ...] | None:
+        """What the match's end shows as settled, apart from the scores: per side, what it
+        receives (negative: pays); None where the game settles nothing (all but Six-matador)."""
+        return None
 
     def match_result(self, options: Options, scores: tuple[int, ...]) -> tuple[bool, int | None]:
         """(over, winning side): by default the first side to reach the target wins."""

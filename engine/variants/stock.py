@@ -75,11 +75,6 @@ class StockGame(Variant):
         over, winner, _ = self.match_outcome(options, scores, False)
         return over, winner
 
-    def settlement(self, scores: tuple[int, ...], winner: int | None) -> tuple[int, ...] | None:
-        """What the bot shows as settled at the match end, apart from the scores (None:
-        nothing; Six-matador: the seed's settlement)."""
-        return None
-
 
 def holder(deal_hands: Sequence[Sequence[Tile]], tile: Tile) -> int:
     return next(seat for seat, hand in enumerate(deal_hands) if tile in hand)

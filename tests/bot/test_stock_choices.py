@@ -7,7 +7,7 @@ from bot import captions, keyboards
 from bot.callbacks import CutTap, LayTap, TileIntent, TileTap, decode
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
-from bot.stockplay import drawn_tiles, gains
+from bot.stockplay import gains
 from engine import DRAW, Cut, Deal, End, Match, Play, Tile, full_set, player_view, table_view
 
 T = translator("en")
@@ -38,7 +38,7 @@ def game_of(match: Match) -> Game:
 def choice_buttons(match: Match, seat: int, tile: str) -> list[tuple[str, object]]:
     view = player_view(match, seat)
     markup = keyboards.stock_choice(T, game_of(match), view, 5, tiles(tile)[0],
-                                    gains(match, seat, view))
+                                    gains(view))
     return [(b.text, decode(b.callback_data)) for row in markup.inline_keyboard for b in row]
 
 
@@ -118,8 +118,8 @@ def test_the_tiles_drawn_are_the_drawers_to_read() -> None:
     match.apply(0, Play(Tile(6, 6)))
     match.apply(1, DRAW)  # nothing of Bob's fits a 6
     match.apply(1, DRAW)
-    assert drawn_tiles(match, 1) == tiles("0-4 0-6")
-    assert drawn_tiles(match, 0) == ()
+    assert player_view(match, 1).drawn == tiles("0-4 0-6")
+    assert player_view(match, 0).drawn == ()
     caption = captions.hand_caption(T, game_of(match), player_view(match, 1))
     assert "I drew 2 tiles for you: 0-4, 0-6." in caption
     other = captions.hand_caption(T, game_of(match), player_view(match, 0))

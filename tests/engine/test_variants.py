@@ -228,3 +228,12 @@ def test_the_pips_decide_a_hand_exactly_where_they_change_its_result(
                                [[] for _ in hands])
 
     assert (result(first) != result(second)) is game.pips_decide(reason)
+
+
+def test_only_a_matador_joins_a_blank_in_the_matador_games() -> None:
+    assert variant("matador").only_matadors((0,)) and not variant("matador").only_matadors((3,))
+    six = variant("six-matador")
+    assert six.only_matadors((0,)) and not six.only_matadors((0, 6))
+    assert variant("french").only_matadors((0,))
+    assert not variant("muggins").only_matadors((0,)) and not variant("bergen").only_matadors((0,))
+    assert not variant("gaple").only_matadors((0,))

@@ -3,6 +3,8 @@ the same over random matches)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from engine_kit import (
     MIDDLE,
@@ -20,12 +22,14 @@ from engine import (
     KNOCK,
     ActionKind,
     BadInputError,
+    Deal,
     Discard,
     End,
     Match,
     Play,
     PublicMove,
     Tile,
+    full_set,
     player_view,
     table_view,
 )
@@ -130,3 +134,36 @@ def test_views_name_the_game_set_sides_and_target() -> None:
     assert view.seats == 4 and view.hand_number == 0 and view.opener == 0
     assert not view.dead_tiles and view.line == () and view.ends is None
     assert player_view(match, 0).legal == (Play(Tile(6, 6)),)
+
+
+def test_every_game_describes_its_table_as_one_layout() -> None:
+    """The line games too: a plain line with its lead's place and two open ends."""
+    view = table_view(gaple_dead())  # 0-2 2-6 6-4, led by the turned-up 2-6
+    layout = view.layout
+    assert layout.kind == "line" and layout.plain and not layout.crosswise
+    assert [(t.first, t.second) for t in layout.line] == [(0, 2), (2, 6), (6, 4)]
+    assert layout.center == 1 and layout.line[1].tile is Tile(2, 6)
+    assert [(e.end, e.numbers, e.open, e.tiles) for e in layout.ends] == [
+        (End.LEFT, (0,), True, 1), (End.RIGHT, (4,), True, 1)
+    ]
+    assert layout.count == 4 and layout.off == () and layout.spinner is None
+    assert [p.tile for p in view.line] == [t.tile for t in layout.line]
+    for game in ("french", "matador", "six-matador", "bergen", "muggins", "kolbasa"):
+        match = Match(game, 2)
+        match.deal_hand(random.Random(3))
+        assert not table_view(match).layout.plain, game
+
+
+def test_a_players_view_carries_what_each_legal_action_scores_now() -> None:
+    """Muggins: the lead 5-5 counts 10 at once; points stand beside each legal action."""
+    hands = deal("5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4").hands
+    dealt = {t for hand in hands for t in hand}
+    stock = tuple(t for t in sorted(full_set(6), key=lambda t: t.index) if t not in dealt)
+    match = started("muggins", Deal(hands, (), 0, None, stock))
+    view = player_view(match, 0)
+    assert len(view.points) == len(view.legal)
+    assert view.points_of(Play(Tile(5, 5))) == 10
+    assert view.points_of(Play(Tile(0, 1))) == 0
+    assert player_view(match, 1).points == ()  # not its turn: nothing to weigh
+    line = player_view(gaple_dead(), 3)
+    assert line.points == (0,) * len(line.legal) and line.drawn == ()

@@ -15,7 +15,7 @@ from goldens.samples import Sample, names_for
 from goldens.stock_samples import TABLES, finished, long_tables
 from renderers import ViewMismatchError, render_match_end, render_table
 from renderers.arms import Figure, largest
-from renderers.board import header_kind, only_matadors, status_lines
+from renderers.board import header_kind, status_lines
 from renderers.labels import ENGLISH
 from renderers.matchend import ranked_sides
 from renderers.seats import signed
@@ -142,13 +142,6 @@ def test_the_stock_is_counted_only_where_the_hand_has_one(by_name: dict[str, Sam
     assert ENGLISH.stock in drawn_text
 
 
-def test_only_a_matador_joins_a_blank_in_the_matador_games() -> None:
-    assert only_matadors("matador", (0,)) and not only_matadors("matador", (3,))
-    assert only_matadors("six-matador", (0,)) and not only_matadors("six-matador", (0, 6))
-    assert only_matadors("french", (0,))
-    assert not only_matadors("muggins", (0,)) and not only_matadors("bergen", (0,))
-
-
 def test_two_numbers_share_one_mark_and_the_legend_names_the_honours(
         by_name: dict[str, Sample], drawn_text: list[str]) -> None:
     from goldens.samples import labels_for
@@ -158,7 +151,7 @@ def test_two_numbers_share_one_mark_and_the_legend_names_the_honours(
     two = next(e for e in view.layout.ends if len(e.numbers) == 2)
     render_table(view, names_for(5), labels=labels_for("french"))
     assert "|".join(map(str, two.numbers)) in drawn_text
-    if any(only_matadors("french", e.numbers) for e in view.layout.ends):
+    if any(e.only_matadors for e in view.layout.ends):
         assert "honour" in " ".join(drawn_text)
 
 
