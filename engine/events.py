@@ -126,6 +126,10 @@ class HandEnded:
     # Why the winner won where the pips did not decide: Bergen's blocked hand in which every
     # player holds a double goes to the lowest double, this one (D20).
     lowest_double: Tile | None = None
+    # Whether the pips left in hand (``totals``) counted towards this result: never in
+    # Six-matador, not after going out in Muggins and Bergen. Where they did not, a hand's
+    # result does not show them.
+    pips_count: bool = True
 
 
 @dataclass(frozen=True, slots=True)

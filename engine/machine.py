@@ -444,6 +444,7 @@ class HandCore:
             self.stock_left,
             scored,
             score.lowest_double,
+            game.pips_decide(reason),
         )
         return self.result
 

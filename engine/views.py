@@ -66,6 +66,9 @@ class TableView:
     stock_dealt: bool = False
     scored: tuple[int, ...] = ()  # per side: points scored during play in this hand so far
     lowest_total_wins: bool = False  # the scores are penalty points
+    # Whether the game scores during play (Muggins, Bergen, Six-matador): each seat's points
+    # of play are shown all hand long. (Matador's optional matador points show once scored.)
+    points_in_play: bool = False
     # Once the match is over, where its game settles the final scores (Six-matador, D25): per
     # side, what it receives (negative: pays). Shown beside the scores, never added to them.
     settlement: tuple[int, ...] | None = None
@@ -201,6 +204,7 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
         stock_dealt=bool(hand.deal.stock),
         scored=scored,
         lowest_total_wins=match.variant.lowest_total_wins,
+        points_in_play=match.variant.points_in_play,
         settlement=(match.variant.settlement(match.scores, match.winner)
                     if match.over and latest else None),
     )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine import HandEndReason, TableView, Tile, variant
+from engine import HandEndReason, TableView, Tile
 
 from .canvas import encode, face_up, paste, pill, rounded, seat_names, text
 from .errors import ViewMismatchError
@@ -77,7 +77,7 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
         x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, CAPTION_SIZE,
                        palette.knock, anchor="lm", max_width=130)
         _tiles(canvas, x, tiles_top, dead, Look.DEAD, palette)
-    if not variant(view.game).pips_decide(result.reason):
+    if not result.pips_count:
         return  # Six-matador, or going out in Muggins and Bergen: the pips count for nothing
     middle = top + (ROW_H - 10) // 2
     used = text(draw, (right - PAD, middle + 15), str(result.totals[seat]), 44, palette.text,

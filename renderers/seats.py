@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine import ActionKind, TableView, variant
+from engine import ActionKind, TableView
 
 from .canvas import face_down_row, paste, pill, rounded, text
 from .fonts import SMALLEST_TEXT, fit, font, printable
@@ -55,7 +55,7 @@ def team_colour(view: TableView, side: int, palette: Theme) -> Colour | None:
 
 def counts_against(view: TableView) -> bool:
     """Whether a side's points count against it (the lowest total wins): the game's fact."""
-    return variant(view.game).lowest_total_wins
+    return view.lowest_total_wins
 
 
 def score_caption(view: TableView, labels: TableLabels) -> str:
@@ -83,8 +83,7 @@ def signed(points: int) -> str:
 
 def scores_in_play(view: TableView) -> bool:
     """Whether the game scores during play (or has this hand: Matador's optional points)."""
-    rules = variant(view.game)
-    return bool(getattr(rules, "points_in_play", False)) or any(view.scored)
+    return view.points_in_play or any(view.scored)
 
 
 def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
