@@ -78,7 +78,7 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
                        palette.knock, anchor="lm", max_width=130)
         _tiles(canvas, x, tiles_top, dead, Look.DEAD, palette)
     if not result.pips_count:
-        return  # Six-matador, or going out in Muggins and Bergen: the pips count for nothing
+        return  # the pips count for nothing here (the hand's end says so)
     middle = top + (ROW_H - 10) // 2
     used = text(draw, (right - PAD, middle + 15), str(result.totals[seat]), 44, palette.text,
                 bold=True, anchor="rs")

@@ -97,7 +97,7 @@ def badge_radius_for(side: int) -> int:
 Box = tuple[float, float, float, float]
 
 # Which tiles stand across the line: every double (``True``), none (``False``), or exactly the
-# tiles laid crosswise (the games of seed 002 say so per tile: a matador, a spinner).
+# tiles laid crosswise, where the game lays each tile along or across (a matador, a double).
 Across = bool | frozenset[Tile]
 
 
