@@ -31,8 +31,8 @@ from typing import Any
 from PIL import Image
 
 from engine import TableView, table_view
-from goldens.samples import LABELS, hand_views, names_for, played, with_line
-from goldens.stock_samples import line_length, long_tables, most_tiles
+from goldens.positions import hand_views, line_length, long_tables, most_tiles, played, with_line
+from goldens.samples import LABELS, names_for
 from renderers.canvas import COMPRESS_LEVEL, encode, learned_palette
 from renderers.frames import BAND_ROWS, Frame, changed_bands, paint
 from renderers.sprites import clear_cache

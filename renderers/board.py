@@ -61,15 +61,15 @@ def last_lay(view: TableView) -> PublicMove | None:
 
 
 def header_kind(view: TableView) -> ScoreReason | None:
-    """Bergen's double or triple header, while the latest tile laid is the one that made it:
-    the engine scored it (the move's points say so); nothing here works the rule out."""
+    """A double or triple header (Bergen's), while the latest tile laid is the one that made
+    it: the engine scored it (the move's points say so); nothing here works the rule out."""
     move = last_lay(view)
     reasons = move.reasons if move is not None else frozenset()
     return next((r for r in HEADERS if r in reasons), None)
 
 
 def count_scored(view: TableView) -> bool:
-    """Muggins: the count shown is one the latest lay scored."""
+    """Whether the open ends' count shown is one the latest lay scored."""
     move = last_lay(view)
     return move is not None and ScoreReason.FIFTEEN in move.reasons
 

@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 
 from engine import VARIANTS
-from goldens.samples import LABELS, hand_views, names_for
+from goldens.positions import hand_views
+from goldens.samples import LABELS, names_for
 from renderers.canvas import encode, learned_palette, rounded
 from renderers.frames import BAND_ROWS, Frame, changed_bands, paint
 from renderers.png import adler32_combine

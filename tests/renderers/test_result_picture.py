@@ -12,7 +12,8 @@ from picture_kit import laid_view
 from PIL import Image
 
 from engine import TableView, Tile, table_view
-from goldens.samples import Sample, names_for, played
+from goldens.positions import played
+from goldens.samples import Sample, names_for
 from renderers import ViewMismatchError, render_hand_result
 from renderers.canvas import face_up
 from renderers.labels import ENGLISH

@@ -13,8 +13,7 @@ from dataclasses import fields
 import pytest
 from PIL import Image
 
-from goldens.samples import scoreboard_rows
-from goldens.stock_samples import scoreboard_with_hands
+from goldens.samples import scoreboard_rows, scoreboard_with_hands
 from renderers import ScoreboardLabels, ScoreboardRow, UnknownThemeError, render_scoreboard
 from renderers.fonts import ELLIPSIS, font
 from renderers.scoreboard import (

@@ -10,7 +10,7 @@ from itertools import pairwise
 import pytest
 
 from engine import Placed, table_view
-from goldens.samples import played, walk
+from goldens.positions import played, walk
 from renderers.snake import LARGEST_SIDE, SIDES, Snake, Spot, snake
 from renderers.table import LINE_AREA, line_layout
 

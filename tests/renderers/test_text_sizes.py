@@ -11,7 +11,8 @@ import pytest
 from PIL import ImageDraw
 
 from engine import player_view, table_view
-from goldens.samples import Sample, names_for, played, render, samples, scoreboard_rows
+from goldens.positions import played
+from goldens.samples import Sample, names_for, render, samples, scoreboard_rows
 from renderers import render_hand, render_hand_result, render_scoreboard, render_table
 from renderers.fonts import SMALLEST_TEXT
 from renderers.labels import ENGLISH
