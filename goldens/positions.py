@@ -24,7 +24,6 @@ from engine import (
     LayoutView,
     Match,
     OpenEnd,
-    Placed,
     Play,
     PlayerView,
     PublicMove,
@@ -235,7 +234,7 @@ def drawn_hand(draws: int) -> PlayerView:
 # Lines longer than a deal allows.
 
 @cache
-def walk(highest: int) -> tuple[Placed, ...]:
+def walk(highest: int) -> tuple[LaidTile, ...]:
     """Every tile of the double-``highest`` set in one line, for 6 and 12: an Euler circuit,
     since every number then has even degree once the doubles count as loops."""
     unused = {n: set(range(highest + 1)) for n in range(highest + 1)}
@@ -249,7 +248,7 @@ def walk(highest: int) -> tuple[Placed, ...]:
             stack.append(there)
         else:
             walk.append(stack.pop())
-    return tuple(Placed(Tile(a, b), a, b) for a, b in pairwise(walk))
+    return tuple(LaidTile(Tile(a, b), a, b, False) for a, b in pairwise(walk))
 
 
 def with_line(view: TableView, tiles: int) -> TableView:
@@ -261,25 +260,24 @@ def with_line(view: TableView, tiles: int) -> TableView:
     if not line:
         return replace(view, layout=plain_line((), 0), history=())
     lead = (tiles - 1) // 2
-    order: list[tuple[Placed, End | None]] = [(line[lead], None)]
+    order: list[tuple[LaidTile, End | None]] = [(line[lead], None)]
     for step in range(tiles - 1 - lead):
         if step < lead:
             order.append((line[lead - 1 - step], End.LEFT))
         order.append((line[lead + 1 + step], End.RIGHT))
     history = tuple(
-        PublicMove(index % view.seats, ActionKind.PLAY, placed.tile, end, None)
-        for index, (placed, end) in enumerate(order)
+        PublicMove(index % view.seats, ActionKind.PLAY, laid.tile, end, None)
+        for index, (laid, end) in enumerate(order)
     )
     return replace(view, layout=plain_line(line, lead), history=history, set=highest)
 
 
-def plain_line(line: tuple[Placed, ...], lead: int) -> LayoutView:
+def plain_line(line: tuple[LaidTile, ...], lead: int) -> LayoutView:
     """The layout of a plain line of ``line``'s tiles led by ``line[lead]``."""
     ends: tuple[OpenEnd, ...] = ()
     if line:
-        ends = (OpenEnd(End.LEFT, (line[0].left,), True, lead),
-                OpenEnd(End.RIGHT, (line[-1].right,), True, len(line) - 1 - lead))
-    laid = tuple(LaidTile(p.tile, p.left, p.right, False) for p in line)
-    count = sum(p.tile.pips for p in line) if len(line) == 1 else (
-        line[0].left + line[-1].right if line else 0)
-    return LayoutView("line", laid, lead if line else None, None, (), (), ends, (), count)
+        ends = (OpenEnd(End.LEFT, (line[0].first,), True, lead),
+                OpenEnd(End.RIGHT, (line[-1].second,), True, len(line) - 1 - lead))
+    count = sum(t.tile.pips for t in line) if len(line) == 1 else (
+        line[0].first + line[-1].second if line else 0)
+    return LayoutView("line", line, lead if line else None, None, (), (), ends, (), count)

@@ -26,7 +26,6 @@ from engine import (
     End,
     LayoutView,
     OpenEnd,
-    Placed,
     PublicMove,
     ScoreReason,
     TableView,
@@ -85,8 +84,7 @@ def line_snake(view: TableView, width: int, height: int) -> Snake:
     """The layout's line as a snake in an area of ``width`` x ``height``, its lead (the
     view's centre of the line) in the middle."""
     layout = view.layout
-    placed = tuple(Placed(laid.tile, laid.first, laid.second) for laid in layout.line)
-    return snake(placed, layout.center or 0, across(view), width, height)
+    return snake(layout.line, layout.center or 0, across(view), width, height)
 
 
 def _spots(view: TableView, width: int,
