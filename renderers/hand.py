@@ -11,12 +11,12 @@ from PIL import Image, ImageDraw
 
 from engine import PlayerView
 
+from .backdrop import HEADER, MARGIN, backdrop
 from .board import end_colours, end_mark, mark_width
 from .canvas import encode, face_up, pill, text
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
 from .sprites import Look
-from .table import HEADER, MARGIN, backdrop
 from .themes import Theme, find_theme
 
 SIDE = 72  # tiles stand 72 x 144

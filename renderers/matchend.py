@@ -12,13 +12,13 @@ from PIL import Image, ImageDraw
 
 from engine import TableView
 
+from .backdrop import HEADER, MARGIN, WIDTH, backdrop, header
 from .canvas import encode, paste, pill, rounded, seat_names, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
 from .scoreboard import MEDALS, ON_MEDAL, PLACE_R, shared_places
 from .seats import name_row, signed, team_colour
-from .table import HEADER, MARGIN, WIDTH, backdrop, header
 from .themes import Theme, find_theme
 
 LINE_H = 60  # one player's line in a side's row

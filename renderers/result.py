@@ -10,13 +10,13 @@ from PIL import Image, ImageDraw
 
 from engine import HandEndReason, TableView, Tile
 
+from .backdrop import HEADER, MARGIN, WIDTH, backdrop, header
 from .canvas import encode, face_up, paste, pill, rounded, seat_names, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
 from .seats import name_row, score_caption, signed, team_colour
 from .sprites import Look
-from .table import HEADER, MARGIN, WIDTH, backdrop, header
 from .themes import Colour, Theme, find_theme
 
 SIDE = 50  # tiles stand 50 x 100

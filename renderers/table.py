@@ -10,12 +10,12 @@ them. Partnerships' scores stand once between the top seats; the status box (see
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine import TableView
 
+from .backdrop import DETAILS_SIZE, HEADER, MARGIN, WIDTH, backdrop, header
 from .board import draw_layout, draw_status, line_snake
 from .canvas import encode, face_down_row, learned_palette, paste, rounded, seat_names, text
 from .errors import ViewMismatchError
@@ -36,15 +36,11 @@ from .sprites import back_sprite
 from .strokes import recording
 from .themes import Theme, find_theme
 
-WIDTH, HEIGHT = 1280, 960
-HEADER = 76
-MARGIN = 14
+HEIGHT = 960
 FELT = (MARGIN, HEADER, WIDTH - MARGIN, HEIGHT - MARGIN)
 INSET = 12
 PANEL_W, PANEL_H = 480, 120
 PANEL_W_3 = 401  # three seats share the top edge at a five-seat table
-TITLE_SIZE = 44
-DETAILS_SIZE = SMALLEST_TEXT
 LINE_AREA = (
     FELT[0] + INSET + 4,
     FELT[1] + INSET + PANEL_H + 8,
@@ -82,33 +78,6 @@ SLOTS: dict[int, tuple[Rect, ...]] = {
         _panel(_RIGHT - PANEL_W, _BOTTOM),
     ),
 }
-
-
-@lru_cache(maxsize=8)
-def backdrop(theme_name: str, width: int, height: int) -> Image.Image:
-    """The empty table, drawn once per theme and size and copied for every picture."""
-    palette = find_theme(theme_name)
-    image = Image.new("RGB", (width, height), palette.background)
-    draw = ImageDraw.Draw(image)
-    felt = (MARGIN, HEADER, width - MARGIN, height - MARGIN)
-    draw.rounded_rectangle(felt, 30, fill=palette.felt, outline=palette.felt_edge, width=4)
-    return image
-
-
-def header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
-           labels: TableLabels, reserved: float = 0, moment: str | None = None) -> None:
-    """The game's name, the hand (or ``moment``), the set and the target; ``reserved`` px kept
-    free at right."""
-    x = MARGIN + 8
-    middle = HEADER // 2 + 2
-    used = text(draw, (x, middle), labels.game_title(view.game), TITLE_SIZE, palette.text,
-                bold=True, anchor="lm", max_width=560)
-    details = [moment or labels.hand.format(number=view.hand_number + 1)]
-    if view.set != 6:
-        details.append(labels.set_name.format(number=view.set))
-    details.append(labels.target.format(target=view.target))
-    text(draw, (x + used + 18, middle + 2), " · ".join(details), DETAILS_SIZE, palette.muted,
-         anchor="lm", max_width=canvas.width - x - used - 18 - MARGIN - 8 - reserved)
 
 
 def _middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
