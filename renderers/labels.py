@@ -38,7 +38,7 @@ class TableLabels:
     your_turn: str = "your turn"
     lay_dead: str = "lay one face down"
     ends: str = "ends"
-    # Tiles face down in the draw pile, beside their count in the header (where one is dealt).
+    # The draw pile's name, beside its count in the header (where the hand dealt one).
     stock: str = "stock"
     # Where a game scores during play: before a seat's points of this hand, "hand +12".
     in_play: str = "hand"
