@@ -122,7 +122,7 @@ def just_knocked(match: Match) -> bool:
 def has_choice(match: Match) -> bool:
     """The seat to move holds tiles it may play and tiles it may not, on a started line."""
     seat = match.to_move
-    if seat is None or match.hand.ends is None:
+    if seat is None or not layout_of(match).ends:
         return False
     view = player_view(match, seat)
     return 0 < len(view.playable()) < len(view.hand)
