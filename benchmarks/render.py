@@ -7,9 +7,9 @@ default size. Per line length it reports the median time to draw and encode, the
 the same run and interleaved with it, the floor: a blank canvas of the same size through the
 same encoder (same palette reduction, same PNG settings), the cost no drawing can avoid. The
 first picture after the sprite cache is emptied is reported too (each tile is drawn once, then
-pasted). Then the same figures for the layouts of the games of seed 002: the longest Muggins
-cross and the longest Kolbasa ribbons seeded hands laid (goldens.stock_samples.long_tables), and
-the longest Six-matador line (crosswise matadors) of one seeded hand. These are whole pictures,
+pasted). Then the same figures for the layouts beyond a plain line: the longest Muggins cross
+and the longest Kolbasa ribbons seeded hands laid (goldens.positions.long_tables), and the
+longest Six-matador line (crosswise matadors) of one seeded hand. These are whole pictures,
 as the bot draws a table it has no earlier picture of.
 
 Then, per game of ``MOVE_GAMES``, every move of one seeded hand drawn as the bot draws a table
@@ -31,8 +31,8 @@ from typing import Any
 from PIL import Image
 
 from engine import TableView, table_view
-from goldens.samples import LABELS, hand_views, names_for, played, with_line
-from goldens.stock_samples import line_length, long_tables, most_tiles
+from goldens.positions import hand_views, line_length, long_tables, most_tiles, played, with_line
+from goldens.samples import LABELS, names_for
 from renderers.canvas import COMPRESS_LEVEL, encode, learned_palette
 from renderers.frames import BAND_ROWS, Frame, changed_bands, paint
 from renderers.sprites import clear_cache
@@ -75,7 +75,7 @@ def measure(tiles: int, rounds: int, theme_name: str) -> dict[str, Any]:
 
 
 def layouts() -> dict[str, TableView]:
-    """The seed-002 tables the benchmark times, by name."""
+    """The tables beyond a plain line the benchmark times, by name."""
     cross, ribbons = long_tables()
     six = most_tiles("six-matador", 2, 2, line_length)
     return {"muggins-cross": cross, "kolbasa-long": ribbons, "six-matador": table_view(six)}
@@ -83,7 +83,6 @@ def layouts() -> dict[str, TableView]:
 
 def laid_tiles(view: TableView) -> int:
     layout = view.layout
-    assert layout is not None
     return len(layout.line) + len(layout.up) + len(layout.down)
 
 

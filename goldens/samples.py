@@ -1,51 +1,65 @@
-"""Reproducible tables for the golden tests, the example pictures and the benchmark.
+"""The golden samples: every picture the tests compare against, the example pictures and the
+benchmark's tables, grouped by the picture they are (tables, hands, hand results, match ends,
+scoreboards) and drawn through the public functions the bot calls.
 
-Real positions come from seeded matches played through the engine; lines longer than a deal
-allows (55 or 91 tiles) are grafted onto a real view from a walk through the double-12 set.
+Between them: each game at every seat count it allows, each theme, lines of 0 to 91 tiles,
+every script, hands of one and two rows, penalty points and a settled debt, and ties. Their
+positions come from :mod:`goldens.positions`.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cache
-from itertools import pairwise
 
-from engine import (
-    ActionKind,
-    End,
-    LaidTile,
-    LayoutView,
-    Match,
-    OpenEnd,
-    Placed,
-    PlayerView,
-    PublicMove,
-    TableView,
-    Tile,
-    player_view,
-    table_view,
+from engine import PlayerView, TableView, table_view
+from goldens.positions import (
+    Wanted,
+    after_cut,
+    double_header,
+    drawn_hand,
+    finished,
+    first_position,
+    found,
+    four_ends_and_choice,
+    full_cross,
+    has_choice,
+    in_debt,
+    just_knocked,
+    long_tables,
+    played,
+    ribbon_ahead,
+    to_move,
+    triple_header,
+    two_numbers,
+    two_numbers_and_only_matador,
+    with_line,
 )
-from goldens import stock_samples as stock
 from renderers.labels import TableLabels
-from renderers.scoreboard import ScoreboardRow
+from renderers.scoreboard import ScoreboardRow, shared_places
 
 # The renderers keep no list of games: the bot passes its catalogues' titles, the samples these.
 GAME_TITLES = (
     ("gaple", "Gaple"),
     ("gaple-dead", "Gaple with dead tiles"),
     ("pair", "Pair dominoes"),
-    *stock.GAME_TITLES,
+    ("kolbasa", "Kolbasa"),
+    ("matador", "Matador"),
+    ("six-matador", "Six-matador"),
+    ("french", "French"),
+    ("muggins", "Muggins"),
+    ("bergen", "Bergen"),
 )
+HONOURS = {"french": "honour only"}  # games whose matadors have their own name
 LABELS = TableLabels(games=GAME_TITLES)
 
 
 def labels_for(game: str) -> TableLabels:
     """The samples' labels for one game's table, as the bot fills them from its catalogues."""
-    if game in stock.HONOURS:
-        return replace(LABELS, only_matador=stock.HONOURS[game])
+    if game in HONOURS:
+        return replace(LABELS, only_matador=HONOURS[game])
     return LABELS
+
 
 NAMES = {
     4: ("Þórdís Ægisdóttir", "Дмитрий", "Budi 🎲 Santoso", "Ngọc Ánh"),
@@ -55,88 +69,6 @@ NAMES = {
 
 def names_for(seats: int) -> tuple[str, ...]:
     return NAMES.get(seats, tuple(f"Player {seat + 1}" for seat in range(seats)))
-
-
-def played(game: str, seats: int, moves: int, seed: int = 1,
-           options: dict[str, object] | None = None, *, until_over: bool = False) -> Match:
-    """A match whose first hand has had ``moves`` random legal moves (or is finished)."""
-    rng = random.Random(seed)
-    match = Match(game, seats, {"target": 500, **(options or {})})
-    match.deal_hand(rng)
-    done = 0
-    while match.hand.result is None and (until_over or done < moves):
-        legal = match.legal_actions()
-        seat = match.to_move
-        assert seat is not None
-        match.apply(seat, legal[rng.randrange(len(legal))])
-        done += 1
-    return match
-
-
-def hand_views(game: str, seats: int, seed: int) -> list[TableView]:
-    """The table after each move of one hand of random legal moves, from its deal."""
-    rng = random.Random(seed)
-    match = Match(game, seats)
-    match.deal_hand(rng)
-    views = [table_view(match)]
-    while match.hand.result is None:
-        legal = match.legal_actions()
-        seat = match.to_move
-        assert seat is not None
-        match.apply(seat, legal[rng.randrange(len(legal))])
-        views.append(table_view(match))
-    return views
-
-
-@cache
-def walk(highest: int) -> tuple[Placed, ...]:
-    """Every tile of the double-``highest`` set in one line, for 6 and 12: an Euler circuit,
-    since every number then has even degree once the doubles count as loops."""
-    unused = {n: set(range(highest + 1)) for n in range(highest + 1)}
-    stack, walk = [0], []
-    while stack:
-        here = stack[-1]
-        if unused[here]:
-            there = min(unused[here])
-            unused[here].discard(there)
-            unused[there].discard(here)
-            stack.append(there)
-        else:
-            walk.append(stack.pop())
-    return tuple(Placed(Tile(a, b), a, b) for a, b in pairwise(walk))
-
-
-def with_line(view: TableView, tiles: int) -> TableView:
-    """``view`` with its line replaced by the first ``tiles`` tiles of a whole-set walk
-    (double-6 up to 28 tiles, double-12 beyond), played as a hand is: a lead near the middle,
-    then the two ends in turn, the last tile at the right end."""
-    highest = 6 if tiles <= 28 else 12
-    line = walk(highest)[:tiles]
-    if not line:
-        return replace(view, layout=plain_line((), 0), history=())
-    lead = (tiles - 1) // 2
-    order: list[tuple[Placed, End | None]] = [(line[lead], None)]
-    for step in range(tiles - 1 - lead):
-        if step < lead:
-            order.append((line[lead - 1 - step], End.LEFT))
-        order.append((line[lead + 1 + step], End.RIGHT))
-    history = tuple(
-        PublicMove(index % view.seats, ActionKind.PLAY, placed.tile, end, None)
-        for index, (placed, end) in enumerate(order)
-    )
-    return replace(view, layout=plain_line(line, lead), history=history, set=highest)
-
-
-def plain_line(line: tuple[Placed, ...], lead: int) -> LayoutView:
-    """The layout of a plain line of ``line``'s tiles led by ``line[lead]``."""
-    ends: tuple[OpenEnd, ...] = ()
-    if line:
-        ends = (OpenEnd(End.LEFT, (line[0].left,), True, lead),
-                OpenEnd(End.RIGHT, (line[-1].right,), True, len(line) - 1 - lead))
-    laid = tuple(LaidTile(p.tile, p.left, p.right, False) for p in line)
-    count = sum(p.tile.pips for p in line) if len(line) == 1 else (
-        line[0].left + line[-1].right if line else 0)
-    return LayoutView("line", laid, lead if line else None, None, (), (), ends, (), count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +83,115 @@ class Sample:
     player: PlayerView | None = None
     board: tuple[ScoreboardRow, ...] = ()
     ratings: tuple[int | None, ...] = ()  # a match end's rating changes, per seat
+
+
+def _table(name: str, theme: str, view: TableView) -> Sample:
+    return Sample(name, "table", theme, view, names_for(view.seats))
+
+
+def _hand(name: str, theme: str, view: PlayerView) -> Sample:
+    return Sample(name, "hand", theme, view.table, names_for(view.table.seats), view)
+
+
+def _result(name: str, theme: str, view: TableView) -> Sample:
+    return Sample(name, "result", theme, view, names_for(view.seats))
+
+
+def _match_end(name: str, theme: str, view: TableView,
+               ratings: tuple[int | None, ...] = ()) -> Sample:
+    return Sample(name, "match-end", theme, view, names_for(view.seats), ratings=ratings)
+
+
+# Tables found by what they show: (game, seats, what it must show, seed, theme).
+FOUND_TABLES: tuple[tuple[str, int, Wanted, int, str], ...] = (
+    ("muggins", 2, full_cross, 2, "classic"),
+    ("muggins", 3, full_cross, 3, "dark"),
+    ("muggins", 4, full_cross, 1, "classic"),
+    ("kolbasa", 2, ribbon_ahead, 1, "classic"),
+    ("kolbasa", 3, after_cut, 2, "dark"),
+    ("kolbasa", 4, after_cut, 1, "classic"),
+    ("matador", 2, two_numbers_and_only_matador, 3, "dark"),
+    ("matador", 3, two_numbers_and_only_matador, 1, "classic"),
+    ("matador", 4, two_numbers_and_only_matador, 1, "dark"),
+    ("six-matador", 2, in_debt, 2, "classic"),
+    ("six-matador", 3, in_debt, 1, "dark"),
+    ("six-matador", 4, in_debt, 1, "classic"),
+    ("french", 2, two_numbers, 1, "dark"),
+    ("french", 3, two_numbers, 1, "classic"),
+    ("french", 4, two_numbers, 1, "dark"),
+    ("french", 5, two_numbers, 1, "classic"),
+    ("bergen", 2, double_header, 1, "classic"),
+    ("bergen", 3, triple_header, 2, "dark"),
+    ("bergen", 4, triple_header, 2, "classic"),
+)
+
+
+def tables() -> tuple[Sample, ...]:
+    """The group's picture: an empty table, knocks, five seats, the double-9 and double-12
+    sets, plain lines of 1 to 91 tiles, every other game at every seat count it allows, and
+    the longest cross and ribbons seeded hands laid."""
+    pair_open = table_view(played("pair", 4, 1, seed=3))
+    dead9 = table_view(played("gaple-dead", 4, 14, seed=7, options={"set": 9}))
+    knocked = found("gaple", 4, just_knocked, 6)
+    cross, ribbons = long_tables()
+    return (
+        _table("table-empty", "classic", table_view(played("gaple-dead", 4, 0, seed=2,
+                                                           options={"deal": 7}))),
+        _table("table-pair-opening", "classic", pair_open),
+        _table("table-gaple-knock", "dark", table_view(knocked)),
+        _table("table-gaple-dead-5", "classic", table_view(played("gaple-dead", 5, 9, seed=4))),
+        _table("table-double-9", "dark", dead9),
+        _table("table-pair-28", "classic", with_line(pair_open, 28)),
+        _table("table-pair-55", "dark", with_line(pair_open, 55)),
+        _table("table-pair-91", "classic", with_line(pair_open, 91)),
+        _table("table-dead-91", "dark", with_line(dead9, 91)),
+        *(_table(f"table-{game}-{seats}", theme,
+                 table_view(found(game, seats, wanted, seed)))
+          for game, seats, wanted, seed, theme in FOUND_TABLES),
+        _table("table-muggins-long", "dark", cross),
+        _table("table-kolbasa-long", "classic", ribbons),
+    )
+
+
+def hands() -> tuple[Sample, ...]:
+    """A player's own tiles: playable and not, dead tiles, a spinner's four ends, two rows."""
+    pair = to_move(first_position("pair", 4, has_choice, seeds=(11,)))
+    dead = to_move(first_position("gaple-dead", 4, has_choice, seeds=(12,),
+                                  options={"set": 12}))
+    four_ends = to_move(first_position("muggins", 3, four_ends_and_choice, seeds=(1,)))
+    return (
+        _hand("hand-pair", "classic", pair),
+        _hand("hand-gaple-dead-12", "dark", dead),
+        _hand("hand-muggins-3", "classic", four_ends),
+        _hand("hand-muggins-15", "dark", drawn_hand(8)),  # 15 tiles: two rows
+    )
+
+
+def results() -> tuple[Sample, ...]:
+    """Every hand laid open: partners, dead tiles, a hand whose pips count for nothing."""
+    return (
+        _result("result-pair", "classic",
+                table_view(played("pair", 4, 0, seed=5, until_over=True))),
+        _result("result-gaple-dead-5", "dark",
+                table_view(played("gaple-dead", 5, 0, seed=8, until_over=True))),
+        _result("result-six-matador-3", "dark",
+                table_view(played("six-matador", 3, 0, seed=1, until_over=True))),
+    )
+
+
+def match_ends() -> tuple[Sample, ...]:
+    """Final scores: pairs as pairs, five seats, penalty points, rating changes and none, a
+    debt settled."""
+    return (
+        _match_end("match-end-pair", "classic", table_view(finished("pair", 4, 2, 60)),
+                   (12, -8, 9, -13)),
+        _match_end("match-end-french-5", "dark", table_view(finished("french", 5, 3, 40)),
+                   (-4, 15, None, 0, -11)),
+        _match_end("match-end-muggins-2", "classic",
+                   table_view(finished("muggins", 2, 4, 40))),
+        _match_end("match-end-six-matador-3", "dark",
+                   table_view(finished("six-matador", 3, 5, 40)), (-9, 14, None)),
+    )
 
 
 SCOREBOARD_TITLE = ("Scoreboard: Pair dominoes", "since 2024-05-01 · 31 matches")
@@ -169,110 +210,33 @@ def scoreboard_rows() -> tuple[ScoreboardRow, ...]:
     )
 
 
-def _table(name: str, theme: str, view: TableView) -> Sample:
-    return Sample(name, "table", theme, view, names_for(view.seats))
+def scoreboard_with_hands(rows: tuple[ScoreboardRow, ...]) -> tuple[ScoreboardRow, ...]:
+    """The sample board with hands won and points, and two ties (ranked by rating)."""
+    ratings = (1412, 1288, 1288, 1104, 1001, 1001, 912, 640)
+    hands = (41, 35, 30, 52, 9, 33, 2, 120)
+    points = (1840, 1502, 1377, 2210, 380, 1405, 96, 5120)
+    places = shared_places(ratings)
+    return tuple(
+        ScoreboardRow(place, row.name, rating, row.played, row.won, row.win_rate, row.streak,
+                      hand, point)
+        for row, place, rating, hand, point in zip(rows, places, ratings, hands, points,
+                                                   strict=True)
+    )
 
 
-def first_position(game: str, seats: int, wanted: Callable[[Match], bool], *,
-                   seeds: Iterable[int] = (1,), options: dict[str, object] | None = None,
-                   most_moves: int = 40) -> Match | None:
-    """The first position, trying each seed with 1, 2, ... random moves, where ``wanted``."""
-    for seed in seeds:
-        for moves in range(1, most_moves):
-            match = played(game, seats, moves, seed, options)
-            if wanted(match):
-                return match
-            if match.hand.result is not None:
-                break
-    return None
-
-
-def just_knocked(match: Match) -> bool:
-    move = table_view(match).last_move
-    return move is not None and move.kind is ActionKind.KNOCK
-
-
-def has_choice(match: Match) -> bool:
-    """The seat to move holds tiles it may play and tiles it may not, on a started line."""
-    seat = match.to_move
-    if seat is None or match.hand.ends is None:
-        return False
-    view = player_view(match, seat)
-    return 0 < len(view.playable()) < len(view.hand)
-
-
-def _turn(match: Match | None) -> PlayerView:
-    assert match is not None and match.to_move is not None
-    return player_view(match, match.to_move)
+def scoreboards() -> tuple[Sample, ...]:
+    return (
+        Sample("scoreboard", "scoreboard", "classic", None, (), board=scoreboard_rows()),
+        Sample("scoreboard-empty", "scoreboard", "dark", None, ()),
+        Sample("scoreboard-hands", "scoreboard", "dark", None, (),
+               board=scoreboard_with_hands(scoreboard_rows())),
+    )
 
 
 @cache
 def samples() -> tuple[Sample, ...]:
-    """Every golden picture: each game, each theme, line lengths from 0 to 91, every script,
-    and the scoreboard."""
-    pair_open = table_view(played("pair", 4, 1, seed=3))
-    gaple_dead5 = played("gaple-dead", 5, 9, seed=4)
-    dead9 = table_view(played("gaple-dead", 4, 14, seed=7, options={"set": 9}))
-    result_pair = played("pair", 4, 0, seed=5, until_over=True)
-    result_dead = played("gaple-dead", 5, 0, seed=8, until_over=True)
-    hand_pair = _turn(first_position("pair", 4, has_choice, seeds=(11,)))
-    hand_dead = _turn(first_position("gaple-dead", 4, has_choice, seeds=(12,), options={"set": 12}))
-    knocked = first_position("gaple", 4, just_knocked, seeds=(6,))
-    assert knocked is not None
-    return (
-        _table("table-empty", "classic", table_view(played("gaple-dead", 4, 0, seed=2,
-                                                           options={"deal": 7}))),
-        _table("table-pair-opening", "classic", pair_open),
-        _table("table-gaple-knock", "dark", table_view(knocked)),
-        _table("table-gaple-dead-5", "classic", table_view(gaple_dead5)),
-        _table("table-double-9", "dark", dead9),
-        _table("table-pair-28", "classic", with_line(pair_open, 28)),
-        _table("table-pair-55", "dark", with_line(pair_open, 55)),
-        _table("table-pair-91", "classic", with_line(pair_open, 91)),
-        _table("table-dead-91", "dark", with_line(dead9, 91)),
-        Sample("result-pair", "result", "classic", table_view(result_pair), names_for(4)),
-        Sample("result-gaple-dead-5", "result", "dark", table_view(result_dead), names_for(5)),
-        Sample("hand-pair", "hand", "classic", hand_pair.table, names_for(4), hand_pair),
-        Sample("hand-gaple-dead-12", "hand", "dark", hand_dead.table, names_for(4), hand_dead),
-        Sample("scoreboard", "scoreboard", "classic", None, (), board=scoreboard_rows()),
-        Sample("scoreboard-empty", "scoreboard", "dark", None, ()),
-        *stock_game_samples(),
-    )
-
-
-def stock_game_samples() -> tuple[Sample, ...]:
-    """The games of seed 002 at every seat count, a hand's result with a debt, the ends of
-    matches (pairs as pairs, penalty points, rating changes) and the scoreboard with hands."""
-    tables = tuple(
-        _table(f"table-{game}-{seats}", theme,
-               table_view(stock.finding(first_position, game, seats, wanted, seed)))
-        for game, seats, wanted, seed, theme in stock.TABLES
-    )
-    cross, ribbons = stock.long_tables()
-    six = table_view(played("six-matador", 3, 0, seed=1, until_over=True))
-    pair_end = table_view(stock.finished("pair", 4, 2, 60))
-    french_end = table_view(stock.finished("french", 5, 3, 40))
-    muggins_end = table_view(stock.finished("muggins", 2, 4, 40))
-    six_end = table_view(stock.finished("six-matador", 3, 5, 40))  # a debt, settled
-    four_ends = _turn(first_position("muggins", 3, stock.four_ends_and_choice, seeds=(1,)))
-    long_hand = stock.drawn_hand(8)  # 15 tiles: two rows
-    return (
-        *tables,
-        Sample("hand-muggins-3", "hand", "classic", four_ends.table, names_for(3), four_ends),
-        Sample("hand-muggins-15", "hand", "dark", long_hand.table, names_for(2), long_hand),
-        _table("table-muggins-long", "dark", cross),
-        _table("table-kolbasa-long", "classic", ribbons),
-        Sample("result-six-matador-3", "result", "dark", six, names_for(3)),
-        Sample("match-end-pair", "match-end", "classic", pair_end, names_for(4),
-               ratings=(12, -8, 9, -13)),
-        Sample("match-end-french-5", "match-end", "dark", french_end, names_for(5),
-               ratings=(-4, 15, None, 0, -11)),
-        Sample("match-end-muggins-2", "match-end", "classic", muggins_end, names_for(2)),
-        Sample("match-end-six-matador-3", "match-end", "dark", six_end, names_for(3),
-               ratings=(-9, 14, None)),
-        Sample("scoreboard-hands", "scoreboard", "dark", None, (),
-               board=stock.scoreboard_with_hands(scoreboard_rows())),
-    )
+    """Every golden picture."""
+    return (*tables(), *hands(), *results(), *match_ends(), *scoreboards())
 
 
 def render(sample: Sample) -> bytes:

@@ -1,16 +1,17 @@
-"""Where the tiles of Muggins' cross and Kolbasa's ribbons go. Pure geometry: no Pillow here.
+"""Where the tiles go on a layout of arms: a spinner's cross (Muggins) and a base's two ribbons
+(Kolbasa); a line is a snake (:mod:`renderers.snake`). Pure geometry: no Pillow here.
 
-Muggins: the spinner (or, before one is laid, the lead) sits in the middle of the area and its
-arms run out from it, right, down, left and up: each lays its first :data:`STRAIGHT` tiles
-straight out, so the four read as a cross and each end's chain as that end's, before any turn
-(the size shrinks until they fit). An arm that would leave the area then turns a quarter
-clockwise at a corner tile, so the four arms wheel round the spinner without crossing. Tiles
-laid crosswise stand across their arm; a corner is never a double, so a double lying across
-the way its arm comes from is always one laid crosswise (in Muggins it counts twice): a
-double laid along that arrives where the arm must turn goes straight, the tile before it
-turning instead.
+A spinner's cross: the spinner (or, before one is laid, the lead) sits in the middle of the
+area and its arms run out from it, right, down, left and up: each lays its first
+:data:`STRAIGHT` tiles straight out, so the four read as a cross and each end's chain as that
+end's, before any turn (the size shrinks until they fit). An arm that would leave the area
+then turns a quarter clockwise at a corner tile, so the four arms wheel round the spinner
+without crossing. Tiles laid crosswise stand across their arm; a corner is never a double, so
+a double lying across the way its arm comes from is always one laid crosswise (in Muggins it
+counts twice): a double laid along that arrives where the arm must turn goes straight, the
+tile before it turning instead.
 
-Kolbasa: the base stands across at the left of the figure and the two ribbons run right from
+Ribbons: the base stands across at the left of the figure and the two ribbons run right from
 its two halves, side by side, the left ribbon on top. The figure is centred in the area.
 
 Either way the largest tile size (from :data:`~renderers.snake.SIDES`) is used at which every
@@ -22,8 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import End, LayoutView
-from engine.views import LaidTile
+from engine import End, LaidTile, LayoutView
 
 from .snake import SIDES, Spot, badge_radius_for, gap_for
 
@@ -31,7 +31,7 @@ Box = tuple[float, float, float, float]
 Vector = tuple[int, int]
 
 RIGHTWARD, DOWNWARD, LEFTWARD, UPWARD = (1, 0), (0, 1), (-1, 0), (0, -1)
-# Tiles each arm of Muggins' cross lays straight out from the spinner before it may turn: two,
+# Tiles each arm of a spinner's cross lays straight out from the spinner before it may turn: two,
 # so that even the short arms (up and down: the area is wider than high) stand out of the
 # spinner's row as a cross, and an arm's turned part runs well clear of its neighbour's.
 STRAIGHT = 2
@@ -54,7 +54,7 @@ class Mark:
 
 @dataclass(frozen=True, slots=True)
 class Figure:
-    """The laid tiles of a stock game's layout at one size, in an area of width x height."""
+    """The laid tiles of a layout of arms at one size, in an area of width x height."""
 
     side: int
     badge_radius: int
@@ -175,7 +175,7 @@ def _with_end(mark: Mark, end: End) -> Mark:
 
 
 def cross_at(layout: LayoutView, side: int, width: int, height: int) -> Figure:
-    """Muggins' table at one size."""
+    """A spinner's cross at one size."""
     radius = badge_radius_for(side)
     if not layout.line:
         return Figure(side, radius, (), (), width, height)
@@ -210,7 +210,8 @@ def cross_at(layout: LayoutView, side: int, width: int, height: int) -> Figure:
 
 
 def ribbons_at(layout: LayoutView, side: int, width: int, height: int) -> Figure:
-    """Kolbasa's table at one size: the base standing across, the ribbons to its right."""
+    """A base and its two ribbons at one size: the base standing across, the ribbons to its
+    right."""
     radius = badge_radius_for(side)
     if not layout.line or layout.center is None:
         return Figure(side, radius, (), (), width, height)

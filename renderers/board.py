@@ -1,13 +1,18 @@
-"""The table of the games of seed 002: crosswise tiles, Muggins' cross, Kolbasa's ribbons, the
-open ends with every number they show, and a status box for what scores or binds now.
+"""The tiles on the table, for every game: one drawing, whose differences are facts of the view.
 
-An end's mark is the usual badge: two numbers (a crosswise matador at the end) share one wider
-badge; an end that takes only a matador (an honour, in French) is drawn in the knock colour
-and the status box says what that colour means; a Kolbasa ribbon that may not take the next
-tile is drawn grey. The status box, between the bottom seats, shows Muggins' count (in the
-accent colour when the latest lay scored it), Bergen's double or triple header (when the latest
-lay made one), and the legends of those two colours. What scored is the engine's fact (each
-move's points in the view); nothing here works a scoring rule out again.
+The layout's kind places the tiles: a line winds as a snake (:mod:`renderers.snake`), a
+spinner's cross and a base's two ribbons run out as arms (:mod:`renderers.arms`). On a line the
+tiles stand across it that the view says lie crosswise, where the game lays tiles so, and
+otherwise every double, where the game stands doubles across.
+
+Each open end has a badge: its number, or both numbers of a crosswise matador in one wider
+badge; an end that takes only a matador (an honour, in French) is drawn in the knock colour and
+an end that may not take a tile now (a ribbon waiting for the other) grey, and the status box
+says what those colours mean. The tiles a cut took out of play lie in a row below, named. The
+status box, between the bottom seats, also shows a double or triple header while the latest
+lay is the one that made it and, on a spinner's layout, the open ends' count (in the accent
+colour when the latest lay scored it). What scored is the engine's fact (each move's points in
+the view); nothing here works a scoring rule out again.
 """
 
 from __future__ import annotations
@@ -20,20 +25,19 @@ from engine import (
     ActionKind,
     End,
     LayoutView,
-    Placed,
+    OpenEnd,
     PublicMove,
     ScoreReason,
     TableView,
     Tile,
 )
-from engine.views import OpenEnd
 
 from .arms import largest
 from .canvas import face_up, paste, rounded, text, width_of
 from .fonts import SMALLEST_TEXT, font
 from .labels import TableLabels
-from .snake import Spot, snake
-from .sprites import Look, back_sprite
+from .snake import Across, Snake, Spot, snake
+from .sprites import Look
 from .themes import Colour, Theme
 
 Rect = tuple[int, int, int, int]
@@ -56,26 +60,39 @@ def last_lay(view: TableView) -> PublicMove | None:
 
 
 def header_kind(view: TableView) -> ScoreReason | None:
-    """Bergen's double or triple header, while the latest tile laid is the one that made it:
-    the engine scored it (the move's points say so); nothing here works the rule out."""
+    """A double or triple header (Bergen's), while the latest tile laid is the one that made
+    it: the engine scored it (the move's points say so); nothing here works the rule out."""
     move = last_lay(view)
     reasons = move.reasons if move is not None else frozenset()
     return next((r for r in HEADERS if r in reasons), None)
 
 
 def count_scored(view: TableView) -> bool:
-    """Muggins: the count shown is one the latest lay scored."""
+    """Whether the open ends' count shown is one the latest lay scored."""
     move = last_lay(view)
     return move is not None and ScoreReason.FIFTEEN in move.reasons
 
 
-def _spots(layout: LayoutView, width: int, height: int,
-           doubles_across: bool) -> tuple[tuple[Spot, ...], dict[End, tuple[int, int]], int]:
+def across(view: TableView) -> Across:
+    """Which tiles of a line stand across it: those the view says lie crosswise, where the
+    game lays tiles so; else every double, where the game stands doubles across."""
+    layout = view.layout
+    return crosswise(layout) if layout.crosswise else view.doubles_across
+
+
+def line_snake(view: TableView, width: int, height: int) -> Snake:
+    """The layout's line as a snake in an area of ``width`` x ``height``, its lead (the
+    view's centre of the line) in the middle."""
+    layout = view.layout
+    return snake(layout.line, layout.center or 0, across(view), width, height)
+
+
+def _spots(view: TableView, width: int,
+           height: int) -> tuple[tuple[Spot, ...], dict[End, tuple[int, int]], int]:
     """Every tile's place, where each end's mark goes, and the badges' radius."""
+    layout = view.layout
     if layout.kind == "line":
-        placed = _placed(layout)
-        laid = snake(placed, layout.center or 0, crosswise(layout) or doubles_across, width,
-                     height)
+        laid = line_snake(view, width, height)
         marks = {}
         if laid.ends:
             marks = {End.LEFT: (laid.ends[0].x, laid.ends[0].y),
@@ -85,29 +102,32 @@ def _spots(layout: LayoutView, width: int, height: int,
     return figure.spots, {m.end: (m.x, m.y) for m in figure.marks}, figure.badge_radius
 
 
-def _placed(layout: LayoutView) -> tuple[Placed, ...]:
-    return tuple(Placed(laid.tile, laid.first, laid.second) for laid in layout.line)
-
-
 def end_mark(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],
-          radius: int, end: OpenEnd, fill: Colour, colour: Colour, ring: Colour) -> int:
-    """An end's badge centred at ``centre``: its number, or both numbers of a crosswise
-    matador in a wider one; returns its width."""
-    words = "|".join(str(n) for n in end.numbers)
-    width = end_widths(end, radius)
+             radius: int, end: OpenEnd, fill: Colour, colour: Colour, ring: Colour) -> int:
+    """An end's badge centred at ``centre``: its number in a disc, or both numbers of a
+    crosswise matador in a wider one; returns its width."""
+    width = mark_width(end, radius)
     x, y = centre
     disc = rounded(width, 2 * radius, radius, fill, ring, max(2, radius // 8))
     paste(canvas, disc, x - width / 2, y - radius)
-    text(draw, (x, y), words, max(SMALLEST_TEXT, int(radius * 1.15)), colour, bold=True,
-         anchor="mm")
+    text(draw, (x, y), _numbers(end), _number_size(radius), colour, bold=True, anchor="mm")
     return width
 
 
-def end_widths(end: OpenEnd, radius: int) -> int:
-    """How wide an end's mark is: a disc, or wider for two numbers."""
-    words = "|".join(str(n) for n in end.numbers)
-    return max(2 * radius,
-               round(width_of(words, max(SMALLEST_TEXT, int(radius * 1.15)), True)) + radius)
+def _numbers(end: OpenEnd) -> str:
+    return "|".join(str(n) for n in end.numbers)
+
+
+def _number_size(radius: int) -> int:
+    return max(SMALLEST_TEXT, int(radius * 1.15))
+
+
+def mark_width(end: OpenEnd, radius: int) -> int:
+    """How wide an end's badge is: a disc for one number (two digits fit in it), as wide as
+    two numbers need for a crosswise matador's."""
+    if len(end.numbers) == 1:
+        return 2 * radius
+    return max(2 * radius, round(width_of(_numbers(end), _number_size(radius), True)) + radius)
 
 
 def end_colours(end: OpenEnd, palette: Theme) -> tuple[Colour, Colour, Colour]:
@@ -125,7 +145,7 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
     """The laid tiles and the open ends' marks in ``area``."""
     layout = view.layout
     left, top, right, bottom = area
-    spots, marks, radius = _spots(layout, right - left, bottom - top, view.doubles_across)
+    spots, marks, radius = _spots(view, right - left, bottom - top)
     last = view.last_played
     for spot in spots:
         look = Look.HIGHLIGHT if spot.tile is last else Look.PLAIN
@@ -162,7 +182,7 @@ def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | 
     """What the status box says: (words, the legend it is: "matador" explains the knock
     colour's marks, "waits" the grey mark of a ribbon that must wait; None: plain words)."""
     layout = view.layout
-    if layout.plain or view.hand_over:
+    if view.hand_over:
         return []
     out: list[tuple[str, str | None]] = []
     header = header_kind(view)
@@ -177,19 +197,25 @@ def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | 
     return out
 
 
+def shows_count(layout: LayoutView) -> bool:
+    """Whether the status box shows the open ends' count: around a spinner, whose game
+    scores it (Muggins). The view gives the count of every layout, not whether it scores."""
+    return layout.kind == "spinner"
+
+
 def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
                 palette: Theme, labels: TableLabels, box: Rect) -> None:
-    """Muggins' count, Bergen's header, the legends of the marks, in ``box`` (if any)."""
+    """The open ends' count, a header, the legends of the marks, in ``box`` (if any)."""
     layout = view.layout
-    spinner = layout.kind == "spinner"
+    counted = shows_count(layout)
     lines = status_lines(view, labels)
-    if not spinner and not lines:
+    if not counted and not lines:
         return
     left, top, right, bottom = box
     paste(canvas, rounded(right - left, bottom - top, 18, palette.panel, palette.panel_edge, 2),
           left, top)
     centre = (left + right) / 2
-    if spinner:
+    if counted:
         colour = palette.accent if count_scored(view) else palette.text
         used = text(draw, (0, -100), str(layout.count), COUNT_SIZE, colour, bold=True)
         caption = font(STATUS_SIZE).getlength(labels.count)
@@ -231,17 +257,3 @@ def wrapped(words: str, width: float) -> list[str]:
         else:
             lines.append(word)
     return lines or [""]
-
-
-def draw_stock(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
-               palette: Theme, labels: TableLabels, right: float, middle: float) -> float:
-    """The stock's size at the header's right end: a face-down tile, the count, the word;
-    returns the width used."""
-    side = 18
-    used = text(draw, (right, middle + 2), str(view.stock_count), 40, palette.text, bold=True,
-                anchor="rm")
-    x = right - used - 10 - side
-    paste(canvas, back_sprite(side, True, palette), x, middle - side + 2)
-    words = text(draw, (x - 12, middle + 2), labels.stock, SMALLEST_TEXT, palette.muted,
-                 anchor="rm", max_width=220)
-    return used + 10 + side + 12 + words + 24

@@ -1,4 +1,4 @@
-"""Drawing helpers shared by every picture: text, pills, badges, tiles, PNG encoding."""
+"""Drawing helpers shared by every picture: text, pills, tiles, PNG encoding."""
 
 from __future__ import annotations
 
@@ -180,15 +180,6 @@ def pill(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, wor
     paste(canvas, rounded(width, height, height // 2, fill), left, y)
     letter(draw, (left + width / 2, y + height / 2), words, size, colour, bold=True, anchor="mm")
     return width
-
-
-def badge(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],
-          radius: int, number: int, fill: Colour, colour: Colour, ring: Colour) -> None:
-    """A round badge holding a number: an open end of the line."""
-    x, y = centre
-    disc = rounded(2 * radius, 2 * radius, radius, fill, ring, max(2, radius // 8))
-    paste(canvas, disc, x - radius, y - radius)
-    letter(draw, (x, y), str(number), int(radius * 1.15), colour, bold=True, anchor="mm")
 
 
 def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine import LayoutView, PlayerView
+from engine import PlayerView
 
-from .board import end_colours, end_mark, end_widths
-from .canvas import badge, encode, face_up, pill, text
+from .backdrop import HEADER, MARGIN, backdrop
+from .board import end_colours, end_mark, mark_width
+from .canvas import encode, face_up, pill, text
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
 from .sprites import Look
-from .table import HEADER, MARGIN, backdrop
 from .themes import Theme, find_theme
 
 SIDE = 72  # tiles stand 72 x 144
@@ -74,32 +74,18 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
             labels: TableLabels) -> None:
     middle = HEADER // 2 + 2
     right = canvas.width - MARGIN - 8.0
-    layout = view.table.layout
     # The ends only while the picture is current: a waiting player's picture is not drawn
     # again after others' moves (nor does its caption name what they change), so ends shown
     # there would go stale. The group's table shows them all the time.
     current = view.my_turn or view.table.result is not None or view.table.to_move is None
-    shown: LayoutView | None = layout
-    ends = None
-    if not current:
-        shown = None
-    elif layout.plain:  # a plain line's two numbers, as badges
-        shown, ends = None, view.table.ends
-    if shown is not None and shown.ends:  # every open end, with all its numbers
+    ends = view.table.layout.ends if current else ()
+    if ends:  # every open end, with all its numbers, as the table marks it
         radius = 28
-        for end in reversed(shown.ends):
+        for end in reversed(ends):
             fill, colour, ring = end_colours(end, palette)
-            width = end_widths(end, radius)
+            width = mark_width(end, radius)
             end_mark(canvas, draw, (right - width / 2, middle), radius, end, fill, colour, ring)
             right -= width + 10
-        right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
-                      anchor="rm", max_width=180) + 20
-    if ends is not None:
-        radius = 28
-        for number in reversed(ends):
-            badge(canvas, draw, (right - radius, middle), radius, number, palette.accent,
-                  palette.on_accent, palette.felt_edge)
-            right -= 2 * radius + 10
         right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
                       anchor="rm", max_width=180) + 20
     x = MARGIN + 8.0

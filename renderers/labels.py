@@ -38,9 +38,11 @@ class TableLabels:
     your_turn: str = "your turn"
     lay_dead: str = "lay one face down"
     ends: str = "ends"
-    # The games of seed 002.
-    stock: str = "stock"  # beside the stock's size in the header
-    in_play: str = "hand"  # before a seat's points scored during this hand: "hand +12"
+    # The draw pile's name, beside its count in the header (where the hand dealt one).
+    stock: str = "stock"
+    # Where a game scores during play: before a seat's points of this hand, "hand +12".
+    in_play: str = "hand"
+    # The layouts beyond a plain line and their status box.
     cut_off: str = "cut off"  # Kolbasa: the tiles a cut took out of play
     count: str = "count"  # Muggins: the open ends added up
     double_header: str = "double header"  # Bergen: both ends show one number

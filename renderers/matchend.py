@@ -12,13 +12,13 @@ from PIL import Image, ImageDraw
 
 from engine import TableView
 
+from .backdrop import HEADER, MARGIN, WIDTH, backdrop, header
 from .canvas import encode, paste, pill, rounded, seat_names, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
 from .scoreboard import MEDALS, ON_MEDAL, PLACE_R, shared_places
-from .seats import counts_against, name_row, signed, team_colour
-from .table import HEADER, MARGIN, WIDTH, backdrop, header
+from .seats import name_row, signed, team_colour
 from .themes import Theme, find_theme
 
 LINE_H = 60  # one player's line in a side's row
@@ -38,7 +38,7 @@ SETTLE_W = 220  # Six-matador: what each side receives or pays, between the two
 def ranked_sides(view: TableView) -> list[tuple[int, int]]:
     """(place, side) from the best final score down: the lowest first where points count
     against a side; equal scores share a place."""
-    against = counts_against(view)
+    against = view.lowest_total_wins
     order = sorted(range(len(view.sides)),
                    key=lambda side: view.scores[side] if against else -view.scores[side])
     keys = [view.scores[side] for side in order]
@@ -111,7 +111,7 @@ def draw_match_end(view: TableView, names: Sequence[str], changes: Sequence[int 
     top = HEADER + PAD
     right = WIDTH - MARGIN - 12 - PAD
     baseline = top + COLUMNS_H - 14
-    caption = labels.penalty if counts_against(view) else labels.final_score
+    caption = labels.penalty if view.lowest_total_wins else labels.final_score
     text(draw, (right, baseline), caption, CAPTION_SIZE, palette.muted, anchor="rs",
          max_width=SCORE_W)
     rating_right = right - SCORE_W

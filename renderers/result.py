@@ -10,13 +10,13 @@ from PIL import Image, ImageDraw
 
 from engine import HandEndReason, TableView, Tile
 
+from .backdrop import HEADER, MARGIN, WIDTH, backdrop, header
 from .canvas import encode, face_up, paste, pill, rounded, seat_names, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
 from .seats import name_row, score_caption, signed, team_colour
 from .sprites import Look
-from .table import HEADER, MARGIN, WIDTH, backdrop, header
 from .themes import Colour, Theme, find_theme
 
 SIDE = 50  # tiles stand 50 x 100
@@ -78,7 +78,7 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
                        palette.knock, anchor="lm", max_width=130)
         _tiles(canvas, x, tiles_top, dead, Look.DEAD, palette)
     if not result.pips_count:
-        return  # Six-matador, or going out in Muggins and Bergen: the pips count for nothing
+        return  # the pips count for nothing here (the hand's end says so)
     middle = top + (ROW_H - 10) // 2
     used = text(draw, (right - PAD, middle + 15), str(result.totals[seat]), 44, palette.text,
                 bold=True, anchor="rs")

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from .backdrop import HEADER, MARGIN, backdrop
 from .canvas import Anchor, encode, paste, rounded, text
 from .fonts import SMALLEST_TEXT, font, printable
-from .table import HEADER, MARGIN, backdrop
 from .themes import Colour, Theme, find_theme, hex_colour
 
 WIDTH = 1280  # as wide as the table, so that a phone shows its words as large

@@ -53,13 +53,9 @@ def team_colour(view: TableView, side: int, palette: Theme) -> Colour | None:
     return palette.sides[side % len(palette.sides)]
 
 
-def counts_against(view: TableView) -> bool:
-    """Whether a side's points count against it (the lowest total wins): the game's fact."""
-    return view.lowest_total_wins
-
-
 def score_caption(view: TableView, labels: TableLabels) -> str:
-    return labels.penalty if counts_against(view) else labels.score
+    """"penalty" where a side's points count against it (the lowest total wins), else "score"."""
+    return labels.penalty if view.lowest_total_wins else labels.score
 
 
 def knocked_lately(view: TableView) -> frozenset[int]:

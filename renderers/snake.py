@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Placed, Tile
+from engine import LaidTile, Tile
 
 # Halves' sides in pixels, largest first: the largest whose snake fits is used. Even, so that
 # every edge of the layout falls on a whole pixel.
@@ -97,7 +97,7 @@ def badge_radius_for(side: int) -> int:
 Box = tuple[float, float, float, float]
 
 # Which tiles stand across the line: every double (``True``), none (``False``), or exactly the
-# tiles laid crosswise (the games of seed 002 say so per tile: a matador, a spinner).
+# tiles laid crosswise, where the game lays each tile along or across (a matador, a double).
 Across = bool | frozenset[Tile]
 
 
@@ -112,15 +112,15 @@ class _Piece:
     """A tile placed in a branch's frame: the lead's centre at (0, 0), the branch running right
     and turning down; ``near``/``far`` are its halves towards and away from the lead."""
 
-    placed: Placed
+    laid: LaidTile
     box: Box
     vertical: bool
     near_first: bool  # the near half is drawn first (left or top)
 
 
-def _branch(tiles: Sequence[Placed], across: Across, side: int, start: float,
+def _branch(tiles: Sequence[LaidTile], across: Across, side: int, start: float,
             reach: float) -> tuple[list[_Piece], tuple[float, float], int]:
-    """One end's tiles from the lead outwards (``tile.left`` is the half towards the lead):
+    """One end's tiles from the lead outwards (``first`` is the half towards the lead):
     their pieces, where that end's badge goes, and the last row used. Tiles keep to
     ``-reach <= x <= reach``; ``start`` is where the first tile touches the lead."""
     gap, radius, drop = gap_for(side), badge_radius_for(side), drop_for(side)
@@ -128,15 +128,15 @@ def _branch(tiles: Sequence[Placed], across: Across, side: int, start: float,
     pieces: list[_Piece] = []
     row, direction, cursor = 0, 1, start
     corner: Box | None = None  # the corner just laid, if the last piece was one
-    for placed in tiles:
+    for laid in tiles:
         centre = row * pitch
-        double = stands(across, placed.tile)
+        double = stands(across, laid.tile)
         room = reach - cursor if direction == 1 else cursor + reach
         if corner is not None and double:
             # Across the turn: lying, centred under the corner's lower half.
             middle = (corner[0] + corner[2]) / 2
             box = (middle - side, centre - side / 2, middle + side, centre + side / 2)
-            pieces.append(_Piece(placed, box, False, True))
+            pieces.append(_Piece(laid, box, False, True))
             cursor = box[2] + gap if direction == 1 else box[0] - gap
             corner = None
             continue
@@ -144,7 +144,7 @@ def _branch(tiles: Sequence[Placed], across: Across, side: int, start: float,
         if turn and corner is None:
             left = cursor if direction == 1 else cursor - side
             box = (left, centre - side / 2 + drop, left + side, centre + 1.5 * side + drop)
-            pieces.append(_Piece(placed, box, True, True))
+            pieces.append(_Piece(laid, box, True, True))
             row += 1
             cursor = left + side if direction == 1 else left
             direction = -direction
@@ -156,7 +156,7 @@ def _branch(tiles: Sequence[Placed], across: Across, side: int, start: float,
             box = (left, centre - side, left + side, centre + side)
         else:
             box = (left, centre - side / 2, left + 2 * side, centre + side / 2)
-        pieces.append(_Piece(placed, box, double, direction == 1))
+        pieces.append(_Piece(laid, box, double, direction == 1))
         cursor = left + extent + gap if direction == 1 else left - gap
         corner = None
     if corner is not None:  # the end is a corner's lower half, facing down
@@ -174,11 +174,11 @@ def _spot(piece: _Piece, turned: bool, ox: float, oy: float, side: int) -> Spot:
     if turned:
         x0, y0, x1, y1 = -x1, -y1, -x0, -y0
         near_first = not near_first
-    placed = piece.placed
-    # A turned branch holds flipped tiles (``left`` towards the lead), so "near" is its left.
-    near, far = placed.left, placed.right
+    laid = piece.laid
+    # A turned branch holds flipped tiles (``first`` towards the lead), so "near" is its first.
+    near, far = laid.first, laid.second
     first, second = (near, far) if near_first else (far, near)
-    return Spot(placed.tile, round(ox + x0), round(oy + y0), first, second, piece.vertical, side)
+    return Spot(laid.tile, round(ox + x0), round(oy + y0), first, second, piece.vertical, side)
 
 
 def lead_index(count: int, left_plays: int) -> int:
@@ -187,7 +187,7 @@ def lead_index(count: int, left_plays: int) -> int:
     return max(0, min(count - 1, left_plays))
 
 
-def lay(line: Sequence[Placed], lead: int, across: Across, side: int, width: int,
+def lay(line: Sequence[LaidTile], lead: int, across: Across, side: int, width: int,
         height: int) -> Snake:
     """The line at one tile size in a ``width`` x ``height`` area, ``line[lead]`` the lead."""
     gap, radius = gap_for(side), badge_radius_for(side)
@@ -201,18 +201,18 @@ def lay(line: Sequence[Placed], lead: int, across: Across, side: int, width: int
     lead_box = (-half, -side if standing else -side / 2, half, side if standing else side / 2)
     lead_spot = _spot(_Piece(first, lead_box, standing, True), False, ox, oy, side)
     right, right_badge, below = _branch(line[lead + 1 :], across, side, half + gap, reach)
-    flipped = [Placed(p.tile, p.right, p.left) for p in reversed(line[:lead])]
+    flipped = [LaidTile(t.tile, t.second, t.first, t.cross) for t in reversed(line[:lead])]
     left, left_badge, above = _branch(flipped, across, side, half + gap, reach)
     spots = [_spot(piece, True, ox, oy, side) for piece in reversed(left)]
     spots += [lead_spot] + [_spot(piece, False, ox, oy, side) for piece in right]
     ends = (
-        EndMark(line[0].left, round(ox - left_badge[0]), round(oy - left_badge[1])),
-        EndMark(line[-1].right, round(ox + right_badge[0]), round(oy + right_badge[1])),
+        EndMark(line[0].first, round(ox - left_badge[0]), round(oy - left_badge[1])),
+        EndMark(line[-1].second, round(ox + right_badge[0]), round(oy + right_badge[1])),
     )
     return Snake(side, gap, radius, tuple(spots), ends, width, height, 1 + below + above)
 
 
-def snake(line: Sequence[Placed], lead: int, doubles_across: Across, width: int,
+def snake(line: Sequence[LaidTile], lead: int, doubles_across: Across, width: int,
           height: int) -> Snake:
     """The line with the largest tiles that fit the area (below the smallest it may overflow).
     ``lead`` is the lead's index in ``line`` (see :func:`lead_index`)."""

@@ -1,31 +1,23 @@
-"""The group's picture: the line as a snake, the seats around it, the game's name and scores.
+"""The group's picture: the laid tiles in the middle, the seats around them, the game's name,
+the face-down tiles (the stock or the middle) and the scores.
 
 The seats sit in the corners (and, at a five-seat table, the middle of the top edge), clockwise
-in turn order from the bottom left, so the line gets the whole width of the table between them.
-Partnerships' scores stand once between the top seats.
+in turn order from the bottom left, so the layout gets the whole width of the table between
+them. Partnerships' scores stand once between the top seats; the status box (see
+:mod:`renderers.board`) between the bottom ones.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine import ActionKind, End, TableView
+from engine import TableView
 
-from .board import draw_layout, draw_status, draw_stock
-from .canvas import (
-    badge,
-    encode,
-    face_down_row,
-    face_up,
-    learned_palette,
-    paste,
-    rounded,
-    seat_names,
-    text,
-)
+from .backdrop import DETAILS_SIZE, HEADER, MARGIN, WIDTH, backdrop, header
+from .board import draw_layout, draw_status, line_snake
+from .canvas import encode, face_down_row, learned_palette, paste, rounded, seat_names, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT, font
 from .frames import Frame, paint
@@ -39,20 +31,16 @@ from .seats import (
     seats_of,
     team_colour,
 )
-from .snake import Snake, snake
-from .sprites import Look
+from .snake import Snake
+from .sprites import back_sprite
 from .strokes import recording
 from .themes import Theme, find_theme
 
-WIDTH, HEIGHT = 1280, 960
-HEADER = 76
-MARGIN = 14
+HEIGHT = 960
 FELT = (MARGIN, HEADER, WIDTH - MARGIN, HEIGHT - MARGIN)
 INSET = 12
 PANEL_W, PANEL_H = 480, 120
 PANEL_W_3 = 401  # three seats share the top edge at a five-seat table
-TITLE_SIZE = 44
-DETAILS_SIZE = SMALLEST_TEXT
 LINE_AREA = (
     FELT[0] + INSET + 4,
     FELT[1] + INSET + PANEL_H + 8,
@@ -92,47 +80,26 @@ SLOTS: dict[int, tuple[Rect, ...]] = {
 }
 
 
-@lru_cache(maxsize=8)
-def backdrop(theme_name: str, width: int, height: int) -> Image.Image:
-    """The empty table, drawn once per theme and size and copied for every picture."""
-    palette = find_theme(theme_name)
-    image = Image.new("RGB", (width, height), palette.background)
-    draw = ImageDraw.Draw(image)
-    felt = (MARGIN, HEADER, width - MARGIN, height - MARGIN)
-    draw.rounded_rectangle(felt, 30, fill=palette.felt, outline=palette.felt_edge, width=4)
-    return image
-
-
-def header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
-           labels: TableLabels, reserved: float = 0, moment: str | None = None) -> None:
-    """The game's name, the hand (or ``moment``), the set and the target; ``reserved`` px kept
-    free at right."""
-    x = MARGIN + 8
-    middle = HEADER // 2 + 2
-    used = text(draw, (x, middle), labels.game_title(view.game), TITLE_SIZE, palette.text,
-                bold=True, anchor="lm", max_width=560)
-    details = [moment or labels.hand.format(number=view.hand_number + 1)]
-    if view.set != 6:
-        details.append(labels.set_name.format(number=view.set))
-    details.append(labels.target.format(target=view.target))
-    text(draw, (x + used + 18, middle + 2), " · ".join(details), DETAILS_SIZE, palette.muted,
-         anchor="lm", max_width=canvas.width - x - used - 18 - MARGIN - 8 - reserved)
-
-
 def _middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
             labels: TableLabels) -> float:
-    """The face-down middle tiles (or the stock's size) at the header's right end; returns
-    the width used."""
+    """The face-down tiles at the header's right end: the stock's size where the hand dealt
+    a stock (its count beside one tile: it runs to dozens), else the middle's tiles, each
+    drawn; returns the width used."""
+    side, right, middle = 18, WIDTH - MARGIN - 8, HEADER // 2
     if view.stock_dealt:
-        return draw_stock(canvas, draw, view, palette, labels, WIDTH - MARGIN - 8,
-                          HEADER // 2)
+        used = text(draw, (right, middle + 2), str(view.stock_count), 40, palette.text,
+                    bold=True, anchor="rm")
+        x = right - used - 10 - side
+        paste(canvas, back_sprite(side, True, palette), x, middle - side + 2)
+        words = text(draw, (x - 12, middle + 2), labels.stock, SMALLEST_TEXT, palette.muted,
+                     anchor="rm", max_width=220)
+        return used + 10 + side + 12 + words + 24
     if not view.middle_face_down:
         return 0
-    side, right = 18, WIDTH - MARGIN - 8
     row = face_down_row(canvas, palette, 0, -1000, view.middle_face_down, side, True, 1000)
-    face_down_row(canvas, palette, right - row, HEADER // 2 - side + 2, view.middle_face_down,
+    face_down_row(canvas, palette, right - row, middle - side + 2, view.middle_face_down,
                   side, True, row)
-    used = text(draw, (right - row - 12, HEADER // 2 + 2), labels.middle, DETAILS_SIZE,
+    used = text(draw, (right - row - 12, middle + 2), labels.middle, DETAILS_SIZE,
                 palette.muted, anchor="rm", max_width=220)
     return row + 12 + used + 24
 
@@ -168,32 +135,18 @@ def _team_scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView
         x += width + spacing
 
 
-def left_plays(view: TableView) -> int:
-    """How many tiles were laid at the left end this hand: the lead's index in the line."""
-    return sum(1 for move in view.history
-               if move.kind is ActionKind.PLAY and move.end is End.LEFT)
-
-
 def line_layout(view: TableView) -> tuple[Snake, int, int]:
-    """The snake for the view's line, its lead in the middle of the line's area, and where
-    that area starts."""
+    """The snake of the view's line in the layout's area, and where that area starts."""
     left, top, right, bottom = LINE_AREA
-    laid = snake(view.line, left_plays(view), view.doubles_across, right - left, bottom - top)
-    return laid, left, top
+    return line_snake(view, right - left, bottom - top), left, top
 
 
-def _line(canvas: Image.Image, view: TableView, palette: Theme) -> Snake:
-    laid, ox, oy = line_layout(view)
-    last = view.last_played
-    for spot in laid.spots:
-        look = Look.HIGHLIGHT if spot.tile is last else Look.PLAIN
-        face_up(canvas, palette, ox + spot.x, oy + spot.y, spot.first, spot.second, laid.side,
-                spot.vertical, look)
-    draw = ImageDraw.Draw(canvas)
-    for end in laid.ends:
-        badge(canvas, draw, (ox + end.x, oy + end.y), laid.badge_radius, end.number,
-              palette.accent, palette.on_accent, palette.felt_edge)
-    return laid
+def status_box(seats: int) -> Rect:
+    """Between the bottom seats, or to the right edge where no seat sits at the bottom right."""
+    box = STATUS_BOX
+    if not any(rect[0] > WIDTH // 2 and rect[1] == _BOTTOM for rect in SLOTS[seats]):
+        box = (box[0], box[1], _RIGHT, box[3])
+    return box
 
 
 def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette: Theme,
@@ -211,14 +164,8 @@ def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette
     seats = seats_of(view, shown, palette, scores_apart=apart)
     for seat, rect in zip(seats, SLOTS[view.seats], strict=True):
         draw_seat(canvas, draw, rect, seat, palette, labels, caption)
-    if view.layout.plain:
-        _line(canvas, view, palette)
-        return
     draw_layout(canvas, view, palette, labels, LINE_AREA)
-    box = STATUS_BOX
-    if not any(rect[0] > WIDTH // 2 and rect[1] == _BOTTOM for rect in SLOTS[view.seats]):
-        box = (box[0], box[1], _RIGHT, box[3])
-    draw_status(canvas, draw, view, palette, labels, box)
+    draw_status(canvas, draw, view, palette, labels, status_box(view.seats))
 
 
 def draw_table(view: TableView, names: Sequence[str], palette: Theme,
@@ -248,5 +195,6 @@ def table_picture(view: TableView, names: Sequence[str], *, theme: str = "classi
 
 def render_table(view: TableView, names: Sequence[str], *, theme: str = "classic",
                  labels: TableLabels | None = None) -> bytes:
-    """The table as PNG bytes: the line, every seat with ``names[seat]``, scores and markers."""
+    """The table as PNG bytes: the laid tiles, every seat with ``names[seat]``, scores and
+    markers."""
     return table_picture(view, names, theme=theme, labels=labels)[0]

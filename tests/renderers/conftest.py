@@ -4,7 +4,7 @@ the deliberate positions of ``picture_kit``, importable under any pytest import 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +24,24 @@ def by_name() -> dict[str, Sample]:
     return {sample.name: sample for sample in samples()}
 
 
-@pytest.fixture
-def drawn_text(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string the renderers draw while the test runs (all go through
-    ``renderers.canvas.letter``)."""
-    seen: list[str] = []
+def _spy(monkeypatch: pytest.MonkeyPatch, keep: Callable[[str, int], None]) -> None:
+    """Hand every string the renderers draw, with its font's size, to ``keep`` (all of them
+    go through ``renderers.canvas.letter``)."""
     original = renderers.canvas.letter
 
-    def recording(draw: ImageDraw.ImageDraw, xy: Any, words: str, *args: Any,
+    def recording(draw: ImageDraw.ImageDraw, xy: Any, words: str, size: int, *args: Any,
                   **kwargs: Any) -> Any:
-        seen.append(words)
-        return original(draw, xy, words, *args, **kwargs)
+        keep(words, size)
+        return original(draw, xy, words, size, *args, **kwargs)
 
     monkeypatch.setattr(renderers.canvas, "letter", recording)
+
+
+@pytest.fixture
+def drawn_text(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every string the renderers draw while the test runs."""
+    seen: list[str] = []
+    _spy(monkeypatch, lambda words, _: seen.append(words))
     yield seen
 
 
@@ -44,12 +49,5 @@ def drawn_text(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 def drawn_sizes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
     """Every string the renderers draw while the test runs, with its font's size."""
     seen: list[tuple[str, int]] = []
-    original = renderers.canvas.letter
-
-    def recording(draw: ImageDraw.ImageDraw, xy: Any, words: str, size: int, *args: Any,
-                  **kwargs: Any) -> Any:
-        seen.append((words, size))
-        return original(draw, xy, words, size, *args, **kwargs)
-
-    monkeypatch.setattr(renderers.canvas, "letter", recording)
+    _spy(monkeypatch, lambda words, size: seen.append((words, size)))
     yield seen

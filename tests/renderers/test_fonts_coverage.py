@@ -13,7 +13,7 @@ import pytest
 from PIL import ImageFont
 
 from engine import table_view
-from goldens.samples import played
+from goldens.positions import played
 from renderers import canvas, fonts, render_table
 from renderers.canvas import seat_names
 from renderers.errors import FontNotFoundError

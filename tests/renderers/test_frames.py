@@ -11,12 +11,14 @@ import pytest
 from PIL import Image
 
 from engine import VARIANTS
-from goldens.samples import LABELS, hand_views, names_for
+from goldens.positions import hand_views
+from goldens.samples import LABELS, names_for
+from renderers.backdrop import backdrop
 from renderers.canvas import encode, learned_palette, rounded
 from renderers.frames import BAND_ROWS, Frame, changed_bands, paint
 from renderers.png import adler32_combine
 from renderers.strokes import sprite_stroke
-from renderers.table import HEIGHT, WIDTH, backdrop, draw_table, table_picture
+from renderers.table import HEIGHT, WIDTH, draw_table, table_picture
 from renderers.themes import find_theme
 
 GAMES = [(name, seats) for name, variant in VARIANTS.items()

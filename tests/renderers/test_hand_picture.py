@@ -11,8 +11,7 @@ import pytest
 from PIL import Image
 
 from engine import Match, PlayerView, Tile, player_view
-from goldens.samples import first_position, has_choice, played
-from goldens.stock_samples import drawn_hand
+from goldens.positions import drawn_hand, first_position, has_choice, played
 from renderers import render_hand
 from renderers.canvas import face_up
 from renderers.hand import draw_hand

@@ -6,7 +6,8 @@ import re
 from dataclasses import fields, replace
 
 from engine import player_view, table_view
-from goldens.samples import names_for, played, stock_game_samples, with_line
+from goldens.positions import played, with_line
+from goldens.samples import names_for, samples
 from renderers import (
     TableLabels,
     render_hand,
@@ -109,7 +110,7 @@ def test_every_word_on_every_picture_comes_from_labels_or_names(drawn_text: list
     seat = dead.to_move
     assert seat is not None
     render_hand(player_view(dead, seat), labels=RUSSIAN)
-    for sample in stock_game_samples():
+    for sample in samples():
         if sample.table is None:
             continue
         if sample.kind == "table":

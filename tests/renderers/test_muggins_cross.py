@@ -10,8 +10,7 @@ from itertools import pairwise
 from picture_kit import laid_view
 
 from engine import End, LayoutView, TableView
-from goldens.samples import hand_views
-from goldens.stock_samples import long_tables
+from goldens.positions import hand_views, long_tables
 from renderers.arms import STRAIGHT, Figure, cross_at, largest
 from renderers.snake import Spot
 from renderers.table import LINE_AREA

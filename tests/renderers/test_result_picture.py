@@ -12,13 +12,14 @@ from picture_kit import laid_view
 from PIL import Image
 
 from engine import TableView, Tile, table_view
-from goldens.samples import Sample, names_for, played
+from goldens.positions import played
+from goldens.samples import Sample, names_for
 from renderers import ViewMismatchError, render_hand_result
+from renderers.backdrop import HEADER, MARGIN
 from renderers.canvas import face_up
 from renderers.labels import ENGLISH
 from renderers.result import PAD, ROW_H, draw_hand_result
 from renderers.sprites import Look
-from renderers.table import HEADER, MARGIN
 from renderers.themes import THEMES, find_theme
 
 

@@ -13,9 +13,9 @@ from dataclasses import fields
 import pytest
 from PIL import Image
 
-from goldens.samples import scoreboard_rows
-from goldens.stock_samples import scoreboard_with_hands
+from goldens.samples import scoreboard_rows, scoreboard_with_hands
 from renderers import ScoreboardLabels, ScoreboardRow, UnknownThemeError, render_scoreboard
+from renderers.backdrop import HEADER
 from renderers.fonts import ELLIPSIS, font
 from renderers.scoreboard import (
     COLUMNS_H,
@@ -30,7 +30,6 @@ from renderers.scoreboard import (
     shared_places,
     streak_text,
 )
-from renderers.table import HEADER
 from renderers.themes import find_theme
 
 RUSSIAN = ScoreboardLabels(

@@ -9,8 +9,8 @@ from itertools import pairwise
 
 import pytest
 
-from engine import Placed, table_view
-from goldens.samples import played, walk
+from engine import LaidTile, table_view
+from goldens.positions import played, walk
 from renderers.snake import LARGEST_SIDE, SIDES, Snake, Spot, snake
 from renderers.table import LINE_AREA, line_layout
 
@@ -25,12 +25,12 @@ def _leads(tiles: int) -> set[int]:
     return {0, max(0, (tiles - 1) // 2), max(0, tiles - 1)}
 
 
-def _lay(tiles: int, across: bool, lead: int) -> tuple[tuple[Placed, ...], Snake]:
+def _lay(tiles: int, across: bool, lead: int) -> tuple[tuple[LaidTile, ...], Snake]:
     line = walk(12)[:tiles]
     return line, snake(line, lead, across, AREA_W, AREA_H)
 
 
-def _every_layout(across: bool) -> list[tuple[int, int, tuple[Placed, ...], Snake]]:
+def _every_layout(across: bool) -> list[tuple[int, int, tuple[LaidTile, ...], Snake]]:
     return [(tiles, lead, *_lay(tiles, across, lead))
             for tiles in LENGTHS for lead in sorted(_leads(tiles))]
 
@@ -108,8 +108,8 @@ def test_tiles_and_end_badges_never_overlap(across: bool) -> None:
 def test_matching_halves_touch(across: bool) -> None:
     for tiles, lead, line, laid in LAYOUTS[across]:
         for index in range(tiles - 1):
-            number = line[index].right
-            assert line[index + 1].left == number
+            number = line[index].second
+            assert line[index + 1].first == number
             outgoing = [box for n, box in _halves(laid.spots[index]) if n == number]
             incoming = [box for n, box in _halves(laid.spots[index + 1]) if n == number]
             pairs = [_gap_and_overlap(a, b) for a in outgoing for b in incoming]
@@ -124,7 +124,7 @@ def test_the_open_ends_are_marked_beyond_the_end_tiles() -> None:
             assert laid.ends == ()
             continue
         left_end, right_end = laid.ends
-        assert (left_end.number, right_end.number) == (line[0].left, line[-1].right)
+        assert (left_end.number, right_end.number) == (line[0].first, line[-1].second)
         r = laid.badge_radius
         for end, spot in ((left_end, laid.spots[0]), (right_end, laid.spots[-1])):
             badge = (end.x - r, end.y - r, end.x + r, end.y + r)
@@ -218,7 +218,7 @@ def test_the_lead_is_found_from_the_history_of_a_real_hand() -> None:
         match = played("pair", 4, moves, seed=3)
         view = table_view(match)
         laid, _, _ = line_layout(view)
-        if view.line:
+        if view.layout.line:
             lead = next(i for i, spot in enumerate(laid.spots)
                         if abs(spot.box[0] + spot.box[2] - AREA_W) <= 1
                         and abs(spot.box[1] + spot.box[3] - AREA_H) <= 1)

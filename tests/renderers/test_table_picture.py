@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 
 from engine import Match, TableView, table_view
-from goldens.samples import first_position, just_knocked, names_for, played, with_line
+from goldens.positions import first_position, just_knocked, played, with_line
+from goldens.samples import names_for
 from renderers import THEMES, UnknownThemeError, ViewMismatchError, render_table
 from renderers.labels import ENGLISH
 from renderers.seats import Rect

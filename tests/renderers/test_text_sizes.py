@@ -11,13 +11,15 @@ import pytest
 from PIL import ImageDraw
 
 from engine import player_view, table_view
-from goldens.samples import Sample, names_for, played, render, samples, scoreboard_rows
+from goldens.positions import played
+from goldens.samples import Sample, names_for, render, samples, scoreboard_rows
 from renderers import render_hand, render_hand_result, render_scoreboard, render_table
+from renderers.backdrop import backdrop
 from renderers.fonts import SMALLEST_TEXT
 from renderers.labels import ENGLISH
 from renderers.scoreboard import ScoreboardLabels
 from renderers.seats import Seat, draw_seat
-from renderers.table import SLOTS, backdrop
+from renderers.table import SLOTS
 from renderers.themes import find_theme
 from tests.renderers.test_labels_only_words import RUSSIAN
 

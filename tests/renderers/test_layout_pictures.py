@@ -1,7 +1,7 @@
-"""The games of seed 002 on the picture: Muggins' cross and Kolbasa's ribbons lie inside the
-table with matching halves touching, every open end is marked with all its numbers, the ends
-only a matador takes are told apart, the stock and the points in play are shown with their
-signs, and the end of a match ranks the sides (lowest first where points count against)."""
+"""The layouts beyond a plain line on the table picture: a spinner's cross and a base's
+ribbons lie inside the table with matching halves touching, every open end is marked with all
+its numbers, the ends only a matador takes are told apart, and the status box, the stock and
+the points in play are shown with their signs."""
 
 from __future__ import annotations
 
@@ -10,14 +10,13 @@ from itertools import pairwise
 
 import pytest
 
-from engine import ActionKind, End, LayoutView, PublicMove, ScoreReason, TableView, table_view
-from goldens.samples import Sample, names_for
-from goldens.stock_samples import TABLES, finished, long_tables
-from renderers import ViewMismatchError, render_match_end, render_table
+from engine import ActionKind, End, LayoutView, PublicMove, ScoreReason, TableView
+from goldens.positions import long_tables
+from goldens.samples import FOUND_TABLES, Sample, labels_for, names_for
+from renderers import render_table
 from renderers.arms import Figure, largest
 from renderers.board import header_kind, status_lines
 from renderers.labels import ENGLISH
-from renderers.matchend import ranked_sides
 from renderers.seats import signed
 from renderers.snake import Spot
 from renderers.table import LINE_AREA
@@ -26,8 +25,9 @@ AREA_W, AREA_H = LINE_AREA[2] - LINE_AREA[0], LINE_AREA[3] - LINE_AREA[1]
 Square = tuple[float, float, float, float]
 
 
-def _stock_tables(by_name: dict[str, Sample], kind: str) -> list[TableView]:
-    views = [by_name[f"table-{game}-{seats}"].table for game, seats, *_ in TABLES]
+def _tables_of(by_name: dict[str, Sample], kind: str) -> list[TableView]:
+    """The sample tables whose layout is of ``kind``."""
+    views = [by_name[f"table-{game}-{seats}"].table for game, seats, *_ in FOUND_TABLES]
     views += list(long_tables())
     return [v for v in views if v is not None and v.layout is not None
             and v.layout.kind == kind]
@@ -77,7 +77,7 @@ def _arms(layout: LayoutView, figure: Figure) -> list[list[Spot]]:
 @pytest.mark.parametrize("kind", ["spinner", "ribbons"])
 def test_every_tile_lies_inside_with_matching_halves_touching(by_name: dict[str, Sample],
                                                                kind: str) -> None:
-    views = _stock_tables(by_name, kind)
+    views = _tables_of(by_name, kind)
     assert len(views) >= 4
     for view in views:
         assert view.layout is not None
@@ -107,7 +107,7 @@ def test_the_muggins_spinner_sits_in_the_middle_with_a_mark_on_every_arm(
 
 
 def test_kolbasa_ribbons_keep_their_marks_on_their_own_side(by_name: dict[str, Sample]) -> None:
-    for view in _stock_tables(by_name, "ribbons"):
+    for view in _tables_of(by_name, "ribbons"):
         assert view.layout is not None
         figure = largest(view.layout, AREA_W, AREA_H)
         base = figure.spots[0]
@@ -144,8 +144,6 @@ def test_the_stock_is_counted_only_where_the_hand_has_one(by_name: dict[str, Sam
 
 def test_two_numbers_share_one_mark_and_the_legend_names_the_honours(
         by_name: dict[str, Sample], drawn_text: list[str]) -> None:
-    from goldens.samples import labels_for
-
     view = by_name["table-french-5"].table
     assert view is not None and view.layout is not None
     two = next(e for e in view.layout.ends if len(e.numbers) == 2)
@@ -183,22 +181,6 @@ def test_the_header_shown_is_the_engines_fact_about_the_latest_lay(
     assert header_kind(replace(double, history=later)) is ScoreReason.DOUBLE_HEADER
 
 
-def test_the_six_matador_match_end_settles_each_score_with_its_sign(
-        by_name: dict[str, Sample], drawn_text: list[str]) -> None:
-    view = by_name["match-end-six-matador-3"].table
-    assert view is not None and view.settlement is not None
-    assert min(view.scores) < 0  # a debt at the end
-    render_match_end(view, names_for(3), rating_changes=(-9, 14, None))
-    assert ENGLISH.settlement in drawn_text
-    assert {signed(v) for v in view.settlement} <= set(drawn_text)
-    assert {str(v) for v in view.scores} <= set(drawn_text)
-    drawn_text.clear()
-    muggins = by_name["match-end-muggins-2"].table
-    assert muggins is not None and muggins.settlement is None
-    render_match_end(muggins, names_for(2))
-    assert ENGLISH.settlement not in drawn_text
-
-
 def test_the_stock_and_the_points_in_play_are_shown_with_their_sign(
         by_name: dict[str, Sample], drawn_text: list[str]) -> None:
     view = by_name["table-six-matador-3"].table
@@ -218,32 +200,3 @@ def test_the_muggins_count_is_on_the_table(by_name: dict[str, Sample],
     assert view is not None and view.layout is not None
     render_table(view, names_for(2))
     assert ENGLISH.count in drawn_text and str(view.layout.count) in drawn_text
-
-
-def test_the_match_end_ranks_sides_lowest_first_in_penalty_games() -> None:
-    french = table_view(finished("french", 5, 3, 40))
-    places = ranked_sides(french)
-    scores = [french.scores[side] for _, side in places]
-    assert scores == sorted(scores)
-    assert places[0][1] == french.match_winner
-    pair = table_view(finished("pair", 4, 2, 60))
-    scores = [pair.scores[side] for _, side in ranked_sides(pair)]
-    assert scores == sorted(scores, reverse=True)
-
-
-def test_the_match_end_shows_pairs_together_and_rating_moves(drawn_text: list[str]) -> None:
-    pair = table_view(finished("pair", 4, 2, 60))
-    names = ("Ann", "Bo", "Cy", "Di")
-    render_match_end(pair, names, rating_changes=(12, -8, None, 0))
-    assert {"+12", "-8", "0"} <= set(drawn_text) and "None" not in drawn_text
-    for seats in pair.sides:
-        assert len(seats) == 2
-    assert drawn_text.count(str(pair.scores[0])) >= 1 and ENGLISH.rating in drawn_text
-
-
-def test_the_match_end_refuses_a_match_still_on() -> None:
-    pair = table_view(finished("pair", 4, 2, 60))
-    with pytest.raises(ViewMismatchError):
-        render_match_end(replace(pair, match_over=False), names_for(4))
-    with pytest.raises(ViewMismatchError):
-        render_match_end(pair, names_for(4), rating_changes=(1, 2))
