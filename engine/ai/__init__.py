@@ -13,7 +13,6 @@ from .levels import LEVELS, player
 from .players import HeuristicPlayer, Player, RandomPlayer
 from .safe import safest_action
 from .search import CountingPlayer
-from .stocksearch import StockSearch
 
 __all__ = [
     "LEVELS",
@@ -22,7 +21,6 @@ __all__ = [
     "HeuristicPlayer",
     "Player",
     "RandomPlayer",
-    "StockSearch",
     "Work",
     "player",
     "safest_action",

@@ -15,10 +15,10 @@ import math
 from dataclasses import dataclass
 
 from ..actions import ActionKind, Play
-from ..hand import AT_LEFT, AT_RIGHT, TILE_AT, plays_at
 from ..tiles import End
 from ..views import PlayerView
 from .policy import discard_cost, partner_of, play_value, table_value
+from .simulation import AT_LEFT, AT_RIGHT, TILE_AT, plays_at
 
 
 @dataclass(frozen=True, slots=True)

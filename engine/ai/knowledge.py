@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions import ActionKind
-from ..hand import SHOWS, mask_of
 from ..tiles import full_set
 from ..views import PlayerView
+from .simulation import SHOWS, mask_of
 
 
 @dataclass(frozen=True, slots=True)
