@@ -4,9 +4,10 @@ Knocks only say what a seat lacks; its plays say more. A seat that laid 1-2 whil
 held 6-6 played oddly, so a world where it held 6-6 is less likely than one where it did
 not. Seats are modelled as playing sensibly: a play is chosen with probability proportional
 to ``exp(value / temperature)`` under the normal level's judgement (:mod:`policy`), a dead
-tile likewise by its cost (:func:`sampling.choice_log_probability`). A world's weight is the product over every choice of every other
-seat, each judged on the hand that seat held then: its tiles now in that world plus the
-tiles it is known to have laid since (and the dead tiles it put down since).
+tile likewise by its cost (:func:`sampling.choice_log_probability`). A world's weight is the
+product over every choice of every other seat, each judged on the hand that seat held then:
+its tiles now in that world plus the tiles it is known to have laid since (and the dead
+tiles it put down since). These are the plain line's games (:mod:`plain_line`).
 """
 
 from __future__ import annotations

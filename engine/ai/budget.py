@@ -5,6 +5,9 @@ playout, each node of the exact solver), counted here, so one view and one seed 
 decision however loaded the machine is. A caller that must also bound the wall time (a bot
 on a slow machine) passes ``deadline``: a function of no arguments that says when time is
 up; the engine never reads a clock itself, and without one a decision is reproducible.
+
+Here too, below every game's knowledge, the shape they share: the :class:`Effort` a hard
+player asks for, and the :class:`Plan` of one decision's search a game's knowledge returns.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The normal level's judgement of a move, also the hard level's playout policy.
+"""The normal level's judgement of a move on the plain line, also the hard level's playout
+policy there (:mod:`plain_line`).
 
 A play is worth more the heavier its tile (pips left in hand count against you), if it is a
 double (doubles fit only one number, so they get stuck), the more of the hand can follow on

@@ -1,4 +1,5 @@
-"""Deals consistent with what a seat knows, and the hand replayed to now in each of them.
+"""Deals consistent with what a seat of a plain-line game knows, and the hand replayed to now
+in each of them.
 
 A world gives every hidden tile a place (another hand, another seat's dead pile, or
 "elsewhere": the middle or out of play) without breaking any inference of
