@@ -2,7 +2,7 @@
 
 A stuck seat knocks or puts a tile down dead, and nothing scores during play. Normal judges a
 play by :mod:`policy`, plus what the table has shown: an end the next opponent knocked on is
-good to leave, one the partner knocked on is bad. Hard counts the tiles (:mod:`knowledge`),
+good to leave, one the partner knocked on is bad. Hard counts the tiles (:mod:`inference`),
 imagines the hidden deal (:mod:`worlds`) weighted by the other seats' choices
 (:mod:`belief`), and in each deal finishes the hand with the other seats on the normal policy
 while this seat searches its own last few moves; once few tiles are left in all hands it
@@ -21,7 +21,7 @@ from ..variants import variant
 from ..views import PlayerView
 from .belief import choices, log_likelihood
 from .budget import Effort, Plan, Work
-from .knowledge import infer
+from .inference import infer
 from .policy import best_play, cheapest_discard, knock_seen, partner_of, playout_action
 from .sampling import likely_deals
 from .simulation import LineHand, mask_of

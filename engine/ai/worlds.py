@@ -3,7 +3,7 @@ in each of them.
 
 A world gives every hidden tile a place (another hand, another seat's dead pile, or
 "elsewhere": the middle or out of play) without breaking any inference of
-:mod:`knowledge`. Worlds are drawn uniformly by rejection while that is cheap; once knocks
+:mod:`inference`. Worlds are drawn uniformly by rejection while that is cheap; once knocks
 rule out too much, tiles are placed most-constrained first and a tile with no room left
 makes room by moving others along an augmenting path, so a consistent world is always found.
 """
@@ -18,7 +18,7 @@ from ..errors import DominoError
 from ..tiles import End, Tile
 from ..variants import variant
 from ..views import PlayerView
-from .knowledge import Knowledge
+from .inference import Knowledge
 from .simulation import (
     AT_LEFT,
     AT_RIGHT,

@@ -11,7 +11,7 @@ import pytest
 from engine import Discard, Match, PlayerView, full_set, player_view
 from engine.ai import player
 from engine.ai.belief import choices, log_likelihood
-from engine.ai.knowledge import Knowledge, infer, numbers_mask
+from engine.ai.inference import Knowledge, infer, numbers_mask
 from engine.ai.plain_line import outcome_value
 from engine.ai.simulation import LineHand, mask_of
 from engine.ai.solver import solve
