@@ -31,6 +31,7 @@ from .simulation import (
     Piece,
     board_hand,
     mask_of,
+    put_on,
 )
 
 ALL_TILES = full_set(6)
@@ -187,8 +188,7 @@ def _judge(
     """Record ``seat``'s lay on ``board`` as a choice: normal's value of every lay any tile
     off the board could have made there (the scratch hand is given them all: a scratch is
     only read for its rules, and is spoilt after)."""
-    scratch.board = board
-    scratch.masks[seat] = FULL_MASK & ~mask_of([*board.tiles(), *board.off])
+    put_on(scratch, board, seat, FULL_MASK & ~mask_of([*board.tiles(), *board.off]))
     values: dict[int, float] = {}
     for option in scratch.plays_of(seat):
         if not isinstance(option, Play | Cut):

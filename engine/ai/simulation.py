@@ -20,7 +20,7 @@ from ..variants import Opening, Variant
 __all__ = [
     "AT_LEFT", "AT_RIGHT", "DOWN", "LEFT", "RIGHT", "SHOWS", "TILE_AT", "UP", "Board",
     "BoardHand", "Deal", "LineHand", "Opening", "Piece", "board_hand", "line_hand", "mask_of",
-    "plays_at", "tiles_of",
+    "plays_at", "put_on", "tiles_of",
 ]
 
 
@@ -49,3 +49,10 @@ def board_hand(
     hand.draws = draws
     hand.to_move = to_move
     return hand
+
+
+def put_on(hand: BoardHand, board: Board, seat: int, held: int) -> None:
+    """Set a scratch ``hand`` (read for its rules only, spoilt after) on ``board`` with
+    ``seat`` holding the tiles of mask ``held``: to ask what any of them could do there."""
+    hand.board = board
+    hand.masks[seat] = held
