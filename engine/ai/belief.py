@@ -4,21 +4,22 @@ Knocks only say what a seat lacks; its plays say more. A seat that laid 1-2 whil
 held 6-6 played oddly, so a world where it held 6-6 is less likely than one where it did
 not. Seats are modelled as playing sensibly: a play is chosen with probability proportional
 to ``exp(value / temperature)`` under the normal level's judgement (:mod:`policy`), a dead
-tile likewise by its cost. A world's weight is the product over every choice of every other
-seat, each judged on the hand that seat held then: its tiles now in that world plus the
-tiles it is known to have laid since (and the dead tiles it put down since).
+tile likewise by its cost (:func:`sampling.choice_log_probability`). A world's weight is the
+product over every choice of every other seat, each judged on the hand that seat held then:
+its tiles now in that world plus the tiles it is known to have laid since (and the dead
+tiles it put down since). These are the plain line's games (:mod:`plain_line`).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ..actions import ActionKind, Play
-from ..hand import AT_LEFT, AT_RIGHT, TILE_AT, plays_at
 from ..tiles import End
 from ..views import PlayerView
 from .policy import discard_cost, partner_of, play_value, table_value
+from .sampling import choice_log_probability
+from .simulation import AT_LEFT, AT_RIGHT, TILE_AT, plays_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +119,5 @@ def log_likelihood(
             if len(values) < 2:
                 continue
             mine = -float(discard_cost(TILE_AT[gone.bit_length() - 1], held, blank_double_25)[0])
-        top = max(values)
-        spread = sum(math.exp((v - top) / temperature) for v in values)
-        sensible = math.exp((mine - top) / temperature) / spread
-        total += math.log((1.0 - erratic) * sensible + erratic / len(values))
+        total += choice_log_probability(values, mine, temperature, erratic)
     return total

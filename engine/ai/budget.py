@@ -5,14 +5,20 @@ playout, each node of the exact solver), counted here, so one view and one seed 
 decision however loaded the machine is. A caller that must also bound the wall time (a bot
 on a slow machine) passes ``deadline``: a function of no arguments that says when time is
 up; the engine never reads a clock itself, and without one a decision is reproducible.
+
+Here too, below every game's knowledge, the shape they share: the :class:`Effort` a hard
+player asks for, and the :class:`Plan` of one decision's search a game's knowledge returns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 Deadline = Callable[[], bool]  # True once the caller's time is up
+World = TypeVar("World")
 
 
 @dataclass(slots=True)
@@ -31,3 +37,35 @@ class Work:
         if self.done >= self.limit:
             return True
         return self.deadline is not None and self.deadline()
+
+
+class Effort(Protocol):
+    """How hard the hard level looks: ``None`` leaves a budget to the game's knowledge."""
+
+    @property
+    def steps(self) -> int | None: ...  # simulated moves and solver nodes per decision
+    @property
+    def worlds(self) -> int | None: ...  # deals searched at most
+    @property
+    def pool(self) -> int | None: ...  # consistent deals drawn and weighed to pick those from
+    @property
+    def temperature(self) -> float: ...  # how loosely others are assumed to play sensibly
+    @property
+    def erratic(self) -> float: ...  # the share of their choices assumed to be random
+    @property
+    def deadline(self) -> Deadline | None: ...  # the caller's own time limit, if any
+
+
+@dataclass(frozen=True, slots=True)
+class Plan(Generic[World]):
+    """One decision's search, as a game's knowledge sets it up: the ``moves`` (indices of
+    the legal actions) worth trying, the deals to try them in, and how to value each of them
+    in a deal. ``halving``: shares of the budget after which the weaker half of the moves
+    drops out (none: every move is searched to the end)."""
+
+    work: Work
+    moves: list[int]
+    worlds: Iterator[World]
+    worths: Callable[[World, list[int], random.Random], list[float]]
+    most_worlds: int
+    halving: tuple[float, ...] = ()

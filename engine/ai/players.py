@@ -11,12 +11,9 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
-from ..actions import Action, Discard, Play
-from ..hand import mask_of
+from ..actions import Action
 from ..views import PlayerView
-from .knowledge import infer
-from .policy import best_play, cheapest_discard, partner_of
-from .stock import normal_choice
+from .games import knowledge_of
 
 
 class Player(Protocol):
@@ -47,8 +44,7 @@ class RandomPlayer:
 
 @dataclass(frozen=True, slots=True)
 class HeuristicPlayer:
-    """Normal: the :mod:`policy` judgement of each move, plus what the table has shown: an
-    end the next opponent knocked on is good to leave, one the partner knocked on is bad."""
+    """Normal: a sound heuristic, the game's own judgement of each move (:mod:`games`)."""
 
     level: ClassVar[str] = "normal"
 
@@ -56,24 +52,4 @@ class HeuristicPlayer:
         legal = legal_of(view)
         if len(legal) == 1:
             return legal[0]
-        table = view.table
-        if not table.layout.plain:  # a game of seed 002
-            return normal_choice(view, rng)
-        mask = mask_of(view.hand)
-        plays = [a for a in legal if type(a) is Play]
-        if not plays:
-            discards = [a for a in legal if type(a) is Discard]
-            counted = mask | mask_of(view.dead)
-            return cheapest_discard(discards, counted, table.options.blank_double_25)
-        voids = infer(view).void_numbers
-        partner = partner_of(table.sides, view.seat)
-        left, right = table.ends if table.ends is not None else (None, None)
-        return best_play(
-            plays,
-            mask,
-            left,
-            right,
-            voids[(view.seat + 1) % table.seats],
-            voids[partner] if partner is not None else 0,
-            rng,
-        )
+        return knowledge_of(view).normal(view, rng)

@@ -1,4 +1,5 @@
-"""The normal level's judgement of a move, also the hard level's playout policy.
+"""The normal level's judgement of a move on the plain line, also the hard level's playout
+policy there (:mod:`plain_line`).
 
 A play is worth more the heavier its tile (pips left in hand count against you), if it is a
 double (doubles fit only one number, so they get stuck), the more of the hand can follow on
@@ -12,8 +13,8 @@ import random
 from collections.abc import Sequence
 
 from ..actions import KNOCK, Action, Discard, Play
-from ..hand import SHOWS, Hand
 from ..tiles import End, Tile
+from .simulation import SHOWS, LineHand
 
 PIPS_WEIGHT = 1.0
 DOUBLE_WEIGHT = 4.0
@@ -112,7 +113,7 @@ def cheapest_discard(discards: list[Discard], counted: int, blank_double_25: boo
 
 
 def playout_action(
-    hand: Hand, legal: tuple[Action, ...], voids: list[int], partners: tuple[int, ...]
+    hand: LineHand, legal: tuple[Action, ...], voids: list[int], partners: tuple[int, ...]
 ) -> Action:
     """The normal policy in a simulated hand: the seat's own tiles, the ends and the knocks
     (``voids``: numbers each seat has shown it lacks; ``partners``: per seat, -1 for none)."""
@@ -140,7 +141,7 @@ def playout_action(
     return KNOCK
 
 
-def knock_seen(voids: list[int], hand: Hand, seat: int, action: Action) -> None:
+def knock_seen(voids: list[int], hand: LineHand, seat: int, action: Action) -> None:
     """A knock or a discard shows the table that ``seat`` holds neither open end."""
     if type(action) is not Play and hand.left is not None and hand.right is not None:
         voids[seat] |= 1 << hand.left | 1 << hand.right

@@ -11,13 +11,13 @@ from collections.abc import Callable
 
 from ..actions import Action, Discard, Play
 from ..events import HandEnded
-from ..hand import Hand
 from .budget import Work
+from .simulation import LineHand
 
 Value = Callable[[int, HandEnded], float]  # (seat, finished hand) -> its worth to the seat
 
 
-def _ordered(hand: Hand) -> tuple[Action, ...]:
+def _ordered(hand: LineHand) -> tuple[Action, ...]:
     """Legal actions, heaviest tile first: the usual best move comes first, so more cuts."""
     legal = hand.legal_actions()
     if len(legal) < 2:
@@ -29,7 +29,7 @@ def _weight(action: Action) -> int:
     return action.tile.pips if isinstance(action, Play | Discard) else 0
 
 
-def _child(hand: Hand, action: Action, work: Work) -> Hand:
+def _child(hand: LineHand, action: Action, work: Work) -> LineHand:
     work.spend()
     child = hand.fork()
     child.step(child.to_move, action)  # type: ignore[arg-type]
@@ -37,7 +37,7 @@ def _child(hand: Hand, action: Action, work: Work) -> Hand:
 
 
 def _minimax(
-    hand: Hand,
+    hand: LineHand,
     side_of: tuple[int, ...],
     seat: int,
     value: Value,
@@ -69,7 +69,7 @@ def _minimax(
     return best
 
 
-def _max_n(hand: Hand, seats: int, value: Value, work: Work) -> tuple[float, ...]:
+def _max_n(hand: LineHand, seats: int, value: Value, work: Work) -> tuple[float, ...]:
     while True:
         result = hand.result
         if result is not None:
@@ -90,7 +90,7 @@ def _max_n(hand: Hand, seats: int, value: Value, work: Work) -> tuple[float, ...
 
 
 def solve(
-    world: Hand,
+    world: LineHand,
     legal: tuple[Action, ...],
     seat: int,
     side_of: tuple[int, ...],

@@ -1,8 +1,9 @@
-"""Deals consistent with what a seat knows, and the hand replayed to now in each of them.
+"""Deals consistent with what a seat of a plain-line game knows, and the hand replayed to now
+in each of them.
 
 A world gives every hidden tile a place (another hand, another seat's dead pile, or
 "elsewhere": the middle or out of play) without breaking any inference of
-:mod:`knowledge`. Worlds are drawn uniformly by rejection while that is cheap; once knocks
+:mod:`inference`. Worlds are drawn uniformly by rejection while that is cheap; once knocks
 rule out too much, tiles are placed most-constrained first and a tile with no room left
 makes room by moving others along an augmenting path, so a consistent world is always found.
 """
@@ -13,13 +14,21 @@ import random
 from dataclasses import dataclass
 
 from ..actions import KNOCK, Action, ActionKind, Discard, Play
-from ..deal import Deal
 from ..errors import DominoError
-from ..hand import AT_LEFT, AT_RIGHT, TILE_AT, Hand, tiles_of
 from ..tiles import End, Tile
-from ..variants import Opening, variant
+from ..variants import variant
 from ..views import PlayerView
-from .knowledge import Knowledge
+from .inference import Knowledge
+from .simulation import (
+    AT_LEFT,
+    AT_RIGHT,
+    TILE_AT,
+    Deal,
+    LineHand,
+    Opening,
+    line_hand,
+    tiles_of,
+)
 
 UNIFORM_TRIES = 12  # rejection attempts before placing tiles under the constraints
 
@@ -154,7 +163,7 @@ def replay_plan(view: PlayerView) -> ReplayPlan:
 
 def build_world(
     view: PlayerView, know: Knowledge, plan: ReplayPlan, placed: list[int]
-) -> Hand | None:
+) -> LineHand | None:
     """The hand as it would stand now had the hidden tiles lain as ``placed`` says; None if
     that deal does not reach the position (it would have ended earlier)."""
     table = view.table
@@ -184,7 +193,7 @@ def build_world(
         0,
         plan.turned_left,
     )
-    hand = Hand(variant(table.game), table.options, deal, plan.opening, table.hand_number)
+    hand = line_hand(variant(table.game), table.options, deal, plan.opening, table.hand_number)
     try:
         for seat, action in actions:
             hand.step(seat, action)

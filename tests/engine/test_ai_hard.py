@@ -1,5 +1,6 @@
-"""The hard level in the games of seed 002: what it sees that normal does not, how it weighs
-the deals it imagines, and a budget of counted work that makes every decision reproducible."""
+"""The hard level in the games on the general board: what it sees that normal does not, how
+it weighs the deals it imagines, and a budget of counted work that makes every decision
+reproducible."""
 
 from __future__ import annotations
 
@@ -12,18 +13,20 @@ import pytest
 from stock_kit import sdeal, splay, sstarted
 
 import engine
-from engine import VARIANTS, Match, StockGame, Tile, player_view
+from engine import VARIANTS, Match, Tile, player_view
 from engine.actions import Play
-from engine.ai import CountingPlayer, StockSearch, Work, player
-from engine.ai import stocksearch as search_module
-from engine.ai.stock import board_of, imagine, read_history
-from engine.ai.stocksearch import log_likelihood
+from engine.ai import CountingPlayer, Work, player
+from engine.ai import any_layout as search_module
+from engine.ai.any_layout import log_likelihood, searched_worlds
+from engine.ai.board_worlds import board_of, imagine, read_history
+from engine.ai.simulation import BoardHand
 from engine.events import PointsScored
-from engine.table import StockHand
-from engine.variants import variant
+from engine.variants import Variant, variant
 from engine.views import PlayerView
 
-STOCK_GAMES = [name for name, g in VARIANTS.items() if isinstance(g, StockGame)]
+BOARD_GAMES = [
+    name for name, g in VARIANTS.items() if not g.plain_line(g.defaults, g.seat_counts[0])
+]
 
 
 def mid_hand_views(game: str, seed: int) -> Iterator[PlayerView]:
@@ -68,11 +71,10 @@ def matador_light_lay() -> tuple[Match, PlayerView]:
 def test_a_light_lay_makes_deals_where_the_layer_held_a_heavier_fitting_tile_less_likely() -> None:
     match, view = matador_light_lay()
     game = variant("matador")
-    assert isinstance(game, StockGame)
     known = read_history(view, game, imagine(view, board_of(view), random.Random(0)))
     assert [c.seat for c in known.choices] == [1]
     truth = match.hand
-    assert isinstance(truth, StockHand)
+    assert isinstance(truth, BoardHand)
     swapped = truth.fork()  # 4-6 (fitted 3) traded for 5-5 (did not fit) from the stock
     assert Tile(5, 5) in truth.stock
     swapped.masks[1] ^= Tile(4, 6).bit | Tile(5, 5).bit
@@ -86,18 +88,17 @@ def test_hard_imagines_the_sensible_layer_more_often_than_chance() -> None:
     draw of the consistent deals does (counted over many deals, the margin is wide)."""
     _, view = matador_light_lay()
     game = variant("matador")
-    assert isinstance(game, StockGame)
     rng = random.Random(4)
     board = board_of(view)
     known = read_history(view, game, imagine(view, board, rng))
-    weighted = StockSearch(pool=400).worlds(view, known, rng)
+    weighted = searched_worlds(view, known, rng, CountingPlayer(pool=400), limit=400)
     heavy = Tile(4, 6).bit
     searched = sum(bool(next(weighted).masks[1] & heavy) for _ in range(400))
     uniform = sum(bool(imagine(view, board, rng, known).masks[1] & heavy) for _ in range(400))
     assert searched < 0.7 * uniform
 
 
-@pytest.mark.parametrize("game", STOCK_GAMES)
+@pytest.mark.parametrize("game", BOARD_GAMES)
 def test_hard_decides_the_same_for_the_same_view_and_seed(game: str) -> None:
     hard = player("hard")
     checked = 0
@@ -117,7 +118,7 @@ def test_the_stock_search_stops_at_the_first_deal_after_its_budget_of_moves(
     real = search_module.playout
 
     def counted(
-        game: StockGame, hand: StockHand, rng: random.Random, work: Work, scoring: bool
+        game: Variant, hand: BoardHand, rng: random.Random, work: Work, scoring: bool
     ) -> object:
         result = real(game, hand, rng, work, scoring)
         done_after.append(work.done)
@@ -126,9 +127,8 @@ def test_the_stock_search_stops_at_the_first_deal_after_its_budget_of_moves(
     monkeypatch.setattr(search_module, "playout", counted)
     view = next(mid_hand_views("matador", 3))
     budget = 700
-    StockSearch(steps=budget, max_worlds=10**6).choose(view, random.Random(1))
+    CountingPlayer(steps=budget, worlds=10**6).choose(view, random.Random(1))
     game = variant("matador")
-    assert isinstance(game, StockGame)
     scratch = imagine(view, board_of(view), random.Random(0))
     per_world = len(search_module.distinct_moves(game, scratch, view.seat, view.legal))
     assert done_after[-1] >= budget  # it spent the budget...
@@ -144,9 +144,9 @@ def test_a_deadline_from_outside_is_the_only_clock_and_is_asked_once_a_deal() ->
         asked.append(1)
         return len(asked) >= 3
 
-    StockSearch(steps=10**9, max_worlds=10**6, deadline=deadline).choose(view, random.Random(1))
+    CountingPlayer(steps=10**9, worlds=10**6, deadline=deadline).choose(view, random.Random(1))
     assert len(asked) == 3
-    assert CountingPlayer().deadline is None and StockSearch().deadline is None
+    assert CountingPlayer().deadline is None
 
 
 def test_the_engine_reads_no_clock() -> None:
@@ -171,7 +171,7 @@ def test_the_first_games_budget_counts_moves_and_deals_too(
 ) -> None:
     """Pair, gaple and gaple-dead: a budget of one move stops after the first deal of 40;
     an ample one searches the number of deals asked for."""
-    from engine.ai import search as line_search
+    from engine.ai import plain_line as line_search
 
     built: list[object] = []
     real = line_search.build_world  # type: ignore[attr-defined]

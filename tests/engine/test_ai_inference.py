@@ -11,11 +11,11 @@ import pytest
 from engine import Discard, Match, PlayerView, full_set, player_view
 from engine.ai import player
 from engine.ai.belief import choices, log_likelihood
-from engine.ai.knowledge import Knowledge, infer, numbers_mask
-from engine.ai.search import outcome_value
+from engine.ai.inference import Knowledge, infer, numbers_mask
+from engine.ai.plain_line import outcome_value
+from engine.ai.simulation import LineHand, mask_of
 from engine.ai.solver import solve
 from engine.ai.worlds import bins_of, build_world, place_hidden, replay_plan
-from engine.hand import Hand, mask_of
 
 GAMES = [("pair", {}), ("gaple", {}), ("gaple-dead", {}), ("gaple-dead", {"set": 9, "deal": 7})]
 
@@ -140,7 +140,7 @@ def test_the_real_deal_is_likelier_than_most_deals_that_fit_the_knocks(
 
 
 # --- the exact endgame ----------------------------------------------------------------
-def plain_minimax(hand: Hand, seat: int, value: object) -> float:
+def plain_minimax(hand: LineHand, seat: int, value: object) -> float:
     """Minimax without pruning, to check the solver's alpha-beta against."""
     if hand.result is not None:
         return value(seat, hand.result)  # type: ignore[operator, no-any-return]

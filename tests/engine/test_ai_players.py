@@ -20,10 +20,10 @@ from engine import (
     full_set,
     player_view,
 )
-from engine.ai import LEVELS, CountingPlayer, Player, StockSearch, player, safest_action
+from engine.ai import LEVELS, CountingPlayer, Player, player, safest_action
 
 # The hard level's own algorithm on a small budget, so every configuration stays cheap.
-QUICK_HARD = CountingPlayer(worlds=4, candidates=12, stock=StockSearch(steps=200, pool=8))
+QUICK_HARD = CountingPlayer(steps=200, worlds=4, pool=8)
 EXACT_HARD = CountingPlayer()  # the shipped budget: counted work, so no clock to remove
 HANDS_PER_CONFIG = 2
 

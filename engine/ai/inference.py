@@ -1,4 +1,5 @@
-"""What one seat can infer from its view: which tiles it cannot see and who may hold them.
+"""What one seat of a plain-line game (:mod:`plain_line`) can infer from its view: which
+tiles it cannot see and who may hold them.
 
 The set is known, so every tile the seat neither holds, nor put down dead, nor sees in the
 line is somewhere hidden: in another hand, among another seat's dead tiles, face down in the
@@ -12,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions import ActionKind
-from ..hand import SHOWS, mask_of
 from ..tiles import full_set
 from ..views import PlayerView
+from .simulation import SHOWS, mask_of
 
 
 @dataclass(frozen=True, slots=True)

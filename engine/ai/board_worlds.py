@@ -1,9 +1,10 @@
-"""What a seat of a game of seed 002 knows, the deals it imagines, and the normal level.
+"""What a seat of a game on the engine's board knows, the deals it imagines, and normal's
+judgement of a lay.
 
 The table's history is replayed on a board of one's own: a knock proves the knocker held
 nothing that fitted, a draw that it held nothing then (only tiles drawn since, less those it
 laid, can fit those ends now), a cut that the previous seat now holds the ribbon it was given,
-and every lay is a choice whose likelihood a world can be judged on (:mod:`stocksearch`).
+and every lay is a choice whose likelihood a world can be judged on (:mod:`any_layout`).
 An imagined world deals the tiles the seat has not seen to the other hands and the stock (a
 tile not seen may be in any hand or in the stock), within those limits. Normal judges each
 lay by what it scores now and what it unloads.
@@ -15,14 +16,23 @@ import random
 from dataclasses import dataclass, field
 
 from ..actions import Action, ActionKind, Cut, Play
-from ..board import DOWN, LEFT, RIGHT, UP, Board, Piece
-from ..deal import Deal
-from ..hand import mask_of
-from ..table import StockHand
 from ..tiles import End, Tile, full_set
-from ..variants import StockGame, variant
-from ..variants.base import Opening
+from ..variants import Variant, variant
 from ..views import LaidTile, PlayerView
+from .simulation import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Board,
+    BoardHand,
+    Deal,
+    Opening,
+    Piece,
+    board_hand,
+    mask_of,
+    put_on,
+)
 
 ALL_TILES = full_set(6)
 FULL_MASK = mask_of(ALL_TILES)
@@ -69,7 +79,7 @@ def _draws_this_turn(view: PlayerView) -> int:
 
 
 @dataclass(slots=True)
-class StockChoice:
+class LayChoice:
     """A lay another seat chose: ``values`` holds, per tile index that could have been laid
     then, normal's judgement of its best lay, ``chosen`` that of the lay made; ``since``
     the tiles the seat laid from then on (the chosen one included), ``received`` the tiles
@@ -93,7 +103,7 @@ class Known:
 
     held: list[set[Tile]]
     limits: list[list[list[int]]]
-    choices: list[StockChoice] = field(default_factory=list)
+    choices: list[LayChoice] = field(default_factory=list)
 
     def barred(self, seat: int) -> int:
         """Tiles the seat cannot hold at all (limits of none)."""
@@ -108,7 +118,7 @@ class Known:
         return all((mask & m).bit_count() <= n for m, n in self.limits[seat])
 
 
-def read_history(view: PlayerView, game: StockGame, scratch: StockHand | None = None) -> Known:
+def read_history(view: PlayerView, game: Variant, scratch: BoardHand | None = None) -> Known:
     """Replay the public moves of the hand on a board of one's own to learn from them; with a
     ``scratch`` hand of the game (any deal), also judge every lay of another seat."""
     seats = view.table.seats
@@ -173,13 +183,12 @@ def _laid(known: Known, seat: int, tile: Tile) -> None:
 
 
 def _judge(
-    known: Known, game: StockGame, scratch: StockHand, board: Board, seat: int, action: Action
+    known: Known, game: Variant, scratch: BoardHand, board: Board, seat: int, action: Action
 ) -> None:
     """Record ``seat``'s lay on ``board`` as a choice: normal's value of every lay any tile
     off the board could have made there (the scratch hand is given them all: a scratch is
     only read for its rules, and is spoilt after)."""
-    scratch.board = board
-    scratch.masks[seat] = FULL_MASK & ~mask_of([*board.tiles(), *board.off])
+    put_on(scratch, board, seat, FULL_MASK & ~mask_of([*board.tiles(), *board.off]))
     values: dict[int, float] = {}
     for option in scratch.plays_of(seat):
         if not isinstance(option, Play | Cut):
@@ -189,7 +198,7 @@ def _judge(
         if worth > values.get(index, float("-inf")):
             values[index] = worth
     chosen = lay_gain(game, scratch, seat, action)
-    known.choices.append(StockChoice(seat, values, chosen))
+    known.choices.append(LayChoice(seat, values, chosen))
 
 
 def unseen_tiles(view: PlayerView, board: Board) -> list[Tile]:
@@ -203,13 +212,12 @@ TRIES = 40  # deals drawn per world until one fits what the history says
 
 def imagine(
     view: PlayerView, board: Board, rng: random.Random, known: Known | None = None
-) -> StockHand:
+) -> BoardHand:
     """One position consistent with the view: the unseen tiles dealt at random to the other
     hands (their counts as shown, ribbons they took kept, and no tile that would have let a
     drawer or knocker lay) and the stock (its size as shown, in a random order)."""
     table = view.table
     game = variant(table.game)
-    assert isinstance(game, StockGame)
     if known is None:
         known = Known([set() for _ in table.players], [[] for _ in table.players])
     taken = set().union(*known.held)
@@ -242,17 +250,13 @@ def imagine(
     hidden, at = rest, 0
     stock = tuple(hidden[at:])
     must = tuple(a.tile for a in view.legal if type(a) is Play) if board.center is None else ()
-    hand = StockHand(game, table.options, Deal(tuple(hands), (), 0, None, stock),
-                     Opening(view.seat, must), table.hand_number)
-    hand.board = board.copy()
-    hand.scored = list(table.scored)
-    hand.draws = _draws_this_turn(view)
-    hand.to_move = view.seat
-    return hand
+    return board_hand(game, table.options, Deal(tuple(hands), (), 0, None, stock),
+                      Opening(view.seat, must), table.hand_number, board, table.scored,
+                      _draws_this_turn(view), view.seat)
 
 
 def lay_gain(
-    game: StockGame, hand: StockHand, seat: int, action: Action, scoring: bool = True
+    game: Variant, hand: BoardHand, seat: int, action: Action, scoring: bool = True
 ) -> float:
     """Normal's judgement of one move: points scored now, pips unloaded, and for a cut the
     pips handed to the previous seat (``scoring``: False where no lay scores, to save
@@ -270,15 +274,4 @@ def lay_gain(
     return 3.0 * gained + unload
 
 
-def normal_choice(view: PlayerView, rng: random.Random) -> Action:
-    legal = view.legal
-    if len(legal) == 1:
-        return legal[0]
-    game = variant(view.table.game)
-    assert isinstance(game, StockGame)
-    hand = imagine(view, board_of(view), rng)
-    scored = [(lay_gain(game, hand, view.seat, a), rng.random(), i) for i, a in enumerate(legal)]
-    return legal[max(scored)[2]]
-
-
-__all__ = ["Known", "StockChoice", "board_of", "imagine", "normal_choice", "read_history"]
+__all__ = ["Known", "LayChoice", "board_of", "imagine", "lay_gain", "read_history"]
