@@ -132,7 +132,12 @@ class FakeTelegramServer:
         self._port = port
         self._runner: web.AppRunner | None = None
         #: setWebhook's registration and every delivery attempt (``webhook.attempts``)
-        self.webhook = Webhook(self.world.updates, self._notify, webhook_timing or WebhookTiming())
+        self.webhook = Webhook(
+            self.world.updates,
+            self._notify,
+            webhook_timing or WebhookTiming(),
+            lambda problem: self._violate("setWebhook", [problem], {}),
+        )
 
     # --- lifecycle --------------------------------------------------------------------
 

@@ -98,10 +98,15 @@ class Webhook:
     """The bot's webhook: its registration, the delivery task, and every attempt made."""
 
     def __init__(
-        self, updates: UpdateQueue, notify: Callable[[], None], timing: WebhookTiming
+        self,
+        updates: UpdateQueue,
+        notify: Callable[[], None],
+        timing: WebhookTiming,
+        crashed: Callable[[str], None],
     ) -> None:
         self._updates = updates
         self._notify = notify
+        self._crashed = crashed  # a bug in the delivery must fail the test, not stall it
         self.timing = timing
         self.target: WebhookTarget | None = None
         self.attempts: list[DeliveryAttempt] = []
@@ -150,6 +155,7 @@ class Webhook:
             self._updates.drop_pending()
         self._updates.start_webhook()
         self._task = asyncio.get_running_loop().create_task(self._deliver(self.target))
+        self._task.add_done_callback(self._check_crash)
 
     def info(self) -> dict[str, Any]:
         """A WebhookInfo; with no webhook, only the url (empty) and the pending count."""
@@ -181,8 +187,14 @@ class Webhook:
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            # A crash was already reported as a violation (_check_crash).
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    def _check_crash(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self._crashed(f"the fake's webhook delivery crashed: {task.exception()!r}")
+            self._notify()
 
     async def _deliver(self, target: WebhookTarget) -> None:
         """Deliver the queue's updates to ``target`` in order, for as long as it is set."""

@@ -15,7 +15,8 @@ import pytest
 import telegram
 from aiohttp import web
 
-from fakeapi import SECRET_HEADER, FakeTelegramServer, WebhookTiming
+from fakeapi import SECRET_HEADER, FakeTelegramServer, ProtocolViolationError, WebhookTiming
+from fakeapi.webhook import Webhook
 
 FAST = WebhookTiming(timeout=0.5, first_retry=0.02, max_retry=0.1)
 
@@ -235,3 +236,20 @@ async def test_https_on_an_allowed_port_is_accepted_and_empty_url_removes_it(
     await ptb.set_webhook("")
     assert (await ptb.get_webhook_info()).url == ""
     assert await ptb.get_updates() == ()
+
+
+async def test_a_crash_of_the_delivery_fails_the_wait_at_once(
+    receiver: Receiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(*args: Any) -> None:
+        raise KeyError("bug")
+
+    monkeypatch.setattr(Webhook, "_post", broken)
+    async with FakeTelegramServer(webhook_timing=FAST) as server:
+        async with aiohttp.ClientSession() as http:
+            url = f"{server.base_url}{server.token}/setWebhook"
+            async with http.post(url, json={"url": receiver.url}) as response:
+                assert response.status == 200
+        server.add_user("Alice", started=True).send_private("hello")
+        with pytest.raises(ProtocolViolationError, match="webhook delivery crashed: KeyError"):
+            await server.wait_for(lambda: server.webhook.deliveries, timeout=5)
