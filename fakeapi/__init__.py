@@ -25,12 +25,15 @@ from .model import (
     Violation,
 )
 from .ratelimit import RateLimits
+from .webhook import SECRET_HEADER, DeliveryAttempt, WebhookTarget, WebhookTiming
 
 __all__ = [
     "DEFAULT_TOKEN",
+    "SECRET_HEADER",
     "ApiError",
     "Button",
     "CallbackQueryRecord",
+    "DeliveryAttempt",
     "FakeChat",
     "FakeTopic",
     "FakeTelegramError",
@@ -46,4 +49,6 @@ __all__ = [
     "StoredMessage",
     "Violation",
     "WaitTimeoutError",
+    "WebhookTarget",
+    "WebhookTiming",
 ]

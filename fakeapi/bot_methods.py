@@ -1,4 +1,5 @@
-"""Bot API methods about the bot itself and about chats: getMe, commands, members, webhooks."""
+"""Bot API methods about the bot itself and about chats: getMe, commands, members (webhooks are
+in webhook.py)."""
 
 from __future__ import annotations
 
@@ -67,20 +68,6 @@ def _text_setting(setting: str) -> tuple[Handler, Handler]:
 
 def accept(world: World, call: Call) -> bool:
     return True
-
-
-def delete_webhook(world: World, call: Call) -> bool:
-    if call.params.get("drop_pending_updates"):
-        world.updates.drop_pending()
-    return True
-
-
-def get_webhook_info(world: World, call: Call) -> dict[str, Any]:
-    return {
-        "url": "",
-        "has_custom_certificate": False,
-        "pending_update_count": len(world.updates.pending),
-    }
 
 
 def set_chat_menu_button(world: World, call: Call) -> bool:
@@ -156,8 +143,6 @@ HANDLERS: dict[str, Handler] = {
     "setMyCommands": set_my_commands,
     "getMyCommands": get_my_commands,
     "deleteMyCommands": delete_my_commands,
-    "deleteWebhook": delete_webhook,
-    "getWebhookInfo": get_webhook_info,
     "setChatMenuButton": set_chat_menu_button,
     "getChatMenuButton": get_chat_menu_button,
     "getChat": get_chat,

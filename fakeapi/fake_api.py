@@ -4,7 +4,8 @@ Point python-telegram-bot at it with ``base_url=server.base_url`` and
 ``base_file_url=server.base_file_url``. Every request is checked against the Bot API schema; a
 request that breaks it is answered 400 and kept in ``server.violations``, which tests check with
 ``server.assert_no_violations()``. Simulated users (``server.add_user``) send messages and tap
-buttons, which become updates for the bot's getUpdates long polling.
+buttons, which become updates for the bot's getUpdates long polling, or, once the bot calls
+setWebhook, POSTs to its webhook (``server.webhook``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from .ratelimit import (
     worst_windows,
 )
 from .schema import Uploaded, load_schema
+from .webhook import METHODS as WEBHOOK_METHODS
+from .webhook import Webhook, WebhookTiming
 from .wire import read_parameters, reply
 from .world import World
 
@@ -50,6 +53,7 @@ DEFAULT_TOKEN = "7000000001:AAFakeTokenForOfflineTestsAndDemo00"
 _API_PATH = re.compile(r"/bot([^/]+)/([A-Za-z]+)/?")
 _FILE_PATH = re.compile(r"/file/bot([^/]+)/(.+)")
 _HANDLERS = message_methods.HANDLERS | bot_methods.HANDLERS
+_SERVER_METHODS = WEBHOOK_METHODS | {"getUpdates"}  # answered by the server's own state
 #: python-telegram-bot's ``Defaults`` add these to every method it routes through one helper
 #: (parse_mode on editMessageReplyMarkup, for one); Telegram ignores them, so the fake does too.
 PTB_DEFAULTS_FIELDS = frozenset(
@@ -102,6 +106,7 @@ class FakeTelegramServer:
         privacy_mode: bool = True,
         rate_limits: RateLimits | None = None,
         port: int = 0,
+        webhook_timing: WebhookTiming | None = None,
     ) -> None:
         self.token = token
         self.schema = load_schema()
@@ -126,6 +131,13 @@ class FakeTelegramServer:
         self._changed = asyncio.Event()
         self._port = port
         self._runner: web.AppRunner | None = None
+        #: setWebhook's registration and every delivery attempt (``webhook.attempts``)
+        self.webhook = Webhook(
+            self.world.updates,
+            self._notify,
+            webhook_timing or WebhookTiming(),
+            lambda problem: self._violate("setWebhook", [problem], {}),
+        )
 
     # --- lifecycle --------------------------------------------------------------------
 
@@ -146,6 +158,7 @@ class FakeTelegramServer:
     async def stop(self) -> None:
         """Stop serving; long polls still waiting return an empty list at once."""
         self.world.updates.close()
+        await self.webhook.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -470,7 +483,7 @@ class FakeTelegramServer:
             self._violate(method, problems, raw)
             raise ApiError.bad_request("request breaks the Bot API schema: " + "; ".join(problems))
         seen.update(params)
-        if method not in _HANDLERS and method != "getUpdates":
+        if method not in _HANDLERS and method not in _SERVER_METHODS:
             self._violate(method, ["the fake server does not implement this method"], raw)
             raise ApiError.bad_request(f"the fake server does not implement {method}")
         if self._outage is not None and method not in self._outage[1]:
@@ -498,6 +511,8 @@ class FakeTelegramServer:
                 params.get("timeout"),
                 params.get("allowed_updates"),
             )
+        elif method in WEBHOOK_METHODS:
+            result = await self.webhook.answer(method, params, files)
         else:
             result = _HANDLERS[method](self.world, Call(params, files))
         self._check_result(method, result)

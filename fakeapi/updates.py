@@ -1,4 +1,5 @@
-"""The update queue behind getUpdates: increasing ids, offsets, long polling, allowed_updates."""
+"""The update queue behind getUpdates and the webhook: increasing ids, offsets, long polling,
+allowed_updates."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ class UpdateQueue:
     """Updates wait here until the bot confirms them by asking for a higher ``offset``.
 
     Only one long poll is served at a time: a newer getUpdates ends the older one with 409
-    Conflict, which is how Telegram tells two running copies of a bot apart.
+    Conflict, which is how Telegram tells two running copies of a bot apart. While a webhook is
+    set (``webhook_set``) getUpdates answers 409 too, and the webhook takes the updates one at a
+    time (:meth:`next_wanted`, :meth:`confirm_delivered`).
     """
 
     def __init__(self, first_id: int = 1) -> None:
@@ -33,6 +36,7 @@ class UpdateQueue:
         self.history: list[dict[str, Any]] = []
         self.delivered_through = first_id - 1
         self.polls_waiting = 0  # long polls held open right now (tests wait for one)
+        self.webhook_set = False
 
     @property
     def last_id(self) -> int:
@@ -60,6 +64,26 @@ class UpdateQueue:
         """deleteWebhook(drop_pending_updates=True): forget what the bot has not fetched."""
         self._pending.clear()
         self.delivered_through = self.last_id
+
+    def start_webhook(self) -> None:
+        """setWebhook: a long poll still waiting ends with 409, as Telegram ends it."""
+        self.webhook_set = True
+        self._generation += 1
+        self._wake()
+
+    async def next_wanted(self) -> dict[str, Any] | None:
+        """The oldest update the webhook must deliver, once there is one (None: closing)."""
+        while not self._closing:
+            self._drop_unwanted()
+            if self._pending:
+                return self._pending[0]
+            await self._arrived.wait()
+        return None
+
+    def confirm_delivered(self, update_id: int) -> None:
+        """The webhook answered 2xx: the update is delivered and leaves the queue."""
+        self._pending = [u for u in self._pending if u["update_id"] != update_id]
+        self.delivered_through = max(self.delivered_through, update_id)
 
     def close(self) -> None:
         """End every waiting long poll now (with an empty result)."""
@@ -96,6 +120,12 @@ class UpdateQueue:
         allowed_updates: Sequence[str] | None,
     ) -> list[dict[str, Any]]:
         """Answer one getUpdates call, holding it up to ``timeout`` seconds for an update."""
+        if self.webhook_set:
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; "
+                "use deleteWebhook to delete the webhook first",
+            )
         self._generation += 1
         generation = self._generation
         self._wake()  # an older poll still waiting now ends with 409 Conflict
@@ -118,6 +148,8 @@ class UpdateQueue:
                 pass
             finally:
                 self.polls_waiting -= 1
+            if self.webhook_set:
+                raise ApiError(409, "Conflict: terminated by setWebhook request")
             if generation != self._generation:
                 raise ApiError(
                     409,

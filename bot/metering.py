@@ -1,0 +1,68 @@
+"""Every Bot API call counted by method and outcome, from around the bot's rate limiter.
+
+python-telegram-bot passes each call but getUpdates through the rate limiter, once per attempt
+(a 429 retried is two attempts); wrapping the limiter sees them all without touching it, and
+the limiter keeps doing its own work. ``ApplicationBuilder().rate_limiter(MeteredLimiter(
+limiter, metrics))`` is the whole wiring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from telegram._utils.types import JSONDict
+from telegram.error import BadRequest, NetworkError, RetryAfter
+from telegram.ext import BaseRateLimiter
+
+from .metrics import ApiOutcome, Metrics
+
+LimiterArgs = TypeVar("LimiterArgs")
+Answer = bool | JSONDict | list[JSONDict]
+
+
+def outcome_of(error: Exception | None) -> ApiOutcome:
+    """How a call ended. PTB's BadRequest is a NetworkError too, but Telegram answered it."""
+    if error is None:
+        return ApiOutcome.OK
+    if isinstance(error, RetryAfter):
+        return ApiOutcome.RETRY_AFTER
+    if isinstance(error, NetworkError) and not isinstance(error, BadRequest):
+        return ApiOutcome.NETWORK  # no answer: refused, reset or timed out (TimedOut)
+    return ApiOutcome.REFUSED
+
+
+class MeteredLimiter(BaseRateLimiter[LimiterArgs]):
+    """A rate limiter that counts each attempt, then lets ``inner`` decide everything."""
+
+    def __init__(self, inner: BaseRateLimiter[LimiterArgs], metrics: Metrics) -> None:
+        self._inner = inner
+        self._metrics = metrics
+
+    async def initialize(self) -> None:
+        await self._inner.initialize()
+
+    async def shutdown(self) -> None:
+        await self._inner.shutdown()
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Answer]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: LimiterArgs | None,
+    ) -> Answer:
+        async def counted(*call_args: Any, **call_kwargs: Any) -> Answer:
+            try:
+                answer = await callback(*call_args, **call_kwargs)
+            except Exception as error:  # counted, then left to the limiter and the bot
+                self._metrics.api_call(endpoint, outcome_of(error))
+                raise
+            self._metrics.api_call(endpoint, ApiOutcome.OK)
+            return answer
+
+        return await self._inner.process_request(
+            counted, args, kwargs, endpoint, data, rate_limit_args
+        )

@@ -1,0 +1,159 @@
+"""A consistent copy of the live database, safe while the bot runs.
+
+The bot keeps SQLite in WAL mode, so the database file alone can miss the latest commits (they
+may still be in ``-wal``): copying it is not a backup. SQLite's online backup API reads one
+snapshot through SQLite itself, and in WAL mode it does not block the bot's writes.
+
+    python -m bot.storage.backup DEST [--database PATH]
+
+DEST is a file, or an existing folder (the copy is then named for the time). The database is
+``--database``, else ``DATABASE_PATH`` (from the environment or ``.env``, as the bot reads it).
+The copy is written beside DEST under a temporary name, checked with ``PRAGMA
+integrity_check``, and only then renamed to DEST: a failed backup never leaves a half copy.
+Prints one line; exit 0 on success, 1 on failure, 2 on a usage error.
+
+Restore: stop the bot; copy the backup over the database file; delete the database's ``-wal``
+and ``-shm`` files if they are there (they belong to the old database); start the bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from ..config import Settings, load_dotenv_file
+from ..errors import StorageError
+
+_DEFAULT_DATABASE = next(f.default for f in fields(Settings) if f.name == "database_path")
+
+
+class BackupError(StorageError):
+    """A backup could not be made; the message is one line naming the path and the cause."""
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A finished backup: where it is and how big."""
+
+    path: Path
+    size: int
+    seconds: float
+
+
+def database_path(env: Mapping[str, str] | None = None) -> Path:
+    """The database the bot uses: ``DATABASE_PATH`` or the bot's default."""
+    env = os.environ if env is None else env
+    text = env.get("DATABASE_PATH", "").strip()
+    return Path(text) if text else Path(str(_DEFAULT_DATABASE))
+
+
+def back_up(database: Path, destination: Path) -> Backup:
+    """Copy ``database`` to ``destination`` (a file, or a folder to name one in)."""
+    started = time.monotonic()
+    if not database.is_file():
+        raise BackupError(f"no database at {database}")
+    if destination.is_dir():
+        destination = destination / f"dominoes-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
+    if destination.exists() and destination.samefile(database):
+        raise BackupError(f"{destination} is the database itself: choose another destination")
+    temporary = destination.with_name(f".{destination.name}.{os.getpid()}.partial")
+    try:
+        _create(temporary)
+        try:
+            _copy(database, temporary)
+            _check(temporary)
+            _sync(temporary)
+            os.replace(temporary, destination)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise BackupError(f"cannot write {destination}: {error.strerror or error}") from None
+    _sync_folder(destination.parent)
+    return Backup(destination, destination.stat().st_size, time.monotonic() - started)
+
+
+def _create(temporary: Path) -> None:
+    """Claim the temporary file first: an unwritable folder fails here with its real cause."""
+    os.close(os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
+def _copy(database: Path, temporary: Path) -> None:
+    try:
+        # Read-only: the backup never changes the live database.
+        source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot open {database}: {error}") from None
+    try:
+        target = sqlite3.connect(temporary)
+        try:
+            try:
+                source.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.Error as error:
+                raise BackupError(f"cannot read {database}: {error}") from None
+            try:
+                source.backup(target)  # every page in one step: one snapshot
+                # A self-contained file: the copy needs no -wal beside it.
+                target.execute("PRAGMA journal_mode=DELETE").fetchone()
+            except sqlite3.Error as error:
+                raise BackupError(f"cannot write {temporary.parent}: {error}") from None
+        finally:
+            target.close()
+    finally:
+        source.close()
+
+
+def _check(temporary: Path) -> None:
+    with contextlib.closing(sqlite3.connect(temporary)) as copy:
+        rows = copy.execute("PRAGMA integrity_check").fetchall()
+    if [tuple(row) for row in rows] != [("ok",)]:
+        raise BackupError(f"the copy failed its integrity check: {rows[0][0]}")
+
+
+def _sync(path: Path) -> None:
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename durable too (not possible everywhere: best effort)."""
+    with contextlib.suppress(OSError):
+        _sync(folder)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.storage.backup",
+        description="Write a consistent copy of the bot's live SQLite database.",
+    )
+    parser.add_argument("destination", type=Path, help="a file, or an existing folder")
+    parser.add_argument(
+        "--database", type=Path, help="the database (default: DATABASE_PATH, as the bot reads it)"
+    )
+    args = parser.parse_args(argv)
+    load_dotenv_file()
+    database: Path = args.database or database_path()
+    try:
+        backup = back_up(database, args.destination)
+    except BackupError as error:
+        print(f"backup failed: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("backup interrupted: nothing was written", file=sys.stderr)
+        return 130
+    print(f"backed up {database} to {backup.path} ({backup.size} bytes, integrity ok)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

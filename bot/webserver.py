@@ -1,0 +1,189 @@
+"""The bot's HTTP side: Telegram's webhook, health checks and metrics, on one aiohttp server.
+
+- ``POST <webhook path>``: an update from Telegram. The secret token header must match
+  (compared in constant time; 403 otherwise); the JSON goes to ``put`` and the answer is 200
+  only once ``put`` returned, so an update the bot could not queue is retried by Telegram.
+- ``GET /healthz/live``: 200 while the event loop answers.
+- ``GET /healthz/ready``: 200, or 503 naming the checks that failed (database, telegram).
+- ``GET /metrics``: Prometheus' text format (bot/metrics.py).
+
+TLS is not served here: a public webhook URL ends at a reverse proxy (or a tunnel) that
+forwards plain HTTP to this server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import inspect
+import logging
+import os
+import re
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from .errors import ConfigError
+from .metrics import Metrics
+
+log = logging.getLogger(__name__)
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+LIVE_PATH = "/healthz/live"
+READY_PATH = "/healthz/ready"
+METRICS_PATH = "/metrics"
+CHECK_TIMEOUT = 2.0  # seconds a readiness check may take before it counts as failed
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts
+
+#: A readiness check: True when its part works. May be a coroutine function.
+Check = Callable[[], Awaitable[bool] | bool]
+#: Takes one decoded update; returns once the update is queued for the handlers.
+Put = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class WebhookEndpoint:
+    """Where Telegram POSTs updates, the secret it must send, and where they go."""
+
+    path: str
+    secret_token: str = field(repr=False)
+    put: Put
+
+
+@dataclass(frozen=True)
+class HttpSettings:
+    """The HTTP side's settings: ``WEBHOOK_URL`` (empty: long polling), ``WEBHOOK_SECRET``
+    (empty: a new random one at each start, which setWebhook then registers), ``HTTP_HOST``
+    and ``HTTP_PORT`` (empty: no HTTP server in polling mode; 8080 in webhook mode)."""
+
+    webhook_url: str | None
+    webhook_secret: str = field(repr=False)
+    host: str
+    port: int | None
+
+    @property
+    def webhook_path(self) -> str:
+        """The path Telegram POSTs to: the public URL's own path (the proxy keeps it)."""
+        return urlsplit(self.webhook_url or "").path or "/"
+
+
+def http_settings_from_env(env: Mapping[str, str] | None = None) -> HttpSettings:
+    """Read the HTTP side's settings; raise :class:`ConfigError` with a one-line reason."""
+    env = os.environ if env is None else env
+    url = env.get("WEBHOOK_URL", "").strip() or None
+    if url is not None and not re.match(r"^https://[^\s/]+(/\S*)?$", url):
+        raise ConfigError("WEBHOOK_URL must be the public https:// URL Telegram should call")
+    secret = env.get("WEBHOOK_SECRET", "").strip() or secrets.token_urlsafe(32)
+    if not _SECRET.fullmatch(secret):
+        raise ConfigError(
+            "WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)"
+        )
+    port_text = env.get("HTTP_PORT", "").strip()
+    port: int | None = 8080 if url is not None else None
+    if port_text:
+        if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+            raise ConfigError(f"HTTP_PORT must be a port number from 1 to 65535, not {port_text!r}")
+        port = int(port_text)
+    host = env.get("HTTP_HOST", "").strip() or "0.0.0.0"  # every interface: a container's port
+    return HttpSettings(url, secret, host, port)
+
+
+def build_web_app(
+    metrics: Metrics, checks: Mapping[str, Check], webhook: WebhookEndpoint | None = None
+) -> web.Application:
+    """The aiohttp application; ``checks`` name the readiness checks (database, telegram)."""
+    checks = dict(checks)
+
+    async def ready(request: web.Request) -> web.Response:
+        failed = [name for name, check in checks.items() if not await _passes(name, check)]
+        if failed:
+            return web.json_response({"ready": False, "failed": failed}, status=503)
+        return web.json_response({"ready": True})
+
+    async def exposition(request: web.Request) -> web.Response:
+        body, content_type = metrics.exposition()
+        return web.Response(body=body, headers={"Content-Type": content_type})
+
+    app = web.Application(client_max_size=1024 * 1024)
+    app.router.add_get(LIVE_PATH, _live)
+    app.router.add_get(READY_PATH, ready)
+    app.router.add_get(METRICS_PATH, exposition)
+    if webhook is not None:
+        if not _SECRET.fullmatch(webhook.secret_token) or not webhook.path.startswith("/"):
+            raise ConfigError("the webhook needs a path and a secret token Telegram accepts")
+
+        async def receive(request: web.Request) -> web.Response:
+            return await _receive(request, webhook)
+
+        app.router.add_post(webhook.path, receive)
+    return app
+
+
+async def _live(request: web.Request) -> web.Response:
+    return web.json_response({"live": True})
+
+
+async def _passes(name: str, check: Check) -> bool:
+    """Run one check; raising or taking longer than CHECK_TIMEOUT is failing."""
+    try:
+        result = check()
+        if inspect.isawaitable(result):
+            result = await asyncio.wait_for(result, CHECK_TIMEOUT)
+    except Exception as error:  # a broken check must answer 503, not 500
+        log.warning("readiness check %s failed: %s", name, type(error).__name__)
+        return False
+    return bool(result)
+
+
+async def _receive(request: web.Request, webhook: WebhookEndpoint) -> web.Response:
+    sent = request.headers.get(SECRET_HEADER, "").encode()
+    if not hmac.compare_digest(sent, webhook.secret_token.encode()):
+        log.warning("webhook request from %s without the right secret token", request.remote)
+        return web.Response(status=403)
+    try:
+        update = await request.json()
+    except ValueError:
+        return web.Response(status=400)
+    if not isinstance(update, dict) or not isinstance(update.get("update_id"), int):
+        return web.Response(status=400)
+    try:
+        await webhook.put(update)
+    except Exception:  # not queued: 503 makes Telegram send it again
+        log.exception("update %d could not be queued", update["update_id"])
+        return web.Response(status=503)
+    return web.Response()
+
+
+class WebServer:
+    """The aiohttp server around :func:`build_web_app`: start in post_init, stop at shutdown."""
+
+    def __init__(self, app: web.Application, host: str, port: int) -> None:
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)
+        self._host = host
+        self._port = port
+
+    @property
+    def port(self) -> int:
+        """The bound port (the real one when started on port 0)."""
+        return self._port
+
+    async def start(self) -> None:
+        """Listen; an address already in use is one :class:`ConfigError` line."""
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._host, self._port)
+        try:
+            await site.start()
+        except OSError as error:
+            await self._runner.cleanup()
+            raise ConfigError(
+                f"cannot serve HTTP on {self._host}:{self._port}: {error.strerror or error}"
+            ) from None
+        self._port = self._runner.addresses[0][1]
+        log.info("serving HTTP on %s:%d", self._host, self._port)
+
+    async def stop(self) -> None:
+        await self._runner.cleanup()

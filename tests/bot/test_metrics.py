@@ -1,0 +1,72 @@
+"""The bot's metrics: each recording shows in the Prometheus exposition, in a registry of its
+own."""
+
+from __future__ import annotations
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.metrics import ApiOutcome, Metrics
+
+
+def samples(metrics: Metrics) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of the exposition, keyed by name and sorted labels."""
+    body, content_type = metrics.exposition()
+    assert content_type.startswith("text/plain; version=")
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(body.decode())
+        for sample in family.samples
+    }
+
+
+def test_each_recording_shows_in_the_exposition() -> None:
+    metrics = Metrics()
+    metrics.update_handled("message")
+    metrics.update_handled("callback_query")
+    metrics.update_handled("callback_query")
+    metrics.tap_handled(0.2)
+    metrics.table_edited(1.5)
+    metrics.move_played("gaple")
+    metrics.api_call("sendPhoto", ApiOutcome.OK)
+    metrics.api_call("editMessageMedia", ApiOutcome.RETRY_AFTER)
+    metrics.flood_waited(3.5)
+    metrics.outbox(4, 2.25)
+    metrics.open_tables(games=2, lobbies=1)
+    metrics.picture_drawn("table", 0.04)
+    seen = samples(metrics)
+    assert seen[("domino_updates_handled_total", (("kind", "callback_query"),))] == 2
+    assert seen[("domino_updates_handled_total", (("kind", "message"),))] == 1
+    assert seen[("domino_taps_handled_total", ())] == 1
+    assert seen[("domino_moves_played_total", (("game", "gaple"),))] == 1
+    assert seen[("domino_bot_api_calls_total", (("method", "sendPhoto"), ("outcome", "ok")))] == 1
+    assert seen[("domino_flood_waits_total", ())] == 1
+    assert seen[("domino_flood_wait_seconds_total", ())] == 3.5
+    assert seen[("domino_outbox_depth", ())] == 4
+    assert seen[("domino_outbox_oldest_age_seconds", ())] == 2.25
+    assert (seen[("domino_open_games", ())], seen[("domino_open_lobbies", ())]) == (2, 1)
+    assert seen[("domino_picture_draw_seconds_count", (("kind", "table"),))] == 1
+    assert seen[("domino_picture_draw_seconds_sum", (("kind", "table"),))] == pytest.approx(0.04)
+    assert seen[("domino_tap_to_answer_seconds_bucket", (("le", "0.25"),))] == 1
+    assert seen[("domino_tap_to_answer_seconds_bucket", (("le", "0.1"),))] == 0
+    assert seen[("domino_tap_to_table_edit_seconds_sum", ())] == 1.5
+    assert all(name.startswith("domino_") for name, _ in seen)
+
+
+def test_registries_are_separate() -> None:
+    first, second = Metrics(), Metrics()
+    first.move_played("kolbasa")
+    assert ("domino_moves_played_total", (("game", "kolbasa"),)) in samples(first)
+    assert ("domino_moves_played_total", (("game", "kolbasa"),)) not in samples(second)
+
+
+def test_telegram_answered_recently_counts_error_answers_but_not_network_failures() -> None:
+    metrics = Metrics()
+    assert not metrics.telegram_answered_within(60)
+    metrics.api_call("getMe", ApiOutcome.NETWORK)
+    assert not metrics.telegram_answered_within(60)
+    assert samples(metrics)[("domino_bot_api_last_ok_timestamp_seconds", ())] == 0
+    metrics.api_call("sendMessage", ApiOutcome.REFUSED)
+    assert metrics.telegram_answered_within(60)
+    assert not metrics.telegram_answered_within(-1)
+    assert samples(metrics)[("domino_bot_api_last_ok_timestamp_seconds", ())] > 0
