@@ -123,9 +123,9 @@ def build_application(
         ("scoreboard", scoreboard_command), ("stats", stats_command),
     ):
         application.add_handler(CommandHandler(name, callback))
-    for family, (kinds, route) in buttons.ROUTES.items():
+    for family in buttons.ROUTES:
         application.add_handler(
-            CallbackQueryHandler(buttons.answering(kinds, route), pattern=PATTERNS[family])
+            CallbackQueryHandler(buttons.answering(family), pattern=PATTERNS[family])
         )
     application.add_handler(CallbackQueryHandler(buttons.unknown))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrate_handler))

@@ -25,8 +25,7 @@ from . import keyboards, lobbytexts, wording
 from .callbacks import (
     AddComputer,
     BackToHand,
-    CutTap,
-    LayTap,
+    Lay,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -40,6 +39,7 @@ from .callbacks import (
     TileIntent,
     TileTap,
     decode,
+    kinds_of,
 )
 from .commands import create_game
 from .delivery import answer_tap
@@ -72,11 +72,10 @@ Context = ContextTypes.DEFAULT_TYPE
 Route = Callable[[Runtime, Context, CallbackQuery, Any], Awaitable[Answer]]
 
 
-def answering(
-    expected: type | tuple[type, ...], route: Route
-) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
     """A PTB callback for one family of buttons: decode, route, answer once, whatever
     happens (a refusal is a toast, a failure a short apology, never a traceback)."""
+    expected, route = kinds_of(family), ROUTES[family]
 
     async def handle(update: Update, context: Context) -> None:
         query = update.callback_query
@@ -299,7 +298,7 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
 
 
 async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
-                      tap: TileTap | LayTap | CutTap | BackToHand) -> Answer:
+                      tap: TileTap | Lay | BackToHand) -> Answer:
     user, t = query.from_user, _t(query)
     game = await _game(rt, tap.game_id)
     seat = game.seat_of(user.id)
@@ -319,7 +318,7 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             return t("You cannot lay that tile now."), None
         if tap.move_no != game.move_no:
             return t("That button is out of date."), None
-        action = tap.action() if isinstance(tap, TileTap | LayTap | CutTap) else None
+        action = tap.action() if isinstance(tap, TileTap | Lay) else None
         if action is None:
             assert isinstance(tap, TileTap | BackToHand)
             view = player_view(game.match, seat)
@@ -397,16 +396,17 @@ async def _show_choice(
                                          reply_markup=markup)
 
 
-# family (bot.callbacks.PATTERNS) -> (the button types it carries, its route)
-ROUTES: dict[str, tuple[type | tuple[type, ...], Route]] = {
-    "game": (PickGame, game_picked),
-    "rules": (ShowRules, rules_asked),
-    "again": (PlayAgain, again_tapped),
-    "lobby": ((LobbyTap, AddComputer), lobby_tapped),
-    "play": ((TileTap, LayTap, CutTap, BackToHand), tile_tapped),
-    "hand": (ShowHand, hand_asked),
-    "stop": (StopAnswer, stop_tapped),
-    "leave": (LeaveAnswer, leave_tapped),
-    "replace": (ReplaceAway, replace_tapped),
-    "settings": (SettingTap, settings_tapped),
+# family (bot.callbacks.PATTERNS) -> its route; the kinds of button each family carries are
+# declared with the buttons (bot.callbacks.kinds_of).
+ROUTES: dict[str, Route] = {
+    "game": game_picked,
+    "rules": rules_asked,
+    "again": again_tapped,
+    "lobby": lobby_tapped,
+    "play": tile_tapped,
+    "hand": hand_asked,
+    "stop": stop_tapped,
+    "leave": leave_tapped,
+    "replace": replace_tapped,
+    "settings": settings_tapped,
 }

@@ -7,7 +7,7 @@ import re
 
 from bot_kit import Group, counting_seeds, die_after_commit
 
-from bot.callbacks import TileIntent, TileTap
+from bot.callbacks import Lay, TileIntent, TileTap
 from bot.models import Status
 from bot.settings import GroupSettings
 from engine import Tile, match_to_dict
@@ -141,10 +141,10 @@ async def test_stale_forged_and_foreign_buttons_change_nothing(group: Group) -> 
         attempts = {
             "garbled": user.press_raw(message, "garbage"),
             "long": user.press_raw(message, "p:" + "9" * 60),
-            "stale": user.press_raw(message, TileTap(game.game_id, before - 1, tile,
-                                                             TileIntent.PLAY).encode()),
-            "other game": user.press_raw(message, TileTap(game.game_id + 7, before, tile,
-                                                          TileIntent.PLAY).encode()),
+            "stale": user.press_raw(message, Lay(game.game_id, before - 1, tile,
+                                                         None).encode()),
+            "other game": user.press_raw(message, Lay(game.game_id + 7, before, tile,
+                                                      None).encode()),
             "not held": user.press_raw(message, TileTap(
                 game.game_id, before,
                 next(t for t in (Tile(a, b) for a in range(7) for b in range(a, 7))
@@ -155,7 +155,7 @@ async def test_stale_forged_and_foreign_buttons_change_nothing(group: Group) -> 
                              if any(b.text == "👀 My tiles" for row in m.buttons for b in row))
         attempts["onlooker tiles"] = dewi.press(table_message, "👀 My tiles")
         attempts["onlooker move"] = dewi.press_raw(
-            table_message, TileTap(game.game_id, before, tile, TileIntent.PLAY).encode())
+            table_message, Lay(game.game_id, before, tile, None).encode())
         await group.server.wait_for(lambda: all(r.answered for r in attempts.values()))
         assert game.move_no == before
         toasts = {name: r.answer_text for name, r in attempts.items()}
