@@ -46,6 +46,12 @@ class Status(enum.Enum):
         return self in (Status.LOBBY, Status.PLAYING)
 
 
+def is_computer_id(user_id: int) -> bool:
+    """Whether ``user_id`` is a computer player's: theirs are negative (Telegram's users'
+    are positive), so a stored result, which keeps only ids and names, still tells."""
+    return user_id < 0
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """A seat's occupant. Computer players have negative ids and a ``level``."""
@@ -56,7 +62,7 @@ class Player:
 
     @property
     def is_computer(self) -> bool:
-        return self.level is not None
+        return is_computer_id(self.user_id)
 
     def to_json(self) -> list[object]:
         return [self.user_id, self.name] if self.level is None else [

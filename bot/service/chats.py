@@ -1,14 +1,37 @@
-"""What a game's place asks of the service: the messages it keeps (questions asked and
-answered), a forum topic closed or deleted, a group that became a supergroup."""
+"""The chats games are played in and their people: a group's settings and its /settings
+menu, the users the bot knows, the messages a game keeps (questions asked and answered), a
+forum topic closed or deleted, a group that became a supergroup."""
 
 from __future__ import annotations
 
 from ..models import Game, Status
+from ..settings import GroupSettings
 from .commits import Commits
 
 
 class Chats(Commits):
-    """The game's messages and its place in Telegram."""
+    """Groups, users, and a game's messages and place in Telegram."""
+
+    async def group_settings(self, chat_id: int) -> GroupSettings:
+        """The house rules, turn time and language the group's new tables take."""
+        return GroupSettings.from_json(await self.storage.chat_settings(chat_id))
+
+    async def save_group_settings(self, chat_id: int, settings: GroupSettings) -> None:
+        await self.storage.save_chat_settings(chat_id, settings.to_json())
+
+    async def settings_menu(self, chat_id: int) -> int | None:
+        """The group's live /settings message: only its buttons change anything."""
+        return await self.storage.settings_menu(chat_id)
+
+    async def settings_menu_posted(self, chat_id: int, message_id: int | None) -> None:
+        """A /settings menu was posted (it replaces the last one), or closed (None)."""
+        await self.storage.save_settings_menu(chat_id, message_id)
+
+    async def remember_user(self, user_id: int, name: str, username: str | None,
+                            language: str | None, private_ok: bool | None = None) -> None:
+        """Keep a user's name and language (and, when known, whether their private chat
+        with the bot is open)."""
+        await self.storage.remember_user(user_id, name, username, language, private_ok)
 
     async def save_messages(self, game: Game) -> None:
         await self.storage.save_messages(game)

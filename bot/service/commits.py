@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from engine import Event
 
-from ..errors import UserError
+from ..errors import OutOfDateError, UserError
 from ..i18n import N_
 from ..models import Game, Outgoing, Status, move_number
 from ..storage import StaleMoveError
@@ -61,7 +61,7 @@ class Commits(GameMemory):
             await self.storage.commit_move(game, previous_move_no, move_no, deadline, events,
                                            outgoing, self.clock())
         except StaleMoveError:
-            raise UserError(N_("That button is out of date.")) from None
+            raise OutOfDateError() from None
         game.move_no, game.deadline = move_no, deadline  # once committed
         self._remember(game)
         self._changed(game)

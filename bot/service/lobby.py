@@ -4,13 +4,14 @@ reach in private yet."""
 from __future__ import annotations
 
 import enum
+from dataclasses import replace
 from typing import Any
 
-from engine import variant
+from engine import BadInputError, variant
 
-from ..errors import UserError
+from ..errors import OutOfDateError, PrivateChatClosedError, UserError
 from ..gamebook import GAMES
-from ..i18n import N_
+from ..i18n import DEFAULT_LANGUAGE, N_, pick_language
 from ..locks import Locks
 from ..models import Game, Messages, Outgoing, Player, Status, computer
 from .chats import Chats
@@ -27,6 +28,30 @@ class LobbyState(enum.Enum):
 
 class Lobbies(Chats):
     """A table from its opening to its start."""
+
+    async def open_table(
+        self, chat_id: int, chat_title: str | None, creator: Player, creator_language: str | None,
+        game_name: str, options: dict[str, object], thread_id: int | None = None,
+    ) -> Game:
+        """Open a table with the group's settings (``options`` win), in the forum topic
+        ``thread_id`` if given. A group speaks the language of whoever opened its first
+        table, until /settings; refusals are worded in :meth:`group_language`."""
+        settings = await self.group_settings(chat_id)
+        if settings.language is None:
+            settings = replace(settings, language=pick_language(creator_language))
+            await self.save_group_settings(chat_id, settings)
+        await self.storage.save_chat_title(chat_id, chat_title)
+        merged = settings.game_options(game_name) | options
+        try:
+            return await self.create(chat_id, creator, game_name,
+                                     settings.language or DEFAULT_LANGUAGE, merged,
+                                     settings.turn_seconds, thread_id)
+        except BadInputError:
+            raise UserError(N_("Those options are not valid for this game.")) from None
+
+    async def group_language(self, chat_id: int) -> str:
+        """The language the group is spoken to in."""
+        return (await self.group_settings(chat_id)).language or DEFAULT_LANGUAGE
 
     async def create(
         self, chat_id: int, creator: Player, game_name: str, language: str,
@@ -54,13 +79,19 @@ class Lobbies(Chats):
         place so that the lead moves on. ``user`` (one of its people) opens it; the others are
         seated but each confirms with a tap (Join), or leaves. When the table is open already
         (another player tapped first), ``user`` takes their seat at it."""
+        existing = self.open_game_in(old.chat_id, old.thread_id)
+        rematch = existing is not None and self.is_rematch(existing, old)
+        if existing is not None and rematch and existing.seat_of(user.user_id) is None:
+            # Another player opened it first: this takes a seat there, as Join would, and
+            # the hand goes to the private chat (a seat kept for the user is confirmed
+            # whether or not it is open).
+            await self.needs_private_chat(user.user_id, f"join{existing.game_id}")
         if old.status is not Status.FINISHED:
-            raise UserError(N_("That button is out of date."))
+            raise OutOfDateError()
         if old.seat_of(user.user_id) is None or old.players[old.seat_of(user.user_id) or 0] \
                 .is_computer:
             raise UserError(N_("Only the players of that match can start it again."))
-        existing = self.open_game_in(old.chat_id, old.thread_id)
-        if existing is not None and self.is_rematch(existing, old):
+        if existing is not None and rematch:
             await self.join(existing, user)
             return existing
         if existing is not None:
@@ -87,7 +118,21 @@ class Lobbies(Chats):
         return (lobby.status is Status.LOBBY and lobby.variant == old.variant
                 and lobby.options == old.options and old.seat_of(lobby.creator_id) is not None)
 
+    async def take_seat(self, game: Game, player: Player) -> None:
+        """The lobby's Join: the hand will go to the player's private chat, so it must be open
+        first (:class:`PrivateChatClosedError`, whose link's /start takes the seat); then as
+        :meth:`join`."""
+        await self.needs_private_chat(player.user_id, f"join{game.game_id}")
+        await self.join(game, player)
+
+    async def needs_private_chat(self, user_id: int, payload: str) -> None:
+        """Raise :class:`PrivateChatClosedError` (its link's start parameter: ``payload``)
+        unless the bot can write to ``user_id`` in private."""
+        if not await self.storage.private_ok(user_id):
+            raise PrivateChatClosedError(payload)
+
     async def join(self, game: Game, player: Player) -> None:
+        """``player`` takes a seat, or confirms the one a rematch kept for them."""
         self._lobby(game)
         was = self._lobby_state(game)
         if player.user_id in game.pending:  # a rematch's player confirms their seat
@@ -130,6 +175,11 @@ class Lobbies(Chats):
         if now is LobbyState.READY:
             return self.composer.ready(game)
         return self.composer.unreachable(game) if now is LobbyState.BLOCKED else []
+
+    async def private_chat_changed(self, user_id: int, is_open: bool, locks: Locks) -> None:
+        """The user blocked the bot in private, or unblocked it."""
+        await self.storage.set_private_ok(user_id, is_open)
+        await self.reach_changed_everywhere(user_id, locks)
 
     async def reach_changed_everywhere(self, user_id: int, locks: Locks) -> None:
         """The user's private chat opened or closed (a /start, a block, a hand that bounced):

@@ -4,6 +4,7 @@ player whose time ran out), and what follows it until a human must act."""
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 
 from engine import (
     Action,
@@ -12,15 +13,16 @@ from engine import (
     Event,
     Match,
     MatchEnded,
+    PlayerView,
     player_view,
 )
 from engine.ai import safest_action
 
-from ..errors import UserError
+from ..errors import GameOverError, NotPlayingError, NotYourTurnError, OutOfDateError, UserError
 from ..i18n import N_
 from ..models import AWAY_AFTER, Game, Outgoing, Status
 from ..refusals import rule_message
-from ..stats import rating_changes
+from ..scoreboards import rating_changes
 from ..thinker import Question
 from .automoves import auto_moves
 from .lobby import Lobbies
@@ -63,22 +65,73 @@ class Play(Lobbies):
             raise
         return events
 
-    async def act(self, game: Game, user_id: int, move_no: int, action: Action) -> list[Event]:
+    @staticmethod
+    def seat_of(game: Game, user_id: int) -> int:
+        """The seat of ``user_id`` at ``game``; :class:`NotPlayingError` if they have none."""
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise NotPlayingError()
+        return seat
+
+    def playing_seat(self, game: Game, user_id: int) -> int:
+        """The seat of ``user_id`` in a match under way (:class:`NotPlayingError`,
+        :class:`GameOverError`)."""
+        seat = self.seat_of(game, user_id)
+        if game.status is not Status.PLAYING or game.match is None:
+            raise GameOverError()
+        return seat
+
+    def turn_of(self, game: Game, user_id: int) -> int:
+        """The seat of ``user_id``, which must be the one to move: a tap on a hand out of
+        turn is told whose turn it is, before whether its button is stale."""
+        seat = self.playing_seat(game, user_id)
+        assert game.match is not None
+        to_move = game.match.to_move
+        if to_move is not None and to_move != seat:
+            raise NotYourTurnError(game.players[to_move].name)
+        return seat
+
+    def choosing(self, game: Game, user_id: int, move_no: int) -> PlayerView:
+        """The view a player chooses their move in (which end, face down or not), from a
+        button made at ``move_no``: refused as a tap would be."""
+        seat = self.turn_of(game, user_id)
+        if move_no != game.move_no:
+            raise OutOfDateError()
+        assert game.match is not None
+        view = player_view(game.match, seat)
+        if not view.my_turn:
+            raise NotYourTurnError()
+        return view
+
+    async def tapped(
+        self, game: Game, user_id: int, move_no: int, action: Action,
+        accepted: Callable[[], Awaitable[None]] | None = None,
+    ) -> list[Event]:
+        """A move from a button of the player's hand: refused as :meth:`turn_of` says, then
+        as :meth:`act` does."""
+        self.turn_of(game, user_id)
+        return await self.act(game, user_id, move_no, action, accepted)
+
+    async def act(
+        self, game: Game, user_id: int, move_no: int, action: Action,
+        accepted: Callable[[], Awaitable[None]] | None = None,
+    ) -> list[Event]:
         """Apply a player's action from a button that was made at ``move_no``.
 
         Raises :class:`UserError` for a stale button, a seat that is not theirs, or a move
-        the rules refuse; nothing changes then.
+        the rules refuse; nothing changes then. ``accepted`` is awaited once the rules allow
+        the move, before it is committed (the tap is answered then, not after the pictures).
         """
         match = game.match
         if game.status is not Status.PLAYING or match is None:
-            raise UserError(N_("This game is over."))
-        seat = game.seat_of(user_id)
-        if seat is None:
-            raise UserError(N_("You are not playing in this game."))
+            raise GameOverError()
+        seat = self.seat_of(game, user_id)
         if move_no != game.move_no:
-            raise UserError(N_("That button is out of date."))
+            raise OutOfDateError()
         if match.to_move != seat:
-            raise UserError(N_("It is not your turn."))
+            raise NotYourTurnError()
+        if accepted is not None and match.can(seat, action):  # else the rules' refusal
+            await accepted()
         return await self._play(game, seat, action, timed_out=False)
 
     async def expire(self, game: Game, move_no: int) -> list[Event]:
