@@ -10,7 +10,7 @@ from telegram.ext import ContextTypes
 
 from engine import PlayerView, Tile
 
-from .config import Settings
+from .config import BotConfig
 from .i18n import Translator
 from .keyboards import deep_link
 from .locks import Locks
@@ -28,7 +28,7 @@ KEY = "runtime"
 
 @dataclass(slots=True)
 class Runtime:
-    settings: Settings
+    config: BotConfig
     storage: Storage
     service: GameService
     publisher: Publisher
