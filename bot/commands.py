@@ -53,7 +53,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     payload = context.args[0] if context.args else ""
     for game in rt.service.games_of_user(user.id):
         seat = game.seat_of(user.id)
-        if seat is not None and seat in game.messages.unreachable:
+        if seat is not None and seat in game.messages.announced_unreachable:
             await rt.resend_hand(game, seat)
     await rt.service.reach_changed_everywhere(user.id, rt.locks)
     if payload.startswith(("join", "hand")) and not re.fullmatch(

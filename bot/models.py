@@ -111,7 +111,8 @@ class Messages:
     table_hand: int | None = None  # the hand number the table message shows
     table_key: str | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
-    unreachable: list[int] = field(default_factory=list)  # seats told about in the group
+    # The seats whose player the group was told the bot cannot reach in private (once each).
+    announced_unreachable: list[int] = field(default_factory=list)
     topic_gone: bool = False  # its lobby and table were in a topic that is closed or gone
     # The /stop and /leave questions asked in the group and not yet answered: their buttons
     # are taken away when the game ends, so a late tap is never offered.
@@ -126,7 +127,7 @@ class Messages:
                 "table_hand": self.table_hand,
                 "table_key": self.table_key,
                 "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},
-                "unreachable": self.unreachable,
+                "unreachable": self.announced_unreachable,
                 "topic_gone": self.topic_gone,
                 "questions": self.questions,
             }
@@ -206,9 +207,10 @@ class Game:
     seat_changes: list[SeatChange] = field(default_factory=list)  # in the order they happened
     pending: list[int] = field(default_factory=list)  # a rematch's players yet to confirm
     thread_id: int | None = None  # its forum topic; None: no topics, or the General topic
-    # In a lobby, the people seated whom the bot cannot write to in private (they never
-    # opened the chat, or blocked the bot): not stored, the service reads it from the users.
-    unreachable: list[int] = field(default_factory=list)
+    # In a lobby, the user ids of the people seated whom the bot cannot write to in private
+    # (they never opened the chat, or blocked the bot): not stored, the service reads it
+    # from the users.
+    unreachable_ids: list[int] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
@@ -217,9 +219,9 @@ class Game:
         return None
 
     @property
-    def cut_off(self) -> list[Player]:
-        """The people seated whom the bot cannot reach in private (see ``unreachable``)."""
-        return [p for p in self.players if p.user_id in self.unreachable]
+    def unreachable_players(self) -> list[Player]:
+        """The people seated whom the bot cannot reach in private (``unreachable_ids``)."""
+        return [p for p in self.players if p.user_id in self.unreachable_ids]
 
     @property
     def names(self) -> list[str]:
@@ -271,7 +273,7 @@ class Composer(Protocol):
 
     def ready(self, game: Game) -> list[Outgoing]: ...
 
-    def unreachable(self, game: Game) -> list[Outgoing]: ...
+    def private_chats_needed(self, game: Game) -> list[Outgoing]: ...
 
     def match_end(
         self, game: Game, ended: Any, rating_changes: Sequence[int | None]

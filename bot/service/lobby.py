@@ -163,7 +163,7 @@ class Lobbies(Chats):
     def _lobby_state(game: Game) -> LobbyState:
         if len(game.players) < min(game.seat_counts) or game.pending:
             return LobbyState.WAITING
-        return LobbyState.BLOCKED if game.cut_off else LobbyState.READY
+        return LobbyState.BLOCKED if game.unreachable_players else LobbyState.READY
 
     def _lobby_notices(self, game: Game, was: LobbyState) -> list[Outgoing]:
         """When the table becomes ready, its creator is called to start, once; when it has
@@ -174,7 +174,7 @@ class Lobbies(Chats):
             return []
         if now is LobbyState.READY:
             return self.composer.ready(game)
-        return self.composer.unreachable(game) if now is LobbyState.BLOCKED else []
+        return self.composer.private_chats_needed(game) if now is LobbyState.BLOCKED else []
 
     async def private_chat_changed(self, user_id: int, is_open: bool, locks: Locks) -> None:
         """The user blocked the bot in private, or unblocked it."""
@@ -192,9 +192,9 @@ class Lobbies(Chats):
         """A player of the lobby opened their private chat with the bot, or blocked it."""
         if game.status is not Status.LOBBY or game.seat_of(user_id) is None:
             return
-        was, before = self._lobby_state(game), list(game.unreachable)
+        was, before = self._lobby_state(game), list(game.unreachable_ids)
         await self._check_reach(game)
-        if game.unreachable != before:
+        if game.unreachable_ids != before:
             await self._save_players(game, self._lobby_notices(game, was))
 
     async def remove_computer(self, game: Game, user_id: int) -> None:

@@ -138,5 +138,5 @@ class GameMemory:
     async def _check_reach(self, game: Game) -> None:
         """Read which of a lobby's people the bot cannot write to in private."""
         if game.status is Status.LOBBY:
-            game.unreachable = [p.user_id for p in game.players if not p.is_computer
+            game.unreachable_ids = [p.user_id for p in game.players if not p.is_computer
                                 and not await self.storage.private_ok(p.user_id)]

@@ -43,13 +43,13 @@ class Play(Lobbies):
         if game.pending:
             raise UserError(N_("Waiting for {names} to confirm with Join."), names=", ".join(
                 p.name for p in game.players if p.user_id in game.pending))
-        before = list(game.unreachable)
+        before = list(game.unreachable_ids)
         await self._check_reach(game)  # as it is now: a chat may have opened or bounced
-        if game.cut_off:
-            if game.unreachable != before:
+        if game.unreachable_players:
+            if game.unreachable_ids != before:
                 self._changed(game)  # the lobby shows who it waits for
             raise UserError(N_("Waiting for {names} to open a private chat with me."),
-                            names=", ".join(p.name for p in game.cut_off))
+                            names=", ".join(p.name for p in game.unreachable_players))
         try:
             match = Match(game.variant, len(game.players), game.options)
         except BadInputError:
