@@ -64,7 +64,7 @@ class TextComposer:
     def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]:
         """Said in the General topic: which game ended there, and why."""
         t = translator(game.language)
-        name = title(t, game.variant)
+        name = title(t, game.game_name)
         if deleted:
             text = t("The topic of the {game} game was deleted, so the game ends with no "
                      "result. Open a new table with /newgame.", game=name)

@@ -64,7 +64,7 @@ def help_text(t: Translator) -> str:
 def options_line(t: Translator, game: Game) -> str:
     # The target and the rest as they will be for the players seated (Bergen: 15 for two,
     # 10 for three or four), or for the fewest seats the options fit while few are seated.
-    opts = variant(game.variant).lobby_options(game.options, len(game.players))
+    opts = variant(game.game_name).lobby_options(game.options, len(game.players))
     parts = [t("double-{n} set", n=opts.set),
              t.plural("to {count} point", "to {count} points", opts.target)]
     if game.turn_seconds:
@@ -72,7 +72,7 @@ def options_line(t: Translator, game: Game) -> str:
     else:
         parts.append(t("no turn timer"))
     chosen = opts.to_dict()
-    for name, words in presentation(game.variant).options.items():
+    for name, words in presentation(game.game_name).options.items():
         if chosen[name] in words.in_force:
             parts.append(t(words.in_force[chosen[name]]))
     return " · ".join(parts)
@@ -105,7 +105,7 @@ def lobby_status(t: Translator, game: Game) -> str:
 
 def lobby_text(t: Translator, game: Game) -> str:
     lines = [
-        t("<b>{title}</b>: a new table", title=esc(title(t, game.variant))),
+        t("<b>{title}</b>: a new table", title=esc(title(t, game.game_name))),
         options_line(t, game),
         "",
         t("Players ({count}):", count=len(game.players)),

@@ -193,7 +193,7 @@ class Game:
     game_id: int
     chat_id: int
     status: Status
-    variant: str
+    game_name: str  # the game played: a name in bot.gamebook.GAMES (stored as "variant")
     options: dict[str, Any]
     creator_id: int
     players: list[Player]
@@ -236,7 +236,7 @@ class Game:
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
-        return variant(self.variant).seat_counts
+        return variant(self.game_name).seat_counts
 
     @property
     def partnerships(self) -> tuple[tuple[int, ...], ...]:
@@ -245,7 +245,7 @@ class Game:
         seats = len(self.players)
         if seats not in self.seat_counts:
             return ()
-        sides = variant(self.variant).sides(seats)
+        sides = variant(self.game_name).sides(seats)
         return sides if any(len(side) > 1 for side in sides) else ()
 
 

@@ -76,11 +76,11 @@ async def rating_changes(storage: Storage, game: Game, ended: MatchEnded, now: f
                          ) -> tuple[int | None, ...]:
     """How the match that just ended moves each seat's rating on the group's board of its game
     (None for a computer player, who is kept off the board), before it is recorded."""
-    matches, hands = await _records(storage, ResultFilter(chat_id=game.chat_id, game=game.variant))
+    matches, hands = await _records(storage, ResultFilter(game.chat_id, game.game_name))
     record = MatchRecord(
-        game.game_id, game.chat_id, game.variant,
+        game.game_id, game.chat_id, game.game_name,
         tuple((p.user_id, p.name) for p in game.players),
-        variant(game.variant).sides(len(game.players)), ended.winner, ended.scores, now)
+        variant(game.game_name).sides(len(game.players)), ended.winner, ended.scores, now)
     fresh = fresh_rating()
     before = {s.user_id: s.rating for s in standings(matches, hands)}
     after = {s.user_id: s.rating for s in standings([*matches, record], hands)}

@@ -98,7 +98,7 @@ class Lobbies(Chats):
             raise UserError(N_(
                 "A table is already open here: press Join on it, or its creator can cancel it."))
         seated = old.players[1:] + old.players[:1]
-        game = Game(0, old.chat_id, Status.LOBBY, old.variant, dict(old.options), user.user_id,
+        game = Game(0, old.chat_id, Status.LOBBY, old.game_name, dict(old.options), user.user_id,
                     [user if p.user_id == user.user_id else p for p in seated], None, 0,
                     old.language, Messages(), old.turn_seconds,
                     pending=[p.user_id for p in seated
@@ -115,7 +115,7 @@ class Lobbies(Chats):
         """Whether ``lobby`` is the table "Play again" opens for ``old``: its game and
         options, still waiting to start, opened by one of its players (not a stranger's
         /newgame that happens to match an old result's button)."""
-        return (lobby.status is Status.LOBBY and lobby.variant == old.variant
+        return (lobby.status is Status.LOBBY and lobby.game_name == old.game_name
                 and lobby.options == old.options and old.seat_of(lobby.creator_id) is not None)
 
     async def take_seat(self, game: Game, player: Player) -> None:

@@ -51,7 +51,7 @@ class Play(Lobbies):
             raise UserError(N_("Waiting for {names} to open a private chat with me."),
                             names=", ".join(p.name for p in game.unreachable_players))
         try:
-            match = Match(game.variant, len(game.players), game.options)
+            match = Match(game.game_name, len(game.players), game.options)
         except BadInputError:
             raise UserError(N_("These options do not fit a table of {count} players."),
                             count=len(game.players)) from None

@@ -90,7 +90,7 @@ async def test_every_table_picture_drawn_from_the_last_is_the_table_drawn_whole(
             assert shown.current.photo is not None
             whole = render_table(table_view(game.match), picture_names(game),
                                  theme=runtime.pictures.theme,
-                                 labels=labels_for(game.language, game.variant))
+                                 labels=labels_for(game.language, game.game_name))
             assert shown.current.photo.data == whole, f"after move {checked + 1}"
             checked += 1
     assert checked >= 8
