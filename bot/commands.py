@@ -108,7 +108,8 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             target, text = existing.messages.lobby, t(
                 "A table is already open here: press Join on it, or its creator can cancel it.")
         else:
-            target, text = existing.messages.table, t("A game is already running in this chat.")
+            target = existing.messages.table_message
+            text = t("A game is already running in this chat.")
         await reply(update, text,
                     reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
                     if target else None)

@@ -130,7 +130,7 @@ class HandSync:
     def _table_link(self, t: Translator, game: Game) -> str:
         """A way back to the group's table: a link to the message where Telegram has one
         (supergroups), else the group's name."""
-        table = game.messages.table
+        table = game.messages.table_message
         chat = str(game.chat_id)
         if table is not None and chat.startswith("-100"):
             url = f"https://t.me/c/{chat[4:]}/{table}"

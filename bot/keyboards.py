@@ -82,7 +82,8 @@ def lobby(
     )
 
 
-def table(t: Translator, game: Game) -> InlineKeyboardMarkup:
+def my_tiles(t: Translator, game: Game) -> InlineKeyboardMarkup:
+    """The table message's one button: "My tiles", sent again in private."""
     return InlineKeyboardMarkup([[_button(t("👀 My tiles"), ShowHand(game.game_id))]])
 
 

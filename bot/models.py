@@ -107,7 +107,7 @@ class Messages:
 
     lobby: int | None = None
     lobby_key: str | None = None
-    table: int | None = None
+    table_message: int | None = None  # the group's picture of the table, with "My tiles"
     table_hand: int | None = None  # the hand number the table message shows
     table_key: str | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
@@ -123,7 +123,7 @@ class Messages:
             {
                 "lobby": self.lobby,
                 "lobby_key": self.lobby_key,
-                "table": self.table,
+                "table": self.table_message,
                 "table_hand": self.table_hand,
                 "table_key": self.table_key,
                 "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},

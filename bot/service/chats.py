@@ -61,7 +61,7 @@ class Chats(Commits):
             return False
         status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
         game.thread_id = None
-        game.messages.lobby = game.messages.table = None
+        game.messages.lobby = game.messages.table_message = None
         game.messages.topic_gone = True
         try:
             await self._set_status(game, status, self.composer.topic_gone(game, deleted),

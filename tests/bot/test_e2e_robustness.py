@@ -94,7 +94,7 @@ async def test_after_a_crash_the_table_and_the_hand_are_brought_up_to_date(group
         game = group.game()
         last = game.match.hand.moves[-1] if game.match else None
     assert last is not None
-    table_message = group.server.message(group.chat, game.messages.table)  # type: ignore[arg-type]
+    table_message = group.server.message(group.chat, game.messages.table_message)  # type: ignore[arg-type]
     assert str(last.action.tile) not in (table_message.caption or "")  # type: ignore[union-attr]
     async with group.bot():
         await group.server.wait_for(
@@ -248,7 +248,7 @@ async def test_a_flood_wait_is_waited_out(group: Group) -> None:
     async with group.bot():
         table = await group.start("pair")
         await table.play_one()
-        table_id = group.game().messages.table
+        table_id = group.game().messages.table_message
         group.server.fail_next("editMessageMedia", retry_after=1, chat=group.chat)
         await table.play_one()
         await table.play_one()
@@ -274,7 +274,7 @@ async def test_fast_moves_coalesce_into_the_latest_picture(group: Group) -> None
                 moves += 1
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
         game = group.game()
-        message = group.server.message(group.chat, game.messages.table)  # type: ignore[arg-type]
+        message = group.server.message(group.chat, game.messages.table_message)  # type: ignore[arg-type]
         edits = group.server.requests_for("editMessageMedia", group.chat)[edits_before:]
     assert len(edits) < moves, (len(edits), moves)
     assert all(r.status == 200 for r in edits)
