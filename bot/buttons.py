@@ -42,7 +42,7 @@ from .callbacks import (
     kinds_of,
 )
 from .delivery import answer_tap
-from .errors import PrivateChatClosedError, UserError
+from .errors import OutOfDateError, PrivateChatClosedError, UserError
 from .gamebook import GAMES
 from .i18n import N_, Translator, translator
 from .menu import setting_button
@@ -89,8 +89,7 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
             if not isinstance(button, expected):
                 toast = t("That button is out of date.")
             else:
-                rt = runtime(context)
-                toast, url = await route(rt, context, query, button)
+                toast, url = await route(runtime(context), context, query, button)
         except PrivateChatClosedError as closed:  # hands go there: open it first, /start acts
             url = runtime(context).private_link(closed.payload)
         except UserError as exc:
@@ -134,7 +133,7 @@ async def _game(rt: Runtime, game_id: int) -> Game:
     """The game a button names; a finished one is read back from the database."""
     game = await rt.service.find(game_id)
     if game is None:
-        raise UserError("That button is out of date.")
+        raise OutOfDateError()
     return game
 
 
