@@ -37,7 +37,7 @@ from unittest import mock
 from telegram.ext import AIORateLimiter
 
 from bot.app import begin_stop, build_application, running
-from bot.config import Settings
+from bot.config import BotConfig
 from bot.ratelimit import Limits
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser
 from fakeapi.players import Table, button
@@ -135,7 +135,7 @@ async def one_run(limiter: str, flood: bool, args: argparse.Namespace, folder: P
             users = [server.add_user(f"P{g}x{n}", language_code="en") for n in range(4)]
             groups.append((server.add_group(f"Table {g}", members=users, admins=users[:1]),
                            users))
-        settings = Settings(token=server.token, api_base_url=server.api_root,
+        settings = BotConfig(token=server.token, api_base_url=server.api_root,
                             database_path=folder / f"{limiter}-{flood}.db",
                             group_messages_per_minute=GROUP_LIMIT,
                             group_rate_period=args.group_period,

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.app import build_application, running
-from bot.config import Settings
+from bot.config import BotConfig
 from bot.runtime import KEY, Runtime
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser
 from fakeapi.players import Table, button, live_buttons
@@ -95,7 +95,7 @@ async def one_match(method: str, where: str, after: bool, target: int, seed: int
     async with FakeTelegramServer() as server:
         users = [server.add_user(n, language_code="en") for n in ("A", "B", "C", "D")]
         chat = server.add_group("G", members=users, admins=users[:1])
-        settings = Settings(token=server.token, api_base_url=server.api_root,
+        settings = BotConfig(token=server.token, api_base_url=server.api_root,
                             database_path=folder / f"{method}-{where}-{after}-{seed}.db",
                             group_messages_per_minute=100_000, messages_per_second=100_000,
                             private_messages_per_period=100_000)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import begin_stop, build_application, running
-from bot.config import Settings
+from bot.config import BotConfig
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser
 from fakeapi.players import Table
 
@@ -47,7 +47,7 @@ async def measure(game: str, groups: int, seconds: float, folder: Path) -> dict[
             users = [server.add_user(f"P{g}x{n}", language_code="en") for n in range(4)]
             tables.append((server.add_group(f"Table {g}", members=users, admins=users[:1]),
                            users))
-        settings = Settings(token=server.token, api_base_url=server.api_root,
+        settings = BotConfig(token=server.token, api_base_url=server.api_root,
                             database_path=folder / "taps.db", computer_pause=0.0)
         seeds = iter(range(7000, 100_000))
         application = build_application(settings, seed_source=lambda: next(seeds))

@@ -11,16 +11,16 @@ from .errors import ConfigError
 
 
 def main() -> int:
-    from .config import load_dotenv_file, settings_from_env
+    from .config import config_from_env, load_dotenv_file
 
     load_dotenv_file()
     try:
-        settings = settings_from_env()
+        config = config_from_env()
     except ConfigError as exc:
         print(f"domino-bot: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from .app import allowed_updates, begin_stop, build_application
@@ -28,7 +28,7 @@ def main() -> int:
 
     limit_arenas()  # before any thread allocates
 
-    application = build_application(settings)
+    application = build_application(config)
     # Our own signal handlers: stopping starts at the signal, before PTB waits for the
     # running handlers and jobs, so nothing waits out a flood wait or a failing Telegram.
     loop = asyncio.new_event_loop()

@@ -29,7 +29,7 @@ from . import buttons, commands
 from .boards import scoreboard_command, stats_command
 from .callbacks import PATTERNS
 from .composer import TextComposer
-from .config import Settings
+from .config import BotConfig
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from .locks import Locks
 from .menu import settings_command
@@ -73,19 +73,19 @@ PRIVATE_COMMANDS = (
 
 
 def build_application(
-    settings: Settings, seed_source: Callable[[], int] | None = None
+    config: BotConfig, seed_source: Callable[[], int] | None = None
 ) -> Application:  # type: ignore[type-arg]
     """The bot, ready to run: handlers registered, storage opened and games resumed on start."""
     limiter = FloodLimiter(Limits(
-        overall=(settings.messages_per_second, 1.0),
-        group=(settings.group_messages_per_minute, settings.group_rate_period),
-        private=(settings.private_messages_per_period, settings.private_rate_period),
+        overall=(config.messages_per_second, 1.0),
+        group=(config.group_messages_per_minute, config.group_rate_period),
+        private=(config.private_messages_per_period, config.private_rate_period),
     ))
     application = (
         ApplicationBuilder()
-        .token(settings.token)
-        .base_url(settings.bot_url)
-        .base_file_url(settings.file_url)
+        .token(config.token)
+        .base_url(config.bot_url)
+        .base_file_url(config.file_url)
         .request(bot_request())
         .rate_limiter(limiter)
         .concurrent_updates(True)
@@ -94,8 +94,8 @@ def build_application(
         .post_shutdown(_on_shutdown)
         .build()
     )
-    storage = Storage(settings.database_path)
-    pictures = PictureMaker(settings.table_theme)
+    storage = Storage(config.database_path)
+    pictures = PictureMaker(config.table_theme)
     locks = Locks()
     service = GameService(
         storage, TextComposer(pictures), seed_source or (lambda: secrets.randbits(64)),
@@ -104,7 +104,7 @@ def build_application(
     publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter)
     assert application.job_queue is not None
     timers = Timers(application.job_queue, service, locks,
-                    computer_pause=settings.computer_pause)
+                    computer_pause=config.computer_pause)
 
     def changed(game: Game) -> None:
         publisher.request(game.game_id)
@@ -112,7 +112,7 @@ def build_application(
 
     service.on_change = changed
     application.bot_data[KEY] = Runtime(
-        settings, storage, service, publisher, locks, pictures, timers, limiter
+        config, storage, service, publisher, locks, pictures, timers, limiter
     )
 
     for name, callback in (
@@ -123,9 +123,9 @@ def build_application(
         ("scoreboard", scoreboard_command), ("stats", stats_command),
     ):
         application.add_handler(CommandHandler(name, callback))
-    for family, (kinds, route) in buttons.ROUTES.items():
+    for family in buttons.ROUTES:
         application.add_handler(
-            CallbackQueryHandler(buttons.answering(kinds, route), pattern=PATTERNS[family])
+            CallbackQueryHandler(buttons.answering(family), pattern=PATTERNS[family])
         )
     application.add_handler(CallbackQueryHandler(buttons.unknown))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrate_handler))

@@ -9,20 +9,12 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
+from .boardtexts import board_heading, scoreboard_picture, scoreboard_text, stats_text
 from .errors import UserError
 from .i18n import translator
-from .menu import group_settings
 from .painter import Urgency
 from .runtime import runtime
-from .stats import (
-    board_heading,
-    parse_query,
-    player_stats,
-    scoreboard,
-    scoreboard_picture,
-    scoreboard_text,
-    stats_text,
-)
+from .scoreboards import parse_query, player_stats, scoreboard
 
 CAPTION_LIMIT = 1024
 CAPTION_ROWS = 5
@@ -34,7 +26,7 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or message is None:
         return
-    settings = await group_settings(rt, chat.id)
+    settings = await rt.service.group_settings(chat.id)
     t = translator(settings.language or (user.language_code if user else None))
     if chat.type == ChatType.PRIVATE:
         await message.reply_text(t("The scoreboard belongs to a group: type /scoreboard there."))

@@ -19,14 +19,13 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine import Discard, PlayerView, Tile, player_view
+from engine import Discard, PlayerView, Tile
 
 from . import keyboards, lobbytexts, wording
 from .callbacks import (
     AddComputer,
     BackToHand,
-    CutTap,
-    LayTap,
+    Lay,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -40,18 +39,18 @@ from .callbacks import (
     TileIntent,
     TileTap,
     decode,
+    kinds_of,
 )
-from .commands import create_game
 from .delivery import answer_tap
-from .errors import UserError
+from .errors import OutOfDateError, PrivateChatClosedError, UserError
 from .gamebook import GAMES
 from .i18n import N_, Translator, translator
-from .menu import group_settings, setting_button
+from .menu import setting_button
 from .messenger import LOBBY, TABLE, Place, message_at
-from .models import Game, Status
+from .models import Game
 from .runtime import Runtime, runtime
 from .stockplay import choices_for, gains, is_stock_game
-from .updates import is_admin, is_group, player_of, remember, thread_of
+from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
 
 log = logging.getLogger(__name__)
 #: What a stray lobby or table message says once found (in the group's language).
@@ -72,11 +71,10 @@ Context = ContextTypes.DEFAULT_TYPE
 Route = Callable[[Runtime, Context, CallbackQuery, Any], Awaitable[Answer]]
 
 
-def answering(
-    expected: type | tuple[type, ...], route: Route
-) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
     """A PTB callback for one family of buttons: decode, route, answer once, whatever
     happens (a refusal is a toast, a failure a short apology, never a traceback)."""
+    expected, route = kinds_of(family), ROUTES[family]
 
     async def handle(update: Update, context: Context) -> None:
         query = update.callback_query
@@ -92,6 +90,8 @@ def answering(
                 toast = t("That button is out of date.")
             else:
                 toast, url = await route(runtime(context), context, query, button)
+        except PrivateChatClosedError as closed:  # hands go there: open it first, /start acts
+            url = runtime(context).private_link(closed.payload)
         except UserError as exc:
             toast = t(exc.message, **exc.params)
         except Exception:
@@ -133,7 +133,7 @@ async def _game(rt: Runtime, game_id: int) -> Game:
     """The game a button names; a finished one is read back from the database."""
     game = await rt.service.find(game_id)
     if game is None:
-        raise UserError("That button is out of date.")
+        raise OutOfDateError()
     return game
 
 
@@ -149,7 +149,7 @@ async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if chat is None or not is_group(chat) or tap.game not in GAMES:
         return _t(query)("That button is out of date."), None
     await remember(rt, query.from_user)
-    refusal = await create_game(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
+    refusal = await open_table(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
     if refusal is None:
         await _delete_quietly(query)  # the picker has done its job
     return refusal, None
@@ -163,7 +163,7 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
         return t("That button is out of date."), None
     chat = query.message.chat
     if is_group(chat):
-        settings = await group_settings(rt, chat.id)
+        settings = await rt.service.group_settings(chat.id)
         t = translator(settings.language or query.from_user.language_code)
     if isinstance(query.message, Message):  # a reply stays in the picker's forum topic
         await query.message.reply_text(lobbytexts.rules_text(t, tap.game),
@@ -181,9 +181,6 @@ async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
             await rt.service.rematch(old, player_of(user))
             return t("A new table is open: the others press Join to play again."), None
         # Another player opened it first: this tap takes a seat there, as Join would.
-        if lobby.seat_of(user.id) is None and not await rt.storage.private_ok(user.id):
-            return None, keyboards.deep_link(rt.publisher.messenger.bot_username,
-                                             f"join{lobby.game_id}")
         async with rt.locks.game(lobby.game_id):
             await rt.service.rematch(old, player_of(user))
     return t("You joined the game."), None
@@ -206,11 +203,7 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             return t("{name} takes a seat.", name=added.name), None
         if tap.action is LobbyAction.JOIN:
             await remember(rt, user)
-            if not await rt.storage.private_ok(user.id):
-                # Hands go to the private chat: open it first; /start there takes the seat.
-                return None, keyboards.deep_link(rt.publisher.messenger.bot_username,
-                                                 f"join{game.game_id}")
-            await rt.service.join(game, player_of(user))
+            await rt.service.take_seat(game, player_of(user))
             return t("You joined the game."), None
         if tap.action is LobbyAction.LEAVE:
             await rt.service.leave(game, user.id)
@@ -285,51 +278,34 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
                      ) -> Answer:
     user, t = query.from_user, _t(query)
     game = await _game(rt, tap.game_id)
-    seat = game.seat_of(user.id)
-    if seat is None:
-        return t("You are not playing in this game."), None
-    if game.status is not Status.PLAYING:
-        return t("This game is over."), None
+    seat = rt.service.playing_seat(game, user.id)
     if not await _current(rt, query, game, TABLE, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
-    if not await rt.storage.private_ok(user.id):
-        return None, keyboards.deep_link(rt.publisher.messenger.bot_username, f"hand{game.game_id}")
-    await rt.publisher.hands.resend_hand(game, seat)
+    await rt.service.needs_private_chat(user.id, f"hand{game.game_id}")
+    await rt.resend_hand(game, seat)
     return t("I sent your tiles to our private chat."), None
 
 
 async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
-                      tap: TileTap | LayTap | CutTap | BackToHand) -> Answer:
+                      tap: TileTap | Lay | BackToHand) -> Answer:
     user, t = query.from_user, _t(query)
     game = await _game(rt, tap.game_id)
-    seat = game.seat_of(user.id)
-    if seat is None:
-        return t("You are not playing in this game."), None
+    seat = rt.service.seat_of(game, user.id)
     if not await _current(rt, query, game, seat,
                           t("This message is out of date: your tiles are in the newest one.")):
         return t("That message is out of date: your tiles are in the newest one."), None
     async with rt.locks.game(game.game_id):
-        if game.status is not Status.PLAYING or game.match is None:
-            return t("This game is over."), None
-        to_move = game.match.to_move
-        if to_move is not None and to_move != seat:  # a tap out of turn says whose turn it is
-            return t("It is {name}'s turn; I will write when it is yours.",
-                     name=game.players[to_move].name), None
         if isinstance(tap, TileTap) and tap.intent is TileIntent.INERT:
+            rt.service.turn_of(game, user.id)  # out of turn, it says whose turn it is
             return t("You cannot lay that tile now."), None
-        if tap.move_no != game.move_no:
-            return t("That button is out of date."), None
-        action = tap.action() if isinstance(tap, TileTap | LayTap | CutTap) else None
+        action = tap.action() if isinstance(tap, TileTap | Lay) else None
         if action is None:
             assert isinstance(tap, TileTap | BackToHand)
-            view = player_view(game.match, seat)
-            if not view.my_turn:
-                return t("It is not your turn."), None
+            view = rt.service.choosing(game, user.id, tap.move_no)
             await _show_choice(rt, query, t, game, view, tap)
             return None, None
-        if game.match.can(seat, action):  # else the service's refusal is the toast
-            await answer_early(query)
-        await rt.service.act(game, user.id, tap.move_no, action)
+        await rt.service.tapped(game, user.id, tap.move_no, action,
+                                accepted=lambda: answer_early(query))
     return None, None
 
 
@@ -347,7 +323,7 @@ async def _current(rt: Runtime, query: CallbackQuery, game: Game, place: Place, 
         return True  # an inline message, or one too old for Telegram to show: move_no decides
     current = message_at(game.messages, place)
     if current != message.message_id and (current is None or message.message_id > current):
-        await rt.publisher.messenger.sent(game.game_id, place, SEND_WAIT)
+        await rt.sent(game.game_id, place, SEND_WAIT)
         current = message_at(game.messages, place)
     if current == message.message_id:
         return True
@@ -391,22 +367,23 @@ async def _show_choice(
     # Answered before the edit: in a private chat's busy second the edit may wait for its
     # budget, and the spinner must not wait with it (the question shows when it comes).
     await answer_early(query)
-    caption = rt.publisher.hands.choice_caption(game, view, t, choosing)
+    caption = rt.choice_caption(game, view, t, choosing)
     with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
         await query.edit_message_caption(caption=caption, parse_mode=ParseMode.HTML,
                                          reply_markup=markup)
 
 
-# family (bot.callbacks.PATTERNS) -> (the button types it carries, its route)
-ROUTES: dict[str, tuple[type | tuple[type, ...], Route]] = {
-    "game": (PickGame, game_picked),
-    "rules": (ShowRules, rules_asked),
-    "again": (PlayAgain, again_tapped),
-    "lobby": ((LobbyTap, AddComputer), lobby_tapped),
-    "play": ((TileTap, LayTap, CutTap, BackToHand), tile_tapped),
-    "hand": (ShowHand, hand_asked),
-    "stop": (StopAnswer, stop_tapped),
-    "leave": (LeaveAnswer, leave_tapped),
-    "replace": (ReplaceAway, replace_tapped),
-    "settings": (SettingTap, settings_tapped),
+# family (bot.callbacks.PATTERNS) -> its route; the kinds of button each family carries are
+# declared with the buttons (bot.callbacks.kinds_of).
+ROUTES: dict[str, Route] = {
+    "game": game_picked,
+    "rules": rules_asked,
+    "again": again_tapped,
+    "lobby": lobby_tapped,
+    "play": tile_tapped,
+    "hand": hand_asked,
+    "stop": stop_tapped,
+    "leave": leave_tapped,
+    "replace": replace_tapped,
+    "settings": settings_tapped,
 }

@@ -53,7 +53,7 @@ def turn_lines(t: Translator, game: Game, view: TableView) -> list[str]:
 
 def table_caption(t: Translator, game: Game, view: TableView) -> str:
     names = game.names
-    lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.variant)),
+    lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.game_name)),
                number=view.hand_number + 1)]
     # The last round of moves, so knocks and dead tiles are seen as they happen (draws from
     # the stock do not count towards the round: a player may draw many).
@@ -86,7 +86,7 @@ def hand_caption(
     """The private hand message: enough to play a whole match from the private chat."""
     table = view.table
     names = game.names
-    lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.variant)),
+    lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.game_name)),
                number=table.hand_number + 1)]
     over = table.result is not None or table.to_move is None
     # A waiting message names nothing that others' moves change, so it never goes stale.

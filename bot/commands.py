@@ -8,22 +8,29 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import replace
 
-from telegram import Chat, Message, ReplyParameters, Update, User
+from telegram import Message, ReplyParameters, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
-from engine import BadInputError, OptionValueError, variant
+from engine import OptionValueError, variant
 
 from . import keyboards, lobbytexts, wording
-from .errors import UserError
+from .errors import PrivateChatClosedError, UserError
 from .gamebook import GAMES, find_game
-from .i18n import DEFAULT_LANGUAGE, Translator, pick_language, translator
-from .menu import group_settings
+from .i18n import Translator, translator
 from .models import Game, Status
 from .runtime import Runtime, runtime
-from .updates import is_admin, is_group, player_of, remember, reply, thread_of, tr
+from .updates import (
+    is_admin,
+    is_group,
+    open_table,
+    player_of,
+    remember,
+    reply,
+    thread_of,
+    tr,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +53,8 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     payload = context.args[0] if context.args else ""
     for game in rt.service.games_of_user(user.id):
         seat = game.seat_of(user.id)
-        if seat is not None and seat in game.messages.unreachable:
-            await rt.publisher.hands.resend_hand(game, seat)
+        if seat is not None and seat in game.messages.announced_unreachable:
+            await rt.resend_hand(game, seat)
     await rt.service.reach_changed_everywhere(user.id, rt.locks)
     if payload.startswith(("join", "hand")) and not re.fullmatch(
         TABLE_NUMBER.format(payload[:4]), payload
@@ -75,11 +82,11 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         playing = rt.service.game(int(m.group(1)))
         seat = playing.seat_of(user.id) if playing else None
         if playing is not None and seat is not None and playing.status is Status.PLAYING:
-            await rt.publisher.hands.resend_hand(playing, seat)
+            await rt.resend_hand(playing, seat)
             return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),
-                reply_markup=keyboards.add_to_group(t, rt.publisher.messenger.bot_username))
+                reply_markup=keyboards.add_to_group(t, rt.bot_username))
 
 
 async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -101,12 +108,13 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             target, text = existing.messages.lobby, t(
                 "A table is already open here: press Join on it, or its creator can cancel it.")
         else:
-            target, text = existing.messages.table, t("A game is already running in this chat.")
+            target = existing.messages.table_message
+            text = t("A game is already running in this chat.")
         await reply(update, text,
                     reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
                     if target else None)
         return
-    settings = await group_settings(rt, chat.id)
+    settings = await rt.service.group_settings(chat.id)
     if not args and settings.default_game is not None:
         args = [settings.default_game]
     if not args:
@@ -119,7 +127,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     options, refusal = read_options(t, name, args[1:])
     if refusal is None:
-        refusal = await create_game(rt, chat, user, name, options, thread)
+        refusal = await open_table(rt, chat, user, name, options, thread)
     if refusal is not None:
         await reply(update, refusal)
 
@@ -148,33 +156,6 @@ def read_options(
             return options, t("{option} is {allowed}.", option=option.name,
                               allowed=lobbytexts.allowed(t, game, option))
     return options, None
-
-
-async def create_game(
-    rt: Runtime, chat: Chat, user: User, name: str, options: dict[str, object],
-    thread_id: int | None = None,
-) -> str | None:
-    """Open a table with the group's settings (``options`` win), in the forum topic
-    ``thread_id`` if given; returns a refusal, or None."""
-    settings = await group_settings(rt, chat.id)
-    if settings.language is None:
-        # A group speaks the language of whoever opened its first table, until /settings.
-        settings = replace(settings, language=pick_language(user.language_code))
-        await rt.storage.save_chat_settings(chat.id, settings.to_json())
-    language = settings.language or DEFAULT_LANGUAGE
-    t = translator(language)
-    await rt.storage.save_chat_title(chat.id, chat.title)
-    rt.publisher.hands.chat_titles[chat.id] = chat.title or ""
-    merged = settings.game_options(name) | options
-    async with rt.locks.chat(chat.id):
-        try:
-            await rt.service.create(chat.id, player_of(user), name, language, merged,
-                                    settings.turn_seconds, thread_id)
-        except UserError as exc:
-            return t(exc.message, **exc.params)
-        except BadInputError:
-            return t("Those options are not valid for this game.")
-    return None
 
 
 async def group_game(
@@ -258,16 +239,14 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         t = tr(update)
         await reply(update, t("You are not playing a game right now."))
         return
-    if not await rt.storage.private_ok(user.id):
+    try:
+        await rt.service.needs_private_chat(user.id, f"hand{playing[0].game_id}")
+    except PrivateChatClosedError as closed:
         t = tr(update)
-        link = keyboards.deep_link(rt.publisher.messenger.bot_username, f"hand{playing[0].game_id}")
-        await reply(update, t("Open {link} and press Start: then I can send you your tiles.",
-                              link=link))
+        await reply(update, t(closed.message, link=rt.private_link(closed.payload)))
         return
     for game in playing:
-        seat = game.seat_of(user.id)
-        assert seat is not None
-        await rt.publisher.hands.resend_hand(game, seat)
+        await rt.resend_hand(game, rt.service.seat_of(game, user.id))
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -278,7 +257,7 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     t = tr(update)
     if is_group(chat):
         assert chat is not None
-        settings = await group_settings(rt, chat.id)
+        settings = await rt.service.group_settings(chat.id)
         t = translator(settings.language or (update.effective_user.language_code
                                              if update.effective_user else None))
     args = context.args or []
@@ -306,8 +285,7 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
     rt = runtime(context)
     gone = change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
     if change.chat.type == ChatType.PRIVATE:
-        await rt.storage.set_private_ok(change.chat.id, not gone)
-        await rt.service.reach_changed_everywhere(change.chat.id, rt.locks)
+        await rt.service.private_chat_changed(change.chat.id, not gone, rt.locks)
         return
     if not gone:
         return

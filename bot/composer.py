@@ -44,15 +44,15 @@ class TextComposer:
         return [Outgoing(t("✅ {name}, the table is ready: press Start in the lobby.",
                            name=who(creator)))]
 
-    def unreachable(self, game: Game) -> list[Outgoing]:
+    def private_chats_needed(self, game: Game) -> list[Outgoing]:
         """The table has its players, but the bot cannot send some of them their tiles."""
-        t = translator(game.language)
+        t, waiting = translator(game.language), game.unreachable_players
         return [Outgoing(t.plural(
             "{names}: the table is ready, but I cannot send you your tiles yet. Tap “{button}” "
             "in the lobby, then Start in our chat.",
             "{names}: the table is ready, but I cannot send you your tiles yet. Each of you "
-            "needs to tap “{button}” in the lobby, then Start in our chat.", len(game.cut_off),
-            names=", ".join(who(p) for p in game.cut_off), button=t(PRIVATE_CHAT_BUTTON)))]
+            "needs to tap “{button}” in the lobby, then Start in our chat.", len(waiting),
+            names=", ".join(who(p) for p in waiting), button=t(PRIVATE_CHAT_BUTTON)))]
 
     def stopped(self, game: Game, by: str) -> list[Outgoing]:
         t = translator(game.language)
@@ -64,7 +64,7 @@ class TextComposer:
     def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]:
         """Said in the General topic: which game ended there, and why."""
         t = translator(game.language)
-        name = title(t, game.variant)
+        name = title(t, game.game_name)
         if deleted:
             text = t("The topic of the {game} game was deleted, so the game ends with no "
                      "result. Open a new table with /newgame.", game=name)

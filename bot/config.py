@@ -1,4 +1,5 @@
-"""Settings from the environment and an optional ``.env`` file."""
+"""The bot's configuration, from the environment and an optional ``.env`` file (a group's
+own settings are :class:`bot.settings.GroupSettings`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
+class BotConfig:
     token: str
     api_base_url: str = "https://api.telegram.org"
     database_path: Path = Path("data/dominoes.sqlite3")
@@ -46,8 +47,8 @@ def load_dotenv_file(path: Path = Path(".env")) -> None:
         load_dotenv(path, override=False)
 
 
-def settings_from_env(env: dict[str, str] | None = None) -> Settings:
-    """Build :class:`Settings`; raise :class:`ConfigError` with a one-line reason."""
+def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
+    """Build :class:`BotConfig`; raise :class:`ConfigError` with a one-line reason."""
     env = dict(os.environ) if env is None else env
     token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
     if not token:
@@ -66,7 +67,7 @@ def settings_from_env(env: dict[str, str] | None = None) -> Settings:
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     path = env.get("DATABASE_PATH", "").strip() or "data/dominoes.sqlite3"
-    return Settings(
+    return BotConfig(
         token=token,
         api_base_url=base.rstrip("/"),
         database_path=Path(path),

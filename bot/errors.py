@@ -1,7 +1,16 @@
-"""The bot's one exception hierarchy. Each error carries a message id from the catalogue, so
-what a user sees is always a translated sentence, never a traceback."""
+"""The bot's one exception hierarchy. Each refusal carries a message id from the catalogue, so
+what a user sees is always a translated sentence, never a traceback.
+
+The service refuses with :class:`UserError` (a msgid and its parameters), or with one of its
+typed kinds below where a handler needs more than a sentence: whose turn it is, or which
+private-chat link to offer. Handlers decode, call the service and word its answer.
+"""
 
 from __future__ import annotations
+
+from typing import ClassVar
+
+from .i18n import N_
 
 
 class BotError(Exception):
@@ -15,13 +24,69 @@ class ConfigError(BotError):
 class UserError(BotError):
     """Something a user asked for cannot be done; ``message`` is a catalogue msgid.
 
-    ``params`` fill the message's named placeholders after translation.
+    ``params`` fill the message's named placeholders after translation. The typed refusals
+    below are keyed by ``code`` and bring their own message.
     """
+
+    code: ClassVar[str] = "refused"
 
     def __init__(self, message: str, **params: object) -> None:
         super().__init__(message)
         self.message = message
         self.params = params
+
+
+class NotPlayingError(UserError):
+    """The user has no seat in the game the request is about."""
+
+    code = "not_playing"
+
+    def __init__(self) -> None:
+        super().__init__(N_("You are not playing in this game."))
+
+
+class GameOverError(UserError):
+    """The game is no longer being played."""
+
+    code = "game_over"
+
+    def __init__(self) -> None:
+        super().__init__(N_("This game is over."))
+
+
+class OutOfDateError(UserError):
+    """The button was made for a position, message or game that has moved on."""
+
+    code = "out_of_date"
+
+    def __init__(self) -> None:
+        super().__init__(N_("That button is out of date."))
+
+
+class NotYourTurnError(UserError):
+    """Another seat is to move: ``to_move`` names its player (None when nobody is)."""
+
+    code = "not_your_turn"
+
+    def __init__(self, to_move_name: str | None = None) -> None:
+        if to_move_name is None:
+            super().__init__(N_("It is not your turn."))
+        else:
+            super().__init__(N_("It is {name}'s turn; I will write when it is yours."),
+                             name=to_move_name)
+        self.to_move_name = to_move_name
+
+
+class PrivateChatClosedError(UserError):
+    """The bot cannot write to the user in private yet, and must before this can be done:
+    ``payload`` is the /start parameter of the link that opens the chat and then does it
+    (``join<game>`` takes the seat, ``hand<game>`` sends the tiles)."""
+
+    code = "private_chat_closed"
+
+    def __init__(self, payload: str) -> None:
+        super().__init__(N_("Open {link} and press Start: then I can send you your tiles."))
+        self.payload = payload
 
 
 class StorageError(BotError):

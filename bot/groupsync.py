@@ -138,22 +138,22 @@ class GroupSync:
         if not game.status.open:
             caption += "\n" + (t("The game was stopped.") if game.status is Status.STOPPED
                                else t("The game is over."))
-        markup = keyboards.table(t, game) if game.status is Status.PLAYING else None
+        markup = keyboards.my_tiles(t, game) if game.status is Status.PLAYING else None
         return (Draft(key, caption, markup, drawing=self.pictures.table_drawing(game, view)),
                 match.hand.number)
 
     async def _sync_table(self, game: Game, draft: Draft, number: int) -> bool:
         messages = game.messages
-        if messages.table is not None and messages.table_hand != number:
-            await self._finish_table(game, messages.table, messages.table_hand)
-            messages.table = None
-        if messages.table is None or not await self.messenger.edit(
-            game.chat_id, messages.table, draft, messages.table_key
+        if messages.table_message is not None and messages.table_hand != number:
+            await self._finish_table(game, messages.table_message, messages.table_hand)
+            messages.table_message = None
+        if messages.table_message is None or not await self.messenger.edit(
+            game.chat_id, messages.table_message, draft, messages.table_key
         ):
             with self.messenger.sending(game.game_id, TABLE):
                 sent = await self.messenger.send(game.chat_id, draft.text, draft.photo,
                                                 draft.markup, game.thread_id)
-                messages.table = sent.message_id  # from now on this one's buttons act
+                messages.table_message = sent.message_id  # from now on this one's buttons act
         messages.table_hand = number
         messages.table_key = draft.stored
         return True

@@ -77,7 +77,7 @@ class HandSync:
         match = game.match
         if match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED):
             return None
-        if seat in game.messages.unreachable:
+        if seat in game.messages.announced_unreachable:
             return None  # unreachable seats wait for /start or "My tiles"
         view = player_view(match, seat)
         hand_number = match.hand.number
@@ -130,7 +130,7 @@ class HandSync:
     def _table_link(self, t: Translator, game: Game) -> str:
         """A way back to the group's table: a link to the message where Telegram has one
         (supergroups), else the group's name."""
-        table = game.messages.table
+        table = game.messages.table_message
         chat = str(game.chat_id)
         if table is not None and chat.startswith("-100"):
             url = f"https://t.me/c/{chat[4:]}/{table}"
@@ -177,8 +177,8 @@ class HandSync:
             return True
         if current is not None:
             await self.messenger.retire(player.user_id, current.message_id, delete=True)
-        if seat in messages.unreachable:
-            messages.unreachable.remove(seat)
+        if seat in messages.announced_unreachable:
+            messages.announced_unreachable.remove(seat)
         return True
 
     async def _unreachable(self, game: Game, seat: int) -> None:
@@ -186,7 +186,7 @@ class HandSync:
         player = game.players[seat]
         await self.service.storage.set_private_ok(player.user_id, False)
         await self.service.reach_changed_everywhere(player.user_id, self.locks)
-        if seat in game.messages.unreachable:
+        if seat in game.messages.announced_unreachable:
             return
         t = translator(game.language)
         name = wording.mention(player.user_id, player.name)
@@ -203,14 +203,14 @@ class HandSync:
                 "me, or they blocked me. {name}, open {link}, press Start, then tap “My tiles” "
                 "here. The game waits; its creator can also /stop it.", name=name, link=link)
         await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
-        game.messages.unreachable.append(seat)  # told once, after the group really was
+        game.messages.announced_unreachable.append(seat)  # told once, after the group really was
 
     async def resend_hand(self, game: Game, seat: int) -> None:
         """Forget the seat's hand message so the next sync sends a fresh one."""
         async with self.locks.game(game.game_id):
             current = game.messages.hands.pop(seat, None)
-            if seat in game.messages.unreachable:
-                game.messages.unreachable.remove(seat)
+            if seat in game.messages.announced_unreachable:
+                game.messages.announced_unreachable.remove(seat)
         if current is not None:
             await self.messenger.retire(game.players[seat].user_id, current.message_id,
                                        delete=True)

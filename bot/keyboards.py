@@ -12,8 +12,7 @@ from .callbacks import (
     AddComputer,
     BackToHand,
     Button,
-    CutTap,
-    LayTap,
+    Lay,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -83,7 +82,8 @@ def lobby(
     )
 
 
-def table(t: Translator, game: Game) -> InlineKeyboardMarkup:
+def my_tiles(t: Translator, game: Game) -> InlineKeyboardMarkup:
+    """The table message's one button: "My tiles", sent again in private."""
     return InlineKeyboardMarkup([[_button(t("👀 My tiles"), ShowHand(game.game_id))]])
 
 
@@ -126,7 +126,7 @@ def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKey
         label = tile_label(tile)
         if stock and tile in playable:
             choices = choices_for(view, tile)
-            buttons.append(_button(f"✅ {label}", _lay_button(gid, move_no, choices[0])
+            buttons.append(_button(f"✅ {label}", Lay.of(gid, move_no, choices[0])
                                    if len(choices) == 1 else
                                    TileTap(gid, move_no, tile, TileIntent.CHOOSE_END)))
             continue
@@ -135,8 +135,8 @@ def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKey
             buttons.append(_button(f"✅ {label}", TileTap(gid, move_no, tile,
                                                          TileIntent.CHOOSE_END)))
         elif tile in playable:
-            buttons.append(_button(f"✅ {label}", TileTap(gid, move_no, tile, TileIntent.PLAY,
-                                                         ends[0] if ends else None)))
+            buttons.append(_button(f"✅ {label}", Lay(gid, move_no, tile,
+                                                     ends[0] if ends else None)))
         elif tile in discards:
             buttons.append(_button(f"⬛ {label}", TileTap(gid, move_no, tile,
                                                          TileIntent.ASK_DISCARD)))
@@ -165,21 +165,14 @@ def end_choice(
     return InlineKeyboardMarkup(
         [
             [_button(t("◀ left ({number})", number=ends[0]),
-                     TileTap(gid, move_no, tile, TileIntent.PLAY, End.LEFT)),
+                     Lay(gid, move_no, tile, End.LEFT)),
              _button(t("right ({number}) ▶", number=ends[1]),
-                     TileTap(gid, move_no, tile, TileIntent.PLAY, End.RIGHT))],
+                     Lay(gid, move_no, tile, End.RIGHT))],
             [_button(t("↩ Back"), BackToHand(gid, move_no))],
         ]
     )
 
 
-
-
-def _lay_button(gid: int, move_no: int, action: Play | Cut) -> LayTap | CutTap:
-    if type(action) is Cut:
-        return CutTap(gid, move_no, action.tile, action.give)
-    assert type(action) is Play
-    return LayTap(gid, move_no, action.tile, action.end, action.cross)
 
 
 END_MARKS = {End.LEFT: "◀", End.RIGHT: "▶", End.UP: "▲", End.DOWN: "▼"}
@@ -210,6 +203,6 @@ def stock_choice(
                 text += " " + (t("across") if action.cross else t("along"))
         if gains.get(action):
             text += f" +{gains[action]}"
-        rows.append([_button(text, _lay_button(gid, move_no, action))])
+        rows.append([_button(text, Lay.of(gid, move_no, action))])
     rows.append([_button(t("↩ Back"), BackToHand(gid, move_no))])
     return InlineKeyboardMarkup(rows)

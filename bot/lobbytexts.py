@@ -64,7 +64,7 @@ def help_text(t: Translator) -> str:
 def options_line(t: Translator, game: Game) -> str:
     # The target and the rest as they will be for the players seated (Bergen: 15 for two,
     # 10 for three or four), or for the fewest seats the options fit while few are seated.
-    opts = variant(game.variant).lobby_options(game.options, len(game.players))
+    opts = variant(game.game_name).lobby_options(game.options, len(game.players))
     parts = [t("double-{n} set", n=opts.set),
              t.plural("to {count} point", "to {count} points", opts.target)]
     if game.turn_seconds:
@@ -72,7 +72,7 @@ def options_line(t: Translator, game: Game) -> str:
     else:
         parts.append(t("no turn timer"))
     chosen = opts.to_dict()
-    for name, words in presentation(game.variant).options.items():
+    for name, words in presentation(game.game_name).options.items():
         if chosen[name] in words.in_force:
             parts.append(t(words.in_force[chosen[name]]))
     return " · ".join(parts)
@@ -91,10 +91,10 @@ def lobby_status(t: Translator, game: Game) -> str:
         if low != high:
             need += " " + t("The game takes {low} to {high} players.", low=low, high=high)
         return need
-    if game.cut_off:  # Start would be refused: say whom it waits for
+    if game.unreachable_players:  # Start would be refused: say whom it waits for
         return t.plural("{count} player: waiting for {names} to open a private chat with me.",
                         "{count} players: waiting for {names} to open a private chat with me.",
-                        seated, names=names_of(game.cut_off))
+                        seated, names=names_of(game.unreachable_players))
     ready = t.plural("{count} player: {name} can start.", "{count} players: {name} can start.",
                      seated, name=esc(creator.name) if creator else "?")
     if seated < high:
@@ -105,19 +105,19 @@ def lobby_status(t: Translator, game: Game) -> str:
 
 def lobby_text(t: Translator, game: Game) -> str:
     lines = [
-        t("<b>{title}</b>: a new table", title=esc(title(t, game.variant))),
+        t("<b>{title}</b>: a new table", title=esc(title(t, game.game_name))),
         options_line(t, game),
         "",
         t("Players ({count}):", count=len(game.players)),
     ]
     lines += [f"{i + 1}. {who(p)}" + (" ⏳" if p.user_id in game.pending else "")
-              + (f" {UNREACHABLE}" if p.user_id in game.unreachable else "")
+              + (f" {UNREACHABLE}" if p.user_id in game.unreachable_ids else "")
               for i, p in enumerate(game.players)]
     if game.partnerships:
         lines += ["", t("Pairs: {pairs}.", pairs=" · ".join(
             " & ".join(who(game.players[s]) for s in side) for side in game.partnerships))]
     lines += ["", lobby_status(t, game)]
-    if game.cut_off:
+    if game.unreachable_players:
         lines.append(private_chat_hint(t, game))
     lines.append(t("Press Join to take a seat; the creator presses Start."))
     return "\n".join(lines)
@@ -129,5 +129,5 @@ def private_chat_hint(t: Translator, game: Game) -> str:
         "{mark} I cannot send {names} their tiles yet: tap “{button}” below, then Start "
         "in our chat.",
         "{mark} I cannot send {names} their tiles yet: each of them needs to tap “{button}” "
-        "below, then Start in our chat.", len(game.cut_off), mark=UNREACHABLE,
-        names=names_of(game.cut_off), button=t(PRIVATE_CHAT_BUTTON))
+        "below, then Start in our chat.", len(game.unreachable_players), mark=UNREACHABLE,
+        names=names_of(game.unreachable_players), button=t(PRIVATE_CHAT_BUTTON))

@@ -188,10 +188,6 @@ def valid_tap(tap: SettingTap) -> bool:
 
 
 # --- handlers ------------------------------------------------------------------------------
-async def group_settings(rt: Runtime, chat_id: int) -> GroupSettings:
-    return GroupSettings.from_json(await rt.storage.chat_settings(chat_id))
-
-
 async def refusal_to_change(
     rt: Runtime, context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, t: Translator
 ) -> str | None:
@@ -208,7 +204,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or message is None:
         return
-    settings = await group_settings(rt, chat.id)
+    settings = await rt.service.group_settings(chat.id)
     t = translator(settings.language or user.language_code)
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await message.reply_text(t("Settings belong to a group: type /settings there."))
@@ -219,7 +215,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     text, markup = main_page(t, settings)
     sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
-    await rt.storage.save_settings_menu(chat.id, sent.message_id)
+    await rt.service.settings_menu_posted(chat.id, sent.message_id)
 
 
 async def setting_button(
@@ -230,19 +226,19 @@ async def setting_button(
     t = translator(query.from_user.language_code)
     if (message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP)
             or not valid_tap(tap)
-            or await rt.storage.settings_menu(message.chat.id) != message.message_id):
+            or await rt.service.settings_menu(message.chat.id) != message.message_id):
         return t("That button is out of date.")
     chat_id = message.chat.id
     refused = await refusal_to_change(rt, context, chat_id, query.from_user.id, t)
     if refused is not None:
         return refused
-    settings = await group_settings(rt, chat_id)
+    settings = await rt.service.group_settings(chat_id)
     if tap.name == DONE:
         try:
             await query.edit_message_reply_markup(reply_markup=None)
         except TelegramError:
             pass
-        await rt.storage.save_settings_menu(chat_id, None)
+        await rt.service.settings_menu_posted(chat_id, None)
         return t("Saved.")
     toast = None
     if tap.choice is not None:
@@ -250,7 +246,7 @@ async def setting_button(
             settings = chose(settings, tap)
         except (IndexError, KeyError, ValueError):
             return t("That button is out of date.")
-        await rt.storage.save_chat_settings(chat_id, settings.to_json())
+        await rt.service.save_group_settings(chat_id, settings)
         tap = SettingTap(tap.page)
         toast = t("Saved.")
     shown = translator(settings.language or query.from_user.language_code)

@@ -74,7 +74,7 @@ def message_at(messages: Messages, place: Place) -> int | None:
     if place == LOBBY:
         return messages.lobby
     if place == TABLE:
-        return messages.table
+        return messages.table_message
     hand = messages.hands.get(place)
     return None if hand is None else hand.message_id
 

@@ -46,6 +46,12 @@ class Status(enum.Enum):
         return self in (Status.LOBBY, Status.PLAYING)
 
 
+def is_computer_id(user_id: int) -> bool:
+    """Whether ``user_id`` is a computer player's: theirs are negative (Telegram's users'
+    are positive), so a stored result, which keeps only ids and names, still tells."""
+    return user_id < 0
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """A seat's occupant. Computer players have negative ids and a ``level``."""
@@ -56,7 +62,7 @@ class Player:
 
     @property
     def is_computer(self) -> bool:
-        return self.level is not None
+        return is_computer_id(self.user_id)
 
     def to_json(self) -> list[object]:
         return [self.user_id, self.name] if self.level is None else [
@@ -101,11 +107,12 @@ class Messages:
 
     lobby: int | None = None
     lobby_key: str | None = None
-    table: int | None = None
+    table_message: int | None = None  # the group's picture of the table, with "My tiles"
     table_hand: int | None = None  # the hand number the table message shows
     table_key: str | None = None
     hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
-    unreachable: list[int] = field(default_factory=list)  # seats told about in the group
+    # The seats whose player the group was told the bot cannot reach in private (once each).
+    announced_unreachable: list[int] = field(default_factory=list)
     topic_gone: bool = False  # its lobby and table were in a topic that is closed or gone
     # The /stop and /leave questions asked in the group and not yet answered: their buttons
     # are taken away when the game ends, so a late tap is never offered.
@@ -116,11 +123,11 @@ class Messages:
             {
                 "lobby": self.lobby,
                 "lobby_key": self.lobby_key,
-                "table": self.table,
+                "table": self.table_message,
                 "table_hand": self.table_hand,
                 "table_key": self.table_key,
                 "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},
-                "unreachable": self.unreachable,
+                "unreachable": self.announced_unreachable,
                 "topic_gone": self.topic_gone,
                 "questions": self.questions,
             }
@@ -186,7 +193,7 @@ class Game:
     game_id: int
     chat_id: int
     status: Status
-    variant: str
+    game_name: str  # the game played: a name in bot.gamebook.GAMES (stored as "variant")
     options: dict[str, Any]
     creator_id: int
     players: list[Player]
@@ -200,9 +207,10 @@ class Game:
     seat_changes: list[SeatChange] = field(default_factory=list)  # in the order they happened
     pending: list[int] = field(default_factory=list)  # a rematch's players yet to confirm
     thread_id: int | None = None  # its forum topic; None: no topics, or the General topic
-    # In a lobby, the people seated whom the bot cannot write to in private (they never
-    # opened the chat, or blocked the bot): not stored, the service reads it from the users.
-    unreachable: list[int] = field(default_factory=list)
+    # In a lobby, the user ids of the people seated whom the bot cannot write to in private
+    # (they never opened the chat, or blocked the bot): not stored, the service reads it
+    # from the users.
+    unreachable_ids: list[int] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
@@ -211,9 +219,9 @@ class Game:
         return None
 
     @property
-    def cut_off(self) -> list[Player]:
-        """The people seated whom the bot cannot reach in private (see ``unreachable``)."""
-        return [p for p in self.players if p.user_id in self.unreachable]
+    def unreachable_players(self) -> list[Player]:
+        """The people seated whom the bot cannot reach in private (``unreachable_ids``)."""
+        return [p for p in self.players if p.user_id in self.unreachable_ids]
 
     @property
     def names(self) -> list[str]:
@@ -228,7 +236,7 @@ class Game:
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
-        return variant(self.variant).seat_counts
+        return variant(self.game_name).seat_counts
 
     @property
     def partnerships(self) -> tuple[tuple[int, ...], ...]:
@@ -237,7 +245,7 @@ class Game:
         seats = len(self.players)
         if seats not in self.seat_counts:
             return ()
-        sides = variant(self.variant).sides(seats)
+        sides = variant(self.game_name).sides(seats)
         return sides if any(len(side) > 1 for side in sides) else ()
 
 
@@ -265,7 +273,7 @@ class Composer(Protocol):
 
     def ready(self, game: Game) -> list[Outgoing]: ...
 
-    def unreachable(self, game: Game) -> list[Outgoing]: ...
+    def private_chats_needed(self, game: Game) -> list[Outgoing]: ...
 
     def match_end(
         self, game: Game, ended: Any, rating_changes: Sequence[int | None]

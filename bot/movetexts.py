@@ -137,7 +137,7 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
         name = esc(game.player_at(ended.out_seat, view.hand_number, max(last, 0)).name)
         move = view.history[last] if last >= 0 else None
         if ended.by_play and move is not None and move.tile is not None:
-            return t(presentation(game.variant).went_out, name=name, tile=str(move.tile))
+            return t(presentation(game.game_name).went_out, name=name, tile=str(move.tile))
         return t("{name} has no tiles left.", name=name)
     plays = [i for i, move in enumerate(view.history) if move.tile is not None]
     if not plays:
@@ -151,7 +151,7 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     names = game.names
     lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1),
              hand_end_line(t, game, view)]
-    rules = variant(game.variant)
+    rules = variant(game.game_name)
     if rules.pips_decide(ended.reason):  # not Six-matador's, nor after going out in Muggins, Bergen
         lines.append(t("Pips counted: {totals}.", totals=", ".join(
             f"{esc(n)} {total}" for n, total in zip(names, ended.totals, strict=True))))
@@ -178,7 +178,7 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
         points = ended.points[ended.winner]
         if any(ended.scored) and len(side) == 1:  # points were scored during play
             lines.append(_hand_won(t, ended, esc(names[side[0]])))
-        elif variant(game.variant).lowest_total_wins:
+        elif variant(game.game_name).lowest_total_wins:
             lines.append(t("{name} wins the hand with the lowest total.",
                            name=esc(names[side[0]])))
         elif len(side) == 1:

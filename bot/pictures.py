@@ -106,7 +106,7 @@ class PictureMaker:
 
     def table_drawing(self, game: Game, view: TableView) -> Drawing:
         return partial(self._table_png, game.game_id, view, tuple(picture_names(game)),
-                       labels_for(game.language, game.variant))
+                       labels_for(game.language, game.game_name))
 
     def _table_png(self, game_id: int, view: TableView, names: tuple[str, ...],
                    labels: TableLabels) -> bytes:
@@ -128,14 +128,14 @@ class PictureMaker:
                           rating_changes: Sequence[int | None] = ()) -> Drawing:
         return partial(renderers.render_match_end, view, picture_names(game),
                        rating_changes=tuple(rating_changes), theme=self.theme,
-                       labels=labels_for(game.language, game.variant))
+                       labels=labels_for(game.language, game.game_name))
 
     def hand_result(self, game: Game, view: TableView) -> bytes:
         return self.hand_result_drawing(game, view)()
 
     def hand_result_drawing(self, game: Game, view: TableView) -> Drawing:
         return partial(renderers.render_hand_result, view, picture_names(game),
-                       theme=self.theme, labels=labels_for(game.language, game.variant))
+                       theme=self.theme, labels=labels_for(game.language, game.game_name))
 
     async def drawn(self, drawing: Drawing, urgency: Urgency = Urgency.TABLE) -> bytes:
         """The picture ``drawing`` makes, drawn in the painter's thread."""

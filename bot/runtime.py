@@ -1,4 +1,6 @@
-"""The objects a running bot shares, kept in ``application.bot_data``."""
+"""The objects a running bot shares, kept in ``application.bot_data``, and what handlers may
+ask of the publisher through them (deep links, a hand sent again), so that no handler reaches
+into the publisher's parts."""
 
 from __future__ import annotations
 
@@ -6,8 +8,14 @@ from dataclasses import dataclass
 
 from telegram.ext import ContextTypes
 
-from .config import Settings
+from engine import PlayerView, Tile
+
+from .config import BotConfig
+from .i18n import Translator
+from .keyboards import deep_link
 from .locks import Locks
+from .messenger import Place
+from .models import Game
 from .pictures import PictureMaker
 from .publisher import Publisher
 from .ratelimit import FloodLimiter
@@ -20,7 +28,7 @@ KEY = "runtime"
 
 @dataclass(slots=True)
 class Runtime:
-    settings: Settings
+    config: BotConfig
     storage: Storage
     service: GameService
     publisher: Publisher
@@ -28,6 +36,32 @@ class Runtime:
     pictures: PictureMaker
     timers: Timers
     limiter: FloodLimiter
+
+    @property
+    def bot_username(self) -> str:
+        """The bot's @username, learnt at start (for links into its private chat)."""
+        return self.publisher.messenger.bot_username
+
+    def private_link(self, payload: str) -> str:
+        """The link that opens the bot's private chat and sends /start ``payload``."""
+        return deep_link(self.bot_username, payload)
+
+    async def resend_hand(self, game: Game, seat: int) -> None:
+        """Send the seat's hand again, as a fresh private message."""
+        await self.publisher.hands.resend_hand(game, seat)
+
+    def chat_titled(self, chat_id: int, title: str | None) -> None:
+        """A group's name as it is now, for the hands' way back to the table."""
+        self.publisher.hands.chat_titles[chat_id] = title or ""
+
+    async def sent(self, game_id: int, place: Place, timeout: float) -> None:
+        """Wait (at most ``timeout``) for a send to ``place`` still in flight."""
+        await self.publisher.messenger.sent(game_id, place, timeout)
+
+    def choice_caption(self, game: Game, view: PlayerView, t: Translator,
+                       choosing: Tile | None) -> str:
+        """The hand's caption while its player chooses how ``choosing`` goes on."""
+        return self.publisher.hands.choice_caption(game, view, t, choosing)
 
 
 def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:

@@ -14,6 +14,7 @@ from telegram.ext import ContextTypes
 from . import wording
 from .admins import admins_of
 from .delivery import outcome_unknown
+from .errors import UserError
 from .i18n import Translator, translator
 from .models import Game, Player
 from .runtime import Runtime
@@ -48,9 +49,26 @@ def thread_of(message: MaybeInaccessibleMessage | None) -> int | None:
 
 
 async def remember(rt: Runtime, user: User, private_ok: bool | None = None) -> None:
-    await rt.storage.remember_user(
+    await rt.service.remember_user(
         user.id, player_of(user).name, user.username, user.language_code, private_ok
     )
+
+
+async def open_table(
+    rt: Runtime, chat: Chat, user: User, name: str, options: dict[str, object],
+    thread_id: int | None = None,
+) -> str | None:
+    """Open a table of ``name`` in a group (/newgame, or the game picker's button); returns
+    the refusal, in the group's language, or None."""
+    rt.chat_titled(chat.id, chat.title)
+    async with rt.locks.chat(chat.id):
+        try:
+            await rt.service.open_table(chat.id, chat.title, player_of(user), user.language_code,
+                                        name, options, thread_id)
+        except UserError as exc:
+            return translator(await rt.service.group_language(chat.id))(exc.message,
+                                                                         **exc.params)
+    return None
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:

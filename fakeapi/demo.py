@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from bot.app import build_application, running
-from bot.config import Settings
+from bot.config import BotConfig
 from bot.gamebook import GAMES
 from bot.i18n import LANGUAGES
 from fakeapi import FakeChat, FakeTelegramServer, StoredMessage
@@ -45,7 +45,7 @@ async def demo(game: str, players: int, out: Path, seed: int, theme: str,
                  for name in NAMES[:players]]
         group = server.add_group("Domino evening", members=users, admins=users[:1])
         with tempfile.TemporaryDirectory() as folder:
-            settings = Settings(
+            settings = BotConfig(
                 token=server.token,
                 api_base_url=server.api_root,
                 database_path=Path(folder) / "demo.sqlite3",

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from .chats import ChatRows, OutboxItem
 from .games import GameRows, StaleMoveError, game_from_row
-from .results import ResultFilter, ResultRows
+from .results import (
+    HandRecord,
+    MatchRecord,
+    ResultFilter,
+    ResultRows,
+    SeatRecord,
+    penalty_points,
+)
 from .schema import MIGRATIONS
 
 
@@ -20,9 +27,13 @@ class Storage(GameRows, ResultRows, ChatRows):
 
 __all__ = [
     "MIGRATIONS",
+    "HandRecord",
+    "MatchRecord",
     "OutboxItem",
     "ResultFilter",
+    "SeatRecord",
     "StaleMoveError",
     "Storage",
     "game_from_row",
+    "penalty_points",
 ]

@@ -79,7 +79,7 @@ class GameRows(Connection):
                 "INSERT INTO games (chat_id, thread_id, status, variant, options, creator_id,"
                 " players, pending, language, turn_seconds, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game.chat_id, game.thread_id, game.status.value, game.variant,
+                (game.chat_id, game.thread_id, game.status.value, game.game_name,
                  dumps(game.options), game.creator_id, _players(game), dumps(game.pending),
                  game.language,
                  game.turn_seconds, now, now),
@@ -178,7 +178,7 @@ class GameRows(Connection):
     async def _record_results(
         db: aiosqlite.Connection, game: Game, events: Sequence[Event], now: float
     ) -> None:
-        sides = variant(game.variant).sides(len(game.players))
+        sides = variant(game.game_name).sides(len(game.players))
         players = _players(game)
         for event in events:
             if isinstance(event, HandEnded):
@@ -186,13 +186,13 @@ class GameRows(Connection):
                     "INSERT OR REPLACE INTO hand_results (game_id, hand_number, chat_id, variant,"
                     " players, winner_side, totals, points, finished_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game.game_id, event.hand_number, game.chat_id, game.variant, players,
+                    (game.game_id, event.hand_number, game.chat_id, game.game_name, players,
                      event.winner, dumps(event.totals), dumps(event.points), now),
                 )
             elif isinstance(event, MatchEnded):
                 await db.execute(
                     "INSERT OR REPLACE INTO match_results (game_id, chat_id, variant, players,"
                     " sides, winner_side, scores, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game.game_id, game.chat_id, game.variant, players, dumps(sides),
+                    (game.game_id, game.chat_id, game.game_name, players, dumps(sides),
                      event.winner, dumps(event.scores), now),
                 )

@@ -1,14 +1,90 @@
 """Finished results, as the scoreboards read them: matches that reached their end, and their
-hands. Rows come back in the order the matches finished."""
+hands, as records. They come back in the order the matches finished."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-import aiosqlite
+from engine import variant
 
+from ..models import Player
 from .core import Connection
+
+
+def penalty_points(game: str | None) -> bool:
+    """In this game, a player's points count against them (the lowest total wins)."""
+    return game is not None and variant(game).lowest_total_wins
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A row of ``match_results``: a match that reached its end."""
+
+    game_id: int
+    chat_id: int
+    game: str
+    players: tuple[tuple[int, str], ...]  # (user_id, name) by seat
+    sides: tuple[tuple[int, ...], ...]  # seats by side
+    winner: int | None  # winning side; None for a drawn match
+    scores: tuple[int, ...]  # by side
+    finished_at: float
+
+    def side_of(self, seat: int) -> int:
+        return next(index for index, seats in enumerate(self.sides) if seat in seats)
+
+    def ranks(self) -> list[float]:
+        """Each side's place (1 = best): the winner first, the others by score, equal = tied."""
+        lower = penalty_points(self.game)
+        keys = [
+            (self.winner is not None and side != self.winner, score if lower else -score)
+            for side, score in enumerate(self.scores)
+        ]
+        order = sorted(set(keys))
+        return [float(order.index(key) + 1) for key in keys]
+
+    def outcomes(self) -> list[int]:
+        """By side: +1 won, -1 lost, 0 drawn (a drawn match's tied leaders; the rest lost)."""
+        if self.winner is not None:
+            return [1 if side == self.winner else -1 for side in range(len(self.sides))]
+        return [0 if rank == 1 else -1 for rank in self.ranks()]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A row of ``hand_results``: one hand of a match, its winning side and points by side."""
+
+    game_id: int
+    winner: int | None
+    points: tuple[int, ...]
+
+
+def _match_record(row: Any) -> MatchRecord:
+    return MatchRecord(
+        int(row["game_id"]), int(row["chat_id"]), str(row["variant"]),
+        tuple((p.user_id, p.name) for p in map(Player.from_json, json.loads(row["players"]))),
+        tuple(tuple(int(seat) for seat in side) for side in json.loads(row["sides"])),
+        row["winner_side"], tuple(int(s) for s in json.loads(row["scores"])),
+        float(row["finished_at"]),
+    )
+
+
+def _hand_record(row: Any) -> HandRecord:
+    return HandRecord(
+        int(row["game_id"]), row["winner_side"], tuple(int(p) for p in json.loads(row["points"]))
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A finished match one player sat in: its game, its group, and their name then."""
+
+    game: str
+    chat_id: int
+    name: str
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,31 +109,34 @@ class ResultFilter:
 
 
 class ResultRows(Connection):
-    async def finished_matches(self, which: ResultFilter) -> list[aiosqlite.Row]:
+    async def finished_matches(self, which: ResultFilter) -> list[MatchRecord]:
         where, params = which.where()
-        return await self.fetch_all(
+        rows = await self.fetch_all(
             f"SELECT m.* FROM match_results m WHERE {where} ORDER BY m.finished_at, m.game_id",
             params,
         )
+        return [_match_record(row) for row in rows]
 
-    async def hands_of_finished_matches(self, which: ResultFilter) -> list[aiosqlite.Row]:
+    async def hands_of_finished_matches(self, which: ResultFilter) -> list[HandRecord]:
         where, params = which.where()
-        return await self.fetch_all(
+        rows = await self.fetch_all(
             "SELECT h.game_id, h.winner_side, h.points FROM hand_results h"
             f" JOIN match_results m ON m.game_id = h.game_id WHERE {where}"
             " ORDER BY h.game_id, h.hand_number",
             params,
         )
+        return [_hand_record(row) for row in rows]
 
-    async def matches_played_by(self, user_id: int) -> list[aiosqlite.Row]:
-        """(variant, chat_id, seat) of every finished match ``user_id`` sat in; ``seat`` is
-        the stored player (JSON), the last one the newest."""
-        return await self.fetch_all(
+    async def matches_played_by(self, user_id: int) -> list[SeatRecord]:
+        """Every finished match ``user_id`` sat in, the last one the newest."""
+        rows = await self.fetch_all(
             "SELECT m.variant, m.chat_id, p.value AS seat"
             " FROM match_results m, json_each(m.players) p"
             " WHERE json_extract(p.value, '$[0]') = ? ORDER BY m.finished_at, m.game_id",
             (user_id,),
         )
+        return [SeatRecord(str(row["variant"]), int(row["chat_id"]),
+                           str(json.loads(row["seat"])[1])) for row in rows]
 
     async def user_names(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The names the bot last saw for these users (those it knows)."""

@@ -17,7 +17,7 @@ from PIL import ImageDraw
 
 import renderers.canvas
 from bot.app import build_application, running
-from bot.config import Settings
+from bot.config import BotConfig
 from bot.models import Game
 from bot.runtime import KEY, Runtime
 from bot.service import GameService
@@ -70,7 +70,7 @@ class Group:
     def hand_results(self) -> list[str]:
         return [t for t in self.texts() if re.match(r"Hand \d+ is over\.", t)]
 
-    def settings(self, **changes: object) -> Settings:
+    def settings(self, **changes: object) -> BotConfig:
         values: dict[str, object] = {
             "token": self.server.token,
             "api_base_url": self.server.api_root,
@@ -80,7 +80,7 @@ class Group:
             "private_messages_per_period": 100_000,
         }
         values.update(changes)
-        return Settings(**values)  # type: ignore[arg-type]
+        return BotConfig(**values)  # type: ignore[arg-type]
 
     @asynccontextmanager
     async def bot(self, **settings: object) -> AsyncIterator[Runtime]:

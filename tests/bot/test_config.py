@@ -1,4 +1,4 @@
-"""Settings: a missing or malformed token is one clear line, not a traceback."""
+"""The bot's configuration: a missing or malformed token is one clear line, not a traceback."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import settings_from_env
+from bot.config import config_from_env
 from bot.errors import ConfigError
 
 TOKEN = "123456789:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-ZZ"
 
 
 def test_settings_read_every_variable() -> None:
-    settings = settings_from_env({
+    settings = config_from_env({
         "TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "http://127.0.0.1:8081/",
         "DATABASE_PATH": "/tmp/x.sqlite3", "LOG_LEVEL": "debug",
     })
@@ -26,7 +26,7 @@ def test_settings_read_every_variable() -> None:
 
 
 def test_defaults() -> None:
-    settings = settings_from_env({"TELEGRAM_BOT_TOKEN": TOKEN})
+    settings = config_from_env({"TELEGRAM_BOT_TOKEN": TOKEN})
     assert settings.api_base_url == "https://api.telegram.org"
     assert settings.database_path == Path("data/dominoes.sqlite3")
 
@@ -39,7 +39,7 @@ def test_defaults() -> None:
 ])
 def test_bad_settings_raise_config_error(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
-        settings_from_env(env)
+        config_from_env(env)
 
 
 @pytest.mark.parametrize("token", ["", "garbage"])

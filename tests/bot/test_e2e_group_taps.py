@@ -44,14 +44,14 @@ async def test_my_tiles_on_a_table_whose_send_is_unanswered_sends_the_tiles(
     async with group.bot():
         budi = group.users[1]
         table, held = await start_with_table_held(group)
-        assert group.game().messages.table is None  # the bot does not know the table yet
+        assert group.game().messages.table_message is None  # the bot does not know the table yet
         record = budi.press(table, MY_TILES)
         await tapped_while_held(group)
         held.release()
         await group.server.wait_for(lambda: record.answered)
         assert record.answer_text == "I sent your tiles to our private chat."
         await group.server.wait_idle()
-        assert group.game().messages.table == table.message_id
+        assert group.game().messages.table_message == table.message_id
         assert STRAY not in (table.caption or "") and MY_TILES in table.button_texts
         # the tiles sent again, as asked: the first hand message gave way to a fresh one
         await group.server.wait_for(
@@ -100,7 +100,7 @@ async def test_a_stray_table_is_refused_while_the_current_one_is_being_sent(
         current = group.server.message(group.chat, held.result["message_id"])
         stray = next(m for m in group.messages()
                      if m.photo and MY_TILES in m.button_texts and m is not current)
-        assert stray.message_id < current.message_id and group.game().messages.table is None
+        assert stray.message_id < current.message_id and group.game().messages.table_message is None
         refused = group.users[1].press(stray, MY_TILES)
         await tapped_while_held(group)
         held.release()
@@ -125,7 +125,7 @@ async def test_my_tiles_while_the_hand_is_being_sent_leaves_one_hand_message(
         group.users[0].press(lobby, lobby_button(lobby, "s") or "")
         await group.server.wait_for(lambda: held.holding)
         game = group.game()
-        table = await group.server.wait_for(lambda: game.messages.table)
+        table = await group.server.wait_for(lambda: game.messages.table_message)
         assert game.messages.hands.get(1) is None
         record = budi.press(group.server.message(group.chat, table), MY_TILES)
         await group.server.wait_for(lambda: record.answered)

@@ -33,8 +33,8 @@ def second_group(group: Group, title: str = "Second table") -> Group:
 
 def table_caption(group: Group) -> str:
     game = group.game()
-    assert game.messages.table is not None
-    return group.server.message(group.chat, game.messages.table).caption or ""
+    assert game.messages.table_message is not None
+    return group.server.message(group.chat, game.messages.table_message).caption or ""
 
 
 def turn_shown(group: Group) -> bool:
@@ -209,7 +209,7 @@ async def test_a_table_edit_held_back_shows_the_latest_move_when_it_goes(group: 
         table = await group.start("pair")
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
         server = group.server
-        table_id = group.game().messages.table
+        table_id = group.game().messages.table_message
         assert table_id is not None
         shown = len(server.message(group.chat, table_id).versions)
         server.flood_wait(group.chat, retry_after=5)

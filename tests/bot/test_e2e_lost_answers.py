@@ -62,7 +62,7 @@ async def test_a_lost_hand_message_leaves_one_live_keyboard(group: Group,
 async def test_a_lost_hand_result_is_never_doubled(group: Group, after_acting: bool) -> None:
     async with group.bot():
         table = await group.start("pair")
-        await group.server.wait_for(lambda: group.game().messages.table)
+        await group.server.wait_for(lambda: group.game().messages.table_message)
         # The next photo the group gets is hand 1's result (the next table follows it).
         group.server.drop_connection("sendPhoto", after_acting=after_acting, chat=group.chat)
         await table.play_until(lambda: group.game().match.hand.number > 0  # type: ignore[union-attr]
@@ -71,7 +71,7 @@ async def test_a_lost_hand_result_is_never_doubled(group: Group, after_acting: b
         assert [r.method for r in group.server.dropped] == ["sendPhoto"]
         assert len(group.hand_results()) == (1 if after_acting else 0)
         # The table's caption carries the scores whatever became of the announcement.
-        table_message = group.server.message(group.chat, group.game().messages.table)  # type: ignore[arg-type]
+        table_message = group.server.message(group.chat, group.game().messages.table_message)  # type: ignore[arg-type]
         assert table_message.photo is not None and "hand 2" in (table_message.caption or "")
 
 
@@ -144,7 +144,7 @@ async def test_a_lost_lobby_leaves_one_lobby_that_acts(group: Group, after_actin
 
 @pytest.mark.parametrize("after_acting", [False, True], ids=["before", "after"])
 async def test_a_lost_table_leaves_one_table_that_acts(group: Group, after_acting: bool) -> None:
-    await_table = lambda: group.game().messages.table  # noqa: E731
+    await_table = lambda: group.game().messages.table_message  # noqa: E731
     async with group.bot():
         await group.open_table("pair")
         group.server.drop_connection("sendPhoto", after_acting=after_acting, chat=group.chat)
@@ -155,7 +155,7 @@ async def test_a_lost_table_leaves_one_table_that_acts(group: Group, after_actin
         tables = [m for m in group.server.bot_messages(group.chat)
                   if any(b.text == "👀 My tiles" for row in m.buttons for b in row)]
         assert len(tables) == (2 if after_acting else 1)
-        current = group.server.message(group.chat, group.game().messages.table)  # type: ignore[arg-type]
+        current = group.server.message(group.chat, group.game().messages.table_message)  # type: ignore[arg-type]
         for stray in (m for m in tables if m is not current):
             tap = group.users[1].press(stray, "👀 My tiles")
             await group.server.wait_for(lambda r=tap: r.answered)  # type: ignore[misc]

@@ -86,11 +86,11 @@ async def test_every_table_picture_drawn_from_the_last_is_the_table_drawn_whole(
             await runtime.publisher.idle()
             game = group.game()
             assert game.match is not None
-            shown = next(m for m in group.messages() if m.message_id == game.messages.table)
+            shown = next(m for m in group.messages() if m.message_id == game.messages.table_message)
             assert shown.current.photo is not None
             whole = render_table(table_view(game.match), picture_names(game),
                                  theme=runtime.pictures.theme,
-                                 labels=labels_for(game.language, game.variant))
+                                 labels=labels_for(game.language, game.game_name))
             assert shown.current.photo.data == whole, f"after move {checked + 1}"
             checked += 1
     assert checked >= 8

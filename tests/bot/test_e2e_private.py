@@ -166,7 +166,7 @@ async def test_history_keeps_who_made_each_move_after_a_seat_changes_hands(group
         record = sergei.press(ask, "Yes, leave")
         await group.server.wait_for(lambda: game.players[2].is_computer)
         newcomer = game.players[2].name
-        table_message = group.server.message(group.chat, game.messages.table)  # type: ignore[arg-type]
+        table_message = group.server.message(group.chat, game.messages.table_message)  # type: ignore[arg-type]
         moves_before = len(game.match.hand.moves)  # type: ignore[union-attr]
         await Table(group.server, [group.users[3]]).play_one()  # Þóra moves: a new caption
         assert len(game.match.hand.moves) > moves_before  # type: ignore[union-attr]

@@ -7,7 +7,7 @@ import re
 
 from bot_kit import Group, counting_seeds, die_after_commit
 
-from bot.callbacks import TileIntent, TileTap
+from bot.callbacks import Lay, TileIntent, TileTap
 from bot.models import Status
 from bot.settings import GroupSettings
 from engine import Tile, match_to_dict
@@ -94,7 +94,7 @@ async def test_after_a_crash_the_table_and_the_hand_are_brought_up_to_date(group
         game = group.game()
         last = game.match.hand.moves[-1] if game.match else None
     assert last is not None
-    table_message = group.server.message(group.chat, game.messages.table)  # type: ignore[arg-type]
+    table_message = group.server.message(group.chat, game.messages.table_message)  # type: ignore[arg-type]
     assert str(last.action.tile) not in (table_message.caption or "")  # type: ignore[union-attr]
     async with group.bot():
         await group.server.wait_for(
@@ -141,10 +141,10 @@ async def test_stale_forged_and_foreign_buttons_change_nothing(group: Group) -> 
         attempts = {
             "garbled": user.press_raw(message, "garbage"),
             "long": user.press_raw(message, "p:" + "9" * 60),
-            "stale": user.press_raw(message, TileTap(game.game_id, before - 1, tile,
-                                                             TileIntent.PLAY).encode()),
-            "other game": user.press_raw(message, TileTap(game.game_id + 7, before, tile,
-                                                          TileIntent.PLAY).encode()),
+            "stale": user.press_raw(message, Lay(game.game_id, before - 1, tile,
+                                                         None).encode()),
+            "other game": user.press_raw(message, Lay(game.game_id + 7, before, tile,
+                                                      None).encode()),
             "not held": user.press_raw(message, TileTap(
                 game.game_id, before,
                 next(t for t in (Tile(a, b) for a in range(7) for b in range(a, 7))
@@ -155,7 +155,7 @@ async def test_stale_forged_and_foreign_buttons_change_nothing(group: Group) -> 
                              if any(b.text == "👀 My tiles" for row in m.buttons for b in row))
         attempts["onlooker tiles"] = dewi.press(table_message, "👀 My tiles")
         attempts["onlooker move"] = dewi.press_raw(
-            table_message, TileTap(game.game_id, before, tile, TileIntent.PLAY).encode())
+            table_message, Lay(game.game_id, before, tile, None).encode())
         await group.server.wait_for(lambda: all(r.answered for r in attempts.values()))
         assert game.move_no == before
         toasts = {name: r.answer_text for name, r in attempts.items()}
@@ -248,7 +248,7 @@ async def test_a_flood_wait_is_waited_out(group: Group) -> None:
     async with group.bot():
         table = await group.start("pair")
         await table.play_one()
-        table_id = group.game().messages.table
+        table_id = group.game().messages.table_message
         group.server.fail_next("editMessageMedia", retry_after=1, chat=group.chat)
         await table.play_one()
         await table.play_one()
@@ -274,7 +274,7 @@ async def test_fast_moves_coalesce_into_the_latest_picture(group: Group) -> None
                 moves += 1
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
         game = group.game()
-        message = group.server.message(group.chat, game.messages.table)  # type: ignore[arg-type]
+        message = group.server.message(group.chat, game.messages.table_message)  # type: ignore[arg-type]
         edits = group.server.requests_for("editMessageMedia", group.chat)[edits_before:]
     assert len(edits) < moves, (len(edits), moves)
     assert all(r.status == 200 for r in edits)

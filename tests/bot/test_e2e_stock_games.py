@@ -38,7 +38,7 @@ async def test_a_whole_match_of_each_new_game_for_each_seat_count(
         table.choose = random_choice(players)  # every kind of second tap gets its turn
         moves = await table.play_until(group.match_over)
         finished = group.game()
-    assert finished.status is Status.FINISHED and finished.variant == game
+    assert finished.status is Status.FINISHED and finished.game_name == game
     match = finished.match
     assert match is not None and match.over and moves > 3
     assert len(group.hand_results()) == len(match.hands)  # one result message per hand

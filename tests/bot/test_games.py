@@ -44,8 +44,8 @@ class RecordingComposer:
     def ready(self, game: Game) -> list[Outgoing]:
         return [Outgoing("ready")]
 
-    def unreachable(self, game: Game) -> list[Outgoing]:
-        return [Outgoing("unreachable " + ", ".join(p.name for p in game.cut_off))]
+    def private_chats_needed(self, game: Game) -> list[Outgoing]:
+        return [Outgoing("unreachable " + ", ".join(p.name for p in game.unreachable_players))]
 
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
         return [Outgoing(f"{newcomer.name} for {leaving.name}")]

@@ -14,30 +14,26 @@ import pytest
 from bot_kit import drawn_words
 from PIL import Image
 
-from bot.errors import UserError
-from bot.i18n import Translator
-from bot.models import Game, Messages, Player, Status, computer
-from bot.stats import (
-    RATING_BASE,
-    RATING_SCALE,
-    BoardQuery,
-    MatchRecord,
-    Scoreboard,
-    Standing,
+from bot.boardtexts import (
     board_heading,
-    month_start,
-    parse_query,
-    penalty_points,
-    places,
-    player_stats,
-    scoreboard,
     scoreboard_labels,
     scoreboard_picture,
     scoreboard_text,
-    standings,
     stats_text,
 )
-from bot.storage import Storage
+from bot.errors import UserError
+from bot.i18n import Translator
+from bot.models import Game, Messages, Player, Status, computer
+from bot.ratings import RATING_BASE, RATING_SCALE, Standing, places, standings
+from bot.scoreboards import (
+    BoardQuery,
+    Scoreboard,
+    month_start,
+    parse_query,
+    player_stats,
+    scoreboard,
+)
+from bot.storage import MatchRecord, Storage, penalty_points
 from engine import HandEnded, HandEndReason, MatchEnded, variant
 
 GROUP, OTHER_GROUP = 100, 200

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from bot import captions, keyboards
-from bot.callbacks import CutTap, LayTap, TileIntent, TileTap, decode
+from bot.callbacks import Lay, TileIntent, TileTap, Way, decode
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
 from bot.stockplay import gains
@@ -50,11 +50,11 @@ def test_muggins_spinner_offers_all_four_ends_named_with_their_numbers() -> None
     assert labels == ["◀ left 5", "▶ right 5", "▲ up 5", "▼ down 5"]
     taps = [tap for _, tap in buttons[:-1]]
     assert [tap.end for tap in taps] == [End.LEFT, End.RIGHT, End.UP, End.DOWN]  # type: ignore[attr-defined]
-    assert all(isinstance(tap, LayTap) and tap.tile == Tile(0, 5) for tap in taps)
+    assert all(isinstance(tap, Lay) and tap.tile == Tile(0, 5) for tap in taps)
     assert buttons[-1][0] == "↩ Back"
     # Each button's points are the engine's: the lay tried on a copy of the hand.
     for label, tap in buttons[:-1]:
-        assert isinstance(tap, LayTap)
+        assert isinstance(tap, Lay)
         twin = started("muggins", "5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
         twin.apply(0, Play(Tile(5, 5)))
         before = twin.hand.scored[1]  # type: ignore[union-attr]
@@ -92,8 +92,8 @@ def test_matador_asks_along_or_across_where_both_are_legal() -> None:
     assert [label for label, _ in buttons[:-1]] == ["◀ left 1 along", "◀ left 1 across",
                                                     "▶ right 2"]
     assert [tap for _, tap in buttons[:-1]] == [
-        LayTap(1, 5, Tile(1, 6), End.LEFT, False), LayTap(1, 5, Tile(1, 6), End.LEFT, True),
-        LayTap(1, 5, Tile(1, 6), End.RIGHT, True)]
+        Lay(1, 5, Tile(1, 6), End.LEFT, Way.ALONG), Lay(1, 5, Tile(1, 6), End.LEFT, Way.ACROSS),
+        Lay(1, 5, Tile(1, 6), End.RIGHT, Way.ACROSS)]
 
 
 def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
@@ -104,7 +104,7 @@ def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
     buttons = choice_buttons(match, 1, "3-4")
     labels = [label for label, _ in buttons[:-1]]
     assert "✂ give left (1)" in labels and "✂ give right (1)" in labels
-    assert CutTap(1, 5, Tile(3, 4), End.LEFT) in [tap for _, tap in buttons]
+    assert Lay(1, 5, Tile(3, 4), End.LEFT, Way.CUT) in [tap for _, tap in buttons]
     caption = captions.hand_caption(T, game_of(match), player_view(match, 1))
     assert "You may cut with 3-4: the ribbon you give goes to Ann." in caption
     match.apply(1, Cut(Tile(3, 4), End.LEFT))

@@ -127,7 +127,7 @@ async def test_the_timer_runs_out_warns_and_moves_in_the_group(group: Group) -> 
         game.turn_seconds = 2  # a short clock, so the test waits seconds, not minutes
         await table.play_one()
         absent = game.players[game.match.to_move]  # type: ignore[index, union-attr]
-        message = group.server.message(group.chat, game.messages.table)  # type: ignore[arg-type]
+        message = group.server.message(group.chat, game.messages.table_message)  # type: ignore[arg-type]
         await group.server.wait_for(
             lambda: any("second left" in (v.caption or "") for v in message.versions),
             timeout=5, message="no half-time warning in the caption")
@@ -151,7 +151,7 @@ async def test_a_restart_resolves_an_overdue_turn(group: Group) -> None:
                                     message="the overdue turn was not resolved")
         assert game.timer.auto_moves
         await group.server.wait_for(lambda: "time ran out" in (group.server.message(
-            group.chat, game.messages.table).caption or ""))  # type: ignore[arg-type, union-attr]
+            group.chat, game.messages.table_message).caption or ""))  # type: ignore[arg-type, union-attr]
 
 
 async def test_the_games_with_a_stock_get_their_safe_move_and_draws(tmp_path: Path) -> None:

@@ -1,0 +1,123 @@
+"""The words and the picture of a scoreboard and of a player's figures."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, tzinfo
+
+from renderers.scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard
+
+from .i18n import N_, Translator
+from .ratings import Standing, places
+from .scoreboards import PlayerStats, Scoreboard
+from .storage import penalty_points
+from .wording import esc, title
+
+TEXT_ROWS = 10  # players listed in a scoreboard message
+PICTURE_ROWS = 15  # players drawn on a scoreboard picture
+
+
+def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC) -> tuple[str, str]:
+    """The board's title and its details line (period, number of matches), translated; dates
+    are the group's (``tz``), as for :func:`month_start`."""
+    heading = (
+        t("Scoreboard") if board.game is None
+        else t("Scoreboard: {game}", game=title(t, board.game))
+    )
+    if board.since is None:
+        period = t("all time")
+    else:
+        period = t("since {date}", date=datetime.fromtimestamp(board.since, tz).date().isoformat())
+    count = t.plural("{count} match", "{count} matches", board.matches)
+    return heading, f"{period} · {count}"
+
+
+def _details(t: Translator, s: Standing, penalty: bool) -> list[str]:
+    """The figures after the rating and the record, shared by both messages."""
+    parts = [t("hands won: {won} of {played}", won=s.hands_won, played=s.hands_played)]
+    if s.points is not None:
+        words = N_("penalty points: {points}") if penalty else N_("points: {points}")
+        parts.append(t(words, points=s.points))
+    if s.streak > 1:  # a streak of one is just the last result
+        parts.append(t.plural("{count} win in a row", "{count} wins in a row", s.streak))
+    elif s.streak < -1:
+        parts.append(t.plural("{count} loss in a row", "{count} losses in a row", -s.streak))
+    return parts
+
+
+def _record(t: Translator, s: Standing) -> str:
+    record = t("won {won} of {played} ({percent}%)", won=s.won, played=s.played,
+               percent=round(100 * s.win_rate))
+    return record + ", " + t("drawn {count}", count=s.drawn) if s.drawn else record
+
+
+def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
+                    tz: tzinfo = UTC) -> str:
+    """The board as an HTML message (the picture's text fallback), best ``limit`` players."""
+    heading, details = board_heading(t, board, tz)
+    lines = [f"<b>{esc(heading)}</b>", esc(details)]
+    if board.penalty_points:
+        lines.append(t("Points here are penalties: fewer is better."))
+    if not board.standings:
+        return "\n".join([*lines, "", t("No finished matches yet.")])
+    lines.append("")
+    for place, s in zip(places(board.standings), board.standings[:limit], strict=False):
+        head = t("{place}. <b>{name}</b>, rating {rating}", place=place, name=esc(s.name),
+                 rating=s.rating)
+        lines.append(f"{head}: {_record(t, s)}; {'; '.join(_details(t, s, board.penalty_points))}")
+    if len(board.standings) > limit:
+        lines.append(t("… and {count} more", count=len(board.standings) - limit))
+    return "\n".join(lines)
+
+
+def stats_text(t: Translator, stats: PlayerStats) -> str:
+    """One player's figures per game as an HTML message."""
+    if not stats.games:
+        return t("{name} has not finished a match yet.", name=esc(stats.name))
+    lines = [t("<b>{name}</b>: figures across groups", name=esc(stats.name))]
+    for game in stats.games:
+        s = game.standing
+        lines += [
+            "",
+            t("<b>{game}</b>, rating {rating}", game=esc(title(t, game.game)), rating=s.rating),
+            _record(t, s),
+            "; ".join(_details(t, s, penalty_points(game.game))),
+            t.plural("in {count} group", "in {count} groups", game.groups),
+        ]
+    return "\n".join(lines)
+
+
+# --- the picture ---------------------------------------------------------------------------
+# Every word drawn on the scoreboard picture, as a msgid (the renderer's English defaults).
+SCOREBOARD_WORDS = {
+    "place": N_("#"),
+    "player": N_("player"),
+    "rating": N_("rating"),
+    "played": N_("played"),
+    "won": N_("won"),
+    "win_rate": N_("win rate"),
+    "streak": N_("streak"),
+    "hands_won": N_("hands"),
+    "points": N_("points"),
+    "win_streak": N_("W{count}"),
+    "loss_streak": N_("L{count}"),
+    "percent": N_("{percent}%"),
+    "unnamed": N_("Player {number}"),
+    "empty": N_("No finished matches yet."),
+}
+
+
+def scoreboard_labels(t: Translator) -> ScoreboardLabels:
+    return ScoreboardLabels(**{key: t(msgid) for key, msgid in SCOREBOARD_WORDS.items()})
+
+
+def scoreboard_picture(t: Translator, board: Scoreboard, *, theme: str = "classic",
+                       limit: int = PICTURE_ROWS, tz: tzinfo = UTC) -> bytes:
+    """The board as a PNG: the best ``limit`` players."""
+    rows = [
+        ScoreboardRow(place, s.name, s.rating, s.played, s.won, s.win_rate, s.streak,
+                      s.hands_won, s.points)
+        for place, s in zip(places(board.standings), board.standings[:limit], strict=False)
+    ]
+    heading, details = board_heading(t, board, tz)
+    return render_scoreboard(rows, title=heading, subtitle=details,
+                             labels=scoreboard_labels(t), theme=theme)

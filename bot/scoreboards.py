@@ -1,0 +1,164 @@
+"""Scoreboards and players' figures, as /scoreboard and /stats ask for them.
+
+Only finished matches count. A stopped or cancelled game has no match result, and its hands are
+left out too, like the hands of a match still being played: a board never counts half a match,
+and stopping a match one is losing keeps no hands won in it.
+
+Computer players are rated like anyone (they are real opponents) but left off a board unless
+the group asks for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, tzinfo
+
+from engine import MatchEnded, variant
+
+from .errors import UserError
+from .gamebook import GAMES, find_game
+from .i18n import N_
+from .models import Game
+from .ratings import Standing, fresh_rating, standings
+from .storage import HandRecord, MatchRecord, ResultFilter, Storage, penalty_points
+from .wording import quote
+
+
+@dataclass(frozen=True, slots=True)
+class Scoreboard:
+    chat_id: int
+    game: str | None  # None: every game together
+    since: float | None  # only matches finished at or after this moment
+    until: float | None  # ... and before this one
+    matches: int
+    standings: tuple[Standing, ...]  # best first
+
+    @property
+    def penalty_points(self) -> bool:
+        return penalty_points(self.game)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    game: str
+    groups: int  # how many groups the player finished a match of this game in
+    standing: Standing  # over every group's matches of the game, rating included
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: int
+    name: str
+    games: tuple[GameStats, ...]  # in the order of bot.gamebook.GAMES; empty if none finished
+
+
+async def _records(storage: Storage, which: ResultFilter
+                   ) -> tuple[list[MatchRecord], list[HandRecord]]:
+    """Finished matches of ``which`` and their hands."""
+    return await storage.finished_matches(which), await storage.hands_of_finished_matches(which)
+
+
+async def scoreboard(storage: Storage, chat_id: int, game: str | None = None,
+                     since: float | None = None, until: float | None = None, *,
+                     include_computers: bool = False) -> Scoreboard:
+    """The group's players ranked over its finished matches of ``game`` (None: all games)
+    finished in [since, until). Ratings too start afresh at ``since``."""
+    matches, hands = await _records(storage, ResultFilter(chat_id, game, since, until))
+    names = await storage.user_names(uid for m in matches for uid, _ in m.players)
+    board = standings(matches, hands, names=names)
+    if not include_computers:
+        board = tuple(s for s in board if not s.is_computer)
+    return Scoreboard(chat_id, game, since, until, len(matches), board)
+
+
+async def rating_changes(storage: Storage, game: Game, ended: MatchEnded, now: float
+                         ) -> tuple[int | None, ...]:
+    """How the match that just ended moves each seat's rating on the group's board of its game
+    (None for a computer player, who is kept off the board), before it is recorded."""
+    matches, hands = await _records(storage, ResultFilter(game.chat_id, game.game_name))
+    record = MatchRecord(
+        game.game_id, game.chat_id, game.game_name,
+        tuple((p.user_id, p.name) for p in game.players),
+        variant(game.game_name).sides(len(game.players)), ended.winner, ended.scores, now)
+    fresh = fresh_rating()
+    before = {s.user_id: s.rating for s in standings(matches, hands)}
+    after = {s.user_id: s.rating for s in standings([*matches, record], hands)}
+    return tuple(None if p.is_computer else after[p.user_id] - before.get(p.user_id, fresh)
+                 for p in game.players)
+
+
+async def player_stats(storage: Storage, user_id: int, name: str = "") -> PlayerStats:
+    """One player's figures per game over every group; each rating is over every match of that
+    game in every group, so opponents met elsewhere count too. ``name`` is the fallback for a
+    player the database does not know."""
+    mine = await storage.matches_played_by(user_id)
+    names = await storage.user_names([user_id])
+    if user_id in names:
+        name = names[user_id]
+    elif mine:
+        name = mine[-1].name
+    games = []
+    order = {game: index for index, game in enumerate(GAMES)}
+    for game in sorted({r.game for r in mine}, key=lambda g: (order.get(g, 99), g)):
+        matches, hands = await _records(storage, ResultFilter(game=game))
+        found = next(s for s in standings(matches, hands) if s.user_id == user_id)
+        groups = len({r.chat_id for r in mine if r.game == game})
+        games.append(GameStats(game, groups, found))
+    return PlayerStats(user_id, name, tuple(games))
+
+
+# --- what /scoreboard asks for -------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BoardQuery:
+    game: str | None = None
+    period: str = "all"  # "all", "month" or "week"
+
+    def since(self, now: float, tz: tzinfo = UTC) -> float | None:
+        if self.period == "month":
+            return month_start(now, tz)
+        if self.period == "week":
+            return week_start(now, tz)
+        return None
+
+
+def parse_query(words: Sequence[str]) -> BoardQuery:
+    """``/scoreboard [game] [week|month|all]`` in any order, each at most once; anything
+    else is a :class:`UserError`."""
+    game: str | None = None
+    period: str | None = None
+    for word in (w.lower() for w in words):
+        if (found := find_game(word)) is not None:
+            if game is not None:
+                raise UserError(N_("{word} is a second game: name one game at most."),
+                                word=quote(word))
+            game = found
+        elif word in PERIODS:
+            if period is not None:
+                raise UserError(N_("{word} is a second period: give one of week, month or all."),
+                                word=quote(word))
+            period = word
+        else:
+            raise UserError(
+                N_("I don't know the filter {word}: use a game ({games}), week, month or all."),
+                word=quote(word), games=", ".join(GAMES),
+            )
+    return BoardQuery(game, period or "all")
+
+
+PERIODS = ("all", "month", "week")
+
+
+def week_start(now: float, tz: tzinfo = UTC) -> float:
+    """Monday, midnight (in ``tz``), of the week that ``now`` falls in."""
+    moment = datetime.fromtimestamp(now, tz)
+    monday = moment - timedelta(days=moment.weekday())
+    return monday.replace(hour=0, minute=0, second=0, microsecond=0).timestamp()
+
+
+def month_start(now: float, tz: tzinfo = UTC) -> float:
+    """The first moment of the calendar month (in ``tz``) that ``now`` falls in."""
+    moment = datetime.fromtimestamp(now, tz)
+    return moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
+
+

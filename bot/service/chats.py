@@ -1,0 +1,80 @@
+"""The chats games are played in and their people: a group's settings and its /settings
+menu, the users the bot knows, the messages a game keeps (questions asked and answered), a
+forum topic closed or deleted, a group that became a supergroup."""
+
+from __future__ import annotations
+
+from ..models import Game, Status
+from ..settings import GroupSettings
+from .commits import Commits
+
+
+class Chats(Commits):
+    """Groups, users, and a game's messages and place in Telegram."""
+
+    async def group_settings(self, chat_id: int) -> GroupSettings:
+        """The house rules, turn time and language the group's new tables take."""
+        return GroupSettings.from_json(await self.storage.chat_settings(chat_id))
+
+    async def save_group_settings(self, chat_id: int, settings: GroupSettings) -> None:
+        await self.storage.save_chat_settings(chat_id, settings.to_json())
+
+    async def settings_menu(self, chat_id: int) -> int | None:
+        """The group's live /settings message: only its buttons change anything."""
+        return await self.storage.settings_menu(chat_id)
+
+    async def settings_menu_posted(self, chat_id: int, message_id: int | None) -> None:
+        """A /settings menu was posted (it replaces the last one), or closed (None)."""
+        await self.storage.save_settings_menu(chat_id, message_id)
+
+    async def remember_user(self, user_id: int, name: str, username: str | None,
+                            language: str | None, private_ok: bool | None = None) -> None:
+        """Keep a user's name and language (and, when known, whether their private chat
+        with the bot is open)."""
+        await self.storage.remember_user(user_id, name, username, language, private_ok)
+
+    async def save_messages(self, game: Game) -> None:
+        await self.storage.save_messages(game)
+
+    async def asked(self, game_id: int, message_id: int) -> None:
+        """A /stop or /leave question was posted: it is closed when the game ends (at once
+        when it ended while the question was on its way)."""
+        game = await self.hold(game_id)
+        if game is None:
+            return
+        game.messages.questions.append(message_id)
+        await self.storage.save_messages(game)
+        if not game.status.open:  # ended meanwhile: the sync closes it now (a running game's
+            self._changed(game)   # timers are left alone: a computer's move is not re-armed)
+
+    async def answered(self, game: Game, message_id: int) -> None:
+        """A question was answered (and taken away): nothing is left to close there."""
+        if message_id in game.messages.questions:
+            game.messages.questions.remove(message_id)
+            await self.storage.save_messages(game)
+
+    async def topic_gone(self, game: Game, thread_id: int, deleted: bool) -> bool:
+        """The game's topic was closed or deleted: the game ends with no result, its last
+        words go to the General topic instead, and its messages in the topic are forgotten.
+        False when that was already done (or the game has moved on)."""
+        if not game.status.open or game.thread_id != thread_id:
+            return False
+        status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
+        game.thread_id = None
+        game.messages.lobby = game.messages.table_message = None
+        game.messages.topic_gone = True
+        try:
+            await self._set_status(game, status, self.composer.topic_gone(game, deleted),
+                                   drop_outbox=True)
+        except BaseException:
+            await self.reload(game.game_id)
+            raise
+        return True
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self.storage.migrate_chat(old_chat_id, new_chat_id)
+        for game in list(self._by_id.values()):
+            if game.chat_id == old_chat_id:
+                game.chat_id = new_chat_id
+                self._remember(game)
+                self._changed(game)

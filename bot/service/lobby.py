@@ -1,0 +1,242 @@
+"""Lobbies: opening a table (or the same one again), who sits at it, and whom the bot cannot
+reach in private yet."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import replace
+from typing import Any
+
+from engine import BadInputError, variant
+
+from ..errors import OutOfDateError, PrivateChatClosedError, UserError
+from ..gamebook import GAMES
+from ..i18n import DEFAULT_LANGUAGE, N_, pick_language
+from ..locks import Locks
+from ..models import Game, Messages, Outgoing, Player, Status, computer
+from .chats import Chats
+
+
+class LobbyState(enum.Enum):
+    """What a lobby waits for: players (or their Join), a private chat with one of them, or
+    nothing (it can start)."""
+
+    WAITING = "waiting"
+    BLOCKED = "blocked"
+    READY = "ready"
+
+
+class Lobbies(Chats):
+    """A table from its opening to its start."""
+
+    async def open_table(
+        self, chat_id: int, chat_title: str | None, creator: Player, creator_language: str | None,
+        game_name: str, options: dict[str, object], thread_id: int | None = None,
+    ) -> Game:
+        """Open a table with the group's settings (``options`` win), in the forum topic
+        ``thread_id`` if given. A group speaks the language of whoever opened its first
+        table, until /settings; refusals are worded in :meth:`group_language`."""
+        settings = await self.group_settings(chat_id)
+        if settings.language is None:
+            settings = replace(settings, language=pick_language(creator_language))
+            await self.save_group_settings(chat_id, settings)
+        await self.storage.save_chat_title(chat_id, chat_title)
+        merged = settings.game_options(game_name) | options
+        try:
+            return await self.create(chat_id, creator, game_name,
+                                     settings.language or DEFAULT_LANGUAGE, merged,
+                                     settings.turn_seconds, thread_id)
+        except BadInputError:
+            raise UserError(N_("Those options are not valid for this game.")) from None
+
+    async def group_language(self, chat_id: int) -> str:
+        """The language the group is spoken to in."""
+        return (await self.group_settings(chat_id)).language or DEFAULT_LANGUAGE
+
+    async def create(
+        self, chat_id: int, creator: Player, game_name: str, language: str,
+        options: dict[str, Any] | None = None, turn_seconds: int = 0,
+        thread_id: int | None = None,
+    ) -> Game:
+        """Open a lobby in a chat, or in one topic of a forum (``thread_id``)."""
+        if self.open_game_in(chat_id, thread_id) is not None:
+            raise UserError(N_("A game is already running in this chat."))
+        if game_name not in GAMES:
+            raise UserError(N_("I don't know the game {game}."), game=game_name)
+        options = dict(options or {})
+        variant(game_name).lobby_options(options, 1)  # they fit some table of this game
+        game = Game(0, chat_id, Status.LOBBY, game_name, options, creator.user_id,
+                    [creator], None, 0, language, Messages(), turn_seconds,
+                    thread_id=thread_id)
+        await self._check_reach(game)
+        game.game_id = await self.storage.insert_game(game, self.clock())
+        self._remember(game)
+        self._changed(game)
+        return game
+
+    async def rematch(self, old: Game, user: Player) -> Game:
+        """A new table of the same game, options, turn time and players, the seats turned one
+        place so that the lead moves on. ``user`` (one of its people) opens it; the others are
+        seated but each confirms with a tap (Join), or leaves. When the table is open already
+        (another player tapped first), ``user`` takes their seat at it."""
+        existing = self.open_game_in(old.chat_id, old.thread_id)
+        rematch = existing is not None and self.is_rematch(existing, old)
+        if existing is not None and rematch and existing.seat_of(user.user_id) is None:
+            # Another player opened it first: this takes a seat there, as Join would, and
+            # the hand goes to the private chat (a seat kept for the user is confirmed
+            # whether or not it is open).
+            await self.needs_private_chat(user.user_id, f"join{existing.game_id}")
+        if old.status is not Status.FINISHED:
+            raise OutOfDateError()
+        if old.seat_of(user.user_id) is None or old.players[old.seat_of(user.user_id) or 0] \
+                .is_computer:
+            raise UserError(N_("Only the players of that match can start it again."))
+        if existing is not None and rematch:
+            await self.join(existing, user)
+            return existing
+        if existing is not None:
+            raise UserError(N_(
+                "A table is already open here: press Join on it, or its creator can cancel it."))
+        seated = old.players[1:] + old.players[:1]
+        game = Game(0, old.chat_id, Status.LOBBY, old.game_name, dict(old.options), user.user_id,
+                    [user if p.user_id == user.user_id else p for p in seated], None, 0,
+                    old.language, Messages(), old.turn_seconds,
+                    pending=[p.user_id for p in seated
+                             if not p.is_computer and p.user_id != user.user_id],
+                    thread_id=old.thread_id)
+        await self._check_reach(game)
+        game.game_id = await self.storage.insert_game(game, self.clock())
+        self._remember(game)
+        self._changed(game)
+        return game
+
+    @staticmethod
+    def is_rematch(lobby: Game, old: Game) -> bool:
+        """Whether ``lobby`` is the table "Play again" opens for ``old``: its game and
+        options, still waiting to start, opened by one of its players (not a stranger's
+        /newgame that happens to match an old result's button)."""
+        return (lobby.status is Status.LOBBY and lobby.game_name == old.game_name
+                and lobby.options == old.options and old.seat_of(lobby.creator_id) is not None)
+
+    async def take_seat(self, game: Game, player: Player) -> None:
+        """The lobby's Join: the hand will go to the player's private chat, so it must be open
+        first (:class:`PrivateChatClosedError`, whose link's /start takes the seat); then as
+        :meth:`join`."""
+        await self.needs_private_chat(player.user_id, f"join{game.game_id}")
+        await self.join(game, player)
+
+    async def needs_private_chat(self, user_id: int, payload: str) -> None:
+        """Raise :class:`PrivateChatClosedError` (its link's start parameter: ``payload``)
+        unless the bot can write to ``user_id`` in private."""
+        if not await self.storage.private_ok(user_id):
+            raise PrivateChatClosedError(payload)
+
+    async def join(self, game: Game, player: Player) -> None:
+        """``player`` takes a seat, or confirms the one a rematch kept for them."""
+        self._lobby(game)
+        was = self._lobby_state(game)
+        if player.user_id in game.pending:  # a rematch's player confirms their seat
+            game.pending.remove(player.user_id)
+        elif game.seat_of(player.user_id) is not None:
+            raise UserError(N_("You are already in this game."))
+        elif len(game.players) >= max(game.seat_counts):
+            raise UserError(N_("This game is full."))
+        else:
+            game.players.append(player)
+        await self._check_reach(game)
+        await self._save_players(game, self._lobby_notices(game, was))
+
+    async def add_computer(self, game: Game, user_id: int, level: str) -> Player:
+        """The creator seats a computer player of ``level``."""
+        self._lobby(game)
+        if user_id != game.creator_id:
+            raise UserError(N_("Only the player who created the game can add computer players."))
+        if len(game.players) >= max(game.seat_counts):
+            raise UserError(N_("This game is full."))
+        player = computer(level, {p.user_id for p in game.players})
+        was = self._lobby_state(game)
+        game.players.append(player)
+        await self._save_players(game, self._lobby_notices(game, was))
+        return player
+
+    @staticmethod
+    def _lobby_state(game: Game) -> LobbyState:
+        if len(game.players) < min(game.seat_counts) or game.pending:
+            return LobbyState.WAITING
+        return LobbyState.BLOCKED if game.unreachable_players else LobbyState.READY
+
+    def _lobby_notices(self, game: Game, was: LobbyState) -> list[Outgoing]:
+        """When the table becomes ready, its creator is called to start, once; when it has
+        its players but cannot start because one has no private chat with the bot, they are
+        called to open it (a new message notifies them, an edited lobby does not)."""
+        now = self._lobby_state(game)
+        if now is was:
+            return []
+        if now is LobbyState.READY:
+            return self.composer.ready(game)
+        return self.composer.private_chats_needed(game) if now is LobbyState.BLOCKED else []
+
+    async def private_chat_changed(self, user_id: int, is_open: bool, locks: Locks) -> None:
+        """The user blocked the bot in private, or unblocked it."""
+        await self.storage.set_private_ok(user_id, is_open)
+        await self.reach_changed_everywhere(user_id, locks)
+
+    async def reach_changed_everywhere(self, user_id: int, locks: Locks) -> None:
+        """The user's private chat opened or closed (a /start, a block, a hand that bounced):
+        every lobby they sit at says so."""
+        for game in self.games_of_user(user_id):
+            async with locks.game(game.game_id):
+                await self.reach_changed(game, user_id)
+
+    async def reach_changed(self, game: Game, user_id: int) -> None:
+        """A player of the lobby opened their private chat with the bot, or blocked it."""
+        if game.status is not Status.LOBBY or game.seat_of(user_id) is None:
+            return
+        was, before = self._lobby_state(game), list(game.unreachable_ids)
+        await self._check_reach(game)
+        if game.unreachable_ids != before:
+            await self._save_players(game, self._lobby_notices(game, was))
+
+    async def remove_computer(self, game: Game, user_id: int) -> None:
+        """The creator takes the last computer player off the table."""
+        self._lobby(game)
+        if user_id != game.creator_id:
+            raise UserError(N_("Only the player who created the game can take computer players "
+                               "off."))
+        for seat in range(len(game.players) - 1, -1, -1):
+            if game.players[seat].is_computer:
+                was = self._lobby_state(game)
+                del game.players[seat]
+                await self._save_players(game, self._lobby_notices(game, was))
+                return
+        raise UserError(N_("There is no computer player at this table."))
+
+    async def other_pairs(self, game: Game, user_id: int) -> None:
+        """The creator pairs the seated players the next way: the first seat keeps its place
+        and the others turn, which goes through every pairing of four in three taps."""
+        self._lobby(game)
+        if user_id != game.creator_id:
+            raise UserError(N_("Only the player who created the game can change the pairs."))
+        if not game.partnerships:
+            raise UserError(N_("This game has no pairs."))
+        game.players[1:] = game.players[2:] + game.players[1:2]
+        await self._save_players(game)
+
+    async def leave(self, game: Game, user_id: int) -> None:
+        self._lobby(game)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise UserError(N_("You are not in this game."))
+        if user_id == game.creator_id:
+            raise UserError(N_("You created this game: cancel it instead."))
+        was = self._lobby_state(game)
+        del game.players[seat]
+        if user_id in game.pending:
+            game.pending.remove(user_id)
+        await self._save_players(game, self._lobby_notices(game, was))
+
+    async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:
+        self._lobby(game)
+        if user_id != game.creator_id and not is_admin:
+            raise UserError(N_("Only the player who created the game can cancel it."))
+        await self._set_status(game, Status.CANCELLED)

@@ -1,0 +1,142 @@
+"""The games in memory: the open ones (lobbies, matches under way) and the finished ones the
+publisher is still bringing up to date.
+
+A finished game leaves when it is done (:meth:`GameMemory.release`) and is read back from the
+database when someone asks for it (:meth:`GameMemory.find`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+
+from ..models import Composer, Drawing, Game, Status
+from ..storage import Storage
+
+
+class GameMemory:
+    """The state every part of the service shares: storage, clock, and the games held."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        composer: Composer,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(64),
+        clock: Callable[[], float] = time.time,
+        on_change: Callable[[Game], None] | None = None,
+        draw: Callable[[Drawing], Awaitable[bytes]] | None = None,
+    ) -> None:
+        self.on_change = on_change
+        # Pictures of announcements are drawn by ``draw`` (off the event loop) before they are
+        # committed with their move; without it, here and now.
+        self.draw = draw
+        self.storage = storage
+        self.composer = composer
+        self.seed_source = seed_source
+        self.clock = clock
+        self._by_id: dict[int, Game] = {}
+        # One open game per place: a chat, or a topic of a forum (thread None: General)
+        self._open_by_place: dict[tuple[int, int | None], int] = {}
+
+    async def load_open_games(self) -> list[Game]:
+        games = await self.storage.open_games()
+        for game in games:
+            await self._check_reach(game)
+            self._remember(game)
+        return games
+
+    async def reload(self, game_id: int) -> Game | None:
+        """Read a game again from the database, into the same object when memory has one.
+
+        Keeping the object means a tap or timer already holding it (waiting for the game's
+        lock) sees the committed state, never a move that failed half-way.
+        """
+        fresh = await self.storage.load_game(game_id)
+        for place, gid in list(self._open_by_place.items()):
+            if gid == game_id:
+                del self._open_by_place[place]
+        if fresh is None:
+            self._by_id.pop(game_id, None)
+            return None
+        game = self._by_id.get(game_id)
+        if game is None:
+            game = fresh
+        else:
+            for name in Game.__slots__:
+                if name != "messages":  # what Telegram shows: memory is never behind it
+                    setattr(game, name, getattr(fresh, name))
+        await self._check_reach(game)
+        self._remember(game)
+        return game
+
+    async def find(self, game_id: int) -> Game | None:
+        """Any game by its id: from memory, else read from the database (a finished game a
+        button still names: "Play again", a stray tap). What is read so stays out of
+        memory unless it is open."""
+        game = self._by_id.get(game_id)
+        if game is not None:
+            return game
+        game = await self.storage.load_game(game_id)
+        if game is None:
+            return None
+        if game.status.open:  # (memory always has the open ones: only if a reload dropped it)
+            return self._by_id.setdefault(game_id, game)
+        return self._by_id.get(game_id, game)  # another reader may have held it meanwhile
+
+    async def hold(self, game_id: int) -> Game | None:
+        """The game, kept in memory (read back if it had left) until :meth:`release`: one
+        object for everybody who brings its messages up to date."""
+        game = await self.find(game_id)
+        if game is not None and game_id not in self._by_id:
+            self._by_id[game_id] = game
+        return game
+
+    def release(self, game_id: int) -> None:
+        """Nobody works on the game any more: a finished one leaves memory (open ones stay)."""
+        game = self._by_id.get(game_id)
+        if game is not None and not game.status.open:
+            del self._by_id[game_id]
+
+    def _changed(self, game: Game) -> None:
+        """Tell the bot (publisher, timers) that a game changed; it has been committed."""
+        if self.on_change is not None:
+            self.on_change(game)
+
+    def _remember(self, game: Game) -> None:
+        self._by_id[game.game_id] = game
+        for place, gid in list(self._open_by_place.items()):
+            if gid == game.game_id:
+                del self._open_by_place[place]  # closed, or moved out of its topic
+        if game.status.open:
+            self._open_by_place[game.chat_id, game.thread_id] = game.game_id
+
+    def game(self, game_id: int) -> Game | None:
+        """A game in memory: an open one, or a finished one still being published."""
+        return self._by_id.get(game_id)
+
+    def open_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
+        """The open game of a chat, or of one topic of a forum (None: its General topic)."""
+        game_id = self._open_by_place.get((chat_id, thread_id))
+        return self._by_id.get(game_id) if game_id is not None else None
+
+    def open_games_in(self, chat_id: int) -> list[Game]:
+        """Every open game of a chat, whatever its topic."""
+        return [g for g in self.open_games() if g.chat_id == chat_id]
+
+    async def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
+        """The newest game of a chat (or topic), open or not."""
+        game_id = await self.storage.last_game_id(chat_id, thread_id)
+        return None if game_id is None else await self.find(game_id)
+
+    def open_games(self) -> list[Game]:
+        return [g for g in self._by_id.values() if g.status.open]
+
+    def games_of_user(self, user_id: int) -> list[Game]:
+        return [g for g in self.open_games() if g.seat_of(user_id) is not None]
+
+    async def _check_reach(self, game: Game) -> None:
+        """Read which of a lobby's people the bot cannot write to in private."""
+        if game.status is Status.LOBBY:
+            game.unreachable_ids = [p.user_id for p in game.players if not p.is_computer
+                                and not await self.storage.private_ok(p.user_id)]

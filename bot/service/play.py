@@ -1,0 +1,257 @@
+"""Play: the start of a match, each move (a player's, a computer's, or the one made for a
+player whose time ran out), and what follows it until a human must act."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+
+from engine import (
+    Action,
+    BadInputError,
+    DominoError,
+    Event,
+    Match,
+    MatchEnded,
+    PlayerView,
+    player_view,
+)
+from engine.ai import safest_action
+
+from ..errors import GameOverError, NotPlayingError, NotYourTurnError, OutOfDateError, UserError
+from ..i18n import N_
+from ..models import AWAY_AFTER, Game, Outgoing, Status
+from ..refusals import rule_message
+from ..scoreboards import rating_changes
+from ..thinker import Question
+from .automoves import auto_moves
+from .lobby import Lobbies
+
+
+class Play(Lobbies):
+    """A match under way."""
+
+    async def start(self, game: Game, user_id: int) -> list[Event]:
+        self._lobby(game)
+        if user_id != game.creator_id:
+            raise UserError(N_("Only the player who created the game can start it."))
+        if len(game.players) not in game.seat_counts:
+            low, high = min(game.seat_counts), max(game.seat_counts)
+            if low == high:
+                raise UserError(N_("The game needs {count} players."), count=low)
+            raise UserError(N_("The game needs {low} to {high} players."), low=low, high=high)
+        if game.pending:
+            raise UserError(N_("Waiting for {names} to confirm with Join."), names=", ".join(
+                p.name for p in game.players if p.user_id in game.pending))
+        before = list(game.unreachable_ids)
+        await self._check_reach(game)  # as it is now: a chat may have opened or bounced
+        if game.unreachable_players:
+            if game.unreachable_ids != before:
+                self._changed(game)  # the lobby shows who it waits for
+            raise UserError(N_("Waiting for {names} to open a private chat with me."),
+                            names=", ".join(p.name for p in game.unreachable_players))
+        try:
+            match = Match(game.game_name, len(game.players), game.options)
+        except BadInputError:
+            raise UserError(N_("These options do not fit a table of {count} players."),
+                            count=len(game.players)) from None
+        game.match = match
+        events, outgoing = self._settle(game, match.deal_hand(random.Random(self.seed_source())))
+        game.status = Status.PLAYING
+        try:
+            await self._commit(game, events, outgoing, previous_move_no=0)
+        except BaseException:
+            await self.reload(game.game_id)
+            raise
+        return events
+
+    @staticmethod
+    def seat_of(game: Game, user_id: int) -> int:
+        """The seat of ``user_id`` at ``game``; :class:`NotPlayingError` if they have none."""
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise NotPlayingError()
+        return seat
+
+    def playing_seat(self, game: Game, user_id: int) -> int:
+        """The seat of ``user_id`` in a match under way (:class:`NotPlayingError`,
+        :class:`GameOverError`)."""
+        seat = self.seat_of(game, user_id)
+        if game.status is not Status.PLAYING or game.match is None:
+            raise GameOverError()
+        return seat
+
+    def turn_of(self, game: Game, user_id: int) -> int:
+        """The seat of ``user_id``, which must be the one to move: a tap on a hand out of
+        turn is told whose turn it is, before whether its button is stale."""
+        seat = self.playing_seat(game, user_id)
+        assert game.match is not None
+        to_move = game.match.to_move
+        if to_move is not None and to_move != seat:
+            raise NotYourTurnError(game.players[to_move].name)
+        return seat
+
+    def choosing(self, game: Game, user_id: int, move_no: int) -> PlayerView:
+        """The view a player chooses their move in (which end, face down or not), from a
+        button made at ``move_no``: refused as a tap would be."""
+        seat = self.turn_of(game, user_id)
+        if move_no != game.move_no:
+            raise OutOfDateError()
+        assert game.match is not None
+        view = player_view(game.match, seat)
+        if not view.my_turn:
+            raise NotYourTurnError()
+        return view
+
+    async def tapped(
+        self, game: Game, user_id: int, move_no: int, action: Action,
+        accepted: Callable[[], Awaitable[None]] | None = None,
+    ) -> list[Event]:
+        """A move from a button of the player's hand: refused as :meth:`turn_of` says, then
+        as :meth:`act` does."""
+        self.turn_of(game, user_id)
+        return await self.act(game, user_id, move_no, action, accepted)
+
+    async def act(
+        self, game: Game, user_id: int, move_no: int, action: Action,
+        accepted: Callable[[], Awaitable[None]] | None = None,
+    ) -> list[Event]:
+        """Apply a player's action from a button that was made at ``move_no``.
+
+        Raises :class:`UserError` for a stale button, a seat that is not theirs, or a move
+        the rules refuse; nothing changes then. ``accepted`` is awaited once the rules allow
+        the move, before it is committed (the tap is answered then, not after the pictures).
+        """
+        match = game.match
+        if game.status is not Status.PLAYING or match is None:
+            raise GameOverError()
+        seat = self.seat_of(game, user_id)
+        if move_no != game.move_no:
+            raise OutOfDateError()
+        if match.to_move != seat:
+            raise NotYourTurnError()
+        if accepted is not None and match.can(seat, action):  # else the rules' refusal
+            await accepted()
+        return await self._play(game, seat, action, timed_out=False)
+
+    async def expire(self, game: Game, move_no: int) -> list[Event]:
+        """The turn made at ``move_no`` ran out of time: play the safe move for that seat.
+
+        Does nothing (returns no events) if the turn is already over or not yet due.
+        """
+        match = game.match
+        if (game.status is not Status.PLAYING or match is None or game.move_no != move_no
+                or game.deadline is None or self.clock() < game.deadline - 0.5):
+            return []
+        seat = match.to_move
+        assert seat is not None
+        return await self._play(game, seat, safest_action(player_view(match, seat)),
+                                timed_out=True)
+
+    async def warn(self, game: Game, move_no: int) -> bool:
+        """Mark the half-time warning of the turn made at ``move_no`` (once)."""
+        if game.status is not Status.PLAYING or game.move_no != move_no or game.timer.warned:
+            return False
+        game.timer.warned = True
+        await self.storage.save_timer(game)
+        self._changed(game)
+        return True
+
+    async def _play(self, game: Game, seat: int, action: Action, timed_out: bool) -> list[Event]:
+        match = game.match
+        assert match is not None
+        previous = game.move_no
+        where = f"{match.hand.number}:{len(match.hand.moves)}"
+        try:
+            events = match.apply(seat, action)
+        except DominoError as exc:
+            raise UserError(rule_message(exc)) from None
+        try:
+            events, outgoing = self._settle(game, events)
+            outgoing += await self._match_end(game, events)
+            outgoing = self._track_time(game, seat, where, timed_out) + outgoing
+            humans = [s for s, p in enumerate(game.players) if not p.is_computer]
+            if timed_out and not match.over and all(s in game.timer.away for s in humans):
+                # Nobody is left at the table: the match ends with no result.
+                game.status = Status.STOPPED
+                outgoing += self.composer.stopped(game, "")
+            await self._commit(game, events, outgoing, previous)
+        except BaseException:
+            await self.reload(game.game_id)  # memory ran ahead of the database: drop it
+            raise
+        return events
+
+    async def _match_end(self, game: Game, events: list[Event]) -> list[Outgoing]:
+        """The match's result, with how it moves each player's rating on the group's board."""
+        for event in events:
+            if isinstance(event, MatchEnded):
+                changes = await rating_changes(self.storage, game, event, self.clock())
+                return self.composer.match_end(game, event, changes)
+        return []
+
+    def _track_time(self, game: Game, seat: int, where: str, timed_out: bool) -> list[Outgoing]:
+        """Count time-outs in a row; the third marks the seat away and says so."""
+        timer = game.timer
+        if not timed_out:
+            timer.timeouts.pop(seat, None)
+            if seat in timer.away:
+                timer.away.remove(seat)
+            return []
+        timer.auto_moves.append(where)
+        timer.timeouts[seat] = timer.timeouts.get(seat, 0) + 1
+        if timer.timeouts[seat] < AWAY_AFTER or seat in timer.away:
+            return []
+        timer.away.append(seat)
+        return self.composer.away(game, seat)
+
+    def _settle(self, game: Game, events: list[Event]) -> tuple[list[Event], list[Outgoing]]:
+        """Announce, knock for stuck players, deal the next hand: until a human must act.
+
+        Announcements are composed as each hand ends, before the next deal replaces it.
+        """
+        match = game.match
+        assert match is not None
+        events = list(events)
+        outgoing = self.composer.announcements(game, events)
+        while not match.over:
+            if match.hand.over:
+                new = match.deal_hand(random.Random(self.seed_source()))
+            else:
+                new = auto_moves(match)
+                if not new:
+                    break
+            events += new
+            outgoing += self.composer.announcements(game, new)
+        return events, outgoing
+
+    @staticmethod
+    def _computer_to_move(game: Game, move_no: int) -> int | None:
+        """The seat of the computer player whose turn it is at ``move_no``, if one is."""
+        match = game.match
+        if game.status is not Status.PLAYING or match is None or game.move_no != move_no:
+            return None
+        seat = match.to_move
+        return seat if seat is not None and game.players[seat].is_computer else None
+
+    def computer_question(self, game: Game, move_no: int) -> Question | None:
+        """What the computer player whose turn it is (at ``move_no``) must decide, as plain
+        data for the thinker; None when it is no computer's turn there."""
+        seat = self._computer_to_move(game, move_no)
+        if seat is None:
+            return None
+        level = game.players[seat].level
+        assert game.match is not None and level is not None
+        # The computer sees what a human in its seat would (the thinker builds its view).
+        return Question.of(game.match, seat, level, f"{game.game_id}:{move_no}", move_no)
+
+    async def computer_move(self, game: Game, question: Question, choice: int) -> list[Event]:
+        """Play the thinker's ``choice`` (an index into the seat's legal actions) for
+        ``question``, if the game is still where it was asked; else nothing."""
+        seat = self._computer_to_move(game, question.move_no)
+        if seat != question.seat or game.players[seat].level != question.level:
+            return []
+        assert game.match is not None
+        legal = player_view(game.match, question.seat).legal
+        if not 0 <= choice < len(legal):
+            return []
+        return await self._play(game, question.seat, legal[choice], timed_out=False)

@@ -1,0 +1,103 @@
+"""Who may end a game or leave it, and how a seat passes to a computer player: /stop,
+/leave, an away player replaced, a group the bot lost."""
+
+from __future__ import annotations
+
+from ..errors import UserError
+from ..i18n import N_
+from ..models import REPLACEMENT_LEVEL, Game, Player, SeatChange, Status, computer
+from .play import Play
+
+
+class Seats(Play):
+    """Stopping, leaving and replacing."""
+
+    @staticmethod
+    def check_may_stop(game: Game, user_id: int, is_admin: bool) -> None:
+        """Raise :class:`UserError` unless ``user_id`` may stop ``game``: its creator or an
+        admin of its group, while it is open."""
+        if not game.status.open:
+            raise UserError(N_("This game is over."))
+        if user_id != game.creator_id and not is_admin:
+            raise UserError(N_("Only the game's creator or a group admin can stop it."))
+
+    @staticmethod
+    def check_may_change_settings(user_id: int, human_admins: frozenset[int] | None) -> None:
+        """Raise :class:`UserError` unless ``user_id`` may change a group's settings: its
+        admins may; in a group whose only admins are bots (or none), everybody may. When
+        Telegram could not say who the admins are (None), nobody may for now."""
+        if human_admins is None:
+            raise UserError(N_("Something went wrong. Please try again."))
+        if human_admins and user_id not in human_admins:
+            raise UserError(N_("Only the group's admins can change its settings."))
+
+    async def stop(self, game: Game, user_id: int, is_admin: bool, by: str = "") -> None:
+        """End the game with no result; ``by`` (HTML) is announced as who stopped it."""
+        self.check_may_stop(game, user_id, is_admin)
+        await self._set_status(game, Status.STOPPED, self.composer.stopped(game, by))
+
+    async def abandon(self, game: Game) -> None:
+        """The bot can no longer reach the group: no result, and nothing left to send."""
+        await self._set_status(game, Status.STOPPED, drop_outbox=True)
+
+    async def quit(self, game: Game, user_id: int, asked_seat: int | None = None) -> Player:
+        """A seated player leaves a running game; a computer player takes the seat so the
+        match can finish. ``asked_seat`` is the seat a confirmation button was made for: only
+        that seat's player may answer it. Returns the newcomer."""
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise UserError(N_("You are not playing in this game."))
+        if not game.status.open:  # a question asked during the match, answered after it
+            raise UserError(N_("This game is over."))
+        if game.status is not Status.PLAYING:
+            raise UserError(N_("You are not playing in this game."))
+        if asked_seat is not None:
+            self.check_asked(game, user_id, asked_seat)
+        return await self._hand_over(game, seat, REPLACEMENT_LEVEL)
+
+    @staticmethod
+    def check_asked(game: Game, user_id: int, asked_seat: int) -> None:
+        """A question asked of the player in ``asked_seat`` is answered by them alone."""
+        if game.seat_of(user_id) != asked_seat:
+            raise UserError(N_("This question is for another player."))
+
+    async def replace_away(
+        self, game: Game, user_id: int, is_admin: bool, seat: int, level: str = REPLACEMENT_LEVEL
+    ) -> Player:
+        """The creator or an admin hands the seat of an away player to a computer player.
+
+        Valid only while the offer holds: the game is on and that seat's player is away (three
+        time-outs in a row, and no move of their own since), whatever button asked for it.
+        """
+        if game.status is not Status.PLAYING:
+            raise UserError(N_("This game is over."))
+        if user_id != game.creator_id and not is_admin:
+            raise UserError(N_("Only the game's creator or a group admin can do that."))
+        if seat not in game.timer.away:
+            raise UserError(N_("That player is at the table and plays on."))
+        return await self._hand_over(game, seat, level)
+
+    async def _hand_over(self, game: Game, seat: int, level: str) -> Player:
+        """Hand ``seat`` to a computer player of ``level`` and say so in the group."""
+        if game.status is not Status.PLAYING or not 0 <= seat < len(game.players):
+            raise UserError(N_("This game is over."))
+        leaving = game.players[seat]
+        if leaving.is_computer:
+            raise UserError(N_("A computer player already plays that seat."))
+        newcomer = computer(level, {p.user_id for p in game.players})
+        assert game.match is not None
+        hand = game.match.hand
+        game.seat_changes.append(SeatChange(seat, hand.number, len(hand.moves), leaving))
+        game.players[seat] = newcomer
+        game.timer.timeouts.pop(seat, None)
+        if seat in game.timer.away:
+            game.timer.away.remove(seat)
+        game.deadline = self._deadline(game)
+        try:
+            await self.storage.save_seats(game, self.composer.replaced(game, leaving, newcomer),
+                                          self.clock())
+        except BaseException:
+            await self.reload(game.game_id)  # memory ran ahead of the database: drop it
+            raise
+        self._changed(game)
+        return newcomer
