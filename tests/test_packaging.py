@@ -16,7 +16,7 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from bot.config import settings_from_env
+from bot.config import config_from_env
 from bot.metrics import Metrics
 from bot.webserver import WebServer, build_web_app
 
@@ -68,7 +68,7 @@ def test_the_example_settings_keep_the_images_database_and_port() -> None:
     assert image["DATABASE_PATH"] == "/data/dominoes.sqlite3" and image["HTTP_PORT"] == "8080"
     container = image | env_file(ROOT / ".env.example")
     container["TELEGRAM_BOT_TOKEN"] = "123456789:AAE" + "x" * 32  # what the operator fills in
-    assert settings_from_env(container).database_path == Path("/data/dominoes.sqlite3")
+    assert config_from_env(container).database_path == Path("/data/dominoes.sqlite3")
     assert container["HTTP_PORT"] == "8080"
 
 

@@ -28,10 +28,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from ..config import Settings, load_dotenv_file
+from ..config import BotConfig, load_dotenv_file
 from ..errors import StorageError
 
-_DEFAULT_DATABASE = next(f.default for f in fields(Settings) if f.name == "database_path")
+_DEFAULT_DATABASE = next(f.default for f in fields(BotConfig) if f.name == "database_path")
 
 
 class BackupError(StorageError):
