@@ -59,7 +59,7 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
         name = esc(game.player_at(ended.out_seat, view.hand_number, max(last, 0)).name)
         move = view.history[last] if last >= 0 else None
         if ended.by_play and move is not None and move.tile is not None:
-            return t(presentation(game.variant).went_out, name=name, tile=str(move.tile))
+            return t(presentation(view.game).went_out, name=name, tile=str(move.tile))
         return t("{name} has no tiles left.", name=name)
     plays = [i for i, move in enumerate(view.history) if move.tile is not None]
     if not plays:
@@ -106,7 +106,7 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
             " & ".join(esc(names[s]) for s in side) + f" {sum(ended.totals[s] for s in side)}"
             for side in view.sides)))
     # Bergen's two reserved tiles are never drawn: left in the stock, they tell nothing.
-    if ended.stock_left > variant(game.variant).stock_reserve:
+    if ended.stock_left > variant(view.game).stock_reserve:
         lines.append(t.plural("{count} tile was left in the stock.",
                               "{count} tiles were left in the stock.", ended.stock_left))
     listed = [(seat, points_list(t, view.history, seat)) for seat in range(len(names))]
