@@ -20,7 +20,7 @@ from .models import Game
 from .wording import esc
 
 # A lay as the group reads it: (end, across) -> sentence
-LAID: dict[tuple[End, bool], str] = {
+_LAID: dict[tuple[End, bool], str] = {
     (End.LEFT, False): N_("{name} laid {tile} on the left."),
     (End.RIGHT, False): N_("{name} laid {tile} on the right."),
     (End.UP, False): N_("{name} laid {tile} upwards."),
@@ -65,7 +65,7 @@ def _describe_move(t: Translator, move: PublicMove, name: str, taker: str) -> st
         if move.ends_before is None:
             return t("{name} led {tile}.", name=name, tile=str(move.tile))
         assert move.end is not None
-        return t(LAID[move.end, bool(move.cross)], name=name, tile=str(move.tile))
+        return t(_LAID[move.end, bool(move.cross)], name=name, tile=str(move.tile))
     if move.kind is ActionKind.KNOCK:
         cost = knock_cost(move)
         if cost:  # Six-matador: "Ayu knocked: -6." (the sentence says why)
