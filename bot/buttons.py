@@ -49,7 +49,6 @@ from .menu import setting_button
 from .messenger import LOBBY, TABLE, Place, message_at
 from .models import Game
 from .runtime import Runtime, runtime
-from .stockplay import choices_for, gains, is_stock_game
 from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
 
 log = logging.getLogger(__name__)
@@ -347,18 +346,11 @@ async def _show_choice(
             raise UserError("You cannot lay that tile now.")
         choosing = tap.tile
         markup = keyboards.discard_confirmation(t, game, game.move_no, tap.tile)
-    elif isinstance(tap, TileTap) and is_stock_game(view):
-        if not choices_for(view, tap.tile):
-            raise UserError("You cannot lay that tile now.")
-        choosing = tap.tile
-        assert game.match is not None
-        markup = keyboards.stock_choice(t, game, view, game.move_no, tap.tile,
-                                        gains(view))
     elif isinstance(tap, TileTap):
-        if tap.tile not in view.playable():
+        if not keyboards.lays_of(view, tap.tile):
             raise UserError("You cannot lay that tile now.")
         choosing = tap.tile
-        markup = keyboards.end_choice(t, game, view, game.move_no, tap.tile)
+        markup = keyboards.lay_choice(t, game, view, game.move_no, tap.tile)
     else:
         markup = keyboards.hand(t, game, view, game.move_no)
     current = query.message.reply_markup if isinstance(query.message, Message) else None

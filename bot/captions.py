@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from engine import ActionKind, End, Match, Play, PlayerView, TableView, Tile
+from collections.abc import Sequence
 
-from . import stocktexts
-from .i18n import Translator
+from engine import ActionKind, Cut, End, LayoutView, Play, PlayerView, TableView, Tile
+
+from .i18n import N_, Translator
 from .models import Game, Status
-from .movetexts import hand_end_line, moves_lines, scores_line
-from .stockplay import gains
-from .wording import esc, fit_caption, title, who
+from .movetexts import knock_cost, moves_lines
+from .resulttexts import hand_end_line, scores_line
+from .wording import END_WORDS, esc, fit_caption, title, who
+
+# Kolbasa: the ribbon that must wait, explained where its ⏸ is shown
+WAITS: dict[End, str] = {
+    End.LEFT: N_("⏸ The left ribbon waits until the right one catches up."),
+    End.RIGHT: N_("⏸ The right ribbon waits until the left one catches up."),
+}
 
 
 def _round_start(view: TableView, seats: int) -> int:
@@ -23,16 +30,39 @@ def _round_start(view: TableView, seats: int) -> int:
     return 0
 
 
-def _ends_lines(t: Translator, view: TableView) -> list[str]:
-    """The open ends (all four in Muggins) and, in the games with a stock, its size."""
-    if not view.layout.plain:
-        lines = [stocktexts.ends_line(t, view.layout)] if view.layout.ends else []
-        waiting = stocktexts.waiting_line(t, view.layout)
-        stock = [stocktexts.stock_line(t, view)] if view.stock_dealt else []
-        return [*lines, *([waiting] if waiting else []), *stock]
-    if view.ends is not None:
-        return [t("Open ends: {left} and {right}.", left=view.ends[0], right=view.ends[1])]
-    return []
+def _layout_lines(t: Translator, view: TableView) -> list[str]:
+    """The open ends, the ribbon that must wait (Kolbasa), and the stock's size where the
+    hand has one."""
+    layout = view.layout
+    lines = [ends_line(t, layout)] if layout.ends else []
+    waiting = waiting_line(t, layout)
+    stock = [stock_line(t, view)] if view.stock_dealt else []
+    return [*lines, *([waiting] if waiting else []), *stock]
+
+
+def ends_line(t: Translator, layout: LayoutView) -> str:
+    """A plain line's two numbers, "Open ends: 3 and 5."; other layouts' ends by name, "Open
+    ends: left 3 · right 5 · up 2" (Kolbasa's ribbon that must wait is marked)."""
+    if layout.plain:
+        left, right = (end.numbers[0] for end in layout.ends)
+        return t("Open ends: {left} and {right}.", left=left, right=right)
+    parts = []
+    for end in layout.ends:
+        text = f"{t(END_WORDS[end.end])} {'/'.join(map(str, end.numbers))}"
+        parts.append(text if end.open else text + " ⏸")
+    return t("Open ends: {ends}.", ends=" · ".join(parts))
+
+
+def waiting_line(t: Translator, layout: LayoutView) -> str:
+    """Kolbasa: what the ⏸ by a ribbon's end means ("" while both ribbons may take a tile)."""
+    waits = [end.end for end in layout.ends if not end.open]
+    if not waits or waits[0] not in WAITS:
+        return ""
+    return t(WAITS[waits[0]])
+
+
+def stock_line(t: Translator, view: TableView) -> str:
+    return t.plural("Stock: {count} tile.", "Stock: {count} tiles.", view.stock_count)
 
 
 def turn_lines(t: Translator, game: Game, view: TableView) -> list[str]:
@@ -65,7 +95,7 @@ def table_caption(t: Translator, game: Game, view: TableView) -> str:
     if view.result is not None:
         lines.append(hand_end_line(t, game, view))
     else:
-        lines += _ends_lines(t, view)
+        lines += _layout_lines(t, view)
     lines.append(scores_line(t, view, names))
     lines += turn_lines(t, game, view)
     return fit_caption("\n".join(lines))
@@ -102,11 +132,11 @@ def hand_caption(
         if table.result is not None:
             lines.append(hand_end_line(t, game, table))
         else:
-            lines += _ends_lines(t, table)
+            lines += _layout_lines(t, table)
         lines.append(t("Tiles in hand: {counts}.", counts=" · ".join(
             f"{esc(names[p.seat])} {p.tile_count}" for p in table.players)))
         lines.append(scores_line(t, table, names))
-    lines += _stock_lines(t, game, view, current and choosing is None)
+    lines += _turn_notes(t, game, view, current and choosing is None)
     side = next(s for s in table.sides if view.seat in s)
     if len(side) > 1:
         lines.append(t("Your partner: {name}.", name=" & ".join(
@@ -119,11 +149,10 @@ def hand_caption(
     return fit_caption("\n".join(lines))
 
 
-def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool) -> list[str]:
-    """Private, in the games with a stock: the tiles I drew for the player, and what each
-    playable tile would score now (on its turn, before a tile is picked)."""
-    match = _stock_hand_on(game, view)
-    if match is None:
+def _turn_notes(t: Translator, game: Game, view: PlayerView, choosing_now: bool) -> list[str]:
+    """Private: the tiles I drew for the player, what each lay would score now (on its turn,
+    before a tile is picked), and the cut it may make."""
+    if not _hand_on(game, view):
         return []
     history = view.table.history
     mine = [move for move in history if move.seat == view.seat]
@@ -131,11 +160,12 @@ def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool
     lines = [] if mine and mine[-1].kind is ActionKind.KNOCK else _drawn_lines(t, game, view)
     if choosing_now and view.my_turn:
         best: dict[tuple[Tile, End | None], int] = {}
-        for action, points in gains(view).items():
-            key = (action.tile, action.end if isinstance(action, Play) else None)
-            best[key] = max(points, best.get(key, points))
+        for action, points in zip(view.legal, view.points, strict=True):
+            if isinstance(action, Play | Cut) and points:
+                key = (action.tile, action.end if isinstance(action, Play) else None)
+                best[key] = max(points, best.get(key, points))
         if best:
-            lines.append(stocktexts.gains_line(
+            lines.append(gains_line(
                 t, [(tile, end, points) for (tile, end), points in best.items()]))
     if view.my_turn and view.cuts():
         taker = game.players[(view.seat - 1) % len(game.players)]
@@ -144,23 +174,26 @@ def _stock_lines(t: Translator, game: Game, view: PlayerView, choosing_now: bool
     return lines
 
 
-def _stock_hand_on(game: Game, view: PlayerView) -> Match | None:
-    """The match, while the viewed hand of a game with a stock is being played."""
-    match = game.match
-    if view.table.layout.plain or match is None or view.table.result is not None \
-            or game.status is not Status.PLAYING:
-        return None
-    return match
+def _hand_on(game: Game, view: PlayerView) -> bool:
+    """Whether the viewed hand is being played."""
+    return game.match is not None and view.table.result is None \
+        and game.status is Status.PLAYING
 
 
 def _drawn_lines(t: Translator, game: Game, view: PlayerView) -> list[str]:
-    """Private, in the games with a stock: the tiles I drew for the player on its latest
-    turn, while that turn is the one to tell it about."""
-    match = _stock_hand_on(game, view)
-    if match is None:
+    """Private: the tiles I drew for the player on its latest turn, while that turn is the
+    one to tell it about."""
+    if not _hand_on(game, view) or not view.drawn:
         return []
-    drawn = view.drawn
-    return [stocktexts.drawn_line(t, drawn)] if drawn else []
+    return [t.plural("I drew a tile for you: {tiles}.", "I drew {count} tiles for you: {tiles}.",
+                     len(view.drawn), tiles=", ".join(map(str, view.drawn)))]
+
+
+def gains_line(t: Translator, gains: Sequence[tuple[Tile, End | None, int]]) -> str:
+    """Private: what each playable tile would score now."""
+    parts = [f"{tile} {t(END_WORDS[end])} +{points}" if end is not None else f"{tile} +{points}"
+             for tile, end, points in gains]
+    return t("Points if you lay now: {list}.", list=" · ".join(parts))
 
 
 def _prompt(t: Translator, game: Game, view: PlayerView, over: bool, choosing: Tile | None
@@ -207,7 +240,7 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
                                tile=str(view.dead[-1])))
         elif move.kind is ActionKind.KNOCK:  # with what it cost (Six-matador: 6)
             lines += _drawn_lines(t, game, view)  # the draws it followed, first
-            cost = stocktexts.knock_cost(move)
+            cost = knock_cost(move)
             lines.append(t("You could not lay a tile, so I knocked for you: {points}.",
                            points=cost) if cost else
                          t("You could not lay a tile, so I knocked for you."))

@@ -11,7 +11,7 @@ from .callbacks import PlayAgain, ReplaceAway
 from .i18n import translator
 from .lobbytexts import PRIVATE_CHAT_BUTTON
 from .models import Game, Outgoing, Player
-from .movetexts import hand_result_text, match_result_text
+from .resulttexts import hand_result_text, match_result_text
 from .wording import esc, fit_caption, title, who
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class TextComposer:
         out: list[Outgoing] = []
         match = game.match
         assert match is not None
-        # Points, draws and cuts are told in the table's caption: see bot.stocktexts.
+        # Points, draws and cuts are told in the table's caption: see bot.movetexts.
         for event in events:
             # Called before the next hand is dealt, so the current hand is the one that ended.
             if isinstance(event, HandEnded):

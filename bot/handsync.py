@@ -13,7 +13,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from engine import PlayerView, Tile, player_view
 
-from . import captions, keyboards, movetexts, wording
+from . import captions, keyboards, resulttexts, wording
 from .i18n import Translator, translator
 from .locks import Locks
 from .messenger import Draft, Messenger, digest, key_of
@@ -84,7 +84,7 @@ class HandSync:
         t = translator(language or game.language)
         caption = captions.hand_caption(t, game, view, table_link=self._table_link(t, game))
         if not game.status.open:
-            caption += "\n" + movetexts.game_end_line(t, game)
+            caption += "\n" + resulttexts.game_end_line(t, game)
         if game.status is Status.PLAYING and view.my_turn:
             key = f"{hand_number}:A:{game.move_no}"
         else:  # a waiting message changes only when what it says changes

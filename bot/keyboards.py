@@ -1,4 +1,4 @@
-"""Inline keyboards: lobby, game picker, table, a player's hand, the end choice, stop."""
+"""Inline keyboards: lobby, game picker, table, a player's hand, the choice of a lay, stop."""
 
 from __future__ import annotations
 
@@ -27,8 +27,7 @@ from .gamebook import GAMES
 from .i18n import N_, Translator
 from .lobbytexts import PRIVATE_CHAT_BUTTON
 from .models import COMPUTER_LEVELS, Game
-from .stockplay import END_WORDS, choices_for, is_stock_game
-from .wording import title
+from .wording import END_WORDS, title
 
 TILES_PER_ROW = 4
 LEVEL_BUTTONS = {"easy": N_("🤖 + easy"), "normal": N_("🤖 + normal"), "hard": N_("🤖 + hard")}
@@ -116,27 +115,19 @@ def tile_label(tile: Tile) -> str:
 
 
 def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKeyboardMarkup:
-    """The player's tiles: playable ones marked and live, the others inert."""
+    """The player's tiles: playable ones marked and live (a tile with one lay lays it, one
+    with several asks which), the others inert."""
     gid = game.game_id
-    playable = view.playable() | {a.tile for a in view.cuts()}
     discards = {a.tile for a in view.legal if type(a) is Discard}
-    stock = is_stock_game(view)
     buttons = []
     for tile in hand_order(view.hand):
         label = tile_label(tile)
-        if stock and tile in playable:
-            choices = choices_for(view, tile)
-            buttons.append(_button(f"✅ {label}", Lay.of(gid, move_no, choices[0])
-                                   if len(choices) == 1 else
-                                   TileTap(gid, move_no, tile, TileIntent.CHOOSE_END)))
-            continue
-        ends = view.ends_for(tile)
-        if tile in playable and len(ends) > 1:
+        lays = lays_of(view, tile)
+        if len(lays) == 1:
+            buttons.append(_button(f"✅ {label}", Lay.of(gid, move_no, lays[0])))
+        elif lays:
             buttons.append(_button(f"✅ {label}", TileTap(gid, move_no, tile,
                                                          TileIntent.CHOOSE_END)))
-        elif tile in playable:
-            buttons.append(_button(f"✅ {label}", Lay(gid, move_no, tile,
-                                                     ends[0] if ends else None)))
         elif tile in discards:
             buttons.append(_button(f"⬛ {label}", TileTap(gid, move_no, tile,
                                                          TileIntent.ASK_DISCARD)))
@@ -156,53 +147,46 @@ def discard_confirmation(t: Translator, game: Game, move_no: int, tile: Tile
     ])
 
 
-def end_choice(
-    t: Translator, game: Game, view: PlayerView, move_no: int, tile: Tile
-) -> InlineKeyboardMarkup:
-    ends = view.table.ends
-    assert ends is not None
-    gid = game.game_id
-    return InlineKeyboardMarkup(
-        [
-            [_button(t("◀ left ({number})", number=ends[0]),
-                     Lay(gid, move_no, tile, End.LEFT)),
-             _button(t("right ({number}) ▶", number=ends[1]),
-                     Lay(gid, move_no, tile, End.RIGHT))],
-            [_button(t("↩ Back"), BackToHand(gid, move_no))],
-        ]
-    )
-
-
+def lays_of(view: PlayerView, tile: Tile) -> tuple[Play | Cut, ...]:
+    """Every legal lay of ``tile``: each end and way, and the cuts it makes."""
+    return tuple(a for a in view.legal if isinstance(a, Play | Cut) and a.tile is tile)
 
 
 END_MARKS = {End.LEFT: "◀", End.RIGHT: "▶", End.UP: "▲", End.DOWN: "▼"}
+# A plain line's two ends, side by side on one row, each with its number
+LINE_ENDS = {End.LEFT: N_("◀ left ({number})"), End.RIGHT: N_("right ({number}) ▶")}
 
 
-def stock_choice(
-    t: Translator, game: Game, view: PlayerView, move_no: int, tile: Tile,
-    gains: dict[Play | Cut, int],
+def lay_choice(
+    t: Translator, game: Game, view: PlayerView, move_no: int, tile: Tile
 ) -> InlineKeyboardMarkup:
-    """A tile with several lays in a game with a stock: one button per end and way (the end
-    named as on the picture, with its number), and one per ribbon a cut may give away."""
+    """The second tap: one button per legal lay of ``tile``, then Back. A plain line's two
+    ends stand side by side; elsewhere each end and way has its row (the end named as on the
+    picture, with its number, along or across where both may be, and what it would score),
+    and each ribbon a cut may give away."""
     gid = game.game_id
     layout = view.table.layout
-    assert layout is not None
     numbers = {end.end: "/".join(map(str, end.numbers)) for end in layout.ends}
     sizes = {end.end: end.tiles for end in layout.ends}
-    rows = []
-    for action in choices_for(view, tile):
+    buttons = []
+    for action in lays_of(view, tile):
         if type(action) is Cut:
             # Short for a phone: the caption says the previous player takes the tiles.
             words = N_("✂ give left ({count})") if action.give is End.LEFT \
                 else N_("✂ give right ({count})")
             text = t(words, count=sizes.get(action.give, 0))
+        elif layout.plain:
+            assert type(action) is Play and action.end is not None
+            text = t(LINE_ENDS[action.end], number=numbers[action.end])
         else:
             assert type(action) is Play and action.end is not None
             text = f"{END_MARKS[action.end]} {t(END_WORDS[action.end])} {numbers[action.end]}"
             if action.cross is not None and len(view.ways_for(tile, action.end)) > 1:
                 text += " " + (t("across") if action.cross else t("along"))
-        if gains.get(action):
-            text += f" +{gains[action]}"
-        rows.append([_button(text, Lay.of(gid, move_no, action))])
+        points = view.points_of(action)
+        if points:
+            text += f" +{points}"
+        buttons.append(_button(text, Lay.of(gid, move_no, action)))
+    rows = [buttons] if layout.plain else [[button] for button in buttons]
     rows.append([_button(t("↩ Back"), BackToHand(gid, move_no))])
     return InlineKeyboardMarkup(rows)

@@ -1,25 +1,48 @@
-"""Moves as the players read them, the scores, and how a hand and a match ended."""
+"""Moves as the players read them: lays and what they scored, knocks, draws, cuts, tiles put
+face down; one line per move, draws in a row as one.
+
+How the group hears of a hand (every game, one policy): everything that happens during a hand
+(each lay with what it scored and why, draws, knocks, Kolbasa's cut and who takes the piece) is
+told in the table's caption, the one group message kept up to date, whose lines show the last
+round of moves; the hand's result then lists every seat's points of play by reason
+(:mod:`bot.resulttexts`). New group messages are sent only for a hand's result, the match's
+result, and what asks someone to act (the table is ready, a player seems away). A group
+playing every evening reads the table, not a stream of "Ayu scores 5"; and every group
+message counts against Telegram's 20 a minute.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from engine import ActionKind, End, PublicMove, ScoreReason, TableView
 
-from engine import (
-    ActionKind,
-    End,
-    HandEnded,
-    HandEndReason,
-    MatchEnded,
-    PublicMove,
-    TableView,
-    variant,
-)
-
-from . import stocktexts
-from .gamebook import presentation
-from .i18n import Translator
-from .models import Game, Status
+from .i18n import N_, Translator
+from .models import Game
 from .wording import esc
+
+# A lay as the group reads it: (end, across) -> sentence
+_LAID: dict[tuple[End, bool], str] = {
+    (End.LEFT, False): N_("{name} laid {tile} on the left."),
+    (End.RIGHT, False): N_("{name} laid {tile} on the right."),
+    (End.UP, False): N_("{name} laid {tile} upwards."),
+    (End.DOWN, False): N_("{name} laid {tile} downwards."),
+    (End.LEFT, True): N_("{name} laid {tile} across on the left."),
+    (End.RIGHT, True): N_("{name} laid {tile} across on the right."),
+    (End.UP, True): N_("{name} laid {tile} across upwards."),
+    (End.DOWN, True): N_("{name} laid {tile} across downwards."),
+}
+
+# Why a lay scored, after "+15: ..." (a knock's cost is said in its own sentence: knock_cost)
+REASONS: dict[ScoreReason, str] = {
+    ScoreReason.FIFTEEN: N_("the open ends add up to {points}"),
+    ScoreReason.DOUBLE_HEADER: N_("a double header"),
+    ScoreReason.TRIPLE_HEADER: N_("a triple header"),
+    ScoreReason.DOUBLE_LEAD: N_("the hand was led with a double"),
+    ScoreReason.MATADOR: N_("a matador laid across"),
+    ScoreReason.JOINT: N_("a tile laid along"),
+    ScoreReason.FREE_SIX: N_("a free 6 left open"),
+    ScoreReason.OUT: N_("went out"),
+    ScoreReason.BLOCKED: N_("the lightest hand in a blocked hand"),
+}
 
 
 def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = False,
@@ -27,7 +50,7 @@ def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = 
     """One move as the group reads it, with what it scored; ``name`` is whoever made it and
     ``taker`` whoever took the piece of a cut (both escaped here)."""
     text = _describe_move(t, move, esc(name), esc(taker))
-    scored = stocktexts.move_points(t, move)
+    scored = move_points(t, move)
     if scored:
         text += " " + scored
     if timed_out:
@@ -36,25 +59,76 @@ def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = 
 
 
 def _describe_move(t: Translator, move: PublicMove, name: str, taker: str) -> str:
+    """The move's own sentence (names already escaped)."""
     if move.kind is ActionKind.PLAY:
         assert move.tile is not None
         if move.ends_before is None:
             return t("{name} led {tile}.", name=name, tile=str(move.tile))
-        if move.cross or move.end in (End.UP, End.DOWN):
-            return stocktexts.describe_lay(t, move, name)
-        if move.end is End.LEFT:
-            return t("{name} laid {tile} on the left.", name=name, tile=str(move.tile))
-        return t("{name} laid {tile} on the right.", name=name, tile=str(move.tile))
+        assert move.end is not None
+        return t(_LAID[move.end, bool(move.cross)], name=name, tile=str(move.tile))
     if move.kind is ActionKind.KNOCK:
-        cost = stocktexts.knock_cost(move)
+        cost = knock_cost(move)
         if cost:  # Six-matador: "Ayu knocked: -6." (the sentence says why)
             return t("{name} knocked: {points}.", name=name, points=cost)
         return t("{name} knocked.", name=name)
     if move.kind is ActionKind.DRAW:
-        return stocktexts.describe_draw(t, name)
+        return describe_draws(t, name, 1)
     if move.kind is ActionKind.CUT:
-        return stocktexts.describe_cut(t, move, name, taker)
+        return describe_cut(t, move, name, taker)
     return t("{name} put a tile face down (dead tile).", name=name)
+
+
+def move_points(t: Translator, move: PublicMove) -> str:
+    """What one lay scored, after the lay's own sentence: "+20: the open ends add up to
+    20.", "+6: a tile laid along, a free 6 left open." ("" if none, and for a knock, whose
+    sentence says its cost: see :func:`knock_cost`)."""
+    if not move.points or move.kind is ActionKind.KNOCK:
+        return ""
+    points = sum(amount for amount, _ in move.points)
+    why = ", ".join(t(REASONS[reason], points=abs(amount)) for amount, reason in move.points)
+    return f"{points:+d}: {why}."
+
+
+def knock_cost(move: PublicMove) -> str:
+    """What a knock cost, signed ("-6" in Six-matador's strict scoring), or "" if nothing."""
+    cost = sum(amount for amount, _ in move.points) if move.kind is ActionKind.KNOCK else 0
+    return f"{cost:+d}" if cost else ""
+
+
+def describe_draws(t: Translator, name: str, count: int) -> str:
+    """``count`` tiles drawn in a row from the stock (``name`` already escaped)."""
+    if count == 1:
+        return t("{name} drew a tile from the stock.", name=name)
+    return t.plural("{name} drew {count} tile from the stock.",
+                    "{name} drew {count} tiles from the stock.", count, name=name)
+
+
+def describe_cut(t: Translator, move: PublicMove, name: str, taker: str) -> str:
+    """Kolbasa's cut (names already escaped): which ribbon went to whom, and how many tiles."""
+    assert move.tile is not None
+    if move.end is End.LEFT:
+        return t.plural(
+            "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tile, and "
+            "moves next.",
+            "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tiles, and "
+            "moves next.", len(move.taken), name=name, tile=str(move.tile), taker=taker)
+    return t.plural(
+        "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tile, and "
+        "moves next.",
+        "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tiles, and "
+        "moves next.", len(move.taken), name=name, tile=str(move.tile), taker=taker)
+
+
+def describe_cut_to_taker(t: Translator, move: PublicMove, name: str) -> str:
+    """The cut, in the private message of the player who takes the ribbon: which tiles
+    they got (``name``, the cutter's, already escaped)."""
+    assert move.tile is not None
+    tiles = ", ".join(map(str, move.taken))
+    if move.end is End.LEFT:
+        return t("✂ {name} cut with {tile}: you take the left ribbon: {tiles}.", name=name,
+                 tile=str(move.tile), tiles=tiles)
+    return t("✂ {name} cut with {tile}: you take the right ribbon: {tiles}.", name=name,
+             tile=str(move.tile), tiles=tiles)
 
 
 def _draw_before_more(view: TableView, index: int) -> bool:
@@ -86,7 +160,7 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
         move = view.history[index]
         if move.kind is ActionKind.DRAW:
             if not _draw_before_more(view, index) or index == indices[-1]:
-                lines.append(stocktexts.describe_draws(
+                lines.append(describe_draws(
                     t, esc(mover(game, view, index)),
                     min(_draws_in_a_row(view, index), index - indices[0] + 1)))
             continue
@@ -94,8 +168,7 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
         if move.kind is ActionKind.CUT:  # the previous seat takes the piece
             seat = (move.seat - 1) % len(view.players)
             if seat == reader:
-                lines.append(stocktexts.describe_cut_to_taker(
-                    t, move, esc(mover(game, view, index))))
+                lines.append(describe_cut_to_taker(t, move, esc(mover(game, view, index))))
                 continue
             taker = game.player_at(seat, view.hand_number, index).name
         lines.append(describe_move(t, move, mover(game, view, index),
@@ -107,150 +180,3 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
 def mover(game: Game, view: TableView, index: int) -> str:
     """The name of whoever made move ``index`` of the viewed hand (as they were then)."""
     return game.player_at(view.history[index].seat, view.hand_number, index).name
-
-
-def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
-    parts = []
-    for side, seats in enumerate(view.sides):
-        who = " & ".join(esc(names[s]) for s in seats)
-        parts.append(f"{who} {view.scores[side]}")
-    if any(view.scored) and view.result is None:  # points scored in this hand so far
-        hand = " · ".join(" & ".join(esc(names[s]) for s in seats) + f" {view.scored[side]:+d}"
-                          for side, seats in enumerate(view.sides) if view.scored[side])
-        return t("Score: {scores} (to {target}); this hand so far: {hand}",
-                 scores=" · ".join(parts), target=view.target, hand=hand)
-    if variant(view.game).lowest_total_wins and view.match_over:  # the final message
-        return t("Final penalty points: {scores}.", scores=" · ".join(parts))
-    if variant(view.game).lowest_total_wins:
-        return t("Penalty points: {scores}. The match ends when someone reaches {target}; "
-                 "the lowest total wins.", scores=" · ".join(parts), target=view.target)
-    return t("Score: {scores} (to {target})", scores=" · ".join(parts), target=view.target)
-
-
-def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
-    """How the viewed hand ended, naming the tile: "Budi went out with 3-4", "Blocked after
-    Þóra's 0-6"."""
-    ended = view.result
-    assert ended is not None
-    last = len(view.history) - 1
-    if ended.reason is HandEndReason.OUT and ended.out_seat is not None:
-        name = esc(game.player_at(ended.out_seat, view.hand_number, max(last, 0)).name)
-        move = view.history[last] if last >= 0 else None
-        if ended.by_play and move is not None and move.tile is not None:
-            return t(presentation(game.game_name).went_out, name=name, tile=str(move.tile))
-        return t("{name} has no tiles left.", name=name)
-    plays = [i for i, move in enumerate(view.history) if move.tile is not None]
-    if not plays:
-        return t("Blocked: nobody can lay a tile.")
-    index = plays[-1]
-    return t("Blocked after {name}'s {tile}: nobody can lay a tile.",
-             name=esc(mover(game, view, index)), tile=str(view.history[index].tile))
-
-
-def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableView) -> str:
-    names = game.names
-    lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1),
-             hand_end_line(t, game, view)]
-    rules = variant(game.game_name)
-    if rules.pips_decide(ended.reason):  # not Six-matador's, nor after going out in Muggins, Bergen
-        lines.append(t("Pips counted: {totals}.", totals=", ".join(
-            f"{esc(n)} {total}" for n, total in zip(names, ended.totals, strict=True))))
-    if ended.reason is HandEndReason.BLOCKED and any(len(side) > 1 for side in view.sides):
-        # A blocked partnership hand is decided by the pairs' sums: show them.
-        lines.append(t("Pairs' pips: {sums}.", sums=" · ".join(
-            " & ".join(esc(names[s]) for s in side) + f" {sum(ended.totals[s] for s in side)}"
-            for side in view.sides)))
-    if ended.stock_left > rules.stock_reserve:  # Bergen's two reserved tiles tell nothing
-        lines.append(t.plural("{count} tile was left in the stock.",
-                              "{count} tiles were left in the stock.", ended.stock_left))
-    listed = [(seat, stocktexts.points_list(t, view.history, seat)) for seat in range(len(names))]
-    if any(words for _, words in listed):
-        lines.append(t("Points of play: {scores}.", scores=" · ".join(
-            f"{esc(names[seat])} {ended.scored[view.players[seat].side]} ({words})"
-            for seat, words in listed if words)))
-    if ended.winner is None:
-        lines.append(t("A drawn hand: nobody scores."))
-    else:
-        side = view.sides[ended.winner]
-        if ended.lowest_double is not None:  # Bergen: not the pips, the doubles decided
-            lines.append(t("Everyone holds a double: {name}'s {tile} is the lowest.",
-                           name=esc(names[side[0]]), tile=str(ended.lowest_double)))
-        points = ended.points[ended.winner]
-        if any(ended.scored) and len(side) == 1:  # points were scored during play
-            lines.append(_hand_won(t, ended, esc(names[side[0]])))
-        elif variant(game.game_name).lowest_total_wins:
-            lines.append(t("{name} wins the hand with the lowest total.",
-                           name=esc(names[side[0]])))
-        elif len(side) == 1:
-            lines.append(t("{name} wins the hand and scores {points}.", name=esc(names[side[0]]),
-                           points=points))
-        else:
-            lines.append(t("{first} and {second} win the hand and score {points}.",
-                           first=esc(names[side[0]]), second=esc(names[side[1]]), points=points))
-    lines.append(scores_line(t, view, names))
-    return "\n".join(lines)
-
-
-def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
-    """Who won a hand of a game that scores during play, and what winning it added."""
-    assert ended.winner is not None
-    points = ended.points[ended.winner]
-    extra = points - ended.scored[ended.winner]
-    if not extra and ended.scored[ended.winner] == max(ended.scored):
-        # Six-matador: the most points of play win the hand, and winning adds nothing
-        return t("{name} wins the hand with the most points: {points}.", name=name,
-                 points=points)
-    if ended.reason is HandEndReason.OUT:
-        return t("{name} wins the hand: +{extra} for going out, {points} in this hand.",
-                 name=name, extra=extra, points=points)
-    if not extra:  # Muggins: the others' pips less the winner's, rounded, may come to 0
-        return t("{name} wins the blocked hand: {points} in this hand.", name=name,
-                 points=points)
-    return t("{name} wins the blocked hand: +{extra} for it, {points} in this hand.",
-             name=name, extra=extra, points=points)
-
-
-def settlement_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
-    """Six-matador's settling up (D25), or "" where the game has none."""
-    if view.settlement is None:
-        return ""
-    return t("Settling up (the winner gets the difference from each): {list}.", list=" · ".join(
-        " & ".join(esc(names[s]) for s in seats) + f" {view.settlement[side]:+d}"
-        for side, seats in enumerate(view.sides)))
-
-
-def game_end_line(t: Translator, game: Game) -> str:
-    """How the game ended, for a player's private message."""
-    match = game.match
-    if game.status is Status.FINISHED and match is not None and match.result is not None:
-        winner = match.result.winner
-        if winner is None:
-            return t("The match is over: it is a draw.")
-        return t("The match is over: 🏆 {names} won it.", names=" & ".join(
-            esc(game.players[s].name) for s in match.sides[winner]))
-    if game.status is Status.STOPPED:
-        return t("The game was stopped: nobody wins it.")
-    return t("The game is over.")
-
-
-def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView) -> str:
-    names = game.names
-    lines = [t("<b>The match is over.</b>")]
-    if ended.winner is None:
-        lines.append(t("It is a draw."))
-    else:
-        side = view.sides[ended.winner]
-        if view.lowest_total_wins:
-            lines.append(t("🏆 {name} wins the match with the lowest total!",
-                           name=esc(names[side[0]])))
-        elif len(side) == 1:
-            lines.append(t("🏆 {name} wins the match!", name=esc(names[side[0]])))
-        else:
-            lines.append(t("🏆 {first} and {second} win the match!",
-                           first=esc(names[side[0]]), second=esc(names[side[1]])))
-    lines.append(scores_line(t, view, names))
-    settled = settlement_line(t, view, names)
-    if settled:
-        lines.append(settled)
-    lines.append(t("Play again with the same players and rules: tap below, or /newgame."))
-    return "\n".join(lines)

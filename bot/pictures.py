@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from functools import cache, partial
 from typing import Any
 
@@ -21,43 +21,13 @@ from .keyboards import hand_order
 from .models import Drawing, Game
 from .painter import Painter, Urgency
 
-# Every word drawn on a picture, as a msgid (the renderers' English defaults).
-PICTURE_WORDS = {
-    "hand": N_("Hand {number}"),
-    "target": N_("to {target}"),
-    "player": N_("Player {number}"),
-    "score": N_("score"),
-    "tiles": N_("tiles"),
-    "dead": N_("dead"),
-    "knock": N_("knock"),
-    "to_move": N_("to move"),
-    "middle": N_("middle"),
-    "winner": N_("winner"),
-    "draw": N_("draw"),
-    "points": N_("points"),
-    "total": N_("total"),
-    "blocked": N_("blocked"),
-    "went_out": N_("went out"),
-    "match_won": N_("match won"),
-    "match_drawn": N_("match drawn"),
-    "your_tiles": N_("Your tiles"),
-    "penalty": N_("penalty"),
-    "your_turn": N_("your turn"),
-    "ends": N_("ends"),
+# Every word drawn on a picture, as a msgid: the renderers' English defaults, read from
+# TableLabels (the catalogue extractor, catalogues/, reads them here too), except where the
+# chat words one differently: the set's name says "set".
+PICTURE_WORDS: dict[str, str] = {
+    **{field.name: field.default for field in fields(TableLabels)
+       if isinstance(field.default, str)},
     "set_name": N_("double-{number} set"),
-    "lay_dead": N_("lay one face down"),
-    "stock": N_("stock"),
-    "in_play": N_("hand"),
-    "cut_off": N_("cut off"),
-    "count": N_("count"),
-    "double_header": N_("double header"),
-    "triple_header": N_("triple header"),
-    "only_matador": N_("matador only"),
-    "ribbon_waits": N_("waits for the other ribbon"),
-    "match_over": N_("Match over"),
-    "final_score": N_("final score"),
-    "rating": N_("rating"),
-    "settlement": N_("wins or pays"),
 }
 
 

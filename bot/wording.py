@@ -5,12 +5,17 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from engine import End
+
 from .gamebook import presentation
-from .i18n import Translator
+from .i18n import N_, Translator
 from .models import Player
 
 CAPTION_LIMIT = 1024
 NAME_LIMIT = 24
+# An end of the layout as captions and buttons name it
+END_WORDS = {End.LEFT: N_("left"), End.RIGHT: N_("right"), End.UP: N_("up"),
+             End.DOWN: N_("down")}
 
 
 def short_name(name: str) -> str:

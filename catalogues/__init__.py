@@ -1,8 +1,9 @@
 """Maintain the bot's translation catalogues: ``python -m catalogues update|check``.
 
 ``update`` extracts every msgid from bot/ (calls of ``t(...)``, ``N_(...)`` and
-``t.plural(...)``), merges it into each language's .po file and compiles the .mo files the
-bot loads. ``check`` fails when a catalogue misses a translation or a .mo is stale.
+``t.plural(...)``, and the pictures' words the bot reads from the renderers' defaults),
+merges it into each language's .po file and compiles the .mo files the bot loads.
+``check`` fails when a catalogue misses a translation or a .mo is stale.
 
 Developer tooling beside the product, like ``fakeapi`` and ``goldens``: it needs Babel (the
 ``test`` extra), which the running bot does not; the bot reads the compiled .mo files, which
@@ -12,7 +13,10 @@ library's gettext. Run it from a checkout.
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import io
+import os
 import sys
 from pathlib import Path
 
@@ -22,7 +26,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 import bot
+import renderers.labels
 from bot.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+from renderers.labels import TableLabels
 
 SOURCE = Path(bot.__file__).parent  # the product package whose sentences are extracted
 KEYWORDS = {"t": None, "N_": None, "plural": (1, 2)}
@@ -38,7 +44,24 @@ def extract() -> Catalog:
         strip_comment_tags=True,
     ):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    _add_picture_words(template)
     return template
+
+
+def _add_picture_words(template: Catalog) -> None:
+    """The words drawn on pictures: :data:`bot.pictures.PICTURE_WORDS` reads most of them
+    from the renderers' English defaults (``renderers.labels.TableLabels``) instead of writing
+    them out again, so no ``N_("...")`` call holds them; each is found at its field."""
+    from bot.pictures import PICTURE_WORDS
+
+    path = Path(renderers.labels.__file__)
+    lines = {node.target.id: node.lineno for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+    defaults = {field.name: field.default for field in dataclasses.fields(TableLabels)}
+    where = os.path.relpath(path, SOURCE)
+    for name, msgid in PICTURE_WORDS.items():
+        if defaults[name] == msgid:
+            template.add(msgid, None, [(where, lines[name])])
 
 
 def po_path(language: str, locale_dir: Path = LOCALE_DIR) -> Path:

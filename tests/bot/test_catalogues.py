@@ -13,7 +13,7 @@ from bot.gamebook import GAMES, presentation
 from bot.i18n import LANGUAGES, pick_language, translator
 from bot.menu import LANGUAGE_NAMES, game_value, general_value
 from bot.models import COMPUTER_NAMES
-from bot.pictures import labels_for
+from bot.pictures import PICTURE_WORDS, labels_for
 from bot.settings import GENERAL
 from catalogues import extract, load, missing, stale
 from renderers.labels import TableLabels
@@ -173,6 +173,16 @@ def test_russian_speaks_to_one_player_as_ty() -> None:
              if source not in addressed and not source.startswith("<b>Dominoes for your group")
              and formal.search(text.lower())]
     assert found == []
+
+
+def test_every_word_drawn_on_a_picture_is_extracted() -> None:
+    """Most picture words are the renderers' defaults, read from TableLabels and written in
+    no ``N_`` call: the extractor must still find each, or it stays English everywhere."""
+    extracted = {m.id for m in extract() if m.id}
+    own = {msgid for game in GAMES for msgid in presentation(game).picture_words.values()}
+    assert set(PICTURE_WORDS) == {name for name, kind in TableLabels.__annotations__.items()
+                                  if kind == "str"}
+    assert not (set(PICTURE_WORDS.values()) | own) - extracted
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -7,7 +7,6 @@ from bot import captions, keyboards
 from bot.callbacks import Lay, TileIntent, TileTap, Way, decode
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
-from bot.stockplay import gains
 from engine import DRAW, Cut, Deal, End, Match, Play, Tile, full_set, player_view, table_view
 
 T = translator("en")
@@ -37,8 +36,7 @@ def game_of(match: Match) -> Game:
 
 def choice_buttons(match: Match, seat: int, tile: str) -> list[tuple[str, object]]:
     view = player_view(match, seat)
-    markup = keyboards.stock_choice(T, game_of(match), view, 5, tiles(tile)[0],
-                                    gains(view))
+    markup = keyboards.lay_choice(T, game_of(match), view, 5, tiles(tile)[0])
     return [(b.text, decode(b.callback_data)) for row in markup.inline_keyboard for b in row]
 
 

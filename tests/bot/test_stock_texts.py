@@ -11,7 +11,7 @@ import pytest
 from bot_kit import drawn_words
 from test_stock_choices import choice_buttons, game_of, started
 
-from bot import captions, movetexts, stocktexts
+from bot import captions, movetexts, resulttexts
 from bot.gamebook import PRESENTATIONS
 from bot.i18n import LANGUAGES, translator
 from bot.models import Player
@@ -56,8 +56,8 @@ def test_six_matador_lays_and_knocks_carry_every_reason() -> None:
     assert view.history[-1].points == ((1, ScoreReason.JOINT), (5, ScoreReason.FREE_SIX))
     caption = captions.table_caption(T, game_of(match), view)
     assert "Bob laid 4-6 on the right. +6: a tile laid along, a free 6 left open." in caption
-    assert stocktexts.points_list(T, view.history, 1) == "tiles along 1, free sixes 5"
-    assert stocktexts.points_list(T, view.history, 0) == ""  # the lead scores nothing
+    assert resulttexts.points_list(T, view.history, 1) == "tiles along 1, free sixes 5"
+    assert resulttexts.points_list(T, view.history, 0) == ""  # the lead scores nothing
 
 
 def test_the_points_of_play_are_listed_by_reason_in_a_fixed_order() -> None:
@@ -70,12 +70,12 @@ def test_the_points_of_play_are_listed_by_reason_in_a_fixed_order() -> None:
                        points=((-6, ScoreReason.KNOCK),))
     moves = [knock, lay((10, ScoreReason.MATADOR)), lay((1, ScoreReason.JOINT)), knock,
              lay((1, ScoreReason.JOINT), (5, ScoreReason.FREE_SIX)), lay((10, ScoreReason.MATADOR))]
-    assert stocktexts.points_list(T, moves, 0) == (
+    assert resulttexts.points_list(T, moves, 0) == (
         "matadors 2 \N{MULTIPLICATION SIGN} 10, tiles along 2 \N{MULTIPLICATION SIGN} 1, "
         "free sixes 5, knocks 2 \N{MULTIPLICATION SIGN} -6")
     counts = [lay((5, ScoreReason.FIFTEEN)), lay((10, ScoreReason.FIFTEEN)),
               lay((15, ScoreReason.FIFTEEN))]
-    assert stocktexts.points_list(T, counts, 0) == "count 5 + 10 + 15"
+    assert resulttexts.points_list(T, counts, 0) == "count 5 + 10 + 15"
 
 
 def test_the_ribbon_that_waits_is_explained_in_every_language() -> None:
@@ -143,18 +143,19 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
     match.apply(1, Play(Tile(4, 6), End.RIGHT))
     view = table_view(match)
     game = game_of(match)
-    most = HandEnded(0, HandEndReason.BLOCKED, None, False, 1, (9, 30), (0, 6), (0, 6), 0, (0, 6))
-    text = movetexts.hand_result_text(T, game, most, replace(view, result=most))
+    most = reported(match, HandEnded(0, HandEndReason.BLOCKED, None, False, 1, (9, 30), (0, 6),
+                                     (0, 6), 0, (0, 6)))
+    text = resulttexts.hand_result_text(T, game, most, replace(view, result=most))
     assert "Points of play: Bob 6 (tiles along 1, free sixes 5)." in text
     assert "Bob wins the hand with the most points: 6." in text
     assert "Pips counted" not in text  # Six-matador's pips count for nothing
     lighter = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (0, 6), (0, 6), 0,
                         (0, 6))  # won by the lighter hand, with nothing more for it
-    text = movetexts.hand_result_text(T, game, lighter, replace(view, result=lighter))
+    text = resulttexts.hand_result_text(T, game, lighter, replace(view, result=lighter))
     assert "Ann wins the blocked hand: 0 in this hand." in text
     assert "+0" not in text  # nothing added is not said as "+0 for it"
     out = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (0, 16), (0, 16), 0, (0, 6))
-    assert "Bob wins the hand: +10 for going out, 16 in this hand." in movetexts.hand_result_text(
+    assert "Bob wins the hand: +10 for going out, 16 in this hand." in resulttexts.hand_result_text(
         T, game, out, replace(view, result=out))
 
 
@@ -163,7 +164,7 @@ def test_going_out_in_bergen_is_scored_once_in_the_result() -> None:
     match.apply(0, Play(Tile(0, 0)))  # the lowest double leads and scores 2
     view = table_view(match)
     out = HandEnded(0, HandEndReason.OUT, 0, True, 0, (0, 25), (4, 0), (4, 0), 8, (2, 0))
-    text = movetexts.hand_result_text(T, game_of(match), out, replace(view, result=out))
+    text = resulttexts.hand_result_text(T, game_of(match), out, replace(view, result=out))
     assert "Ann is out with 0-0!" in text
     assert "Points of play: Ann 2 (double lead 2)." in text
     assert "Ann wins the hand: +2 for going out, 4 in this hand." in text
@@ -190,7 +191,7 @@ def test_a_knock_in_six_matador_says_its_cost_once() -> None:
     caption = captions.table_caption(T, game_of(match), table_view(match))
     assert "Bob knocked: -6." in caption
     assert "knock costs" not in caption
-    assert stocktexts.points_list(T, table_view(match).history, 1) == "knocks -6"
+    assert resulttexts.points_list(T, table_view(match).history, 1) == "knocks -6"
     for language in LANGUAGES:  # the figure is in every language's sentence
         t = translator(language)
         assert "-6" in captions.table_caption(t, game_of(match), table_view(match))
@@ -198,9 +199,14 @@ def test_a_knock_in_six_matador_says_its_cost_once() -> None:
     assert movetexts.describe_move(T, free, "Bob") == "Bob knocked."
 
 
+def reported(match: Match, ended: HandEnded) -> HandEnded:
+    """``ended`` as the engine reports it: whether the pips counted is the rules' fact."""
+    return replace(ended, pips_count=match.variant.pips_decide(ended.reason))
+
+
 def _ended(match: Match, ended: HandEnded) -> str:
-    view = table_view(match)
-    return movetexts.hand_result_text(T, game_of(match), ended, replace(view, result=ended))
+    view, ended = table_view(match), reported(match, ended)
+    return resulttexts.hand_result_text(T, game_of(match), ended, replace(view, result=ended))
 
 
 def test_the_hands_result_shows_the_pips_only_where_they_count() -> None:

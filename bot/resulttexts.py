@@ -1,0 +1,202 @@
+"""How a hand and a match ended: the scores, the points of play by reason, the hand's and the
+match's results, the settling up."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import HandEnded, HandEndReason, MatchEnded, PublicMove, ScoreReason, TableView, variant
+
+from .gamebook import presentation
+from .i18n import N_, Translator
+from .models import Game, Status
+from .movetexts import mover
+from .wording import esc
+
+# Why points were scored, as nouns, in a hand's list of the points of play: "matadors 2 times
+# 10" (the order here is the order of the list)
+REASON_NOUNS: dict[ScoreReason, str] = {
+    ScoreReason.FIFTEEN: N_("count"),
+    ScoreReason.DOUBLE_HEADER: N_("double headers"),
+    ScoreReason.TRIPLE_HEADER: N_("triple headers"),
+    ScoreReason.DOUBLE_LEAD: N_("double lead"),
+    ScoreReason.MATADOR: N_("matadors"),
+    ScoreReason.JOINT: N_("tiles along"),
+    ScoreReason.FREE_SIX: N_("free sixes"),
+    ScoreReason.KNOCK: N_("knocks"),
+    ScoreReason.OUT: N_("going out"),
+    ScoreReason.BLOCKED: N_("blocked hand"),
+}
+
+
+def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
+    """The match's scores (penalty points where the lowest total wins), with what this hand
+    scored so far while it is played."""
+    parts = []
+    for side, seats in enumerate(view.sides):
+        who = " & ".join(esc(names[s]) for s in seats)
+        parts.append(f"{who} {view.scores[side]}")
+    if any(view.scored) and view.result is None:  # points scored in this hand so far
+        hand = " · ".join(" & ".join(esc(names[s]) for s in seats) + f" {view.scored[side]:+d}"
+                          for side, seats in enumerate(view.sides) if view.scored[side])
+        return t("Score: {scores} (to {target}); this hand so far: {hand}",
+                 scores=" · ".join(parts), target=view.target, hand=hand)
+    if view.lowest_total_wins and view.match_over:  # the final message
+        return t("Final penalty points: {scores}.", scores=" · ".join(parts))
+    if view.lowest_total_wins:
+        return t("Penalty points: {scores}. The match ends when someone reaches {target}; "
+                 "the lowest total wins.", scores=" · ".join(parts), target=view.target)
+    return t("Score: {scores} (to {target})", scores=" · ".join(parts), target=view.target)
+
+
+def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
+    """How the viewed hand ended, naming the tile: "Budi went out with 3-4", "Blocked after
+    Þóra's 0-6"."""
+    ended = view.result
+    assert ended is not None
+    last = len(view.history) - 1
+    if ended.reason is HandEndReason.OUT and ended.out_seat is not None:
+        name = esc(game.player_at(ended.out_seat, view.hand_number, max(last, 0)).name)
+        move = view.history[last] if last >= 0 else None
+        if ended.by_play and move is not None and move.tile is not None:
+            return t(presentation(view.game).went_out, name=name, tile=str(move.tile))
+        return t("{name} has no tiles left.", name=name)
+    plays = [i for i, move in enumerate(view.history) if move.tile is not None]
+    if not plays:
+        return t("Blocked: nobody can lay a tile.")
+    index = plays[-1]
+    return t("Blocked after {name}'s {tile}: nobody can lay a tile.",
+             name=esc(mover(game, view, index)), tile=str(view.history[index].tile))
+
+
+def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:
+    """A seat's points of play in a hand, by reason: "count 10 + 5 + 15", "matadors 2 times
+    10, tiles along 8 times 1, knocks 2 times -6" (with a multiplication sign); "" if the
+    seat scored nothing."""
+    amounts: dict[ScoreReason, list[int]] = {}
+    for move in moves:
+        if move.seat == seat:
+            for amount, reason in move.points:
+                amounts.setdefault(reason, []).append(amount)
+    parts = []
+    for reason in REASON_NOUNS:  # always in the same order
+        scored = amounts.get(reason)
+        if not scored:
+            continue
+        if len(scored) == 1:
+            figures = str(scored[0])
+        elif len(set(scored)) == 1:
+            figures = f"{len(scored)} \N{MULTIPLICATION SIGN} {scored[0]}"
+        else:
+            figures = " + ".join(map(str, scored)).replace("+ -", "- ")
+        parts.append(f"{t(REASON_NOUNS[reason])} {figures}")
+    return ", ".join(parts)
+
+
+def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableView) -> str:
+    names = game.names
+    lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1),
+             hand_end_line(t, game, view)]
+    if ended.pips_count:  # not Six-matador's, nor after going out in Muggins, Bergen
+        lines.append(t("Pips counted: {totals}.", totals=", ".join(
+            f"{esc(n)} {total}" for n, total in zip(names, ended.totals, strict=True))))
+    if ended.reason is HandEndReason.BLOCKED and any(len(side) > 1 for side in view.sides):
+        # A blocked partnership hand is decided by the pairs' sums: show them.
+        lines.append(t("Pairs' pips: {sums}.", sums=" · ".join(
+            " & ".join(esc(names[s]) for s in side) + f" {sum(ended.totals[s] for s in side)}"
+            for side in view.sides)))
+    # Bergen's two reserved tiles are never drawn: left in the stock, they tell nothing.
+    if ended.stock_left > variant(view.game).stock_reserve:
+        lines.append(t.plural("{count} tile was left in the stock.",
+                              "{count} tiles were left in the stock.", ended.stock_left))
+    listed = [(seat, points_list(t, view.history, seat)) for seat in range(len(names))]
+    if any(words for _, words in listed):
+        lines.append(t("Points of play: {scores}.", scores=" · ".join(
+            f"{esc(names[seat])} {ended.scored[view.players[seat].side]} ({words})"
+            for seat, words in listed if words)))
+    if ended.winner is None:
+        lines.append(t("A drawn hand: nobody scores."))
+    else:
+        side = view.sides[ended.winner]
+        if ended.lowest_double is not None:  # Bergen: not the pips, the doubles decided
+            lines.append(t("Everyone holds a double: {name}'s {tile} is the lowest.",
+                           name=esc(names[side[0]]), tile=str(ended.lowest_double)))
+        points = ended.points[ended.winner]
+        if any(ended.scored) and len(side) == 1:  # points were scored during play
+            lines.append(_hand_won(t, ended, esc(names[side[0]])))
+        elif view.lowest_total_wins:
+            lines.append(t("{name} wins the hand with the lowest total.",
+                           name=esc(names[side[0]])))
+        elif len(side) == 1:
+            lines.append(t("{name} wins the hand and scores {points}.", name=esc(names[side[0]]),
+                           points=points))
+        else:
+            lines.append(t("{first} and {second} win the hand and score {points}.",
+                           first=esc(names[side[0]]), second=esc(names[side[1]]), points=points))
+    lines.append(scores_line(t, view, names))
+    return "\n".join(lines)
+
+
+def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
+    """Who won a hand of a game that scores during play, and what winning it added."""
+    assert ended.winner is not None
+    points = ended.points[ended.winner]
+    extra = points - ended.scored[ended.winner]
+    if not extra and ended.scored[ended.winner] == max(ended.scored):
+        # Six-matador: the most points of play win the hand, and winning adds nothing
+        return t("{name} wins the hand with the most points: {points}.", name=name,
+                 points=points)
+    if ended.reason is HandEndReason.OUT:
+        return t("{name} wins the hand: +{extra} for going out, {points} in this hand.",
+                 name=name, extra=extra, points=points)
+    if not extra:  # Muggins: the others' pips less the winner's, rounded, may come to 0
+        return t("{name} wins the blocked hand: {points} in this hand.", name=name,
+                 points=points)
+    return t("{name} wins the blocked hand: +{extra} for it, {points} in this hand.",
+             name=name, extra=extra, points=points)
+
+
+def settlement_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
+    """Six-matador's settling up (D25), or "" where the game has none."""
+    if view.settlement is None:
+        return ""
+    return t("Settling up (the winner gets the difference from each): {list}.", list=" · ".join(
+        " & ".join(esc(names[s]) for s in seats) + f" {view.settlement[side]:+d}"
+        for side, seats in enumerate(view.sides)))
+
+
+def game_end_line(t: Translator, game: Game) -> str:
+    """How the game ended, for a player's private message."""
+    match = game.match
+    if game.status is Status.FINISHED and match is not None and match.result is not None:
+        winner = match.result.winner
+        if winner is None:
+            return t("The match is over: it is a draw.")
+        return t("The match is over: 🏆 {names} won it.", names=" & ".join(
+            esc(game.players[s].name) for s in match.sides[winner]))
+    if game.status is Status.STOPPED:
+        return t("The game was stopped: nobody wins it.")
+    return t("The game is over.")
+
+
+def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView) -> str:
+    names = game.names
+    lines = [t("<b>The match is over.</b>")]
+    if ended.winner is None:
+        lines.append(t("It is a draw."))
+    else:
+        side = view.sides[ended.winner]
+        if view.lowest_total_wins:
+            lines.append(t("🏆 {name} wins the match with the lowest total!",
+                           name=esc(names[side[0]])))
+        elif len(side) == 1:
+            lines.append(t("🏆 {name} wins the match!", name=esc(names[side[0]])))
+        else:
+            lines.append(t("🏆 {first} and {second} win the match!",
+                           first=esc(names[side[0]]), second=esc(names[side[1]])))
+    lines.append(scores_line(t, view, names))
+    settled = settlement_line(t, view, names)
+    if settled:
+        lines.append(settled)
+    lines.append(t("Play again with the same players and rules: tap below, or /newgame."))
+    return "\n".join(lines)
