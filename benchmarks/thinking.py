@@ -7,7 +7,7 @@ record, seat, level, seed), wait ``--pause`` seconds, and decide again, for ``--
 meanwhile a probe that stands for a human's tap in another group sleeps 5 ms at a time and
 records how late it wakes. Two runs of the same load, interleaved: the decisions in a thread
 (``asyncio.to_thread``, what the bot did before: the thread holds the interpreter lock) and
-in the :class:`bot.thinker.Thinker`'s process pool. It prints the probe's median, 95th
+in the :class:`bot.service.thinker.Thinker`'s process pool. It prints the probe's median, 95th
 percentile and worst lateness of each, and decisions per second; the last line is one JSON
 object with the ratios (thread / pool).
 """
@@ -22,7 +22,7 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.thinker import Question, Thinker, decide
+from bot.service.thinker import Question, Thinker, decide
 from engine import DRAW, KNOCK, Match, ai, player_view
 
 TICK = 0.005

@@ -25,24 +25,24 @@ from telegram.ext import (
     filters,
 )
 
-from . import buttons, commands
-from .boards import scoreboard_command, stats_command
-from .callbacks import PATTERNS
-from .composer import TextComposer
 from .config import BotConfig
+from .handlers import buttons, commands
+from .handlers.boards import scoreboard_command, stats_command
+from .handlers.menu import settings_command
+from .handlers.timers import Timers
+from .handlers.updates import error_handler
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
-from .locks import Locks
-from .menu import settings_command
 from .models import Game
-from .pictures import PictureMaker
-from .publisher import Publisher
-from .ratelimit import FloodLimiter, Limits
+from .presentation.callbacks import PATTERNS
+from .presentation.composer import TextComposer
+from .presentation.pictures import PictureMaker
+from .publishing.publisher import Publisher
+from .publishing.ratelimit import FloodLimiter, Limits
+from .publishing.transport import bot_request
 from .runtime import KEY, Runtime
 from .service import GameService
+from .service.locks import Locks
 from .storage import Storage
-from .timers import Timers
-from .transport import bot_request
-from .updates import error_handler
 
 log = logging.getLogger(__name__)
 #: Seconds a stopping bot goes on sending what is due, before it abandons the rest.

@@ -1,5 +1,5 @@
 """The bot's configuration, from the environment and an optional ``.env`` file (a group's
-own settings are :class:`bot.settings.GroupSettings`)."""
+own settings are :class:`bot.service.settings.GroupSettings`)."""
 
 from __future__ import annotations
 

@@ -11,17 +11,17 @@ from telegram.ext import ContextTypes
 from engine import PlayerView, Tile
 
 from .config import BotConfig
+from .handlers.timers import Timers
 from .i18n import Translator
-from .keyboards import deep_link
-from .locks import Locks
-from .messenger import Place
 from .models import Game
-from .pictures import PictureMaker
-from .publisher import Publisher
-from .ratelimit import FloodLimiter
+from .presentation.keyboards import deep_link
+from .presentation.pictures import PictureMaker
+from .publishing.messenger import Place
+from .publishing.publisher import Publisher
+from .publishing.ratelimit import FloodLimiter
 from .service import GameService
+from .service.locks import Locks
 from .storage import Storage
-from .timers import Timers
 
 KEY = "runtime"
 

@@ -49,10 +49,10 @@ def extract() -> Catalog:
 
 
 def _add_picture_words(template: Catalog) -> None:
-    """The words drawn on pictures: :data:`bot.pictures.PICTURE_WORDS` reads most of them
-    from the renderers' English defaults (``renderers.labels.TableLabels``) instead of writing
-    them out again, so no ``N_("...")`` call holds them; each is found at its field."""
-    from bot.pictures import PICTURE_WORDS
+    """The words drawn on pictures: :data:`bot.presentation.pictures.PICTURE_WORDS` reads most
+    of them from the renderers' English defaults (``renderers.labels.TableLabels``) instead of
+    writing them out again, so no ``N_("...")`` call holds them; each is found at its field."""
+    from bot.presentation.pictures import PICTURE_WORDS
 
     path = Path(renderers.labels.__file__)
     lines = {node.target.id: node.lineno for node in ast.walk(ast.parse(path.read_text()))

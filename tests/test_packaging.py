@@ -17,8 +17,8 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from bot.config import config_from_env
-from bot.metrics import Metrics
-from bot.webserver import WebServer, build_web_app
+from bot.serving.metrics import Metrics
+from bot.serving.webserver import WebServer, build_web_app
 
 ROOT = Path(__file__).parents[1]
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")

@@ -3,13 +3,18 @@
 Handlers decode an update and call one method of :class:`GameService`; it decides who may do
 what, checks, applies, commits (with what must be announced, in the same transaction), and
 returns, or raises a refusal (:mod:`bot.errors`). Sending is the publisher's job; SQL is the
-storage layer's. May import the engine, the storage layer and the bot's models and words; never
-telegram.
+storage layer's. May import the engine, ``bot.storage``, openskill and the shared modules of
+``bot`` (errors, i18n, models, gamebook, refusals, wording); never telegram, the presentation
+(the texts reach it through the :class:`~bot.models.Composer` it is given), the publishing or
+the handlers.
 
 Each concern is a module, and each builds on the one before: the games in memory
 (:mod:`.memory`), committing (:mod:`.commits`), the game's messages and place (:mod:`.chats`),
 lobbies (:mod:`.lobby`), play (:mod:`.play`, with the moves nobody decides in
-:mod:`.automoves`), and stopping, leaving and replacing (:mod:`.seats`).
+:mod:`.automoves`), and stopping, leaving and replacing (:mod:`.seats`). Beside them: a
+group's settings (:mod:`.settings`), the per-game locks (:mod:`.locks`), the computer players'
+process pool (:mod:`.thinker`), ratings (:mod:`.ratings`) and scoreboards
+(:mod:`.scoreboards`).
 """
 
 from __future__ import annotations

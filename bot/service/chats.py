@@ -5,8 +5,8 @@ forum topic closed or deleted, a group that became a supergroup."""
 from __future__ import annotations
 
 from ..models import Game, Status
-from ..settings import GroupSettings
 from .commits import Commits
+from .settings import GroupSettings
 
 
 class Chats(Commits):

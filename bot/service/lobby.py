@@ -12,9 +12,9 @@ from engine import BadInputError, variant
 from ..errors import OutOfDateError, PrivateChatClosedError, UserError
 from ..gamebook import GAMES
 from ..i18n import DEFAULT_LANGUAGE, N_, pick_language
-from ..locks import Locks
 from ..models import Game, Messages, Outgoing, Player, Status, computer
 from .chats import Chats
+from .locks import Locks
 
 
 class LobbyState(enum.Enum):

@@ -22,10 +22,10 @@ from ..errors import GameOverError, NotPlayingError, NotYourTurnError, OutOfDate
 from ..i18n import N_
 from ..models import AWAY_AFTER, Game, Outgoing, Status
 from ..refusals import rule_message
-from ..scoreboards import rating_changes
-from ..thinker import Question
 from .automoves import auto_moves
 from .lobby import Lobbies
+from .scoreboards import rating_changes
+from .thinker import Question
 
 
 class Play(Lobbies):

@@ -7,7 +7,9 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.callbacks import (
+from bot.gamebook import GAMES
+from bot.models import COMPUTER_LEVELS
+from bot.presentation.callbacks import (
     MAX_BYTES,
     PATTERNS,
     AddComputer,
@@ -30,8 +32,6 @@ from bot.callbacks import (
     decode,
     kinds_of,
 )
-from bot.gamebook import GAMES
-from bot.models import COMPUTER_LEVELS
 from engine import Cut, Discard, End, Play, Tile
 
 BIG = 10**17
@@ -67,7 +67,7 @@ def test_every_kind_round_trips_and_carries_only_its_own_fields() -> None:
 
 
 def test_each_family_pattern_claims_exactly_its_own_buttons() -> None:
-    from bot.buttons import ROUTES
+    from bot.handlers.buttons import ROUTES
 
     assert set(ROUTES) == set(PATTERNS)
     for button in [*every_kind_of_button(), TileTap(1, 2, Tile(3, 4), TileIntent.INERT),

@@ -10,11 +10,11 @@ import pytest
 
 import bot
 from bot.gamebook import GAMES, presentation
+from bot.handlers.menu import LANGUAGE_NAMES, game_value, general_value
 from bot.i18n import LANGUAGES, pick_language, translator
-from bot.menu import LANGUAGE_NAMES, game_value, general_value
 from bot.models import COMPUTER_NAMES
-from bot.pictures import PICTURE_WORDS, labels_for
-from bot.settings import GENERAL
+from bot.presentation.pictures import PICTURE_WORDS, labels_for
+from bot.service.settings import GENERAL
 from catalogues import extract, load, missing, stale
 from renderers.labels import TableLabels
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from bot_kit import Group, lobby_button
 
-from bot import boards
+from bot.handlers import boards
 
 
 async def play_short_match(group: Group) -> None:

@@ -7,7 +7,7 @@ import re
 from bot_kit import Group, lobby_button
 
 from bot.models import Status
-from bot.settings import GroupSettings
+from bot.service.settings import GroupSettings
 from fakeapi.players import Table
 
 

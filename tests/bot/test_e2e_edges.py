@@ -58,7 +58,7 @@ async def test_a_bot_removed_from_the_group_ends_its_game(
         # Telegram refuses the group's last sync: a normal end, not a failure to retry.
         await asyncio.wait_for(runtime.publisher.idle(), 5)
     assert not [r for r in caplog.records
-                if r.name == "bot.publisher" and r.levelno >= logging.ERROR]
+                if r.name == "bot.publishing.publisher" and r.levelno >= logging.ERROR]
 
 
 async def question(group: Group, answer: str) -> StoredMessage:

@@ -14,7 +14,7 @@ import pytest
 from bot_kit import Group
 
 from bot.models import Game
-from bot.pictures import Drawing
+from bot.presentation.pictures import Drawing
 from bot.runtime import Runtime
 from engine import Action, Match
 

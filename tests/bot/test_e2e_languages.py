@@ -7,7 +7,7 @@ import re
 import pytest
 from bot_kit import Group
 
-from bot.settings import GroupSettings
+from bot.service.settings import GroupSettings
 
 WORDS = {  # a few words of each catalogue, as a player would see them
     "ru": {"players": "Игроки", "over": r"Кон \d+ окончен", "lobby_game": "Гапле"},

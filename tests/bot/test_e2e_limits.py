@@ -15,7 +15,7 @@ from bot_kit import Group, lobby_button
 
 from bot.app import begin_stop, build_application, running
 from bot.models import Status
-from bot.ratelimit import counted
+from bot.publishing.ratelimit import counted
 from bot.runtime import KEY, Runtime
 from fakeapi import FakeTelegramServer, RequestRecord
 from fakeapi.players import Table, active_hand

@@ -7,9 +7,9 @@ import time
 
 from bot_kit import Group
 
-from bot.callbacks import ReplaceAway, SettingTap
 from bot.models import Status
-from bot.settings import GroupSettings
+from bot.presentation.callbacks import ReplaceAway, SettingTap
+from bot.service.settings import GroupSettings
 from fakeapi import StoredMessage
 from fakeapi.players import Table
 

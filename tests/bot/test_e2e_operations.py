@@ -15,12 +15,12 @@ from bot_kit import Group
 from telegram.ext import Application
 
 from bot.app import allowed_updates, build_application
-from bot.metrics import Metrics
 from bot.models import Status
 from bot.runtime import KEY, Runtime
+from bot.serving.metrics import Metrics
+from bot.serving.webhook import serving_webhook
+from bot.serving.webserver import HttpSettings
 from bot.storage.backup import back_up
-from bot.webhook import serving_webhook
-from bot.webserver import HttpSettings
 from fakeapi import WebhookTiming
 from fakeapi.players import Table
 

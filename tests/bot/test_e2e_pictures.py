@@ -11,7 +11,7 @@ from typing import Any
 
 from bot_kit import Group
 
-from bot.pictures import Drawing, PictureMaker, labels_for, picture_names
+from bot.presentation.pictures import Drawing, PictureMaker, labels_for, picture_names
 from bot.runtime import Runtime
 from engine import table_view
 from renderers import render_table

@@ -7,9 +7,9 @@ import re
 
 from bot_kit import Group, counting_seeds, die_after_commit
 
-from bot.callbacks import Lay, TileIntent, TileTap
 from bot.models import Status
-from bot.settings import GroupSettings
+from bot.presentation.callbacks import Lay, TileIntent, TileTap
+from bot.service.settings import GroupSettings
 from engine import Tile, match_to_dict
 from fakeapi import FakeTelegramServer
 from fakeapi.players import active_hand

@@ -13,7 +13,7 @@ import pytest
 from bot.errors import UserError
 from bot.i18n import translator
 from bot.models import Game, Messages, Outgoing, Player, Status, move_number
-from bot.resulttexts import hand_result_text
+from bot.presentation.resulttexts import hand_result_text
 from bot.service import GameService
 from bot.storage import Storage
 from engine import KNOCK, Event, HandEnded, MatchEnded, Play, Tile, replay, table_view

@@ -12,8 +12,8 @@ import telegram
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.ext import AIORateLimiter, ExtBot
 
-from bot.metering import MeteredLimiter, outcome_of
-from bot.metrics import ApiOutcome, Metrics
+from bot.publishing.metering import MeteredLimiter, outcome_of
+from bot.serving.metrics import ApiOutcome, Metrics
 from fakeapi import FakeTelegramServer
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.painter import Painter, Urgency
+from bot.presentation.painter import Painter, Urgency
 
 
 def _drawing(name: str, order: list[str], started: threading.Event | None = None,

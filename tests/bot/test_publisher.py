@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from telegram.error import BadRequest
 
-from bot.messenger import topic_refusal
+from bot.publishing.messenger import topic_refusal
 
 
 @pytest.mark.parametrize(("description", "deleted"), [

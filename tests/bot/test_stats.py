@@ -14,18 +14,18 @@ import pytest
 from bot_kit import drawn_words
 from PIL import Image
 
-from bot.boardtexts import (
+from bot.errors import UserError
+from bot.i18n import Translator
+from bot.models import Game, Messages, Player, Status, computer
+from bot.presentation.boardtexts import (
     board_heading,
     scoreboard_labels,
     scoreboard_picture,
     scoreboard_text,
     stats_text,
 )
-from bot.errors import UserError
-from bot.i18n import Translator
-from bot.models import Game, Messages, Player, Status, computer
-from bot.ratings import RATING_BASE, RATING_SCALE, Standing, places, standings
-from bot.scoreboards import (
+from bot.service.ratings import RATING_BASE, RATING_SCALE, Standing, places, standings
+from bot.service.scoreboards import (
     BoardQuery,
     Scoreboard,
     month_start,

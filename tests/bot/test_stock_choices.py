@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from bot import captions, keyboards
-from bot.callbacks import Lay, TileIntent, TileTap, Way, decode
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
+from bot.presentation import captions, keyboards
+from bot.presentation.callbacks import Lay, TileIntent, TileTap, Way, decode
 from engine import DRAW, Cut, Deal, End, Match, Play, Tile, full_set, player_view, table_view
 
 T = translator("en")

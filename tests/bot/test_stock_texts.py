@@ -11,11 +11,11 @@ import pytest
 from bot_kit import drawn_words
 from test_stock_choices import choice_buttons, game_of, started
 
-from bot import captions, movetexts, resulttexts
 from bot.gamebook import PRESENTATIONS
 from bot.i18n import LANGUAGES, translator
 from bot.models import Player
-from bot.pictures import labels_for
+from bot.presentation import captions, movetexts, resulttexts
+from bot.presentation.pictures import labels_for
 from engine import (
     DRAW,
     KNOCK,

@@ -9,7 +9,7 @@ import pytest
 
 from bot.errors import StorageError
 from bot.models import Game, Messages, Player, Status
-from bot.settings import GroupSettings
+from bot.service.settings import GroupSettings
 from bot.storage import MIGRATIONS, Storage
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.memory import descendants
-from bot import thinker as thinking
-from bot.thinker import Question, Thinker, decide
+from bot.service import thinker as thinking
+from bot.service.thinker import Question, Thinker, decide
 from engine import DRAW, KNOCK, Match, ai, match_from_json, match_to_json, player_view
 
 
@@ -122,7 +122,7 @@ async def test_a_closed_thinker_makes_no_move() -> None:
 # A bot-like parent: a thinker whose pool has answered once, then nothing but waiting.
 PARENT = """
 import asyncio, sys, time
-from bot.thinker import Question, Thinker
+from bot.service.thinker import Question, Thinker
 from engine import Match
 match = Match("gaple", 4, {})
 match.deal_hand(__import__("random").Random(1))

@@ -11,7 +11,7 @@ from test_games import ANN, BOB, CID, DAN, RecordingComposer
 
 from bot.models import AWAY_AFTER, Game, Status
 from bot.service import GameService
-from bot.settings import GroupSettings
+from bot.service.settings import GroupSettings
 from bot.storage import Storage
 from engine import player_view
 from engine.ai import safest_action

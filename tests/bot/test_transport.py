@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from bot.transport import WholeBodyTransport, bot_request
+from bot.publishing.transport import WholeBodyTransport, bot_request
 
 PICTURE = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
 

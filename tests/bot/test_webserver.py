@@ -12,10 +12,10 @@ import pytest
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes
 
-from bot import webserver
 from bot.errors import ConfigError
-from bot.metrics import Metrics
-from bot.webserver import (
+from bot.serving import webserver
+from bot.serving.metrics import Metrics
+from bot.serving.webserver import (
     SECRET_HEADER,
     Check,
     WebhookEndpoint,

@@ -13,14 +13,15 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from engine import PlayerView, Tile, player_view
 
-from . import captions, keyboards, resulttexts, wording
-from .i18n import Translator, translator
-from .locks import Locks
+from .. import wording
+from ..i18n import Translator, translator
+from ..models import Game, HandMessage, Status
+from ..presentation import captions, keyboards, resulttexts
+from ..presentation.painter import Urgency
+from ..presentation.pictures import PictureMaker
+from ..service import GameService
+from ..service.locks import Locks
 from .messenger import Draft, Messenger, digest, key_of
-from .models import Game, HandMessage, Status
-from .painter import Urgency
-from .pictures import PictureMaker
-from .service import GameService
 
 
 class HandSync:

@@ -7,8 +7,9 @@ allows edits, the next edit simply shows the latest state: requests for a game t
 already syncing only mark it dirty, and the running sync goes round once more.
 
 This module runs the syncs (when, how often, what a failure means); the two channels each
-game has are :mod:`bot.groupsync` (announcements, lobby, table) and :mod:`bot.handsync`
-(the private hands), and what they share is :mod:`bot.messenger`.
+game has are :mod:`bot.publishing.groupsync` (announcements, lobby, table) and
+:mod:`bot.publishing.handsync` (the private hands), and what they share is
+:mod:`bot.publishing.messenger`.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from typing import Protocol
 from telegram import Bot
 from telegram.error import Forbidden, RetryAfter
 
+from ..presentation.pictures import PictureMaker
+from ..service import GameService
+from ..service.locks import Locks
+from ..trim import Trimmer, find_malloc_trim
 from .groupsync import GroupSync
 from .handsync import HandSync
-from .locks import Locks
 from .messenger import Messenger, TopicGoneError
-from .pictures import PictureMaker
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
-from .service import GameService
-from .trim import Trimmer, find_malloc_trim
 
 log = logging.getLogger(__name__)
 GROUP, HANDS = "group", "hands"

@@ -14,9 +14,9 @@ from typing import Any
 
 from engine import BadInputError, variant
 
-from .gamebook import GAMES
-from .i18n import LANGUAGES
-from .models import dumps, json_object
+from ..gamebook import GAMES
+from ..i18n import LANGUAGES
+from ..models import dumps, json_object
 
 TURN_CHOICES: tuple[int, ...] = (30, 60, 90, 120, 180, 300, 0)  # 0: no timer
 DEFAULT_TURN_SECONDS = 90

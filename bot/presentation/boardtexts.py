@@ -6,11 +6,11 @@ from datetime import UTC, datetime, tzinfo
 
 from renderers.scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard
 
-from .i18n import N_, Translator
-from .ratings import Standing, places
-from .scoreboards import PlayerStats, Scoreboard
-from .storage import penalty_points
-from .wording import esc, title
+from ..i18n import N_, Translator
+from ..service.ratings import Standing, places
+from ..service.scoreboards import PlayerStats, Scoreboard
+from ..storage import penalty_points
+from ..wording import esc, title
 
 TEXT_ROWS = 10  # players listed in a scoreboard message
 PICTURE_ROWS = 15  # players drawn on a scoreboard picture

@@ -5,8 +5,8 @@ How the group hears of a hand (every game, one policy): everything that happens 
 (each lay with what it scored and why, draws, knocks, Kolbasa's cut and who takes the piece) is
 told in the table's caption, the one group message kept up to date, whose lines show the last
 round of moves; the hand's result then lists every seat's points of play by reason
-(:mod:`bot.resulttexts`). New group messages are sent only for a hand's result, the match's
-result, and what asks someone to act (the table is ready, a player seems away). A group
+(:mod:`bot.presentation.resulttexts`). New group messages are sent only for a hand's result,
+the match's result, and what asks someone to act (the table is ready, a player seems away). A group
 playing every evening reads the table, not a stream of "Ayu scores 5"; and every group
 message counts against Telegram's 20 a minute.
 """
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from engine import ActionKind, End, PublicMove, ScoreReason, TableView
 
-from .i18n import N_, Translator
-from .models import Game
-from .wording import esc
+from ..i18n import N_, Translator
+from ..models import Game
+from ..wording import esc
 
 # A lay as the group reads it: (end, across) -> sentence
 _LAID: dict[tuple[End, bool], str] = {

@@ -9,12 +9,17 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
-from .boardtexts import board_heading, scoreboard_picture, scoreboard_text, stats_text
-from .errors import UserError
-from .i18n import translator
-from .painter import Urgency
-from .runtime import runtime
-from .scoreboards import parse_query, player_stats, scoreboard
+from ..errors import UserError
+from ..i18n import translator
+from ..presentation.boardtexts import (
+    board_heading,
+    scoreboard_picture,
+    scoreboard_text,
+    stats_text,
+)
+from ..presentation.painter import Urgency
+from ..runtime import runtime
+from ..service.scoreboards import parse_query, player_stats, scoreboard
 
 CAPTION_LIMIT = 1024
 CAPTION_ROWS = 5

@@ -15,10 +15,10 @@ from renderers.frames import Frame
 from renderers.labels import TableLabels
 from renderers.table import table_picture
 
-from .gamebook import PRESENTATIONS
-from .i18n import N_, translator
+from ..gamebook import PRESENTATIONS
+from ..i18n import N_, translator
+from ..models import Drawing, Game
 from .keyboards import hand_order
-from .models import Drawing, Game
 from .painter import Painter, Urgency
 
 # Every word drawn on a picture, as a msgid: the renderers' English defaults, read from

@@ -1,5 +1,5 @@
 """Button handlers: one per family of buttons, routed by PTB's ``pattern=`` on the data's
-prefix (:data:`bot.callbacks.PATTERNS`).
+prefix (:data:`bot.presentation.callbacks.PATTERNS`).
 
 Each decodes its data strictly, calls the game service, and returns a toast (or a URL to open);
 :func:`answering` answers every callback query exactly once, with a short toast when refused.
@@ -21,8 +21,13 @@ from telegram.ext import ContextTypes
 
 from engine import Discard, PlayerView, Tile
 
-from . import keyboards, lobbytexts, wording
-from .callbacks import (
+from .. import wording
+from ..errors import OutOfDateError, PrivateChatClosedError, UserError
+from ..gamebook import GAMES
+from ..i18n import N_, Translator, translator
+from ..models import Game
+from ..presentation import keyboards, lobbytexts
+from ..presentation.callbacks import (
     AddComputer,
     BackToHand,
     Lay,
@@ -41,14 +46,10 @@ from .callbacks import (
     decode,
     kinds_of,
 )
-from .delivery import answer_tap
-from .errors import OutOfDateError, PrivateChatClosedError, UserError
-from .gamebook import GAMES
-from .i18n import N_, Translator, translator
+from ..publishing.delivery import answer_tap
+from ..publishing.messenger import LOBBY, TABLE, Place, message_at
+from ..runtime import Runtime, runtime
 from .menu import setting_button
-from .messenger import LOBBY, TABLE, Place, message_at
-from .models import Game
-from .runtime import Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
 
 log = logging.getLogger(__name__)
@@ -365,8 +366,8 @@ async def _show_choice(
                                          reply_markup=markup)
 
 
-# family (bot.callbacks.PATTERNS) -> its route; the kinds of button each family carries are
-# declared with the buttons (bot.callbacks.kinds_of).
+# family (bot.presentation.callbacks.PATTERNS) -> its route; the kinds of button each family
+# carries are declared with the buttons (bot.presentation.callbacks.kinds_of).
 ROUTES: dict[str, Route] = {
     "game": game_picked,
     "rules": rules_asked,

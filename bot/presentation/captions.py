@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 from engine import ActionKind, Cut, End, LayoutView, Play, PlayerView, TableView, Tile
 
-from .i18n import N_, Translator
-from .models import Game, Status
+from ..i18n import N_, Translator
+from ..models import Game, Status
+from ..wording import END_WORDS, esc, fit_caption, title, who
 from .movetexts import knock_cost, moves_lines
 from .resulttexts import hand_end_line, scores_line
-from .wording import END_WORDS, esc, fit_caption, title, who
 
 # Kolbasa: the ribbon that must wait, explained where its ⏸ is shown
 WAITS: dict[End, str] = {

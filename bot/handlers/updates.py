@@ -11,13 +11,13 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from . import wording
+from .. import wording
+from ..errors import UserError
+from ..i18n import Translator, translator
+from ..models import Game, Player
+from ..publishing.delivery import outcome_unknown
+from ..runtime import Runtime
 from .admins import admins_of
-from .delivery import outcome_unknown
-from .errors import UserError
-from .i18n import Translator, translator
-from .models import Game, Player
-from .runtime import Runtime
 
 log = logging.getLogger(__name__)
 

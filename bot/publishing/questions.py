@@ -7,9 +7,9 @@ import logging
 
 from telegram.error import BadRequest
 
-from .i18n import translator
+from ..i18n import translator
+from ..models import Game, Status
 from .messenger import Draft, Messenger
-from .models import Game, Status
 
 log = logging.getLogger(__name__)
 

@@ -16,13 +16,13 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 from engine import MatchEnded, variant
 
-from .errors import UserError
-from .gamebook import GAMES, find_game
-from .i18n import N_
-from .models import Game
+from ..errors import UserError
+from ..gamebook import GAMES, find_game
+from ..i18n import N_
+from ..models import Game
+from ..storage import HandRecord, MatchRecord, ResultFilter, Storage, penalty_points
+from ..wording import quote
 from .ratings import Standing, fresh_rating, standings
-from .storage import HandRecord, MatchRecord, ResultFilter, Storage, penalty_points
-from .wording import quote
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 from engine import HandEnded, HandEndReason, MatchEnded, PublicMove, ScoreReason, TableView, variant
 
-from .gamebook import presentation
-from .i18n import N_, Translator
-from .models import Game, Status
+from ..gamebook import presentation
+from ..i18n import N_, Translator
+from ..models import Game, Status
+from ..wording import esc
 from .movetexts import mover
-from .wording import esc
 
 # Why points were scored, as nouns, in a hand's list of the points of play: "matadors 2 times
 # 10" (the order here is the order of the list)

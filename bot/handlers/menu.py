@@ -18,14 +18,14 @@ from telegram.ext import ContextTypes
 
 from engine import variant
 
+from ..errors import UserError
+from ..gamebook import GAMES, presentation
+from ..i18n import N_, Translator, translator
+from ..presentation.callbacks import SettingTap
+from ..runtime import Runtime, runtime
+from ..service.settings import GENERAL, GroupSettings
+from ..wording import esc
 from .admins import admins_of
-from .callbacks import SettingTap
-from .errors import UserError
-from .gamebook import GAMES, presentation
-from .i18n import N_, Translator, translator
-from .runtime import Runtime, runtime
-from .settings import GENERAL, GroupSettings
-from .wording import esc
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
-from .models import is_computer_id
-from .storage import HandRecord, MatchRecord
+from ..models import is_computer_id
+from ..storage import HandRecord, MatchRecord
 
 RATING_BASE = 1000
 RATING_SCALE = 20

@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 
 from telegram.ext import ContextTypes, JobQueue
 
-from .locks import Locks
-from .models import Game, Status
-from .service import GameService
-from .thinker import Thinker
+from ..models import Game, Status
+from ..service import GameService
+from ..service.locks import Locks
+from ..service.thinker import Thinker
 
 log = logging.getLogger(__name__)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine import OptionSpec, variant
 
-from .gamebook import GAMES, presentation
-from .i18n import N_, Translator
-from .models import Game
-from .wording import esc, names_of, or_list, title, who
+from ..gamebook import GAMES, presentation
+from ..i18n import N_, Translator
+from ..models import Game
+from ..wording import esc, names_of, or_list, title, who
 
 #: The lobby's mark by a seat the bot cannot reach in private.
 UNREACHABLE = "📵"

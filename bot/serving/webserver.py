@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from .errors import ConfigError
+from ..errors import ConfigError
 from .metrics import Metrics
 
 log = logging.getLogger(__name__)

@@ -99,7 +99,7 @@ class Thinker:
         if self._pool is None:
             context = multiprocessing.get_context(self.method)
             if self.method == "forkserver":
-                context.set_forkserver_preload(["bot.thinker"])
+                context.set_forkserver_preload(["bot.service.thinker"])
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
                                              initializer=_leave_with_the_bot)
             for _ in range(self.workers):

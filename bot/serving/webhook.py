@@ -14,7 +14,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application
 
-from .errors import ConfigError
+from ..errors import ConfigError
 from .metrics import Metrics
 from .webserver import Check, HttpSettings, WebhookEndpoint, WebServer, build_web_app
 

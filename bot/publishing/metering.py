@@ -15,7 +15,7 @@ from telegram._utils.types import JSONDict
 from telegram.error import BadRequest, NetworkError, RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from .metrics import ApiOutcome, Metrics
+from ..serving.metrics import ApiOutcome, Metrics
 
 LimiterArgs = TypeVar("LimiterArgs")
 Answer = bool | JSONDict | list[JSONDict]

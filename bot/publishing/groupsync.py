@@ -10,16 +10,16 @@ from telegram.error import BadRequest, NetworkError
 
 from engine import table_view
 
-from . import captions, keyboards, lobbytexts
+from ..i18n import translator
+from ..models import Game, Status
+from ..presentation import captions, keyboards, lobbytexts
+from ..presentation.pictures import PictureMaker
+from ..service import GameService
+from ..service.locks import Locks
 from .delivery import outcome_unknown
-from .i18n import translator
-from .locks import Locks
 from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
-from .models import Game, Status
-from .pictures import PictureMaker
 from .questions import close_questions
 from .ratelimit import FloodLimiter
-from .service import GameService
 
 log = logging.getLogger(__name__)
 

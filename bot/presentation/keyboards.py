@@ -8,6 +8,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Cut, Discard, End, Play, PlayerView, Tile
 
+from ..gamebook import GAMES
+from ..i18n import N_, Translator
+from ..models import COMPUTER_LEVELS, Game
+from ..wording import END_WORDS, title
 from .callbacks import (
     AddComputer,
     BackToHand,
@@ -23,11 +27,7 @@ from .callbacks import (
     TileIntent,
     TileTap,
 )
-from .gamebook import GAMES
-from .i18n import N_, Translator
 from .lobbytexts import PRIVATE_CHAT_BUTTON
-from .models import COMPUTER_LEVELS, Game
-from .wording import END_WORDS, title
 
 TILES_PER_ROW = 4
 LEVEL_BUTTONS = {"easy": N_("🤖 + easy"), "normal": N_("🤖 + normal"), "hard": N_("🤖 + hard")}

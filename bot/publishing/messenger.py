@@ -2,7 +2,7 @@
 and the hands' channels of the publisher share.
 
 A :class:`Draft` carries a key of what its message shows; storing that key beside the
-message's id is what makes a sync idempotent (see :mod:`bot.publisher`).
+message's id is what makes a sync idempotent (see :mod:`bot.publishing.publisher`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, TelegramError
 
-from .models import Drawing, Messages
-from .painter import Painter, Urgency
-from .service import GameService
+from ..models import Drawing, Messages
+from ..presentation.painter import Painter, Urgency
+from ..service import GameService
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +117,8 @@ class Messenger:
         self._painter.close()
 
     async def drawn(self, draft: Draft, urgency: Urgency = Urgency.TABLE) -> Draft:
-        """The draft with its picture, drawn in the worker thread (see :mod:`bot.painter`)."""
+        """The draft with its picture, drawn in the worker thread (see
+        :mod:`bot.presentation.painter`)."""
         if draft.drawing is None:
             return draft
         photo = await self._painter.draw(draft.drawing, urgency)

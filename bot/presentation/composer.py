@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 from engine import Event, HandEnded, MatchEnded, table_view
 
+from ..i18n import translator
+from ..models import Game, Outgoing, Player
+from ..wording import esc, fit_caption, title, who
 from .callbacks import PlayAgain, ReplaceAway
-from .i18n import translator
 from .lobbytexts import PRIVATE_CHAT_BUTTON
-from .models import Game, Outgoing, Player
 from .resulttexts import hand_result_text, match_result_text
-from .wording import esc, fit_caption, title, who
 
 if TYPE_CHECKING:
     from .pictures import PictureMaker
@@ -83,7 +83,7 @@ class TextComposer:
         out: list[Outgoing] = []
         match = game.match
         assert match is not None
-        # Points, draws and cuts are told in the table's caption: see bot.movetexts.
+        # Points, draws and cuts are told in the table's caption: see bot.presentation.movetexts.
         for event in events:
             # Called before the next hand is dealt, so the current hand is the one that ended.
             if isinstance(event, HandEnded):

@@ -15,22 +15,14 @@ from telegram.ext import ContextTypes
 
 from engine import OptionValueError, variant
 
-from . import keyboards, lobbytexts, wording
-from .errors import PrivateChatClosedError, UserError
-from .gamebook import GAMES, find_game
-from .i18n import Translator, translator
-from .models import Game, Status
-from .runtime import Runtime, runtime
-from .updates import (
-    is_admin,
-    is_group,
-    open_table,
-    player_of,
-    remember,
-    reply,
-    thread_of,
-    tr,
-)
+from .. import wording
+from ..errors import PrivateChatClosedError, UserError
+from ..gamebook import GAMES, find_game
+from ..i18n import Translator, translator
+from ..models import Game, Status
+from ..presentation import keyboards, lobbytexts
+from ..runtime import Runtime, runtime
+from .updates import is_admin, is_group, open_table, player_of, remember, reply, thread_of, tr
 
 log = logging.getLogger(__name__)
 
