@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from engine import Cut, Discard, End, Play, Tile
-from engine.hand import TILE_AT
+from engine.masks import TILE_AT
 
 from .models import COMPUTER_LEVELS
 

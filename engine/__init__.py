@@ -51,9 +51,8 @@ from .layout import Line, Placed
 from .match import Match
 from .options import Options, OptionSpec
 from .record import match_from_json, match_to_dict, match_to_json, replay
-from .table import StockHand
 from .tiles import End, Tile, full_set
-from .variants import VARIANTS, StockGame, Variant, variant
+from .variants import VARIANTS, Variant, variant
 from .views import (
     LaidTile,
     LayoutView,
@@ -115,8 +114,6 @@ __all__ = [
     "PublicMove",
     "ScoreReason",
     "SpinnerOpened",
-    "StockGame",
-    "StockHand",
     "TableView",
     "Tile",
     "TileDiscarded",

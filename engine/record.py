@@ -17,7 +17,7 @@ from .deal import Deal
 from .errors import BadInputError, CorruptMatchError, DominoError
 from .match import Match
 from .tiles import End, Tile, parse_halves
-from .variants import StockGame, variant
+from .variants import variant
 
 FORMAT = "dominoes-match"
 VERSION = 1
@@ -62,7 +62,7 @@ def _seat(value: object) -> int:
 
 def parse_deal(data: object, highest: int, stock: bool = False) -> Deal:
     """A hand's ``deal``, ``middle`` and ``first`` as a :class:`Deal`; with ``stock`` (the
-    games of seed 002) also its ``stock``, and then ``first`` has no default."""
+    games with a stock) also its ``stock``, and then ``first`` has no default."""
     if not isinstance(data, Mapping):
         raise BadInputError("a hand must be an object")
     if stock:
@@ -100,7 +100,7 @@ STOCK_KINDS = ("play", "knock", "dead", "draw", "cut")
 
 
 def parse_stock_move(data: object, highest: int) -> Move:
-    """One action of a game of seed 002; ``null`` counts as absent. Raises BadInputError."""
+    """One action of a game with a stock; ``null`` counts as absent. Raises BadInputError."""
     if not isinstance(data, Mapping):
         raise BadInputError("an action must be an object")
     data = {k: v for k, v in data.items() if v is not None}
@@ -204,7 +204,7 @@ def replay(data: object) -> Replay:
     if not isinstance(hands, list):
         return Replay(match, ReplayError(None, None, "bad_input", "hands must be a list"), sides)
     highest = match.options.set
-    stock = isinstance(game, StockGame)
+    stock = game.has_stock
     read_move = parse_stock_move if stock else parse_move
     for h, hand_data in enumerate(hands):
         try:

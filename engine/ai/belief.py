@@ -15,7 +15,8 @@ import math
 from dataclasses import dataclass
 
 from ..actions import ActionKind, Play
-from ..hand import AT_LEFT, AT_RIGHT, TILE_AT, plays_at
+from ..hand_line import AT_LEFT, AT_RIGHT, plays_at
+from ..masks import TILE_AT
 from ..tiles import End
 from ..views import PlayerView
 from .policy import discard_cost, partner_of, play_value, table_value

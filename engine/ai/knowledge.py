@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions import ActionKind
-from ..hand import SHOWS, mask_of
+from ..masks import SHOWS, mask_of
 from ..tiles import full_set
 from ..views import PlayerView
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from ..actions import Action, Discard, Play
-from ..hand import mask_of
+from ..masks import mask_of
 from ..views import PlayerView
 from .knowledge import infer
 from .policy import best_play, cheapest_discard, partner_of

@@ -12,7 +12,8 @@ import random
 from collections.abc import Sequence
 
 from ..actions import KNOCK, Action, Discard, Play
-from ..hand import SHOWS, Hand
+from ..hand_line import LineHand as Hand
+from ..masks import SHOWS
 from ..tiles import End, Tile
 
 PIPS_WEIGHT = 1.0

@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from ..actions import Action, Play
 from ..events import HandEnded
-from ..hand import Hand
+from ..hand_line import LineHand as Hand
 from ..variants import variant
 from ..views import PlayerView
 from .belief import choices, log_likelihood

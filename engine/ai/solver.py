@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ..actions import Action, Discard, Play
 from ..events import HandEnded
-from ..hand import Hand
+from ..hand_line import LineHand as Hand
 from .budget import Work
 
 Value = Callable[[int, HandEnded], float]  # (seat, finished hand) -> its worth to the seat

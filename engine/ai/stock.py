@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from ..actions import Action, ActionKind, Cut, Play
 from ..board import DOWN, LEFT, RIGHT, UP, Board, Piece
 from ..deal import Deal
-from ..hand import mask_of
-from ..table import StockHand
+from ..hand_board import BoardHand as StockHand
+from ..masks import mask_of
+from ..seams import Opening
 from ..tiles import End, Tile, full_set
-from ..variants import StockGame, variant
-from ..variants.base import Opening
+from ..variants import Variant as StockGame
+from ..variants import variant
 from ..views import LaidTile, PlayerView
 
 ALL_TILES = full_set(6)

@@ -24,8 +24,9 @@ from typing import ClassVar
 
 from ..actions import Action, Play
 from ..events import HandEnded
-from ..table import StockHand
-from ..variants import StockGame, variant
+from ..hand_board import BoardHand as StockHand
+from ..variants import Variant as StockGame
+from ..variants import variant
 from ..views import PlayerView
 from .budget import Deadline, Work
 from .stock import Known, board_of, imagine, lay_gain, read_history

@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from ..actions import KNOCK, Action, ActionKind, Discard, Play
 from ..deal import Deal
 from ..errors import DominoError
-from ..hand import AT_LEFT, AT_RIGHT, TILE_AT, Hand, tiles_of
+from ..hand_line import AT_LEFT, AT_RIGHT
+from ..hand_line import LineHand as Hand
+from ..masks import TILE_AT, tiles_of
+from ..seams import Opening
 from ..tiles import End, Tile
-from ..variants import Opening, variant
+from ..variants import variant
 from ..views import PlayerView
 from .knowledge import Knowledge
 

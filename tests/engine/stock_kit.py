@@ -1,4 +1,4 @@
-"""Builders for the games of seed 002: deals with a stock, and moves written as text.
+"""Builders for the games with a stock: deals with a stock, and moves written as text.
 
 Moves: ``"0 3-3"`` (a lead), ``"1 2-3 right"``, ``"1 5-2 left cross"`` / ``"... along"``,
 ``"0 draw"``, ``"0 knock"``, ``"1 cut 0-2 right"`` (the ribbon given).

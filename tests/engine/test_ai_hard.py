@@ -12,18 +12,19 @@ import pytest
 from stock_kit import sdeal, splay, sstarted
 
 import engine
-from engine import VARIANTS, Match, StockGame, Tile, player_view
+from engine import VARIANTS, Match, Tile, player_view
+from engine import Variant as StockGame
 from engine.actions import Play
 from engine.ai import CountingPlayer, StockSearch, Work, player
 from engine.ai import stocksearch as search_module
 from engine.ai.stock import board_of, imagine, read_history
 from engine.ai.stocksearch import log_likelihood
 from engine.events import PointsScored
-from engine.table import StockHand
+from engine.hand_board import BoardHand as StockHand
 from engine.variants import variant
 from engine.views import PlayerView
 
-STOCK_GAMES = [name for name, g in VARIANTS.items() if isinstance(g, StockGame)]
+STOCK_GAMES = [name for name, g in VARIANTS.items() if g.has_stock]
 
 
 def mid_hand_views(game: str, seed: int) -> Iterator[PlayerView]:

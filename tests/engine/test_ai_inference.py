@@ -15,7 +15,8 @@ from engine.ai.knowledge import Knowledge, infer, numbers_mask
 from engine.ai.search import outcome_value
 from engine.ai.solver import solve
 from engine.ai.worlds import bins_of, build_world, place_hidden, replay_plan
-from engine.hand import Hand, mask_of
+from engine.hand_line import LineHand as Hand
+from engine.masks import mask_of
 
 GAMES = [("pair", {}), ("gaple", {}), ("gaple-dead", {}), ("gaple-dead", {"set": 9, "deal": 7})]
 

@@ -8,12 +8,13 @@ import random
 import pytest
 from stock_kit import sdeal, splay, sstarted
 
-from engine import VARIANTS, Match, StockGame, Tile, full_set, player_view
+from engine import VARIANTS, Match, Tile, full_set, player_view
+from engine import Variant as StockGame
 from engine.ai import player, safest_action
 from engine.ai.stock import board_of, imagine, read_history
 from engine.variants import variant
 
-GAMES = [(name, seats) for name, g in VARIANTS.items() if isinstance(g, StockGame)
+GAMES = [(name, seats) for name, g in VARIANTS.items() if g.has_stock
          for seats in g.seat_counts]
 
 
