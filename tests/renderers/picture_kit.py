@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import Deal, Match, Tile, full_set, table_view
-from engine.record import parse_stock_move
+from engine.record import parse_move as parse_stock_move
 from engine.views import TableView
 
 
