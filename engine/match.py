@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from .actions import Action
+from .actions import Action, Draw, Knock
 from .deal import Deal, shuffle_deal
 from .errors import BadInputError, HandOverError
 from .events import Event, MatchEnded
@@ -70,8 +70,18 @@ class Match:
     """A match of one game at one table, from its first hand to its winner."""
 
     def __init__(
-        self, game: str | Variant, seats: int, options: Mapping[str, object] | None = None
+        self,
+        game: str | Variant,
+        seats: int,
+        options: Mapping[str, object] | None = None,
+        *,
+        automate: bool = False,
     ) -> None:
+        # Whether the moves nobody decides are played as soon as they are due (see
+        # :meth:`play_forced`): by :meth:`apply`, :meth:`start_hand` and :meth:`deal_hand`,
+        # which then return their events too. Never by :meth:`step`, nor in a replay: a
+        # record holds every move that was made.
+        self.automate = automate
         self.variant = game if isinstance(game, Variant) else variant(game)
         self.seats = seats
         self.options: Options = self.variant.options({} if options is None else options, seats)
@@ -146,6 +156,8 @@ class Match:
         events = list(hand.start_events)
         if hand.over:
             events.extend(self._hand_finished())
+        if self.automate:
+            events.extend(self.play_forced())
         return events
 
     def deal_hand(self, rng: random.Random) -> list[Event]:
@@ -182,13 +194,42 @@ class Match:
         return bool(self.hands) and self.hand.can(seat, action)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply ``action`` for ``seat``; see :meth:`Hand.check` for the errors it raises."""
+        """Apply ``action`` for ``seat``, then (with :attr:`automate`) the moves nobody
+        decides that follow; see :meth:`Hand.check` for the errors it raises."""
+        events = self._apply(seat, action)
+        if self.automate:
+            events.extend(self.play_forced())
+        return events
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
         if not self.hands:
             raise HandOverError("no hand is being played")
         hand = self.hand
         events = hand.apply(seat, action)
         if hand.over:
             events.extend(self._hand_finished())
+        return events
+
+    def forced_action(self) -> Action | None:
+        """The move nobody decides, if one is due: a knock when nothing fits and nothing may
+        be drawn, a draw when the stock must be used (the only legal action, whoever is to
+        move). A discard is a choice, and so is anything else."""
+        legal = self.legal_actions()
+        if len(legal) == 1 and type(legal[0]) in (Knock, Draw):
+            return legal[0]
+        return None
+
+    def play_forced(self) -> list[Event]:
+        """Play the moves nobody decides (:meth:`forced_action`), in turn, until a seat has a
+        choice or the hand ends; their events, in order (a drawn tile is told only to its
+        seat's view). The next hand is not dealt."""
+        events: list[Event] = []
+        action = self.forced_action()
+        while action is not None:
+            seat = self.to_move
+            assert seat is not None
+            events.extend(self._apply(seat, action))
+            action = self.forced_action()
         return events
 
     def step(self, seat: int, action: Action) -> None:
