@@ -14,6 +14,9 @@ equal numbers (:mod:`engine.hand_line`, the ends as two numbers and a bit-mask f
 the board (:mod:`engine.hand_board`: named ends, the spinner, ribbons, crosswise tiles).
 :func:`engine.match.new_hand` picks the one the variant's seams call for; nothing outside the
 engine needs to know which.
+
+Over 400 lines for a reason: it is every rule of a hand, each written once (check, then
+apply); split, a rule's check and its effect would live apart.
 """
 
 from __future__ import annotations

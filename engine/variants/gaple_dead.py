@@ -11,7 +11,7 @@ from ..options import SET_ANY, Options, choice, target
 from ..seams import HandEnd, HandScore, Opening, PreviousHand
 from ..tiles import Tile
 from .base import Variant
-from .openings import lot_seat
+from .openings import doubles_from, holder, lot_seat
 
 BLANK_DOUBLE = Tile(0, 0)
 DEAL_FOUR = choice("deal", 6, 7)  # what 4 players may be dealt
@@ -72,16 +72,10 @@ class GapleDead(Variant):
             if not dealt:
                 raise BadInputError("no double was dealt, so nobody can lead the first hand")
             lowest = min(dealt, key=lambda t: t.low)
-            seat = next(s for s, hand in enumerate(deal.hands) if lowest in hand)
-            return Opening(seat, (lowest,))
+            return Opening(holder(deal.hands, lowest), (lowest,))
         start = previous.winner_seat
         assert start is not None
-        for step in range(deal.seats):
-            seat = (start + step) % deal.seats
-            held = tuple(t for t in deal.hands[seat] if t.is_double)
-            if held:
-                return Opening(seat, held)
-        raise BadInputError("nobody holds a double, so nobody can lead this hand")
+        return doubles_from(deal, start)
 
     def totals(
         self, options: Options, hands: Sequence[Sequence[Tile]], dead: Sequence[Sequence[Tile]]
