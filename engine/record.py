@@ -100,6 +100,8 @@ GIVE_NAMES = {"left": End.LEFT, "right": End.RIGHT}
 
 
 def words_for(game: Variant) -> MoveWords:
+    """The words ``game``'s scenarios are written in: stored matches and the conformance
+    cases were written so, and must read exactly as they did."""
     return STOCK_WORDS if game.has_stock else LINE_WORDS
 
 
