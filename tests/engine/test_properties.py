@@ -41,7 +41,7 @@ from engine import (
     player_view,
     table_view,
 )
-from engine.hand import Hand
+from engine.hand_line import LineHand as Hand
 
 SCALE = max(1, int(os.environ.get("ENGINE_PROPERTY_SCALE", "1")))
 # A fixed profile: the same examples on every run (CI stability), no deadline (a 2-core CI

@@ -1,0 +1,111 @@
+"""No import loop inside a package: its modules form floors, each importing only lower ones.
+
+The imports are read from the source (every ``import`` statement, those under
+``TYPE_CHECKING`` and inside functions included: a deferred import is how a loop hides), so
+the test is generic: add a package's name to :data:`PACKAGES` to hold it to the same rule.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("engine", "renderers")
+
+
+def modules_of(package: str) -> dict[str, Path]:
+    """Every module of ``package`` by dotted name (a package by its own name)."""
+    base = ROOT / package
+    found: dict[str, Path] = {}
+    for path in sorted(base.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The modules of ``known`` that module ``name`` imports (a package's submodule when a
+    ``from`` import names one, else the module itself)."""
+    is_package = path.name == "__init__.py"
+    here = name.split(".") if is_package else name.split(".")[:-1]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = here[: len(here) - node.level + 1]
+                source = ".".join([*anchor, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            targets = []
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                targets.append(sub if sub in known else source)
+        else:
+            continue
+        out.update(t for t in targets if t in known and t != name)
+    return out
+
+
+def cycles(package: str) -> list[list[str]]:
+    """The import loops among ``package``'s modules: each strongly connected group of more
+    than one module (Tarjan's algorithm), in sorted order."""
+    found = modules_of(package)
+    known = set(found)
+    graph = {name: sorted(imports_of(name, path, known)) for name, path in found.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(groups)
+
+
+def test_the_finder_sees_a_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "loopy"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from .b import B\n")
+    (package / "b.py").write_text("def f():\n    from loopy.c import C\n")
+    (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                  "    from . import a\n")
+    (package / "d.py").write_text("from . import a\n")
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    assert cycles("loopy") == [["loopy.a", "loopy.b", "loopy.c"]]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_import_loop_inside_the_package(package: str) -> None:
+    assert modules_of(package), f"no modules found for {package}"
+    assert cycles(package) == []
