@@ -51,6 +51,10 @@ class Variant:
     deal_sizes: Mapping[int, int] = {4: 7}  # tiles dealt to each player, per seat count
     has_stock: bool = False  # the tiles not dealt are the stock, drawn by a stuck player
     plays_on_tie: bool = False  # after the target, play on while the best score is tied (D3)
+    # The hard computer player's budget per decision in simulated moves, where it searches
+    # the board (the plain line's games have their own solver): a move costs more in some
+    # games, so each keeps its decisions about as quick (benchmarks.tournament).
+    search_steps: int = 1500
 
     def __repr__(self) -> str:
         return f"variant({self.name!r})"

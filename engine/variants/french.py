@@ -14,6 +14,7 @@ from .scoring import lightest
 
 class French(Variant):
     name = "french"
+    search_steps = 1200
     aliases = ("французская", "французская-партия", "french-dominoes", "francuzskaya")
     seat_counts = (2, 3, 4, 5)
     option_specs = (SET_SIX, target(101))

@@ -16,6 +16,7 @@ DOUBLES_UP = tuple(Tile(n, n) for n in (1, 2, 3, 4, 5, 6, 0))  # the first lead 
 
 class Kolbasa(Variant):
     name = "kolbasa"
+    search_steps = 1200
     aliases = ("колбаса", "kolbasa-dominoes", "sausage")
     seat_counts = (2, 3, 4)
     option_specs = (SET_SIX, target(100))

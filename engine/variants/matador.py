@@ -14,6 +14,7 @@ MATADORS_7 = frozenset({Tile(6, 1), Tile(5, 2), Tile(4, 3), Tile(0, 0)})
 
 class Matador(Variant):
     name = "matador"
+    search_steps = 2000
     aliases: tuple[str, ...] = ("матадор", "matador-dominoes")
     seat_counts = (2, 3, 4)
     option_specs = (SET_SIX, target(100), choice("matador_points", False, True))

@@ -16,6 +16,7 @@ from .scoring import lightest, nearest_five
 
 class Muggins(Variant):
     name = "muggins"
+    search_steps = 600
     aliases = ("маггинс", "all-fives", "fives")
     seat_counts = (2, 3, 4)
     option_specs = (SET_SIX, target(200))

@@ -15,6 +15,7 @@ MATADORS_6 = frozenset({Tile(0, 6), Tile(1, 5), Tile(2, 4), Tile(3, 3), Tile(0, 
 
 class SixMatador(Matador):
     name = "six-matador"
+    search_steps = 1000
     aliases = ("шестерной-матадор", "шестерной", "sixmatador", "matador-6")  # six_matador: by key
     option_specs = (SET_SIX, target(100), choice("scoring", "strict", "simple"))
     join_sum = 6
