@@ -1,19 +1,37 @@
-"""No import loop inside a package: its modules form floors, each importing only lower ones.
+"""What each package may import (docs/ARCHITECTURE.md), and no import loop inside one.
 
 The imports are read from the source (every ``import`` statement, those under
 ``TYPE_CHECKING`` and inside functions included: a deferred import is how a loop hides), so
-the test is generic: add a package's name to :data:`PACKAGES` to hold it to the same rule.
+the tests are generic: a package's modules form floors, each importing only lower ones.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "renderers")
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "renderers", "bot")
+# Beyond the standard library, what each product package may import at all.
+THIRD_PARTY = {
+    "engine": set(),
+    "renderers": {"engine", "PIL", "font_roboto"},
+}
+# Inside bot/: the parts that must not reach up (the handlers sit on top, the shared modules
+# of bot/ at the bottom). A part named here may import none of the names beside it.
+BOT_FLOORS = {
+    "bot.storage": ("telegram", "bot.service", "bot.presentation", "bot.publishing",
+                    "bot.handlers", "bot.serving"),
+    "bot.service": ("telegram", "bot.presentation", "bot.publishing", "bot.handlers",
+                    "bot.serving"),
+    "bot.presentation": ("bot.publishing", "bot.handlers", "bot.serving"),
+    "bot.publishing": ("bot.handlers",),
+    "bot.serving": ("bot.service", "bot.presentation", "bot.publishing", "bot.handlers",
+                    "bot.storage"),
+}
 
 
 def modules_of(package: str) -> dict[str, Path]:
@@ -26,6 +44,25 @@ def modules_of(package: str) -> dict[str, Path]:
             parts.pop()
         found[".".join(parts)] = path
     return found
+
+
+def every_import(name: str, path: Path) -> set[str]:
+    """Every module ``name`` names in an import, absolute and dotted (relative ones resolved)."""
+    is_package = path.name == "__init__.py"
+    here = name.split(".") if is_package else name.split(".")[:-1]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = here[: len(here) - node.level + 1]
+                source = ".".join([*anchor, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            out.add(source)
+            out.update(f"{source}.{alias.name}" for alias in node.names)
+    return out
 
 
 def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
@@ -109,3 +146,35 @@ def test_the_finder_sees_a_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_no_import_loop_inside_the_package(package: str) -> None:
     assert modules_of(package), f"no modules found for {package}"
     assert cycles(package) == []
+
+
+@pytest.mark.parametrize("package", sorted(THIRD_PARTY))
+def test_a_package_imports_only_what_it_may(package: str) -> None:
+    allowed = THIRD_PARTY[package] | {package} | set(sys.stdlib_module_names) | {"__future__"}
+    found = {
+        (name, target.split(".")[0])
+        for name, path in modules_of(package).items()
+        for target in every_import(name, path)
+        if target.split(".")[0] not in allowed
+    }
+    assert found == set()
+
+
+def test_only_bot_imports_telegram() -> None:
+    # (benchmarks/echo_bot.py is a bare python-telegram-bot bot, the latency baseline.)
+    for package in ("engine", "renderers", "fakeapi", "goldens", "catalogues"):
+        for name, path in modules_of(package).items():
+            assert not any(t.split(".")[0] == "telegram" for t in every_import(name, path)), name
+
+
+@pytest.mark.parametrize("part", sorted(BOT_FLOORS))
+def test_each_part_of_the_bot_stays_on_its_floor(part: str) -> None:
+    reached = {
+        (name, target)
+        for name, path in modules_of("bot").items()
+        if name == part or name.startswith(part + ".")
+        for target in every_import(name, path)
+        if any(target == banned or target.startswith(banned + ".")
+               for banned in BOT_FLOORS[part])
+    }
+    assert reached == set()
