@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,48 +47,41 @@ def modules_of(package: str) -> dict[str, Path]:
     return found
 
 
-def every_import(name: str, path: Path) -> set[str]:
-    """Every module ``name`` names in an import, absolute and dotted (relative ones resolved)."""
+def statements(name: str, path: Path) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Each import of module ``name``: the module it reads from, absolute and dotted
+    (relative ones resolved), and the names a ``from`` import takes (empty for ``import``)."""
     is_package = path.name == "__init__.py"
     here = name.split(".") if is_package else name.split(".")[:-1]
-    out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
-            out.update(alias.name for alias in node.names)
+            for alias in node.names:
+                yield alias.name, ()
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 anchor = here[: len(here) - node.level + 1]
                 source = ".".join([*anchor, *([node.module] if node.module else [])])
             else:
                 source = node.module or ""
-            out.add(source)
-            out.update(f"{source}.{alias.name}" for alias in node.names)
+            yield source, tuple(alias.name for alias in node.names)
+
+
+def every_import(name: str, path: Path) -> set[str]:
+    """Every module ``name`` names in an import (and each name a ``from`` import takes)."""
+    out: set[str] = set()
+    for source, names in statements(name, path):
+        out.add(source)
+        out.update(f"{source}.{taken}" for taken in names)
     return out
 
 
 def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     """The modules of ``known`` that module ``name`` imports (a package's submodule when a
     ``from`` import names one, else the module itself)."""
-    is_package = path.name == "__init__.py"
-    here = name.split(".") if is_package else name.split(".")[:-1]
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                anchor = here[: len(here) - node.level + 1]
-                source = ".".join([*anchor, *([node.module] if node.module else [])])
-            else:
-                source = node.module or ""
-            targets = []
-            for alias in node.names:
-                sub = f"{source}.{alias.name}"
-                targets.append(sub if sub in known else source)
-        else:
-            continue
-        out.update(t for t in targets if t in known and t != name)
-    return out
+    for source, names in statements(name, path):
+        targets = [f"{source}.{taken}" for taken in names] or [source]
+        out.update(t if t in known else source for t in targets)
+    return {t for t in out if t in known and t != name}
 
 
 def cycles(package: str) -> list[list[str]]:
