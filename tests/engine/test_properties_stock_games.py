@@ -9,7 +9,6 @@ Set ``ENGINE_PROPERTY_SCALE=10`` (say) to play ten times as many matches locally
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -17,8 +16,8 @@ from typing import Any
 
 import pytest
 from engine_kit import tiles_in
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given
+from property_kit import PROFILE, SEEDS
 
 from engine import (
     DRAW,
@@ -41,15 +40,6 @@ from engine.conformance import answer
 from engine.hand_board import BoardHand
 from engine.record import match_to_dict
 
-SCALE = max(1, int(os.environ.get("ENGINE_PROPERTY_SCALE", "1")))
-PROFILE = settings(
-    max_examples=3 * SCALE,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 MATCHES_PER_EXAMPLE = 4
 ALL = set(full_set(6))
 OPTION_CHOICES = {"matador_points": (False, True), "scoring": ("strict", "simple")}
