@@ -9,7 +9,8 @@ and fake server::
 
 It opens one table per group, plays each part way by simulated players' taps, leaves one lobby
 open and one match finished, stops the bot cleanly, and copies the database with SQLite's
-backup API. The JSON keeps the chats, the players, and for each open game the buttons of the
+backup API. before-refactor-chats.json keeps every message of every chat as it showed then.
+before-refactor.json keeps the chats, the players, and for each open game the buttons of the
 hand message the bot had sent to the player to move (and the same player's buttons of an
 earlier move), exactly as they sat in the private chat; the group's table caption, and the
 finished group's /scoreboard answer, as the bot before the refactor wrote them.
@@ -28,15 +29,16 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from bot.settings import GroupSettings
 from bot_kit import Group, counting_seeds
 
-from bot.settings import GroupSettings
 from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
-from fakeapi.players import Table, active_hand, live_buttons, second_taps
+from fakeapi.players import Table, live_buttons, second_taps
 
 HERE = Path(__file__).resolve().parent
 DATABASE = HERE / "before-refactor.sqlite3"
 FACTS = HERE / "before-refactor.json"
+CHATS = HERE / "before-refactor-chats.json"
 PLAY_DATA = re.compile(r"^[pedfqz]:(\d+):(\d+):")  # the buttons that act (not "i:")
 
 
@@ -60,6 +62,26 @@ FINISHED = ("finished", "pair target=30", 4)  # a whole match: the scoreboard ha
 
 def buttons(rows: Any) -> list[dict[str, str | None]]:
     return [{"text": b.text, "data": b.callback_data} for row in rows for b in row]
+
+
+def chat_contents(server: FakeTelegramServer) -> dict[str, list[dict[str, Any]]]:
+    """Every message of every chat as it shows now (pictures by their size only), so a fresh
+    fake server can hold them again under the same ids: Telegram keeps a bot's messages
+    across its restart, and the bot does not send again what its database says is shown."""
+    chats = {}
+    for chat in server.world.chats.values():
+        listed = []
+        for message in server.world.messages_in(chat):
+            shown = message.current
+            listed.append({
+                "id": message.message_id, "from": message.sender.id,
+                "deleted": message.deleted, "service": message.service,
+                "text": shown.text, "entities": list(shown.entities),
+                "caption": shown.caption, "caption_entities": list(shown.caption_entities),
+                "photo": [shown.photo.width, shown.photo.height] if shown.photo else None,
+                "reply_markup": shown.reply_markup})
+        chats[str(chat.id)] = listed
+    return chats
 
 
 def photo_digest(message: StoredMessage) -> str | None:
@@ -194,6 +216,7 @@ async def main(workdir: Path) -> None:
             "lobby_text": lobby.text or lobby.caption, "lobby_buttons": buttons(lobby.buttons)}
         await server.wait_idle()
     server.assert_no_violations()
+    chats = chat_contents(server)
     await server.stop()
     with closing(sqlite3.connect(database)) as source:
         source.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -203,10 +226,12 @@ async def main(workdir: Path) -> None:
             target.execute("PRAGMA journal_mode=DELETE")
             target.execute("VACUUM")
     FACTS.write_text(json.dumps(facts, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    CHATS.write_text(json.dumps(chats, ensure_ascii=False, separators=(",", ":")) + "\n",
+                     encoding="utf-8")
 
 
 if __name__ == "__main__":
     if "/wt/before" not in str(Path(sys.modules["bot"].__file__ or "")):
-        print("run this against the tree before the refactor (see the docstring)")
+        raise SystemExit("run this against the tree before the refactor (see the docstring)")
     with tempfile.TemporaryDirectory() as scratch:
         asyncio.run(main(Path(scratch)))
