@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import html
 import io
 import json
 import logging
@@ -28,8 +29,10 @@ import pytest
 from bot_kit import Group, counting_seeds
 from PIL import Image
 
+from bot.i18n import translator
 from bot.models import Game, Status
-from engine import match_from_json, match_to_dict, table_view
+from bot.presentation import captions
+from engine import Action, End, Play, full_set, match_from_json, match_to_dict, table_view
 from fakeapi import CallbackQueryRecord, FakeTelegramServer, FakeUser, StoredMessage
 from fakeapi.players import Table, live_buttons, second_taps
 
@@ -40,6 +43,8 @@ CHATS: dict[str, list[dict[str, Any]]] = json.loads(
     (STORED / "before-refactor-chats.json").read_text("utf-8"))
 OPEN = [name for name, facts in GROUPS.items() if "to_move" in facts]
 ACTING = re.compile(r"^[pedfqz]:(\d+):(\d+):")  # the hand buttons that act (not "i:")
+TILES = {tile.index: tile for tile in full_set(6)}  # a button names its tile by index
+ENDS = {"L": End.LEFT, "R": End.RIGHT, "U": End.UP, "D": End.DOWN}
 OUT_OF_DATE = "That button is out of date."
 
 
@@ -75,9 +80,10 @@ def groups_on(server: FakeTelegramServer, database: Path) -> dict[str, Group]:
     return groups
 
 
-def moves_of(game: Game, seat: int) -> int:
+def actions_of(game: Game, seat: int) -> list[Action]:
+    """Everything ``seat`` has done in the match, hand after hand."""
     assert game.match is not None
-    return sum(move.seat == seat for move in game.match.hand.moves)
+    return [move.action for hand in game.match.hands for move in hand.moves if move.seat == seat]
 
 
 def restore_chats(server: FakeTelegramServer) -> None:
@@ -110,7 +116,7 @@ def user_of(group: Group, user_id: int) -> FakeUser:
 
 def restored(group: Group) -> int:
     """The highest message id the group held before the bot started."""
-    return max(m["id"] for m in CHATS[str(group.chat.id)])
+    return max(int(m["id"]) for m in CHATS[str(group.chat.id)])
 
 
 def hand_message(server: FakeTelegramServer, user: FakeUser) -> StoredMessage:
@@ -144,12 +150,14 @@ async def test_a_database_from_before_the_refactor_plays_on(
             await server.wait_idle()
             every_open_game_is_back(groups)
             await the_scoreboard_is_the_same(groups["finished"])
-            compared, outcomes = 0, []
+            compared, outcomes = 0, {}
             for name in OPEN:
                 compared += await my_tiles_again(groups[name], name)
-                outcomes.append(await old_buttons_of(groups[name], name))
+                outcomes[name] = await old_buttons_of(groups[name], name)
             assert compared == len(OPEN) - 2  # all but French's lone human and the timed out
-            assert sorted(outcomes) == ["played"] * (len(OPEN) - 1) + ["refused"]
+            # French's and Bergen's buttons were a tile that fits two ends: the bot asks which
+            assert outcomes == dict.fromkeys(OPEN, "played") | {
+                "gaple": "refused", "french": "asked, then played", "bergen": "asked, then played"}
             await the_lobby_takes_old_taps(groups["lobby"])
             await the_finished_match_plays_again(groups["finished"])
             tables = {name: Table(server, groups[name].users) for name in [*OPEN, "lobby"]}
@@ -189,8 +197,11 @@ def every_open_game_is_back(groups: dict[str, Group]) -> None:
             continue
         assert game.move_no == facts["move_no"], name
         assert [m.edit_count for m in group.messages()] == [0] * len(group.messages()), name
-        # Drawn again by today's bot, the table's picture is the one the group has.
-        picture = group.runtime.pictures.table(game, table_view(game.match))  # type: ignore[union-attr]
+        # Written and drawn again by today's bot, the table is the one the group has.
+        view = table_view(game.match)
+        written = captions.table_caption(translator(game.language), game, view)
+        assert html.unescape(re.sub(r"<[^>]+>", "", written)) == facts["table_caption"], name
+        picture = group.runtime.pictures.table(game, view)  # type: ignore[union-attr]
         assert hashlib.sha256(picture).hexdigest() == facts["table_photo"], name
         assert all(m.message_id <= restored(group) for m in group.messages()), name
     lobby = groups["lobby"]
@@ -215,7 +226,7 @@ async def old_buttons_of(group: Group, name: str) -> str:
         assert [b.callback_data for row in message.buttons for b in row] == [
             b["data"] for b in facts["hand_buttons"]], name
     before, state = game.move_no, match_to_dict(game.match)
-    hand, mine = game.match.hand.number, moves_of(game, seat)
+    mine = len(actions_of(game, seat))
     refusal = OUT_OF_DATE
     if game.match.to_move != seat:  # the timer moved for them: it is the next one's turn
         mover = game.players[game.match.to_move].name  # type: ignore[index]
@@ -226,6 +237,7 @@ async def old_buttons_of(group: Group, name: str) -> str:
     assert game.move_no == before and match_to_dict(game.match) == state, name
     message = hand_message(server, user)
     data = next(b["data"] for b in facts["hand_buttons"] if ACTING.match(b["data"] or ""))
+    shown = live_buttons(message)
     record = await tap(server, user, message, data)
     if before != facts["move_no"]:  # the position moved on since the button was made
         assert record.answer_text == refusal, (name, record.answer_text)
@@ -233,13 +245,21 @@ async def old_buttons_of(group: Group, name: str) -> str:
         assert game.move_no == before and match_to_dict(game.match) == state, name
         return "refused"
     assert record.answer_text is None, (name, record.answer_text)
-    follow = await server.wait_for(lambda: game.move_no > before or second_taps(
-        live_buttons(message)), message=f"{name}: {data} did nothing")
-    if follow is not True:
+    follow = await server.wait_for(lambda: game.move_no > before or (
+        live_buttons(message) != shown and second_taps(live_buttons(message))),
+        message=f"{name}: {data} did nothing")
+    asked = isinstance(follow, list)
+    if isinstance(follow, list):
         record = user.press(message, follow[0])
         await server.wait_for(lambda: record.answered and game.move_no > before)
-    assert game.match.hand.number > hand or moves_of(game, seat) > mine, name
-    return "played"
+    laid = actions_of(game, seat)[mine]  # the tapped tile, where the button (or end) said
+    kind, _, _, index, end, *way = data.split(":")
+    assert isinstance(laid, Play) and laid.tile == TILES[int(index)], (name, laid)
+    if kind in "pq" and end != "-":
+        assert laid.end is ENDS[end], (name, laid)
+    if way and way[0] != "-":
+        assert laid.cross is (way[0] == "x"), (name, laid)
+    return "asked, then played" if asked else "played"
 
 
 async def my_tiles_again(group: Group, name: str) -> bool:

@@ -1,5 +1,6 @@
-"""Writes before-refactor.sqlite3 and before-refactor.json: a bot database as the code before
-issue 21's refactor left it, and what the test needs that the database does not say.
+"""Writes before-refactor.sqlite3, before-refactor.json and before-refactor-chats.json: a bot
+database as the code before issue 21's refactor left it, and what the test needs that the
+database does not say.
 
 Run once, on commit dfb8806 (the tree before the refactor), with that tree's own bot, test kit
 and fake server::
