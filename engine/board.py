@@ -31,14 +31,6 @@ class Piece(NamedTuple):
             return (self.inner,) if self.inner == self.outer else (self.inner, self.outer)
         return (self.outer,)
 
-    def text(self, reverse: bool = False) -> str:
-        """As the conformance answer writes it (``reverse``: outer half first, for the left
-        arm); crosswise with a trailing ``*``, smaller half first."""
-        if self.cross:
-            return f"{self.inner}-{self.outer}*"
-        first, second = (self.outer, self.inner) if reverse else (self.inner, self.outer)
-        return f"{first}-{second}"
-
 
 class Board:
     """A lead and its arms, the spinner (Muggins) and the tiles cut off (Kolbasa)."""
@@ -96,12 +88,6 @@ class Board:
         if self.center is None:
             return []
         return [*reversed(self.arms[LEFT]), self.center, *self.arms[RIGHT]]
-
-    def line_texts(self) -> list[str]:
-        texts = [p.text(reverse=True) for p in reversed(self.arms[LEFT])]
-        if self.center is not None:
-            texts.append(self.center.text())
-        return texts + [p.text() for p in self.arms[RIGHT]]
 
     def line_index(self, arm: End | None, index: int) -> int:
         left = len(self.arms[LEFT])

@@ -184,10 +184,6 @@ class LineHand(Hand):
             return True  # whoever leads holds a tile they may lead (the opening ensures it)
         return bool(self.masks[seat] & (SHOWS[left] | SHOWS[right]))
 
-    def playable(self, seat: int) -> list[Play]:
-        """The plays open to ``seat`` now, whether or not it is their turn."""
-        return list(self._plays(seat))
-
     def _plays(self, seat: int) -> tuple[Play, ...]:
         mask = self.masks[seat]
         left, right = self.left, self.right

@@ -27,8 +27,9 @@ MAX_REDEALS = 1000
 # The seams the plain line's fast path takes as they are in :class:`Variant`: a game overriding
 # one of them is played on the board (see :func:`plays_on_line`).
 LINE_HOOKS = (
-    "lead_cross", "ways", "end_open", "cut_mask", "lead_points", "play_points", "knock_points",
-    "out_seat", "blocked_by_table",
+    "lead_cross", "joins", "along", "ways", "end_fit", "lay_mask", "end_open", "cut_mask",
+    "lead_points", "play_points", "matador_score", "knock_points", "out_seat",
+    "blocked_by_table",
 )
 _PLAIN_HOOKS: dict[type, bool] = {}  # per game class: keeps every hook in LINE_HOOKS
 

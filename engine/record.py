@@ -15,9 +15,9 @@ from typing import Any
 from .actions import DRAW, KNOCK, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal
 from .errors import BadInputError, CorruptMatchError, DominoError
-from .match import Match
+from .match import Match, plays_on_line
 from .tiles import End, Tile, parse_halves
-from .variants import Variant, variant
+from .variants import variant
 
 FORMAT = "dominoes-match"
 VERSION = 1
@@ -85,8 +85,8 @@ def parse_deal(data: object, highest: int, has_stock: bool = False) -> Deal:
 
 @dataclass(frozen=True, slots=True)
 class MoveWords:
-    """What a scenario may write for an action: the games with a stock know more words (a
-    draw, Kolbasa's cut, the spinner's ends, ``cross``) and read ``null`` as absent."""
+    """What a scenario may write for an action: a game played on the board knows more words
+    (a draw, Kolbasa's cut, the spinner's ends, ``cross``) and reads ``null`` as absent."""
 
     kinds: tuple[str, ...]  # the keys that name an action, one of them in each
     ends: tuple[End, ...]  # the ends a play may name
@@ -95,21 +95,23 @@ class MoveWords:
 
 
 LINE_WORDS = MoveWords(("play", "knock", "dead"), (End.LEFT, End.RIGHT), False, False)
-STOCK_WORDS = MoveWords(("play", "knock", "draw", "cut", "dead"), tuple(End), True, True)
+BOARD_WORDS = MoveWords(("play", "knock", "draw", "cut", "dead"), tuple(End), True, True)
 GIVE_NAMES = {"left": End.LEFT, "right": End.RIGHT}
 
 
-def words_for(game: Variant) -> MoveWords:
-    """The words ``game``'s scenarios are written in: stored matches and the conformance
+def words_for(match: Match) -> MoveWords:
+    """The words ``match``'s scenarios are written in: those of the layout its game is played
+    on (every word :func:`move_to_dict` may write for it). Stored matches and the conformance
     cases were written so, and must read exactly as they did."""
-    return STOCK_WORDS if game.has_stock else LINE_WORDS
+    game = match.variant
+    return LINE_WORDS if plays_on_line(game, match.options, match.seats) else BOARD_WORDS
 
 
 def _or(words: Sequence[str]) -> str:
     return f"{', '.join(words[:-1])} or {words[-1]}"
 
 
-def parse_move(data: object, highest: int, words: MoveWords = STOCK_WORDS) -> Move:
+def parse_move(data: object, highest: int, words: MoveWords = BOARD_WORDS) -> Move:
     """One scenario action, as ``words`` allow it. Raises :class:`BadInputError` when it is
     malformed."""
     if not isinstance(data, Mapping):
@@ -188,7 +190,7 @@ def replay(data: object) -> Replay:
     if not isinstance(hands, list):
         return Replay(match, ReplayError(None, None, "bad_input", "hands must be a list"), sides)
     highest = match.options.set
-    words = words_for(game)
+    words = words_for(match)
     for h, hand_data in enumerate(hands):
         try:
             if not match.can_deal():

@@ -100,9 +100,6 @@ class PictureMaker:
                        rating_changes=tuple(rating_changes), theme=self.theme,
                        labels=labels_for(game.language, game.game_name))
 
-    def hand_result(self, game: Game, view: TableView) -> bytes:
-        return self.hand_result_drawing(game, view)()
-
     def hand_result_drawing(self, game: Game, view: TableView) -> Drawing:
         return partial(renderers.render_hand_result, view, picture_names(game),
                        theme=self.theme, labels=labels_for(game.language, game.game_name))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import HandEnded, HandEndReason, MatchEnded, PublicMove, ScoreReason, TableView, variant
+from engine import HandEnded, HandEndReason, MatchEnded, PublicMove, ScoreReason, TableView
 
 from ..gamebook import presentation
 from ..i18n import N_, Translator
@@ -106,7 +106,7 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
             " & ".join(esc(names[s]) for s in side) + f" {sum(ended.totals[s] for s in side)}"
             for side in view.sides)))
     # Bergen's two reserved tiles are never drawn: left in the stock, they tell nothing.
-    if ended.stock_left > variant(view.game).stock_reserve:
+    if ended.stock_left > view.stock_reserve:
         lines.append(t.plural("{count} tile was left in the stock.",
                               "{count} tiles were left in the stock.", ended.stock_left))
     listed = [(seat, points_list(t, view.history, seat)) for seat in range(len(names))]

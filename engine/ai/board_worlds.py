@@ -49,7 +49,6 @@ def _piece(laid: LaidTile, reverse: bool = False) -> Piece:
 def board_of(view: PlayerView) -> Board:
     """The table's layout, rebuilt from what the view shows of it."""
     layout = view.table.layout
-    assert layout is not None
     board = Board()
     if layout.center is None:
         return board

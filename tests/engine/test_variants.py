@@ -238,3 +238,23 @@ def test_only_a_matador_joins_a_blank_in_the_matador_games() -> None:
     assert variant("french").only_matadors((0,))
     assert not variant("muggins").only_matadors((0,)) and not variant("bergen").only_matadors((0,))
     assert not variant("gaple").only_matadors((0,))
+
+
+def test_a_game_that_changes_any_laying_rule_is_played_on_the_board() -> None:
+    """The plain line's fast path matches equal numbers only: a game that declares any rule
+    of laying, joining or scoring in play of its own must not be handed to it."""
+    from engine.match import LINE_HOOKS, plays_on_line
+    from engine.variants.gaple import Gaple
+
+    def declaring(hook: str) -> type[Gaple]:
+        inherited = getattr(Gaple, hook)
+
+        def own(self: Gaple, *args: object) -> object:
+            return inherited(self, *args)
+
+        return type(f"Own{hook.title()}", (Gaple,), {hook: own})
+
+    assert plays_on_line(Gaple(), Gaple().defaults, 4)
+    for hook in LINE_HOOKS:
+        game = declaring(hook)()
+        assert not plays_on_line(game, game.defaults, 4), hook
