@@ -411,7 +411,9 @@ class Hand:
         self.reason = reason
         self.out_seat = out_seat
         game = self.variant
-        scored = tuple(self.scored) if game.keeps_scored else ()
+        # Points of play count for a side (HandEnded.scored, like the points, is per side).
+        scored = tuple(sum(self.scored[seat] for seat in side)
+                       for side in game.sides(self.seats)) if game.keeps_scored else ()
         end = game.ending(self.options, reason, out_seat, self.hands, scored, self.dead)
         score = game.score_hand(self.options, end)
         self.result = HandEnded(

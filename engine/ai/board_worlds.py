@@ -250,8 +250,17 @@ def imagine(
     stock = tuple(hidden[at:])
     must = tuple(a.tile for a in view.legal if type(a) is Play) if board.center is None else ()
     return board_hand(game, table.options, Deal(tuple(hands), (), 0, None, stock),
-                      Opening(view.seat, must), table.hand_number, board, table.scored,
-                      _draws_this_turn(view), view.seat)
+                      Opening(view.seat, must), table.hand_number, board,
+                      _scored_by_seat(view), _draws_this_turn(view), view.seat)
+
+
+def _scored_by_seat(view: PlayerView) -> tuple[int, ...]:
+    """Each seat's points of play this hand so far, from the moves as the table saw them
+    (the view's totals are per side)."""
+    scored = [0] * len(view.table.players)
+    for move in view.table.history:
+        scored[move.seat] += sum(amount for amount, _ in move.points)
+    return tuple(scored)
 
 
 def lay_gain(
