@@ -132,7 +132,10 @@ def kind(family: str, prefix: str | tuple[str, Codec[Any]],
         written = {name for name, _ in form.fields if name is not None}
         if not isinstance(prefix, str):
             written.add(prefix[0])
-        assert written == {f.name for f in fields(cls)}, (cls, written)  # type: ignore[arg-type]
+        declared = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        if written != declared:  # a kind's form names exactly its fields, or it cannot round-trip
+            raise TypeError(f"{cls.__name__}: its form writes {sorted(written)}, "
+                            f"its fields are {sorted(declared)}")
         KINDS[cls] = Kind(cls, family, form, legacy)
         return cls
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 from bot_kit import drawn_words
-from test_stock_choices import choice_buttons, game_of, started
+from test_lay_choices import choice_buttons, game_of, started
 
 from bot.gamebook import PRESENTATIONS
 from bot.i18n import LANGUAGES, translator
