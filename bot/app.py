@@ -35,7 +35,7 @@ from .handlers.updates import error_handler
 from .health import arriving, readiness, schedule_watch
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from .logs import bind
-from .models import Game
+from .models import Game, Status
 from .presentation.callbacks import PATTERNS
 from .presentation.composer import TextComposer
 from .presentation.pictures import PictureMaker
@@ -125,8 +125,16 @@ def build_application(
     timers = Timers(application.job_queue, service, locks,
                     computer_pause=config.computer_pause)
 
+    statuses: dict[int, Status] = {}
+
     def changed(game: Game) -> None:
         bind(chat=game.chat_id, game=game.game_id)  # this task's lines, and its syncs'
+        if statuses.get(game.game_id) is not game.status:
+            log_status(game)
+        if game.status.open:
+            statuses[game.game_id] = game.status
+        else:
+            statuses.pop(game.game_id, None)
         publisher.request(game.game_id)
         timers.schedule(game)
 
@@ -164,6 +172,16 @@ def build_application(
     )
     application.add_error_handler(error_handler)
     return application
+
+
+def log_status(game: Game) -> None:
+    """One line when a game opens, starts or ends (its chat and game in the context)."""
+    if game.status is Status.LOBBY:
+        log.info("table opened: %s", game.game_name)
+    elif game.status is Status.PLAYING:
+        log.info("game started: %s, %d players", game.game_name, len(game.players))
+    else:
+        log.info("game %s", game.status.value)
 
 
 async def _on_start(application: Application) -> None:  # type: ignore[type-arg]

@@ -17,11 +17,13 @@ import time
 from collections.abc import Iterable
 from contextvars import ContextVar
 from enum import StrEnum
+from typing import TextIO
 
 _chat: ContextVar[int | None] = ContextVar("log_chat", default=None)
 _game: ContextVar[int | None] = ContextVar("log_game", default=None)
-#: Loggers that say every request (with its URL, which holds the token): warnings only.
-CHATTY = ("httpx", "httpcore", "aiohttp.access")
+#: Loggers that say every request (httpx: with its URL, which holds the token) or every
+#: job run: warnings only.
+CHATTY = ("httpx", "httpcore", "aiohttp.access", "apscheduler")
 REDACTED = "<token>"
 
 
@@ -109,13 +111,21 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False)
 
 
-def configure(level: str, form: LogFormat, secrets: Iterable[str] = ()) -> None:
-    """The process's logging: one handler on stderr, with the chat and game context, the
-    secrets redacted, and the request loggers quiet."""
-    handler = logging.StreamHandler(sys.stderr)
+def log_handler(form: LogFormat, secrets: Iterable[str] = (),
+                stream: TextIO | None = None) -> logging.Handler:
+    """A handler writing ``form`` lines to ``stream`` (stderr), with the chat and game
+    context and the secrets redacted."""
+    handler = logging.StreamHandler(sys.stderr if stream is None else stream)
     handler.addFilter(Context())
     handler.addFilter(Redacting(secrets))
     handler.setFormatter(JsonFormatter() if form is LogFormat.JSON else TextFormatter())
+    return handler
+
+
+def configure(level: str, form: LogFormat, secrets: Iterable[str] = ()) -> None:
+    """The process's logging: one handler on stderr (:func:`log_handler`), and the request
+    loggers quiet."""
+    handler = log_handler(form, secrets)
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
