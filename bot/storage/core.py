@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import os
+import contextlib
 import sqlite3
+import tempfile
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -42,6 +43,8 @@ class Connection:
                 raise StorageError(f"cannot create the database folder {self.path.parent}: "
                                    f"{error.strerror or error}") from None
         try:
+            if isinstance(self.path, Path):
+                await asyncio.to_thread(_probe, self.path)
             self._db = await aiosqlite.connect(str(self.path), isolation_level=None)
             self._db.row_factory = aiosqlite.Row
             await self._db.execute("PRAGMA journal_mode=WAL")
@@ -58,8 +61,11 @@ class Connection:
         text = str(error)
         if isinstance(self.path, Path) and "unable to open" in text:
             folder = self.path.parent
-            if not os.access(folder, os.W_OK | os.X_OK):
-                return f"{text} (the folder {folder} is not writable by uid {os.getuid()})"
+            try:  # SQLite does not say why: a file of our own in the folder does
+                with tempfile.TemporaryFile(dir=folder):
+                    pass
+            except OSError as probe:
+                return f"the folder {folder} is not writable ({probe.strerror or probe})"
         hints = {"is locked": "another process holds it: stop it, or use another file",
                  "not a database": "the file is damaged or not SQLite: restore a backup",
                  "disk is full": "free some disk space"}
@@ -112,6 +118,14 @@ class Connection:
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
         async with self._lock, self.db.execute(sql, params) as cursor:
             return await cursor.fetchone()
+
+def _probe(path: Path) -> None:
+    """Open and read the file the way the bot will, in a thread of its own: what SQLite
+    refuses (a folder not writable, a file locked or damaged) raises here, where nothing is
+    left behind (a refused aiosqlite connection leaves its thread to a closing loop)."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA user_version").fetchone()
+
 
 def _statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
