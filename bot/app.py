@@ -264,8 +264,13 @@ async def running(application: Application) -> AsyncIterator[Application]:  # ty
     webhook served where polling would start (its server up before setWebhook, down first)."""
     rt: Runtime = application.bot_data[KEY]
     await application.initialize()
-    assert application.post_init is not None
-    await application.post_init(application)
+    assert application.post_init is not None and application.post_shutdown is not None
+    try:
+        await application.post_init(application)
+    except BaseException:  # what did start (storage, the pool) must not keep the process
+        await application.shutdown()
+        await application.post_shutdown(application)
+        raise
     updater = application.updater
     if updater is not None:
         await updater.start_polling(poll_interval=0, timeout=1, allowed_updates=allowed_updates())

@@ -180,7 +180,8 @@ class WebServer:
         except OSError as error:
             await self._runner.cleanup()
             raise ConfigError(
-                f"cannot serve HTTP on {self._host}:{self._port}: {error.strerror or error}"
+                f"cannot serve HTTP on {self._host}:{self._port}: "
+                f"{os.strerror(error.errno).lower() if error.errno else error}"
             ) from None
         self._port = self._runner.addresses[0][1]
         log.info("serving HTTP on %s:%d", self._host, self._port)

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -291,3 +292,16 @@ async def test_a_locked_database_is_one_line(telegram: FakeTelegramServer, tmp_p
     assert bot.unstamped() == [
         f"CRITICAL bot: cannot open the database {database}: database is locked "
         "(another process holds it: stop it, or use another file)"]
+
+
+async def test_an_http_port_already_taken_is_one_line(telegram: FakeTelegramServer,
+                                                      tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = server_settings(telegram, HTTP_HOST="127.0.0.1", HTTP_PORT=str(port))
+        async with bot_process(tmp_path, **settings) as bot:
+            assert await bot.ended() == 2
+    assert bot.unstamped() == [
+        f"CRITICAL bot: cannot serve HTTP on 127.0.0.1:{port}: address already in use"]
