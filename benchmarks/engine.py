@@ -21,10 +21,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from engine import VARIANTS
-from engine.match import Match
+from engine import VARIANTS, Match, match_to_json
 from engine.options import TARGET_MAX
-from engine.record import match_to_json
 
 GAMES = tuple(VARIANTS)  # every game, in the registry's display order
 # CPU time of this process: other work on a shared machine then slows neither side's figure.

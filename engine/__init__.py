@@ -1,13 +1,16 @@
 """The rules of the domino games, pure and synchronous: standard library only.
 
-Start with :class:`Match`, find games with :func:`variant`, see what a seat may know with
-:func:`player_view`.
+Start with :class:`Match` (``automate=True`` plays the moves nobody decides), find games with
+:func:`variant`, see what a seat may know with :func:`player_view`, store and replay a match
+with :func:`match_to_json` and :func:`match_from_json`. This is the engine's public face:
+how a game is laid out and played inside (the plain line's fast path or the board) is
+nobody's business outside the engine.
 """
 
 from __future__ import annotations
 
 from .actions import DRAW, KNOCK, Action, ActionKind, Cut, Discard, Draw, Knock, Move, Play
-from .deal import Deal, shuffle_deal
+from .deal import Deal
 from .errors import (
     BadInputError,
     CannotDrawError,
@@ -47,13 +50,12 @@ from .events import (
     TilePlayed,
 )
 from .hand import Hand
-from .layout import Line, Placed
+from .layout import Placed
 from .match import Match
 from .options import Options, OptionSpec
 from .record import match_from_json, match_to_dict, match_to_json, replay
-from .table import StockHand
 from .tiles import End, Tile, full_set
-from .variants import VARIANTS, StockGame, Variant, variant
+from .variants import VARIANTS, Variant, variant
 from .views import (
     LaidTile,
     LayoutView,
@@ -95,7 +97,6 @@ __all__ = [
     "Knocked",
     "LaidTile",
     "LayoutView",
-    "Line",
     "Match",
     "MatchEnded",
     "Move",
@@ -115,8 +116,6 @@ __all__ = [
     "PublicMove",
     "ScoreReason",
     "SpinnerOpened",
-    "StockGame",
-    "StockHand",
     "TableView",
     "Tile",
     "TileDiscarded",
@@ -135,7 +134,6 @@ __all__ = [
     "match_to_json",
     "player_view",
     "replay",
-    "shuffle_deal",
     "table_view",
     "variant",
 ]

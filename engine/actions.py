@@ -27,8 +27,8 @@ class Play:
 
     ``end`` may be ``None`` when only one end fits or both show the same number. ``left_half``
     matters only for the first tile of a line: the half that faces left (default: the low one).
-    ``cross`` (the games of seed 002): lay it crosswise (True) or along (False); ``None`` when
-    only one way is legal at that end.
+    ``cross`` (where tiles may lie crosswise): lay it crosswise (True) or along (False);
+    ``None`` when only one way is legal at that end.
     """
 
     tile: Tile

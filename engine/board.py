@@ -1,4 +1,5 @@
-"""The layouts of the games of seed 002: a lead (or Kolbasa's base) with arms growing from it.
+"""The board, every layout but the plain line: a lead (or Kolbasa's base) with arms growing
+from it.
 
 A line is the lead with a ``left`` and a ``right`` arm; Muggins adds ``up`` and ``down`` arms
 from its spinner; Kolbasa's two ribbons are the base's ``left`` and ``right`` arms, and a cut

@@ -10,10 +10,10 @@ import json
 import sys
 from typing import Any
 
-from .board import DOWN, LEFT, RIGHT, UP
+from .board import LEFT, RIGHT
 from .hand import Hand
+from .public import LaidTile, LayoutView
 from .record import Replay, replay
-from .table import StockHand
 
 
 def answer(scenario: object) -> dict[str, Any]:
@@ -27,10 +27,11 @@ def answer(scenario: object) -> dict[str, Any]:
     if match is not None:
         for hand in match.hands:
             ended = hand.result
+            layout = hand.layout_view()
             entry: dict[str, Any] = {
                 "opener": hand.opener,
-                "line": _line(hand),
-                "ends": _ends(hand),
+                "line": [_text(laid) for laid in layout.line],
+                "ends": _ends(layout),
                 "to_move": hand.to_move,
                 "over": ended is not None,
                 "reason": ended.reason.value if ended else None,
@@ -38,8 +39,8 @@ def answer(scenario: object) -> dict[str, Any]:
                 "totals": list(hand.totals()),
                 "points": list(ended.points) if ended else [0] * len(sides),
             }
-            if isinstance(hand, StockHand):
-                entry.update(_stock_keys(hand))
+            if hand.variant.has_stock:
+                entry.update(_stock_keys(hand, layout))
             hands.append(entry)
         scores = list(match.scores)
         over, winner = match.over, match.winner
@@ -57,42 +58,38 @@ def answer(scenario: object) -> dict[str, Any]:
     }
 
 
-def _line(hand: Hand | StockHand) -> list[str]:
-    if isinstance(hand, StockHand):
-        return hand.board.line_texts()
-    return [str(p) for p in hand.line.placed]
+def _text(laid: LaidTile) -> str:
+    """A tile as the answer writes it: as it lies, crosswise with a trailing ``*``."""
+    return f"{laid.first}-{laid.second}{'*' if laid.cross else ''}"
 
 
-def _ends(hand: Hand | StockHand) -> list[Any] | None:
-    if isinstance(hand, Hand):
-        return list(hand.line.ends) if hand.line.ends else None
-    board = hand.board
-    if board.center is None:
+def _ends(layout: LayoutView) -> list[Any] | None:
+    """The line's left and right ends (a crosswise matador end: both its numbers)."""
+    ends = {end.end: end.numbers for end in layout.ends}
+    if not ends:
         return None
-    return [_numbers(board.opens(LEFT)), _numbers(board.opens(RIGHT))]
+    return [_numbers(ends[LEFT]), _numbers(ends[RIGHT])]
 
 
 def _numbers(opens: tuple[int, ...]) -> int | list[int]:
     return opens[0] if len(opens) == 1 else sorted(opens)
 
 
-def _stock_keys(hand: StockHand) -> dict[str, Any]:
-    """The keys the games of seed 002 add to a hand's answer."""
-    board = hand.board
+def _stock_keys(hand: Hand, layout: LayoutView) -> dict[str, Any]:
+    """The keys a game with a stock adds to a hand's answer (and its layout's own)."""
     keys: dict[str, Any] = {
         "stock": hand.stock_left,
         "held": [mask.bit_count() for mask in hand.masks],
         "scored": list(hand.scored),
     }
-    if hand.variant.layout == "ribbons":
-        keys["center"] = None if board.center is None else len(board.arms[LEFT])
-        keys["off"] = [str(t) for t in sorted(board.off, key=lambda t: (t.low, t.high))]
-    if hand.variant.layout == "spinner":
-        spinner = board.spinner
-        keys["spinner"] = None if spinner is None else board.line_index(*spinner)
-        keys["up"] = [p.text() for p in board.arms.get(UP, [])]
-        keys["down"] = [p.text() for p in board.arms.get(DOWN, [])]
-        keys["count"] = board.count()
+    if layout.kind == "ribbons":
+        keys["center"] = layout.center
+        keys["off"] = [str(t) for t in sorted(layout.off, key=lambda t: (t.low, t.high))]
+    if layout.kind == "spinner":
+        keys["spinner"] = layout.spinner
+        keys["up"] = [_text(laid) for laid in layout.up]
+        keys["down"] = [_text(laid) for laid in layout.down]
+        keys["count"] = layout.count
     return keys
 
 

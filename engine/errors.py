@@ -7,10 +7,14 @@ its texts by. Messages are written for players (in English; the bot translates b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from .options import OptionSpec
+
+class Allowed(Protocol):
+    """What an option allows (an :class:`engine.options.OptionSpec`), as a refusal tells it:
+    named here by shape so that the errors sit below the options that raise them."""
+
+    def describe(self) -> str: ...
 
 
 class DominoError(ValueError):
@@ -149,7 +153,7 @@ class OptionValueError(BadInputError):
 
     reason = "option_value"
 
-    def __init__(self, message: str, option: str, spec: OptionSpec | None) -> None:
+    def __init__(self, message: str, option: str, spec: Allowed | None) -> None:
         super().__init__(message)
         self.option = option
         self.spec = spec

@@ -52,7 +52,7 @@ class TilePlayed:
     left_half: int  # the tile as it lies in the line, left half first
     right_half: int
     ends: tuple[int, int]  # the line's ends after the move
-    cross: bool = False  # it lies crosswise (the games of seed 002)
+    cross: bool = False  # it lies crosswise
 
 
 @dataclass(frozen=True, slots=True)

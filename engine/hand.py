@@ -1,313 +1,438 @@
-"""The plain line of equal numbers: the line games' layout, and the bit-mask fast path.
+"""One hand: every rule of a hand written once, over the seams its variant declares.
 
-The rules are :class:`engine.machine.HandCore`'s; this layout keeps the line as its two open
-numbers, so the legal plays are one AND with the mask of tiles showing an end's number, and
-"blocked" is one AND over all hands together. :meth:`Hand.step` is the machine's effect for
-this layout written inline (the common play checked without a call), for searches and
-simulations that replay thousands of hands per decision; the tiles themselves are laid in a
-:class:`Line` only when it is asked for.
+Each action is written once, pokerkit-style: :meth:`Hand.check` raises the reason an
+action is refused (and returns it as it will be applied), :meth:`Hand.can` asks,
+:meth:`Hand.apply` does it and returns the events; :meth:`Hand.step` is the same
+effect without events, for searches. The variant supplies the seams (its layout and matching
+rule, its stock and drawing rule, what a stuck player does, who moves next, when the hand
+ends, points during play); the rules below consult them and nothing else.
+
+A layout implements the few things that depend on how tiles lie: whether the layout has
+started, the mask of tiles that fit somewhere (:meth:`Hand.lay_mask`), the lays open to a
+seat, resolving and laying a tile. Two layouts exist, private to the engine: the plain line of
+equal numbers (:mod:`engine.hand_line`, the ends as two numbers and a bit-mask fast path) and
+the board (:mod:`engine.hand_board`: named ends, the spinner, ribbons, crosswise tiles).
+:func:`engine.match.new_hand` picks the one the variant's seams call for; nothing outside the
+engine needs to know which.
+
+Over 400 lines for a reason: it is every rule of a hand, each written once (check, then
+apply); split, a rule's check and its effect would live apart.
 """
 
 from __future__ import annotations
 
-from .actions import KNOCK, Action, ActionKind, Discard, Move, Play
+from operator import add
+from typing import Self
+
+from .actions import DRAW, KNOCK, Action, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal
-from .errors import EndRequiredError, TileDoesNotFitError
-from .events import Event, HandEndReason, TilePlayed
-from .layout import Line
-from .machine import (
-    DISCARD,
-    EVERY_TILE,
-    KNOCK_ONLY,
-    LEAD,
-    SHOWS,
-    TILE_AT,
-    HandCore,
-    mask_of,
-    tiles_of,
+from .errors import (
+    CannotDrawError,
+    CutNotAllowedError,
+    HandOverError,
+    MustDrawError,
+    MustPlayError,
+    NotYourTurnError,
+    TileDoesNotFitError,
+    TileNotInHandError,
+    WrongLeadError,
+    WrongStuckActionError,
 )
-from .public import LaidTile, LayoutView, OpenEnd, PublicMove
-from .tiles import End, Tile
-from .variants import Opening
+from .events import (
+    Event,
+    HandEnded,
+    HandEndReason,
+    HandStarted,
+    Knocked,
+    PointsScored,
+    TileDiscarded,
+    TileDrawn,
+)
+from .masks import TILE_AT, mask_of, tiles_of
+from .options import Options
+from .public import LayoutView, PublicMove
+from .seams import Opening, Score
+from .tiles import Tile
+from .variants import Variant
 
-__all__ = [
-    "AT_LEFT", "AT_RIGHT", "DISCARD", "KNOCK_ONLY", "LEAD", "SHOWS", "TILE_AT", "Hand",
-    "HandCore", "lay", "mask_of", "plays_at", "start_line", "tiles_of",
-]
-
-LEFT, RIGHT = End.LEFT, End.RIGHT
-AT_LEFT: tuple[Play, ...] = tuple(Play(t, LEFT) for t in TILE_AT)
-AT_RIGHT: tuple[Play, ...] = tuple(Play(t, RIGHT) for t in TILE_AT)
-FIT_MEMO_LIMIT = 8192  # per end: all of double-6 (896 masks), the commonest of larger sets
-
-
-class _FitPlays(dict[int, tuple[Play, ...]]):
-    """The plays, at one end, of the tiles in a mask that fit it: memoised, because a hand
-    holds only a few of the tiles showing any number, so the same few masks keep coming."""
-
-    __slots__ = ("table",)
-
-    def __init__(self, table: tuple[Play, ...]) -> None:
-        super().__init__()
-        self.table = table
-
-    def __missing__(self, fit: int) -> tuple[Play, ...]:
-        plays = []
-        rest = fit
-        while rest:
-            low = rest & -rest
-            plays.append(self.table[low.bit_length() - 1])
-            rest ^= low
-        found = tuple(plays)
-        if len(self) < FIT_MEMO_LIMIT:
-            self[fit] = found
-        return found
+# Interned actions: generating legal moves allocates nothing, and membership is identity.
+LEAD: tuple[Play, ...] = tuple(Play(t) for t in TILE_AT)
+DISCARD: tuple[Discard, ...] = tuple(Discard(t) for t in TILE_AT)
+KNOCK_ONLY: tuple[Action, ...] = (KNOCK,)
+DRAW_ONLY: tuple[Action, ...] = (DRAW,)
 
 
-FIT_LEFT = _FitPlays(AT_LEFT)
-FIT_RIGHT = _FitPlays(AT_RIGHT)
+class Hand:
+    """One hand: the deal, the seats' tiles as bit masks, the stock, the log, whose turn it
+    is, points scored so far and the result; and every rule, over the variant's seams.
+    A layout subclass supplies :meth:`_open_layout`, :attr:`laid`, :attr:`ends`,
+    :meth:`lay_mask`, :meth:`_plays`, :meth:`_check_lay`, :meth:`_lay` (and, for Kolbasa's
+    ribbons, :meth:`_check_cut` and :meth:`_cut`)."""
 
+    variant: Variant
 
-def plays_at(mask: int, left: int, right: int) -> tuple[Play, ...]:
-    """The plays of the tiles in ``mask`` at the open ends ``left`` and ``right`` (a tile
-    that fits both equal ends is listed once, at the left)."""
-    fit = mask & SHOWS[left]
-    plays = FIT_LEFT[fit] if fit else ()
-    if right != left:
-        fit = mask & SHOWS[right]
-        if fit:
-            plays = plays + FIT_RIGHT[fit] if plays else FIT_RIGHT[fit]
-    return plays
+    def __init__(
+        self,
+        variant: Variant,
+        options: Options,
+        deal: Deal,
+        opening: Opening,
+        number: int = 0,
+        scores_before: tuple[int, ...] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.options = options
+        self.deal = deal
+        self.number = number
+        self.seats = deal.seats
+        self.opener = opening.opener
+        self.must_lead = opening.must_lead
+        self.dead_tiles = variant.has_dead_tiles(options)
+        self.masks: list[int] = [mask_of(h) for h in deal.hands]
+        self.dead: list[list[Tile]] = [[] for _ in range(self.seats)]
+        self.stock = deal.stock
+        self.drawn = 0  # tiles taken from the stock so far
+        self.draws = 0  # tiles the seat to move has drawn this turn
+        self.scored: list[int] = [0] * self.seats  # points scored during play, per seat
+        self.moves: list[Move] = []
+        self.to_move: int | None = opening.opener
+        self.reason: HandEndReason | None = None
+        self.out_seat: int | None = None
+        self.result: HandEnded | None = None
+        self._scores_before = scores_before or (0,) * len(variant.sides(self.seats))
+        self._legal: tuple[Action, ...] | None = None
+        leads = opening.must_lead
+        # One forced tile is public (it is about to be laid); a choice among the opener's
+        # doubles stays their secret: then only "a double must lead" is told.
+        forced = leads if len(leads) == 1 else ()
+        double = bool(leads) and all(t.is_double for t in leads)
+        self.started = HandStarted(number, opening.opener, opening.turned_up, forced, double)
+        self.start_events: list[Event] = [self.started]
+        self._open_layout(opening)
 
-
-_new_move = tuple.__new__  # builds a Move without a Python-level __new__ call
-
-
-def start_line(deal: Deal) -> Line:
-    """An empty line, or one holding the turned-up middle tile where the deal has a middle."""
-    line = Line()
-    if deal.middle:
-        turned = deal.middle[0]
-        line.start(turned, deal.turned_left if deal.turned_left is not None else turned.low)
-    return line
-
-
-def lay(line: Line, play: Play) -> None:
-    """Lay an applied ``play``: the first tile as its ``left_half`` says, others at their end."""
-    if line.left is None:
-        half = play.left_half
-        line.start(play.tile, half if half is not None else play.tile.low)
-    else:
-        line.attach(play.tile, play.end or LEFT)
-
-
-class Hand(HandCore):
-    """One hand on the plain line. Changed only through :meth:`apply` / :meth:`step`."""
-
+    # --- the layout's part (each layout implements these) --------------------------------
     def _open_layout(self, opening: Opening) -> None:
-        self.in_hands = sum(self.masks)  # every tile still held by anybody (hands are disjoint)
-        self.left: int | None = None  # the open ends; None until the line has a tile
-        self.right: int | None = None
-        self._line: Line | None = None
-        self._line_moves = 0
-        if opening.turned_up is not None:
-            deal = self.deal
-            left = deal.turned_left if deal.turned_left is not None else opening.turned_up.low
-            self.left, self.right = left, opening.turned_up.pips - left
-            if self._blocked():
-                self.start_events.append(self._end(HandEndReason.BLOCKED, None, False))
+        """Set up the empty layout (or the one the opening's turned-up tile starts)."""
+        raise NotImplementedError
 
-    # --- the layout --------------------------------------------------------------------
     @property
     def laid(self) -> bool:
-        return self.left is not None
+        """Whether the layout holds a tile yet (before that, a play is the lead)."""
+        raise NotImplementedError
 
     @property
     def ends(self) -> tuple[int, int] | None:
-        if self.left is None or self.right is None:
-            return None
-        return (self.left, self.right)
-
-    @property
-    def line(self) -> Line:
-        """The layout, brought up to date from the moves when asked (``step`` keeps only the
-        ends, so searches never pay for it)."""
-        line, done, moves = self._line, self._line_moves, self.moves
-        if line is None or done > len(moves):
-            line, done = start_line(self.deal), 0
-        for _, action in moves[done:]:  # only the moves made since it was last asked for
-            if type(action) is Play:
-                lay(line, action)
-        self._line, self._line_moves = line, len(moves)
-        return line
-
-    def layout_view(self) -> LayoutView:
-        placed = self.line.placed
-        left, right = self.left, self.right
-        # The lead's place in the line: one to the right of every tile laid at the left.
-        center = sum(1 for _, a in self.moves if type(a) is Play and a.end is LEFT)
-        ends: tuple[OpenEnd, ...] = ()
-        if left is not None and right is not None:
-            ends = (OpenEnd(LEFT, (left,), True, center),
-                    OpenEnd(RIGHT, (right,), True, len(placed) - 1 - center))
-        if not placed:
-            count = 0
-        elif len(placed) == 1:
-            count = placed[0].tile.pips  # a line of one tile counts it once
-        else:
-            count = (left or 0) + (right or 0)
-        return LayoutView(
-            kind="line",
-            line=tuple(LaidTile(p.tile, p.left, p.right, False) for p in placed),
-            center=center if placed else None,
-            spinner=None,
-            up=(),
-            down=(),
-            ends=ends,
-            off=(),
-            count=count,
-        )
-
-    def public_moves(self) -> tuple[PublicMove, ...]:
-        line = start_line(self.deal)
-        moves = []
-        for seat, action in self.moves:
-            before = line.ends
-            if type(action) is Play:
-                lay(line, action)
-                moves.append(PublicMove(seat, ActionKind.PLAY, action.tile, action.end, before))
-            else:
-                moves.append(PublicMove(seat, action.kind, None, None, before))
-        return tuple(moves)
-
-    def gains(self, seat: int) -> tuple[int, ...]:
-        """Nothing scores during play on the plain line."""
-        return (0,) * len(self.legal_actions()) if seat == self.to_move else ()
+        raise NotImplementedError
 
     def lay_mask(self) -> int:
-        left, right = self.left, self.right
-        if left is None or right is None:
-            return EVERY_TILE
-        return SHOWS[left] | SHOWS[right]
+        """The tiles that could be laid somewhere now (cuts included), as a bit mask: one AND
+        with a hand says whether it can lay. Asked only once the layout has a tile."""
+        raise NotImplementedError
+
+    def _plays(self, seat: int) -> tuple[Action, ...]:
+        """Every lay open to ``seat`` now (plays, cuts); empty when it cannot lay."""
+        raise NotImplementedError
+
+    def _check_lay(self, seat: int, play: Play) -> Play:
+        """``play`` (of a held tile, not the lead) as it will be applied, or why not."""
+        raise NotImplementedError
+
+    def _check_cut(self, seat: int, cut: Cut) -> Cut:
+        raise CutNotAllowedError("only Kolbasa's ribbons are cut")
+
+    def _lay(self, seat: int, play: Play) -> list[Event]:
+        raise NotImplementedError
+
+    def _cut(self, seat: int, cut: Cut) -> list[Event]:
+        raise NotImplementedError
+
+    def _fork_layout(self, state: dict[str, object]) -> None:
+        """Copy into a fork's ``state`` what the layout changes in play."""
+
+    def layout_view(self) -> LayoutView:
+        """The tiles on the table as everybody sees them."""
+        raise NotImplementedError
+
+    def public_moves(self) -> tuple[PublicMove, ...]:
+        """Every move of the hand as the table saw it, with the ends each one faced."""
+        raise NotImplementedError
+
+    # --- reading -----------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def hands(self) -> list[list[Tile]]:
+        """Each seat's tiles now, in set order."""
+        return [tiles_of(mask) for mask in self.masks]
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.drawn
+
+    def holds(self, seat: int, tile: Tile) -> bool:
+        return bool(self.masks[seat] >> tile.index & 1)
+
+    def last_move_of(self, seat: int) -> Action | None:
+        for move in reversed(self.moves):
+            if move.seat == seat:
+                return move.action
+        return None
+
+    def totals(self) -> tuple[int, ...]:
+        return self.variant.totals(self.options, self.hands, self.dead)
 
     def can_lay(self, seat: int) -> bool:
-        left, right = self.left, self.right
-        if left is None or right is None:
-            return True  # whoever leads holds a tile they may lead (the opening ensures it)
-        return bool(self.masks[seat] & (SHOWS[left] | SHOWS[right]))
+        # Whoever leads holds a tile they may lead (the opening ensures it).
+        return not self.laid or bool(self.masks[seat] & self.lay_mask())
 
-    def playable(self, seat: int) -> list[Play]:
-        """The plays open to ``seat`` now, whether or not it is their turn."""
-        return list(self._plays(seat))
-
-    def _plays(self, seat: int) -> tuple[Play, ...]:
-        mask = self.masks[seat]
-        left, right = self.left, self.right
-        if left is None or right is None:
-            leads = self.must_lead
-            return tuple([LEAD[t.index] for t in tiles_of(mask) if not leads or t in leads])
-        return plays_at(mask, left, right)
+    def can_draw(self) -> bool:
+        """The drawing rule: a tile is left above the stock's reserve, within the limit."""
+        limit = self.variant.draw_limit
+        left = self.stock_left > self.variant.stock_reserve
+        return left and (limit is None or self.draws < limit)
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """:meth:`HandCore.legal_actions`, with the plays on a started line found inline."""
+        """Every action open to the seat to move (empty once the hand is over)."""
         legal = self._legal
         if legal is None:
-            seat, left, right = self.to_move, self.left, self.right
-            if seat is None or left is None or right is None:
-                return super().legal_actions()
-            legal = plays_at(self.masks[seat], left, right) or self._stuck(seat)
+            seat = self.to_move
+            legal = () if seat is None else self._plays(seat) or self._stuck(seat)
             self._legal = legal
         return legal
 
-    def _check_lay(self, seat: int, play: Play) -> Play:
+    def _stuck(self, seat: int) -> tuple[Action, ...]:
+        """What a seat that cannot lay may do: discard any tile (dead tiles), draw, knock."""
+        if self.dead_tiles:
+            return tuple([DISCARD[t.index] for t in tiles_of(self.masks[seat])])
+        return DRAW_ONLY if self.stock and self.can_draw() else KNOCK_ONLY
+
+    def gains(self, seat: int) -> tuple[int, ...]:
+        """What each of :meth:`legal_actions` would score for ``seat`` at once (a knock's
+        cost is negative), tried on a fork; empty unless ``seat`` is to move."""
+        if seat != self.to_move:
+            return ()
+        out = []
+        for action in self.legal_actions():
+            events = self.fork().apply(seat, action)
+            out.append(sum(e.points for e in events if type(e) is PointsScored and e.seat == seat))
+        return tuple(out)
+
+    def drawn_this_turn(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` drew on its latest turn of this hand, while that turn is the
+        one to tell it about: it is still drawing-then-choosing, or it drew and then knocked."""
+        turn: list[tuple[int, Action]] = []  # (stock index, action) of the seat's latest turn
+        drawn = 0
+        previous: int | None = None
+        for mover, action in self.moves:
+            if mover != previous:
+                if mover == seat:
+                    turn = []
+                previous = mover
+            if mover == seat:
+                turn.append((drawn, action))
+            if type(action) is Draw:
+                drawn += 1
+        if not turn or type(turn[-1][1]) not in (Draw, Knock):
+            return ()
+        return tuple(self.stock[index] for index, action in turn if type(action) is Draw)
+
+    def fork(self) -> Self:
+        """An independent copy to play on: searches try a move on a fork, not on the hand.
+        Cheap: the deal, variant, options and interned actions are shared."""
+        twin = object.__new__(type(self))
+        state = self.__dict__.copy()
+        state["masks"] = self.masks.copy()
+        state["dead"] = [gone.copy() for gone in self.dead]
+        state["moves"] = self.moves.copy()
+        state["scored"] = self.scored.copy()
+        state["start_events"] = self.start_events.copy()
+        self._fork_layout(state)
+        twin.__dict__.update(state)
+        return twin
+
+    # --- check / can / apply ----------------------------------------------------------
+    def check(self, seat: int, action: Action) -> Action:
+        """The action as it will be applied (end and way resolved), or why it cannot be.
+
+        Raises :class:`HandOverError`, :class:`NotYourTurnError`, :class:`TileNotInHandError`,
+        :class:`WrongLeadError`, :class:`TileDoesNotFitError`, :class:`EndRequiredError`,
+        :class:`MustPlayError`, :class:`MustDrawError`, :class:`CannotDrawError`,
+        :class:`WrongStuckActionError` or the layout's own errors.
+        """
+        if self.to_move is None:
+            raise HandOverError("this hand is already over")
+        if seat != self.to_move:
+            raise NotYourTurnError("it is not your turn")
+        kind = type(action)
+        if kind is Play:
+            tile = action.tile  # type: ignore[union-attr]
+            if not self.holds(seat, tile):
+                raise TileNotInHandError(f"you do not hold {tile}")
+            if self.laid:
+                return self._check_lay(seat, action)  # type: ignore[arg-type]
+            return self._check_lead(action)  # type: ignore[arg-type]
+        if kind is Knock:
+            if self.dead_tiles:
+                raise WrongStuckActionError("in this game a stuck player discards a dead tile")
+            self._check_stuck(seat)
+            if self.can_draw():
+                raise MustDrawError("draw from the stock first")
+            return KNOCK
+        if kind is Draw:
+            self._check_stuck(seat)
+            if not self.can_draw():
+                raise CannotDrawError("there is nothing more you may draw this turn")
+            return DRAW
+        if kind is Discard:
+            if not self.dead_tiles:
+                stuck = "draws or knocks" if self.stock else "knocks"
+                raise WrongStuckActionError(f"in this game a stuck player {stuck}")
+            if not self.holds(seat, action.tile):  # type: ignore[union-attr]
+                raise TileNotInHandError(f"you do not hold {action.tile}")  # type: ignore[union-attr]
+            self._check_stuck(seat)
+            return action
+        if kind is Cut:
+            if not self.variant.has_cut:
+                raise CutNotAllowedError("only Kolbasa's ribbons are cut")
+            if not self.holds(seat, action.tile):  # type: ignore[union-attr]
+                raise TileNotInHandError(f"you do not hold {action.tile}")  # type: ignore[union-attr]
+            return self._check_cut(seat, action)  # type: ignore[arg-type]
+        raise TypeError(f"not an action: {action!r}")
+
+    def _check_stuck(self, seat: int) -> None:
+        if self.can_lay(seat):
+            raise MustPlayError("you must play when you can")
+
+    def _check_lead(self, play: Play) -> Play:
         tile = play.tile
-        left, right = self.left, self.right
-        assert left is not None and right is not None
-        fits_left, fits_right = tile.shows(left), tile.shows(right)
-        if play.end is LEFT or play.end is RIGHT:
-            if not (fits_left if play.end is LEFT else fits_right):
-                raise TileDoesNotFitError(f"{tile} does not fit the {play.end.value} end")
-            return (AT_LEFT if play.end is LEFT else AT_RIGHT)[tile.index]
-        if fits_left and fits_right:
-            if left != right:
-                raise EndRequiredError(f"{tile} fits both ends: choose one")
-            return AT_LEFT[tile.index]
-        if fits_left:
-            return AT_LEFT[tile.index]
-        if fits_right:
-            return AT_RIGHT[tile.index]
-        raise TileDoesNotFitError(f"{tile} fits neither end")
+        if self.must_lead and tile not in self.must_lead:
+            leads = " or ".join(map(str, self.must_lead))
+            raise WrongLeadError(f"this hand must be led with {leads}")
+        half = play.left_half
+        if half is None or half == tile.low:
+            return LEAD[tile.index]
+        if not tile.shows(half):
+            raise TileDoesNotFitError(f"{tile} has no {half}")
+        return Play(tile, None, half)
 
-    def _lay(self, seat: int, play: Play) -> list[Event]:
-        """Lay a checked ``play``: the lead sets both ends, a tile at an end turns it."""
-        tile, left, right = play.tile, self.left, self.right
-        if left is None or right is None:
-            first = play.left_half if play.left_half is not None else tile.low
-            second = self.right = tile.pips - first
-            self.left = first
-        elif play.end is RIGHT:
-            first, second = right, tile.pips - right
-            self.right = second
+    def step(self, seat: int, action: Action) -> None:
+        """Apply ``action`` for ``seat`` without keeping its events."""
+        self.apply(seat, action)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``seat`` and return what happened. Nothing changes on error."""
+        action = self.check(seat, action)
+        events: list[Event] = []
+        moves_on = True
+        kind = type(action)
+        if kind is Play:
+            events.extend(self._lay(seat, action))  # type: ignore[arg-type]
+        elif kind is Cut:
+            events.extend(self._cut(seat, action))  # type: ignore[arg-type]
+            moves_on = False  # the cut hands the turn to the taker
+        elif kind is Draw:
+            events.append(self._draw(seat))
+            moves_on = False  # a seat that drew lays or draws again
+        elif kind is Discard:
+            self._discard(seat, action.tile)  # type: ignore[union-attr]
+            events.append(self._stuck_event(seat, action))
         else:
-            first, second = tile.pips - left, left
-            self.left = first
-        self.masks[seat] ^= tile.bit
-        self.in_hands ^= tile.bit
-        ends = (self.left, self.right)
-        return [TilePlayed(seat, tile, play.end or LEFT, first, second, ends)]  # type: ignore[arg-type]
+            events.append(self._stuck_event(seat, action))
+            events.extend(self._score(seat, self.variant.knock_points(self.options)))
+        self.moves.append(Move(seat, action))
+        self._legal = None
+        ended = self._check_end(seat, kind is not Discard)
+        if ended is not None:
+            events.append(ended)
+        elif moves_on:
+            self._pass_turn(seat)
+        return events
 
-    def _fork_layout(self, state: dict[str, object]) -> None:
-        state["_line"] = None  # rebuilt only if the fork is asked for it
-        state["_line_moves"] = 0
+    # --- effects ------------------------------------------------------------------------
+    def _draw(self, seat: int) -> TileDrawn:
+        """Drawing is an operation like any other: the next tile of the stock's fixed order."""
+        tile = self.stock[self.drawn]
+        self.drawn += 1
+        self.masks[seat] |= tile.bit
+        self.draws += 1
+        return TileDrawn(seat, self.draws, self.stock_left, self.masks[seat].bit_count())
 
     def _discard(self, seat: int, tile: Tile) -> None:
-        super()._discard(seat, tile)
-        self.in_hands ^= tile.bit
+        self.dead[seat].append(tile)
+        self.masks[seat] ^= tile.bit
 
-    # --- the fast path -----------------------------------------------------------------
-    def step(self, seat: int, action: Action) -> None:
-        """:meth:`HandCore.apply` without events, inline for the plain line's seams: equal
-        numbers, no stock, no points during play, the mover is the out seat, blocked when
-        no tile held fits an end, the turn passes to the next seat (the property tests play
-        every match through both and compare). Nothing changes on error."""
-        masks = self.masks
-        if type(action) is Play:
-            tile = action.tile
-            bit = tile.bit
-            left = self.left
-            end = action.end
-            # The common case is checked inline: a held tile laid at an end it fits.
-            if (
-                end is None
-                or left is None
-                or seat != self.to_move
-                or not masks[seat] & bit
-                or not SHOWS[left if end is LEFT else self.right] & bit  # type: ignore[index]
-            ):
-                end = self.check(seat, action).end  # type: ignore[union-attr]
-            # The log keeps one canonical action per effect (interned where possible), so a
-            # hand replayed from its record holds exactly the same moves.
-            if left is None:
-                half = action.left_half if action.left_half is not None else tile.low
-                self.left, self.right = half, tile.pips - half
-                action = LEAD[tile.index] if half == tile.low else Play(tile, None, half)
-            elif end is RIGHT:
-                self.right = tile.pips - self.right  # type: ignore[operator]
-                action = AT_RIGHT[tile.index]
-            else:
-                self.left = tile.pips - left
-                action = AT_LEFT[tile.index]
-            masks[seat] ^= bit
-            self.in_hands ^= bit
-        elif not (action is KNOCK and self._legal is KNOCK_ONLY and seat == self.to_move):
-            action = self.check(seat, action)
-            if type(action) is Discard:
-                self._discard(seat, action.tile)
-        self.moves.append(_new_move(Move, (seat, action)))
-        self._legal = None
-        if not masks[seat]:
-            self._end(HandEndReason.OUT, seat, type(action) is Play)
-        elif not self.in_hands & (SHOWS[self.left] | SHOWS[self.right]):  # type: ignore[index]
-            self._end(HandEndReason.BLOCKED, None, False)
-        else:
-            self.to_move = seat + 1 if seat + 1 < self.seats else 0
+    def _stuck_event(self, seat: int, action: Action) -> Event:
+        if type(action) is Discard:
+            return TileDiscarded(seat, len(self.dead[seat]), self.ends)
+        return Knocked(seat, self.ends)
+
+    def _score(self, seat: int, points: tuple[Score, ...]) -> list[Event]:
+        events: list[Event] = []
+        for amount, why in points:
+            self.scored[seat] += amount
+            events.append(PointsScored(seat, seat, amount, why))
+        return events
+
+    def _pass_turn(self, seat: int) -> None:
+        """Who moves next: the next seat in turn order (where the game says so, skipping a
+        seat with no tiles once the stock is empty)."""
+        self.draws = 0
+        skip = self.variant.skip_empty and not self.stock_left
+        for step in range(1, self.seats + 1):
+            nxt = (seat + step) % self.seats
+            if not (skip and not self.masks[nxt]):
+                self.to_move = nxt
+                return
+        self.to_move = (seat + 1) % self.seats  # pragma: no cover - the hand is blocked then
+
+    # --- the end of a hand -------------------------------------------------------------
+    def _blocked(self) -> bool:
+        """Nobody can lay, nor draw: (the knocks that would follow need not be made)."""
+        if not self.laid:
+            return False
+        if self.variant.blocked_by_table(self):
+            return True
+        if self.stock_left > self.variant.stock_reserve:
+            return False
+        return not sum(self.masks) & self.lay_mask()
+
+    def _check_end(self, mover: int, by_play: bool) -> HandEnded | None:
+        out = self.variant.out_seat(self, mover)
+        if out is not None:
+            return self._end(HandEndReason.OUT, out, by_play)
+        if self._blocked():
+            return self._end(HandEndReason.BLOCKED, None, False)
+        return None
+
+    def _end(self, reason: HandEndReason, out_seat: int | None, by_play: bool) -> HandEnded:
+        self.to_move = None
+        self.reason = reason
+        self.out_seat = out_seat
+        game = self.variant
+        scored = tuple(self.scored) if game.keeps_scored else ()
+        end = game.ending(self.options, reason, out_seat, self.hands, scored, self.dead)
+        score = game.score_hand(self.options, end)
+        self.result = HandEnded(
+            self.number,
+            reason,
+            out_seat,
+            by_play,
+            score.winner,
+            end.totals,
+            score.points,
+            tuple(map(add, self._scores_before, score.points)),
+            self.stock_left,
+            scored,
+            score.lowest_double,
+            game.pips_decide(reason),
+        )
+        return self.result
+
+    def can(self, seat: int, action: Action) -> bool:
+        try:
+            self.check(seat, action)
+        except ValueError:
+            return False
+        return True

@@ -9,34 +9,85 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from .actions import Action
+from .actions import Action, Draw, Knock
 from .deal import Deal, shuffle_deal
 from .errors import BadInputError, HandOverError
 from .events import Event, MatchEnded
 from .hand import Hand
+from .hand_board import BoardHand
+from .hand_line import LineHand
 from .options import Options
-from .table import StockHand
-from .variants import Opening, PreviousHand, Variant, variant
+from .seams import Opening, PreviousHand
+from .variants import Variant, variant
 
 # A deal nobody can open (no double dealt where a double must lead) is shuffled again; with a
 # double-12 set this happens about once in 200 deals, so a handful of tries always suffices.
 MAX_REDEALS = 1000
 
-AnyHand = Hand | StockHand  # the one machine on the plain line (bit masks) or on the board
+# The seams the plain line's fast path takes as they are in :class:`Variant`: a game overriding
+# one of them is played on the board (see :func:`plays_on_line`).
+LINE_HOOKS = (
+    "lead_cross", "ways", "end_open", "cut_mask", "lead_points", "play_points", "knock_points",
+    "out_seat", "blocked_by_table",
+)
+_PLAIN_HOOKS: dict[type, bool] = {}  # per game class: keeps every hook in LINE_HOOKS
+
+
+def plays_on_line(game: Variant, options: Options, seats: int) -> bool:
+    """Whether every seam of ``game`` is the plain line's, so that the bit-mask line plays
+    it: equal numbers on one line, no stock, no cut, no crosswise tile, no points in play."""
+    cls = type(game)
+    hooks = _PLAIN_HOOKS.get(cls)
+    if hooks is None:
+        hooks = all(getattr(cls, hook) is getattr(Variant, hook) for hook in LINE_HOOKS)
+        _PLAIN_HOOKS[cls] = hooks
+    return (
+        hooks
+        and game.layout == "line"
+        and game.join_sum is None
+        and not game.matadors
+        and not game.has_cut
+        and not game.skip_empty
+        and not game.points_in_play
+        and not game.stock_size(options, seats)
+    )
+
+
+def new_hand(
+    game: Variant,
+    options: Options,
+    deal: Deal,
+    opening: Opening,
+    number: int = 0,
+    scores_before: tuple[int, ...] | None = None,
+) -> Hand:
+    """The state of a new hand of ``game``, on the layout its seams call for."""
+    layout = LineHand if plays_on_line(game, options, deal.seats) else BoardHand
+    return layout(game, options, deal, opening, number, scores_before)
 
 
 class Match:
     """A match of one game at one table, from its first hand to its winner."""
 
     def __init__(
-        self, game: str | Variant, seats: int, options: Mapping[str, object] | None = None
+        self,
+        game: str | Variant,
+        seats: int,
+        options: Mapping[str, object] | None = None,
+        *,
+        automate: bool = False,
     ) -> None:
+        # Whether the moves nobody decides are played as soon as they are due (see
+        # :meth:`play_forced`): by :meth:`apply`, :meth:`start_hand` and :meth:`deal_hand`,
+        # which then return their events too. Never by :meth:`step`, nor in a replay: a
+        # record holds every move that was made.
+        self.automate = automate
         self.variant = game if isinstance(game, Variant) else variant(game)
         self.seats = seats
         self.options: Options = self.variant.options({} if options is None else options, seats)
         self.sides = self.variant.sides(seats)
         self._one_seat_sides = all(len(side) == 1 for side in self.sides)
-        self.hands: list[AnyHand] = []
+        self.hands: list[Hand] = []
         self.scores: tuple[int, ...] = (0,) * len(self.sides)
         self.over = False
         self.winner: int | None = None
@@ -51,7 +102,7 @@ class Match:
 
     # --- hands -------------------------------------------------------------------------
     @property
-    def hand(self) -> AnyHand:
+    def hand(self) -> Hand:
         """The current (last started) hand."""
         if not self.hands:
             raise BadInputError("no hand has been dealt yet")
@@ -100,11 +151,13 @@ class Match:
         return self._start(deal, self.variant.opening(self.options, deal, self._previous()))
 
     def _start(self, deal: Deal, opening: Opening) -> list[Event]:
-        hand = self.variant.new_hand(self.options, deal, opening, len(self.hands), self.scores)
+        hand = new_hand(self.variant, self.options, deal, opening, len(self.hands), self.scores)
         self.hands.append(hand)
         events = list(hand.start_events)
         if hand.over:
             events.extend(self._hand_finished())
+        if self.automate:
+            events.extend(self.play_forced())
         return events
 
     def deal_hand(self, rng: random.Random) -> list[Event]:
@@ -141,13 +194,42 @@ class Match:
         return bool(self.hands) and self.hand.can(seat, action)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply ``action`` for ``seat``; see :meth:`Hand.check` for the errors it raises."""
+        """Apply ``action`` for ``seat``, then (with :attr:`automate`) the moves nobody
+        decides that follow; see :meth:`Hand.check` for the errors it raises."""
+        events = self._apply(seat, action)
+        if self.automate:
+            events.extend(self.play_forced())
+        return events
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
         if not self.hands:
             raise HandOverError("no hand is being played")
         hand = self.hand
         events = hand.apply(seat, action)
         if hand.over:
             events.extend(self._hand_finished())
+        return events
+
+    def forced_action(self) -> Action | None:
+        """The move nobody decides, if one is due: a knock when nothing fits and nothing may
+        be drawn, a draw when the stock must be used (the only legal action, whoever is to
+        move). A discard is a choice, and so is anything else."""
+        legal = self.legal_actions()
+        if len(legal) == 1 and type(legal[0]) in (Knock, Draw):
+            return legal[0]
+        return None
+
+    def play_forced(self) -> list[Event]:
+        """Play the moves nobody decides (:meth:`forced_action`), in turn, until a seat has a
+        choice or the hand ends; their events, in order (a drawn tile is told only to its
+        seat's view). The next hand is not dealt."""
+        events: list[Event] = []
+        action = self.forced_action()
+        while action is not None:
+            seat = self.to_move
+            assert seat is not None
+            events.extend(self._apply(seat, action))
+            action = self.forced_action()
         return events
 
     def step(self, seat: int, action: Action) -> None:

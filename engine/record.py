@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import DRAW, KNOCK, Action, Cut, Discard, Draw, Knock, Move, Play
+from .actions import DRAW, KNOCK, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal
 from .errors import BadInputError, CorruptMatchError, DominoError
 from .match import Match
 from .tiles import End, Tile, parse_halves
-from .variants import StockGame, variant
+from .variants import Variant, variant
 
 FORMAT = "dominoes-match"
 VERSION = 1
@@ -60,54 +60,66 @@ def _seat(value: object) -> int:
     return value
 
 
-def parse_deal(data: object, highest: int, stock: bool = False) -> Deal:
-    """A hand's ``deal``, ``middle`` and ``first`` as a :class:`Deal`; with ``stock`` (the
-    games of seed 002) also its ``stock``, and then ``first`` has no default."""
+def parse_deal(data: object, highest: int, has_stock: bool = False) -> Deal:
+    """A hand's ``deal``, ``middle`` and ``first`` as a :class:`Deal`; in a game that
+    ``has_stock``, its ``stock`` instead of a middle, and then ``first`` has no default."""
     if not isinstance(data, Mapping):
         raise BadInputError("a hand must be an object")
-    if stock:
-        return _parse_stock_deal(data, highest)
     hands = data.get("deal")
     if not isinstance(hands, list):
         raise BadInputError("a hand needs its deal: one list of tiles per seat")
     dealt = tuple(_tiles(h, highest, "a seat's deal") for h in hands)
     middle_raw = data.get("middle") or []
+    if has_stock and middle_raw:
+        raise BadInputError("this game has no middle tiles: the tiles not dealt are the stock")
     middle = _tiles(middle_raw, highest, "the middle")
     turned_left = parse_halves(middle_raw[0])[0] if middle else None
-    first = data.get("first", 0)
+    stock_raw = data.get("stock") if has_stock else None
+    stock = () if stock_raw is None else _tiles(stock_raw, highest, "the stock")
     # ``first`` is ignored where the rules choose nobody by lot; where they do, the opening
     # refuses a seat that is not at the table (-1 stands for "not a seat").
+    first = data.get("first", None if has_stock else 0)
     lot = first if type(first) is int else -1
-    return Deal(dealt, middle, lot, turned_left)
+    return Deal(dealt, middle, lot, turned_left, stock)
 
 
-def _parse_stock_deal(data: Mapping[str, Any], highest: int) -> Deal:
-    hands = data.get("deal")
-    if not isinstance(hands, list):
-        raise BadInputError("a hand needs its deal: one list of tiles per seat")
-    dealt = tuple(_tiles(h, highest, "a seat's deal") for h in hands)
-    if data.get("middle"):
-        raise BadInputError("this game has no middle tiles: the tiles not dealt are the stock")
-    stock_raw = data.get("stock")
-    stock = () if stock_raw is None else _tiles(stock_raw, highest, "the stock")
-    first = data.get("first")
-    return Deal(dealt, (), first if type(first) is int else -1, None, stock)
+@dataclass(frozen=True, slots=True)
+class MoveWords:
+    """What a scenario may write for an action: the games with a stock know more words (a
+    draw, Kolbasa's cut, the spinner's ends, ``cross``) and read ``null`` as absent."""
+
+    kinds: tuple[str, ...]  # the keys that name an action, one of them in each
+    ends: tuple[End, ...]  # the ends a play may name
+    cross: bool  # a play may say whether it lies crosswise
+    null_is_absent: bool
 
 
-END_NAMES = {end.value: end for end in End}
+LINE_WORDS = MoveWords(("play", "knock", "dead"), (End.LEFT, End.RIGHT), False, False)
+STOCK_WORDS = MoveWords(("play", "knock", "draw", "cut", "dead"), tuple(End), True, True)
 GIVE_NAMES = {"left": End.LEFT, "right": End.RIGHT}
-STOCK_KINDS = ("play", "knock", "dead", "draw", "cut")
 
 
-def parse_stock_move(data: object, highest: int) -> Move:
-    """One action of a game of seed 002; ``null`` counts as absent. Raises BadInputError."""
+def words_for(game: Variant) -> MoveWords:
+    """The words ``game``'s scenarios are written in: stored matches and the conformance
+    cases were written so, and must read exactly as they did."""
+    return STOCK_WORDS if game.has_stock else LINE_WORDS
+
+
+def _or(words: Sequence[str]) -> str:
+    return f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def parse_move(data: object, highest: int, words: MoveWords = STOCK_WORDS) -> Move:
+    """One scenario action, as ``words`` allow it. Raises :class:`BadInputError` when it is
+    malformed."""
     if not isinstance(data, Mapping):
         raise BadInputError("an action must be an object")
-    data = {k: v for k, v in data.items() if v is not None}
+    if words.null_is_absent:
+        data = {k: v for k, v in data.items() if v is not None}
     seat = _seat(data.get("seat"))
-    kinds = [k for k in STOCK_KINDS if k in data]
+    kinds = [k for k in words.kinds if k in data]
     if len(kinds) != 1:
-        raise BadInputError("an action has exactly one of play, knock, draw, cut or dead")
+        raise BadInputError(f"an action has exactly one of {_or(words.kinds)}")
     kind = kinds[0]
     if kind in ("knock", "draw"):
         if data[kind] is not True:
@@ -123,42 +135,14 @@ def parse_stock_move(data: object, highest: int) -> Move:
     left_half, _ = parse_halves(data["play"])
     tile = _tile(data["play"], highest)
     end_text = data.get("end")
-    if end_text is not None and (not isinstance(end_text, str) or end_text not in END_NAMES):
-        raise BadInputError(f"an end is left, right, up or down, not {end_text!r}")
-    cross = data.get("cross")
+    ends = {end.value: end for end in words.ends}
+    if end_text is not None and (not isinstance(end_text, str) or end_text not in ends):
+        raise BadInputError(f"an end is {_or(list(ends))}, not {end_text!r}")
+    cross = data.get("cross") if words.cross else None
     if cross is not None and type(cross) is not bool:
         raise BadInputError(f"cross is true or false, not {cross!r}")
-    end = None if end_text is None else END_NAMES[end_text]
+    end = None if end_text is None else ends[end_text]
     return Move(seat, Play(tile, end, left_half, cross))
-
-
-def parse_move(data: object, highest: int) -> Move:
-    """One scenario action. Raises :class:`BadInputError` when it is malformed."""
-    if not isinstance(data, Mapping):
-        raise BadInputError("an action must be an object")
-    seat = _seat(data.get("seat"))
-    kinds = [k for k in ("play", "knock", "dead") if k in data]
-    if len(kinds) != 1:
-        raise BadInputError("an action has exactly one of play, knock or dead")
-    action: Action
-    if kinds[0] == "play":
-        left_half, _ = parse_halves(data["play"])
-        tile = _tile(data["play"], highest)
-        end_text = data.get("end")
-        if end_text is None:
-            end = None
-        elif end_text in ("left", "right"):
-            end = End(end_text)
-        else:
-            raise BadInputError(f"an end is left or right, not {end_text!r}")
-        action = Play(tile, end, left_half)
-    elif kinds[0] == "knock":
-        if data["knock"] is not True:
-            raise BadInputError('a knock is written "knock": true')
-        action = KNOCK
-    else:
-        action = Discard(_tile(data["dead"], highest))
-    return Move(seat, action)
 
 
 def move_to_dict(move: Move, lead: tuple[int, int] | None = None) -> dict[str, object]:
@@ -204,13 +188,12 @@ def replay(data: object) -> Replay:
     if not isinstance(hands, list):
         return Replay(match, ReplayError(None, None, "bad_input", "hands must be a list"), sides)
     highest = match.options.set
-    stock = isinstance(game, StockGame)
-    read_move = parse_stock_move if stock else parse_move
+    words = words_for(game)
     for h, hand_data in enumerate(hands):
         try:
             if not match.can_deal():
                 raise BadInputError("this hand comes after an unfinished hand or the match end")
-            match.start_hand(parse_deal(hand_data, highest, stock))
+            match.start_hand(parse_deal(hand_data, highest, game.has_stock))
         except BadInputError as exc:
             return Replay(match, ReplayError(h, None, exc.code, str(exc)), sides)
         actions = hand_data.get("actions", [])
@@ -218,7 +201,7 @@ def replay(data: object) -> Replay:
             return Replay(match, ReplayError(h, None, "bad_input", "actions must be a list"), sides)
         for a, action_data in enumerate(actions):
             try:
-                move = read_move(action_data, highest)
+                move = parse_move(action_data, highest, words)
                 match.step(move.seat, move.action)  # a seat not at the table: not_your_turn
             except DominoError as exc:
                 return Replay(match, ReplayError(h, a, exc.code, str(exc)), sides)

@@ -10,8 +10,8 @@ the handlers.
 
 Each concern is a module, and each builds on the one before: the games in memory
 (:mod:`.memory`), committing (:mod:`.commits`), the game's messages and place (:mod:`.chats`),
-lobbies (:mod:`.lobby`), play (:mod:`.play`, with the moves nobody decides in
-:mod:`.automoves`), and stopping, leaving and replacing (:mod:`.seats`). Beside them: a
+lobbies (:mod:`.lobby`), play (:mod:`.play`; the moves nobody decides are the engine's:
+``Match.play_forced``), and stopping, leaving and replacing (:mod:`.seats`). Beside them: a
 group's settings (:mod:`.settings`), the per-game locks (:mod:`.locks`), the computer players'
 process pool (:mod:`.thinker`), ratings (:mod:`.ratings`) and scoreboards
 (:mod:`.scoreboards`).

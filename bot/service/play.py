@@ -22,7 +22,6 @@ from ..errors import GameOverError, NotPlayingError, NotYourTurnError, OutOfDate
 from ..i18n import N_
 from ..models import AWAY_AFTER, Game, Outgoing, Status
 from ..refusals import rule_message
-from .automoves import auto_moves
 from .lobby import Lobbies
 from .scoreboards import rating_changes
 from .thinker import Question
@@ -207,7 +206,8 @@ class Play(Lobbies):
         return self.composer.away(game, seat)
 
     def _settle(self, game: Game, events: list[Event]) -> tuple[list[Event], list[Outgoing]]:
-        """Announce, knock for stuck players, deal the next hand: until a human must act.
+        """Announce, let the engine play the moves nobody decides (a knock when nothing fits, a
+        draw when the stock must be used), deal the next hand: until a human must act.
 
         Announcements are composed as each hand ends, before the next deal replaces it.
         """
@@ -219,7 +219,7 @@ class Play(Lobbies):
             if match.hand.over:
                 new = match.deal_hand(random.Random(self.seed_source()))
             else:
-                new = auto_moves(match)
+                new = match.play_forced()
                 if not new:
                     break
             events += new

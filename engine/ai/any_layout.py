@@ -28,12 +28,10 @@ from .sampling import choice_log_probability, likely_deals
 from .simulation import BoardHand
 
 WIN_BONUS = 25.0  # what winning a hand is worth on top of its pips, where wins decide
-# The budget in simulated moves. A move costs more in some games (Kolbasa's ribbons, Muggins'
-# four arms, points to count), so each game's keeps its decisions about as quick (measured
-# with benchmarks.tournament); Matador's choices are the closest, so it gets the most deals
-# its cheap moves allow.
-STEPS = {"matador": 2000, "kolbasa": 1200, "six-matador": 1000, "french": 1200, "muggins": 600}
-DEFAULT_STEPS = 1500
+# The budget in simulated moves is the game's (Variant.search_steps): a move costs more in
+# some games (Kolbasa's ribbons, Muggins' four arms, points to count), so each game's keeps its
+# decisions about as quick; Matador's choices are the closest, so it gets the most deals its
+# cheap moves allow.
 WORLDS = 64  # deals searched at most (short hands end the budget late)
 POOL = 48  # consistent deals drawn and weighed to pick the searched ones from
 LEAD_STEPS = 3  # the lead: the longest hand to play out and the most moves, once a hand
@@ -159,7 +157,7 @@ class AnyLayout:
         scratch = imagine(view, board, rng)
         known = read_history(view, game, scratch.fork())  # the fork is written over
         scoring = game.points_in_play or game.matador_score(view.table.options)
-        steps = effort.steps if effort.steps is not None else STEPS.get(game.name, DEFAULT_STEPS)
+        steps = effort.steps if effort.steps is not None else game.search_steps
         if board.center is None:
             steps *= LEAD_STEPS
         work = Work(steps, effort.deadline)

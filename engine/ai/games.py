@@ -6,7 +6,7 @@ playout), and how one decision's search is set up (the deals it imagines from th
 how a finished hand is valued, the exact endgame where it applies). The engine plays a game
 either on its plain line of equal numbers (one line, no stock, no points during play: the
 bit-mask fast path) or on its general board; the knowledge follows the same fact,
-:meth:`Variant.plain_line`, so it simulates on the hand the engine itself would deal.
+:func:`engine.match.plays_on_line`, so it simulates on the hand the engine itself would deal.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ..views import PlayerView
 from .any_layout import AnyLayout
 from .budget import Effort, Plan
 from .plain_line import PlainLine
+from .simulation import plays_on_line
 
 
 class GameKnowledge(Protocol):
@@ -41,6 +42,6 @@ ANY_LAYOUT = AnyLayout()
 def knowledge_of(view: PlayerView) -> GameKnowledge:
     """The knowledge for the game at ``view``'s table."""
     table = view.table
-    if variant(table.game).plain_line(table.options, table.seats):
+    if plays_on_line(variant(table.game), table.options, table.seats):
         return PLAIN_LINE
     return ANY_LAYOUT

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from ..board import DOWN, LEFT, RIGHT, UP, Board, Piece
 from ..deal import Deal
-from ..hand import AT_LEFT, AT_RIGHT, SHOWS, TILE_AT, plays_at
-from ..hand import Hand as LineHand
-from ..machine import mask_of, tiles_of
+from ..hand_board import BoardHand
+from ..hand_line import AT_LEFT, AT_RIGHT, LineHand, plays_at
+from ..masks import SHOWS, TILE_AT, mask_of, tiles_of
+from ..match import plays_on_line
 from ..options import Options
-from ..table import StockHand as BoardHand
-from ..variants import Opening, Variant
+from ..seams import Opening
+from ..variants import Variant
 
 __all__ = [
     "AT_LEFT", "AT_RIGHT", "DOWN", "LEFT", "RIGHT", "SHOWS", "TILE_AT", "UP", "Board",
     "BoardHand", "Deal", "LineHand", "Opening", "Piece", "board_hand", "line_hand", "mask_of",
-    "plays_at", "put_on", "tiles_of",
+    "plays_at", "plays_on_line", "put_on", "tiles_of",
 ]
 
 

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 from ..errors import UnknownGameError
-from .base import HandScore, Opening, PreviousHand, Variant
+from .base import Variant
+from .bergen import Bergen
+from .french import French
 from .gaple import Gaple
 from .gaple_dead import GapleDead
+from .kolbasa import Kolbasa
+from .matador import Matador
+from .muggins import Muggins
 from .pair import Pair
-from .seed002 import SEED_002
-from .stock import StockGame
+from .six_matador import SixMatador
 
 # In display order: the bot's menus and the benchmarks list the games this way.
-VARIANTS: dict[str, Variant] = {v.name: v for v in (Gaple(), GapleDead(), Pair(), *SEED_002)}
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Gaple(), GapleDead(), Pair(), Kolbasa(), Matador(), SixMatador(), French(), Muggins(),
+        Bergen(),
+    )
+}
 
 
 def _key(name: str) -> str:
@@ -35,12 +45,4 @@ def variant(name: object) -> Variant:
     return found
 
 
-__all__ = [
-    "VARIANTS",
-    "HandScore",
-    "Opening",
-    "PreviousHand",
-    "StockGame",
-    "Variant",
-    "variant",
-]
+__all__ = ["VARIANTS", "Variant", "variant"]

@@ -4,68 +4,27 @@ Adding a game means adding a subclass (its seats, deal, opening, scoring and mat
 declares its seams: the layout and matching rule, the stock and drawing rule, what a stuck
 player does, who moves next, when a hand ends, points during play and how tiles lie. The
 defaults are the plain line's (equal numbers, no stock, knock, next seat, out or blocked, no
-points in play, everything along). :mod:`engine.machine` applies them; nothing else changes.
+points in play, everything along). The hand (:mod:`engine.hand`, a floor above) applies
+them; a variant never imports it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 from operator import attrgetter
-from typing import TYPE_CHECKING
 
-from ..board import Piece
+from ..board import Board, Piece
 from ..deal import Deal
 from ..errors import BadInputError
 from ..events import HandEndReason, ScoreReason
-from ..machine import EVERY_TILE, SHOWS, mask_of
+from ..masks import EVERY_TILE, SHOWS, mask_of
 from ..options import SET_ANY, Options, OptionSpec, build_options, target
+from ..seams import NO_POINTS, HandEnd, HandScore, HandState, Opening, PreviousHand, Score
 from ..tiles import End, Tile
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..board import Board
-    from ..hand import Hand
-    from ..machine import HandCore
-    from ..table import StockHand
-
+from .scoring import winner_takes_the_rest
 
 PIPS = attrgetter("pips")
-Score = tuple[int, ScoreReason]  # points scored during play and why
-NO_POINTS: tuple[Score, ...] = ()
-# The seams the plain line's fast path takes as they are here: a game overriding one of
-# them is played on the board (see :meth:`Variant.plain_line`).
-LINE_HOOKS = (
-    "lead_cross", "ways", "end_open", "cut_mask", "lead_points", "play_points", "knock_points",
-    "out_seat", "blocked_by_table",
-)
-_PLAIN_HOOKS: dict[type, bool] = {}  # per game class: keeps every hook in LINE_HOOKS
-
-
-@dataclass(frozen=True, slots=True)
-class Opening:
-    """Who acts first in a hand and what they may lead."""
-
-    opener: int
-    must_lead: tuple[Tile, ...] = ()  # empty: any tile (or the line is already started)
-    turned_up: Tile | None = None  # a middle tile that starts the line, belonging to nobody
-
-
-@dataclass(frozen=True, slots=True)
-class PreviousHand:
-    """What the next hand's opening may depend on."""
-
-    opener: int
-    winner_side: int | None
-    winner_seat: int | None  # in games of one seat a side; None in partnership games
-
-
-@dataclass(frozen=True, slots=True)
-class HandScore:
-    winner: int | None  # side; None for a drawn hand
-    points: tuple[int, ...]  # per side
-    # Bergen's blocked hand where every player holds a double: the lowest, which won it
-    lowest_double: Tile | None = None
 
 
 class Variant:
@@ -88,6 +47,14 @@ class Variant:
     has_cut: bool = False  # Kolbasa's ribbons may be cut
     points_in_play: bool = False  # most points come during play: points decide, not wins
     keeps_scored: bool = False  # a hand's result lists per seat what was scored in play
+    # The deal and the match.
+    deal_sizes: Mapping[int, int] = {4: 7}  # tiles dealt to each player, per seat count
+    has_stock: bool = False  # the tiles not dealt are the stock, drawn by a stuck player
+    plays_on_tie: bool = False  # after the target, play on while the best score is tied (D3)
+    # The hard computer player's budget per decision in simulated moves, where it searches
+    # the board (the plain line's games have their own solver): a move costs more in some
+    # games, so each keeps its decisions about as quick (benchmarks.tournament).
+    search_steps: int = 1500
 
     def __repr__(self) -> str:
         return f"variant({self.name!r})"
@@ -153,46 +120,18 @@ class Variant:
         raise BadInputError(f"no seat {seat}")
 
     def hand_size(self, options: Options, seats: int) -> int:
-        return 7
+        return self.deal_sizes[seats]
 
     def middle_size(self, options: Options, seats: int) -> int:
         return 0
 
     def stock_size(self, options: Options, seats: int) -> int:
-        """Tiles dealt to the stock, face down in draw order (none in the first three games)."""
-        return 0
-
-    def new_hand(
-        self,
-        options: Options,
-        deal: Deal,
-        opening: Opening,
-        number: int,
-        scores_before: tuple[int, ...],
-    ) -> Hand | StockHand:
-        """The state of a new hand, on the layout the seams call for."""
-        line, board = _layouts()
-        kind = line if self.plain_line(options, deal.seats) else board
-        return kind(self, options, deal, opening, number, scores_before)
-
-    def plain_line(self, options: Options, seats: int) -> bool:
-        """Whether every seam is the plain line's, so that the bit-mask line plays the game:
-        equal numbers on one line, no stock, no cut, no crosswise tile, no points in play."""
-        cls = type(self)
-        hooks = _PLAIN_HOOKS.get(cls)
-        if hooks is None:
-            hooks = all(getattr(cls, hook) is getattr(Variant, hook) for hook in LINE_HOOKS)
-            _PLAIN_HOOKS[cls] = hooks
-        return (
-            hooks
-            and self.layout == "line"
-            and self.join_sum is None
-            and not self.matadors
-            and not self.has_cut
-            and not self.skip_empty
-            and not self.points_in_play
-            and not self.stock_size(options, seats)
-        )
+        """Tiles dealt to the stock, face down in draw order: all the set's tiles not dealt
+        to a player, in a game that has a stock."""
+        if not self.has_stock:
+            return 0
+        highest = options.set
+        return (highest + 1) * (highest + 2) // 2 - seats * self.hand_size(options, seats)
 
     def has_dead_tiles(self, options: Options) -> bool:
         """What a stuck player does: discard a dead tile (True), or draw while the stock
@@ -302,11 +241,11 @@ class Variant:
         return NO_POINTS
 
     # --- the end of a hand -------------------------------------------------------------
-    def out_seat(self, hand: HandCore, mover: int) -> int | None:
+    def out_seat(self, hand: HandState, mover: int) -> int | None:
         """The seat whose empty hand ends the hand now, if any: by default the mover."""
         return mover if not hand.masks[mover] else None
 
-    def blocked_by_table(self, hand: HandCore) -> bool:
+    def blocked_by_table(self, hand: HandState) -> bool:
         """Another way a hand blocks (French: no tile off the table fits anywhere)."""
         return False
 
@@ -326,46 +265,48 @@ class Variant:
         ``reason``: where they count for nothing, a hand's result does not show them."""
         return True
 
-    def score(
-        self,
-        options: Options,
-        reason: HandEndReason,
-        out_seat: int | None,
-        totals: tuple[int, ...],
-        hands: Sequence[Sequence[Tile]],
-        dead: Sequence[Sequence[Tile]],
-    ) -> HandScore:
-        raise NotImplementedError  # every concrete game defines its scoring
-
-    def score_hand(
+    def ending(
         self,
         options: Options,
         reason: HandEndReason,
         out_seat: int | None,
         hands: Sequence[Sequence[Tile]],
-        scored: tuple[int, ...],
+        scored: tuple[int, ...] = (),
         dead: Sequence[Sequence[Tile]] = (),
-        totals: tuple[int, ...] | None = None,
-    ) -> HandScore:
-        """The hand's result: the points at its end (:meth:`score`) plus those scored during
-        play (``scored``, per seat; empty where the game scores none). ``totals``: the
-        :meth:`totals` of ``hands`` and ``dead`` when the caller has them already."""
+    ) -> HandEnd:
+        """How a hand ended, its :meth:`totals` counted: what :meth:`score_hand` reads."""
         dead = dead or [[] for _ in hands]
-        if totals is None:
-            totals = self.totals(options, hands, dead)
-        end = self.score(options, reason, out_seat, totals, hands, dead)
-        if not scored:
-            return end
-        return HandScore(end.winner, tuple(a + b for a, b in zip(end.points, scored, strict=True)),
-                         end.lowest_double)
+        return HandEnd(reason, out_seat, self.totals(options, hands, dead), hands, dead, scored)
+
+    def score(self, options: Options, end: HandEnd) -> HandScore:
+        """The points at the hand's end, per side: by default Gaple's (the out seat, or the
+        one lightest hand, takes the pips of every other hand)."""
+        return winner_takes_the_rest(end.reason, end.out_seat, end.totals)
+
+    def score_hand(self, options: Options, end: HandEnd) -> HandScore:
+        """The hand's result: the points at its end (:meth:`score`) plus those scored during
+        play (``end.scored``, per seat; empty where the game keeps none)."""
+        score = self.score(options, end)
+        if not end.scored:
+            return score
+        points = tuple(a + b for a, b in zip(score.points, end.scored, strict=True))
+        return HandScore(score.winner, points, score.lowest_double)
 
     def match_outcome(
         self, options: Options, scores: tuple[int, ...], reached: bool
     ) -> tuple[bool, int | None, bool]:
-        """(over, winner, target reached so far): :meth:`match_result` unless a game keeps
-        playing after the target (the games of seed 002, on a tie for the best score)."""
-        over, winner = self.match_result(options, scores)
-        return over, winner, over
+        """(over, winner, target reached so far): :meth:`match_result`, or where the game
+        plays on after a tie (:attr:`plays_on_tie`), the match ends after the first hand
+        that leaves one side alone with the best score once some score reached the target."""
+        if not self.plays_on_tie:
+            over, winner = self.match_result(options, scores)
+            return over, winner, over
+        reached = reached or max(scores) >= options.target
+        if not reached:
+            return False, None, False
+        best = min(scores) if self.lowest_total_wins else max(scores)
+        leaders = [side for side, score in enumerate(scores) if score == best]
+        return (True, leaders[0], True) if len(leaders) == 1 else (False, None, True)
 
     def settlement(self, scores: tuple[int, ...], winner: int | None) -> tuple[int, ...] | None:
         """What the match's end shows as settled, apart from the scores: per side, what it
@@ -379,50 +320,3 @@ class Variant:
                 return True, side
         return False, None
 
-
-@cache
-def _layouts() -> tuple[type[Hand], type[StockHand]]:
-    """The two layouts, imported once (they import this module)."""
-    from ..hand import Hand
-    from ..table import StockHand
-
-    return Hand, StockHand
-
-
-def lightest(totals: Sequence[int]) -> int | None:
-    """The one seat with the fewest pips, or None on a tie."""
-    low = min(totals)
-    seats = [seat for seat, total in enumerate(totals) if total == low]
-    return seats[0] if len(seats) == 1 else None
-
-
-def winner_takes_the_rest(
-    reason: HandEndReason, out_seat: int | None, totals: tuple[int, ...]
-) -> HandScore:
-    """Gaple's scoring (also Kolbasa's and Matador's): the out seat, or the one lightest
-    hand, takes the pips of every other hand; a tie for lightest scores nobody."""
-    winner = out_seat if reason is HandEndReason.OUT else lightest(totals)
-    points = [0] * len(totals)
-    if winner is not None:
-        points[winner] = sum(totals) - totals[winner]
-    return HandScore(winner, tuple(points))
-
-
-def highest_double_lead(deal: Deal) -> Opening:
-    """The holder of the highest double dealt must lead it."""
-    best: Tile | None = None
-    best_seat = 0
-    for seat, hand in enumerate(deal.hands):
-        for tile in hand:
-            if tile.is_double and (best is None or tile.low > best.low):
-                best, best_seat = tile, seat
-    if best is None:
-        raise BadInputError("no double was dealt, so nobody can lead the first hand")
-    return Opening(best_seat, (best,))
-
-
-def lot_seat(deal: Deal) -> int:
-    """The seat drawn by lot, checked only where a game uses it (elsewhere it is ignored)."""
-    if type(deal.lot) is not int or not 0 <= deal.lot < deal.seats:
-        raise BadInputError(f"the seat drawn by lot must be 0 to {deal.seats - 1}")
-    return deal.lot

@@ -1,23 +1,15 @@
-"""Gaple as played in Indonesia (seed 003): pass when stuck, the one who goes out scores.
+"""Gaple as played in Indonesia: pass when stuck, the one who goes out scores.
 
-Its seams are all the plain line's defaults (equal numbers, no stock, knock when stuck)."""
+Its seams are all the plain line's defaults (equal numbers, no stock, knock when stuck), and
+its scoring is the default: the winner takes the pips of every other hand."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..deal import Deal
-from ..events import HandEndReason
 from ..options import SET_ANY, Options, target
-from ..tiles import Tile
-from .base import (
-    HandScore,
-    Opening,
-    PreviousHand,
-    Variant,
-    highest_double_lead,
-    winner_takes_the_rest,
-)
+from ..seams import Opening, PreviousHand
+from .base import Variant
+from .openings import highest_double_lead
 
 
 class Gaple(Variant):
@@ -32,14 +24,3 @@ class Gaple(Variant):
         if previous.winner_seat is None:  # a drawn hand: the same leader again
             return Opening(previous.opener)
         return Opening(previous.winner_seat)
-
-    def score(
-        self,
-        options: Options,
-        reason: HandEndReason,
-        out_seat: int | None,
-        totals: tuple[int, ...],
-        hands: Sequence[Sequence[Tile]],
-        dead: Sequence[Sequence[Tile]],
-    ) -> HandScore:
-        return winner_takes_the_rest(reason, out_seat, totals)

@@ -1,4 +1,4 @@
-"""Gaple with dead tiles (seeds 000/001): stuck players discard face down; lowest total wins."""
+"""Gaple with dead tiles: stuck players discard face down; lowest total wins."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from dataclasses import replace
 
 from ..deal import Deal
 from ..errors import BadInputError, OptionValueError
-from ..events import HandEndReason
 from ..options import SET_ANY, Options, choice, target
+from ..seams import HandEnd, HandScore, Opening, PreviousHand
 from ..tiles import Tile
-from .base import HandScore, Opening, PreviousHand, Variant, lot_seat
+from .base import Variant
+from .openings import doubles_from, holder, lot_seat
 
 BLANK_DOUBLE = Tile(0, 0)
 DEAL_FOUR = choice("deal", 6, 7)  # what 4 players may be dealt
@@ -71,16 +72,10 @@ class GapleDead(Variant):
             if not dealt:
                 raise BadInputError("no double was dealt, so nobody can lead the first hand")
             lowest = min(dealt, key=lambda t: t.low)
-            seat = next(s for s, hand in enumerate(deal.hands) if lowest in hand)
-            return Opening(seat, (lowest,))
+            return Opening(holder(deal.hands, lowest), (lowest,))
         start = previous.winner_seat
         assert start is not None
-        for step in range(deal.seats):
-            seat = (start + step) % deal.seats
-            held = tuple(t for t in deal.hands[seat] if t.is_double)
-            if held:
-                return Opening(seat, held)
-        raise BadInputError("nobody holds a double, so nobody can lead this hand")
+        return doubles_from(deal, start)
 
     def totals(
         self, options: Options, hands: Sequence[Sequence[Tile]], dead: Sequence[Sequence[Tile]]
@@ -100,15 +95,9 @@ class GapleDead(Variant):
             total += 25
         return total
 
-    def score(
-        self,
-        options: Options,
-        reason: HandEndReason,
-        out_seat: int | None,
-        totals: tuple[int, ...],
-        hands: Sequence[Sequence[Tile]],
-        dead: Sequence[Sequence[Tile]],
-    ) -> HandScore:
+    def score(self, options: Options, end: HandEnd) -> HandScore:
+        totals, hands, dead = end.totals, end.hands, end.dead
+
         def rank(seat: int) -> tuple[int, int, int]:
             counted = list(hands[seat]) + list(dead[seat])
             if not counted:

@@ -1,14 +1,13 @@
-"""Pair dominoes (seed 004): two partnerships, seats 0+2 against 1+3."""
+"""Pair dominoes: two partnerships, seats 0+2 against 1+3."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from ..deal import Deal
 from ..events import HandEndReason
 from ..options import SET_ANY, Options, choice, target
-from ..tiles import Tile
-from .base import HandScore, Opening, PreviousHand, Variant, highest_double_lead, lot_seat
+from ..seams import HandEnd, HandScore, Opening, PreviousHand
+from .base import Variant
+from .openings import highest_double_lead, lot_seat
 
 SIDES = ((0, 2), (1, 3))
 
@@ -35,15 +34,8 @@ class Pair(Variant):
             return Opening(lot_seat(deal))
         return highest_double_lead(deal)
 
-    def score(
-        self,
-        options: Options,
-        reason: HandEndReason,
-        out_seat: int | None,
-        totals: tuple[int, ...],
-        hands: Sequence[Sequence[Tile]],
-        dead: Sequence[Sequence[Tile]],
-    ) -> HandScore:
+    def score(self, options: Options, end: HandEnd) -> HandScore:
+        reason, out_seat, totals = end.reason, end.out_seat, end.totals
         side_pips = (totals[0] + totals[2], totals[1] + totals[3])  # SIDES
         if reason is HandEndReason.OUT:
             assert out_seat is not None

@@ -250,9 +250,8 @@ def test_bergens_rules_say_who_takes_a_blocked_hand_when_every_hand_holds_a_doub
     """D20: with a double in every hand the 2 go to the lowest double, even a heavier hand."""
     bergen = variant("bergen")
     hands = ((Tile(2, 2), Tile(0, 1)), (Tile(1, 1), Tile(5, 6)))  # 5 pips, 13 pips
-    score = bergen.score(bergen.default_options(2), HandEndReason.BLOCKED, None,
-                         bergen.totals(bergen.default_options(2), hands, ((), ())), hands,
-                         ((), ()))
+    options = bergen.default_options(2)
+    score = bergen.score(options, bergen.ending(options, HandEndReason.BLOCKED, None, hands))
     assert score.winner == 1  # the heavier hand, but 1-1 is the lowest double
     rules = PRESENTATIONS["bergen"].rules
     assert "if every hand holds one, to the lowest double" in rules

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Action, Deal, Event, Match, Move, Play, Tile
-from engine.record import parse_move
+from engine.record import LINE_WORDS, parse_move
 from engine.tiles import parse_halves
 
 FIXTURES = Path(__file__).parent / "conformance"
@@ -101,7 +101,7 @@ def move_dict(text: str) -> dict[str, object]:
 
 
 def move(text: str) -> Move:
-    return parse_move(move_dict(text), 12)
+    return parse_move(move_dict(text), 12, LINE_WORDS)
 
 
 def action(text: str) -> Action:

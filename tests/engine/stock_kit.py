@@ -1,4 +1,4 @@
-"""Builders for the games of seed 002: deals with a stock, and moves written as text.
+"""Builders for the games with a stock: deals with a stock, and moves written as text.
 
 Moves: ``"0 3-3"`` (a lead), ``"1 2-3 right"``, ``"1 5-2 left cross"`` / ``"... along"``,
 ``"0 draw"``, ``"0 knock"``, ``"1 cut 0-2 right"`` (the ribbon given).
@@ -10,7 +10,7 @@ from engine_kit import tiles
 
 from engine import Deal, Event, Match, Tile, full_set
 from engine.actions import Action
-from engine.record import parse_stock_move
+from engine.record import parse_move
 
 
 def sdeal(*hands: str, stock: str = "", lot: int = 0) -> Deal:
@@ -40,7 +40,7 @@ def smove_dict(text: str) -> dict[str, object]:
 
 
 def saction(text: str) -> tuple[int, Action]:
-    move = parse_stock_move(smove_dict(text), 6)
+    move = parse_move(smove_dict(text), 6)
     return move.seat, move.action
 
 

@@ -25,7 +25,7 @@ from engine.variants import Variant, variant
 from engine.views import PlayerView
 
 BOARD_GAMES = [
-    name for name, g in VARIANTS.items() if not g.plain_line(g.defaults, g.seat_counts[0])
+    name for name, g in VARIANTS.items() if g.has_stock
 ]
 
 

@@ -11,7 +11,6 @@ Set ``ENGINE_PROPERTY_SCALE=10`` (say) to play ten times as many matches locally
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,8 +18,8 @@ from typing import Any
 
 import pytest
 from engine_kit import snapshot, tiles_in
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given
+from property_kit import PROFILE, SEEDS
 
 from engine import (
     KNOCK,
@@ -41,19 +40,8 @@ from engine import (
     player_view,
     table_view,
 )
-from engine.hand import Hand
+from engine.hand_line import LineHand as Hand
 
-SCALE = max(1, int(os.environ.get("ENGINE_PROPERTY_SCALE", "1")))
-# A fixed profile: the same examples on every run (CI stability), no deadline (a 2-core CI
-# machine may be slow), no example database, and enough matches per example.
-ENGINE_PROFILE = settings(
-    max_examples=3 * SCALE,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 MATCHES_PER_EXAMPLE = 12  # 51 configurations x 3 examples x 12: about 1,800 checked matches
 BLANK_DOUBLE = Tile(0, 0)
 
@@ -368,7 +356,7 @@ def play_checked_match(config: Config, seed: int) -> int:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
-@ENGINE_PROFILE
+@PROFILE
 @given(seed=SEEDS)
 def test_random_matches_follow_the_rules_at_every_step(config: Config, seed: int) -> None:
     for offset in range(MATCHES_PER_EXAMPLE):
@@ -406,7 +394,7 @@ def check_views(match: Match) -> None:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
-@ENGINE_PROFILE
+@PROFILE
 @given(seed=SEEDS)
 def test_views_never_hold_hidden_tiles(config: Config, seed: int) -> None:
     rng = random.Random(seed)
@@ -429,7 +417,7 @@ def same_state(a: Match, b: Match) -> None:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
-@ENGINE_PROFILE
+@PROFILE
 @given(seed=SEEDS)
 def test_stored_match_round_trips_to_an_identical_state(config: Config, seed: int) -> None:
     rng = random.Random(seed)

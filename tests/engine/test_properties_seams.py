@@ -12,15 +12,16 @@ import pytest
 from engine import (
     VARIANTS,
     Deal,
-    Hand,
     HandEnded,
     Match,
     Play,
-    StockHand,
     Tile,
     full_set,
     variant,
 )
+from engine.hand_board import BoardHand
+from engine.hand_line import LineHand
+from engine.match import plays_on_line
 from engine.tiles import End
 from engine.variants.gaple import Gaple
 
@@ -44,21 +45,21 @@ def test_every_game_plays_on_the_layout_its_seams_call_for(game: str) -> None:
     for seats in rules.seat_counts:
         match = Match(game, seats)
         match.deal_hand(random.Random(seats))
-        kind = Hand if game in LINE_GAMES else StockHand
+        kind = LineHand if game in LINE_GAMES else BoardHand
         assert type(match.hand) is kind, (game, seats)
-        assert rules.plain_line(match.options, seats) is (game in LINE_GAMES)
+        assert plays_on_line(rules, match.options, seats) is (game in LINE_GAMES)
 
 
 def test_a_declared_matching_rule_is_the_one_the_hand_plays_by() -> None:
     match = Match(SevensGaple(), 4)
-    assert not match.variant.plain_line(match.options, 4)
+    assert not plays_on_line(match.variant, match.options, 4)
     match.start_hand(Deal((
         tiles("6-6 2-2 3-3 4-4 5-5 0-0 2-3"),
         tiles("0-1 5-6 0-2 0-3 0-4 0-5 0-6"),
         tiles("1-1 1-2 1-3 1-4 1-5 1-6 2-4"),
         tiles("2-5 2-6 3-4 3-5 3-6 4-5 4-6"),
     )))
-    assert isinstance(match.hand, StockHand)
+    assert isinstance(match.hand, BoardHand)
     match.apply(0, Play(Tile(6, 6)))  # the highest double leads, as in Gaple
     # On a 6 only a 1 joins: 0-1 at either end, never 5-6 or 0-6 as in plain Gaple.
     assert {(a.tile, a.end) for a in match.legal_actions()} == {  # type: ignore[union-attr]
@@ -75,7 +76,7 @@ def test_a_game_declared_by_its_seams_alone_plays_whole_matches(seed: int) -> No
     while not match.over:
         match.deal_hand(rng)
         hand = match.hand
-        assert isinstance(hand, StockHand)
+        assert isinstance(hand, BoardHand)
         scores = match.scores
         while True:
             held = [t for h in hand.hands for t in h]

@@ -21,9 +21,10 @@ from engine import (
 )
 from engine.conformance import answer
 from engine.record import replay
+from engine.seams import HandEnd, PreviousHand
 from engine.tiles import End
-from engine.variants import PreviousHand
-from engine.variants.seed002 import bergen_blocked_winner, nearest_five
+from engine.variants.bergen import bergen_blocked_winner
+from engine.variants.scoring import nearest_five
 
 MUGGINS = ("5-5 5-0 0-0 1-2 2-6 3-4 6-6", "5-3 0-4 2-2 1-1 4-6 3-6 1-4")
 BERGEN = ("2-2 2-3 5-5 0-1 0-2 0-3", "2-5 3-5 4-6 1-3 1-4 1-6")
@@ -67,9 +68,10 @@ def test_french_blocked_when_no_tile_off_the_table_fits() -> None:
 def test_french_penalty_points_are_each_seats_pips_lowest_wins() -> None:
     game = variant("french")
     options = game.options({}, 3)
-    result = game.score(options, HandEndReason.BLOCKED, None, (9, 3, 12), [], [])
+    result = game.score(options, HandEnd(HandEndReason.BLOCKED, None, (9, 3, 12), [], []))
     assert result.winner == 1 and result.points == (9, 3, 12)
-    assert game.score(options, HandEndReason.BLOCKED, None, (3, 3, 12), [], []).winner is None
+    tied = HandEnd(HandEndReason.BLOCKED, None, (3, 3, 12), [], [])
+    assert game.score(options, tied).winner is None
 
 
 # --- muggins -----------------------------------------------------------------------------
@@ -129,14 +131,15 @@ def test_muggins_a_count_that_is_a_multiple_of_five_scores_the_count() -> None:
 
 def test_muggins_going_out_scores_ten_more() -> None:
     game = variant("muggins")
-    result = game.score(game.options({}, 2), HandEndReason.OUT, 1, (14, 0), [], [])
+    result = game.score(game.options({}, 2), HandEnd(HandEndReason.OUT, 1, (14, 0), [], []))
     assert result.winner == 1 and result.points == (0, 10)
 
 
 def test_muggins_blocked_lightest_scores_the_others_minus_its_own_rounded_to_five() -> None:
     assert [nearest_five(n) for n in (31, 32, 33, 34, 35)] == [30, 30, 35, 35, 35]
     game = variant("muggins")
-    result = game.score(game.options({}, 4), HandEndReason.BLOCKED, None, (10, 4, 18, 8), [], [])
+    result = game.score(game.options({}, 4),
+                        HandEnd(HandEndReason.BLOCKED, None, (10, 4, 18, 8), [], []))
     assert result.winner == 1 and result.points == (0, 30, 0, 0)
     assert answer(example("muggins_blocked"))["hands"][0]["points"][1] == 45
 
@@ -178,7 +181,7 @@ def test_bergen_double_and_triple_headers() -> None:
 
 def test_bergen_going_out_scores_two() -> None:
     game = variant("bergen")
-    result = game.score(game.options({}, 2), HandEndReason.OUT, 0, (0, 9), [], [])
+    result = game.score(game.options({}, 2), HandEnd(HandEndReason.OUT, 0, (0, 9), [], []))
     assert result.winner == 0 and result.points == (2, 0)
 
 
@@ -203,6 +206,7 @@ def test_bergen_blocked_with_every_player_holding_a_double_names_the_lowest() ->
                                        key=lambda t: t.low)
     assert result.lowest_double in held[result.winner or 0]
     game = variant("bergen")
-    lighter = game.score(game.options({}, 3), HandEndReason.BLOCKED, None, (13, 1, 12),
-                         [tiles("1-2 5-5"), tiles("0-1"), tiles("6-6")], [[], [], []])
+    lighter = game.score(game.options({}, 3), HandEnd(
+        HandEndReason.BLOCKED, None, (13, 1, 12),
+        [tiles("1-2 5-5"), tiles("0-1"), tiles("6-6")], [[], [], []]))
     assert lighter.winner == 1 and lighter.lowest_double is None  # the pips decided

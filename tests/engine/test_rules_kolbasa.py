@@ -20,8 +20,8 @@ from engine import (
     variant,
 )
 from engine.conformance import answer
+from engine.seams import HandEnd, PreviousHand
 from engine.tiles import End
-from engine.variants import PreviousHand
 
 KOLBASA = ("1-1 1-2 1-3 2-4 5-5 0-0 4-6", "1-4 1-5 2-3 3-5 0-6 2-6 3-6")
 
@@ -138,7 +138,7 @@ def test_two_or_three_players_draw_until_they_can_lay() -> None:
 def test_blocked_fewest_pips_wins_a_tie_is_a_drawn_hand() -> None:
     game = variant("kolbasa")
     options = game.options({}, 2)
-    won = game.score(options, HandEndReason.BLOCKED, None, (10, 4), [], [])
+    won = game.score(options, HandEnd(HandEndReason.BLOCKED, None, (10, 4), [], []))
     assert won.winner == 1 and won.points == (0, 10)
-    tie = game.score(options, HandEndReason.BLOCKED, None, (6, 6), [], [])
+    tie = game.score(options, HandEnd(HandEndReason.BLOCKED, None, (6, 6), [], []))
     assert tie.winner is None and tie.points == (0, 0)

@@ -98,11 +98,12 @@ def test_matador_the_hand_does_not_end_when_a_player_is_out() -> None:
 def test_matador_fewest_pips_scores_the_others_a_tie_scores_nobody() -> None:
     game = variant("matador")
     options = game.options({}, 3)
-    won = game.score_hand(options, HandEndReason.BLOCKED, None,  # type: ignore[attr-defined]
-                          [[Tile(0, 1)], [Tile(6, 6)], [Tile(2, 3)]], (0, 0, 0))
+    won = game.score_hand(options, game.ending(options, HandEndReason.BLOCKED, None,
+                                               [[Tile(0, 1)], [Tile(6, 6)], [Tile(2, 3)]],
+                                               (0, 0, 0)))
     assert won.winner == 0 and won.points == (17, 0, 0)
-    tie = game.score_hand(options, HandEndReason.BLOCKED, None,  # type: ignore[attr-defined]
-                          [[], [Tile(6, 6)], []], (0, 0, 0))
+    tie = game.score_hand(options, game.ending(options, HandEndReason.BLOCKED, None,
+                                               [[], [Tile(6, 6)], []], (0, 0, 0)))
     assert tie.winner is None and tie.points == (0, 0, 0)
 
 
@@ -179,9 +180,11 @@ def test_six_matador_a_knock_costs_six_in_strict() -> None:
 def test_six_matador_the_most_points_win_the_hand() -> None:
     game = variant("six-matador")
     options = game.options({}, 3)
-    won = game.score_hand(options, HandEndReason.BLOCKED, None, [[], [], []], (5, 12, -6))  # type: ignore[attr-defined]
+    won = game.score_hand(options, game.ending(options, HandEndReason.BLOCKED, None,
+                                               [[], [], []], (5, 12, -6)))
     assert won.winner == 1 and won.points == (5, 12, -6)
-    tie = game.score_hand(options, HandEndReason.BLOCKED, None, [[], [], []], (12, 12, 0))  # type: ignore[attr-defined]
+    tie = game.score_hand(options, game.ending(options, HandEndReason.BLOCKED, None,
+                                               [[], [], []], (12, 12, 0)))
     assert tie.winner is None
 
 

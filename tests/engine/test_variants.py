@@ -224,8 +224,9 @@ def test_the_pips_decide_a_hand_exactly_where_they_change_its_result(
     out = 0 if reason is HandEndReason.OUT else None
 
     def result(hands: list[list[Tile]]) -> object:
-        return game.score_hand(game.default_options(seats), reason, out, hands, scored,
-                               [[] for _ in hands])
+        options = game.default_options(seats)
+        return game.score_hand(options, game.ending(options, reason, out, hands, scored,
+                                                    [[] for _ in hands]))
 
     assert (result(first) != result(second)) is game.pips_decide(reason)
 

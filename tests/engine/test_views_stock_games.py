@@ -1,4 +1,4 @@
-"""The table's view of the games of seed 002 carries the engine's facts: what each move scored
+"""The table's view of the games with a stock carries the engine's facts: what each move scored
 and why, how many tiles a cut handed over, and Six-matador's settlement at the match's end,
 so that no picture or sentence works a rule out again."""
 

@@ -1,4 +1,4 @@
-"""Properties over seeded random matches of the six games of seed 002, every option and seat
+"""Properties over seeded random matches of the six games with a stock, every option and seat
 count: every tile in exactly one place at every step (a hand, the stock, the layout, the
 tiles cut off); a hand not over always offers a legal action, and exactly the listed ones
 are accepted; views never hold a hidden tile; save and load round-trip; the points scored
@@ -9,7 +9,6 @@ Set ``ENGINE_PROPERTY_SCALE=10`` (say) to play ten times as many matches locally
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -17,8 +16,8 @@ from typing import Any
 
 import pytest
 from engine_kit import tiles_in
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given
+from property_kit import PROFILE, SEEDS
 
 from engine import (
     DRAW,
@@ -30,8 +29,6 @@ from engine import (
     Match,
     Play,
     PointsScored,
-    StockGame,
-    StockHand,
     Tile,
     full_set,
     match_from_json,
@@ -40,17 +37,9 @@ from engine import (
     table_view,
 )
 from engine.conformance import answer
+from engine.hand_board import BoardHand
 from engine.record import match_to_dict
 
-SCALE = max(1, int(os.environ.get("ENGINE_PROPERTY_SCALE", "1")))
-PROFILE = settings(
-    max_examples=3 * SCALE,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 MATCHES_PER_EXAMPLE = 4
 ALL = set(full_set(6))
 OPTION_CHOICES = {"matador_points": (False, True), "scoring": ("strict", "simple")}
@@ -68,7 +57,7 @@ class Config:
 
 def every_configuration() -> Iterator[Config]:
     for name, game in VARIANTS.items():
-        if not isinstance(game, StockGame):
+        if not game.has_stock:
             continue
         extra = [spec.name for spec in game.option_specs if spec.name in OPTION_CHOICES]
         for seats in game.seat_counts:
@@ -82,21 +71,21 @@ def every_configuration() -> Iterator[Config]:
 CONFIGS = list(every_configuration())
 
 
-def places(hand: StockHand) -> list[Tile]:
+def places(hand: BoardHand) -> list[Tile]:
     out = [t for h in hand.hands for t in h]
     out += list(hand.stock[hand.drawn :])
     out += hand.board.tiles() + hand.board.off
     return out
 
 
-def check_tiles(hand: StockHand) -> None:
+def check_tiles(hand: BoardHand) -> None:
     where = places(hand)
     assert len(where) == 28 and set(where) == ALL, "a tile is missing or in two places"
 
 
 def check_views(match: Match) -> None:
     hand = match.hand
-    assert isinstance(hand, StockHand)
+    assert isinstance(hand, BoardHand)
     if hand.over:
         return
     view = table_view(match)
@@ -116,7 +105,7 @@ def check_views(match: Match) -> None:
 
 def check_legal(match: Match, rng: random.Random) -> None:
     hand = match.hand
-    assert isinstance(hand, StockHand)
+    assert isinstance(hand, BoardHand)
     legal = match.legal_actions()
     seat = hand.to_move
     assert seat is not None and legal, "a hand not over offers no action"
@@ -148,7 +137,7 @@ def play_match(config: Config, rng: random.Random) -> None:
         match.deal_hand(rng)
         hands += 1
         hand = match.hand
-        assert isinstance(hand, StockHand)
+        assert isinstance(hand, BoardHand)
         in_play = [0] * config.seats
         events: list[Event] = []
         while not hand.over:
@@ -186,6 +175,6 @@ def test_random_matches_of_the_six_games_keep_every_property(config: Config, see
 def test_every_game_seat_count_and_option_is_covered() -> None:
     covered = {(c.game, c.seats) for c in CONFIGS}
     for name, game in VARIANTS.items():
-        if isinstance(game, StockGame):
+        if game.has_stock:
             assert {(name, s) for s in game.seat_counts} <= covered
     assert {v for c in CONFIGS for k, v in c.options if k == "scoring"} == {"strict", "simple"}

@@ -1,5 +1,6 @@
-"""The board: the layout of the games of seed 002 (named ends, the spinner, Kolbasa's ribbons
-and cut, crosswise tiles), for :class:`engine.machine.HandCore`'s rules. The variant's
+"""One hand on the board: the layout of every game the plain line cannot play (named ends,
+the spinner, Kolbasa's ribbons and cut, crosswise tiles), for :class:`engine.hand.Hand`'s
+rules. The variant's
 matching rule (:meth:`engine.variants.Variant.ways`) says how a tile may lie at an end.
 """
 
@@ -18,13 +19,14 @@ from .errors import (
     TileDoesNotFitError,
 )
 from .events import Event, HandEnded, PieceCut, PointsScored, ScoreReason, SpinnerOpened, TilePlayed
-from .machine import HandCore, mask_of, tiles_of
+from .hand import Hand
+from .masks import mask_of, tiles_of
 from .public import LaidTile, LayoutView, OpenEnd, PublicMove
+from .seams import Opening
 from .tiles import End, Tile
-from .variants.base import Opening
 
 
-class StockHand(HandCore):
+class BoardHand(Hand):
     """One hand on the board. Changed only through :meth:`apply` / :meth:`step`."""
 
     def _open_layout(self, opening: Opening) -> None:
