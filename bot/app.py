@@ -198,7 +198,8 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
             await rt.service.reload(game_id)  # a finished game with announcements left
         rt.publisher.request(game_id)
     await rt.timers.resume()
-    schedule_watch(application)
+    if rt.webhook or rt.http.port is not None:  # someone reads health and metrics
+        schedule_watch(application)
     if not rt.webhook and rt.http.port is not None:  # polling, with health and metrics
         rt.web = WebServer(build_web_app(rt.metrics, readiness(rt)), rt.http.host, rt.http.port)
         await rt.web.start()

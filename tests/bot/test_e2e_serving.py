@@ -33,6 +33,7 @@ async def bot_serving(group: Group, http: HttpSettings) -> AsyncIterator[Runtime
     application = build_application(group.settings(), seed_source=group.seeds, http=http)
     async with running(application):
         group.runtime = application.bot_data[KEY]
+        group.extra["application"] = application
         yield group.runtime
         await group.runtime.publisher.idle()
 
@@ -105,6 +106,8 @@ async def test_polling_with_a_port_serves_health_and_metrics_during_a_game(group
     http = HttpSettings(None, SECRET, "127.0.0.1", port)
     async with bot_serving(group, http) as rt, aiohttp.ClientSession() as client:
         assert rt.web is not None and rt.web.port == port
+        jobs = group.extra["application"].job_queue  # type: ignore[attr-defined]
+        assert jobs.get_jobs_by_name("metrics-gauges") and jobs.get_jobs_by_name("telegram-check")
         table = await group.start("gaple target=1", 4)
         await table.play_one()
         await rt.publisher.idle()
@@ -131,6 +134,9 @@ async def test_polling_without_a_port_serves_nothing(group: Group) -> None:
     async with group.bot() as rt:
         assert not rt.webhook and rt.web is None and rt.http.port is None
         assert rt.metrics.telegram_answered_within(60)  # getMe and the commands answered
+        jobs = group.extra["application"].job_queue  # type: ignore[attr-defined]
+        assert not jobs.get_jobs_by_name("metrics-gauges")  # the default path as it was
+        assert not jobs.get_jobs_by_name("telegram-check")
 
 
 async def test_log_lines_name_their_chat_and_game_as_json(group: Group) -> None:
