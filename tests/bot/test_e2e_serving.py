@@ -72,6 +72,10 @@ async def test_webhook_mode_as_wired_plays_a_match_and_its_metrics_move(group: G
         assert await read(client, port, "/healthz/live") == (200, '{"live": true}')
         status, ready = await read(client, port, "/healthz/ready")
         assert (status, json.loads(ready)) == (200, {"ready": True})
+        application = group.extra["application"]
+        (check,) = application.job_queue.get_jobs_by_name("telegram-check")  # type: ignore[attr-defined]
+        await check.run(application)  # as a quiet minute would
+        assert len(group.server.requests_for("getWebhookInfo")) == 1
         await refresh_gauges(rt)
         status, text = await read(client, port, "/metrics")
         assert status == 200
@@ -106,8 +110,12 @@ async def test_polling_with_a_port_serves_health_and_metrics_during_a_game(group
     http = HttpSettings(None, SECRET, "127.0.0.1", port)
     async with bot_serving(group, http) as rt, aiohttp.ClientSession() as client:
         assert rt.web is not None and rt.web.port == port
-        jobs = group.extra["application"].job_queue  # type: ignore[attr-defined]
-        assert jobs.get_jobs_by_name("metrics-gauges") and jobs.get_jobs_by_name("telegram-check")
+        application = group.extra["application"]
+        jobs = application.job_queue  # type: ignore[attr-defined]
+        assert jobs.get_jobs_by_name("metrics-gauges")
+        asked = len(group.server.requests_for("getMe"))
+        await jobs.get_jobs_by_name("telegram-check")[0].run(application)
+        assert len(group.server.requests_for("getMe")) == asked + 1  # polling asks getMe
         table = await group.start("gaple target=1", 4)
         await table.play_one()
         await rt.publisher.idle()
