@@ -48,9 +48,14 @@ def totals(exposition: str) -> dict[str, float]:
 
 
 def by_label(exposition: str, name: str, label: str) -> dict[str, float]:
-    return {sample.labels[label]: sample.value
-            for family in text_string_to_metric_families(exposition)
-            for sample in family.samples if sample.name == name}
+    """The samples of ``name`` summed by the value of ``label``."""
+    summed: dict[str, float] = {}
+    for family in text_string_to_metric_families(exposition):
+        for sample in family.samples:
+            if sample.name == name:
+                key = sample.labels[label]
+                summed[key] = summed.get(key, 0.0) + sample.value
+    return summed
 
 
 async def read(client: aiohttp.ClientSession, port: int, path: str) -> tuple[int, str]:
@@ -117,6 +122,7 @@ async def test_polling_with_a_port_serves_health_and_metrics_during_a_game(group
         await jobs.get_jobs_by_name("telegram-check")[0].run(application)
         assert len(group.server.requests_for("getMe")) == asked + 1  # polling asks getMe
         table = await group.start("gaple target=1", 4)
+        group.server.flood_wait(group.chat, retry_after=1)  # the table's edit meets a 429
         await table.play_one()
         await rt.publisher.idle()
         status, ready = await read(client, port, "/healthz/ready")
@@ -124,7 +130,10 @@ async def test_polling_with_a_port_serves_health_and_metrics_during_a_game(group
         text = (await read(client, port, "/metrics"))[1]
         assert totals(text)["domino_moves_played_total"] == 1
         assert totals(text)["domino_picture_draw_seconds_count"] >= 1
-        assert by_label(text, "domino_bot_api_calls_total", "outcome")["ok"] > 0
+        outcomes = by_label(text, "domino_bot_api_calls_total", "outcome")
+        assert outcomes["ok"] > 0 and outcomes["retry_after"] >= 1
+        assert totals(text)["domino_flood_waits_total"] == outcomes["retry_after"]
+        assert totals(text)["domino_flood_wait_seconds_total"] >= 1.0
         await rt.storage.close()  # the database gone: not ready, and says why
         status, ready = await read(client, port, "/healthz/ready")
         assert (status, json.loads(ready)) == (503, {"ready": False, "failed": ["database"]})
