@@ -15,6 +15,7 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     Update,
 )
+from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -255,14 +256,22 @@ async def _on_shutdown(application: Application) -> None:  # type: ignore[type-a
     await rt.storage.close()
 
 
+def _poll_failed(error: TelegramError) -> None:
+    """A getUpdates that failed (PTB tries again by itself): one line, not a traceback."""
+    log.warning("polling Telegram failed: %s (trying again)", error)
+
+
 def allowed_updates() -> list[str]:
     return [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 
 
 @asynccontextmanager
-async def running(application: Application) -> AsyncIterator[Application]:  # type: ignore[type-arg]
-    """Run the bot inside an existing event loop: long polling, or in webhook mode the
-    webhook served where polling would start (its server up before setWebhook, down first)."""
+async def running(
+    application: Application, poll_timeout: int = 1,  # type: ignore[type-arg]
+) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run the bot inside an existing event loop: long polling (each getUpdates waiting up to
+    ``poll_timeout`` seconds), or in webhook mode the webhook served where polling would
+    start (its server up before setWebhook, down first)."""
     rt: Runtime = application.bot_data[KEY]
     await application.initialize()
     assert application.post_init is not None and application.post_shutdown is not None
@@ -274,7 +283,8 @@ async def running(application: Application) -> AsyncIterator[Application]:  # ty
         raise
     updater = application.updater
     if updater is not None:
-        await updater.start_polling(poll_interval=0, timeout=1, allowed_updates=allowed_updates())
+        await updater.start_polling(poll_interval=0, timeout=poll_timeout,
+                                    allowed_updates=allowed_updates(), error_callback=_poll_failed)
     await application.start()
     try:
         if updater is None:

@@ -27,6 +27,8 @@ from .errors import ConfigError, StorageError
 from .runtime import KEY, Runtime
 
 log = logging.getLogger("bot")
+#: Seconds one getUpdates waits for an update (PTB's run_polling default); stopping ends it.
+POLL_TIMEOUT = 10
 FIRST_BACKOFF = 1.0
 MAX_BACKOFF = 60.0
 TOKEN_REJECTED = ("Telegram rejected TELEGRAM_BOT_TOKEN: copy the token again from @BotFather "
@@ -58,7 +60,7 @@ async def _serve(application: Application, stopping: asyncio.Event) -> int:  # t
     try:
         if not await _connect(application, stopping):
             return 0  # stopped before Telegram could be reached
-        async with running(application):
+        async with running(application, POLL_TIMEOUT):
             log.info("running: Ctrl-C or SIGTERM stops the bot")
             await stopping.wait()
     except InvalidToken:
