@@ -198,6 +198,21 @@ async def test_telegram_out_of_reach_is_retried_until_it_answers(tmp_path: Path)
     assert bot.unstamped()[len(tried):] == STARTED + STOPPED
 
 
+async def test_telegram_down_at_start_is_retried_until_it_answers(
+    telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    telegram.fail_every_call(502, "Bad Gateway")
+    async with bot_process(tmp_path, **server_settings(telegram)) as bot:
+        await bot.until(lambda lines: len(attempts(lines)) >= 2)
+        telegram.end_outage()
+        await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+        bot.process.send_signal(signal.SIGTERM)
+        assert await bot.ended() == 0
+    tried = attempts(bot.lines)
+    assert all("(Bad Gateway)" in line for line in bot.lines[:len(tried)])
+    assert bot.unstamped()[len(tried):] == STARTED + STOPPED
+
+
 async def test_ctrl_c_while_telegram_is_out_of_reach_ends_quietly(tmp_path: Path) -> None:
     settings = {"TELEGRAM_BOT_TOKEN": OTHER_TOKEN,
                 "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{free_port()}"}
