@@ -229,7 +229,7 @@ async def test_ctrl_c_ends_the_bot_and_its_workers_quietly(telegram: FakeTelegra
     async with bot_process(tmp_path, **server_settings(telegram)) as bot:
         await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
         deadline = time.monotonic() + WAIT
-        while len(children(bot.process.pid)) < 2:  # the forkserver and a worker
+        while len(children(bot.process.pid)) < 3:  # resource tracker, forkserver, a worker
             assert time.monotonic() < deadline, "the computer players' pool never started"
             await asyncio.sleep(0.05)
         bot.signal_group(signal.SIGINT)
