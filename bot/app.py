@@ -15,6 +15,7 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     Update,
 )
+from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -22,6 +23,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -31,17 +33,24 @@ from .handlers.boards import scoreboard_command, stats_command
 from .handlers.menu import settings_command
 from .handlers.timers import Timers
 from .handlers.updates import error_handler
+from .health import arriving, readiness, schedule_watch
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
-from .models import Game
+from .logs import bind
+from .models import Game, Status
 from .presentation.callbacks import PATTERNS
 from .presentation.composer import TextComposer
 from .presentation.pictures import PictureMaker
+from .publishing.metering import MeteredLimiter
 from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter, Limits
 from .publishing.transport import bot_request
 from .runtime import KEY, Runtime
 from .service import GameService
 from .service.locks import Locks
+from .serving.latency import TableLatency
+from .serving.metrics import Metrics
+from .serving.webhook import serving_webhook
+from .serving.webserver import HttpSettings, WebServer, build_web_app, http_settings_from_env
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -73,47 +82,75 @@ PRIVATE_COMMANDS = (
 
 
 def build_application(
-    config: BotConfig, seed_source: Callable[[], int] | None = None
+    config: BotConfig, seed_source: Callable[[], int] | None = None,
+    http: HttpSettings | None = None,
 ) -> Application:  # type: ignore[type-arg]
-    """The bot, ready to run: handlers registered, storage opened and games resumed on start."""
+    """The bot, ready to run: handlers registered, storage opened and games resumed on start.
+    ``http`` says webhook or polling, and where the HTTP server listens (default: polling,
+    no server)."""
+    http = http if http is not None else http_settings_from_env({})
+    metrics = Metrics()
     limiter = FloodLimiter(Limits(
         overall=(config.messages_per_second, 1.0),
         group=(config.group_messages_per_minute, config.group_rate_period),
         private=(config.private_messages_per_period, config.private_rate_period),
     ))
-    application = (
+    builder = (
         ApplicationBuilder()
         .token(config.token)
         .base_url(config.bot_url)
         .base_file_url(config.file_url)
         .request(bot_request())
-        .rate_limiter(limiter)
+        .rate_limiter(MeteredLimiter(limiter, metrics))  # counts every call, then limits it
         .concurrent_updates(True)
         .post_init(_on_start)
         .post_stop(_on_stop)
         .post_shutdown(_on_shutdown)
-        .build()
     )
+    if http.webhook_url is not None:
+        builder = builder.updater(None)  # Telegram posts the updates: nothing polls
+    application = builder.build()
     storage = Storage(config.database_path)
     pictures = PictureMaker(config.table_theme)
+    pictures.on_drawn = metrics.picture_drawn
+    limiter.on_flood_wait = metrics.flood_waited
     locks = Locks()
     service = GameService(
         storage, TextComposer(pictures), seed_source or (lambda: secrets.randbits(64)),
         draw=pictures.drawn,
     )
     publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter)
+    latency = TableLatency(metrics)
+    publisher.group.on_table_shown = latency.shown
     assert application.job_queue is not None
     timers = Timers(application.job_queue, service, locks,
                     computer_pause=config.computer_pause)
 
+    statuses: dict[int, Status] = {}
+
     def changed(game: Game) -> None:
+        bind(chat=game.chat_id, game=game.game_id)  # this task's lines, and its syncs'
+        if statuses.get(game.game_id) is not game.status:
+            log_status(game)
+        if game.status.open:
+            statuses[game.game_id] = game.status
+        else:
+            statuses.pop(game.game_id, None)
         publisher.request(game.game_id)
         timers.schedule(game)
 
+    def moved(game: Game) -> None:
+        metrics.move_played(game.game_name)
+        latency.moved(game.game_id, game.move_no)
+
     service.on_change = changed
+    service.on_move = moved
     application.bot_data[KEY] = Runtime(
-        config, storage, service, publisher, locks, pictures, timers, limiter
+        config, storage, service, publisher, locks, pictures, timers, limiter, metrics, http,
+        latency,
     )
+
+    application.add_handler(TypeHandler(Update, arriving), group=-1)
 
     for name, callback in (
         ("start", commands.start_command), ("newgame", commands.newgame_command),
@@ -138,6 +175,16 @@ def build_application(
     return application
 
 
+def log_status(game: Game) -> None:
+    """One line when a game opens, starts or ends (its chat and game in the context)."""
+    if game.status is Status.LOBBY:
+        log.info("table opened: %s", game.game_name)
+    elif game.status is Status.PLAYING:
+        log.info("game started: %s, %d players", game.game_name, len(game.players))
+    else:
+        log.info("game %s", game.status.value)
+
+
 async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     """Open storage, learn our username, register commands, and resume every open game."""
     rt: Runtime = application.bot_data[KEY]
@@ -152,6 +199,11 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
             await rt.service.reload(game_id)  # a finished game with announcements left
         rt.publisher.request(game_id)
     await rt.timers.resume()
+    if rt.webhook or rt.http.port is not None:  # someone reads health and metrics
+        schedule_watch(application)
+    if not rt.webhook and rt.http.port is not None:  # polling, with health and metrics
+        rt.web = WebServer(build_web_app(rt.metrics, readiness(rt)), rt.http.host, rt.http.port)
+        await rt.web.start()
     log.info("resumed %d open games", len(games))
 
 
@@ -196,9 +248,17 @@ async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
 
 async def _on_shutdown(application: Application) -> None:  # type: ignore[type-arg]
     rt: Runtime = application.bot_data[KEY]
+    if rt.web is not None:
+        await rt.web.stop()
+        rt.web = None
     rt.timers.thinker.close()  # (never waits for a worker)
     rt.publisher.close()
     await rt.storage.close()
+
+
+def _poll_failed(error: TelegramError) -> None:
+    """A getUpdates that failed (PTB tries again by itself): one line, not a traceback."""
+    log.warning("polling Telegram failed: %s (trying again)", error)
 
 
 def allowed_updates() -> list[str]:
@@ -206,21 +266,37 @@ def allowed_updates() -> list[str]:
 
 
 @asynccontextmanager
-async def running(application: Application) -> AsyncIterator[Application]:  # type: ignore[type-arg]
-    """Run the bot inside an existing event loop (the demo and the end-to-end tests)."""
+async def running(
+    application: Application, poll_timeout: int = 1,  # type: ignore[type-arg]
+) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run the bot inside an existing event loop: long polling (each getUpdates waiting up to
+    ``poll_timeout`` seconds), or in webhook mode the webhook served where polling would
+    start (its server up before setWebhook, down first)."""
+    rt: Runtime = application.bot_data[KEY]
     await application.initialize()
-    assert application.post_init is not None
-    await application.post_init(application)
-    assert application.updater is not None
-    await application.updater.start_polling(
-        poll_interval=0, timeout=1, allowed_updates=allowed_updates()
-    )
+    assert application.post_init is not None and application.post_shutdown is not None
+    try:
+        await application.post_init(application)
+    except BaseException:  # what did start (storage, the pool) must not keep the process
+        await application.shutdown()
+        await application.post_shutdown(application)
+        raise
+    updater = application.updater
+    if updater is not None:
+        await updater.start_polling(poll_interval=0, timeout=poll_timeout,
+                                    allowed_updates=allowed_updates(), error_callback=_poll_failed)
     await application.start()
     try:
-        yield application
+        if updater is None:
+            async with serving_webhook(application, rt.http, rt.metrics, readiness(rt),
+                                       allowed_updates()):
+                yield application
+        else:
+            yield application
     finally:
         # The same order as run_polling: stop, post_stop, shutdown, post_shutdown.
-        await application.updater.stop()
+        if updater is not None:
+            await updater.stop()
         await application.stop()
         assert application.post_stop is not None and application.post_shutdown is not None
         await application.post_stop(application)

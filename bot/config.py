@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ConfigError
+from .logs import LogFormat
 
 TOKEN_PATTERN = re.compile(r"^[0-9]{5,16}:[A-Za-z0-9_-]{30,64}$")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -20,6 +21,7 @@ class BotConfig:
     api_base_url: str = "https://api.telegram.org"
     database_path: Path = Path("data/dominoes.sqlite3")
     log_level: str = "INFO"
+    log_format: LogFormat = LogFormat.TEXT  # json: one JSON object a line
     # Telegram's limits; tests against the fake server raise them to run fast.
     group_messages_per_minute: int = 20
     messages_per_second: int = 30
@@ -66,12 +68,16 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
     level = (env.get("LOG_LEVEL", "").strip() or "INFO").upper()
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    form = (env.get("LOG_FORMAT", "").strip() or "text").lower()
+    if form not in tuple(LogFormat):
+        raise ConfigError(f"LOG_FORMAT must be text or json, not {form!r}")
     path = env.get("DATABASE_PATH", "").strip() or "data/dominoes.sqlite3"
     return BotConfig(
         token=token,
         api_base_url=base.rstrip("/"),
         database_path=Path(path),
         log_level=level,
+        log_format=LogFormat(form),
         group_messages_per_minute=_positive(env, "GROUP_MESSAGES_PER_MINUTE", 20),
         messages_per_second=_positive(env, "MESSAGES_PER_SECOND", 30),
         table_theme=env.get("TABLE_THEME", "").strip() or "classic",

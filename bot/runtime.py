@@ -21,6 +21,9 @@ from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter
 from .service import GameService
 from .service.locks import Locks
+from .serving.latency import TableLatency
+from .serving.metrics import Metrics
+from .serving.webserver import HttpSettings, WebServer
 from .storage import Storage
 
 KEY = "runtime"
@@ -36,6 +39,15 @@ class Runtime:
     pictures: PictureMaker
     timers: Timers
     limiter: FloodLimiter
+    metrics: Metrics
+    http: HttpSettings  # webhook_url None: long polling (and a server only with a port)
+    latency: TableLatency
+    web: WebServer | None = None  # the HTTP server of polling mode, while it runs
+
+    @property
+    def webhook(self) -> bool:
+        """Whether Telegram posts the updates (webhook mode) rather than the bot polling."""
+        return self.http.webhook_url is not None
 
     @property
     def bot_username(self) -> str:

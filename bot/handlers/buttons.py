@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from typing import Any
@@ -49,6 +50,7 @@ from ..presentation.callbacks import (
 from ..publishing.delivery import answer_tap
 from ..publishing.messenger import LOBBY, TABLE, Place, message_at
 from ..runtime import Runtime, runtime
+from ..serving.latency import arrived
 from .menu import setting_button
 from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
 
@@ -66,6 +68,8 @@ EARLY_ANSWER_WAIT = 1.0
 SEND_WAIT = 2.0
 #: Whether the tap being handled was answered early (each update is handled in its own task).
 _answered_early: ContextVar[bool] = ContextVar("answered_early", default=False)
+#: When the early answer went (or stopped being waited for): time.monotonic().
+_early_answer_at: ContextVar[float] = ContextVar("early_answer_at", default=0.0)
 _answering: set[asyncio.Task[bool]] = set()  # early answers still retrying (kept referenced)
 Context = ContextTypes.DEFAULT_TYPE
 Route = Callable[[Runtime, Context, CallbackQuery, Any], Awaitable[Answer]]
@@ -80,6 +84,7 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
         query = update.callback_query
         if query is None:
             return
+        tapped = arrived() or time.monotonic()
         t = translator(query.from_user.language_code)
         toast: str | None = None
         url: str | None = None
@@ -100,8 +105,10 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
         if _answered_early.get():
             if toast is not None:
                 log.info("tap %s was answered before its move, which said %r", query.id, toast)
+            runtime(context).metrics.tap_handled(_early_answer_at.get() - tapped)
             return
         await answer_tap(query, toast, url)
+        runtime(context).metrics.tap_handled(time.monotonic() - tapped)
 
     return handle
 
@@ -115,6 +122,7 @@ async def answer_early(query: CallbackQuery) -> None:
     _answering.add(answer)
     answer.add_done_callback(_answering.discard)
     await asyncio.wait({answer}, timeout=EARLY_ANSWER_WAIT)
+    _early_answer_at.set(time.monotonic())
 
 
 async def unknown(update: Update, context: Context) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields, replace
 from functools import cache, partial
 from typing import Any
@@ -70,13 +71,16 @@ class PictureMaker:
         self._frames: OrderedDict[int, Frame] = OrderedDict()
         self._frames_lock = threading.Lock()
         self.painter = Painter()  # the one thread every picture is drawn in
+        #: Told each picture's kind and seconds, from the painter's thread (the metrics).
+        self.on_drawn: Callable[[str, float], None] | None = None
 
     def table(self, game: Game, view: TableView) -> bytes:
         return self.table_drawing(game, view)()
 
     def table_drawing(self, game: Game, view: TableView) -> Drawing:
-        return partial(self._table_png, game.game_id, view, tuple(picture_names(game)),
-                       labels_for(game.language, game.game_name))
+        return self._timed("table", partial(
+            self._table_png, game.game_id, view, tuple(picture_names(game)),
+            labels_for(game.language, game.game_name)))
 
     def _table_png(self, game_id: int, view: TableView, names: tuple[str, ...],
                    labels: TableLabels) -> bytes:
@@ -96,13 +100,15 @@ class PictureMaker:
 
     def match_end_drawing(self, game: Game, view: TableView,
                           rating_changes: Sequence[int | None] = ()) -> Drawing:
-        return partial(renderers.render_match_end, view, picture_names(game),
-                       rating_changes=tuple(rating_changes), theme=self.theme,
-                       labels=labels_for(game.language, game.game_name))
+        return self._timed("match_end", partial(
+            renderers.render_match_end, view, picture_names(game),
+            rating_changes=tuple(rating_changes), theme=self.theme,
+            labels=labels_for(game.language, game.game_name)))
 
     def hand_result_drawing(self, game: Game, view: TableView) -> Drawing:
-        return partial(renderers.render_hand_result, view, picture_names(game),
-                       theme=self.theme, labels=labels_for(game.language, game.game_name))
+        return self._timed("hand_result", partial(
+            renderers.render_hand_result, view, picture_names(game), theme=self.theme,
+            labels=labels_for(game.language, game.game_name)))
 
     async def drawn(self, drawing: Drawing, urgency: Urgency = Urgency.TABLE) -> bytes:
         """The picture ``drawing`` makes, drawn in the painter's thread."""
@@ -114,5 +120,16 @@ class PictureMaker:
 
     def hand_drawing(self, view: PlayerView, language: str) -> Drawing:
         ordered = replace(view, hand=hand_order(view.hand))
-        return partial(renderers.render_hand, ordered, theme=self.theme,
-                       labels=labels_for(language))
+        return self._timed("hand", partial(renderers.render_hand, ordered, theme=self.theme,
+                                           labels=labels_for(language)))
+
+    def _timed(self, kind: str, drawing: Drawing) -> Drawing:
+        """``drawing``, telling :attr:`on_drawn` how long it took."""
+        def timed() -> bytes:
+            started = time.perf_counter()
+            picture = drawing()
+            if self.on_drawn is not None:
+                self.on_drawn(kind, time.perf_counter() - started)
+            return picture
+
+        return timed

@@ -4,6 +4,7 @@ and its table picture, in the group or the game's forum topic."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, NetworkError
@@ -35,6 +36,8 @@ class GroupSync:
         self.pictures = pictures
         self.locks = locks
         self.limiter = limiter
+        #: Told (game, move number) each time the table is shown at a move (the metrics).
+        self.on_table_shown: Callable[[int, int], None] | None = None
 
     async def sync(self, game_id: int) -> None:
         await self._drain_outbox(game_id)
@@ -61,6 +64,8 @@ class GroupSync:
         if table is not None:
             draft, hand_number = table
             changed |= await self._sync_table(game, await self.messenger.drawn(draft), hand_number)
+            if self.on_table_shown is not None:
+                self.on_table_shown(game_id, drained)
         changed |= await close_questions(self.messenger, game)
         if changed:
             async with self.locks.game(game_id):

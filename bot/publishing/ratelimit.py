@@ -171,6 +171,8 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._abandoned: set[asyncio.Task[Any]] = set()
         #: How many calls each chat had answered with 429 (the benchmark reports them).
         self.flood_waits: dict[int | str, int] = {}
+        #: Told the seconds of each flood wait (the metrics).
+        self.on_flood_wait: Callable[[float], None] | None = None
 
     async def initialize(self) -> None:
         """Nothing to open."""
@@ -295,6 +297,8 @@ class FloodLimiter(BaseRateLimiter[None]):
     def _pause(self, chat: int | str, seconds: float) -> None:
         """A 429 from ``chat``: nothing goes there for ``seconds`` from now (its answer)."""
         self.flood_waits[chat] = self.flood_waits.get(chat, 0) + 1
+        if self.on_flood_wait is not None:
+            self.on_flood_wait(seconds)
         self._paused[chat] = max(self._paused.get(chat, 0.0), self.clock() + seconds)
         for key in [k for k, until in self._paused.items() if until <= self.clock()]:
             del self._paused[key]

@@ -28,6 +28,7 @@ class GameMemory:
         draw: Callable[[Drawing], Awaitable[bytes]] | None = None,
     ) -> None:
         self.on_change = on_change
+        self.on_move: Callable[[Game], None] | None = None  # each move committed (metrics)
         # Pictures of announcements are drawn by ``draw`` (off the event loop) before they are
         # committed with their move; without it, here and now.
         self.draw = draw

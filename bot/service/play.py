@@ -175,6 +175,8 @@ class Play(Lobbies):
                 game.status = Status.STOPPED
                 outgoing += self.composer.stopped(game, "")
             await self._commit(game, events, outgoing, previous)
+            if self.on_move is not None:
+                self.on_move(game)
         except BaseException:
             await self.reload(game.game_id)  # memory ran ahead of the database: drop it
             raise

@@ -21,6 +21,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -73,6 +74,8 @@ def _leave_with_the_bot() -> None:
     parent = multiprocessing.parent_process()
     if parent is None:  # not a worker: run in the bot's own process
         return
+    # Ctrl-C reaches every process of the terminal's group: the bot stops its workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sentinel = parent.sentinel
 
     def watch() -> None:

@@ -2,8 +2,9 @@
 
 They live in a registry of their own (not prometheus-client's global one), so each test, and
 each bot in one process, starts from zero. The bot records through the methods of
-:class:`Metrics`; ``/metrics`` (bot/serving.py) exposes :meth:`Metrics.exposition`. Labels are
-few and bounded (a method name, an outcome, an update kind, a game), never a chat or a user.
+:class:`Metrics`; ``/metrics`` (:mod:`bot.serving.webserver`) exposes
+:meth:`Metrics.exposition`. Labels are few and bounded (a method name, an outcome, an update
+kind, a game), never a chat or a user.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
   only once ``put`` returned, so an update the bot could not queue is retried by Telegram.
 - ``GET /healthz/live``: 200 while the event loop answers.
 - ``GET /healthz/ready``: 200, or 503 naming the checks that failed (database, telegram).
-- ``GET /metrics``: Prometheus' text format (bot/metrics.py).
+- ``GET /metrics``: Prometheus' text format (bot/serving/metrics.py).
 
 TLS is not served here: a public webhook URL ends at a reverse proxy (or a tunnel) that
 forwards plain HTTP to this server.
@@ -180,7 +180,8 @@ class WebServer:
         except OSError as error:
             await self._runner.cleanup()
             raise ConfigError(
-                f"cannot serve HTTP on {self._host}:{self._port}: {error.strerror or error}"
+                f"cannot serve HTTP on {self._host}:{self._port}: "
+                f"{os.strerror(error.errno).lower() if error.errno else error}"
             ) from None
         self._port = self._runner.addresses[0][1]
         log.info("serving HTTP on %s:%d", self._host, self._port)

@@ -119,6 +119,11 @@ class ChatRows(Connection):
         rows = await self.fetch_all("SELECT DISTINCT game_id FROM outbox ORDER BY game_id")
         return [int(r["game_id"]) for r in rows]
 
+    async def outbox_backlog(self) -> tuple[int, float | None]:
+        """How many announcements wait to be sent, and when the oldest was committed."""
+        row = await self.fetch_one("SELECT COUNT(*), MIN(created_at) FROM outbox")
+        return (int(row[0]), row[1]) if row is not None else (0, None)
+
     async def outbox_done(self, item_id: int) -> None:
         async with self.transaction() as db:
             await db.execute("DELETE FROM outbox WHERE id=?", (item_id,))

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
+import tempfile
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -34,18 +37,44 @@ class Connection:
         """Connect and migrate to the latest schema (or only up to ``schema_version``, which
         the migration tests use to make a database as an older bot left it)."""
         if isinstance(self.path, Path):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(str(self.path), isolation_level=None)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=FULL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self.migrate(schema_version)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StorageError(f"cannot create the database folder {self.path.parent}: "
+                                   f"{error.strerror or error}") from None
+        try:
+            if isinstance(self.path, Path):
+                await asyncio.to_thread(_probe, self.path)
+            self._db = await aiosqlite.connect(str(self.path), isolation_level=None)
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA synchronous=FULL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self.migrate(schema_version)
+        except sqlite3.Error as error:
+            await self.close()
+            raise StorageError(f"cannot open the database {self.path}: {self._cause(error)}"
+                               ) from None
+
+    def _cause(self, error: sqlite3.Error) -> str:
+        """SQLite's reason, and what it usually means for the operator."""
+        text = str(error)
+        if isinstance(self.path, Path) and "unable to open" in text:
+            folder = self.path.parent
+            try:  # SQLite does not say why: a file of our own in the folder does
+                with tempfile.TemporaryFile(dir=folder):
+                    pass
+            except OSError as probe:
+                return f"the folder {folder} is not writable ({probe.strerror or probe})"
+        hints = {"is locked": "another process holds it: stop it, or use another file",
+                 "not a database": "the file is damaged or not SQLite: restore a backup",
+                 "disk is full": "free some disk space"}
+        return next((f"{text} ({hint})" for key, hint in hints.items() if key in text), text)
 
     async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        db, self._db = self._db, None
+        if db is not None:
+            await db.close()
 
     async def schema_version(self) -> int:
         row = await self.fetch_one("PRAGMA user_version")
@@ -89,6 +118,14 @@ class Connection:
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
         async with self._lock, self.db.execute(sql, params) as cursor:
             return await cursor.fetchone()
+
+def _probe(path: Path) -> None:
+    """Open and read the file the way the bot will, in a thread of its own: what SQLite
+    refuses (a folder not writable, a file locked or damaged) raises here, where nothing is
+    left behind (a refused aiosqlite connection leaves its thread to a closing loop)."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA user_version").fetchone()
+
 
 def _statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]

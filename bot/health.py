@@ -1,0 +1,96 @@
+"""What the running bot says about itself: the readiness checks, the update counter, and the
+jobs that refresh the gauges and make sure Telegram answered recently.
+
+The metric objects are :class:`bot.serving.metrics.Metrics`; the parts that play, draw and
+send record into them where it happens (service, pictures, limiter, buttons, group sync).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import Application, ContextTypes, JobQueue
+
+from .logs import bind
+from .models import Status
+from .runtime import Runtime, runtime
+from .serving.latency import stamp_arrival
+from .serving.webserver import Check
+
+log = logging.getLogger(__name__)
+#: Ready only if Telegram answered a call within this many seconds.
+TELEGRAM_SILENCE = 300.0
+#: Seconds between refreshes of the gauges (outbox, open tables).
+GAUGES_EVERY = 15.0
+#: Seconds between the calls that keep "Telegram answered" fresh while the bot is idle.
+TELEGRAM_CHECK_EVERY = 60.0
+#: Update fields, in the order an update is named by (the first one it has).
+KINDS = (Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER, Update.EDITED_MESSAGE,
+         Update.CHAT_MEMBER)
+
+
+def readiness(rt: Runtime) -> Mapping[str, Check]:
+    """Ready: the database answers, and Telegram answered within :data:`TELEGRAM_SILENCE`."""
+
+    async def database() -> bool:
+        return await rt.storage.fetch_one("SELECT 1") is not None
+
+    def telegram() -> bool:
+        return rt.metrics.telegram_answered_within(TELEGRAM_SILENCE)
+
+    return {"database": database, "telegram": telegram}
+
+
+async def arriving(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The first handler of every update (group -1): stamp its arrival, count it, and bind
+    its chat to the log lines its handling writes."""
+    if not isinstance(update, Update):
+        return
+    stamp_arrival()
+    kind = next((k for k in KINDS if getattr(update, k, None) is not None), "other")
+    runtime(context).metrics.update_handled(kind)
+    if update.effective_chat is not None:
+        bind(chat=update.effective_chat.id)
+
+
+def schedule_watch(application: Application) -> None:  # type: ignore[type-arg]
+    """The gauges' job and Telegram's check, by name, from the bot's start."""
+    job_queue: JobQueue = application.job_queue  # type: ignore[type-arg, assignment]
+    job_queue.run_repeating(_gauges, GAUGES_EVERY, first=0.0, name="metrics-gauges")
+    job_queue.run_repeating(_telegram, TELEGRAM_CHECK_EVERY, first=TELEGRAM_CHECK_EVERY,
+                            name="telegram-check")
+
+
+async def _gauges(context: ContextTypes.DEFAULT_TYPE) -> None:
+    await refresh_gauges(runtime(context))
+
+
+async def refresh_gauges(rt: Runtime) -> None:
+    """The outbox's depth and age, and the games and lobbies open, as they are now."""
+    depth, oldest = await rt.storage.outbox_backlog()
+    rt.metrics.outbox(depth, 0.0 if oldest is None else max(0.0, time.time() - oldest))
+    games = rt.service.open_games()
+    lobbies = sum(1 for game in games if game.status is Status.LOBBY)
+    rt.metrics.open_tables(len(games) - lobbies, lobbies)
+
+
+async def _telegram(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """An idle bot makes no calls (a webhook's bot least of all): ask Telegram something
+    cheap, and in webhook mode say what it reports about its deliveries."""
+    rt = runtime(context)
+    try:
+        if rt.webhook:
+            info = await context.bot.get_webhook_info()
+            since = time.time() - TELEGRAM_CHECK_EVERY
+            if info.last_error_message and info.last_error_date is not None \
+                    and info.last_error_date.timestamp() > since:  # new since the last check
+                log.warning("Telegram reports a webhook error: %s (%d updates waiting)",
+                            info.last_error_message, info.pending_update_count)
+        else:
+            await context.bot.get_me()
+    except TelegramError as error:
+        log.warning("Telegram did not answer the check: %s", error)

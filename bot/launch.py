@@ -1,0 +1,118 @@
+"""The bot as a process: started, kept trying while Telegram cannot be reached, and stopped by
+a signal, with what goes wrong said in one line an operator can act on (never a traceback,
+never the token).
+
+- A token Telegram rejects (401): one line, exit 2.
+- Telegram unreachable at start (no network, DNS, 5xx, timeouts): one line per attempt and
+  tries again, backing off up to :data:`MAX_BACKOFF` seconds, until it answers or a signal
+  stops the bot (exit 0).
+- The database unusable (folder not writable, file locked or damaged, disk full): one line
+  naming the path and the cause, exit 1. The same for an HTTP port already taken (exit 2).
+- SIGINT (Ctrl-C) and SIGTERM: stopping starts at once (:func:`bot.app.begin_stop`) and the
+  bot ends quietly, exit 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+from telegram.error import InvalidToken, NetworkError, RetryAfter
+from telegram.ext import Application
+
+from .app import begin_stop, running
+from .errors import ConfigError, StorageError
+from .runtime import KEY, Runtime
+
+log = logging.getLogger("bot")
+#: Seconds one getUpdates waits for an update (PTB's run_polling default); stopping ends it.
+POLL_TIMEOUT = 10
+FIRST_BACKOFF = 1.0
+MAX_BACKOFF = 60.0
+TOKEN_REJECTED = ("Telegram rejected TELEGRAM_BOT_TOKEN: copy the token again from @BotFather "
+                  "(/mybots, API Token) into .env, or /revoke it there for a new one")
+
+
+def run(application: Application) -> int:  # type: ignore[type-arg]
+    """Run ``application`` until SIGINT or SIGTERM; the process's exit code."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    stopping = asyncio.Event()
+
+    def on_signal() -> None:
+        if stopping.is_set():
+            return  # already stopping, within seconds
+        log.info("stopping")
+        stopping.set()
+        begin_stop(application)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, on_signal)
+    try:
+        return loop.run_until_complete(_serve(application, stopping))
+    finally:
+        _close(loop)
+
+
+async def _serve(application: Application, stopping: asyncio.Event) -> int:  # type: ignore[type-arg]
+    try:
+        if not await _connect(application, stopping):
+            return 0  # stopped before Telegram could be reached
+        async with running(application, POLL_TIMEOUT):
+            log.info("running: Ctrl-C or SIGTERM stops the bot")
+            await stopping.wait()
+    except InvalidToken:
+        log.critical(TOKEN_REJECTED)
+        return 2
+    except StorageError as error:
+        log.critical("%s", error)
+        return 1
+    except ConfigError as error:
+        log.critical("%s", error)
+        return 2
+    log.info("stopped")
+    return 0
+
+
+async def _connect(application: Application, stopping: asyncio.Event) -> bool:  # type: ignore[type-arg]
+    """Initialize the bot (its first call, getMe, checks the token), trying again while
+    Telegram cannot be reached; False when stopped first."""
+    where = runtime_of(application).config.api_base_url
+    delay = FIRST_BACKOFF
+    attempt = 1
+    while not stopping.is_set():
+        try:
+            await application.bot.initialize()
+            return True
+        except InvalidToken:
+            raise
+        except (NetworkError, RetryAfter) as error:
+            wait = max(delay, float(getattr(error, "retry_after", 0) or 0))
+            log.warning("cannot reach Telegram at %s (%s): trying again in %.0f s (attempt %d)",
+                        where, error, wait, attempt)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stopping.wait(), wait)
+        delay = min(MAX_BACKOFF, delay * 2)
+        attempt += 1
+    return False
+
+
+def runtime_of(application: Application) -> Runtime:  # type: ignore[type-arg]
+    value = application.bot_data[KEY]
+    assert isinstance(value, Runtime)
+    return value
+
+
+def _close(loop: asyncio.AbstractEventLoop) -> None:
+    """End what is left (tasks a stop abandoned) without a word, then close the loop."""
+    tasks = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+    with contextlib.suppress(RuntimeError):
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.run_until_complete(loop.shutdown_default_executor())
+    loop.close()

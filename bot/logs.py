@@ -1,0 +1,140 @@
+"""The bot's log lines: one per event, naming the chat and the game it concerns, as text or
+as JSON lines (``LOG_FORMAT=json``, for log collectors), and never the token.
+
+The chat and the game come from context variables, not from each message: the update's own
+handler binds its chat (:func:`bind`), a committed change binds its game, and asyncio copies
+them into the tasks started meanwhile (a game's syncs), so every line logged on the way says
+where it belongs. :class:`Redacting` removes secrets (the token) from every line, whatever
+logged it: PTB's error texts quote the token, and httpx logs request URLs, which contain it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from collections.abc import Iterable
+from contextvars import ContextVar
+from enum import StrEnum
+from typing import TextIO
+
+_chat: ContextVar[int | None] = ContextVar("log_chat", default=None)
+_game: ContextVar[int | None] = ContextVar("log_game", default=None)
+#: Loggers that say every request (httpx: with its URL, which holds the token) or every
+#: job run: warnings only.
+CHATTY = ("httpx", "httpcore", "aiohttp.access", "apscheduler")
+REDACTED = "<token>"
+
+
+class LogFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+def bind(chat: int | None = None, game: int | None = None) -> None:
+    """From now on, in this task and the tasks it starts, lines concern ``chat``/``game``."""
+    if chat is not None:
+        _chat.set(chat)
+    if game is not None:
+        _game.set(game)
+
+
+class Context(logging.Filter):
+    """Adds ``chat`` and ``game`` (None when unknown) to every record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.chat = _chat.get()
+        record.game = _game.get()
+        return True
+
+
+class Redacting(logging.Filter):
+    """Replaces each secret in a record's message and traceback by ``<token>``."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        # The whole token, and its secret half alone (a URL may quote either).
+        self._secrets = sorted({s for s in secrets if len(s) >= 8}, key=len, reverse=True)
+
+    def redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = self.redact(record.getMessage())
+        if record.exc_info:
+            formatter = logging.Formatter()
+            record.exc_text = self.redact(formatter.formatException(record.exc_info))
+            record.exc_info = None
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        record.msg, record.args = message, None
+        return True
+
+
+class TextFormatter(logging.Formatter):
+    """``time LEVEL logger [chat=... game=...]: message`` on one line (a traceback
+    follows on its own lines only for an unexpected error)."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s%(where)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        parts = [f"{name}={value}" for name in ("chat", "game")
+                 if (value := getattr(record, name, None)) is not None]
+        record.where = f" [{' '.join(parts)}]" if parts else ""
+        return super().format(record)
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, chat, game (and the
+    traceback as one string)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for name in ("chat", "game"):
+            value = getattr(record, name, None)
+            if value is not None:
+                line[name] = value
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            line["traceback"] = record.exc_text
+        return json.dumps(line, ensure_ascii=False)
+
+
+def log_handler(form: LogFormat, secrets: Iterable[str] = (),
+                stream: TextIO | None = None) -> logging.Handler:
+    """A handler writing ``form`` lines to ``stream`` (stderr), with the chat and game
+    context and the secrets redacted."""
+    handler = logging.StreamHandler(sys.stderr if stream is None else stream)
+    handler.addFilter(Context())
+    handler.addFilter(Redacting(secrets))
+    handler.setFormatter(JsonFormatter() if form is LogFormat.JSON else TextFormatter())
+    return handler
+
+
+def configure(level: str, form: LogFormat, secrets: Iterable[str] = ()) -> None:
+    """The process's logging: one handler on stderr (:func:`log_handler`), and the request
+    loggers quiet."""
+    handler = log_handler(form, secrets)
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    for name in CHATTY:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def token_secrets(token: str) -> tuple[str, ...]:
+    """What of a bot token must never be logged: the token, and its part after the colon."""
+    return (token, token.partition(":")[2])

@@ -1,0 +1,322 @@
+"""Start-up and shutdown as an operator reads them: ``python -m bot`` in a subprocess,
+against the fake Bot API server or a port where nothing answers, with its whole output
+checked (time stamps aside): one line for each failure, saying what to do, never a
+traceback, never the token."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, closing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from test_e2e_operations import free_port
+
+from bot.launch import TOKEN_REJECTED
+from fakeapi import FakeTelegramServer
+
+#: The settings the bot reads: none may leak in from the environment the tests run in.
+SETTINGS = ("TELEGRAM_BOT_TOKEN", "TELEGRAM_API_BASE_URL", "DATABASE_PATH", "LOG_LEVEL",
+            "LOG_FORMAT", "WEBHOOK_URL", "WEBHOOK_SECRET", "HTTP_PORT", "HTTP_HOST")
+OTHER_TOKEN = "7000000002:AAAnotherTokenTelegramDoesNotKnow0001"
+STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")
+RUNNING = "INFO bot: running: Ctrl-C or SIGTERM stops the bot"
+STARTED = ["INFO bot.app: resumed 0 open games", "INFO telegram.ext.Application: "
+           "Application started", RUNNING]
+STOPPED = ["INFO bot: stopping",
+           "INFO telegram.ext.Application: Application is stopping. This might take a moment.",
+           "INFO telegram.ext.Application: Application.stop() complete",
+           "INFO bot: stopped"]
+WAIT = 30.0  # seconds a step may take on a busy machine
+
+
+def bot_env(folder: Path, **settings: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+    env.update(PYTHONDONTWRITEBYTECODE="1", DATABASE_PATH=str(folder / "bot.sqlite3"))
+    env.update(settings)
+    return env
+
+
+def run_bot(folder: Path, **settings: str) -> tuple[int, str]:
+    """Run ``python -m bot`` to its end (a failure that needs no server)."""
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=folder,
+                          env=bot_env(folder, **settings), capture_output=True, text=True,
+                          timeout=WAIT, check=False)
+    return done.returncode, done.stdout + done.stderr
+
+
+@dataclass
+class Bot:
+    """A running ``python -m bot`` and the lines it has written."""
+
+    process: asyncio.subprocess.Process
+    lines: list[str] = field(default_factory=list)
+
+    async def read(self) -> None:
+        assert self.process.stdout is not None
+        async for raw in self.process.stdout:
+            self.lines.append(raw.decode().rstrip("\n"))
+
+    async def until(self, done: Callable[[list[str]], bool]) -> None:
+        deadline = time.monotonic() + WAIT
+        while not done(self.lines):
+            assert self.process.returncode is None or done(self.lines), self.text()
+            assert time.monotonic() < deadline, f"waited in vain; the bot wrote:\n{self.text()}"
+            await asyncio.sleep(0.05)
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def unstamped(self) -> list[str]:
+        return [STAMP.sub("", line) for line in self.lines]
+
+    def signal_group(self, sig: signal.Signals) -> None:
+        """As a terminal's Ctrl-C does: every process of the bot's group gets it."""
+        os.killpg(self.process.pid, sig)
+
+    async def ended(self) -> int:
+        return await asyncio.wait_for(self.process.wait(), WAIT)
+
+
+@asynccontextmanager
+async def bot_process(folder: Path, **settings: str) -> AsyncIterator[Bot]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=folder, env=bot_env(folder, **settings),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,  # its own process group, as in a terminal
+    )
+    bot = Bot(process)
+    reader = asyncio.create_task(bot.read())
+    try:
+        yield bot
+        await asyncio.wait_for(reader, WAIT)
+    finally:
+        if process.returncode is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            await process.wait()
+        reader.cancel()
+
+
+def children(pid: int) -> list[int]:
+    """The processes of ``pid``'s group but itself (the computer players' pool)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != pid:
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[3]) == pid:  # field 5: the group
+                found.append(int(entry.name))
+    return found
+
+
+def server_settings(server: FakeTelegramServer, **more: str) -> dict[str, str]:
+    return {"TELEGRAM_BOT_TOKEN": server.token, "TELEGRAM_API_BASE_URL": server.api_root,
+            **more}
+
+
+# --- the token ---------------------------------------------------------------------------
+
+def test_a_missing_token_is_one_line(tmp_path: Path) -> None:
+    assert run_bot(tmp_path) == (2, "domino-bot: TELEGRAM_BOT_TOKEN is not set: put the token "
+                                    "from @BotFather in .env (see .env.example)\n")
+
+
+def test_a_malformed_token_is_one_line_without_the_token(tmp_path: Path) -> None:
+    token = "12345:tooShortToBeAToken"
+    code, output = run_bot(tmp_path, TELEGRAM_BOT_TOKEN=token)
+    assert (code, output) == (2, "domino-bot: TELEGRAM_BOT_TOKEN does not look like a bot "
+                                 "token (expected 123456789:AAE...)\n")
+
+
+async def test_a_rejected_token_is_one_line(telegram: FakeTelegramServer, tmp_path: Path
+                                            ) -> None:
+    settings = server_settings(telegram, TELEGRAM_BOT_TOKEN=OTHER_TOKEN)
+    async with bot_process(tmp_path, **settings) as bot:
+        assert await bot.ended() == 2
+    assert bot.unstamped() == [f"CRITICAL bot: {TOKEN_REJECTED}"]
+
+
+async def test_the_token_is_in_no_line_even_when_debugging(telegram: FakeTelegramServer,
+                                                           tmp_path: Path) -> None:
+    settings = server_settings(telegram, TELEGRAM_BOT_TOKEN=OTHER_TOKEN, LOG_LEVEL="DEBUG")
+    async with bot_process(tmp_path, **settings) as bot:
+        assert await bot.ended() == 2
+    secret = OTHER_TOKEN.partition(":")[2]
+    assert bot.lines and secret not in bot.text() and "Traceback" not in bot.text()
+    assert "bot<token>/" in bot.text() or "/bot<token>" in bot.text()  # PTB's URL, redacted
+    assert bot.unstamped()[-1] == f"CRITICAL bot: {TOKEN_REJECTED}"
+
+
+async def test_a_debugging_bot_that_runs_never_logs_its_token(
+    telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    settings = server_settings(telegram, LOG_LEVEL="DEBUG", HTTP_PORT=str(free_port()))
+    async with bot_process(tmp_path, **settings) as bot:
+        await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+        bot.process.send_signal(signal.SIGTERM)
+        assert await bot.ended() == 0
+    assert telegram.token.partition(":")[2] not in bot.text()
+    assert "Traceback" not in bot.text()
+
+
+# --- Telegram out of reach, signals -----------------------------------------------------------
+
+ATTEMPT = re.compile(r"WARNING bot: cannot reach Telegram at http://127\.0\.0\.1:\d+ \(.+\): "
+                     r"trying again in (\d+) s \(attempt (\d+)\)")
+
+
+def attempts(lines: list[str]) -> list[tuple[int, int]]:
+    return [(int(m[1]), int(m[2])) for line in lines
+            if (m := ATTEMPT.fullmatch(STAMP.sub("", line)))]
+
+
+async def test_telegram_out_of_reach_is_retried_until_it_answers(tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there yet
+    server = FakeTelegramServer(port=port)
+    settings = server_settings(server)
+    async with bot_process(tmp_path, **settings) as bot:
+        await bot.until(lambda lines: len(attempts(lines)) >= 2)
+        async with server:
+            await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+            bot.process.send_signal(signal.SIGTERM)
+            assert await bot.ended() == 0
+    tried = attempts(bot.lines)
+    assert tried[:2] == [(1, 1), (2, 2)]  # backing off, one line per attempt
+    assert bot.unstamped()[len(tried):] == STARTED + STOPPED
+
+
+async def test_telegram_down_at_start_is_retried_until_it_answers(
+    telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    telegram.fail_every_call(502, "Bad Gateway")
+    async with bot_process(tmp_path, **server_settings(telegram)) as bot:
+        await bot.until(lambda lines: len(attempts(lines)) >= 2)
+        telegram.end_outage()
+        await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+        bot.process.send_signal(signal.SIGTERM)
+        assert await bot.ended() == 0
+    tried = attempts(bot.lines)
+    assert all("(Bad Gateway)" in line for line in bot.lines[:len(tried)])
+    assert bot.unstamped()[len(tried):] == STARTED + STOPPED
+
+
+async def test_ctrl_c_while_telegram_is_out_of_reach_ends_quietly(tmp_path: Path) -> None:
+    settings = {"TELEGRAM_BOT_TOKEN": OTHER_TOKEN,
+                "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{free_port()}"}
+    async with bot_process(tmp_path, **settings) as bot:
+        await bot.until(lambda lines: len(attempts(lines)) >= 1)
+        bot.signal_group(signal.SIGINT)
+        assert await bot.ended() == 0
+    tried = attempts(bot.lines)
+    assert bot.unstamped()[len(tried):] == ["INFO bot: stopping"]
+
+
+async def test_ctrl_c_ends_the_bot_and_its_workers_quietly(telegram: FakeTelegramServer,
+                                                           tmp_path: Path) -> None:
+    async with bot_process(tmp_path, **server_settings(telegram)) as bot:
+        await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+        deadline = time.monotonic() + WAIT
+        while len(children(bot.process.pid)) < 3:  # resource tracker, forkserver, a worker
+            assert time.monotonic() < deadline, "the computer players' pool never started"
+            await asyncio.sleep(0.05)
+        bot.signal_group(signal.SIGINT)
+        assert await bot.ended() == 0
+    assert bot.unstamped() == STARTED + STOPPED
+
+
+async def test_sigterm_ends_quietly_in_json_lines(telegram: FakeTelegramServer, tmp_path: Path
+                                                  ) -> None:
+    async with bot_process(tmp_path, LOG_FORMAT="json", **server_settings(telegram)) as bot:
+        await bot.until(lambda lines: any("running: Ctrl-C" in line for line in lines))
+        bot.process.send_signal(signal.SIGTERM)
+        assert await bot.ended() == 0
+    lines = [json.loads(line) for line in bot.lines]
+    assert [f"{line['level']} {line['logger']}: {line['message']}" for line in lines] == (
+        STARTED + STOPPED)
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", line["time"])
+               for line in lines)
+
+
+# --- the database ------------------------------------------------------------------------
+
+def unwritable_folder(tmp_path: Path) -> Path:
+    """A folder this process cannot create files in (root ignores modes: a read-only
+    filesystem's folder then)."""
+    if os.geteuid() == 0:
+        try:
+            with open("/sys/.domino-probe", "w"):
+                pass
+        except OSError:
+            return Path("/sys")
+        pytest.skip("no folder root cannot write to")
+    folder = tmp_path / "read-only"
+    folder.mkdir(mode=0o555)
+    return folder
+
+
+async def test_a_database_folder_the_bot_cannot_write_is_one_line(
+    telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    database = unwritable_folder(tmp_path) / "dominoes.sqlite3"
+    settings = server_settings(telegram, DATABASE_PATH=str(database))
+    async with bot_process(tmp_path, **settings) as bot:
+        assert await bot.ended() == 1
+    assert len(bot.lines) == 1, bot.text()
+    (line,) = bot.unstamped()
+    assert re.fullmatch(
+        rf"CRITICAL bot: cannot open the database {re.escape(str(database))}: the folder "
+        rf"{re.escape(str(database.parent))} is not writable \((Permission denied|Operation not "
+        r"permitted|Read-only file system)\)", line), line
+
+
+async def test_a_damaged_database_is_one_line(telegram: FakeTelegramServer, tmp_path: Path
+                                              ) -> None:
+    database = tmp_path / "dominoes.sqlite3"
+    database.write_bytes(b"these are not the bytes of a database\n" * 200)
+    settings = server_settings(telegram, DATABASE_PATH=str(database))
+    async with bot_process(tmp_path, **settings) as bot:
+        assert await bot.ended() == 1
+    assert bot.unstamped() == [
+        f"CRITICAL bot: cannot open the database {database}: file is not a database "
+        "(the file is damaged or not SQLite: restore a backup)"]
+
+
+async def test_a_locked_database_is_one_line(telegram: FakeTelegramServer, tmp_path: Path
+                                             ) -> None:
+    database = tmp_path / "dominoes.sqlite3"
+    with closing(sqlite3.connect(database, isolation_level=None)) as other:
+        other.execute("CREATE TABLE held (x)")
+        other.execute("BEGIN EXCLUSIVE")  # another process holds the file
+        settings = server_settings(telegram, DATABASE_PATH=str(database))
+        async with bot_process(tmp_path, **settings) as bot:
+            assert await bot.ended() == 1
+        other.execute("ROLLBACK")
+    assert bot.unstamped() == [
+        f"CRITICAL bot: cannot open the database {database}: database is locked "
+        "(another process holds it: stop it, or use another file)"]
+
+
+async def test_an_http_port_already_taken_is_one_line(telegram: FakeTelegramServer,
+                                                      tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = server_settings(telegram, HTTP_HOST="127.0.0.1", HTTP_PORT=str(port))
+        async with bot_process(tmp_path, **settings) as bot:
+            assert await bot.ended() == 2
+    assert bot.unstamped() == [
+        f"CRITICAL bot: cannot serve HTTP on 127.0.0.1:{port}: address already in use"]
