@@ -32,7 +32,7 @@ from pathlib import Path
 
 from bot.app import build_application, running
 from bot.config import BotConfig
-from bot.runtime import KEY, Runtime
+from bot.handlers.runtime import KEY, Runtime
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser
 from fakeapi.players import Table, button, live_buttons
 

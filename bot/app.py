@@ -31,6 +31,7 @@ from .config import BotConfig
 from .handlers import buttons, commands
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.menu import settings_command
+from .handlers.runtime import KEY, Runtime
 from .handlers.timers import Timers
 from .handlers.updates import error_handler
 from .health import arriving, readiness, schedule_watch
@@ -44,7 +45,6 @@ from .publishing.metering import MeteredLimiter
 from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter, Limits
 from .publishing.transport import bot_request
-from .runtime import KEY, Runtime
 from .service import GameService
 from .service.locks import Locks
 from .serving.latency import TableLatency

@@ -15,9 +15,9 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, JobQueue
 
+from .handlers.runtime import Runtime, runtime
 from .logs import bind
 from .models import Status
-from .runtime import Runtime, runtime
 from .serving.latency import stamp_arrival
 from .serving.webserver import Check
 

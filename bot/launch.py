@@ -24,7 +24,7 @@ from telegram.ext import Application
 
 from .app import begin_stop, running
 from .errors import ConfigError, StorageError
-from .runtime import KEY, Runtime
+from .handlers.runtime import KEY, Runtime
 
 log = logging.getLogger("bot")
 #: Seconds one getUpdates waits for an update (PTB's run_polling default); stopping ends it.

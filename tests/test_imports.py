@@ -33,6 +33,11 @@ BOT_FLOORS = {
     "bot.serving": ("bot.service", "bot.presentation", "bot.publishing", "bot.handlers",
                     "bot.storage"),
 }
+# The modules at the top of bot/ that every part shares: they stand below all the parts.
+BOT_SHARED = ("bot.config", "bot.errors", "bot.gamebook", "bot.i18n", "bot.logs", "bot.models",
+              "bot.refusals", "bot.trim", "bot.wording")
+# The wiring, also at the top, may import anything: bot.app, bot.launch, bot.health,
+# bot.__main__.
 
 
 def modules_of(package: str) -> dict[str, Path]:
@@ -171,4 +176,12 @@ def test_each_part_of_the_bot_stays_on_its_floor(part: str) -> None:
         if any(target == banned or target.startswith(banned + ".")
                for banned in BOT_FLOORS[part])
     }
+    assert reached == set()
+
+
+@pytest.mark.parametrize("shared", BOT_SHARED)
+def test_what_the_bot_shares_stands_below_its_parts(shared: str) -> None:
+    path = modules_of("bot")[shared]
+    reached = {t for t in every_import(shared, path)
+               if t.split(".")[0] == "bot" and not t.startswith(BOT_SHARED)}
     assert reached == set()

@@ -18,8 +18,8 @@ from ..presentation.boardtexts import (
     stats_text,
 )
 from ..presentation.painter import Urgency
-from ..runtime import runtime
-from ..service.scoreboards import parse_query, player_stats, scoreboard
+from ..service.scoreboards import parse_query
+from .runtime import runtime
 
 CAPTION_LIMIT = 1024
 CAPTION_ROWS = 5
@@ -41,8 +41,8 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
     except UserError as exc:
         await message.reply_text(t(exc.message, **exc.params))
         return
-    board = await scoreboard(rt.storage, chat.id, query.game, query.since(time.time()),
-                             include_computers=settings.rank_computers)
+    board = await rt.service.scoreboard(chat.id, query.game, query.since(time.time()),
+                                        include_computers=settings.rank_computers)
     if not board.standings:
         await message.reply_text(scoreboard_text(t, board), parse_mode=ParseMode.HTML)
         return
@@ -63,5 +63,5 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if user is None or message is None:
         return
     t = translator(user.language_code)
-    stats = await player_stats(rt.storage, user.id, user.full_name)
+    stats = await rt.service.player_stats(user.id, user.full_name)
     await message.reply_text(stats_text(t, stats), parse_mode=ParseMode.HTML)

@@ -49,9 +49,9 @@ from ..presentation.callbacks import (
 )
 from ..publishing.delivery import answer_tap
 from ..publishing.messenger import LOBBY, TABLE, Place, message_at
-from ..runtime import Runtime, runtime
 from ..serving.latency import arrived
 from .menu import setting_button
+from .runtime import Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from ..gamebook import GAMES, find_game
 from ..i18n import Translator, translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
-from ..runtime import Runtime, runtime
+from .runtime import Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, reply, thread_of, tr
 
 log = logging.getLogger(__name__)
@@ -296,7 +296,7 @@ async def topic_closed_handler(update: Update, context: ContextTypes.DEFAULT_TYP
     rt = runtime(context)
     game = rt.service.open_game_in(message.chat.id, thread)
     if game is not None:
-        await rt.publisher.topic_gone(game.game_id, thread, deleted=False)
+        await rt.topic_closed(game.game_id, thread)
 
 
 async def migrate_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -22,10 +22,10 @@ from ..errors import UserError
 from ..gamebook import GAMES, presentation
 from ..i18n import N_, Translator, translator
 from ..presentation.callbacks import SettingTap
-from ..runtime import Runtime, runtime
 from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
+from .runtime import Runtime, runtime
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {

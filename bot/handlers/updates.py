@@ -16,8 +16,8 @@ from ..errors import UserError
 from ..i18n import Translator, translator
 from ..models import Game, Player
 from ..publishing.delivery import outcome_unknown
-from ..runtime import Runtime
 from .admins import admins_of
+from .runtime import Runtime
 
 log = logging.getLogger(__name__)
 

@@ -20,6 +20,7 @@ process pool (:mod:`.thinker`), ratings (:mod:`.ratings`) and scoreboards
 from __future__ import annotations
 
 from .lobby import LobbyState
+from .scoreboards import PlayerStats, Scoreboard, player_stats, scoreboard
 from .seats import Seats
 
 __all__ = ["GameService", "LobbyState"]
@@ -27,3 +28,13 @@ __all__ = ["GameService", "LobbyState"]
 
 class GameService(Seats):
     """Every change to a game goes through here, one transaction per accepted request."""
+
+    async def scoreboard(self, chat_id: int, game: str | None, since: float | None, *,
+                         include_computers: bool) -> Scoreboard:
+        """The group's players ranked over its finished matches (see :func:`scoreboard`)."""
+        return await scoreboard(self.storage, chat_id, game, since,
+                                include_computers=include_computers)
+
+    async def player_stats(self, user_id: int, name: str) -> PlayerStats:
+        """One player's figures per game over every group (see :func:`player_stats`)."""
+        return await player_stats(self.storage, user_id, name)

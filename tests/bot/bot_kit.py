@@ -18,8 +18,8 @@ from PIL import ImageDraw
 import renderers.canvas
 from bot.app import build_application, running
 from bot.config import BotConfig
+from bot.handlers.runtime import KEY, Runtime
 from bot.models import Game
-from bot.runtime import KEY, Runtime
 from bot.service import GameService
 from bot.storage.games import game_from_row
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage

@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 import pytest
 from bot_kit import Group
 
+from bot.handlers.runtime import Runtime
 from bot.models import Game
 from bot.presentation.pictures import Drawing
-from bot.runtime import Runtime
 from engine import Action, Match
 
 T = TypeVar("T")

@@ -14,9 +14,9 @@ from pathlib import Path
 from bot_kit import Group, lobby_button
 
 from bot.app import begin_stop, build_application, running
+from bot.handlers.runtime import KEY, Runtime
 from bot.models import Status
 from bot.publishing.ratelimit import counted
-from bot.runtime import KEY, Runtime
 from fakeapi import FakeTelegramServer, RequestRecord
 from fakeapi.players import Table, active_hand
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bot_kit import Group
 
+from bot.handlers.runtime import Runtime
 from bot.models import Status
-from bot.runtime import Runtime
 from fakeapi import StoredMessage
 
 

@@ -15,8 +15,8 @@ from bot_kit import Group
 from telegram.ext import Application
 
 from bot.app import allowed_updates, build_application
+from bot.handlers.runtime import KEY, Runtime
 from bot.models import Status
-from bot.runtime import KEY, Runtime
 from bot.serving.metrics import Metrics
 from bot.serving.webhook import serving_webhook
 from bot.serving.webserver import HttpSettings

@@ -11,8 +11,8 @@ from typing import Any
 
 from bot_kit import Group
 
+from bot.handlers.runtime import Runtime
 from bot.presentation.pictures import Drawing, PictureMaker, labels_for, picture_names
-from bot.runtime import Runtime
 from engine import table_view
 from renderers import render_table
 

@@ -17,10 +17,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from test_e2e_operations import free_port
 
 from bot.app import build_application, running
+from bot.handlers.runtime import KEY, Runtime
 from bot.health import refresh_gauges
 from bot.logs import LogFormat, log_handler
 from bot.models import Status
-from bot.runtime import KEY, Runtime
 from bot.serving.webserver import HttpSettings
 from fakeapi import WebhookTiming
 

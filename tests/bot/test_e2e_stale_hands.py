@@ -11,7 +11,7 @@ import pytest
 from bot_kit import Group
 from test_e2e_hand_change import gate_drawings, lay_first_actions_until, move
 
-from bot.runtime import Runtime
+from bot.handlers.runtime import Runtime
 from engine import Action, Match
 
 

@@ -9,8 +9,8 @@ import time
 
 from bot_kit import Group, lobby_button
 
+from bot.handlers.runtime import Runtime
 from bot.models import Status
-from bot.runtime import Runtime
 from fakeapi.players import Table
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from bot_kit import NAMES, Group, counting_seeds, lobby_button
 
+from bot.handlers.runtime import Runtime
 from bot.models import Status
-from bot.runtime import Runtime
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
 from fakeapi.players import Table, live_buttons
 

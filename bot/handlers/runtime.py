@@ -10,21 +10,21 @@ from telegram.ext import ContextTypes
 
 from engine import PlayerView, Tile
 
-from .config import BotConfig
-from .handlers.timers import Timers
-from .i18n import Translator
-from .models import Game
-from .presentation.keyboards import deep_link
-from .presentation.pictures import PictureMaker
-from .publishing.messenger import Place
-from .publishing.publisher import Publisher
-from .publishing.ratelimit import FloodLimiter
-from .service import GameService
-from .service.locks import Locks
-from .serving.latency import TableLatency
-from .serving.metrics import Metrics
-from .serving.webserver import HttpSettings, WebServer
-from .storage import Storage
+from ..config import BotConfig
+from ..i18n import Translator
+from ..models import Game
+from ..presentation.keyboards import deep_link
+from ..presentation.pictures import PictureMaker
+from ..publishing.messenger import Place
+from ..publishing.publisher import Publisher
+from ..publishing.ratelimit import FloodLimiter
+from ..service import GameService
+from ..service.locks import Locks
+from ..serving.latency import TableLatency
+from ..serving.metrics import Metrics
+from ..serving.webserver import HttpSettings, WebServer
+from ..storage import Storage
+from .timers import Timers
 
 KEY = "runtime"
 
@@ -53,6 +53,10 @@ class Runtime:
     def bot_username(self) -> str:
         """The bot's @username, learnt at start (for links into its private chat)."""
         return self.publisher.messenger.bot_username
+
+    async def topic_closed(self, game_id: int, thread_id: int) -> None:
+        """An admin closed the game's forum topic: the game ends and General is told why."""
+        await self.publisher.topic_gone(game_id, thread_id, deleted=False)
 
     def private_link(self, payload: str) -> str:
         """The link that opens the bot's private chat and sends /start ``payload``."""
