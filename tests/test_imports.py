@@ -185,3 +185,15 @@ def test_what_the_bot_shares_stands_below_its_parts(shared: str) -> None:
     reached = {t for t in every_import(shared, path)
                if t.split(".")[0] == "bot" and not t.startswith(BOT_SHARED)}
     assert reached == set()
+
+
+@pytest.mark.parametrize("package", ["renderers", "bot"])
+def test_the_product_sees_only_the_engines_face(package: str) -> None:
+    """The engine's exports and its computer players; never how a game is implemented."""
+    reached = {
+        (name, target)
+        for name, path in modules_of(package).items()
+        for source, _ in statements(name, path)
+        if (target := source).split(".")[0] == "engine" and target not in ("engine", "engine.ai")
+    }
+    assert reached == set()
