@@ -101,6 +101,8 @@ class Hand:
         self.result: HandEnded | None = None
         self._scores_before = scores_before or (0,) * len(variant.sides(self.seats))
         self._legal: tuple[Action, ...] | None = None
+        # What the table sees, kept for the number of moves it was made at (see table_sight)
+        self._sight: tuple[int, LayoutView, tuple[PublicMove, ...]] | None = None
         leads = opening.must_lead
         # One forced tile is public (it is about to be laid); a choice among the opener's
         # doubles stays their secret: then only "a double must lead" is told.
@@ -156,6 +158,14 @@ class Hand:
     def public_moves(self) -> tuple[PublicMove, ...]:
         """Every move of the hand as the table saw it, with the ends each one faced."""
         raise NotImplementedError
+
+    def table_sight(self) -> tuple[LayoutView, tuple[PublicMove, ...]]:
+        """:meth:`layout_view` and :meth:`public_moves` together, made once a move: a table
+        view is asked for several times after each move (the group's, every seat's)."""
+        sight, made = self._sight, len(self.moves)
+        if sight is None or sight[0] != made:
+            sight = self._sight = (made, self.layout_view(), self.public_moves())
+        return sight[1], sight[2]
 
     # --- reading -----------------------------------------------------------------------
     @property
