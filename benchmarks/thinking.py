@@ -23,7 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.service.thinker import Question, Thinker, decide
-from engine import DRAW, KNOCK, Match, ai, player_view
+from engine import Match, ai, player_view
 
 TICK = 0.005
 
@@ -37,7 +37,7 @@ def questions(level: str) -> list[Question]:
         match.deal_hand(rng)
         while not match.hand.over and match.to_move is not None:
             seat = match.to_move
-            if match.legal_actions() not in ((KNOCK,), (DRAW,)) and len(match.hand.moves) > 3:
+            if match.forced_action() is None and len(match.hand.moves) > 3:
                 found.append(Question.of(match, seat, level, f"{number}:{seat}", number))
             match.apply(seat, ai.player("easy").choose(player_view(match, seat), rng))
     return found

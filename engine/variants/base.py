@@ -21,10 +21,11 @@ from ..events import HandEndReason, ScoreReason
 from ..masks import EVERY_TILE, SHOWS, mask_of
 from ..options import SET_ANY, Options, OptionSpec, build_options, target
 from ..seams import NO_POINTS, HandEnd, HandScore, HandState, Opening, PreviousHand, Score
-from ..tiles import End, Tile
+from ..tiles import End, Tile, full_set
 from .scoring import winner_takes_the_rest
 
 PIPS = attrgetter("pips")
+DOUBLE_SIX = full_set(6)  # the games with matadors or crosswise tiles play this set
 
 
 class Variant:
@@ -205,16 +206,15 @@ class Variant:
         goes there (never, in a game without matadors)."""
         if not self.matadors:
             return False
-        tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+        ordinary = [tile for tile in DOUBLE_SIX if tile not in self.matadors]
         return not any(self.joins(number, tile) is not None for number in numbers
-                       for tile in tiles if tile not in self.matadors)
+                       for tile in ordinary)
 
     @cached_property
     def lays_crosswise(self) -> bool:
         """Whether a tile ever lies crosswise in this game: it has matadors, or a lead or a
         double lies across (a picture draws such a line tile by tile as it lies)."""
-        tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
-        return bool(self.matadors) or any(self.lead_cross(tile) for tile in tiles)
+        return bool(self.matadors) or any(self.lead_cross(tile) for tile in DOUBLE_SIX)
 
     def cut_mask(self, board: Board) -> int:
         return 0
