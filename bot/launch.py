@@ -37,7 +37,7 @@ TOKEN_REJECTED = ("Telegram rejected TELEGRAM_BOT_TOKEN: copy the token again fr
 
 def run(application: Application) -> int:  # type: ignore[type-arg]
     """Run ``application`` until SIGINT or SIGTERM; the process's exit code."""
-    loop = asyncio.new_event_loop()
+    loop = new_event_loop()
     asyncio.set_event_loop(loop)
     stopping = asyncio.Event()
 
@@ -54,6 +54,16 @@ def run(application: Application) -> int:  # type: ignore[type-arg]
         return loop.run_until_complete(_serve(application, stopping))
     finally:
         _close(loop)
+
+
+def new_event_loop() -> asyncio.AbstractEventLoop:
+    """uvloop's event loop where it is installed (Linux, macOS): less CPU a move; else
+    asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
 
 
 async def _serve(application: Application, stopping: asyncio.Event) -> int:  # type: ignore[type-arg]
