@@ -57,6 +57,7 @@ class Button:
     text: str
     callback_data: str | None = None
     url: str | None = None
+    style: str | None = None  # the button's colour: "success", "primary", "danger" or none
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ class MessageVersion:
     def buttons(self) -> list[list[Button]]:
         rows = (self.reply_markup or {}).get("inline_keyboard", [])
         return [
-            [Button(b["text"], b.get("callback_data"), b.get("url")) for b in row] for row in rows
+            [Button(b["text"], b.get("callback_data"), b.get("url"), b.get("style")) for b in row] for row in rows
         ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -33,8 +34,18 @@ TILES_PER_ROW = 4
 LEVEL_BUTTONS = {"easy": N_("🤖 + easy"), "normal": N_("🤖 + normal"), "hard": N_("🤖 + hard")}
 
 
-def _button(text: str, button: Button) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text, callback_data=button.encode())
+class Style(StrEnum):
+    """An inline button's own colour (Bot API 10.0), beside the mark in its label, which
+    clients that draw no colours still show."""
+
+    PLAY = "success"  # green: a tile that can be laid, a way it can go
+    CHOOSE = "primary"  # blue: a tile that may be put face down
+    DANGER = "danger"  # red: a choice that ends or gives something up
+
+
+def _button(text: str, button: Button, style: Style | None = None) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=button.encode(),
+                                style=None if style is None else style.value)
 
 
 def deep_link(bot_username: str, payload: str) -> str:
@@ -89,7 +100,7 @@ def my_tiles(t: Translator, game: Game) -> InlineKeyboardMarkup:
 def stop_confirmation(t: Translator, game: Game) -> InlineKeyboardMarkup:
     gid = game.game_id
     return InlineKeyboardMarkup(
-        [[_button(t("Yes, stop the game"), StopAnswer(gid, confirm=True)),
+        [[_button(t("Yes, stop the game"), StopAnswer(gid, confirm=True), Style.DANGER),
           _button(t("No, play on"), StopAnswer(gid, confirm=False))]]
     )
 
@@ -98,7 +109,7 @@ def leave_confirmation(t: Translator, game: Game, seat: int) -> InlineKeyboardMa
     """Carries the seat it asks, so only that player's tap counts."""
     gid = game.game_id
     return InlineKeyboardMarkup(
-        [[_button(t("Yes, leave"), LeaveAnswer(gid, seat, confirm=True)),
+        [[_button(t("Yes, leave"), LeaveAnswer(gid, seat, confirm=True), Style.DANGER),
           _button(t("No, stay"), LeaveAnswer(gid, seat, confirm=False))]]
     )
 
@@ -124,13 +135,13 @@ def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKey
         label = tile_label(tile)
         lays = lays_of(view, tile)
         if len(lays) == 1:
-            buttons.append(_button(f"✅ {label}", Lay.of(gid, move_no, lays[0])))
+            buttons.append(_button(f"✅ {label}", Lay.of(gid, move_no, lays[0]), Style.PLAY))
         elif lays:
             buttons.append(_button(f"✅ {label}", TileTap(gid, move_no, tile,
-                                                         TileIntent.CHOOSE_END)))
+                                                         TileIntent.CHOOSE_END), Style.PLAY))
         elif tile in discards:
             buttons.append(_button(f"⬛ {label}", TileTap(gid, move_no, tile,
-                                                         TileIntent.ASK_DISCARD)))
+                                                         TileIntent.ASK_DISCARD), Style.CHOOSE))
         else:
             buttons.append(_button(label, TileTap(gid, move_no, tile, TileIntent.INERT)))
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
@@ -142,7 +153,7 @@ def discard_confirmation(t: Translator, game: Game, move_no: int, tile: Tile
     gid = game.game_id
     return InlineKeyboardMarkup([
         [_button(t("⬛ Yes, put {tile} face down", tile=str(tile)),
-                 TileTap(gid, move_no, tile, TileIntent.DISCARD))],
+                 TileTap(gid, move_no, tile, TileIntent.DISCARD), Style.CHOOSE)],
         [_button(t("↩ Back"), BackToHand(gid, move_no))],
     ])
 
@@ -186,7 +197,7 @@ def lay_choice(
         points = view.points_of(action)
         if points:
             text += f" +{points}"
-        buttons.append(_button(text, Lay.of(gid, move_no, action)))
+        buttons.append(_button(text, Lay.of(gid, move_no, action), Style.PLAY))
     rows = [buttons] if layout.plain else [[button] for button in buttons]
     rows.append([_button(t("↩ Back"), BackToHand(gid, move_no))])
     return InlineKeyboardMarkup(rows)
