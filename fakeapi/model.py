@@ -92,7 +92,9 @@ class MessageVersion:
     def buttons(self) -> list[list[Button]]:
         rows = (self.reply_markup or {}).get("inline_keyboard", [])
         return [
-            [Button(b["text"], b.get("callback_data"), b.get("url"), b.get("style")) for b in row] for row in rows
+            [Button(b["text"], b.get("callback_data"), b.get("url"), b.get("style"))
+             for b in row]
+            for row in rows
         ]
 
 

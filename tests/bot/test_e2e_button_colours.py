@@ -56,7 +56,7 @@ async def test_a_tile_that_may_go_face_down_is_blue(group: Group) -> None:
     async with group.bot():
         table = await group.start("gaple-dead")
         while True:  # play until somebody must put a tile face down
-            user, message = await group.server.wait_for(table.whose_turn)
+            _user, message = await group.server.wait_for(table.whose_turn)
             if any(label.startswith("⬛") for label in live_buttons(message)):
                 break
             await table.play_one()
