@@ -99,6 +99,6 @@ class TextComposer:
         assert match is not None
         again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
         view = table_view(match)
-        return [Outgoing(fit_caption(match_result_text(t, game, ended, view)),
+        return [Outgoing(fit_caption(match_result_text(t, game, ended, view, rating_changes)),
                          buttons=(again,),
                          drawing=self.pictures.match_end_drawing(game, view, rating_changes))]

@@ -205,7 +205,17 @@ def game_end_line(t: Translator, game: Game) -> str:
     return t("The game is over.")
 
 
-def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView) -> str:
+def rating_line(t: Translator, names: Sequence[str], changes: Sequence[int | None]) -> str:
+    """How the match moved each person's rating on the group's board of the game, said to be
+    a change ("" when nobody has one: computers are kept off the board)."""
+    moved = [f"{named(name)} {change:+d}" for name, change in zip(names, changes, strict=True)
+             if change is not None]
+    return t("Rating change on this group's scoreboard: {list}.", list=" · ".join(moved)) \
+        if moved else ""
+
+
+def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView,
+                      rating_changes: Sequence[int | None] = ()) -> str:
     names = game.names
     lines = [t("<b>The match is over.</b>")]
     if ended.winner is None:
@@ -224,5 +234,7 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
     settled = settlement_line(t, view, names)
     if settled:
         lines.append(settled)
+    if rating_changes:
+        lines.append(rating_line(t, names, rating_changes))
     lines.append(t("Play again with the same players and rules: tap below, or /newgame."))
-    return "\n".join(lines)
+    return "\n".join(line for line in lines if line)

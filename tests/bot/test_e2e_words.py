@@ -159,7 +159,7 @@ async def test_gaple_dead_says_how_the_match_ends_once_and_names_penalties(group
         await table.play_until(lambda: any(t.startswith("Кон 1 окончен") for t in group.texts()))
     said = everything_said(group)
     assert any(rule in t for t in said if "новый стол" in t)  # the lobby
-    captions = [t for t in said if t.startswith("Гапле со сбросом · кон 1")]
+    captions = [t for t in said if t.startswith("Гапле со сбросом · кон 1")]  # noqa: RUF001
     assert rule in captions[0] and rule not in captions[-1]
     assert all(re.search(r"^Штрафные очки: .* \(до 101\)$", c, re.MULTILINE) for c in captions)
     result = next(t for t in group.texts() if t.startswith("Кон 1 окончен"))
@@ -204,3 +204,16 @@ async def test_indonesian_lays_are_pasang(group: Group) -> None:
         table = await group.start("gaple")
         await table.play_until(lambda: any("memasang" in t for t in everything_said(group)))
     assert not any("menjalankan" in t for t in everything_said(group))
+
+
+# --- 7. the match end's rating column -------------------------------------------------------
+async def test_the_match_end_says_ratings_change_and_a_first_match_moves_them_little(
+        group: Group) -> None:
+    async with group.bot():
+        table = await group.start("gaple target=1")  # the first hand decides the match
+        await table.play_until(group.match_over)
+    end = next(t for t in group.texts() if t.startswith("The match is over"))
+    line = next(line for line in end.splitlines() if line.startswith("Rating change"))
+    changes = [int(figure) for figure in re.findall(r" ([+-]\d+)", line)]
+    assert len(changes) == 4 and all(abs(change) <= 50 for change in changes), line
+    assert max(changes) > 0 > min(changes)  # the ordinal showed +208 and losers near 0
