@@ -269,3 +269,11 @@ def test_the_caption_counts_the_stock_only_where_the_hand_has_one(seats: int,
     game = replace(game_of(match), players=players[:seats])
     caption = captions.table_caption(T, game, table_view(match))
     assert ("Stock:" in caption) is said
+
+
+@pytest.mark.parametrize(("language", "empty"), [
+    ("en", "The stock is empty."), ("ru", "Базар пуст."), ("id", "Tumpukan habis."),
+    ("is", "Bunkinn er tómur.")])
+def test_an_empty_stock_is_said_so_not_counted_as_zero_tiles(language: str, empty: str) -> None:
+    view = replace(table_view(started("muggins", *MUGGINS)), stock_count=0)
+    assert captions.stock_line(translator(language), view) == empty
