@@ -29,6 +29,11 @@ REASON_NOUNS: dict[ScoreReason, str] = {
 }
 
 
+#: The longest line of points of play that is still read at a glance (about two lines on a
+#: phone); a longer one is split, a seat a line.
+GLANCE = 100
+
+
 def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
     """The match's scores (penalty points where the lowest total wins), with what this hand
     scored so far while it is played. How a penalty match is won is said once, in the lobby
@@ -113,11 +118,7 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     if ended.stock_left > view.stock_reserve:
         lines.append(t.plural("{count} tile was left in the stock.",
                               "{count} tiles were left in the stock.", ended.stock_left))
-    listed = [(seat, points_list(t, view.history, seat)) for seat in range(len(names))]
-    if any(words for _, words in listed):
-        lines.append(t("Scored during the hand: {scores}.", scores=" · ".join(
-            f"{named(names[seat])} {ended.scored[view.players[seat].side]} ({words})"
-            for seat, words in listed if words)))
+    lines += _scored_lines(t, view, ended, names)
     if ended.winner is None:
         lines.append(t("A drawn hand: nobody scores."))
     else:
@@ -142,6 +143,22 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
                            points=points))
     lines.append(scores_line(t, view, names))
     return "\n".join(lines)
+
+
+def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Sequence[str]
+                  ) -> list[str]:
+    """Each seat's points of play in the hand, by reason: on one line while it reads at a
+    glance, else a line per seat (Six-matador's four seats with four reasons each ran to some
+    300 characters on one line)."""
+    seats = [f"{named(names[seat])} {ended.scored[view.players[seat].side]} ({words})"
+             for seat in range(len(names))
+             if (words := points_list(t, view.history, seat))]
+    if not seats:
+        return []
+    one_line = t("Scored during the hand: {scores}.", scores=" · ".join(seats))
+    if len(one_line) <= GLANCE:
+        return [one_line]
+    return [t("Scored during the hand:"), *("• " + seat for seat in seats)]
 
 
 def _without_double(t: Translator, view: TableView, names: Sequence[str],

@@ -107,7 +107,15 @@ async def test_nothing_in_the_group_names_a_tile_in_a_hand_or_in_the_stock(group
     assert checked > 20
 
 
-POINTS_OF_PLAY = re.compile(r"Scored during the hand: (.*)\.$", re.MULTILINE)
+def points_of_play(text: str) -> list[str] | None:
+    """A hand result's points of play, a seat each: on one line, or a line per seat when one
+    would be too long to read at a glance (None: the result lists none)."""
+    one_line = re.search(r"^Scored during the hand: (.*)\.$", text, re.MULTILINE)
+    if one_line:
+        return one_line.group(1).split(" · ")
+    if "\nScored during the hand:\n" in text:
+        return re.findall(r"^• (.*)$", text, re.MULTILINE)
+    return None
 
 
 async def test_muggins_points_are_told_in_the_table_caption_not_in_messages_of_their_own(
@@ -133,13 +141,13 @@ async def test_muggins_points_are_told_in_the_table_caption_not_in_messages_of_t
     for number, text in enumerate(results):
         hand = match.hands[number]
         assert hand.result is not None
-        listed = POINTS_OF_PLAY.search(text)
+        listed = points_of_play(text)
         names = game.names
         if not any(hand.result.scored):
             assert listed is None
             continue
         assert listed is not None, text
-        for part in listed.group(1).split(" · "):
+        for part in listed:
             name, total, *_ = part.split(" ")
             figures = re.search(r"\(count (\d+)\)", part)  # the count's sum, once
             assert figures is not None and int(figures.group(1)) == int(total)

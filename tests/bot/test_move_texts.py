@@ -277,3 +277,31 @@ def test_the_caption_counts_the_stock_only_where_the_hand_has_one(seats: int,
 def test_an_empty_stock_is_said_so_not_counted_as_zero_tiles(language: str, empty: str) -> None:
     view = replace(table_view(started("muggins", *MUGGINS)), stock_count=0)
     assert captions.stock_line(translator(language), view) == empty
+
+
+def test_a_long_list_of_points_of_play_takes_a_line_per_seat() -> None:
+    """Six-matador's four seats, with up to four reasons each, ran to some 300 characters on
+    one line; past a glance the result gives each seat its own line."""
+    split = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        match = Match("six-matador", 4)
+        match.deal_hand(rng)
+        while not match.hand.over:
+            match.play_forced()
+            if not match.hand.over:
+                match.apply(match.to_move, rng.choice(match.legal_actions()))  # type: ignore[arg-type]
+        view = table_view(match)
+        game = replace(game_of(match), players=[Player(i + 1, name) for i, name in
+                                                enumerate(("Ayu", "Budi", "Sergei", "Þóra"))])
+        assert view.result is not None
+        lines = resulttexts.hand_result_text(T, game, view.result, view).splitlines()
+        if "Scored during the hand:" in lines:
+            split += 1
+            seats = lines[lines.index("Scored during the hand:") + 1:][:4]
+            assert all(line.startswith("• ") and len(line) <= resulttexts.GLANCE
+                       for line in seats if line.startswith("• ")), lines
+        else:
+            scored = next(line for line in lines if line.startswith("Scored during"))
+            assert len(scored) <= resulttexts.GLANCE
+    assert split  # the long lists were split
