@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Sequence
 
 from engine import End
@@ -56,13 +57,41 @@ def or_list(t: Translator, words: Sequence[str]) -> str:
     return t("{choices} or {last}", choices=", ".join(words[:-1]), last=words[-1])
 
 
-def mention(user_id: int, name: str) -> str:
-    return f'<a href="tg://user?id={user_id}">{esc(name)}</a>'
+# Unicode's first-strong isolate and pop directional isolate (UAX #9)
+FSI, PDI = "\N{FIRST STRONG ISOLATE}", "\N{POP DIRECTIONAL ISOLATE}"
+# Bidi classes a name may hold without any effect on the text around it in a left-to-right
+# line: left-to-right letters, European digits and their signs, neutrals and marks.
+_QUIET_BIDI = frozenset({"L", "EN", "ES", "ET", "CS", "NSM", "BN", "S", "WS", "ON"})
+
+
+def isolated(text: str) -> str:
+    """``text`` (a player's name, as it goes into any message or button) kept to its own
+    direction: wrapped in FSI ... PDI when it holds anything right-to-left or a directional
+    control, so "Budi 7 · عبد الرحمن 30" keeps its order and a line that starts with an Arabic
+    name does not flip; the PDI also ends any embedding a name leaves open. A name of only
+    left-to-right letters, digits and neutrals cannot move its neighbours in our languages'
+    left-to-right lines, so it stays as typed: invisible characters around it would only get
+    in the way of copying or searching for it."""
+    if all(unicodedata.bidirectional(c) in _QUIET_BIDI for c in text):
+        return text
+    return FSI + text + PDI
+
+
+def named(text: str) -> str:
+    """A player's name for an HTML message: escaped and isolated (see :func:`isolated`).
+    Every name that goes into a text passes here (or through :func:`mention`)."""
+    return isolated(esc(text))
+
+
+def mention(user_id: int, person: str) -> str:
+    """A link to the user, the isolates (see :func:`isolated`) outside it."""
+    link = f'<a href="tg://user?id={user_id}">{esc(person)}</a>'
+    return link if isolated(person) == person else FSI + link + PDI
 
 
 def who(player: Player) -> str:
     """A player as the group reads them: a mention for people, a plain name for computers."""
-    return esc(player.name) if player.is_computer else mention(player.user_id, player.name)
+    return named(player.name) if player.is_computer else mention(player.user_id, player.name)
 
 
 def title(t: Translator, game: str) -> str:
@@ -70,4 +99,9 @@ def title(t: Translator, game: str) -> str:
 
 
 def names_of(players: Sequence[Player]) -> str:
-    return ", ".join(esc(p.name) for p in players)
+    return ", ".join(named(p.name) for p in players)
+
+
+def pair_names(names: Sequence[str], seats: Sequence[int]) -> str:
+    """A side as one name: "Ayu & Sergei" (each isolated)."""
+    return " & ".join(named(names[s]) for s in seats)

@@ -21,6 +21,7 @@ from ..gamebook import GAMES, find_game
 from ..i18n import Translator, translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
+from ..service.lobby import GAME_RUNNING, TABLE_OPEN
 from .runtime import Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, reply, thread_of, tr
 
@@ -95,16 +96,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     thread = thread_of(update.effective_message)  # a forum's topic holds its own game
     existing = rt.service.open_game_in(chat.id, thread)
     if existing is not None:
-        t = translator(existing.language)
-        if existing.status is Status.LOBBY:
-            target, text = existing.messages.lobby, t(
-                "A table is already open here: press Join on it, or its creator can cancel it.")
-        else:
-            target = existing.messages.table_message
-            text = t("A game is already running in this chat.")
-        await reply(update, text,
-                    reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
-                    if target else None)
+        await _already_open(update, existing)
         return
     settings = await rt.service.group_settings(chat.id)
     if not args and settings.default_game is not None:
@@ -120,8 +112,26 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     options, refusal = read_options(t, name, args[1:])
     if refusal is None:
         refusal = await open_table(rt, chat, user, name, options, thread)
+        existing = rt.service.open_game_in(chat.id, thread)
+        if refusal is not None and existing is not None:
+            # A /newgame sent at the same moment opened it while this one waited for the
+            # chat's lock: this sender reads what the first got, as if sent after it.
+            await _already_open(update, existing)
+            return
     if refusal is not None:
         await reply(update, refusal)
+
+
+async def _already_open(update: Update, existing: Game) -> None:
+    """/newgame where a table is open (or a game is played): say so, replying to it."""
+    t = translator(existing.language)
+    if existing.status is Status.LOBBY:
+        target, text = existing.messages.lobby, t(TABLE_OPEN)
+    else:
+        target, text = existing.messages.table_message, t(GAME_RUNNING)
+    await reply(update, text,
+                reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
+                if target else None)
 
 
 def read_options(
@@ -145,6 +155,9 @@ def read_options(
         try:
             options[option.name] = option.parse(m.group(2))
         except OptionValueError:
+            if option.name == "set" and len(option.choices) == 1:  # Matador's: "set is 6."
+                return options, t("{game} is played with the double-{n} set only.",
+                                  game=wording.title(t, game), n=option.choices[0])
             return options, t("{option} is {allowed}.", option=option.name,
                               allowed=lobbytexts.allowed(t, game, option))
     return options, None

@@ -1,9 +1,10 @@
 """The /settings menu: a group's house rules per game, its turn timer and its language.
 
-The main page shows the group's settings and a button per game; a setting's button opens a
-row of its choices with the current one marked, one tap picks one, and "Back" returns. The
-menu works only on the latest menu message of the group it was sent in: a settings button on
-any other message, or in another chat, changes nothing.
+The main page shows the group's settings, which games it plays its own way, and a button per
+game, whose page shows that game's house rules (one game a page, never all at once in the
+group); a setting's button opens a row of its choices with the current one marked, one tap
+picks one, and "Back" returns. The menu works only on the latest menu message of the group it
+was sent in: a settings button on any other message, or in another chat, changes nothing.
 """
 
 from __future__ import annotations
@@ -103,11 +104,13 @@ def main_page(t: Translator, settings: GroupSettings) -> tuple[str, InlineKeyboa
         text = t(label, value=general_value(t, name, getattr(settings, name)))
         lines.append("• " + text)
         general.append(_button(text, SettingTap("", name)))
-    for game in GAMES:
-        lines.append("")
-        lines.append("<b>" + esc(t(presentation(game).title)) + "</b>")
-        lines += ["   " + game_label(t, game, name, chosen_value(settings, game, name))
-                  for name in game_option_names(game)]
+    # Each game's house rules are on its own page: the group reads the menu, not nine games'
+    # rules at once. Here, only which games this group plays its own way.
+    changed = [esc(t(presentation(game).title)) for game in GAMES if settings.games.get(game)]
+    lines.append("")
+    lines.append(t("House rules changed for: {games}.", games=", ".join(changed)) if changed
+                 else t("Every game is played by its own rules here."))
+    lines.append(t("Tap a game for its house rules."))
     games = [_button(t(presentation(game).title) + " …", SettingTap(game)) for game in GAMES]
     rows = _rows(general, 1) + _rows(games, 1)
     rows.append([_button(t("✔ Done"), SettingTap("", DONE))])

@@ -10,7 +10,7 @@ from ..i18n import N_, Translator
 from ..service.ratings import Standing, places
 from ..service.scoreboards import PlayerStats, Scoreboard
 from ..storage import penalty_points
-from ..wording import esc, title
+from ..wording import esc, named, title
 
 TEXT_ROWS = 10  # players listed in a scoreboard message
 PICTURE_ROWS = 15  # players drawn on a scoreboard picture
@@ -61,7 +61,7 @@ def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
         return "\n".join([*lines, "", t("No finished matches yet.")])
     lines.append("")
     for place, s in zip(places(board.standings), board.standings[:limit], strict=False):
-        head = t("{place}. <b>{name}</b>, rating {rating}", place=place, name=esc(s.name),
+        head = t("{place}. <b>{name}</b>, rating {rating}", place=place, name=named(s.name),
                  rating=s.rating)
         lines.append(f"{head}: {_record(t, s)}; {'; '.join(_details(t, s, board.penalty_points))}")
     if len(board.standings) > limit:
@@ -72,8 +72,8 @@ def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
 def stats_text(t: Translator, stats: PlayerStats) -> str:
     """One player's figures per game as an HTML message."""
     if not stats.games:
-        return t("{name} has not finished a match yet.", name=esc(stats.name))
-    lines = [t("<b>{name}</b>: figures across groups", name=esc(stats.name))]
+        return t("{name} has not finished a match yet.", name=named(stats.name))
+    lines = [t("<b>{name}</b>: figures across groups", name=named(stats.name))]
     for game in stats.games:
         s = game.standing
         lines += [

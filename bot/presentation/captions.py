@@ -8,9 +8,9 @@ from engine import ActionKind, Cut, End, LayoutView, Play, PlayerView, TableView
 
 from ..i18n import N_, Translator
 from ..models import Game, Status
-from ..wording import END_WORDS, esc, fit_caption, title, who
+from ..wording import END_WORDS, esc, fit_caption, named, title, who
 from .movetexts import knock_cost, moves_lines
-from .resulttexts import hand_end_line, scores_line
+from .resulttexts import hand_end_line, penalty_rule, scores_line
 
 # Kolbasa: the ribbon that must wait, explained where its ⏸ is shown
 WAITS: dict[End, str] = {
@@ -62,6 +62,8 @@ def waiting_line(t: Translator, layout: LayoutView) -> str:
 
 
 def stock_line(t: Translator, view: TableView) -> str:
+    if not view.stock_count:
+        return t("The stock is empty.")
     return t.plural("Stock: {count} tile.", "Stock: {count} tiles.", view.stock_count)
 
 
@@ -88,7 +90,8 @@ def table_caption(t: Translator, game: Game, view: TableView) -> str:
     # The last round of moves, so knocks and dead tiles are seen as they happen (draws from
     # the stock do not count towards the round: a player may draw many).
     first = _round_start(view, len(names))
-    if view.turned_up is not None and len(view.history) < len(names):
+    first_round = len(view.history) < len(names)
+    if view.turned_up is not None and first_round:
         lines.append(t("The middle tile {tile} was turned up.", tile=str(view.turned_up)))
     auto = set(game.timer.auto_moves)
     lines += moves_lines(t, game, view, range(first, len(view.history)), auto)
@@ -97,6 +100,8 @@ def table_caption(t: Translator, game: Game, view: TableView) -> str:
     else:
         lines += _layout_lines(t, view)
     lines.append(scores_line(t, view, names))
+    if view.lowest_total_wins and view.hand_number == 0 and first_round:
+        lines.append(penalty_rule(t, view.target))  # said once: the first table
     lines += turn_lines(t, game, view)
     return fit_caption("\n".join(lines))
 
@@ -134,13 +139,13 @@ def hand_caption(
         else:
             lines += _layout_lines(t, table)
         lines.append(t("Tiles in hand: {counts}.", counts=" · ".join(
-            f"{esc(names[p.seat])} {p.tile_count}" for p in table.players)))
+            f"{named(names[p.seat])} {p.tile_count}" for p in table.players)))
         lines.append(scores_line(t, table, names))
     lines += _turn_notes(t, game, view, current and choosing is None)
     side = next(s for s in table.sides if view.seat in s)
     if len(side) > 1:
         lines.append(t("Your partner: {name}.", name=" & ".join(
-            esc(names[s]) for s in side if s != view.seat)))
+            named(names[s]) for s in side if s != view.seat)))
     if view.dead:
         lines.append(t("Your dead tiles: {tiles}.", tiles=", ".join(map(str, view.dead))))
     lines += _prompt(t, game, view, over, choosing)
@@ -170,7 +175,7 @@ def _turn_notes(t: Translator, game: Game, view: PlayerView, choosing_now: bool)
     if view.my_turn and view.cuts():
         taker = game.players[(view.seat - 1) % len(game.players)]
         lines.append(t("You may cut with {tile}: the ribbon you give goes to {name}.",
-                       tile=str(view.cuts()[0].tile), name=esc(taker.name)))
+                       tile=str(view.cuts()[0].tile), name=named(taker.name)))
     return lines
 
 

@@ -9,7 +9,7 @@ from engine import Event, HandEnded, MatchEnded, table_view
 
 from ..i18n import translator
 from ..models import Game, Outgoing, Player
-from ..wording import esc, fit_caption, title, who
+from ..wording import fit_caption, isolated, named, title, who
 from .callbacks import PlayAgain, ReplaceAway
 from .lobbytexts import PRIVATE_CHAT_BUTTON
 from .resulttexts import hand_result_text, match_result_text
@@ -33,7 +33,7 @@ class TextComposer:
               "safe moves for them. The game's creator or an admin can hand the seat to a "
               "computer player, or end the game with /stop.",
               name=who(player)),
-            buttons=(((t("🤖 A computer plays for {name}", name=player.name), offer),),),
+            buttons=(((t("🤖 A computer plays for {name}", name=isolated(player.name)), offer),),),
         )]
 
     def ready(self, game: Game) -> list[Outgoing]:
@@ -76,7 +76,7 @@ class TextComposer:
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
         t = translator(game.language)
         return [Outgoing(t("{computer} takes the seat of {name} and plays on for them.",
-                           computer=esc(newcomer.name), name=esc(leaving.name)))]
+                           computer=named(newcomer.name), name=named(leaving.name)))]
 
     def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]:
         t = translator(game.language)
@@ -99,6 +99,6 @@ class TextComposer:
         assert match is not None
         again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
         view = table_view(match)
-        return [Outgoing(fit_caption(match_result_text(t, game, ended, view)),
+        return [Outgoing(fit_caption(match_result_text(t, game, ended, view, rating_changes)),
                          buttons=(again,),
                          drawing=self.pictures.match_end_drawing(game, view, rating_changes))]

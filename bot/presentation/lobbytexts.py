@@ -7,7 +7,8 @@ from engine import OptionSpec, variant
 from ..gamebook import GAMES, presentation
 from ..i18n import N_, Translator
 from ..models import Game
-from ..wording import esc, names_of, or_list, title, who
+from ..wording import esc, named, names_of, or_list, title, who
+from .resulttexts import penalty_rule
 
 #: The lobby's mark by a seat the bot cannot reach in private.
 UNREACHABLE = "📵"
@@ -75,16 +76,22 @@ def options_line(t: Translator, game: Game) -> str:
     for name, words in presentation(game.game_name).options.items():
         if chosen[name] in words.in_force:
             parts.append(t(words.in_force[chosen[name]]))
-    return " · ".join(parts)
+    line = " · ".join(parts)
+    if variant(game.game_name).lowest_total_wins:  # the rule captions no longer repeat
+        line += "\n" + penalty_rule(t, opts.target)
+    return line
 
 
 def lobby_status(t: Translator, game: Game) -> str:
     """Whether the table can start, and if not, how many players it still needs."""
     low, high, seated = min(game.seat_counts), max(game.seat_counts), len(game.players)
     creator = next((p for p in game.players if p.user_id == game.creator_id), None)
-    if game.pending:
-        return t("Playing again: ⏳ {names}, press Join to keep your seat (or Leave).",
-                 names=", ".join(who(p) for p in game.players if p.user_id in game.pending))
+    if game.pending:  # one player or several are asked (the plural tells them apart)
+        return t.plural("Playing again: ⏳ {names}, press Join to keep your seat (or Leave).",
+                        "Playing again: ⏳ {names}, press Join to keep your seats (or Leave).",
+                        len(game.pending),
+                        names=", ".join(who(p) for p in game.players
+                                        if p.user_id in game.pending))
     if seated < low:
         need = t.plural("{count} more player needed.", "{count} more players needed.",
                         low - seated)
@@ -96,7 +103,7 @@ def lobby_status(t: Translator, game: Game) -> str:
                         "{count} players: waiting for {names} to open a private chat with me.",
                         seated, names=names_of(game.unreachable_players))
     ready = t.plural("{count} player: {name} can start.", "{count} players: {name} can start.",
-                     seated, name=esc(creator.name) if creator else "?")
+                     seated, name=named(creator.name) if creator else "?")
     if seated < high:
         ready += " " + t.plural("{count} more can still join.", "{count} more can still join.",
                                 high - seated)

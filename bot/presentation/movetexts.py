@@ -17,7 +17,7 @@ from engine import ActionKind, End, PublicMove, ScoreReason, TableView
 
 from ..i18n import N_, Translator
 from ..models import Game
-from ..wording import esc
+from ..wording import named
 
 # A lay as the group reads it: (end, across) -> sentence
 _LAID: dict[tuple[End, bool], str] = {
@@ -49,7 +49,7 @@ def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = 
                   taker: str = "") -> str:
     """One move as the group reads it, with what it scored; ``name`` is whoever made it and
     ``taker`` whoever took the piece of a cut (both escaped here)."""
-    text = _describe_move(t, move, esc(name), esc(taker))
+    text = _describe_move(t, move, named(name), named(taker) if taker else "")
     scored = move_points(t, move)
     if scored:
         text += " " + scored
@@ -152,29 +152,52 @@ def _draws_in_a_row(view: TableView, index: int) -> int:
 
 def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
                 auto: set[str] | None = None, reader: int | None = None) -> list[str]:
-    """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line.
-    ``reader``: the seat whose private message they are for (a ribbon it took is told to
-    it, with the tiles)."""
+    """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line,
+    and the move that ends them (the same seat's lay, knock or cut) shares it. ``reader``:
+    the seat whose private message they are for (a ribbon it took is told to it, with the
+    tiles)."""
     lines = []
     for index in indices:
         move = view.history[index]
         if move.kind is ActionKind.DRAW:
             if not _draw_before_more(view, index) or index == indices[-1]:
+                if _move_after_draws(view, index) and index != indices[-1]:
+                    continue  # told with the move that follows
                 lines.append(describe_draws(
-                    t, esc(mover(game, view, index)),
+                    t, named(mover(game, view, index)),
                     min(_draws_in_a_row(view, index), index - indices[0] + 1)))
             continue
-        taker = ""
-        if move.kind is ActionKind.CUT:  # the previous seat takes the piece
-            seat = (move.seat - 1) % len(view.players)
-            if seat == reader:
-                lines.append(describe_cut_to_taker(t, move, esc(mover(game, view, index))))
-                continue
-            taker = game.player_at(seat, view.hand_number, index).name
-        lines.append(describe_move(t, move, mover(game, view, index),
-                                   auto is not None and f"{view.hand_number}:{index}" in auto,
-                                   taker))
+        text = _one_move(t, game, view, index, auto, reader)
+        drawn = min(_draws_in_a_row(view, index - 1), index - indices[0]) \
+            if _move_after_draws(view, index - 1) else 0
+        if drawn:
+            text = t.plural("After drawing a tile: {move}",
+                            "After drawing {count} tiles: {move}", drawn, move=text)
+        lines.append(text)
     return lines
+
+
+def _move_after_draws(view: TableView, index: int) -> bool:
+    """Whether draw ``index`` is the last of a run its seat ends with a move of its own."""
+    history = view.history
+    return (index >= 0 and history[index].kind is ActionKind.DRAW
+            and index + 1 < len(history)
+            and history[index + 1].kind is not ActionKind.DRAW
+            and history[index + 1].seat == history[index].seat)
+
+
+def _one_move(t: Translator, game: Game, view: TableView, index: int, auto: set[str] | None,
+              reader: int | None) -> str:
+    """Move ``index`` (not a draw), as its reader reads it."""
+    move = view.history[index]
+    taker = ""
+    if move.kind is ActionKind.CUT:  # the previous seat takes the piece
+        seat = (move.seat - 1) % len(view.players)
+        if seat == reader:
+            return describe_cut_to_taker(t, move, named(mover(game, view, index)))
+        taker = game.player_at(seat, view.hand_number, index).name
+    return describe_move(t, move, mover(game, view, index),
+                         auto is not None and f"{view.hand_number}:{index}" in auto, taker)
 
 
 def mover(game: Game, view: TableView, index: int) -> str:

@@ -10,7 +10,7 @@ from engine import HandEnded, HandEndReason, MatchEnded, PublicMove, ScoreReason
 from ..gamebook import presentation
 from ..i18n import N_, Translator
 from ..models import Game, Status
-from ..wording import esc
+from ..wording import named, pair_names
 from .movetexts import mover
 
 # Why points were scored, as nouns, in a hand's list of the points of play: "matadors 2 times
@@ -29,24 +29,36 @@ REASON_NOUNS: dict[ScoreReason, str] = {
 }
 
 
+#: The longest line of points of play that is still read at a glance (about two lines on a
+#: phone); a longer one is split, a seat a line.
+GLANCE = 100
+
+
 def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
     """The match's scores (penalty points where the lowest total wins), with what this hand
-    scored so far while it is played."""
+    scored so far while it is played. How a penalty match is won is said once, in the lobby
+    and on the first table (:func:`penalty_rule`), not in every caption."""
     parts = []
     for side, seats in enumerate(view.sides):
-        who = " & ".join(esc(names[s]) for s in seats)
+        who = pair_names(names, seats)
         parts.append(f"{who} {view.scores[side]}")
     if any(view.scored) and view.result is None:  # points scored in this hand so far
-        hand = " · ".join(" & ".join(esc(names[s]) for s in seats) + f" {view.scored[side]:+d}"
+        hand = " · ".join(pair_names(names, seats) + f" {view.scored[side]:+d}"
                           for side, seats in enumerate(view.sides) if view.scored[side])
         return t("Score: {scores} (to {target}); this hand so far: {hand}",
                  scores=" · ".join(parts), target=view.target, hand=hand)
     if view.lowest_total_wins and view.match_over:  # the final message
         return t("Final penalty points: {scores}.", scores=" · ".join(parts))
     if view.lowest_total_wins:
-        return t("Penalty points: {scores}. The match ends when someone reaches {target}; "
-                 "the lowest total wins.", scores=" · ".join(parts), target=view.target)
+        return t("Penalty points: {scores} (to {target})", scores=" · ".join(parts),
+                 target=view.target)
     return t("Score: {scores} (to {target})", scores=" · ".join(parts), target=view.target)
+
+
+def penalty_rule(t: Translator, target: int) -> str:
+    """How a match of penalty points ends, said once (the lobby, the first table)."""
+    return t("The match ends when someone reaches {target} penalty points; the lowest total "
+             "wins.", target=target)
 
 
 def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
@@ -56,7 +68,7 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
     assert ended is not None
     last = len(view.history) - 1
     if ended.reason is HandEndReason.OUT and ended.out_seat is not None:
-        name = esc(game.player_at(ended.out_seat, view.hand_number, max(last, 0)).name)
+        name = named(game.player_at(ended.out_seat, view.hand_number, max(last, 0)).name)
         move = view.history[last] if last >= 0 else None
         if ended.by_play and move is not None and move.tile is not None:
             return t(presentation(view.game).went_out, name=name, tile=str(move.tile))
@@ -66,13 +78,13 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
         return t("Blocked: nobody can lay a tile.")
     index = plays[-1]
     return t("Blocked after {name}'s {tile}: nobody can lay a tile.",
-             name=esc(mover(game, view, index)), tile=str(view.history[index].tile))
+             name=named(mover(game, view, index)), tile=str(view.history[index].tile))
 
 
 def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:
-    """A seat's points of play in a hand, by reason: "count 10 + 5 + 15", "matadors 2 times
-    10, tiles along 8 times 1, knocks 2 times -6" (with a multiplication sign); "" if the
-    seat scored nothing."""
+    """A seat's points of play in a hand, by reason, each reason's sum: "count 30",
+    "matadors 20, tiles along 8, knocks -12"; "" if the seat scored nothing. (Each lay's
+    points were told in the caption as it was made: the result keeps to the sums.)"""
     amounts: dict[ScoreReason, list[int]] = {}
     for move in moves:
         if move.seat == seat:
@@ -81,15 +93,8 @@ def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:
     parts = []
     for reason in REASON_NOUNS:  # always in the same order
         scored = amounts.get(reason)
-        if not scored:
-            continue
-        if len(scored) == 1:
-            figures = str(scored[0])
-        elif len(set(scored)) == 1:
-            figures = f"{len(scored)} \N{MULTIPLICATION SIGN} {scored[0]}"
-        else:
-            figures = " + ".join(map(str, scored)).replace("+ -", "- ")
-        parts.append(f"{t(REASON_NOUNS[reason])} {figures}")
+        if scored:
+            parts.append(f"{t(REASON_NOUNS[reason])} {sum(scored)}")
     return ", ".join(parts)
 
 
@@ -98,43 +103,81 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1),
              hand_end_line(t, game, view)]
     if ended.pips_count:  # not Six-matador's, nor after going out in Muggins, Bergen
-        lines.append(t("Pips counted: {totals}.", totals=", ".join(
-            f"{esc(n)} {total}" for n, total in zip(names, ended.totals, strict=True))))
+        totals = ", ".join(
+            f"{named(n)} {total}" for n, total in zip(names, ended.totals, strict=True))
+        # Where the lowest total wins, what is counted (with gaple-dead's dead tiles) is a
+        # penalty, not a prize: say so.
+        lines.append(t("Penalty points this hand: {totals}.", totals=totals)
+                     if view.lowest_total_wins else t("Pips counted: {totals}.", totals=totals))
     if ended.reason is HandEndReason.BLOCKED and any(len(side) > 1 for side in view.sides):
         # A blocked partnership hand is decided by the pairs' sums: show them.
         lines.append(t("Pairs' pips: {sums}.", sums=" · ".join(
-            " & ".join(esc(names[s]) for s in side) + f" {sum(ended.totals[s] for s in side)}"
+            pair_names(names, side) + f" {sum(ended.totals[s] for s in side)}"
             for side in view.sides)))
     # Bergen's two reserved tiles are never drawn: left in the stock, they tell nothing.
     if ended.stock_left > view.stock_reserve:
         lines.append(t.plural("{count} tile was left in the stock.",
                               "{count} tiles were left in the stock.", ended.stock_left))
-    listed = [(seat, points_list(t, view.history, seat)) for seat in range(len(names))]
-    if any(words for _, words in listed):
-        lines.append(t("Points of play: {scores}.", scores=" · ".join(
-            f"{esc(names[seat])} {ended.scored[view.players[seat].side]} ({words})"
-            for seat, words in listed if words)))
+    lines += _scored_lines(t, view, ended, names)
     if ended.winner is None:
         lines.append(t("A drawn hand: nobody scores."))
     else:
         side = view.sides[ended.winner]
         if ended.lowest_double is not None:  # Bergen: not the pips, the doubles decided
             lines.append(t("Everyone holds a double: {name}'s {tile} is the lowest.",
-                           name=esc(names[side[0]]), tile=str(ended.lowest_double)))
+                           name=named(names[side[0]]), tile=str(ended.lowest_double)))
+        else:
+            lines += _without_double(t, view, names, side)
         points = ended.points[ended.winner]
         if any(ended.scored) and len(side) == 1:  # points were scored during play
-            lines.append(_hand_won(t, ended, esc(names[side[0]])))
+            lines.append(_hand_won(t, ended, named(names[side[0]])))
         elif view.lowest_total_wins:
             lines.append(t("{name} wins the hand with the lowest total.",
-                           name=esc(names[side[0]])))
+                           name=named(names[side[0]])))
         elif len(side) == 1:
-            lines.append(t("{name} wins the hand and scores {points}.", name=esc(names[side[0]]),
+            lines.append(t("{name} wins the hand and scores {points}.", name=named(names[side[0]]),
                            points=points))
         else:
             lines.append(t("{first} and {second} win the hand and score {points}.",
-                           first=esc(names[side[0]]), second=esc(names[side[1]]), points=points))
+                           first=named(names[side[0]]), second=named(names[side[1]]),
+                           points=points))
     lines.append(scores_line(t, view, names))
     return "\n".join(lines)
+
+
+def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Sequence[str]
+                  ) -> list[str]:
+    """Each seat's points of play in the hand, by reason: on one line while it reads at a
+    glance, else a line per seat (Six-matador's four seats with four reasons each ran to some
+    300 characters on one line)."""
+    seats = [f"{named(names[seat])} {ended.scored[view.players[seat].side]} ({words})"
+             for seat in range(len(names))
+             if (words := points_list(t, view.history, seat))]
+    if not seats:
+        return []
+    one_line = t("Scored during the hand: {scores}.", scores=" · ".join(seats))
+    if len(one_line) <= GLANCE:
+        return [one_line]
+    return [t("Scored during the hand:"), *("• " + seat for seat in seats)]
+
+
+def _without_double(t: Translator, view: TableView, names: Sequence[str],
+                    side: Sequence[int]) -> list[str]:
+    """Bergen's blocked hand where some hands hold a double: why the 2 went where they did
+    (the lightest hand without a double), as the hand where all hold one says it."""
+    hands = view.revealed_hands
+    ended = view.result
+    if (view.game != "bergen" or hands is None or ended is None
+            or ended.reason is not HandEndReason.BLOCKED):
+        return []
+    plain = [seat for seat, hand in enumerate(hands)
+             if not any(tile.is_double for tile in hand)]
+    if side[0] not in plain:
+        return []
+    winner = named(names[side[0]])
+    if plain == [side[0]]:
+        return [t("{name} is the only one holding no double.", name=winner)]
+    return [t("{name} has the lightest hand of those holding no double.", name=winner)]
 
 
 def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
@@ -161,7 +204,7 @@ def settlement_line(t: Translator, view: TableView, names: Sequence[str]) -> str
     if view.settlement is None:
         return ""
     return t("Settling up (the winner gets the difference from each): {list}.", list=" · ".join(
-        " & ".join(esc(names[s]) for s in seats) + f" {view.settlement[side]:+d}"
+        pair_names(names, seats) + f" {view.settlement[side]:+d}"
         for side, seats in enumerate(view.sides)))
 
 
@@ -173,13 +216,23 @@ def game_end_line(t: Translator, game: Game) -> str:
         if winner is None:
             return t("The match is over: it is a draw.")
         return t("The match is over: 🏆 {names} won it.", names=" & ".join(
-            esc(game.players[s].name) for s in match.sides[winner]))
+            named(game.players[s].name) for s in match.sides[winner]))
     if game.status is Status.STOPPED:
         return t("The game was stopped: nobody wins it.")
     return t("The game is over.")
 
 
-def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView) -> str:
+def rating_line(t: Translator, names: Sequence[str], changes: Sequence[int | None]) -> str:
+    """How the match moved each person's rating on the group's board of the game, said to be
+    a change ("" when nobody has one: computers are kept off the board)."""
+    moved = [f"{named(name)} {change:+d}" for name, change in zip(names, changes, strict=True)
+             if change is not None]
+    return t("Rating change on this group's scoreboard: {list}.", list=" · ".join(moved)) \
+        if moved else ""
+
+
+def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView,
+                      rating_changes: Sequence[int | None] = ()) -> str:
     names = game.names
     lines = [t("<b>The match is over.</b>")]
     if ended.winner is None:
@@ -188,15 +241,17 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
         side = view.sides[ended.winner]
         if view.lowest_total_wins:
             lines.append(t("🏆 {name} wins the match with the lowest total!",
-                           name=esc(names[side[0]])))
+                           name=named(names[side[0]])))
         elif len(side) == 1:
-            lines.append(t("🏆 {name} wins the match!", name=esc(names[side[0]])))
+            lines.append(t("🏆 {name} wins the match!", name=named(names[side[0]])))
         else:
             lines.append(t("🏆 {first} and {second} win the match!",
-                           first=esc(names[side[0]]), second=esc(names[side[1]])))
+                           first=named(names[side[0]]), second=named(names[side[1]])))
     lines.append(scores_line(t, view, names))
     settled = settlement_line(t, view, names)
     if settled:
         lines.append(settled)
+    if rating_changes:
+        lines.append(rating_line(t, names, rating_changes))
     lines.append(t("Play again with the same players and rules: tap below, or /newgame."))
-    return "\n".join(lines)
+    return "\n".join(line for line in lines if line)

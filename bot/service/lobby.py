@@ -16,6 +16,10 @@ from ..models import Game, Messages, Outgoing, Player, Status, computer
 from .chats import Chats
 from .locks import Locks
 
+#: Why a second table cannot open where one is (a lobby, or a game being played).
+TABLE_OPEN = N_("A table is already open here: press Join on it, or its creator can cancel it.")
+GAME_RUNNING = N_("A game is already running in this chat.")
+
 
 class LobbyState(enum.Enum):
     """What a lobby waits for: players (or their Join), a private chat with one of them, or
@@ -59,8 +63,9 @@ class Lobbies(Chats):
         thread_id: int | None = None,
     ) -> Game:
         """Open a lobby in a chat, or in one topic of a forum (``thread_id``)."""
-        if self.open_game_in(chat_id, thread_id) is not None:
-            raise UserError(N_("A game is already running in this chat."))
+        existing = self.open_game_in(chat_id, thread_id)
+        if existing is not None:  # another /newgame got here first: say what it opened
+            raise UserError(TABLE_OPEN if existing.status is Status.LOBBY else GAME_RUNNING)
         if game_name not in GAMES:
             raise UserError(N_("I don't know the game {game}."), game=game_name)
         options = dict(options or {})
@@ -95,8 +100,7 @@ class Lobbies(Chats):
             await self.join(existing, user)
             return existing
         if existing is not None:
-            raise UserError(N_(
-                "A table is already open here: press Join on it, or its creator can cancel it."))
+            raise UserError(TABLE_OPEN)
         seated = old.players[1:] + old.players[:1]
         game = Game(0, old.chat_id, Status.LOBBY, old.game_name, dict(old.options), user.user_id,
                     [user if p.user_id == user.user_id else p for p in seated], None, 0,

@@ -4,9 +4,13 @@ Ratings come from openskill's Bradley-Terry model (full pairing): every finished
 board's scope, in the order the matches finished, ranks its sides by the result (pairs are
 teams; a drawn match ties its leaders, and the others lost). Plackett-Luce, openskill's default,
 rates a tie for first no higher than the runner-up, which a drawn gaple-dead match would show;
-comparing every pair of sides does not. Players are ordered by the conservative estimate
-mu - 3 sigma, so a newcomer with one lucky win does not top a group's regulars; it is shown as
-``RATING_BASE + RATING_SCALE * (mu - 3 sigma)`` (an unrated player would show 1000).
+comparing every pair of sides does not.
+
+The rating shown is :func:`shown_skill` on the display scale, ``RATING_BASE + RATING_SCALE *
+skill``: the estimate mu drawn towards the start by what the bot does not know yet. The
+conservative ordinal mu - 3 sigma, shown before, swung by +208 / -108 after a group's first
+match and rose even for losers, only because sigma shrinks for everyone once they have played;
+see :func:`shown_skill` for why the damped estimate does not.
 """
 
 from __future__ import annotations
@@ -23,6 +27,23 @@ RATING_BASE = 1000
 RATING_SCALE = 20
 
 _MODEL = BradleyTerryFull()
+_START = _MODEL.rating()  # where every player starts: mu 25, sigma 25/3
+
+
+def shown_skill(mu: float, sigma: float) -> float:
+    """The skill a player is shown and ranked by: how far mu is from the start, times the
+    share of the start's uncertainty that the matches have removed, 1 - (sigma / sigma0)^2.
+
+    That share is what the model has learnt about the player: 0 before the first match (every
+    newcomer shows exactly ``RATING_BASE``), near 1 after many. So a rating cannot swing while
+    the bot knows little (a first match of four moves it by about +30 / -10 on the display
+    scale, not the ordinal's +208 / -3), a loser never gains merely by being better known, and
+    a newcomer's lucky win does not put them above a group's regulars: the same protection
+    the conservative mu - 3 sigma gave, without its jumps. Over many matches the shown rating
+    comes to mu itself.
+    """
+    learnt = max(0.0, 1.0 - (sigma / _START.sigma) ** 2)
+    return (mu - _START.mu) * learnt
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +53,7 @@ class Standing:
     user_id: int
     name: str
     rating: int  # shown: RATING_BASE + RATING_SCALE * skill, rounded
-    skill: float  # openskill's ordinal, mu - 3 sigma: what the order follows
+    skill: float  # shown_skill(mu, sigma): what the order follows
     mu: float
     sigma: float
     played: int
@@ -77,7 +98,7 @@ class _Tally:
         self.streak = self.streak + outcome if same_way else outcome
 
     def standing(self, user_id: int, name: str, with_points: bool) -> Standing:
-        skill = self.rating.ordinal()
+        skill = shown_skill(self.rating.mu, self.rating.sigma)
         return Standing(
             user_id, name, round(RATING_BASE + RATING_SCALE * skill), skill, self.rating.mu,
             self.rating.sigma, self.played, self.won, self.drawn, self.hands_played,

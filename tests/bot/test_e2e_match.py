@@ -98,7 +98,9 @@ async def test_every_hand_ends_on_its_final_position(group: Group, game: str) ->
     assert all(ENDINGS.search(text) for text in results)
     if game == "gaple-dead":
         assert not any("Gaple!" in text for text in group.texts())
-        assert any("the lowest total wins" in text for text in results)
+        assert any("wins the hand with the lowest total" in text for text in results)
+        assert all("Penalty points this hand:" in text for text in results)  # issue 24
+        assert not any("the lowest total wins" in text for text in results)  # said once
     for user in group.users[:4]:  # every player hears privately how the match ended
         last = [m for m in group.server.bot_messages(user.private_chat) if m.photo][-1]
         assert "The match is over: " in (last.caption or "") and not last.buttons

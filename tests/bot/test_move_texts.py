@@ -70,12 +70,12 @@ def test_the_points_of_play_are_listed_by_reason_in_a_fixed_order() -> None:
                        points=((-6, ScoreReason.KNOCK),))
     moves = [knock, lay((10, ScoreReason.MATADOR)), lay((1, ScoreReason.JOINT)), knock,
              lay((1, ScoreReason.JOINT), (5, ScoreReason.FREE_SIX)), lay((10, ScoreReason.MATADOR))]
+    # Each reason's sum: the caption told every lay's points as it was made.
     assert resulttexts.points_list(T, moves, 0) == (
-        "matadors 2 \N{MULTIPLICATION SIGN} 10, tiles along 2 \N{MULTIPLICATION SIGN} 1, "
-        "free sixes 5, knocks 2 \N{MULTIPLICATION SIGN} -6")
+        "matadors 20, tiles along 2, free sixes 5, knocks -12")
     counts = [lay((5, ScoreReason.FIFTEEN)), lay((10, ScoreReason.FIFTEEN)),
               lay((15, ScoreReason.FIFTEEN))]
-    assert resulttexts.points_list(T, counts, 0) == "count 5 + 10 + 15"
+    assert resulttexts.points_list(T, counts, 0) == "count 30"
 
 
 def test_the_ribbon_that_waits_is_explained_in_every_language() -> None:
@@ -146,7 +146,7 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
     most = reported(match, HandEnded(0, HandEndReason.BLOCKED, None, False, 1, (9, 30), (0, 6),
                                      (0, 6), 0, (0, 6)))
     text = resulttexts.hand_result_text(T, game, most, replace(view, result=most))
-    assert "Points of play: Bob 6 (tiles along 1, free sixes 5)." in text
+    assert "Scored during the hand: Bob 6 (tiles along 1, free sixes 5)." in text
     assert "Bob wins the hand with the most points: 6." in text
     assert "Pips counted" not in text  # Six-matador's pips count for nothing
     lighter = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (0, 6), (0, 6), 0,
@@ -166,7 +166,7 @@ def test_going_out_in_bergen_is_scored_once_in_the_result() -> None:
     out = HandEnded(0, HandEndReason.OUT, 0, True, 0, (0, 25), (4, 0), (4, 0), 8, (2, 0))
     text = resulttexts.hand_result_text(T, game_of(match), out, replace(view, result=out))
     assert "Ann is out with 0-0!" in text
-    assert "Points of play: Ann 2 (double lead 2)." in text
+    assert "Scored during the hand: Ann 2 (double lead 2)." in text
     assert "Ann wins the hand: +2 for going out, 4 in this hand." in text
     assert text.count("2 points") == 0
 
@@ -269,3 +269,39 @@ def test_the_caption_counts_the_stock_only_where_the_hand_has_one(seats: int,
     game = replace(game_of(match), players=players[:seats])
     caption = captions.table_caption(T, game, table_view(match))
     assert ("Stock:" in caption) is said
+
+
+@pytest.mark.parametrize(("language", "empty"), [
+    ("en", "The stock is empty."), ("ru", "Базар пуст."), ("id", "Tumpukan habis."),
+    ("is", "Bunkinn er tómur.")])
+def test_an_empty_stock_is_said_so_not_counted_as_zero_tiles(language: str, empty: str) -> None:
+    view = replace(table_view(started("muggins", *MUGGINS)), stock_count=0)
+    assert captions.stock_line(translator(language), view) == empty
+
+
+def test_a_long_list_of_points_of_play_takes_a_line_per_seat() -> None:
+    """Six-matador's four seats, with up to four reasons each, ran to some 300 characters on
+    one line; past a glance the result gives each seat its own line."""
+    split = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        match = Match("six-matador", 4)
+        match.deal_hand(rng)
+        while not match.hand.over:
+            match.play_forced()
+            if not match.hand.over:
+                match.apply(match.to_move, rng.choice(match.legal_actions()))  # type: ignore[arg-type]
+        view = table_view(match)
+        game = replace(game_of(match), players=[Player(i + 1, name) for i, name in
+                                                enumerate(("Ayu", "Budi", "Sergei", "Þóra"))])
+        assert view.result is not None
+        lines = resulttexts.hand_result_text(T, game, view.result, view).splitlines()
+        if "Scored during the hand:" in lines:
+            split += 1
+            seats = lines[lines.index("Scored during the hand:") + 1:][:4]
+            assert all(line.startswith("• ") and len(line) <= resulttexts.GLANCE
+                       for line in seats if line.startswith("• ")), lines
+        else:
+            scored = next(line for line in lines if line.startswith("Scored during"))
+            assert len(scored) <= resulttexts.GLANCE
+    assert split  # the long lists were split

@@ -24,7 +24,15 @@ from bot.presentation.boardtexts import (
     scoreboard_text,
     stats_text,
 )
-from bot.service.ratings import RATING_BASE, RATING_SCALE, Standing, places, standings
+from bot.service.ratings import (
+    RATING_BASE,
+    RATING_SCALE,
+    Standing,
+    fresh_rating,
+    places,
+    shown_skill,
+    standings,
+)
 from bot.service.scoreboards import (
     BoardQuery,
     Scoreboard,
@@ -237,14 +245,42 @@ def test_the_order_of_the_records_given_does_not_change_the_board() -> None:
     assert streaks == {1: -1, 2: 2, 3: -1}  # at equal times, the lower game id came first
 
 
-def test_the_rating_shown_is_the_conservative_estimate_on_the_display_scale() -> None:
+def test_the_rating_shown_is_the_estimate_damped_by_what_is_not_known_yet() -> None:
     board = standings([duel(1, 1, 2)], [])
     assert [(s.user_id, s.streak) for s in board] == [(1, 1), (2, -1)]
     for s in board:
-        assert s.skill == pytest.approx(s.mu - 3 * s.sigma)
+        assert s.skill == pytest.approx(shown_skill(s.mu, s.sigma))
         assert s.rating == round(RATING_BASE + RATING_SCALE * s.skill)
-    assert board[0].rating > board[1].rating
+    assert board[0].rating > RATING_BASE > board[1].rating
+    assert fresh_rating() == RATING_BASE  # a newcomer shows exactly the base
     assert standings([], []) == ()
+
+
+def test_a_first_match_moves_the_ratings_a_little_and_losers_never_gain() -> None:
+    """Issue 24: the conservative mu - 3 sigma moved a first match of four by +208 and even
+    raised the losers' ratings (everyone's sigma shrinks); the damped estimate moves it by
+    tens, down for every loser."""
+    def first_match(scores: tuple[int, ...]) -> list[int]:
+        record = MatchRecord(1, GROUP, "gaple", tuple((i, f"p{i}") for i in range(1, 5)),
+                             ((0,), (1,), (2,), (3,)), 0, scores, 1.0)
+        moved = {s.user_id: s.rating - RATING_BASE for s in standings([record], [])}
+        return [moved[u] for u in range(1, 5)]
+
+    ranked = first_match((100, 40, 30, 20))  # the ordinal showed about +208/+103/-3/-108
+    assert ranked == sorted(ranked, reverse=True) and all(abs(m) <= 50 for m in ranked)
+    assert ranked[0] > 0 > ranked[-1]
+    one_winner = first_match((100, 0, 0, 0))  # the ordinal raised the three losers
+    assert 0 < one_winner[0] <= 50
+    assert all(-30 <= m < 0 for m in one_winner[1:]), one_winner
+    # As the bot learns, the shown rating moves towards the estimate mu itself.
+    def winner_after(wins: int) -> Standing:
+        return next(s for s in standings([duel(n, 1, 2) for n in range(1, wins + 1)], [])
+                    if s.user_id == 1)
+
+    early, late = winner_after(3), winner_after(30)
+    assert RATING_BASE < early.rating < late.rating < RATING_BASE + RATING_SCALE * (late.mu - 25)
+    share = (late.rating - RATING_BASE) / (RATING_SCALE * (late.mu - 25))
+    assert share > (early.rating - RATING_BASE) / (RATING_SCALE * (early.mu - 25))
 
 
 # --- the query and the period --------------------------------------------------------------

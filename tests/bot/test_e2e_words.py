@@ -1,0 +1,219 @@
+"""What groups still felt at the table (issue 24), read through Telegram: a rule said once, a
+Bergen hand's +2 with its reason, draws and the move they led to on one line, right-to-left
+names kept to themselves, two /newgame at once, /settings page by page, and the words each
+language's readers asked for."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_kit import Group, counting_seeds
+from test_e2e_hand_reasons import Script
+
+import engine.match
+from bot.service.settings import GroupSettings
+from bot.wording import FSI, PDI
+from engine import Deal, Tile
+from fakeapi import FakeTelegramServer
+from fakeapi.players import Table
+
+
+def everything_said(group: Group) -> list[str]:
+    """Every version of every group message (captions are edited in place)."""
+    return [v.caption or v.text or "" for m in group.messages() for v in m.versions]
+
+
+def tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(Tile(int(t[0]), int(t[2])) for t in text.split())
+
+
+async def speak(group: Group, language: str) -> None:
+    assert group.runtime is not None
+    await group.runtime.storage.save_chat_settings(
+        group.chat.id, GroupSettings(language=language).to_json())
+
+
+# --- 9. two /newgame at the same moment -----------------------------------------------------
+async def test_two_newgames_at_the_same_moment_read_what_the_first_opened(group: Group) -> None:
+    """Both updates reach the bot in one batch and are handled concurrently: the second
+    sender waits for the chat's lock, then reads that a table is open, as if sent after."""
+    ayu, budi = group.users[:2]
+    async with group.bot():
+        group.send(ayu, "/newgame gaple")
+        group.send(budi, "/newgame gaple")
+        await group.server.wait_for(lambda: group._lobby_or_none() is not None
+                                    and group.said("A table is already open here"))
+        await group.server.wait_idle(quiet=0.2)
+    assert not group.said("A game is already running")
+    assert len([t for t in group.texts() if "a new table" in t]) == 1
+
+
+# --- 12. Matador's set ----------------------------------------------------------------------
+async def test_matador_answers_a_set_it_does_not_play_with_the_set_it_does(group: Group) -> None:
+    async with group.bot():
+        group.send(group.users[0], "/newgame matador set=9")
+        await group.server.wait_for(lambda: group.said("Matador is played with"))
+    assert group.said("Matador is played with the double-6 set only.")
+    assert not group.said("set is 6.")
+
+
+# --- 5. right-to-left names -----------------------------------------------------------------
+ARABIC = "عبد الرحمن"
+
+
+@pytest.fixture
+def mixed(telegram: FakeTelegramServer, tmp_path: Path) -> Group:
+    users = [telegram.add_user(name, language_code="en") for name in ("Budi", ARABIC, "Ayu")]
+    chat = telegram.add_group("Domino evening", members=users, admins=users[:1])
+    return Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+
+
+async def test_a_right_to_left_name_is_isolated_wherever_it_is_written(mixed: Group) -> None:
+    async with mixed.bot():
+        table = await mixed.start("muggins target=30", players=3)
+        await table.play_until(lambda: len(mixed.hand_results()) == 1)
+    isolated = f"{FSI}{ARABIC}{PDI}"
+    said = everything_said(mixed)
+    lobby = next(t for t in said if "Players (3)" in t)
+    assert f"2. {isolated}" in lobby and "1. Budi\n" in lobby  # left-to-right names: as typed
+    result = mixed.hand_results()[0]
+    score = next(line for line in result.splitlines() if line.startswith("Score:"))
+    assert f"{isolated} " in score and FSI + "Budi" not in score
+    # No name is written bare: every appearance of it is inside its isolates.
+    for text in said:
+        assert text.count(ARABIC) == text.count(isolated), text
+
+
+# --- 11. /settings page by page -------------------------------------------------------------
+async def test_settings_show_each_games_house_rules_on_its_own_page(group: Group) -> None:
+    ayu = group.users[0]
+    async with group.bot():
+        ayu.send(group.chat, "/settings")
+        menu = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Settings of this group" in (m.text or "")), None))
+        first = menu.text or ""
+        assert "Every game is played by its own rules here." in first
+        assert "Deal:" not in first and "Target:" not in first and len(first) < 400
+
+        async def tap(label: str) -> None:
+            record = ayu.press(menu, label)
+            await group.server.wait_for(lambda: record.answered)
+
+        await tap("Gaple with dead tiles …")
+        assert "Deal: 6 each, 4 in the middle" in (menu.text or "")
+        assert "Kolbasa" not in (menu.text or "")  # one game a page
+        await tap("Deal: 6 each, 4 in the middle")
+        await tap("7 each, none in the middle")
+        await tap("↩ Back")
+        assert "House rules changed for: Gaple with dead tiles." in (menu.text or "")
+
+
+# --- 10 and 3. Bergen's blocked hand; draws and the move they led to -------------------------
+# Found by playing random lays: three players block; only Ayu (seat 0) holds no double.
+BERGEN = {
+    "deal": ("2-6 1-5 5-6 0-0 1-2 2-4", "2-2 0-1 1-3 3-5 0-2 6-6", "4-6 4-4 3-4 1-4 4-5 0-4"),
+    "stock": "2-5 3-6 0-6 1-1 0-3 3-3 2-3 1-6 0-5 5-5",
+    "actions": [("0-0", ""), ("0-1", "left"), ("0-4", "right"), ("1-5", "left"),
+                ("3-5", "left"), ("4-6", "right"), ("5-6", "right"), ("1-3", "left"),
+                ("1-4", "left"), ("2-4", "left"), ("0-2", "left"), ("4-5", "right"),
+                ("3-4", "right"), ("0-6", "left"), ("6-6", "left"), ("2-6", "left"),
+                ("2-2", "left"), ("0-3", "right"), ("2-5", "left")],
+}
+
+
+@pytest.fixture
+def bergen_deal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    deal = Deal(tuple(tiles(hand) for hand in BERGEN["deal"]), (), 0, None,
+                tiles(str(BERGEN["stock"])))
+    monkeypatch.setattr(engine.match, "shuffle_deal", lambda *args, **kwargs: deal)
+    return {"actions": [{"play": tile, "end": end} if end else {"play": tile}
+                        for tile, end in BERGEN["actions"]]}
+
+
+async def test_bergens_plus_two_to_the_only_hand_without_a_double_says_why(
+        group: Group, bergen_deal: dict[str, Any]) -> None:
+    async with group.bot():
+        table = await group.start("bergen", players=3)
+        await Table(group.server, table.players, Script(bergen_deal)).play_until(
+            lambda: bool(group.hand_results()))
+    result = group.hand_results()[0].splitlines()
+    assert result[1].startswith("Blocked after")
+    reason = result.index("Ayu is the only one holding no double.")
+    assert result[reason + 1].startswith("Ayu wins the blocked hand: +2 for it")
+    # A draw and the knock or lay it led to are one line of the table's caption.
+    said = "\n".join(everything_said(group))
+    assert re.search(r"^After drawing a tile: \w+ (knocked|laid \d-\d)", said, re.MULTILINE)
+    assert not re.search(r"drew a tile from the stock\.\n\w+ (knocked|laid)", said)
+
+
+# --- 3 and 12. gaple-dead's rule said once, its penalties named so (in Russian) ---------------
+async def test_gaple_dead_says_how_the_match_ends_once_and_names_penalties(group: Group) -> None:
+    rule = "Партия кончается, когда чьи-то штрафные очки дойдут до 101"
+    async with group.bot():
+        await speak(group, "ru")
+        table = await group.start("gaple-dead")
+        await table.play_until(lambda: any(t.startswith("Кон 1 окончен") for t in group.texts()))
+    said = everything_said(group)
+    assert any(rule in t for t in said if "новый стол" in t)  # the lobby
+    captions = [t for t in said if t.startswith("Гапле со сбросом · кон 1")]  # noqa: RUF001
+    assert rule in captions[0] and rule not in captions[-1]
+    assert all(re.search(r"^Штрафные очки: .* \(до 101\)$", c, re.MULTILINE) for c in captions)
+    result = next(t for t in group.texts() if t.startswith("Кон 1 окончен"))
+    assert "Штрафные очки за кон:" in result and "Очки на руках" not in result
+    assert not any("лицом вниз" in t for t in said)
+
+
+# --- 12. each language's words --------------------------------------------------------------
+async def test_russian_speaks_ty_throughout(group: Group) -> None:
+    sergei = group.users[2]
+    sergei.language_code = "ru"
+    async with group.bot():
+        sergei.send_private("/help")
+        sergei.send_private("/rules muggins")
+        sergei.send_private("/rules kolbasa")
+        await group.server.wait_for(lambda: len(group.server.bot_messages(
+            sergei.private_chat)) >= 3)
+    texts = [m.text or "" for m in group.server.bot_messages(sergei.private_chat)]
+    assert any("Домино для твоей группы" in t for t in texts)
+    assert any("Ставь кости" in t and "сверху и снизу" in t for t in texts)
+    for text in texts:
+        assert not re.search(r"\b(вы|вас|вам|ваш\w*)\b|\w+(ите|йте)\b", text, re.IGNORECASE), text
+
+
+async def test_icelandic_leave_and_cancel_differ_and_ribbons_are_rows(group: Group) -> None:
+    async with group.bot():
+        await speak(group, "is")
+        group.send(group.users[0], "/newgame kolbasa")
+        lobby = await group.server.wait_for(group._lobby_or_none)
+        group.send(group.users[0], "/rules kolbasa")
+        group.send(group.users[0], "/rules muggins")
+        await group.server.wait_for(lambda: group.said("snúningssteinninn"))
+    assert "Fara frá borði" in lobby.button_texts and "Hætta við" in lobby.button_texts
+    kolbasa = next(t for t in group.texts() if "pylsan" in t)  # its rules
+    assert "tvær raðir" in kolbasa and "borða" not in kolbasa
+    assert not group.said("snúðurinn")
+
+
+async def test_indonesian_lays_are_pasang(group: Group) -> None:
+    async with group.bot():
+        await speak(group, "id")
+        table = await group.start("gaple")
+        await table.play_until(lambda: any("memasang" in t for t in everything_said(group)))
+    assert not any("menjalankan" in t for t in everything_said(group))
+
+
+# --- 7. the match end's rating column -------------------------------------------------------
+async def test_the_match_end_says_ratings_change_and_a_first_match_moves_them_little(
+        group: Group) -> None:
+    async with group.bot():
+        table = await group.start("gaple target=1")  # the first hand decides the match
+        await table.play_until(group.match_over)
+    end = next(t for t in group.texts() if t.startswith("The match is over"))
+    line = next(line for line in end.splitlines() if line.startswith("Rating change"))
+    changes = [int(figure) for figure in re.findall(r" ([+-]\d+)", line)]
+    assert len(changes) == 4 and all(abs(change) <= 50 for change in changes), line
+    assert max(changes) > 0 > min(changes)  # the ordinal showed +208 and losers near 0
