@@ -57,12 +57,23 @@ def _changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-def lost(error: BaseException) -> bool:
-    """The server is gone or going, not the statement wrong: worth trying again later."""
+def lost(error: BaseException, connection: Any = None) -> bool:
+    """The server is gone or going, not the statement wrong: worth trying again later. A
+    server that ends a session sends a FATAL message before it closes the socket: a query
+    sent between the two meets asyncpg's InternalClientError on a connection closing."""
     return isinstance(error, (OSError, asyncpg.PostgresConnectionError,
                               asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError,
-                              asyncpg.CrashShutdownError, asyncpg.TooManyConnectionsError)) \
-        or (isinstance(error, asyncpg.InterfaceError) and "closed" in str(error))
+                              asyncpg.CrashShutdownError, asyncpg.TooManyConnectionsError,
+                              asyncpg.InternalClientError)) \
+        or (isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)) \
+        or (connection is not None and _closed(connection))
+
+
+def _closed(connection: Any) -> bool:
+    try:
+        return bool(connection.is_closed())
+    except asyncpg.InterfaceError:  # the pool took it back already: it closed
+        return True
 
 
 class PgTx(Tx):
@@ -204,13 +215,13 @@ class PostgresEngine(Engine):
                 try:
                     await transaction.rollback()
                 except Exception as error:  # a lost connection: the server rolled it back
-                    if not lost(error):
+                    if not lost(error, connection):
                         raise
                 raise
             await transaction.commit()
         except BaseException as error:
             tx.rolled_back()
-            if isinstance(error, Exception) and lost(error):
+            if isinstance(error, Exception) and lost(error, connection):
                 raise self.unavailable(error) from None
             raise
         finally:
