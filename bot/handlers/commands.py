@@ -323,10 +323,13 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 #: ``bot_data`` key: the notices being sent now (game, user), so that deliveries started
 #: side by side never send one twice.
 SENDING_NOTICES = "notices-sending"
-#: Of Telegram's overall budget a second, the share notices may hold at once: the rest is
-#: left to every group's lobby and table and every player's hand, which never queue behind
-#: a busy group's 200 notices.
+#: Of Telegram's overall budget a second, the share notices may take: the rest is left to
+#: every group's lobby and table and every player's hand, which never queue behind a busy
+#: group's 200 notices (at 30 a second: 20 notices in any second, 200 in about 10 s).
 NOTICE_SHARE = 2 / 3
+#: How long a notice keeps its share after its answer: the overall window, in which
+#: Telegram may count it.
+NOTICE_WINDOW = 1.0
 
 
 def send_notices(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -339,7 +342,8 @@ def send_notices(context: ContextTypes.DEFAULT_TYPE) -> None:
 async def deliver_notices(rt: Runtime, bot: Bot, sending: set[tuple[int, int]]) -> None:
     """Every notice not sent yet (nor being sent), a lobby's after another; one whose lobby
     has closed meanwhile is dropped unsent. Each goes through the bot's flood limiter
-    like any message, at most :data:`NOTICE_SHARE` of the overall budget in flight."""
+    like any message, and all of them together take at most :data:`NOTICE_SHARE` of the
+    overall budget."""
     notices = [n for n in await rt.service.pending_notices()
                if (n.game_id, n.user_id) not in sending]
     sending.update((n.game_id, n.user_id) for n in notices)
@@ -378,7 +382,8 @@ async def _notice(rt: Runtime, bot: Bot, game: Game, group: str | None, notice: 
         except TelegramError:  # a notice is at most once: a lost one is no harm
             log.warning("notice of game %s to %s may be lost", game.game_id, notice.user_id,
                         exc_info=True)
-    await rt.service.notices_done([notice])
+        await rt.service.notices_done([notice])
+        await asyncio.sleep(NOTICE_WINDOW)  # its share of the budget is taken till then
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
