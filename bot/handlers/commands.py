@@ -10,6 +10,7 @@ import asyncio
 import logging
 import re
 from itertools import groupby
+from typing import Any
 
 from telegram import (
     Bot,
@@ -22,7 +23,7 @@ from telegram import (
 )
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
-from telegram.ext import ContextTypes
+from telegram.ext import Application, ContextTypes
 
 from engine import OptionValueError, variant
 
@@ -35,7 +36,7 @@ from ..presentation import keyboards, lobbytexts
 from ..publishing.ratelimit import StoppingError
 from ..service.lobby import GAME_RUNNING, TABLE_OPEN
 from ..storage.subscriptions import Notice
-from .runtime import Runtime, runtime
+from .runtime import KEY, Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, reply, thread_of, tr
 
 log = logging.getLogger(__name__)
@@ -137,7 +138,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if refusal is not None:
         await reply(update, refusal)
     else:
-        send_notices(context)
+        send_notices(context.application)
 
 
 async def _already_open(update: Update, existing: Game) -> None:
@@ -332,11 +333,12 @@ NOTICE_SHARE = 2 / 3
 NOTICE_WINDOW = 1.0
 
 
-def send_notices(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Send the /notify notices committed and not sent yet, in the background."""
-    sending = context.application.bot_data.setdefault(SENDING_NOTICES, set())
-    context.application.create_task(deliver_notices(runtime(context), context.bot, sending),
-                                    name="notices")
+def send_notices(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Send the /notify notices committed and not sent yet, in the background: after a
+    lobby opened, and at start for those a stop left unsent."""
+    sending = application.bot_data.setdefault(SENDING_NOTICES, set())
+    application.create_task(deliver_notices(application.bot_data[KEY], application.bot,
+                                            sending), name="notices")
 
 
 async def deliver_notices(rt: Runtime, bot: Bot, sending: set[tuple[int, int]]) -> None:
@@ -370,6 +372,9 @@ async def _notice(rt: Runtime, bot: Bot, game: Game, group: str | None, notice: 
     markup = InlineKeyboardMarkup([[InlineKeyboardButton(
         t(lobbytexts.JOIN_BUTTON), url=rt.private_link(f"join{game.game_id}"))]])
     async with at_once:
+        if game.status is not Status.LOBBY:  # started or closed meanwhile: nothing to join
+            await rt.service.notices_done([notice])
+            return
         try:
             await bot.send_message(notice.user_id, lobbytexts.table_opened(t, game, opener, group),
                                    parse_mode=ParseMode.HTML, reply_markup=markup)
