@@ -205,3 +205,15 @@ async def test_two_hundred_subscribers_are_told_within_the_limits(
     assert 200 / 20 - 1 < took < 30  # 20 notices a second: two thirds of the budget
     with closing(sqlite3.connect(notify.database)) as db:
         assert db.execute("SELECT COUNT(*) FROM notices").fetchone()[0] == 0
+
+
+async def test_help_names_notify_in_every_language(notify: Group) -> None:
+    async with notify.bot():
+        for user, line in zip(notify.users[:4], (
+                "/notify — a private message from me when a table opens here",
+                "/notify — aku kabari kamu lewat chat pribadi",
+                "/notify — напишу тебе в личку",
+                "/notify — ég sendi þér einkaskilaboð"), strict=True):
+            user.send_private("/help")
+            await notify.server.wait_for(lambda u=user, s=line: any(  # type: ignore[misc]
+                s in m.content for m in private(notify, u)))
