@@ -17,12 +17,13 @@ from typing import Any
 
 import bot_kit
 import pytest
-from bot_kit import Group, counting_seeds
+from bot_kit import Group, counting_seeds, lobby_button
 from telegram.ext import Application, CommandHandler
 
 import bot.app
 import bot.storage.core
 from bot.handlers import commands
+from bot.models import Status
 from bot.storage import MIGRATIONS, Storage
 from bot.storage.subscriptions import SUBSCRIPTIONS_MIGRATION, SubscriptionRows
 from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
@@ -113,6 +114,9 @@ async def test_subscribers_but_the_opener_are_told_in_their_language_and_join(
         sergei.open_url(told_ru.buttons[0][0].url or "")
         await notify.server.wait_for(lambda: sergei.id in notify.lobby().mentioned_user_ids)
         assert [p.user_id for p in notify.game().players] == [ayu.id, sergei.id]
+        # the group speaks English since Ayu's table: so does /notify's reply to Sergei
+        await replied(notify, sergei, "Done: I will not message you about new tables here")
+        assert subscribers(notify) == {ayu.id, budi.id, thora.id}
 
 
 async def test_a_user_without_a_private_chat_is_shown_how_to_open_it(notify: Group) -> None:
@@ -217,3 +221,39 @@ async def test_help_names_notify_in_every_language(notify: Group) -> None:
             user.send_private("/help")
             await notify.server.wait_for(lambda u=user, s=line: any(  # type: ignore[misc]
                 s in m.content for m in private(notify, u)))
+
+
+async def test_notices_left_unsent_by_a_stop_go_after_the_restart(
+        notify: Group, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot stops right after a lobby's commit: its notices wait in the database, and
+    the delivery at the next start (``send_notices``, as start-up calls it) sends them;
+    those of a lobby that closed meanwhile are dropped unsent."""
+    ayu, budi, sergei, _, _ = notify.users
+    send_notices = commands.send_notices
+    async with notify.bot():
+        for user in (ayu, budi, sergei):
+            user.send_private("/start")
+            await replied(notify, user, "🔔")
+        monkeypatch.setattr(commands, "send_notices", lambda application: None)
+        notify.send(ayu, "/newgame gaple")
+        await notify.server.wait_for(notify._lobby_or_none)
+    assert pending(notify) == 2 and notices(notify, budi) == []
+    monkeypatch.setattr(commands, "send_notices", send_notices)
+    async with notify.bot():
+        application = notify.extra["application"]
+        commands.send_notices(application)  # type: ignore[arg-type]
+        for user in (budi, sergei):
+            await notify.server.wait_for(lambda u=user: notices(notify, u))  # type: ignore[misc]
+        cancel = ayu.press(notify.lobby(), lobby_button(notify.lobby(), "c") or "")
+        await notify.server.wait_for(lambda: cancel.answered)
+        assert notify.game().status is Status.CANCELLED
+        with closing(sqlite3.connect(notify.database)) as db, db:
+            db.execute("INSERT INTO notices VALUES (?, ?, 0)", (notify.game().game_id, ayu.id))
+        commands.send_notices(application)  # type: ignore[arg-type]
+        await notify.server.wait_for(lambda: not pending(notify))
+        assert notices(notify, ayu) == [] and len(notices(notify, budi)) == 1
+
+
+def pending(group: Group) -> int:
+    with closing(sqlite3.connect(group.database)) as db:
+        return int(db.execute("SELECT COUNT(*) FROM notices").fetchone()[0])
