@@ -6,12 +6,24 @@ publisher, which the service wakes after each commit.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from itertools import groupby
+from typing import Any
 
-from telegram import Message, ReplyParameters, Update, User
-from telegram.constants import ChatMemberStatus, ChatType
-from telegram.ext import ContextTypes
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import Application, ContextTypes
 
 from engine import OptionValueError, variant
 
@@ -21,8 +33,10 @@ from ..gamebook import GAMES, find_game
 from ..i18n import Translator, translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
+from ..publishing.ratelimit import StoppingError
 from ..service.lobby import GAME_RUNNING, TABLE_OPEN
-from .runtime import Runtime, runtime
+from ..storage.subscriptions import Notice
+from .runtime import KEY, Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, reply, thread_of, tr
 
 log = logging.getLogger(__name__)
@@ -44,6 +58,9 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     await remember(rt, user, private_ok=True)
     payload = context.args[0] if context.args else ""
+    if payload == "notify":  # from /notify's button: the chat is open, /notify can go on
+        await reply(update, t(lobbytexts.NOTIFY_CHAT_OPEN))
+        return
     for game in rt.service.games_of_user(user.id):
         seat = game.seat_of(user.id)
         if seat is not None and seat in game.messages.announced_unreachable:
@@ -120,6 +137,8 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             return
     if refusal is not None:
         await reply(update, refusal)
+    else:
+        send_notices(context.application)
 
 
 async def _already_open(update: Update, existing: Game) -> None:
@@ -277,6 +296,101 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     await reply(update, lobbytexts.rules_text(t, name))
 
 
+async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/notify in a group (or a topic): the sender is told in private when a table opens
+    there from now on; sent again, no longer. The reply is in the group's language."""
+    rt = runtime(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    if not is_group(chat):
+        await reply(update, tr(update)("This works in the group where the game is played."))
+        return
+    await remember(rt, user)
+    settings = await rt.service.group_settings(chat.id)
+    t = translator(settings.language or user.language_code)
+    try:
+        on = await rt.service.toggle_notify(chat.id, thread_of(update.effective_message),
+                                            user.id)
+    except PrivateChatClosedError as closed:
+        await reply(update, t(lobbytexts.NOTIFY_NEEDS_CHAT),
+                    reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton(
+                        t(lobbytexts.PRIVATE_CHAT_BUTTON),
+                        url=rt.private_link(closed.payload))]]))
+        return
+    await reply(update, t(lobbytexts.NOTIFY_ON if on else lobbytexts.NOTIFY_OFF))
+
+
+#: ``bot_data`` key: the notices being sent now (game, user), so that deliveries started
+#: side by side never send one twice.
+SENDING_NOTICES = "notices-sending"
+#: Of Telegram's overall budget a second, the share notices may take: the rest is left to
+#: every group's lobby and table and every player's hand, which never queue behind a busy
+#: group's 200 notices (at 30 a second: 20 notices in any second, 200 in about 10 s).
+NOTICE_SHARE = 2 / 3
+#: How long a notice keeps its share after its answer: the overall window, in which
+#: Telegram may count it.
+NOTICE_WINDOW = 1.0
+
+
+def send_notices(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Send the /notify notices committed and not sent yet, in the background: after a
+    lobby opened, and at start for those a stop left unsent."""
+    sending = application.bot_data.setdefault(SENDING_NOTICES, set())
+    application.create_task(deliver_notices(application.bot_data[KEY], application.bot,
+                                            sending), name="notices")
+
+
+async def deliver_notices(rt: Runtime, bot: Bot, sending: set[tuple[int, int]]) -> None:
+    """Every notice not sent yet (nor being sent), a lobby's after another; one whose lobby
+    has closed meanwhile is dropped unsent. Each goes through the bot's flood limiter
+    like any message, and all of them together take at most :data:`NOTICE_SHARE` of the
+    overall budget."""
+    notices = [n for n in await rt.service.pending_notices()
+               if (n.game_id, n.user_id) not in sending]
+    sending.update((n.game_id, n.user_id) for n in notices)
+    at_once = asyncio.Semaphore(max(1, int(rt.config.messages_per_second * NOTICE_SHARE)))
+    try:
+        for game_id, group in groupby(notices, key=lambda n: n.game_id):
+            told = list(group)
+            game = rt.service.game(game_id)
+            if game is None or game.status is not Status.LOBBY:
+                await rt.service.notices_done(told)
+                continue
+            title = await rt.storage.chat_title(game.chat_id)
+            await asyncio.gather(*(_notice(rt, bot, game, title, n, at_once) for n in told))
+    finally:
+        sending.difference_update((n.game_id, n.user_id) for n in notices)
+
+
+async def _notice(rt: Runtime, bot: Bot, game: Game, group: str | None, notice: Notice,
+                  at_once: asyncio.Semaphore) -> None:
+    """One subscriber told of ``game``'s lobby, in their language, with the deep link that
+    seats them; one who blocked the bot leaves every list, quietly."""
+    t = translator(await rt.storage.user_language(notice.user_id))
+    opener = next((p.name for p in game.players if p.user_id == game.creator_id), "?")
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(
+        t(lobbytexts.JOIN_BUTTON), url=rt.private_link(f"join{game.game_id}"))]])
+    async with at_once:
+        if game.status is not Status.LOBBY:  # started or closed meanwhile: nothing to join
+            await rt.service.notices_done([notice])
+            return
+        try:
+            await bot.send_message(notice.user_id, lobbytexts.table_opened(t, game, opener, group),
+                                   parse_mode=ParseMode.HTML, reply_markup=markup)
+        except StoppingError:
+            return  # committed: the next delivery sends it
+        except (Forbidden, BadRequest) as refused:  # blocked, or the chat is gone
+            log.info("notice of game %s refused by %s: %s", game.game_id, notice.user_id,
+                     refused)
+            await rt.service.subscriber_gone(notice.user_id, rt.locks)
+        except TelegramError:  # a notice is at most once: a lost one is no harm
+            log.warning("notice of game %s to %s may be lost", game.game_id, notice.user_id,
+                        exc_info=True)
+        await rt.service.notices_done([notice])
+        await asyncio.sleep(NOTICE_WINDOW)  # its share of the budget is taken till then
+
+
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, lobbytexts.help_text(tr(update)))
 
@@ -290,7 +404,10 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
     rt = runtime(context)
     gone = change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
     if change.chat.type == ChatType.PRIVATE:
-        await rt.service.private_chat_changed(change.chat.id, not gone, rt.locks)
+        if gone:  # blocked: off every /notify list too
+            await rt.service.subscriber_gone(change.chat.id, rt.locks)
+        else:
+            await rt.service.private_chat_changed(change.chat.id, True, rt.locks)
         return
     if not gone:
         return
@@ -319,3 +436,4 @@ async def migrate_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     rt = runtime(context)
     await rt.service.migrate_chat(message.chat.id, message.migrate_to_chat_id)
+    await rt.service.move_subscriptions(message.chat.id, message.migrate_to_chat_id)

@@ -14,6 +14,17 @@ from .resulttexts import penalty_rule
 UNREACHABLE = "📵"
 #: The lobby's button that opens the private chat (its deep link seats the player too).
 PRIVATE_CHAT_BUTTON = N_("💬 Open my private chat")
+#: The Join button, on the lobby and on a /notify notice (there a deep link that seats).
+JOIN_BUTTON = N_("✋ Join")
+#: /notify's replies in the group: on, off, and the private chat to open first.
+NOTIFY_ON = N_("🔔 I will message you in private when a table opens here. Send /notify again "
+                "to stop.")
+NOTIFY_OFF = N_("🔕 Done: I will not message you about new tables here any more.")
+NOTIFY_NEEDS_CHAT = N_("To hear about new tables, open our private chat first (the button "
+                       "below) and press Start, then send /notify here again.")
+#: /start from that button.
+NOTIFY_CHAT_OPEN = N_("Our chat is open. Now send /notify in the group again, and I will "
+                      "tell you here when a table opens there.")
 
 
 def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
@@ -49,6 +60,7 @@ def help_text(t: Translator) -> str:
         "<b>Dominoes for your group</b>\n"
         "/newgame [game] [option=value …] — open a table: friends press Join, the creator "
         "presses Start; the 🤖 buttons seat computer players\n"
+        "/notify — a private message from me when a table opens here (send it again to stop)\n"
         "/hand — your tiles again, in our private chat\n"
         "/leave — leave the game (a computer player takes your seat)\n"
         "/stop — end the running game (its creator or an admin)\n"
@@ -138,3 +150,14 @@ def private_chat_hint(t: Translator, game: Game) -> str:
         "{mark} I cannot send {names} their tiles yet: each of them needs to tap “{button}” "
         "below, then Start in our chat.", len(game.unreachable_players), mark=UNREACHABLE,
         names=names_of(game.unreachable_players), button=t(PRIVATE_CHAT_BUTTON))
+
+
+def table_opened(t: Translator, game: Game, opener: str, group: str | None) -> str:
+    """A /notify subscriber's private notice: who opened which game where, its options, and
+    how to stop these (the Join button under it seats them)."""
+    return "\n".join([
+        t("🔔 {player} opened a table of <b>{game}</b> in {group}.", player=named(opener),
+          game=esc(title(t, game.game_name)), group=named(group or "?")),
+        options_line(t, game),
+        t("Send /notify in the group again to stop these messages."),
+    ])
