@@ -111,6 +111,22 @@ async def test_subscribers_but_the_opener_are_told_in_their_language_and_join(
         assert subscribers(notify) == {ayu.id, budi.id, thora.id}
 
 
+async def test_a_table_opened_with_the_game_pickers_button_is_told_too(notify: Group) -> None:
+    """Not only /newgame with a game: the picker's button opens a table the same way, and
+    its subscribers hear of it once its lobby is up."""
+    ayu, budi = notify.users[:2]
+    async with notify.bot():
+        for user in (ayu, budi):
+            user.send_private("/start")
+        await replied(notify, budi, "🔔")
+        notify.send(ayu, "/newgame")
+        picker = await notify.server.wait_for(lambda: next(
+            (m for m in notify.messages() if "Which game?" in (m.text or "")), None))
+        ayu.press(picker, "Pair dominoes")
+        (told,) = await notify.server.wait_for(lambda: notices(notify, budi))
+        assert told.content.startswith("🔔 Ayu membuka meja Domino berpasangan")
+
+
 async def test_a_user_without_a_private_chat_is_shown_how_to_open_it(notify: Group) -> None:
     dewi = notify.users[4]
     async with notify.bot():
