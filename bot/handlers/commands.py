@@ -6,14 +6,10 @@ publisher, which the service wakes after each commit.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-from itertools import groupby
-from typing import Any
 
 from telegram import (
-    Bot,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
@@ -21,9 +17,8 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.ext import ContextTypes
 
 from engine import OptionValueError, variant
 
@@ -33,10 +28,8 @@ from ..gamebook import GAMES, find_game
 from ..i18n import Translator, translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
-from ..publishing.ratelimit import StoppingError
 from ..service.lobby import GAME_RUNNING, TABLE_OPEN
-from ..storage.subscriptions import Notice
-from .runtime import KEY, Runtime, runtime
+from .runtime import Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, reply, thread_of, tr
 
 log = logging.getLogger(__name__)
@@ -137,8 +130,6 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             return
     if refusal is not None:
         await reply(update, refusal)
-    else:
-        send_notices(context.application)
 
 
 async def _already_open(update: Update, existing: Game) -> None:
@@ -319,76 +310,6 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
                         url=rt.private_link(closed.payload))]]))
         return
     await reply(update, t(lobbytexts.NOTIFY_ON if on else lobbytexts.NOTIFY_OFF))
-
-
-#: ``bot_data`` key: the notices being sent now (game, user), so that deliveries started
-#: side by side never send one twice.
-SENDING_NOTICES = "notices-sending"
-#: Of Telegram's overall budget a second, the share notices may take: the rest is left to
-#: every group's lobby and table and every player's hand, which never queue behind a busy
-#: group's 200 notices (at 30 a second: 20 notices in any second, 200 in about 10 s).
-NOTICE_SHARE = 2 / 3
-#: How long a notice keeps its share after its answer: the overall window, in which
-#: Telegram may count it.
-NOTICE_WINDOW = 1.0
-
-
-def send_notices(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Send the /notify notices committed and not sent yet, in the background: after a
-    lobby opened, and at start for those a stop left unsent."""
-    sending = application.bot_data.setdefault(SENDING_NOTICES, set())
-    application.create_task(deliver_notices(application.bot_data[KEY], application.bot,
-                                            sending), name="notices")
-
-
-async def deliver_notices(rt: Runtime, bot: Bot, sending: set[tuple[int, int]]) -> None:
-    """Every notice not sent yet (nor being sent), a lobby's after another; one whose lobby
-    has closed meanwhile is dropped unsent. Each goes through the bot's flood limiter
-    like any message, and all of them together take at most :data:`NOTICE_SHARE` of the
-    overall budget."""
-    notices = [n for n in await rt.service.pending_notices()
-               if (n.game_id, n.user_id) not in sending]
-    sending.update((n.game_id, n.user_id) for n in notices)
-    at_once = asyncio.Semaphore(max(1, int(rt.config.messages_per_second * NOTICE_SHARE)))
-    try:
-        for game_id, group in groupby(notices, key=lambda n: n.game_id):
-            told = list(group)
-            game = rt.service.game(game_id)
-            if game is None or game.status is not Status.LOBBY:
-                await rt.service.notices_done(told)
-                continue
-            title = await rt.storage.chat_title(game.chat_id)
-            await asyncio.gather(*(_notice(rt, bot, game, title, n, at_once) for n in told))
-    finally:
-        sending.difference_update((n.game_id, n.user_id) for n in notices)
-
-
-async def _notice(rt: Runtime, bot: Bot, game: Game, group: str | None, notice: Notice,
-                  at_once: asyncio.Semaphore) -> None:
-    """One subscriber told of ``game``'s lobby, in their language, with the deep link that
-    seats them; one who blocked the bot leaves every list, quietly."""
-    t = translator(await rt.storage.user_language(notice.user_id))
-    opener = next((p.name for p in game.players if p.user_id == game.creator_id), "?")
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(
-        t(lobbytexts.JOIN_BUTTON), url=rt.private_link(f"join{game.game_id}"))]])
-    async with at_once:
-        if game.status is not Status.LOBBY:  # started or closed meanwhile: nothing to join
-            await rt.service.notices_done([notice])
-            return
-        try:
-            await bot.send_message(notice.user_id, lobbytexts.table_opened(t, game, opener, group),
-                                   parse_mode=ParseMode.HTML, reply_markup=markup)
-        except StoppingError:
-            return  # committed: the next delivery sends it
-        except (Forbidden, BadRequest) as refused:  # blocked, or the chat is gone
-            log.info("notice of game %s refused by %s: %s", game.game_id, notice.user_id,
-                     refused)
-            await rt.service.subscriber_gone(notice.user_id, rt.locks)
-        except TelegramError:  # a notice is at most once: a lost one is no harm
-            log.warning("notice of game %s to %s may be lost", game.game_id, notice.user_id,
-                        exc_info=True)
-        await rt.service.notices_done([notice])
-        await asyncio.sleep(NOTICE_WINDOW)  # its share of the budget is taken till then
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -9,7 +9,8 @@ already syncing only mark it dirty, and the running sync goes round once more.
 This module runs the syncs (when, how often, what a failure means); the two channels each
 game has are :mod:`bot.publishing.groupsync` (announcements, lobby, table) and
 :mod:`bot.publishing.handsync` (the private hands), and what they share is
-:mod:`bot.publishing.messenger`.
+:mod:`bot.publishing.messenger`; a lobby's /notify notices (:mod:`bot.publishing.notices`)
+follow its group sync.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..trim import Trimmer, find_malloc_trim
 from .groupsync import GroupSync
 from .handsync import HandSync
 from .messenger import Messenger, TopicGoneError
+from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 
 log = logging.getLogger(__name__)
@@ -54,6 +56,7 @@ class Publisher:
         self.messenger = Messenger(bot, service, pictures.painter, bot_username)
         self.group = GroupSync(self.messenger, service, pictures, locks, limiter)
         self.hands = HandSync(self.messenger, service, pictures, locks, self.request)
+        self.notices = Notices(self.messenger, service, locks, limiter)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._dirty: set[tuple[int, str]] = set()
@@ -98,6 +101,7 @@ class Publisher:
         if game is None or game.status.open or self._busy(game_id):
             return
         self.service.release(game_id)
+        self.notices.forget(game_id)
         if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
             self.hands.chat_titles.pop(game.chat_id, None)
         self.trimmer.after_release()
@@ -111,6 +115,8 @@ class Publisher:
                 try:
                     await self._channels[channel].sync(game_id)
                     failures = 0
+                    if channel == GROUP:  # the lobby is up: now its /notify notices
+                        self.notices.after_group_sync(game_id)
                 except RetryAfter as exc:
                     # The limiter holds the chat for retry_after; without one, wait here.
                     if self.limiter is None:
@@ -158,9 +164,10 @@ class Publisher:
         self.messenger.close()
 
     async def idle(self) -> None:
-        """Wait until no sync is running (tests and shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        """Wait until no sync is running, nor any /notify notice (tests and shutdown)."""
+        while self._tasks or self.notices.tasks:
+            await asyncio.gather(*self._tasks.values(), *self.notices.tasks,
+                                 return_exceptions=True)
 
     async def topic_gone(self, game_id: int, thread_id: int, deleted: bool) -> None:
         """The topic of a game was closed or deleted: stop the game, tell General."""

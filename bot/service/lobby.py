@@ -13,7 +13,7 @@ from ..errors import OutOfDateError, PrivateChatClosedError, UserError
 from ..gamebook import GAMES
 from ..i18n import DEFAULT_LANGUAGE, N_, pick_language
 from ..models import Game, Messages, Outgoing, Player, Status, computer
-from ..storage.subscriptions import Notice, SubscriptionRows
+from ..storage import Notice
 from .chats import Chats
 from .locks import Locks
 
@@ -75,54 +75,35 @@ class Lobbies(Chats):
                     [creator], None, 0, language, Messages(), turn_seconds,
                     thread_id=thread_id)
         await self._check_reach(game)
-        rows = self._notify_rows()
-        if rows is None:
-            game.game_id = await self.storage.insert_game(game, self.clock())
-        else:  # with a notice for each subscriber, in the same transaction
-            game.game_id = await rows.insert_lobby(game, self.clock())
+        # with a notice for each /notify subscriber, in the same transaction
+        game.game_id = await self.storage.insert_game(game, self.clock(), notify=True)
         self._remember(game)
         self._changed(game)
         return game
-
-    def _notify_rows(self) -> SubscriptionRows | None:
-        """The /notify tables, once the storage has them (``Storage`` with its mixin)."""
-        return self.storage if isinstance(self.storage, SubscriptionRows) else None
-
-    def _subscriptions(self) -> SubscriptionRows:
-        rows = self._notify_rows()
-        if rows is None:
-            raise TypeError("this storage has no /notify tables")
-        return rows
 
     async def toggle_notify(self, chat_id: int, thread_id: int | None, user_id: int) -> bool:
         """/notify: the user is told in private of the topic's new tables from now on, or no
         longer if they were; whether they are now. Subscribing needs the private chat open
         (:class:`PrivateChatClosedError`); leaving never does."""
-        rows = self._subscriptions()
-        if not await rows.subscribed(chat_id, thread_id, user_id):
+        if not await self.storage.subscribed(chat_id, thread_id, user_id):
             await self.needs_private_chat(user_id, "notify")
-        return await rows.toggle_subscription(chat_id, thread_id, user_id, self.clock())
+        return await self.storage.toggle_subscription(chat_id, thread_id, user_id, self.clock())
 
-    async def pending_notices(self) -> list[Notice]:
-        """The lobbies' notices committed and not sent yet."""
-        rows = self._notify_rows()
-        return [] if rows is None else await rows.pending_notices()
+    async def pending_notices(self, game_id: int) -> list[Notice]:
+        """The lobby's notices committed and not sent yet."""
+        return await self.storage.pending_notices(game_id)
 
     async def notices_done(self, notices: list[Notice]) -> None:
-        await self._subscriptions().notices_done(notices)
+        await self.storage.notices_done(notices)
 
     async def subscriber_gone(self, user_id: int, locks: Locks) -> None:
         """The user blocked the bot: off every list, quietly, and unreachable for lobbies."""
-        rows = self._notify_rows()
-        if rows is not None:
-            await rows.drop_subscriber(user_id)
+        await self.storage.drop_subscriber(user_id)
         await self.private_chat_changed(user_id, False, locks)
 
     async def move_subscriptions(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: its subscribers follow it."""
-        rows = self._notify_rows()
-        if rows is not None:
-            await rows.move_subscriptions(old_chat_id, new_chat_id)
+        await self.storage.move_subscriptions(old_chat_id, new_chat_id)
 
     async def rematch(self, old: Game, user: Player) -> Game:
         """A new table of the same game, options, turn time and players, the seats turned one

@@ -18,10 +18,11 @@ from .fencing import UpdateFence, UpdateTakenError, fence, handling
 from .games import GameRows, StaleMoveError, game_from_row
 from .results import HandRecord, MatchRecord, ResultFilter, ResultRows, SeatRecord, penalty_points
 from .schema import MIGRATIONS
+from .subscriptions import Notice, SubscriptionRows
 from .tx import Row, StorageUnavailableError, Tx
 
 
-class Storage(GameRows, ResultRows, ChatRows):
+class Storage(GameRows, ResultRows, ChatRows, SubscriptionRows):
     """The bot's database, with the queries of every table: ``Storage(path)`` is SQLite,
     ``Storage("postgresql://...")`` PostgreSQL."""
 
@@ -30,6 +31,7 @@ __all__ = [
     "MIGRATIONS",
     "HandRecord",
     "MatchRecord",
+    "Notice",
     "OutboxItem",
     "ResultFilter",
     "Row",

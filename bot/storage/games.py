@@ -24,6 +24,7 @@ from engine import (
 from ..models import Game, Messages, Outgoing, Player, SeatChange, Status, TimerState, dumps
 from .core import Connection
 from .fencing import fence
+from .subscriptions import queue_notices
 from .tx import Tx
 
 
@@ -73,8 +74,9 @@ class GameRows(Connection):
             (chat_id, thread_id))
         return None if row is None or row[0] is None else int(row[0])
 
-    async def insert_game(self, game: Game, now: float) -> int:
-        """Store a new lobby; returns its id."""
+    async def insert_game(self, game: Game, now: float, notify: bool = False) -> int:
+        """Store a new lobby; returns its id. With ``notify``, a /notify notice for each
+        subscriber of its topic in the same transaction (told of every opening or none)."""
         async def write(tx: Tx) -> int:
             await fence(tx)
             row = await tx.fetch_one(
@@ -86,6 +88,8 @@ class GameRows(Connection):
                  game.language, game.turn_seconds, now, now),
             )
             assert row is not None
+            if notify:
+                await queue_notices(tx, int(row[0]), game, now)
             return int(row[0])
         return await self.write(write)
 
@@ -125,7 +129,8 @@ class GameRows(Connection):
     ) -> None:
         """The game ended or was closed: its new status, no deadline, and what to announce
         (or, with ``drop_outbox``, nothing more to send at all before ``outgoing``); its
-        thread too, which a game whose topic is gone leaves for the General topic."""
+        thread too, which a game whose topic is gone leaves for the General topic. Its
+        /notify notices not sent yet are dropped."""
         async def write(tx: Tx) -> None:
             await fence(tx)
             await tx.execute(
@@ -135,6 +140,8 @@ class GameRows(Connection):
             )
             if drop_outbox:
                 await tx.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
+            # a closed lobby has nothing to join: its /notify notices not sent yet go too
+            await tx.execute("DELETE FROM notices WHERE game_id=?", (game.game_id,))
             await self._queue(tx, game, outgoing, now)
         await self.write(write)
 

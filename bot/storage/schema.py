@@ -181,4 +181,24 @@ MIGRATIONS: tuple[Migration, ...] = (
     CREATE TABLE fleet_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE fleet_flood (chat_id INTEGER PRIMARY KEY, until REAL NOT NULL);
     """,
+    # 9: /notify: who asked to be told in private when a table opens in a group's topic (0:
+    # no topics, or General: a key column cannot be NULL), and the notices a lobby's opening
+    # committed that are not sent yet (the private outbox: who and which table, no words)
+    """
+    CREATE TABLE subscriptions (
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        user_id INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (chat_id, thread_id, user_id)
+    );
+    CREATE INDEX subscriptions_user ON subscriptions(user_id);
+    CREATE TABLE notices (
+        game_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX notices_user ON notices(user_id);
+    """,
 )

@@ -3,8 +3,8 @@ sends each subscriber (in their language, with a Join link that seats them), the
 chat to open first, a subscriber who blocked the bot, and a big group's notices under
 Telegram's limits.
 
-``Storage`` gains the /notify mixin, ``schema.MIGRATIONS`` its migration and ``app.py`` the
-command when they are merged; until then each test composes them itself.
+The tables, the storage and the sending (the publisher's, after the lobby's group sync) are
+the product's; only the command is registered here until ``app.py`` lists it.
 """
 
 from __future__ import annotations
@@ -21,22 +21,14 @@ from bot_kit import Group, counting_seeds, lobby_button
 from telegram.ext import Application, CommandHandler
 
 import bot.app
-import bot.storage.core
 from bot.handlers import commands
 from bot.models import Status
-from bot.storage import MIGRATIONS, Storage
-from bot.storage.subscriptions import SUBSCRIPTIONS_MIGRATION, SubscriptionRows
+from bot.publishing.notices import Notices
 from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
 
 
-class NotifyStorage(Storage, SubscriptionRows):
-    """The bot's storage with the /notify tables."""
-
-
 def with_notify(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bot as it will be built once /notify is merged: its tables and its command."""
-    monkeypatch.setattr(bot.app, "Storage", NotifyStorage)
-    monkeypatch.setattr(bot.storage.core, "MIGRATIONS", (*MIGRATIONS, SUBSCRIPTIONS_MIGRATION))
+    """The bot with /notify's command (until ``app.py`` registers it)."""
     def building(*args: Any, **kwargs: Any) -> Application:  # type: ignore[type-arg]
         application = bot.app.build_application(*args, **kwargs)
         application.add_handler(CommandHandler("notify", commands.notify_command))
@@ -117,6 +109,22 @@ async def test_subscribers_but_the_opener_are_told_in_their_language_and_join(
         # the group speaks English since Ayu's table: so does /notify's reply to Sergei
         await replied(notify, sergei, "Done: I will not message you about new tables here")
         assert subscribers(notify) == {ayu.id, budi.id, thora.id}
+
+
+async def test_a_table_opened_with_the_game_pickers_button_is_told_too(notify: Group) -> None:
+    """Not only /newgame with a game: the picker's button opens a table the same way, and
+    its subscribers hear of it once its lobby is up."""
+    ayu, budi = notify.users[:2]
+    async with notify.bot():
+        for user in (ayu, budi):
+            user.send_private("/start")
+        await replied(notify, budi, "🔔")
+        notify.send(ayu, "/newgame")
+        picker = await notify.server.wait_for(lambda: next(
+            (m for m in notify.messages() if "Which game?" in (m.text or "")), None))
+        ayu.press(picker, "Pair dominoes")
+        (told,) = await notify.server.wait_for(lambda: notices(notify, budi))
+        assert told.content.startswith("🔔 Ayu membuka meja Domino berpasangan")
 
 
 async def test_a_user_without_a_private_chat_is_shown_how_to_open_it(notify: Group) -> None:
@@ -226,32 +234,30 @@ async def test_help_names_notify_in_every_language(notify: Group) -> None:
 async def test_notices_left_unsent_by_a_stop_go_after_the_restart(
         notify: Group, monkeypatch: pytest.MonkeyPatch) -> None:
     """The bot stops right after a lobby's commit: its notices wait in the database, and
-    the delivery at the next start (``send_notices``, as start-up calls it) sends them;
-    those of a lobby that closed meanwhile are dropped unsent."""
-    ayu, budi, sergei, _, _ = notify.users
-    send_notices = commands.send_notices
+    the start-up's sync of the lobby sends them; a lobby that closes drops those not sent
+    yet."""
+    ayu, budi, sergei, _, dewi = notify.users
     async with notify.bot():
         for user in (ayu, budi, sergei):
             user.send_private("/start")
             await replied(notify, user, "🔔")
-        monkeypatch.setattr(commands, "send_notices", lambda application: None)
-        notify.send(ayu, "/newgame gaple")
-        await notify.server.wait_for(notify._lobby_or_none)
+        with monkeypatch.context() as stopped:  # as if the bot died before sending them
+            stopped.setattr(Notices, "after_group_sync", lambda self, game_id: None)
+            notify.send(ayu, "/newgame gaple")
+            await notify.server.wait_for(notify._lobby_or_none)
+            await notify.runtime.publisher.idle()  # type: ignore[union-attr]
     assert pending(notify) == 2 and notices(notify, budi) == []
-    monkeypatch.setattr(commands, "send_notices", send_notices)
     async with notify.bot():
-        application = notify.extra["application"]
-        commands.send_notices(application)  # type: ignore[arg-type]
         for user in (budi, sergei):
             await notify.server.wait_for(lambda u=user: notices(notify, u))  # type: ignore[misc]
+        await notify.server.wait_for(lambda: not pending(notify))
+        with closing(sqlite3.connect(notify.database)) as db, db:  # one not sent yet
+            db.execute("INSERT INTO notices VALUES (?, ?, 0)", (notify.game().game_id, dewi.id))
         cancel = ayu.press(notify.lobby(), lobby_button(notify.lobby(), "c") or "")
         await notify.server.wait_for(lambda: cancel.answered)
-        assert notify.game().status is Status.CANCELLED
-        with closing(sqlite3.connect(notify.database)) as db, db:
-            db.execute("INSERT INTO notices VALUES (?, ?, 0)", (notify.game().game_id, ayu.id))
-        commands.send_notices(application)  # type: ignore[arg-type]
-        await notify.server.wait_for(lambda: not pending(notify))
-        assert notices(notify, ayu) == [] and len(notices(notify, budi)) == 1
+        assert notify.game().status is Status.CANCELLED and pending(notify) == 0
+        await notify.runtime.publisher.idle()  # type: ignore[union-attr]
+        assert notices(notify, dewi) == [] and len(notices(notify, budi)) == 1
 
 
 def pending(group: Group) -> int:
