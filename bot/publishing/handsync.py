@@ -96,7 +96,8 @@ class HandSync:
         # Matador: a player may hold no tiles while the hand goes on (no buttons to show)
         markup = keyboards.hand(t, game, view, game.move_no) \
             if game.status.open and view.hand else None
-        return Draft(key, caption, markup, drawing=self.pictures.hand_drawing(view, t.language))
+        return Draft(key, caption, markup, drawing=self.pictures.hand_drawing(view, t.language,
+                                                                       game.game_id))
 
     def choice_caption(self, game: Game, view: PlayerView, t: Translator,
                        choosing: Tile | None) -> str:
