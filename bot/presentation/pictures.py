@@ -5,7 +5,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import fields, replace
 from functools import cache, partial
 from typing import Any
@@ -57,6 +59,9 @@ def picture_names(game: Game) -> list[str]:
 # (its compressed bands and its strokes' marks), a hand's some 10 KB; a picture not among them
 # is simply drawn whole. Some 64 tables with their players' hands.
 FRAMES_KEPT = 320
+# The game whose hands are being drafted, set by the caller (HandSync) around its drafts: the
+# key of each hand's last frame; the drawing itself runs later, in the painter's thread.
+_HANDS_OF: ContextVar[int | None] = ContextVar("hands_of", default=None)
 
 
 class PictureMaker:
@@ -124,15 +129,26 @@ class PictureMaker:
 
     def hand(self, game: Game, view: PlayerView, language: str) -> bytes:
         """The player's tiles in the order of their buttons."""
-        return self.hand_drawing(view, language, game.game_id)()
+        with self.hands_of(game.game_id):
+            return self.hand_drawing(view, language)()
 
-    def hand_drawing(self, view: PlayerView, language: str, game_id: int | None = None
-                     ) -> Drawing:
-        """The player's tiles in the order of their buttons; with ``game_id``, drawn from
-        the last picture of the same seat's hand in that game (after a move, the header's
-        and the bottom's rows are often the same)."""
+    @staticmethod
+    @contextmanager
+    def hands_of(game_id: int) -> Iterator[None]:
+        """Within the block, hands are drawn for ``game_id`` (see :meth:`hand_drawing`)."""
+        token = _HANDS_OF.set(game_id)
+        try:
+            yield
+        finally:
+            _HANDS_OF.reset(token)
+
+    def hand_drawing(self, view: PlayerView, language: str) -> Drawing:
+        """The player's tiles in the order of their buttons; within :meth:`hands_of` a game,
+        drawn from the last picture of the same seat's hand in that game (after a move, the
+        header's and the bottom's rows are often the same)."""
         ordered = replace(view, hand=hand_order(view.hand))
         labels = labels_for(language)
+        game_id = _HANDS_OF.get()
         if game_id is None:
             return self._timed("hand", partial(renderers.render_hand, ordered, theme=self.theme,
                                                labels=labels))

@@ -49,11 +49,12 @@ class HandSync:
         languages = [None if p.is_computer else await self.service.storage.user_language(p.user_id)
                      for p in game.players]
         async with self.locks.game(game_id):
-            hands = {
-                seat: self._hand_draft(game, seat, languages[seat] if seat < len(languages)
-                                       else None)
-                for seat in range(len(game.players))
-            }
+            with self.pictures.hands_of(game_id):  # each drawn from its seat's last picture
+                hands = {
+                    seat: self._hand_draft(game, seat, languages[seat] if seat < len(languages)
+                                           else None)
+                    for seat in range(len(game.players))
+                }
         # Each private chat on its own: one player's trouble (a flood wait, a blocked bot)
         # must not hold back the others' tiles.
         seats = [(seat, draft) for seat, draft in hands.items() if draft is not None]
@@ -96,8 +97,7 @@ class HandSync:
         # Matador: a player may hold no tiles while the hand goes on (no buttons to show)
         markup = keyboards.hand(t, game, view, game.move_no) \
             if game.status.open and view.hand else None
-        return Draft(key, caption, markup, drawing=self.pictures.hand_drawing(view, t.language,
-                                                                       game.game_id))
+        return Draft(key, caption, markup, drawing=self.pictures.hand_drawing(view, t.language))
 
     def choice_caption(self, game: Game, view: PlayerView, t: Translator,
                        choosing: Tile | None) -> str:
