@@ -6,10 +6,15 @@ for a tap.
 /start in a group posts one message with one button; each tap on it is answered, then the
 message is edited to count the taps (its button kept, so it can be tapped again). Nothing
 else: no storage, no pictures, no rate limiter; the same HTTP stack and polling as the bot.
+
+``ECHO_LOOP=uvloop`` runs it on uvloop's event loop, as the bot runs where uvloop is installed
+(so that the latency benchmark compares like with like); ``asyncio`` (the default) on
+asyncio's own, as a bare python-telegram-bot bot runs.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -45,6 +50,10 @@ def build(token: str, base: str) -> Application:  # type: ignore[type-arg]
 
 
 def main() -> None:
+    if os.environ.get("ECHO_LOOP", "asyncio") == "uvloop":
+        import uvloop
+
+        asyncio.set_event_loop(uvloop.new_event_loop())  # run_polling runs on the set loop
     application = build(os.environ["TELEGRAM_BOT_TOKEN"], os.environ["TELEGRAM_API_BASE_URL"])
     application.run_polling(allowed_updates=[Update.MESSAGE, Update.CALLBACK_QUERY])
 

@@ -2,11 +2,16 @@
 
     python -m benchmarks.latency [--moves N] [--tables T] [--game NAME]
                                  [--computer-tables C] [--computer-pause S]
+                                 [--echo-loop uvloop|asyncio]
 
 The real bot runs as a subprocess (``python -m bot``) against a fake Bot API server; beside it
 runs ``benchmarks.echo_bot`` (an Application whose CallbackQueryHandler answers the query and
 edits one message) against a second fake server in the same process, so that both bots meet
-the same server code on the same event loop. Taps alternate between the two in one run: a
+the same server code on the same event loop. The bot runs as the product does, on uvloop's event
+loop where uvloop is installed (:func:`bot.launch.new_event_loop`); the echo bot on the loop
+``--echo-loop`` names: ``uvloop`` (the default) compares like with like, ``asyncio`` is a bare
+python-telegram-bot bot as it comes. Each side's loop is read from its process (whether it
+loaded uvloop) and reported. Taps alternate between the two in one run: a
 round is one move at each of the T tables of four simulated humans (all at once), then one
 tap on each of the echo bot's T messages (all at once); each side waits until its bot has gone
 quiet before the other's turn. Every picture the bot makes is drawn: nobody is a computer.
@@ -15,7 +20,8 @@ Per tap it records when the answer (answerCallbackQuery) and the table's edit (t
 edit or photo the bot sends to the group after the tap; for the echo bot its one edit) reach
 the fake server. It prints their medians and 90th percentiles and the bot's ratios to the
 echo bot's; the CPU time per move of the bot's process (utime + stime of all its threads,
-from /proc/PID/stat) against the echo bot's per tap; and the Bot API calls and the bytes of
+from /proc/PID/stat) against the echo bot's per tap, and how much of it was the event loop's
+thread (the rest: the pictures' thread and SQLite's); and the Bot API calls and the bytes of
 pictures uploaded per move. The first ``--warmup`` rounds are not counted.
 
 With ``--computer-tables C``, C more groups play matches of four computer players (hard)
@@ -54,9 +60,24 @@ CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 
 def cpu_seconds(pid: int) -> float:
     """User plus system time of a process, all its threads, from /proc/PID/stat."""
-    text = Path(f"/proc/{pid}/stat").read_text()
+    return cpu_seconds_of(Path(f"/proc/{pid}/stat"))
+
+
+def loop_thread_cpu_seconds(pid: int) -> float:
+    """The CPU time of a process's main thread: the bot's event loop."""
+    return cpu_seconds_of(Path(f"/proc/{pid}/task/{pid}/stat"))
+
+
+def cpu_seconds_of(stat: Path) -> float:
+    text = stat.read_text()
     fields = text[text.rindex(")") + 2:].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICK
+
+
+def event_loop_of(pid: int) -> str:
+    """``uvloop`` when the process has loaded uvloop's event loop, else ``asyncio``."""
+    maps = Path(f"/proc/{pid}/maps").read_text()
+    return "uvloop" if "/uvloop/loop." in maps else "asyncio"
 
 
 def uploaded(server: FakeTelegramServer, chats: set[int], before: set[str]) -> int:
@@ -317,8 +338,8 @@ def costs(server: FakeTelegramServer, since: float, chats: set[int], taps: list[
 
 
 async def run(moves: int, tables: int, game: str, warmup: int, computers: int,
-              computer_pause: float, seed: int, profile: str | None = None
-              ) -> dict[str, Any]:
+              computer_pause: float, seed: int, profile: str | None = None,
+              echo_loop: str = "uvloop") -> dict[str, Any]:
     stop = asyncio.Event()
     with tempfile.TemporaryDirectory() as folder_name:
         folder = Path(folder_name)
@@ -330,7 +351,10 @@ async def run(moves: int, tables: int, game: str, warmup: int, computers: int,
                     "DATABASE_PATH": str(folder / "bot.sqlite3"),
                     "GROUP_MESSAGES_PER_MINUTE": "1000000", "MESSAGES_PER_SECOND": "1000000",
                     "COMPUTER_PAUSE_SECONDS": str(computer_pause)}, profile)
-                echo.process = await start_process("benchmarks.echo_bot", echo_api, folder, {})
+                echo.process = await start_process("benchmarks.echo_bot", echo_api, folder,
+                                                   {"ECHO_LOOP": echo_loop})
+                loops = {"bot_loop": event_loop_of(bot.process.pid),
+                         "echo_loop": event_loop_of(echo.process.pid)}
                 background = [asyncio.create_task(computer_table(bot_api, n, game, stop))
                               for n in range(computers)]
                 players = await human_tables(bot_api, tables, game, seed)
@@ -338,7 +362,7 @@ async def run(moves: int, tables: int, game: str, warmup: int, computers: int,
                 quiet = computers == 0
                 await bot_api.wait_idle(quiet=0.05, timeout=30) if quiet else None
                 rounds = max(1, -(-moves // tables))
-                started = cpu = echo_cpu = 0.0
+                started = cpu = echo_cpu = loop_cpu = 0.0
                 files_before: set[str] = set()
                 for number in range(warmup + rounds):
                     if number == warmup:
@@ -347,10 +371,12 @@ async def run(moves: int, tables: int, game: str, warmup: int, computers: int,
                         started = time.monotonic()
                         files_before = set(bot_api.world.files)
                         cpu = cpu_seconds(bot.process.pid)
+                        loop_cpu = loop_thread_cpu_seconds(bot.process.pid)
                         echo_cpu = cpu_seconds(echo.process.pid)
                     await asyncio.gather(*(t.move(bot, quiet) for t in players))
                     await asyncio.gather(*(echo_tap(echo, u, m, quiet) for u, m in echoes))
                 cpu = cpu_seconds(bot.process.pid) - cpu
+                loop_cpu = loop_thread_cpu_seconds(bot.process.pid) - loop_cpu
                 echo_cpu = cpu_seconds(echo.process.pid) - echo_cpu
                 stop.set()
                 for task in background:
@@ -383,10 +409,12 @@ async def run(moves: int, tables: int, game: str, warmup: int, computers: int,
             echo_tap_cpu = echo_cpu * 1000 / max(1, len(echo.taps))
             return {
                 "game": game, "tables": tables, "moves": len(played), "taps": len(bot.taps),
-                "echo_taps": len(echo.taps), "computer_tables": computers,
+                "echo_taps": len(echo.taps), "computer_tables": computers, **loops,
                 "seconds": round(time.monotonic() - started, 1),
                 **figures, **ratios,
                 "bot_cpu_ms_per_move": round(cpu_move, 2),
+                "bot_loop_thread_cpu_ms_per_move": round(
+                    loop_cpu * 1000 / max(1, len(played)), 2),
                 "echo_cpu_ms_per_tap": round(echo_tap_cpu, 2),
                 "cpu_ratio": ratio(cpu_move, echo_tap_cpu),
                 **costs(bot_api, started, chats, played, max(1, len(played)), files_before),
@@ -401,7 +429,8 @@ def report(figures: dict[str, Any]) -> list[str]:
 
     return [
         f"{figures['game']}: {figures['moves']} moves at {figures['tables']} table(s), "
-        f"{figures['computer_tables']} computer table(s) beside, {figures['seconds']} s",
+        f"{figures['computer_tables']} computer table(s) beside, {figures['seconds']} s; "
+        f"event loops: bot {figures['bot_loop']}, echo {figures['echo_loop']}",
         row("bot: tap -> answer (moves)", "bot_answer_ms"),
         row("bot: tap -> answer (every tap)", "bot_all_taps_answer_ms"),
         row("echo: tap -> answer", "echo_answer_ms"),
@@ -411,7 +440,8 @@ def report(figures: dict[str, Any]) -> list[str]:
         f"{'edit ratio (bot / echo)':34} {figures['edit_ratio']}  "
         f"(p90 {figures['edit_p90_ratio']})",
         f"{'bot CPU per move':34} {figures['bot_cpu_ms_per_move']} ms"
-        + (" (with the computer tables' work)" if figures["computer_tables"] else ""),
+        + (" (with the computer tables' work)" if figures["computer_tables"] else "")
+        + f", {figures['bot_loop_thread_cpu_ms_per_move']} ms of it the event loop's thread",
         f"{'echo CPU per tap':34} {figures['echo_cpu_ms_per_tap']} ms"
         f"   ratio {figures['cpu_ratio']}",
         f"{'Bot API calls per move':34} {figures['calls_per_move']}"
@@ -433,11 +463,14 @@ def main(argv: list[str] | None = None,
     parser.add_argument("--computer-pause", type=float, default=2.0,
                         help="seconds between computer moves (the bot's COMPUTER_PAUSE_SECONDS)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--echo-loop", choices=("uvloop", "asyncio"), default="uvloop",
+                        help="the echo bot's event loop (the bot runs on uvloop where installed)")
     parser.add_argument("--profile", metavar="PATH",
                         help="run the bot under cProfile and keep its figures in PATH")
     args = parser.parse_args(argv)
     figures = runner(run(args.moves, args.tables, args.game, args.warmup,
-                         args.computer_tables, args.computer_pause, args.seed, args.profile))
+                         args.computer_tables, args.computer_pause, args.seed, args.profile,
+                         args.echo_loop))
     for line in report(figures):
         print(line)
     print(json.dumps(figures))

@@ -1,4 +1,5 @@
-"""A table picture drawn again after a move: only the rows that changed.
+"""A picture drawn again after a move: only the rows that changed (the group's table, and
+each player's hand in their private chat).
 
 A move changes a few places of the table (the new tile and the one it no longer highlights,
 the ends' badges, two seats' counts and turn marks), yet drawing, reducing to the palette and
@@ -14,18 +15,23 @@ That is exact, not an approximation: the strokes common to both pictures are mat
 (a longest common subsequence), so outside the rows of the unmatched ones every pixel is laid
 by the same strokes in the same order on the same backdrop. A picture drawn from a frame is
 byte for byte the picture drawn from nothing.
+
+:func:`framed` is how a renderer draws this way: it hands over what lays the picture's strokes.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from PIL import Image
 
+from .backdrop import backdrop
+from .canvas import encode, learned_palette
 from .png import Band, palette_png
-from .strokes import Mark, Stroke
+from .strokes import Box, Mark, Stroke, recording
+from .themes import Theme
 
 # 16 rows: a tile is some 5 bands high, a seat's panel 8. Taller bands compress a little better
 # (each band starts with an empty window) but redraw more rows around a change.
@@ -83,20 +89,61 @@ def _runs(bands: list[int]) -> Iterator[tuple[int, int]]:
         yield start, previous + 1
 
 
-def _strip(strokes: Sequence[Stroke], backdrop: Image.Image, palette: Image.Image,
+# base -> (the empty picture, the palette, the empty picture mapped to it): a few sizes of
+# hands and one of tables per theme.
+_INDEXED: dict[Base, tuple[Image.Image, Image.Image, Image.Image]] = {}
+INDEXED_KEPT = 16
+
+
+def _indexed_backdrop(base: Base, backdrop: Image.Image, palette: Image.Image) -> Image.Image:
+    """The empty picture in the palette's indices, each row led by its filter byte (0), as
+    a picture one column wider: mapped to the palette once, not under every move."""
+    kept = _INDEXED.get(base)
+    if kept is not None and kept[0] is backdrop and kept[1] is palette:
+        return kept[2]
+    palette.load()
+    filtered = Image.new("P", (backdrop.width + 1, backdrop.height), 0)
+    filtered.paste(backdrop.quantize(palette=palette, dither=Image.Dither.NONE), (1, 0))
+    if len(_INDEXED) >= INDEXED_KEPT:
+        _INDEXED.pop(next(iter(_INDEXED)))
+    _INDEXED[base] = (backdrop, palette, filtered)
+    return filtered
+
+
+def _outermost(areas: list[Box]) -> list[Box]:
+    """``areas`` without those inside another (a tile's label, a badge on a panel)."""
+    return [area for number, area in enumerate(areas)
+            if not any(other[0] <= area[0] and other[1] <= area[1] and other[2] >= area[2]
+                       and other[3] >= area[3] and (other != area or before < number)
+                       for before, other in enumerate(areas) if before != number)]
+
+
+def _strip(strokes: Sequence[Stroke], backdrop: Image.Image, base: Base, palette: Image.Image,
            top: int, bottom: int) -> bytes:
     """Rows ``top`` to ``bottom`` of the picture, in the palette's indices, each row led by
-    its filter byte (0)."""
+    its filter byte (0).
+
+    Only the strokes' boxes are mapped to the palette (a pixel's index depends on its colour
+    alone): every other pixel is the empty picture's, whose indices are kept. Most of a hand
+    and much of a table's changed rows are bare felt."""
     width = backdrop.width
     rows = backdrop.crop((0, top, width, bottom))
     core = rows.im
+    areas: list[Box] = []
     for stroke in strokes:
         if stroke.meets(top, bottom):
             stroke.draw(core, top)
-    indexed = rows.quantize(palette=palette, dither=Image.Dither.NONE)
-    filtered = Image.new("P", (width + 1, bottom - top), 0)  # column 0: the filter bytes
-    filtered.paste(indexed, (1, 0))
-    return filtered.tobytes()
+            left, above, right, below = stroke.box
+            area = (max(left, 0), max(above - top, 0), min(right, width),
+                    min(below, bottom) - top)
+            if area[0] < area[2] and area[1] < area[3]:
+                areas.append(area)
+    indexed = _indexed_backdrop(base, backdrop, palette).crop((0, top, width + 1, bottom))
+    target = indexed.im
+    for left, above, right, below in _outermost(areas):
+        mapped = core.crop((left, above, right, below)).convert("P", 0, palette.im)
+        target.paste(mapped, (left + 1, above, right + 1, below))
+    return indexed.tobytes()
 
 
 def paint(strokes: Sequence[Stroke], backdrop: Image.Image, base: Base, palette: Image.Image,
@@ -113,7 +160,7 @@ def paint(strokes: Sequence[Stroke], backdrop: Image.Image, base: Base, palette:
     stride = (width + 1) * BAND_ROWS
     for first, last in _runs(changed_bands(marks, base, height, since)):
         top, bottom = first * BAND_ROWS, min(last * BAND_ROWS, height)
-        rows = _strip(strokes, backdrop, palette, top, bottom)
+        rows = _strip(strokes, backdrop, base, palette, top, bottom)
         for band in range(first, last):
             start = (band - first) * stride
             bands[band] = Band.of(rows[start:start + stride])
@@ -121,3 +168,21 @@ def paint(strokes: Sequence[Stroke], backdrop: Image.Image, base: Base, palette:
     assert len(done) == len(bands), "every band is drawn or kept"
     colours = bytes(palette.getpalette() or ())
     return palette_png(width, height, colours, done), Frame(marks, done, base)
+
+
+def framed(palette: Theme, width: int, height: int, compose: Callable[[Image.Image], None],
+           since: Frame | None = None) -> tuple[bytes, Frame]:
+    """The PNG of the picture ``compose`` lays on the theme's empty ``width`` x ``height``
+    backdrop, drawn only where it differs from ``since`` (the same picture's previous
+    frame), and its frame. A theme without a learned palette is drawn whole, its palette
+    searched for (and its frame draws nothing next time)."""
+    empty = backdrop(palette.name, width, height)
+    base = (palette.name, width, height)
+    colours = learned_palette(palette.name)
+    if colours is None:
+        canvas = empty.copy()
+        compose(canvas)
+        return encode(canvas, palette), Frame((), (), base)
+    with recording(empty) as strokes:
+        compose(empty)
+    return paint(strokes, empty, base, colours, since)

@@ -7,14 +7,17 @@ one row its tiles and labels would be a third of their size on a phone."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from PIL import Image, ImageDraw
 
 from engine import PlayerView
 
 from .backdrop import HEADER, MARGIN, backdrop
 from .board import end_colours, end_mark, mark_width
-from .canvas import encode, face_up, pill, text
+from .canvas import face_up, pill, text
 from .fonts import SMALLEST_TEXT
+from .frames import Frame, framed
 from .labels import ENGLISH, TableLabels
 from .sprites import Look
 from .themes import Theme, find_theme
@@ -112,15 +115,20 @@ def _status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
          palette.on_accent, max_width=room)
 
 
-def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Image:
-    """The player's tiles as a Pillow image (see :func:`render_hand`)."""
+def _size(view: PlayerView) -> tuple[int, int]:
+    """The picture's width and height."""
+    side, _, _, width = _sizes(view)
+    rows = _rows(len(view.hand))
+    return width, (HEADER + STATUS_H + RAISE + (rows - 1) * row_pitch(side) + 2 * side + 14
+                   + LABEL_SIZE + 30 + MARGIN)
+
+
+def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: TableLabels) -> None:
+    """Lay everything but the backdrop on ``canvas`` (of :func:`_size`)."""
     side, dead_side, _, width = _sizes(view)
     rows = _rows(len(view.hand))
     per_row = -(-len(view.hand) // rows)
     pitch = row_pitch(side)
-    height = (HEADER + STATUS_H + RAISE + (rows - 1) * pitch + 2 * side + 14 + LABEL_SIZE + 30
-              + MARGIN)
-    canvas = backdrop(palette.name, width, height).copy()
     draw = ImageDraw.Draw(canvas)
     _header(canvas, draw, view, palette, labels)
     _status(canvas, draw, view, palette, labels)
@@ -149,11 +157,27 @@ def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Im
         for tile in view.dead:
             face_up(canvas, palette, x, dead_top, tile.low, tile.high, dead_side, True, Look.DEAD)
             x += dead_side + GAP // 2
+
+
+def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Image:
+    """The player's tiles as a Pillow image (see :func:`render_hand`)."""
+    canvas = backdrop(palette.name, *_size(view)).copy()
+    _compose(canvas, view, palette, labels)
     return canvas
+
+
+def hand_picture(view: PlayerView, *, theme: str = "classic", labels: TableLabels | None = None,
+                 since: Frame | None = None) -> tuple[bytes, Frame]:
+    """The hand's PNG bytes (the same as :func:`render_hand`'s) and its
+    :class:`~renderers.frames.Frame`, drawn only where the picture differs from ``since``,
+    the frame of the same player's previous hand picture (a picture of another size is
+    simply drawn whole)."""
+    palette = find_theme(theme)
+    return framed(palette, *_size(view),
+                  partial(_compose, view=view, palette=palette, labels=labels or ENGLISH), since)
 
 
 def render_hand(view: PlayerView, *, theme: str = "classic",
                 labels: TableLabels | None = None) -> bytes:
     """The player's hand as PNG bytes, the tiles they may play now standing out."""
-    palette = find_theme(theme)
-    return encode(draw_hand(view, palette, labels or ENGLISH), palette)
+    return hand_picture(view, theme=theme, labels=labels)[0]

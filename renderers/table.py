@@ -10,6 +10,7 @@ them. Partnerships' scores stand once between the top seats; the status box (see
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from PIL import Image, ImageDraw
 
@@ -17,10 +18,10 @@ from engine import TableView
 
 from .backdrop import DETAILS_SIZE, HEADER, MARGIN, WIDTH, backdrop, header
 from .board import draw_layout, draw_status, line_snake
-from .canvas import encode, face_down_row, learned_palette, paste, rounded, seat_names, text
+from .canvas import face_down_row, paste, rounded, seat_names, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT, font
-from .frames import Frame, paint
+from .frames import Frame, framed
 from .labels import ENGLISH, TableLabels
 from .seats import (
     CAPTION_SIZE,
@@ -33,7 +34,6 @@ from .seats import (
 )
 from .snake import Snake
 from .sprites import back_sprite
-from .strokes import recording
 from .themes import Theme, find_theme
 
 HEIGHT = 960
@@ -183,14 +183,9 @@ def table_picture(view: TableView, names: Sequence[str], *, theme: str = "classi
     :class:`~renderers.frames.Frame`, drawn only where the picture differs from ``since``,
     the frame of the same table's previous picture."""
     palette = find_theme(theme)
-    empty = backdrop(palette.name, WIDTH, HEIGHT)
-    colours = learned_palette(palette.name)
-    if colours is None:  # no learned palette: a palette searched for the whole picture
-        png = encode(draw_table(view, names, palette, labels or ENGLISH), palette)
-        return png, Frame((), (), (palette.name, WIDTH, HEIGHT))  # nothing to draw from
-    with recording(empty) as strokes:
-        _compose(empty, view, names, palette, labels or ENGLISH)
-    return paint(strokes, empty, (palette.name, WIDTH, HEIGHT), colours, since)
+    return framed(palette, WIDTH, HEIGHT,
+                  partial(_compose, view=view, names=names, palette=palette,
+                          labels=labels or ENGLISH), since)
 
 
 def render_table(view: TableView, names: Sequence[str], *, theme: str = "classic",

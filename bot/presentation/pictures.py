@@ -5,7 +5,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import fields, replace
 from functools import cache, partial
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import renderers
 from engine import PlayerView, TableView
 from renderers.frames import Frame
+from renderers.hand import hand_picture
 from renderers.labels import TableLabels
 from renderers.table import table_picture
 
@@ -52,9 +55,13 @@ def picture_names(game: Game) -> list[str]:
             for p in game.players]
 
 
-# Tables whose last picture is kept to draw the next one from: a frame is some 40 KB (its
-# compressed bands and its strokes), and a table not among them is simply drawn whole.
-FRAMES_KEPT = 64
+# Pictures whose last frame is kept to draw the next one from: a table's frame is some 40 KB
+# (its compressed bands and its strokes' marks), a hand's some 10 KB; a picture not among them
+# is simply drawn whole. Some 64 tables with their players' hands.
+FRAMES_KEPT = 320
+# The game whose hands are being drafted, set by the caller (HandSync) around its drafts: the
+# key of each hand's last frame; the drawing itself runs later, in the painter's thread.
+_HANDS_OF: ContextVar[int | None] = ContextVar("hands_of", default=None)
 
 
 class PictureMaker:
@@ -66,9 +73,10 @@ class PictureMaker:
 
     def __init__(self, theme: str = "classic") -> None:
         self.theme = theme if theme in renderers.THEMES else "classic"
-        # Each table's last picture, to draw its next one from (only what changed is drawn);
-        # the drawings run in the painter's thread, but ``table`` runs on the caller's.
-        self._frames: OrderedDict[int, Frame] = OrderedDict()
+        # Each table's and each seat's hand's last picture, to draw the next one from (only
+        # what changed is drawn); the drawings run in the painter's thread, but ``table`` and
+        # ``hand`` run on the caller's.
+        self._frames: OrderedDict[Hashable, Frame] = OrderedDict()
         self._frames_lock = threading.Lock()
         self.painter = Painter()  # the one thread every picture is drawn in
         #: Told each picture's kind and seconds, from the painter's thread (the metrics).
@@ -84,12 +92,17 @@ class PictureMaker:
 
     def _table_png(self, game_id: int, view: TableView, names: tuple[str, ...],
                    labels: TableLabels) -> bytes:
+        return self._from_last(("table", game_id), partial(
+            table_picture, view, names, theme=self.theme, labels=labels))
+
+    def _from_last(self, key: Hashable, picture: Callable[..., tuple[bytes, Frame]]) -> bytes:
+        """``picture`` drawn from the last frame kept under ``key``, its own kept instead."""
         with self._frames_lock:
-            since = self._frames.get(game_id)
-        png, frame = table_picture(view, names, theme=self.theme, labels=labels, since=since)
+            since = self._frames.get(key)
+        png, frame = picture(since=since)
         with self._frames_lock:
-            self._frames[game_id] = frame
-            self._frames.move_to_end(game_id)
+            self._frames[key] = frame
+            self._frames.move_to_end(key)
             while len(self._frames) > FRAMES_KEPT:
                 self._frames.popitem(last=False)
         return png
@@ -116,12 +129,32 @@ class PictureMaker:
 
     def hand(self, game: Game, view: PlayerView, language: str) -> bytes:
         """The player's tiles in the order of their buttons."""
-        return self.hand_drawing(view, language)()
+        with self.hands_of(game.game_id):
+            return self.hand_drawing(view, language)()
+
+    @staticmethod
+    @contextmanager
+    def hands_of(game_id: int) -> Iterator[None]:
+        """Within the block, hands are drawn for ``game_id`` (see :meth:`hand_drawing`)."""
+        token = _HANDS_OF.set(game_id)
+        try:
+            yield
+        finally:
+            _HANDS_OF.reset(token)
 
     def hand_drawing(self, view: PlayerView, language: str) -> Drawing:
+        """The player's tiles in the order of their buttons; within :meth:`hands_of` a game,
+        drawn from the last picture of the same seat's hand in that game (after a move, the
+        header's and the bottom's rows are often the same)."""
         ordered = replace(view, hand=hand_order(view.hand))
-        return self._timed("hand", partial(renderers.render_hand, ordered, theme=self.theme,
-                                           labels=labels_for(language)))
+        labels = labels_for(language)
+        game_id = _HANDS_OF.get()
+        if game_id is None:
+            return self._timed("hand", partial(renderers.render_hand, ordered, theme=self.theme,
+                                               labels=labels))
+        return self._timed("hand", partial(
+            self._from_last, ("hand", game_id, view.seat),
+            partial(hand_picture, ordered, theme=self.theme, labels=labels)))
 
     def _timed(self, kind: str, drawing: Drawing) -> Drawing:
         """``drawing``, telling :attr:`on_drawn` how long it took."""

@@ -49,11 +49,12 @@ class HandSync:
         languages = [None if p.is_computer else await self.service.storage.user_language(p.user_id)
                      for p in game.players]
         async with self.locks.game(game_id):
-            hands = {
-                seat: self._hand_draft(game, seat, languages[seat] if seat < len(languages)
-                                       else None)
-                for seat in range(len(game.players))
-            }
+            with self.pictures.hands_of(game_id):  # each drawn from its seat's last picture
+                hands = {
+                    seat: self._hand_draft(game, seat, languages[seat] if seat < len(languages)
+                                           else None)
+                    for seat in range(len(game.players))
+                }
         # Each private chat on its own: one player's trouble (a flood wait, a blocked bot)
         # must not hold back the others' tiles.
         seats = [(seat, draft) for seat, draft in hands.items() if draft is not None]

@@ -1,5 +1,6 @@
 """A table picture drawn from the previous one's frame is the picture drawn whole, byte for
-byte, in every game; only the changed rows are drawn again; the PNG is valid."""
+byte, in every game; only the changed rows are drawn again; the PNG is valid. The same for a
+player's hand drawn from their seat's last hand picture."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ import zlib
 import pytest
 from PIL import Image
 
-from engine import VARIANTS
-from goldens.positions import hand_views
+from engine import VARIANTS, Match, PlayerView, player_view
+from goldens.positions import drawn_hand, hand_views, random_hand
 from goldens.samples import LABELS, names_for
 from renderers.backdrop import backdrop
 from renderers.canvas import encode, learned_palette, rounded
 from renderers.frames import BAND_ROWS, Frame, changed_bands, paint
+from renderers.hand import draw_hand, hand_picture, render_hand
 from renderers.png import adler32_combine
 from renderers.strokes import sprite_stroke
 from renderers.table import HEIGHT, WIDTH, draw_table, table_picture
@@ -122,3 +124,43 @@ def test_a_kept_frame_holds_no_sprite_alive(game: str, seats: int) -> None:
         _, frame = table_picture(view, names_for(seats), labels=LABELS)
         held = [mark for mark in frame.marks if not isinstance(mark[2], tuple)]
         assert held == [], held[:3]
+
+
+HAND_GAMES = [("pair", 4), ("muggins", 2), ("kolbasa", 3), ("gaple-dead", 5)]
+
+
+def seat_views(game: str, seats: int, seed: int) -> list[PlayerView]:
+    """The hand pictures a bot draws through one hand: after each move, the mover's and the
+    next player's."""
+    rng = random.Random(seed)
+    match = Match(game, seats, {"target": 500})
+    match.deal_hand(rng)
+    views = []
+    for seat, _ in random_hand(match, rng):
+        views.append(player_view(match, seat))
+        if match.to_move is not None:
+            views.append(player_view(match, match.to_move))
+    return views
+
+
+@pytest.mark.parametrize(("game", "seats"), HAND_GAMES, ids=[f"{g}-{s}" for g, s in HAND_GAMES])
+def test_a_hand_drawn_from_its_seats_last_frame_is_the_hand_drawn_whole(
+        game: str, seats: int) -> None:
+    frames: dict[int, Frame] = {}
+    palette = find_theme("classic")
+    for number, view in enumerate(seat_views(game, seats, seed=len(game))):
+        png, frames[view.seat] = hand_picture(view, labels=LABELS, since=frames.get(view.seat))
+        assert png == render_hand(view, labels=LABELS), f"picture {number}"
+        if number % 4 == 0:  # the pixels of the encoder a whole picture used before frames
+            assert pixels(png) == pixels(encode(draw_hand(view, palette, LABELS), palette))
+
+
+def test_a_hand_of_another_size_is_drawn_whole_and_right() -> None:
+    """A hand that wraps into a second row is a taller picture: its last frame, of one row,
+    is no use to it."""
+    short = drawn_hand(0)
+    long = drawn_hand(12)
+    _, frame = hand_picture(short, labels=LABELS)
+    png, taller = hand_picture(long, labels=LABELS, since=frame)
+    assert taller.base != frame.base
+    assert png == render_hand(long, labels=LABELS)
