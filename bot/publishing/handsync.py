@@ -46,8 +46,9 @@ class HandSync:
                 game.chat_id) or ""
         await self._farewells(game)
         # Private messages speak each player's own language when the bot has it.
-        languages = [None if p.is_computer else await self.service.storage.user_language(p.user_id)
-                     for p in game.players]
+        known = await self.service.storage.user_languages(
+            p.user_id for p in game.players if not p.is_computer)
+        languages = [None if p.is_computer else known.get(p.user_id) for p in game.players]
         async with self.locks.game(game_id):
             with self.pictures.hands_of(game_id):  # each drawn from its seat's last picture
                 hands = {
