@@ -45,10 +45,16 @@ class LocalPostgres:
                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
                   "-c fsync=off -c synchronous_commit=off -c max_connections=200", "start")
 
-    def restart(self) -> None:
+    def _ctl(self, *args: str) -> None:
         data = self.dir / "data"
-        self._run(self.bin / "pg_ctl", "-D", str(data), "-w", "-m", "fast", "stop")
-        self._run(self.bin / "pg_ctl", "-D", str(data), "-w", "-l", str(self.dir / "log"),
+        self._run(self.bin / "pg_ctl", "-D", str(data), "-w", *args)
+
+    def pause(self) -> None:
+        """Stop the server (fast: connections dropped), keeping its data."""
+        self._ctl("-m", "fast", "stop")
+
+    def resume(self) -> None:
+        self._ctl("-l", str(self.dir / "log"),
                   "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
                   "-c fsync=off -c synchronous_commit=off -c max_connections=200", "start")
 
