@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
-from fleet_pg import database, postgres  # noqa: F401  (fixtures)
+from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.fleet.feeder import Feeder
 from bot.fleet.routing import shard_of

@@ -13,8 +13,7 @@ from typing import Any
 import aiohttp
 import asyncpg
 import pytest
-from fleet_pg import database, postgres  # noqa: F401  (fixtures)
-from pg_local import LocalPostgres
+from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.config import BotConfig
 from bot.fleet.receiver import receiving
@@ -23,6 +22,7 @@ from bot.fleet.settings import FleetSettings
 from bot.presentation.callbacks import Lay
 from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from engine import Tile
+from testservers import PostgresServer
 
 SECRET = "fleet_secret-1"
 SHARDS = 16
@@ -53,7 +53,7 @@ class Hook:
 @pytest.fixture
 async def hook(database: str) -> AsyncIterator[Hook]:  # noqa: F811
     port = free_port()
-    http = HttpSettings(f"https://fleet.example/hook", SECRET, "127.0.0.1", port)
+    http = HttpSettings("https://fleet.example/hook", SECRET, "127.0.0.1", port)
     fleet = FleetSettings(database, SHARDS)
     async with receiving(BotConfig(TOKEN), http, fleet, register=False), \
             aiohttp.ClientSession() as client:
@@ -113,14 +113,14 @@ async def test_a_private_tap_keeps_its_groups_order(hook: Hook, database: str) -
 
 
 async def test_503_while_the_database_is_down_then_200(
-        hook: Hook, database: str, postgres: LocalPostgres) -> None:  # noqa: F811
+        hook: Hook, database: str, postgres: PostgresServer) -> None:  # noqa: F811
     assert await hook.post(group_message(30)) == 200
-    postgres.pause()
+    postgres.halt()  # as a crash would
     try:
         assert await hook.post(group_message(31)) == 503
         assert await hook.ready() == 503
     finally:
-        postgres.resume()
+        postgres.start()
     for _ in range(100):  # the pool connects again by itself
         if await hook.post(group_message(31)) == 200:
             break
