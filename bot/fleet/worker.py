@@ -50,8 +50,8 @@ class FleetWorker:
         rt = application.bot_data[KEY]
         assert isinstance(rt, Runtime)
         self.rt = rt
-        self.pool: asyncpg.Pool = rt.storage.pool  # type: ignore[attr-defined]
-        url: str = rt.storage.pg_url  # type: ignore[attr-defined]
+        self.pool: asyncpg.Pool = rt.storage.pool
+        url: str = rt.storage.pg_url
         self.feeder = Feeder(self.pool, self.handle, poll=settings.poll)
         self.keeper = ShardKeeper(url, settings.shards, lock_key(rt.config.token),
                                   settings.worker_name, self.take, self.give,
