@@ -29,6 +29,7 @@ from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
 from fakeapi import FakeTelegramServer, WebhookTiming
 from fakeapi.model import StoredMessage
+from testservers import PostgresServer
 
 SHARDS = 64
 LOCK_KEY = lock_key("123456:" + "A" * 35)
@@ -244,4 +245,70 @@ async def test_a_worker_leaving_hands_its_table_over(postgres_url: str) -> None:
                 "SELECT count(*) FROM fleet_updates WHERE done_at IS NULL") == 0
         finally:
             await conn.close()
+        server.assert_no_violations()
+
+
+async def test_a_postgresql_restart_is_waited_for(database: str, postgres: PostgresServer,  # noqa: F811
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """The server halts as in a crash: the keeper lets its shards go (their locks went with
+    the connection), tries again with one line per attempt, and takes them all back."""
+    rec = Recorder()
+    k = keeper(database, "solo", rec, tick=0.1)
+    k.start()
+    try:
+        await until(lambda: len(k.owned) == SHARDS)
+        postgres.halt()
+        try:
+            await until(lambda: not k.owned and not rec.loaded)
+            await asyncio.sleep(1.0)
+            attempts = [r for r in caplog.records if "trying again" in r.getMessage()]
+            assert attempts and all(r.exc_info is None for r in attempts)  # lines, no traces
+        finally:
+            postgres.start()
+        await until(lambda: len(k.owned) == SHARDS, timeout=30.0)
+        assert rec.loaded == set(range(SHARDS))
+        assert await k.held() == set(range(SHARDS))
+    finally:
+        await k.stop()
+
+
+async def test_a_worker_and_a_receiver_carry_on_after_postgresql_restarts(
+        postgres_url: str, postgres: PostgresServer) -> None:
+    """PostgreSQL halts as in a crash and comes back: the receiver answered 503 meanwhile
+    (the fake Bot API delivers again), the worker took its shards back, and the Join tapped
+    while the server was down is handled, once."""
+    async with FakeTelegramServer() as server:
+        server.webhook.timing = WebhookTiming(timeout=5.0, first_retry=0.05, max_retry=0.5)
+        ayu, budi = server.add_user("Ayu"), server.add_user("Budi")
+        chat = server.add_group("Dominoes", members=[ayu, budi], admins=[ayu])
+        config = BotConfig(token=server.token, api_base_url=server.api_root,
+                           database_url=postgres_url, group_messages_per_minute=100_000,
+                           messages_per_second=100_000, private_messages_per_period=100_000)
+        port = free_port()
+        hook = HttpSettings(f"http://127.0.0.1:{port}/hook", SECRET, "127.0.0.1", port)
+        fleet = FleetSettings(postgres_url, 4, "solo", tick=0.2, poll=0.5)
+        app = build_application(config, http=HttpSettings(None, SECRET, "127.0.0.1", None),
+                                fleet=fleet)
+        async with running(app), receiving(config, hook, fleet):
+            keeper = app.bot_data[WORKER_KEY].keeper
+            await until(lambda: len(keeper.owned) == 4)
+            for user in (ayu, budi):
+                user.send_private("/start")
+            ayu.send(chat, "/newgame gaple")
+            lobby = await server.wait_for(
+                lambda: next((m for m in server.bot_messages(chat) if join_data(m)), None))
+            await app.bot_data[KEY].publisher.idle()
+            postgres.halt()
+            try:
+                await until(lambda: not keeper.owned)
+                record = budi.press(lobby, join_data(lobby) or "")
+                await asyncio.sleep(1.0)
+                assert not record.answered
+            finally:
+                postgres.start()
+            await server.wait_for(lambda: record.answered, timeout=30.0)
+            await server.wait_for(lambda: budi.id in lobby.mentioned_user_ids, timeout=10.0)
+            assert len(keeper.owned) == 4
+            await app.bot_data[KEY].publisher.idle()
+        assert sum(1 for c in server.callbacks if c.answered) == 1
         server.assert_no_violations()
