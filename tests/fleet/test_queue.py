@@ -16,7 +16,9 @@ from fleet_pg import database  # noqa: F401  (a fixture)
 from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
+from bot.models import Game, Messages, Player, Status
 from bot.publishing.ratelimit import FloodLimiter, Limits
+from bot.storage import Storage, fencing
 from bot.storage import fleet as sql
 from bot.storage.fleet import QueuedUpdate
 
@@ -92,44 +94,54 @@ async def test_updates_of_one_key_go_in_order_one_at_a_time(pool: asyncpg.Pool) 
     assert await sql.waiting_updates(pool, range(SHARDS)) == []
 
 
-async def test_two_feeders_racing_handle_each_update_once(pool: asyncpg.Pool) -> None:
+async def test_two_feeders_racing_handle_each_update_once(pool: asyncpg.Pool,
+                                                         database: str) -> None:  # noqa: F811
     """Two workers both pulling one shard (a lock connection lost while its worker still
-    runs): the fence, the mark in the effect's own transaction, lets one effect through."""
-    async with pool.acquire() as conn:
-        await conn.execute("CREATE TABLE effects (update_id BIGINT, worker TEXT)")
-    refused = 0
+    runs): the fence, the mark in the effect's own transaction, lets one effect through and
+    refuses the other (UpdateTakenError, rolled back); the worker's own mark comes after."""
+    storage = Storage(database)
+    await storage.open()
+    refused: list[tuple[str, int]] = []
 
     def handler(worker: str):  # type: ignore[no-untyped-def]
         async def handle(row: QueuedUpdate) -> None:
-            nonlocal refused
             await asyncio.sleep(random.uniform(0, 0.005))
-            async with pool.acquire() as conn, conn.transaction():
-                if not await sql.mark_done(conn, row.update_id, time.time()):
-                    refused += 1
-                    return  # rolled back: another worker already handled it
-                await conn.execute("INSERT INTO effects VALUES ($1, $2)", row.update_id, worker)
+            with fencing.handling(row.update_id) as fence:
+                try:  # an effect: a lobby opened in the update's chat
+                    await storage.insert_game(lobby(row.route_key), time.time())
+                except fencing.UpdateTakenError:
+                    refused.append((worker, row.update_id))
+                assert fence.marked or (worker, row.update_id) in refused
+                if not fence.marked:
+                    await sql.mark_done(pool, row.update_id, time.time())
         return handle
 
     a, b = Feeder(pool, handler("a"), poll=0.05), Feeder(pool, handler("b"), poll=0.05)
-    for feeder in (a, b):
-        feeder.own(range(SHARDS))
-        feeder.start()
     try:
+        for feeder in (a, b):
+            feeder.own(range(SHARDS))
+            feeder.start()
         for update_id in range(1, 301):
-            await put(pool, update_id, -200 - update_id % 3)
+            await put(pool, update_id, -10_000 - update_id)
             if update_id % 50 == 0:
                 await asyncio.sleep(0.05)
-        await until(lambda: a.handled + b.handled >= 300)
-        await asyncio.sleep(0.3)
+        await until(lambda: a.handled + b.handled >= 300 + len(refused) and
+                    not a._runners and not b._runners)
+        chats = [g.chat_id for g in await storage.open_games()]
     finally:
         await a.stop()
         await b.stop()
-    rows = await pool.fetch("SELECT update_id, count(*) AS n, min(worker) AS w FROM effects"
-                            " GROUP BY update_id")
-    assert sorted(r["update_id"] for r in rows) == list(range(1, 301))
-    assert all(r["n"] == 1 for r in rows)
-    assert {r["w"] for r in rows} == {"a", "b"}  # both did work: they raced
-    assert a.handled + b.handled == 300 + refused
+        await storage.close()
+    assert sorted(chats) == sorted(-10_000 - u for u in range(1, 301))  # each once
+    assert a.handled + b.handled == 300 + len(refused)
+    assert a.handled and b.handled  # both did work: they raced
+    assert refused  # and the fence turned second handlings away
+    assert await sql.waiting_updates(pool, range(SHARDS)) == []
+
+
+def lobby(chat_id: int) -> Game:
+    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
+                Messages())
 
 
 async def test_a_released_shard_is_no_longer_pulled(pool: asyncpg.Pool) -> None:
