@@ -118,7 +118,6 @@ class Connection:
         return await self.engine.fetch_one(sql, params)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One statement in a transaction of its own; returns the rows it changed."""
-        async def run(tx: Tx) -> int:
-            return await tx.execute(sql, params)
-        return await self.write(run)
+        """One statement on its own, all or nothing; returns the rows it changed. On
+        PostgreSQL it is run again if the server was lost: keep it idempotent."""
+        return await self.engine.execute(sql, params)
