@@ -110,7 +110,10 @@ class FleetWorker:
         deadline = time.monotonic() + SYNC_GRACE
         while any(rt.publisher._busy(g.game_id) for g in games) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        rt.service.evict(shards, count)
+        async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
+            for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes first
+                await held.enter_async_context(rt.locks.game(game_id))
+            rt.service.evict(shards, count)  # and what waits for one finds the game gone
         log.info("gave back %d shards: %d games left memory", len(shards), len(games))
 
     # --- updates -----------------------------------------------------------------------------
