@@ -1,14 +1,14 @@
 """A worker: the bot's Application without an updater, fed from the fleet's queue.
 
 Started from the Application's post_init (:func:`bot.app.build_application` with ``fleet``
-settings) and stopped from its post_stop. It owns shards (:mod:`bot.fleet.shards`); for each
+settings) and stopped before the Application stops. It owns shards (:mod:`bot.fleet.shards`); for each
 shard it takes it does what the single process does at start-up, for that shard only: loads
 its open games, resolves its overdue turns and arms its timers, and syncs every game with
 committed announcements or messages to repair. It gives a shard back in the reverse order:
-stops pulling, lets what is in flight finish, cancels the shard's timers, waits a moment for
-its syncs, and evicts its games. Each update is handled inside the fence
-(:mod:`bot.storage.fencing`): the first effect transaction marks it done, or the worker does
-after the handler.
+stops pulling, lets what is in flight finish, cancels the shard's timers, stops its groups'
+syncs before their next call (a call in flight finishes), and evicts its games. Each update
+is handled inside the fence (:mod:`bot.storage.fencing`): the first effect transaction marks
+it done, or the worker does after the handler.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
 from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
+from .routing import shard_of
 from .settings import FleetSettings
 from .shards import ShardKeeper, lock_key
 
@@ -89,6 +90,8 @@ class FleetWorker:
         """What start-up does, for ``shards``: their games loaded, overdue turns resolved and
         timers armed, committed announcements sent and messages synced."""
         rt, count = self.rt, self.settings.shards
+        rt.limiter.admit([c for c in rt.limiter.refused
+                          if isinstance(c, int) and shard_of(c, count) in shards])
         games = await rt.service.load_open_games(shards=shards, shard_count=count)
         repair = {g.game_id for g in games} | set(await rt.service.outbox_games(shards, count))
         for game_id in sorted(repair):
@@ -107,6 +110,9 @@ class FleetWorker:
         games = rt.service.games_in(shards, count)
         for game in games:
             rt.timers.cancel(game.game_id)
+        # The groups' syncs stop before their next call (a call in flight finishes), so
+        # nothing is sent twice: whatever is left, the next owner's first sync sends.
+        rt.limiter.refuse({g.chat_id for g in games})
         deadline = time.monotonic() + SYNC_GRACE
         while any(rt.publisher._busy(g.game_id) for g in games) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)

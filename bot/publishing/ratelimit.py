@@ -23,7 +23,9 @@ latest state when the chat is free again, rather than sending a stale picture la
 In a fleet (:mod:`bot.fleet`) each worker sends for the chats of the shards it owns, so a
 group's and a private chat's windows are kept by one worker; the overall one is shared, each
 worker taking its part (:meth:`FloodLimiter.share_overall`); and a 429 is told to the other
-workers (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`).
+workers (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`). A worker giving
+a shard away refuses its groups' calls from then on (:meth:`FloodLimiter.refuse`): a sync
+still running there stops before its next call, and the next owner sends what is left.
 
 Stopping (``drain``): from then on a 429 is not waited out, and after a grace period (at
 once if a call fails meanwhile: Telegram is down) every call still waiting or in flight ends
@@ -41,7 +43,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -172,6 +174,7 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._draining = False
         self._failing = False  # the last call failed for want of Telegram (5xx, network)
         self._closed = False
+        self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
         self._abandoned: set[asyncio.Task[Any]] = set()
         #: How many calls each chat had answered with 429 (the benchmark reports them).
@@ -216,7 +219,7 @@ class FloodLimiter(BaseRateLimiter[None]):
                     ) -> list[Window]:
         """Wait until the call may go, then take its slots (no await in between)."""
         while True:
-            if self._closed:
+            if self._closed or chat in self._refused:
                 raise StoppingError
             now = self.clock()
             at = self._free_at(chat, count, now)
@@ -318,6 +321,21 @@ class FloodLimiter(BaseRateLimiter[None]):
         for key in [k for k, until in self._paused.items() if until <= now]:
             del self._paused[key]
         self._notify()
+
+    def refuse(self, chats: Iterable[int | str]) -> None:
+        """No call goes to ``chats`` any more (those waiting end at once) with
+        :class:`StoppingError`: a fleet worker gave their shard to another, whose syncs send
+        what is committed; a call in flight finishes."""
+        self._refused.update(chats)
+        self._notify()
+
+    def admit(self, chats: Iterable[int | str]) -> None:
+        """Calls to ``chats`` go again (their shard came back)."""
+        self._refused.difference_update(chats)
+
+    @property
+    def refused(self) -> frozenset[int | str]:
+        return frozenset(self._refused)
 
     def share_overall(self, workers: int) -> None:
         """A fleet of ``workers``: this one may send its part of the overall limit (the

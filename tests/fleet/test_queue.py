@@ -17,7 +17,7 @@ from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
 from bot.models import Game, Messages, Player, Status
-from bot.publishing.ratelimit import FloodLimiter, Limits
+from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError
 from bot.storage import Storage, fencing
 from bot.storage import fleet as sql
 from bot.storage.fleet import QueuedUpdate
@@ -213,3 +213,25 @@ def test_each_worker_takes_its_share_of_the_overall_limit() -> None:
         limiter.share_overall(workers)
         shares.append(limiter._overall.count)
     assert shares == [30, 15, 10, 7, 4, 1]  # never more than 30 a second together
+
+
+async def test_a_group_given_away_gets_no_more_calls_from_this_worker() -> None:
+    """A worker giving a shard away refuses its groups' calls (a sync waiting for a slot
+    ends), until the shard comes back."""
+    limiter = FloodLimiter(Limits(group=(1, 60.0)))
+    waiting = asyncio.create_task(limiter.ready(-5))  # (a slot is free: it goes)
+    await waiting
+    limiter.hold(-5, 30.0)  # a flood wait: a sync now waits here
+    stuck = asyncio.create_task(limiter.ready(-5))
+    await asyncio.sleep(0.05)
+    assert not stuck.done()
+    limiter.refuse([-5])
+    with pytest.raises(StoppingError):
+        await asyncio.wait_for(stuck, 1.0)
+    await asyncio.wait_for(limiter.ready(-6), 0.1)  # other groups go on
+    limiter.refuse([-7])
+    with pytest.raises(StoppingError):
+        await limiter.ready(-7)
+    limiter.admit([-5, -7])  # the shard came back
+    assert limiter.refused == frozenset()
+    await asyncio.wait_for(limiter.ready(-7), 0.1)
