@@ -28,9 +28,13 @@ What lived in one process, and how each works in the fleet:
   owner handles a group's updates and runs its timers. Commits still check the move number,
   so even two owners (a lost lock connection) never apply a stale move.
 - Publisher syncs and messages in flight. They run in the owner (the sends in flight, the
-  coalescing and the keys beside each message are per game); a worker giving a shard back
-  waits a few seconds for its syncs. Syncs are idempotent, so the next owner's first sync of
-  each game repairs whatever the last one left, as a restart does.
+  coalescing and the keys beside each message are per game). A worker giving a shard back
+  refuses every further call to its groups (``FloodLimiter.refuse``: a sync waiting for a
+  slot ends, a call in flight finishes and is recorded) and waits for its syncs to end, so
+  two workers never send one group's outbox; the next owner's first sync of each game sends
+  and repairs whatever is left, as a restart does (syncs are idempotent). A private hand
+  being sent at that moment may be sent by both (the older one is then a stray, refused
+  when tapped).
 - Outbox. Committed with the move, as before; on taking a shard the worker syncs every game
   of the shard with announcements left, as start-up does. An announcement whose send was
   cut by a SIGKILL after Telegram took it may be sent twice (the single process has the same
