@@ -1,8 +1,8 @@
 """A worker: the bot's Application without an updater, fed from the fleet's queue.
 
 Started from the Application's post_init (:func:`bot.app.build_application` with ``fleet``
-settings) and stopped before the Application stops. It owns shards (:mod:`bot.fleet.shards`); for each
-shard it takes it does what the single process does at start-up, for that shard only: loads
+settings), stopped before the Application stops. It owns shards (:mod:`bot.fleet.shards`);
+for each shard it takes it does what the single process does at start-up, for it only: loads
 its open games, resolves its overdue turns and arms its timers, and syncs every game with
 committed announcements or messages to repair. It gives a shard back in the reverse order:
 stops pulling, lets what is in flight finish, cancels the shard's timers, stops its groups'
@@ -93,6 +93,10 @@ class FleetWorker:
         rt.limiter.admit([c for c in rt.limiter.refused
                           if isinstance(c, int) and shard_of(c, count) in shards])
         games = await rt.service.load_open_games(shards=shards, shard_count=count)
+        for game in games:  # what the last owner sent lately is not in this one's windows
+            for chat in {game.chat_id} | {p.user_id for p in game.players
+                                          if not p.is_computer}:
+                rt.limiter.taken_over(chat)
         repair = {g.game_id for g in games} | set(await rt.service.outbox_games(shards, count))
         for game_id in sorted(repair):
             if rt.service.game(game_id) is None:

@@ -175,6 +175,7 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._failing = False  # the last call failed for want of Telegram (5xx, network)
         self._closed = False
         self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
+        self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
         self._abandoned: set[asyncio.Task[Any]] = set()
         #: How many calls each chat had answered with 429 (the benchmark reports them).
@@ -339,10 +340,32 @@ class FloodLimiter(BaseRateLimiter[None]):
 
     def share_overall(self, workers: int) -> None:
         """A fleet of ``workers``: this one may send its part of the overall limit (the
-        parts never add up to more than the whole)."""
-        count = self.limits.overall[0]
-        self._overall.count = max(1, count // max(1, workers))
+        parts never add up to more than the whole). A smaller part applies at once; a larger
+        one (a worker left) only a period later, since what the one that left sent in its
+        last period still counts."""
+        total, period = self.limits.overall
+        count = max(1, total // max(1, workers))
+        if self._raising is not None:
+            self._raising.cancel()
+            self._raising = None
+        if count <= self._overall.count:
+            self._overall.count = count
+        else:
+            self._raising = asyncio.get_running_loop().call_later(
+                period, self._set_overall, count)
+
+    def _set_overall(self, count: int) -> None:
+        self._raising = None
+        self._overall.count = count
         self._notify()
+
+    def taken_over(self, chat: int | str) -> None:
+        """Another worker sent to ``chat`` until now: count its short window as full (a
+        private chat's 3 in 3 s, a group's pace), since those sends are not in ours."""
+        now = self.clock()
+        window = self._windows(chat)[-1]
+        while len(window._ends) < window.count:
+            window._ends.append(now)
 
     # --- stopping ------------------------------------------------------------------------
     def drain(self, grace: float) -> None:

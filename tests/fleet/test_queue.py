@@ -235,3 +235,18 @@ async def test_a_group_given_away_gets_no_more_calls_from_this_worker() -> None:
     limiter.admit([-5, -7])  # the shard came back
     assert limiter.refused == frozenset()
     await asyncio.wait_for(limiter.ready(-7), 0.1)
+
+
+async def test_a_larger_share_waits_a_period_and_a_taken_chat_starts_full() -> None:
+    """A worker that left sent in its last second, which still counts: the survivors' larger
+    share applies a period later. A chat taken over starts with its short window full."""
+    limiter = FloodLimiter(Limits(overall=(30, 0.2), private=(3, 0.3)))
+    limiter.share_overall(3)
+    limiter.share_overall(2)
+    assert limiter._overall.count == 10  # not yet
+    await asyncio.sleep(0.3)
+    assert limiter._overall.count == 15
+    limiter.taken_over(42)
+    started = time.monotonic()
+    await limiter.ready(42)
+    assert time.monotonic() - started > 0.25
