@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Collection
 
@@ -24,6 +25,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from ..handlers.runtime import KEY, Runtime
+from ..publishing.ratelimit import answers_withheld
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
@@ -59,6 +61,11 @@ class FleetWorker:
                                   tick=settings.tick, on_live=rt.limiter.share_overall)
         self.listener = Listener(url, {sql.UPDATES_CHANNEL: self._heard_update,
                                        sql.FLOOD_CHANNEL: self._heard_flood})
+        # Updates the last owner of a shard may have begun before it died: their taps are
+        # not answered again (at most once: a lost answer, never a second one).
+        self._doubtful: set[int] = set()
+        self._token = f"{settings.worker_name}:{secrets.token_hex(4)}"  # this process
+        self._clean: set[int] = set()  # shards this process let go with nothing half done
         self._purging: asyncio.Task[None] | None = None
         self._writes: set[asyncio.Task[None]] = set()
 
@@ -103,6 +110,12 @@ class FleetWorker:
                 await rt.service.reload(game_id)  # a finished game with announcements left
             rt.publisher.request(game_id)
         await rt.timers.resume(games)
+        before = await sql.claim(self.pool, shards, self._token)
+        orphaned = {shard for shard, owner in before.items() if owner != "handed"
+                    and not (owner == self._token and shard in self._clean)}
+        self._clean -= shards
+        if orphaned:  # their last owner died: it may have begun (and answered) one per key
+            self._doubtful |= await sql.first_waiting(self.pool, orphaned)
         self.feeder.own(shards)
         log.info("took %d shards (%d now): %d open games", len(shards),
                  len(self.keeper.owned) + len(shards), len(games))
@@ -110,7 +123,7 @@ class FleetWorker:
     async def give(self, shards: frozenset[int]) -> None:
         """Let ``shards`` go: stop pulling, finish in flight, cancel timers, evict."""
         rt, count = self.rt, self.settings.shards
-        await self.feeder.release(shards, HANDLER_GRACE)
+        finished = await self.feeder.release(shards, HANDLER_GRACE)
         games = rt.service.games_in(shards, count)
         for game in games:
             rt.timers.cancel(game.game_id)
@@ -124,6 +137,10 @@ class FleetWorker:
             for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes first
                 await held.enter_async_context(rt.locks.game(game_id))
             rt.service.evict(shards, count)  # and what waits for one finds the game gone
+        if finished:  # nothing of these shards was left half done
+            self._clean |= shards
+            with contextlib.suppress(*DB_ERRORS):  # (a lost connection: only we know)
+                await sql.handed_over(self.pool, shards)
         log.info("gave back %d shards: %d games left memory", len(shards), len(games))
 
     # --- updates -----------------------------------------------------------------------------
@@ -134,10 +151,13 @@ class FleetWorker:
         except Exception:
             log.exception("update %d cannot be read: skipped", row.update_id)
             update = None
-        with fencing.handling(row.update_id) as fence:
+        doubtful = row.update_id in self._doubtful
+        with fencing.handling(row.update_id) as fence, \
+                answers_withheld() if doubtful else contextlib.nullcontext():
             if update is not None:
                 await self.application.process_update(update)
             await self._mark(row, fence)
+        self._doubtful.discard(row.update_id)
 
     async def _mark(self, row: QueuedUpdate, fence: fencing.UpdateFence) -> None:
         attempt = 0

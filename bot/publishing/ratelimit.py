@@ -63,6 +63,8 @@ log = logging.getLogger(__name__)
 
 _EXEMPT = frozenset({"sendChatAction"})
 _RETRIES: contextvars.ContextVar[bool] = contextvars.ContextVar("flood_retries", default=True)
+_WITHHELD: contextvars.ContextVar[bool] = contextvars.ContextVar("answers_withheld",
+                                                                default=False)
 
 
 def counted(endpoint: str) -> bool:
@@ -91,6 +93,18 @@ def no_retries() -> Iterator[None]:
         yield
     finally:
         _RETRIES.reset(token)
+
+
+@contextmanager
+def answers_withheld() -> Iterator[None]:
+    """Inside (and in the tasks started inside): a tap's answer is not sent, and taken as
+    done. A fleet worker handles so an update another worker may have begun before it died:
+    that one may have answered the tap already, and Telegram must not see a second answer."""
+    token = _WITHHELD.set(True)
+    try:
+        yield
+    finally:
+        _WITHHELD.reset(token)
 
 
 def seconds_of(error: RetryAfter) -> float:
@@ -253,6 +267,8 @@ class FloodLimiter(BaseRateLimiter[None]):
         data: dict[str, Any],
         rate_limit_args: None,
     ) -> bool | JSONDict | list[JSONDict]:
+        if endpoint == "answerCallbackQuery" and _WITHHELD.get():
+            return True
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
         attempt = 0

@@ -17,7 +17,7 @@ from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
 from bot.models import Game, Messages, Player, Status
-from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError
+from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError, answers_withheld
 from bot.storage import Storage, fencing
 from bot.storage import fleet as sql
 from bot.storage.fleet import QueuedUpdate
@@ -250,3 +250,33 @@ async def test_a_larger_share_waits_a_period_and_a_taken_chat_starts_full() -> N
     started = time.monotonic()
     await limiter.ready(42)
     assert time.monotonic() - started > 0.25
+
+
+async def test_what_a_dead_owner_may_have_begun_is_known(pool: asyncpg.Pool) -> None:
+    """A shard given back cleanly is marked so; one whose owner died is not, and then per
+    route key only its oldest waiting update may have been begun (one at a time per key):
+    its tap is not answered again."""
+    for update_id, key in ((1, -8), (2, -8), (3, -16), (4, -9)):
+        await put(pool, update_id, key)  # -8 and -16: shard 0; -9: shard 7
+    assert await sql.claim(pool, [0, 7], "w1:a") == {0: "", 7: ""}
+    await sql.handed_over(pool, [7])
+    assert await sql.claim(pool, [0, 7], "w2:b") == {0: "w1:a", 7: "handed"}
+    assert await sql.first_waiting(pool, [0]) == {1, 3}
+
+
+async def test_a_withheld_answer_is_not_sent() -> None:
+    limiter = FloodLimiter(Limits())
+    calls = []
+
+    async def call(*args: object, **kwargs: object) -> bool:
+        calls.append(1)
+        return True
+
+    async def answer() -> object:
+        return await limiter.process_request(call, (), {}, "answerCallbackQuery", {}, None)
+
+    with answers_withheld():
+        assert await asyncio.create_task(answer()) is True  # (in a task started inside too)
+    assert calls == []
+    assert await answer() is True
+    assert calls == [1]
