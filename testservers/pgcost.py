@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 from .postgres import PostgresServer
@@ -24,6 +25,26 @@ STATEMENTS = """
     SELECT coalesce(sum(calls), 0), coalesce(sum(wal_bytes), 0), coalesce(sum(rows), 0)
     FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)
 """
+
+
+def server_cpu_seconds(server: PostgresServer) -> float:
+    """CPU the server has used: the postmaster's own and its ended backends' (reaped into
+    its children's times), and its live processes' (/proc; Linux)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # a process that ended meanwhile
+        fields = text[text.rindex(")") + 2:].split()
+        pid, parent = int(stat.parent.name), int(fields[1])
+        if pid == postmaster:
+            total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+        elif parent == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 async def _query(server: PostgresServer, sql: str, *args: Any) -> Any:
@@ -43,17 +64,21 @@ async def measure(server: PostgresServer, name: str, moves: int, game: str) -> d
 
     os.environ["DATABASE_URL"] = await server.create_database(name)
     wal_before = (await _query(server, "SELECT wal_bytes FROM pg_stat_wal"))[0]
+    cpu_before = server_cpu_seconds(server)
     try:
         figures = await run(moves, 1, game, 8, 0, 2.0, 1)
     finally:
         del os.environ["DATABASE_URL"]
+    await asyncio.sleep(0.5)  # the bot's backends end and are reaped
+    cpu = server_cpu_seconds(server) - cpu_before
     calls, wal, rows = await _query(server, STATEMENTS, name)
     commits = (await _query(server, "SELECT xact_commit FROM pg_stat_database WHERE datname = $1",
                             name))[0]
     wal_all = (await _query(server, "SELECT wal_bytes FROM pg_stat_wal"))[0] - wal_before
     return {"moves": figures["moves"], "statements": int(calls), "rows": int(rows),
             "commits": int(commits), "statement_wal_bytes": int(wal),
-            "cluster_wal_bytes": int(wal_all), "cpu_ms_per_move": figures["bot_cpu_ms_per_move"],
+            "cluster_wal_bytes": int(wal_all), "server_cpu_ms": cpu * 1000,
+            "cpu_ms_per_move": figures["bot_cpu_ms_per_move"],
             "edit_ms": figures["bot_edit_ms"]["median"]}
 
 
@@ -69,7 +94,8 @@ async def main(moves: int, base: int, game: str, sqlite: bool) -> dict[str, Any]
         server.stop()
     counted = long["moves"] - short["moves"]
     per_move = {key: round((long[key] - short[key]) / counted, 2) for key in (
-        "statements", "rows", "commits", "statement_wal_bytes", "cluster_wal_bytes")}
+        "statements", "rows", "commits", "statement_wal_bytes", "cluster_wal_bytes",
+        "server_cpu_ms")}
     result: dict[str, Any] = {"game": game, "moves": counted, "per_move": per_move,
                               "postgresql_cpu_ms_per_move": long["cpu_ms_per_move"],
                               "postgresql_edit_ms": long["edit_ms"]}

@@ -18,6 +18,11 @@ from .tx import Engine, Row, T, Tx
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
+def marks(count: int) -> str:
+    """``?, ?, ...``: the placeholders of an ``IN (...)`` list of ``count`` values."""
+    return ", ".join("?" * count)
+
+
 def is_postgres_url(target: Path | str) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 

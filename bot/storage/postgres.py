@@ -186,16 +186,19 @@ class PostgresEngine(Engine):
             await asyncio.sleep(wait)
             wait = min(wait * 2, 2.0)
 
-    @asynccontextmanager
-    async def connection(self) -> AsyncIterator[Any]:
-        """A connection of the pool; a lost server raises :class:`StorageUnavailableError`."""
-        pool = self.pool
+    async def _acquire(self) -> Any:
         try:
-            connection = await pool.acquire()
+            return await self.pool.acquire()
         except Exception as error:
             if lost(error):
                 raise self.unavailable(error) from None
             raise
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[Any]:
+        """A connection of the pool; a lost server raises :class:`StorageUnavailableError`."""
+        pool = self.pool
+        connection = await self._acquire()
         try:
             yield connection
         except Exception as error:
@@ -232,12 +235,7 @@ class PostgresEngine(Engine):
 
     async def _begin(self) -> tuple[Any, Any]:
         pool = self.pool
-        try:
-            connection = await pool.acquire()
-        except Exception as error:
-            if lost(error):
-                raise self.unavailable(error) from None
-            raise
+        connection = await self._acquire()
         try:
             transaction = connection.transaction()
             await transaction.start()
