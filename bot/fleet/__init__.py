@@ -46,8 +46,11 @@ What lived in one process, and how each works in the fleet:
   job of the owner, so it follows the shard.
 - Telegram's limits. A group's (20 a minute) and a private chat's (3 in 3 s) windows are
   kept by the one worker owning that chat's shard. Exception: a player's hand messages are
-  sent by the owner of the game's group, so one player seated in games of two shards at once
-  gets them from two workers (each keeping its own window). The overall 30 a second is
+  sent by the owner of the game's group, while a reply to a private command that names no
+  game (/start, /hand) comes from the owner of the player's own shard; so a private chat can
+  hear from two workers at once (each keeping its own window: up to twice 3 in 3 s at worst).
+  A worker taking a shard counts each of its games' chats' short window as full (the last
+  owner's recent sends are not in its own windows). The overall 30 a second is
   shared: each worker takes MESSAGES_PER_SECOND / live workers (counted on every tick). A
   429's retry_after is written to ``fleet_flood`` and NOTIFYed, and every worker pauses that
   chat only, until then (a worker that starts reads the waits still running).
