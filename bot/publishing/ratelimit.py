@@ -20,6 +20,13 @@ Outside the publisher's syncs the call is tried again after the pause (a command
 inside a sync (``no_retries``) the error goes to the publisher, whose next sync draws the
 latest state when the chat is free again, rather than sending a stale picture late.
 
+In a fleet (:mod:`bot.fleet`) each worker sends for the chats of the shards it owns, so a
+group's and a private chat's windows are kept by one worker; the overall one is shared, each
+worker taking its part (:meth:`FloodLimiter.share_overall`); and a 429 is told to the other
+workers (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`). A worker giving
+a shard away refuses its groups' calls from then on (:meth:`FloodLimiter.refuse`): a sync
+still running there stops before its next call, and the next owner sends what is left.
+
 Stopping (``drain``): from then on a 429 is not waited out, and after a grace period (at
 once if a call fails meanwhile: Telegram is down) every call still waiting or in flight ends
 with :class:`StoppingError`, so the bot stops within seconds even while Telegram fails every
@@ -36,7 +43,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +63,8 @@ log = logging.getLogger(__name__)
 
 _EXEMPT = frozenset({"sendChatAction"})
 _RETRIES: contextvars.ContextVar[bool] = contextvars.ContextVar("flood_retries", default=True)
+_WITHHELD: contextvars.ContextVar[bool] = contextvars.ContextVar("answers_withheld",
+                                                                default=False)
 
 
 def counted(endpoint: str) -> bool:
@@ -84,6 +93,18 @@ def no_retries() -> Iterator[None]:
         yield
     finally:
         _RETRIES.reset(token)
+
+
+@contextmanager
+def answers_withheld() -> Iterator[None]:
+    """Inside (and in the tasks started inside): a tap's answer is not sent, and taken as
+    done. A fleet worker handles so an update another worker may have begun before it died:
+    that one may have answered the tap already, and Telegram must not see a second answer."""
+    token = _WITHHELD.set(True)
+    try:
+        yield
+    finally:
+        _WITHHELD.reset(token)
 
 
 def seconds_of(error: RetryAfter) -> float:
@@ -167,12 +188,16 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._draining = False
         self._failing = False  # the last call failed for want of Telegram (5xx, network)
         self._closed = False
+        self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
+        self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
         self._abandoned: set[asyncio.Task[Any]] = set()
         #: How many calls each chat had answered with 429 (the benchmark reports them).
         self.flood_waits: dict[int | str, int] = {}
         #: Told the seconds of each flood wait (the metrics).
         self.on_flood_wait: Callable[[float], None] | None = None
+        #: Told each chat Telegram paused and for how many seconds (a fleet tells the others).
+        self.on_pause: Callable[[int | str, float], None] | None = None
 
     async def initialize(self) -> None:
         """Nothing to open."""
@@ -209,7 +234,7 @@ class FloodLimiter(BaseRateLimiter[None]):
                     ) -> list[Window]:
         """Wait until the call may go, then take its slots (no await in between)."""
         while True:
-            if self._closed:
+            if self._closed or chat in self._refused:
                 raise StoppingError
             now = self.clock()
             at = self._free_at(chat, count, now)
@@ -242,6 +267,8 @@ class FloodLimiter(BaseRateLimiter[None]):
         data: dict[str, Any],
         rate_limit_args: None,
     ) -> bool | JSONDict | list[JSONDict]:
+        if endpoint == "answerCallbackQuery" and _WITHHELD.get():
+            return True
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
         attempt = 0
@@ -299,9 +326,62 @@ class FloodLimiter(BaseRateLimiter[None]):
         self.flood_waits[chat] = self.flood_waits.get(chat, 0) + 1
         if self.on_flood_wait is not None:
             self.on_flood_wait(seconds)
-        self._paused[chat] = max(self._paused.get(chat, 0.0), self.clock() + seconds)
-        for key in [k for k, until in self._paused.items() if until <= self.clock()]:
+        if self.on_pause is not None:
+            self.on_pause(chat, seconds)
+        self.hold(chat, seconds)
+
+    def hold(self, chat: int | str, seconds: float) -> None:
+        """Nothing goes to ``chat`` for ``seconds`` from now (a flood wait; in a fleet, one
+        another worker was told)."""
+        now = self.clock()
+        self._paused[chat] = max(self._paused.get(chat, 0.0), now + seconds)
+        for key in [k for k, until in self._paused.items() if until <= now]:
             del self._paused[key]
+        self._notify()
+
+    def refuse(self, chats: Iterable[int | str]) -> None:
+        """No call goes to ``chats`` any more (those waiting end at once) with
+        :class:`StoppingError`: a fleet worker gave their shard to another, whose syncs send
+        what is committed; a call in flight finishes."""
+        self._refused.update(chats)
+        self._notify()
+
+    def admit(self, chats: Iterable[int | str]) -> None:
+        """Calls to ``chats`` go again (their shard came back)."""
+        self._refused.difference_update(chats)
+
+    @property
+    def refused(self) -> frozenset[int | str]:
+        return frozenset(self._refused)
+
+    def share_overall(self, workers: int) -> None:
+        """A fleet of ``workers``: this one may send its part of the overall limit (the
+        parts never add up to more than the whole). A smaller part applies at once; a larger
+        one (a worker left) only a period later, since what the one that left sent in its
+        last period still counts."""
+        total, period = self.limits.overall
+        count = max(1, total // max(1, workers))
+        if self._raising is not None:
+            self._raising.cancel()
+            self._raising = None
+        if count <= self._overall.count:
+            self._overall.count = count
+        else:
+            self._raising = asyncio.get_running_loop().call_later(
+                period, self._set_overall, count)
+
+    def _set_overall(self, count: int) -> None:
+        self._raising = None
+        self._overall.count = count
+        self._notify()
+
+    def taken_over(self, chat: int | str) -> None:
+        """Another worker sent to ``chat`` until now: count its short window as full (a
+        private chat's 3 in 3 s, a group's pace), since those sends are not in ours."""
+        now = self.clock()
+        window = self._windows(chat)[-1]
+        while len(window._ends) < window.count:
+            window._ends.append(now)
 
     # --- stopping ------------------------------------------------------------------------
     def drain(self, grace: float) -> None:

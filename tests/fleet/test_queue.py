@@ -1,0 +1,282 @@
+"""The update queue on a real PostgreSQL: stored once, handed over in order per route key,
+one at a time per key, and handled once even when two feeders race for the same shard."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+from fleet_pg import database  # noqa: F401  (a fixture)
+
+from bot.fleet.feeder import Feeder
+from bot.fleet.listener import Listener
+from bot.fleet.routing import shard_of
+from bot.models import Game, Messages, Player, Status
+from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError, answers_withheld
+from bot.storage import Storage, fencing
+from bot.storage import fleet as sql
+from bot.storage.fleet import QueuedUpdate
+
+SHARDS = 8
+
+
+@pytest.fixture
+async def pool(database: str) -> AsyncIterator[asyncpg.Pool]:  # noqa: F811
+    pool = await asyncpg.create_pool(database, min_size=1, max_size=8)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+async def put(pool: asyncpg.Pool, update_id: int, key: int) -> bool:
+    body = json.dumps({"update_id": update_id, "message": {"chat": {"id": key}}})
+    return await sql.insert_update(pool, update_id, shard_of(key, SHARDS), key, body,
+                                   time.time())
+
+
+async def until(condition: object, timeout: float = 10.0) -> None:
+    start = time.monotonic()
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() - start < timeout, "timed out"
+        await asyncio.sleep(0.02)
+
+
+async def test_an_update_is_stored_once(pool: asyncpg.Pool) -> None:
+    assert await put(pool, 10, -1001)
+    assert not await put(pool, 10, -1001)  # Telegram's second delivery
+    waiting = await sql.waiting_updates(pool, range(SHARDS))
+    assert [(u.update_id, u.route_key, u.shard) for u in waiting] == [
+        (10, -1001, shard_of(-1001, SHARDS))]
+    assert shard_of(-1001, SHARDS) == (-1001 % SHARDS + SHARDS) % SHARDS == 7
+    assert await sql.mark_done(pool, 10, time.time())
+    assert not await sql.mark_done(pool, 10, time.time())  # once
+    assert await sql.waiting_updates(pool, range(SHARDS)) == []
+
+
+async def test_updates_of_one_key_go_in_order_one_at_a_time(pool: asyncpg.Pool) -> None:
+    keys = [-100, -101, -102, 7, 8]
+    order: dict[int, list[int]] = {k: [] for k in keys}
+    busy: set[int] = set()
+    overlapped = []
+    side_by_side = 0
+
+    async def handle(row: QueuedUpdate) -> None:
+        nonlocal side_by_side
+        if row.route_key in busy:
+            overlapped.append(row.update_id)
+        busy.add(row.route_key)
+        side_by_side = max(side_by_side, len(busy))
+        await asyncio.sleep(random.uniform(0, 0.01))
+        order[row.route_key].append(row.update_id)
+        busy.discard(row.route_key)
+        await sql.mark_done(pool, row.update_id, time.time())
+
+    feeder = Feeder(pool, handle, poll=0.2)
+    feeder.own(range(SHARDS))
+    feeder.start()
+    try:
+        rng = random.Random(5)
+        for update_id in range(1, 201):
+            await put(pool, update_id, rng.choice(keys))
+        await until(lambda: sum(map(len, order.values())) == 200)
+    finally:
+        await feeder.stop()
+    assert not overlapped
+    assert side_by_side > 1  # different keys do run side by side
+    for ids in order.values():
+        assert ids == sorted(ids)
+    assert await sql.waiting_updates(pool, range(SHARDS)) == []
+
+
+async def test_two_feeders_racing_handle_each_update_once(pool: asyncpg.Pool,
+                                                         database: str) -> None:  # noqa: F811
+    """Two workers both pulling one shard (a lock connection lost while its worker still
+    runs): the fence, the mark in the effect's own transaction, lets one effect through and
+    refuses the other (UpdateTakenError, rolled back); the worker's own mark comes after."""
+    storage = Storage(database)
+    await storage.open()
+    refused: list[tuple[str, int]] = []
+
+    def handler(worker: str):  # type: ignore[no-untyped-def]
+        async def handle(row: QueuedUpdate) -> None:
+            await asyncio.sleep(random.uniform(0, 0.005))
+            with fencing.handling(row.update_id) as fence:
+                try:  # an effect: a lobby opened in the update's chat
+                    await storage.insert_game(lobby(row.route_key), time.time())
+                except fencing.UpdateTakenError:
+                    refused.append((worker, row.update_id))
+                assert fence.marked or (worker, row.update_id) in refused
+                if not fence.marked:
+                    await sql.mark_done(pool, row.update_id, time.time())
+        return handle
+
+    a, b = Feeder(pool, handler("a"), poll=0.05), Feeder(pool, handler("b"), poll=0.05)
+    try:
+        for feeder in (a, b):
+            feeder.own(range(SHARDS))
+            feeder.start()
+        for update_id in range(1, 301):
+            await put(pool, update_id, -10_000 - update_id)
+            if update_id % 50 == 0:
+                await asyncio.sleep(0.05)
+        await until(lambda: a.handled + b.handled >= 300 + len(refused) and
+                    not a._runners and not b._runners)
+        chats = [g.chat_id for g in await storage.open_games()]
+    finally:
+        await a.stop()
+        await b.stop()
+        await storage.close()
+    assert sorted(chats) == sorted(-10_000 - u for u in range(1, 301))  # each once
+    assert a.handled + b.handled == 300 + len(refused)
+    assert a.handled and b.handled  # both did work: they raced
+    assert refused  # and the fence turned second handlings away
+    assert await sql.waiting_updates(pool, range(SHARDS)) == []
+
+
+def lobby(chat_id: int) -> Game:
+    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
+                Messages())
+
+
+async def test_a_released_shard_is_no_longer_pulled(pool: asyncpg.Pool) -> None:
+    handled: list[int] = []
+    started = asyncio.Event()
+    proceed = asyncio.Event()
+
+    async def handle(row: QueuedUpdate) -> None:
+        started.set()
+        await proceed.wait()
+        handled.append(row.update_id)
+        await sql.mark_done(pool, row.update_id, time.time())
+
+    feeder = Feeder(pool, handle, poll=0.05)
+    feeder.own(range(SHARDS))
+    feeder.start()
+    try:
+        for update_id in (1, 2, 3):
+            await put(pool, update_id, -8)  # shard 0
+        await started.wait()
+        release = asyncio.create_task(feeder.release({0}))
+        await asyncio.sleep(0.1)
+        assert not release.done()  # the update in flight finishes first
+        proceed.set()
+        await release
+        await put(pool, 4, -8)
+        await put(pool, 5, -9)  # shard 7, still owned
+        await until(lambda: 5 in handled)
+        await asyncio.sleep(0.2)
+    finally:
+        await feeder.stop()
+    assert handled == [1, 5]
+    assert [u.update_id for u in await sql.waiting_updates(pool, [0])] == [2, 3, 4]
+
+
+async def test_a_flood_wait_reaches_every_worker_for_that_chat_only(pool: asyncpg.Pool,
+                                                                    database: str) -> None:  # noqa: F811
+    """A 429 in one worker: written to fleet_flood and NOTIFYed; another worker's limiter
+    pauses that chat (and no other) until then; a worker starting later reads it."""
+    limiter = FloodLimiter(Limits())
+    heard: list[str | None] = []
+
+    def on_flood(payload: str | None) -> None:
+        heard.append(payload)
+        told = None if payload is None else sql.parse_flood(payload)
+        if told is not None:
+            limiter.hold(told[0], told[1] - time.time())
+
+    listener = Listener(database, {sql.FLOOD_CHANNEL: on_flood})
+    listener.start()
+    try:
+        await until(lambda: None in heard)  # listening
+        await sql.flood_wait(pool, -1007, time.time() + 0.6)
+        await until(lambda: len(heard) == 2)
+        started = time.monotonic()
+        await asyncio.wait_for(limiter.ready(-1008), 0.1)  # another chat goes on
+        await limiter.ready(-1007)
+        assert 0.4 < time.monotonic() - started < 0.9
+    finally:
+        await listener.stop()
+    await sql.flood_wait(pool, -1009, time.time() + 30)
+    assert set(await sql.flood_waits(pool, time.time())) == {-1009}  # -1007's is over
+
+
+def test_each_worker_takes_its_share_of_the_overall_limit() -> None:
+    limiter = FloodLimiter(Limits(overall=(30, 1.0)))
+    shares = []
+    for workers in (1, 2, 3, 4, 7, 40):
+        limiter.share_overall(workers)
+        shares.append(limiter._overall.count)
+    assert shares == [30, 15, 10, 7, 4, 1]  # never more than 30 a second together
+
+
+async def test_a_group_given_away_gets_no_more_calls_from_this_worker() -> None:
+    """A worker giving a shard away refuses its groups' calls (a sync waiting for a slot
+    ends), until the shard comes back."""
+    limiter = FloodLimiter(Limits(group=(1, 60.0)))
+    waiting = asyncio.create_task(limiter.ready(-5))  # (a slot is free: it goes)
+    await waiting
+    limiter.hold(-5, 30.0)  # a flood wait: a sync now waits here
+    stuck = asyncio.create_task(limiter.ready(-5))
+    await asyncio.sleep(0.05)
+    assert not stuck.done()
+    limiter.refuse([-5])
+    with pytest.raises(StoppingError):
+        await asyncio.wait_for(stuck, 1.0)
+    await asyncio.wait_for(limiter.ready(-6), 0.1)  # other groups go on
+    limiter.refuse([-7])
+    with pytest.raises(StoppingError):
+        await limiter.ready(-7)
+    limiter.admit([-5, -7])  # the shard came back
+    assert limiter.refused == frozenset()
+    await asyncio.wait_for(limiter.ready(-7), 0.1)
+
+
+async def test_a_larger_share_waits_a_period_and_a_taken_chat_starts_full() -> None:
+    """A worker that left sent in its last second, which still counts: the survivors' larger
+    share applies a period later. A chat taken over starts with its short window full."""
+    limiter = FloodLimiter(Limits(overall=(30, 0.2), private=(3, 0.3)))
+    limiter.share_overall(3)
+    limiter.share_overall(2)
+    assert limiter._overall.count == 10  # not yet
+    await asyncio.sleep(0.3)
+    assert limiter._overall.count == 15
+    limiter.taken_over(42)
+    started = time.monotonic()
+    await limiter.ready(42)
+    assert time.monotonic() - started > 0.25
+
+
+async def test_what_a_dead_owner_may_have_begun_is_known(pool: asyncpg.Pool) -> None:
+    """A shard given back cleanly is marked so; one whose owner died is not, and then per
+    route key only its oldest waiting update may have been begun (one at a time per key):
+    its tap is not answered again."""
+    for update_id, key in ((1, -8), (2, -8), (3, -16), (4, -9)):
+        await put(pool, update_id, key)  # -8 and -16: shard 0; -9: shard 7
+    assert await sql.claim(pool, [0, 7], "w1:a") == {0: "", 7: ""}
+    await sql.handed_over(pool, [7])
+    assert await sql.claim(pool, [0, 7], "w2:b") == {0: "w1:a", 7: "handed"}
+    assert await sql.first_waiting(pool, [0]) == {1, 3}
+
+
+async def test_a_withheld_answer_is_not_sent() -> None:
+    limiter = FloodLimiter(Limits())
+    calls = []
+
+    async def call(*args: object, **kwargs: object) -> bool:
+        calls.append(1)
+        return True
+
+    async def answer() -> object:
+        return await limiter.process_request(call, (), {}, "answerCallbackQuery", {}, None)
+
+    with answers_withheld():
+        assert await asyncio.create_task(answer()) is True  # (in a task started inside too)
+    assert calls == []
+    assert await answer() is True
+    assert calls == [1]
