@@ -80,7 +80,8 @@ class UpdateStore:
         if pool is None:
             raise StorageError("the database is not reachable yet")
         try:
-            key = await route_key(update, lambda game_id: sql.chat_of_game(pool, game_id))
+            key = await route_key(update, lambda game_id: sql.chat_of_game(pool, game_id),
+                                  lambda user_id: sql.chat_of_player(pool, user_id))
             key = 0 if key is None else key
             await sql.insert_update(pool, int(update["update_id"]), shard_of(key, self.shards),
                                     key, json.dumps(update, separators=(",", ":")), time.time())

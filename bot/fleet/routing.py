@@ -3,7 +3,11 @@
 Every update of one group (its games, its lobby, its commands, taps on its messages) and
 every tap in private on a button that names one of its games carries the group's id: they all
 land in one shard and are handled one at a time, in update_id order, by the worker owning it.
-What names no game follows the chat it came from (a private chat: its user).
+A private update that names no game (/start, /hand, /stats, a private chat blocked) follows
+the group of the newest open game its user sits in, if any: the private chat then hears from
+one worker only (its hands and its replies alike), which keeps Telegram's 3-in-3-s window for
+that chat fleet-wide, and /hand finds the user's game in the worker that holds it. Anything
+else follows the chat it came from (a private chat: its user).
 
 Read from the raw JSON, before any PTB object is made: the receivers do this for every update.
 """
@@ -24,6 +28,8 @@ _MESSAGES = ("message", "edited_message", "channel_post", "edited_channel_post",
              "business_message")
 #: Reads the chat of a game from the database (None: no such game).
 ChatOfGame = Callable[[int], Awaitable[int | None]]
+#: Reads the chat of the newest open game a user sits in (None: none).
+ChatOfPlayer = Callable[[int], Awaitable[int | None]]
 
 
 def shard_of(key: int, shards: int) -> int:
@@ -71,15 +77,35 @@ def chat_key(update: dict[str, Any]) -> int | None:
     return None
 
 
-async def route_key(update: dict[str, Any], chat_of_game: ChatOfGame) -> int | None:
+async def route_key(update: dict[str, Any], chat_of_game: ChatOfGame,
+                    chat_of_player: ChatOfPlayer | None = None) -> int | None:
     """The chat whose order ``update`` keeps: the group of a game it names in private, else
-    its own chat; None when it names no chat at all (the worker then handles it anywhere)."""
+    for the rest of a private chat the group of its user's open game, else its own chat; None
+    when it names no chat at all (the worker then handles it anywhere)."""
     game_id = named_game(update)
     if game_id is not None:
         chat = await chat_of_game(game_id)
         if chat is not None:
             return chat
-    return chat_key(update)
+    own = chat_key(update)
+    if chat_of_player is not None and own is not None and own > 0 and _private(update):
+        playing = await chat_of_player(own)  # a private chat's id is its user's
+        if playing is not None:
+            return playing
+    return own
+
+
+def _private(update: dict[str, Any]) -> bool:
+    """Whether the update comes from a private chat (a message, a tap or a membership)."""
+    for value in update.values():
+        if isinstance(value, dict):
+            chat = value.get("chat")
+            message = value.get("message")
+            if not isinstance(chat, dict) and isinstance(message, dict):
+                chat = message.get("chat")
+            if isinstance(chat, dict):
+                return chat.get("type") == "private"
+    return False
 
 
 def _chat_type(message: dict[str, Any]) -> object:

@@ -90,6 +90,18 @@ async def chat_of_game(db: Executor, game_id: int) -> int | None:
     return None if value is None else int(value)
 
 
+async def chat_of_player(db: Executor, user_id: int) -> int | None:
+    """The chat of the newest open game ``user_id`` sits in: the receivers route the rest of
+    their private chat by it. The seats' JSON is matched as text, then read to be sure."""
+    rows = await db.fetch(
+        "SELECT chat_id, players FROM games WHERE status IN ('lobby', 'playing')"
+        " AND players LIKE $1 ORDER BY game_id DESC", f"%[{int(user_id)},%")
+    for row in rows:
+        if any(seat[0] == user_id for seat in json.loads(row["players"])):
+            return int(row["chat_id"])
+    return None
+
+
 async def first_waiting(db: Executor, shards: Collection[int]) -> set[int]:
     """Per route key of ``shards``, its oldest update not yet handled: the one its last
     owner may have begun (one at a time per key) if it died."""

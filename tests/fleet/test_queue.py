@@ -280,3 +280,23 @@ async def test_a_withheld_answer_is_not_sent() -> None:
     assert calls == []
     assert await answer() is True
     assert calls == [1]
+
+
+async def test_a_players_private_chat_is_routed_by_their_newest_open_game(
+        pool: asyncpg.Pool, database: str) -> None:  # noqa: F811
+    storage = Storage(database)
+    await storage.open()
+    try:
+        older, newer = lobby(-100), lobby(-200)
+        newer.players.append(Player(12, "Budi"))
+        for game in (older, newer):
+            await storage.insert_game(game, time.time())
+        other = lobby(-300)
+        other.players[0] = Player(123, "Sergei")  # 12's digits inside another id
+        await storage.insert_game(other, time.time())
+    finally:
+        await storage.close()
+    assert await sql.chat_of_player(pool, 1) == -200
+    assert await sql.chat_of_player(pool, 12) == -200
+    assert await sql.chat_of_player(pool, 123) == -300
+    assert await sql.chat_of_player(pool, 5) is None

@@ -114,6 +114,22 @@ async def test_other_private_messages_follow_their_chat(text: str) -> None:
     assert await key(message(private_chat(), text)) == USER
 
 
+async def playing_in_group(user_id: int) -> int | None:
+    return GROUP if user_id == USER else None
+
+
+@pytest.mark.parametrize("text", ["/start", "/hand", "/stats", "hello"])
+async def test_a_seated_players_private_chat_follows_their_games_group(text: str) -> None:
+    """Its hands come from the group's worker: so do its replies (one window per chat)."""
+    assert await route_key(message(private_chat(), text), chat_of, playing_in_group) == GROUP
+    assert await route_key(member(private_chat()), chat_of, playing_in_group) == GROUP
+    other = message(private_chat(USER + 1), text)
+    other["message"]["from"] = user(USER + 1)
+    assert await route_key(other, chat_of, playing_in_group) == USER + 1
+    # A group's own updates never ask who plays where.
+    assert await route_key(message(group_chat(), text), chat_of, playing_in_group) == GROUP
+
+
 async def test_membership_follows_its_chat() -> None:
     assert await key(member(group_chat())) == GROUP
     assert await key(member(private_chat())) == USER
