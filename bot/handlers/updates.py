@@ -16,6 +16,7 @@ from ..errors import UserError
 from ..i18n import Translator, translator
 from ..models import Game, Player
 from ..publishing.delivery import outcome_unknown
+from ..storage import UpdateTakenError
 from .admins import admins_of
 from .runtime import Runtime
 
@@ -85,6 +86,9 @@ async def reply(update: Update, text: str, **kwargs: object) -> Message | None:
 
 async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The one error handler: log it, and tell the user briefly, never with a traceback."""
+    if isinstance(context.error, UpdateTakenError):  # a fleet worker came second: no apology
+        log.info("%s", context.error)
+        return
     log.error("update failed", exc_info=context.error)
     if context.error is not None and outcome_unknown(context.error):
         return  # a lost answer: what was sent may have arrived, so no apology is sent after it

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from ..errors import ConfigError
+from ..errors import ConfigError, StorageError
 from .metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -152,6 +152,9 @@ async def _receive(request: web.Request, webhook: WebhookEndpoint) -> web.Respon
         return web.Response(status=400)
     try:
         await webhook.put(update)
+    except StorageError as error:  # the database is away (said once by the receiver)
+        log.debug("update %d not stored: %s", update["update_id"], error)
+        return web.Response(status=503)
     except Exception:  # not queued: 503 makes Telegram send it again
         log.exception("update %d could not be queued", update["update_id"])
         return web.Response(status=503)
