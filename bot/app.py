@@ -67,6 +67,7 @@ POLL_CALL = "polling_action_cb"
 
 GROUP_COMMANDS = (
     ("newgame", N_("Open a domino table")),
+    ("notify", N_("Tell me in private when a table opens here")),
     ("hand", N_("Send me my tiles again")),
     ("leave", N_("Leave the game")),
     ("stop", N_("Stop the running game")),
@@ -162,6 +163,7 @@ def build_application(
 
     for name, callback in (
         ("start", commands.start_command), ("newgame", commands.newgame_command),
+        ("notify", commands.notify_command),
         ("stop", commands.stop_command), ("leave", commands.leave_command),
         ("settings", settings_command), ("hand", commands.hand_command),
         ("rules", commands.rules_command), ("help", commands.help_command),

@@ -13,28 +13,13 @@ import sqlite3
 import time
 from contextlib import closing
 from pathlib import Path
-from typing import Any
 
-import bot_kit
 import pytest
 from bot_kit import Group, counting_seeds, lobby_button
-from telegram.ext import Application, CommandHandler
 
-import bot.app
-from bot.handlers import commands
 from bot.models import Status
 from bot.publishing.notices import Notices
 from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
-
-
-def with_notify(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bot with /notify's command (until ``app.py`` registers it)."""
-    def building(*args: Any, **kwargs: Any) -> Application:  # type: ignore[type-arg]
-        application = bot.app.build_application(*args, **kwargs)
-        application.add_handler(CommandHandler("notify", commands.notify_command))
-        return application
-
-    monkeypatch.setattr(bot_kit, "build_application", building)
 
 
 @pytest.fixture
@@ -42,7 +27,6 @@ def notify(telegram: FakeTelegramServer, tmp_path: Path,
            monkeypatch: pytest.MonkeyPatch) -> Group:
     """A group whose people speak the four languages: Ayu (en) opens tables; Budi (id),
     Sergei (ru), Þóra (is) and Dewi (en) may subscribe."""
-    with_notify(monkeypatch)
     users = [telegram.add_user(name, language_code=code) for name, code in
              (("Ayu", "en"), ("Budi", "id"), ("Sergei", "ru"), ("Þóra", "is"), ("Dewi", "en"))]
     chat = telegram.add_group("Domino evening", members=users, admins=users[:1])
@@ -165,7 +149,6 @@ async def test_notices_are_per_topic(telegram: FakeTelegramServer, tmp_path: Pat
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """In a forum, /notify is about the topic it is sent in: a table in another topic (or
     in General) is not told."""
-    with_notify(monkeypatch)
     ayu, budi = (telegram.add_user(name) for name in ("Ayu", "Budi"))
     chat = telegram.add_group("Domino club", members=[ayu, budi], admins=[ayu], forum=True)
     evening = telegram.create_topic(chat, "Evening", by=ayu)
