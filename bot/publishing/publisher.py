@@ -78,6 +78,11 @@ class Publisher:
                     self._holding(key), name=f"sync-{game_id}-{channel}"
                 )
 
+    def bring_table_down(self, game_id: int) -> None:
+        """/table: post the game's table again at the bottom of its group, soon."""
+        self.group.bring_down(game_id)
+        self.request(game_id)
+
     def _busy(self, game_id: int) -> bool:
         return any((game_id, channel) in self._tasks for channel in self._channels)
 
