@@ -276,8 +276,8 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if is_group(chat):
         game = rt.service.open_game_in(chat.id, thread_of(update.effective_message))
         if game is None or game.status is not Status.PLAYING:
-            await reply(update, tr(update, game)(
-                "No game is being played here: /newgame opens a table."))
+            t = tr(update, game)
+            await reply(update, t("No game is being played here: /newgame opens a table."))
             return
         rt.table_down(game)  # the table itself is the answer
         return
