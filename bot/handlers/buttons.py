@@ -23,10 +23,10 @@ from telegram.ext import ContextTypes
 from engine import Discard, PlayerView, Tile
 
 from .. import wording
-from ..errors import OutOfDateError, PrivateChatClosedError, UserError
+from ..errors import GameOverError, OutOfDateError, PrivateChatClosedError, UserError
 from ..gamebook import GAMES
 from ..i18n import N_, Translator, translator
-from ..models import Game
+from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..presentation.callbacks import (
     AddComputer,
@@ -41,6 +41,7 @@ from ..presentation.callbacks import (
     SettingTap,
     ShowHand,
     ShowRules,
+    ShowTable,
     StopAnswer,
     TileIntent,
     TileTap,
@@ -294,6 +295,23 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
     return t("I sent your tiles to our private chat."), None
 
 
+async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowTable
+                      ) -> Answer:
+    """"Table": the game's table posted again at the bottom of the group; from the group,
+    anyone there may ask, from a private hand only its player."""
+    t = _t(query)
+    game = await _game(rt, tap.game_id)
+    message = query.message
+    if message is None or message.chat.id != game.chat_id:
+        rt.service.playing_seat(game, query.from_user.id)  # a hand's: its player's game
+    elif not await _current(rt, query, game, TABLE, translator(game.language)(STRAY)):
+        return t("That message is out of date: use the newest one."), None
+    if game.status is not Status.PLAYING:
+        raise GameOverError()
+    rt.table_down(game)
+    return t("The table is at the bottom of the group now."), None
+
+
 async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                       tap: TileTap | Lay | BackToHand) -> Answer:
     user, t = query.from_user, _t(query)
@@ -383,6 +401,7 @@ ROUTES: dict[str, Route] = {
     "lobby": lobby_tapped,
     "play": tile_tapped,
     "hand": hand_asked,
+    "table": table_asked,
     "stop": stop_tapped,
     "leave": leave_tapped,
     "replace": replace_tapped,

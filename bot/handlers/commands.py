@@ -25,7 +25,7 @@ from engine import OptionValueError, variant
 from .. import wording
 from ..errors import PrivateChatClosedError, UserError
 from ..gamebook import GAMES, find_game
-from ..i18n import Translator, translator
+from ..i18n import N_, Translator, translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..service.lobby import GAME_RUNNING, TABLE_OPEN
@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 OPTION_FORM = re.compile(r"([A-Za-z_0-9]{1,32})=([A-Za-z0-9-]{1,32})")
 #: A deep link's table number as the bot writes it: no leading zero, at most 18 digits.
 TABLE_NUMBER = r"{}([1-9][0-9]{{0,17}})"
+#: /table in the command menus (group and private), as app.py lists it
+TABLE_COMMAND = N_("Bring the table down to the bottom of the group")
 
 
 async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -262,6 +264,31 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     for game in playing:
         await rt.resend_hand(game, rt.service.seat_of(game, user.id))
+
+
+async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/table: the running game's table posted again at the bottom of its group, the old
+    message retired; in private, the table of the game the player plays."""
+    rt = runtime(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    if is_group(chat):
+        game = rt.service.open_game_in(chat.id, thread_of(update.effective_message))
+        if game is None or game.status is not Status.PLAYING:
+            t = tr(update, game)
+            await reply(update, t("No game is being played here: /newgame opens a table."))
+            return
+        rt.table_down(game)  # the table itself is the answer
+        return
+    t = tr(update)
+    playing = [g for g in rt.service.games_of_user(user.id) if g.status is Status.PLAYING]
+    if not playing:
+        await reply(update, t("You are not playing a game right now."))
+        return
+    for game in playing:
+        rt.table_down(game)
+    await reply(update, t("Your table is at the bottom of the group now."))
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -66,6 +66,10 @@ class Runtime:
         """Send the seat's hand again, as a fresh private message."""
         await self.publisher.hands.resend_hand(game, seat)
 
+    def table_down(self, game: Game) -> None:
+        """Post the game's table again at the bottom of its group (the old one retired)."""
+        self.publisher.bring_table_down(game.game_id)
+
     def chat_titled(self, chat_id: int, title: str | None) -> None:
         """A group's name as it is now, for the hands' way back to the table."""
         self.publisher.hands.chat_titles[chat_id] = title or ""

@@ -309,6 +309,15 @@ class ShowHand(ButtonData):
     game_id: int
 
 
+@kind("table", "m", ("game_id", NUMBER))
+@dataclass(frozen=True, slots=True)
+class ShowTable(ButtonData):
+    """"Table" (on the table message and a player's hand): the game's table is posted again
+    at the bottom of the group, its old message retired."""
+
+    game_id: int
+
+
 @kind("stop", ("confirm", letters({"y": True, "x": False})), ("game_id", NUMBER))
 @dataclass(frozen=True, slots=True)
 class StopAnswer(ButtonData):
@@ -352,7 +361,7 @@ class SettingTap(ButtonData):
 
 
 Button = (PickGame | ShowRules | PlayAgain | LobbyTap | AddComputer | TileTap | Lay
-          | BackToHand | ShowHand | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap)
+          | BackToHand | ShowHand | ShowTable | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap)
 
 _FORMS: tuple[tuple[re.Pattern[str], Form, type[ButtonData]], ...] = tuple(
     (form.regex(), form, k.cls) for k in KINDS.values() for form in (k.form, *k.legacy))

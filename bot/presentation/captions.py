@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import ActionKind, Cut, End, LayoutView, Play, PlayerView, TableView, Tile
+from engine import (
+    ActionKind,
+    Cut,
+    End,
+    LaidTile,
+    LayoutView,
+    Play,
+    PlayerView,
+    TableView,
+    Tile,
+)
 
 from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..wording import END_WORDS, esc, fit_caption, named, title, who
-from .movetexts import knock_cost, moves_lines
+from .movetexts import drawn_for_you, moves_lines
 from .resulttexts import hand_end_line, penalty_rule, scores_line
 
 # Kolbasa: the ribbon that must wait, explained where its ⏸ is shown
@@ -106,12 +116,32 @@ def table_caption(t: Translator, game: Game, view: TableView) -> str:
     return fit_caption("\n".join(lines))
 
 
+# What the bot does in a seat's name when nothing else is possible: not a turn of its own.
+FORCED = (ActionKind.DRAW, ActionKind.KNOCK)
+
+
 def since_last_turn(game: Game, view: PlayerView) -> range:
-    """The moves of this hand made since ``view``'s seat last moved (all of them if it has
-    not moved yet this hand)."""
+    """The moves of this hand made since ``view``'s seat last chose a move (all of them if it
+    has not yet this hand): its own forced draws and knocks are among them, in order."""
     history = view.table.history
-    mine = [i for i, move in enumerate(history) if move.seat == view.seat]
+    mine = [i for i, move in enumerate(history)
+            if move.seat == view.seat and move.kind not in FORCED]
     return range(mine[-1] + 1 if mine else 0, len(history))
+
+
+def line_text(t: Translator, layout: LayoutView) -> str:
+    """The tiles laid, as they lie ("Line: 6-4 4-4 4-1."; Muggins' arms from the spinner out),
+    for a player who plays from the private chat ("" before the lead)."""
+    if not layout.line:
+        return ""
+    def row(tiles: Sequence[LaidTile]) -> str:
+        return " ".join(f"{laid.first}-{laid.second}" for laid in tiles)
+    parts = [row(layout.line)]
+    if layout.up:
+        parts.append(f"▲ {row(layout.up)}")
+    if layout.down:
+        parts.append(f"▼ {row(layout.down)}")
+    return t("Line: {tiles}.", tiles=" · ".join(parts))
 
 
 def hand_caption(
@@ -127,17 +157,18 @@ def hand_caption(
     # A waiting message names nothing that others' moves change, so it never goes stale.
     current = view.my_turn or over or choosing is not None
     if current:
-        moves = since_last_turn(game, view)
-        if len(moves):
+        moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
+                            drawn=view.drawn if _hand_on(game, view) else ())
+        if moves:
             lines.append(t("Since your last turn:"))
-            lines += ["• " + line for line in moves_lines(t, game, table, moves,
-                                                          reader=view.seat)]
+            lines += ["• " + line for line in moves]
     lines += _acted_for(t, game, view)
     if current:
         if table.result is not None:
             lines.append(hand_end_line(t, game, table))
         else:
-            lines += _layout_lines(t, table)
+            line = line_text(t, table.layout)
+            lines += [*([line] if line else []), *_layout_lines(t, table)]
         lines.append(t("Tiles in hand: {counts}.", counts=" · ".join(
             f"{named(names[p.seat])} {p.tile_count}" for p in table.players)))
         lines.append(scores_line(t, table, names))
@@ -161,7 +192,7 @@ def _turn_notes(t: Translator, game: Game, view: PlayerView, choosing_now: bool)
         return []
     history = view.table.history
     mine = [move for move in history if move.seat == view.seat]
-    # Draws that ended in a knock are told before it (see _acted_for), in the order made.
+    # Draws that ended in a knock are told with it, among the moves since the last turn.
     lines = [] if mine and mine[-1].kind is ActionKind.KNOCK else _drawn_lines(t, game, view)
     if choosing_now and view.my_turn:
         best: dict[tuple[Tile, End | None], int] = {}
@@ -190,8 +221,7 @@ def _drawn_lines(t: Translator, game: Game, view: PlayerView) -> list[str]:
     one to tell it about."""
     if not _hand_on(game, view) or not view.drawn:
         return []
-    return [t.plural("I drew a tile for you: {tiles}.", "I drew {count} tiles for you: {tiles}.",
-                     len(view.drawn), tiles=", ".join(map(str, view.drawn)))]
+    return [drawn_for_you(t, view.drawn)]
 
 
 def gains_line(t: Translator, gains: Sequence[tuple[Tile, End | None, int]]) -> str:
@@ -230,7 +260,8 @@ def _prompt(t: Translator, game: Game, view: PlayerView, over: bool, choosing: T
 
 
 def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
-    """What the bot did in this seat's name since it last chose a move itself."""
+    """What the bot chose in this seat's name when its time ran out (a knock it could not
+    help is told among the moves since its last turn, once)."""
     lines = []
     history = view.table.history
     mine = [i for i, move in enumerate(history) if move.seat == view.seat]
@@ -243,12 +274,6 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
             elif move.kind is ActionKind.DISCARD and view.dead:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
-        elif move.kind is ActionKind.KNOCK:  # with what it cost (Six-matador: 6)
-            lines += _drawn_lines(t, game, view)  # the draws it followed, first
-            cost = knock_cost(move)
-            lines.append(t("You could not lay a tile, so I knocked for you: {points}.",
-                           points=cost) if cost else
-                         t("You could not lay a tile, so I knocked for you."))
     if view.seat in game.timer.away:
         lines.append(t("You seem to be away: I keep making safe moves for you. Play a tile "
                        "yourself to take over again."))

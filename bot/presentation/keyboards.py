@@ -24,6 +24,7 @@ from .callbacks import (
     PickGame,
     ShowHand,
     ShowRules,
+    ShowTable,
     StopAnswer,
     TileIntent,
     TileTap,
@@ -93,8 +94,15 @@ def lobby(
 
 
 def my_tiles(t: Translator, game: Game) -> InlineKeyboardMarkup:
-    """The table message's one button: "My tiles", sent again in private."""
-    return InlineKeyboardMarkup([[_button(t("👀 My tiles"), ShowHand(game.game_id))]])
+    """The table message's buttons: "My tiles", sent again in private, and "Table", posted
+    again at the bottom of the group when talk has scrolled it away."""
+    return InlineKeyboardMarkup([[_button(t("👀 My tiles"), ShowHand(game.game_id)),
+                                  table_button(t, game)]])
+
+
+def table_button(t: Translator, game: Game) -> InlineKeyboardButton:
+    """The table posted again at the bottom of the group (on the table and on each hand)."""
+    return _button(t("⬇ Table"), ShowTable(game.game_id))
 
 
 def stop_confirmation(t: Translator, game: Game) -> InlineKeyboardMarkup:
@@ -145,7 +153,7 @@ def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKey
         else:
             buttons.append(_button(label, TileTap(gid, move_no, tile, TileIntent.INERT)))
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
-    return InlineKeyboardMarkup(rows)
+    return InlineKeyboardMarkup([*rows, [table_button(t, game)]])
 
 
 def discard_confirmation(t: Translator, game: Game, move_no: int, tile: Tile

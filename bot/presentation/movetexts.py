@@ -13,7 +13,7 @@ message counts against Telegram's 20 a minute.
 
 from __future__ import annotations
 
-from engine import ActionKind, End, PublicMove, ScoreReason, TableView
+from engine import ActionKind, End, PublicMove, ScoreReason, TableView, Tile
 
 from ..i18n import N_, Translator
 from ..models import Game
@@ -95,6 +95,19 @@ def knock_cost(move: PublicMove) -> str:
     return f"{cost:+d}" if cost else ""
 
 
+def knocked_for_you(t: Translator, move: PublicMove) -> str:
+    """The reader's own knock, in its private message, with what it cost (Six-matador)."""
+    cost = knock_cost(move)
+    return t("You could not lay a tile, so I knocked for you: {points}.", points=cost) \
+        if cost else t("You could not lay a tile, so I knocked for you.")
+
+
+def drawn_for_you(t: Translator, tiles: tuple[Tile, ...]) -> str:
+    """The tiles the bot drew for the reader, in its private message."""
+    return t.plural("I drew a tile for you: {tiles}.", "I drew {count} tiles for you: {tiles}.",
+                    len(tiles), tiles=", ".join(map(str, tiles)))
+
+
 def describe_draws(t: Translator, name: str, count: int) -> str:
     """``count`` tiles drawn in a row from the stock (``name`` already escaped)."""
     if count == 1:
@@ -151,15 +164,21 @@ def _draws_in_a_row(view: TableView, index: int) -> int:
 
 
 def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
-                auto: set[str] | None = None, reader: int | None = None) -> list[str]:
+                auto: set[str] | None = None, reader: int | None = None,
+                drawn: tuple[Tile, ...] = ()) -> list[str]:
     """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line,
     and the move that ends them (the same seat's lay, knock or cut) shares it. ``reader``:
-    the seat whose private message they are for (a ribbon it took is told to it, with the
-    tiles)."""
+    the seat whose private message they are for: its own knocks are told to it in their place
+    (with ``drawn``, the tiles drawn before its latest one), its draws of the turn it is on are
+    left to the turn's notes, and a ribbon it took is told to it with the tiles."""
     lines = []
+    last_own = max((i for i in indices if view.history[i].seat == reader), default=None)
     for index in indices:
         move = view.history[index]
+        own = reader is not None and move.seat == reader
         if move.kind is ActionKind.DRAW:
+            if own and not _move_after_draws(view, index):
+                continue  # drawing on the turn it is on: the turn's notes tell the tiles
             if not _draw_before_more(view, index) or index == indices[-1]:
                 if _move_after_draws(view, index) and index != indices[-1]:
                     continue  # told with the move that follows
@@ -167,12 +186,18 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
                     t, named(mover(game, view, index)),
                     min(_draws_in_a_row(view, index), index - indices[0] + 1)))
             continue
-        text = _one_move(t, game, view, index, auto, reader)
-        drawn = min(_draws_in_a_row(view, index - 1), index - indices[0]) \
+        if own and move.kind is ActionKind.KNOCK:
+            text = knocked_for_you(t, move)
+            if index == last_own and drawn:
+                lines.append(drawn_for_you(t, drawn) + " " + text)
+                continue
+        else:
+            text = _one_move(t, game, view, index, auto, reader)
+        count = min(_draws_in_a_row(view, index - 1), index - indices[0]) \
             if _move_after_draws(view, index - 1) else 0
-        if drawn:
+        if count:
             text = t.plural("After drawing a tile: {move}",
-                            "After drawing {count} tiles: {move}", drawn, move=text)
+                            "After drawing {count} tiles: {move}", count, move=text)
         lines.append(text)
     return lines
 

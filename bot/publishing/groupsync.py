@@ -38,6 +38,9 @@ class GroupSync:
         self.limiter = limiter
         #: Told (game, move number) each time the table is shown at a move (the metrics).
         self.on_table_shown: Callable[[int, int], None] | None = None
+        #: Games whose table is to be posted again at the bottom of the group (/table): the
+        #: group's sync does it, so that only it ever changes which message is the table.
+        self.moving_down: set[int] = set()
 
     async def sync(self, game_id: int) -> None:
         await self._drain_outbox(game_id)
@@ -136,7 +139,8 @@ class GroupSync:
         t = translator(game.language)
         key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
                      game.timer.warned)
-        if key_of(game.messages.table_key) == key and game.messages.table_hand == match.hand.number:
+        if (key_of(game.messages.table_key) == key and game.messages.table_hand == match.hand.number
+                and game.game_id not in self.moving_down):
             return None
         view = table_view(match)
         caption = captions.table_caption(t, game, view)
@@ -152,7 +156,9 @@ class GroupSync:
         if messages.table_message is not None and messages.table_hand != number:
             await self._finish_table(game, messages.table_message, messages.table_hand)
             messages.table_message = None
-        if messages.table_message is None or not await self.messenger.edit(
+        # /table: the table posted again below, then the one above retired
+        moved = messages.table_message if game.game_id in self.moving_down else None
+        if messages.table_message is None or moved is not None or not await self.messenger.edit(
             game.chat_id, messages.table_message, draft, messages.table_key
         ):
             with self.messenger.sending(game.game_id, TABLE):
@@ -161,7 +167,15 @@ class GroupSync:
                 messages.table_message = sent.message_id  # from now on this one's buttons act
         messages.table_hand = number
         messages.table_key = draft.stored
+        self.moving_down.discard(game.game_id)
+        if moved is not None:  # one live table a game: the one above goes, as a hand's does
+            await self.messenger.retire(game.chat_id, moved, delete=True)
         return True
+
+    def bring_down(self, game_id: int) -> None:
+        """Post the game's table again at the bottom of the group at its next sync (the
+        caller asks the publisher for one)."""
+        self.moving_down.add(game_id)
 
     async def _finish_table(self, game: Game, message_id: int, hand_number: int | None) -> None:
         """The table of a hand that is over shows how it ended (the last tile, knock or dead

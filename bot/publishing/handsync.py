@@ -23,6 +23,10 @@ from ..service import GameService
 from ..service.locks import Locks
 from .messenger import Draft, Messenger, digest, key_of
 
+#: Telegram's 🎉 message effect, on the match's win in the winner's private chat (private
+#: chats only: Telegram refuses effects elsewhere).
+WIN_EFFECT = "5046509860389126442"
+
 
 class HandSync:
     """Brings one game's private hand messages up to date, each player's on its own: one
@@ -60,7 +64,7 @@ class HandSync:
         # must not hold back the others' tiles.
         seats = [(seat, draft) for seat, draft in hands.items() if draft is not None]
         results = await asyncio.gather(
-            *(self._sync_drawn_hand(game, seat, draft) for seat, draft in seats),
+            *(self._sync_drawn_hand(game, seat, draft, languages[seat]) for seat, draft in seats),
             return_exceptions=True)
         changed = any(result is True for result in results)
         errors = [r for r in results if isinstance(r, BaseException)]
@@ -142,7 +146,8 @@ class HandSync:
         return t("↩ The table is in the group {name}.", name=wording.quote(title, 64)) if title \
             else ""
 
-    async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft) -> bool:
+    async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft, language: str | None
+                               ) -> bool:
         """Draw a hand's picture (in the worker) and bring its message up to date, unless
         the game moved past what it shows meanwhile: the change that did asked for the next
         round, which sends what follows (a stale turn would be one more message, notifying
@@ -152,7 +157,22 @@ class HandSync:
         if not _still_current(game, seat, user_id, drawn.key):
             self._request(game.game_id)
             return False
-        return await self._sync_hand(game, seat, drawn)
+        changed = await self._sync_hand(game, seat, drawn)
+        if changed and seat not in game.messages.announced_unreachable:
+            await self._cheer(game, seat, translator(language or game.language))
+        return changed
+
+    async def _cheer(self, game: Game, seat: int, t: Translator) -> None:
+        """The match's winners hear it in private with a burst of 🎉 (told when their hand
+        message first shows the match's end: once)."""
+        match = game.match
+        if game.status is not Status.FINISHED or match is None or match.result is None \
+                or match.result.winner is None or seat not in match.sides[match.result.winner]:
+            return
+        with contextlib.suppress(TelegramError):  # a lost cheer is better than a doubled one
+            await self.messenger.bot.send_message(
+                game.players[seat].user_id, t("🎉 You won the match. Well played!"),
+                message_effect_id=WIN_EFFECT)
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
         player = game.players[seat]

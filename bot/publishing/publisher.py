@@ -78,6 +78,11 @@ class Publisher:
                     self._holding(key), name=f"sync-{game_id}-{channel}"
                 )
 
+    def bring_table_down(self, game_id: int) -> None:
+        """/table: post the game's table again at the bottom of its group, soon."""
+        self.group.bring_down(game_id)
+        self.request(game_id)
+
     def _busy(self, game_id: int) -> bool:
         return any((game_id, channel) in self._tasks for channel in self._channels)
 
@@ -102,6 +107,7 @@ class Publisher:
             return
         self.service.release(game_id)
         self.notices.forget(game_id)
+        self.group.moving_down.discard(game_id)  # a /table the game's end made moot
         if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
             self.hands.chat_titles.pop(game.chat_id, None)
         self.trimmer.after_release()
