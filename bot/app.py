@@ -68,6 +68,7 @@ POLL_CALL = "polling_action_cb"
 GROUP_COMMANDS = (
     ("newgame", N_("Open a domino table")),
     ("notify", N_("Tell me in private when a table opens here")),
+    ("table", commands.TABLE_COMMAND),
     ("hand", N_("Send me my tiles again")),
     ("leave", N_("Leave the game")),
     ("stop", N_("Stop the running game")),
@@ -79,6 +80,7 @@ GROUP_COMMANDS = (
 )
 PRIVATE_COMMANDS = (
     ("hand", N_("Send me my tiles again")),
+    ("table", commands.TABLE_COMMAND),
     ("stats", N_("My statistics")),
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
@@ -163,7 +165,7 @@ def build_application(
 
     for name, callback in (
         ("start", commands.start_command), ("newgame", commands.newgame_command),
-        ("notify", commands.notify_command),
+        ("notify", commands.notify_command), ("table", commands.table_command),
         ("stop", commands.stop_command), ("leave", commands.leave_command),
         ("settings", settings_command), ("hand", commands.hand_command),
         ("rules", commands.rules_command), ("help", commands.help_command),

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import HandEnded, HandEndReason, MatchEnded, PublicMove, ScoreReason, TableView
+from engine import (
+    HandEnded,
+    HandEndReason,
+    MatchEnded,
+    PublicMove,
+    ScoreReason,
+    TableView,
+    variant,
+)
 
 from ..gamebook import presentation
 from ..i18n import N_, Translator
@@ -167,7 +175,7 @@ def _without_double(t: Translator, view: TableView, names: Sequence[str],
     (the lightest hand without a double), as the hand where all hold one says it."""
     hands = view.revealed_hands
     ended = view.result
-    if (view.game != "bergen" or hands is None or ended is None
+    if (not variant(view.game).blocked_by_doubles or hands is None or ended is None
             or ended.reason is not HandEndReason.BLOCKED):
         return []
     plain = [seat for seat, hand in enumerate(hands)

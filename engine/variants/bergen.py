@@ -24,6 +24,7 @@ class Bergen(Variant):
     stock_reserve = 2
     points_in_play = True
     keeps_scored = True
+    blocked_by_doubles = True  # D20: the lightest hand without a double, else the lowest double
     deal_sizes = {2: 6, 3: 6, 4: 5}
     has_stock = True
     plays_on_tie = True

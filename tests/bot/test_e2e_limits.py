@@ -162,7 +162,8 @@ async def test_a_stop_while_telegram_fails_every_call_retries_nothing_and_loses_
     async with group.bot():
         await server.wait_for(lambda: turn_shown(group) and table_caption(group) != before)
         await server.wait_for(lambda: lobby.said("the table is ready"))
-        assert all(u.id in lobby.lobby().mentioned_user_ids for u in lobby.users)
+        await server.wait_for(lambda: all(u.id in lobby.lobby().mentioned_user_ids
+                                          for u in lobby.users))
         assert group.game().status is Status.PLAYING
         await server.wait_for(lambda: active_hand(server, turn[0]) is None)  # moved: waits
 

@@ -9,19 +9,11 @@ import itertools
 import re
 
 from bot_kit import Group
-from telegram.ext import CommandHandler
 
-from bot.handlers.commands import table_command
 from bot.models import Status
 from bot.publishing.handsync import WIN_EFFECT
 from engine import table_view
 from fakeapi import StoredMessage
-
-
-def with_table_command(group: Group) -> None:
-    """/table as bot/app.py registers it (its owner adds the CommandHandler there)."""
-    application = group.extra["application"]
-    application.add_handler(CommandHandler("table", table_command))  # type: ignore[attr-defined]
 
 
 def table_message(group: Group) -> StoredMessage:
@@ -47,7 +39,6 @@ async def moved_below(group: Group, old: StoredMessage, after: StoredMessage) ->
 
 async def test_table_comes_down_from_the_group_and_stays_live(group: Group) -> None:
     async with group.bot():
-        with_table_command(group)
         table = await group.start("gaple")
         await table.play_one()
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
@@ -73,7 +64,6 @@ async def test_table_comes_down_from_the_group_and_stays_live(group: Group) -> N
 
 async def test_table_comes_down_from_private_and_from_both_buttons(group: Group) -> None:
     async with group.bot():
-        with_table_command(group)
         table = await group.start("gaple")
         await table.play_one()
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
@@ -109,7 +99,6 @@ async def test_table_comes_down_from_private_and_from_both_buttons(group: Group)
 
 async def test_table_in_a_group_without_a_game_says_so(group: Group) -> None:
     async with group.bot():
-        with_table_command(group)
         asked = group.send(group.users[0], "/table")
         answer = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
