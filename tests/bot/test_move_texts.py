@@ -177,8 +177,12 @@ def test_a_player_reads_what_the_knock_made_for_them_cost() -> None:
     match.apply(0, Play(Tile(1, 2)))
     match.apply(1, DRAW)  # nothing fits 1 or 2, nor does the tile drawn
     match.apply(1, KNOCK)
+    waiting = captions.hand_caption(T, game_of(match), player_view(match, 1))
+    assert "knocked for you" not in waiting  # told once, in order, on the player's next turn
+    match.apply(0, player_view(match, 0).legal[0])
     caption = captions.hand_caption(T, game_of(match), player_view(match, 1))
-    assert "You could not lay a tile, so I knocked for you: -6." in caption
+    assert ("• I drew a tile for you: 2-3. You could not lay a tile, so I knocked for you: -6."
+            in caption)
     assert "knock costs" not in caption  # said once, not "knocked ... a knock costs 6"
 
 
