@@ -18,6 +18,7 @@ the view); nothing here works a scoring rule out again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -43,6 +44,7 @@ from .themes import Colour, Theme
 Rect = tuple[int, int, int, int]
 COUNT_SIZE = 56
 STATUS_SIZE = SMALLEST_TEXT
+RIBBON_SIZE = 40  # Kolbasa's ribbons' names
 OFF_SIDE = 26  # the tiles cut off, lying: 52 x 26
 HEADERS = (ScoreReason.TRIPLE_HEADER, ScoreReason.DOUBLE_HEADER)
 # A legend's words start 54 px into the box (its mark first) and may run to 10 px before its
@@ -158,8 +160,40 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
         x, y = marks[end.end]
         fill, colour, ring = end_colours(end, palette)
         end_mark(canvas, draw, (left + x, top + y), radius, end, fill, colour, ring)
+    if layout.kind == "ribbons" and spots:
+        _ribbon_names(canvas, draw, spots, palette, labels, area)
     if layout.off:
         _cut_off(canvas, draw, layout.off, palette, labels, area)
+
+
+ARROW = 13
+
+
+@cache
+def _arrow(pointing: int, colour: Colour) -> Image.Image:
+    """A triangle pointing left (-1) or right (1), as the buttons' ◀ and ▶ (the UI font has
+    no such glyph); a sprite, pasted: the frame records only what is pasted or lettered."""
+    size = ARROW
+    sprite = Image.new("RGBA", (2 * size, 2 * size), (0, 0, 0, 0))
+    tip, back = (0, 2 * size - 1) if pointing < 0 else (2 * size - 1, 0)
+    ImageDraw.Draw(sprite).polygon([(tip, size), (back, 0), (back, 2 * size - 1)],
+                                   fill=colour)
+    return sprite
+
+
+def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequence[Spot], palette: Theme,
+                  labels: TableLabels, area: Rect) -> None:
+    """Kolbasa's two ribbons named as the buttons and captions name them, their arrow
+    first: the upper one "◀ left" above it, the lower one "▶ right" below it."""
+    left, top, right, _ = area
+    x = left + min(spot.x for spot in spots)
+    upper = top + min(spot.y for spot in spots) - 30
+    lower = top + max(spot.box[3] for spot in spots) + 30
+    size = ARROW  # the arrow's half height
+    for y, pointing, words in ((upper, -1, labels.left), (lower, 1, labels.right)):
+        paste(canvas, _arrow(pointing, palette.accent), x, y - size)
+        text(draw, (x + 2 * size + 12, y), words, RIBBON_SIZE, palette.text, bold=True,
+             anchor="lm", max_width=right - x - 2 * size - 24)
 
 
 def _cut_off(canvas: Image.Image, draw: ImageDraw.ImageDraw, off: Sequence[Tile],

@@ -120,8 +120,9 @@ def draw_match_end(view: TableView, names: Sequence[str], changes: Sequence[int 
              anchor="rs", max_width=SETTLE_W - 20)
         rating_right -= SETTLE_W
     if any(change is not None for change in changes):
+        # The names' column has no heading: "rating change" may reach over it.
         text(draw, (rating_right, baseline), labels.rating, CAPTION_SIZE, palette.muted,
-             anchor="rs", max_width=RATING_W)
+             anchor="rs", max_width=rating_right - MARGIN - 120)
     top += COLUMNS_H
     for place, side in ranked_sides(view):
         top += _side_row(canvas, draw, top, place, side, view, shown, changes, palette)

@@ -55,7 +55,9 @@ RUSSIAN = TableLabels(
     ribbon_waits="ждёт другую ленту",
     match_over="Матч окончен",
     final_score="итог",
-    rating="рейтинг",
+    rating="изменение рейтинга",
+    left="слева",
+    right="справа",
     settlement="расчёт",
 )
 
