@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from engine import ActionKind, TableView
 
-from .canvas import face_down_row, paste, pill, rounded, text
+from .canvas import ROBOT, face_down_row, paste, pill, robot, rounded, text
 from .fonts import SMALLEST_TEXT, fit, font, printable
 from .labels import TableLabels
 from .sprites import back_sprite
@@ -110,6 +110,12 @@ def name_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
         paste(canvas, rounded(2 * r, 2 * r, r, team), x, y - r)
         x += 2 * r + 10
         max_width -= 2 * r + 10
+    if name.startswith(ROBOT + " "):  # a computer player: the texts' "🤖 Rio"
+        mark = round(size * 0.82)
+        paste(canvas, robot(mark, colour or palette.text), x, y - mark / 2 - 2)
+        x += mark + 10
+        max_width -= mark + 10
+        name = name.removeprefix(ROBOT + " ")
     text(draw, (x, y), name, size, colour or palette.text, bold=bold, anchor="lm",
          max_width=max_width)
 
