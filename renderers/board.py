@@ -181,8 +181,8 @@ def _arrow(pointing: int, colour: Colour) -> Image.Image:
     return sprite
 
 
-def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequence[Spot], palette: Theme,
-                  labels: TableLabels, area: Rect) -> None:
+def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequence[Spot],
+                  palette: Theme, labels: TableLabels, area: Rect) -> None:
     """Kolbasa's two ribbons named as the buttons and captions name them, their arrow
     first: the upper one "◀ left" above it, the lower one "▶ right" below it."""
     left, top, right, _ = area
