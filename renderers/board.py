@@ -18,6 +18,7 @@ the view); nothing here works a scoring rule out again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -39,12 +40,14 @@ from .fonts import SMALLEST_TEXT, font
 from .labels import TableLabels
 from .snake import Across, Snake, Spot, snake
 from .sprites import Look
+from .strokes import named
 from .themes import Colour, Theme
 
 Rect = tuple[int, int, int, int]
 COUNT_SIZE = 56
 STATUS_SIZE = SMALLEST_TEXT
-RIBBON_SIZE = 40  # Kolbasa's ribbons' names
+RIBBON_SIZE = SMALLEST_TEXT  # Kolbasa's ribbons' names, at most RIBBON_WORDS px wide
+RIBBON_WORDS = 220
 OFF_SIDE = 26  # the tiles cut off, lying: 52 x 26
 HEADERS = (ScoreReason.TRIPLE_HEADER, ScoreReason.DOUBLE_HEADER)
 # A legend's words start 54 px into the box (its mark first) and may run to 10 px before its
@@ -89,8 +92,8 @@ def line_snake(view: TableView, width: int, height: int) -> Snake:
     return snake(layout.line, layout.center or 0, across(view), width, height)
 
 
-def _spots(view: TableView, width: int,
-           height: int) -> tuple[tuple[Spot, ...], dict[End, tuple[int, int]], int]:
+def _spots(view: TableView, width: int, height: int,
+           labels: TableLabels) -> tuple[tuple[Spot, ...], dict[End, tuple[int, int]], int]:
     """Every tile's place, where each end's mark goes, and the badges' radius."""
     layout = view.layout
     if layout.kind == "line":
@@ -100,8 +103,11 @@ def _spots(view: TableView, width: int,
             marks = {End.LEFT: (laid.ends[0].x, laid.ends[0].y),
                      End.RIGHT: (laid.ends[1].x, laid.ends[1].y)}
         return laid.spots, marks, laid.badge_radius
-    figure = largest(layout, width, height)
-    return figure.spots, {m.end: (m.x, m.y) for m in figure.marks}, figure.badge_radius
+    # Clear of the row of tiles cut off along the bottom, and still centred.
+    off = OFF_SIDE + 24 if layout.off else 0
+    figure = largest(layout, width, height - 2 * off, ribbon_names_width(layout, labels))
+    spots = tuple(replace(spot, y=spot.y + off) for spot in figure.spots)
+    return spots, {m.end: (m.x, m.y + off) for m in figure.marks}, figure.badge_radius
 
 
 def end_mark(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],
@@ -147,7 +153,7 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
     """The laid tiles and the open ends' marks in ``area``."""
     layout = view.layout
     left, top, right, bottom = area
-    spots, marks, radius = _spots(view, right - left, bottom - top)
+    spots, marks, radius = _spots(view, right - left, bottom - top, labels)
     last = view.last_played
     for spot in spots:
         look = Look.HIGHLIGHT if spot.tile is last else Look.PLAIN
@@ -178,22 +184,30 @@ def _arrow(pointing: int, colour: Colour) -> Image.Image:
     tip, back = (0, 2 * size - 1) if pointing < 0 else (2 * size - 1, 0)
     ImageDraw.Draw(sprite).polygon([(tip, size), (back, 0), (back, 2 * size - 1)],
                                    fill=colour)
-    return sprite
+    return named(sprite, "arrow", pointing, colour)
+
+
+def ribbon_names_width(layout: LayoutView, labels: TableLabels) -> int:
+    """The room the ribbons' names take at the figure's left (none but Kolbasa's)."""
+    if layout.kind != "ribbons":
+        return 0
+    words = max(width_of(labels.left, RIBBON_SIZE, True), width_of(labels.right, RIBBON_SIZE,
+                                                                    True))
+    return round(2 * ARROW + 10 + min(words, RIBBON_WORDS) + 20)
 
 
 def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequence[Spot],
                   palette: Theme, labels: TableLabels, area: Rect) -> None:
-    """Kolbasa's two ribbons named as the buttons and captions name them, their arrow
-    first: the upper one "◀ left" above it, the lower one "▶ right" below it."""
-    left, top, right, _ = area
-    x = left + min(spot.x for spot in spots)
-    upper = top + min(spot.y for spot in spots) - 30
-    lower = top + max(spot.box[3] for spot in spots) + 30
-    size = ARROW  # the arrow's half height
-    for y, pointing, words in ((upper, -1, labels.left), (lower, 1, labels.right)):
-        paste(canvas, _arrow(pointing, palette.accent), x, y - size)
-        text(draw, (x + 2 * size + 12, y), words, RIBBON_SIZE, palette.text, bold=True,
-             anchor="lm", max_width=right - x - 2 * size - 24)
+    """Kolbasa's two ribbons named as the buttons and captions name them, left of the base,
+    each beside its own: "◀ left" the upper one, "▶ right" the lower one."""
+    left, top, _, _ = area
+    base = spots[0]  # the figure lays the base first
+    x = left + base.x - 20
+    for y, pointing, words in ((top + base.y + base.side / 2, -1, labels.left),
+                               (top + base.y + 1.5 * base.side, 1, labels.right)):
+        used = text(draw, (x, y), words, RIBBON_SIZE, palette.text, bold=True, anchor="rm",
+                    max_width=RIBBON_WORDS)
+        paste(canvas, _arrow(pointing, palette.accent), x - used - 10 - 2 * ARROW, y - ARROW)
 
 
 def _cut_off(canvas: Image.Image, draw: ImageDraw.ImageDraw, off: Sequence[Tile],

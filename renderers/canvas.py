@@ -240,4 +240,4 @@ def robot(size: int, colour: Colour) -> Image.Image:
     draw.ellipse([5 * u, 8.5 * u, 8.6 * u, 12.1 * u], fill=clear)
     draw.ellipse([11.4 * u, 8.5 * u, 15 * u, 12.1 * u], fill=clear)
     draw.rounded_rectangle([6.5 * u, 14.5 * u, 13.5 * u, 16.3 * u], radius=0.9 * u, fill=clear)
-    return sprite.resize((size, size), Image.Resampling.LANCZOS)
+    return named(sprite.resize((size, size), Image.Resampling.LANCZOS), "robot", size, colour)

@@ -28,8 +28,8 @@ from .errors import FontNotFoundError
 
 ELLIPSIS = "\u2026"
 # No text on a picture is smaller: a phone shows a 1280-px picture about 400 px wide, where
-# 32 px becomes 10, the least that reads. Names and scores are drawn larger.
-SMALLEST_TEXT = 32
+# 40 px becomes 12.5 (its capitals 9), the least that reads. Names and scores are drawn larger.
+SMALLEST_TEXT = 40
 SYSTEM_FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
 TYPEFACES = Path(__file__).parent / "typefaces"
 

@@ -26,13 +26,13 @@ ROW_PAD = 16
 ROW_GAP = 10
 COLUMNS_H = 52
 PAD = 22
-NAME_SIZE = 38
-FIGURE_SIZE = 40
+NAME_SIZE = 44
+FIGURE_SIZE = 46
 SCORE_SIZE = 48
 CAPTION_SIZE = SMALLEST_TEXT
 SCORE_W = 240  # the score column, right-aligned at the row's right
 RATING_W = 200  # the rating column, left of it
-SETTLE_W = 220  # Six-matador: what each side receives or pays, between the two
+SETTLE_W = 260  # Six-matador: what each side receives or pays, between the two
 
 
 def ranked_sides(view: TableView) -> list[tuple[int, int]]:

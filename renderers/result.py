@@ -27,8 +27,8 @@ NAME_W = 380
 TOTAL_W = 180
 PILL_SIZE = SMALLEST_TEXT
 CAPTION_SIZE = SMALLEST_TEXT
-NAME_SIZE = 38
-FIGURE_SIZE = 40
+NAME_SIZE = 44
+FIGURE_SIZE = 46
 
 
 def _height(view: TableView) -> int:
@@ -109,7 +109,7 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
             r = 9
             paste(canvas, rounded(2 * r, 2 * r, r, team), x, baseline - 13 - r)
             x += 2 * r + 10
-        text(draw, (x, baseline), who, 36, colour, bold=won, anchor="ls",
+        text(draw, (x, baseline), who, CAPTION_SIZE, colour, bold=won, anchor="ls",
              max_width=points_x - 160 - x)
         points = result.points[index]
         text(draw, (points_x, baseline), signed(points), FIGURE_SIZE,

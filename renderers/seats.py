@@ -7,7 +7,7 @@ tiles, then shows a face-down tile instead of the word "tiles", and only then sh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
@@ -21,15 +21,17 @@ from .themes import Colour, Theme
 
 Rect = tuple[int, int, int, int]
 
-NAME_SIZE = 38
+NAME_SIZE = 44
 CAPTION_SIZE = SMALLEST_TEXT
-FIGURE_SIZE = 40
+FIGURE_SIZE = 46
 PILL_SIZE = SMALLEST_TEXT
 PAD = 16
 FIGURE_GAP = 8  # between a caption and its number
 ITEM_GAP = 20  # between one figure and the next
 HAND_BACK = 16  # a face-down tile in hand, standing: 16 x 32
 DEAD_BACK = 14  # a dead tile, lying face down: 28 x 14
+TALL_PANEL = 172  # a panel this tall shows its figures on two rows where one would cut words
+ROW_STEP = 54  # between the two rows' baselines
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +169,13 @@ def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float) -> _
     return _Figures(None, dead, score, scored)
 
 
+def cuts_words(seat: Seat, labels: TableLabels, score_word: str, width: float) -> bool:
+    """Whether a panel ``width`` wide would cut or leave out a word of its figures' row."""
+    inner = width - 2 * PAD
+    return _fitted(seat, labels, score_word, inner) != _fitted(seat, labels, score_word,
+                                                               float("inf"))
+
+
 def _figure(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
             caption: str | None, value: int | str, palette: Theme, *,
             right_aligned: bool = False, colour: Colour | None = None) -> float:
@@ -198,12 +207,19 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
     inner = width - 2 * PAD
     name_y = top + 36
     marker = _marker(canvas, draw, right - PAD + 6, name_y - round(PILL_SIZE * 0.75), seat,
-                     palette, labels, inner * 0.45)
+                     palette, labels, max(inner * 0.5, inner - 150.0))
     # The frame and the pill mark the seat to move: no arrow, so a long name keeps its room.
     name_row(canvas, draw, left + PAD, name_y, inner - marker - (12 if marker else 0),
              seat.name, seat.team, palette)
     words = _fitted(seat, labels, score_word, inner)
     baseline = bottom - 20
+    # A tall panel (five seats' narrow ones) gives the scores a row of their own where one
+    # row would cut the words: no word is cut where it fits whole.
+    whole = _fitted(seat, labels, score_word, float("inf"))
+    two_rows = height >= TALL_PANEL and words != whole
+    if two_rows:
+        upper = _fitted(replace(seat, score=None, scored=None), labels, score_word, inner)
+        words = replace(upper, score=whole.score, scored=whole.scored)
     end = float(right - PAD)
     if seat.score is not None:
         end -= _figure(canvas, draw, end, baseline, words.score, seat.score, palette,
@@ -212,6 +228,8 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
         colour = palette.knock if seat.scored < 0 else palette.accent if seat.scored else None
         end -= _figure(canvas, draw, end, baseline, words.scored, signed(seat.scored), palette,
                        right_aligned=True, colour=colour) + ITEM_GAP
+    if two_rows:
+        end, baseline = float(right - PAD), baseline - ROW_STEP
     x = float(left + PAD)
     x += _figure(canvas, draw, x, baseline, words.tiles, seat.tiles, palette)
     dead_width = 0.0

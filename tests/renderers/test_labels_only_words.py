@@ -123,6 +123,6 @@ def test_every_word_on_every_picture_comes_from_labels_or_names(drawn_text: list
         elif sample.kind == "result":
             render_hand_result(sample.table, sample.names, labels=RUSSIAN)
     assert drawn_text
-    allowed = _allowed(names + names_for(4) + ("Ann", "Bo") + names_for(3))
+    allowed = _allowed(names + names_for(4) + ("Ann", "Bo") + names_for(3) + names_for(2))
     assert _leftover(drawn_text, allowed) == []
     assert "Игрок" in " ".join(drawn_text)  # the emoji-only and empty names
