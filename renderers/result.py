@@ -74,8 +74,10 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
     x = _tiles(canvas, left + NAME_W, tiles_top, view.revealed_hands[seat], Look.PLAIN, palette)
     if dead:
         x += 16
+        # The word takes what the dead tiles and the total leave: whole where it fits.
+        room = right - PAD - TOTAL_W - 60 - x - 10 - len(dead) * (SIDE + 10)
         x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, CAPTION_SIZE,
-                       palette.knock, anchor="lm", max_width=130)
+                       palette.knock, anchor="lm", max_width=max(130.0, room))
         _tiles(canvas, x, tiles_top, dead, Look.DEAD, palette)
     if not result.pips_count:
         return  # the pips count for nothing here (the hand's end says so)
