@@ -50,9 +50,10 @@ RIBBON_SIZE = SMALLEST_TEXT  # Kolbasa's ribbons' names, at most RIBBON_WORDS px
 RIBBON_WORDS = 220
 OFF_SIDE = 26  # the tiles cut off, lying: 52 x 26
 HEADERS = (ScoreReason.TRIPLE_HEADER, ScoreReason.DOUBLE_HEADER)
-# A legend's words start 54 px into the box (its mark first) and may run to 10 px before its
-# right edge: they are wrapped to that width, and a little less, so none is cut when drawn.
-LEGEND_INDENT = 70
+# A legend's words start 40 px into the box (its mark first) and may run to 6 px before its
+# right edge: they are wrapped to that width, and a little less, so none is cut when drawn
+# (the four-seat box is 240 px wide: "menunggu", 190 px, must fit).
+LEGEND_INDENT = 48
 
 
 def crosswise(layout: LayoutView) -> frozenset[Tile]:
@@ -273,9 +274,12 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
         text(draw, (x + min(caption, right - left - used - 36) + 12, (top + bottom) / 2 + 4),
              str(layout.count), COUNT_SIZE, colour, bold=True, anchor="lm")
         return
+    # A legend's first line follows its mark; the lines after it start under the mark, so a
+    # long word that would not fit beside it still shows whole.
     rows = [(row, legend, index == 0) for words, legend in lines
             for index, row in enumerate(
-                wrapped(words, right - left - (LEGEND_INDENT if legend else 24)))]
+                wrapped(words, right - left - 24, right - left - LEGEND_INDENT) if legend
+                else wrapped(words, right - left - 24))]
     step = min(44.0, (bottom - top) / (len(rows) + 0.5))
     y = (top + bottom) / 2 - step * (len(rows) - 1) / 2
     for words, legend, first in rows:
@@ -283,24 +287,26 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
             text(draw, (centre, y), words, STATUS_SIZE, palette.accent, bold=True, anchor="mm",
                  max_width=right - left - 24)
         else:
-            r = 11
-            x = left + 20
+            r = 10
+            x = left + 12
             if first:  # the mark it explains, as the end's badge is drawn
                 disc = rounded(2 * r, 2 * r, r, palette.knock) if legend == "matador" else \
                     rounded(2 * r, 2 * r, r, palette.panel, palette.muted, 3)
                 paste(canvas, disc, x, y - r)
-            text(draw, (x + 2 * r + 12, y), words, STATUS_SIZE, palette.text, anchor="lm",
-                 max_width=right - x - 2 * r - 22)
+            indent = 2 * r + 8 if first else 0
+            text(draw, (x + indent, y), words, STATUS_SIZE, palette.text, anchor="lm",
+                 max_width=right - x - indent - 6)
         y += step
 
 
-def wrapped(words: str, width: float) -> list[str]:
-    """``words`` in lines of at most ``width`` px at the status size (a word longer than that
-    is cut when drawn)."""
+def wrapped(words: str, width: float, first: float | None = None) -> list[str]:
+    """``words`` in lines of at most ``width`` px at the status size, the first line of at
+    most ``first`` (a word longer than its line is cut when drawn)."""
     face = font(STATUS_SIZE)
     lines: list[str] = []
     for word in words.split():
-        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
+        room = first if first is not None and len(lines) == 1 else width
+        if lines and face.getlength(f"{lines[-1]} {word}") <= room:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)

@@ -65,8 +65,10 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
     pills_end = left + NAME_W if view.revealed_hands[seat] or dead else \
         right - PAD - TOTAL_W - 60.0
     if won:
+        # Whole where the row has room ("pemenang"): a pill after it keeps what is left.
         x += 8 + pill(canvas, draw, x, top + 62, labels.winner, PILL_SIZE, palette.winner,
-                      palette.on_accent, max_width=NAME_W / 2)
+                      palette.on_accent, max_width=max(NAME_W / 2, pills_end - x - (
+                          NAME_W / 3 if result.out_seat == seat else 0)))
     if result.out_seat == seat:
         pill(canvas, draw, x, top + 62, labels.went_out, PILL_SIZE, palette.accent,
              palette.on_accent, max_width=pills_end - x)
