@@ -8,6 +8,7 @@ tiles, then shows a face-down tile instead of the word "tiles", and only then sh
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -146,6 +147,7 @@ class _Figures:
     scored: str | None = None
 
 
+@lru_cache(maxsize=2048)  # asked some 5 times a seat and picture, of the same few seats
 def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float) -> _Figures:
     caption, figure = font(CAPTION_SIZE), font(FIGURE_SIZE, True)
     values = [str(seat.tiles)] + [str(v) for v in (seat.dead, seat.score) if v is not None]
