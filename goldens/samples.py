@@ -63,6 +63,7 @@ def labels_for(game: str) -> TableLabels:
 
 NAMES = {
     4: ("Þórdís Ægisdóttir", "Дмитрий", "Budi 🎲 Santoso", "Ngọc Ánh"),
+    3: ("Ayu", "\U0001f916 Rio", "Þórdís"),  # a computer player, marked as the texts do
     5: ("Þórdís", "Дмитрий Александрович Соколов-Микитов", "Budi", "Siti 👩‍👩‍👧", "Ólafur"),
 }
 

@@ -12,7 +12,9 @@ counts twice): a double laid along that arrives where the arm must turn goes str
 tile before it turning instead.
 
 Ribbons: the base stands across at the left of the figure and the two ribbons run right from
-its two halves, side by side, the left ribbon on top. The figure is centred in the area.
+its two halves, side by side, the left ribbon on top. The figure is centred in the area. Long
+ribbons fold at the area's edge, away from each other (the left one up, the right one down)
+rather than shrink below :data:`FLAT_RIBBONS`.
 
 Either way the largest tile size (from :data:`~renderers.snake.SIDES`) is used at which every
 tile and end mark lies inside the area and no two overlap.
@@ -122,16 +124,22 @@ def _may_turn(laid: LaidTile) -> bool:
 
 def _arm(tiles: Sequence[LaidTile], origin: tuple[float, float], direction: Vector,
          start: float, side: int, bounds: Box, near_first: bool,
-         straight: int = 0) -> tuple[list[Spot], Mark]:
+         straight: int = 0, fold: bool = False) -> tuple[list[Spot], Mark]:
     """One arm from ``origin`` (the spinner's centre), its first tile ``start`` px out; its
-    first ``straight`` tiles never turn."""
+    first ``straight`` tiles never turn. A ``fold`` arm turns twice at once where it meets
+    the edge, coming straight back beside itself, and turns no more."""
     gap, radius = gap_for(side), badge_radius_for(side)
     beyond = 2 * radius + 2 * gap  # a badge after an arm's last tile
     centre, cursor, turned = origin, start, False
+    corners = 0
     spots: list[Spot] = []
     for index, laid in enumerate(tiles):
         length, breadth = (side, 2 * side) if laid.cross else (2 * side, side)
         room = _room(centre, direction, cursor, bounds)
+        if fold and corners == 1 and _may_turn(laid):
+            room, turned = -1.0, False  # the fold's second corner, at once
+        elif fold and corners >= 2:
+            room = float("inf")
         following = tiles[index + 1] if index + 1 < len(tiles) else None
         # A double laid along next, with no room for it beyond this tile: turn here.
         double_next = (following is not None and not following.cross
@@ -148,6 +156,7 @@ def _arm(tiles: Sequence[LaidTile], origin: tuple[float, float], direction: Vect
             box = _box(middle, turn, -side / 2, 2 * side, side)
             spots.append(_spot(laid, box, turn, side, near_first))
             centre, direction, cursor, turned = middle, turn, 1.5 * side + gap, True
+            corners += 1
             continue
         box = _box(centre, direction, cursor, length, breadth)
         spots.append(_spot(laid, box, direction, side, near_first))
@@ -209,9 +218,12 @@ def cross_at(layout: LayoutView, side: int, width: int, height: int) -> Figure:
     return Figure(side, radius, tuple(spots), tuple(marks), width, height)
 
 
-def ribbons_at(layout: LayoutView, side: int, width: int, height: int) -> Figure:
+def ribbons_at(layout: LayoutView, side: int, width: int, height: int, lead: int = 0,
+               folded: bool = False) -> Figure:
     """A base and its two ribbons at one size: the base standing across, the ribbons to its
-    right."""
+    right, ``lead`` px kept free at the left of the figure (their names); ``folded``, a
+    ribbon that reaches the area's right edge turns away from the other (the left one up,
+    the right one down) and on, so that long ribbons keep large tiles."""
     radius = badge_radius_for(side)
     if not layout.line or layout.center is None:
         return Figure(side, radius, (), (), width, height)
@@ -220,33 +232,61 @@ def ribbons_at(layout: LayoutView, side: int, width: int, height: int) -> Figure
     top_ribbon = tuple(reversed(layout.line[: layout.center]))
     bottom_ribbon = layout.line[layout.center + 1 :]
     longest = max(len(top_ribbon), len(bottom_ribbon))
-    figure_width = side + gap + longest * (2 * side + gap) + 2 * radius
-    left = (width - figure_width) / 2
+    figure_width = lead + side + gap + longest * (2 * side + gap) + 2 * radius
+    left = max(0.0, (width - figure_width) / 2) + lead
     middle = height / 2
     # The base's first half meets the left ribbon (after a cut too: the view writes it so).
     spots = [Spot(base.tile, round(left), round(middle - side), base.first, base.second, True,
                   side)]
     marks = []
-    # The left ribbon's tiles come in the line's order, outer half first: their near half is
-    # the second.
-    for end, tiles, row, near_first in ((End.LEFT, top_ribbon, middle - side / 2, False),
-                                        (End.RIGHT, bottom_ribbon, middle + side / 2, True)):
-        laid, mark = _arm(tiles, (left + side / 2, row), RIGHTWARD, side / 2 + gap, side,
-                          (0, 0, width * 4, height), near_first)
+    right = width if folded else width * 4
+    bounds = (left + side + gap, 0.0, float(right), float(height))
+    # Each ribbon is laid as the lower one (the way an arm turns); the upper one is then
+    # turned over onto its side of the line between them. The left ribbon's tiles come in
+    # the line's order, outer half first: their near half is the second.
+    for end, tiles, near_first in ((End.LEFT, top_ribbon, False),
+                                   (End.RIGHT, bottom_ribbon, True)):
+        laid, mark = _arm(tiles, (left + side / 2, middle + side / 2), RIGHTWARD,
+                          side / 2 + gap, side, bounds, near_first, fold=folded)
+        if end is End.LEFT:
+            laid, mark = [_over(spot, height) for spot in laid], Mark(
+                mark.end, mark.x, height - mark.y, (mark.direction[0], -mark.direction[1]))
         spots.extend(laid)
         # A mark wider than a ribbon keeps to its own side of the line between them.
-        y = min(mark.y, round(middle - radius)) if end is End.LEFT else max(
-            mark.y, round(middle + radius))
+        y = mark.y
+        if mark.direction == RIGHTWARD:
+            y = min(y, round(middle - radius)) if end is End.LEFT else max(
+                y, round(middle + radius))
         marks.append(Mark(end, mark.x, y, mark.direction))
     return Figure(side, radius, tuple(spots), tuple(marks), width, height)
 
 
-def largest(layout: LayoutView, width: int, height: int) -> Figure:
-    """The layout with the largest tiles that fit (below the smallest it may overflow)."""
-    draw = ribbons_at if layout.kind == "ribbons" else cross_at
-    figure = draw(layout, SIDES[0], width, height)
+def _over(spot: Spot, height: int) -> Spot:
+    """``spot`` turned over the area's middle row: a standing tile's halves change places."""
+    bottom = spot.box[3]
+    first, second = (spot.second, spot.first) if spot.vertical else (spot.first, spot.second)
+    return Spot(spot.tile, spot.x, height - bottom, first, second, spot.vertical, spot.side)
+
+
+# The least a ribbon's tile may be (its half's side, of 1280 px) before the ribbons fold to
+# keep them larger: 64 px is 20 at a phone's 400.
+FLAT_RIBBONS = 64
+
+
+def largest(layout: LayoutView, width: int, height: int, lead: int = 0) -> Figure:
+    """The layout with the largest tiles that fit (below the smallest it may overflow);
+    ribbons fold only where flat ones would be smaller than :data:`FLAT_RIBBONS`."""
+    if layout.kind == "ribbons":
+        flat = [side for side in SIDES if side >= FLAT_RIBBONS]
+        for folded, sizes in ((False, flat), (True, SIDES)):
+            for side in sizes:
+                figure = ribbons_at(layout, side, width, height, lead, folded)
+                if figure.fits:
+                    return figure
+        return figure
+    figure = cross_at(layout, SIDES[0], width, height)
     for side in SIDES[1:]:
         if figure.fits:
             break
-        figure = draw(layout, side, width, height)
+        figure = cross_at(layout, side, width, height)
     return figure

@@ -18,7 +18,7 @@ from .themes import Theme, find_theme
 WIDTH = 1280  # the group's pictures: a phone shows them some 400 px wide
 HEADER = 76  # the header row above the felt
 MARGIN = 14
-TITLE_SIZE = 44
+TITLE_SIZE = 48
 DETAILS_SIZE = SMALLEST_TEXT
 
 

@@ -18,6 +18,8 @@ the view); nothing here works a scoring rule out again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -38,16 +40,20 @@ from .fonts import SMALLEST_TEXT, font
 from .labels import TableLabels
 from .snake import Across, Snake, Spot, snake
 from .sprites import Look
+from .strokes import named
 from .themes import Colour, Theme
 
 Rect = tuple[int, int, int, int]
 COUNT_SIZE = 56
 STATUS_SIZE = SMALLEST_TEXT
+RIBBON_SIZE = SMALLEST_TEXT  # Kolbasa's ribbons' names, at most RIBBON_WORDS px wide
+RIBBON_WORDS = 220
 OFF_SIDE = 26  # the tiles cut off, lying: 52 x 26
 HEADERS = (ScoreReason.TRIPLE_HEADER, ScoreReason.DOUBLE_HEADER)
-# A legend's words start 54 px into the box (its mark first) and may run to 10 px before its
-# right edge: they are wrapped to that width, and a little less, so none is cut when drawn.
-LEGEND_INDENT = 70
+# A legend's words start 40 px into the box (its mark first) and may run to 6 px before its
+# right edge: they are wrapped to that width, and a little less, so none is cut when drawn
+# (the four-seat box is 240 px wide: "menunggu", 190 px, must fit).
+LEGEND_INDENT = 48
 
 
 def crosswise(layout: LayoutView) -> frozenset[Tile]:
@@ -87,8 +93,8 @@ def line_snake(view: TableView, width: int, height: int) -> Snake:
     return snake(layout.line, layout.center or 0, across(view), width, height)
 
 
-def _spots(view: TableView, width: int,
-           height: int) -> tuple[tuple[Spot, ...], dict[End, tuple[int, int]], int]:
+def _spots(view: TableView, width: int, height: int,
+           labels: TableLabels) -> tuple[tuple[Spot, ...], dict[End, tuple[int, int]], int]:
     """Every tile's place, where each end's mark goes, and the badges' radius."""
     layout = view.layout
     if layout.kind == "line":
@@ -98,8 +104,11 @@ def _spots(view: TableView, width: int,
             marks = {End.LEFT: (laid.ends[0].x, laid.ends[0].y),
                      End.RIGHT: (laid.ends[1].x, laid.ends[1].y)}
         return laid.spots, marks, laid.badge_radius
-    figure = largest(layout, width, height)
-    return figure.spots, {m.end: (m.x, m.y) for m in figure.marks}, figure.badge_radius
+    # Clear of the row of tiles cut off along the bottom, and still centred.
+    off = OFF_SIDE + 24 if layout.off else 0
+    figure = largest(layout, width, height - 2 * off, ribbon_names_width(layout, labels))
+    spots = tuple(replace(spot, y=spot.y + off) for spot in figure.spots)
+    return spots, {m.end: (m.x, m.y + off) for m in figure.marks}, figure.badge_radius
 
 
 def end_mark(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],
@@ -145,7 +154,7 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
     """The laid tiles and the open ends' marks in ``area``."""
     layout = view.layout
     left, top, right, bottom = area
-    spots, marks, radius = _spots(view, right - left, bottom - top)
+    spots, marks, radius = _spots(view, right - left, bottom - top, labels)
     last = view.last_played
     for spot in spots:
         look = Look.HIGHLIGHT if spot.tile is last else Look.PLAIN
@@ -158,8 +167,48 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
         x, y = marks[end.end]
         fill, colour, ring = end_colours(end, palette)
         end_mark(canvas, draw, (left + x, top + y), radius, end, fill, colour, ring)
+    if layout.kind == "ribbons" and spots:
+        _ribbon_names(canvas, draw, spots, palette, labels, area)
     if layout.off:
         _cut_off(canvas, draw, layout.off, palette, labels, area)
+
+
+ARROW = 13
+
+
+@cache
+def _arrow(pointing: int, colour: Colour) -> Image.Image:
+    """A triangle pointing left (-1) or right (1), as the buttons' ◀ and ▶ (the UI font has
+    no such glyph); a sprite, pasted: the frame records only what is pasted or lettered."""
+    size = ARROW
+    sprite = Image.new("RGBA", (2 * size, 2 * size), (0, 0, 0, 0))
+    tip, back = (0, 2 * size - 1) if pointing < 0 else (2 * size - 1, 0)
+    ImageDraw.Draw(sprite).polygon([(tip, size), (back, 0), (back, 2 * size - 1)],
+                                   fill=colour)
+    return named(sprite, "arrow", pointing, colour)
+
+
+def ribbon_names_width(layout: LayoutView, labels: TableLabels) -> int:
+    """The room the ribbons' names take at the figure's left (none but Kolbasa's)."""
+    if layout.kind != "ribbons":
+        return 0
+    words = max(width_of(labels.left, RIBBON_SIZE, True), width_of(labels.right, RIBBON_SIZE,
+                                                                    True))
+    return round(2 * ARROW + 10 + min(words, RIBBON_WORDS) + 20)
+
+
+def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequence[Spot],
+                  palette: Theme, labels: TableLabels, area: Rect) -> None:
+    """Kolbasa's two ribbons named as the buttons and captions name them, left of the base,
+    each beside its own: "◀ left" the upper one, "▶ right" the lower one."""
+    left, top, _, _ = area
+    base = spots[0]  # the figure lays the base first
+    x = left + base.x - 20
+    for y, pointing, words in ((top + base.y + base.side / 2, -1, labels.left),
+                               (top + base.y + 1.5 * base.side, 1, labels.right)):
+        used = text(draw, (x, y), words, RIBBON_SIZE, palette.text, bold=True, anchor="rm",
+                    max_width=RIBBON_WORDS)
+        paste(canvas, _arrow(pointing, palette.accent), x - used - 10 - 2 * ARROW, y - ARROW)
 
 
 def _cut_off(canvas: Image.Image, draw: ImageDraw.ImageDraw, off: Sequence[Tile],
@@ -225,9 +274,12 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
         text(draw, (x + min(caption, right - left - used - 36) + 12, (top + bottom) / 2 + 4),
              str(layout.count), COUNT_SIZE, colour, bold=True, anchor="lm")
         return
+    # A legend's first line follows its mark; the lines after it start under the mark, so a
+    # long word that would not fit beside it still shows whole.
     rows = [(row, legend, index == 0) for words, legend in lines
             for index, row in enumerate(
-                wrapped(words, right - left - (LEGEND_INDENT if legend else 24)))]
+                wrapped(words, right - left - 24, right - left - LEGEND_INDENT) if legend
+                else wrapped(words, right - left - 24))]
     step = min(44.0, (bottom - top) / (len(rows) + 0.5))
     y = (top + bottom) / 2 - step * (len(rows) - 1) / 2
     for words, legend, first in rows:
@@ -235,24 +287,26 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
             text(draw, (centre, y), words, STATUS_SIZE, palette.accent, bold=True, anchor="mm",
                  max_width=right - left - 24)
         else:
-            r = 11
-            x = left + 20
+            r = 10
+            x = left + 12
             if first:  # the mark it explains, as the end's badge is drawn
                 disc = rounded(2 * r, 2 * r, r, palette.knock) if legend == "matador" else \
                     rounded(2 * r, 2 * r, r, palette.panel, palette.muted, 3)
                 paste(canvas, disc, x, y - r)
-            text(draw, (x + 2 * r + 12, y), words, STATUS_SIZE, palette.text, anchor="lm",
-                 max_width=right - x - 2 * r - 22)
+            indent = 2 * r + 8 if first else 0
+            text(draw, (x + indent, y), words, STATUS_SIZE, palette.text, anchor="lm",
+                 max_width=right - x - indent - 6)
         y += step
 
 
-def wrapped(words: str, width: float) -> list[str]:
-    """``words`` in lines of at most ``width`` px at the status size (a word longer than that
-    is cut when drawn)."""
+def wrapped(words: str, width: float, first: float | None = None) -> list[str]:
+    """``words`` in lines of at most ``width`` px at the status size, the first line of at
+    most ``first`` (a word longer than its line is cut when drawn)."""
     face = font(STATUS_SIZE)
     lines: list[str] = []
     for word in words.split():
-        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
+        room = first if first is not None and len(lines) == 1 else width
+        if lines and face.getlength(f"{lines[-1]} {word}") <= room:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)

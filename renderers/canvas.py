@@ -207,12 +207,37 @@ def face_down_row(canvas: Image.Image, palette: Theme, x: float, y: float, count
     return float(needed)
 
 
+# A computer player's mark, as the bot's texts write it ("🤖 Rio"): no font here has the
+# emoji, so the pictures draw it (:func:`robot`) where a name starts with it.
+ROBOT = "\U0001f916"
+
+
 def seat_names(names: Sequence[str], seats: int, labels: TableLabels) -> tuple[str, ...]:
-    """Names the font can draw; a name with nothing drawable becomes "Player n"."""
+    """Names the font can draw; a name with nothing drawable becomes "Player n"; a leading
+    robot (a computer player's mark) is kept, to be drawn as a picture."""
     if len(names) != seats:
         raise ViewMismatchError(f"{seats} seats need {seats} names, not {len(names)}")
-    cleaned = tuple(printable(str(name)) for name in names)
-    return tuple(
-        name or printable(labels.player.format(number=seat + 1))
-        for seat, name in enumerate(cleaned)
-    )
+    shown = []
+    for seat, name in enumerate(map(str, names)):
+        computer = name.startswith(ROBOT)
+        cleaned = printable(name.removeprefix(ROBOT)) or printable(
+            labels.player.format(number=seat + 1))
+        shown.append(f"{ROBOT} {cleaned}" if computer else cleaned)
+    return tuple(shown)
+
+
+@cache
+def robot(size: int, colour: Colour) -> Image.Image:
+    """The robot mark ``size`` px square: a head with an antenna, two eyes and a mouth."""
+    big = size * SUPERSAMPLE
+    sprite = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    clear = (0, 0, 0, 0)
+    u = big / 20
+    draw.line([(10 * u, 1.5 * u), (10 * u, 6 * u)], fill=colour, width=round(1.6 * u))
+    draw.ellipse([8.3 * u, 0, 11.7 * u, 3.4 * u], fill=colour)
+    draw.rounded_rectangle([1.5 * u, 5 * u, 18.5 * u, 19 * u], radius=4 * u, fill=colour)
+    draw.ellipse([5 * u, 8.5 * u, 8.6 * u, 12.1 * u], fill=clear)
+    draw.ellipse([11.4 * u, 8.5 * u, 15 * u, 12.1 * u], fill=clear)
+    draw.rounded_rectangle([6.5 * u, 14.5 * u, 13.5 * u, 16.3 * u], radius=0.9 * u, fill=clear)
+    return named(sprite.resize((size, size), Image.Resampling.LANCZOS), "robot", size, colour)

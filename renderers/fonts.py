@@ -28,8 +28,8 @@ from .errors import FontNotFoundError
 
 ELLIPSIS = "\u2026"
 # No text on a picture is smaller: a phone shows a 1280-px picture about 400 px wide, where
-# 32 px becomes 10, the least that reads. Names and scores are drawn larger.
-SMALLEST_TEXT = 32
+# 40 px becomes 12.5 (its capitals 9), the least that reads. Names and scores are drawn larger.
+SMALLEST_TEXT = 40
 SYSTEM_FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
 TYPEFACES = Path(__file__).parent / "typefaces"
 
@@ -213,12 +213,17 @@ def runs(text: str) -> tuple[tuple[str, int], ...]:
     the right."""
     chosen: list[int | None] = [face_for(c) if unicodedata.bidirectional(c) in STRONG
                                 else None for c in text]
+    first = next((kind for kind in map(unicodedata.bidirectional, text) if kind in STRONG),
+                 "L")
+    # In a line read from the left, what follows a right-to-left name (" 30 · ") is the
+    # line's, not the name's: the name keeps its direction to itself ("Budi 7 · عبد 30").
+    keep = _isolated(text, chosen) if first not in RIGHT_TO_LEFT else [False] * len(text)
     for order in (range(len(text)), range(len(text) - 1, -1, -1)):
         last: int | None = None
         for i in order:
             if chosen[i] is not None:
                 last = chosen[i]
-            elif last is not None and ord(text[i]) in _covers(last):
+            elif last is not None and not keep[i] and ord(text[i]) in _covers(last):
                 chosen[i] = last
     pieces: list[tuple[str, int]] = []
     for char, which in zip(text, chosen, strict=True):
@@ -227,9 +232,25 @@ def runs(text: str) -> tuple[tuple[str, int], ...]:
             pieces[-1] = (pieces[-1][0] + char, face)
         else:
             pieces.append((char, face))
-    first = next((kind for kind in map(unicodedata.bidirectional, text) if kind in STRONG),
-                 "L")
     return tuple(reversed(pieces)) if first in RIGHT_TO_LEFT else tuple(pieces)
+
+
+def _isolated(text: str, chosen: list[int | None]) -> list[bool]:
+    """Which of ``text``'s neutrals (spaces, digits, marks) follow a right-to-left letter with
+    no right-to-left letter after them: they stay out of its run."""
+    kept = [False] * len(text)
+    after_rtl = False
+    for i, char in enumerate(text):
+        if chosen[i] is not None:
+            after_rtl = unicodedata.bidirectional(char) in RIGHT_TO_LEFT
+        kept[i] = after_rtl and chosen[i] is None
+    later_rtl = False
+    for i in range(len(text) - 1, -1, -1):
+        if chosen[i] is not None:
+            later_rtl = unicodedata.bidirectional(text[i]) in RIGHT_TO_LEFT
+        elif later_rtl:
+            kept[i] = False  # between two right-to-left letters: inside the name
+    return kept
 
 
 def printable(text: str) -> str:

@@ -28,7 +28,7 @@ GAP = 20
 RAISE = 18
 EDGE = 44  # felt edge to the first tile
 LABEL_SIZE = SMALLEST_TEXT  # as on the group pictures
-TITLE_SIZE = 40
+TITLE_SIZE = 46
 STATUS_H = 16 + 48 + 12  # the felt's top row, where "your turn" stands
 MIN_WIDTH, MAX_WIDTH = 900, 1280
 # At most 8 tiles a row: 8 fit the narrowest picture at full size, which a phone shows 400 px

@@ -51,10 +51,13 @@ class TableLabels:
     # so the caller gives French tables "honour only" here (dataclasses.replace).
     only_matador: str = "matador only"
     ribbon_waits: str = "waits for the other ribbon"  # Kolbasa: explains a grey end mark
+    # Kolbasa: each ribbon named by the end the buttons and captions call it ("◀ left").
+    left: str = "left"
+    right: str = "right"
     # The end of a match.
     match_over: str = "Match over"
     final_score: str = "final score"
-    rating: str = "rating"
+    rating: str = "rating change"  # the match end's column: how each rating moved
     settlement: str = "wins or pays"  # Six-matador: each score settled against the winner's
 
     def game_title(self, game: str) -> str:

@@ -26,13 +26,13 @@ ROW_PAD = 16
 ROW_GAP = 10
 COLUMNS_H = 52
 PAD = 22
-NAME_SIZE = 38
-FIGURE_SIZE = 40
+NAME_SIZE = 44
+FIGURE_SIZE = 46
 SCORE_SIZE = 48
 CAPTION_SIZE = SMALLEST_TEXT
 SCORE_W = 240  # the score column, right-aligned at the row's right
 RATING_W = 200  # the rating column, left of it
-SETTLE_W = 220  # Six-matador: what each side receives or pays, between the two
+SETTLE_W = 260  # Six-matador: what each side receives or pays, between the two
 
 
 def ranked_sides(view: TableView) -> list[tuple[int, int]]:
@@ -120,8 +120,9 @@ def draw_match_end(view: TableView, names: Sequence[str], changes: Sequence[int 
              anchor="rs", max_width=SETTLE_W - 20)
         rating_right -= SETTLE_W
     if any(change is not None for change in changes):
+        # The names' column has no heading: "rating change" may reach over it.
         text(draw, (rating_right, baseline), labels.rating, CAPTION_SIZE, palette.muted,
-             anchor="rs", max_width=RATING_W)
+             anchor="rs", max_width=rating_right - MARGIN - 120)
     top += COLUMNS_H
     for place, side in ranked_sides(view):
         top += _side_row(canvas, draw, top, place, side, view, shown, changes, palette)

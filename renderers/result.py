@@ -27,8 +27,8 @@ NAME_W = 380
 TOTAL_W = 180
 PILL_SIZE = SMALLEST_TEXT
 CAPTION_SIZE = SMALLEST_TEXT
-NAME_SIZE = 38
-FIGURE_SIZE = 40
+NAME_SIZE = 44
+FIGURE_SIZE = 46
 
 
 def _height(view: TableView) -> int:
@@ -65,8 +65,10 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
     pills_end = left + NAME_W if view.revealed_hands[seat] or dead else \
         right - PAD - TOTAL_W - 60.0
     if won:
+        # Whole where the row has room ("pemenang"): a pill after it keeps what is left.
         x += 8 + pill(canvas, draw, x, top + 62, labels.winner, PILL_SIZE, palette.winner,
-                      palette.on_accent, max_width=NAME_W / 2)
+                      palette.on_accent, max_width=max(NAME_W / 2, pills_end - x - (
+                          NAME_W / 3 if result.out_seat == seat else 0)))
     if result.out_seat == seat:
         pill(canvas, draw, x, top + 62, labels.went_out, PILL_SIZE, palette.accent,
              palette.on_accent, max_width=pills_end - x)
@@ -74,8 +76,10 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
     x = _tiles(canvas, left + NAME_W, tiles_top, view.revealed_hands[seat], Look.PLAIN, palette)
     if dead:
         x += 16
+        # The word takes what the dead tiles and the total leave: whole where it fits.
+        room = right - PAD - TOTAL_W - 60 - x - 10 - len(dead) * (SIDE + 10)
         x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, CAPTION_SIZE,
-                       palette.knock, anchor="lm", max_width=130)
+                       palette.knock, anchor="lm", max_width=max(130.0, room))
         _tiles(canvas, x, tiles_top, dead, Look.DEAD, palette)
     if not result.pips_count:
         return  # the pips count for nothing here (the hand's end says so)
@@ -109,7 +113,7 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
             r = 9
             paste(canvas, rounded(2 * r, 2 * r, r, team), x, baseline - 13 - r)
             x += 2 * r + 10
-        text(draw, (x, baseline), who, 36, colour, bold=won, anchor="ls",
+        text(draw, (x, baseline), who, CAPTION_SIZE, colour, bold=won, anchor="ls",
              max_width=points_x - 160 - x)
         points = result.points[index]
         text(draw, (points_x, baseline), signed(points), FIGURE_SIZE,

@@ -20,10 +20,10 @@ WIDTH = 1280  # as wide as the table, so that a phone shows its words as large
 COLUMNS_H = 52  # the row of column names
 ROW_H = 72
 PAD = 22
-NAME_SIZE = 38
-FIGURE_SIZE = 36
+NAME_SIZE = 44
+FIGURE_SIZE = 44
 CAPTION_SIZE = SMALLEST_TEXT
-TITLE_SIZE = 44
+TITLE_SIZE = 48
 PLACE_R = 25  # a medal's radius
 MEDALS: tuple[Colour, ...] = (hex_colour("#f5c542"), hex_colour("#c9d1d9"), hex_colour("#d08a4e"))
 ON_MEDAL = hex_colour("#2a2000")
@@ -111,8 +111,26 @@ def name_width(labels: ScoreboardLabels, hands: bool = False) -> int:
     return rating.right - rating.width - NAME_LEFT - 12
 
 
-def _height(rows: int) -> int:
-    return HEADER + COLUMNS_H + max(rows, 1) * ROW_H + 2 * PAD
+def _height(rows: int, columns_h: int = COLUMNS_H) -> int:
+    return HEADER + columns_h + max(rows, 1) * ROW_H + 2 * PAD
+
+
+def caption_lines(words: str, width: float) -> list[str]:
+    """A column's caption on one line, or on two where it is wider than its column and has
+    more than one word (split where the longer line is shortest): no word is cut that fits."""
+    face = font(CAPTION_SIZE)
+    parts = words.split()
+    if face.getlength(words) <= width or len(parts) < 2:
+        return [words]
+    splits = [(" ".join(parts[:i]), " ".join(parts[i:])) for i in range(1, len(parts))]
+    return list(min(splits, key=lambda pair: max(map(face.getlength, pair))))
+
+
+def columns_height(labels: ScoreboardLabels, hands: bool) -> int:
+    """The row of column names: taller where a caption takes two lines."""
+    two = any(len(caption_lines(getattr(labels, key), column.width)) > 1
+              for key, column in columns(labels, hands).items())
+    return COLUMNS_H + (CAPTION_SIZE + 4 if two else 0)
 
 
 def streak_text(streak: int, labels: ScoreboardLabels) -> str:
@@ -172,14 +190,19 @@ def _captions(draw: ImageDraw.ImageDraw, baseline: int, palette: Theme,
     text(draw, (NAME_LEFT, baseline), labels.player, CAPTION_SIZE, palette.muted, anchor="ls",
          max_width=name_width(labels, hands))
     for key, column in columns(labels, hands).items():
-        text(draw, (column.right, baseline), getattr(labels, key), CAPTION_SIZE, palette.muted,
-             anchor=anchor, max_width=column.width)
+        lines = caption_lines(getattr(labels, key), column.width)
+        for index, line in enumerate(lines):
+            y = baseline - (len(lines) - 1 - index) * (CAPTION_SIZE + 4)
+            text(draw, (column.right, y), line, CAPTION_SIZE, palette.muted, anchor=anchor,
+                 max_width=column.width)
 
 
 def draw_scoreboard(rows: Sequence[ScoreboardRow], title: str, subtitle: str, palette: Theme,
                     labels: ScoreboardLabels) -> Image.Image:
     """The scoreboard as a Pillow image (see :func:`render_scoreboard`)."""
-    canvas = backdrop(palette.name, WIDTH, _height(len(rows))).copy()
+    hands = any(row.hands_won is not None or row.points is not None for row in rows)
+    columns_h = columns_height(labels, hands) if rows else COLUMNS_H
+    canvas = backdrop(palette.name, WIDTH, _height(len(rows), columns_h)).copy()
     draw = ImageDraw.Draw(canvas)
     x, middle = MARGIN + 8, HEADER // 2 + 2
     used = text(draw, (x, middle), title, TITLE_SIZE, palette.text, bold=True, anchor="lm",
@@ -193,9 +216,8 @@ def draw_scoreboard(rows: Sequence[ScoreboardRow], title: str, subtitle: str, pa
         text(draw, (WIDTH / 2, top + (COLUMNS_H + ROW_H) / 2), labels.empty, FIGURE_SIZE,
              palette.muted, anchor="mm", max_width=WIDTH - 4 * MARGIN)
         return canvas
-    hands = any(row.hands_won is not None or row.points is not None for row in rows)
-    _captions(draw, top + COLUMNS_H - 14, palette, labels, hands)
-    top += COLUMNS_H
+    _captions(draw, top + columns_h - 14, palette, labels, hands)
+    top += columns_h
     for row in rows:
         _row(canvas, draw, top, row, palette, labels, hands)
         top += ROW_H

@@ -7,13 +7,14 @@ tiles, then shows a face-down tile instead of the word "tiles", and only then sh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine import ActionKind, TableView
 
-from .canvas import face_down_row, paste, pill, rounded, text
+from .canvas import ROBOT, face_down_row, paste, pill, robot, rounded, text
 from .fonts import SMALLEST_TEXT, fit, font, printable
 from .labels import TableLabels
 from .sprites import back_sprite
@@ -21,15 +22,17 @@ from .themes import Colour, Theme
 
 Rect = tuple[int, int, int, int]
 
-NAME_SIZE = 38
+NAME_SIZE = 44
 CAPTION_SIZE = SMALLEST_TEXT
-FIGURE_SIZE = 40
+FIGURE_SIZE = 46
 PILL_SIZE = SMALLEST_TEXT
 PAD = 16
 FIGURE_GAP = 8  # between a caption and its number
 ITEM_GAP = 20  # between one figure and the next
 HAND_BACK = 16  # a face-down tile in hand, standing: 16 x 32
 DEAD_BACK = 14  # a dead tile, lying face down: 28 x 14
+TALL_PANEL = 172  # a panel this tall shows its figures on two rows where one would cut words
+ROW_STEP = 54  # between the two rows' baselines
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,12 @@ def name_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
         paste(canvas, rounded(2 * r, 2 * r, r, team), x, y - r)
         x += 2 * r + 10
         max_width -= 2 * r + 10
+    if name.startswith(ROBOT + " "):  # a computer player: the texts' "🤖 Rio"
+        mark = round(size * 0.82)
+        paste(canvas, robot(mark, colour or palette.text), x, y - mark / 2 - 2)
+        x += mark + 10
+        max_width -= mark + 10
+        name = name.removeprefix(ROBOT + " ")
     text(draw, (x, y), name, size, colour or palette.text, bold=bold, anchor="lm",
          max_width=max_width)
 
@@ -138,6 +147,7 @@ class _Figures:
     scored: str | None = None
 
 
+@lru_cache(maxsize=2048)  # asked some 5 times a seat and picture, of the same few seats
 def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float) -> _Figures:
     caption, figure = font(CAPTION_SIZE), font(FIGURE_SIZE, True)
     values = [str(seat.tiles)] + [str(v) for v in (seat.dead, seat.score) if v is not None]
@@ -159,6 +169,13 @@ def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float) -> _
     share = room / len(shown) if shown else 0
     dead, score, scored = (fit(w, caption, share) if w is not None else None for w in words)
     return _Figures(None, dead, score, scored)
+
+
+def cuts_words(seat: Seat, labels: TableLabels, score_word: str, width: float) -> bool:
+    """Whether a panel ``width`` wide would cut or leave out a word of its figures' row."""
+    inner = width - 2 * PAD
+    return _fitted(seat, labels, score_word, inner) != _fitted(seat, labels, score_word,
+                                                               float("inf"))
 
 
 def _figure(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
@@ -192,12 +209,19 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
     inner = width - 2 * PAD
     name_y = top + 36
     marker = _marker(canvas, draw, right - PAD + 6, name_y - round(PILL_SIZE * 0.75), seat,
-                     palette, labels, inner * 0.45)
+                     palette, labels, max(inner * 0.5, inner - 150.0))
     # The frame and the pill mark the seat to move: no arrow, so a long name keeps its room.
     name_row(canvas, draw, left + PAD, name_y, inner - marker - (12 if marker else 0),
              seat.name, seat.team, palette)
     words = _fitted(seat, labels, score_word, inner)
     baseline = bottom - 20
+    # A tall panel (five seats' narrow ones) gives the scores a row of their own where one
+    # row would cut the words: no word is cut where it fits whole.
+    whole = _fitted(seat, labels, score_word, float("inf"))
+    two_rows = height >= TALL_PANEL and words != whole
+    if two_rows:
+        upper = _fitted(replace(seat, score=None, scored=None), labels, score_word, inner)
+        words = replace(upper, score=whole.score, scored=whole.scored)
     end = float(right - PAD)
     if seat.score is not None:
         end -= _figure(canvas, draw, end, baseline, words.score, seat.score, palette,
@@ -206,6 +230,8 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
         colour = palette.knock if seat.scored < 0 else palette.accent if seat.scored else None
         end -= _figure(canvas, draw, end, baseline, words.scored, signed(seat.scored), palette,
                        right_aligned=True, colour=colour) + ITEM_GAP
+    if two_rows:
+        end, baseline = float(right - PAD), baseline - ROW_STEP
     x = float(left + PAD)
     x += _figure(canvas, draw, x, baseline, words.tiles, seat.tiles, palette)
     dead_width = 0.0

@@ -26,7 +26,10 @@ from .labels import ENGLISH, TableLabels
 from .seats import (
     CAPTION_SIZE,
     FIGURE_SIZE,
+    TALL_PANEL,
     Rect,
+    Seat,
+    cuts_words,
     draw_seat,
     score_caption,
     seats_of,
@@ -135,16 +138,39 @@ def _team_scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView
         x += width + spacing
 
 
-def line_layout(view: TableView) -> tuple[Snake, int, int]:
+def panels(seats: Sequence[Seat], labels: TableLabels, caption: str) -> tuple[Rect, ...]:
+    """The seats' panels: :data:`SLOTS`, a row of them made taller (towards the tiles) where
+    one row of figures would cut a seat's words (narrow panels, long translations)."""
+    rects = SLOTS[len(seats)]
+    tall = {rect[1] for rect, seat in zip(rects, seats, strict=True)
+            if cuts_words(seat, labels, caption, rect[2] - rect[0])}
+    extra = TALL_PANEL - PANEL_H
+    return tuple((left, top, right, bottom + extra) if top == _TOP and top in tall else
+                 (left, top - extra, right, bottom) if top in tall else (left, top, right, bottom)
+                 for left, top, right, bottom in rects)
+
+
+def line_area(rects: Sequence[Rect]) -> Rect:
+    """Where the tiles go: between the top and the bottom panels."""
+    top = max(rect[3] for rect in rects if rect[1] == _TOP)
+    bottom = min(rect[1] for rect in rects if rect[1] != _TOP)
+    return (LINE_AREA[0], max(LINE_AREA[1], top + 8), LINE_AREA[2], min(LINE_AREA[3], bottom - 8))
+
+
+def line_layout(view: TableView, labels: TableLabels = ENGLISH) -> tuple[Snake, int, int]:
     """The snake of the view's line in the layout's area, and where that area starts."""
-    left, top, right, bottom = LINE_AREA
+    shown = seat_names([""] * view.seats, view.seats, labels)
+    seats = seats_of(view, shown, find_theme("classic"), scores_apart=scores_apart(view))
+    rects = panels(seats, labels, score_caption(view, labels))
+    left, top, right, bottom = line_area(rects)
     return line_snake(view, right - left, bottom - top), left, top
 
 
-def status_box(seats: int) -> Rect:
+def status_box(rects: Sequence[Rect]) -> Rect:
     """Between the bottom seats, or to the right edge where no seat sits at the bottom right."""
-    box = STATUS_BOX
-    if not any(rect[0] > WIDTH // 2 and rect[1] == _BOTTOM for rect in SLOTS[seats]):
+    bottom_row = [rect for rect in rects if rect[1] != _TOP]
+    box = (STATUS_BOX[0], min(rect[1] for rect in bottom_row), STATUS_BOX[2], STATUS_BOX[3])
+    if not any(rect[0] > WIDTH // 2 for rect in bottom_row):
         box = (box[0], box[1], _RIGHT, box[3])
     return box
 
@@ -162,10 +188,11 @@ def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette
         _team_scores(canvas, draw, view, palette, labels)
     caption = score_caption(view, labels)
     seats = seats_of(view, shown, palette, scores_apart=apart)
-    for seat, rect in zip(seats, SLOTS[view.seats], strict=True):
+    rects = panels(seats, labels, caption)
+    for seat, rect in zip(seats, rects, strict=True):
         draw_seat(canvas, draw, rect, seat, palette, labels, caption)
-    draw_layout(canvas, view, palette, labels, LINE_AREA)
-    draw_status(canvas, draw, view, palette, labels, status_box(view.seats))
+    draw_layout(canvas, view, palette, labels, line_area(rects))
+    draw_status(canvas, draw, view, palette, labels, status_box(rects))
 
 
 def draw_table(view: TableView, names: Sequence[str], palette: Theme,

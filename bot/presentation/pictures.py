@@ -14,6 +14,7 @@ from typing import Any
 
 import renderers
 from engine import PlayerView, TableView
+from renderers.canvas import ROBOT
 from renderers.frames import Frame
 from renderers.hand import hand_picture
 from renderers.labels import TableLabels
@@ -49,9 +50,9 @@ def labels_for(language: str, game: str | None = None) -> TableLabels:
 
 
 def picture_names(game: Game) -> list[str]:
-    """Seat names for pictures; the font has no emoji, so computers are marked in words."""
-    t = translator(game.language)
-    return [t("{name} (AI)", name=p.name.removeprefix("🤖 ")) if p.is_computer else p.name
+    """Seat names for pictures, as the texts write them: a computer's "🤖 Rio" (the renderers
+    draw the robot, which no font of theirs has)."""
+    return [p.name if p.name.startswith(ROBOT) or not p.is_computer else f"{ROBOT} {p.name}"
             for p in game.players]
 
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from bot_kit import Group
 
 from bot.handlers.runtime import Runtime
+from bot.i18n import LANGUAGES, translator
+from bot.models import Game, Player, computer
 from bot.presentation.pictures import Drawing, PictureMaker, labels_for, picture_names
 from engine import table_view
 from renderers import render_table
@@ -115,3 +118,18 @@ async def test_a_hand_result_picture_that_fails_costs_only_the_picture(group: Gr
         assert len(told) == 1 and told[0].current.photo is None
         assert group.game().match is not None and group.game().match.hand.number == 1
         await table.play_one()  # the next hand goes on
+
+
+def test_pictures_name_computers_and_ribbons_as_the_texts_do() -> None:
+    """Issue 24.8 and 24.2: "🤖 Rio" on pictures as in texts (not "Rio (AI)"); Kolbasa's
+    ribbons named with the buttons' words, and the match end's "rating change", from the
+    catalogues."""
+    game = cast(Game, SimpleNamespace(players=[Player(7, "Ayu"), computer("normal", set())]))
+    assert picture_names(game) == ["Ayu", "🤖 Rio"]
+    for language in LANGUAGES:
+        t = translator(language)
+        labels = labels_for(language, "kolbasa")
+        assert (labels.left, labels.right) == (t("left"), t("right"))
+        assert labels.rating == t("rating change")
+        if language != "en":
+            assert labels.rating != "rating change", language

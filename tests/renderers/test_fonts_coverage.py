@@ -149,6 +149,16 @@ def test_mixed_names_are_cut_into_runs_in_the_order_they_are_seen() -> None:
 
 
 @pytest.mark.skipif(not fonts.shaping(), reason="Pillow here has no libraqm/FriBiDi")
+def test_a_right_to_left_name_in_a_line_keeps_its_direction_to_itself() -> None:
+    """Issue 24: "Budi 7 · عبد الرحمن 30" showed "30" before the name (inside its run)."""
+    assert fonts.runs("Budi 7 · عبد الرحمن 30") == (
+        ("Budi 7 · ", 0), ("عبد الرحمن", 1), (" 30", 0))
+    assert fonts.runs("Budi 7 · عبد الرحمن 30 · Ayu 5") == (
+        ("Budi 7 · ", 0), ("عبد الرحمن", 1), (" 30 · Ayu 5", 0))
+    assert fonts.runs("Budi · محمد 2 علي") == (("Budi · ", 0), ("محمد 2 علي", 1))
+
+
+@pytest.mark.skipif(not fonts.shaping(), reason="Pillow here has no libraqm/FriBiDi")
 def test_a_long_arabic_name_is_cut_at_its_end_with_the_ellipsis_on_the_left() -> None:
     name = "عبد الرحمن بن عبد العزيز آل سعود الطويل"
     short = canvas.fitted(name, 38, True, 300)

@@ -55,7 +55,9 @@ RUSSIAN = TableLabels(
     ribbon_waits="ждёт другую ленту",
     match_over="Матч окончен",
     final_score="итог",
-    rating="рейтинг",
+    rating="изменение рейтинга",
+    left="слева",
+    right="справа",
     settlement="расчёт",
 )
 
@@ -121,6 +123,6 @@ def test_every_word_on_every_picture_comes_from_labels_or_names(drawn_text: list
         elif sample.kind == "result":
             render_hand_result(sample.table, sample.names, labels=RUSSIAN)
     assert drawn_text
-    allowed = _allowed(names + names_for(4) + ("Ann", "Bo") + names_for(3))
+    allowed = _allowed(names + names_for(4) + ("Ann", "Bo") + names_for(3) + names_for(2))
     assert _leftover(drawn_text, allowed) == []
     assert "Игрок" in " ".join(drawn_text)  # the emoji-only and empty names

@@ -25,6 +25,9 @@ from renderers.scoreboard import (
     PAD,
     ROW_H,
     WIDTH,
+    caption_lines,
+    columns,
+    columns_height,
     draw_scoreboard,
     name_width,
     shared_places,
@@ -69,6 +72,7 @@ def test_every_word_drawn_comes_from_the_labels_title_or_names(drawn_text: list[
     allowed = ["Таблица", "за май"]
     for field in fields(RUSSIAN):
         allowed += re.split(r"\{\w+\}", getattr(RUSSIAN, field.name))
+        allowed += getattr(RUSSIAN, field.name).split()  # a caption on two lines
     allowed += [word for row in rows for word in row.name.split()]
     leftover = []
     for drawn in drawn_text:
@@ -151,3 +155,12 @@ def test_an_unknown_theme_is_refused() -> None:
     with pytest.raises(UnknownThemeError):
         render_scoreboard([], title="S", theme="neon")
 
+
+
+def test_a_column_caption_too_long_for_one_line_takes_two_whole() -> None:
+    """Issue 24.6: "доля побед" was cut to "доля п…"; its two words now stand on two lines."""
+    wide = columns(RUSSIAN, hands=True)["win_rate"].width
+    assert caption_lines("доля побед", wide) == ["доля", "побед"]
+    assert caption_lines("серия", wide) == ["серия"]
+    assert columns_height(RUSSIAN, True) > COLUMNS_H
+    assert columns_height(ScoreboardLabels(), True) == COLUMNS_H
