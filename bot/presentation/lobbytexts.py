@@ -62,6 +62,7 @@ def help_text(t: Translator) -> str:
         "presses Start; the 🤖 buttons seat computer players\n"
         "/notify — a private message from me when a table opens here (send it again to stop)\n"
         "/hand — your tiles again, in our private chat\n"
+        "/table — the table picture again, at the bottom of the chat\n"
         "/leave — leave the game (a computer player takes your seat)\n"
         "/stop — end the running game (its creator or an admin)\n"
         "/scoreboard [game] [week|month|all] — who wins in this group\n"
