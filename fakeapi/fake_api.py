@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import bot_methods, message_methods
+from .accounting import LimitReport, TapAnswers, limit_report, tap_answers
 from .errors import ApiError, ProtocolViolationError, WaitTimeoutError
 from .message_methods import Call
 from .model import (
@@ -360,6 +361,17 @@ class FakeTelegramServer:
         calls = [(r.at, r.chat_id) for r in self.requests if r.ok and counts_toward_limits(
             r.method)]
         return worst_windows(calls, groups, group_period, overall_period)
+
+    def tap_answers(self) -> TapAnswers:
+        """How many answers each tap got, over every process that answered taps."""
+        return tap_answers(self.world.callbacks.values(), self.requests)
+
+    def limit_report(self, group_period: float = 60.0, private_period: float = 3.0
+                     ) -> LimitReport:
+        """The whole run's worst windows (per group, overall, per private chat) and 429s."""
+        groups = {c.id for c in self.world.chats.values() if c.is_group}
+        return limit_report(self.requests, groups, len(self.floods.early), group_period,
+                            private_period)
 
     def assert_no_violations(self) -> None:
         if self.violations:
