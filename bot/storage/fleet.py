@@ -1,0 +1,182 @@
+"""The fleet's SQL (PostgreSQL only): the update queue, the fleet's settings, the flood waits
+every worker honours, the shards' advisory locks, and the notifications that wake workers.
+
+The tables are migration 8's (``fleet_updates``, ``fleet_meta``, ``fleet_flood``). Queries
+take an asyncpg pool or connection: the queue and the flood waits go through the storage's
+pool, the advisory locks through a worker's own lock connection (a session lock lives and
+dies with its connection: PostgreSQL frees a killed worker's shards when its socket closes).
+Except :func:`open_games_of` and :func:`outbox_games_of`, which read the game tables through
+:class:`~bot.storage.Storage` and run on SQLite too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import asyncpg
+
+from ..errors import ConfigError
+from ..models import Game
+from .games import game_from_row
+
+UPDATES_CHANNEL = "fleet_updates"  # payload: the shard of the update inserted
+FLOOD_CHANNEL = "fleet_flood"  # payload: "<chat>:<until, epoch seconds>"
+#: asyncpg's connection or pool: both run queries.
+Executor = asyncpg.Connection | asyncpg.Pool
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedUpdate:
+    update_id: int
+    shard: int
+    route_key: int
+    body: str
+
+    def data(self) -> dict[str, Any]:
+        value = json.loads(self.body)
+        assert isinstance(value, dict)
+        return value
+
+
+# --- the queue -------------------------------------------------------------------------------
+async def insert_update(pool: asyncpg.Pool, update_id: int, shard: int, route_key: int,
+                        body: str, now: float) -> bool:
+    """Store an update once (a second delivery of the same update_id changes nothing) and
+    wake the shard's worker when the transaction commits; True when it was new."""
+    async with pool.acquire() as conn, conn.transaction():
+        status = await conn.execute(
+            "INSERT INTO fleet_updates (update_id, shard, route_key, body, received_at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (update_id) DO NOTHING",
+            update_id, shard, route_key, body, now)
+        inserted = status.endswith(" 1")
+        if inserted:
+            await conn.execute("SELECT pg_notify($1, $2)", UPDATES_CHANNEL, str(shard))
+    return inserted
+
+
+async def waiting_updates(db: Executor, shards: Collection[int], limit: int = 1000
+                          ) -> list[QueuedUpdate]:
+    """The updates of ``shards`` not yet handled, oldest first."""
+    rows = await db.fetch(
+        "SELECT update_id, shard, route_key, body FROM fleet_updates"
+        " WHERE shard = ANY($1::int[]) AND done_at IS NULL ORDER BY update_id LIMIT $2",
+        list(shards), limit)
+    return [QueuedUpdate(r["update_id"], r["shard"], r["route_key"], r["body"]) for r in rows]
+
+
+async def mark_done(db: Executor, update_id: int, now: float) -> bool:
+    """Mark an update handled; False when it already was (by another worker's effect)."""
+    status = await db.execute(
+        "UPDATE fleet_updates SET done_at=$1 WHERE update_id=$2 AND done_at IS NULL",
+        now, update_id)
+    return bool(status.endswith(" 1"))
+
+
+async def forget_done(db: Executor, shards: Collection[int], before: float) -> int:
+    """Drop the handled updates of ``shards`` done before ``before`` (kept until then so a
+    late second delivery of one is still recognised)."""
+    status = await db.execute(
+        "DELETE FROM fleet_updates WHERE shard = ANY($1::int[]) AND done_at < $2",
+        list(shards), before)
+    return int(status.split()[-1])
+
+
+async def chat_of_game(db: Executor, game_id: int) -> int | None:
+    """The chat of a game (the receivers route a private tap on its buttons by it)."""
+    value = await db.fetchval("SELECT chat_id FROM games WHERE game_id=$1", game_id)
+    return None if value is None else int(value)
+
+
+# --- the fleet's settings --------------------------------------------------------------------
+async def agree_shards(db: Executor, shards: int) -> None:
+    """The first worker writes the shard count; any other count refuses to start."""
+    await db.execute("INSERT INTO fleet_meta (name, value) VALUES ('shards', $1)"
+                     " ON CONFLICT (name) DO NOTHING", str(shards))
+    stored = await db.fetchval("SELECT value FROM fleet_meta WHERE name='shards'")
+    if int(stored) != shards:
+        raise ConfigError(f"FLEET_SHARDS is {shards} here but {stored} in the database: "
+                          "every process of a fleet must use the same number")
+
+
+# --- flood waits ---------------------------------------------------------------------------
+async def flood_wait(db: Executor, chat_id: int, until: float) -> None:
+    """Telegram made ``chat_id`` wait until ``until`` (epoch seconds): every worker hears."""
+    await db.execute(
+        "INSERT INTO fleet_flood (chat_id, until) VALUES ($1, $2) ON CONFLICT (chat_id)"
+        " DO UPDATE SET until=GREATEST(fleet_flood.until, excluded.until)", chat_id, until)
+    await db.execute("SELECT pg_notify($1, $2)", FLOOD_CHANNEL, f"{chat_id}:{until!r}")
+
+
+async def flood_waits(db: Executor, now: float) -> dict[int, float]:
+    """The flood waits still running (a worker that starts honours them too)."""
+    await db.execute("DELETE FROM fleet_flood WHERE until <= $1", now - 60.0)
+    rows = await db.fetch("SELECT chat_id, until FROM fleet_flood WHERE until > $1", now)
+    return {int(r["chat_id"]): float(r["until"]) for r in rows}
+
+
+def parse_flood(payload: str) -> tuple[int, float] | None:
+    chat, _, until = payload.partition(":")
+    try:
+        return int(chat), float(until)
+    except ValueError:
+        return None
+
+
+# --- the shards' locks ---------------------------------------------------------------------
+async def try_lock(conn: asyncpg.Connection, key: int, shard: int) -> bool:
+    """Take the shard's session lock if nobody holds it."""
+    return bool(await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", key, shard))
+
+
+async def unlock(conn: asyncpg.Connection, key: int, shard: int) -> None:
+    await conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", key, shard)
+
+
+async def held_shards(conn: asyncpg.Connection, key: int) -> set[int]:
+    """The shards this connection holds (what PostgreSQL says, not what we think)."""
+    rows = await conn.fetch(
+        "SELECT objid FROM pg_locks WHERE locktype='advisory' AND objsubid=2 AND granted"
+        " AND classid=$1::int::oid AND pid=pg_backend_pid()", key)
+    return {int(r["objid"]) for r in rows}
+
+
+async def live_workers(conn: asyncpg.Connection, application: str) -> int:
+    """How many workers are connected now (each holds one lock connection so named)."""
+    value = await conn.fetchval(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name=$1"
+        " AND datname=current_database()", application)
+    return max(1, int(value))
+
+
+# --- what a shard holds (both engines, through Storage) ------------------------------------
+class Reader(Protocol):
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+
+
+def _in_shards(column: str, shards: Collection[int], count: int) -> tuple[str, list[int]]:
+    marks = ", ".join("?" for _ in shards)
+    return f"(({column} % ?) + ?) % ? IN ({marks})", [count, count, count, *shards]
+
+
+async def open_games_of(storage: Reader, shards: Collection[int], count: int) -> list[Game]:
+    """The open games whose chat falls in ``shards`` (of ``count``)."""
+    if not shards:
+        return []
+    where, params = _in_shards("chat_id", shards, count)
+    rows = await storage.fetch_all(
+        f"SELECT * FROM games WHERE status IN ('lobby', 'playing') AND {where}"
+        " ORDER BY game_id", params)
+    return [game_from_row(row) for row in rows]
+
+
+async def outbox_games_of(storage: Reader, shards: Collection[int], count: int) -> list[int]:
+    """The games of ``shards`` with announcements committed and not yet sent."""
+    if not shards:
+        return []
+    where, params = _in_shards("chat_id", shards, count)
+    rows = await storage.fetch_all(
+        f"SELECT DISTINCT game_id FROM outbox WHERE {where} ORDER BY game_id", params)
+    return [int(row[0]) for row in rows]
