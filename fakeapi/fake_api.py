@@ -560,6 +560,8 @@ class FakeTelegramServer:
             return
         chat_id = params.get("chat_id")
         chat = self.world.chats.get(chat_id) if isinstance(chat_id, int) else None
+        if chat is None and chat_id in self.world.users:  # a first message to a private chat
+            chat = self.world.private_chat(self.world.users[chat_id])
         retry_after = self._limiter.check(
             chat.id if chat else None, bool(chat and chat.is_group), time.monotonic()
         )
