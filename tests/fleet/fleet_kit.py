@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from benchmarks.latency import cpu_seconds
 from engine.record import replay
@@ -244,7 +244,8 @@ class Table:
         while True:
             record = user.press_raw(message, data)
             try:
-                await self.server.wait_for(lambda: record.answered, timeout=ANSWER_WAIT)
+                await self.server.wait_for(lambda r=record: r.answered,  # type: ignore[misc]
+                                           timeout=ANSWER_WAIT)
                 return
             except WaitTimeoutError:
                 self.retaps += 1
@@ -275,8 +276,8 @@ class Table:
             if not await self._press(user, message, self.rng.choice(shown)):
                 continue
             try:
-                await server.wait_for(lambda: message.deleted or live_buttons(message) != shown,
-                                      timeout=ANSWER_WAIT)
+                await server.wait_for(lambda m=message, s=shown: (  # type: ignore[misc]
+                    m.deleted or live_buttons(m) != s), timeout=ANSWER_WAIT)
             except WaitTimeoutError:
                 continue  # a refusal answered, the hand unchanged: look again
             follow = second_taps(live_buttons(message))

@@ -19,10 +19,9 @@ from typing import Any
 import pytest
 import telegram
 from aiohttp import web
+from fleet_kit import Fleet, Table, free_port, open_tables, outcomes
 
 from fakeapi import FakeTelegramServer, RateLimits, WebhookTiming
-
-from fleet_kit import Fleet, Table, free_port, open_tables, outcomes
 
 GAMES = ("gaple", "pair", "kolbasa", "muggins", "matador", "bergen")
 #: 30 tables: two in three of four people, one in three of one person and three computers.
