@@ -219,6 +219,7 @@ class Table:
     computers: int = 0
     moves: int = 0
     retaps: int = 0
+    matches: int = 0  # matches over before the one opened last
 
     def whose_turn(self) -> tuple[FakeUser, StoredMessage] | None:
         for user in self.users:
@@ -227,9 +228,14 @@ class Table:
                     return user, message
         return None
 
-    def over(self) -> bool:
-        return any(MATCH_OVER in (m.text or m.caption or "")
+    def ended(self) -> int:
+        """How many matches the bot has said are over in this group."""
+        return sum(MATCH_OVER in (m.text or m.caption or "")
                    for m in self.server.bot_messages(self.chat))
+
+    def over(self) -> bool:
+        """The match opened last is over."""
+        return self.ended() > self.matches
 
     async def _said(self, user: FakeUser, text: str, prefix: str) -> StoredMessage:
         before = len(self.server.bot_messages(self.chat))
@@ -252,6 +258,7 @@ class Table:
 
     async def open(self) -> None:
         """Everyone opens the private chat; a lobby; computers and people sit; started."""
+        self.matches = self.ended()
         for user in self.users:
             user.send_private("/start")
         lobby = await self._said(self.users[0], f"/newgame {self.game}", "j:")
@@ -284,6 +291,12 @@ class Table:
             if follow and not await self._press(user, message, self.rng.choice(follow)):
                 continue
             self.moves += 1
+
+    async def keep_playing(self) -> None:
+        """Match after match, until cancelled (the benchmarks' steady load)."""
+        while True:
+            await self.play()
+            await self.open()
 
     async def _press(self, user: FakeUser, message: StoredMessage, label: str) -> bool:
         """Tap ``label``; False when it went unanswered (tapped again after a new look)."""
