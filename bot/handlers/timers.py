@@ -1,14 +1,15 @@
 """Turn timers: jobs named per game in PTB's job queue, driven by deadlines in the database.
 
 The database holds each open game's deadline, so a restart loses nothing: overdue turns are
-resolved at start-up in deadline order, the others are scheduled again.
+resolved at start-up in deadline order, the others are scheduled again. A fleet worker does the
+same for the games of each shard it takes, and cancels their jobs when it gives one back.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 from telegram.ext import ContextTypes, JobQueue
 
@@ -50,11 +51,15 @@ class Timers:
         self.computer_pause = computer_pause
         self.thinker = thinker or Thinker()
 
-    def schedule(self, game: Game) -> None:
-        """(Re)arm the game's timer jobs for its current turn, or clear them."""
-        for name in job_names(game.game_id):
+    def cancel(self, game_id: int) -> None:
+        """Remove the game's timer jobs (it ended, or its shard went to another worker)."""
+        for name in job_names(game_id):
             for job in self.job_queue.get_jobs_by_name(name):
                 job.schedule_removal()
+
+    def schedule(self, game: Game) -> None:
+        """(Re)arm the game's timer jobs for its current turn, or clear them."""
+        self.cancel(game.game_id)
         if game.status is not Status.PLAYING:
             return
         turn, warn, move = job_names(game.game_id)
@@ -76,10 +81,11 @@ class Timers:
             self.job_queue.run_once(self._job, when=half_time, name=warn, data=data,
                                     job_kwargs=LATE_OK)
 
-    async def resume(self) -> None:
-        """At start-up: resolve overdue turns in deadline order, arm the others."""
-        games = sorted(self.service.open_games(), key=lambda g: g.deadline or 0.0)
-        for game in games:
+    async def resume(self, games: Iterable[Game] | None = None) -> None:
+        """At start-up (or for the games of shards a worker took): resolve overdue turns in
+        deadline order, arm the others."""
+        games = self.service.open_games() if games is None else games
+        for game in sorted(games, key=lambda g: g.deadline or 0.0):
             if game.deadline is not None and game.deadline <= self.clock():
                 await self.expire(game.game_id, game.move_no)
             else:

@@ -20,6 +20,11 @@ Outside the publisher's syncs the call is tried again after the pause (a command
 inside a sync (``no_retries``) the error goes to the publisher, whose next sync draws the
 latest state when the chat is free again, rather than sending a stale picture late.
 
+In a fleet (:mod:`bot.fleet`) each worker sends for the chats of the shards it owns, so a
+group's and a private chat's windows are kept by one worker; the overall one is shared, each
+worker taking its part (:meth:`FloodLimiter.share_overall`); and a 429 is told to the other
+workers (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`).
+
 Stopping (``drain``): from then on a 429 is not waited out, and after a grace period (at
 once if a call fails meanwhile: Telegram is down) every call still waiting or in flight ends
 with :class:`StoppingError`, so the bot stops within seconds even while Telegram fails every
@@ -173,6 +178,8 @@ class FloodLimiter(BaseRateLimiter[None]):
         self.flood_waits: dict[int | str, int] = {}
         #: Told the seconds of each flood wait (the metrics).
         self.on_flood_wait: Callable[[float], None] | None = None
+        #: Told each chat Telegram paused and for how many seconds (a fleet tells the others).
+        self.on_pause: Callable[[int | str, float], None] | None = None
 
     async def initialize(self) -> None:
         """Nothing to open."""
@@ -299,9 +306,25 @@ class FloodLimiter(BaseRateLimiter[None]):
         self.flood_waits[chat] = self.flood_waits.get(chat, 0) + 1
         if self.on_flood_wait is not None:
             self.on_flood_wait(seconds)
-        self._paused[chat] = max(self._paused.get(chat, 0.0), self.clock() + seconds)
-        for key in [k for k, until in self._paused.items() if until <= self.clock()]:
+        if self.on_pause is not None:
+            self.on_pause(chat, seconds)
+        self.hold(chat, seconds)
+
+    def hold(self, chat: int | str, seconds: float) -> None:
+        """Nothing goes to ``chat`` for ``seconds`` from now (a flood wait; in a fleet, one
+        another worker was told)."""
+        now = self.clock()
+        self._paused[chat] = max(self._paused.get(chat, 0.0), now + seconds)
+        for key in [k for k, until in self._paused.items() if until <= now]:
             del self._paused[key]
+        self._notify()
+
+    def share_overall(self, workers: int) -> None:
+        """A fleet of ``workers``: this one may send its part of the overall limit (the
+        parts never add up to more than the whole)."""
+        count = self.limits.overall[0]
+        self._overall.count = max(1, count // max(1, workers))
+        self._notify()
 
     # --- stopping ------------------------------------------------------------------------
     def drain(self, grace: float) -> None:

@@ -2,17 +2,20 @@
 publisher is still bringing up to date.
 
 A finished game leaves when it is done (:meth:`GameMemory.release`) and is read back from the
-database when someone asks for it (:meth:`GameMemory.find`).
+database when someone asks for it (:meth:`GameMemory.find`). In fleet mode a worker holds the
+games of the shards it owns: it loads them when it takes a shard and evicts them when it gives
+the shard back (:mod:`bot.fleet`).
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 
 from ..models import Composer, Drawing, Game, Status
 from ..storage import Storage
+from ..storage.fleet import open_games_of, outbox_games_of
 
 
 class GameMemory:
@@ -40,12 +43,45 @@ class GameMemory:
         # One open game per place: a chat, or a topic of a forum (thread None: General)
         self._open_by_place: dict[tuple[int, int | None], int] = {}
 
-    async def load_open_games(self) -> list[Game]:
-        games = await self.storage.open_games()
-        for game in games:
+    async def load_open_games(self, shards: Collection[int] | None = None,
+                              shard_count: int = 1) -> list[Game]:
+        """Read the open games into memory: every one (one process), or those whose chat
+        falls in ``shards`` of ``shard_count`` (a fleet worker taking shards). A game memory
+        already holds keeps its object, with the committed state."""
+        games = (await self.storage.open_games() if shards is None
+                 else await open_games_of(self.storage, shards, shard_count))
+        loaded = []
+        for fresh in games:
+            game = self._by_id.get(fresh.game_id)
+            if game is None:
+                game = fresh
+            else:
+                for name in Game.__slots__:
+                    setattr(game, name, getattr(fresh, name))
             await self._check_reach(game)
             self._remember(game)
-        return games
+            loaded.append(game)
+        return loaded
+
+    async def outbox_games(self, shards: Collection[int] | None = None,
+                           shard_count: int = 1) -> list[int]:
+        """The games with announcements still to send (of ``shards``, when given)."""
+        if shards is None:
+            return await self.storage.games_with_outbox()
+        return await outbox_games_of(self.storage, shards, shard_count)
+
+    def evict(self, shards: Collection[int], shard_count: int) -> list[Game]:
+        """Forget the games whose chat falls in ``shards`` (a worker gave them back: their
+        next owner reads them from the database); the games forgotten."""
+        wanted = frozenset(shards)
+        # (Python's % is never negative: the shard as bot.fleet.routing.shard_of reckons it)
+        gone = [g for g in self._by_id.values() if g.chat_id % shard_count in wanted]
+        for game in gone:
+            del self._by_id[game.game_id]
+        for place, gid in list(self._open_by_place.items()):
+            if gid not in self._by_id:
+                del self._open_by_place[place]
+        return gone
 
     async def reload(self, game_id: int) -> Game | None:
         """Read a game again from the database, into the same object when memory has one.

@@ -1,17 +1,12 @@
-"""The fleet tests' PostgreSQL: one server per run, a fresh database per test (with the fleet's
-tables), started here until testservers/postgres.py and tests/conftest.py provide them."""
+"""The fleet tests' database: tests/conftest.py's fresh PostgreSQL database, with the fleet's
+tables (made here until the storage branch's migration 8 makes them)."""
 
 from __future__ import annotations
 
-import itertools
-import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
-from pg_local import LocalPostgres, binaries
-
-_names = itertools.count(1)
 
 FLEET_DDL = """
 CREATE TABLE IF NOT EXISTS games (game_id BIGSERIAL PRIMARY KEY, chat_id BIGINT NOT NULL);
@@ -26,32 +21,11 @@ CREATE TABLE IF NOT EXISTS fleet_flood (chat_id BIGINT PRIMARY KEY,
 """
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[LocalPostgres]:
-    if binaries() is None:
-        if os.environ.get("CI"):
-            pytest.fail("PostgreSQL binaries not found (CI must run every test)")
-        pytest.skip("PostgreSQL binaries not found")
-    server = LocalPostgres()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture
-async def database(postgres: LocalPostgres) -> AsyncIterator[str]:
-    name = f"fleet_{os.getpid()}_{next(_names)}"
-    admin = await asyncpg.connect(postgres.url())
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    url = postgres.url(name)
-    conn = await asyncpg.connect(url)
+async def database(postgres_url: str) -> AsyncIterator[str]:
+    conn = await asyncpg.connect(postgres_url)
     try:
         await conn.execute(FLEET_DDL)
     finally:
         await conn.close()
-    yield url
+    yield postgres_url

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
-from fleet_pg import database, postgres  # noqa: F401  (fixtures)
+from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.fleet.settings import LOCK_APPLICATION
 from bot.fleet.shards import ShardKeeper, lock_key

@@ -1,0 +1,137 @@
+"""A receiver on a real PostgreSQL: the secret is checked, a second delivery of an update is
+stored once, a private tap is routed to its game's group, and while the database is down the
+answer is 503 (Telegram retries) until it is back, without a restart of the receiver."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import asyncpg
+import pytest
+from fleet_pg import database  # noqa: F401  (a fixture)
+
+from bot.config import BotConfig
+from bot.fleet.receiver import receiving
+from bot.fleet.routing import shard_of
+from bot.fleet.settings import FleetSettings
+from bot.presentation.callbacks import Lay
+from bot.serving.webserver import SECRET_HEADER, HttpSettings
+from engine import Tile
+from testservers import PostgresServer
+
+SECRET = "fleet_secret-1"
+SHARDS = 16
+TOKEN = "123456:" + "A" * 35
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Hook:
+    def __init__(self, client: aiohttp.ClientSession, port: int) -> None:
+        self.client = client
+        self.base = f"http://127.0.0.1:{port}"
+
+    async def post(self, update: dict[str, Any], secret: str = SECRET) -> int:
+        async with self.client.post(f"{self.base}/hook", json=update,
+                                    headers={SECRET_HEADER: secret}) as answer:
+            return answer.status
+
+    async def ready(self) -> int:
+        async with self.client.get(f"{self.base}/healthz/ready") as answer:
+            return answer.status
+
+
+@pytest.fixture
+async def hook(database: str) -> AsyncIterator[Hook]:  # noqa: F811
+    port = free_port()
+    http = HttpSettings("https://fleet.example/hook", SECRET, "127.0.0.1", port)
+    fleet = FleetSettings(database, SHARDS)
+    async with receiving(BotConfig(TOKEN), http, fleet, register=False), \
+            aiohttp.ClientSession() as client:
+        hook = Hook(client, port)
+        for _ in range(100):  # the pool connects in the background
+            if await hook.ready() == 200:
+                break
+            await asyncio.sleep(0.05)
+        yield hook
+
+
+def group_message(update_id: int, chat: int = -1001, user: int = 5) -> dict[str, Any]:
+    return {"update_id": update_id, "message": {
+        "message_id": update_id, "date": 0, "text": "/newgame",
+        "chat": {"id": chat, "type": "supergroup", "title": "g"},
+        "from": {"id": user, "is_bot": False, "first_name": "A"}}}
+
+
+async def stored(url: str) -> list[tuple[int, int, int]]:
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch("SELECT update_id, shard, route_key FROM fleet_updates"
+                                " ORDER BY update_id")
+    finally:
+        await conn.close()
+    return [(r["update_id"], r["shard"], r["route_key"]) for r in rows]
+
+
+async def test_the_secret_is_checked(hook: Hook, database: str) -> None:  # noqa: F811
+    assert await hook.post(group_message(1), secret="wrong") == 403
+    assert await hook.post(group_message(1), secret="") == 403
+    assert await stored(database) == []
+    assert await hook.post(group_message(1)) == 200
+    assert await stored(database) == [(1, shard_of(-1001, SHARDS), -1001)]
+
+
+async def test_a_second_delivery_is_stored_once(hook: Hook, database: str) -> None:  # noqa: F811
+    assert await hook.post(group_message(7)) == 200
+    assert await hook.post(group_message(7)) == 200  # Telegram did not see the first answer
+    results = await asyncio.gather(*(hook.post(group_message(8)) for _ in range(5)))
+    assert results == [200] * 5
+    assert [row[0] for row in await stored(database)] == [7, 8]
+
+
+async def test_a_private_tap_keeps_its_groups_order(hook: Hook, database: str) -> None:  # noqa: F811
+    conn = await asyncpg.connect(database)
+    try:
+        game_id = await conn.fetchval("INSERT INTO games (chat_id) VALUES (-1005) RETURNING game_id")
+    finally:
+        await conn.close()
+    tap = {"update_id": 20, "callback_query": {
+        "id": "q1", "chat_instance": "c", "data": Lay(game_id, 3, Tile(1, 2), None).encode(),
+        "from": {"id": 42, "is_bot": False, "first_name": "B"},
+        "message": {"message_id": 9, "date": 0, "chat": {"id": 42, "type": "private"}}}}
+    assert await hook.post(tap) == 200
+    assert await stored(database) == [(20, shard_of(-1005, SHARDS), -1005)]
+
+
+async def test_503_while_the_database_is_down_then_200(
+        hook: Hook, database: str, postgres: PostgresServer) -> None:  # noqa: F811
+    assert await hook.post(group_message(30)) == 200
+    postgres.halt()  # as a crash would
+    try:
+        assert await hook.post(group_message(31)) == 503
+        assert await hook.ready() == 503
+    finally:
+        postgres.start()
+    for _ in range(100):  # the pool connects again by itself
+        if await hook.post(group_message(31)) == 200:
+            break
+        await asyncio.sleep(0.1)
+    assert await hook.ready() == 200
+    assert [row[0] for row in await stored(database)] == [30, 31]
+
+
+async def test_a_garbled_update_is_refused(hook: Hook) -> None:
+    assert await hook.post({"no": "id"}) == 400
+    body = json.dumps([1, 2])
+    async with hook.client.post(f"{hook.base}/hook", data=body,
+                                headers={SECRET_HEADER: SECRET}) as answer:
+        assert answer.status == 400
