@@ -18,16 +18,16 @@ TIMING = WebhookTiming(timeout=5.0, first_retry=0.05, max_retry=0.5)
 
 
 @pytest.fixture
-async def telegram() -> AsyncIterator[FakeTelegramServer]:
+async def bot_api() -> AsyncIterator[FakeTelegramServer]:
     async with FakeTelegramServer(rate_limits=TELEGRAM_LIMITS, webhook_timing=TIMING) as server:
         yield server
 
 
 @pytest.fixture
-async def fleet(telegram: FakeTelegramServer, postgres_url: str, tmp_path: Path
+async def fleet(bot_api: FakeTelegramServer, postgres_url: str, tmp_path: Path
                 ) -> AsyncIterator[Fleet]:
     """No process yet: the test starts its receivers and workers (logs in ``tmp_path``)."""
-    running = Fleet(telegram, postgres_url, tmp_path)
+    running = Fleet(bot_api, postgres_url, tmp_path)
     try:
         yield running
     finally:

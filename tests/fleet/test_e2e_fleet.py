@@ -139,7 +139,7 @@ async def chaos(fleet: Fleet, tables: list[Table], events: dict[str, Any]) -> No
 
 
 async def test_thirty_tables_finish_right_through_a_dying_worker_and_receiver(
-    fleet: Fleet, telegram: FakeTelegramServer
+    fleet: Fleet, bot_api: FakeTelegramServer
 ) -> None:
     started = time.monotonic()
     await fleet.add_receiver("receiver-1")
@@ -147,15 +147,15 @@ async def test_thirty_tables_finish_right_through_a_dying_worker_and_receiver(
     for name in ("worker-1", "worker-2", "worker-3"):
         await fleet.add_worker(name)
     await fleet.wait_workers(3)
-    tables = await open_tables(telegram, PLAN, seed=2300)
+    tables = await open_tables(bot_api, PLAN, seed=2300)
     events: dict[str, Any] = {}
     trouble = asyncio.create_task(chaos(fleet, tables, events))
     await asyncio.gather(*(table.play() for table in tables))
     await trouble
-    await telegram.wait_idle(quiet=1.0, timeout=60)
+    await bot_api.wait_idle(quiet=1.0, timeout=60)
 
-    answers = telegram.tap_answers()
-    report = telegram.limit_report()
+    answers = bot_api.tap_answers()
+    report = bot_api.limit_report()
     retaps = sum(t.retaps for t in tables)
     summary = {"seconds": round(time.monotonic() - started, 1), "moves": sum(
         t.moves for t in tables), "taps": answers.taps, "retaps": retaps,
@@ -166,12 +166,12 @@ async def test_thirty_tables_finish_right_through_a_dying_worker_and_receiver(
     results = await outcomes(fleet.database_url or "", [t.chat for t in tables])
     assert [r for r in results if not r.agrees] == []
     for table in tables:
-        announced = [m for m in telegram.bot_messages(table.chat)
+        announced = [m for m in bot_api.bot_messages(table.chat)
                      if "The match is over" in (m.text or m.caption or "")]
         assert len(announced) == 1, f"{table.chat.name}: the match's end said {len(announced)}x"
     assert answers.twice == ()
     assert len(answers.unanswered) <= retaps  # each one left by a death was tapped again
     assert report.broken(group=20, overall=30, private=3) == []
     assert report.too_many == 0
-    telegram.assert_no_violations()
+    bot_api.assert_no_violations()
     assert fleet.log_problems() == []
