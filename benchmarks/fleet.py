@@ -79,10 +79,11 @@ async def start(mode: str, fleet: Fleet) -> list[str]:
     return ["receiver-1", *workers]
 
 
-async def measured(fleet: Fleet, tables: list[Table], names: list[str], warmup: float,
-                   seconds: float) -> dict[str, Any]:
+async def measured(fleet: Fleet, server: FakeTelegramServer, tables: list[Table],
+                   names: list[str], warmup: float, seconds: float) -> dict[str, Any]:
     """Moves a second and the costs per move over ``seconds``, after ``warmup``."""
     await asyncio.sleep(warmup)
+    calls = len(server.requests)
     url = fleet.database_url
     before = (sum(t.moves for t in tables), fleet.cpu(names), time.monotonic(),
               await pg_counters(url) if url else None)
@@ -92,10 +93,15 @@ async def measured(fleet: Fleet, tables: list[Table], names: list[str], warmup: 
     after = (sum(t.moves for t in tables), fleet.cpu(names), time.monotonic(),
              await pg_counters(url) if url else None)
     moves = after[0] - before[0]
+    window = server.requests[calls:]
+    sends = sum(r.ok and counts_toward_limits(r.method) for r in window)
     figures: dict[str, Any] = {
         "moves": moves, "moves_per_second": round(moves / (after[2] - before[2]), 2),
         "cpu_ms_per_move": round(1000 * (after[1] - before[1]) / moves, 2) if moves else None,
         "cpu_by_process_s": {n: round(fleet.members[n].cpu(), 2) for n in names},
+        # what Telegram's limits count (sends and edits), and every Bot API call, per move
+        "telegram_sends_per_move": round(sends / moves, 2) if moves else None,
+        "bot_api_calls_per_move": round(len(window) / moves, 2) if moves else None,
         # this process (people, fake server, balancer): on the same cores as the bot
         "driver_cpu_share": round(driver / (after[2] - before[2]), 2),
     }
@@ -164,7 +170,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             figures[mode] = await one_mode(
                 mode, postgres, args,
                 lambda fleet, server, tables, names: measured(
-                    fleet, tables, names, args.warmup, args.seconds))
+                    fleet, server, tables, names, args.warmup, args.seconds))
         if not args.only or "takeover" in args.only:
             print("... takeover", file=sys.stderr)
             figures["takeover"] = await one_mode(
@@ -182,7 +188,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--only", nargs="*", choices=(*MODES, "takeover"))
