@@ -340,6 +340,13 @@ class Outcome:
     hands_stored: int
     hands_replayed: int
     replay_error: str | None
+    winner_name: str | None = None  # the replayed winner side's first player, as announced
+
+    def announced_in(self, text: str) -> bool:
+        """Whether the group's "The match is over" message names the replayed winner."""
+        if self.replayed_winner is None:
+            return "It is a draw." in text
+        return f"🏆 {self.winner_name}" in text
 
     @property
     def agrees(self) -> bool:
@@ -356,22 +363,26 @@ async def outcomes(database_url: str, chats: Sequence[FakeChat]) -> list[Outcome
         found = []
         for chat in chats:
             game = await connection.fetchrow(
-                "SELECT game_id, status, match FROM games WHERE chat_id=$1", chat.id)
+                "SELECT game_id, status, match, players FROM games WHERE chat_id=$1", chat.id)
             assert game is not None, f"{chat.name} has no game"
             result = await connection.fetchrow(
                 "SELECT winner_side, scores FROM match_results WHERE game_id=$1", game["game_id"])
             hands = await connection.fetchval(
                 "SELECT count(*) FROM hand_results WHERE game_id=$1", game["game_id"])
-            found.append(_outcome(chat.id, game["status"], game["match"], result, hands))
+            names = [str(player[1]) for player in json.loads(game["players"])]
+            found.append(_outcome(chat.id, game["status"], game["match"], result, hands, names))
         return found
     finally:
         await connection.close()
 
 
 def _outcome(chat_id: int, status: str, match_json: str | None,
-             result: asyncpg.Record | None, hands: int) -> Outcome:
+             result: asyncpg.Record | None, hands: int, names: Sequence[str]) -> Outcome:
     replayed = replay(json.loads(match_json)) if match_json else None
     match = replayed.match if replayed else None
+    winner = match.winner if match is not None else None
+    winner_name = names[match.sides[winner][0]] if match is not None and winner is not None \
+        else None
     error = (replayed.error.message if replayed and replayed.error
              else None if match is not None else "no match stored")
     return Outcome(
@@ -379,5 +390,4 @@ def _outcome(chat_id: int, status: str, match_json: str | None,
         tuple(json.loads(result["scores"])) if result else None,
         result["winner_side"] if result else None,
         tuple(match.scores) if match is not None and match.over else None,
-        match.winner if match is not None else None,
-        hands, len(match.hands) if match is not None else 0, error)
+        winner, hands, len(match.hands) if match is not None else 0, error, winner_name)

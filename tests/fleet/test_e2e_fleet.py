@@ -165,10 +165,11 @@ async def test_thirty_tables_finish_right_through_a_dying_worker_and_receiver(
 
     results = await outcomes(fleet.database_url or "", [t.chat for t in tables])
     assert [r for r in results if not r.agrees] == []
-    for table in tables:
-        announced = [m for m in bot_api.bot_messages(table.chat)
+    for table, result in zip(tables, results, strict=True):
+        announced = [m.text or m.caption or "" for m in bot_api.bot_messages(table.chat)
                      if "The match is over" in (m.text or m.caption or "")]
         assert len(announced) == 1, f"{table.chat.name}: the match's end said {len(announced)}x"
+        assert result.announced_in(announced[0]), (table.chat.name, announced[0], result)
     assert answers.twice == ()
     assert len(answers.unanswered) <= retaps  # each one left by a death was tapped again
     assert report.broken(group=20, overall=30, private=3) == []
