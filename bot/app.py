@@ -28,6 +28,8 @@ from telegram.ext import (
 )
 
 from .config import BotConfig
+from .errors import ConfigError
+from .fleet.settings import SETTINGS_KEY, WORKER_KEY, FleetSettings
 from .handlers import buttons, commands
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.menu import settings_command
@@ -83,12 +85,15 @@ PRIVATE_COMMANDS = (
 
 def build_application(
     config: BotConfig, seed_source: Callable[[], int] | None = None,
-    http: HttpSettings | None = None,
+    http: HttpSettings | None = None, fleet: FleetSettings | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot, ready to run: handlers registered, storage opened and games resumed on start.
     ``http`` says webhook or polling, and where the HTTP server listens (default: polling,
-    no server)."""
+    no server). With ``fleet`` it is a fleet worker (:mod:`bot.fleet`): no updater and no
+    webhook (the receivers take the updates), and the games of the shards it owns."""
     http = http if http is not None else http_settings_from_env({})
+    if fleet is not None and http.webhook_url is not None:
+        raise ConfigError("a fleet worker takes no webhook: the receivers do")
     metrics = Metrics()
     limiter = FloodLimiter(Limits(
         overall=(config.messages_per_second, 1.0),
@@ -107,7 +112,7 @@ def build_application(
         .post_stop(_on_stop)
         .post_shutdown(_on_shutdown)
     )
-    if http.webhook_url is not None:
+    if http.webhook_url is not None or fleet is not None:
         builder = builder.updater(None)  # Telegram posts the updates: nothing polls
     application = builder.build()
     storage = Storage(config.database_path)
@@ -149,6 +154,8 @@ def build_application(
         config, storage, service, publisher, locks, pictures, timers, limiter, metrics, http,
         latency,
     )
+    if fleet is not None:
+        application.bot_data[SETTINGS_KEY] = fleet
 
     application.add_handler(TypeHandler(Update, arriving), group=-1)
 
@@ -193,18 +200,27 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     me = await application.bot.get_me()
     rt.publisher.messenger.bot_username = me.username or ""
     await register_commands(application.bot)
-    games = await rt.service.load_open_games()
-    for game_id in sorted({g.game_id for g in games} | set(await rt.storage.games_with_outbox())):
-        if rt.service.game(game_id) is None:
-            await rt.service.reload(game_id)  # a finished game with announcements left
-        rt.publisher.request(game_id)
-    await rt.timers.resume()
+    fleet = application.bot_data.get(SETTINGS_KEY)
+    if fleet is None:
+        games = await rt.service.load_open_games()
+        for game_id in sorted({g.game_id for g in games} | set(await rt.service.outbox_games())):
+            if rt.service.game(game_id) is None:
+                await rt.service.reload(game_id)  # a finished game with announcements left
+            rt.publisher.request(game_id)
+        await rt.timers.resume()
     if rt.webhook or rt.http.port is not None:  # someone reads health and metrics
         schedule_watch(application)
     if not rt.webhook and rt.http.port is not None:  # polling, with health and metrics
         rt.web = WebServer(build_web_app(rt.metrics, readiness(rt)), rt.http.host, rt.http.port)
         await rt.web.start()
-    log.info("resumed %d open games", len(games))
+    if fleet is None:
+        log.info("resumed %d open games", len(games))
+    else:  # the shards' games are loaded as the worker takes them
+        from .fleet.worker import FleetWorker
+
+        worker = FleetWorker(application, fleet)
+        await worker.start()
+        application.bot_data[WORKER_KEY] = worker
 
 
 async def register_commands(bot: Bot) -> None:
@@ -287,14 +303,18 @@ async def running(
                                     allowed_updates=allowed_updates(), error_callback=_poll_failed)
     await application.start()
     try:
-        if updater is None:
+        if rt.webhook:
             async with serving_webhook(application, rt.http, rt.metrics, readiness(rt),
                                        allowed_updates()):
                 yield application
-        else:
+        else:  # polling, or a fleet worker (fed from the fleet's queue)
             yield application
     finally:
-        # The same order as run_polling: stop, post_stop, shutdown, post_shutdown.
+        # The same order as run_polling: stop, post_stop, shutdown, post_shutdown; a fleet
+        # worker first gives its shards back (what is in flight finishes, with the job queue).
+        worker = application.bot_data.pop(WORKER_KEY, None)
+        if worker is not None:
+            await worker.stop()
         if updater is not None:
             await updater.stop()
         await application.stop()

@@ -15,7 +15,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate

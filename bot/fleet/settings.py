@@ -17,6 +17,9 @@ from ..errors import ConfigError
 
 #: The application_name of every worker's lock connection: live workers are counted by it.
 LOCK_APPLICATION = "domino-fleet"
+#: Where a worker's Application keeps its fleet settings, then its running FleetWorker.
+SETTINGS_KEY = "fleet-settings"
+WORKER_KEY = "fleet-worker"
 DEFAULT_SHARDS = 64
 MAX_SHARDS = 4096
 

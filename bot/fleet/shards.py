@@ -19,7 +19,7 @@ import math
 import zlib
 from collections.abc import Awaitable, Callable, Collection
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from ..storage import fleet as sql
 from .settings import LOCK_APPLICATION

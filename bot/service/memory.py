@@ -70,12 +70,16 @@ class GameMemory:
             return await self.storage.games_with_outbox()
         return await outbox_games_of(self.storage, shards, shard_count)
 
+    def games_in(self, shards: Collection[int], shard_count: int) -> list[Game]:
+        """The games in memory (open, or finished and still published) of ``shards``."""
+        wanted = frozenset(shards)
+        # (Python's % is never negative: the shard as bot.fleet.routing.shard_of reckons it)
+        return [g for g in self._by_id.values() if g.chat_id % shard_count in wanted]
+
     def evict(self, shards: Collection[int], shard_count: int) -> list[Game]:
         """Forget the games whose chat falls in ``shards`` (a worker gave them back: their
         next owner reads them from the database); the games forgotten."""
-        wanted = frozenset(shards)
-        # (Python's % is never negative: the shard as bot.fleet.routing.shard_of reckons it)
-        gone = [g for g in self._by_id.values() if g.chat_id % shard_count in wanted]
+        gone = self.games_in(shards, shard_count)
         for game in gone:
             del self._by_id[game.game_id]
         for place, gid in list(self._open_by_place.items()):

@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from ..errors import ConfigError
 from ..models import Game
@@ -24,8 +24,8 @@ from .games import game_from_row
 
 UPDATES_CHANNEL = "fleet_updates"  # payload: the shard of the update inserted
 FLOOD_CHANNEL = "fleet_flood"  # payload: "<chat>:<until, epoch seconds>"
-#: asyncpg's connection or pool: both run queries.
-Executor = asyncpg.Connection | asyncpg.Pool
+#: asyncpg's connection or pool: both run queries (asyncpg has no type hints).
+Executor: TypeAlias = Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ async def insert_update(pool: asyncpg.Pool, update_id: int, shard: int, route_ke
             "INSERT INTO fleet_updates (update_id, shard, route_key, body, received_at)"
             " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (update_id) DO NOTHING",
             update_id, shard, route_key, body, now)
-        inserted = status.endswith(" 1")
+        inserted = bool(status.endswith(" 1"))
         if inserted:
             await conn.execute("SELECT pg_notify($1, $2)", UPDATES_CHANNEL, str(shard))
     return inserted

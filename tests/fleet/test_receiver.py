@@ -101,7 +101,8 @@ async def test_a_second_delivery_is_stored_once(hook: Hook, database: str) -> No
 async def test_a_private_tap_keeps_its_groups_order(hook: Hook, database: str) -> None:  # noqa: F811
     conn = await asyncpg.connect(database)
     try:
-        game_id = await conn.fetchval("INSERT INTO games (chat_id) VALUES (-1005) RETURNING game_id")
+        game_id = await conn.fetchval(
+            "INSERT INTO games (chat_id) VALUES (-1005) RETURNING game_id")
     finally:
         await conn.close()
     tap = {"update_id": 20, "callback_query": {

@@ -125,7 +125,8 @@ async def test_anything_else_follows_its_chat_or_sender() -> None:
     inline = {"update_id": 1, "callback_query": {"id": "1", "from": user(), "data": "x",
                                                  "chat_instance": "c", "inline_message_id": "i"}}
     assert chat_key(inline) == USER
-    poll_answer = {"update_id": 1, "poll_answer": {"poll_id": "p", "user": user(), "option_ids": []}}
+    poll_answer = {"update_id": 1,
+                   "poll_answer": {"poll_id": "p", "user": user(), "option_ids": []}}
     assert chat_key(poll_answer) == USER
     assert chat_key({"update_id": 1}) is None
 

@@ -86,7 +86,7 @@ async def test_a_closing_keeper_gives_its_shards_back(
 async def test_a_killed_connection_frees_its_shards_at_once(
         two: tuple[ShardKeeper, Recorder, ShardKeeper, Recorder], database: str) -> None:  # noqa: F811
     """What a SIGKILL does to a worker, seen from PostgreSQL: its connection ends."""
-    a, a_rec, b, b_rec = two
+    a, _, b, _ = two
     await until(lambda: len(a.owned) == len(b.owned) == SHARDS // 2)
     assert a._task is not None
     a._task.cancel()  # the victim's process is dead: nothing of it runs any more

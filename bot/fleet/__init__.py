@@ -1,0 +1,57 @@
+"""Fleet mode (issue 23): one bot served by any number of receivers and workers sharing one
+PostgreSQL server, which is both the store and the coordination point (its row locks, session
+advisory locks and LISTEN/NOTIFY; no protocol of our own).
+
+The pieces: ``routing`` (an update's route key: the chat whose order it keeps; its shard),
+``receiver`` (the webhook: each update stored once, 200 only after the commit), ``shards``
+(which worker owns which shards: an advisory lock each, on a dedicated connection),
+``feeder`` and ``listener`` (pulling the owned shards' updates in order), ``worker`` (the
+bot's Application fed from the queue), ``settings``; ``python -m bot.fleet receiver|worker``.
+The fleet's SQL is :mod:`bot.storage.fleet`; the fence is :mod:`bot.storage.fencing`.
+
+What lived in one process, and how each works in the fleet:
+
+- Updates, exactly once. The receiver inserts ``ON CONFLICT (update_id) DO NOTHING`` and
+  answers 200 only after the commit (a dying receiver loses nothing: Telegram retries; a
+  second delivery is stored once). The worker handles an update inside the fence: the first
+  effect transaction marks it done in the same transaction as its effect, so a second
+  handling (the shard's next owner, after a lock connection was lost) changes nothing; the
+  worker marks it after the handler otherwise. A reply that changes nothing (/rules, a
+  refusal) may be sent again if a worker dies between sending it and the mark (milliseconds).
+- Order. Every update of one group (its games, lobby, commands, and taps in private on its
+  games' buttons or /start links to its tables) has the group's route key, so one shard, one
+  owner, and per key one update at a time in update_id order (of the updates committed: an
+  update Telegram delivers late is handled when it arrives).
+- Game cache and per-game locks. A worker holds in memory the open games of the shards it
+  owns (and finished ones still being published), loaded when it takes a shard and evicted
+  when it gives it back; the per-game locks stay in-process, which suffices because only the
+  owner handles a group's updates and runs its timers. Commits still check the move number,
+  so even two owners (a lost lock connection) never apply a stale move.
+- Publisher syncs and messages in flight. They run in the owner (the sends in flight, the
+  coalescing and the keys beside each message are per game); a worker giving a shard back
+  waits a few seconds for its syncs. Syncs are idempotent, so the next owner's first sync of
+  each game repairs whatever the last one left, as a restart does.
+- Outbox. Committed with the move, as before; on taking a shard the worker syncs every game
+  of the shard with announcements left, as start-up does. An announcement whose send was
+  cut by a SIGKILL after Telegram took it may be sent twice (the single process has the same
+  window at a crash).
+- Turn timers. Deadlines are in the database; on taking a shard the worker resolves its
+  overdue turns in deadline order (they fire at once) and arms the others; giving it back
+  cancels the jobs.
+- Computer players' pool. Each worker has its own process pool; a computer's move is a timer
+  job of the owner, so it follows the shard.
+- Telegram's limits. A group's (20 a minute) and a private chat's (3 in 3 s) windows are
+  kept by the one worker owning that chat's shard. Exception: a player's hand messages are
+  sent by the owner of the game's group, so one player seated in games of two shards at once
+  gets them from two workers (each keeping its own window). The overall 30 a second is
+  shared: each worker takes MESSAGES_PER_SECOND / live workers (counted on every tick). A
+  429's retry_after is written to ``fleet_flood`` and NOTIFYed, and every worker pauses that
+  chat only, until then (a worker that starts reads the waits still running).
+- Private updates that name no game (/start, /hand, /stats, a private chat blocked) follow
+  the user's private chat and act on the games that worker holds: a lobby in another shard
+  learns that a player opened their private chat when it next reads it (starting a game reads
+  it again), and /hand in private resends the hands of the games that worker holds.
+- PostgreSQL restarting. Receivers answer 503 meanwhile (Telegram retries); workers lose
+  their lock connection and with it their shards (stop pulling, evict), reconnect with one
+  line per attempt and take their share again; nothing crashes.
+"""

@@ -1,0 +1,69 @@
+"""One dedicated connection LISTENing to the fleet's channels, made again while PostgreSQL is
+away (one line per attempt). After every (re)connection each channel's callback is told
+``None``: notifications sent meanwhile were lost, so whoever listens looks for themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping
+
+import asyncpg  # type: ignore[import-untyped]
+
+log = logging.getLogger(__name__)
+#: Told each notification's payload (None after a reconnection).
+Heard = Callable[[str | None], None]
+HEARTBEAT = 2.0  # seconds between two checks that the connection still answers
+MAX_BACKOFF = 10.0
+
+
+class Listener:
+    def __init__(self, url: str, channels: Mapping[str, Heard]) -> None:
+        self.url = url
+        self.channels = dict(channels)
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="fleet-listener")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        attempt, delay = 1, 0.5
+        while True:
+            conn: asyncpg.Connection | None = None
+            try:
+                conn = await asyncpg.connect(self.url)
+                for channel, heard in self.channels.items():
+                    await conn.add_listener(channel, _callback(heard))
+                if attempt > 1:
+                    log.info("listening again after %d attempts", attempt - 1)
+                attempt, delay = 1, 0.5
+                for heard in self.channels.values():
+                    heard(None)
+                while True:
+                    await asyncio.sleep(HEARTBEAT)
+                    await conn.fetchval("SELECT 1")
+            except asyncio.CancelledError:
+                raise
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                log.warning("listening for the fleet's notifications failed (%s): trying again "
+                            "in %.1f s (attempt %d)", error, delay, attempt)
+                await asyncio.sleep(delay)
+                delay = min(MAX_BACKOFF, delay * 2)
+                attempt += 1
+            finally:
+                if conn is not None:
+                    conn.terminate()
+
+
+def _callback(heard: Heard) -> Callable[[object, int, str, str], None]:
+    def callback(connection: object, pid: int, channel: str, payload: str) -> None:
+        heard(payload)
+    return callback

@@ -1,0 +1,173 @@
+"""A worker: the bot's Application without an updater, fed from the fleet's queue.
+
+Started from the Application's post_init (:func:`bot.app.build_application` with ``fleet``
+settings) and stopped from its post_stop. It owns shards (:mod:`bot.fleet.shards`); for each
+shard it takes it does what the single process does at start-up, for that shard only: loads
+its open games, resolves its overdue turns and arms its timers, and syncs every game with
+committed announcements or messages to repair. It gives a shard back in the reverse order:
+stops pulling, lets what is in flight finish, cancels the shard's timers, waits a moment for
+its syncs, and evicts its games. Each update is handled inside the fence
+(:mod:`bot.storage.fencing`): the first effect transaction marks it done, or the worker does
+after the handler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Collection
+
+import asyncpg  # type: ignore[import-untyped]
+from telegram import Update
+from telegram.ext import Application
+
+from ..handlers.runtime import KEY, Runtime
+from ..storage import fencing
+from ..storage import fleet as sql
+from ..storage.fleet import QueuedUpdate
+from .feeder import DB_ERRORS, Feeder
+from .listener import Listener
+from .settings import FleetSettings
+from .shards import ShardKeeper, lock_key
+
+log = logging.getLogger(__name__)
+#: Seconds a shard given back waits for the handlers in flight, then for its games' syncs.
+HANDLER_GRACE = 10.0
+SYNC_GRACE = 5.0
+#: Handled updates are kept this long, so a late second delivery is still recognised (a
+#: webhook Telegram could not deliver is kept up to 24 hours).
+KEEP_DONE = 24 * 3600.0
+PURGE_EVERY = 600.0
+
+
+class FleetWorker:
+    def __init__(self, application: Application, settings: FleetSettings  # type: ignore[type-arg]
+                 ) -> None:
+        self.application = application
+        self.settings = settings
+        rt = application.bot_data[KEY]
+        assert isinstance(rt, Runtime)
+        self.rt = rt
+        self.pool: asyncpg.Pool = rt.storage.pool  # type: ignore[attr-defined]
+        url: str = rt.storage.pg_url  # type: ignore[attr-defined]
+        self.feeder = Feeder(self.pool, self.handle, poll=settings.poll)
+        self.keeper = ShardKeeper(url, settings.shards, lock_key(rt.config.token),
+                                  settings.worker_name, self.take, self.give,
+                                  tick=settings.tick, on_live=rt.limiter.share_overall)
+        self.listener = Listener(url, {sql.UPDATES_CHANNEL: self._heard_update,
+                                       sql.FLOOD_CHANNEL: self._heard_flood})
+        self._purging: asyncio.Task[None] | None = None
+        self._writes: set[asyncio.Task[None]] = set()
+
+    # --- lifecycle ---------------------------------------------------------------------------
+    async def start(self) -> None:
+        await sql.agree_shards(self.pool, self.settings.shards)
+        for chat, until in (await sql.flood_waits(self.pool, time.time())).items():
+            self.rt.limiter.hold(chat, until - time.time())
+        self.rt.limiter.on_pause = self._paused
+        self.feeder.start()
+        self.listener.start()
+        self.keeper.start()
+        self._purging = asyncio.create_task(self._purge(), name="fleet-purge")
+        log.info("fleet worker %s started: %d shards in the fleet", self.settings.worker_name,
+                 self.settings.shards)
+
+    async def stop(self) -> None:
+        """Give every shard back (what is in flight finishes), then stop listening."""
+        if self._purging is not None:
+            self._purging.cancel()
+        await self.keeper.stop()
+        await self.feeder.stop()
+        await self.listener.stop()
+        if self._writes:
+            await asyncio.gather(*self._writes, return_exceptions=True)
+
+    # --- shards ------------------------------------------------------------------------------
+    async def take(self, shards: frozenset[int]) -> None:
+        """What start-up does, for ``shards``: their games loaded, overdue turns resolved and
+        timers armed, committed announcements sent and messages synced."""
+        rt, count = self.rt, self.settings.shards
+        games = await rt.service.load_open_games(shards=shards, shard_count=count)
+        repair = {g.game_id for g in games} | set(await rt.service.outbox_games(shards, count))
+        for game_id in sorted(repair):
+            if rt.service.game(game_id) is None:
+                await rt.service.reload(game_id)  # a finished game with announcements left
+            rt.publisher.request(game_id)
+        await rt.timers.resume(games)
+        self.feeder.own(shards)
+        log.info("took %d shards (%d now): %d open games", len(shards),
+                 len(self.keeper.owned) + len(shards), len(games))
+
+    async def give(self, shards: frozenset[int]) -> None:
+        """Let ``shards`` go: stop pulling, finish in flight, cancel timers, evict."""
+        rt, count = self.rt, self.settings.shards
+        await self.feeder.release(shards, HANDLER_GRACE)
+        games = rt.service.games_in(shards, count)
+        for game in games:
+            rt.timers.cancel(game.game_id)
+        deadline = time.monotonic() + SYNC_GRACE
+        while any(rt.publisher._busy(g.game_id) for g in games) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        rt.service.evict(shards, count)
+        log.info("gave back %d shards: %d games left memory", len(shards), len(games))
+
+    # --- updates -----------------------------------------------------------------------------
+    async def handle(self, row: QueuedUpdate) -> None:
+        """One update, fenced; marked done after its handler unless an effect did it."""
+        try:
+            update = Update.de_json(row.data(), self.application.bot)
+        except Exception:
+            log.exception("update %d cannot be read: skipped", row.update_id)
+            update = None
+        with fencing.handling(row.update_id) as fence:
+            if update is not None:
+                await self.application.process_update(update)
+            await self._mark(row, fence)
+
+    async def _mark(self, row: QueuedUpdate, fence: fencing.UpdateFence) -> None:
+        attempt = 0
+        while not fence.marked:
+            try:
+                await sql.mark_done(self.pool, row.update_id, time.time())
+                fence.marked = True  # (also when another worker had: nothing more to do)
+            except DB_ERRORS as error:
+                if row.shard not in self.feeder.owned:
+                    return  # the next owner reads it again; its fence decides
+                attempt += 1
+                log.warning("marking update %d done failed (%s): trying again (attempt %d)",
+                            row.update_id, error, attempt)
+                await asyncio.sleep(min(5.0, 0.5 * attempt))
+
+    def _heard_update(self, payload: str | None) -> None:
+        if payload is None or not payload.isdigit() or int(payload) in self.feeder.owned:
+            self.feeder.wake()
+
+    # --- flood waits, fleet-wide -------------------------------------------------------------
+    def _paused(self, chat: int | str, seconds: float) -> None:
+        if isinstance(chat, int):
+            task = asyncio.create_task(self._tell_flood(chat, time.time() + seconds))
+            self._writes.add(task)
+            task.add_done_callback(self._writes.discard)
+
+    async def _tell_flood(self, chat: int, until: float) -> None:
+        try:
+            await sql.flood_wait(self.pool, chat, until)
+        except DB_ERRORS as error:
+            log.warning("telling the fleet of chat %s's flood wait failed: %s", chat, error)
+
+    def _heard_flood(self, payload: str | None) -> None:
+        heard = None if payload is None else sql.parse_flood(payload)
+        if heard is not None:
+            chat, until = heard
+            self.rt.limiter.hold(chat, until - time.time())
+
+    # --- housekeeping ------------------------------------------------------------------------
+    async def _purge(self) -> None:
+        """Drop handled updates past :data:`KEEP_DONE`, for the shards owned."""
+        while True:
+            await asyncio.sleep(PURGE_EVERY)
+            owned: Collection[int] = self.keeper.owned
+            with contextlib.suppress(*DB_ERRORS):
+                await sql.forget_done(self.pool, owned, time.time() - KEEP_DONE)
