@@ -115,7 +115,7 @@ def build_application(
     if http.webhook_url is not None or fleet is not None:
         builder = builder.updater(None)  # Telegram posts the updates: nothing polls
     application = builder.build()
-    storage = Storage(config.database_path)
+    storage = Storage(config.database_url or config.database_path)
     pictures = PictureMaker(config.table_theme)
     pictures.on_drawn = metrics.picture_drawn
     limiter.on_flood_wait = metrics.flood_waited

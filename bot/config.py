@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ConfigError
@@ -20,6 +20,9 @@ class BotConfig:
     token: str
     api_base_url: str = "https://api.telegram.org"
     database_path: Path = Path("data/dominoes.sqlite3")
+    # postgresql://user:pass@host:port/db: PostgreSQL instead of the SQLite file (the fleet).
+    # Never shown: it may hold a password.
+    database_url: str | None = field(default=None, repr=False)
     log_level: str = "INFO"
     log_format: LogFormat = LogFormat.TEXT  # json: one JSON object a line
     # Telegram's limits; tests against the fake server raise them to run fast.
@@ -72,10 +75,16 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
     if form not in tuple(LogFormat):
         raise ConfigError(f"LOG_FORMAT must be text or json, not {form!r}")
     path = env.get("DATABASE_PATH", "").strip() or "data/dominoes.sqlite3"
+    url = env.get("DATABASE_URL", "").strip() or None
+    if url is not None and not url.startswith(("postgresql://", "postgres://")):
+        # Not the value itself in the message: it may hold a password.
+        raise ConfigError("DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@"
+                          "host:port/database (unset it to use the SQLite file)")
     return BotConfig(
         token=token,
         api_base_url=base.rstrip("/"),
         database_path=Path(path),
+        database_url=url,
         log_level=level,
         log_format=LogFormat(form),
         group_messages_per_minute=_positive(env, "GROUP_MESSAGES_PER_MINUTE", 20),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -41,3 +42,42 @@ async def postgres_url(postgres: PostgresServer) -> AsyncIterator[str]:
     url = await postgres.create_database(name)
     yield url
     await postgres.drop_database(name)
+
+
+ENGINES = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> str:
+    """Each storage test runs once on each engine: ``test_x[sqlite]``, ``test_x[postgresql]``."""
+    return str(request.param)
+
+
+@pytest.fixture
+async def new_database(
+    engine: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[Callable[[], Awaitable[Path | str]]]:
+    """Makes fresh, empty databases of the test's engine: a SQLite path, or a PostgreSQL URL
+    (the target ``Storage`` takes); those on PostgreSQL are dropped after the test."""
+    server: PostgresServer | None = (
+        request.getfixturevalue("postgres") if engine == "postgresql" else None)
+    made: list[str] = []
+
+    async def make() -> Path | str:
+        number = next(_numbers)
+        if server is None:
+            return tmp_path / f"db{number}.sqlite3"
+        name = f"test_{os.getpid()}_{number}"
+        made.append(name)
+        return await server.create_database(name)
+
+    yield make
+    for name in made:
+        assert server is not None
+        await server.drop_database(name)
+
+
+@pytest.fixture
+async def database(new_database: Callable[[], Awaitable[Path | str]]) -> Path | str:
+    """One fresh database of the test's engine (see :func:`new_database`)."""
+    return await new_database()

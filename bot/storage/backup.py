@@ -14,6 +14,11 @@ Prints one line; exit 0 on success, 1 on failure, 2 on a usage error.
 
 Restore: stop the bot; copy the backup over the database file; delete the database's ``-wal``
 and ``-shm`` files if they are there (they belong to the old database); start the bot.
+
+This tool is for SQLite only. On PostgreSQL (``DATABASE_URL``) the backup is PostgreSQL's own
+``pg_dump`` (``pg_dump -Fc -f dominoes.dump "$DATABASE_URL"``, a consistent snapshot while the
+fleet runs; restore with ``pg_restore -d "$DATABASE_URL" dominoes.dump`` into an empty
+database); this tool refuses a PostgreSQL database and says so.
 """
 
 from __future__ import annotations
@@ -30,8 +35,13 @@ from pathlib import Path
 
 from ..config import BotConfig, load_dotenv_file
 from ..errors import StorageError
+from .core import is_postgres_url
 
 _DEFAULT_DATABASE = next(f.default for f in fields(BotConfig) if f.name == "database_path")
+
+
+PG_DUMP = ("the database is PostgreSQL (DATABASE_URL): back it up with pg_dump, e.g. "
+           'pg_dump -Fc -f dominoes.dump "$DATABASE_URL"; this tool copies SQLite files')
 
 
 class BackupError(StorageError):
@@ -138,11 +148,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("destination", type=Path, help="a file, or an existing folder")
     parser.add_argument(
-        "--database", type=Path, help="the database (default: DATABASE_PATH, as the bot reads it)"
+        "--database", help="the database (default: DATABASE_PATH, as the bot reads it)"
     )
     args = parser.parse_args(argv)
     load_dotenv_file()
-    database: Path = args.database or database_path()
+    if is_postgres_url(args.database or os.environ.get("DATABASE_URL", "").strip()):
+        print(f"backup failed: {PG_DUMP}", file=sys.stderr)
+        return 1
+    database = Path(args.database) if args.database else database_path()
     try:
         backup = back_up(database, args.destination)
     except BackupError as error:

@@ -8,6 +8,8 @@ import time
 from dataclasses import dataclass
 
 from .core import Connection
+from .fencing import fence
+from .tx import Tx
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,24 +27,20 @@ class ChatRows(Connection):
         self, user_id: int, name: str, username: str | None, language: str | None,
         private_ok: bool | None = None,
     ) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, name, username, language, private_ok, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET name=excluded.name,"
-                " username=excluded.username, language=excluded.language,"
-                " private_ok=CASE WHEN ? IS NULL THEN users.private_ok"
-                " ELSE excluded.private_ok END,"
-                " updated_at=excluded.updated_at",
-                (user_id, name, username, language, int(bool(private_ok)), time.time(),
-                 private_ok),
-            )
+        await self.execute(
+            "INSERT INTO users (user_id, name, username, language, private_ok, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET name=excluded.name,"
+            " username=excluded.username, language=excluded.language,"
+            " private_ok=CASE WHEN CAST(? AS INTEGER) IS NULL THEN users.private_ok"
+            " ELSE excluded.private_ok END,"
+            " updated_at=excluded.updated_at",
+            (user_id, name, username, language, int(bool(private_ok)), time.time(),
+             None if private_ok is None else int(private_ok)),
+        )
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE users SET private_ok=?, updated_at=? WHERE user_id=?",
-                (int(ok), time.time(), user_id),
-            )
+        await self.execute("UPDATE users SET private_ok=?, updated_at=? WHERE user_id=?",
+                           (int(ok), time.time(), user_id))
 
     async def private_ok(self, user_id: int) -> bool:
         row = await self.fetch_one("SELECT private_ok FROM users WHERE user_id=?", (user_id,))
@@ -57,24 +55,25 @@ class ChatRows(Connection):
         return str(row["settings"]) if row else None
 
     async def save_chat_settings(self, chat_id: int, settings: str) -> None:
-        async with self.transaction() as db:
-            await db.execute(
+        async def write(tx: Tx) -> None:
+            await fence(tx)
+            await tx.execute(
                 "INSERT INTO chats (chat_id, settings) VALUES (?, ?)"
                 " ON CONFLICT(chat_id) DO UPDATE SET settings=excluded.settings",
                 (chat_id, settings),
             )
+        await self.write(write)
 
     async def chat_title(self, chat_id: int) -> str | None:
         row = await self.fetch_one("SELECT title FROM chats WHERE chat_id=?", (chat_id,))
         return None if row is None or row["title"] is None else str(row["title"])
 
     async def save_chat_title(self, chat_id: int, title: str | None) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO chats (chat_id, title) VALUES (?, ?)"
-                " ON CONFLICT(chat_id) DO UPDATE SET title=excluded.title",
-                (chat_id, title),
-            )
+        await self.execute(
+            "INSERT INTO chats (chat_id, title) VALUES (?, ?)"
+            " ON CONFLICT(chat_id) DO UPDATE SET title=excluded.title",
+            (chat_id, title),
+        )
 
     async def settings_menu(self, chat_id: int) -> int | None:
         """The message id of the group's live /settings menu, if it has one."""
@@ -82,25 +81,27 @@ class ChatRows(Connection):
         return None if row is None or row["settings_menu"] is None else int(row["settings_menu"])
 
     async def save_settings_menu(self, chat_id: int, message_id: int | None) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO chats (chat_id, settings_menu) VALUES (?, ?)"
-                " ON CONFLICT(chat_id) DO UPDATE SET settings_menu=excluded.settings_menu",
-                (chat_id, message_id),
-            )
+        await self.execute(
+            "INSERT INTO chats (chat_id, settings_menu) VALUES (?, ?)"
+            " ON CONFLICT(chat_id) DO UPDATE SET settings_menu=excluded.settings_menu",
+            (chat_id, message_id),
+        )
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: everything of the old id moves to the new one."""
-        async with self.transaction() as db:
+        async def write(tx: Tx) -> None:
+            await fence(tx)
             for table in ("games", "outbox", "hand_results", "match_results"):
-                await db.execute(
+                await tx.execute(
                     f"UPDATE {table} SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id)
                 )
-            await db.execute(
-                "INSERT OR IGNORE INTO chats (chat_id, title, language, settings, settings_menu)"
-                " SELECT ?, title, language, settings, settings_menu FROM chats WHERE chat_id=?",
+            await tx.execute(
+                "INSERT INTO chats (chat_id, title, language, settings, settings_menu)"
+                " SELECT CAST(? AS BIGINT), title, language, settings, settings_menu FROM chats"
+                " WHERE chat_id=? ON CONFLICT (chat_id) DO NOTHING",
                 (new_chat_id, old_chat_id),
             )
+        await self.write(write)
 
     # --- outbox ------------------------------------------------------------------------
     async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
@@ -125,7 +126,6 @@ class ChatRows(Connection):
         return (int(row[0]), row[1]) if row is not None else (0, None)
 
     async def outbox_done(self, item_id: int) -> None:
-        async with self.transaction() as db:
-            await db.execute("DELETE FROM outbox WHERE id=?", (item_id,))
+        await self.execute("DELETE FROM outbox WHERE id=?", (item_id,))
 
 

@@ -1,131 +1,124 @@
-"""The connection, its transactions and the schema migrations: what every query stands on."""
+"""The storage's engine, its transactions and the schema migrations: what every query stands on.
+
+``Connection(target)`` picks the engine from the target: a ``postgresql://`` URL is PostgreSQL
+(:mod:`.postgres`), anything else a SQLite file (:mod:`.sqlite`), as the bot has always had.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import sqlite3
-import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from ..errors import StorageError
 from .schema import MIGRATIONS
+from .tx import Engine, Row, T, Tx
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: Path | str) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def engine_for(target: Path | str) -> Engine:
+    if is_postgres_url(target):
+        from .postgres import PostgresEngine  # asyncpg only where PostgreSQL is used
+
+        return PostgresEngine(str(target))
+    from .sqlite import SqliteEngine
+
+    return SqliteEngine(target)
 
 
 class Connection:
-    """One SQLite connection; callers serialise per chat, SQLite serialises the rest."""
+    """The database: a SQLite file (a path) or PostgreSQL (a ``postgresql://`` URL)."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path) if str(path) != ":memory:" else path
-        self._db: aiosqlite.Connection | None = None
-        # One connection is shared by every handler: a transaction must not interleave with
-        # another's statements, and a read must not see another's uncommitted writes.
-        self._lock = asyncio.Lock()
+    def __init__(self, target: Path | str) -> None:
+        self.engine = engine_for(target)
 
     @property
-    def db(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise StorageError("storage is not open")
-        return self._db
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.engine.dialect
+
+    @property
+    def pg_url(self) -> str:
+        """The PostgreSQL URL, for the fleet's own connections (locks, LISTEN)."""
+        return str(self._postgres().url)
+
+    @property
+    def pool(self) -> Any:
+        """The asyncpg pool, for the fleet's own queries."""
+        return self._postgres().pool
+
+    def _postgres(self) -> Any:
+        if self.engine.dialect != "postgresql":
+            raise StorageError("this storage is SQLite: no PostgreSQL URL or pool")
+        return self.engine
 
     async def open(self, schema_version: int | None = None) -> None:
         """Connect and migrate to the latest schema (or only up to ``schema_version``, which
         the migration tests use to make a database as an older bot left it)."""
-        if isinstance(self.path, Path):
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise StorageError(f"cannot create the database folder {self.path.parent}: "
-                                   f"{error.strerror or error}") from None
+        await self.engine.open()
         try:
-            if isinstance(self.path, Path):
-                await asyncio.to_thread(_probe, self.path)
-            self._db = await aiosqlite.connect(str(self.path), isolation_level=None)
-            self._db.row_factory = aiosqlite.Row
-            await self._db.execute("PRAGMA journal_mode=WAL")
-            await self._db.execute("PRAGMA synchronous=FULL")
-            await self._db.execute("PRAGMA foreign_keys=ON")
             await self.migrate(schema_version)
-        except sqlite3.Error as error:
+        except StorageError:
             await self.close()
-            raise StorageError(f"cannot open the database {self.path}: {self._cause(error)}"
-                               ) from None
-
-    def _cause(self, error: sqlite3.Error) -> str:
-        """SQLite's reason, and what it usually means for the operator."""
-        text = str(error)
-        if isinstance(self.path, Path) and "unable to open" in text:
-            folder = self.path.parent
-            try:  # SQLite does not say why: a file of our own in the folder does
-                with tempfile.TemporaryFile(dir=folder):
-                    pass
-            except OSError as probe:
-                return f"the folder {folder} is not writable ({probe.strerror or probe})"
-        hints = {"is locked": "another process holds it: stop it, or use another file",
-                 "not a database": "the file is damaged or not SQLite: restore a backup",
-                 "disk is full": "free some disk space"}
-        return next((f"{text} ({hint})" for key, hint in hints.items() if key in text), text)
+            raise
+        except Exception as error:
+            await self.close()
+            refused = self.engine.refused(error)
+            if refused is None:
+                raise
+            raise refused from None
 
     async def close(self) -> None:
-        db, self._db = self._db, None
-        if db is not None:
-            await db.close()
+        await self.engine.close()
 
     async def schema_version(self) -> int:
-        row = await self.fetch_one("PRAGMA user_version")
-        return int(row[0]) if row else 0
+        return await self.engine.schema_version()
 
     async def migrate(self, up_to: int | None = None) -> None:
-        version = await self.schema_version()
-        if version > len(MIGRATIONS):
-            raise StorageError(
-                f"the database schema is version {version}, newer than this bot "
-                f"({len(MIGRATIONS)}): upgrade the bot"
-            )
-        for number in range(version + 1, (up_to or len(MIGRATIONS)) + 1):
-            step = MIGRATIONS[number - 1]
-            async with self.transaction() as db:
-                if isinstance(step, str):
-                    for statement in _statements(step):
-                        await db.execute(statement)
-                else:
-                    await step(db)
-                await db.execute(f"PRAGMA user_version = {number}")
+        async with self.engine.migration_lock():
+            version = await self.schema_version()
+            if version > len(MIGRATIONS):
+                raise StorageError(
+                    f"the database schema is version {version}, newer than this bot "
+                    f"({len(MIGRATIONS)}): upgrade the bot"
+                )
+            for number in range(version + 1, (up_to or len(MIGRATIONS)) + 1):
+                step = MIGRATIONS[number - 1]
+                async with self.transaction() as tx:
+                    if isinstance(step, str):
+                        await tx.script(step)
+                    else:
+                        await step(tx)
+                    await self.engine.set_schema_version(tx, number)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error: all or nothing."""
-        db = self.db
-        async with self._lock:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:  # a failed COMMIT must not leave the transaction open
-                    await db.execute("ROLLBACK")
-                raise
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """All or nothing: commits when the block ends, rolls back on any error."""
+        async with self.engine.transaction() as tx:
+            yield tx
 
-    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self.db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+    async def write(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+        """``work`` in a transaction of its own; on PostgreSQL, run again from the start when
+        the server was unreachable or the connection died (nothing of it was committed)."""
+        async def attempt() -> T:
+            async with self.engine.transaction() as tx:
+                return await work(tx)
+        return await self.engine.retrying(attempt)
 
-    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._lock, self.db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self.engine.fetch_all(sql, params)
 
-def _probe(path: Path) -> None:
-    """Open and read the file the way the bot will, in a thread of its own: what SQLite
-    refuses (a folder not writable, a file locked or damaged) raises here, where nothing is
-    left behind (a refused aiosqlite connection leaves its thread to a closing loop)."""
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        db.execute("PRAGMA user_version").fetchone()
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self.engine.fetch_one(sql, params)
 
-
-def _statements(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement in a transaction of its own; returns the rows it changed."""
+        async def run(tx: Tx) -> int:
+            return await tx.execute(sql, params)
+        return await self.write(run)

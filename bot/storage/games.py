@@ -11,8 +11,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
-
 from engine import (
     CorruptMatchError,
     Event,
@@ -25,6 +23,8 @@ from engine import (
 
 from ..models import Game, Messages, Outgoing, Player, SeatChange, Status, TimerState, dumps
 from .core import Connection
+from .fencing import fence
+from .tx import Tx
 
 
 class StaleMoveError(Exception):
@@ -67,54 +67,57 @@ class GameRows(Connection):
 
     async def last_game_id(self, chat_id: int, thread_id: int | None) -> int | None:
         """The newest game of a chat's topic (thread None: the chat, or its General topic)."""
-        row = await self.fetch_one(
-            "SELECT MAX(game_id) FROM games WHERE chat_id=? AND thread_id IS ?",
+        row = await self.fetch_one(  # as the one-open-game index compares topics (no 0 topic)
+            "SELECT MAX(game_id) FROM games"
+            " WHERE chat_id=? AND coalesce(thread_id, 0) = coalesce(CAST(? AS BIGINT), 0)",
             (chat_id, thread_id))
         return None if row is None or row[0] is None else int(row[0])
 
     async def insert_game(self, game: Game, now: float) -> int:
         """Store a new lobby; returns its id."""
-        async with self.transaction() as db:
-            cursor = await db.execute(
+        async def write(tx: Tx) -> int:
+            await fence(tx)
+            row = await tx.fetch_one(
                 "INSERT INTO games (chat_id, thread_id, status, variant, options, creator_id,"
                 " players, pending, language, turn_seconds, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING game_id",
                 (game.chat_id, game.thread_id, game.status.value, game.game_name,
                  dumps(game.options), game.creator_id, _players(game), dumps(game.pending),
-                 game.language,
-                 game.turn_seconds, now, now),
+                 game.language, game.turn_seconds, now, now),
             )
-            game_id = cursor.lastrowid
-        assert game_id is not None
-        return game_id
+            assert row is not None
+            return int(row[0])
+        return await self.write(write)
 
     async def save_players(self, game: Game, outgoing: Sequence[Outgoing], now: float) -> None:
-        async with self.transaction() as db:
-            await db.execute(
+        async def write(tx: Tx) -> None:
+            await fence(tx)
+            await tx.execute(
                 "UPDATE games SET players=?, pending=?, updated_at=? WHERE game_id=?",
                 (_players(game), dumps(game.pending), now, game.game_id))
-            await self._queue(db, game, outgoing, now)
+            await self._queue(tx, game, outgoing, now)
+        await self.write(write)
 
     async def save_timer(self, game: Game) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE games SET timer=? WHERE game_id=?",
-                             (game.timer.to_json(), game.game_id))
+        await self.execute("UPDATE games SET timer=? WHERE game_id=?",
+                           (game.timer.to_json(), game.game_id))
 
     async def save_messages(self, game: Game) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE games SET messages=? WHERE game_id=?",
-                             (game.messages.to_json(), game.game_id))
+        await self.execute("UPDATE games SET messages=? WHERE game_id=?",
+                           (game.messages.to_json(), game.game_id))
 
     async def save_seats(self, game: Game, outgoing: Sequence[Outgoing], now: float) -> None:
         """A seat changed hands mid-game: players, timer and deadline, and its announcement."""
-        async with self.transaction() as db:
-            await db.execute(
+        async def write(tx: Tx) -> None:
+            await fence(tx)
+            await tx.execute(
                 "UPDATE games SET players=?, seat_changes=?, timer=?, deadline=?, updated_at=?"
                 " WHERE game_id=?",
                 (_players(game), dumps([c.to_json() for c in game.seat_changes]),
                  game.timer.to_json(), game.deadline, now, game.game_id),
             )
-            await self._queue(db, game, outgoing, now)
+            await self._queue(tx, game, outgoing, now)
+        await self.write(write)
 
     async def save_status(
         self, game: Game, status: Status, outgoing: Sequence[Outgoing], now: float,
@@ -123,15 +126,17 @@ class GameRows(Connection):
         """The game ended or was closed: its new status, no deadline, and what to announce
         (or, with ``drop_outbox``, nothing more to send at all before ``outgoing``); its
         thread too, which a game whose topic is gone leaves for the General topic."""
-        async with self.transaction() as db:
-            await db.execute(
+        async def write(tx: Tx) -> None:
+            await fence(tx)
+            await tx.execute(
                 "UPDATE games SET status=?, thread_id=?, messages=?, updated_at=?,"
                 " deadline=NULL WHERE game_id=?",
                 (status.value, game.thread_id, game.messages.to_json(), now, game.game_id),
             )
             if drop_outbox:
-                await db.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
-            await self._queue(db, game, outgoing, now)
+                await tx.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
+            await self._queue(tx, game, outgoing, now)
+        await self.write(write)
 
     async def commit_move(
         self, game: Game, previous_move_no: int, move_no: int, deadline: float | None,
@@ -142,26 +147,26 @@ class GameRows(Connection):
         ``previous_move_no``: else :class:`StaleMoveError`."""
         match = game.match
         assert match is not None
-        async with self.transaction() as db:
-            cursor = await db.execute(
+        async def write(tx: Tx) -> None:
+            await fence(tx)
+            changed = await tx.execute(
                 "UPDATE games SET match=?, move_no=?, status=?, updated_at=?, deadline=?, timer=?"
                 " WHERE game_id=? AND move_no=?",
                 (match_to_json(match), move_no, game.status.value, now, deadline,
                  game.timer.to_json(), game.game_id, previous_move_no),
             )
-            if cursor.rowcount != 1:
+            if changed != 1:
                 raise StaleMoveError
-            await self._queue(db, game, outgoing, now)
-            await self._record_results(db, game, events, now)
+            await self._queue(tx, game, outgoing, now)
+            await self._record_results(tx, game, events, now)
+        await self.write(write)
 
     @staticmethod
-    async def _queue(
-        db: aiosqlite.Connection, game: Game, outgoing: Sequence[Outgoing], now: float
-    ) -> None:
+    async def _queue(tx: Tx, game: Game, outgoing: Sequence[Outgoing], now: float) -> None:
         for item in outgoing:
             if item.drawing is not None:  # the service draws pictures before committing
                 raise ValueError("an announcement's picture is still to be drawn")
-            await db.execute(
+            await tx.execute(
                 "INSERT INTO outbox (game_id, chat_id, text, photo, buttons, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.game_id, game.chat_id, item.text, item.photo,
@@ -171,28 +176,35 @@ class GameRows(Connection):
     async def record_results(self, game: Game, events: Sequence[Event], now: float) -> None:
         """Record the hands and the match that ``events`` finished, on their own (a move's
         commit records them inside its own transaction)."""
-        async with self.transaction() as db:
-            await self._record_results(db, game, events, now)
+        async def write(tx: Tx) -> None:
+            await self._record_results(tx, game, events, now)
+        await self.write(write)
 
     @staticmethod
-    async def _record_results(
-        db: aiosqlite.Connection, game: Game, events: Sequence[Event], now: float
-    ) -> None:
+    async def _record_results(tx: Tx, game: Game, events: Sequence[Event], now: float) -> None:
         sides = variant(game.game_name).sides(len(game.players))
         players = _players(game)
         for event in events:
             if isinstance(event, HandEnded):
-                await db.execute(
-                    "INSERT OR REPLACE INTO hand_results (game_id, hand_number, chat_id, variant,"
+                await tx.execute(
+                    "INSERT INTO hand_results (game_id, hand_number, chat_id, variant,"
                     " players, winner_side, totals, points, finished_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, hand_number)"
+                    " DO UPDATE SET chat_id=excluded.chat_id, variant=excluded.variant,"
+                    " players=excluded.players, winner_side=excluded.winner_side,"
+                    " totals=excluded.totals, points=excluded.points,"
+                    " finished_at=excluded.finished_at",
                     (game.game_id, event.hand_number, game.chat_id, game.game_name, players,
                      event.winner, dumps(event.totals), dumps(event.points), now),
                 )
             elif isinstance(event, MatchEnded):
-                await db.execute(
-                    "INSERT OR REPLACE INTO match_results (game_id, chat_id, variant, players,"
-                    " sides, winner_side, scores, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                await tx.execute(
+                    "INSERT INTO match_results (game_id, chat_id, variant, players,"
+                    " sides, winner_side, scores, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (game_id) DO UPDATE SET chat_id=excluded.chat_id,"
+                    " variant=excluded.variant, players=excluded.players, sides=excluded.sides,"
+                    " winner_side=excluded.winner_side, scores=excluded.scores,"
+                    " finished_at=excluded.finished_at",
                     (game.game_id, game.chat_id, game.game_name, players, dumps(sides),
                      event.winner, dumps(event.scores), now),
                 )

@@ -97,7 +97,7 @@ class ResultFilter:
     until: float | None = None
 
     def where(self) -> tuple[str, list[object]]:
-        conditions: list[str] = ["1"]
+        conditions: list[str] = ["1=1"]
         params: list[object] = []
         for condition, value in (("m.chat_id = ?", self.chat_id), ("m.variant = ?", self.game),
                                  ("m.finished_at >= ?", self.since),
@@ -128,15 +128,17 @@ class ResultRows(Connection):
         return [_hand_record(row) for row in rows]
 
     async def matches_played_by(self, user_id: int) -> list[SeatRecord]:
-        """Every finished match ``user_id`` sat in, the last one the newest."""
+        """Every finished match ``user_id`` sat in (once a seat), the last one the newest."""
+        # The same SQL on both engines (their JSON functions differ): the text match narrows
+        # the rows, reading the seats decides.
         rows = await self.fetch_all(
-            "SELECT m.variant, m.chat_id, p.value AS seat"
-            " FROM match_results m, json_each(m.players) p"
-            " WHERE json_extract(p.value, '$[0]') = ? ORDER BY m.finished_at, m.game_id",
-            (user_id,),
+            "SELECT m.variant, m.chat_id, m.players FROM match_results m"
+            " WHERE m.players LIKE ? ORDER BY m.finished_at, m.game_id",
+            (f"%{int(user_id)}%",),
         )
-        return [SeatRecord(str(row["variant"]), int(row["chat_id"]),
-                           str(json.loads(row["seat"])[1])) for row in rows]
+        return [SeatRecord(str(row["variant"]), int(row["chat_id"]), str(seat[1]))
+                for row in rows for seat in json.loads(row["players"])
+                if type(seat[0]) is int and seat[0] == user_id]
 
     async def user_names(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The names the bot last saw for these users (those it knows)."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import MIGRATIONS, Storage
-from bot.storage.backup import BackupError, back_up, database_path
+from bot.storage.backup import PG_DUMP, BackupError, back_up, database_path
 
 ROOT = Path(__file__).parents[2]
 TOKEN = "123456789:AAE" + "x" * 32
@@ -167,6 +167,16 @@ def test_command_bad_paths_are_one_line_and_a_failure(tmp_path: Path) -> None:
             ["out.sqlite3", "--database", "notes.txt"],
             {},
             "backup failed: cannot read notes.txt: file is not a database\n",
+        ),
+        (  # PostgreSQL is backed up by pg_dump: said, not tried (and no password shown)
+            ["out.sqlite3", "--database", "postgresql://bot:sekret@db/domino"],
+            {},
+            f"backup failed: {PG_DUMP}\n",
+        ),
+        (
+            ["out.sqlite3"],
+            {"DATABASE_URL": "postgresql://bot:sekret@db/domino", "TELEGRAM_BOT_TOKEN": TOKEN},
+            f"backup failed: {PG_DUMP}\n",
         ),
     ]
     for args, env, message in cases:

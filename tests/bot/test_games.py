@@ -52,8 +52,8 @@ class RecordingComposer:
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    store = Storage(tmp_path / "games.sqlite3")
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    store = Storage(database)
     await store.open()
     for player in (ANN, BOB, CID, DAN):  # they opened their private chats with the bot
         await store.remember_user(player.user_id, player.name, None, "en", private_ok=True)

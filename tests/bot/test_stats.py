@@ -99,8 +99,8 @@ async def record(storage: Storage, played: Played) -> None:
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    store = Storage(tmp_path / "stats.sqlite3")
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    store = Storage(database)
     await store.open()
     for played in HISTORY:
         await record(store, played)
@@ -370,9 +370,9 @@ SIX_MATADOR = (  # Six-matador's scores go below 0 with knocks: debts count as t
 
 
 async def test_six_matador_debts_count_on_the_board_and_in_stats(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    database: Path | str, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    store = Storage(tmp_path / "six.sqlite3")
+    store = Storage(database)
     await store.open()
     try:
         for played in SIX_MATADOR:

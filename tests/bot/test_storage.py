@@ -1,10 +1,12 @@
-"""Storage: migrations run once and in order; transactions are all or nothing."""
+"""Storage, on each engine: migrations run once and in order; transactions are all or
+nothing."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.errors import StorageError
@@ -13,8 +15,10 @@ from bot.service.settings import GroupSettings
 from bot.storage import MIGRATIONS, Storage
 
 
-async def test_a_new_database_gets_the_latest_schema(tmp_path: Path) -> None:
-    storage = Storage(tmp_path / "sub" / "db.sqlite3")
+async def test_a_new_database_gets_the_latest_schema(database: Path | str) -> None:
+    if isinstance(database, Path):  # SQLite makes the folder too
+        database = database.parent / "sub" / database.name
+    storage = Storage(database)
     await storage.open()
     assert await storage.schema_version() == len(MIGRATIONS)
     await storage.close()
@@ -23,22 +27,23 @@ async def test_a_new_database_gets_the_latest_schema(tmp_path: Path) -> None:
     await storage.close()
 
 
-async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
-    storage = Storage(tmp_path / "db.sqlite3")
+async def test_a_database_newer_than_the_code_is_refused(database: Path | str) -> None:
+    storage = Storage(database)
     await storage.open()
-    await storage.db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    async with storage.transaction() as tx:
+        await storage.engine.set_schema_version(tx, len(MIGRATIONS) + 1)
     await storage.close()
-    with pytest.raises(StorageError):
+    with pytest.raises(StorageError, match="newer than this bot"):
         await storage.open()
     await storage.close()
 
 
-async def test_a_failed_transaction_leaves_nothing_behind(tmp_path: Path) -> None:
-    storage = Storage(tmp_path / "db.sqlite3")
+async def test_a_failed_transaction_leaves_nothing_behind(database: Path | str) -> None:
+    storage = Storage(database)
     await storage.open()
     with pytest.raises(RuntimeError):
-        async with storage.transaction() as db:
-            await db.execute(
+        async with storage.transaction() as tx:
+            await tx.execute(
                 "INSERT INTO outbox (game_id, chat_id, text, created_at) VALUES (1, 1, 'x', 0)"
             )
             raise RuntimeError("crash in the middle")
@@ -46,8 +51,8 @@ async def test_a_failed_transaction_leaves_nothing_behind(tmp_path: Path) -> Non
     await storage.close()
 
 
-async def test_remembered_users_keep_their_private_chat_flag(tmp_path: Path) -> None:
-    storage = Storage(tmp_path / "db.sqlite3")
+async def test_remembered_users_keep_their_private_chat_flag(database: Path | str) -> None:
+    storage = Storage(database)
     await storage.open()
     await storage.remember_user(5, "Ann", "ann", "ru", private_ok=True)
     await storage.remember_user(5, "Ann B", "ann", "ru")  # a group command: flag unchanged
@@ -58,10 +63,12 @@ async def test_remembered_users_keep_their_private_chat_flag(tmp_path: Path) -> 
     await storage.close()
 
 
-async def test_version_4_moves_each_groups_house_rules_under_their_game(tmp_path: Path) -> None:
+async def test_version_4_moves_each_groups_house_rules_under_their_game(
+    database: Path | str,
+) -> None:
     """A group's choices survive the move to per-game settings: its one target becomes each
     game's, and each option goes to the game it belongs to."""
-    storage = Storage(tmp_path / "db.sqlite3")
+    storage = Storage(database)
     await storage.open(schema_version=3)
     # Exactly what the bot wrote before version 4 (GroupSettings.to_json of that version).
     await storage.save_chat_settings(1, (
@@ -89,10 +96,10 @@ async def test_version_4_moves_each_groups_house_rules_under_their_game(tmp_path
     await storage.close()
 
 
-async def test_version_7_allows_one_open_game_per_forum_topic(tmp_path: Path) -> None:
+async def test_version_7_allows_one_open_game_per_forum_topic(database: Path | str) -> None:
     """The database itself holds one open game per place: per chat, or per topic of a forum
     (its General topic, thread None, being one place too)."""
-    storage = Storage(tmp_path / "db.sqlite3")
+    storage = Storage(database)
     await storage.open()
 
     def lobby(chat_id: int, thread_id: int | None) -> Game:
@@ -102,7 +109,7 @@ async def test_version_7_allows_one_open_game_per_forum_topic(tmp_path: Path) ->
     ids = [await storage.insert_game(lobby(-100, thread), 0.0) for thread in (None, 7, 9)]
     await storage.insert_game(lobby(-200, 7), 0.0)  # another chat's topic 7
     for thread in (None, 7):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
             await storage.insert_game(lobby(-100, thread), 0.0)
     reloaded = {g.game_id: g.thread_id for g in await storage.open_games()}
     assert [reloaded[i] for i in ids] == [None, 7, 9]

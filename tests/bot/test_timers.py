@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot_kit import Group
@@ -42,8 +43,8 @@ async def timed_game(storage: Storage, clock: Clock) -> tuple[GameService, Game]
     return service, game
 
 
-async def test_a_turn_that_runs_out_gets_the_safe_move(tmp_path: Path) -> None:
-    storage = Storage(tmp_path / "t.sqlite3")
+async def test_a_turn_that_runs_out_gets_the_safe_move(database: Path | str) -> None:
+    storage = Storage(database)
     await storage.open()
     clock = Clock()
     service, game = await timed_game(storage, clock)
@@ -65,8 +66,8 @@ async def test_a_turn_that_runs_out_gets_the_safe_move(tmp_path: Path) -> None:
     await storage.close()
 
 
-async def test_three_time_outs_in_a_row_mark_a_player_away(tmp_path: Path) -> None:
-    storage = Storage(tmp_path / "t.sqlite3")
+async def test_three_time_outs_in_a_row_mark_a_player_away(database: Path | str) -> None:
+    storage = Storage(database)
     await storage.open()
     clock = Clock()
     service, game = await timed_game(storage, clock)
@@ -142,7 +143,7 @@ async def test_a_restart_resolves_an_overdue_turn(group: Group) -> None:
         await table.play_one()
         game = group.game()
         before = game.move_no
-        await runtime.storage.db.execute(
+        await runtime.storage.execute(
             "UPDATE games SET deadline=? WHERE game_id=?", (time.time() - 5, game.game_id))
         runtime.timers.schedule = lambda game: None  # type: ignore[method-assign]
     async with group.bot():
@@ -154,11 +155,13 @@ async def test_a_restart_resolves_an_overdue_turn(group: Group) -> None:
             group.chat, game.messages.table_message).caption or ""))  # type: ignore[arg-type, union-attr]
 
 
-async def test_the_games_with_a_stock_get_their_safe_move_and_draws(tmp_path: Path) -> None:
+async def test_the_games_with_a_stock_get_their_safe_move_and_draws(
+    new_database: Callable[[], Awaitable[Path | str]],
+) -> None:
     """A stuck player's draws are the bot's; when the turn runs out, the safe move of that
     game is made (an end and a way, or a cut), and the next player's clock starts."""
     for name in ("kolbasa", "matador", "six-matador", "french", "muggins", "bergen"):
-        storage = Storage(tmp_path / f"{name}.sqlite3")
+        storage = Storage(await new_database())
         await storage.open()
         await opened_private_chats(storage)
         clock = Clock()

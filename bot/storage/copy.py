@@ -1,0 +1,170 @@
+"""Copy a bot's SQLite database into PostgreSQL, so a group's history moves with it to the fleet.
+
+    python -m bot.storage.copy SQLITE_PATH postgresql://user:password@host:port/database
+
+The source is read through SQLite's backup API (a consistent snapshot, safe while the bot
+runs; the source itself is never written), brought to this bot's schema on the side, and every
+table is copied into the target in one transaction, ids and all; each id sequence then starts
+after the highest id SQLite ever gave (its ``sqlite_sequence``), so no id is used twice. The
+target database must exist (the copy makes its tables) and hold no rows, unless ``--replace``
+says to empty it first. Prints a line a table and a total; exit 0 on success, 1 on failure
+(one line, never the URL's password), 2 on a usage error. Stop the bot before the copy: what
+it writes afterwards stays behind in SQLite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sqlite3
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import StorageError
+from .backup import BackupError, back_up
+from .core import is_postgres_url
+from .postgres import PostgresEngine
+
+
+class CopyError(StorageError):
+    """The copy cannot be made; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as the source holds it: its columns, its rows, and SQLite's id high mark."""
+
+    name: str
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+    high_id: int  # sqlite_sequence's value: the highest id ever given (0: none)
+
+
+# How a SQLite value becomes the type PostgreSQL's column has (SQLite keeps whatever was
+# written: a REAL column may hold 0, an int; asyncpg's binary COPY takes the exact type).
+_TO_POSTGRES: dict[str, Callable[[Any], Any]] = {
+    "bigint": int, "integer": int, "double precision": float,
+    "text": lambda value: value if isinstance(value, str) else str(value),
+    "bytea": lambda value: value.encode() if isinstance(value, str) else bytes(value),
+}
+
+
+def read_source(database: Path) -> list[Table]:
+    """Every table of ``database``, at this bot's schema (migrated in a temporary copy)."""
+    from . import Storage  # the package's class: the copy migrates as the bot would
+
+    with tempfile.TemporaryDirectory(prefix="domino-copy-") as folder:
+        snapshot = Path(folder) / "source.sqlite3"
+        try:
+            back_up(database, snapshot)
+        except BackupError as error:
+            raise CopyError(str(error)) from None
+
+        async def migrate() -> None:
+            storage = Storage(snapshot)
+            await storage.open()
+            await storage.close()
+
+        asyncio.run(migrate())
+        with contextlib.closing(sqlite3.connect(snapshot)) as db:
+            names = [row[0] for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+            marks = dict(db.execute("SELECT name, seq FROM sqlite_sequence").fetchall())
+            tables = []
+            for name in names:
+                columns = tuple(row[1] for row in db.execute(f'PRAGMA table_info("{name}")'))
+                rows = db.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall()
+                tables.append(Table(name, columns, rows, int(marks.get(name, 0))))
+    return tables
+
+
+async def copy_into(tables: Sequence[Table], url: str, replace: bool = False) -> dict[str, int]:
+    """Write ``tables`` into the database at ``url``; returns the rows copied, by table."""
+    from . import Storage
+
+    storage = Storage(url)
+    await storage.open()  # the same migrations: the target has this bot's schema
+    engine = storage.engine
+    assert isinstance(engine, PostgresEngine)
+    try:
+        async with engine.connection() as connection, connection.transaction():
+            held = {t.name: await connection.fetchval(f'SELECT count(*) FROM "{t.name}"')
+                    for t in tables}
+            if any(held.values()) and not replace:
+                full = ", ".join(f"{name} {count}" for name, count in held.items() if count)
+                raise CopyError(f"{engine.name} already holds rows ({full}): copy into an "
+                                "empty database, or pass --replace to empty it first")
+            if replace:
+                names = ", ".join(f'"{t.name}"' for t in tables)
+                await connection.execute(f"TRUNCATE {names} RESTART IDENTITY")
+            for table in tables:
+                await _copy_table(connection, table)
+    finally:
+        await storage.close()
+    return {table.name: len(table.rows) for table in tables}
+
+
+async def _copy_table(connection: Any, table: Table) -> None:
+    types = dict(await connection.fetch(
+        "SELECT column_name, data_type FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name = $1", table.name))
+    missing = [c for c in table.columns if c not in types]
+    if missing:
+        raise CopyError(f"the target's table {table.name} has no column {missing[0]}")
+    convert = [_TO_POSTGRES.get(types[column], lambda value: value) for column in table.columns]
+    records = [tuple(None if value is None else to(value) for to, value in zip(convert, row,
+                                                                             strict=True))
+               for row in table.rows]
+    if records:
+        await connection.copy_records_to_table(table.name, records=records,
+                                               columns=list(table.columns))
+    for column in table.columns:
+        sequence = await connection.fetchval("SELECT pg_get_serial_sequence($1, $2)",
+                                             table.name, column)
+        if sequence is not None:  # next id: after the highest SQLite gave or the table holds
+            highest = await connection.fetchval(
+                f'SELECT GREATEST(max("{column}"), $1) FROM "{table.name}"', table.high_id)
+            await connection.execute("SELECT setval($1, $2, $3)", sequence,
+                                     max(int(highest or 0), 1), bool(highest))
+
+
+def copy(database: Path, url: str, replace: bool = False) -> dict[str, int]:
+    tables = read_source(database)
+    return asyncio.run(copy_into(tables, url, replace))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.storage.copy",
+        description="Copy a bot's SQLite database into an empty PostgreSQL database.")
+    parser.add_argument("source", type=Path, help="the bot's SQLite database file")
+    parser.add_argument("target", help="postgresql://user:password@host:port/database")
+    parser.add_argument("--replace", action="store_true",
+                        help="empty the target's tables first (their rows are lost)")
+    args = parser.parse_args(argv)
+    if not is_postgres_url(args.target):
+        parser.error("the target must be a postgresql:// URL")
+    where = PostgresEngine(args.target).name
+    try:
+        counts = copy(args.source, args.target, args.replace)
+    except StorageError as error:
+        print(f"copy failed: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("copy interrupted: the target was left as it was", file=sys.stderr)
+        return 130
+    for name, count in counts.items():
+        print(f"{name}: {count} row{'' if count == 1 else 's'}")
+    print(f"copied {sum(counts.values())} rows in {len(counts)} tables from {args.source} "
+          f"to {where}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

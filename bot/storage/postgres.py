@@ -1,0 +1,286 @@
+"""PostgreSQL (asyncpg), chosen by ``DATABASE_URL=postgresql://...``: a pool of connections that
+many processes share, and a server that may go away and come back.
+
+The same SQL as SQLite's (``?`` placeholders, rewritten here to ``$1, $2, ...``). What the server
+refuses at start-up becomes a :class:`StorageError` with one line for the operator, and never
+the URL's password. A connection lost to a restarting server fails the operation with
+:class:`StorageUnavailableError`; :meth:`PostgresEngine.retrying` runs it again after a short
+wait, for at most ``retry_for`` seconds, and the pool connects anew.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import socket
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import asyncpg  # type: ignore[import-untyped]
+
+from ..errors import StorageError
+from .schema import postgres_ddl
+from .tx import Engine, Row, StorageUnavailableError, T, Tx
+
+log = logging.getLogger(__name__)
+
+# pg_advisory_lock's key for migrations (one bigint; the fleet's two-key locks are apart).
+MIGRATION_LOCK = 0x646F6D696E6F  # "domino"
+APPLICATION_NAME = "domino-bot"
+
+_TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|\?")
+
+
+@lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, ...`` (none inside quotes or comments)."""
+    count = 0
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal count
+        if match[0] != "?":
+            return match[0]
+        count += 1
+        return f"${count}"
+
+    return _TOKENS.sub(replace, sql)
+
+
+def _changed(status: str) -> int:
+    """Rows a statement changed, from its status ("UPDATE 1", "INSERT 0 1", "CREATE TABLE")."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+def lost(error: BaseException, connection: Any = None) -> bool:
+    """The server is gone or going, not the statement wrong: worth trying again later. A
+    server that ends a session sends a FATAL message before it closes the socket: a query
+    sent between the two meets asyncpg's InternalClientError on a connection closing."""
+    return isinstance(error, (OSError, asyncpg.PostgresConnectionError,
+                              asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError,
+                              asyncpg.CrashShutdownError, asyncpg.TooManyConnectionsError,
+                              asyncpg.InternalClientError)) \
+        or (isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)) \
+        or (connection is not None and _closed(connection))
+
+
+def _closed(connection: Any) -> bool:
+    try:
+        return bool(connection.is_closed())
+    except asyncpg.InterfaceError:  # the pool took it back already: it closed
+        return True
+
+
+class PgTx(Tx):
+    dialect = "postgresql"
+
+    def __init__(self, connection: Any) -> None:
+        super().__init__()
+        self.connection = connection
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return _changed(await self.connection.execute(numbered(sql), *params))
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(await self.connection.fetch(numbered(sql), *params))
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        row: Row | None = await self.connection.fetchrow(numbered(sql), *params)
+        return row
+
+    def ddl(self, script: str) -> str:
+        return postgres_ddl(script)
+
+
+class PostgresEngine(Engine):
+    """A pool of connections to one database."""
+
+    dialect = "postgresql"
+
+    def __init__(self, url: str, *, max_size: int = 10, retry_for: float = 30.0) -> None:
+        self.url = url
+        self.max_size = max_size
+        self.retry_for = retry_for  # seconds an operation keeps trying a server that is away
+        self._pool: Any = None
+        parts = urlsplit(url)
+        self._password = unquote(parts.password or "")
+        try:
+            where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
+        except ValueError:  # a port that is not a number
+            where = parts.hostname or "?"
+        self._name = f"{where}/{parts.path.lstrip('/') or parts.username or 'postgres'}"
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def pool(self) -> Any:
+        """The asyncpg pool (for the fleet's own queries)."""
+        if self._pool is None:
+            raise StorageError("storage is not open")
+        return self._pool
+
+    async def open(self) -> None:
+        try:
+            self._pool = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=self.max_size, command_timeout=60,
+                server_settings={"application_name": APPLICATION_NAME})
+        except Exception as error:  # asyncpg raises many kinds: each gets its one line
+            raise StorageError(
+                f"cannot connect to PostgreSQL at {self.name}: {self.cause(error)}") from None
+
+    def cause(self, error: BaseException) -> str:
+        """asyncpg's reason in one line, what it usually means, and no password."""
+        hints: list[tuple[type[BaseException], str]] = [
+            (socket.gaierror, "unknown host: check DATABASE_URL"),
+            (asyncpg.InvalidPasswordError, "check the user and password in DATABASE_URL"),
+            (asyncpg.InvalidCatalogNameError, "create it (createdb), or fix DATABASE_URL"),
+            (asyncpg.CannotConnectNowError, "the server is starting or stopping: try again"),
+            (TimeoutError, "no answer in time: is the host right, and the server up?"),
+            (ConnectionRefusedError, "is PostgreSQL running there, on that port?"),
+        ]
+        text = " ".join(str(error).split()) or type(error).__name__
+        if self._password:
+            text = text.replace(self._password, "***")
+        hint = next((hint for kind, hint in hints if isinstance(error, kind)), None)
+        return f"{text} ({hint})" if hint else text
+
+    def refused(self, error: Exception) -> StorageError | None:
+        if isinstance(error, StorageError):
+            return error
+        if not isinstance(error, (asyncpg.PostgresError, *_LOST)):
+            return None
+        return StorageError(f"cannot migrate PostgreSQL at {self.name}: {self.cause(error)}")
+
+    def unavailable(self, error: BaseException) -> StorageUnavailableError:
+        return StorageUnavailableError(
+            f"PostgreSQL at {self.name} is unavailable: {self.cause(error)}")
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            try:
+                await asyncio.wait_for(pool.close(), 10)
+            except (TimeoutError, *_LOST):
+                pool.terminate()
+
+    async def retrying(self, operation: Callable[[], Awaitable[T]]) -> T:
+        deadline = time.monotonic() + self.retry_for
+        wait = 0.1
+        while True:
+            try:
+                return await operation()
+            except StorageUnavailableError as error:
+                if time.monotonic() + wait > deadline:
+                    raise
+                log.warning("%s: trying again in %.1f s", error, wait)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, 2.0)
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[Any]:
+        """A connection of the pool; a lost server raises :class:`StorageUnavailableError`."""
+        pool = self.pool
+        try:
+            connection = await pool.acquire()
+        except Exception as error:
+            if lost(error):
+                raise self.unavailable(error) from None
+            raise
+        try:
+            yield connection
+        except Exception as error:
+            if lost(error):
+                raise self.unavailable(error) from None
+            raise
+        finally:
+            await pool.release(connection)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """BEGIN ... COMMIT on a connection of the pool, or ROLLBACK on any error. Reaching
+        the server is tried again (``retry_for``); losing it inside the block is not."""
+        connection, transaction = await self.retrying(self._begin)
+        tx = PgTx(connection)
+        try:
+            try:
+                yield tx
+            except BaseException:
+                try:
+                    await transaction.rollback()
+                except Exception as error:  # a lost connection: the server rolled it back
+                    if not lost(error, connection):
+                        raise
+                raise
+            await transaction.commit()
+        except BaseException as error:
+            tx.rolled_back()
+            if isinstance(error, Exception) and lost(error, connection):
+                raise self.unavailable(error) from None
+            raise
+        finally:
+            await self.pool.release(connection)
+
+    async def _begin(self) -> tuple[Any, Any]:
+        pool = self.pool
+        try:
+            connection = await pool.acquire()
+        except Exception as error:
+            if lost(error):
+                raise self.unavailable(error) from None
+            raise
+        try:
+            transaction = connection.transaction()
+            await transaction.start()
+        except BaseException as error:
+            await pool.release(connection)
+            if isinstance(error, Exception) and lost(error):
+                raise self.unavailable(error) from None
+            raise
+        return connection, transaction
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async def fetch() -> list[Row]:
+            async with self.connection() as connection:
+                return list(await connection.fetch(numbered(sql), *params))
+        return await self.retrying(fetch)
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        async def fetch() -> Row | None:
+            async with self.connection() as connection:
+                row: Row | None = await connection.fetchrow(numbered(sql), *params)
+                return row
+        return await self.retrying(fetch)
+
+    @asynccontextmanager
+    async def migration_lock(self) -> AsyncIterator[None]:
+        """A session advisory lock on a connection of its own, held while migrating."""
+        async with self.connection() as connection:
+            await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                yield
+            finally:
+                await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+    async def schema_version(self) -> int:
+        exists = await self.fetch_one("SELECT to_regclass('schema_version') IS NOT NULL")
+        if exists is None or not exists[0]:
+            return 0
+        row = await self.fetch_one("SELECT version FROM schema_version")
+        return int(row[0]) if row else 0
+
+    async def set_schema_version(self, tx: Tx, version: int) -> None:
+        await tx.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+                         " id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)")
+        await tx.execute("INSERT INTO schema_version (id, version) VALUES (1, ?)"
+                         " ON CONFLICT (id) DO UPDATE SET version = excluded.version",
+                         (version,))
+
+
+_LOST = (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)

@@ -1,0 +1,154 @@
+"""SQLite (aiosqlite), the default engine: one file, one connection, one process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import tempfile
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from ..errors import StorageError
+from .tx import Engine, Row, Tx
+
+
+class SqliteTx(Tx):
+    dialect = "sqlite"
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        super().__init__()
+        self.db = db
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.db.execute(sql, params) as cursor:
+            return cursor.rowcount
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self.db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        async with self.db.execute(sql, params) as cursor:
+            row: Row | None = await cursor.fetchone()
+            return row
+
+    def ddl(self, script: str) -> str:
+        return script
+
+
+class SqliteEngine(Engine):
+    """One SQLite connection; callers serialise per chat, SQLite serialises the rest."""
+
+    dialect = "sqlite"
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path) if str(path) != ":memory:" else path
+        self._db: aiosqlite.Connection | None = None
+        # One connection is shared by every handler: a transaction must not interleave with
+        # another's statements, and a read must not see another's uncommitted writes.
+        self._lock = asyncio.Lock()
+
+    @property
+    def name(self) -> str:
+        return str(self.path)
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StorageError("storage is not open")
+        return self._db
+
+    async def open(self) -> None:
+        if isinstance(self.path, Path):
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StorageError(f"cannot create the database folder {self.path.parent}: "
+                                   f"{error.strerror or error}") from None
+        try:
+            if isinstance(self.path, Path):
+                await asyncio.to_thread(_probe, self.path)
+            self._db = await aiosqlite.connect(str(self.path), isolation_level=None)
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA synchronous=FULL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as error:
+            await self.close()
+            raise StorageError(f"cannot open the database {self.path}: {self._cause(error)}"
+                               ) from None
+
+    def refused(self, error: Exception) -> StorageError | None:
+        if not isinstance(error, sqlite3.Error):
+            return None
+        return StorageError(f"cannot open the database {self.path}: {self._cause(error)}")
+
+    def _cause(self, error: sqlite3.Error) -> str:
+        """SQLite's reason, and what it usually means for the operator."""
+        text = str(error)
+        if isinstance(self.path, Path) and "unable to open" in text:
+            folder = self.path.parent
+            try:  # SQLite does not say why: a file of our own in the folder does
+                with tempfile.TemporaryFile(dir=folder):
+                    pass
+            except OSError as probe:
+                return f"the folder {folder} is not writable ({probe.strerror or probe})"
+        hints = {"is locked": "another process holds it: stop it, or use another file",
+                 "not a database": "the file is damaged or not SQLite: restore a backup",
+                 "disk is full": "free some disk space"}
+        return next((f"{text} ({hint})" for key, hint in hints.items() if key in text), text)
+
+    async def close(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            await db.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error: all or nothing."""
+        db = self.db
+        async with self._lock:
+            await db.execute("BEGIN IMMEDIATE")
+            tx = SqliteTx(db)
+            try:
+                yield tx
+                await db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:  # a failed COMMIT must not leave the transaction open
+                    await db.execute("ROLLBACK")
+                tx.rolled_back()
+                raise
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._lock, self.db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        async with self._lock, self.db.execute(sql, params) as cursor:
+            row: Row | None = await cursor.fetchone()
+            return row
+
+    def migration_lock(self) -> AbstractAsyncContextManager[None]:
+        # A SQLite database serves one process; each migration is its own BEGIN IMMEDIATE
+        # transaction, which another writer would wait for anyway.
+        return contextlib.nullcontext()
+
+    async def schema_version(self) -> int:
+        row = await self.fetch_one("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def set_schema_version(self, tx: Tx, version: int) -> None:
+        await tx.execute(f"PRAGMA user_version = {int(version)}")
+
+
+def _probe(path: Path) -> None:
+    """Open and read the file the way the bot will, in a thread of its own: what SQLite
+    refuses (a folder not writable, a file locked or damaged) raises here, where nothing is
+    left behind (a refused aiosqlite connection leaves its thread to a closing loop)."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA user_version").fetchone()

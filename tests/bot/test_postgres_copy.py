@@ -1,0 +1,124 @@
+"""python -m bot.storage.copy: a bot's SQLite database, made by an older bot, moved into
+PostgreSQL; the PostgreSQL bot finds the same games and the same scoreboard, and new ids go on
+after the old ones."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.models import Game, Messages, Player, Status
+from bot.service.scoreboards import player_stats, scoreboard
+from bot.storage import Storage
+from engine import match_to_json
+from testservers import free_port
+
+ROOT = Path(__file__).parents[2]
+STORED = ROOT / "tests" / "bot" / "stored" / "before-refactor.sqlite3"
+GROUP = -4000000001  # the stored group with a finished match
+PLAYERS = (1001, 1002, 1003, 1004)
+
+
+async def run(*args: str) -> tuple[int, str, str]:
+    """The tool as an operator runs it, in a process of its own."""
+    done = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "bot.storage.copy", *args], cwd=ROOT,
+        env={"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)}, capture_output=True,
+        text=True, timeout=120, check=False)
+    return done.returncode, done.stdout, done.stderr
+
+
+def facts(games: list[Game]) -> list[tuple[object, ...]]:
+    return [(g.game_id, g.chat_id, g.thread_id, g.status, g.game_name, g.options, g.players,
+             g.move_no, g.language, g.messages, g.turn_seconds, g.deadline, g.timer,
+             g.seat_changes, g.pending, g.match and match_to_json(g.match)) for g in games]
+
+
+async def test_an_old_bots_database_moves_to_postgresql_whole(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    source = tmp_path / "bot.sqlite3"
+    shutil.copyfile(STORED, source)
+    before = source.read_bytes()
+    code, out, err = await run(str(source), postgres_url)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert "games: 11 rows" in lines and "users: 32 rows" in lines and "outbox: 0 rows" in lines
+    assert lines[-1].startswith("copied 59 rows in ") and "postgres@" not in lines[-1]
+    assert source.read_bytes() == before  # the source is only read
+
+    lite, pg = Storage(source), Storage(postgres_url)  # the SQLite bot migrates its own file
+    await lite.open()
+    await pg.open()
+    try:
+        assert facts(await pg.open_games()) == facts(await lite.open_games())
+        assert len(await pg.open_games()) == 10
+        for storage in (lite, pg):
+            assert (await scoreboard(storage, GROUP)).matches == 1
+        assert await scoreboard(pg, GROUP) == await scoreboard(lite, GROUP)
+        for user in PLAYERS:
+            assert await player_stats(pg, user) == await player_stats(lite, user)
+        assert await pg.chat_settings(GROUP) == await lite.chat_settings(GROUP)
+        # New ids follow the old: games after the last, the outbox after SQLite's high mark
+        # (its sent items were deleted, their ids are not given again).
+        lobby = Game(0, -1, Status.LOBBY, "gaple", {}, 1, [Player(1, "A")], None, 0, "en",
+                     Messages())
+        assert await pg.insert_game(lobby, 0.0) == 12
+        async with pg.transaction() as tx:
+            row = await tx.fetch_one("INSERT INTO outbox (game_id, chat_id, text, created_at)"
+                                     " VALUES (12, -1, 'x', 0) RETURNING id")
+        assert row is not None and row[0] == 16
+    finally:
+        await lite.close()
+        await pg.close()
+
+
+async def test_a_target_with_rows_is_refused_unless_replaced(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    source = tmp_path / "bot.sqlite3"
+    shutil.copyfile(STORED, source)
+    assert (await run(str(source), postgres_url))[0] == 0
+    code, out, err = await run(str(source), postgres_url)
+    assert (code, out) == (1, "")
+    assert err.startswith("copy failed: 127.0.0.1:") and "already holds rows (" in err
+    assert "--replace" in err and err.count("\n") == 1
+    code, out, err = await run(str(source), postgres_url, "--replace")
+    assert (code, err) == (0, "") and "games: 11 rows" in out
+    pg = Storage(postgres_url)
+    await pg.open()
+    assert len(await pg.open_games()) == 10
+    await pg.close()
+
+
+@pytest.mark.parametrize("case", ["no source", "not sqlite", "no server", "not postgresql"])
+async def test_failures_are_one_line_without_the_password(
+    case: str, tmp_path: Path, postgres_url: str
+) -> None:
+    source, target = tmp_path / "bot.sqlite3", postgres_url
+    shutil.copyfile(STORED, source)
+    expected = {
+        "no source": (1, f"copy failed: no database at {tmp_path}/gone.sqlite3"),
+        "not sqlite": (1, "copy failed: cannot read "),
+        "no server": (1, "copy failed: cannot connect to PostgreSQL at 127.0.0.1:"),
+        "not postgresql": (2, "usage: python -m bot.storage.copy"),
+    }[case]
+    if case == "no source":
+        source = tmp_path / "gone.sqlite3"
+    elif case == "not sqlite":
+        source.write_text("not a database")
+    elif case == "no server":
+        target = f"postgresql://bot:sekret@127.0.0.1:{free_port()}/bot"
+    else:
+        target = "mysql://bot:sekret@127.0.0.1/bot"
+    code, out, err = await run(str(source), target)
+    assert (code, out) == (expected[0], "")
+    assert err.startswith(expected[1]) and "sekret" not in err
+    if code == 1:
+        assert err.count("\n") == 1
