@@ -201,26 +201,33 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     rt.publisher.messenger.bot_username = me.username or ""
     await register_commands(application.bot)
     fleet = application.bot_data.get(SETTINGS_KEY)
-    if fleet is None:
-        games = await rt.service.load_open_games()
-        for game_id in sorted({g.game_id for g in games} | set(await rt.service.outbox_games())):
-            if rt.service.game(game_id) is None:
-                await rt.service.reload(game_id)  # a finished game with announcements left
-            rt.publisher.request(game_id)
-        await rt.timers.resume()
+    # (a fleet worker loads the games of each shard as it takes it)
+    resumed = await _resume(rt) if fleet is None else 0
     if rt.webhook or rt.http.port is not None:  # someone reads health and metrics
         schedule_watch(application)
     if not rt.webhook and rt.http.port is not None:  # polling, with health and metrics
         rt.web = WebServer(build_web_app(rt.metrics, readiness(rt)), rt.http.host, rt.http.port)
         await rt.web.start()
     if fleet is None:
-        log.info("resumed %d open games", len(games))
-    else:  # the shards' games are loaded as the worker takes them
+        log.info("resumed %d open games", resumed)
+    else:
         from .fleet.worker import FleetWorker
 
         worker = FleetWorker(application, fleet)
         await worker.start()
         application.bot_data[WORKER_KEY] = worker
+
+
+async def _resume(rt: Runtime) -> int:
+    """Every open game back in memory, its overdue turns resolved and its timers armed, and a
+    sync of each game with announcements left or messages to repair; how many are open."""
+    games = await rt.service.load_open_games()
+    for game_id in sorted({g.game_id for g in games} | set(await rt.service.outbox_games())):
+        if rt.service.game(game_id) is None:
+            await rt.service.reload(game_id)  # a finished game with announcements left
+        rt.publisher.request(game_id)
+    await rt.timers.resume()
+    return len(games)
 
 
 async def register_commands(bot: Bot) -> None:

@@ -106,7 +106,7 @@ class Feeder:
                 if failing:
                     log.info("reading the update queue again after %d failures", failing)
                 failing = 0
-            except DB_ERRORS as error:
+            except Exception as error:  # the database went away: the next round tries again
                 failing += 1
                 log.warning("reading the update queue failed (%s): trying again (attempt %d)",
                             error, failing)

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Collection
 
 import asyncpg  # type: ignore[import-untyped]
 
+from ..errors import StorageError
 from ..storage import fleet as sql
 from .settings import LOCK_APPLICATION
 
@@ -97,9 +98,14 @@ class ShardKeeper:
                 await asyncio.sleep(self.tick)
             except asyncio.CancelledError:
                 raise
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                log.warning("shard locks: the database is unreachable (%s): trying again in "
-                            "%.1f s (attempt %d)", error, delay, attempt)
+            except Exception as error:  # the database went away (or loading a shard failed)
+                if isinstance(error, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError,
+                                      StorageError)):
+                    log.warning("shard locks: the database is unreachable (%s): trying again "
+                                "in %.1f s (attempt %d)", error, delay, attempt)
+                else:
+                    log.exception("shard locks: trying again in %.1f s (attempt %d)", delay,
+                                  attempt)
                 await self._drop_connection()
                 await self._lose()
                 await asyncio.sleep(delay)

@@ -14,7 +14,9 @@ import pytest
 from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.fleet.feeder import Feeder
+from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
+from bot.publishing.ratelimit import FloodLimiter, Limits
 from bot.storage import fleet as sql
 from bot.storage.fleet import QueuedUpdate
 
@@ -161,3 +163,41 @@ async def test_a_released_shard_is_no_longer_pulled(pool: asyncpg.Pool) -> None:
         await feeder.stop()
     assert handled == [1, 5]
     assert [u.update_id for u in await sql.waiting_updates(pool, [0])] == [2, 3, 4]
+
+
+async def test_a_flood_wait_reaches_every_worker_for_that_chat_only(pool: asyncpg.Pool,
+                                                                    database: str) -> None:  # noqa: F811
+    """A 429 in one worker: written to fleet_flood and NOTIFYed; another worker's limiter
+    pauses that chat (and no other) until then; a worker starting later reads it."""
+    limiter = FloodLimiter(Limits())
+    heard: list[str | None] = []
+
+    def on_flood(payload: str | None) -> None:
+        heard.append(payload)
+        told = None if payload is None else sql.parse_flood(payload)
+        if told is not None:
+            limiter.hold(told[0], told[1] - time.time())
+
+    listener = Listener(database, {sql.FLOOD_CHANNEL: on_flood})
+    listener.start()
+    try:
+        await until(lambda: None in heard)  # listening
+        await sql.flood_wait(pool, -1007, time.time() + 0.6)
+        await until(lambda: len(heard) == 2)
+        started = time.monotonic()
+        await asyncio.wait_for(limiter.ready(-1008), 0.1)  # another chat goes on
+        await limiter.ready(-1007)
+        assert 0.4 < time.monotonic() - started < 0.9
+    finally:
+        await listener.stop()
+    await sql.flood_wait(pool, -1009, time.time() + 30)
+    assert set(await sql.flood_waits(pool, time.time())) == {-1009}  # -1007's is over
+
+
+def test_each_worker_takes_its_share_of_the_overall_limit() -> None:
+    limiter = FloodLimiter(Limits(overall=(30, 1.0)))
+    shares = []
+    for workers in (1, 2, 3, 4, 7, 40):
+        limiter.share_overall(workers)
+        shares.append(limiter._overall.count)
+    assert shares == [30, 15, 10, 7, 4, 1]  # never more than 30 a second together

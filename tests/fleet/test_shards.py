@@ -6,13 +6,20 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import asyncpg
 import pytest
 from fleet_pg import database  # noqa: F401  (a fixture)
 
+from bot.fleet.routing import shard_of
 from bot.fleet.settings import LOCK_APPLICATION
 from bot.fleet.shards import ShardKeeper, lock_key
+from bot.models import Game, Messages, Player, Status
+from bot.presentation.composer import TextComposer
+from bot.presentation.pictures import PictureMaker
+from bot.service import GameService
+from bot.storage import Storage
 
 SHARDS = 64
 KEY = lock_key("123456:" + "A" * 35)
@@ -122,3 +129,36 @@ async def test_a_third_keeper_gets_its_share(
         assert not (a.owned & c.owned) and not (b.owned & c.owned)
     finally:
         await c.stop()
+
+
+async def test_a_shards_games_are_loaded_and_evicted_with_it(tmp_path: Path) -> None:
+    """What a worker holds: the open games of its shards (the chat's shard, negative ids
+    too), loaded into memory when it takes them and forgotten when it gives them back."""
+    storage = Storage(tmp_path / "db.sqlite3")
+    await storage.open()
+    service = GameService(storage, TextComposer(PictureMaker("classic")))
+    try:
+        chats = [-1001, -1002, -1009, 6, 13]
+        ids = {chat: await storage.insert_game(lobby(chat), 0.0) for chat in chats}
+        finished = await storage.insert_game(lobby(-1001, thread=4), 0.0)
+        done = await storage.load_game(finished)
+        assert done is not None
+        await storage.save_status(done, Status.FINISHED, [], 1.0)
+        shards = 8
+        mine = {shard_of(-1001, shards), shard_of(13, shards)}  # 7 and 5: -1009 is in 7 too
+        loaded = await service.load_open_games(shards=mine, shard_count=shards)
+        expected = {ids[c] for c in chats if shard_of(c, shards) in mine}
+        assert {g.game_id for g in loaded} == expected == {ids[-1001], ids[-1009], ids[13]}
+        assert {g.game_id for g in service.open_games()} == expected
+        assert service.open_game_in(-1001) is not None and service.open_game_in(-1002) is None
+        gone = service.evict({shard_of(13, shards)}, shards)
+        assert [g.game_id for g in gone] == [ids[13]]
+        assert service.open_game_in(13) is None and service.game(ids[13]) is None
+        assert {g.game_id for g in service.open_games()} == {ids[-1001], ids[-1009]}
+    finally:
+        await storage.close()
+
+
+def lobby(chat_id: int, thread: int | None = None) -> Game:
+    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
+                Messages(), thread_id=thread)
