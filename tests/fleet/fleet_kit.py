@@ -269,12 +269,16 @@ class Table:
             await self._tap(self.users[0], lobby, f"a:{game_id}:2")
         await self._tap(self.users[0], lobby, button(lobby, "s:") or "")
 
-    async def play(self, timeout: float = 120.0) -> None:
+    async def play(self, timeout: float = 60.0) -> None:
         """Play until the match is over; a tap unanswered in time is tapped again."""
         server = self.server
         while not self.over():
-            await server.wait_for(lambda: self.whose_turn() is not None or self.over(),
-                                  timeout=timeout, message=f"{self.chat.name}: nobody's turn")
+            try:
+                await server.wait_for(lambda: self.whose_turn() is not None or self.over(),
+                                      timeout=timeout)
+            except WaitTimeoutError:
+                raise WaitTimeoutError(f"{self.chat.name}: nobody's turn for {timeout}s\n"
+                                       f"{self.story()}") from None
             turn = self.whose_turn()
             if turn is None:
                 continue
@@ -291,6 +295,12 @@ class Table:
             if follow and not await self._press(user, message, self.rng.choice(follow)):
                 continue
             self.moves += 1
+
+    def story(self, lines: int = 12) -> str:
+        """The end of what happened at this table: in the group and in its people's chats."""
+        chats = [self.chat, *(user.private_chat for user in self.users)]
+        return "\n".join(f"--- {chat.name}:\n" + "\n".join(
+            self.server.transcript(chat).splitlines()[-lines:]) for chat in chats)
 
     async def keep_playing(self) -> None:
         """Match after match, until cancelled (the benchmarks' steady load)."""
