@@ -146,7 +146,11 @@ async def one_mode(mode: str, postgres: PostgresServer, args: argparse.Namespace
             tables = await open_tables(server, [(GAME, 4)] * args.tables, seed=23)
             playing = [asyncio.create_task(t.keep_playing()) for t in tables]
             try:
-                figures = await measure(fleet, server, tables, names)
+                # a bot that stops answering fails its mode, not the whole run
+                figures = await asyncio.wait_for(measure(fleet, server, tables, names), 120)
+                stuck = [t for t in playing if t.done() and t.exception() is not None]
+                if stuck:
+                    figures["stuck_tables"] = [str(t.exception())[:300] for t in stuck]
             finally:
                 for task in playing:
                     task.cancel()

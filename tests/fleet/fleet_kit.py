@@ -34,6 +34,8 @@ MATCH_OVER = "The match is over"
 #: A simulated person taps again when a tap is not answered within this (its worker died
 #: between its commit and its answer, or the tap waits for the shard's new owner).
 ANSWER_WAIT = 8.0
+#: A table whose taps go unanswered this many times in a row is stuck: the run fails.
+MAX_RETAPS = 5
 PROBLEMS = ("ERROR", "Traceback", "CRITICAL")
 
 
@@ -220,6 +222,7 @@ class Table:
     moves: int = 0
     retaps: int = 0
     matches: int = 0  # matches over before the one opened last
+    _unanswered: int = 0  # taps unanswered in a row
 
     def whose_turn(self) -> tuple[FakeUser, StoredMessage] | None:
         for user in self.users:
@@ -247,7 +250,7 @@ class Table:
 
     async def _tap(self, user: FakeUser, message: StoredMessage, data: str) -> None:
         """A lobby tap, tapped again while it goes unanswered."""
-        while True:
+        for _ in range(MAX_RETAPS):
             record = user.press_raw(message, data)
             try:
                 await self.server.wait_for(lambda r=record: r.answered,  # type: ignore[misc]
@@ -255,6 +258,7 @@ class Table:
                 return
             except WaitTimeoutError:
                 self.retaps += 1
+        raise WaitTimeoutError(f"{self.chat.name}: {data} unanswered\n{self.story()}")
 
     async def open(self) -> None:
         """Everyone opens the private chat; a lobby; computers and people sit; started."""
@@ -317,7 +321,12 @@ class Table:
             await self.server.wait_for(lambda: record.answered, timeout=ANSWER_WAIT)
         except WaitTimeoutError:
             self.retaps += 1
+            self._unanswered += 1
+            if self._unanswered >= MAX_RETAPS:
+                raise WaitTimeoutError(f"{self.chat.name}: {MAX_RETAPS} taps in a row "
+                                       f"unanswered\n{self.story()}") from None
             return False
+        self._unanswered = 0
         return True
 
 
