@@ -345,6 +345,19 @@ class World:
     def changed(self) -> None:
         self.on_change()
 
+    def recent_messages(self, chat: FakeChat, count: int) -> list[StoredMessage]:
+        """The chat's last ``count`` messages, oldest first, without a pass over all of them
+        (simulated people look only at the bottom of a chat, dozens of tables at once)."""
+        kept = self.messages
+        listed = self._by_chat.get(chat.id, [])
+        found: list[StoredMessage] = []
+        for message in reversed(listed):
+            if len(found) == count:
+                break
+            if kept.get((chat.id, message.message_id)) is message:
+                found.append(message)
+        return found[::-1]
+
     def messages_in(self, chat: FakeChat) -> list[StoredMessage]:
         """The chat's messages, oldest first (those still in ``messages``: a benchmark may
         prune it, and the index forgets them here too)."""

@@ -221,24 +221,23 @@ class Table:
     computers: int = 0
     moves: int = 0
     retaps: int = 0
-    matches: int = 0  # matches over before the one opened last
+    opened_after: int = 0  # the group's last message id before the match was opened
     _unanswered: int = 0  # taps unanswered in a row
 
     def whose_turn(self) -> tuple[FakeUser, StoredMessage] | None:
+        """The person whose hand (among the last messages of their chat) waits for a tap."""
         for user in self.users:
-            for message in reversed(self.server.bot_messages(user.private_chat)):
-                if not message.deleted and live_buttons(message):
+            for message in reversed(self.server.world.recent_messages(user.private_chat, 4)):
+                if message.from_bot and not message.deleted and live_buttons(message):
                     return user, message
         return None
 
-    def ended(self) -> int:
-        """How many matches the bot has said are over in this group."""
-        return sum(MATCH_OVER in (m.text or m.caption or "")
-                   for m in self.server.bot_messages(self.chat))
-
     def over(self) -> bool:
-        """The match opened last is over."""
-        return self.ended() > self.matches
+        """The match opened last is over (said among the group's last messages, after it
+        was opened)."""
+        return any(m.message_id > self.opened_after and m.from_bot
+                   and MATCH_OVER in (m.text or m.caption or "")
+                   for m in self.server.world.recent_messages(self.chat, 8))
 
     async def _said(self, user: FakeUser, text: str, prefix: str) -> StoredMessage:
         before = len(self.server.bot_messages(self.chat))
@@ -262,7 +261,8 @@ class Table:
 
     async def open(self) -> None:
         """Everyone opens the private chat; a lobby; computers and people sit; started."""
-        self.matches = self.ended()
+        last = self.server.world.recent_messages(self.chat, 1)
+        self.opened_after = last[0].message_id if last else 0
         for user in self.users:
             user.send_private("/start")
         lobby = await self._said(self.users[0], f"/newgame {self.game}", "j:")
