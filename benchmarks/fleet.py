@@ -135,7 +135,7 @@ async def one_mode(mode: str, postgres: PostgresServer, args: argparse.Namespace
     folder = Path(tempfile.mkdtemp(prefix=f"fleet-{mode}-"))
     url = None
     if mode != "single-sqlite":
-        url = await postgres.create_database(mode.replace("-", "_"))
+        url = await postgres.create_database(folder.name.replace("-", "_").lower())
         connection = await asyncpg.connect(url)
         await connection.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         await connection.close()
