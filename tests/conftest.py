@@ -24,8 +24,9 @@ _numbers = itertools.count(1)
 def postgres() -> Iterator[PostgresServer]:
     """The test run's PostgreSQL server, started on first use and removed at the end."""
     if find_binaries() is None:
-        reason = ("PostgreSQL is not installed (initdb and pg_ctl not found in "
-                  "/usr/lib/postgresql/*/bin or PATH): apt-get install postgresql")
+        reason = ("PostgreSQL is not installed (initdb, pg_ctl and postgres not found in "
+                  "POSTGRES_BINDIR, /usr/lib/postgresql/*/bin or PATH): "
+                  "apt-get install postgresql")
         if os.environ.get("CI"):
             pytest.fail(f"CI runs every test: {reason}")
         pytest.skip(reason)

@@ -35,13 +35,18 @@ class PostgresServerError(RuntimeError):
 
 
 def find_binaries() -> Path | None:
-    """The folder holding initdb, pg_ctl and postgres: Debian's /usr/lib/postgresql/<v>/bin
-    (newest first), else wherever PATH finds initdb."""
-    folders = sorted(glob.glob("/usr/lib/postgresql/*/bin"),
-                     key=lambda f: _version(Path(f).parent.name), reverse=True)
-    initdb = shutil.which("initdb")
-    if initdb is not None:
-        folders.append(str(Path(initdb).resolve().parent))
+    """The folder holding initdb, pg_ctl and postgres: ``POSTGRES_BINDIR`` if set (that folder
+    only), else Debian's /usr/lib/postgresql/<v>/bin (newest first), else wherever PATH finds
+    initdb."""
+    chosen = os.environ.get("POSTGRES_BINDIR", "").strip()
+    if chosen:
+        folders = [chosen]
+    else:
+        folders = sorted(glob.glob("/usr/lib/postgresql/*/bin"),
+                         key=lambda f: _version(Path(f).parent.name), reverse=True)
+        initdb = shutil.which("initdb")
+        if initdb is not None:
+            folders.append(str(Path(initdb).resolve().parent))
     for folder in map(Path, folders):
         if all((folder / tool).is_file() for tool in _TOOLS):
             return folder

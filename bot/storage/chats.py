@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .core import Connection
+from .core import Connection, marks
 from .fencing import fence
 from .tx import Tx
 
@@ -49,6 +50,17 @@ class ChatRows(Connection):
     async def user_language(self, user_id: int) -> str | None:
         row = await self.fetch_one("SELECT language FROM users WHERE user_id=?", (user_id,))
         return row["language"] if row else None
+
+    async def user_languages(self, user_ids: Iterable[int]) -> dict[int, str | None]:
+        """The languages of these users (those the bot knows), in one query: a table's hand
+        sync asks for every seat's each move."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        rows = await self.fetch_all(
+            f"SELECT user_id, language FROM users WHERE user_id IN ({marks(len(wanted))})",
+            wanted)
+        return {int(r["user_id"]): r["language"] for r in rows}
 
     async def chat_settings(self, chat_id: int) -> str | None:
         row = await self.fetch_one("SELECT settings FROM chats WHERE chat_id=?", (chat_id,))

@@ -18,6 +18,11 @@ from .tx import Engine, Row, T, Tx
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
+def marks(count: int) -> str:
+    """``?, ?, ...``: the placeholders of an ``IN (...)`` list of ``count`` values."""
+    return ", ".join("?" * count)
+
+
 def is_postgres_url(target: Path | str) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
@@ -118,7 +123,6 @@ class Connection:
         return await self.engine.fetch_one(sql, params)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One statement in a transaction of its own; returns the rows it changed."""
-        async def run(tx: Tx) -> int:
-            return await tx.execute(sql, params)
-        return await self.write(run)
+        """One statement on its own, all or nothing; returns the rows it changed. On
+        PostgreSQL it is run again if the server was lost: keep it idempotent."""
+        return await self.engine.execute(sql, params)

@@ -11,7 +11,7 @@ from typing import Any
 from engine import variant
 
 from ..models import Player
-from .core import Connection
+from .core import Connection, marks
 
 
 def penalty_points(game: str | None) -> bool:
@@ -146,7 +146,7 @@ class ResultRows(Connection):
         if not wanted:
             return {}
         rows = await self.fetch_all(
-            f"SELECT user_id, name FROM users WHERE user_id IN ({','.join('?' * len(wanted))})",
+            f"SELECT user_id, name FROM users WHERE user_id IN ({marks(len(wanted))})",
             wanted,
         )
         return {int(r["user_id"]): str(r["name"]) for r in rows}

@@ -124,6 +124,10 @@ class SqliteEngine(Engine):
                 tx.rolled_back()
                 raise
 
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.transaction() as tx:
+            return await tx.execute(sql, params)
+
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self._lock, self.db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())

@@ -98,6 +98,10 @@ class Engine(ABC):
         """A transaction that commits when the block ends, and rolls back on any error."""
 
     @abstractmethod
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement in a transaction of its own; the rows it changed."""
+
+    @abstractmethod
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
     @abstractmethod

@@ -150,9 +150,11 @@ async def test_a_restarting_server_makes_the_bot_wait_and_carry_on(
         await asyncio.to_thread(own_server.start)
 
     returning = asyncio.create_task(come_back())
-    second = await storage.insert_game(lobby(-2), 0.0)  # waits for the server, then writes
+    # A transaction and a single statement wait for the server, then write.
+    second, _ = await asyncio.gather(storage.insert_game(lobby(-2), 0.0),
+                                     storage.save_chat_title(-2, "back"))
     await returning
-    assert second > first
+    assert second > first and await storage.chat_title(-2) == "back"
     assert [g.chat_id for g in await storage.open_games()] == [-1, -2]
     own_server.halt()
     engine = storage.engine

@@ -60,6 +60,9 @@ async def test_remembered_users_keep_their_private_chat_flag(database: Path | st
     await storage.set_private_ok(5, False)
     assert not await storage.private_ok(5)
     assert await storage.user_language(5) == "ru"
+    await storage.remember_user(6, "Bo", None, None)
+    assert await storage.user_languages([6, 5, 7, 5]) == {5: "ru", 6: None}
+    assert await storage.user_languages([]) == {}
     await storage.close()
 
 

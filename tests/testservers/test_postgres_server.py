@@ -3,12 +3,17 @@ says plainly when PostgreSQL is missing."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import asyncpg
 import pytest
 
 from testservers import PostgresServer, PostgresServerError
+
+ROOT = Path(__file__).parents[2]
 
 
 async def test_each_database_is_new_and_apart(postgres: PostgresServer) -> None:
@@ -54,3 +59,22 @@ def test_without_binaries_the_error_says_what_to_install(tmp_path: Path) -> None
 def test_a_database_name_is_checked() -> None:
     with pytest.raises(ValueError, match="plain database name"):
         PostgresServer._checked('x"; DROP DATABASE postgres; --')
+
+
+@pytest.mark.parametrize("ci", [False, True])
+def test_without_postgresql_its_tests_skip_except_in_ci(ci: bool) -> None:
+    """A developer without PostgreSQL runs everything else; CI runs everything or fails."""
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["POSTGRES_BINDIR"] = "/nonexistent"
+    if ci:
+        env["CI"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
+         f"{__file__}::test_each_database_is_new_and_apart"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    if ci:
+        assert done.returncode == 1 and "CI runs every test: PostgreSQL is not installed" \
+            in done.stdout
+    else:
+        assert done.returncode == 0 and "SKIPPED [1]" in done.stdout
+        assert "PostgreSQL is not installed" in done.stdout
