@@ -30,6 +30,7 @@ from telegram.ext import (
 from .config import BotConfig
 from .errors import ConfigError
 from .fleet.settings import SETTINGS_KEY, WORKER_KEY, FleetSettings
+from .fleet.worker import FleetWorker
 from .handlers import buttons, commands
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.menu import settings_command
@@ -211,8 +212,6 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     if fleet is None:
         log.info("resumed %d open games", resumed)
     else:
-        from .fleet.worker import FleetWorker
-
         worker = FleetWorker(application, fleet)
         await worker.start()
         application.bot_data[WORKER_KEY] = worker

@@ -28,9 +28,13 @@ What lived in one process, and how each works in the fleet:
   owner handles a group's updates and runs its timers. Commits still check the move number,
   so even two owners (a lost lock connection) never apply a stale move.
 - Publisher syncs and messages in flight. They run in the owner (the sends in flight, the
-  coalescing and the keys beside each message are per game); a worker giving a shard back
-  waits a few seconds for its syncs. Syncs are idempotent, so the next owner's first sync of
-  each game repairs whatever the last one left, as a restart does.
+  coalescing and the keys beside each message are per game). A worker giving a shard back
+  refuses every further call to its groups (``FloodLimiter.refuse``: a sync waiting for a
+  slot ends, a call in flight finishes and is recorded) and waits for its syncs to end, so
+  two workers never send one group's outbox; the next owner's first sync of each game sends
+  and repairs whatever is left, as a restart does (syncs are idempotent). A private hand
+  being sent at that moment may be sent by both (the older one is then a stray, refused
+  when tapped).
 - Outbox. Committed with the move, as before; on taking a shard the worker syncs every game
   of the shard with announcements left, as start-up does. An announcement whose send was
   cut by a SIGKILL after Telegram took it may be sent twice (the single process has the same
@@ -42,8 +46,11 @@ What lived in one process, and how each works in the fleet:
   job of the owner, so it follows the shard.
 - Telegram's limits. A group's (20 a minute) and a private chat's (3 in 3 s) windows are
   kept by the one worker owning that chat's shard. Exception: a player's hand messages are
-  sent by the owner of the game's group, so one player seated in games of two shards at once
-  gets them from two workers (each keeping its own window). The overall 30 a second is
+  sent by the owner of the game's group, while a reply to a private command that names no
+  game (/start, /hand) comes from the owner of the player's own shard; so a private chat can
+  hear from two workers at once (each keeping its own window: up to twice 3 in 3 s at worst).
+  A worker taking a shard counts each of its games' chats' short window as full (the last
+  owner's recent sends are not in its own windows). The overall 30 a second is
   shared: each worker takes MESSAGES_PER_SECOND / live workers (counted on every tick). A
   429's retry_after is written to ``fleet_flood`` and NOTIFYed, and every worker pauses that
   chat only, until then (a worker that starts reads the waits still running).

@@ -54,9 +54,10 @@ class Feeder:
         self.owned = self.owned | frozenset(shards)
         self.wake()
 
-    async def release(self, shards: Collection[int], grace: float | None = None) -> None:
+    async def release(self, shards: Collection[int], grace: float | None = None) -> bool:
         """Stop pulling ``shards``: what waits is dropped (it stays in the queue for the next
-        owner), what is being handled finishes (at most ``grace`` seconds, when given)."""
+        owner), what is being handled finishes (at most ``grace`` seconds, when given);
+        whether it all finished."""
         gone = frozenset(shards)
         self.owned = self.owned - gone
         running = []
@@ -72,8 +73,10 @@ class Feeder:
             try:
                 await asyncio.wait_for(done, grace)
             except TimeoutError:
-                log.warning("%d handlers of lost shards still running: left behind",
+                log.warning("%d handlers of shards given back still running: left behind",
                             sum(not r.done() for r in running))
+                return False
+        return True
 
     def wake(self) -> None:
         self._wake.set()

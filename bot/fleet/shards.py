@@ -58,9 +58,10 @@ class ShardKeeper:
         self._conn: asyncpg.Connection | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
-        # Where this worker starts looking for free shards: spread, so keepers starting
-        # together do not all race for shard 0.
-        self._start = zlib.crc32(name.encode()) % shards
+        # The order this worker prefers shards in: its own shuffle, so that keepers starting
+        # together do not race for the same ones, and that each one's shards lie all over
+        # the ring rather than in one run (chats made one after another have ids in a run).
+        self._rank = {s: zlib.crc32(f"{name}:{s}".encode()) for s in range(shards)}
 
     # --- running ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -151,7 +152,7 @@ class ShardKeeper:
             self.owned = self.owned | taken
 
     def _order(self, shard: int) -> int:
-        return (shard - self._start) % self.shards
+        return self._rank[shard]
 
     async def _give(self, shards: Collection[int]) -> None:
         given = frozenset(shards)

@@ -1,14 +1,14 @@
 """A worker: the bot's Application without an updater, fed from the fleet's queue.
 
 Started from the Application's post_init (:func:`bot.app.build_application` with ``fleet``
-settings) and stopped from its post_stop. It owns shards (:mod:`bot.fleet.shards`); for each
-shard it takes it does what the single process does at start-up, for that shard only: loads
+settings), stopped before the Application stops. It owns shards (:mod:`bot.fleet.shards`);
+for each shard it takes it does what the single process does at start-up, for it only: loads
 its open games, resolves its overdue turns and arms its timers, and syncs every game with
 committed announcements or messages to repair. It gives a shard back in the reverse order:
-stops pulling, lets what is in flight finish, cancels the shard's timers, waits a moment for
-its syncs, and evicts its games. Each update is handled inside the fence
-(:mod:`bot.storage.fencing`): the first effect transaction marks it done, or the worker does
-after the handler.
+stops pulling, lets what is in flight finish, cancels the shard's timers, stops its groups'
+syncs before their next call (a call in flight finishes), and evicts its games. Each update
+is handled inside the fence (:mod:`bot.storage.fencing`): the first effect transaction marks
+it done, or the worker does after the handler.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Collection
 
@@ -24,11 +25,13 @@ from telegram import Update
 from telegram.ext import Application
 
 from ..handlers.runtime import KEY, Runtime
+from ..publishing.ratelimit import answers_withheld
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
 from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
+from .routing import shard_of
 from .settings import FleetSettings
 from .shards import ShardKeeper, lock_key
 
@@ -50,14 +53,19 @@ class FleetWorker:
         rt = application.bot_data[KEY]
         assert isinstance(rt, Runtime)
         self.rt = rt
-        self.pool: asyncpg.Pool = rt.storage.pool  # type: ignore[attr-defined]
-        url: str = rt.storage.pg_url  # type: ignore[attr-defined]
+        self.pool: asyncpg.Pool = rt.storage.pool
+        url: str = rt.storage.pg_url
         self.feeder = Feeder(self.pool, self.handle, poll=settings.poll)
         self.keeper = ShardKeeper(url, settings.shards, lock_key(rt.config.token),
                                   settings.worker_name, self.take, self.give,
                                   tick=settings.tick, on_live=rt.limiter.share_overall)
         self.listener = Listener(url, {sql.UPDATES_CHANNEL: self._heard_update,
                                        sql.FLOOD_CHANNEL: self._heard_flood})
+        # Updates the last owner of a shard may have begun before it died: their taps are
+        # not answered again (at most once: a lost answer, never a second one).
+        self._doubtful: set[int] = set()
+        self._token = f"{settings.worker_name}:{secrets.token_hex(4)}"  # this process
+        self._clean: set[int] = set()  # shards this process let go with nothing half done
         self._purging: asyncio.Task[None] | None = None
         self._writes: set[asyncio.Task[None]] = set()
 
@@ -89,13 +97,25 @@ class FleetWorker:
         """What start-up does, for ``shards``: their games loaded, overdue turns resolved and
         timers armed, committed announcements sent and messages synced."""
         rt, count = self.rt, self.settings.shards
+        rt.limiter.admit([c for c in rt.limiter.refused
+                          if isinstance(c, int) and shard_of(c, count) in shards])
         games = await rt.service.load_open_games(shards=shards, shard_count=count)
+        for game in games:  # what the last owner sent lately is not in this one's windows
+            for chat in {game.chat_id} | {p.user_id for p in game.players
+                                          if not p.is_computer}:
+                rt.limiter.taken_over(chat)
         repair = {g.game_id for g in games} | set(await rt.service.outbox_games(shards, count))
         for game_id in sorted(repair):
             if rt.service.game(game_id) is None:
                 await rt.service.reload(game_id)  # a finished game with announcements left
             rt.publisher.request(game_id)
         await rt.timers.resume(games)
+        before = await sql.claim(self.pool, shards, self._token)
+        orphaned = {shard for shard, owner in before.items() if owner != "handed"
+                    and not (owner == self._token and shard in self._clean)}
+        self._clean -= shards
+        if orphaned:  # their last owner died: it may have begun (and answered) one per key
+            self._doubtful |= await sql.first_waiting(self.pool, orphaned)
         self.feeder.own(shards)
         log.info("took %d shards (%d now): %d open games", len(shards),
                  len(self.keeper.owned) + len(shards), len(games))
@@ -103,14 +123,24 @@ class FleetWorker:
     async def give(self, shards: frozenset[int]) -> None:
         """Let ``shards`` go: stop pulling, finish in flight, cancel timers, evict."""
         rt, count = self.rt, self.settings.shards
-        await self.feeder.release(shards, HANDLER_GRACE)
+        finished = await self.feeder.release(shards, HANDLER_GRACE)
         games = rt.service.games_in(shards, count)
         for game in games:
             rt.timers.cancel(game.game_id)
+        # The groups' syncs stop before their next call (a call in flight finishes), so
+        # nothing is sent twice: whatever is left, the next owner's first sync sends.
+        rt.limiter.refuse({g.chat_id for g in games})
         deadline = time.monotonic() + SYNC_GRACE
         while any(rt.publisher._busy(g.game_id) for g in games) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        rt.service.evict(shards, count)
+        async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
+            for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes first
+                await held.enter_async_context(rt.locks.game(game_id))
+            rt.service.evict(shards, count)  # and what waits for one finds the game gone
+        if finished:  # nothing of these shards was left half done
+            self._clean |= shards
+            with contextlib.suppress(*DB_ERRORS):  # (a lost connection: only we know)
+                await sql.handed_over(self.pool, shards)
         log.info("gave back %d shards: %d games left memory", len(shards), len(games))
 
     # --- updates -----------------------------------------------------------------------------
@@ -121,10 +151,13 @@ class FleetWorker:
         except Exception:
             log.exception("update %d cannot be read: skipped", row.update_id)
             update = None
-        with fencing.handling(row.update_id) as fence:
+        doubtful = row.update_id in self._doubtful
+        with fencing.handling(row.update_id) as fence, \
+                answers_withheld() if doubtful else contextlib.nullcontext():
             if update is not None:
                 await self.application.process_update(update)
             await self._mark(row, fence)
+        self._doubtful.discard(row.update_id)
 
     async def _mark(self, row: QueuedUpdate, fence: fencing.UpdateFence) -> None:
         attempt = 0

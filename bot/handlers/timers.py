@@ -102,7 +102,8 @@ class Timers:
         if game is None:
             return
         async with self.locks.game(game_id):
-            await action(game, move_no)
+            if self.service.game(game_id) is game:  # (not evicted meanwhile: see _held)
+                await action(game, move_no)
 
     async def _job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Every timer job: a time-out, a half-time warning, or a computer player's move."""
@@ -133,5 +134,8 @@ class Timers:
         if choice is None:
             return  # the bot is stopping: the move is made after its restart
         async with self.locks.game(game_id):
-            await self.service.computer_move(game, question, choice)
+            if self.service.game(game_id) is game:
+                await self.service.computer_move(game, question, choice)
+            # else a fleet worker gave the game's shard away while this player thought: the
+            # next owner resumed the turn, and a stale object must not commit it here
 

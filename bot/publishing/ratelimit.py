@@ -23,7 +23,9 @@ latest state when the chat is free again, rather than sending a stale picture la
 In a fleet (:mod:`bot.fleet`) each worker sends for the chats of the shards it owns, so a
 group's and a private chat's windows are kept by one worker; the overall one is shared, each
 worker taking its part (:meth:`FloodLimiter.share_overall`); and a 429 is told to the other
-workers (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`).
+workers (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`). A worker giving
+a shard away refuses its groups' calls from then on (:meth:`FloodLimiter.refuse`): a sync
+still running there stops before its next call, and the next owner sends what is left.
 
 Stopping (``drain``): from then on a 429 is not waited out, and after a grace period (at
 once if a call fails meanwhile: Telegram is down) every call still waiting or in flight ends
@@ -41,7 +43,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +63,8 @@ log = logging.getLogger(__name__)
 
 _EXEMPT = frozenset({"sendChatAction"})
 _RETRIES: contextvars.ContextVar[bool] = contextvars.ContextVar("flood_retries", default=True)
+_WITHHELD: contextvars.ContextVar[bool] = contextvars.ContextVar("answers_withheld",
+                                                                default=False)
 
 
 def counted(endpoint: str) -> bool:
@@ -89,6 +93,18 @@ def no_retries() -> Iterator[None]:
         yield
     finally:
         _RETRIES.reset(token)
+
+
+@contextmanager
+def answers_withheld() -> Iterator[None]:
+    """Inside (and in the tasks started inside): a tap's answer is not sent, and taken as
+    done. A fleet worker handles so an update another worker may have begun before it died:
+    that one may have answered the tap already, and Telegram must not see a second answer."""
+    token = _WITHHELD.set(True)
+    try:
+        yield
+    finally:
+        _WITHHELD.reset(token)
 
 
 def seconds_of(error: RetryAfter) -> float:
@@ -172,6 +188,8 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._draining = False
         self._failing = False  # the last call failed for want of Telegram (5xx, network)
         self._closed = False
+        self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
+        self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
         self._abandoned: set[asyncio.Task[Any]] = set()
         #: How many calls each chat had answered with 429 (the benchmark reports them).
@@ -216,7 +234,7 @@ class FloodLimiter(BaseRateLimiter[None]):
                     ) -> list[Window]:
         """Wait until the call may go, then take its slots (no await in between)."""
         while True:
-            if self._closed:
+            if self._closed or chat in self._refused:
                 raise StoppingError
             now = self.clock()
             at = self._free_at(chat, count, now)
@@ -249,6 +267,8 @@ class FloodLimiter(BaseRateLimiter[None]):
         data: dict[str, Any],
         rate_limit_args: None,
     ) -> bool | JSONDict | list[JSONDict]:
+        if endpoint == "answerCallbackQuery" and _WITHHELD.get():
+            return True
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
         attempt = 0
@@ -319,12 +339,49 @@ class FloodLimiter(BaseRateLimiter[None]):
             del self._paused[key]
         self._notify()
 
+    def refuse(self, chats: Iterable[int | str]) -> None:
+        """No call goes to ``chats`` any more (those waiting end at once) with
+        :class:`StoppingError`: a fleet worker gave their shard to another, whose syncs send
+        what is committed; a call in flight finishes."""
+        self._refused.update(chats)
+        self._notify()
+
+    def admit(self, chats: Iterable[int | str]) -> None:
+        """Calls to ``chats`` go again (their shard came back)."""
+        self._refused.difference_update(chats)
+
+    @property
+    def refused(self) -> frozenset[int | str]:
+        return frozenset(self._refused)
+
     def share_overall(self, workers: int) -> None:
         """A fleet of ``workers``: this one may send its part of the overall limit (the
-        parts never add up to more than the whole)."""
-        count = self.limits.overall[0]
-        self._overall.count = max(1, count // max(1, workers))
+        parts never add up to more than the whole). A smaller part applies at once; a larger
+        one (a worker left) only a period later, since what the one that left sent in its
+        last period still counts."""
+        total, period = self.limits.overall
+        count = max(1, total // max(1, workers))
+        if self._raising is not None:
+            self._raising.cancel()
+            self._raising = None
+        if count <= self._overall.count:
+            self._overall.count = count
+        else:
+            self._raising = asyncio.get_running_loop().call_later(
+                period, self._set_overall, count)
+
+    def _set_overall(self, count: int) -> None:
+        self._raising = None
+        self._overall.count = count
         self._notify()
+
+    def taken_over(self, chat: int | str) -> None:
+        """Another worker sent to ``chat`` until now: count its short window as full (a
+        private chat's 3 in 3 s, a group's pace), since those sends are not in ours."""
+        now = self.clock()
+        window = self._windows(chat)[-1]
+        while len(window._ends) < window.count:
+            window._ends.append(now)
 
     # --- stopping ------------------------------------------------------------------------
     def drain(self, grace: float) -> None:

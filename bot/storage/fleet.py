@@ -90,6 +90,37 @@ async def chat_of_game(db: Executor, game_id: int) -> int | None:
     return None if value is None else int(value)
 
 
+async def first_waiting(db: Executor, shards: Collection[int]) -> set[int]:
+    """Per route key of ``shards``, its oldest update not yet handled: the one its last
+    owner may have begun (one at a time per key) if it died."""
+    rows = await db.fetch(
+        "SELECT DISTINCT ON (route_key) update_id FROM fleet_updates"
+        " WHERE shard = ANY($1::int[]) AND done_at IS NULL ORDER BY route_key, update_id",
+        list(shards))
+    return {int(r["update_id"]) for r in rows}
+
+
+async def claim(pool: asyncpg.Pool, shards: Collection[int], owner: str) -> dict[int, str]:
+    """Write ``owner`` as the owner of ``shards`` (their locks are held); who owned each
+    before: a worker's token, "handed" (given back with nothing in flight), or "" (never)."""
+    names = [f"owner:{shard}" for shard in shards]
+    async with pool.acquire() as conn, conn.transaction():
+        rows = await conn.fetch("SELECT name, value FROM fleet_meta WHERE name = ANY($1::text[])",
+                                names)
+        await conn.executemany(
+            "INSERT INTO fleet_meta (name, value) VALUES ($1, $2) ON CONFLICT (name)"
+            " DO UPDATE SET value=excluded.value", [(name, owner) for name in names])
+    before = {int(r["name"].split(":")[1]): str(r["value"]) for r in rows}
+    return {shard: before.get(shard, "") for shard in shards}
+
+
+async def handed_over(db: Executor, shards: Collection[int]) -> None:
+    """The shards were given back with nothing left in flight (their next owner need not
+    doubt any waiting update)."""
+    await db.execute("UPDATE fleet_meta SET value='handed' WHERE name = ANY($1::text[])",
+                     [f"owner:{shard}" for shard in shards])
+
+
 # --- the fleet's settings --------------------------------------------------------------------
 async def agree_shards(db: Executor, shards: int) -> None:
     """The first worker writes the shard count; any other count refuses to start."""

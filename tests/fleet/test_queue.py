@@ -16,7 +16,9 @@ from fleet_pg import database  # noqa: F401  (a fixture)
 from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
-from bot.publishing.ratelimit import FloodLimiter, Limits
+from bot.models import Game, Messages, Player, Status
+from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError, answers_withheld
+from bot.storage import Storage, fencing
 from bot.storage import fleet as sql
 from bot.storage.fleet import QueuedUpdate
 
@@ -92,44 +94,54 @@ async def test_updates_of_one_key_go_in_order_one_at_a_time(pool: asyncpg.Pool) 
     assert await sql.waiting_updates(pool, range(SHARDS)) == []
 
 
-async def test_two_feeders_racing_handle_each_update_once(pool: asyncpg.Pool) -> None:
+async def test_two_feeders_racing_handle_each_update_once(pool: asyncpg.Pool,
+                                                         database: str) -> None:  # noqa: F811
     """Two workers both pulling one shard (a lock connection lost while its worker still
-    runs): the fence, the mark in the effect's own transaction, lets one effect through."""
-    async with pool.acquire() as conn:
-        await conn.execute("CREATE TABLE effects (update_id BIGINT, worker TEXT)")
-    refused = 0
+    runs): the fence, the mark in the effect's own transaction, lets one effect through and
+    refuses the other (UpdateTakenError, rolled back); the worker's own mark comes after."""
+    storage = Storage(database)
+    await storage.open()
+    refused: list[tuple[str, int]] = []
 
     def handler(worker: str):  # type: ignore[no-untyped-def]
         async def handle(row: QueuedUpdate) -> None:
-            nonlocal refused
             await asyncio.sleep(random.uniform(0, 0.005))
-            async with pool.acquire() as conn, conn.transaction():
-                if not await sql.mark_done(conn, row.update_id, time.time()):
-                    refused += 1
-                    return  # rolled back: another worker already handled it
-                await conn.execute("INSERT INTO effects VALUES ($1, $2)", row.update_id, worker)
+            with fencing.handling(row.update_id) as fence:
+                try:  # an effect: a lobby opened in the update's chat
+                    await storage.insert_game(lobby(row.route_key), time.time())
+                except fencing.UpdateTakenError:
+                    refused.append((worker, row.update_id))
+                assert fence.marked or (worker, row.update_id) in refused
+                if not fence.marked:
+                    await sql.mark_done(pool, row.update_id, time.time())
         return handle
 
     a, b = Feeder(pool, handler("a"), poll=0.05), Feeder(pool, handler("b"), poll=0.05)
-    for feeder in (a, b):
-        feeder.own(range(SHARDS))
-        feeder.start()
     try:
+        for feeder in (a, b):
+            feeder.own(range(SHARDS))
+            feeder.start()
         for update_id in range(1, 301):
-            await put(pool, update_id, -200 - update_id % 3)
+            await put(pool, update_id, -10_000 - update_id)
             if update_id % 50 == 0:
                 await asyncio.sleep(0.05)
-        await until(lambda: a.handled + b.handled >= 300)
-        await asyncio.sleep(0.3)
+        await until(lambda: a.handled + b.handled >= 300 + len(refused) and
+                    not a._runners and not b._runners)
+        chats = [g.chat_id for g in await storage.open_games()]
     finally:
         await a.stop()
         await b.stop()
-    rows = await pool.fetch("SELECT update_id, count(*) AS n, min(worker) AS w FROM effects"
-                            " GROUP BY update_id")
-    assert sorted(r["update_id"] for r in rows) == list(range(1, 301))
-    assert all(r["n"] == 1 for r in rows)
-    assert {r["w"] for r in rows} == {"a", "b"}  # both did work: they raced
-    assert a.handled + b.handled == 300 + refused
+        await storage.close()
+    assert sorted(chats) == sorted(-10_000 - u for u in range(1, 301))  # each once
+    assert a.handled + b.handled == 300 + len(refused)
+    assert a.handled and b.handled  # both did work: they raced
+    assert refused  # and the fence turned second handlings away
+    assert await sql.waiting_updates(pool, range(SHARDS)) == []
+
+
+def lobby(chat_id: int) -> Game:
+    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
+                Messages())
 
 
 async def test_a_released_shard_is_no_longer_pulled(pool: asyncpg.Pool) -> None:
@@ -201,3 +213,70 @@ def test_each_worker_takes_its_share_of_the_overall_limit() -> None:
         limiter.share_overall(workers)
         shares.append(limiter._overall.count)
     assert shares == [30, 15, 10, 7, 4, 1]  # never more than 30 a second together
+
+
+async def test_a_group_given_away_gets_no_more_calls_from_this_worker() -> None:
+    """A worker giving a shard away refuses its groups' calls (a sync waiting for a slot
+    ends), until the shard comes back."""
+    limiter = FloodLimiter(Limits(group=(1, 60.0)))
+    waiting = asyncio.create_task(limiter.ready(-5))  # (a slot is free: it goes)
+    await waiting
+    limiter.hold(-5, 30.0)  # a flood wait: a sync now waits here
+    stuck = asyncio.create_task(limiter.ready(-5))
+    await asyncio.sleep(0.05)
+    assert not stuck.done()
+    limiter.refuse([-5])
+    with pytest.raises(StoppingError):
+        await asyncio.wait_for(stuck, 1.0)
+    await asyncio.wait_for(limiter.ready(-6), 0.1)  # other groups go on
+    limiter.refuse([-7])
+    with pytest.raises(StoppingError):
+        await limiter.ready(-7)
+    limiter.admit([-5, -7])  # the shard came back
+    assert limiter.refused == frozenset()
+    await asyncio.wait_for(limiter.ready(-7), 0.1)
+
+
+async def test_a_larger_share_waits_a_period_and_a_taken_chat_starts_full() -> None:
+    """A worker that left sent in its last second, which still counts: the survivors' larger
+    share applies a period later. A chat taken over starts with its short window full."""
+    limiter = FloodLimiter(Limits(overall=(30, 0.2), private=(3, 0.3)))
+    limiter.share_overall(3)
+    limiter.share_overall(2)
+    assert limiter._overall.count == 10  # not yet
+    await asyncio.sleep(0.3)
+    assert limiter._overall.count == 15
+    limiter.taken_over(42)
+    started = time.monotonic()
+    await limiter.ready(42)
+    assert time.monotonic() - started > 0.25
+
+
+async def test_what_a_dead_owner_may_have_begun_is_known(pool: asyncpg.Pool) -> None:
+    """A shard given back cleanly is marked so; one whose owner died is not, and then per
+    route key only its oldest waiting update may have been begun (one at a time per key):
+    its tap is not answered again."""
+    for update_id, key in ((1, -8), (2, -8), (3, -16), (4, -9)):
+        await put(pool, update_id, key)  # -8 and -16: shard 0; -9: shard 7
+    assert await sql.claim(pool, [0, 7], "w1:a") == {0: "", 7: ""}
+    await sql.handed_over(pool, [7])
+    assert await sql.claim(pool, [0, 7], "w2:b") == {0: "w1:a", 7: "handed"}
+    assert await sql.first_waiting(pool, [0]) == {1, 3}
+
+
+async def test_a_withheld_answer_is_not_sent() -> None:
+    limiter = FloodLimiter(Limits())
+    calls = []
+
+    async def call(*args: object, **kwargs: object) -> bool:
+        calls.append(1)
+        return True
+
+    async def answer() -> object:
+        return await limiter.process_request(call, (), {}, "answerCallbackQuery", {}, None)
+
+    with answers_withheld():
+        assert await asyncio.create_task(answer()) is True  # (in a task started inside too)
+    assert calls == []
+    assert await answer() is True
+    assert calls == [1]

@@ -19,8 +19,10 @@ from bot.config import BotConfig
 from bot.fleet.receiver import receiving
 from bot.fleet.routing import shard_of
 from bot.fleet.settings import FleetSettings
+from bot.models import Game, Messages, Player, Status
 from bot.presentation.callbacks import Lay
 from bot.serving.webserver import SECRET_HEADER, HttpSettings
+from bot.storage import Storage
 from engine import Tile
 from testservers import PostgresServer
 
@@ -99,12 +101,14 @@ async def test_a_second_delivery_is_stored_once(hook: Hook, database: str) -> No
 
 
 async def test_a_private_tap_keeps_its_groups_order(hook: Hook, database: str) -> None:  # noqa: F811
-    conn = await asyncpg.connect(database)
+    storage = Storage(database)
+    await storage.open()
     try:
-        game_id = await conn.fetchval(
-            "INSERT INTO games (chat_id) VALUES (-1005) RETURNING game_id")
+        game_id = await storage.insert_game(
+            Game(0, -1005, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
+                 Messages()), 0.0)
     finally:
-        await conn.close()
+        await storage.close()
     tap = {"update_id": 20, "callback_query": {
         "id": "q1", "chat_instance": "c", "data": Lay(game_id, 3, Tile(1, 2), None).encode(),
         "from": {"id": 42, "is_bot": False, "first_name": "B"},

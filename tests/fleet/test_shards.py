@@ -4,6 +4,8 @@ dies (as a SIGKILLed worker's does) the other takes them all within a couple of 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import socket
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,17 +14,25 @@ import asyncpg
 import pytest
 from fleet_pg import database  # noqa: F401  (a fixture)
 
+from bot.app import build_application, running
+from bot.config import BotConfig
+from bot.fleet.receiver import receiving
 from bot.fleet.routing import shard_of
-from bot.fleet.settings import LOCK_APPLICATION
+from bot.fleet.settings import LOCK_APPLICATION, WORKER_KEY, FleetSettings
 from bot.fleet.shards import ShardKeeper, lock_key
+from bot.handlers.runtime import KEY
 from bot.models import Game, Messages, Player, Status
 from bot.presentation.composer import TextComposer
 from bot.presentation.pictures import PictureMaker
 from bot.service import GameService
+from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
+from fakeapi import FakeTelegramServer, WebhookTiming
+from fakeapi.model import StoredMessage
+from testservers import PostgresServer
 
 SHARDS = 64
-KEY = lock_key("123456:" + "A" * 35)
+LOCK_KEY = lock_key("123456:" + "A" * 35)
 
 
 class Recorder:
@@ -42,7 +52,7 @@ class Recorder:
 
 
 def keeper(url: str, name: str, recorder: Recorder, tick: float = 0.2) -> ShardKeeper:
-    return ShardKeeper(url, SHARDS, KEY, name, recorder.take, recorder.give, tick=tick)
+    return ShardKeeper(url, SHARDS, LOCK_KEY, name, recorder.take, recorder.give, tick=tick)
 
 
 async def until(condition: object, timeout: float = 10.0) -> float:
@@ -162,3 +172,143 @@ async def test_a_shards_games_are_loaded_and_evicted_with_it(tmp_path: Path) -> 
 def lobby(chat_id: int, thread: int | None = None) -> Game:
     return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
                 Messages(), thread_id=thread)
+
+
+# --- two workers and a receiver, in-process, against the fake Bot API ----------------------
+SECRET = "handover_secret"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def join_data(message: StoredMessage) -> str | None:
+    for row in message.buttons:
+        for button in row:
+            if button.callback_data and button.callback_data.startswith("j:"):
+                return button.callback_data
+    return None
+
+
+async def test_a_worker_leaving_hands_its_table_over(postgres_url: str) -> None:
+    """The whole path: the fake Bot API posts to a receiver, workers pull from the queue; a
+    lobby opened on one worker is taken over by the other when the first leaves, and a Join
+    tapped after that is handled there, once."""
+    async with FakeTelegramServer() as server:
+        server.webhook.timing = WebhookTiming(timeout=5.0, first_retry=0.02, max_retry=0.2)
+        ayu, budi = server.add_user("Ayu"), server.add_user("Budi")
+        chat = server.add_group("Dominoes", members=[ayu, budi], admins=[ayu])
+        config = BotConfig(token=server.token, api_base_url=server.api_root,
+                           database_url=postgres_url,
+                           group_messages_per_minute=100_000, messages_per_second=100_000,
+                           private_messages_per_period=100_000)
+        port = free_port()
+        hook = HttpSettings(f"http://127.0.0.1:{port}/hook", SECRET, "127.0.0.1", port)
+        plain = HttpSettings(None, SECRET, "127.0.0.1", None)
+        fleet = FleetSettings(postgres_url, 4, "a", tick=0.2, poll=0.5)
+        workers = {name: build_application(config, http=plain,
+                                           fleet=dataclasses.replace(fleet, worker_name=name))
+                   for name in ("a", "b")}
+        runs = {name: running(app) for name, app in workers.items()}
+        await runs["a"].__aenter__()
+        try:
+            async with receiving(config, hook, fleet):
+                await server.wait_for(lambda: server.webhook.target is not None)
+                for user in (ayu, budi):
+                    user.send_private("/start")
+                ayu.send(chat, "/newgame gaple")
+                lobby = await server.wait_for(
+                    lambda: next((m for m in server.bot_messages(chat) if join_data(m)), None))
+                await runs["b"].__aenter__()
+                keepers = {n: app.bot_data[WORKER_KEY].keeper for n, app in workers.items()}
+                await until(lambda: all(len(k.owned) == 2 for k in keepers.values()))
+                shard = shard_of(chat.id, 4)
+                owner = next(n for n, k in keepers.items() if shard in k.owned)
+                other = "b" if owner == "a" else "a"
+                await runs.pop(owner).__aexit__(None, None, None)  # its shards given back
+                await until(lambda: shard in keepers[other].owned, timeout=3.0)
+                rt = workers[other].bot_data[KEY]
+                assert rt.service.open_game_in(chat.id) is not None  # loaded on taking it
+                record = budi.press(lobby, join_data(lobby) or "")
+                await server.wait_for(lambda: record.answered)
+                await server.wait_for(lambda: budi.id in lobby.mentioned_user_ids)
+                await rt.publisher.idle()
+        finally:
+            for run in runs.values():
+                await run.__aexit__(None, None, None)
+        assert sum(1 for c in server.callbacks if c.answered) == 1
+        conn = await asyncpg.connect(postgres_url)
+        try:
+            assert await conn.fetchval(
+                "SELECT count(*) FROM fleet_updates WHERE done_at IS NULL") == 0
+        finally:
+            await conn.close()
+        server.assert_no_violations()
+
+
+async def test_a_postgresql_restart_is_waited_for(database: str, postgres: PostgresServer,  # noqa: F811
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """The server halts as in a crash: the keeper lets its shards go (their locks went with
+    the connection), tries again with one line per attempt, and takes them all back."""
+    rec = Recorder()
+    k = keeper(database, "solo", rec, tick=0.1)
+    k.start()
+    try:
+        await until(lambda: len(k.owned) == SHARDS)
+        postgres.halt()
+        try:
+            await until(lambda: not k.owned and not rec.loaded)
+            await asyncio.sleep(1.0)
+            attempts = [r for r in caplog.records if "trying again" in r.getMessage()]
+            assert attempts and all(r.exc_info is None for r in attempts)  # lines, no traces
+        finally:
+            postgres.start()
+        await until(lambda: len(k.owned) == SHARDS, timeout=30.0)
+        assert rec.loaded == set(range(SHARDS))
+        assert await k.held() == set(range(SHARDS))
+    finally:
+        await k.stop()
+
+
+async def test_a_worker_and_a_receiver_carry_on_after_postgresql_restarts(
+        postgres_url: str, postgres: PostgresServer) -> None:
+    """PostgreSQL halts as in a crash and comes back: the receiver answered 503 meanwhile
+    (the fake Bot API delivers again), the worker took its shards back, and the Join tapped
+    while the server was down is handled, once."""
+    async with FakeTelegramServer() as server:
+        server.webhook.timing = WebhookTiming(timeout=5.0, first_retry=0.05, max_retry=0.5)
+        ayu, budi = server.add_user("Ayu"), server.add_user("Budi")
+        chat = server.add_group("Dominoes", members=[ayu, budi], admins=[ayu])
+        config = BotConfig(token=server.token, api_base_url=server.api_root,
+                           database_url=postgres_url, group_messages_per_minute=100_000,
+                           messages_per_second=100_000, private_messages_per_period=100_000)
+        port = free_port()
+        hook = HttpSettings(f"http://127.0.0.1:{port}/hook", SECRET, "127.0.0.1", port)
+        fleet = FleetSettings(postgres_url, 4, "solo", tick=0.2, poll=0.5)
+        app = build_application(config, http=HttpSettings(None, SECRET, "127.0.0.1", None),
+                                fleet=fleet)
+        async with running(app), receiving(config, hook, fleet):
+            keeper = app.bot_data[WORKER_KEY].keeper
+            await until(lambda: len(keeper.owned) == 4)
+            for user in (ayu, budi):
+                user.send_private("/start")
+            ayu.send(chat, "/newgame gaple")
+            lobby = await server.wait_for(
+                lambda: next((m for m in server.bot_messages(chat) if join_data(m)), None))
+            await app.bot_data[KEY].publisher.idle()
+            postgres.halt()
+            try:
+                await until(lambda: not keeper.owned)
+                record = budi.press(lobby, join_data(lobby) or "")
+                await asyncio.sleep(1.0)
+                assert not record.answered
+            finally:
+                postgres.start()
+            await server.wait_for(lambda: record.answered, timeout=30.0)
+            await server.wait_for(lambda: budi.id in lobby.mentioned_user_ids, timeout=10.0)
+            assert len(keeper.owned) == 4
+            await app.bot_data[KEY].publisher.idle()
+        assert sum(1 for c in server.callbacks if c.answered) == 1
+        server.assert_no_violations()
