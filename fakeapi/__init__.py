@@ -4,6 +4,7 @@ It speaks HTTP like api.telegram.org and never imports ``telegram``: python-tele
 it through its real HTTP stack, and every request is checked against the Bot API schema.
 """
 
+from .accounting import LimitReport, TapAnswers
 from .errors import (
     ApiError,
     FakeTelegramError,
@@ -40,6 +41,7 @@ __all__ = [
     "FakeTelegramServer",
     "FakeUser",
     "Hold",
+    "LimitReport",
     "MessageVersion",
     "ProtocolViolationError",
     "RateLimits",
@@ -47,6 +49,7 @@ __all__ = [
     "ScenarioError",
     "StoredFile",
     "StoredMessage",
+    "TapAnswers",
     "Violation",
     "WaitTimeoutError",
     "WebhookTarget",

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import bot_methods, message_methods
+from .accounting import LimitReport, TapAnswers, limit_report, tap_answers
 from .errors import ApiError, ProtocolViolationError, WaitTimeoutError
 from .message_methods import Call
 from .model import (
@@ -361,6 +362,17 @@ class FakeTelegramServer:
             r.method)]
         return worst_windows(calls, groups, group_period, overall_period)
 
+    def tap_answers(self) -> TapAnswers:
+        """How many answers each tap got, over every process that answered taps."""
+        return tap_answers(self.world.callbacks.values(), self.requests)
+
+    def limit_report(self, group_period: float = 60.0, private_period: float = 3.0
+                     ) -> LimitReport:
+        """The whole run's worst windows (per group, overall, per private chat) and 429s."""
+        groups = {c.id for c in self.world.chats.values() if c.is_group}
+        return limit_report(self.requests, groups, len(self.floods.early), group_period,
+                            private_period)
+
     def assert_no_violations(self) -> None:
         if self.violations:
             listing = "\n".join(f"  {v}" for v in self.violations)
@@ -548,6 +560,8 @@ class FakeTelegramServer:
             return
         chat_id = params.get("chat_id")
         chat = self.world.chats.get(chat_id) if isinstance(chat_id, int) else None
+        if chat is None and chat_id in self.world.users:  # a first message to a private chat
+            chat = self.world.private_chat(self.world.users[chat_id])
         retry_after = self._limiter.check(
             chat.id if chat else None, bool(chat and chat.is_group), time.monotonic()
         )

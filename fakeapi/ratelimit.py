@@ -24,12 +24,15 @@ class RateLimits:
 
     The defaults are those python-telegram-bot's AIORateLimiter keeps to (30 a second overall,
     20 a minute per group), so a bot using it never sees a 429 from them. Telegram's "about one
-    message a second" per chat is available as ``chat_per_second``.
+    message a second" per chat is available as ``chat_per_second``, and a private chat's own
+    budget (the bot keeps 3 in 3 s) as ``private_per_period`` over ``private_period`` seconds.
     """
 
     overall_per_second: float | None = 30.0
     group_per_minute: float | None = 20.0
     chat_per_second: float | None = None
+    private_per_period: float | None = None
+    private_period: float = 3.0
 
 
 @dataclass
@@ -69,6 +72,8 @@ class RateLimiter:
             wanted.append((("group", chat_id), limits.group_per_minute, 60.0))
         if chat_id is not None and limits.chat_per_second is not None:
             wanted.append((("chat", chat_id), limits.chat_per_second, 1.0))
+        if chat_id is not None and not is_group and limits.private_per_period is not None:
+            wanted.append((("private", chat_id), limits.private_per_period, limits.private_period))
         buckets = [self._bucket(key, count, period, now) for key, count, period in wanted]
         wait = max((bucket.wait(now) for bucket in buckets), default=0.0)
         if wait > 0:

@@ -6,6 +6,13 @@ Two relaxations let tests run a plain receiver: a URL on a loopback host may be 
 port (Telegram wants HTTPS on 80, 88, 443 or 8443, and the fake says so for any other host);
 and updates go one at a time whatever ``max_connections`` says, so their order is the queue's.
 A method call in the webhook's answer body (Telegram allows one) is ignored.
+
+A fleet sits behind a load balancer: the registered URL is the balancer's, and the test names
+the receivers behind it (:meth:`Webhook.balance`). The fake then plays the balancer too: each
+update goes to the next receiver in turn (round-robin), and a receiver that refuses, fails or
+does not answer 2xx in time is skipped for the next one at once, as a balancer's health checks
+and Telegram's retries together do; only when every receiver has failed the same update does
+the back-off start.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import contextlib
 import ipaddress
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -113,6 +120,23 @@ class Webhook:
         self.last_error_date: int | None = None
         self.last_error_message: str | None = None
         self._task: asyncio.Task[None] | None = None
+        #: the receivers behind the registered URL (a load balancer); empty: the URL itself
+        self.receivers: tuple[str, ...] = ()
+        self._turn = 0  # the receiver the next POST goes to
+
+    def balance(self, urls: Sequence[str]) -> None:
+        """Deliver to ``urls`` in turn from now on, whatever URL setWebhook registered (the
+        registered one is the load balancer's; these are the real receivers behind it)."""
+        self.receivers = tuple(urls)
+        self._turn = 0
+
+    def _receiver(self, target: WebhookTarget) -> str:
+        """The URL the next POST goes to (and move the round-robin on)."""
+        if not self.receivers:
+            return target.url
+        url = self.receivers[self._turn % len(self.receivers)]
+        self._turn += 1
+        return url
 
     @property
     def deliveries(self) -> list[DeliveryAttempt]:
@@ -201,18 +225,24 @@ class Webhook:
         headers = {SECRET_HEADER: target.secret_token} if target.secret_token else {}
         timeout = aiohttp.ClientTimeout(total=self.timing.timeout)
         delay = self.timing.first_retry
+        failed: set[str] = set()  # the receivers that failed the update at the head
         async with aiohttp.ClientSession(timeout=timeout, headers=headers) as session:
             while (update := await self._updates.next_wanted()) is not None:
-                attempt = await self._post(session, target.url, update)
+                attempt = await self._post(session, self._receiver(target), update)
                 self.attempts.append(attempt)
                 if attempt.delivered:
                     self._updates.confirm_delivered(attempt.update_id)
                     delay = self.timing.first_retry
+                    failed.clear()
                     self._notify()
                     continue
                 self.last_error_date = int(time.time())
                 self.last_error_message = attempt.error
                 self._notify()
+                failed.add(attempt.url)
+                if len(failed) < len(self.receivers):
+                    continue  # the balancer tries another receiver at once
+                failed.clear()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.timing.max_retry)
 

@@ -45,6 +45,9 @@ class World:
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.messages: dict[tuple[int, int], StoredMessage] = {}
+        # Each chat's messages in order, so one chat's are found without a scan of every
+        # chat's (a fleet's test runs dozens of tables at once); ``messages`` stays the truth.
+        self._by_chat: dict[int, list[StoredMessage]] = {}
         self.files: dict[str, StoredFile] = {}
         self.callbacks: dict[str, CallbackQueryRecord] = {}
         self.updates = UpdateQueue()
@@ -328,6 +331,7 @@ class World:
         )
         chat.next_message_id += 1
         self.messages[(chat.id, message.message_id)] = message
+        self._by_chat.setdefault(chat.id, []).append(message)
         self.log(chat, transcript.sent(message))
         return message
 
@@ -341,8 +345,28 @@ class World:
     def changed(self) -> None:
         self.on_change()
 
+    def recent_messages(self, chat: FakeChat, count: int) -> list[StoredMessage]:
+        """The chat's last ``count`` messages, oldest first, without a pass over all of them
+        (simulated people look only at the bottom of a chat, dozens of tables at once)."""
+        kept = self.messages
+        listed = self._by_chat.get(chat.id, [])
+        found: list[StoredMessage] = []
+        for message in reversed(listed):
+            if len(found) == count:
+                break
+            if kept.get((chat.id, message.message_id)) is message:
+                found.append(message)
+        return found[::-1]
+
     def messages_in(self, chat: FakeChat) -> list[StoredMessage]:
-        return [m for (chat_id, _), m in self.messages.items() if chat_id == chat.id]
+        """The chat's messages, oldest first (those still in ``messages``: a benchmark may
+        prune it, and the index forgets them here too)."""
+        kept = self.messages
+        listed = self._by_chat.get(chat.id, [])
+        found = [m for m in listed if kept.get((chat.id, m.message_id)) is m]
+        if len(found) != len(listed):
+            self._by_chat[chat.id] = list(found)
+        return found
 
     def store_photo(self, data: bytes) -> StoredFile:
         """Keep an uploaded photo; refuse what Telegram refuses (not an image, too big)."""
