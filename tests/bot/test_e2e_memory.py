@@ -80,7 +80,8 @@ async def test_a_tap_on_a_finished_games_hand_is_refused_from_the_database(
         game_id = await finish_a_match(group, runtime)
         assert runtime.service.game(game_id) is None
         ayu = group.users[0]
-        hand = group.server.bot_messages(ayu.private_chat)[-1]
+        # (the last photo: a winner's cheer may follow it)
+        hand = [m for m in group.server.bot_messages(ayu.private_chat) if m.photo][-1]
         finished = group.game()
         current = finished.messages.hands.get(0)
         assert current is not None and current.message_id == hand.message_id
