@@ -126,7 +126,7 @@ ENTRIES = (
            "lay, I draw for you until you can (with 4 players you knock). The first out, or the "
            "fewest pips when nobody can lay, scores the pips in the other hands. First to "
            "{target} points wins."),
-        N_("{name} is out with {tile}!"),
+        N_("{name} went out with {tile}!"),
         targets=(50, 100, 150, 200),
     ),
     GamePresentation(
@@ -206,7 +206,7 @@ ENTRIES = (
            "Going out scores 2; if nobody can lay, the 2 go to the lightest hand without a "
            "double (if every hand holds one, to the lowest double). First to {target} points "
            "wins."),
-        N_("{name} is out with {tile}!"),  # the result says what going out scored
+        N_("{name} went out with {tile}!"),  # the result says what going out scored
         targets=(10, 15, 21),
     ),
 )

@@ -179,7 +179,7 @@ async def test_russian_speaks_ty_throughout(group: Group) -> None:
             sergei.private_chat)) >= 3)
     texts = [m.text or "" for m in group.server.bot_messages(sergei.private_chat)]
     assert any("Домино для твоей группы" in t for t in texts)
-    assert any("Ставь кости" in t and "сверху и снизу" in t for t in texts)
+    assert any("Ставь костяшки" in t and "сверху и снизу" in t for t in texts)
     for text in texts:
         assert not re.search(r"\b(вы|вас|вам|ваш\w*)\b|\w+(ите|йте)\b", text, re.IGNORECASE), text
 
