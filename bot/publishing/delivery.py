@@ -13,8 +13,14 @@ log = logging.getLogger(__name__)
 
 #: Telegram keeps a tap's spinner for 15 s; answers are tried until a little before that.
 ANSWER_WINDOW = 12.0
-#: httpx errors raised before the request left: Telegram cannot have acted on it.
-NOT_SENT = frozenset({"ConnectError", "ConnectTimeout", "PoolTimeout"})
+#: Errors raised before the request left: Telegram cannot have acted on it (httpx's, aiohttp's
+#: and the bot's transport's own, ``transport.PoolTimeout``).
+NOT_SENT = frozenset({"ConnectError", "ConnectTimeout", "PoolTimeout", "ConnectionTimeoutError",
+                      "ClientConnectorError", "ClientConnectorDNSError",
+                      "ClientConnectorCertificateError", "ClientConnectorSSLError",
+                      "ClientProxyConnectionError"})
+#: How the request classes word a failed connection (Telegram's own 5xx answers have no prefix).
+CLIENT_ERROR_PREFIXES = ("httpx.", "aiohttp.")
 
 
 def outcome_unknown(error: BaseException) -> bool:
@@ -27,8 +33,8 @@ def outcome_unknown(error: BaseException) -> bool:
     cause = error.__cause__
     if cause is not None and type(cause).__name__ in NOT_SENT:
         return False
-    # PTB words Telegram's 5xx answers without the "httpx." prefix: those were answered.
-    return isinstance(error, TimedOut) or str(error).startswith("httpx.")
+    # PTB words Telegram's 5xx answers without a client's prefix: those were answered.
+    return isinstance(error, TimedOut) or str(error).startswith(CLIENT_ERROR_PREFIXES)
 
 
 async def answer_tap(query: CallbackQuery, text: str | None, url: str | None) -> bool:

@@ -176,22 +176,18 @@ class Messenger:
     ) -> bool:
         """Edit in place (the caption alone when ``shown``, the stored key of what the
         message shows, has the same picture); False when the message is gone."""
+        data: dict[str, object] = {"chat_id": chat_id, "message_id": message_id,
+                                   "reply_markup": draft.markup}
         try:
             if draft.photo is not None and same_picture(shown, draft):
-                await self.bot.edit_message_caption(
-                    chat_id=chat_id, message_id=message_id, caption=draft.text,
-                    parse_mode=ParseMode.HTML, reply_markup=draft.markup,
-                )
+                await self._edit("editMessageCaption", data, caption=draft.text,
+                                 parse_mode=ParseMode.HTML)
             elif draft.photo is not None:
                 media = InputMediaPhoto(draft.photo, caption=draft.text, parse_mode=ParseMode.HTML)
-                await self.bot.edit_message_media(
-                    media, chat_id=chat_id, message_id=message_id, reply_markup=draft.markup
-                )
+                await self._edit("editMessageMedia", data, media=media)
             else:
-                await self.bot.edit_message_text(
-                    draft.text, chat_id=chat_id, message_id=message_id,
-                    parse_mode=ParseMode.HTML, reply_markup=draft.markup,
-                )
+                await self._edit("editMessageText", data, text=draft.text,
+                                 parse_mode=ParseMode.HTML)
         except BadRequest as exc:
             if not_modified(exc):
                 return True
@@ -199,6 +195,13 @@ class Messenger:
                 return False
             raise
         return True
+
+    async def _edit(self, endpoint: str, data: dict[str, object], **fields: object) -> None:
+        """One of the edits, through PTB's common path for every call (defaults, the rate
+        limiter, the request, Telegram's errors as exceptions) but for its answer, which
+        ``Bot.edit_message_*`` turns into a ``Message`` (some hundreds of objects' worth of
+        Python a picture's message) that an edit never reads."""
+        await self.bot._post(endpoint, {**data, **fields})
 
     async def retire(self, chat_id: int, message_id: int, delete: bool) -> None:
         """Take an old message out of play: delete it, or at least remove its buttons."""

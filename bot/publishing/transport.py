@@ -1,112 +1,164 @@
-"""The HTTP connection to the Bot API: python-telegram-bot's own ``HTTPXRequest``, with each
-request handed to the socket in one write.
+"""The HTTP connection to the Bot API: a python-telegram-bot request class on aiohttp.
 
-httpx streams a multipart body (every photo the bot sends or edits) as it encodes it: a boundary,
-the headers and the value of each field, and a line break, each a write of its own, about thirty
-for a table picture with its caption and buttons. Each write costs a system call and the async
-machinery around it (some 0.2 ms on this machine's loopback), which was a quarter of the bot's
-CPU per move. The body of one of the bot's requests is at most a picture of a few dozen KB, so it
-is joined first (``Request.aread``). httpcore then still writes a request's head and its body
-apart, and every write waits for a turn of the event loop (anyio's checkpoint): the connection's
-stream holds what is written until the response is read (:class:`OneWriteStream`), so the whole
-request leaves in one write.
+python-telegram-bot's own ``HTTPXRequest`` took some 2 ms of the event loop's Python a call on
+this machine (httpx's models, httpcore's pool and anyio's cancel scopes around every socket
+operation, h11's pure-Python parser), for 5.5 calls a move. aiohttp parses responses in C and
+writes a request's head and body in one go; the body itself is joined here in one step (a
+picture of a few dozen KB at most), so a call is one socket write and a few Python frames.
+
+What PTB's ``HTTPXRequest`` gives is kept: the same timeouts by default (connect 5 s, read 5 s,
+write 5 s, a media write 20 s, waiting for a free connection 1 s), a pool of 256 connections
+kept alive, the same body encodings (a form, or multipart when files go), and errors mapped to
+PTB's exceptions the same way: a time-out is ``TimedOut`` (a full pool with PTB's own words),
+anything else from the connection a ``NetworkError`` whose text names the library's error
+(``aiohttp.ServerDisconnectedError: ...``) and whose cause is that error. aiohttp has no write
+time-out of its own: its read time-out runs from the moment the request starts to be written,
+so the read window given to aiohttp is the write time-out plus the read time-out.
 """
 
 from __future__ import annotations
 
-import ssl
+import asyncio
+import os
 import typing
+from collections.abc import Mapping
+from urllib.parse import urlencode
 
-import httpcore
-import httpx
-from telegram.request import HTTPXRequest
+import aiohttp
+from telegram._utils.defaultvalue import DefaultValue
+from telegram._utils.types import ODVInput
+from telegram.error import NetworkError, TimedOut
+from telegram.request import BaseRequest, RequestData
 
 #: As python-telegram-bot's ApplicationBuilder sets it for the bot's own requests.
 CONNECTION_POOL_SIZE = 256
+#: PTB's words for a pool that stayed full (HTTPXRequest's), so logs read the same.
+POOL_FULL = ("Pool timeout: All connections in the connection pool are occupied. Request was "
+             "*not* sent to Telegram. Consider adjusting the connection pool size or the pool "
+             "timeout.")
 
 
-class OneWriteStream(httpcore.AsyncNetworkStream):
-    """A connection whose writes are held until the next read (or TLS start), then sent as
-    one: HTTP/1.1 reads a response only once its request is written whole."""
-
-    def __init__(self, stream: httpcore.AsyncNetworkStream) -> None:
-        self._stream = stream
-        self._held: list[bytes] = []
-        self._timeout: float | None = None
-
-    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        if buffer:
-            self._held.append(buffer)
-            self._timeout = timeout
-
-    async def _flush(self) -> None:
-        if self._held:
-            data = b"".join(self._held)
-            self._held.clear()
-            await self._stream.write(data, self._timeout)
-
-    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        await self._flush()
-        return await self._stream.read(max_bytes, timeout)
-
-    async def aclose(self) -> None:
-        self._held.clear()  # a request abandoned before its response was read
-        await self._stream.aclose()
-
-    async def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
-                        timeout: float | None = None) -> httpcore.AsyncNetworkStream:
-        await self._flush()
-        return OneWriteStream(await self._stream.start_tls(ssl_context, server_hostname,
-                                                           timeout))
-
-    def get_extra_info(self, info: str) -> typing.Any:
-        return self._stream.get_extra_info(info)
+class PoolTimeout(Exception):  # noqa: N818 (named as httpx's, see delivery.NOT_SENT)
+    """No connection came free in time: the request never left (see ``delivery.NOT_SENT``)."""
 
 
-class OneWriteBackend(httpcore.AsyncNetworkBackend):
-    """httpcore's asyncio backend, its connections' writes joined (:class:`OneWriteStream`)."""
-
-    def __init__(self) -> None:
-        self._backend = httpcore.AnyIOBackend()
-
-    async def connect_tcp(self, host: str, port: int, timeout: float | None = None,
-                          local_address: str | None = None,
-                          socket_options: typing.Iterable[httpcore.SOCKET_OPTION] | None = None
-                          ) -> httpcore.AsyncNetworkStream:
-        return OneWriteStream(await self._backend.connect_tcp(
-            host, port, timeout=timeout, local_address=local_address,
-            socket_options=socket_options))
-
-    async def connect_unix_socket(
-            self, path: str, timeout: float | None = None,
-            socket_options: typing.Iterable[httpcore.SOCKET_OPTION] | None = None
-    ) -> httpcore.AsyncNetworkStream:
-        return OneWriteStream(await self._backend.connect_unix_socket(
-            path, timeout=timeout, socket_options=socket_options))
-
-    async def sleep(self, seconds: float) -> None:
-        await self._backend.sleep(seconds)
+class Timeouts(typing.NamedTuple):
+    connect: float | None = 5.0
+    read: float | None = 5.0
+    write: float | None = 5.0
+    pool: float | None = 1.0
+    media_write: float | None = 20.0
 
 
-class WholeBodyTransport(httpx.AsyncHTTPTransport):
-    """An httpx transport that reads a streamed request body into memory before sending it,
-    and sends each request in one write."""
-
-    def __init__(self, **kwargs: typing.Any) -> None:
-        super().__init__(**kwargs)
-        # httpx takes no network backend; its pool keeps the one it connects with here.
-        self._pool._network_backend = OneWriteBackend()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if not isinstance(request.stream, httpx.ByteStream):
-            await request.aread()  # httpx then carries the body as one bytes chunk
-        return await super().handle_async_request(request)
+def _quoted(value: str) -> bytes:
+    """A multipart header parameter as httpx writes it (quotes and control bytes escaped)."""
+    escaped = value.replace("\\", "\\\\").replace('"', "%22")
+    escaped = "".join(c if ord(c) > 0x1F or c == "\x1b" else f"%{ord(c):02X}" for c in escaped)
+    return escaped.encode()
 
 
-def bot_request(pool_size: int = CONNECTION_POOL_SIZE) -> HTTPXRequest:
-    """The request object for the bot's calls (not for getUpdates, which sends no files)."""
-    limits = httpx.Limits(max_connections=pool_size)
-    return HTTPXRequest(
-        connection_pool_size=pool_size,
-        httpx_kwargs={"transport": WholeBodyTransport(limits=limits)},
-    )
+def multipart_body(fields: Mapping[str, str],
+                   files: Mapping[str, tuple[str | None, typing.Any, str]]) -> tuple[bytes, str]:
+    """The body and content type of a multipart form: the fields, then the files."""
+    boundary = os.urandom(16).hex().encode()
+    parts: list[bytes] = []
+    for name, value in fields.items():
+        parts += (b"--", boundary, b'\r\nContent-Disposition: form-data; name="', _quoted(name),
+                  b'"\r\n\r\n', value.encode(), b"\r\n")
+    for name, (filename, content, mime) in files.items():
+        data = content if isinstance(content, bytes) else content.read()
+        parts += (b"--", boundary, b'\r\nContent-Disposition: form-data; name="', _quoted(name),
+                  b'"')
+        if filename is not None:
+            parts += (b'; filename="', _quoted(filename), b'"')
+        parts += (b"\r\nContent-Type: ", mime.encode(), b"\r\n\r\n", data, b"\r\n")
+    parts += (b"--", boundary, b"--\r\n")
+    return b"".join(parts), f"multipart/form-data; boundary={boundary.decode()}"
+
+
+DEFAULT_TIMEOUTS = Timeouts()
+
+
+class AiohttpRequest(BaseRequest):
+    """A PTB request class on one aiohttp session (see the module's docstring)."""
+
+    def __init__(self, pool_size: int = CONNECTION_POOL_SIZE,
+                 timeouts: Timeouts = DEFAULT_TIMEOUTS) -> None:
+        self._pool_size = pool_size
+        self._timeouts = timeouts
+        self._slots = asyncio.Semaphore(pool_size)
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._timeouts.read
+
+    async def initialize(self) -> None:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=self._pool_size),
+                cookie_jar=aiohttp.DummyCookieJar(),
+                headers={"User-Agent": self.USER_AGENT},
+                trust_env=False,  # as the bot's httpx client was (a transport of its own)
+            )
+
+    async def shutdown(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        session = self._session
+        if session is None or session.closed:
+            raise RuntimeError("This AiohttpRequest is not initialized!")
+        files = request_data.multipart_data if request_data is not None else None
+        fields = request_data.json_parameters if request_data is not None else {}
+        defaults = self._timeouts
+        read = defaults.read if isinstance(read_timeout, DefaultValue) else read_timeout
+        connect = defaults.connect if isinstance(connect_timeout, DefaultValue) else connect_timeout
+        pool = defaults.pool if isinstance(pool_timeout, DefaultValue) else pool_timeout
+        write = ((defaults.media_write if files else defaults.write)
+                 if isinstance(write_timeout, DefaultValue) else write_timeout)
+        if files:
+            body, content_type = multipart_body(fields, files)
+        else:
+            body, content_type = urlencode(fields).encode(), "application/x-www-form-urlencoded"
+        await self._take_slot(pool)
+        try:
+            timeout = aiohttp.ClientTimeout(
+                total=None, sock_connect=connect,
+                sock_read=None if read is None or write is None else read + write)
+            async with session.request(method, url, data=body, timeout=timeout,
+                                       headers={"Content-Type": content_type},
+                                       allow_redirects=False) as response:
+                return response.status, await response.read()
+        except (TimeoutError, aiohttp.ServerTimeoutError) as err:
+            raise TimedOut from err
+        except aiohttp.ClientError as err:
+            raise NetworkError(f"aiohttp.{err.__class__.__name__}: {err}") from err
+        finally:
+            self._slots.release()
+
+    async def _take_slot(self, pool: float | None) -> None:
+        """One of the pool's connections, waiting at most ``pool`` seconds for one."""
+        if not self._slots.locked():
+            await self._slots.acquire()
+            return
+        try:
+            async with asyncio.timeout(pool):
+                await self._slots.acquire()
+        except TimeoutError:
+            raise TimedOut(POOL_FULL) from PoolTimeout()
+
+
+def bot_request(pool_size: int = CONNECTION_POOL_SIZE) -> AiohttpRequest:
+    """The request object for the bot's calls (getUpdates could take one too)."""
+    return AiohttpRequest(pool_size)

@@ -25,17 +25,13 @@ class SqliteTx(Tx):
         self.db = db
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self.db.execute(sql, params) as cursor:
-            return cursor.rowcount
+        return await _execute(self.db, sql, params)
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        async with self.db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        return await _fetch_all(self.db, sql, params)
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        async with self.db.execute(sql, params) as cursor:
-            row: Row | None = await cursor.fetchone()
-            return row
+        return _first(await _fetch_all(self.db, sql, params))
 
     def ddl(self, script: str) -> str:
         return script
@@ -129,13 +125,12 @@ class SqliteEngine(Engine):
             return await tx.execute(sql, params)
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        async with self._lock, self.db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        async with self._lock:
+            return await _fetch_all(self.db, sql, params)
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        async with self._lock, self.db.execute(sql, params) as cursor:
-            row: Row | None = await cursor.fetchone()
-            return row
+        async with self._lock:
+            return _first(await _fetch_all(self.db, sql, params))
 
     def migration_lock(self) -> AbstractAsyncContextManager[None]:
         # A SQLite database serves one process; each migration is its own BEGIN IMMEDIATE
@@ -148,6 +143,30 @@ class SqliteEngine(Engine):
 
     async def set_schema_version(self, tx: Tx, version: int) -> None:
         await tx.execute(f"PRAGMA user_version = {int(version)}")
+
+
+# Each call into aiosqlite is a hop to its thread and back (a queue, a thread switch, a wake of
+# the event loop). A cursor used as a context manager took three a read (execute, fetch,
+# close) and two a write: these take one, so a move's dozen queries cost a dozen hops.
+
+async def _execute(db: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> int:
+    """A write's row count, in one hop: its cursor is left to be collected, as SQLite has
+    already finished the statement (one that returns rows is closed, freeing it)."""
+    cursor = await db.execute(sql, params)
+    count = cursor.rowcount
+    if cursor.description is not None:
+        await cursor.close()
+    return count
+
+
+async def _fetch_all(db: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
+    """Every row, read and the cursor closed in SQLite's thread: one hop."""
+    return list(await db.execute_fetchall(sql, params))
+
+
+def _first(rows: list[Row]) -> Row | None:
+    """``fetch_one``'s row: its queries select one row (a key, an aggregate, a RETURNING)."""
+    return rows[0] if rows else None
 
 
 def _probe(path: Path) -> None:

@@ -1,51 +1,159 @@
-"""The bot's HTTP transport: a picture's multipart body reaches the socket as one write."""
+"""The bot's HTTP transport: PTB's request contract on aiohttp, against a real local server."""
 
 from __future__ import annotations
 
-import httpx
-import pytest
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
 
-from bot.publishing.transport import WholeBodyTransport, bot_request
+import pytest
+from aiohttp import web
+from telegram import InputFile
+from telegram.error import NetworkError, TimedOut
+from telegram.request import RequestData
+from telegram.request._requestparameter import RequestParameter
+
+from bot.publishing.delivery import outcome_unknown
+from bot.publishing.transport import (
+    CONNECTION_POOL_SIZE,
+    POOL_FULL,
+    AiohttpRequest,
+    Timeouts,
+    bot_request,
+)
 
 PICTURE = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-async def _chunks_sent(transport: httpx.AsyncHTTPTransport,
-                       monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """The pieces of a sendPhoto body as the transport hands them to the connection."""
-    sent: list[list[bytes]] = []
-
-    async def connection(self: httpx.AsyncHTTPTransport, request: httpx.Request
-                         ) -> httpx.Response:
-        sent.append([chunk async for chunk in request.stream])  # type: ignore[union-attr]
-        return httpx.Response(200, json={"ok": True, "result": True})
-
-    monkeypatch.setattr(httpx.AsyncHTTPTransport, "handle_async_request", connection)
-    async with httpx.AsyncClient(transport=transport) as client:
-        await client.post("http://127.0.0.1/bot1:x/sendPhoto",
-                          data={"chat_id": "-100", "caption": "Ayu laid 3-5", "parse_mode": "HTML"},
-                          files={"photo": ("table.png", PICTURE, "image/png")})
-    (chunks,) = sent
-    return chunks
+async def _serve(handler: Handler) -> AsyncIterator[str]:
+    app = web.Application()
+    app.router.add_post("/{method}", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
 
 
-async def test_a_picture_is_sent_in_one_write(monkeypatch: pytest.MonkeyPatch) -> None:
-    chunks = await _chunks_sent(WholeBodyTransport(), monkeypatch)
-    assert len(chunks) == 1
-    assert PICTURE in chunks[0] and b"Ayu laid 3-5" in chunks[0]
+@pytest.fixture
+async def echo() -> AsyncIterator[str]:
+    """A server answering each call with what it read: content type, fields and files."""
+    async def handler(request: web.Request) -> web.Response:
+        form = await request.post()
+        fields = {k: [v.filename, v.content_type, v.file.read().hex()]
+                  if isinstance(v, web.FileField) else v for k, v in form.items()}
+        return web.json_response({"ok": True, "result": {
+            "type": request.content_type, "fields": fields,
+            "agent": request.headers.get("User-Agent")}})
+    async for url in _serve(handler):
+        yield url
 
 
-async def test_httpx_alone_writes_a_picture_in_many_pieces(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """What the transport is for: without it, each field is several writes."""
-    chunks = await _chunks_sent(httpx.AsyncHTTPTransport(), monkeypatch)
-    assert len(chunks) > 10
-    assert PICTURE in b"".join(chunks)
+async def _post(request: AiohttpRequest, url: str, data: RequestData | None = None,
+                **timeouts: float) -> tuple[int, bytes]:
+    await request.initialize()
+    try:
+        return await request.do_request(url, "POST", data, **timeouts)
+    finally:
+        await request.shutdown()
 
 
-def test_the_bot_keeps_python_telegram_bots_pool_size() -> None:
-    """A client given a transport ignores its own limits: the transport carries them."""
+async def test_a_form_arrives_as_httpx_sent_it(echo: str) -> None:
+    data = RequestData([RequestParameter("chat_id", -100, None),
+                        RequestParameter("text", "Ayu laid 3-5 ✓", None)])
+    status, body = await _post(AiohttpRequest(), f"{echo}/sendMessage", data)
+    result = AiohttpRequest.parse_json_payload(body)["result"]
+    assert status == 200
+    assert result["type"] == "application/x-www-form-urlencoded"
+    assert result["fields"] == {"chat_id": "-100", "text": "Ayu laid 3-5 ✓"}
+    assert result["agent"] == AiohttpRequest.USER_AGENT
+
+
+async def test_a_picture_arrives_whole_with_its_fields(echo: str) -> None:
+    picture = InputFile(PICTURE, filename='ta"ble.png', attach=True)
+    data = RequestData([RequestParameter("chat_id", -100, None),
+                        RequestParameter("caption", "Ayu laid 3-5", None),
+                        RequestParameter("photo", picture.attach_uri, [picture])])
+    status, body = await _post(AiohttpRequest(), f"{echo}/sendPhoto", data)
+    assert status == 200
+    result = AiohttpRequest.parse_json_payload(body)["result"]
+    assert result["type"] == "multipart/form-data"
+    fields = result["fields"]
+    assert fields["chat_id"] == "-100" and fields["caption"] == "Ayu laid 3-5"
+    (name,) = (k for k in fields if k.startswith("attached"))
+    assert fields[name] == ["ta%22ble.png", "image/png", PICTURE.hex()]
+
+
+async def test_a_dropped_connection_is_a_network_error_whose_outcome_is_unknown() -> None:
+    async def handler(request: web.Request) -> web.Response:
+        assert request.transport is not None
+        request.transport.abort()
+        return web.Response()
+    async for url in _serve(handler):
+        with pytest.raises(NetworkError) as caught:
+            await _post(AiohttpRequest(), f"{url}/editMessageMedia")
+        assert not isinstance(caught.value, TimedOut)
+        assert str(caught.value).startswith("aiohttp.")
+        assert outcome_unknown(caught.value)
+
+
+async def test_a_refused_connection_surely_did_not_leave() -> None:
+    async def handler(request: web.Request) -> web.Response:
+        return web.Response()
+    async for url in _serve(handler):  # noqa: B007 (used once the server is gone)
+        pass  # the server is gone: its port now refuses
+    with pytest.raises(NetworkError) as caught:
+        await _post(AiohttpRequest(), f"{url}/sendMessage")
+    assert not outcome_unknown(caught.value)
+
+
+async def test_a_slow_answer_times_out_after_the_read_and_write_time_outs() -> None:
+    async def handler(request: web.Request) -> web.Response:
+        await asyncio.sleep(1)
+        return web.json_response({"ok": True, "result": True})
+    async for url in _serve(handler):
+        with pytest.raises(TimedOut) as caught:
+            await _post(AiohttpRequest(), f"{url}/sendMessage",
+                        read_timeout=0.1, write_timeout=0.1)
+        assert outcome_unknown(caught.value)
+
+
+async def test_a_full_pool_times_out_without_sending() -> None:
+    release = asyncio.Event()
+    arrived = 0
+
+    async def handler(request: web.Request) -> web.Response:
+        nonlocal arrived
+        arrived += 1
+        await release.wait()
+        return web.json_response({"ok": True, "result": True})
+    async for url in _serve(handler):
+        request = AiohttpRequest(pool_size=1, timeouts=Timeouts(pool=0.1))
+        await request.initialize()
+        first = asyncio.create_task(request.do_request(f"{url}/a", "POST"))
+        await asyncio.sleep(0.05)
+        with pytest.raises(TimedOut) as caught:
+            await request.do_request(f"{url}/b", "POST")
+        assert caught.value.message == POOL_FULL
+        assert not outcome_unknown(caught.value)
+        release.set()
+        assert (await first)[0] == 200
+        assert arrived == 1
+        await request.shutdown()
+
+
+async def test_a_request_not_initialized_is_refused() -> None:
+    with pytest.raises(RuntimeError):
+        await AiohttpRequest().do_request("http://127.0.0.1:9/x", "POST")
+
+
+def test_the_bot_keeps_python_telegram_bots_defaults() -> None:
+    """HTTPXRequest's: 256 connections, 5 s to connect, read and write, 20 s for media."""
     request = bot_request()
-    transport = request._client_kwargs["transport"]
-    assert isinstance(transport, WholeBodyTransport)
-    assert transport._pool._max_connections == 256
+    assert request._pool_size == CONNECTION_POOL_SIZE == 256
+    assert request.read_timeout == 5.0
+    assert request._timeouts == Timeouts(5.0, 5.0, 5.0, 1.0, 20.0)
