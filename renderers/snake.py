@@ -7,11 +7,14 @@ and the lead, so laying a tile at either end moves nothing already drawn, until 
 longer fits and every tile is drawn a size smaller (sizes come from a short ladder, so that
 happens a few times a hand).
 
-A tile that would leave no room for a turn becomes the corner, standing, and the next row runs
-back the other way beneath it, so matching halves always touch. Doubles stand across the line
-where the game lays them so, the lead too; a double that arrives where the line must turn is the
-corner itself, and one that follows a corner lies across the turn, centred under the corner, so
-that no double stands jumbled beside a corner. Pure geometry: no Pillow here.
+A plain tile that would leave no room for a turn becomes the corner: it turns down along the
+line, hanging from the far half of the tile before (entered through its end, so that it never
+reads as a double laid across), and the next row runs back beside its lower half, so matching
+halves always touch. Doubles stand across the line where the game lays them so, the lead too
+(and only they, or the matadors laid across, stand crosswise); a double that arrives where the
+line must turn is the corner itself, standing beside the row's end with the next row beneath it,
+and one that follows such a corner lies across the turn, centred under it, so that no double
+stands jumbled beside a double's corner. Pure geometry: no Pillow here.
 """
 
 from __future__ import annotations

@@ -171,14 +171,14 @@ def test_doubles_stand_across_the_lead_too_and_never_beside_a_corner(across: boo
                 assert abs((spot.box[0] + spot.box[2]) - (corner.box[0] + corner.box[2])) <= 1
             else:
                 assert not spot.vertical, (tiles, lead, index)
-        for corner in turns:  # no double stands in the row beside a double's corner
-            if not (across and line[corner].tile.is_double):
+        for turn in turns:  # no double stands in the row beside a double's corner
+            if not (across and line[turn].tile.is_double):
                 continue
-            for neighbour in (corner - 1, corner + 1):
+            for neighbour in (turn - 1, turn + 1):
                 if 0 <= neighbour < tiles and neighbour not in turns:
                     spot = laid.spots[neighbour]
                     assert not (line[neighbour].tile.is_double and spot.vertical), (
-                        tiles, lead, corner)
+                        tiles, lead, turn)
 
 
 def _grown(lead_at: int, lefts: list[bool]) -> list[Snake]:
