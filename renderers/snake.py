@@ -7,11 +7,14 @@ and the lead, so laying a tile at either end moves nothing already drawn, until 
 longer fits and every tile is drawn a size smaller (sizes come from a short ladder, so that
 happens a few times a hand).
 
-A tile that would leave no room for a turn becomes the corner, standing, and the next row runs
-back the other way beneath it, so matching halves always touch. Doubles stand across the line
-where the game lays them so, the lead too; a double that arrives where the line must turn is the
-corner itself, and one that follows a corner lies across the turn, centred under the corner, so
-that no double stands jumbled beside a corner. Pure geometry: no Pillow here.
+A plain tile that would leave no room for a turn becomes the corner: it turns down along the
+line, hanging from the far half of the tile before (entered through its end, so that it never
+reads as a double laid across), and the next row runs back beside its lower half, so matching
+halves always touch. Doubles stand across the line where the game lays them so, the lead too
+(and only they, or the matadors laid across, stand crosswise); a double that arrives where the
+line must turn is the corner itself, standing beside the row's end with the next row beneath it,
+and one that follows such a corner lies across the turn, centred under it, so that no double
+stands jumbled beside a double's corner. Pure geometry: no Pillow here.
 """
 
 from __future__ import annotations
@@ -118,17 +121,20 @@ class _Piece:
     near_first: bool  # the near half is drawn first (left or top)
 
 
-def _branch(tiles: Sequence[LaidTile], across: Across, side: int, start: float,
+def _branch(tiles: Sequence[LaidTile], across: Across, side: int, lead: Box,
             reach: float) -> tuple[list[_Piece], tuple[float, float], int]:
     """One end's tiles from the lead outwards (``first`` is the half towards the lead):
     their pieces, where that end's badge goes, and the last row used. Tiles keep to
-    ``-reach <= x <= reach``; ``start`` is where the first tile touches the lead."""
+    ``-reach <= x <= reach``; ``lead`` is the lead's box."""
     gap, radius, drop = gap_for(side), badge_radius_for(side), drop_for(side)
     pitch = 2 * side + gap + drop
     pieces: list[_Piece] = []
-    row, direction, cursor = 0, 1, start
+    row, direction, cursor = 0, 1, lead[2] + gap
+    last = lead  # the piece before, whose far end a plain corner hangs from
     corner: Box | None = None  # the corner just laid, if the last piece was one
     for laid in tiles:
+        if pieces:
+            last = pieces[-1].box
         centre = row * pitch
         double = stands(across, laid.tile)
         room = reach - cursor if direction == 1 else cursor + reach
@@ -141,6 +147,18 @@ def _branch(tiles: Sequence[LaidTile], across: Across, side: int, start: float,
             corner = None
             continue
         turn = room < (4 * side + 2 * gap if double else 3 * side + gap)
+        if turn and corner is None and not double:
+            # A plain tile turns down along the line: hanging from the far half of the tile
+            # before, entered through its end, so it never reads as a double across; the next
+            # row runs back beside its lower half.
+            left = last[2] - side if direction == 1 else last[0]
+            box = (left, last[3] + gap, left + side, last[3] + gap + 2 * side)
+            pieces.append(_Piece(laid, box, True, True))
+            row += 1
+            cursor = left - gap if direction == 1 else left + side + gap
+            direction = -direction
+            corner = None
+            continue
         if turn and corner is None:
             left = cursor if direction == 1 else cursor - side
             box = (left, centre - side / 2 + drop, left + side, centre + 1.5 * side + drop)
@@ -200,9 +218,9 @@ def lay(line: Sequence[LaidTile], lead: int, across: Across, side: int, width: i
     half = side / 2 if standing else side
     lead_box = (-half, -side if standing else -side / 2, half, side if standing else side / 2)
     lead_spot = _spot(_Piece(first, lead_box, standing, True), False, ox, oy, side)
-    right, right_badge, below = _branch(line[lead + 1 :], across, side, half + gap, reach)
+    right, right_badge, below = _branch(line[lead + 1 :], across, side, lead_box, reach)
     flipped = [LaidTile(t.tile, t.second, t.first, t.cross) for t in reversed(line[:lead])]
-    left, left_badge, above = _branch(flipped, across, side, half + gap, reach)
+    left, left_badge, above = _branch(flipped, across, side, lead_box, reach)
     spots = [_spot(piece, True, ox, oy, side) for piece in reversed(left)]
     spots += [lead_spot] + [_spot(piece, False, ox, oy, side) for piece in right]
     ends = (

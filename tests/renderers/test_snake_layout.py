@@ -65,20 +65,23 @@ def _overlap(a: Box, b: Box) -> bool:
 
 
 def _corners(laid: Snake, lead: int) -> set[int]:
-    """Where the line turns: a standing tile whose neighbour away from the lead (or, at an
-    end, whose badge) lies below or above the tile's middle, in the next row."""
+    """Where the line turns: a standing tile whose neighbour towards the lead (a plain
+    corner, hanging from it) or away from it (or, at an end, whose badge: a double's corner)
+    lies below or above the tile's middle, in another row."""
     found = set()
     for i, spot in enumerate(laid.spots):
         if not spot.vertical or i == lead:
             continue
         outward = i + 1 if i > lead else i - 1
+        inward = i - 1 if i > lead else i + 1
         if 0 <= outward < len(laid.spots):
             top, bottom = laid.spots[outward].box[1], laid.spots[outward].box[3]
         else:
             end = laid.ends[1 if i > lead else 0]
             top, bottom = end.y - laid.badge_radius, end.y + laid.badge_radius
+        before = laid.spots[inward].box
         middle = spot.y + spot.side
-        if top >= middle or bottom <= middle:
+        if top >= middle or bottom <= middle or before[1] >= middle or before[3] <= middle:
             found.add(i)
     return found
 
@@ -153,7 +156,10 @@ def test_doubles_stand_across_the_lead_too_and_never_beside_a_corner(across: boo
         turns = _corners(laid, lead)
         assert len(turns) == max(0, laid.rows - 1), (tiles, lead)
         for index, (placed, spot) in enumerate(zip(line, laid.spots, strict=True)):
-            after_turn = (index - 1 if index > lead else index + 1) in turns
+            before = index - 1 if index > lead else index + 1
+            # Only a double's corner has a double after it lie across the turn: a plain corner
+            # hangs from the row before, and the row after runs on beside its lower half.
+            after_turn = before in turns and across and line[before].tile.is_double
             if index in turns:
                 continue  # a corner stands, a double too
             if across and placed.tile.is_double and not after_turn:
@@ -165,12 +171,14 @@ def test_doubles_stand_across_the_lead_too_and_never_beside_a_corner(across: boo
                 assert abs((spot.box[0] + spot.box[2]) - (corner.box[0] + corner.box[2])) <= 1
             else:
                 assert not spot.vertical, (tiles, lead, index)
-        for corner in turns:  # no double stands in the row beside a corner
-            for neighbour in (corner - 1, corner + 1):
+        for turn in turns:  # no double stands in the row beside a double's corner
+            if not (across and line[turn].tile.is_double):
+                continue
+            for neighbour in (turn - 1, turn + 1):
                 if 0 <= neighbour < tiles and neighbour not in turns:
                     spot = laid.spots[neighbour]
                     assert not (line[neighbour].tile.is_double and spot.vertical), (
-                        tiles, lead, corner)
+                        tiles, lead, turn)
 
 
 def _grown(lead_at: int, lefts: list[bool]) -> list[Snake]:
