@@ -16,8 +16,12 @@ What lived in one process, and how each works in the fleet:
   second delivery is stored once). The worker handles an update inside the fence: the first
   effect transaction marks it done in the same transaction as its effect, so a second
   handling (the shard's next owner, after a lock connection was lost) changes nothing; the
-  worker marks it after the handler otherwise. A reply that changes nothing (/rules, a
-  refusal) may be sent again if a worker dies between sending it and the mark (milliseconds).
+  worker marks it after the handler otherwise. A tap's answer goes at most once: before it,
+  the update is marked done in its own transaction unless an effect marked it (each handling
+  marks with its own stamp, so its effect and its answer both find the mark theirs), and when
+  another worker had marked it no answer goes (a worker killed between the mark and the
+  answer leaves the tap unanswered: the player taps again). A reply that changes nothing
+  (/rules) may be sent again if a worker dies between sending it and the mark (milliseconds).
 - Order. Every update of one group (its games, lobby, commands, and taps in private on its
   games' buttons or /start links to its tables) has the group's route key, so one shard, one
   owner, and per key one update at a time in update_id order (of the updates committed: an

@@ -113,6 +113,11 @@ class ShardKeeper:
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1
 
+    @property
+    def connected(self) -> bool:
+        """Whether the lock connection is open (so counted among the live workers)."""
+        return self._conn is not None and not self._conn.is_closed()
+
     async def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:

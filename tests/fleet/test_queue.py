@@ -17,7 +17,7 @@ from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
 from bot.models import Game, Messages, Player, Status
-from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError, answers_withheld
+from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError
 from bot.storage import Storage, fencing
 from bot.storage import fleet as sql
 from bot.storage.fleet import QueuedUpdate
@@ -244,29 +244,31 @@ async def test_a_larger_share_waits_a_period_and_a_taken_chat_starts_full() -> N
     limiter.share_overall(3)
     limiter.share_overall(2)
     assert limiter._overall.count == 10  # not yet
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.15)
+    limiter.share_overall(2)  # counted again: the raise keeps its time
+    assert limiter._overall.count == 10
+    await asyncio.sleep(0.15)
     assert limiter._overall.count == 15
+    limiter.share_overall(3)  # a worker joined: at once
+    assert limiter._overall.count == 10
+    limiter.join_overall(3, 0.2)  # this one joining: nothing counted until the others shrank
+    sent = asyncio.create_task(limiter.ready(-77))
+    await asyncio.sleep(0.1)
+    assert not sent.done()
+    await asyncio.wait_for(sent, 0.3)
+    assert limiter._overall.count == 10
     limiter.taken_over(42)
     started = time.monotonic()
     await limiter.ready(42)
     assert time.monotonic() - started > 0.25
 
 
-async def test_what_a_dead_owner_may_have_begun_is_known(pool: asyncpg.Pool) -> None:
-    """A shard given back cleanly is marked so; one whose owner died is not, and then per
-    route key only its oldest waiting update may have been begun (one at a time per key):
-    its tap is not answered again."""
-    for update_id, key in ((1, -8), (2, -8), (3, -16), (4, -9)):
-        await put(pool, update_id, key)  # -8 and -16: shard 0; -9: shard 7
-    assert await sql.claim(pool, [0, 7], "w1:a") == {0: "", 7: ""}
-    await sql.handed_over(pool, [7])
-    assert await sql.claim(pool, [0, 7], "w2:b") == {0: "w1:a", 7: "handed"}
-    assert await sql.first_waiting(pool, [0]) == {1, 3}
-
-
-async def test_a_withheld_answer_is_not_sent() -> None:
+async def test_a_taps_answer_goes_once_across_the_fleet(pool: asyncpg.Pool) -> None:
+    """Before a tap's answer the update is marked done with the handling's own stamp: the
+    same handling's effect and answer (in either order) both find it theirs, while another
+    worker's handling of it sends no answer; outside a fleet's handling answers go at once."""
     limiter = FloodLimiter(Limits())
-    calls = []
+    calls: list[int] = []
 
     async def call(*args: object, **kwargs: object) -> bool:
         calls.append(1)
@@ -275,11 +277,25 @@ async def test_a_withheld_answer_is_not_sent() -> None:
     async def answer() -> object:
         return await limiter.process_request(call, (), {}, "answerCallbackQuery", {}, None)
 
-    with answers_withheld():
+    async def mark(fence: fencing.UpdateFence) -> bool:
+        return await sql.mark_own(pool, fence.update_id, fence.stamp)
+
+    await put(pool, 21, -8)
+    await put(pool, 22, -8)
+    assert await answer() is True and calls == [1]  # no fence: the single process
+    with fencing.handling(21, mark) as first:
         assert await asyncio.create_task(answer()) is True  # (in a task started inside too)
-    assert calls == []
-    assert await answer() is True
-    assert calls == [1]
+        assert first.marked and calls == [1, 1]
+        first.marked = False  # an effect after the answer: the mark is its own
+        assert await sql.mark_own(pool, 21, first.stamp)
+    with fencing.handling(21, mark) as second:  # the shard's next owner
+        assert await answer() is True
+        assert not second.marked and calls == [1, 1]  # not answered again
+    with fencing.handling(22, mark):
+        assert await sql.mark_own(pool, 22, time.time())  # another worker's effect: first
+        await answer()
+    assert calls == [1, 1]
+    assert await sql.waiting_updates(pool, range(SHARDS)) == []
 
 
 async def test_a_players_private_chat_is_routed_by_their_newest_open_game(
