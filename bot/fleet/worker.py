@@ -42,6 +42,7 @@ SYNC_GRACE = 5.0
 #: webhook Telegram could not deliver is kept up to 24 hours).
 KEEP_DONE = 24 * 3600.0
 PURGE_EVERY = 600.0
+PURGE_FIRST = 60.0
 
 
 class FleetWorker:
@@ -221,9 +222,22 @@ class FleetWorker:
 
     # --- housekeeping ------------------------------------------------------------------------
     async def _purge(self) -> None:
-        """Drop handled updates past :data:`KEEP_DONE`, for the shards owned."""
+        """Every :data:`PURGE_EVERY` (the first soon after the start), :meth:`purge`."""
+        await asyncio.sleep(PURGE_FIRST)
         while True:
+            try:
+                await self.purge()
+            except DB_ERRORS as error:
+                log.warning("trimming handled updates failed (%s): next time", error)
             await asyncio.sleep(PURGE_EVERY)
-            owned: Collection[int] = self.keeper.owned
-            with contextlib.suppress(*DB_ERRORS):
-                await sql.forget_done(self.pool, owned, time.time() - KEEP_DONE)
+
+    async def purge(self, now: float | None = None) -> int:
+        """Drop the owned shards' updates handled more than :data:`KEEP_DONE` ago (each
+        worker trims its own shards, so the operator has nothing to schedule)."""
+        owned: Collection[int] = self.keeper.owned
+        if not owned:
+            return 0
+        gone = await sql.forget_done(self.pool, owned, (now or time.time()) - KEEP_DONE)
+        if gone:
+            log.info("trimmed %d handled updates", gone)
+        return gone

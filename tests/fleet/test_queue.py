@@ -59,6 +59,17 @@ async def test_an_update_is_stored_once(pool: asyncpg.Pool) -> None:
     assert await sql.waiting_updates(pool, range(SHARDS)) == []
 
 
+async def test_handled_updates_are_trimmed_by_shard_and_age(pool: asyncpg.Pool) -> None:
+    for update_id, key in ((31, -8), (32, -8), (33, -9), (34, -8)):
+        await put(pool, update_id, key)  # -8: shard 0; -9: shard 7
+    await sql.mark_done(pool, 31, 100.0)
+    await sql.mark_done(pool, 32, 300.0)
+    await sql.mark_done(pool, 33, 100.0)
+    assert await sql.forget_done(pool, [0], 200.0) == 1  # 32 too recent, 33 not this shard's
+    left = await pool.fetch("SELECT update_id FROM fleet_updates ORDER BY update_id")
+    assert [r["update_id"] for r in left] == [32, 33, 34]  # 34 waits: never trimmed
+
+
 async def test_updates_of_one_key_go_in_order_one_at_a_time(pool: asyncpg.Pool) -> None:
     keys = [-100, -101, -102, 7, 8]
     order: dict[int, list[int]] = {k: [] for k in keys}
