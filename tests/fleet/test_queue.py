@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import time
 from collections.abc import AsyncIterator
@@ -12,11 +13,13 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 from fleet_pg import database  # noqa: F401  (a fixture)
+from telegram.error import BadRequest
 
 from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
 from bot.models import Game, Messages, Player, Status
+from bot.publishing.delivery import answer_tap
 from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError
 from bot.storage import Storage, fencing
 from bot.storage import fleet as sql
@@ -327,3 +330,27 @@ async def test_a_players_private_chat_is_routed_by_their_newest_open_game(
     assert await sql.chat_of_player(pool, 12) == -200
     assert await sql.chat_of_player(pool, 123) == -300
     assert await sql.chat_of_player(pool, 5) is None
+
+
+async def test_a_late_answer_refused_is_one_line_at_info(caplog: pytest.LogCaptureFixture
+                                                         ) -> None:
+    """A tap answered too late (a slow handling, a takeover) is no error: one INFO line."""
+
+    class Query:
+        id = "77"
+
+        def __init__(self, refusal: str) -> None:
+            self.refusal = refusal
+
+        async def answer(self, text: str | None = None, url: str | None = None) -> bool:
+            raise BadRequest(self.refusal)
+
+    caplog.set_level(logging.INFO, logger="bot.publishing.delivery")
+    too_old = "Query is too old and response timeout expired or query id is invalid"
+    assert not await answer_tap(Query(too_old), None, None)  # type: ignore[arg-type]
+    [record] = caplog.records
+    assert (record.levelno, record.exc_info) == (logging.INFO, None)
+    caplog.clear()
+    assert not await answer_tap(Query("Bad Request: text is too long"),  # type: ignore[arg-type]
+                                None, None)
+    assert caplog.records[0].levelno == logging.WARNING
