@@ -55,7 +55,11 @@ What lived in one process, and how each works in the fleet:
   hear from two workers at once (each keeping its own window: up to twice 3 in 3 s at worst).
   A worker taking a shard counts each of its games' chats' short window as full (the last
   owner's recent sends are not in its own windows). The overall 30 a second is
-  shared: each worker takes MESSAGES_PER_SECOND / live workers (counted on every tick). A
+  shared: each worker takes MESSAGES_PER_SECOND / live workers, counted every tick apart
+  from the shard ticks (which may be long). A smaller part applies at once (a worker joined);
+  a larger one 1.1 periods after a worker left (what it sent in its last second still
+  counts); a worker starting sends nothing counted until the others have seen it and a
+  period has passed (about 2 s), then its part. A
   429's retry_after is written to ``fleet_flood`` and NOTIFYed, and every worker pauses that
   chat only, until then (a worker that starts reads the waits still running).
 - Private updates that name no game (/start, /hand, /stats, a private chat blocked) follow
