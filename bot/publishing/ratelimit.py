@@ -360,10 +360,13 @@ class FloodLimiter(BaseRateLimiter[None]):
             self._cancel_raise()
             self._overall.count = count
         elif self._raising is None or self._raising_to != count:
+            loop = asyncio.get_running_loop()
+            at = loop.time() + (period * RAISE_MARGIN if delay is None else delay)
+            if self._raising is not None and count < self._raising_to:
+                at = self._raising.when()  # a smaller part, due when the larger one was
             self._cancel_raise()
             self._raising_to = count
-            self._raising = asyncio.get_running_loop().call_later(
-                period * RAISE_MARGIN if delay is None else delay, self._set_overall, count)
+            self._raising = loop.call_at(at, self._set_overall, count)
 
     def join_overall(self, workers: int, delay: float) -> None:
         """A worker joining a fleet of ``workers`` (itself counted): nothing counted goes

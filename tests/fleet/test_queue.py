@@ -269,8 +269,9 @@ async def test_a_larger_share_waits_a_period_and_a_taken_chat_starts_full() -> N
     sent = asyncio.create_task(limiter.ready(-77))
     await asyncio.sleep(0.1)
     assert not sent.done()
-    await asyncio.wait_for(sent, 0.3)
-    assert limiter._overall.count == 10
+    limiter.share_overall(4)  # another joined meanwhile: a smaller part, not later
+    await asyncio.wait_for(sent, 0.15)
+    assert limiter._overall.count == 7
     limiter.taken_over(42)
     started = time.monotonic()
     await limiter.ready(42)
