@@ -71,6 +71,7 @@ class FleetWorker:
         for chat, until in (await sql.flood_waits(self.pool, time.time())).items():
             self.rt.limiter.hold(chat, until - time.time())
         self.rt.limiter.on_pause = self._paused
+        self.rt.limiter.foreign = self._foreign
         # Nothing counted goes before the others have seen this worker and shrunk their
         # parts of the overall limit (they count every tick), and a period more has passed.
         period = self.rt.limiter.limits.overall[1]
@@ -196,6 +197,11 @@ class FleetWorker:
         if heard is not None:
             chat, until = heard
             self.rt.limiter.hold(chat, until - time.time())
+
+    def _foreign(self, chat: int | str) -> bool:
+        """A private chat whose own shard (its person's commands) another worker owns."""
+        return isinstance(chat, int) and shard_of(chat, self.settings.shards) \
+            not in self.keeper.owned
 
     # --- the overall limit, shared -----------------------------------------------------------
     async def _live(self) -> int:

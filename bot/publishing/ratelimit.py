@@ -188,6 +188,9 @@ class FloodLimiter(BaseRateLimiter[None]):
         self.flood_waits: dict[int | str, int] = {}
         #: Told the seconds of each flood wait (the metrics).
         self.on_flood_wait: Callable[[float], None] | None = None
+        #: Whether another worker also sends to a private chat (a fleet: the chat's own shard
+        #: is not this worker's); its window then starts with one send counted.
+        self.foreign: Callable[[int | str], bool] | None = None
         #: Told each chat Telegram paused and for how many seconds (a fleet tells the others).
         self.on_pause: Callable[[int | str, float], None] | None = None
 
@@ -206,6 +209,10 @@ class FloodLimiter(BaseRateLimiter[None]):
                 windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
             else:
                 windows = (Window(*self.limits.private),)
+                if self.foreign is not None and self.foreign(chat):
+                    # Another worker answers this person's own commands (their /start's
+                    # greeting, maybe just now): counted as one send of this window.
+                    windows[0]._ends.append(self.clock())
             if len(self._chats) > 4096:  # forget chats whose windows are empty
                 for key in [k for k, ws in self._chats.items() if all(w.idle for w in ws)]:
                     del self._chats[key]

@@ -355,3 +355,14 @@ async def test_a_late_answer_refused_is_one_line_at_info(caplog: pytest.LogCaptu
     assert not await answer_tap(Query("Bad Request: text is too long"),  # type: ignore[arg-type]
                                 None, None)
     assert caplog.records[0].levelno == logging.WARNING
+
+
+async def test_a_private_chat_another_worker_answers_starts_with_one_send() -> None:
+    """The person's own commands (their /start's greeting) come from the worker owning their
+    private chat's shard: another worker's window for that chat counts one send already."""
+    limiter = FloodLimiter(Limits(private=(1, 0.3)))
+    limiter.foreign = lambda chat: chat == 42
+    await asyncio.wait_for(limiter.ready(43), 0.05)  # this worker's own: free
+    started = time.monotonic()
+    await limiter.ready(42)
+    assert time.monotonic() - started > 0.25
