@@ -52,7 +52,9 @@ What lived in one process, and how each works in the fleet:
   kept by the one worker owning that chat's shard. Exception: a player's hand messages are
   sent by the owner of the game's group, while a reply to a private command that names no
   game (/start, /hand) comes from the owner of the player's own shard; so a private chat can
-  hear from two workers at once (each keeping its own window: up to twice 3 in 3 s at worst).
+  hear from two workers at once (each keeping its own window: up to twice 3 in 3 s at worst;
+  a worker's window for a private chat of another's shard starts with one send counted, the
+  greeting to a /start just before a game, the usual case).
   A worker taking a shard counts each of its games' chats' short window as full (the last
   owner's recent sends are not in its own windows). The overall 30 a second is
   shared: each worker takes MESSAGES_PER_SECOND / live workers, counted every tick apart
