@@ -16,8 +16,12 @@ What lived in one process, and how each works in the fleet:
   second delivery is stored once). The worker handles an update inside the fence: the first
   effect transaction marks it done in the same transaction as its effect, so a second
   handling (the shard's next owner, after a lock connection was lost) changes nothing; the
-  worker marks it after the handler otherwise. A reply that changes nothing (/rules, a
-  refusal) may be sent again if a worker dies between sending it and the mark (milliseconds).
+  worker marks it after the handler otherwise. A tap's answer goes at most once: before it,
+  the update is marked done in its own transaction unless an effect marked it (each handling
+  marks with its own stamp, so its effect and its answer both find the mark theirs), and when
+  another worker had marked it no answer goes (a worker killed between the mark and the
+  answer leaves the tap unanswered: the player taps again). A reply that changes nothing
+  (/rules) may be sent again if a worker dies between sending it and the mark (milliseconds).
 - Order. Every update of one group (its games, lobby, commands, and taps in private on its
   games' buttons or /start links to its tables) has the group's route key, so one shard, one
   owner, and per key one update at a time in update_id order (of the updates committed: an
@@ -48,10 +52,16 @@ What lived in one process, and how each works in the fleet:
   kept by the one worker owning that chat's shard. Exception: a player's hand messages are
   sent by the owner of the game's group, while a reply to a private command that names no
   game (/start, /hand) comes from the owner of the player's own shard; so a private chat can
-  hear from two workers at once (each keeping its own window: up to twice 3 in 3 s at worst).
+  hear from two workers at once (each keeping its own window: up to twice 3 in 3 s at worst;
+  a worker's window for a private chat of another's shard starts with one send counted, the
+  greeting to a /start just before a game, the usual case).
   A worker taking a shard counts each of its games' chats' short window as full (the last
   owner's recent sends are not in its own windows). The overall 30 a second is
-  shared: each worker takes MESSAGES_PER_SECOND / live workers (counted on every tick). A
+  shared: each worker takes MESSAGES_PER_SECOND / live workers, counted every tick apart
+  from the shard ticks (which may be long). A smaller part applies at once (a worker joined);
+  a larger one 1.1 periods after a worker left (what it sent in its last second still
+  counts); a worker starting sends nothing counted until the others have seen it and a
+  period has passed (about 2 s), then its part. A
   429's retry_after is written to ``fleet_flood`` and NOTIFYed, and every worker pauses that
   chat only, until then (a worker that starts reads the waits still running).
 - Private updates that name no game (/start, /hand, /stats, a private chat blocked) follow

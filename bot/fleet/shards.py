@@ -43,15 +43,13 @@ class ShardKeeper:
     ``on_give`` before its lock is let go (or after the connection holding it was lost)."""
 
     def __init__(self, url: str, shards: int, key: int, name: str,
-                 on_take: ShardsCall, on_give: ShardsCall, tick: float = 0.5,
-                 on_live: Callable[[int], None] | None = None) -> None:
+                 on_take: ShardsCall, on_give: ShardsCall, tick: float = 0.5) -> None:
         self.url = url
         self.shards = shards
         self.key = key
         self.name = name
         self.on_take = on_take
         self.on_give = on_give
-        self.on_live = on_live
         self.tick = tick
         self.owned: frozenset[int] = frozenset()
         self.live = 1
@@ -113,6 +111,11 @@ class ShardKeeper:
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1
 
+    @property
+    def connected(self) -> bool:
+        """Whether the lock connection is open (so counted among the live workers)."""
+        return self._conn is not None and not self._conn.is_closed()
+
     async def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
@@ -128,8 +131,6 @@ class ShardKeeper:
             log.info("%d workers live: this one's share is %d shards", live,
                      math.ceil(self.shards / live))
             self.live = live
-            if self.on_live is not None:
-                self.on_live(live)
         target = math.ceil(self.shards / live)
         if len(self.owned) > target:
             extra = sorted(self.owned, key=self._order, reverse=True)[: len(self.owned) - target]

@@ -7,8 +7,8 @@ its open games, resolves its overdue turns and arms its timers, and syncs every 
 committed announcements or messages to repair. It gives a shard back in the reverse order:
 stops pulling, lets what is in flight finish, cancels the shard's timers, stops its groups'
 syncs before their next call (a call in flight finishes), and evicts its games. Each update
-is handled inside the fence (:mod:`bot.storage.fencing`): the first effect transaction marks
-it done, or the worker does after the handler.
+is handled inside the fence (:mod:`bot.storage.fencing`): the first effect transaction or tap
+answer marks it done, or the worker does after the handler.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import Collection
 
@@ -25,14 +24,14 @@ from telegram import Update
 from telegram.ext import Application
 
 from ..handlers.runtime import KEY, Runtime
-from ..publishing.ratelimit import answers_withheld
+from ..publishing.ratelimit import RAISE_MARGIN
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
 from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
 from .routing import shard_of
-from .settings import FleetSettings
+from .settings import LOCK_APPLICATION, FleetSettings
 from .shards import ShardKeeper, lock_key
 
 log = logging.getLogger(__name__)
@@ -43,6 +42,7 @@ SYNC_GRACE = 5.0
 #: webhook Telegram could not deliver is kept up to 24 hours).
 KEEP_DONE = 24 * 3600.0
 PURGE_EVERY = 600.0
+PURGE_FIRST = 60.0
 
 
 class FleetWorker:
@@ -58,15 +58,11 @@ class FleetWorker:
         self.feeder = Feeder(self.pool, self.handle, poll=settings.poll)
         self.keeper = ShardKeeper(url, settings.shards, lock_key(rt.config.token),
                                   settings.worker_name, self.take, self.give,
-                                  tick=settings.tick, on_live=rt.limiter.share_overall)
+                                  tick=settings.tick)
         self.listener = Listener(url, {sql.UPDATES_CHANNEL: self._heard_update,
                                        sql.FLOOD_CHANNEL: self._heard_flood})
-        # Updates the last owner of a shard may have begun before it died: their taps are
-        # not answered again (at most once: a lost answer, never a second one).
-        self._doubtful: set[int] = set()
-        self._token = f"{settings.worker_name}:{secrets.token_hex(4)}"  # this process
-        self._clean: set[int] = set()  # shards this process let go with nothing half done
         self._purging: asyncio.Task[None] | None = None
+        self._counting: asyncio.Task[None] | None = None
         self._writes: set[asyncio.Task[None]] = set()
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -75,6 +71,13 @@ class FleetWorker:
         for chat, until in (await sql.flood_waits(self.pool, time.time())).items():
             self.rt.limiter.hold(chat, until - time.time())
         self.rt.limiter.on_pause = self._paused
+        self.rt.limiter.foreign = self._foreign
+        # Nothing counted goes before the others have seen this worker and shrunk their
+        # parts of the overall limit (they count every tick), and a period more has passed.
+        period = self.rt.limiter.limits.overall[1]
+        self.rt.limiter.join_overall(await self._live(),
+                                     2 * self.settings.tick + period * RAISE_MARGIN)
+        self._counting = asyncio.create_task(self._count(), name="fleet-count")
         self.feeder.start()
         self.listener.start()
         self.keeper.start()
@@ -84,8 +87,9 @@ class FleetWorker:
 
     async def stop(self) -> None:
         """Give every shard back (what is in flight finishes), then stop listening."""
-        if self._purging is not None:
-            self._purging.cancel()
+        for task in (self._purging, self._counting):
+            if task is not None:
+                task.cancel()
         await self.keeper.stop()
         await self.feeder.stop()
         await self.listener.stop()
@@ -110,12 +114,6 @@ class FleetWorker:
                 await rt.service.reload(game_id)  # a finished game with announcements left
             rt.publisher.request(game_id)
         await rt.timers.resume(games)
-        before = await sql.claim(self.pool, shards, self._token)
-        orphaned = {shard for shard, owner in before.items() if owner != "handed"
-                    and not (owner == self._token and shard in self._clean)}
-        self._clean -= shards
-        if orphaned:  # their last owner died: it may have begun (and answered) one per key
-            self._doubtful |= await sql.first_waiting(self.pool, orphaned)
         self.feeder.own(shards)
         log.info("took %d shards (%d now): %d open games", len(shards),
                  len(self.keeper.owned) + len(shards), len(games))
@@ -123,7 +121,7 @@ class FleetWorker:
     async def give(self, shards: frozenset[int]) -> None:
         """Let ``shards`` go: stop pulling, finish in flight, cancel timers, evict."""
         rt, count = self.rt, self.settings.shards
-        finished = await self.feeder.release(shards, HANDLER_GRACE)
+        await self.feeder.release(shards, HANDLER_GRACE)
         games = rt.service.games_in(shards, count)
         for game in games:
             rt.timers.cancel(game.game_id)
@@ -137,10 +135,6 @@ class FleetWorker:
             for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes first
                 await held.enter_async_context(rt.locks.game(game_id))
             rt.service.evict(shards, count)  # and what waits for one finds the game gone
-        if finished:  # nothing of these shards was left half done
-            self._clean |= shards
-            with contextlib.suppress(*DB_ERRORS):  # (a lost connection: only we know)
-                await sql.handed_over(self.pool, shards)
         log.info("gave back %d shards: %d games left memory", len(shards), len(games))
 
     # --- updates -----------------------------------------------------------------------------
@@ -151,19 +145,27 @@ class FleetWorker:
         except Exception:
             log.exception("update %d cannot be read: skipped", row.update_id)
             update = None
-        doubtful = row.update_id in self._doubtful
-        with fencing.handling(row.update_id) as fence, \
-                answers_withheld() if doubtful else contextlib.nullcontext():
+        with fencing.handling(row.update_id, self._mark_for_answer) as fence:
             if update is not None:
                 await self.application.process_update(update)
             await self._mark(row, fence)
-        self._doubtful.discard(row.update_id)
+
+    async def _mark_for_answer(self, fence: fencing.UpdateFence) -> bool:
+        """Before a tap's answer: the update marked done with this handling's stamp (so the
+        shard's next owner skips it, and answers nothing); False when another worker had.
+        A failure to mark sends no answer (at most once: the player taps again)."""
+        try:
+            return await sql.mark_own(self.pool, fence.update_id, fence.stamp)
+        except DB_ERRORS as error:
+            log.warning("marking update %d before its answer failed (%s): not answered",
+                        fence.update_id, error)
+            return False
 
     async def _mark(self, row: QueuedUpdate, fence: fencing.UpdateFence) -> None:
         attempt = 0
         while not fence.marked:
             try:
-                await sql.mark_done(self.pool, row.update_id, time.time())
+                await sql.mark_own(self.pool, row.update_id, fence.stamp)
                 fence.marked = True  # (also when another worker had: nothing more to do)
             except DB_ERRORS as error:
                 if row.shard not in self.feeder.owned:
@@ -196,11 +198,52 @@ class FleetWorker:
             chat, until = heard
             self.rt.limiter.hold(chat, until - time.time())
 
+    def _foreign(self, chat: int | str) -> bool:
+        """A private chat whose own shard (its person's commands) another worker owns."""
+        return isinstance(chat, int) and shard_of(chat, self.settings.shards) \
+            not in self.keeper.owned
+
+    # --- the overall limit, shared -----------------------------------------------------------
+    async def _live(self) -> int:
+        """The live workers, this one counted even before its lock connection is open
+        (counting one too many only makes the parts smaller)."""
+        live = await sql.connections(self.pool, LOCK_APPLICATION)
+        return max(1, live + (0 if self.keeper.connected else 1))
+
+    async def _count(self) -> None:
+        """Every tick, this worker's part of the overall limit from the live workers: apart
+        from the keeper's ticks, which may be long (a shard's games loading)."""
+        seen = 0
+        while True:
+            await asyncio.sleep(self.settings.tick)
+            try:
+                live = await self._live()
+            except DB_ERRORS:
+                continue  # (the keeper says so)
+            self.rt.limiter.share_overall(live)
+            if live != seen:
+                log.info("%d workers live: this one sends up to %d a second", live,
+                         max(1, self.rt.limiter.limits.overall[0] // live))
+                seen = live
+
     # --- housekeeping ------------------------------------------------------------------------
     async def _purge(self) -> None:
-        """Drop handled updates past :data:`KEEP_DONE`, for the shards owned."""
+        """Every :data:`PURGE_EVERY` (the first soon after the start), :meth:`purge`."""
+        await asyncio.sleep(PURGE_FIRST)
         while True:
+            try:
+                await self.purge()
+            except DB_ERRORS as error:
+                log.warning("trimming handled updates failed (%s): next time", error)
             await asyncio.sleep(PURGE_EVERY)
-            owned: Collection[int] = self.keeper.owned
-            with contextlib.suppress(*DB_ERRORS):
-                await sql.forget_done(self.pool, owned, time.time() - KEEP_DONE)
+
+    async def purge(self, now: float | None = None) -> int:
+        """Drop the owned shards' updates handled more than :data:`KEEP_DONE` ago (each
+        worker trims its own shards, so the operator has nothing to schedule)."""
+        owned: Collection[int] = self.keeper.owned
+        if not owned:
+            return 0
+        gone = await sql.forget_done(self.pool, owned, (now or time.time()) - KEEP_DONE)
+        if gone:
+            log.info("trimmed %d handled updates", gone)
+        return gone

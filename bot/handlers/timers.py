@@ -118,6 +118,16 @@ class Timers:
                 await self._locked(action, game_id, move_no)
         except Exception:
             log.exception("%s job of game %s failed", kind, game_id)
+            if kind == "computer":
+                self._again(game_id)
+
+    def _again(self, game_id: int) -> None:
+        """A computer's move failed (memory was behind the database: it was read again):
+        its jobs are armed again from the state read, so the game never waits for a move
+        nobody will make."""
+        game = self.service.game(game_id)
+        if game is not None:
+            self.schedule(game)
 
     async def computer_move(self, game_id: int, move_no: int) -> None:
         """A computer player's move: asked under the game's lock, thought out in the

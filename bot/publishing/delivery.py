@@ -37,6 +37,15 @@ def outcome_unknown(error: BaseException) -> bool:
     return isinstance(error, TimedOut) or str(error).startswith(CLIENT_ERROR_PREFIXES)
 
 
+#: Telegram's words refusing an answer that came too late or second.
+LATE_ANSWER = ("query is too old", "query id is invalid", "already answered")
+
+
+def late(error: BadRequest | Forbidden) -> bool:
+    """Whether Telegram refused a tap's answer as too late (or as a second one)."""
+    return any(words in error.message.lower() for words in LATE_ANSWER)
+
+
 async def answer_tap(query: CallbackQuery, text: str | None, url: str | None) -> bool:
     """Answer a tap exactly once: retry what surely did not reach Telegram (a 5xx, a refused
     connection, a flood wait) within the window; never resend an answer that may have
@@ -51,8 +60,11 @@ async def answer_tap(query: CallbackQuery, text: str | None, url: str | None) ->
         except RetryAfter as exc:
             wait = exc.retry_after
             pause = wait if isinstance(wait, (int, float)) else wait.total_seconds()
-        except (BadRequest, Forbidden):
-            log.warning("tap %s refused by Telegram", query.id, exc_info=True)
+        except (BadRequest, Forbidden) as exc:
+            if late(exc):  # a slow handling, or answered already: nothing is wrong here
+                log.info("tap %s not answered: Telegram says %s", query.id, exc.message)
+            else:
+                log.warning("tap %s refused by Telegram", query.id, exc_info=True)
             return False
         except NetworkError as exc:
             if outcome_unknown(exc):

@@ -59,12 +59,12 @@ from telegram.error import (
 )
 from telegram.ext import BaseRateLimiter
 
+from ..storage import fencing
+
 log = logging.getLogger(__name__)
 
 _EXEMPT = frozenset({"sendChatAction"})
 _RETRIES: contextvars.ContextVar[bool] = contextvars.ContextVar("flood_retries", default=True)
-_WITHHELD: contextvars.ContextVar[bool] = contextvars.ContextVar("answers_withheld",
-                                                                default=False)
 
 
 def counted(endpoint: str) -> bool:
@@ -95,18 +95,6 @@ def no_retries() -> Iterator[None]:
         _RETRIES.reset(token)
 
 
-@contextmanager
-def answers_withheld() -> Iterator[None]:
-    """Inside (and in the tasks started inside): a tap's answer is not sent, and taken as
-    done. A fleet worker handles so an update another worker may have begun before it died:
-    that one may have answered the tap already, and Telegram must not see a second answer."""
-    token = _WITHHELD.set(True)
-    try:
-        yield
-    finally:
-        _WITHHELD.reset(token)
-
-
 def seconds_of(error: RetryAfter) -> float:
     wait = error.retry_after
     return float(wait) if isinstance(wait, (int, float)) else wait.total_seconds()
@@ -119,6 +107,9 @@ def seconds_of(error: RetryAfter) -> float:
 # a minute) keep it moving every 3 s, the latest state each time, and still let a hand's
 # result and its new table go together.
 GROUP_BURST = 3
+#: A fleet worker's larger share of the overall limit (a worker left) applies this many
+#: periods after it was seen: the one that left may have sent until then, and clocks jitter.
+RAISE_MARGIN = 1.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,12 +181,16 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._closed = False
         self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
         self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon
+        self._raising_to = 0
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
         self._abandoned: set[asyncio.Task[Any]] = set()
         #: How many calls each chat had answered with 429 (the benchmark reports them).
         self.flood_waits: dict[int | str, int] = {}
         #: Told the seconds of each flood wait (the metrics).
         self.on_flood_wait: Callable[[float], None] | None = None
+        #: Whether another worker also sends to a private chat (a fleet: the chat's own shard
+        #: is not this worker's); its window then starts with one send counted.
+        self.foreign: Callable[[int | str], bool] | None = None
         #: Told each chat Telegram paused and for how many seconds (a fleet tells the others).
         self.on_pause: Callable[[int | str, float], None] | None = None
 
@@ -214,6 +209,10 @@ class FloodLimiter(BaseRateLimiter[None]):
                 windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
             else:
                 windows = (Window(*self.limits.private),)
+                if self.foreign is not None and self.foreign(chat):
+                    # Another worker answers this person's own commands (their /start's
+                    # greeting, maybe just now): counted as one send of this window.
+                    windows[0]._ends.append(self.clock())
             if len(self._chats) > 4096:  # forget chats whose windows are empty
                 for key in [k for k, ws in self._chats.items() if all(w.idle for w in ws)]:
                     del self._chats[key]
@@ -267,7 +266,9 @@ class FloodLimiter(BaseRateLimiter[None]):
         data: dict[str, Any],
         rate_limit_args: None,
     ) -> bool | JSONDict | list[JSONDict]:
-        if endpoint == "answerCallbackQuery" and _WITHHELD.get():
+        if endpoint == "answerCallbackQuery" and not await fencing.may_answer():
+            log.info("tap of update %s: another worker handled it and answers it",
+                     getattr(fencing.current.get(), "update_id", None))
             return True
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
@@ -354,21 +355,38 @@ class FloodLimiter(BaseRateLimiter[None]):
     def refused(self) -> frozenset[int | str]:
         return frozenset(self._refused)
 
-    def share_overall(self, workers: int) -> None:
+    def share_overall(self, workers: int, delay: float | None = None) -> None:
         """A fleet of ``workers``: this one may send its part of the overall limit (the
         parts never add up to more than the whole). A smaller part applies at once; a larger
-        one (a worker left) only a period later, since what the one that left sent in its
-        last period still counts."""
+        one (a worker left) only ``delay`` later (a period and :data:`RAISE_MARGIN`), since
+        what the one that left sent in its last period still counts. Told the same count
+        again, a raise already pending keeps its time."""
         total, period = self.limits.overall
         count = max(1, total // max(1, workers))
+        if count <= self._overall.count:
+            self._cancel_raise()
+            self._overall.count = count
+        elif self._raising is None or self._raising_to != count:
+            loop = asyncio.get_running_loop()
+            at = loop.time() + (period * RAISE_MARGIN if delay is None else delay)
+            if self._raising is not None and count < self._raising_to:
+                at = self._raising.when()  # a smaller part, due when the larger one was
+            self._cancel_raise()
+            self._raising_to = count
+            self._raising = loop.call_at(at, self._set_overall, count)
+
+    def join_overall(self, workers: int, delay: float) -> None:
+        """A worker joining a fleet of ``workers`` (itself counted): nothing counted goes
+        until ``delay`` has passed (the others have seen it and shrunk their parts, and what
+        they sent with their larger parts is a period old), then its part."""
+        self._cancel_raise()
+        self._overall.count = 0
+        self.share_overall(workers, delay)
+
+    def _cancel_raise(self) -> None:
         if self._raising is not None:
             self._raising.cancel()
             self._raising = None
-        if count <= self._overall.count:
-            self._overall.count = count
-        else:
-            self._raising = asyncio.get_running_loop().call_later(
-                period, self._set_overall, count)
 
     def _set_overall(self, count: int) -> None:
         self._raising = None

@@ -75,6 +75,15 @@ async def mark_done(db: Executor, update_id: int, now: float) -> bool:
     return bool(status.endswith(" 1"))
 
 
+async def mark_own(db: Executor, update_id: int, stamp: float) -> bool:
+    """Mark an update handled with ``stamp`` (a handling's own, :mod:`~bot.storage.fencing`);
+    True when it is now marked with it, False when another handling had marked it."""
+    status = await db.execute(
+        "UPDATE fleet_updates SET done_at=$1 WHERE update_id=$2"
+        " AND (done_at IS NULL OR done_at=$1)", stamp, update_id)
+    return bool(status.endswith(" 1"))
+
+
 async def forget_done(db: Executor, shards: Collection[int], before: float) -> int:
     """Drop the handled updates of ``shards`` done before ``before`` (kept until then so a
     late second delivery of one is still recognised)."""
@@ -100,37 +109,6 @@ async def chat_of_player(db: Executor, user_id: int) -> int | None:
         if any(seat[0] == user_id for seat in json.loads(row["players"])):
             return int(row["chat_id"])
     return None
-
-
-async def first_waiting(db: Executor, shards: Collection[int]) -> set[int]:
-    """Per route key of ``shards``, its oldest update not yet handled: the one its last
-    owner may have begun (one at a time per key) if it died."""
-    rows = await db.fetch(
-        "SELECT DISTINCT ON (route_key) update_id FROM fleet_updates"
-        " WHERE shard = ANY($1::int[]) AND done_at IS NULL ORDER BY route_key, update_id",
-        list(shards))
-    return {int(r["update_id"]) for r in rows}
-
-
-async def claim(pool: asyncpg.Pool, shards: Collection[int], owner: str) -> dict[int, str]:
-    """Write ``owner`` as the owner of ``shards`` (their locks are held); who owned each
-    before: a worker's token, "handed" (given back with nothing in flight), or "" (never)."""
-    names = [f"owner:{shard}" for shard in shards]
-    async with pool.acquire() as conn, conn.transaction():
-        rows = await conn.fetch("SELECT name, value FROM fleet_meta WHERE name = ANY($1::text[])",
-                                names)
-        await conn.executemany(
-            "INSERT INTO fleet_meta (name, value) VALUES ($1, $2) ON CONFLICT (name)"
-            " DO UPDATE SET value=excluded.value", [(name, owner) for name in names])
-    before = {int(r["name"].split(":")[1]): str(r["value"]) for r in rows}
-    return {shard: before.get(shard, "") for shard in shards}
-
-
-async def handed_over(db: Executor, shards: Collection[int]) -> None:
-    """The shards were given back with nothing left in flight (their next owner need not
-    doubt any waiting update)."""
-    await db.execute("UPDATE fleet_meta SET value='handed' WHERE name = ANY($1::text[])",
-                     [f"owner:{shard}" for shard in shards])
 
 
 # --- the fleet's settings --------------------------------------------------------------------
@@ -186,12 +164,18 @@ async def held_shards(conn: asyncpg.Connection, key: int) -> set[int]:
     return {int(r["objid"]) for r in rows}
 
 
-async def live_workers(conn: asyncpg.Connection, application: str) -> int:
-    """How many workers are connected now (each holds one lock connection so named)."""
-    value = await conn.fetchval(
+async def live_workers(db: Executor, application: str) -> int:
+    """How many workers are connected now (each holds one lock connection so named; none
+    counted: this one, whose connection is coming)."""
+    return max(1, await connections(db, application))
+
+
+async def connections(db: Executor, application: str) -> int:
+    """How many connections named ``application`` the database has now."""
+    value = await db.fetchval(
         "SELECT count(*) FROM pg_stat_activity WHERE application_name=$1"
         " AND datname=current_database()", application)
-    return max(1, int(value))
+    return int(value)
 
 
 # --- what a shard holds (both engines, through Storage) ------------------------------------

@@ -266,6 +266,12 @@ class Table:
         self.opened_after = last[0].message_id if last else 0
         for user in self.users:
             user.send_private("/start")
+        # As a person would: the greeting seen before joining. (In a fleet a private chat's
+        # updates and a group's may be handled by two workers, in either order.)
+        for user in self.users:
+            await self.server.wait_for(lambda u=user: any(  # type: ignore[misc]
+                m.from_bot for m in self.server.world.recent_messages(u.private_chat, 2)),
+                timeout=60, message=f"{self.chat.name}: {user.first_name}'s /start")
         lobby = await self._said(self.users[0], f"/newgame {self.game}", "j:")
         game_id = (button(lobby, "j:") or "").split(":")[1]
         for user in self.users[1:]:
@@ -301,7 +307,7 @@ class Table:
                 continue
             self.moves += 1
 
-    def story(self, lines: int = 12) -> str:
+    def story(self, lines: int = 30) -> str:
         """The end of what happened at this table: in the group and in its people's chats."""
         chats = [self.chat, *(user.private_chat for user in self.users)]
         return "\n".join(f"--- {chat.name}:\n" + "\n".join(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import time
 from collections.abc import AsyncIterator
@@ -12,12 +13,14 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 from fleet_pg import database  # noqa: F401  (a fixture)
+from telegram.error import BadRequest
 
 from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
 from bot.models import Game, Messages, Player, Status
-from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError, answers_withheld
+from bot.publishing.delivery import answer_tap
+from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError
 from bot.storage import Storage, fencing
 from bot.storage import fleet as sql
 from bot.storage.fleet import QueuedUpdate
@@ -57,6 +60,17 @@ async def test_an_update_is_stored_once(pool: asyncpg.Pool) -> None:
     assert await sql.mark_done(pool, 10, time.time())
     assert not await sql.mark_done(pool, 10, time.time())  # once
     assert await sql.waiting_updates(pool, range(SHARDS)) == []
+
+
+async def test_handled_updates_are_trimmed_by_shard_and_age(pool: asyncpg.Pool) -> None:
+    for update_id, key in ((31, -8), (32, -8), (33, -9), (34, -8)):
+        await put(pool, update_id, key)  # -8: shard 0; -9: shard 7
+    await sql.mark_done(pool, 31, 100.0)
+    await sql.mark_done(pool, 32, 300.0)
+    await sql.mark_done(pool, 33, 100.0)
+    assert await sql.forget_done(pool, [0], 200.0) == 1  # 32 too recent, 33 not this shard's
+    left = await pool.fetch("SELECT update_id FROM fleet_updates ORDER BY update_id")
+    assert [r["update_id"] for r in left] == [32, 33, 34]  # 34 waits: never trimmed
 
 
 async def test_updates_of_one_key_go_in_order_one_at_a_time(pool: asyncpg.Pool) -> None:
@@ -244,29 +258,32 @@ async def test_a_larger_share_waits_a_period_and_a_taken_chat_starts_full() -> N
     limiter.share_overall(3)
     limiter.share_overall(2)
     assert limiter._overall.count == 10  # not yet
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.15)
+    limiter.share_overall(2)  # counted again: the raise keeps its time
+    assert limiter._overall.count == 10
+    await asyncio.sleep(0.15)
     assert limiter._overall.count == 15
+    limiter.share_overall(3)  # a worker joined: at once
+    assert limiter._overall.count == 10
+    limiter.join_overall(3, 0.2)  # this one joining: nothing counted until the others shrank
+    sent = asyncio.create_task(limiter.ready(-77))
+    await asyncio.sleep(0.1)
+    assert not sent.done()
+    limiter.share_overall(4)  # another joined meanwhile: a smaller part, not later
+    await asyncio.wait_for(sent, 0.15)
+    assert limiter._overall.count == 7
     limiter.taken_over(42)
     started = time.monotonic()
     await limiter.ready(42)
     assert time.monotonic() - started > 0.25
 
 
-async def test_what_a_dead_owner_may_have_begun_is_known(pool: asyncpg.Pool) -> None:
-    """A shard given back cleanly is marked so; one whose owner died is not, and then per
-    route key only its oldest waiting update may have been begun (one at a time per key):
-    its tap is not answered again."""
-    for update_id, key in ((1, -8), (2, -8), (3, -16), (4, -9)):
-        await put(pool, update_id, key)  # -8 and -16: shard 0; -9: shard 7
-    assert await sql.claim(pool, [0, 7], "w1:a") == {0: "", 7: ""}
-    await sql.handed_over(pool, [7])
-    assert await sql.claim(pool, [0, 7], "w2:b") == {0: "w1:a", 7: "handed"}
-    assert await sql.first_waiting(pool, [0]) == {1, 3}
-
-
-async def test_a_withheld_answer_is_not_sent() -> None:
+async def test_a_taps_answer_goes_once_across_the_fleet(pool: asyncpg.Pool) -> None:
+    """Before a tap's answer the update is marked done with the handling's own stamp: the
+    same handling's effect and answer (in either order) both find it theirs, while another
+    worker's handling of it sends no answer; outside a fleet's handling answers go at once."""
     limiter = FloodLimiter(Limits())
-    calls = []
+    calls: list[int] = []
 
     async def call(*args: object, **kwargs: object) -> bool:
         calls.append(1)
@@ -275,11 +292,25 @@ async def test_a_withheld_answer_is_not_sent() -> None:
     async def answer() -> object:
         return await limiter.process_request(call, (), {}, "answerCallbackQuery", {}, None)
 
-    with answers_withheld():
+    async def mark(fence: fencing.UpdateFence) -> bool:
+        return await sql.mark_own(pool, fence.update_id, fence.stamp)
+
+    await put(pool, 21, -8)
+    await put(pool, 22, -8)
+    assert await answer() is True and calls == [1]  # no fence: the single process
+    with fencing.handling(21, mark) as first:
         assert await asyncio.create_task(answer()) is True  # (in a task started inside too)
-    assert calls == []
-    assert await answer() is True
-    assert calls == [1]
+        assert first.marked and calls == [1, 1]
+        first.marked = False  # an effect after the answer: the mark is its own
+        assert await sql.mark_own(pool, 21, first.stamp)
+    with fencing.handling(21, mark) as second:  # the shard's next owner
+        assert await answer() is True
+        assert not second.marked and calls == [1, 1]  # not answered again
+    with fencing.handling(22, mark):
+        assert await sql.mark_own(pool, 22, time.time())  # another worker's effect: first
+        await answer()
+    assert calls == [1, 1]
+    assert await sql.waiting_updates(pool, range(SHARDS)) == []
 
 
 async def test_a_players_private_chat_is_routed_by_their_newest_open_game(
@@ -300,3 +331,38 @@ async def test_a_players_private_chat_is_routed_by_their_newest_open_game(
     assert await sql.chat_of_player(pool, 12) == -200
     assert await sql.chat_of_player(pool, 123) == -300
     assert await sql.chat_of_player(pool, 5) is None
+
+
+async def test_a_late_answer_refused_is_one_line_at_info(caplog: pytest.LogCaptureFixture
+                                                         ) -> None:
+    """A tap answered too late (a slow handling, a takeover) is no error: one INFO line."""
+
+    class Query:
+        id = "77"
+
+        def __init__(self, refusal: str) -> None:
+            self.refusal = refusal
+
+        async def answer(self, text: str | None = None, url: str | None = None) -> bool:
+            raise BadRequest(self.refusal)
+
+    caplog.set_level(logging.INFO, logger="bot.publishing.delivery")
+    too_old = "Query is too old and response timeout expired or query id is invalid"
+    assert not await answer_tap(Query(too_old), None, None)  # type: ignore[arg-type]
+    [record] = caplog.records
+    assert (record.levelno, record.exc_info) == (logging.INFO, None)
+    caplog.clear()
+    assert not await answer_tap(Query("Bad Request: text is too long"),  # type: ignore[arg-type]
+                                None, None)
+    assert caplog.records[0].levelno == logging.WARNING
+
+
+async def test_a_private_chat_another_worker_answers_starts_with_one_send() -> None:
+    """The person's own commands (their /start's greeting) come from the worker owning their
+    private chat's shard: another worker's window for that chat counts one send already."""
+    limiter = FloodLimiter(Limits(private=(1, 0.3)))
+    limiter.foreign = lambda chat: chat == 42
+    await asyncio.wait_for(limiter.ready(43), 0.05)  # this worker's own: free
+    started = time.monotonic()
+    await limiter.ready(42)
+    assert time.monotonic() - started > 0.25
