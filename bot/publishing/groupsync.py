@@ -17,6 +17,7 @@ from ..presentation import captions, keyboards, lobbytexts
 from ..presentation.pictures import PictureMaker
 from ..service import GameService
 from ..service.locks import Locks
+from ..wording import fit_caption
 from .delivery import outcome_unknown
 from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
 from .questions import close_questions
@@ -145,8 +146,9 @@ class GroupSync:
         view = table_view(match)
         caption = captions.table_caption(t, game, view)
         if not game.status.open:
-            caption += "\n" + (t("The game was stopped.") if game.status is Status.STOPPED
-                               else t("The game is over."))
+            caption = fit_caption(caption + "\n" + (
+                t("The game was stopped.") if game.status is Status.STOPPED
+                else t("The game is over.")))
         markup = keyboards.my_tiles(t, game) if game.status is Status.PLAYING else None
         return (Draft(key, caption, markup, drawing=self.pictures.table_drawing(game, view)),
                 match.hand.number)
