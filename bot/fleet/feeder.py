@@ -19,6 +19,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
+from .background import ended
 
 log = logging.getLogger(__name__)
 Handle = Callable[[QueuedUpdate], Awaitable[None]]
@@ -86,11 +87,8 @@ class Feeder:
         self._task = asyncio.create_task(self._run(), name="fleet-feeder")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await ended(self._task)
+        self._task = None
         await self.release(self.owned)
 
     async def idle(self) -> None:

@@ -5,11 +5,12 @@ away (one line per attempt). After every (re)connection each channel's callback 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Mapping
 
 import asyncpg  # type: ignore[import-untyped]
+
+from .background import ended
 
 log = logging.getLogger(__name__)
 #: Told each notification's payload (None after a reconnection).
@@ -28,11 +29,8 @@ class Listener:
         self._task = asyncio.create_task(self._run(), name="fleet-listener")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await ended(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         attempt, delay = 1, 0.5

@@ -29,6 +29,7 @@ from ..errors import ConfigError, StorageError
 from ..serving.metrics import Metrics
 from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_web_app
 from ..storage import fleet as sql
+from .background import ended
 from .routing import route_key, shard_of
 from .settings import FleetSettings
 
@@ -66,10 +67,7 @@ class UpdateStore:
         self._task = asyncio.create_task(self.connect(), name="receiver-pool")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await ended(self._task)
         if self.pool is not None:
             await self.pool.close()
             self.pool = None

@@ -23,6 +23,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from ..errors import StorageError
 from ..storage import fleet as sql
+from .background import ended
 from .settings import LOCK_APPLICATION
 
 log = logging.getLogger(__name__)
@@ -68,10 +69,7 @@ class ShardKeeper:
     async def stop(self) -> None:
         """Give every shard back (finishing what is in flight), then close the connection."""
         self._stopping.set()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await ended(self._task)
         if self.owned and self._conn is not None and not self._conn.is_closed():
             with contextlib.suppress(Exception):
                 await self._give(self.owned)
