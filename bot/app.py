@@ -47,7 +47,7 @@ from .presentation.pictures import PictureMaker
 from .publishing.metering import MeteredLimiter
 from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter, Limits
-from .publishing.transport import bot_request
+from .publishing.transport import bot_request, poll_request
 from .service import GameService
 from .service.locks import Locks
 from .serving.latency import TableLatency
@@ -110,6 +110,7 @@ def build_application(
         .base_url(config.bot_url)
         .base_file_url(config.file_url)
         .request(bot_request())
+        .get_updates_request(poll_request())
         .rate_limiter(MeteredLimiter(limiter, metrics))  # counts every call, then limits it
         .concurrent_updates(True)
         .post_init(_on_start)

@@ -159,6 +159,18 @@ class AiohttpRequest(BaseRequest):
             raise TimedOut(POOL_FULL) from PoolTimeout()
 
 
+#: getUpdates' own pool: the long poll and, at a stop, the last call that confirms the offset.
+POLL_POOL_SIZE = 2
+
+
 def bot_request(pool_size: int = CONNECTION_POOL_SIZE) -> AiohttpRequest:
-    """The request object for the bot's calls (getUpdates could take one too)."""
+    """The request object for the bot's calls."""
     return AiohttpRequest(pool_size)
+
+
+def poll_request() -> AiohttpRequest:
+    """The request object for getUpdates. PTB's default (an ``HTTPXRequest`` of one
+    connection) can keep its only connection checked out when a long poll is torn down
+    mid-flight (httpcore), and then the stop's last getUpdates, or every poll after a network
+    drop, fails with "Pool timeout". Here a cancelled call gives its slot back at once."""
+    return AiohttpRequest(POLL_POOL_SIZE)

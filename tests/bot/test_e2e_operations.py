@@ -4,6 +4,7 @@ game), and a backup taken mid-game restored into a bot that finishes that game."
 
 from __future__ import annotations
 
+import logging
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from bot_kit import Group
 from telegram.ext import Application
 
@@ -109,3 +111,16 @@ async def test_a_backup_taken_mid_game_restores_into_a_bot_that_finishes_it(
         await Table(group.server, group.users[:4]).play_until(group.match_over)
         finished = group.game()
     assert finished.game_id == playing.game_id and finished.status is Status.FINISHED
+
+
+async def test_stopping_during_a_long_poll_confirms_the_offset_without_an_error(
+    group: Group, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A stop lands while getUpdates is held open: the poll is torn down and PTB's last
+    getUpdates (which confirms what was fetched) must still go out, several times over."""
+    server = group.server
+    for _ in range(3):
+        async with group.bot():
+            await server.wait_for(lambda: server.world.updates.polls_waiting, timeout=10)
+    complaints = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert complaints == []

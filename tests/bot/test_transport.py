@@ -15,10 +15,12 @@ from telegram.request._requestparameter import RequestParameter
 from bot.publishing.delivery import outcome_unknown
 from bot.publishing.transport import (
     CONNECTION_POOL_SIZE,
+    POLL_POOL_SIZE,
     POOL_FULL,
     AiohttpRequest,
     Timeouts,
     bot_request,
+    poll_request,
 )
 
 PICTURE = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
@@ -144,6 +146,33 @@ async def test_a_full_pool_times_out_without_sending() -> None:
         assert (await first)[0] == 200
         assert arrived == 1
         await request.shutdown()
+
+
+async def test_a_cancelled_call_gives_its_connection_back_at_once() -> None:
+    """A long poll torn down mid-flight (a stop, a network drop) must not keep the pool's only
+    connection: the next call goes out instead of failing with "Pool timeout"."""
+    async def handler(request: web.Request) -> web.Response:
+        if request.match_info["method"] == "getUpdates":
+            await asyncio.sleep(30)
+        return web.json_response({"ok": True, "result": []})
+    async for url in _serve(handler):
+        request = AiohttpRequest(pool_size=1, timeouts=Timeouts(pool=0.1))
+        await request.initialize()
+        try:
+            poll = asyncio.create_task(request.do_request(f"{url}/getUpdates", "POST"))
+            await asyncio.sleep(0.05)
+            poll.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await poll
+            assert (await request.do_request(f"{url}/getMe", "POST"))[0] == 200
+        finally:
+            await request.shutdown()
+
+
+def test_get_updates_has_a_pool_of_its_own_with_room_for_the_last_call() -> None:
+    request = poll_request()
+    assert request._pool_size == POLL_POOL_SIZE == 2
+    assert request.read_timeout == 5.0  # PTB adds the long poll's own timeout to it
 
 
 async def test_a_request_not_initialized_is_refused() -> None:
