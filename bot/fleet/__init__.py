@@ -49,12 +49,16 @@ What lived in one process, and how each works in the fleet:
 - Computer players' pool. Each worker has its own process pool; a computer's move is a timer
   job of the owner, so it follows the shard.
 - Telegram's limits. A group's (20 a minute) and a private chat's (3 in 3 s) windows are
-  kept by the one worker owning that chat's shard. Exception: a player's hand messages are
-  sent by the owner of the game's group, while a reply to a private command that names no
-  game (/start, /hand) comes from the owner of the player's own shard; so a private chat can
-  hear from two workers at once (each keeping its own window: up to twice 3 in 3 s at worst;
-  a worker's window for a private chat of another's shard starts with one send counted, the
-  greeting to a /start just before a game, the usual case).
+  kept by the one worker owning that chat's shard. Exception: a person seated at tables of
+  groups in shards of different workers hears from each owner (their hands), and a reply to
+  a private command that names no game comes from the owner of their newest table's group
+  (or of their own shard). So before a counted call to a private chat a worker asks how many
+  workers may be sending there (itself and the owner of each other shard among that
+  person's open tables' groups, read from ``games`` once per window period and person) and
+  keeps 3 // that many of the chat's window: together at most 3 in 3 s (one each beyond
+  three senders, a person at four tables in four workers' shards at once: not met there).
+  A worker's window for a private chat of another's shard also starts with one send
+  counted (the greeting to a /start just before a game, the usual case).
   A worker taking a shard counts each of its games' chats' short window as full (the last
   owner's recent sends are not in its own windows). The overall 30 a second is
   shared: each worker takes MESSAGES_PER_SECOND / live workers, counted every tick apart

@@ -64,6 +64,7 @@ class FleetWorker:
         self._purging: asyncio.Task[None] | None = None
         self._counting: asyncio.Task[None] | None = None
         self._writes: set[asyncio.Task[None]] = set()
+        self._senders_of: dict[int, tuple[int, float]] = {}  # a private chat: (count, until)
 
     # --- lifecycle ---------------------------------------------------------------------------
     async def start(self) -> None:
@@ -72,6 +73,7 @@ class FleetWorker:
             self.rt.limiter.hold(chat, until - time.time())
         self.rt.limiter.on_pause = self._paused
         self.rt.limiter.foreign = self._foreign
+        self.rt.limiter.senders = self._senders
         # Nothing counted goes before the others have seen this worker and shrunk their
         # parts of the overall limit (they count every tick), and a period more has passed.
         period = self.rt.limiter.limits.overall[1]
@@ -197,6 +199,25 @@ class FleetWorker:
         if heard is not None:
             chat, until = heard
             self.rt.limiter.hold(chat, until - time.time())
+
+    # --- a private chat several workers send to ----------------------------------------------
+    async def _senders(self, chat: int) -> int:
+        """How many workers may send to this person's private chat now: this one, and the
+        owner of each other shard among their open tables' groups (counted apart: two may be
+        one worker). Asked again once a private window's period has passed."""
+        now = time.monotonic()
+        known = self._senders_of.get(chat)
+        if known is not None and known[1] > now:
+            return known[0]
+        try:
+            chats = await sql.chats_of_player(self.pool, chat)
+        except DB_ERRORS:  # (the keeper says so): the last count, or this worker alone
+            return known[0] if known is not None else 1
+        foreign = {shard_of(c, self.settings.shards) for c in chats} - self.keeper.owned
+        if len(self._senders_of) > 4096:
+            self._senders_of = {k: v for k, v in self._senders_of.items() if v[1] > now}
+        self._senders_of[chat] = (1 + len(foreign), now + self.rt.limiter.limits.private[1])
+        return 1 + len(foreign)
 
     def _foreign(self, chat: int | str) -> bool:
         """A private chat whose own shard (its person's commands) another worker owns."""

@@ -43,7 +43,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -191,6 +191,9 @@ class FloodLimiter(BaseRateLimiter[None]):
         #: Whether another worker also sends to a private chat (a fleet: the chat's own shard
         #: is not this worker's); its window then starts with one send counted.
         self.foreign: Callable[[int | str], bool] | None = None
+        #: How many workers may send to a private chat at once (a fleet: its person sits at
+        #: tables of shards other workers own); each keeps that part of the chat's window.
+        self.senders: Callable[[int], Awaitable[int]] | None = None
         #: Told each chat Telegram paused and for how many seconds (a fleet tells the others).
         self.on_pause: Callable[[int | str, float], None] | None = None
 
@@ -272,6 +275,8 @@ class FloodLimiter(BaseRateLimiter[None]):
             return True
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
+        if count and self.senders is not None and isinstance(chat, int) and chat > 0:
+            self._share_private(chat, await self.senders(chat))
         attempt = 0
         while True:
             windows = await self._wait(chat, count)
@@ -298,6 +303,12 @@ class FloodLimiter(BaseRateLimiter[None]):
                 for window in windows:
                     window.finish(end)
                 self._notify()
+
+    def _share_private(self, chat: int, senders: int) -> None:
+        """This worker's part of a private chat's window when ``senders`` workers may send
+        there, none knowing the others' sends: together at most the chat's limit (up to as
+        many senders as the window has slots; one each beyond that)."""
+        self._windows(chat)[0].count = max(1, self.limits.private[0] // max(1, senders))
 
     async def _call(
         self,

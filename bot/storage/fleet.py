@@ -101,14 +101,19 @@ async def chat_of_game(db: Executor, game_id: int) -> int | None:
 
 async def chat_of_player(db: Executor, user_id: int) -> int | None:
     """The chat of the newest open game ``user_id`` sits in: the receivers route the rest of
-    their private chat by it. The seats' JSON is matched as text, then read to be sure."""
+    their private chat by it."""
+    chats = await chats_of_player(db, user_id)
+    return chats[0] if chats else None
+
+
+async def chats_of_player(db: Executor, user_id: int) -> list[int]:
+    """The chats of the open games ``user_id`` sits in, the newest game's first. The seats'
+    JSON is matched as text, then read to be sure."""
     rows = await db.fetch(
         "SELECT chat_id, players FROM games WHERE status IN ('lobby', 'playing')"
         " AND players LIKE $1 ORDER BY game_id DESC", f"%[{int(user_id)},%")
-    for row in rows:
-        if any(seat[0] == user_id for seat in json.loads(row["players"])):
-            return int(row["chat_id"])
-    return None
+    return [int(row["chat_id"]) for row in rows
+            if any(seat[0] == user_id for seat in json.loads(row["players"]))]
 
 
 # --- the fleet's settings --------------------------------------------------------------------

@@ -1,0 +1,94 @@
+"""A private chat two workers send to: a person seated at tables whose groups are in shards of
+different workers hears from each of them, none knowing the others' sends; each then keeps its
+part of the chat's window, so that together they stay within Telegram's 3 in 3 seconds."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import AsyncExitStack
+
+from fleet_pg import database  # noqa: F401  (a fixture)
+
+from bot.app import build_application, running
+from bot.config import BotConfig
+from bot.fleet.routing import shard_of
+from bot.fleet.settings import WORKER_KEY, FleetSettings
+from bot.fleet.worker import FleetWorker
+from bot.models import Game, Messages, Player, Status
+from bot.publishing.ratelimit import FloodLimiter, Limits
+from bot.serving.webserver import HttpSettings
+from bot.storage import Storage
+from bot.storage import fleet as sql
+from fakeapi import FakeTelegramServer
+
+SHARDS = 4
+
+
+async def test_each_of_two_senders_keeps_its_part_of_a_private_window() -> None:
+    limiter = FloodLimiter(Limits(private=(3, 0.3)))
+    senders = {42: 2, 43: 1}
+
+    async def count(chat: int) -> int:
+        return senders[chat]
+
+    limiter.senders = count
+    sent: list[tuple[int, float]] = []
+
+    async def call(chat: int) -> bool:
+        sent.append((chat, time.monotonic()))
+        return True
+
+    async def send(chat: int) -> object:
+        return await limiter.process_request(call, (chat,), {}, "sendMessage",
+                                             {"chat_id": chat}, None)
+
+    started = time.monotonic()
+    await asyncio.gather(*(send(43) for _ in range(3)), *(send(42) for _ in range(2)))
+    alone = [at - started for chat, at in sent if chat == 43]
+    shared = [at - started for chat, at in sent if chat == 42]
+    assert max(alone) < 0.2  # this worker alone: the whole window at once
+    assert shared[0] < 0.2 and shared[1] > 0.25  # two senders: one each in any 0.3 s
+    senders[42] = 1  # the other table ended: the whole window again
+    before = len(sent)
+    await asyncio.wait_for(asyncio.gather(*(send(42) for _ in range(2))), 0.25)
+    assert len(sent) == before + 2
+
+
+def seated(chat_id: int, *users: int) -> Game:
+    players = [Player(user, f"P{user}") for user in users]
+    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, players, None, 0, "en", Messages())
+
+
+async def test_a_worker_counts_the_owners_of_a_persons_other_tables(
+        database: str) -> None:  # noqa: F811
+    async with FakeTelegramServer() as server, AsyncExitStack() as stack:
+        config = BotConfig(token=server.token, api_base_url=server.api_root,
+                           database_url=database)
+        plain = HttpSettings(None, "fleet_secret", "127.0.0.1", None)
+        workers: dict[str, FleetWorker] = {}
+        for name in ("a", "b"):
+            app = build_application(config, http=plain, fleet=FleetSettings(
+                database, SHARDS, name, tick=0.2, poll=0.5))
+            await stack.enter_async_context(running(app))
+            workers[name] = app.bot_data[WORKER_KEY]
+        deadline = time.monotonic() + 10
+        while not all(len(w.keeper.owned) == SHARDS // 2 for w in workers.values()):
+            assert time.monotonic() < deadline, "the shards were never split"
+            await asyncio.sleep(0.05)
+        a, b = workers["a"], workers["b"]
+        in_a = next(-c for c in range(1000, 1100) if shard_of(-c, SHARDS) in a.keeper.owned)
+        in_b = next(-c for c in range(1000, 1100) if shard_of(-c, SHARDS) in b.keeper.owned)
+        storage = Storage(database)
+        await storage.open()
+        try:
+            await storage.insert_game(seated(in_a, 7, 8), time.time())
+            await storage.insert_game(seated(in_b, 7), time.time())
+        finally:
+            await storage.close()
+        assert await sql.chats_of_player(a.pool, 7) == [in_b, in_a]
+        assert await a._senders(7) == 2 and await b._senders(7) == 2  # seated in both
+        assert await a._senders(8) == 1  # only at a's table
+        assert await b._senders(8) == 2  # b may answer them too (their /start): a sends
+        assert await a._senders(9) == 1  # seated nowhere
+
