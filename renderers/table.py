@@ -166,10 +166,9 @@ def _panels_of(view: TableView, labels: TableLabels, height: int) -> tuple[Rect,
 
 def picture_height(view: TableView, labels: TableLabels = ENGLISH) -> int:
     """How tall the view's picture is: the least height (:data:`HEIGHT` and each
-    :data:`HEIGHT_STEP` taller) whose tiles are :data:`COMFORTABLE`, else the tallest that
-    gives the largest tiles. As a line grows its picture only grows taller (a shorter one
-    that gives the same tiles is not chosen), so a hand's picture changes shape a few times,
-    not back and forth."""
+    :data:`HEIGHT_STEP` taller) whose tiles are :data:`COMFORTABLE`, else the least that
+    gives the largest tiles: no taller than its tiles need, so the felt left empty is
+    little (a growing line may so make its picture a step shorter, as its tiles shrink)."""
     left, top, right, bottom = line_area(_panels_of(view, labels, HEIGHT))
     heights = range(HEIGHT, TALLEST + 1, HEIGHT_STEP)
     areas = (bottom - top + height - HEIGHT for height in heights)
@@ -180,7 +179,7 @@ def picture_height(view: TableView, labels: TableLabels = ENGLISH) -> int:
             return height
         sides[height] = side
     best = max(sides.values())
-    return max(height for height, side in sides.items() if side == best)
+    return min(height for height, side in sides.items() if side == best)
 
 
 def tile_size(view: TableView, labels: TableLabels = ENGLISH) -> int:

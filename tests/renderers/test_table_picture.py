@@ -67,7 +67,6 @@ def test_the_picture_is_never_much_taller_than_wide() -> None:
     assert HEIGHT * 4 == WIDTH * 3 and TALLEST * 4 == WIDTH * 5
     heights = [picture_height(with_line(_view("pair", 4), tiles)) for tiles in range(0, 92, 3)]
     assert heights[0] == HEIGHT and max(heights) == TALLEST
-    assert heights == sorted(heights)  # a growing line's picture never shrinks back
 
 
 @pytest.mark.parametrize("seats", [4, 5])
