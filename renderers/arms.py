@@ -9,7 +9,9 @@ then turns a quarter clockwise at a corner tile, so the four arms wheel round th
 without crossing. Tiles laid crosswise stand across their arm; a corner is never a double, so
 a double lying across the way its arm comes from is always one laid crosswise (in Muggins it
 counts twice): a double laid along that arrives where the arm must turn goes straight, the
-tile before it turning instead.
+tile before it turning instead. Where the cross must be drawn smaller than the largest size, the
+spinner may move off the middle (:func:`hub_place`), away from where its long arms run, if that
+lets the tiles be larger.
 
 Ribbons: the base stands across at the left of the figure and the two ribbons run right from
 its two halves, side by side, the left ribbon on top. The figure is centred in the area. Long

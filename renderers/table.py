@@ -45,7 +45,8 @@ from .themes import Theme, find_theme
 # px wide. A long line or a big cross makes it taller, a HEIGHT_STEP at a time up to TALLEST
 # (4:5, still shown whole in a chat), until its tiles' halves reach COMFORTABLE px (20 at a
 # phone's 400), or to the height that gives them the largest size: the room goes to the
-# tiles. Steps of 160 px: a hand's picture changes shape (and is drawn whole) a few times.
+# tiles. Steps of 160 px: a long hand's picture changes shape (and is drawn whole) some ten
+# times, mostly as its tiles are drawn a size smaller, when every tile moves anyway.
 HEIGHT, TALLEST, HEIGHT_STEP = 960, 1600, 160
 COMFORTABLE = 64
 INSET = 12
