@@ -9,7 +9,9 @@ then turns a quarter clockwise at a corner tile, so the four arms wheel round th
 without crossing. Tiles laid crosswise stand across their arm; a corner is never a double, so
 a double lying across the way its arm comes from is always one laid crosswise (in Muggins it
 counts twice): a double laid along that arrives where the arm must turn goes straight, the
-tile before it turning instead.
+tile before it turning instead. Where the cross must be drawn smaller than the largest size, the
+spinner may move off the middle (:func:`hub_place`), away from where its long arms run, if that
+lets the tiles be larger.
 
 Ribbons: the base stands across at the left of the figure and the two ribbons run right from
 its two halves, side by side, the left ribbon on top. The figure is centred in the area. Long
@@ -183,14 +185,34 @@ def _with_end(mark: Mark, end: End) -> Mark:
     return Mark(end, mark.x, mark.y, mark.direction)
 
 
-def cross_at(layout: LayoutView, side: int, width: int, height: int) -> Figure:
-    """A spinner's cross at one size."""
+def _hub_index(layout: LayoutView) -> int:
+    return layout.spinner if layout.spinner is not None else layout.center or 0
+
+
+def hub_place(layout: LayoutView, width: int, height: int) -> tuple[float, float]:
+    """Where the spinner goes when its cross, centred, must be drawn smaller: away from the
+    sides its long arms head for (each runs out and then turns clockwise: the left arm
+    towards the top, the up arm to the right, the right arm down, the down arm to the
+    left), at most a sixth of the area off the middle."""
+    hub = _hub_index(layout)
+    left, right = hub, len(layout.line) - hub - 1
+    up, down = len(layout.up), len(layout.down)
+
+    def share(before: int, after: int) -> float:
+        return min(2 / 3, max(1 / 3, (before + 1) / (before + after + 2)))
+
+    return width * share(left + down, right + up), height * share(up + left, down + right)
+
+
+def cross_at(layout: LayoutView, side: int, width: int, height: int,
+             centre: tuple[float, float] | None = None) -> Figure:
+    """A spinner's cross at one size, the spinner at ``centre`` (the area's middle)."""
     radius = badge_radius_for(side)
     if not layout.line:
         return Figure(side, radius, (), (), width, height)
-    hub_index = layout.spinner if layout.spinner is not None else layout.center or 0
+    hub_index = _hub_index(layout)
     hub = layout.line[hub_index]
-    centre = (width / 2, height / 2)
+    centre = centre or (width / 2, height / 2)
     across, along = (side, 2 * side) if hub.cross else (2 * side, side)
     hub_box = (centre[0] - across / 2, centre[1] - along / 2,
                centre[0] + across / 2, centre[1] + along / 2)
@@ -289,4 +311,13 @@ def largest(layout: LayoutView, width: int, height: int, lead: int = 0) -> Figur
         if figure.fits:
             break
         figure = cross_at(layout, side, width, height)
+    # Smaller than the largest: the spinner moved off the middle may give larger tiles (the
+    # sizes above are tried upwards, while they fit).
+    place = hub_place(layout, width, height)
+    for side in reversed([side for side in SIDES
+                          if side > figure.side or (side == figure.side and not figure.fits)]):
+        moved = cross_at(layout, side, width, height, place)
+        if not moved.fits:
+            break
+        figure = moved
     return figure

@@ -17,7 +17,7 @@ the view); nothing here works a scoring rule out again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -38,7 +38,16 @@ from .arms import largest
 from .canvas import face_up, paste, rounded, text, width_of
 from .fonts import SMALLEST_TEXT, font
 from .labels import TableLabels
-from .snake import Across, Snake, Spot, snake
+from .snake import (
+    LARGEST_SIDE,
+    SIDES,
+    SMALLEST_SIDE,
+    Across,
+    Snake,
+    Spot,
+    least_heights,
+    snake,
+)
 from .sprites import Look
 from .strokes import named
 from .themes import Colour, Theme
@@ -109,6 +118,32 @@ def _spots(view: TableView, width: int, height: int,
     figure = largest(layout, width, height - 2 * off, ribbon_names_width(layout, labels))
     spots = tuple(replace(spot, y=spot.y + off) for spot in figure.spots)
     return spots, {m.end: (m.x, m.y + off) for m in figure.marks}, figure.badge_radius
+
+
+def tile_side(view: TableView, width: int, height: int, labels: TableLabels) -> int:
+    """The side of a half of the layout's tiles as drawn in an area of ``width`` x
+    ``height`` (the largest while none is laid)."""
+    spots = _spots(view, width, height, labels)[0]
+    return spots[0].side if spots else LARGEST_SIDE
+
+
+def tile_sides(view: TableView, width: int, heights: Iterable[int],
+               labels: TableLabels) -> Iterator[int]:
+    """:func:`tile_side` in an area ``width`` wide and each of ``heights`` tall, worked out
+    as they are asked for."""
+    layout = view.layout
+    if layout.kind != "line":
+        for height in heights:
+            yield tile_side(view, width, height, labels)
+        return
+    # A line's rows depend on the width alone: each size is laid once, largest first, until
+    # one fits the height asked for.
+    sizes = least_heights(layout.line, layout.center or 0, across(view), width)
+    known: list[tuple[int, float]] = []
+    for height in heights:
+        while not any(need <= height for _, need in known) and len(known) < len(SIDES):
+            known.append(next(sizes))
+        yield next((side for side, need in known if need <= height), SMALLEST_SIDE)
 
 
 def end_mark(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],

@@ -5,7 +5,9 @@ the edge and run back beneath; the left end's tiles are the same figure turned h
 they run left, turn up and run back above. A tile's place depends only on the tiles between it
 and the lead, so laying a tile at either end moves nothing already drawn, until the line no
 longer fits and every tile is drawn a size smaller (sizes come from a short ladder, so that
-happens a few times a hand).
+happens a few times a hand), or one end's rows reach further from the lead than half the area
+while the whole still fits: then the line moves up or down as little as keeps it inside, rather
+than shrink.
 
 A plain tile that would leave no room for a turn becomes the corner: it turns down along the
 line, hanging from the far half of the tile before (entered through its end, so that it never
@@ -19,8 +21,8 @@ stands jumbled beside a double's corner. Pure geometry: no Pillow here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 
 from engine import LaidTile, Tile
 
@@ -72,15 +74,37 @@ class Snake:
     height: int
     rows: int  # rows of tiles, the lead's included
 
+    def _boxes(self) -> list[tuple[int, int, int, int]]:
+        r = self.badge_radius
+        return [s.box for s in self.spots] + [(e.x - r, e.y - r, e.x + r, e.y + r)
+                                              for e in self.ends]
+
     @property
     def fits(self) -> bool:
         """Every tile and badge lies inside the area."""
-        r = self.badge_radius
-        boxes = [s.box for s in self.spots] + [
-            (e.x - r, e.y - r, e.x + r, e.y + r) for e in self.ends
-        ]
         return all(b[0] >= 0 and b[1] >= 0 and b[2] <= self.width and b[3] <= self.height
-                   for b in boxes)
+                   for b in self._boxes())
+
+    @property
+    def least_height(self) -> float:
+        """The least area height (of the same width) in which this snake would fit: its rows
+        do not depend on the height (infinite where they are too wide)."""
+        boxes = self._boxes()
+        if not all(b[0] >= 0 and b[2] <= self.width for b in boxes):
+            return float("inf")
+        return max((b[3] for b in boxes), default=0) - min((b[1] for b in boxes), default=0)
+
+    def settled(self) -> Snake:
+        """The snake moved up or down as little as keeps it inside the area, where one end's
+        rows run further from the lead than half the area (a line laid mostly at one end):
+        such a line keeps its tiles' size."""
+        boxes = self._boxes()
+        top, bottom = min((b[1] for b in boxes), default=0), max((b[3] for b in boxes), default=0)
+        shift = -top if top < 0 else self.height - bottom if bottom > self.height else 0
+        if not shift or bottom - top > self.height:
+            return self
+        return replace(self, spots=tuple(replace(s, y=s.y + shift) for s in self.spots),
+                       ends=tuple(replace(e, y=e.y + shift) for e in self.ends))
 
 
 def gap_for(side: int) -> int:
@@ -211,7 +235,7 @@ def lay(line: Sequence[LaidTile], lead: int, across: Across, side: int, width: i
     gap, radius = gap_for(side), badge_radius_for(side)
     if not line:
         return Snake(side, gap, radius, (), (), width, height, 0)
-    ox, oy = width / 2, height / 2
+    ox, oy = width / 2, height // 2  # a whole pixel: the rows fall alike at any height
     reach = width / 2 - gap - 2 * radius  # room for a badge beyond every row's last tile
     first = line[lead]
     standing = stands(across, first.tile)
@@ -227,7 +251,8 @@ def lay(line: Sequence[LaidTile], lead: int, across: Across, side: int, width: i
         EndMark(line[0].first, round(ox - left_badge[0]), round(oy - left_badge[1])),
         EndMark(line[-1].second, round(ox + right_badge[0]), round(oy + right_badge[1])),
     )
-    return Snake(side, gap, radius, tuple(spots), ends, width, height, 1 + below + above)
+    return Snake(side, gap, radius, tuple(spots), ends, width, height,
+                 1 + below + above).settled()
 
 
 def snake(line: Sequence[LaidTile], lead: int, doubles_across: Across, width: int,
@@ -241,3 +266,13 @@ def snake(line: Sequence[LaidTile], lead: int, doubles_across: Across, width: in
             break
         laid = lay(line, lead, doubles_across, side, width, height)
     return laid
+
+
+def least_heights(line: Sequence[LaidTile], lead: int, doubles_across: Across,
+                  width: int) -> Iterator[tuple[int, float]]:
+    """Each tile size of :data:`SIDES`, largest first, with the least area height in which
+    the line at that size fits ``width``: a picture's height is chosen from these, each size
+    laid once rather than once for every height tried."""
+    lead = lead_index(len(line), lead)
+    for side in SIDES:
+        yield side, lay(line, lead, doubles_across, side, width, 0).least_height

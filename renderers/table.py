@@ -4,7 +4,9 @@ the face-down tiles (the stock or the middle) and the scores.
 The seats sit in the corners (and, at a five-seat table, the middle of the top edge), clockwise
 in turn order from the bottom left, so the layout gets the whole width of the table between
 them. Partnerships' scores stand once between the top seats; the status box (see
-:mod:`renderers.board`) between the bottom ones.
+:mod:`renderers.board`) between the bottom ones. The picture is as wide as every other; a long
+line or a big cross makes it taller (:func:`picture_height`), so that a phone, which shows it
+some 400 px wide, still shows each tile's pips.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from PIL import Image, ImageDraw
 from engine import TableView
 
 from .backdrop import DETAILS_SIZE, HEADER, MARGIN, WIDTH, backdrop, header
-from .board import draw_layout, draw_status, line_snake
+from .board import draw_layout, draw_status, line_snake, tile_side, tile_sides
 from .canvas import face_down_row, paste, rounded, seat_names, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT, font
@@ -39,48 +41,46 @@ from .snake import Snake
 from .sprites import back_sprite
 from .themes import Theme, find_theme
 
-HEIGHT = 960
-FELT = (MARGIN, HEADER, WIDTH - MARGIN, HEIGHT - MARGIN)
+# The picture is 1280 px wide and at least HEIGHT tall (4:3): a phone's chat shows it some 400
+# px wide. A long line or a big cross makes it taller, a HEIGHT_STEP at a time up to TALLEST
+# (4:5, still shown whole in a chat), until its tiles' halves reach COMFORTABLE px (20 at a
+# phone's 400), or to the height that gives them the largest size: the room goes to the
+# tiles. Steps of 160 px: a long hand's picture changes shape (and is drawn whole) some ten
+# times, mostly as its tiles are drawn a size smaller, when every tile moves anyway.
+HEIGHT, TALLEST, HEIGHT_STEP = 960, 1600, 160
+COMFORTABLE = 64
 INSET = 12
 PANEL_W, PANEL_H = 480, 120
 PANEL_W_3 = 401  # three seats share the top edge at a five-seat table
-LINE_AREA = (
-    FELT[0] + INSET + 4,
-    FELT[1] + INSET + PANEL_H + 8,
-    FELT[2] - INSET - 4,
-    FELT[3] - INSET - PANEL_H - 8,
-)
 
-_TOP, _BOTTOM = FELT[1] + INSET, FELT[3] - INSET - PANEL_H
-_LEFT, _RIGHT = FELT[0] + INSET, FELT[2] - INSET
+_TOP = HEADER + INSET
+_LEFT, _RIGHT = MARGIN + INSET, WIDTH - MARGIN - INSET
+# The tiles' area at the least height, between the top and the bottom panels.
+LINE_AREA = (_LEFT + 4, _TOP + PANEL_H + 8, _RIGHT - 4, HEIGHT - MARGIN - INSET - PANEL_H - 8)
 # Between the two top corners, where a four-seat table shows the pairs' scores.
 TEAM_BOX = (_LEFT + PANEL_W + 14, _TOP, _RIGHT - PANEL_W - 14, _TOP + PANEL_H)
-# Between the bottom seats (to the right edge where no seat sits there): the status box.
-STATUS_BOX = (_LEFT + PANEL_W + 14, _BOTTOM, _RIGHT - PANEL_W - 14, _BOTTOM + PANEL_H)
 
 
 def _panel(left: int, top: int, width: int = PANEL_W) -> Rect:
     return (left, top, left + width, top + PANEL_H)
 
 
-# Seats in turn order, clockwise from the bottom-left corner.
-SLOTS: dict[int, tuple[Rect, ...]] = {
-    2: (_panel(_LEFT, _BOTTOM), _panel(_RIGHT - PANEL_W, _TOP)),
-    3: (_panel(_LEFT, _BOTTOM), _panel(_LEFT, _TOP), _panel(_RIGHT - PANEL_W, _TOP)),
-    4: (
-        _panel(_LEFT, _BOTTOM),
-        _panel(_LEFT, _TOP),
-        _panel(_RIGHT - PANEL_W, _TOP),
-        _panel(_RIGHT - PANEL_W, _BOTTOM),
-    ),
-    5: (
-        _panel(_LEFT, _BOTTOM),
-        _panel(_LEFT, _TOP, PANEL_W_3),
-        _panel((WIDTH - PANEL_W_3) // 2, _TOP, PANEL_W_3),
-        _panel(_RIGHT - PANEL_W_3, _TOP, PANEL_W_3),
-        _panel(_RIGHT - PANEL_W, _BOTTOM),
-    ),
-}
+def slots(seats: int, height: int = HEIGHT) -> tuple[Rect, ...]:
+    """The seats' places in turn order, clockwise from the bottom-left corner, on a picture
+    ``height`` px tall."""
+    bottom = height - MARGIN - INSET - PANEL_H
+    if seats == 2:
+        return (_panel(_LEFT, bottom), _panel(_RIGHT - PANEL_W, _TOP))
+    if seats == 3:
+        return (_panel(_LEFT, bottom), _panel(_LEFT, _TOP), _panel(_RIGHT - PANEL_W, _TOP))
+    if seats == 4:
+        return (_panel(_LEFT, bottom), _panel(_LEFT, _TOP), _panel(_RIGHT - PANEL_W, _TOP),
+                _panel(_RIGHT - PANEL_W, bottom))
+    if seats == 5:
+        return (_panel(_LEFT, bottom), _panel(_LEFT, _TOP, PANEL_W_3),
+                _panel((WIDTH - PANEL_W_3) // 2, _TOP, PANEL_W_3),
+                _panel(_RIGHT - PANEL_W_3, _TOP, PANEL_W_3), _panel(_RIGHT - PANEL_W, bottom))
+    raise ViewMismatchError(f"a table picture seats 2 to 5 players, not {seats}")
 
 
 def _middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
@@ -138,10 +138,11 @@ def _team_scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView
         x += width + spacing
 
 
-def panels(seats: Sequence[Seat], labels: TableLabels, caption: str) -> tuple[Rect, ...]:
-    """The seats' panels: :data:`SLOTS`, a row of them made taller (towards the tiles) where
-    one row of figures would cut a seat's words (narrow panels, long translations)."""
-    rects = SLOTS[len(seats)]
+def panels(seats: Sequence[Seat], labels: TableLabels, caption: str,
+           height: int = HEIGHT) -> tuple[Rect, ...]:
+    """The seats' panels: their :func:`slots`, a row of them made taller (towards the tiles)
+    where one row of figures would cut a seat's words (narrow panels, long translations)."""
+    rects = slots(len(seats), height)
     tall = {rect[1] for rect, seat in zip(rects, seats, strict=True)
             if cuts_words(seat, labels, caption, rect[2] - rect[0])}
     extra = TALL_PANEL - PANEL_H
@@ -154,22 +155,51 @@ def line_area(rects: Sequence[Rect]) -> Rect:
     """Where the tiles go: between the top and the bottom panels."""
     top = max(rect[3] for rect in rects if rect[1] == _TOP)
     bottom = min(rect[1] for rect in rects if rect[1] != _TOP)
-    return (LINE_AREA[0], max(LINE_AREA[1], top + 8), LINE_AREA[2], min(LINE_AREA[3], bottom - 8))
+    return (LINE_AREA[0], top + 8, LINE_AREA[2], bottom - 8)
+
+
+def _panels_of(view: TableView, labels: TableLabels, height: int) -> tuple[Rect, ...]:
+    """The view's panels on a picture ``height`` tall (names aside: they never move one)."""
+    shown = seat_names([""] * view.seats, view.seats, labels)
+    seats = seats_of(view, shown, find_theme("classic"), scores_apart=scores_apart(view))
+    return panels(seats, labels, score_caption(view, labels), height)
+
+
+def picture_height(view: TableView, labels: TableLabels = ENGLISH) -> int:
+    """How tall the view's picture is: the least height (:data:`HEIGHT` and each
+    :data:`HEIGHT_STEP` taller) whose tiles are :data:`COMFORTABLE`, else the least that
+    gives the largest tiles: no taller than its tiles need, so the felt left empty is
+    little (a growing line may so make its picture a step shorter, as its tiles shrink)."""
+    left, top, right, bottom = line_area(_panels_of(view, labels, HEIGHT))
+    heights = range(HEIGHT, TALLEST + 1, HEIGHT_STEP)
+    areas = (bottom - top + height - HEIGHT for height in heights)
+    sides: dict[int, int] = {}
+    for height, side in zip(heights, tile_sides(view, right - left, areas, labels),
+                            strict=True):
+        if side >= COMFORTABLE:
+            return height
+        sides[height] = side
+    best = max(sides.values())
+    return min(height for height, side in sides.items() if side == best)
+
+
+def tile_size(view: TableView, labels: TableLabels = ENGLISH) -> int:
+    """The side of a half of the view's laid tiles, as its picture draws them."""
+    left, top, right, bottom = line_area(_panels_of(view, labels, picture_height(view, labels)))
+    return tile_side(view, right - left, bottom - top, labels)
 
 
 def line_layout(view: TableView, labels: TableLabels = ENGLISH) -> tuple[Snake, int, int]:
     """The snake of the view's line in the layout's area, and where that area starts."""
-    shown = seat_names([""] * view.seats, view.seats, labels)
-    seats = seats_of(view, shown, find_theme("classic"), scores_apart=scores_apart(view))
-    rects = panels(seats, labels, score_caption(view, labels))
-    left, top, right, bottom = line_area(rects)
+    left, top, right, bottom = line_area(_panels_of(view, labels, picture_height(view, labels)))
     return line_snake(view, right - left, bottom - top), left, top
 
 
 def status_box(rects: Sequence[Rect]) -> Rect:
     """Between the bottom seats, or to the right edge where no seat sits at the bottom right."""
     bottom_row = [rect for rect in rects if rect[1] != _TOP]
-    box = (STATUS_BOX[0], min(rect[1] for rect in bottom_row), STATUS_BOX[2], STATUS_BOX[3])
+    box = (TEAM_BOX[0], min(rect[1] for rect in bottom_row), TEAM_BOX[2],
+           max(rect[3] for rect in bottom_row))
     if not any(rect[0] > WIDTH // 2 for rect in bottom_row):
         box = (box[0], box[1], _RIGHT, box[3])
     return box
@@ -177,9 +207,7 @@ def status_box(rects: Sequence[Rect]) -> Rect:
 
 def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette: Theme,
              labels: TableLabels) -> None:
-    """Lay everything but the backdrop on ``canvas``."""
-    if view.seats not in SLOTS:
-        raise ViewMismatchError(f"a table picture seats 2 to 5 players, not {view.seats}")
+    """Lay everything but the backdrop on ``canvas`` (as tall as :func:`picture_height`)."""
     shown = seat_names(names, view.seats, labels)
     draw = ImageDraw.Draw(canvas)
     header(canvas, draw, view, palette, labels, _middle(canvas, draw, view, palette, labels))
@@ -188,7 +216,7 @@ def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette
         _team_scores(canvas, draw, view, palette, labels)
     caption = score_caption(view, labels)
     seats = seats_of(view, shown, palette, scores_apart=apart)
-    rects = panels(seats, labels, caption)
+    rects = panels(seats, labels, caption, canvas.height)
     for seat, rect in zip(seats, rects, strict=True):
         draw_seat(canvas, draw, rect, seat, palette, labels, caption)
     draw_layout(canvas, view, palette, labels, line_area(rects))
@@ -198,7 +226,7 @@ def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette
 def draw_table(view: TableView, names: Sequence[str], palette: Theme,
                labels: TableLabels) -> Image.Image:
     """The table as a Pillow image (see :func:`render_table`)."""
-    canvas = backdrop(palette.name, WIDTH, HEIGHT).copy()
+    canvas = backdrop(palette.name, WIDTH, picture_height(view, labels)).copy()
     _compose(canvas, view, names, palette, labels)
     return canvas
 
@@ -208,15 +236,16 @@ def table_picture(view: TableView, names: Sequence[str], *, theme: str = "classi
                   ) -> tuple[bytes, Frame]:
     """The table's PNG bytes (the same as :func:`render_table`'s) and its
     :class:`~renderers.frames.Frame`, drawn only where the picture differs from ``since``,
-    the frame of the same table's previous picture."""
+    the frame of the same table's previous picture (one of another height is drawn whole)."""
     palette = find_theme(theme)
-    return framed(palette, WIDTH, HEIGHT,
-                  partial(_compose, view=view, names=names, palette=palette,
-                          labels=labels or ENGLISH), since)
+    labels = labels or ENGLISH
+    return framed(palette, WIDTH, picture_height(view, labels),
+                  partial(_compose, view=view, names=names, palette=palette, labels=labels),
+                  since)
 
 
 def render_table(view: TableView, names: Sequence[str], *, theme: str = "classic",
                  labels: TableLabels | None = None) -> bytes:
     """The table as PNG bytes: the laid tiles, every seat with ``names[seat]``, scores and
-    markers."""
+    markers; 1280 px wide and 960 to 1600 tall (:func:`picture_height`)."""
     return table_picture(view, names, theme=theme, labels=labels)[0]

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from engine import VARIANTS, Match, PlayerView, player_view
-from goldens.positions import drawn_hand, hand_views, random_hand
+from goldens.positions import drawn_hand, hand_views, random_hand, with_line
 from goldens.samples import LABELS, names_for
 from renderers.backdrop import backdrop
 from renderers.canvas import encode, learned_palette, rounded
@@ -20,7 +20,7 @@ from renderers.frames import BAND_ROWS, Frame, changed_bands, paint
 from renderers.hand import draw_hand, hand_picture, render_hand
 from renderers.png import adler32_combine
 from renderers.strokes import sprite_stroke
-from renderers.table import HEIGHT, WIDTH, draw_table, table_picture
+from renderers.table import HEIGHT, WIDTH, draw_table, picture_height, table_picture
 from renderers.themes import find_theme
 
 GAMES = [(name, seats) for name, variant in VARIANTS.items()
@@ -76,6 +76,19 @@ def test_a_frame_of_another_theme_is_not_drawn_from() -> None:
     _, classic = table_picture(view, names_for(4), labels=LABELS)
     dark, _ = table_picture(view, names_for(4), theme="dark", labels=LABELS, since=classic)
     assert dark == table_picture(view, names_for(4), theme="dark", labels=LABELS)[0]
+
+
+def test_a_frame_of_a_shorter_picture_is_not_drawn_from() -> None:
+    """A growing line makes the picture taller: the taller one is drawn whole, the same."""
+    base = hand_views("pair", 4, seed=2)[1]
+    short, tall = with_line(base, 22), with_line(base, 25)
+    assert picture_height(short, LABELS) == HEIGHT < picture_height(tall, LABELS)
+    _, frame = table_picture(short, names_for(4), labels=LABELS)
+    png, taller = table_picture(tall, names_for(4), labels=LABELS, since=frame)
+    assert png == table_picture(tall, names_for(4), labels=LABELS)[0]
+    height = picture_height(tall, LABELS)
+    assert taller.base == ("classic", WIDTH, height)
+    assert len(changed_bands(taller.marks, taller.base, height, frame)) == -(-height // BAND_ROWS)
 
 
 def test_recording_leaves_the_empty_table_untouched() -> None:

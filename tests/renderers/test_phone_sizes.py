@@ -4,6 +4,7 @@ measured there: the smallest text's capitals and the smallest tile's width (a ha
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,12 +12,20 @@ import pytest
 import renderers.board
 import renderers.hand
 import renderers.result
-from goldens.samples import Sample, render, samples
+from engine import TableView, table_view
+from goldens.positions import hand_views, plain_line, played, walk, with_line
+from goldens.samples import Sample, labels_for, render, samples
+from renderers.backdrop import WIDTH
 from renderers.board import OFF_SIDE
 from renderers.fonts import font
+from renderers.labels import ENGLISH, TableLabels
+from renderers.snake import LARGEST_SIDE
+from renderers.table import tile_size
+from tests.renderers.test_labels_only_words import RUSSIAN
 
 PHONE = 400
 SMALLEST_CAPITALS = 9.0  # px at 400 wide: the grey labels were 7
+LEAST_TILE = 14.0  # px at 400 wide: the least tile of any line or cross (its half's side)
 SAMPLES = samples()
 
 
@@ -28,9 +37,11 @@ def capitals_at_phone(size: int, width: int) -> float:
 
 
 def least_tile(sample: Sample) -> float:
-    """A tile's short side at phone width: what the floor asks of ``sample``. A line or a
-    base's ribbons of up to 24 tiles keep 20 px; longer lines and a spinner's cross, whose
-    four arms need the height, at least 10; a hand's result 15, a player's hand 30."""
+    """A tile's short side at phone width: what the floor asks of ``sample``. A player's hand
+    30 px, a hand's result 15; on the table, the picture grows taller for a long layout, so
+    a line, a base's ribbons or a spinner's cross of up to 30 tiles keep 20 px, a line of up
+    to 60 tiles 18 and any longer line :data:`LEAST_TILE` (they were 10 to 13 in a picture
+    of fixed height)."""
     table = sample.table
     if sample.kind == "hand":
         return 30.0
@@ -38,7 +49,7 @@ def least_tile(sample: Sample) -> float:
         return 15.0
     assert table is not None
     laid = len(table.layout.line) + len(table.layout.up) + len(table.layout.down)
-    return 20.0 if table.layout.kind != "spinner" and laid <= 24 else 10.0
+    return 20.0 if laid <= 30 else 18.0 if laid <= 60 else LEAST_TILE
 
 
 @pytest.fixture
@@ -80,18 +91,50 @@ def test_every_tile_is_large_enough_at_phone_width(sample: Sample,
     assert drawn_tiles, sample.name
     smallest = min(drawn_tiles) * PHONE / width
     assert smallest >= least_tile(sample), f"{sample.name}: tiles {smallest:.1f} px"
+    if sample.kind == "table":  # the size the tests below read is the size drawn
+        assert sample.table is not None
+        assert tile_size(sample.table, labels_for(sample.table.game)) == min(drawn_tiles)
+
+
+def _at_phone(view: TableView, labels: TableLabels) -> float:
+    return tile_size(view, labels) * PHONE / WIDTH
+
+
+@pytest.mark.parametrize(("game", "seats", "labels"),
+                         [("pair", 4, ENGLISH), ("gaple-dead", 5, RUSSIAN)])
+def test_no_line_of_up_to_91_tiles_has_a_tile_under_the_floor(
+        game: str, seats: int, labels: TableLabels) -> None:
+    """Led from the middle or from either end (a line laid at one end only), with four seats'
+    panels or five seats' taller ones (Russian words)."""
+    base = table_view(played(game, seats, 3, seed=21, options={"set": 12}))
+    sizes: dict[tuple[int, int], float] = {}
+    for tiles in (*range(1, 91, 6), 91):
+        line = walk(12)[:tiles]
+        for lead in {0, tiles // 3, (tiles - 1) // 2, tiles - 1}:
+            view = replace(with_line(base, tiles), layout=plain_line(line, lead))
+            sizes[tiles, lead] = _at_phone(view, labels)
+    worst = min(sizes, key=lambda key: sizes[key])
+    assert sizes[worst] >= LEAST_TILE, (worst, sizes[worst])
+    assert sizes[1, 0] == LARGEST_SIDE * PHONE / WIDTH  # short lines stay large
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_no_spinners_cross_has_a_tile_under_the_floor(seats: int) -> None:
+    """Every position of seeded Muggins hands (a cross of 26 tiles with one long arm drew
+    13 px when its spinner stayed in the middle)."""
+    labels = labels_for("muggins")
+    sizes = {(seed, move): _at_phone(view, labels)
+             for seed in range(20)
+             for move, view in enumerate(hand_views("muggins", seats, seed))}
+    worst = min(sizes, key=lambda key: sizes[key])
+    assert sizes[worst] >= LEAST_TILE, (worst, sizes[worst])
 
 
 def test_no_label_is_cut_where_a_layout_has_room(drawn_text: list[str]) -> None:
     """Russian five-seat panels cut "мёрт…" and the hand's result "без костя…"; names may
     still be cut, the labels not."""
-    from dataclasses import replace
-
-    from engine import table_view
-    from goldens.positions import played
     from goldens.samples import names_for
     from renderers import render_hand_result, render_table
-    from tests.renderers.test_labels_only_words import RUSSIAN
 
     labels = replace(RUSSIAN, went_out="без костяшек", tiles="костяшки", dead="мёртвые")
     for seed in (4, 8):

@@ -1,16 +1,20 @@
 """The snake: every line from 0 to 91 tiles fits the table, wherever its lead lies; tiles never
 overlap, matching halves touch, the line grows both ways from the lead and a tile once drawn
-stays put until the tiles must be drawn smaller; doubles stand across where the game lays them
-so, the lead too, and no double stands jumbled beside a corner."""
+stays put until the tiles must be drawn smaller (or the line moves up or down, all alike, to
+stay inside); doubles stand across where the game lays them so, the lead too, and no double
+stands jumbled beside a corner."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
 
 from engine import LaidTile, table_view
-from goldens.positions import played, walk
+from goldens.positions import plain_line, played, walk, with_line
+from renderers.board import tile_side, tile_sides
+from renderers.labels import ENGLISH
 from renderers.snake import LARGEST_SIDE, SIDES, Snake, Spot, snake
 from renderers.table import LINE_AREA, line_layout
 
@@ -134,11 +138,29 @@ def test_the_open_ends_are_marked_beyond_the_end_tiles() -> None:
             assert _gap_and_overlap(badge, spot.box)[0] == laid.gap
 
 
+def _in_the_middle(laid: Snake, spot: Spot) -> bool:
+    """Whether ``spot`` is where a lead lies: in the middle of the area, or (a line that
+    reaches further from its lead one way than half the area) in the middle column with the
+    line moved as little as keeps it inside: a tile or badge touching the area's top or
+    bottom."""
+    left, top, right, bottom = spot.box
+    r = laid.badge_radius
+    boxes = [s.box for s in laid.spots] + [(e.x - r, e.y - r, e.x + r, e.y + r)
+                                           for e in laid.ends]
+    moved = top + bottom - laid.height
+    touching = (min(b[1] for b in boxes) == 0 if moved > 1 else
+                max(b[3] for b in boxes) == laid.height if moved < -1 else True)
+    return abs(left + right - laid.width) <= 1 and touching
+
+
 def test_the_lead_lies_in_the_middle_of_the_area() -> None:
+    moved = {0: 0, 1: 0}  # lines led from the middle, and from one end
     for tiles, lead, _, laid in LAYOUTS[True]:
         if tiles:
-            left, top, right, bottom = laid.spots[lead].box
-            assert abs((left + right) - AREA_W) <= 1 and abs((top + bottom) - AREA_H) <= 1
+            assert _in_the_middle(laid, laid.spots[lead]), (tiles, lead)
+            middle = lead == max(0, (tiles - 1) // 2)
+            moved[not middle] += abs(sum(laid.spots[lead].box[1::2]) - AREA_H) > 1
+    assert moved[0] < moved[1] // 4  # mostly lines laid at one end move
 
 
 def test_long_lines_turn_and_short_ones_are_drawn_big() -> None:
@@ -206,17 +228,22 @@ def test_laying_a_tile_at_either_end_moves_no_tile_already_drawn(pattern: str) -
     }[pattern]
     lead_at = 0 if pattern == "right only" else 45
     layouts = _grown(lead_at, lefts)
-    kept, rescaled = 0, 0
+    kept, rescaled, moved = 0, 0, 0
     for before, after in pairwise(layouts):
         if before.side != after.side:
             rescaled += 1
             continue
         drawn = {spot.tile: spot for spot in before.spots}
+        # Where the line moved up or down to keep inside the area, all of it moved alike.
+        shift = {spot.y - drawn[spot.tile].y for spot in after.spots if spot.tile in drawn}
+        assert len(shift) == 1, (pattern, shift)
         for spot in after.spots:
             if spot.tile in drawn:
-                assert drawn[spot.tile] == spot, (pattern, spot.tile)
-        kept += 1
-    assert rescaled < len(SIDES) and kept > 5 * rescaled  # tiles stay put most of the time
+                assert replace(drawn[spot.tile], y=spot.y) == spot, (pattern, spot.tile)
+        moved += shift != {0}
+        kept += shift == {0}
+    # Tiles stay put most of the time.
+    assert rescaled < len(SIDES) and kept > 3 * (rescaled + moved), (kept, rescaled, moved)
 
 
 def test_the_lead_is_found_from_the_history_of_a_real_hand() -> None:
@@ -227,12 +254,22 @@ def test_the_lead_is_found_from_the_history_of_a_real_hand() -> None:
         view = table_view(match)
         laid, _, _ = line_layout(view)
         if view.layout.line:
-            lead = next(i for i, spot in enumerate(laid.spots)
-                        if abs(spot.box[0] + spot.box[2] - AREA_W) <= 1
-                        and abs(spot.box[1] + spot.box[3] - AREA_H) <= 1)
             first_play = next(m for m in view.history if m.tile is not None)
-            assert laid.spots[lead].tile == first_play.tile
+            lead = next(spot for spot in laid.spots if spot.tile == first_play.tile)
+            assert _in_the_middle(laid, lead)
             seen += 1
         if match.hand.result is not None:
             break
     assert seen > 5
+
+
+def test_a_lines_size_at_each_height_is_the_size_it_is_drawn_at() -> None:
+    """A picture's height is chosen from each size's least height (``board.tile_sides``),
+    not by laying the line at every height tried: it gives the sizes drawn."""
+    base = table_view(played("pair", 4, 3, seed=21))
+    heights = range(200, 1400, 37)
+    for tiles in range(0, 92, 7):
+        for lead in _leads(tiles):
+            view = replace(with_line(base, tiles), layout=plain_line(walk(12)[:tiles], lead))
+            drawn = [tile_side(view, AREA_W, height, ENGLISH) for height in heights]
+            assert list(tile_sides(view, AREA_W, heights, ENGLISH)) == drawn, (tiles, lead)

@@ -16,7 +16,16 @@ from goldens.samples import names_for
 from renderers import THEMES, UnknownThemeError, ViewMismatchError, render_table
 from renderers.labels import ENGLISH
 from renderers.seats import Rect
-from renderers.table import HEIGHT, LINE_AREA, SLOTS, WIDTH, draw_table, line_layout
+from renderers.table import (
+    HEIGHT,
+    LINE_AREA,
+    TALLEST,
+    WIDTH,
+    draw_table,
+    line_layout,
+    picture_height,
+    slots,
+)
 from renderers.themes import Colour, find_theme
 
 GAMES = [("gaple", 4), ("gaple-dead", 4), ("gaple-dead", 5), ("pair", 4)]
@@ -39,9 +48,10 @@ def _colour_in(image: Image.Image, box: Rect, colour: Colour) -> bool:
 def test_every_game_and_line_length_renders_a_small_png(game: str, seats: int, theme: str) -> None:
     base = _view(game, seats)
     for tiles in LENGTHS:
-        png = render_table(with_line(base, tiles), names_for(seats), theme=theme)
+        view = with_line(base, tiles)
+        png = render_table(view, names_for(seats), theme=theme)
         with Image.open(io.BytesIO(png)) as image:
-            assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
+            assert image.format == "PNG" and image.size == (WIDTH, picture_height(view))
         assert len(png) <= MAX_BYTES, (tiles, len(png))
 
 
@@ -53,7 +63,10 @@ def test_the_same_view_gives_the_same_bytes() -> None:
 
 
 def test_the_picture_is_never_much_taller_than_wide() -> None:
-    assert HEIGHT <= WIDTH
+    """4:3 for a short line, up to 4:5 (as a chat still shows whole) for a long one."""
+    assert HEIGHT * 4 == WIDTH * 3 and TALLEST * 4 == WIDTH * 5
+    heights = [picture_height(with_line(_view("pair", 4), tiles)) for tiles in range(0, 92, 3)]
+    assert heights[0] == HEIGHT and max(heights) == TALLEST
 
 
 @pytest.mark.parametrize("seats", [4, 5])
@@ -62,7 +75,7 @@ def test_the_seat_to_move_is_framed_in_the_accent_colour(seats: int) -> None:
     palette = find_theme("classic")
     image = draw_table(view, names_for(seats), palette, ENGLISH)
     assert view.to_move is not None
-    for seat, (left, top, _, bottom) in enumerate(SLOTS[seats]):
+    for seat, (left, top, _, bottom) in enumerate(slots(seats)):
         edge = image.getpixel((left + 1, (top + bottom) // 2))
         assert (edge == palette.accent) == (seat == view.to_move)
 
@@ -74,7 +87,7 @@ def test_a_seat_that_knocked_shows_the_knock_marker() -> None:
     palette = find_theme("classic")
     image = draw_table(view, names_for(4), palette, ENGLISH)
     assert any(player.knocked for player in view.players)
-    for player, rect in zip(view.players, SLOTS[4], strict=True):
+    for player, rect in zip(view.players, slots(4), strict=True):
         assert _colour_in(image, rect, palette.knock) == player.knocked
 
 
@@ -157,7 +170,7 @@ def test_a_knock_from_an_earlier_round_is_not_shown_beside_to_move(
     palette = find_theme("classic")
     image = draw_table(view, names_for(4), palette, ENGLISH)
     assert view.to_move is not None
-    mover = SLOTS[4][view.to_move]
+    mover = slots(4)[view.to_move]
     assert not _colour_in(image, mover, palette.knock)
     assert ENGLISH.to_move in drawn_text
 

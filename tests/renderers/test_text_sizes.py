@@ -19,7 +19,7 @@ from renderers.fonts import SMALLEST_TEXT
 from renderers.labels import ENGLISH
 from renderers.scoreboard import ScoreboardLabels
 from renderers.seats import Seat, draw_seat
-from renderers.table import SLOTS
+from renderers.table import slots
 from renderers.themes import find_theme
 from tests.renderers.test_labels_only_words import RUSSIAN
 
@@ -60,7 +60,7 @@ def test_names_and_scores_are_drawn_larger(drawn_sizes: list[tuple[str, int]]) -
     palette = find_theme("classic")
     canvas = backdrop(palette.name, 1280, 960).copy()
     seat = Seat("Þórdís", None, tiles=6, dead=3, score=987, knocked=False, to_move=True)
-    draw_seat(canvas, ImageDraw.Draw(canvas), SLOTS[5][1], seat, palette, ENGLISH, "score")
+    draw_seat(canvas, ImageDraw.Draw(canvas), slots(5)[1], seat, palette, ENGLISH, "score")
     sizes = dict(drawn_sizes)
     assert sizes["Þórdís"] >= LARGER and sizes["987"] >= LARGER
     drawn_sizes.clear()
