@@ -108,6 +108,14 @@ def drawn_for_you(t: Translator, tiles: tuple[Tile, ...]) -> str:
                     len(tiles), tiles=", ".join(map(str, tiles)))
 
 
+def drew_for_you(t: Translator, count: int) -> str:
+    """``count`` tiles the bot drew for the reader, told without the tiles (they were played
+    or knocked with since)."""
+    if count == 1:
+        return t("I drew a tile for you.")
+    return t.plural("I drew {count} tile for you.", "I drew {count} tiles for you.", count)
+
+
 def describe_draws(t: Translator, name: str, count: int) -> str:
     """``count`` tiles drawn in a row from the stock (``name`` already escaped)."""
     if count == 1:
@@ -206,7 +214,7 @@ def _after_draws(t: Translator, game: Game, view: TableView, index: int, count: 
     …"; to the player they were drawn for, "I drew 2 tiles for you. You could not …"), so
     each sentence starts as written in every language; a move made when time ran out keeps
     its ⏰ at the start of the line."""
-    drew = t.plural("I drew a tile for you.", "I drew {count} tiles for you.", count) if own \
+    drew = drew_for_you(t, count) if own \
         else describe_draws(t, named(mover(game, view, index)), count)
     timed = "⏰ "
     if text.startswith(timed):

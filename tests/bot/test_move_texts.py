@@ -16,6 +16,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.models import Player
 from bot.presentation import captions, movetexts, resulttexts
 from bot.presentation.pictures import labels_for
+from bot.wording import named
 from engine import (
     DRAW,
     KNOCK,
@@ -201,6 +202,33 @@ def test_a_knock_in_six_matador_says_its_cost_once() -> None:
         assert "-6" in plain(captions.table_caption(t, game_of(match), table_view(match)))
     free = replace(table_view(match).history[-1], points=())  # a knock that costs nothing
     assert plain(movetexts.describe_move(T, free, "Bob")) == "Bob knocked."
+
+
+def test_draws_and_the_move_they_led_to_are_sentences_of_one_line() -> None:
+    """Issue 24's readers: not "After drawing a tile: You could not …" with a capital after
+    the colon, but the draws as a sentence of their own, the move's sentence after it."""
+    match = started("six-matador", "1-2 4-4 4-5 4-6 5-5 5-6", "0-1 0-2 0-3 1-1 1-3 2-2",
+                    stock="2-3")
+    match.apply(0, Play(Tile(1, 2)))
+    match.apply(1, DRAW)
+    match.apply(1, KNOCK)
+    game, view = game_of(match), table_view(match)
+    moves = range(len(view.history))
+    assert [plain(line) for line in movetexts.moves_lines(T, game, view, moves)] == [
+        "Ann led 1-2.", "Bob drew a tile from the stock. Bob knocked: -6."]
+    assert plain(movetexts.moves_lines(T, game, view, moves, reader=1)[-1]) == (
+        "I drew a tile for you. You could not lay a tile, so I knocked for you: -6.")
+    timed = movetexts.moves_lines(T, game, view, moves, auto={"0:2"})[-1]
+    assert plain(timed) == ("⏰ Bob drew a tile from the stock. Bob knocked: -6. (time ran "
+                            "out: I moved for them)")
+    for language in LANGUAGES:
+        t = translator(language)
+        drew = movetexts.describe_draws(t, named("Bob"), 1)
+        knocked = movetexts.describe_move(t, view.history[2], "Bob")
+        assert movetexts.moves_lines(t, game, view, moves)[-1] == f"{drew} {knocked}"
+        own = movetexts.moves_lines(t, game, view, moves, reader=1)[-1]
+        assert own == movetexts.drew_for_you(t, 1) + " " + movetexts.knocked_for_you(
+            t, view.history[2])
 
 
 def reported(match: Match, ended: HandEnded) -> HandEnded:
