@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import html
-import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine import End
 
@@ -13,6 +12,10 @@ from .i18n import N_, Translator
 from .models import Player
 
 CAPTION_LIMIT = 1024
+# Unicode's first-strong isolate and pop directional isolate (UAX #9)
+FSI, PDI = "\N{FIRST STRONG ISOLATE}", "\N{POP DIRECTIONAL ISOLATE}"
+# The isolate initiators: left-to-right, right-to-left and first-strong (UAX #9)
+_OPENERS = frozenset("\N{LEFT-TO-RIGHT ISOLATE}\N{RIGHT-TO-LEFT ISOLATE}" + FSI)
 NAME_LIMIT = 24
 # An end of the layout as captions and buttons name it
 END_WORDS = {End.LEFT: N_("left"), End.RIGHT: N_("right"), End.UP: N_("up"),
@@ -31,7 +34,26 @@ def fit_caption(text: str, limit: int = CAPTION_LIMIT) -> str:
     lines = text.split("\n")
     while len("\n".join(lines)) > limit and len(lines) > 3:
         del lines[len(lines) // 2]
-    return "\n".join(lines)[:limit] if len("\n".join(lines)) > limit else "\n".join(lines)
+    return cut("\n".join(lines), limit)
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` at most ``limit`` characters long, cut (when it must be) before any tag or
+    isolated name the cut would split: a name's isolates are never left open, so a cut
+    cannot turn the rest of a line around."""
+    if len(text) <= limit:
+        return text
+    text = text[:limit]
+    for start, end in (("<", ">"), ("&", ";")):  # a tag, an entity (&lt;)
+        if text.rfind(start) > text.rfind(end):
+            text = text[: text.rfind(start)]
+    depth, opened = 0, len(text)
+    for i, c in enumerate(text):
+        if c in _OPENERS:
+            depth, opened = depth + 1, i if depth == 0 else opened
+        elif c == PDI and depth:
+            depth -= 1
+    return text[:opened] if depth else text
 
 
 def esc(text: str) -> str:
@@ -57,36 +79,58 @@ def or_list(t: Translator, words: Sequence[str]) -> str:
     return t("{choices} or {last}", choices=", ".join(words[:-1]), last=words[-1])
 
 
-# Unicode's first-strong isolate and pop directional isolate (UAX #9)
-FSI, PDI = "\N{FIRST STRONG ISOLATE}", "\N{POP DIRECTIONAL ISOLATE}"
-# Bidi classes a name may hold without any effect on the text around it in a left-to-right
-# line: left-to-right letters, European digits and their signs, neutrals and marks.
-_QUIET_BIDI = frozenset({"L", "EN", "ES", "ET", "CS", "NSM", "BN", "S", "WS", "ON"})
+def neutralised(name: str) -> str:
+    """``name`` with its own isolates balanced, so that the PDI we close it with pops our FSI
+    and nothing else: a PDI with no isolate of the name's to close is dropped (it would end
+    ours early and let the rest of the name move its neighbours), one that a truncation left
+    open is closed, and an isolate around the whole name goes (ours takes its place). The
+    name's embeddings and overrides stay: our PDI ends whatever of them is still open."""
+    kept: list[str] = []
+    depth = 0
+    for c in name:
+        if c in _OPENERS:
+            depth += 1
+        elif c == PDI:
+            if not depth:
+                continue
+            depth -= 1
+        kept.append(c)
+    text = "".join(kept) + PDI * depth
+    while len(text) >= 2 and text[0] in _OPENERS and _closes_at_end(text):
+        text = text[1:-1]
+    return text
 
 
-def isolated(text: str) -> str:
-    """``text`` (a player's name, as it goes into any message or button) kept to its own
-    direction: wrapped in FSI ... PDI when it holds anything right-to-left or a directional
-    control, so "Budi 7 · عبد الرحمن 30" keeps its order and a line that starts with an Arabic
-    name does not flip; the PDI also ends any embedding a name leaves open. A name of only
-    left-to-right letters, digits and neutrals cannot move its neighbours in our languages'
-    left-to-right lines, so it stays as typed: invisible characters around it would only get
-    in the way of copying or searching for it."""
-    if all(unicodedata.bidirectional(c) in _QUIET_BIDI for c in text):
-        return text
-    return FSI + text + PDI
+def _closes_at_end(text: str) -> bool:
+    """Whether the isolate ``text`` (balanced) opens with is the one its last PDI closes."""
+    depth = 0
+    for i, c in enumerate(text):
+        depth += c in _OPENERS
+        depth -= c == PDI
+        if depth == 0:
+            return i == len(text) - 1
+    return False
+
+
+def isolated(name: str, markup: Callable[[str], str] = lambda text: text) -> str:
+    """A person's or computer player's name as it goes into any text (message, caption,
+    button, toast): ``markup`` of the neutralised name (see :func:`neutralised`), wrapped in
+    FSI ... PDI, so "Budi 7 · عبد الرحمن 30" keeps its order and a line that starts with an
+    Arabic name does not flip. Every name is wrapped, not only those that look right-to-left:
+    the wrap is then the same for each, and nothing about a name can leak into the line.
+    The one place a name becomes text: call it once per name (a name is never wrapped twice),
+    and shorten a name before it, never after."""
+    return FSI + markup(neutralised(name)) + PDI
 
 
 def named(text: str) -> str:
-    """A player's name for an HTML message: escaped and isolated (see :func:`isolated`).
-    Every name that goes into a text passes here (or through :func:`mention`)."""
-    return isolated(esc(text))
+    """A player's name for an HTML message: escaped inside its isolates."""
+    return isolated(text, esc)
 
 
 def mention(user_id: int, person: str) -> str:
-    """A link to the user, the isolates (see :func:`isolated`) outside it."""
-    link = f'<a href="tg://user?id={user_id}">{esc(person)}</a>'
-    return link if isolated(person) == person else FSI + link + PDI
+    """A link to the user, its isolates outside the link (so they are not part of it)."""
+    return isolated(person, lambda name: f'<a href="tg://user?id={user_id}">{esc(name)}</a>')
 
 
 def who(player: Player) -> str:

@@ -108,6 +108,14 @@ def drawn_for_you(t: Translator, tiles: tuple[Tile, ...]) -> str:
                     len(tiles), tiles=", ".join(map(str, tiles)))
 
 
+def drew_for_you(t: Translator, count: int) -> str:
+    """``count`` tiles the bot drew for the reader, told without the tiles (they were played
+    or knocked with since)."""
+    if count == 1:
+        return t("I drew a tile for you.")
+    return t.plural("I drew {count} tile for you.", "I drew {count} tiles for you.", count)
+
+
 def describe_draws(t: Translator, name: str, count: int) -> str:
     """``count`` tiles drawn in a row from the stock (``name`` already escaped)."""
     if count == 1:
@@ -195,11 +203,23 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
             text = _one_move(t, game, view, index, auto, reader)
         count = min(_draws_in_a_row(view, index - 1), index - indices[0]) \
             if _move_after_draws(view, index - 1) else 0
-        if count:
-            text = t.plural("After drawing a tile: {move}",
-                            "After drawing {count} tiles: {move}", count, move=text)
-        lines.append(text)
+        lines.append(_after_draws(t, game, view, index, count, own, text) if count else text)
     return lines
+
+
+def _after_draws(t: Translator, game: Game, view: TableView, index: int, count: int,
+                 own: bool, text: str) -> str:
+    """Move ``index``, told as ``text``, on one line after the ``count`` draws that led to it:
+    the draws are a sentence of their own ("Budi drew 2 tiles from the stock. Budi laid
+    …"; to the player they were drawn for, "I drew 2 tiles for you. You could not …"), so
+    each sentence starts as written in every language; a move made when time ran out keeps
+    its ⏰ at the start of the line."""
+    drew = drew_for_you(t, count) if own \
+        else describe_draws(t, named(mover(game, view, index)), count)
+    timed = "⏰ "
+    if text.startswith(timed):
+        return timed + drew + " " + text.removeprefix(timed)
+    return drew + " " + text
 
 
 def _move_after_draws(view: TableView, index: int) -> bool:

@@ -22,10 +22,19 @@ from bot.handlers.runtime import KEY, Runtime
 from bot.models import Game
 from bot.service import GameService
 from bot.storage.games import game_from_row
+from bot.wording import FSI, PDI
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
 from fakeapi.players import Table
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
+# Every name in a text is isolated (bot.wording.isolated); tests about something else read
+# the texts without the isolates, tests about names read them as sent (raw_texts).
+_ISOLATES = str.maketrans("", "", FSI + PDI)
+
+
+def plain(text: str) -> str:
+    """``text`` without the isolates around its names: "Ayu laid 3-4", as a reader sees it."""
+    return text.translate(_ISOLATES)
 
 
 @dataclass
@@ -96,6 +105,11 @@ class Group:
         return self.server.topic_messages(self.chat, self.topic)
 
     def texts(self) -> list[str]:
+        """The group's texts as read (names without their isolates: see :func:`plain`)."""
+        return [plain(text) for text in self.raw_texts()]
+
+    def raw_texts(self) -> list[str]:
+        """The group's texts as sent, the isolates around names included."""
         return [m.text or m.caption or "" for m in self.messages()]
 
     def send(self, user: FakeUser, text: str) -> StoredMessage:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot_kit import Group, lobby_button
+from bot_kit import Group, lobby_button, plain
 
 from bot.models import Status
 from bot.service.settings import GroupSettings
@@ -27,7 +27,7 @@ async def open_with_computers(group: Group, humans: int, levels: list[int]) -> T
         record = group.users[0].press(lobby, f"a:{gid}:{level}")
         await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
     await group.server.wait_for(  # the seat lines: "3. 🤖 Nova"
-        lambda: len(re.findall(r"^\d+\. 🤖", lobby.text or "", re.M)) == len(levels))
+        lambda: len(re.findall(r"^\d+\. 🤖", plain(lobby.text or ""), re.M)) == len(levels))
     if levels:
         taken_off = group.users[1].press(lobby, f"k:{gid}")  # nor takes them off
         await group.server.wait_for(lambda: taken_off.answered)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_kit import Group
+from bot_kit import Group, plain
 
 import engine.match
 from engine import Deal, Tile
@@ -63,7 +63,7 @@ def private_texts(group: Group, user: FakeUser) -> Iterator[str]:
     too: a hand message is sent again when the player's turn comes)."""
     for message in group.server.world.messages_in(user.private_chat):
         for version in message.versions if message.from_bot else ():
-            yield version.caption or version.text or ""
+            yield plain(version.caption or version.text or "")
 
 
 @pytest.mark.parametrize("dealt", ["bergen_blocked_all_doubles"], indirect=True)

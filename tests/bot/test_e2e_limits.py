@@ -11,7 +11,7 @@ import signal
 import sys
 from pathlib import Path
 
-from bot_kit import Group, lobby_button
+from bot_kit import Group, lobby_button, plain
 
 from bot.app import begin_stop, build_application, running
 from bot.handlers.runtime import KEY, Runtime
@@ -34,7 +34,7 @@ def second_group(group: Group, title: str = "Second table") -> Group:
 def table_caption(group: Group) -> str:
     game = group.game()
     assert game.messages.table_message is not None
-    return group.server.message(group.chat, game.messages.table_message).caption or ""
+    return plain(group.server.message(group.chat, game.messages.table_message).caption or "")
 
 
 def turn_shown(group: Group) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot_kit import Group, lobby_button
+from bot_kit import Group, lobby_button, plain
 
 from bot.models import Status
 from fakeapi.demo import demo
@@ -191,7 +191,7 @@ async def test_the_lobby_says_when_the_table_is_ready_and_calls_the_creator(grou
         record = group.users[3].press(lobby, lobby_button(lobby, "j") or "")
         await group.server.wait_for(lambda: record.answered)
         await group.server.wait_for(lambda: "4 players: Ayu can start. 1 more can still join."
-                                    in (lobby.text or ""))
+                                    in plain(lobby.text or ""))
         call = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
              if "the table is ready" in (m.text or "")), None))
@@ -243,7 +243,7 @@ async def test_play_again_opens_the_same_table_with_the_seats_turned(group: Grou
         for user in (sergei, thora, ayu):
             record = user.press(lobby, lobby_button(lobby, "j") or "")
             await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
-        await group.server.wait_for(lambda: "Budi can start" in (lobby.text or ""))
+        await group.server.wait_for(lambda: "Budi can start" in plain(lobby.text or ""))
         twice = budi.press(result, "🔁 Play again")  # one table at a time
         await group.server.wait_for(lambda: twice.answered)
         assert twice.answer_text == "You are already in this game."
@@ -259,12 +259,12 @@ async def test_pair_players_choose_their_partners_in_the_lobby(group: Group) -> 
     async with group.bot():
         await group.open_table("pair", players=4)
         lobby = group.lobby()
-        assert "Pairs: Ayu & Sergei · Budi & Þóra." in (lobby.text or "")
+        assert "Pairs: Ayu & Sergei · Budi & Þóra." in plain(lobby.text or "")
         refused = budi.press(lobby, "🔀 Other pairs")  # the creator decides
         await group.server.wait_for(lambda: refused.answered)
         assert "created" in (refused.answer_text or "")
         def pairs() -> str:
-            return re.search(r"Pairs: (.+)\.", lobby.text or "").group(1)  # type: ignore[union-attr]
+            return re.search(r"Pairs: (.+)\.", plain(lobby.text or "")).group(1)  # type: ignore[union-attr]
 
         seen = [pairs()]
         for _ in range(3):
@@ -312,10 +312,10 @@ async def test_a_creator_without_a_private_chat_is_told_to_open_it_not_to_press_
         seated = ayu.press(lobby, "🤖 + normal")
         await group.server.wait_for(lambda: seated.answered)
         await group.server.wait_for(lambda: "2 players" in lobby.content)
-        assert "1. Ayu 📵" in lobby.content
-        assert ("2 players: waiting for Ayu to open a private chat with me." in lobby.content)
+        assert "1. Ayu 📵" in plain(lobby.content)
+        assert "2 players: waiting for Ayu to open a private chat with me." in plain(lobby.content)
         assert ("📵 I cannot send Ayu their tiles yet: tap “💬 Open my private chat” below, "
-                "then Start in our chat.") in lobby.content
+                "then Start in our chat.") in plain(lobby.content)
         assert "can start" not in lobby.content
         call = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
@@ -323,7 +323,7 @@ async def test_a_creator_without_a_private_chat_is_told_to_open_it_not_to_press_
         assert ayu.id in call.mentioned_user_ids
         assert not group.said("the table is ready: press Start")
         ayu.open_url(lobby.button("💬 Open my private chat").url or "")
-        await group.server.wait_for(lambda: "Ayu can start" in lobby.content)
+        await group.server.wait_for(lambda: "Ayu can start" in plain(lobby.content))
         assert "📵" not in lobby.content
         await group.server.wait_for(lambda: group.said("✅ Ayu, the table is ready"))
         start = ayu.press(lobby, lobby_button(lobby, "s") or "")
@@ -336,17 +336,17 @@ async def test_a_seated_player_who_blocks_the_bot_is_marked_in_the_lobby(group: 
     async with group.bot():
         await group.open_table("pair", players=4)
         lobby = group.lobby()
-        assert "Ayu can start" in lobby.content
+        assert "Ayu can start" in plain(lobby.content)
         budi.block_bot()
-        await group.server.wait_for(lambda: "Budi 📵" in lobby.content)
-        assert "4 players: waiting for Budi to open a private chat with me." in lobby.content
+        await group.server.wait_for(lambda: "Budi 📵" in plain(lobby.content))
+        assert "4 players: waiting for Budi to open a private chat with me." in plain(lobby.content)
         call = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
              if "I cannot send you your tiles yet" in (m.text or "")), None))
         assert budi.id in call.mentioned_user_ids
         budi.unblock_bot()
         budi.send_private("/start")
-        await group.server.wait_for(lambda: "Ayu can start" in lobby.content)
+        await group.server.wait_for(lambda: "Ayu can start" in plain(lobby.content))
         assert "📵" not in lobby.content
 
 

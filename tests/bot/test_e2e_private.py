@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from bot_kit import Group
+from bot_kit import Group, plain
 
 from bot.models import Status
 from fakeapi import StoredMessage
@@ -24,7 +24,7 @@ async def test_the_turn_message_tells_what_happened_and_where_the_table_is(group
         for _ in range(5):
             await table.play_one()
         user, message = await group.server.wait_for(table.whose_turn)
-        caption = message.caption or ""
+        caption = plain(message.caption or "")
         seat = group.users.index(user)
         partner = group.users[(seat + 2) % 4].first_name
         assert "Since your last turn:" in caption
@@ -171,7 +171,7 @@ async def test_history_keeps_who_made_each_move_after_a_seat_changes_hands(group
         await Table(group.server, [group.users[3]]).play_one()  # Þóra moves: a new caption
         assert len(game.match.hand.moves) > moves_before  # type: ignore[union-attr]
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
-        caption = table_message.caption or ""  # type: ignore[union-attr]
+        caption = plain(table_message.caption or "")  # type: ignore[union-attr]
         assert record.answered
     assert re.search(r"^Sergei (laid|led|knocked)", caption, re.M), caption
     moves = [line for line in caption.splitlines() if re.match(r"^\S.* (laid|led|knocked)", line)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from bot_kit import Group
+from bot_kit import Group, plain
 
 from bot.models import Status
 from bot.publishing.handsync import WIN_EFFECT
@@ -144,7 +144,7 @@ async def test_a_knock_is_told_once_in_order_among_the_moves(group: Group) -> No
         assert knocked_turn(), "no knock in the whole match"
         user, message = table.whose_turn()  # type: ignore[misc]
         seat = group.users.index(user)
-        caption = message.caption or ""
+        caption = plain(message.caption or "")
         lines = caption.splitlines()
         bullets = [line for line in lines if line.startswith("• ")]
         assert caption.count("so I knocked for you") == 1, caption

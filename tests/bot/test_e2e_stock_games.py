@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from bot_kit import Group, counting_seeds, die_after_commit
+from bot_kit import Group, counting_seeds, die_after_commit, plain
 
 from bot.models import Status
 from engine import ActionKind, Tile, match_to_dict, table_view, variant
@@ -168,7 +168,7 @@ async def test_six_matador_match_result_settles_up(group: Group) -> None:
     settled = variant("six-matador").settlement(match.scores, match.winner)  # type: ignore[attr-defined]
     expected = " · ".join(f"{name} {value:+d}" for name, value in zip(game.names, settled,
                                                                        strict=True))
-    assert f"Settling up (the winner gets the difference from each): {expected}." in (
+    assert f"Settling up (the winner gets the difference from each): {expected}." in plain(
         end.caption or "")
     assert settled[match.winner] == sum(match.scores[match.winner] - s for s in match.scores)
 

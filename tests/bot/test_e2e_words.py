@@ -1,6 +1,6 @@
 """What groups still felt at the table (issue 24), read through Telegram: a rule said once, a
-Bergen hand's +2 with its reason, draws and the move they led to on one line, right-to-left
-names kept to themselves, two /newgame at once, /settings page by page, and the words each
+Bergen hand's +2 with its reason, draws and the move they led to on one line, every
+name kept to itself, two /newgame at once, /settings page by page, and the words each
 language's readers asked for."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_kit import Group, counting_seeds
+from bot_kit import Group, counting_seeds, lobby_button, plain
 from test_e2e_hand_reasons import Script
 
 import engine.match
@@ -22,8 +22,8 @@ from fakeapi.players import Table
 
 
 def everything_said(group: Group) -> list[str]:
-    """Every version of every group message (captions are edited in place)."""
-    return [v.caption or v.text or "" for m in group.messages() for v in m.versions]
+    """Every version of every group message (captions are edited in place), as read."""
+    return [plain(v.caption or v.text or "") for m in group.messages() for v in m.versions]
 
 
 def tiles(text: str) -> tuple[Tile, ...]:
@@ -60,31 +60,95 @@ async def test_matador_answers_a_set_it_does_not_play_with_the_set_it_does(group
     assert not group.said("set is 6.")
 
 
-# --- 5. right-to-left names -----------------------------------------------------------------
+# --- 5. every name isolated ------------------------------------------------------------------
 ARABIC = "عبد الرحمن"
+RLO = "\N{RIGHT-TO-LEFT OVERRIDE}"
+# As each player typed their name -> as every text must write it (between FSI and PDI): an
+# override left open stays (the PDI ends it), a stray PDI goes (it would end the isolate early),
+# a long name is shortened inside its isolates.
+WRITTEN = {"Budi": "Budi", ARABIC: ARABIC, f"Eve{PDI}{RLO}lyn": f"Eve{RLO}lyn",
+           "Ä" * 30: "Ä" * 23 + "…"}
 
 
 @pytest.fixture
 def mixed(telegram: FakeTelegramServer, tmp_path: Path) -> Group:
-    users = [telegram.add_user(name, language_code="en") for name in ("Budi", ARABIC, "Ayu")]
+    users = [telegram.add_user(name, language_code="en") for name in WRITTEN]
     chat = telegram.add_group("Domino evening", members=users, admins=users[:1])
     return Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
 
 
-async def test_a_right_to_left_name_is_isolated_wherever_it_is_written(mixed: Group) -> None:
+def everything_read(group: Group) -> list[str]:
+    """Every text anyone read from the bot: each version of each message in the group and in
+    the players' private chats, their buttons, and the answers to their taps."""
+    chats = [group.chat, *(user.private_chat for user in group.users)]
+    versions = [v for chat in chats for m in group.server.bot_messages(chat) for v in m.versions]
+    texts = [v.caption or v.text or "" for v in versions]
+    texts += [button.text for v in versions for row in v.buttons for button in row]
+    return texts + [tap.answer_text or "" for tap in group.server.world.callbacks.values()]
+
+
+def assert_isolated_once(texts: list[str]) -> None:
+    for text in texts:
+        assert FSI + FSI not in text and PDI + PDI not in text, text
+        assert text.count(FSI) == text.count(PDI), text
+        for typed, written in WRITTEN.items():
+            assert text.count(written) == text.count(FSI + written + PDI), text
+            assert typed == written or typed not in text, text
+
+
+async def test_every_name_is_isolated_once_wherever_it_is_written(mixed: Group) -> None:
     async with mixed.bot():
-        table = await mixed.start("muggins target=30", players=3)
-        await table.play_until(lambda: len(mixed.hand_results()) == 1)
-    isolated = f"{FSI}{ARABIC}{PDI}"
-    said = everything_said(mixed)
-    lobby = next(t for t in said if "Players (3)" in t)
-    assert f"2. {isolated}" in lobby and "1. Budi\n" in lobby  # left-to-right names: as typed
-    result = mixed.hand_results()[0]
-    score = next(line for line in result.splitlines() if line.startswith("Score:"))
-    assert f"{isolated} " in score and FSI + "Budi" not in score
-    # No name is written bare: every appearance of it is inside its isolates.
-    for text in said:
-        assert text.count(ARABIC) == text.count(isolated), text
+        table = await mixed.start("gaple target=1")  # the first hand decides the match
+        await table.play_until(mixed.match_over)
+        mixed.send(mixed.users[0], "/scoreboard")
+        await mixed.server.wait_for(lambda: mixed.said("Scoreboard"))
+    read = everything_read(mixed)
+    assert_isolated_once(read)
+    said = [v.caption or v.text or "" for m in mixed.messages() for v in m.versions]
+    for written in WRITTEN.values():  # each is written in the group, isolated
+        assert any(FSI + written + PDI in text for text in said), written
+    assert not any("Ä" * 24 in text for text in read)
+    lobby = next(t for t in said if "Players (4)" in t)
+    assert f"1. {FSI}Budi{PDI}\n" in lobby and f"2. {FSI}{ARABIC}{PDI}" in lobby
+    # The Arabic name starts lines of the table's moves: its isolate keeps them left-to-right.
+    lines = [line for text in said for line in text.splitlines()]
+    assert any(line.startswith(f"{FSI}{ARABIC}{PDI} ") for line in lines)
+    score = next(line for line in lines if line.startswith("Score:"))
+    assert f"{FSI}Budi{PDI} " in score and f"{FSI}{ARABIC}{PDI} " in score
+    # A mention links the name alone: its isolates stay outside the link.
+    version = next(v for m in mixed.messages() for v in m.versions
+                   if "Players (4)" in (v.text or ""))
+    units = (version.text or "").encode("utf-16-le")
+    linked = [units[2 * e["offset"]: 2 * (e["offset"] + e["length"])].decode("utf-16-le")
+              for e in version.entities if e["type"] == "text_mention"]
+    assert linked and linked[0] == "Budi"
+
+
+@pytest.mark.xfail(strict=True, reason="three names still reach texts bare: the computer's in "
+                   "bot/handlers/buttons.py lobby_tapped, the player to move's in "
+                   "bot/errors.py NotYourTurnError, the untruncated full name in "
+                   "bot/handlers/boards.py (/stats)")
+async def test_names_in_tap_answers_and_stats_are_isolated(mixed: Group) -> None:
+    async with mixed.bot():
+        await mixed.open_table("gaple", players=3)
+        lobby, creator = mixed.lobby(), mixed.users[0]
+        seated = creator.press(lobby, f"a:{mixed.game().game_id}:1")  # a computer: 4th seat
+        await mixed.server.wait_for(lambda: seated.answered)
+        start = creator.press(lobby, lobby_button(lobby, "s") or "")
+        await mixed.server.wait_for(lambda: start.answered)
+        user, _ = await mixed.server.wait_for(Table(mixed.server, mixed.users[:3]).whose_turn)
+        other = mixed.users[(mixed.users.index(user) + 1) % 3]
+        hand = [m for m in mixed.server.bot_messages(other.private_chat) if m.photo][-1]
+        tile = next(b for row in hand.buttons for b in row if b.callback_data)
+        refused = other.press(hand, tile.text)
+        await mixed.server.wait_for(lambda: refused.answered)
+        mixed.users[3].send_private("/stats")
+        await mixed.server.wait_for(lambda: any(
+            "has not finished a match" in (m.text or "")
+            for m in mixed.server.bot_messages(mixed.users[3].private_chat)))
+    assert (seated.answer_text or "").startswith(FSI)
+    assert (refused.answer_text or "").startswith("It is " + FSI)
+    assert_isolated_once(everything_read(mixed))
 
 
 # --- 11. /settings page by page -------------------------------------------------------------
@@ -146,7 +210,8 @@ async def test_bergens_plus_two_to_the_only_hand_without_a_double_says_why(
     assert result[reason + 1].startswith("Ayu wins the blocked hand: +2 for it")
     # A draw and the knock or lay it led to are one line of the table's caption.
     said = "\n".join(everything_said(group))
-    assert re.search(r"^After drawing a tile: \w+ (knocked|laid \d-\d)", said, re.MULTILINE)
+    assert re.search(r"^(\w+) drew (a tile|\d+ tiles) from the stock\. \1 (knocked|laid \d-\d)",
+                     said, re.MULTILINE)
     assert not re.search(r"drew a tile from the stock\.\n\w+ (knocked|laid)", said)
 
 

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
+from bot_kit import plain
 
 from bot.errors import UserError
 from bot.i18n import translator
@@ -229,7 +230,7 @@ def test_a_blocked_pair_hand_shows_both_pairs_sums() -> None:
     game = Game(1, -1, Status.PLAYING, "pair", {}, 1,
                 [Player(i + 1, name) for i, name in enumerate(("Ann", "Bob", "Cid", "Dee"))],
                 match, 0, "en", Messages())
-    text = hand_result_text(translator("en"), game, ended, table_view(match))
+    text = plain(hand_result_text(translator("en"), game, ended, table_view(match)))
     sums = (ended.totals[0] + ended.totals[2], ended.totals[1] + ended.totals[3])
     assert f"Pairs' pips: Ann & Cid {sums[0]} · Bob & Dee {sums[1]}." in text
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from bot_kit import plain
+
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
 from bot.presentation import captions, keyboards
@@ -103,10 +105,10 @@ def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
     labels = [label for label, _ in buttons[:-1]]
     assert "✂ give left (1)" in labels and "✂ give right (1)" in labels
     assert Lay(1, 5, Tile(3, 4), End.LEFT, Way.CUT) in [tap for _, tap in buttons]
-    caption = captions.hand_caption(T, game_of(match), player_view(match, 1))
+    caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 1)))
     assert "You may cut with 3-4: the ribbon you give goes to Ann." in caption
     match.apply(1, Cut(Tile(3, 4), End.LEFT))
-    table = captions.table_caption(T, game_of(match), table_view(match))
+    table = plain(captions.table_caption(T, game_of(match), table_view(match)))
     assert "✂ Bob cut with 3-4: Ann takes the left ribbon, 1 tile, and moves next." in table
 
 

@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from bot_kit import drawn_words
+from bot_kit import drawn_words, plain
 from test_lay_choices import choice_buttons, game_of, started
 
 from bot.gamebook import PRESENTATIONS
@@ -16,6 +16,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.models import Player
 from bot.presentation import captions, movetexts, resulttexts
 from bot.presentation.pictures import labels_for
+from bot.wording import named
 from engine import (
     DRAW,
     KNOCK,
@@ -42,7 +43,7 @@ def test_the_table_caption_says_what_each_lay_scored_and_why() -> None:
     match = started("muggins", *MUGGINS)
     match.apply(0, Play(Tile(5, 5)))  # the spinner alone: the count is 10
     match.apply(1, Play(Tile(0, 5), End.LEFT))  # 0 + 10 on the spinner's other side: 10
-    caption = captions.table_caption(T, game_of(match), table_view(match))
+    caption = plain(captions.table_caption(T, game_of(match), table_view(match)))
     assert "Ann led 5-5. +10: the open ends add up to 10." in caption
     assert "Bob laid 0-5 on the left. +10: the open ends add up to 10." in caption
     assert "this hand so far: Ann +10 · Bob +10" in caption
@@ -54,7 +55,7 @@ def test_six_matador_lays_and_knocks_carry_every_reason() -> None:
     match.apply(1, Play(Tile(4, 6), End.RIGHT))  # 2 + 4 make the 6, and a free 6 stays open
     view = table_view(match)
     assert view.history[-1].points == ((1, ScoreReason.JOINT), (5, ScoreReason.FREE_SIX))
-    caption = captions.table_caption(T, game_of(match), view)
+    caption = plain(captions.table_caption(T, game_of(match), view))
     assert "Bob laid 4-6 on the right. +6: a tile laid along, a free 6 left open." in caption
     assert resulttexts.points_list(T, view.history, 1) == "tiles along 1, free sixes 5"
     assert resulttexts.points_list(T, view.history, 0) == ""  # the lead scores nothing
@@ -82,17 +83,17 @@ def test_the_ribbon_that_waits_is_explained_in_every_language() -> None:
     match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
     match.apply(0, Play(Tile(1, 1)))
     match.apply(1, Play(Tile(1, 3), End.LEFT))  # the left ribbon is a tile ahead: it waits
-    english = captions.table_caption(T, game_of(match), table_view(match))
+    english = plain(captions.table_caption(T, game_of(match), table_view(match)))
     assert "Open ends: left 3 ⏸ · right 1." in english
     assert "⏸ The left ribbon waits until the right one catches up." in english
     for language in LANGUAGES:
         t = translator(language)
-        caption = captions.table_caption(t, game_of(match), table_view(match))
+        caption = plain(captions.table_caption(t, game_of(match), table_view(match)))
         waits = next(line for line in caption.splitlines() if line.startswith("⏸ "))
         assert waits == t("⏸ The left ribbon waits until the right one catches up.")
         assert language == "en" or waits not in english  # translated
     match.apply(0, Play(Tile(1, 4), End.RIGHT))  # level again: nothing waits
-    assert "⏸" not in captions.table_caption(T, game_of(match), table_view(match))
+    assert "⏸" not in plain(captions.table_caption(T, game_of(match), table_view(match)))
 
 
 def test_the_cut_buttons_fit_a_phone_in_every_language() -> None:
@@ -145,18 +146,18 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
     game = game_of(match)
     most = reported(match, HandEnded(0, HandEndReason.BLOCKED, None, False, 1, (9, 30), (0, 6),
                                      (0, 6), 0, (0, 6)))
-    text = resulttexts.hand_result_text(T, game, most, replace(view, result=most))
+    text = plain(resulttexts.hand_result_text(T, game, most, replace(view, result=most)))
     assert "Scored during the hand: Bob 6 (tiles along 1, free sixes 5)." in text
     assert "Bob wins the hand with the most points: 6." in text
     assert "Pips counted" not in text  # Six-matador's pips count for nothing
     lighter = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (0, 6), (0, 6), 0,
                         (0, 6))  # won by the lighter hand, with nothing more for it
-    text = resulttexts.hand_result_text(T, game, lighter, replace(view, result=lighter))
+    text = plain(resulttexts.hand_result_text(T, game, lighter, replace(view, result=lighter)))
     assert "Ann wins the blocked hand: 0 in this hand." in text
     assert "+0" not in text  # nothing added is not said as "+0 for it"
     out = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (0, 16), (0, 16), 0, (0, 6))
-    assert "Bob wins the hand: +10 for going out, 16 in this hand." in resulttexts.hand_result_text(
-        T, game, out, replace(view, result=out))
+    text = plain(resulttexts.hand_result_text(T, game, out, replace(view, result=out)))
+    assert "Bob wins the hand: +10 for going out, 16 in this hand." in text
 
 
 def test_going_out_in_bergen_is_scored_once_in_the_result() -> None:
@@ -164,7 +165,7 @@ def test_going_out_in_bergen_is_scored_once_in_the_result() -> None:
     match.apply(0, Play(Tile(0, 0)))  # the lowest double leads and scores 2
     view = table_view(match)
     out = HandEnded(0, HandEndReason.OUT, 0, True, 0, (0, 25), (4, 0), (4, 0), 8, (2, 0))
-    text = resulttexts.hand_result_text(T, game_of(match), out, replace(view, result=out))
+    text = plain(resulttexts.hand_result_text(T, game_of(match), out, replace(view, result=out)))
     assert "Ann went out with 0-0!" in text
     assert "Scored during the hand: Ann 2 (double lead 2)." in text
     assert "Ann wins the hand: +2 for going out, 4 in this hand." in text
@@ -177,10 +178,10 @@ def test_a_player_reads_what_the_knock_made_for_them_cost() -> None:
     match.apply(0, Play(Tile(1, 2)))
     match.apply(1, DRAW)  # nothing fits 1 or 2, nor does the tile drawn
     match.apply(1, KNOCK)
-    waiting = captions.hand_caption(T, game_of(match), player_view(match, 1))
+    waiting = plain(captions.hand_caption(T, game_of(match), player_view(match, 1)))
     assert "knocked for you" not in waiting  # told once, in order, on the player's next turn
     match.apply(0, player_view(match, 0).legal[0])
-    caption = captions.hand_caption(T, game_of(match), player_view(match, 1))
+    caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 1)))
     assert ("• I drew a tile for you: 2-3. You could not lay a tile, so I knocked for you: -6."
             in caption)
     assert "knock costs" not in caption  # said once, not "knocked ... a knock costs 6"
@@ -192,15 +193,42 @@ def test_a_knock_in_six_matador_says_its_cost_once() -> None:
     match.apply(0, Play(Tile(1, 2)))
     match.apply(1, DRAW)
     match.apply(1, KNOCK)
-    caption = captions.table_caption(T, game_of(match), table_view(match))
+    caption = plain(captions.table_caption(T, game_of(match), table_view(match)))
     assert "Bob knocked: -6." in caption
     assert "knock costs" not in caption
     assert resulttexts.points_list(T, table_view(match).history, 1) == "knocks -6"
     for language in LANGUAGES:  # the figure is in every language's sentence
         t = translator(language)
-        assert "-6" in captions.table_caption(t, game_of(match), table_view(match))
+        assert "-6" in plain(captions.table_caption(t, game_of(match), table_view(match)))
     free = replace(table_view(match).history[-1], points=())  # a knock that costs nothing
-    assert movetexts.describe_move(T, free, "Bob") == "Bob knocked."
+    assert plain(movetexts.describe_move(T, free, "Bob")) == "Bob knocked."
+
+
+def test_draws_and_the_move_they_led_to_are_sentences_of_one_line() -> None:
+    """Issue 24's readers: not "After drawing a tile: You could not …" with a capital after
+    the colon, but the draws as a sentence of their own, the move's sentence after it."""
+    match = started("six-matador", "1-2 4-4 4-5 4-6 5-5 5-6", "0-1 0-2 0-3 1-1 1-3 2-2",
+                    stock="2-3")
+    match.apply(0, Play(Tile(1, 2)))
+    match.apply(1, DRAW)
+    match.apply(1, KNOCK)
+    game, view = game_of(match), table_view(match)
+    moves = range(len(view.history))
+    assert [plain(line) for line in movetexts.moves_lines(T, game, view, moves)] == [
+        "Ann led 1-2.", "Bob drew a tile from the stock. Bob knocked: -6."]
+    assert plain(movetexts.moves_lines(T, game, view, moves, reader=1)[-1]) == (
+        "I drew a tile for you. You could not lay a tile, so I knocked for you: -6.")
+    timed = movetexts.moves_lines(T, game, view, moves, auto={"0:2"})[-1]
+    assert plain(timed) == ("⏰ Bob drew a tile from the stock. Bob knocked: -6. (time ran "
+                            "out: I moved for them)")
+    for language in LANGUAGES:
+        t = translator(language)
+        drew = movetexts.describe_draws(t, named("Bob"), 1)
+        knocked = movetexts.describe_move(t, view.history[2], "Bob")
+        assert movetexts.moves_lines(t, game, view, moves)[-1] == f"{drew} {knocked}"
+        own = movetexts.moves_lines(t, game, view, moves, reader=1)[-1]
+        assert own == movetexts.drew_for_you(t, 1) + " " + movetexts.knocked_for_you(
+            t, view.history[2])
 
 
 def reported(match: Match, ended: HandEnded) -> HandEnded:
@@ -210,7 +238,8 @@ def reported(match: Match, ended: HandEnded) -> HandEnded:
 
 def _ended(match: Match, ended: HandEnded) -> str:
     view, ended = table_view(match), reported(match, ended)
-    return resulttexts.hand_result_text(T, game_of(match), ended, replace(view, result=ended))
+    return plain(resulttexts.hand_result_text(T, game_of(match), ended,
+                                              replace(view, result=ended)))
 
 
 def test_the_hands_result_shows_the_pips_only_where_they_count() -> None:
@@ -271,7 +300,7 @@ def test_the_caption_counts_the_stock_only_where_the_hand_has_one(seats: int,
     match.deal_hand(random.Random(3))
     players = [Player(seat + 1, name) for seat, name in enumerate(("Ann", "Bob", "Cy", "Di"))]
     game = replace(game_of(match), players=players[:seats])
-    caption = captions.table_caption(T, game, table_view(match))
+    caption = plain(captions.table_caption(T, game, table_view(match)))
     assert ("Stock:" in caption) is said
 
 
@@ -299,7 +328,7 @@ def test_a_long_list_of_points_of_play_takes_a_line_per_seat() -> None:
         game = replace(game_of(match), players=[Player(i + 1, name) for i, name in
                                                 enumerate(("Ayu", "Budi", "Sergei", "Þóra"))])
         assert view.result is not None
-        lines = resulttexts.hand_result_text(T, game, view.result, view).splitlines()
+        lines = plain(resulttexts.hand_result_text(T, game, view.result, view)).splitlines()
         if "Scored during the hand:" in lines:
             split += 1
             seats = lines[lines.index("Scored during the hand:") + 1:][:4]

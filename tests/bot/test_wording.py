@@ -1,26 +1,57 @@
-"""Names in texts: each keeps its own direction (FSI ... PDI) where it could move its
-neighbours, and stays as typed where it cannot."""
+"""Names in texts: every one kept to its own direction (FSI ... PDI), once, with its own
+directional controls unable to reach past it; cuts never leave an isolate open."""
 
 from __future__ import annotations
 
 from bot.models import Player
-from bot.wording import FSI, PDI, isolated, mention, named, who
+from bot.wording import FSI, PDI, cut, fit_caption, isolated, mention, named, neutralised, who
+
+LRI, RLI = "\N{LEFT-TO-RIGHT ISOLATE}", "\N{RIGHT-TO-LEFT ISOLATE}"
+RLO = "\N{RIGHT-TO-LEFT OVERRIDE}"
 
 
-def test_right_to_left_names_and_directional_controls_are_isolated() -> None:
-    assert isolated("عبد الرحمن") == f"{FSI}عبد الرحمن{PDI}"
-    assert isolated("שרה") == f"{FSI}שרה{PDI}"
-    overriding = "Eve\N{RIGHT-TO-LEFT OVERRIDE}x"  # an override left open flips what follows
+def test_every_name_is_isolated_whatever_its_script() -> None:
+    for name in ("عبد الرحمن", "שרה", "Ayu", "Þóra", "Сергей", "🤖 Rio", "R2-D2 :)", "123"):
+        assert isolated(name) == f"{FSI}{name}{PDI}"
+
+
+def test_a_names_own_override_is_kept_and_ended_by_the_isolate() -> None:
+    overriding = f"Eve{RLO}x"  # an override left open would flip what follows
     assert isolated(overriding) == f"{FSI}{overriding}{PDI}"
 
 
-def test_left_to_right_names_stay_as_typed() -> None:
-    for name in ("Ayu", "Þóra", "Сергей", "🤖 Rio", "R2-D2 :)", "123"):
-        assert isolated(name) == name
+def test_a_stray_pdi_in_a_name_cannot_close_the_isolate_early() -> None:
+    assert neutralised(f"Eve{PDI}عمر") == "Eveعمر"
+    assert isolated(f"{PDI}{PDI}Eve") == f"{FSI}Eve{PDI}"
+
+
+def test_an_isolate_a_name_leaves_open_is_closed_inside_ours() -> None:
+    # (as after a truncation): our PDI must close our FSI, not the name's RLI
+    assert isolated(f"Eve {RLI}عمر") == f"{FSI}Eve {RLI}عمر{PDI}{PDI}"
+
+
+def test_a_name_already_isolated_is_wrapped_once() -> None:
+    assert isolated(f"{FSI}Ayu{PDI}") == f"{FSI}Ayu{PDI}"
+    assert isolated(f"{LRI}{FSI}Ayu{PDI}{PDI}") == f"{FSI}Ayu{PDI}"
+    # two isolates side by side are the name's own: kept whole inside ours
+    assert isolated(f"{RLI}a{PDI} {RLI}b{PDI}") == f"{FSI}{RLI}a{PDI} {RLI}b{PDI}{PDI}"
 
 
 def test_html_names_and_mentions_keep_the_isolates_outside_the_markup() -> None:
     assert named("<ع>") == f"{FSI}&lt;ع&gt;{PDI}"
     assert mention(7, "عمر") == f'{FSI}<a href="tg://user?id=7">عمر</a>{PDI}'
-    assert mention(7, "Ayu") == '<a href="tg://user?id=7">Ayu</a>'
+    assert mention(7, "Ayu") == f'{FSI}<a href="tg://user?id=7">Ayu</a>{PDI}'
     assert who(Player(-1, "🤖 عمر")) == f"{FSI}🤖 عمر{PDI}"
+    assert who(Player(5, "Ayu")) == mention(5, "Ayu")
+
+
+def test_a_cut_never_splits_an_isolated_name_or_a_tag() -> None:
+    text = f"Score: {named('Budi')} 7 · {named('عبد الرحمن')} 30"
+    for limit in range(len(text) + 1):
+        part = cut(text, limit)
+        assert len(part) <= limit and text.startswith(part)
+        assert part.count(FSI) == part.count(PDI), (limit, part)
+    assert cut(f"x <b>{named('Ayu')}</b>", 4) == "x "
+    assert cut("a &amp; b", 4) == "a "
+    long_line = f"{named('Ayu')} " * 300
+    assert fit_caption(long_line).count(FSI) == fit_caption(long_line).count(PDI)
