@@ -72,8 +72,9 @@ class NotYourTurnError(UserError):
         if to_move_name is None:
             super().__init__(N_("It is not your turn."))
         else:
+            from .wording import isolated  # wording imports models, which import this module
             super().__init__(N_("It is {name}'s turn; I will write when it is yours."),
-                             name=to_move_name)
+                             name=isolated(to_move_name))
         self.to_move_name = to_move_name
 
 

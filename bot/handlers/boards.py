@@ -20,6 +20,7 @@ from ..presentation.boardtexts import (
 from ..presentation.painter import Urgency
 from ..service.scoreboards import parse_query
 from .runtime import runtime
+from .updates import player_of
 
 CAPTION_LIMIT = 1024
 CAPTION_ROWS = 5
@@ -63,5 +64,5 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if user is None or message is None:
         return
     t = translator(user.language_code)
-    stats = await rt.service.player_stats(user.id, user.full_name)
+    stats = await rt.service.player_stats(user.id, player_of(user).name)
     await message.reply_text(stats_text(t, stats), parse_mode=ParseMode.HTML)

@@ -209,7 +209,7 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     async with rt.locks.game(game.game_id):
         if isinstance(tap, AddComputer):
             added = await rt.service.add_computer(game, user.id, tap.level)
-            return t("{name} takes a seat.", name=added.name), None
+            return t("{name} takes a seat.", name=wording.isolated(added.name)), None
         if tap.action is LobbyAction.JOIN:
             await remember(rt, user)
             await rt.service.take_seat(game, player_of(user))

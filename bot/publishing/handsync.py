@@ -120,7 +120,7 @@ class HandSync:
             language = await self.service.storage.user_language(change.left.user_id)
             t = translator(language or game.language)
             text = t("🤖 {computer} plays your seat now. Thanks for playing!",  # one robot
-                     computer=wording.esc(game.players[change.seat].name.removeprefix("🤖 ")))
+                     computer=wording.named(game.players[change.seat].name.removeprefix("🤖 ")))
             try:
                 await self.messenger.bot.edit_message_caption(
                     chat_id=change.left.user_id, message_id=current.message_id, caption=text,
@@ -143,7 +143,7 @@ class HandSync:
             url = f"https://t.me/c/{chat[4:]}/{table}"
             return t('↩ <a href="{url}">The table in the group</a>', url=url)
         title = self.chat_titles.get(game.chat_id)
-        return t("↩ The table is in the group {name}.", name=wording.quote(title, 64)) if title \
+        return t("↩ The table is in the group {name}.", name=wording.named(wording.shorten(title, 64))) if title \
             else ""
 
     async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft, language: str | None

@@ -46,7 +46,7 @@ async def test_the_turn_message_tells_what_happened_and_where_the_table_is(group
                     if b.callback_data)
         record = group.users[other].press(current_hand(group, other), tile.text)
         await group.server.wait_for(lambda: record.answered)
-        assert record.answer_text == (f"It is {user.first_name}'s turn; I will write when it is "
+        assert plain(record.answer_text or "") == (f"It is {user.first_name}'s turn; I will write when it is "
                                       "yours.")
 
 

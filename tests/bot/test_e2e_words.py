@@ -124,10 +124,6 @@ async def test_every_name_is_isolated_once_wherever_it_is_written(mixed: Group) 
     assert linked and linked[0] == "Budi"
 
 
-@pytest.mark.xfail(strict=True, reason="three names still reach texts bare: the computer's in "
-                   "bot/handlers/buttons.py lobby_tapped, the player to move's in "
-                   "bot/errors.py NotYourTurnError, the untruncated full name in "
-                   "bot/handlers/boards.py (/stats)")
 async def test_names_in_tap_answers_and_stats_are_isolated(mixed: Group) -> None:
     async with mixed.bot():
         await mixed.open_table("gaple", players=3)

@@ -21,6 +21,7 @@ import aiohttp
 import asyncpg  # type: ignore[import-untyped]
 
 from benchmarks.latency import cpu_seconds
+from bot.wording import isolated
 from engine.record import replay
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage, WaitTimeoutError
 from fakeapi.players import button, live_buttons, second_taps
@@ -372,7 +373,7 @@ class Outcome:
         """Whether the group's "The match is over" message names the replayed winner."""
         if self.replayed_winner is None:
             return "It is a draw." in text
-        return f"🏆 {self.winner_name}" in text
+        return f"🏆 {isolated(self.winner_name)}" in text
 
     @property
     def agrees(self) -> bool:
