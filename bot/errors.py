@@ -64,7 +64,8 @@ class OutOfDateError(UserError):
 
 
 class NotYourTurnError(UserError):
-    """Another seat is to move: ``to_move`` names its player (None when nobody is)."""
+    """Another seat is to move: ``to_move_name`` names its player as it goes into a text
+    (isolated, :func:`bot.wording.isolated`), None when nobody is to move."""
 
     code = "not_your_turn"
 
@@ -72,9 +73,8 @@ class NotYourTurnError(UserError):
         if to_move_name is None:
             super().__init__(N_("It is not your turn."))
         else:
-            from .wording import isolated  # wording imports models, which import this module
             super().__init__(N_("It is {name}'s turn; I will write when it is yours."),
-                             name=isolated(to_move_name))
+                             name=to_move_name)
         self.to_move_name = to_move_name
 
 

@@ -22,6 +22,7 @@ from ..errors import GameOverError, NotPlayingError, NotYourTurnError, OutOfDate
 from ..i18n import N_
 from ..models import AWAY_AFTER, Game, Outgoing, Status
 from ..refusals import rule_message
+from ..wording import isolated
 from .lobby import Lobbies
 from .scoreboards import rating_changes
 from .thinker import Question
@@ -87,7 +88,7 @@ class Play(Lobbies):
         assert game.match is not None
         to_move = game.match.to_move
         if to_move is not None and to_move != seat:
-            raise NotYourTurnError(game.players[to_move].name)
+            raise NotYourTurnError(isolated(game.players[to_move].name))
         return seat
 
     def choosing(self, game: Game, user_id: int, move_no: int) -> PlayerView:

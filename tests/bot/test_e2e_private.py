@@ -46,8 +46,8 @@ async def test_the_turn_message_tells_what_happened_and_where_the_table_is(group
                     if b.callback_data)
         record = group.users[other].press(current_hand(group, other), tile.text)
         await group.server.wait_for(lambda: record.answered)
-        assert plain(record.answer_text or "") == (f"It is {user.first_name}'s turn; I will write when it is "
-                                      "yours.")
+        assert plain(record.answer_text or "") == (
+            f"It is {user.first_name}'s turn; I will write when it is yours.")
 
 
 async def test_choosing_an_end_says_which_tile_and_back_restores_the_tiles(group: Group) -> None:

@@ -11,7 +11,7 @@ import time
 from collections import Counter
 
 import pytest
-from bot_kit import Group
+from bot_kit import Group, plain
 
 import engine.match
 from engine import Deal, Tile, full_set
@@ -102,7 +102,7 @@ async def test_a_second_tap_refused_after_the_question_still_says_why(
         await group.server.wait_for(lambda: late.answered)
         assert late.answer_text is not None
         assert re.fullmatch(r"It is \w+'s turn; I will write when it is yours\.",
-                            late.answer_text), late.answer_text
+                            plain(late.answer_text)), late.answer_text
         assert game.move_no == moved
         await group.server.wait_idle()
     counts = answers_per_tap(group)
