@@ -62,6 +62,7 @@ Z95 = 1.96
 # CPU time of the deciding process: the machine may be shared, and with several workers
 # wall time would also measure the others' load rather than the decision.
 CLOCK = time.process_time
+Progress = Callable[[int, int], None]  # told (deals played, deals) as chunks of deals finish
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,14 +256,8 @@ def describe(game: str, level: str, figures: dict[str, Any]) -> str:
 
 
 def play_game(
-    game: str,
-    hands: int,
-    seed: int,
-    focus: str,
-    field: str,
-    pool: ProcessPoolExecutor | None,
-    others: Mapping[str, Player] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    game: str, hands: int, seed: int, focus: str, field: str, pool: ProcessPoolExecutor | None,
+    others: Mapping[str, Player] | None = None, progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Play ``hands`` hands of ``game`` (whole deals, every seating): the figures of each
     level and the focus level's edge. ``others``: players by name besides the engine's
@@ -277,14 +272,8 @@ def play_game(
 
 
 def play_deals(
-    game: str,
-    hands: int,
-    seed: int,
-    focus: str,
-    field: str,
-    pool: ProcessPoolExecutor | None,
-    others: Mapping[str, Player] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    game: str, hands: int, seed: int, focus: str, field: str, pool: ProcessPoolExecutor | None,
+    others: Mapping[str, Player] | None = None, progress: Progress | None = None,
 ) -> tuple[list[DealResult], dict[str, list[float]]]:
     """Every deal's result, in deal order, and each level's decision times (see
     :func:`play_game`)."""
