@@ -43,13 +43,13 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from engine import VARIANTS, variant
-from engine.ai import player
+from engine.ai import Player, player
 from engine.match import Match
 from engine.views import player_view
 
@@ -62,6 +62,7 @@ Z95 = 1.96
 # CPU time of the deciding process: the machine may be shared, and with several workers
 # wall time would also measure the others' load rather than the decision.
 CLOCK = time.process_time
+Progress = Callable[[int, int], None]  # told (deals played, deals) as chunks of deals finish
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,12 @@ class Task:
     seed: int
     first_deal: int
     deals: int
+    # Players by name that are no level of the engine's (an outside yardstick such as
+    # :mod:`benchmarks.ismcts`): the focus or field name looked up here first.
+    others: tuple[tuple[str, Player], ...] = ()
+
+    def player(self, name: str) -> Player:
+        return dict(self.others).get(name) or player(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +116,7 @@ def play_deal(task: Task, deal_number: int, times: dict[str, list[float]]) -> De
     decisive = dict.fromkeys(levels, 0.0)
     points = dict.fromkeys(levels, 0.0)
     seat_hands = dict.fromkeys(levels, 0)
-    players = {level: player(level) for level in levels}
+    players = {level: task.player(level) for level in levels}
     for number, seating in enumerate(seatings(task.game)):
         match = Match(task.game, SEATS)
         match.deal_hand(random.Random(f"{task.seed}/{task.game}/deal/{deal_number}"))
@@ -249,23 +256,47 @@ def describe(game: str, level: str, figures: dict[str, Any]) -> str:
 
 
 def play_game(
-    game: str, hands: int, seed: int, focus: str, field: str, pool: ProcessPoolExecutor | None
+    game: str, hands: int, seed: int, focus: str, field: str, pool: ProcessPoolExecutor | None,
+    others: Mapping[str, Player] | None = None, progress: Progress | None = None,
 ) -> dict[str, Any]:
+    """Play ``hands`` hands of ``game`` (whole deals, every seating): the figures of each
+    level and the focus level's edge. ``others``: players by name besides the engine's
+    levels; ``progress(deals_done, deals)`` is called as chunks of deals finish."""
+    results, times = play_deals(game, hands, seed, focus, field, pool, others, progress)
+    deals = len(results)
+    figures: dict[str, Any] = {"deals": deals, "hands": deals * len(seatings(game))}
+    for level in (focus, field):
+        figures[level] = level_figures(level, results, times[level])
+    figures["edge"] = edge(game, results, focus, field)
+    return figures
+
+
+def play_deals(
+    game: str, hands: int, seed: int, focus: str, field: str, pool: ProcessPoolExecutor | None,
+    others: Mapping[str, Player] | None = None, progress: Progress | None = None,
+) -> tuple[list[DealResult], dict[str, list[float]]]:
+    """Every deal's result, in deal order, and each level's decision times (see
+    :func:`play_game`)."""
     rotations = len(seatings(game))
     deals = max(1, hands // rotations)
     chunk = max(1, min(25, deals // 16 or 1))
+    extra = tuple((others or {}).items())
     tasks = [
-        Task(game, focus, field, seed, start, min(chunk, deals - start))
+        Task(game, focus, field, seed, start, min(chunk, deals - start), extra)
         for start in range(0, deals, chunk)
     ]
-    outputs = list(pool.map(run_task, tasks)) if pool is not None else list(map(run_task, tasks))
-    results = [deal for part, _ in outputs for deal in part]
-    figures: dict[str, Any] = {"deals": deals, "hands": deals * rotations}
-    for level in (focus, field):
-        times = [t for _, timed in outputs for t in timed[level]]
-        figures[level] = level_figures(level, results, times)
-    figures["edge"] = edge(game, results, focus, field)
-    return figures
+    outputs: Iterable[tuple[list[DealResult], dict[str, list[float]]]] = (
+        pool.map(run_task, tasks) if pool is not None else map(run_task, tasks)
+    )
+    results: list[DealResult] = []
+    times: dict[str, list[float]] = {focus: [], field: []}
+    for part, timed in outputs:
+        results.extend(part)
+        for level in (focus, field):
+            times[level].extend(timed[level])
+        if progress is not None:
+            progress(len(results), deals)
+    return results, times
 
 
 def main(argv: list[str] | None = None) -> int:
