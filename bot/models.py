@@ -58,7 +58,7 @@ class Player:
 
     user_id: int
     name: str
-    level: str | None = None  # "easy" | "normal" | "hard" for a computer player
+    level: str | None = None  # "easy" | "normal" | "hard" | "expert" for a computer player
 
     @property
     def is_computer(self) -> bool:
@@ -79,6 +79,7 @@ COMPUTER_NAMES = {
     "easy": ("Kiwi", "Momo", "Bit", "Nib"),
     "normal": ("Rio", "Zeno", "Nova", "Juno"),
     "hard": ("Oracle", "Atlas", "Abacus", "Sage"),
+    "expert": ("Euler", "Gauss", "Noether", "Turing"),
 }
 
 
@@ -87,7 +88,7 @@ COMPUTER_LEVELS = tuple(COMPUTER_NAMES)  # the lobby buttons carry an index into
 
 def computer(level: str, taken: set[int]) -> Player:
     """The first computer player of ``level`` whose identity is not already seated."""
-    base = {"easy": 100, "normal": 200, "hard": 300}[level]
+    base = {"easy": 100, "normal": 200, "hard": 300, "expert": 400}[level]
     for index, name in enumerate(COMPUTER_NAMES[level]):
         user_id = -(base + index + 1)
         if user_id not in taken:

@@ -32,7 +32,9 @@ from .callbacks import (
 from .lobbytexts import PRIVATE_CHAT_BUTTON
 
 TILES_PER_ROW = 4
-LEVEL_BUTTONS = {"easy": N_("🤖 + easy"), "normal": N_("🤖 + normal"), "hard": N_("🤖 + hard")}
+LEVEL_BUTTONS = {"easy": N_("🤖 + easy"), "normal": N_("🤖 + normal"), "hard": N_("🤖 + hard"),
+                 "expert": N_("🤖 + expert")}
+LEVELS_PER_ROW = 2  # four levels: two rows, so each button's word fits on a phone
 
 
 class Style(StrEnum):
@@ -71,6 +73,15 @@ def add_to_group(t: Translator, bot_username: str) -> InlineKeyboardMarkup:
         t("👥 Add me to a group"), url=f"https://t.me/{bot_username}?startgroup=new")]])
 
 
+def _computer_rows(t: Translator, gid: int) -> list[list[InlineKeyboardButton]]:
+    """One button per computer level, two to a row, then the one that takes one off."""
+    buttons = [_button(t(LEVEL_BUTTONS[level]), AddComputer(gid, level))
+               for level in COMPUTER_LEVELS]
+    rows = [buttons[i : i + LEVELS_PER_ROW] for i in range(0, len(buttons), LEVELS_PER_ROW)]
+    rows[-1].append(_button(t("🤖 ✕"), LobbyTap(gid, LobbyAction.REMOVE_COMPUTER)))
+    return rows
+
+
 def lobby(
     t: Translator, game: Game, bot_username: str, pairs: bool = False
 ) -> InlineKeyboardMarkup:
@@ -82,9 +93,7 @@ def lobby(
              _button(t("Leave"), LobbyTap(gid, LobbyAction.LEAVE))],
             [_button(t("▶ Start"), LobbyTap(gid, LobbyAction.START)),
              _button(t("Cancel"), LobbyTap(gid, LobbyAction.CANCEL))],
-            [*(_button(t(LEVEL_BUTTONS[level]), AddComputer(gid, level))
-               for level in COMPUTER_LEVELS),
-             _button(t("🤖 ✕"), LobbyTap(gid, LobbyAction.REMOVE_COMPUTER))],
+            *_computer_rows(t, gid),
             *([[_button(t("🔀 Other pairs"), LobbyTap(gid, LobbyAction.OTHER_PAIRS))]]
               if pairs else []),
             [InlineKeyboardButton(t(PRIVATE_CHAT_BUTTON),

@@ -1,12 +1,12 @@
 """Computer players think in a process pool, so that the event loop never waits for them.
 
-A decision costs up to tens of milliseconds of pure Python (the hard player searches the deals
-that fit what it has seen), which in the bot's own process would hold the interpreter lock
-while every other group waits. The pool's workers get what a decision needs as plain data
-(a :class:`Question`: the match's record, the seat, the level, the seed of its
-``random.Random``) and answer with the index of the chosen action among the seat's legal
-ones, so a decision is the same in a worker as inline. The caller applies it only if the game
-is still at that move.
+A decision costs tens of milliseconds of pure Python for the hard player (it searches the
+deals that fit what it has seen) and a few hundred for the expert, which in the bot's own
+process would hold the interpreter lock while every other group waits. The pool's workers
+get what a decision needs as plain data (a :class:`Question`: the match's record, the seat,
+the level, the seed of its ``random.Random``) and answer with the index of the chosen action
+among the seat's legal ones, so a decision is the same in a worker as inline. The caller
+applies it only if the game is still at that move.
 
 Workers start with "forkserver" (never a fork of the bot's threads and event loop). A pool
 that breaks (a worker killed) or hangs is replaced, and that one decision is made in a thread

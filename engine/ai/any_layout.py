@@ -131,7 +131,7 @@ def searched_worlds(
     return likely_deals(
         lambda: imagine(view, board, rng, known),
         weigh if known.choices else None,
-        effort.pool if effort.pool is not None else POOL,
+        effort.pool if effort.pool is not None else POOL * effort.scale,
         limit,
         rng,
     )
@@ -157,11 +157,11 @@ class AnyLayout:
         scratch = imagine(view, board, rng)
         known = read_history(view, game, scratch.fork())  # the fork is written over
         scoring = game.points_in_play or game.matador_score(view.table.options)
-        steps = effort.steps if effort.steps is not None else game.search_steps
+        steps = effort.steps if effort.steps is not None else game.search_steps * effort.scale
         if board.center is None:
             steps *= LEAD_STEPS
         work = Work(steps, effort.deadline)
-        worlds = effort.worlds if effort.worlds is not None else WORLDS
+        worlds = effort.worlds if effort.worlds is not None else WORLDS * effort.scale
 
         def worths(world: BoardHand, moves: list[int], rng: random.Random) -> list[float]:
             luck = rng.getrandbits(32)  # every move meets the same luck in this world

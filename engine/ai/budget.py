@@ -1,4 +1,4 @@
-"""The hard level's budget: counted work, not wall time.
+"""The searching levels' budget: counted work, not wall time.
 
 A decision stops searching after a number of simulated moves (each ``step``/``apply`` of a
 playout, each node of the exact solver), counted here, so one view and one seed give one
@@ -6,7 +6,7 @@ decision however loaded the machine is. A caller that must also bound the wall t
 on a slow machine) passes ``deadline``: a function of no arguments that says when time is
 up; the engine never reads a clock itself, and without one a decision is reproducible.
 
-Here too, below every game's knowledge, the shape they share: the :class:`Effort` a hard
+Here too, below every game's knowledge, the shape they share: the :class:`Effort` a searching
 player asks for, and the :class:`Plan` of one decision's search a game's knowledge returns.
 """
 
@@ -40,7 +40,8 @@ class Work:
 
 
 class Effort(Protocol):
-    """How hard the hard level looks: ``None`` leaves a budget to the game's knowledge."""
+    """How hard the hard and expert levels look: ``None`` leaves a budget to the game's
+    knowledge, ``scale`` multiplies the budgets it leaves."""
 
     @property
     def steps(self) -> int | None: ...  # simulated moves and solver nodes per decision
@@ -54,6 +55,12 @@ class Effort(Protocol):
     def erratic(self) -> float: ...  # the share of their choices assumed to be random
     @property
     def deadline(self) -> Deadline | None: ...  # the caller's own time limit, if any
+    @property
+    def scale(self) -> int: ...  # multiplies the game's own steps, deals and pool
+    @property
+    def exact_tiles(self) -> int | None: ...  # solve exactly once this few tiles are left
+    @property
+    def own_tiles(self) -> int | None: ...  # search its own plays once it holds this few
 
 
 @dataclass(frozen=True, slots=True)

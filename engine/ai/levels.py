@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from ..errors import BadInputError
 from .players import HeuristicPlayer, Player, RandomPlayer
-from .search import CountingPlayer
+from .search import CountingPlayer, ExpertPlayer
 
 LEVELS: dict[str, Player] = {
     "easy": RandomPlayer(),  # any legal move: beginners can win
     "normal": HeuristicPlayer(),  # a sound heuristic
     "hard": CountingPlayer(),  # counts tiles, imagines the hidden deal, searches
+    "expert": ExpertPlayer(),  # the same, looking many times further
 }
 
 
 def player(level: str) -> Player:
-    """The computer player of ``level``: ``"easy"``, ``"normal"`` or ``"hard"``.
+    """The computer player of ``level``: ``"easy"``, ``"normal"``, ``"hard"`` or
+    ``"expert"``.
 
     Players hold no state between decisions, so one of each serves every table. Raises
     :class:`BadInputError` for another name.

@@ -133,11 +133,14 @@ class PlainLine:
         partners = tuple(
             -1 if (p := partner_of(table.sides, s)) is None else p for s in range(table.seats)
         )
-        work = Work(effort.steps if effort.steps is not None else STEPS, effort.deadline)
-        look = Lookahead(view.seat, partners, value, OWN_TILES, work)
+        scale = effort.scale
+        work = Work(effort.steps if effort.steps is not None else STEPS * scale, effort.deadline)
+        own = effort.own_tiles if effort.own_tiles is not None else OWN_TILES
+        look = Lookahead(view.seat, partners, value, own, work)
         replay = replay_plan(view)
-        exact = sum(know.hand_counts) <= EXACT_TILES
-        worlds = effort.worlds if effort.worlds is not None else WORLDS
+        exact_tiles = effort.exact_tiles if effort.exact_tiles is not None else EXACT_TILES
+        exact = sum(know.hand_counts) <= exact_tiles
+        worlds = effort.worlds if effort.worlds is not None else WORLDS * scale
         observed = choices(view)
         blank_25 = table.options.blank_double_25
         bins = bins_of(know)
@@ -149,7 +152,7 @@ class PlainLine:
             deals = likely_deals(
                 lambda: place_hidden(know.unseen, bins, rng),
                 weigh if observed else None,
-                effort.pool if effort.pool is not None else POOL,
+                effort.pool if effort.pool is not None else POOL * scale,
                 worlds,
                 rng,
             )

@@ -26,6 +26,9 @@ from .games import knowledge_of
 from .players import legal_of
 
 World = TypeVar("World")
+EXPERT_SCALE = 8  # the expert's budgets, as a multiple of each game's hard budget
+EXPERT_EXACT_TILES = 13  # the expert solves the plain line exactly from this few tiles left
+EXPERT_OWN_TILES = 7  # and searches its own plays from this few tiles in hand
 
 
 def best_move(plan: Plan[World], count: int, rng: random.Random) -> int | None:
@@ -62,6 +65,9 @@ class CountingPlayer:
     temperature: float = 2.0  # how loosely other seats are assumed to follow normal's judgement
     erratic: float = 0.2  # the share of choices assumed to be made at random
     deadline: Deadline | None = None  # the caller's own time limit, if any (never the default)
+    scale: int = 1  # multiplies the game's own budgets (those left None above)
+    exact_tiles: int | None = None  # solve exactly once this few tiles are left in all hands
+    own_tiles: int | None = None  # search its own plays once it holds this few tiles
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         legal = legal_of(view)
@@ -72,3 +78,15 @@ class CountingPlayer:
         if best is None:  # no deal fits what it inferred: should not happen, but never stall
             return knowledge.normal(view, rng)
         return legal[best]
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertPlayer(CountingPlayer):
+    """Expert: the hard player's search, looking much further: many times the deals and the
+    work, the hand solved exactly from further out, and its own plays searched sooner, so
+    its decisions take a few hundred milliseconds where hard's take tens."""
+
+    level: ClassVar[str] = "expert"
+    scale: int = EXPERT_SCALE
+    exact_tiles: int | None = EXPERT_EXACT_TILES
+    own_tiles: int | None = EXPERT_OWN_TILES

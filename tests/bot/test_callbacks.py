@@ -88,7 +88,7 @@ def test_buttons_name_the_engine_action() -> None:
 def test_garbled_and_forged_data_is_refused() -> None:
     for data in ("", "p", "p:1:2:3", "p:1:2:91:L", "p:1:2:3:X", "p:01:2:3:L", "p:-1:2:3:L",
                  "z:1", "j:", "j:1:2", "p:1:2:3:L:extra", "n:", "n:PAIR", "b:1", "j:1\n",
-                 "p:1:2:3:L ", "x" * 65, None, "a:1:3", "a:1", "r:1", "v:1", "o:", "o:a:b",
+                 "p:1:2:3:L ", "x" * 65, None, "a:1:4", "a:1", "r:1", "v:1", "o:", "o:a:b",
                  "o:a:b:x", "o:a:b:01", "o:" + "a" * 25 + "::"):
         assert decode(data) is None, data
 

@@ -134,3 +134,24 @@ async def test_the_boards_count_a_finished_match_with_computer_players(group: Gr
     assert not group.said("Something went wrong")
     assert not any("Something went wrong" in (m.text or "")
                    for m in group.server.bot_messages(budi.private_chat))
+
+
+async def test_the_expert_is_offered_and_plays_a_whole_match_partnered(group: Group) -> None:
+    """The lobby offers all four levels; an expert partners a person at pair and the match
+    plays through, every expert move made in the thinker's pool."""
+    async with group.bot(computer_pause=0) as runtime:
+        table = await open_with_computers(group, humans=2, levels=[3, 1])
+        lobby = next(m for m in group.server.bot_messages(group.chat)
+                     if "🤖 + expert" in str(m.button_texts))
+        assert all(f"🤖 + {level}" in str(lobby.button_texts)
+                   for level in ("easy", "normal", "hard", "expert"))
+        game = group.game()
+        assert [p.level for p in game.players] == [None, None, "expert", "normal"]
+        assert game.players[2].name == "🤖 Euler"
+        await table.play_until(group.match_over)
+        thinker = runtime.timers.thinker
+        assert (thinker.restarts, thinker.inline) == (0, 0)
+    assert group.game().status is Status.FINISHED
+    expert_moves = sum(1 for hand in group.game().match.hands  # type: ignore[union-attr]
+                       for seat, _ in hand.moves if seat == 2)
+    assert expert_moves > 0

@@ -62,7 +62,7 @@ def test_every_level_chooses_a_legal_action_in_every_game(config: Config) -> Non
 
 
 def test_levels_are_found_by_name() -> None:
-    assert list(LEVELS) == ["easy", "normal", "hard"]
+    assert list(LEVELS) == ["easy", "normal", "hard", "expert"]
     assert [player(level).level for level in LEVELS] == list(LEVELS)
     with pytest.raises(BadInputError):
         player("grandmaster")
@@ -87,7 +87,7 @@ def test_the_same_view_and_seed_give_the_same_decision() -> None:
         view = player_view(match, seat)
         if len(view.legal) < 3:
             continue
-        for level in (EXACT_HARD, player("normal"), player("easy")):
+        for level in (player("expert"), EXACT_HARD, player("normal"), player("easy")):
             first = level.choose(view, random.Random(99))
             again = level.choose(player_view(match, seat), random.Random(99))
             assert first == again
@@ -151,7 +151,7 @@ def test_two_states_sharing_a_seats_view_get_the_same_decision(game: str) -> Non
         if other is None or other.hand.hands == match.hand.hands:
             continue
         assert player_view(other, seat) == view
-        for level in (EXACT_HARD, player("normal"), player("easy")):
+        for level in (player("expert"), EXACT_HARD, player("normal"), player("easy")):
             mine = level.choose(view, random.Random(compared))
             theirs = level.choose(player_view(other, seat), random.Random(compared))
             assert mine == theirs, level.level
