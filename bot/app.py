@@ -155,6 +155,7 @@ def build_application(
 
     service.on_change = changed
     service.on_move = moved
+    service.on_moving = publisher.group.draw_early
     application.bot_data[KEY] = Runtime(
         config, storage, service, publisher, locks, pictures, timers, limiter, metrics, http,
         latency,

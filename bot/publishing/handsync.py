@@ -143,8 +143,10 @@ class HandSync:
             url = f"https://t.me/c/{chat[4:]}/{table}"
             return t('↩ <a href="{url}">The table in the group</a>', url=url)
         title = self.chat_titles.get(game.chat_id)
-        return t("↩ The table is in the group {name}.", name=wording.named(wording.shorten(title, 64))) if title \
-            else ""
+        if not title:
+            return ""
+        return t("↩ The table is in the group {name}.",
+                 name=wording.named(wording.shorten(title, 64)))
 
     async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft, language: str | None
                                ) -> bool:
