@@ -11,13 +11,13 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from bot_kit import Group
-from fakeapi.players import live_buttons
 
 from bot.handlers.runtime import Runtime
 from bot.i18n import LANGUAGES, translator
 from bot.models import Game, Player, computer
 from bot.presentation.pictures import Drawing, PictureMaker, labels_for, picture_names
 from engine import table_view
+from fakeapi.players import live_buttons
 from renderers import render_table
 
 
