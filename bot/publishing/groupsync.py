@@ -61,6 +61,8 @@ class GroupSync:
         self.moving_down: set[int] = set()
         #: Tables drawn ahead of their sync, from a move accepted and being committed.
         self.early: dict[int, EarlyTable] = {}
+        #: The tables being drawn early, until drawn (taken by a sync or not).
+        self.drawing: dict[int, asyncio.Future[bytes]] = {}
 
     async def sync(self, game_id: int) -> None:
         await self._drain_outbox(game_id)
@@ -202,6 +204,21 @@ class GroupSync:
         photo = self.pictures.painter.draw(self.pictures.table_drawing(game, view),
                                            Urgency.TABLE)
         self.early[game.game_id] = EarlyTable(_shows(game, view), photo)
+        self.drawing[game.game_id] = photo
+        photo.add_done_callback(lambda _: self._drawn(game.game_id, photo))
+
+    def _drawn(self, game_id: int, photo: asyncio.Future[bytes]) -> None:
+        if self.drawing.get(game_id) is photo:
+            del self.drawing[game_id]
+
+    async def table_drawn(self, game_id: int) -> None:
+        """Wait while the game's table is being drawn early. The hands' drafts (some
+        milliseconds of the event loop's Python) wait for it: made beside it, they took the
+        interpreter lock from the picture half of the time, and the hands' pictures are drawn
+        after the table's anyway."""
+        photo = self.drawing.get(game_id)
+        if photo is not None:
+            await asyncio.wait({photo})
 
     def forget(self, game_id: int) -> None:
         """Drop the table drawn early for ``game_id`` (its failure, if it failed, unread)."""

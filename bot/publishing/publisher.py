@@ -55,7 +55,8 @@ class Publisher:
         self.limiter = limiter
         self.messenger = Messenger(bot, service, pictures.painter, bot_username)
         self.group = GroupSync(self.messenger, service, pictures, locks, limiter)
-        self.hands = HandSync(self.messenger, service, pictures, locks, self.request)
+        self.hands = HandSync(self.messenger, service, pictures, locks, self.request,
+                              self.group.table_drawn)
         self.notices = Notices(self.messenger, service, locks, limiter)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}

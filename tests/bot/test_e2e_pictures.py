@@ -217,3 +217,42 @@ async def test_a_table_begun_for_a_move_that_was_not_committed_is_never_shown(
             table_view(game.match), picture_names(game), theme=runtime.pictures.theme,
             labels=labels_for(game.language, game.game_name))
         await table.play_one()  # and the game goes on
+
+
+async def test_the_hands_are_drafted_once_the_tables_early_picture_is_drawn(
+        group: Group) -> None:
+    """The hands' drafts (the event loop's Python) wait while the move's table is drawn early:
+    beside it they took the interpreter lock from the picture."""
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        await group.server.wait_idle()
+        await runtime.publisher.idle()
+        steps: list[str] = []
+        pictures = runtime.pictures
+        make_table, make_hand = pictures.table_drawing, pictures.hand_drawing
+
+        def noted_table(game: Game, view: Any) -> Drawing:
+            drawing = make_table(game, view)
+
+            def draw() -> bytes:
+                picture = drawing()
+                steps.append("table drawn")
+                return picture
+            return draw
+
+        def noted_hand(view: Any, language: str) -> Drawing:
+            steps.append("hand drafted")
+            return make_hand(view, language)
+
+        pictures.table_drawing = noted_table  # type: ignore[method-assign]
+        pictures.hand_drawing = noted_hand  # type: ignore[method-assign]
+        checked = 0
+        for _ in range(6):
+            steps.clear()
+            await table.play_one()
+            await group.server.wait_idle()
+            await runtime.publisher.idle()
+            if "table drawn" in steps and "hand drafted" in steps:
+                assert steps.index("table drawn") < steps.index("hand drafted"), steps
+                checked += 1
+    assert checked >= 4
