@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -64,6 +65,13 @@ POLLING_TASK = "Updater:start_polling:polling_task"  # the name PTB 22 gives it
 #: polling task only waits for: cancelling the polling task leaves it holding getUpdates's one
 #: connection, so PTB's last getUpdates (the one that confirms the updates read) timed out.
 POLL_CALL = "polling_action_cb"
+#: The interpreter's switch interval while the bot runs (Python's default: 5 ms). The pictures'
+#: thread runs Python between Pillow's and zlib's calls (a picture's strokes, compared with the
+#: last one's), and a thread waiting for the interpreter lock waits up to the interval before
+#: the holder is asked to let go: each of a commit's hops to SQLite's thread, and the event
+#: loop's turns, while a move's table is drawn. 0.5 ms lets the commit go on beside the picture
+#: (issue 23: docs/PERFORMANCE.md).
+SWITCH_INTERVAL = 0.0005
 
 GROUP_COMMANDS = (
     ("newgame", N_("Open a domino table")),
@@ -155,6 +163,7 @@ def build_application(
 
     service.on_change = changed
     service.on_move = moved
+    service.on_moving = publisher.group.draw_early
     application.bot_data[KEY] = Runtime(
         config, storage, service, publisher, locks, pictures, timers, limiter, metrics, http,
         latency,
@@ -201,6 +210,7 @@ def log_status(game: Game) -> None:
 async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     """Open storage, learn our username, register commands, and resume every open game."""
     rt: Runtime = application.bot_data[KEY]
+    sys.setswitchinterval(SWITCH_INTERVAL)
     await rt.storage.open()
     rt.timers.thinker.start()  # the computer players' process pool
     me = await application.bot.get_me()

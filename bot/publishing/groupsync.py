@@ -3,18 +3,21 @@ and its table picture, in the group or the game's forum topic."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, NetworkError
 
-from engine import table_view
+from engine import TableView, table_view
 
 from ..i18n import translator
 from ..models import Game, Status
 from ..presentation import captions, keyboards, lobbytexts
-from ..presentation.pictures import PictureMaker
+from ..presentation.painter import Urgency
+from ..presentation.pictures import PictureMaker, picture_names
 from ..service import GameService
 from ..service.locks import Locks
 from ..wording import fit_caption
@@ -24,6 +27,20 @@ from .questions import close_questions
 from .ratelimit import FloodLimiter
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EarlyTable:
+    """A table's picture begun as its move was accepted, before the move was committed:
+    what it shows (the view, the seats' names, the language) and the picture to come."""
+
+    shows: tuple[TableView, tuple[str, ...], str]
+    photo: asyncio.Future[bytes]
+
+
+def _shows(game: Game, view: TableView) -> tuple[TableView, tuple[str, ...], str]:
+    """What a table picture of ``game`` is drawn from (its theme is the bot's)."""
+    return view, tuple(picture_names(game)), game.language
 
 
 class GroupSync:
@@ -42,6 +59,10 @@ class GroupSync:
         #: Games whose table is to be posted again at the bottom of the group (/table): the
         #: group's sync does it, so that only it ever changes which message is the table.
         self.moving_down: set[int] = set()
+        #: Tables drawn ahead of their sync, from a move accepted and being committed.
+        self.early: dict[int, EarlyTable] = {}
+        #: The tables being drawn early, until drawn (taken by a sync or not).
+        self.drawing: dict[int, asyncio.Future[bytes]] = {}
 
     async def sync(self, game_id: int) -> None:
         await self._drain_outbox(game_id)
@@ -66,8 +87,10 @@ class GroupSync:
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby)
         if table is not None:
-            draft, hand_number = table
-            changed |= await self._sync_table(game, await self.messenger.drawn(draft), hand_number)
+            draft, hand_number, early = table
+            drawn = await self.messenger.drawn(draft) if early is None \
+                else replace(draft, photo=await early)
+            changed |= await self._sync_table(game, drawn, hand_number)
             if self.on_table_shown is not None:
                 self.on_table_shown(game_id, drained)
         changed |= await close_questions(self.messenger, game)
@@ -130,13 +153,15 @@ class GroupSync:
         return True
 
     # --- table -------------------------------------------------------------------------
-    def _table_draft(self, game: Game) -> tuple[Draft, int] | None:
-        """The table's draft, and the number of the hand it shows: the game may go on to the
-        next hand while the picture is drawn, and this draft still belongs to this hand."""
+    def _table_draft(self, game: Game
+                     ) -> tuple[Draft, int, asyncio.Future[bytes] | None] | None:
+        """The table's draft, the number of the hand it shows (the game may go on to the next
+        hand while the picture is drawn, and this draft still belongs to this hand), and its
+        picture when it was begun early (the draft has no drawing then)."""
         match = game.match
-        if (match is None or not match.hands or game.status in (Status.LOBBY, Status.CANCELLED)
-                or game.messages.topic_gone):
-            return None  # (a table left in a closed or deleted topic is not posted again)
+        if not self._shows_table(game):
+            return None
+        assert match is not None
         t = translator(game.language)
         key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
                      game.timer.warned)
@@ -150,8 +175,67 @@ class GroupSync:
                 t("The game was stopped.") if game.status is Status.STOPPED
                 else t("The game is over.")))
         markup = keyboards.my_tiles(t, game) if game.status is Status.PLAYING else None
-        return (Draft(key, caption, markup, drawing=self.pictures.table_drawing(game, view)),
-                match.hand.number)
+        early = self._early_photo(game.game_id, _shows(game, view))
+        drawing = self.pictures.table_drawing(game, view) if early is None else None
+        return Draft(key, caption, markup, drawing=drawing), match.hand.number, early
+
+    @staticmethod
+    def _shows_table(game: Game) -> bool:
+        """Whether the game has a table in its group (a table left in a closed or deleted
+        topic is not posted again)."""
+        match = game.match
+        return not (match is None or not match.hands or game.messages.topic_gone
+                    or game.status in (Status.LOBBY, Status.CANCELLED))
+
+    # A move's table waited for the move's commit (a few milliseconds of SQLite, its fsync
+    # mostly) before its drawing began: now the drawing starts as the move is accepted, in the
+    # painter's thread, while SQLite's thread writes the commit; the sync that follows the
+    # commit takes the picture when it shows the same table (else it is dropped).
+    def draw_early(self, game: Game) -> None:
+        """A move of ``game`` was accepted and is being committed (its state in memory, under
+        the game's lock): begin drawing its table now, if the group's budget would let the
+        table's edit go now (else the sync draws the latest state when it may go)."""
+        if not self._shows_table(game) or (
+                self.limiter is not None and not self.limiter.free_now(game.chat_id)):
+            return
+        assert game.match is not None
+        view = table_view(game.match)
+        self.forget(game.game_id)
+        photo = self.pictures.painter.draw(self.pictures.table_drawing(game, view),
+                                           Urgency.TABLE)
+        self.early[game.game_id] = EarlyTable(_shows(game, view), photo)
+        self.drawing[game.game_id] = photo
+        photo.add_done_callback(lambda _: self._drawn(game.game_id, photo))
+
+    def _drawn(self, game_id: int, photo: asyncio.Future[bytes]) -> None:
+        if self.drawing.get(game_id) is photo:
+            del self.drawing[game_id]
+
+    async def table_drawn(self, game_id: int) -> None:
+        """Wait while the game's table is being drawn early. The hands' drafts (some
+        milliseconds of the event loop's Python) wait for it: made beside it, they took the
+        interpreter lock from the picture half of the time, and the hands' pictures are drawn
+        after the table's anyway."""
+        photo = self.drawing.get(game_id)
+        if photo is not None:
+            await asyncio.wait({photo})
+
+    def forget(self, game_id: int) -> None:
+        """Drop the table drawn early for ``game_id`` (its failure, if it failed, unread)."""
+        early = self.early.pop(game_id, None)
+        if early is not None:
+            early.photo.add_done_callback(_unread)
+
+    def _early_photo(self, game_id: int, shows: tuple[TableView, tuple[str, ...], str]
+                     ) -> asyncio.Future[bytes] | None:
+        """The table's picture begun early, when it shows the same table (taken); an early
+        picture of anything else is dropped."""
+        early = self.early.get(game_id)
+        if early is None or early.shows != shows:
+            self.forget(game_id)
+            return None
+        del self.early[game_id]
+        return early.photo
 
     async def _sync_table(self, game: Game, draft: Draft, number: int) -> bool:
         messages = game.messages
@@ -194,3 +278,9 @@ class GroupSync:
         final = await self.messenger.drawn(Draft("final", caption, None, drawing=drawing))
         if not await self.messenger.edit(game.chat_id, message_id, final):
             await self.messenger.retire(game.chat_id, message_id, delete=False)
+
+
+def _unread(photo: asyncio.Future[bytes]) -> None:
+    """A picture nobody awaits: its failure is not worth a "never retrieved" warning."""
+    if not photo.cancelled():
+        photo.exception()

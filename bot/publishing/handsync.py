@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
@@ -33,12 +33,14 @@ class HandSync:
     player's flood wait or blocked chat does not hold back the others' tiles."""
 
     def __init__(self, messenger: Messenger, service: GameService, pictures: PictureMaker,
-                 locks: Locks, request: Callable[[int], None]) -> None:
+                 locks: Locks, request: Callable[[int], None],
+                 table_drawn: Callable[[int], Awaitable[None]] | None = None) -> None:
         self.messenger = messenger
         self.service = service
         self.pictures = pictures
         self.locks = locks
         self._request = request  # the publisher's: sync a game soon
+        self._table_drawn = table_drawn  # the group's: wait while its table is drawn early
         self.chat_titles: dict[int, str] = {}  # groups' names, for the way back to the table
 
     async def sync(self, game_id: int) -> None:
@@ -53,6 +55,8 @@ class HandSync:
         known = await self.service.storage.user_languages(
             p.user_id for p in game.players if not p.is_computer)
         languages = [None if p.is_computer else known.get(p.user_id) for p in game.players]
+        if self._table_drawn is not None:
+            await self._table_drawn(game_id)
         async with self.locks.game(game_id):
             with self.pictures.hands_of(game_id):  # each drawn from its seat's last picture
                 hands = {

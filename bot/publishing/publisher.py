@@ -55,7 +55,8 @@ class Publisher:
         self.limiter = limiter
         self.messenger = Messenger(bot, service, pictures.painter, bot_username)
         self.group = GroupSync(self.messenger, service, pictures, locks, limiter)
-        self.hands = HandSync(self.messenger, service, pictures, locks, self.request)
+        self.hands = HandSync(self.messenger, service, pictures, locks, self.request,
+                              self.group.table_drawn)
         self.notices = Notices(self.messenger, service, locks, limiter)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
@@ -108,6 +109,7 @@ class Publisher:
         self.service.release(game_id)
         self.notices.forget(game_id)
         self.group.moving_down.discard(game_id)  # a /table the game's end made moot
+        self.group.forget(game_id)
         if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
             self.hands.chat_titles.pop(game.chat_id, None)
         self.trimmer.after_release()

@@ -255,6 +255,12 @@ class FloodLimiter(BaseRateLimiter[None]):
         publisher draws a table only then, so what it sends is the latest state."""
         await self._wait(chat_id, True, take=False)
 
+    def free_now(self, chat_id: int) -> bool:
+        """Whether a counted call to ``chat_id`` could go now (:meth:`ready` would not wait)."""
+        now = self.clock()
+        return not self._closed and chat_id not in self._refused \
+            and self._free_at(chat_id, True, now) <= now
+
     def _notify(self) -> None:
         self._changed.set()
         self._changed = asyncio.Event()

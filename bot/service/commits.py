@@ -57,6 +57,11 @@ class Commits(GameMemory):
         move_no, deadline = move_number(match), self._deadline(game)
         game.timer.warned = False
         outgoing = [await self._drawn(item) for item in outgoing]
+        if self.on_moving is not None:
+            try:
+                self.on_moving(game)
+            except Exception:  # an early picture is an optimisation: never the move's end
+                log.exception("beginning the table's picture of game %s failed", game.game_id)
         try:
             await self.storage.commit_move(game, previous_move_no, move_no, deadline, events,
                                            outgoing, self.clock())

@@ -32,6 +32,9 @@ class GameMemory:
     ) -> None:
         self.on_change = on_change
         self.on_move: Callable[[Game], None] | None = None  # each move committed (metrics)
+        #: Each move accepted, as its commit begins (memory has it, the database not yet;
+        #: the caller holds the game's lock): the publisher begins drawing its table.
+        self.on_moving: Callable[[Game], None] | None = None
         # Pictures of announcements are drawn by ``draw`` (off the event loop) before they are
         # committed with their move; without it, here and now.
         self.draw = draw

@@ -23,6 +23,12 @@ class OutboxItem:
     buttons: list[list[list[str]]] | None = None
 
 
+#: Games remembered with an empty outbox, at most (then forgotten all at once).
+OUTBOX_EMPTY_KEPT = 4096
+#: Users' languages remembered, at most (then forgotten all at once).
+LANGUAGES_KEPT = 16384
+
+
 class ChatRows(Connection):
     async def remember_user(
         self, user_id: int, name: str, username: str | None, language: str | None,
@@ -38,6 +44,8 @@ class ChatRows(Connection):
             (user_id, name, username, language, int(bool(private_ok)), time.time(),
              None if private_ok is None else int(private_ok)),
         )
+        self.languages.pop(user_id, None)  # read again (after the write: a read meanwhile
+        # could have kept the old one)
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
         await self.execute("UPDATE users SET private_ok=?, updated_at=? WHERE user_id=?",
@@ -53,14 +61,20 @@ class ChatRows(Connection):
 
     async def user_languages(self, user_ids: Iterable[int]) -> dict[int, str | None]:
         """The languages of these users (those the bot knows), in one query: a table's hand
-        sync asks for every seat's each move."""
+        sync asks for every seat's each move. On SQLite what was read is kept until this
+        process writes the user again, and a hand sync reads nothing."""
         wanted = sorted(set(user_ids))
-        if not wanted:
-            return {}
+        if all(user_id in self.languages for user_id in wanted):
+            return {user_id: self.languages[user_id] for user_id in wanted}
         rows = await self.fetch_all(
             f"SELECT user_id, language FROM users WHERE user_id IN ({marks(len(wanted))})",
             wanted)
-        return {int(r["user_id"]): r["language"] for r in rows}
+        found = {int(r["user_id"]): r["language"] for r in rows}
+        if self.dialect == "sqlite":
+            if len(self.languages) >= LANGUAGES_KEPT:
+                self.languages.clear()
+            self.languages.update(found)
+        return found
 
     async def chat_settings(self, chat_id: int) -> str | None:
         row = await self.fetch_one("SELECT settings FROM chats WHERE chat_id=?", (chat_id,))
@@ -117,11 +131,21 @@ class ChatRows(Connection):
 
     # --- outbox ------------------------------------------------------------------------
     async def pending_outbox(self, game_id: int) -> list[OutboxItem]:
+        """The game's announcements still to send, in order. Most syncs find none: on SQLite
+        a game read empty is remembered so until this process queues one for it (the read
+        and the transactions that queue take the connection's lock in turn, so one queued
+        after the read forgets it), and not read again."""
+        if game_id in self.outbox_empty:
+            return []
         rows = await self.fetch_all(
             "SELECT id, game_id, chat_id, text, photo, buttons FROM outbox WHERE game_id=?"
             " ORDER BY id",
             (game_id,),
         )
+        if not rows and self.dialect == "sqlite":
+            if len(self.outbox_empty) >= OUTBOX_EMPTY_KEPT:
+                self.outbox_empty.clear()  # (read again, once each: nothing is lost)
+            self.outbox_empty.add(game_id)
         return [
             OutboxItem(r["id"], r["game_id"], r["chat_id"], r["text"], r["photo"],
                        json.loads(r["buttons"]) if r["buttons"] else None)

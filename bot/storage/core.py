@@ -42,6 +42,12 @@ class Connection:
 
     def __init__(self, target: Path | str) -> None:
         self.engine = engine_for(target)
+        #: Games whose outbox this process knows to be empty (SQLite only: one process
+        #: writes the file, and every announcement it queues goes through ``GameRows``).
+        self.outbox_empty: set[int] = set()
+        #: Users' languages as last read or written by this process (SQLite only, as above:
+        #: every write of a user's language goes through ``ChatRows.remember_user``).
+        self.languages: dict[int, str | None] = {}
 
     @property
     def dialect(self) -> str:

@@ -17,6 +17,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.models import Game, Player, computer
 from bot.presentation.pictures import Drawing, PictureMaker, labels_for, picture_names
 from engine import table_view
+from fakeapi.players import live_buttons
 from renderers import render_table
 
 
@@ -133,3 +134,125 @@ def test_pictures_name_computers_and_ribbons_as_the_texts_do() -> None:
         assert labels.rating == t("rating change")
         if language != "en":
             assert labels.rating != "rating change", language
+
+
+async def test_a_moves_table_is_begun_before_its_commit_and_drawn_once(group: Group) -> None:
+    """The table's picture of a move is begun as the move is accepted, before its commit is
+    written (the painter's thread draws while SQLite's writes), and the sync after the commit
+    sends that picture: one table drawing a move, and the group sees the table drawn whole."""
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        await group.server.wait_idle()
+        await runtime.publisher.idle()
+        steps: list[str] = []
+        storage = runtime.service.storage
+        commit = storage.commit_move
+        make = runtime.pictures.table_drawing
+
+        async def noted_commit(*args: Any, **kwargs: Any) -> None:
+            steps.append("commit")
+            await commit(*args, **kwargs)
+
+        def noted_drawing(game: Game, view: Any) -> Drawing:
+            steps.append("table")
+            return make(game, view)
+
+        storage.commit_move = noted_commit  # type: ignore[method-assign]
+        runtime.pictures.table_drawing = noted_drawing  # type: ignore[method-assign]
+        played = 0
+        while played < 6:
+            game = group.game()
+            assert game.match is not None
+            hand = game.match.hand.number
+            steps.clear()
+            await table.play_one()
+            await group.server.wait_idle()
+            await runtime.publisher.idle()
+            assert game.match is not None
+            if game.match.hand.number != hand:
+                continue  # a hand's end draws its result and the old table's last picture too
+            assert steps == ["table", "commit"], steps
+            shown = next(m for m in group.messages() if m.message_id == game.messages.table_message)
+            assert shown.current.photo is not None
+            assert shown.current.photo.data == render_table(
+                table_view(game.match), picture_names(game), theme=runtime.pictures.theme,
+                labels=labels_for(game.language, game.game_name))
+            played += 1
+        assert runtime.publisher.group.early == {}
+
+
+async def test_a_table_begun_for_a_move_that_was_not_committed_is_never_shown(
+        group: Group) -> None:
+    """A move whose commit fails leaves memory as the database has it; the picture begun for
+    it is dropped, and the table shows the committed game."""
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        await group.server.wait_idle()
+        await runtime.publisher.idle()
+        storage = runtime.service.storage
+        commit = storage.commit_move
+
+        async def failing(*args: Any, **kwargs: Any) -> None:
+            raise OSError("the disk went away")
+
+        storage.commit_move = failing  # type: ignore[method-assign]
+        game = group.game()
+        before = game.move_no
+        await group.server.wait_for(lambda: table.whose_turn() is not None)
+        turn = table.whose_turn()
+        assert turn is not None
+        user, message = turn
+        record = user.press(message, table.choose(live_buttons(message)))  # a lead: one tap
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_idle()
+        assert game.move_no == before and game.game_id in runtime.publisher.group.early
+        storage.commit_move = commit  # type: ignore[method-assign]
+        runtime.publisher.bring_table_down(game.game_id)  # the table drawn again, below
+        await group.server.wait_idle()
+        await runtime.publisher.idle()
+        assert game.match is not None and runtime.publisher.group.early == {}
+        shown = next(m for m in group.messages() if m.message_id == game.messages.table_message)
+        assert shown.current.photo is not None
+        assert shown.current.photo.data == render_table(
+            table_view(game.match), picture_names(game), theme=runtime.pictures.theme,
+            labels=labels_for(game.language, game.game_name))
+        await table.play_one()  # and the game goes on
+
+
+async def test_the_hands_are_drafted_once_the_tables_early_picture_is_drawn(
+        group: Group) -> None:
+    """The hands' drafts (the event loop's Python) wait while the move's table is drawn early:
+    beside it they took the interpreter lock from the picture."""
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        await group.server.wait_idle()
+        await runtime.publisher.idle()
+        steps: list[str] = []
+        pictures = runtime.pictures
+        make_table, make_hand = pictures.table_drawing, pictures.hand_drawing
+
+        def noted_table(game: Game, view: Any) -> Drawing:
+            drawing = make_table(game, view)
+
+            def draw() -> bytes:
+                picture = drawing()
+                steps.append("table drawn")
+                return picture
+            return draw
+
+        def noted_hand(view: Any, language: str) -> Drawing:
+            steps.append("hand drafted")
+            return make_hand(view, language)
+
+        pictures.table_drawing = noted_table  # type: ignore[method-assign]
+        pictures.hand_drawing = noted_hand  # type: ignore[method-assign]
+        checked = 0
+        for _ in range(6):
+            steps.clear()
+            await table.play_one()
+            await group.server.wait_idle()
+            await runtime.publisher.idle()
+            if "table drawn" in steps and "hand drafted" in steps:
+                assert steps.index("table drawn") < steps.index("hand drafted"), steps
+                checked += 1
+    assert checked >= 4

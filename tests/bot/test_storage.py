@@ -3,6 +3,7 @@ nothing."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from pathlib import Path
 
@@ -10,9 +11,10 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.errors import StorageError
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Messages, Outgoing, Player, Status
 from bot.service.settings import GroupSettings
-from bot.storage import MIGRATIONS, Storage
+from bot.storage import MIGRATIONS, StaleMoveError, Storage
+from engine import Match
 
 
 async def test_a_new_database_gets_the_latest_schema(database: Path | str) -> None:
@@ -63,6 +65,67 @@ async def test_remembered_users_keep_their_private_chat_flag(database: Path | st
     await storage.remember_user(6, "Bo", None, None)
     assert await storage.user_languages([6, 5, 7, 5]) == {5: "ru", 6: None}
     assert await storage.user_languages([]) == {}
+    await storage.close()
+
+
+async def test_an_outbox_read_empty_is_read_again_once_something_is_queued(
+        database: Path | str) -> None:
+    """Most syncs find a game's outbox empty, and SQLite's is then not read again until this
+    process queues an announcement for that game: what is queued is always found, in order."""
+    storage = Storage(database)
+    await storage.open()
+    game = Game(0, -100, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
+                Messages())
+    game.game_id = await storage.insert_game(game, 0.0)
+    other = await storage.insert_game(Game(0, -200, Status.LOBBY, "gaple", {}, 1,
+                                           [Player(2, "Bo")], None, 0, "en", Messages()), 0.0)
+    assert await storage.pending_outbox(game.game_id) == []
+    assert await storage.pending_outbox(other) == []
+    await storage.save_players(game, [Outgoing("one"), Outgoing("two")], 1.0)
+    assert [i.text for i in await storage.pending_outbox(game.game_id)] == ["one", "two"]
+    assert await storage.pending_outbox(other) == []
+    for item in await storage.pending_outbox(game.game_id):
+        await storage.outbox_done(item.id)
+    assert await storage.pending_outbox(game.game_id) == []
+    await storage.save_status(game, Status.CANCELLED, [Outgoing("three")], 2.0)
+    assert [i.text for i in await storage.pending_outbox(game.game_id)] == ["three"]
+    await storage.close()
+
+
+async def test_a_move_from_a_stale_number_writes_nothing(database: Path | str) -> None:
+    """A move is written only over the move it was made from: whether it writes its row alone
+    or announcements with it, a stale one raises and leaves the game and the outbox as they
+    were."""
+    storage = Storage(database)
+    await storage.open()
+    game = Game(0, -100, Status.PLAYING, "gaple", {}, 1, [Player(n, f"P{n}") for n in range(4)],
+                None, 0, "en", Messages())
+    game.match = Match("gaple", 4, {})
+    game.match.deal_hand(random.Random(1))
+    game.game_id = await storage.insert_game(game, 0.0)
+    await storage.commit_move(game, 0, 1, None, [], [], 1.0)
+    for outgoing in ([], [Outgoing("stale")]):
+        with pytest.raises(StaleMoveError):
+            await storage.commit_move(game, 0, 2, None, [], outgoing, 2.0)
+    stored = await storage.load_game(game.game_id)
+    assert stored is not None and stored.move_no == 1
+    assert await storage.pending_outbox(game.game_id) == []
+    await storage.commit_move(game, 1, 2, None, [], [Outgoing("told")], 3.0)
+    assert [i.text for i in await storage.pending_outbox(game.game_id)] == ["told"]
+    await storage.close()
+
+
+async def test_languages_read_are_read_again_once_the_user_is_written(
+        database: Path | str) -> None:
+    storage = Storage(database)
+    await storage.open()
+    await storage.remember_user(5, "Ann", "ann", "ru")
+    assert await storage.user_languages([5]) == {5: "ru"}
+    await storage.remember_user(5, "Ann", "ann", "id")  # her Telegram speaks Indonesian now
+    assert await storage.user_languages([5]) == {5: "id"}
+    assert await storage.user_languages([5, 8]) == {5: "id"}
+    await storage.remember_user(8, "Bo", None, "en")
+    assert await storage.user_languages([8, 5]) == {5: "id", 8: "en"}
     await storage.close()
 
 
