@@ -373,7 +373,7 @@ class Outcome:
         """Whether the group's "The match is over" message names the replayed winner."""
         if self.replayed_winner is None:
             return "It is a draw." in text
-        return f"🏆 {isolated(self.winner_name or "")}" in text
+        return "🏆 " + isolated(self.winner_name or "") in text
 
     @property
     def agrees(self) -> bool:
