@@ -5,12 +5,13 @@ knock). Its strength is measured by ``python -m benchmarks.strength``, not here.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from benchmarks.ismcts import IsmctsPlayer, Resampler, seat_returns
 from engine.actions import ActionKind
-from engine.ai import RandomPlayer
+from engine.ai import Player, RandomPlayer
 from engine.ai.simulation import SHOWS, mask_of
 from engine.match import Match
 from engine.tiles import full_set
@@ -19,8 +20,10 @@ from engine.views import PlayerView, player_view
 TINY = IsmctsPlayer(simulations=24)
 
 
-def play_out(game: str, seed: int, chooser: IsmctsPlayer) -> Match:
-    """One hand of ``game``, every seat on ``chooser``; the engine refuses an illegal move."""
+def play_hand(game: str, seed: int, chooser: Player,
+              seen: Callable[[PlayerView], None] = lambda view: None) -> Match:
+    """One hand of ``game``, every seat on ``chooser``, each view shown to ``seen`` before its
+    move; the engine refuses an illegal move."""
     match = Match(game, 4)
     match.deal_hand(random.Random(seed))
     ply = 0
@@ -28,6 +31,7 @@ def play_out(game: str, seed: int, chooser: IsmctsPlayer) -> Match:
         seat = match.hand.to_move
         assert seat is not None
         view = player_view(match, seat)
+        seen(view)
         action = chooser.choose(view, random.Random(f"{seed}/{ply}"))
         assert action in view.legal
         match.apply(seat, action)
@@ -38,29 +42,24 @@ def play_out(game: str, seed: int, chooser: IsmctsPlayer) -> Match:
 @pytest.mark.parametrize("game", ["pair", "gaple", "gaple-dead"])
 def test_it_plays_whole_hands_with_legal_moves_only(game: str) -> None:
     for seed in range(2):
-        assert play_out(game, seed, TINY).hand.result is not None
+        assert play_hand(game, seed, TINY).hand.result is not None
 
 
 def views_after_knocks(game: str, wanted: int) -> list[PlayerView]:
     """Views of seats with a choice to make after another seat knocked or went dead."""
     found: list[PlayerView] = []
+
+    def keep(view: PlayerView) -> None:
+        stuck = [
+            m for m in view.table.history
+            if m.kind is not ActionKind.PLAY and m.ends_before and m.seat != view.seat
+        ]
+        if stuck and len(view.legal) > 1 and len(found) < wanted:
+            found.append(view)
+
     seed = 0
     while len(found) < wanted:
-        match = Match(game, 4)
-        match.deal_hand(random.Random(seed))
-        ply = 0
-        while match.hand.result is None:
-            seat = match.hand.to_move
-            assert seat is not None
-            view = player_view(match, seat)
-            stuck = [
-                m for m in view.table.history
-                if m.kind is not ActionKind.PLAY and m.ends_before and m.seat != seat
-            ]
-            if stuck and len(view.legal) > 1 and len(found) < wanted:
-                found.append(view)
-            match.apply(seat, RandomPlayer().choose(view, random.Random(f"{seed}/{ply}")))
-            ply += 1
+        play_hand(game, seed, RandomPlayer(), keep)
         seed += 1
         assert seed < 500, "random hands always knock somewhere"
     return found
@@ -117,7 +116,7 @@ def test_a_forced_move_needs_no_search_and_no_move_is_refused() -> None:
 
 
 def test_a_finished_pair_hand_is_worth_the_points_scored_to_each_partnership() -> None:
-    match = play_out("pair", 3, TINY)
+    match = play_hand("pair", 3, TINY)
     result = match.hand.result
     assert result is not None
     worth = seat_returns("pair", match.sides, result)
