@@ -49,11 +49,13 @@ from .events import (
     TileDrawn,
     TilePlayed,
 )
+from .fairness import FINGERPRINT_DIGITS, SEED_BYTES, fingerprint, parse_seed
 from .hand import Hand
 from .layout import Placed
 from .match import Match
 from .options import Options, OptionSpec
 from .record import match_from_json, match_to_dict, match_to_json, replay
+from .replays import hand_tables
 from .tiles import End, Tile, full_set
 from .variants import VARIANTS, Variant, variant
 from .views import (
@@ -68,6 +70,11 @@ from .views import (
 )
 
 __all__ = [
+    "FINGERPRINT_DIGITS",
+    "SEED_BYTES",
+    "fingerprint",
+    "hand_tables",
+    "parse_seed",
     "DRAW",
     "KNOCK",
     "VARIANTS",

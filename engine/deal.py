@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .errors import BadInputError
 from .tiles import Tile, full_set
@@ -22,6 +22,9 @@ class Deal:
     lot: int = 0
     turned_left: int | None = None
     stock: tuple[Tile, ...] = ()  # face down, in draw order (games with a stock)
+    # The secret this deal was made from (:mod:`engine.fairness`), if it was: shown once the
+    # hand is over, so that anyone can make the deal again. Never in a seat's view.
+    seed: bytes | None = field(default=None, repr=False)
 
     @property
     def seats(self) -> int:
@@ -68,14 +71,28 @@ def shuffle_deal(
     middle_size: int,
     with_stock: bool = False,
 ) -> Deal:
-    """Shuffle the double-``highest`` set with ``rng`` and deal it; ``with_stock``: every tile
-    not dealt goes to the stock, in the shuffled order."""
+    """Shuffle the double-``highest`` set with ``rng`` and deal it (see :func:`cut_deal`): for
+    simulations and tests; the bot deals from a seed (:mod:`engine.fairness`)."""
     tiles = list(full_set(highest))
     rng.shuffle(tiles)
+    return cut_deal(tiles, rng.randrange(seats), seats, hand_size, middle_size, with_stock)
+
+
+def cut_deal(
+    tiles: list[Tile],
+    lot: int,
+    seats: int,
+    hand_size: int,
+    middle_size: int,
+    with_stock: bool = False,
+    seed: bytes | None = None,
+) -> Deal:
+    """The shuffled ``tiles`` dealt in order: ``hand_size`` to each seat from seat 0, then the
+    middle (its first tile turned up with its low half to the left); ``with_stock``: every
+    tile not dealt goes to the stock, in the shuffled order."""
     hands = tuple([tuple(tiles[s : s + hand_size]) for s in range(0, seats * hand_size, hand_size)])
     start = seats * hand_size
-    middle = tuple(tiles[start : start + middle_size])
-    lot = rng.randrange(seats)
     if with_stock:
-        return Deal(hands, (), lot, None, tuple(tiles[start:]))
-    return Deal(hands, middle, lot, middle[0].low if middle else None)
+        return Deal(hands, (), lot, None, tuple(tiles[start:]), seed)
+    middle = tuple(tiles[start : start + middle_size])
+    return Deal(hands, middle, lot, middle[0].low if middle else None, (), seed)

@@ -7,12 +7,13 @@ rebuilds it exactly (see :mod:`engine.record`).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .actions import Action, Draw, Knock
 from .deal import Deal, shuffle_deal
 from .errors import BadInputError, HandOverError
 from .events import Event, MatchEnded
+from .fairness import SeedStream, seeded_deal
 from .hand import Hand
 from .hand_board import BoardHand
 from .hand_line import LineHand
@@ -149,6 +150,10 @@ class Match:
             self.options.set, self.hand_size, self.middle_size, self.seats, self.stock_size
         )
         deal = deal.settled()
+        if deal.seed is not None:
+            seeded = self._first_playable(self._seeded(deal.seed))[0]
+            if seeded != deal:
+                raise BadInputError("the deal is not the one its seed makes")
         return self._start(deal, self.variant.opening(self.options, deal, self._previous()))
 
     def _start(self, deal: Deal, opening: Opening) -> list[Event]:
@@ -162,19 +167,34 @@ class Match:
         return events
 
     def deal_hand(self, rng: random.Random) -> list[Event]:
-        """Shuffle with ``rng`` and start the next hand, reshuffling a deal nobody can open."""
+        """Shuffle with ``rng`` and start the next hand, reshuffling a deal nobody can open
+        (for simulations: the bot deals from a seed, :meth:`deal_from_seed`)."""
         self._check_can_deal()
+        return self._start(*self._first_playable(lambda: shuffle_deal(
+            rng, self.options.set, self.seats, self.hand_size, self.middle_size,
+            self.stock_size > 0)))
+
+    def deal_from_seed(self, seed: bytes) -> list[Event]:
+        """Start the next hand with the deal ``seed`` makes (:mod:`engine.fairness`); a deal
+        nobody can open is followed by the next one the same seed's stream makes."""
+        self._check_can_deal()
+        return self._start(*self._first_playable(self._seeded(seed)))
+
+    def _seeded(self, seed: bytes) -> Callable[[], Deal]:
+        stream = SeedStream(seed)
+        return lambda: seeded_deal(
+            stream, seed, self.options.set, self.seats, self.hand_size, self.middle_size,
+            self.stock_size > 0)
+
+    def _first_playable(self, deals: Callable[[], Deal]) -> tuple[Deal, Opening]:
+        """The first of ``deals`` somebody can open, with its opening."""
         previous = self._previous()
         for _ in range(MAX_REDEALS):
-            deal = shuffle_deal(
-                rng, self.options.set, self.seats, self.hand_size, self.middle_size,
-                self.stock_size > 0,
-            )
+            deal = deals()
             try:
-                opening = self.variant.opening(self.options, deal, previous)
+                return deal, self.variant.opening(self.options, deal, previous)
             except BadInputError:
                 continue
-            return self._start(deal, opening)  # a deal shuffled here needs no validation
         raise BadInputError("no playable deal found")  # pragma: no cover - astronomically rare
 
     # --- play --------------------------------------------------------------------------

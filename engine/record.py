@@ -15,6 +15,7 @@ from typing import Any
 from .actions import DRAW, KNOCK, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal
 from .errors import BadInputError, CorruptMatchError, DominoError
+from .fairness import parse_seed
 from .match import Match, plays_on_line
 from .tiles import End, Tile, parse_halves
 from .variants import variant
@@ -80,7 +81,8 @@ def parse_deal(data: object, highest: int, has_stock: bool = False) -> Deal:
     # refuses a seat that is not at the table (-1 stands for "not a seat").
     first = data.get("first", None if has_stock else 0)
     lot = first if type(first) is int else -1
-    return Deal(dealt, middle, lot, turned_left, stock)
+    seed = data.get("seed")
+    return Deal(dealt, middle, lot, turned_left, stock, None if seed is None else parse_seed(seed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +213,9 @@ def replay(data: object) -> Replay:
 
 
 # --- stored matches ----------------------------------------------------------------------
-def match_to_dict(match: Match) -> dict[str, Any]:
-    """The match as a scenario with ``format``, ``version`` and ``digest``."""
+def match_to_dict(match: Match, seeds: bool = True) -> dict[str, Any]:
+    """The match as a scenario with ``format``, ``version`` and ``digest``; without
+    ``seeds``, the seeds the deals were made from are left out (a computer player's copy)."""
     hands: list[dict[str, object]] = []
     for hand in match.hands:
         deal = hand.deal
@@ -233,6 +236,8 @@ def match_to_dict(match: Match) -> dict[str, Any]:
         }
         if deal.stock:
             entry["stock"] = [str(t) for t in deal.stock]
+        if deal.seed is not None and seeds:
+            entry["seed"] = deal.seed.hex()
         if deal.middle:
             turned = deal.middle[0]
             left = deal.turned_left if deal.turned_left is not None else turned.low
@@ -259,8 +264,8 @@ def _digest(body: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def match_to_json(match: Match) -> str:
-    return json.dumps(match_to_dict(match), separators=(",", ":"))
+def match_to_json(match: Match, seeds: bool = True) -> str:
+    return json.dumps(match_to_dict(match, seeds), separators=(",", ":"))
 
 
 def match_from_json(text: str | bytes) -> Match:
