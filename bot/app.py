@@ -28,6 +28,8 @@ from telegram.ext import (
     filters,
 )
 
+from engine import SEED_BYTES
+
 from .config import BotConfig
 from .errors import ConfigError
 from .fleet.settings import SETTINGS_KEY, WORKER_KEY, FleetSettings
@@ -96,7 +98,7 @@ PRIVATE_COMMANDS = (
 
 
 def build_application(
-    config: BotConfig, seed_source: Callable[[], int] | None = None,
+    config: BotConfig, seed_source: Callable[[], bytes] | None = None,
     http: HttpSettings | None = None, fleet: FleetSettings | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot, ready to run: handlers registered, storage opened and games resumed on start.
@@ -134,7 +136,7 @@ def build_application(
     limiter.on_flood_wait = metrics.flood_waited
     locks = Locks()
     service = GameService(
-        storage, TextComposer(pictures), seed_source or (lambda: secrets.randbits(64)),
+        storage, TextComposer(pictures), seed_source or (lambda: secrets.token_bytes(SEED_BYTES)),
         draw=pictures.drawn,
     )
     publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter)
