@@ -40,6 +40,7 @@ from .handlers.menu import settings_command
 from .handlers.runtime import KEY, Runtime
 from .handlers.timers import Timers
 from .handlers.updates import error_handler
+from .handlers.verify import verify_command
 from .health import arriving, readiness, schedule_watch
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from .logs import bind
@@ -94,6 +95,7 @@ PRIVATE_COMMANDS = (
     ("stats", N_("My statistics")),
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
+    ("verify", N_("Check the deal of a hand I played")),
 )
 
 
@@ -182,6 +184,7 @@ def build_application(
         ("settings", settings_command), ("hand", commands.hand_command),
         ("rules", commands.rules_command), ("help", commands.help_command),
         ("scoreboard", scoreboard_command), ("stats", stats_command),
+        ("verify", verify_command),
     ):
         application.add_handler(CommandHandler(name, callback))
     for family in buttons.ROUTES:

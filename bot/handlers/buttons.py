@@ -54,6 +54,7 @@ from ..serving.latency import arrived
 from .menu import setting_button
 from .runtime import Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
+from .verify import check_tapped
 
 log = logging.getLogger(__name__)
 #: What a stray lobby or table message says once found (in the group's language).
@@ -406,4 +407,5 @@ ROUTES: dict[str, Route] = {
     "leave": leave_tapped,
     "replace": replace_tapped,
     "settings": settings_tapped,
+    "verify": check_tapped,
 }
