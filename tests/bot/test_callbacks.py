@@ -91,7 +91,7 @@ def test_garbled_and_forged_data_is_refused() -> None:
                  "z:1", "j:", "j:1:2", "p:1:2:3:L:extra", "n:", "n:PAIR", "b:1", "j:1\n",
                  "p:1:2:3:L ", "x" * 65, None, "a:1:4", "a:1", "r:1", "v:1", "o:", "o:a:b",
                  "o:a:b:x", "o:a:b:01", "o:" + "a" * 25 + "::", "V:1", "V:1:01", "V:1:2:3",
-                 "v:1:2"):
+                 "V:-1:2"):
         assert decode(data) is None, data
 
 
