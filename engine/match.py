@@ -68,6 +68,20 @@ def new_hand(
     return layout(game, options, deal, opening, number, scores_before)
 
 
+def first_playable(
+    game: Variant, options: Options, deals: Callable[[], Deal], previous: PreviousHand | None
+) -> tuple[Deal, Opening]:
+    """The first of ``deals`` somebody can open after ``previous`` (None: the match's first
+    hand), with its opening; the deals before it are thrown away."""
+    for _ in range(MAX_REDEALS):
+        deal = deals()
+        try:
+            return deal, game.opening(options, deal, previous)
+        except BadInputError:
+            continue
+    raise BadInputError("no playable deal found")  # pragma: no cover - astronomically rare
+
+
 class Match:
     """A match of one game at one table, from its first hand to its winner."""
 
@@ -151,7 +165,7 @@ class Match:
         )
         deal = deal.settled()
         if deal.seed is not None:
-            seeded = self._first_playable(self._seeded(deal.seed))[0]
+            seeded = self._first_playable(self.seeded_deals(deal.seed))[0]
             if seeded != deal:
                 raise BadInputError("the deal is not the one its seed makes")
         return self._start(deal, self.variant.opening(self.options, deal, self._previous()))
@@ -178,24 +192,18 @@ class Match:
         """Start the next hand with the deal ``seed`` makes (:mod:`engine.fairness`); a deal
         nobody can open is followed by the next one the same seed's stream makes."""
         self._check_can_deal()
-        return self._start(*self._first_playable(self._seeded(seed)))
+        return self._start(*self._first_playable(self.seeded_deals(seed)))
 
-    def _seeded(self, seed: bytes) -> Callable[[], Deal]:
+    def seeded_deals(self, seed: bytes) -> Callable[[], Deal]:
+        """The deals of ``seed``'s stream for this table, the next one a call (the first
+        that somebody can open is the hand's; docs/FAIRNESS.md)."""
         stream = SeedStream(seed)
         return lambda: seeded_deal(
             stream, seed, self.options.set, self.seats, self.hand_size, self.middle_size,
             self.stock_size > 0)
 
     def _first_playable(self, deals: Callable[[], Deal]) -> tuple[Deal, Opening]:
-        """The first of ``deals`` somebody can open, with its opening."""
-        previous = self._previous()
-        for _ in range(MAX_REDEALS):
-            deal = deals()
-            try:
-                return deal, self.variant.opening(self.options, deal, previous)
-            except BadInputError:
-                continue
-        raise BadInputError("no playable deal found")  # pragma: no cover - astronomically rare
+        return first_playable(self.variant, self.options, deals, self._previous())
 
     # --- play --------------------------------------------------------------------------
     def legal_actions(self) -> tuple[Action, ...]:
