@@ -62,7 +62,7 @@ class DealCheck:
     stock: tuple[Tile, ...]  # in draw order (games with a stock)
     opener: int  # the seat that led
     strays: tuple[tuple[int, Tile], ...]  # tiles played that were not in their seat's hand
-    played: tuple[tuple[int, Tile], ...]  # every tile laid, cut with or put face down, in order
+    played: tuple[tuple[int, Tile], ...]  # each tile laid, cut with or put face down, first time
     options: tuple[tuple[str, object], ...]  # those that change the deal, not the game's own
 
     @property
@@ -110,12 +110,17 @@ def hand_check(match: Match, game_id: int, number: int) -> DealCheck:
     deal_ok = (made.hands == played_deal.hands and made.middle == played_deal.middle
                and made.stock == played_deal.stock and made.lot == played_deal.lot)
     opener_ok = again.hand.opener == hand.opener
-    played = tuple((move.seat, move.action.tile) for move in hand.moves
-                   if isinstance(move.action, Play | Cut | Discard))
+    # Each tile the first time it is played (Kolbasa's cut gives tiles laid to another seat,
+    # who may lay them again: the deal says nothing of those)
+    played: dict[Tile, int] = {}
+    for move in hand.moves:
+        if isinstance(move.action, Play | Cut | Discard):
+            played.setdefault(move.action.tile, move.seat)
     return DealCheck(
         match.variant.name, game_id, number, match.seats, shown, seed.hex(), fingerprint_ok,
         deal_ok, opener_ok, made.hands, made.middle, made.stock, again.hand.opener,
-        _strays(match, number), played, _deal_options(match))
+        _strays(match, number), tuple((seat, tile) for tile, seat in played.items()),
+        _deal_options(match))
 
 
 def _strays(match: Match, number: int) -> tuple[tuple[int, Tile], ...]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import io
 import json
 import random
+import shlex
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from bot.errors import UserError
 from bot.models import Game, Messages, Player, SeatChange, Status
 from bot.service.fairness import check_for, hand_check
 from bot.storage import Storage
-from engine import Match, fingerprint, match_from_json, match_to_json
+from engine import Match, fingerprint, match_from_json, match_to_json, verify
 
 
 def seed_of(n: int) -> bytes:
@@ -37,8 +39,9 @@ def played_hand(game: str, seats: int, seed: int, options: dict[str, object] | N
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), [
-    ("pair", 4, None), ("gaple-dead", 4, None), ("kolbasa", 2, None), ("muggins", 3, None),
-    ("gaple", 4, {"set": 9})])
+    ("pair", 4, None), ("gaple-dead", 4, None), ("gaple-dead", 5, None), ("kolbasa", 2, None),
+    ("kolbasa", 4, None), ("muggins", 3, None), ("matador", 3, None), ("gaple", 4, {"set": 9}),
+    ("pair", 4, {"first_lead": "lot"})])
 def test_a_played_hand_checks_out_after_it_is_stored(
         game: str, seats: int, options: dict[str, object] | None) -> None:
     match = match_from_json(match_to_json(played_hand(game, seats, 40, options, hands=2)))
@@ -51,10 +54,15 @@ def test_a_played_hand_checks_out_after_it_is_stored(
         assert check.hands == match.hands[number].deal.hands
         assert check.stock == match.hands[number].deal.stock
         assert check.opener == match.hands[number].opener
-        assert len(check.played) == sum(
-            1 for m in match.hands[number].moves if getattr(m.action, "tile", None))
+        tiles = [m.action.tile for m in match.hands[number].moves  # type: ignore[union-attr]
+                 if getattr(m.action, "tile", None)]
+        assert len(check.played) == len(set(tiles))
         assert f"--hand {number + 1}" in check.command()
-        assert ("--option set=9" in check.command()) == (options is not None)
+        out = io.StringIO()  # the command line checks it too, with every seat's tiles
+        for seat in range(seats):
+            words = shlex.split(check.command(seat))
+            assert verify.run(words[3:], out) == 0, out.getvalue()
+        assert all(f"--option {k}={v}" in check.command() for k, v in (options or {}).items())
 
 
 def test_a_deal_that_is_not_its_seeds_fails_the_check() -> None:

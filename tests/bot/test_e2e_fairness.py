@@ -12,15 +12,18 @@ import hashlib
 import io
 import re
 import shlex
+import shutil
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
+import test_e2e_stored_games as stored
 from bot_kit import Group
 
 from bot.presentation.callbacks import Lay, TileIntent, TileTap, decode
 from bot.service.settings import GroupSettings
 from engine import verify
-from fakeapi import FakeUser, StoredMessage
+from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
 from fakeapi.model import CallbackQueryRecord, MessageVersion
 from fakeapi.players import Table, random_choice
 from tests import fairness_check  # the page's recipe, written without the engine
@@ -184,6 +187,21 @@ async def test_a_hand_is_checked_from_its_seed_as_a_player_would(
         sergei.send_private("/verify")
         mine = await group.server.wait_for(lambda: check_message(group, sergei))
         assert seed in mine and mine.count("✓") == 3
+        # a button of /verify's, in private; and a hand still being played
+        asked = next(m for m in group.server.bot_messages(sergei.private_chat)
+                     if m.text == mine)
+        again = sergei.press_raw(asked, data)
+        await group.server.wait_for(lambda: again.answered)
+        assert again.answer_text is None
+        await group.server.wait_for(lambda: sum(
+            seed in (m.text or "") for m in group.server.bot_messages(sergei.private_chat)) == 2)
+        going_on = budi.press_raw(result, data.rsplit(":", 1)[0] + ":1")
+        await group.server.wait_for(lambda: going_on.answered)
+        game = group.game()
+        assert game.match is not None
+        refusal = ({"en": "out of date", "ru": "не работает"} if game.match.over  # (hand 1 won
+                   else {"en": "still being played", "ru": "ещё идёт"})  # the match: no hand 2)
+        assert refusal[language] in (going_on.answer_text or "")
         # Dewi never opened a private chat: the toast says to, first
         stranger = dewi.press(result, data)
         await group.server.wait_for(lambda: stranger.answered)
@@ -254,3 +272,20 @@ async def test_a_restart_in_the_middle_of_a_hand_keeps_its_seed(group: Group) ->
         seed, shown = revealed(group)[0]
     assert shown == fingerprint
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:16] == fingerprint
+
+
+async def test_a_hand_dealt_before_seeds_says_it_has_none(tmp_path: Path) -> None:
+    """A database from before seeds (tests/bot/stored): /verify of a player of its finished
+    match says that hand has no seed to check."""
+    database = tmp_path / "bot.sqlite3"
+    shutil.copyfile(stored.STORED / "before-refactor.sqlite3", database)
+    async with FakeTelegramServer() as server:
+        groups = stored.groups_on(server, database)
+        stored.restore_chats(server)
+        finished = groups["finished"]
+        async with finished.bot(computer_pause=0.02):
+            await server.wait_idle()
+            player = finished.users[0]
+            player.send_private("/verify")
+            said = await server.wait_for(lambda: check_message(finished, player))
+    assert "dealt before deals had seeds" in said and "✓" not in said
