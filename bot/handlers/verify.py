@@ -44,7 +44,8 @@ async def check_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
     message = query.message
     in_private = message is not None and message.chat.type == ChatType.PRIVATE
     chat_id = message.chat.id if message is not None and is_group(message.chat) else None
-    text = _text(t, game, tap.hand, user.id, chat_id)
+    async with rt.locks.game(game.game_id):  # never a hand whose end is not committed yet
+        text = _text(t, game, tap.hand, user.id, chat_id)
     try:
         await context.bot.send_message(user.id, text, parse_mode=ParseMode.HTML)
     except (Forbidden, BadRequest):  # no private chat yet, or the user blocked the bot
@@ -70,4 +71,6 @@ async def verify_command(update: Update, context: Context) -> None:
         return
     game, hand = hands[0]
     markup: InlineKeyboardMarkup | None = checktexts.earlier_hands(t, hands[1:])
-    await reply(update, _text(t, game, hand, user.id, None), reply_markup=markup)
+    async with rt.locks.game(game.game_id):
+        text = _text(t, game, hand, user.id, None)
+    await reply(update, text, reply_markup=markup)

@@ -189,7 +189,7 @@ BERGEN = {
 def bergen_deal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     deal = Deal(tuple(tiles(hand) for hand in BERGEN["deal"]), (), 0, None,
                 tiles(str(BERGEN["stock"])))
-    monkeypatch.setattr(engine.match, "shuffle_deal", lambda *args, **kwargs: deal)
+    monkeypatch.setattr(engine.match, "seeded_deal", lambda *args, **kwargs: deal)
     return {"actions": [{"play": tile, "end": end} if end else {"play": tile}
                         for tile, end in BERGEN["actions"]]}
 
