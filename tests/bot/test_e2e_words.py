@@ -134,7 +134,8 @@ async def test_names_in_tap_answers_and_stats_are_isolated(mixed: Group) -> None
         await mixed.server.wait_for(lambda: start.answered)
         user, _ = await mixed.server.wait_for(Table(mixed.server, mixed.users[:3]).whose_turn)
         other = mixed.users[(mixed.users.index(user) + 1) % 3]
-        hand = [m for m in mixed.server.bot_messages(other.private_chat) if m.photo][-1]
+        hand = await mixed.server.wait_for(lambda: next(  # (it may come after the first's)
+            (m for m in reversed(mixed.server.bot_messages(other.private_chat)) if m.photo), None))
         tile = next(b for row in hand.buttons for b in row if b.callback_data)
         refused = other.press(hand, tile.text)
         await mixed.server.wait_for(lambda: refused.answered)
