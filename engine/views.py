@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .actions import Action, ActionKind, Cut, Discard, Draw, Knock, Play
 from .errors import BadInputError
 from .events import HandEnded
+from .fairness import fingerprint
 from .layout import Placed
 from .match import Match
 from .options import Options
@@ -74,6 +75,11 @@ class TableView:
     # Once the match is over, where its game settles the final scores (Six-matador, D25): per
     # side, what it receives (negative: pays). Shown beside the scores, never added to them.
     settlement: tuple[int, ...] | None = None
+    # The deal's commitment (:func:`engine.fairness.fingerprint` of its seed), public from the
+    # deal on, and the seed itself (64 hex digits) once the hand is over. None for a deal that
+    # was not made from a seed (tests, and matches stored before seeds were).
+    fingerprint: str | None = None
+    seed: str | None = None
 
     @property
     def seats(self) -> int:
@@ -180,6 +186,7 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
         for seat in range(match.seats)
     )
     turned = hand.deal.middle[0] if hand.deal.middle else None
+    seed = hand.deal.seed
     scored = tuple(sum(hand.scored[seat] for seat in side) for side in match.sides)
     return TableView(
         game=match.variant.name,
@@ -211,6 +218,8 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
         stock_reserve=match.variant.stock_reserve,
         settlement=(match.variant.settlement(match.scores, match.winner)
                     if match.over and latest else None),
+        fingerprint=None if seed is None else fingerprint(seed),
+        seed=seed.hex() if seed is not None and over else None,
     )
 
 
