@@ -229,6 +229,13 @@ def test_a_deal_with_no_double_in_hand_is_refused_exactly_where_the_page_says() 
             assert refused == skips(table, first), (table, first)
 
 
+def test_a_seed_is_exactly_64_hex_digits() -> None:
+    assert parse_seed("AB" * 32) == bytes([0xAB]) * 32
+    for text in ("00  " + "0" * 60, "0" * 63, "0" * 65, "g" * 64, " " + "0" * 63, 12, None):
+        with pytest.raises(BadInputError):
+            parse_seed(text)
+
+
 # --- unbiased numbers ----------------------------------------------------------------------
 class Crafted(SeedStream):
     """A stream whose words are given."""
