@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import sys
@@ -35,6 +36,7 @@ from .fleet.worker import FleetWorker
 from .handlers import buttons, commands
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.menu import settings_command
+from .handlers.replays import replay_command
 from .handlers.runtime import KEY, Runtime
 from .handlers.timers import Timers
 from .handlers.updates import error_handler
@@ -48,6 +50,7 @@ from .presentation.pictures import PictureMaker
 from .publishing.metering import MeteredLimiter
 from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter, Limits
+from .publishing.replays import Replays
 from .publishing.transport import bot_request, poll_request
 from .service import GameService
 from .service.locks import Locks
@@ -85,6 +88,7 @@ GROUP_COMMANDS = (
     ("settings", N_("House rules, turn timer, language")),
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
+    ("replay", N_("Watch the last hand again, move by move")),
 )
 PRIVATE_COMMANDS = (
     ("hand", N_("Send me my tiles again")),
@@ -92,6 +96,7 @@ PRIVATE_COMMANDS = (
     ("stats", N_("My statistics")),
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
+    ("replay", N_("Watch my last hands again, move by move")),
 )
 
 
@@ -166,7 +171,7 @@ def build_application(
     service.on_moving = publisher.group.draw_early
     application.bot_data[KEY] = Runtime(
         config, storage, service, publisher, locks, pictures, timers, limiter, metrics, http,
-        latency,
+        latency, Replays(application.bot, pictures),
     )
     if fleet is not None:
         application.bot_data[SETTINGS_KEY] = fleet
@@ -180,6 +185,7 @@ def build_application(
         ("settings", settings_command), ("hand", commands.hand_command),
         ("rules", commands.rules_command), ("help", commands.help_command),
         ("scoreboard", scoreboard_command), ("stats", stats_command),
+        ("replay", replay_command),
     ):
         application.add_handler(CommandHandler(name, callback))
     for family in buttons.ROUTES:
@@ -281,6 +287,8 @@ async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
     rt: Runtime = application.bot_data[KEY]
     begin_stop(application)
     await rt.publisher.idle()
+    with contextlib.suppress(TimeoutError):  # a replay still drawn is given up
+        await asyncio.wait_for(rt.replays.idle(), STOP_GRACE)
 
 
 async def _on_shutdown(application: Application) -> None:  # type: ignore[type-arg]

@@ -39,7 +39,7 @@ async def test_the_games_a_user_played_come_newest_first(database: Path | str) -
     await _game(storage, -100, [ayu, budi])  # no hand finished: not played yet
     assert await storage.recent_games_of(12, 10) == played[::-1]
     assert await storage.recent_games_of(12, 2) == played[::-1][:2]
-    assert await storage.recent_games_of(7, 10) == sorted(played + [played[1] + 1])[::-1]
+    assert await storage.recent_games_of(7, 10) == sorted([*played, played[1] + 1])[::-1]
     assert await storage.recent_games_of(99, 10) == []
     assert await storage.recent_games_of(12, 0) == []
     await storage.close()
