@@ -14,6 +14,7 @@ from ..i18n import translator
 from ..models import Game
 from ..presentation.callbacks import ReplayHand
 from ..presentation.replaytexts import LISTED_MATCHES, finished_hands, replay_list
+from ..publishing.replays import Refusal
 from .runtime import Runtime, runtime
 from .updates import is_group, reply, thread_of
 
@@ -79,7 +80,10 @@ async def replay_tapped(rt: Runtime, context: ContextTypes.DEFAULT_TYPE, query: 
     if game is None or not belongs or tap.hand not in finished_hands(game):
         return t("That game is no longer stored, so its hands cannot be replayed."), None
     language = game.language if is_group(chat) else (query.from_user.language_code or "")
-    if not rt.replays.start(chat.id, game, tap.hand, translator(language).language,
-                            thread_of(message), message.message_id):
+    refusal = rt.replays.start(chat.id, game, tap.hand, translator(language).language,
+                               thread_of(message), message.message_id)
+    if refusal is Refusal.SENDING:
         return t("That replay is on its way."), None
+    if refusal is Refusal.JUST_SENT:
+        return t("That replay was sent here a moment ago: scroll up a little to watch it."), None
     return t("🎞 The replay is on its way."), None

@@ -2,14 +2,18 @@
 
 A replay is made from the game's record (memory's, or the stored one read back), so any hand
 of any stored match can be had, after a restart too. While one is being drawn and sent to a
-chat, asking for the same hand there again sends nothing more; once sent, Telegram's file_id
-sends it again without drawing it (while this process remembers it).
+chat, asking for the same hand there again sends nothing more, and a button's taps send it
+there at most once a minute (a group's taps on one button cost one message of its budget,
+not one each); once sent, Telegram's file_id sends it again without drawing it (while this
+process remembers it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Coroutine
 from typing import Any
@@ -28,6 +32,18 @@ log = logging.getLogger(__name__)
 #: Animations remembered by their file_id (game, hand, language, theme): a few hundred bytes
 #: each.
 FILES_KEPT = 512
+#: Seconds after a hand's replay was sent to a chat during which its button sends it there no
+#: more (the command still does).
+BUTTON_PAUSE = 60.0
+
+Key = tuple[int, int, int]  # (chat, game, hand)
+
+
+class Refusal(enum.Enum):
+    """Why a button's replay was not sent."""
+
+    SENDING = "sending"  # that hand is on its way to that chat
+    JUST_SENT = "just sent"  # ... or was sent there less than BUTTON_PAUSE ago
 
 
 class Replays:
@@ -36,7 +52,8 @@ class Replays:
     def __init__(self, bot: Bot, pictures: PictureMaker) -> None:
         self.bot = bot
         self.pictures = pictures
-        self._sending: set[tuple[int, int, int]] = set()  # (chat, game, hand)
+        self._sending: set[Key] = set()
+        self._sent_at: OrderedDict[Key, float] = OrderedDict()  # time.monotonic(), oldest first
         self._files: OrderedDict[tuple[int, int, str, str], str] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -56,21 +73,28 @@ class Replays:
         return True
 
     def start(self, chat_id: int, game: Game, hand_number: int, language: str,
-              thread_id: int | None = None, reply_to: int | None = None) -> bool:
-        """:meth:`send` in a task of its own (a tap is answered meanwhile); False if that
-        hand is already on its way there."""
+              thread_id: int | None = None, reply_to: int | None = None) -> Refusal | None:
+        """A button's :meth:`send`, in a task of its own (the tap is answered meanwhile);
+        why not, if that hand is on its way there or was just sent there."""
         key = (chat_id, game.game_id, hand_number)
         if key in self._sending:
-            return False
+            return Refusal.SENDING
+        now = time.monotonic()
+        while self._sent_at and next(iter(self._sent_at.values())) <= now - BUTTON_PAUSE:
+            self._sent_at.popitem(last=False)
+        if key in self._sent_at:
+            return Refusal.JUST_SENT
         self._sending.add(key)
         self._keep(self._logged(self._guarded(key, game, language, thread_id, reply_to)),
                    f"replay-{game.game_id}-{hand_number}")
-        return True
+        return None
 
-    async def _guarded(self, key: tuple[int, int, int], game: Game, language: str,
-                       thread_id: int | None, reply_to: int | None) -> None:
+    async def _guarded(self, key: Key, game: Game, language: str, thread_id: int | None,
+                       reply_to: int | None) -> None:
         try:
             await self._send(key[0], game, key[2], language, thread_id, reply_to)
+            self._sent_at[key] = time.monotonic()
+            self._sent_at.move_to_end(key)
         finally:
             self._sending.discard(key)
 

@@ -10,17 +10,20 @@ import io
 import re
 import sqlite3
 from contextlib import closing
+from dataclasses import replace
+from pathlib import Path
 
-from bot_kit import Group, plain
+from bot_kit import NAMES, Group, counting_seeds, plain
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 import renderers
+from bot.models import Game
 from bot.presentation.callbacks import ReplayHand
 from bot.presentation.pictures import hand_players, labels_for, picture_names
 from bot.service.settings import GroupSettings
 from bot.storage.games import game_from_row
 from engine import Match, hand_tables
-from fakeapi import StoredMessage
+from fakeapi import FakeTelegramServer, StoredMessage
 from renderers.replay import DEALT_MS, MOVE_MS, RESULT_MS, SCALE
 
 HAND_OVER = re.compile(r"Hand (\d+) is over\.")
@@ -46,7 +49,7 @@ def distance(frame: Image.Image, picture: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(top, picture)).mean) / 3
 
 
-def stored_match(group: Group, game_id: int) -> tuple[Match, object]:
+def stored_match(group: Group, game_id: int) -> tuple[Match, Game]:
     with closing(sqlite3.connect(group.database)) as db:
         db.row_factory = sqlite3.Row
         row = db.execute("SELECT * FROM games WHERE game_id=?", (game_id,)).fetchone()
@@ -70,7 +73,6 @@ def check_replay(group: Group, sent: StoredMessage, game_id: int, hand: int) -> 
     assert width >= 400 and all(frame.size == shown[0][0].size for frame, _ in shown)
     # Each frame is the table of its moment: nearer to it than to the one before or after.
     tables = hand_tables(match, hand)
-    assert isinstance(game, type(group.game()))
     names = picture_names(game, hand_players(game, hand))
     labels = labels_for(game.language, game.game_name)
     pictures = [halved(renderers.render_table(view, names, labels=labels)) for view in tables]
@@ -128,11 +130,14 @@ async def test_the_button_under_a_hands_result_sends_that_hand_once(group: Group
         await group.server.wait_for(lambda: first.answered and second.answered)
         sent = await group.server.wait_for(lambda: group.server.animations(group.chat) or None)
         await group.server.wait_idle()
+        third = group.users[0].press(result, "🎞 Replay")  # sent a moment ago: not again
         gone = group.users[3].press_raw(result, ReplayHand(game_id + 40, 0).encode())
         unfinished = group.users[3].press_raw(result, ReplayHand(game_id, 5).encode())
-        await group.server.wait_for(lambda: gone.answered and unfinished.answered)
-    assert [first.answer_text, second.answer_text] == [
-        "🎞 The replay is on its way.", "That replay is on its way."]
+        await group.server.wait_for(lambda: third.answered and gone.answered
+                                    and unfinished.answered)
+    assert [first.answer_text, second.answer_text, third.answer_text] == [
+        "🎞 The replay is on its way.", "That replay is on its way.",
+        "That replay was sent here a moment ago: scroll up a little to watch it."]
     assert len(group.server.animations(group.chat)) == 1
     assert sent[0].reply_to is result
     check_replay(group, sent[0], game_id, 0)
@@ -145,11 +150,11 @@ async def test_a_replay_is_made_from_the_stored_game_after_a_restart(group: Grou
     async with group.bot():
         game_id = await first_hand(group)
     async with group.bot():
-        group.send(group.users[0], "/replay")
-        await group.server.wait_for(lambda: group.server.animations(group.chat) or None)
         record = group.users[1].press(hand_result(group), "🎞 Replay")
+        await group.server.wait_for(lambda: group.server.animations(group.chat) or None)
+        group.send(group.users[0], "/replay")  # the command sends it again even so
         await group.server.wait_for(lambda: len(group.server.animations(group.chat)) == 2)
-    assert record.answered
+    assert record.answer_text == "🎞 The replay is on its way."
     for sent in group.server.animations(group.chat):
         check_replay(group, sent, game_id, 0)
     again = group.server.animations(group.chat)[1].animation
@@ -208,3 +213,21 @@ async def test_a_russian_group_gets_its_replay_in_russian(group: Group) -> None:
     assert caption.startswith("🎞 Гапле, кон 1\n"), caption
     assert re.search(r"(Кон за .+: \d+ очк|Кон вничью)", caption), caption
     check_replay(group, sent[0], group.game().game_id, 0)
+
+
+async def test_in_a_forum_topic_replay_shows_that_topics_game(
+        telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    users = [telegram.add_user(name, language_code="en") for name in NAMES]
+    chat = telegram.add_group("Domino club", members=users, admins=users[:1], forum=True)
+    general = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+    topic = telegram.create_topic(chat, "Evening", users[0])
+    evening = replace(general, topic=topic)
+    async with general.bot() as runtime:
+        evening.runtime = runtime
+        game_id = await first_hand(evening)
+        general.send(users[4], "/replay")
+        await telegram.wait_for(lambda: general.said("nothing to replay"))
+        command = evening.send(users[4], "/replay")
+        sent = await telegram.wait_for(lambda: telegram.animations(chat) or None)
+    assert sent[0].thread_id == topic.thread_id and sent[0].reply_to is command
+    check_replay(evening, sent[0], game_id, 0)
