@@ -79,12 +79,12 @@ def check_replay(group: Group, sent: StoredMessage, game_id: int, hand: int) -> 
     for number, picture in enumerate(pictures):
         frame = shown[number][0]
         here = distance(frame, picture)
-        assert here < 4, (number, here)
+        assert here < 1, (number, here)
         for other in (number - 1, number + 1):
             if 0 <= other < len(pictures):
                 assert here < distance(frame, pictures[other]), (number, other)
     result = halved(renderers.render_hand_result(tables[-1], names, labels=labels))
-    assert distance(shown[-1][0], result) < 4  # every hand laid open
+    assert distance(shown[-1][0], result) < 1  # every hand laid open
     assert distance(shown[-1][0], result) < distance(shown[-2][0], result)
 
 
