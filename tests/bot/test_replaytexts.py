@@ -10,6 +10,7 @@ from bot_kit import plain
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
 from bot.presentation.callbacks import ReplayHand, decode
+from bot.presentation.lobbytexts import help_text
 from bot.presentation.replaytexts import (
     LISTED_HANDS,
     finished_hands,
@@ -69,3 +70,9 @@ def test_the_private_list_holds_the_newest_hands_first_and_a_few() -> None:
     assert labels[0].startswith(f"🎞 Pair dominoes, hand {finished_hands(newer)[-1] + 1}: ")
     text, rows = replay_list(translator("en"), [])
     assert rows == () and "nothing to replay" in text
+
+
+def test_help_tells_of_replay_in_each_language() -> None:
+    for language in ("en", "ru", "id", "is"):
+        text = help_text(translator(language))
+        assert text.startswith("<b>") and text.endswith(")") and "🎞 /replay — " in text
