@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import sys
@@ -287,8 +286,7 @@ async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
     rt: Runtime = application.bot_data[KEY]
     begin_stop(application)
     await rt.publisher.idle()
-    with contextlib.suppress(TimeoutError):  # a replay still drawn is given up
-        await asyncio.wait_for(rt.replays.idle(), STOP_GRACE)
+    await rt.replays.idle(STOP_GRACE)  # a replay still drawn after that is given up
 
 
 async def _on_shutdown(application: Application) -> None:  # type: ignore[type-arg]

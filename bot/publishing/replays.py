@@ -129,7 +129,12 @@ class Replays:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def idle(self) -> None:
-        """Wait for the replays on their way (a stopping bot, a test)."""
-        while self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+    async def idle(self, timeout: float | None = None) -> None:
+        """Wait for the replays on their way (a stopping bot, a test); after ``timeout``
+        seconds, those still on their way are given up."""
+        if self._tasks:
+            _, late = await asyncio.wait(set(self._tasks), timeout=timeout)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late)

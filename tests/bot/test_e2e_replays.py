@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import sqlite3
+import time
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +18,7 @@ from bot_kit import NAMES, Group, counting_seeds, plain
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 import renderers
+from bot.app import STOP_GRACE
 from bot.models import Game
 from bot.presentation.callbacks import ReplayHand
 from bot.presentation.pictures import hand_players, labels_for, picture_names
@@ -231,3 +233,14 @@ async def test_in_a_forum_topic_replay_shows_that_topics_game(
         sent = await telegram.wait_for(lambda: telegram.animations(chat) or None)
     assert sent[0].thread_id == topic.thread_id and sent[0].reply_to is command
     check_replay(evening, sent[0], game_id, 0)
+
+
+async def test_a_replay_still_on_its_way_does_not_hold_up_stopping(group: Group) -> None:
+    async with group.bot():
+        await first_hand(group)
+        held = group.server.hold("sendAnimation", after_acting=False, timeout=30)
+        group.users[0].press(hand_result(group), "🎞 Replay")
+        await group.server.wait_for(lambda: held.holding)
+        stopping = time.monotonic()
+    assert time.monotonic() - stopping < STOP_GRACE + 3
+    held.release()
