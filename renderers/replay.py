@@ -18,6 +18,7 @@ the one most like another, whose index marks the pixels a frame leaves as they w
 
 from __future__ import annotations
 
+import io
 import zlib
 from collections.abc import Iterator, Sequence
 from functools import cache
@@ -47,13 +48,18 @@ MOST_BYTES = 1_000_000  # what a phone should download for a replay, at most
 NARROWER = (512, 400, 320)  # the widths a replay over MOST_BYTES is tried at, in turn
 
 
+# For a theme without learned colours: 6 x 7 x 6 levels of red, green and blue.
+_CUBE = bytes(round(level * 255 / (steps - 1))
+              for r in range(6) for g in range(7) for b in range(6)
+              for level, steps in ((r, 6), (g, 7), (b, 6)))
+
+
 @cache
 def _colours(theme_name: str) -> tuple[bytes, Image.Image]:
     """The replay's 255 colours (RGB triples) and the same as a palette picture to map to:
     the theme's learned palette less the colour nearest another one."""
     learned = learned_palette(theme_name)
-    assert learned is not None, "every theme has a learned palette"
-    rgb = bytes(learned.getpalette() or ())[:768]
+    rgb = bytes(learned.getpalette() or ())[:768] if learned is not None else _CUBE
     triples = [tuple(rgb[i:i + 3]) for i in range(0, len(rgb), 3)]
     if len(triples) > TRANSPARENT:
         _, redundant = min(
@@ -106,16 +112,19 @@ def _tables(tables: Sequence[TableView], names: Sequence[str], palette: Theme,
     """Each table's picture ``height`` px tall, halved, as palette indices, each drawn from
     the one before."""
     learned = learned_palette(palette.name)
-    assert learned is not None
     since: Frame | None = None
     shown = Image.new("L", (WIDTH, -(-height // SCALE)))
     for view in tables:
-        _, frame = table_picture(view, names, theme=palette.name, labels=labels, since=since,
-                                 height=height)
+        png, frame = table_picture(view, names, theme=palette.name, labels=labels,
+                                   since=since, height=height)
         shown = shown.copy()
-        for first, last in _changed_runs(frame, since):
-            part = _indices(_band_rows(frame, first, last, learned), palette.name)
-            shown.paste(part, (0, first * BAND_ROWS // SCALE))
+        if learned is None:  # a theme without learned colours: its pictures are drawn whole
+            with Image.open(io.BytesIO(png)) as whole:
+                shown.paste(_indices(whole.convert("RGB"), palette.name), (0, 0))
+        else:
+            for first, last in _changed_runs(frame, since):
+                part = _indices(_band_rows(frame, first, last, learned), palette.name)
+                shown.paste(part, (0, first * BAND_ROWS // SCALE))
         since = frame
         yield shown
 

@@ -19,6 +19,9 @@ from functools import cache
 import pytest
 from PIL import Image, ImageChops, ImageSequence
 
+import renderers.canvas
+import renderers.palettes
+import renderers.replay
 from engine import VARIANTS, Draw, Match, TableView, hand_tables
 from goldens.samples import LABELS, names_for
 from renderers import ViewMismatchError, render_replay
@@ -213,3 +216,24 @@ def test_only_a_finished_hand_is_replayed() -> None:
         render_replay(tables[:-1], names_for(4))
     with pytest.raises(ViewMismatchError):
         render_replay((), names_for(4))
+
+
+def test_a_theme_without_learned_colours_is_replayed_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tables = finished_hand("gaple-dead", 4, 6)
+
+    def forget() -> None:
+        renderers.canvas.learned_palette.cache_clear()
+        renderers.replay._colours.cache_clear()
+
+    monkeypatch.delitem(renderers.palettes.PALETTES, "dark")
+    forget()
+    try:
+        gif = render_replay(tables, names_for(4), theme="dark", labels=LABELS)
+    finally:
+        monkeypatch.undo()
+        forget()
+    shown = frames(gif)
+    assert len(shown) == len(tables) + 1
+    assert len(gif) <= MOST_BYTES
+    assert shown[0][0].width == WIDTH
