@@ -1,6 +1,6 @@
 """Hands' replays: bytes and time to draw, per game's longest hand, against drawing its tables.
 
-    python -m benchmarks.replay [--rounds N] [--seeds N] [--theme NAME]
+    python -m benchmarks.replay [--rounds N] [--seeds N] [--theme NAME] [--example PATH]
 
 For each game (and the seat counts and sets that make its hands longest) it deals ``--seeds``
 hands, plays each to its end by a plain rule (draw whenever drawing is legal, else the first
@@ -10,7 +10,8 @@ pixels, the median time to draw it, and, interleaved in the same run, the baseli
 same tables as the bot draws them during play, each from the previous one's frame
 (``renderers.table.table_picture``), the least the replay's pictures could cost; the ratio of
 the two. The largest GIF of all the dealt hands is reported too. The last line is one JSON
-object: ``games``, one row per game.
+object: ``games``, one row per game. ``--example docs/images/replay.gif`` writes the replay
+of one hand of pair dominoes (set 6, the plain rule, seed 0) there first: the README's example.
 """
 
 from __future__ import annotations
@@ -93,7 +94,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seeds", type=int, default=8)
     parser.add_argument("--theme", choices=THEMES, default="classic")
+    parser.add_argument("--example", help="write an example replay (pair, set 6) here")
     args = parser.parse_args(argv)
+    if args.example:
+        example = render_replay(played("pair", 4, 6, 0), names_for(4), theme=args.theme,
+                                labels=LABELS)
+        with open(args.example, "wb") as out:
+            out.write(example)
+        print(f"{args.example}: {len(example) / 1000:.1f} KB")
     rows = []
     for game, seats, highest in LONG_HANDS:
         row = measure(game, seats, highest, args.rounds, args.seeds, args.theme)
