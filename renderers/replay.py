@@ -37,7 +37,7 @@ from .frames import BAND_ROWS, Frame
 from .gif import TRANSPARENT, Piece, animated_gif, changes
 from .labels import ENGLISH, TableLabels
 from .result import draw_hand_result, result_height
-from .table import picture_height, table_picture
+from .table import HEIGHT, HEIGHT_STEP, picture_height, table_picture
 from .themes import Theme, find_theme
 
 SCALE = 2  # each 2 x 2 pixels of the 1280 px pictures averaged into one
@@ -150,11 +150,18 @@ def _strip(number: int, moves: int, palette: Theme, labels: TableLabels) -> Imag
     return _indices(strip, palette.name)
 
 
+def _table_step(height: int) -> int:
+    """The least of the table's heights (:data:`HEIGHT`, a :data:`HEIGHT_STEP` taller, ...)
+    that is ``height`` or more: the replay's pictures are drawn on the empty tables the group's
+    pictures use, whose sizes are kept drawn (:func:`renderers.backdrop.backdrop`)."""
+    return HEIGHT + max(0, -(-(height - HEIGHT) // HEIGHT_STEP)) * HEIGHT_STEP
+
+
 def _frames(tables: Sequence[TableView], names: Sequence[str], palette: Theme,
             labels: TableLabels) -> Iterator[tuple[Image.Image, int]]:
     """Each frame's picture (palette indices, :data:`WIDTH` wide) and how long it shows."""
     tallest = max(max(picture_height(view, labels) for view in tables),
-                  result_height(tables[-1]))
+                  _table_step(result_height(tables[-1])))
     result = _indices(draw_hand_result(tables[-1], names, palette, labels, tallest),
                       palette.name)
     size = (WIDTH, result.height + STRIP // SCALE)
