@@ -208,11 +208,13 @@ def _gif(frames: Iterator[tuple[Image.Image, int]], colours: bytes) -> bytes:
 
 def render_replay(tables: Sequence[TableView], names: Sequence[str], *, theme: str = "classic",
                   labels: TableLabels = ENGLISH) -> bytes:
-    """The animated GIF of a finished hand from its tables (``engine.hand_tables``): one
-    frame per table, then one of the result; :data:`WIDTH` px wide, looping forever. A hand
-    whose GIF would pass :data:`MOST_BYTES` is drawn narrower, a step of
-    :data:`NARROWER` at a time (skipping those its size says are still too wide; the
-    narrowest is returned whatever its size).
+    """The animated GIF of a finished hand from its tables (``engine.hand_tables``),
+    :data:`WIDTH` px wide, looping forever: exactly ``len(tables) + 1`` frames, frame ``k``
+    showing ``tables[k]`` (0: as dealt, :data:`DEALT_MS`; ``k``: after the ``k``-th move,
+    :data:`MOVE_MS`) and the last the hand's result with every hand open
+    (:data:`RESULT_MS`). A hand whose GIF would pass :data:`MOST_BYTES` is drawn narrower,
+    a step of :data:`NARROWER` at a time (skipping those its size says are still too wide;
+    the narrowest is returned whatever its size).
     Raises :class:`ViewMismatchError` unless the last table is the hand's end."""
     if not tables or tables[-1].result is None:
         raise ViewMismatchError("a replay is of a finished hand: its last table has the result")
