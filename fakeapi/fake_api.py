@@ -247,6 +247,11 @@ class FakeTelegramServer:
         ]
         return [photo for _, photo in sorted(shown, key=lambda pair: pair[0])]
 
+    def animations(self, chat: FakeChat) -> list[StoredMessage]:
+        """The bot's messages in the chat that carry an animation, oldest first (read their
+        bytes with ``animation_bytes``)."""
+        return [m for m in self.bot_messages(chat) if m.animation is not None]
+
     @property
     def callbacks(self) -> list[CallbackQueryRecord]:
         return list(self.world.callbacks.values())

@@ -360,8 +360,19 @@ class SettingTap(ButtonData):
     choice: int | None = None
 
 
+@kind("replay", "R", ("game_id", NUMBER), ("hand", NUMBER))
+@dataclass(frozen=True, slots=True)
+class ReplayHand(ButtonData):
+    """"🎞 Replay" under a hand's result, and each hand of the private /replay list: send
+    hand ``hand`` (from 0) of the game as an animation, in the chat of the button."""
+
+    game_id: int
+    hand: int
+
+
 Button = (PickGame | ShowRules | PlayAgain | LobbyTap | AddComputer | TileTap | Lay
-          | BackToHand | ShowHand | ShowTable | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap)
+          | BackToHand | ShowHand | ShowTable | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap
+          | ReplayHand)
 
 _FORMS: tuple[tuple[re.Pattern[str], Form, type[ButtonData]], ...] = tuple(
     (form.regex(), form, k.cls) for k in KINDS.values() for form in (k.form, *k.legacy))

@@ -10,8 +10,9 @@ from engine import Event, HandEnded, MatchEnded, table_view
 from ..i18n import translator
 from ..models import Game, Outgoing, Player
 from ..wording import fit_caption, isolated, named, title, who
-from .callbacks import PlayAgain, ReplaceAway
+from .callbacks import PlayAgain, ReplaceAway, ReplayHand
 from .lobbytexts import PRIVATE_CHAT_BUTTON
+from .replaytexts import REPLAY_BUTTON
 from .resulttexts import hand_result_text, match_result_text
 
 if TYPE_CHECKING:
@@ -88,7 +89,9 @@ class TextComposer:
             # Called before the next hand is dealt, so the current hand is the one that ended.
             if isinstance(event, HandEnded):
                 view = table_view(match)
+                replay = ((t(REPLAY_BUTTON), ReplayHand(game.game_id, event.hand_number).encode()),)
                 out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)),
+                                    buttons=(replay,),
                                     drawing=self.pictures.hand_result_drawing(game, view)))
         return out  # the match's end: see match_end
 

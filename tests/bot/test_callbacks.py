@@ -22,6 +22,7 @@ from bot.presentation.callbacks import (
     PickGame,
     PlayAgain,
     ReplaceAway,
+    ReplayHand,
     SettingTap,
     ShowHand,
     ShowRules,
@@ -56,6 +57,7 @@ def every_kind_of_button() -> list[Button]:
     buttons += [PlayAgain(BIG)]
     buttons += [SettingTap(), SettingTap("", "done"), SettingTap("", "turn_seconds", 6),
                 SettingTap("gaple-dead", "blank_double_25", 1), SettingTap("pair")]
+    buttons += [ReplayHand(BIG, 0), ReplayHand(7, 12)]
     return buttons
 
 
