@@ -4,9 +4,10 @@ turn (plays, knocks, draws, cuts, dead tiles), then the hand's result with every
 One GIF frame per table and one for the result, all on one canvas: the table pictures are the
 group's own (:mod:`renderers.table`), halved to :data:`WIDTH` px (a phone shows them some 400
 wide), above a strip with the move's number and a bar of how far the hand has gone (which
-also makes every frame differ from the one before it). Every table is drawn as tall as the
-hand's tallest picture (a long line makes the group's picture taller), and the result on a
-felt as tall, so that the frames share one size and the tiles never jump.
+also makes every frame differ from the one before it). Each picture is the one the group
+saw, at the top of the frame: a long line makes the group's picture taller, so the canvas is
+as tall as the hand's tallest picture, and a shorter one (most often the result) leaves the
+theme's background under it.
 
 Drawing is cheap because a move changes few of the table's rows: each table is drawn from
 the previous one's frame (:func:`renderers.table.table_picture`), and only the bands of rows
@@ -36,8 +37,8 @@ from .fonts import SMALLEST_TEXT
 from .frames import BAND_ROWS, Frame
 from .gif import TRANSPARENT, Piece, animated_gif, changes
 from .labels import ENGLISH, TableLabels
-from .result import draw_hand_result, result_height
-from .table import HEIGHT, HEIGHT_STEP, picture_height, table_picture
+from .result import draw_hand_result
+from .table import picture_height, table_picture
 from .themes import Theme, find_theme
 
 SCALE = 2  # each 2 x 2 pixels of the 1280 px pictures averaged into one
@@ -108,16 +109,18 @@ def _changed_runs(frame: Frame, since: Frame | None) -> Iterator[tuple[int, int]
 
 
 def _tables(tables: Sequence[TableView], names: Sequence[str], palette: Theme,
-            labels: TableLabels, height: int) -> Iterator[Image.Image]:
-    """Each table's picture ``height`` px tall, halved, as palette indices, each drawn from
-    the one before."""
+            labels: TableLabels) -> Iterator[Image.Image]:
+    """Each table's picture halved, as palette indices, each drawn from the one before."""
     learned = learned_palette(palette.name)
     since: Frame | None = None
-    shown = Image.new("L", (WIDTH, -(-height // SCALE)))
+    shown: Image.Image | None = None
     for view in tables:
         png, frame = table_picture(view, names, theme=palette.name, labels=labels,
-                                   since=since, height=height)
-        shown = shown.copy()
+                                   since=since)
+        size = (WIDTH, -(-frame.base[2] // SCALE))
+        # A picture of another height is drawn whole (every band differs).
+        shown = shown.copy() if shown is not None and shown.size == size else \
+            Image.new("L", size)
         if learned is None:  # a theme without learned colours: its pictures are drawn whole
             with Image.open(io.BytesIO(png)) as whole:
                 shown.paste(_indices(whole.convert("RGB"), palette.name), (0, 0))
@@ -150,31 +153,25 @@ def _strip(number: int, moves: int, palette: Theme, labels: TableLabels) -> Imag
     return _indices(strip, palette.name)
 
 
-def _table_step(height: int) -> int:
-    """The least of the table's heights (:data:`HEIGHT`, a :data:`HEIGHT_STEP` taller, ...)
-    that is ``height`` or more: the replay's pictures are drawn on the empty tables the group's
-    pictures use, whose sizes are kept drawn (:func:`renderers.backdrop.backdrop`)."""
-    return HEIGHT + max(0, -(-(height - HEIGHT) // HEIGHT_STEP)) * HEIGHT_STEP
-
-
 def _frames(tables: Sequence[TableView], names: Sequence[str], palette: Theme,
             labels: TableLabels) -> Iterator[tuple[Image.Image, int]]:
     """Each frame's picture (palette indices, :data:`WIDTH` wide) and how long it shows."""
-    tallest = max(max(picture_height(view, labels) for view in tables),
-                  _table_step(result_height(tables[-1])))
-    result = _indices(draw_hand_result(tables[-1], names, palette, labels, tallest),
-                      palette.name)
-    size = (WIDTH, result.height + STRIP // SCALE)
+    result = _indices(draw_hand_result(tables[-1], names, palette, labels), palette.name)
+    tallest = max(-(-max(picture_height(view, labels) for view in tables) // SCALE),
+                  result.height)
+    size = (WIDTH, tallest + STRIP // SCALE)
+    background = _indices(Image.new("RGB", (SCALE, SCALE), palette.background),
+                          palette.name).tobytes()[0]
     moves = len(tables) - 1
     strip: Image.Image | None = None
-    pictures = chain(_tables(tables, names, palette, labels, tallest), [result])
+    pictures = chain(_tables(tables, names, palette, labels), [result])
     for number, picture in enumerate(pictures):
-        canvas = Image.new("L", size)
+        canvas = Image.new("L", size, background)
         canvas.paste(picture, (0, 0))
         if number <= moves:  # the result keeps the last move's strip
             strip = _strip(number, moves, palette, labels)
         assert strip is not None
-        canvas.paste(strip, (0, result.height))
+        canvas.paste(strip, (0, tallest))
         yield canvas, DEALT_MS if number == 0 else MOVE_MS if number <= moves else RESULT_MS
 
 

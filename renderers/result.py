@@ -122,20 +122,14 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
              bold=True, anchor="rs")
 
 
-def result_height(view: TableView) -> int:
-    """How tall the result's picture is (without a taller ``height`` asked for)."""
-    return _height(view)
-
-
 def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
-                     labels: TableLabels, height: int = 0) -> Image.Image:
-    """The hand's result as a Pillow image (see :func:`render_hand_result`); on a felt
-    ``height`` px tall where that is taller than the result needs (a replay's last frame)."""
+                     labels: TableLabels) -> Image.Image:
+    """The hand's result as a Pillow image (see :func:`render_hand_result`)."""
     result = view.result
     if result is None or view.revealed_hands is None:
         raise ViewMismatchError("the hand is not over yet: there is no result to draw")
     shown = seat_names(names, view.seats, labels)
-    canvas = backdrop(palette.name, WIDTH, max(height, _height(view))).copy()
+    canvas = backdrop(palette.name, WIDTH, _height(view)).copy()
     draw = ImageDraw.Draw(canvas)
     if view.match_over:
         verdict = labels.match_won if view.match_winner is not None else labels.match_drawn

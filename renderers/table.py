@@ -232,16 +232,14 @@ def draw_table(view: TableView, names: Sequence[str], palette: Theme,
 
 
 def table_picture(view: TableView, names: Sequence[str], *, theme: str = "classic",
-                  labels: TableLabels | None = None, since: Frame | None = None,
-                  height: int | None = None) -> tuple[bytes, Frame]:
+                  labels: TableLabels | None = None, since: Frame | None = None
+                  ) -> tuple[bytes, Frame]:
     """The table's PNG bytes (the same as :func:`render_table`'s) and its
     :class:`~renderers.frames.Frame`, drawn only where the picture differs from ``since``,
-    the frame of the same table's previous picture (one of another height is drawn whole).
-    ``height``: the picture drawn that tall rather than :func:`picture_height` (a replay
-    draws a whole hand's tables one height, so that no move redraws the whole picture)."""
+    the frame of the same table's previous picture (one of another height is drawn whole)."""
     palette = find_theme(theme)
     labels = labels or ENGLISH
-    return framed(palette, WIDTH, height or picture_height(view, labels),
+    return framed(palette, WIDTH, picture_height(view, labels),
                   partial(_compose, view=view, names=names, palette=palette, labels=labels),
                   since)
 

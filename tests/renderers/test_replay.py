@@ -4,7 +4,8 @@ engine, told again by ``engine.hand_tables``, drawn by ``render_replay``.
 The relation checked: the GIF has exactly ``len(tables) + 1`` frames, frame ``k`` (for ``k <
 len(tables)``) being ``tables[k]`` (0: as dealt, ``k``: after the hand's ``k``-th move) and the
 last frame the hand's result. Every frame's table is the group's table picture of its move,
-halved and mapped to the replay's palette, pixel for pixel, and differs from its neighbours'.
+halved and mapped to the replay's palette at the top of the frame (the background under a
+shorter one), pixel for pixel, and differs from its neighbours'.
 """
 
 from __future__ import annotations
@@ -154,14 +155,22 @@ def test_each_frame_is_its_moves_table_and_the_last_the_result(
     gif = replay(game, seats, highest)
     shown = [picture for picture, _ in frames(gif)]
     palette = palette_of(gif)
-    table_height = 2 * (shown[0].height - STRIP // SCALE)
-    region = (0, 0, WIDTH, table_height // SCALE)
+    region = (0, 0, WIDTH, shown[0].height - STRIP // SCALE)  # above the counter's strip
+    theme = find_theme("classic")
+    background = halved(Image.new("RGB", (SCALE, SCALE), theme.background), palette)
+
+    def framed(picture: Image.Image) -> Image.Image:
+        """A full-size picture halved at the top of the frame, the background under it."""
+        canvas = Image.new("RGB", region[2:], background.getpixel((0, 0)))
+        canvas.paste(halved(picture, palette), (0, 0))
+        return canvas
+
     expected = []
     since: Frame | None = None
-    for view in tables:
-        png, since = table_picture(view, names, labels=LABELS, since=since, height=table_height)
+    for view in tables:  # the group's pictures, each drawn as the bot draws it after a move
+        png, since = table_picture(view, names, labels=LABELS, since=since)
         with Image.open(io.BytesIO(png)) as picture:
-            expected.append(halved(picture, palette))
+            expected.append(framed(picture))
     for k in range(len(tables)):
         table = shown[k].crop(region)
         assert differing(table, expected[k]) == 0, f"frame {k}"
@@ -169,10 +178,10 @@ def test_each_frame_is_its_moves_table_and_the_last_the_result(
             if 0 <= neighbour < len(tables):
                 assert differing(table, expected[neighbour]) > 0, f"frame {k} ~ {neighbour}"
         assert differing(shown[k], shown[k + 1]) > 0
-    result = draw_hand_result(tables[-1], names, find_theme("classic"), LABELS, table_height)
-    assert differing(shown[-1].crop(region), halved(result, palette)) == 0
-    assert differing(shown[-2].crop(region), halved(result, palette)) > 0
-    strip = (0, table_height // SCALE, WIDTH, shown[0].height)
+    result = framed(draw_hand_result(tables[-1], names, theme, LABELS))
+    assert differing(shown[-1].crop(region), result) == 0
+    assert differing(shown[-2].crop(region), result) > 0
+    strip = (0, region[3], WIDTH, shown[0].height)
     assert differing(shown[-1].crop(strip), shown[-2].crop(strip)) == 0  # the last count stays
 
 
