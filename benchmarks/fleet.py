@@ -140,7 +140,7 @@ async def takeover(fleet: Fleet, server: FakeTelegramServer, tables: list[Table]
 async def one_mode(mode: str, postgres: PostgresServer, args: argparse.Namespace,
                    measure: Callable[[Fleet, FakeTelegramServer, list[Table], list[str]],
                                      Awaitable[dict[str, Any]]],
-                   running: set[Fleet]) -> dict[str, Any]:
+                   running: list[Fleet]) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix=f"fleet-{mode}-"))
     url = None
     if mode != "single-sqlite":
@@ -150,7 +150,7 @@ async def one_mode(mode: str, postgres: PostgresServer, args: argparse.Namespace
         await connection.close(timeout=10)
     async with FakeTelegramServer() as server:
         fleet = Fleet(server, url, folder, settings=dict(UNLIMITED))
-        running.add(fleet)
+        running.append(fleet)
         try:
             names = await start(mode, fleet)
             tables = await open_tables(server, [(GAME, 4)] * args.tables, seed=23)
@@ -173,10 +173,10 @@ async def one_mode(mode: str, postgres: PostgresServer, args: argparse.Namespace
             return {"error": f"{type(error).__name__}: {error}"[:2000], "logs": str(folder)}
         finally:
             await fleet.close()
-            running.discard(fleet)
+            running.remove(fleet)
 
 
-def stop_at_once(postgres: PostgresServer, running: set[Fleet], code: int) -> None:
+def stop_at_once(postgres: PostgresServer, running: list[Fleet], code: int) -> None:
     """The last resort on an interruption: every bot process killed, PostgreSQL stopped and
     its folder removed, the process gone (no clean-up of this process's own tasks)."""
     for fleet in running:
@@ -187,7 +187,7 @@ def stop_at_once(postgres: PostgresServer, running: set[Fleet], code: int) -> No
     os._exit(code)
 
 
-def on_interrupt(postgres: PostgresServer, running: set[Fleet]) -> None:
+def on_interrupt(postgres: PostgresServer, running: list[Fleet]) -> None:
     """SIGINT and SIGTERM: the first cancels the run (each mode stops its processes, then the
     PostgreSQL server is stopped); a second one, or a clean stop taking over a minute, stops
     everything at once."""
@@ -210,7 +210,7 @@ def on_interrupt(postgres: PostgresServer, running: set[Fleet]) -> None:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     postgres = PostgresServer(settings={"shared_preload_libraries": "pg_stat_statements"})
-    running: set[Fleet] = set()
+    running: list[Fleet] = []
     on_interrupt(postgres, running)
     postgres.start()
     try:
