@@ -18,8 +18,8 @@ time from the kill to the bot's next send or edit there; the largest is the time
 orphaned game moves again.
 
 The people, the fake server and the balancer run in this process, on the same 2 cores. The last
-line is one JSON object with every figure. A mode that fails or sticks reports an error and the
-run goes on; SIGINT or SIGTERM stops the bot's processes and the PostgreSQL server (at once if
+line is one JSON object with every figure. A mode that fails or sticks reports an error (and
+where its processes' logs are kept) and the run goes on; SIGINT or SIGTERM stops the bot's processes and the PostgreSQL server (at once if
 a second signal comes, or if the clean stop takes over a minute) and prints nothing.
 """
 
@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -142,6 +143,7 @@ async def one_mode(mode: str, postgres: PostgresServer, args: argparse.Namespace
                                      Awaitable[dict[str, Any]]],
                    running: list[Fleet]) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix=f"fleet-{mode}-"))
+    clean = False
     url = None
     if mode != "single-sqlite":
         url = await postgres.create_database(folder.name.replace("-", "_").lower())
@@ -168,12 +170,18 @@ async def one_mode(mode: str, postgres: PostgresServer, args: argparse.Namespace
                 figures["tables_not_stopping"] = len(unstopped)
             figures["log_problems"] = fleet.log_problems()[:5]
             figures["violations"] = len(server.violations)
+            clean = not any(figures.get(key) for key in (
+                "log_problems", "violations", "stuck_tables", "tables_not_stopping"))
+            if not clean:
+                figures["logs"] = str(folder)
             return figures
         except Exception as error:  # one mode failing must not hide the others' figures
             return {"error": f"{type(error).__name__}: {error}"[:2000], "logs": str(folder)}
         finally:
             await fleet.close()
             running.remove(fleet)
+            if clean:  # the logs of a mode that went well are not kept
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def stop_at_once(postgres: PostgresServer, running: list[Fleet], code: int) -> None:
