@@ -19,8 +19,9 @@ orphaned game moves again.
 
 The people, the fake server and the balancer run in this process, on the same 2 cores. The last
 line is one JSON object with every figure. A mode that fails or sticks reports an error (and
-where its processes' logs are kept) and the run goes on; SIGINT or SIGTERM stops the bot's processes and the PostgreSQL server (at once if
-a second signal comes, or if the clean stop takes over a minute) and prints nothing.
+where its processes' logs are kept) and the run goes on; SIGINT or SIGTERM stops the bot's
+processes and the PostgreSQL server (at once if a second signal comes, or if the clean stop
+takes over a minute) and prints nothing.
 """
 
 from __future__ import annotations
