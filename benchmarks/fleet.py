@@ -18,7 +18,10 @@ time from the kill to the bot's next send or edit there; the largest is the time
 orphaned game moves again.
 
 The people, the fake server and the balancer run in this process, on the same 2 cores. The last
-line is one JSON object with every figure.
+line is one JSON object with every figure. A mode that fails or sticks reports an error (and
+where its processes' logs are kept) and the run goes on; SIGINT or SIGTERM stops the bot's
+processes and the PostgreSQL server (at once if a second signal comes, or if the clean stop
+takes over a minute) and prints nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -36,6 +41,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from benchmarks.stopping import bounded, settle
 from fakeapi import FakeTelegramServer
 from fakeapi.ratelimit import counts_toward_limits
 from tests.fleet.fleet_kit import Fleet, Table, open_tables
@@ -44,11 +50,15 @@ from testservers import PostgresServer
 MODES = ("single-sqlite", "single-postgresql", "fleet-1", "fleet-2")
 UNLIMITED = {"GROUP_MESSAGES_PER_MINUTE": "100000", "MESSAGES_PER_SECOND": "100000"}
 GAME = "gaple"
+#: The longest a mode's measurement may take before the mode fails (warmup and measure are
+#: added to it), and how long tables get to stop when cancelled.
+SPARE_SECONDS = 120.0
+TABLES_STOP_SECONDS = 15.0
 
 
 async def pg_counters(url: str) -> dict[str, float]:
     """The database's counters now (statements, transactions, rows written, WAL bytes)."""
-    connection = await asyncpg.connect(url)
+    connection = await asyncpg.connect(url, timeout=30, command_timeout=30)
     try:
         await connection.execute("SELECT pg_stat_clear_snapshot()")
         row = await connection.fetchrow(
@@ -60,7 +70,7 @@ async def pg_counters(url: str) -> dict[str, float]:
             "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s"
             " JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()")
     finally:
-        await connection.close()
+        await connection.close(timeout=10)
     return {"transactions": float(row["transactions"]),
             "rows_written": float(row["rows_written"]),
             "wal_bytes": float(wal), "statements": float(statements)}
@@ -131,41 +141,86 @@ async def takeover(fleet: Fleet, server: FakeTelegramServer, tables: list[Table]
 
 async def one_mode(mode: str, postgres: PostgresServer, args: argparse.Namespace,
                    measure: Callable[[Fleet, FakeTelegramServer, list[Table], list[str]],
-                                     Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+                                     Awaitable[dict[str, Any]]],
+                   running: list[Fleet]) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix=f"fleet-{mode}-"))
+    clean = False
     url = None
     if mode != "single-sqlite":
         url = await postgres.create_database(folder.name.replace("-", "_").lower())
-        connection = await asyncpg.connect(url)
+        connection = await asyncpg.connect(url, timeout=30)
         await connection.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-        await connection.close()
+        await connection.close(timeout=10)
     async with FakeTelegramServer() as server:
         fleet = Fleet(server, url, folder, settings=dict(UNLIMITED))
+        running.append(fleet)
         try:
             names = await start(mode, fleet)
             tables = await open_tables(server, [(GAME, 4)] * args.tables, seed=23)
-            playing = [asyncio.create_task(t.keep_playing()) for t in tables]
+            playing = [asyncio.ensure_future(t.keep_playing()) for t in tables]
             try:
                 # a bot that stops answering fails its mode, not the whole run
-                figures = await asyncio.wait_for(measure(fleet, server, tables, names), 120)
-                stuck = [t for t in playing if t.done() and t.exception() is not None]
-                if stuck:
-                    figures["stuck_tables"] = [str(t.exception())[:300] for t in stuck]
+                figures = await bounded(measure(fleet, server, tables, names),
+                                        args.warmup + args.seconds + SPARE_SECONDS)
+                failed = [t for t in playing if t.done() and not t.cancelled()]
+                if failed:
+                    figures["stuck_tables"] = [str(t.exception())[:300] for t in failed]
             finally:
-                for task in playing:
-                    task.cancel()
-                await asyncio.gather(*playing, return_exceptions=True)
+                unstopped = await settle(playing, TABLES_STOP_SECONDS)
+            if unstopped:  # left running (they end with the fake server): said, not waited for
+                figures["tables_not_stopping"] = len(unstopped)
             figures["log_problems"] = fleet.log_problems()[:5]
             figures["violations"] = len(server.violations)
+            clean = not any(figures.get(key) for key in (
+                "log_problems", "violations", "stuck_tables", "tables_not_stopping"))
+            if not clean:
+                figures["logs"] = str(folder)
             return figures
         except Exception as error:  # one mode failing must not hide the others' figures
-            return {"error": f"{type(error).__name__}: {error}", "logs": str(folder)}
+            return {"error": f"{type(error).__name__}: {error}"[:2000], "logs": str(folder)}
         finally:
             await fleet.close()
+            running.remove(fleet)
+            if clean:  # the logs of a mode that went well are not kept
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def stop_at_once(postgres: PostgresServer, running: list[Fleet], code: int) -> None:
+    """The last resort on an interruption: every bot process killed, PostgreSQL stopped and
+    its folder removed, the process gone (no clean-up of this process's own tasks)."""
+    for fleet in running:
+        for member in fleet.members.values():
+            if member.alive and member.process is not None:
+                member.process.kill()
+    postgres.stop()
+    os._exit(code)
+
+
+def on_interrupt(postgres: PostgresServer, running: list[Fleet]) -> None:
+    """SIGINT and SIGTERM: the first cancels the run (each mode stops its processes, then the
+    PostgreSQL server is stopped); a second one, or a clean stop taking over a minute, stops
+    everything at once."""
+    loop = asyncio.get_running_loop()
+    main_task = asyncio.current_task()
+    assert main_task is not None
+    signals: list[int] = []
+
+    def interrupted(number: int) -> None:
+        signals.append(number)
+        print(f"... {signal.Signals(number).name}: stopping", file=sys.stderr)
+        if len(signals) > 1:
+            stop_at_once(postgres, running, 128 + number)
+        main_task.cancel()
+        loop.call_later(60, stop_at_once, postgres, running, 128 + number)
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(number, interrupted, number)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     postgres = PostgresServer(settings={"shared_preload_libraries": "pg_stat_statements"})
+    running: list[Fleet] = []
+    on_interrupt(postgres, running)
     postgres.start()
     try:
         figures: dict[str, Any] = {"tables": args.tables, "game": GAME}
@@ -174,12 +229,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             figures[mode] = await one_mode(
                 mode, postgres, args,
                 lambda fleet, server, tables, names: measured(
-                    fleet, server, tables, names, args.warmup, args.seconds))
+                    fleet, server, tables, names, args.warmup, args.seconds), running)
         if not args.only or "takeover" in args.only:
             print("... takeover", file=sys.stderr)
             figures["takeover"] = await one_mode(
                 "fleet-2", postgres, args,
-                lambda fleet, server, tables, names: takeover(fleet, server, tables))
+                lambda fleet, server, tables, names: takeover(fleet, server, tables), running)
         single = figures.get("single-postgresql", {}).get("cpu_ms_per_move")
         for mode in ("fleet-1", "fleet-2"):
             mine = figures.get(mode, {}).get("cpu_ms_per_move")
@@ -196,7 +251,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--only", nargs="*", choices=(*MODES, "takeover"))
-    figures = asyncio.run(run(parser.parse_args(argv)))
+    try:
+        figures = asyncio.run(run(parser.parse_args(argv)))
+    except asyncio.CancelledError:  # interrupted (on_interrupt): no figures
+        sys.exit(130)
     print(json.dumps(figures))
 
 

@@ -37,6 +37,7 @@ from .fleet.worker import FleetWorker
 from .handlers import buttons, commands
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.menu import settings_command
+from .handlers.replays import replay_command
 from .handlers.runtime import KEY, Runtime
 from .handlers.timers import Timers
 from .handlers.updates import error_handler
@@ -51,6 +52,7 @@ from .presentation.pictures import PictureMaker
 from .publishing.metering import MeteredLimiter
 from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter, Limits
+from .publishing.replays import Replays
 from .publishing.transport import bot_request, poll_request
 from .service import GameService
 from .service.locks import Locks
@@ -88,6 +90,7 @@ GROUP_COMMANDS = (
     ("settings", N_("House rules, turn timer, language")),
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
+    ("replay", N_("Watch the last hand again, move by move")),
 )
 PRIVATE_COMMANDS = (
     ("hand", N_("Send me my tiles again")),
@@ -95,6 +98,7 @@ PRIVATE_COMMANDS = (
     ("stats", N_("My statistics")),
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
+    ("replay", N_("Watch my last hands again, move by move")),
     ("verify", N_("Check the deal of a hand I played")),
 )
 
@@ -170,7 +174,7 @@ def build_application(
     service.on_moving = publisher.group.draw_early
     application.bot_data[KEY] = Runtime(
         config, storage, service, publisher, locks, pictures, timers, limiter, metrics, http,
-        latency,
+        latency, Replays(application.bot, pictures),
     )
     if fleet is not None:
         application.bot_data[SETTINGS_KEY] = fleet
@@ -184,6 +188,7 @@ def build_application(
         ("settings", settings_command), ("hand", commands.hand_command),
         ("rules", commands.rules_command), ("help", commands.help_command),
         ("scoreboard", scoreboard_command), ("stats", stats_command),
+        ("replay", replay_command),
         ("verify", verify_command),
     ):
         application.add_handler(CommandHandler(name, callback))
@@ -286,6 +291,7 @@ async def _on_stop(application: Application) -> None:  # type: ignore[type-arg]
     rt: Runtime = application.bot_data[KEY]
     begin_stop(application)
     await rt.publisher.idle()
+    await rt.replays.idle(STOP_GRACE)  # a replay still drawn after that is given up
 
 
 async def _on_shutdown(application: Application) -> None:  # type: ignore[type-arg]

@@ -25,6 +25,7 @@ from telegram.ext import Application
 from .app import begin_stop, running
 from .errors import ConfigError, StorageError
 from .handlers.runtime import KEY, Runtime
+from .waiting import wait_set
 
 log = logging.getLogger("bot")
 #: Seconds one getUpdates waits for an update (PTB's run_polling default); stopping ends it.
@@ -102,8 +103,7 @@ async def _connect(application: Application, stopping: asyncio.Event) -> bool:  
             wait = max(delay, float(getattr(error, "retry_after", 0) or 0))
             log.warning("cannot reach Telegram at %s (%s): trying again in %.0f s (attempt %d)",
                         where, error, wait, attempt)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stopping.wait(), wait)
+        await wait_set(stopping, wait)
         delay = min(MAX_BACKOFF, delay * 2)
         attempt += 1
     return False

@@ -43,6 +43,7 @@ from .ratelimit import (
     worst_windows,
 )
 from .schema import Uploaded, load_schema
+from .waiting import wait_set
 from .webhook import METHODS as WEBHOOK_METHODS
 from .webhook import Webhook, WebhookTiming
 from .wire import read_parameters, reply
@@ -88,9 +89,7 @@ class Hold:
         self.holding = True
         self._notify()
         try:
-            await asyncio.wait_for(self._released.wait(), self.timeout)
-        except TimeoutError:
-            pass  # a hold the scenario forgot must not hang it
+            await wait_set(self._released, self.timeout)  # a hold forgotten must not hang it
         finally:
             self.holding = False
 
@@ -246,6 +245,11 @@ class FakeTelegramServer:
             if version.photo is not None
         ]
         return [photo for _, photo in sorted(shown, key=lambda pair: pair[0])]
+
+    def animations(self, chat: FakeChat) -> list[StoredMessage]:
+        """The bot's messages in the chat that carry an animation, oldest first (read their
+        bytes with ``animation_bytes``)."""
+        return [m for m in self.bot_messages(chat) if m.animation is not None]
 
     @property
     def callbacks(self) -> list[CallbackQueryRecord]:
@@ -410,10 +414,7 @@ class FakeTelegramServer:
                     f"not reached within {timeout}s: {message or predicate}\n"
                     f"--- last events:\n{tail}"
                 )
-            try:
-                await asyncio.wait_for(changed.wait(), min(remaining, 0.1))
-            except TimeoutError:
-                pass
+            await wait_set(changed, min(remaining, 0.1))
 
     async def wait_idle(self, quiet: float = 0.3, timeout: float = 10.0) -> None:
         """Wait until the bot has fetched every update and made no request for ``quiet`` s."""

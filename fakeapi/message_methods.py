@@ -91,11 +91,27 @@ def _photo(world: World, value: Any, files: Mapping[str, Uploaded]) -> StoredFil
         return world.store_photo(value.data)
     if isinstance(value, str) and value.startswith("attach://"):
         return world.store_photo(files[value.removeprefix("attach://")].data)
+    _no_url(value)
+    return world.file_of_kind(str(value), "photo")
+
+
+def _no_url(value: Any) -> None:
     if isinstance(value, str) and value.startswith(("http://", "https://")):
         raise ApiError.bad_request(
             "wrong file identifier/HTTP URL specified (the fake server fetches no URLs)"
         )
-    return world.file(str(value))
+
+
+def _animation(world: World, params: Mapping[str, Any], files: Mapping[str, Uploaded]
+               ) -> StoredFile:
+    value = params["animation"]
+    if isinstance(value, str) and value.startswith("attach://"):
+        value = files[value.removeprefix("attach://")]
+    if isinstance(value, Uploaded):
+        return world.store_animation(value.data, params.get("width", 0),
+                                     params.get("height", 0), params.get("duration", 0))
+    _no_url(value)
+    return world.file_of_kind(str(value), "animation")
 
 
 def _send(world: World, call: Call, content: dict[str, Any]) -> dict[str, Any]:
@@ -131,6 +147,15 @@ def send_photo(world: World, call: Call) -> dict[str, Any]:
     return _send(world, call, content)
 
 
+@handler("sendAnimation")
+def send_animation(world: World, call: Call) -> dict[str, Any]:
+    content = _caption_content(world, call.params)
+    chat = world.chat_for_bot(call.params["chat_id"])  # refuse before storing the upload
+    world.topic_for_bot(chat, call.params.get("message_thread_id"))
+    content["animation"] = _animation(world, call.params, call.files)
+    return _send(world, call, content)
+
+
 def _editable(world: World, params: Mapping[str, Any]) -> StoredMessage:
     if "inline_message_id" in params:
         raise ApiError.bad_request("the fake server does not support inline messages")
@@ -153,7 +178,8 @@ def _apply_edit(world: World, message: StoredMessage, **changes: Any) -> dict[st
 
 def _content_fields(version: MessageVersion) -> dict[str, Any]:
     fields = dataclasses.asdict(version)
-    fields["photo"] = version.photo  # asdict would turn the file into a dict
+    fields["photo"] = version.photo  # asdict would turn the files into dicts
+    fields["animation"] = version.animation
     del fields["seq"], fields["date"]
     return fields
 
@@ -161,7 +187,8 @@ def _content_fields(version: MessageVersion) -> dict[str, Any]:
 def _edit_part(world: World, call: Call, part: str) -> dict[str, Any]:
     """editMessageText and editMessageCaption: the message must already have that part."""
     message = _editable(world, call.params)
-    has_part = message.current.photo if part == "caption" else message.current.text
+    current = message.current
+    has_part = (current.photo or current.animation) if part == "caption" else current.text
     if has_part is None:
         raise ApiError.bad_request(f"there is no {part} in the message to edit")
     content = (_caption_content if part == "caption" else _text_content)(world, call.params)
@@ -194,6 +221,7 @@ def edit_message_media(world: World, call: Call) -> dict[str, Any]:
         text=None,
         entities=(),
         photo=photo,
+        animation=None,
         reply_markup=call.params.get("reply_markup"),
         **content,
     )

@@ -23,7 +23,9 @@ _PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 @dataclass(frozen=True)
 class StoredFile:
-    """An uploaded file; ``file_unique_id`` is derived from the bytes, as Telegram dedupes."""
+    """An uploaded file; ``file_unique_id`` is derived from the bytes, as Telegram dedupes.
+    ``kind`` is what it was sent as ("photo", "animation"): Telegram refuses one kind's
+    file_id sent as another."""
 
     file_id: str
     file_unique_id: str
@@ -31,6 +33,9 @@ class StoredFile:
     path: str
     width: int = 0
     height: int = 0
+    kind: str = "photo"
+    duration: int = 0  # an animation's whole seconds
+    mime_type: str | None = None
 
     def photo_size(self) -> dict[str, Any]:
         return {
@@ -38,6 +43,29 @@ class StoredFile:
             "file_unique_id": self.file_unique_id,
             "width": self.width,
             "height": self.height,
+            "file_size": len(self.data),
+        }
+
+    def animation(self) -> dict[str, Any]:
+        """The message's ``animation`` (Bot API type Animation)."""
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "width": self.width,
+            "height": self.height,
+            "duration": self.duration,
+            "file_name": self.path.rpartition("/")[2],
+            "mime_type": self.mime_type or "",
+            "file_size": len(self.data),
+        }
+
+    def document(self) -> dict[str, Any]:
+        """The ``document`` Telegram sets beside an animation, "for backward compatibility"."""
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "file_name": self.path.rpartition("/")[2],
+            "mime_type": self.mime_type or "",
             "file_size": len(self.data),
         }
 
@@ -73,6 +101,7 @@ class MessageVersion:
     photo: StoredFile | None = None
     reply_markup: dict[str, Any] | None = None
     parse_mode: str | None = None
+    animation: StoredFile | None = None
 
     def content_key(self) -> str:
         """What Telegram compares to answer "message is not modified"."""
@@ -84,6 +113,7 @@ class MessageVersion:
                 list(self.caption_entities),
                 self.photo.file_unique_id if self.photo else None,
                 self.reply_markup,
+                self.animation.file_unique_id if self.animation else None,
             ],
             sort_keys=True,
         )
@@ -273,6 +303,15 @@ class StoredMessage:
         return self.current.photo.data if self.current.photo else None
 
     @property
+    def animation(self) -> StoredFile | None:
+        return self.current.animation
+
+    @property
+    def animation_bytes(self) -> bytes | None:
+        """The animation's file as uploaded (a GIF or an MP4), if the message has one."""
+        return self.current.animation.data if self.current.animation else None
+
+    @property
     def reply_markup(self) -> dict[str, Any] | None:
         return self.current.reply_markup
 
@@ -325,6 +364,9 @@ class StoredMessage:
                 out["entities"] = list(version.entities)
         if version.photo is not None:
             out["photo"] = [version.photo.photo_size()]
+        if version.animation is not None:
+            out["animation"] = version.animation.animation()
+            out["document"] = version.animation.document()
         if version.caption:
             out["caption"] = version.caption
             if version.caption_entities:

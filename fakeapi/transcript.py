@@ -13,6 +13,9 @@ def _body(version: MessageVersion) -> str:
     parts = []
     if version.photo is not None:
         parts.append(f"[photo {version.photo.width}x{version.photo.height}]")
+    if version.animation is not None:
+        shown = version.animation
+        parts.append(f"[animation {shown.width}x{shown.height}, {shown.duration} s]")
     if version.text is not None:
         parts.append(version.text)
     if version.caption:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .errors import ApiError
+from .waiting import wait_set
 
 #: Update kinds Telegram leaves out unless ``allowed_updates`` names them.
 OPT_IN_KINDS = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
@@ -143,9 +144,7 @@ class UpdateQueue:
             arrived = self._arrived
             self.polls_waiting += 1
             try:
-                await asyncio.wait_for(arrived.wait(), remaining)
-            except TimeoutError:
-                pass
+                await wait_set(arrived, remaining)
             finally:
                 self.polls_waiting -= 1
             if self.webhook_set:

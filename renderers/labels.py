@@ -59,6 +59,10 @@ class TableLabels:
     final_score: str = "final score"
     rating: str = "rating change"  # the match end's column: how each rating moved
     settlement: str = "wins or pays"  # Six-matador: each score settled against the winner's
+    # A hand's replay: under each table, which move it shows, of how many ("move 12/31"),
+    # and under the hand as dealt, before the first move.
+    replay_move: str = "move {number}/{moves}"
+    replay_dealt: str = "dealt"
 
     def game_title(self, game: str) -> str:
         """The game's display name, or its code name when the catalogue lacks it."""

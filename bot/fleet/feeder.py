@@ -10,7 +10,6 @@ fence, or by the worker after its handler): a worker that dies leaves it to the 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection
@@ -19,6 +18,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
+from ..waiting import wait_set
 from .background import ended
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,8 @@ class Feeder:
         if running:
             done = asyncio.gather(*(asyncio.shield(r) for r in running), return_exceptions=True)
             try:
-                await asyncio.wait_for(done, grace)
+                async with asyncio.timeout(grace):
+                    await done
             except TimeoutError:
                 log.warning("%d handlers of shards given back still running: left behind",
                             sum(not r.done() for r in running))
@@ -99,8 +100,7 @@ class Feeder:
     async def _run(self) -> None:
         failing = 0
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll)
+            await wait_set(self._wake, self.poll)
             self._wake.clear()
             try:
                 await self.pull()

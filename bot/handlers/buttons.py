@@ -52,6 +52,7 @@ from ..publishing.delivery import answer_tap
 from ..publishing.messenger import LOBBY, TABLE, Place, message_at
 from ..serving.latency import arrived
 from .menu import setting_button
+from .replays import replay_tapped
 from .runtime import Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
 from .verify import check_tapped
@@ -407,5 +408,6 @@ ROUTES: dict[str, Route] = {
     "leave": leave_tapped,
     "replace": replace_tapped,
     "settings": settings_tapped,
+    "replay": replay_tapped,
     "verify": check_tapped,
 }

@@ -18,6 +18,7 @@ from ..presentation.pictures import PictureMaker
 from ..publishing.messenger import Place
 from ..publishing.publisher import Publisher
 from ..publishing.ratelimit import FloodLimiter
+from ..publishing.replays import Replays
 from ..service import GameService
 from ..service.locks import Locks
 from ..serving.latency import TableLatency
@@ -42,6 +43,7 @@ class Runtime:
     metrics: Metrics
     http: HttpSettings  # webhook_url None: long polling (and a server only with a port)
     latency: TableLatency
+    replays: Replays  # /replay and the "🎞 Replay" buttons
     web: WebServer | None = None  # the HTTP server of polling mode, while it runs
 
     @property

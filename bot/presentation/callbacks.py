@@ -360,6 +360,16 @@ class SettingTap(ButtonData):
     choice: int | None = None
 
 
+@kind("replay", "R", ("game_id", NUMBER), ("hand", NUMBER))
+@dataclass(frozen=True, slots=True)
+class ReplayHand(ButtonData):
+    """"🎞 Replay" under a hand's result, and each hand of the private /replay list: send
+    hand ``hand`` (from 0) of the game as an animation, in the chat of the button."""
+
+    game_id: int
+    hand: int
+
+
 @kind("verify", "V", ("game_id", NUMBER), ("hand", NUMBER))
 @dataclass(frozen=True, slots=True)
 class CheckDeal(ButtonData):
@@ -372,7 +382,7 @@ class CheckDeal(ButtonData):
 
 Button = (PickGame | ShowRules | PlayAgain | LobbyTap | AddComputer | TileTap | Lay
           | BackToHand | ShowHand | ShowTable | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap
-          | CheckDeal)
+          | ReplayHand | CheckDeal)
 
 _FORMS: tuple[tuple[re.Pattern[str], Form, type[ButtonData]], ...] = tuple(
     (form.regex(), form, k.cls) for k in KINDS.values() for form in (k.form, *k.legacy))

@@ -10,8 +10,9 @@ from engine import Event, HandEnded, MatchEnded, TableView, table_view
 from ..i18n import Translator, translator
 from ..models import Game, Outgoing, Player
 from ..wording import fit_caption, isolated, named, title, who
-from .callbacks import CheckDeal, PlayAgain, ReplaceAway
+from .callbacks import CheckDeal, PlayAgain, ReplaceAway, ReplayHand
 from .lobbytexts import PRIVATE_CHAT_BUTTON
+from .replaytexts import REPLAY_BUTTON
 from .resulttexts import hand_result_text, match_result_text
 
 if TYPE_CHECKING:
@@ -107,9 +108,9 @@ class TextComposer:
 
 def hand_result_buttons(t: Translator, game: Game, view: TableView
                         ) -> tuple[tuple[tuple[str, str], ...], ...]:
-    """Under a hand's result: its deal's check, sent privately to whoever taps it (for a
-    deal made from a seed)."""
-    row: list[tuple[str, str]] = []
+    """Under a hand's result, one row: its replay, and its deal's check, sent privately to
+    whoever taps it (for a deal made from a seed)."""
+    row = [(t(REPLAY_BUTTON), ReplayHand(game.game_id, view.hand_number).encode())]
     if view.seed is not None:
         row.append((t("🔍 Check the deal"), CheckDeal(game.game_id, view.hand_number).encode()))
-    return (tuple(row),) if row else ()
+    return (tuple(row),)

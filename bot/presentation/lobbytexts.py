@@ -55,6 +55,11 @@ def rules_text(t: Translator, game: str) -> str:
     return text
 
 
+#: /help's line on replays, after the rest (a msgid of its own: the list's translations stand).
+REPLAY_HELP = N_("🎞 /replay — the last hand again, move by move (in our private chat: your "
+                 "own hands of your last matches)")
+
+
 def help_text(t: Translator) -> str:
     return t(
         "<b>Dominoes for your group</b>\n"
@@ -72,8 +77,9 @@ def help_text(t: Translator) -> str:
         "Games: {games}. For example: /newgame gaple-dead deal=7 target=150\n"
         "Your tiles come to you privately, so open a private chat with me before you join.",
         games=", ".join(GAMES),
-    ) + "\n" + t("🔒 Every deal can be checked: its fingerprint is shown before the hand, its "
-                 "seed after it; /verify in our private chat shows the check.")
+    ) + "\n\n" + t(
+        "🔒 Every deal can be checked: its fingerprint is shown before the hand, its seed "
+        "after it; /verify in our private chat shows the check.") + "\n" + t(REPLAY_HELP)
 
 
 def options_line(t: Translator, game: Game) -> str:

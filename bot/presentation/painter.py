@@ -24,6 +24,7 @@ class Urgency(enum.IntEnum):
 
     TABLE = 0
     HAND = 1
+    REPLAY = 2  # a hand told again: asked for, not waited on by a game
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from functools import cache, partial
 from typing import Any
 
 import renderers
-from engine import PlayerView, TableView
+from engine import PlayerView, TableView, hand_tables
 from renderers.canvas import ROBOT
 from renderers.frames import Frame
 from renderers.hand import hand_picture
@@ -22,7 +22,7 @@ from renderers.table import table_picture
 
 from ..gamebook import PRESENTATIONS
 from ..i18n import N_, translator
-from ..models import Drawing, Game
+from ..models import Drawing, Game, Player
 from .keyboards import hand_order
 from .painter import Painter, Urgency
 
@@ -49,11 +49,20 @@ def labels_for(language: str, game: str | None = None) -> TableLabels:
     return TableLabels(games=games, **words)
 
 
-def picture_names(game: Game) -> list[str]:
+def picture_names(game: Game, players: Sequence[Player] | None = None) -> list[str]:
     """Seat names for pictures, as the texts write them: a computer's "🤖 Rio" (the renderers
-    draw the robot, which no font of theirs has)."""
+    draw the robot, which no font of theirs has); ``players``: those of an earlier hand."""
     return [p.name if p.name.startswith(ROBOT) or not p.is_computer else f"{ROBOT} {p.name}"
-            for p in game.players]
+            for p in (game.players if players is None else players)]
+
+
+def hand_players(game: Game, hand_number: int) -> list[Player]:
+    """Who sat in each seat as hand ``hand_number`` of the game ended (a seat may have
+    changed hands since)."""
+    match = game.match
+    assert match is not None
+    moves = len(match.hands[hand_number].moves)
+    return [game.player_at(seat, hand_number, moves) for seat in range(len(game.players))]
 
 
 # Pictures whose last frame is kept to draw the next one from: a table's frame is some 40 KB
@@ -123,6 +132,21 @@ class PictureMaker:
         return self._timed("hand_result", partial(
             renderers.render_hand_result, view, picture_names(game), theme=self.theme,
             labels=labels_for(game.language, game.game_name)))
+
+    def replay_drawing(self, game: Game, hand_number: int, language: str) -> Drawing:
+        """Finished hand ``hand_number`` of the game told again move by move, an animated GIF
+        (its tables are made from the match's record in the painter's thread too: a hand
+        late in a match replays every hand before it)."""
+        match = game.match
+        assert match is not None
+        names = tuple(picture_names(game, hand_players(game, hand_number)))
+        labels = labels_for(language, game.game_name)
+
+        def replay() -> bytes:
+            return renderers.render_replay(hand_tables(match, hand_number), names,
+                                           theme=self.theme, labels=labels)
+
+        return self._timed("replay", replay)
 
     async def drawn(self, drawing: Drawing, urgency: Urgency = Urgency.TABLE) -> bytes:
         """The picture ``drawing`` makes, drawn in the painter's thread."""

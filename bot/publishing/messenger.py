@@ -21,6 +21,7 @@ from telegram.error import BadRequest, ChatMigrated, TelegramError
 from ..models import Drawing, Messages
 from ..presentation.painter import Painter, Urgency
 from ..service import GameService
+from ..waiting import wait_set
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +144,7 @@ class Messenger:
         may come first (the buttons' stray check)."""
         sending = self._sending.get((game_id, place))
         if sending is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(sending.wait(), timeout)
+            await wait_set(sending, timeout)
 
     async def send(
         self, chat_id: int, text: str, photo: bytes | None, markup: InlineKeyboardMarkup | None,

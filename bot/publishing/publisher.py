@@ -16,7 +16,6 @@ follow its group sync.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Protocol
 
@@ -27,6 +26,7 @@ from ..presentation.pictures import PictureMaker
 from ..service import GameService
 from ..service.locks import Locks
 from ..trim import Trimmer, find_malloc_trim
+from ..waiting import wait_set
 from .groupsync import GroupSync
 from .handsync import HandSync
 from .messenger import Messenger, TopicGoneError
@@ -160,8 +160,7 @@ class Publisher:
 
     async def _pause(self, seconds: float) -> None:
         """Sleep before a retry; cut short when the bot is stopping."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._stopping.wait(), seconds)
+        await wait_set(self._stopping, seconds)
 
     def stop_retrying(self) -> None:
         """The bot is stopping: a sync that fails is not tried again (the restart syncs)."""

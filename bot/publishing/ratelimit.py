@@ -37,7 +37,6 @@ is sent after the restart.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import logging
 import math
@@ -60,6 +59,7 @@ from telegram.error import (
 from telegram.ext import BaseRateLimiter
 
 from ..storage import fencing
+from ..waiting import wait_set
 
 log = logging.getLogger(__name__)
 
@@ -247,8 +247,8 @@ class FloodLimiter(BaseRateLimiter[None]):
                     window.take()
                 return windows
             changed = self._changed
-            with contextlib.suppress(TimeoutError):  # a slot frees when its time comes
-                await asyncio.wait_for(changed.wait(), None if at == math.inf else at - now)
+            # a slot frees when its time comes
+            await wait_set(changed, None if at == math.inf else at - now)
 
     async def ready(self, chat_id: int) -> None:
         """Wait until a counted call to ``chat_id`` could go now, without taking a slot: the

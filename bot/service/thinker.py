@@ -119,7 +119,8 @@ class Thinker:
                 self.start()
             assert self._pool is not None
             future: Future[int] = self._pool.submit(decide, question)
-            return await asyncio.wait_for(asyncio.wrap_future(future), PATIENCE)
+            async with asyncio.timeout(PATIENCE):
+                return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken or hung pool (or one that cannot start)

@@ -132,7 +132,8 @@ async def _passes(name: str, check: Check) -> bool:
     try:
         result = check()
         if inspect.isawaitable(result):
-            result = await asyncio.wait_for(result, CHECK_TIMEOUT)
+            async with asyncio.timeout(CHECK_TIMEOUT):
+                result = await result
     except Exception as error:  # a broken check must answer 503, not 500
         log.warning("readiness check %s failed: %s", name, type(error).__name__)
         return False

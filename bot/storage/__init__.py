@@ -16,14 +16,13 @@ from .chats import ChatRows, OutboxItem
 from .core import is_postgres_url
 from .fencing import UpdateFence, UpdateTakenError, fence, handling
 from .games import GameRows, StaleMoveError, game_from_row
-from .history import HistoryRows
 from .results import HandRecord, MatchRecord, ResultFilter, ResultRows, SeatRecord, penalty_points
 from .schema import MIGRATIONS
 from .subscriptions import Notice, SubscriptionRows
 from .tx import Row, StorageUnavailableError, Tx
 
 
-class Storage(GameRows, ResultRows, ChatRows, SubscriptionRows, HistoryRows):
+class Storage(GameRows, ResultRows, ChatRows, SubscriptionRows):
     """The bot's database, with the queries of every table: ``Storage(path)`` is SQLite,
     ``Storage("postgresql://...")`` PostgreSQL."""
 

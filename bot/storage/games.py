@@ -74,6 +74,40 @@ class GameRows(Connection):
             (chat_id, thread_id))
         return None if row is None or row[0] is None else int(row[0])
 
+    async def last_played_game_id(self, chat_id: int, thread_id: int | None) -> int | None:
+        """The newest game of a chat's topic (as :meth:`last_game_id`) with a finished hand:
+        the one under way, or the last one (a lobby opened since has nothing to show)."""
+        row = await self.fetch_one(
+            "SELECT MAX(h.game_id) FROM hand_results h JOIN games g ON g.game_id = h.game_id"
+            " WHERE g.chat_id=? AND coalesce(g.thread_id, 0) = coalesce(CAST(? AS BIGINT), 0)",
+            (chat_id, thread_id))
+        return None if row is None or row[0] is None else int(row[0])
+
+    async def recent_games_of(self, user_id: int, limit: int) -> list[int]:
+        """The games ``user_id`` played a hand of (sat at the table when it ended), newest
+        first, at most ``limit``."""
+        # The same SQL on both engines (their JSON functions differ): the text match narrows
+        # the rows (a seat is written [user_id,"name"]), reading the seats decides.
+        found: list[int] = []
+        page, offset = max(8 * limit, 64), 0
+        while len(found) < limit:
+            rows = await self.fetch_all(
+                "SELECT game_id, players FROM hand_results WHERE players LIKE ?"
+                " ORDER BY game_id DESC, hand_number DESC LIMIT ? OFFSET ?",
+                (f"%[{int(user_id)},%", page, offset))
+            for row in rows:
+                game_id = int(row["game_id"])
+                if game_id not in found and any(
+                        type(seat[0]) is int and seat[0] == user_id
+                        for seat in json.loads(row["players"])):
+                    found.append(game_id)
+                    if len(found) == limit:
+                        break
+            if len(rows) < page:
+                break
+            offset += page
+        return found
+
     async def insert_game(self, game: Game, now: float, notify: bool = False) -> int:
         """Store a new lobby; returns its id. With ``notify``, a /notify notice for each
         subscriber of its topic in the same transaction (told of every opening or none)."""

@@ -169,7 +169,8 @@ class PostgresEngine(Engine):
         pool, self._pool = self._pool, None
         if pool is not None:
             try:
-                await asyncio.wait_for(pool.close(), 10)
+                async with asyncio.timeout(10):
+                    await pool.close()
             except (TimeoutError, *_LOST):
                 pool.terminate()
 

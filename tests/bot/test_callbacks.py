@@ -23,6 +23,7 @@ from bot.presentation.callbacks import (
     PickGame,
     PlayAgain,
     ReplaceAway,
+    ReplayHand,
     SettingTap,
     ShowHand,
     ShowRules,
@@ -57,6 +58,7 @@ def every_kind_of_button() -> list[Button]:
     buttons += [PlayAgain(BIG), CheckDeal(BIG, 0), CheckDeal(7, 12)]
     buttons += [SettingTap(), SettingTap("", "done"), SettingTap("", "turn_seconds", 6),
                 SettingTap("gaple-dead", "blank_double_25", 1), SettingTap("pair")]
+    buttons += [ReplayHand(BIG, 0), ReplayHand(7, 12)]
     return buttons
 
 

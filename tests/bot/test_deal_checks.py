@@ -1,22 +1,18 @@
-"""The check of a hand's deal (bot.service.fairness), and the player's recent games it looks
-through (bot.storage.history, on each engine)."""
+"""The check of a hand's deal (bot.service.fairness)."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import io
-import json
 import random
 import shlex
-from pathlib import Path
 
 import pytest
 
 from bot.errors import UserError
 from bot.models import Game, Messages, Player, SeatChange, Status
 from bot.service.fairness import check_for, hand_check
-from bot.storage import Storage
 from engine import Match, fingerprint, match_from_json, match_to_json, verify
 
 
@@ -116,33 +112,3 @@ def test_only_players_or_the_group_may_check_a_hand() -> None:
         check_for(game, 0, 77, None)
     game.seat_changes = [SeatChange(2, 0, 3, Player(55, "Gone"))]
     assert check_for(game, 0, 55, None).ok  # who left the seat played the hands before
-
-
-async def test_recent_games_of_a_player_newest_first(database: Path | str) -> None:
-    storage = Storage(database)
-    await storage.open()
-    try:
-        ids = []
-        for n in range(7):
-            seated = [Player(10, "Ann"), Player(20 + n, f"[10,{n}")]  # a name like a seat
-            if n == 3:
-                seated = [Player(110, "Bo"), Player(20, "[10,")]  # not Ann's
-            game = Game(0, -100 - n, Status.LOBBY, "pair", {}, 10, seated, None, 0, "en",
-                        Messages())
-            game.game_id = await storage.insert_game(game, float(n))
-            ids.append(game.game_id)
-            status = "lobby" if n == 5 else "finished" if n < 4 else "playing"
-            await storage.execute("UPDATE games SET status=? WHERE game_id=?",
-                                  (status, game.game_id))
-        mine = [ids[6], ids[4], ids[2], ids[1], ids[0]]  # not the lobby, not the other's
-        assert await storage.recent_games_of(10, 10) == mine
-        assert await storage.recent_games_of(10, 2) == mine[:2]
-        assert await storage.recent_games_of(10, 3) == mine[:3]  # past the other's game
-        assert await storage.recent_games_of(10, 0) == []
-        assert await storage.recent_games_of(20, 5) == [ids[3], ids[0]]
-        assert await storage.recent_games_of(1, 5) == []
-        stored = await storage.fetch_one("SELECT players FROM games WHERE game_id=?", (ids[3],))
-        assert stored is not None and "[10," in stored["players"]
-        assert json.loads(stored["players"])[0][0] == 110
-    finally:
-        await storage.close()

@@ -608,6 +608,24 @@ async def test_wait_for_fails_at_once_on_a_violation(
     await task
 
 
+async def test_wait_for_ends_when_cancelled_as_the_server_changes(
+    server: FakeTelegramServer,
+) -> None:
+    """A waiter cancelled while the change that woke it is still on its way to it stops: it
+    must not return to its loop and wait on (Python 3.11's ``asyncio.wait_for`` returns the
+    inner wait's result then and drops the cancellation; ``benchmarks.fleet``'s tables played
+    on after being cancelled, and the run never ended)."""
+    for turns in range(5):  # the cancellation lands 0, 1, ... loop turns after the change
+        waiting = asyncio.create_task(server.wait_for(lambda: False, timeout=2))
+        await asyncio.sleep(0.01)  # waiting for a change
+        server._notify()  # a request arrived (the test pokes the fake's own signal)
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+
+
 async def test_photos_lists_every_picture_shown(
     server: FakeTelegramServer, ptb: telegram.Bot, group: Any
 ) -> None:

@@ -21,6 +21,7 @@ import aiohttp
 import asyncpg  # type: ignore[import-untyped]
 
 from benchmarks.latency import cpu_seconds
+from benchmarks.stopping import settle
 from bot.wording import isolated
 from engine.record import replay
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage, WaitTimeoutError
@@ -90,7 +91,8 @@ class Member:
         self.earlier_cpu += cpu_seconds(self.process.pid)
         self.process.send_signal(how)
         try:
-            await asyncio.wait_for(self.process.wait(), 20)
+            async with asyncio.timeout(20):
+                await self.process.wait()
         except TimeoutError:
             self.process.kill()
             await self.process.wait()
@@ -349,7 +351,11 @@ async def open_tables(server: FakeTelegramServer, plan: Sequence[tuple[str, int]
         chat = server.add_group(f"Table {number}", members=users, admins=users[:1])
         tables.append(Table(server, chat, users, game, random.Random(seed + number),
                             computers=4 - people))
-    await asyncio.gather(*(table.open() for table in tables))
+    opening = [asyncio.ensure_future(table.open()) for table in tables]
+    try:
+        await asyncio.gather(*opening)
+    finally:  # one table failing to open stops the others (they would play on, unwatched)
+        await settle(opening)
     return tables
 
 

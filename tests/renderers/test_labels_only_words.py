@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import fields, replace
 
-from engine import player_view, table_view
+from engine import hand_tables, player_view, table_view
 from goldens.positions import played, with_line
 from goldens.samples import names_for, samples
 from renderers import (
@@ -13,6 +13,7 @@ from renderers import (
     render_hand,
     render_hand_result,
     render_match_end,
+    render_replay,
     render_table,
 )
 
@@ -59,6 +60,8 @@ RUSSIAN = TableLabels(
     left="слева",
     right="справа",
     settlement="расчёт",
+    replay_move="ход {number} из {moves}",
+    replay_dealt="раздача",
 )
 
 
@@ -105,6 +108,8 @@ def test_every_word_on_every_picture_comes_from_labels_or_names(drawn_text: list
     render_table(with_line(table_view(knocked), 91), ["🎲", "", "Ann", "Bo"], labels=RUSSIAN)
     over = table_view(played("pair", 4, 0, seed=5, until_over=True))
     render_hand_result(over, names_for(4), labels=RUSSIAN)
+    render_replay(hand_tables(played("kolbasa", 2, 0, seed=2, until_over=True), 0),
+                  names_for(2), labels=RUSSIAN)
     assert over.result is not None
     drawn_match = replace(over, match_over=True, match_winner=None,
                           result=replace(over.result, winner=None))

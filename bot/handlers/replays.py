@@ -1,0 +1,89 @@
+"""/replay and the "🎞 Replay" button: a finished hand told again as an animation.
+
+In a group (or a forum topic), /replay sends the last finished hand of the place's latest
+game; the button under a hand's result sends that hand. In the private chat, /replay lists the
+player's own recent hands, a button each, and a tap sends that one there.
+"""
+
+from __future__ import annotations
+
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from ..i18n import translator
+from ..models import Game
+from ..presentation.callbacks import ReplayHand
+from ..presentation.replaytexts import LISTED_MATCHES, finished_hands, replay_list
+from ..publishing.replays import Refusal
+from .runtime import Runtime, runtime
+from .updates import is_group, reply, thread_of
+
+Answer = tuple[str | None, str | None]  # (toast, url), as bot.handlers.buttons answers taps
+
+
+async def replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    rt = runtime(context)
+    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
+    if user is None or chat is None or message is None:
+        return
+    if not is_group(chat):
+        await _private_list(rt, update, user.id, user.language_code)
+        return
+    thread = thread_of(message)
+    game_id = await rt.storage.last_played_game_id(chat.id, thread)
+    game = None if game_id is None else await rt.service.find(game_id)
+    hands = [] if game is None else finished_hands(game)
+    if game is None or not hands:
+        settings = await rt.service.group_settings(chat.id)
+        t = translator(settings.language or user.language_code)
+        await reply(update, t("No hand has been played to its end here yet, so there is "
+                              "nothing to replay."))
+        return
+    # (a second /replay while this one is drawn sends nothing more)
+    await rt.replays.send(chat.id, game, hands[-1], game.language, thread, message.message_id)
+
+
+async def _private_list(rt: Runtime, update: Update, user_id: int, language: str | None
+                        ) -> None:
+    t = translator(language)
+    games = []
+    for game_id in await rt.storage.recent_games_of(user_id, LISTED_MATCHES):
+        game = await rt.service.find(game_id)
+        if game is not None:
+            games.append(game)
+    text, rows = replay_list(t, games)
+    markup = InlineKeyboardMarkup(
+        [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
+         for row in rows]) if rows else None
+    await reply(update, text, reply_markup=markup)
+
+
+def _played(game: Game, user_id: int) -> bool:
+    """Whether the user sat at the game's table (a seat changed hands mid-game counts)."""
+    return game.seat_of(user_id) is not None or any(
+        change.left.user_id == user_id for change in game.seat_changes)
+
+
+async def replay_tapped(rt: Runtime, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery,
+                        tap: ReplayHand) -> Answer:
+    """A hand's replay, sent to the chat of the button (drawn and sent in a task of its own:
+    the tap is answered at once)."""
+    t = translator(query.from_user.language_code)
+    message = query.message
+    if message is None:
+        return t("That button is out of date."), None
+    game = await rt.service.find(tap.game_id)
+    chat = message.chat
+    # In a group, the game's own; in private, only a hand the player played.
+    belongs = game is not None and (game.chat_id == chat.id if is_group(chat)
+                                    else _played(game, query.from_user.id))
+    if game is None or not belongs or tap.hand not in finished_hands(game):
+        return t("That game is no longer stored, so its hands cannot be replayed."), None
+    language = game.language if is_group(chat) else (query.from_user.language_code or "")
+    refusal = rt.replays.start(chat.id, game, tap.hand, translator(language).language,
+                               thread_of(message), message.message_id)
+    if refusal is Refusal.SENDING:
+        return t("That replay is on its way."), None
+    if refusal is Refusal.JUST_SENT:
+        return t("That replay was sent here a moment ago: scroll up a little to watch it."), None
+    return t("🎞 The replay is on its way."), None
