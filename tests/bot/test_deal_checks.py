@@ -13,6 +13,7 @@ import pytest
 from bot.errors import UserError
 from bot.models import Game, Messages, Player, SeatChange, Status
 from bot.service.fairness import check_for, hand_check
+from bot.wording import fit_caption
 from engine import Match, fingerprint, match_from_json, match_to_json, verify
 
 
@@ -112,3 +113,14 @@ def test_only_players_or_the_group_may_check_a_hand() -> None:
         check_for(game, 0, 77, None)
     game.seat_changes = [SeatChange(2, 0, 3, Player(55, "Gone"))]
     assert check_for(game, 0, 55, None).ok  # who left the seat played the hands before
+
+
+def test_a_caption_too_long_keeps_the_deals_fingerprint_and_seed() -> None:
+    """fit_caption drops lines from the middle: never the second (the table's and the hand's
+    🔒 line) nor the last two (the result's score and 🔓 line)."""
+    for count in range(2, 60):
+        lines = ["<b>Pair</b> · hand 1", "🔒 Deal <code>0123456789abcdef</code>",
+                 *(f"line {n} " + "x" * 80 for n in range(count)), "Score", "🔓 seed"]
+        fitted = fit_caption("\n".join(lines)).split("\n")
+        assert fitted[:2] == lines[:2] and fitted[-2:] == lines[-2:]
+        assert len("\n".join(fitted)) <= 1024
