@@ -140,7 +140,7 @@ async def one_run(limiter: str, flood: bool, args: argparse.Namespace, folder: P
                             group_messages_per_minute=GROUP_LIMIT,
                             group_rate_period=args.group_period,
                             messages_per_second=OVERALL_LIMIT, computer_pause=0.0)
-        seeds = iter(range(5000, 100_000))
+        seeds = (n.to_bytes(32, "big") for n in range(5000, 100_000))  # 32-byte deal seeds
         if limiter == "aio":
             with mock.patch("bot.app.FloodLimiter", before_limiter):
                 application = build_application(settings, seed_source=lambda: next(seeds))

@@ -99,7 +99,7 @@ async def one_match(method: str, where: str, after: bool, target: int, seed: int
                             database_path=folder / f"{method}-{where}-{after}-{seed}.db",
                             group_messages_per_minute=100_000, messages_per_second=100_000,
                             private_messages_per_period=100_000)
-        seeds = iter(range(seed, seed + 10_000))
+        seeds = (n.to_bytes(32, "big") for n in range(seed, seed + 10_000))  # 32-byte deal seeds
         application = build_application(settings, seed_source=lambda: next(seeds))
         async with running(application):
             runtime: Runtime = application.bot_data[KEY]

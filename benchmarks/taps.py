@@ -49,7 +49,7 @@ async def measure(game: str, groups: int, seconds: float, folder: Path) -> dict[
                            users))
         settings = BotConfig(token=server.token, api_base_url=server.api_root,
                             database_path=folder / "taps.db", computer_pause=0.0)
-        seeds = iter(range(7000, 100_000))
+        seeds = (n.to_bytes(32, "big") for n in range(7000, 100_000))  # 32-byte deal seeds
         application = build_application(settings, seed_source=lambda: next(seeds))
         async with running(application):
             await asyncio.gather(*(open_game(server, chat, users, f"/newgame {game}")

@@ -28,6 +28,8 @@ from telegram.ext import (
     filters,
 )
 
+from engine import SEED_BYTES
+
 from .config import BotConfig
 from .errors import ConfigError
 from .fleet.settings import SETTINGS_KEY, WORKER_KEY, FleetSettings
@@ -39,6 +41,7 @@ from .handlers.replays import replay_command
 from .handlers.runtime import KEY, Runtime
 from .handlers.timers import Timers
 from .handlers.updates import error_handler
+from .handlers.verify import verify_command
 from .health import arriving, readiness, schedule_watch
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from .logs import bind
@@ -96,11 +99,12 @@ PRIVATE_COMMANDS = (
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
     ("replay", N_("Watch my last hands again, move by move")),
+    ("verify", N_("Check the deal of a hand I played")),
 )
 
 
 def build_application(
-    config: BotConfig, seed_source: Callable[[], int] | None = None,
+    config: BotConfig, seed_source: Callable[[], bytes] | None = None,
     http: HttpSettings | None = None, fleet: FleetSettings | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot, ready to run: handlers registered, storage opened and games resumed on start.
@@ -138,7 +142,7 @@ def build_application(
     limiter.on_flood_wait = metrics.flood_waited
     locks = Locks()
     service = GameService(
-        storage, TextComposer(pictures), seed_source or (lambda: secrets.randbits(64)),
+        storage, TextComposer(pictures), seed_source or (lambda: secrets.token_bytes(SEED_BYTES)),
         draw=pictures.drawn,
     )
     publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter)
@@ -185,6 +189,7 @@ def build_application(
         ("rules", commands.rules_command), ("help", commands.help_command),
         ("scoreboard", scoreboard_command), ("stats", stats_command),
         ("replay", replay_command),
+        ("verify", verify_command),
     ):
         application.add_handler(CommandHandler(name, callback))
     for family in buttons.ROUTES:

@@ -30,10 +30,10 @@ def short_name(name: str) -> str:
 
 def fit_caption(text: str, limit: int = CAPTION_LIMIT) -> str:
     """Keep a caption within Telegram's limit by dropping whole lines from its middle
-    (never cutting a tag in half); the first line and the last two stay."""
+    (never cutting a tag in half); the first two lines and the last two stay."""
     lines = text.split("\n")
     while len("\n".join(lines)) > limit and len(lines) > 3:
-        del lines[len(lines) // 2]
+        del lines[len(lines) // 2]  # (at least the third: the deal's line, second, stays)
     return cut("\n".join(lines), limit)
 
 
@@ -58,6 +58,11 @@ def cut(text: str, limit: int) -> str:
 
 def esc(text: str) -> str:
     return html.escape(text, quote=False)
+
+
+def code(text: str) -> str:
+    """``text`` in monospace, which Telegram copies with a tap (a seed, a command): escaped."""
+    return "<code>" + esc(text) + "</code>"
 
 
 def shorten(text: str, limit: int = 32) -> str:

@@ -54,7 +54,8 @@ async def demo(game: str, players: int, out: Path, seed: int, theme: str,
                 private_messages_per_period=10_000,
                 table_theme=theme,
             )
-            seeds = iter(range(seed * 1000, seed * 1000 + 10_000))
+            # 32-byte deal seeds, the same on every run of one --seed
+            seeds = (n.to_bytes(32, "big") for n in range(seed * 1000, seed * 1000 + 10_000))
             application = build_application(settings, seed_source=lambda: next(seeds))
             async with running(application):
                 for user in users:

@@ -55,6 +55,7 @@ from .menu import setting_button
 from .replays import replay_tapped
 from .runtime import Runtime, runtime
 from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
+from .verify import check_tapped
 
 log = logging.getLogger(__name__)
 #: What a stray lobby or table message says once found (in the group's language).
@@ -408,4 +409,5 @@ ROUTES: dict[str, Route] = {
     "replace": replace_tapped,
     "settings": settings_tapped,
     "replay": replay_tapped,
+    "verify": check_tapped,
 }

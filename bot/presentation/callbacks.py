@@ -370,9 +370,19 @@ class ReplayHand(ButtonData):
     hand: int
 
 
+@kind("verify", "V", ("game_id", NUMBER), ("hand", NUMBER))
+@dataclass(frozen=True, slots=True)
+class CheckDeal(ButtonData):
+    """"Check the deal" (under a hand's result, and /verify's earlier hands): the check of
+    hand ``hand`` (counting from 0) of the game, sent to the tapper's private chat."""
+
+    game_id: int
+    hand: int
+
+
 Button = (PickGame | ShowRules | PlayAgain | LobbyTap | AddComputer | TileTap | Lay
           | BackToHand | ShowHand | ShowTable | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap
-          | ReplayHand)
+          | ReplayHand | CheckDeal)
 
 _FORMS: tuple[tuple[re.Pattern[str], Form, type[ButtonData]], ...] = tuple(
     (form.regex(), form, k.cls) for k in KINDS.values() for form in (k.form, *k.legacy))

@@ -18,7 +18,7 @@ from engine import (
 
 from ..i18n import N_, Translator
 from ..models import Game, Status
-from ..wording import END_WORDS, esc, fit_caption, named, title, who
+from ..wording import END_WORDS, code, esc, fit_caption, named, title, who
 from .movetexts import drawn_for_you, moves_lines
 from .resulttexts import hand_end_line, penalty_rule, scores_line
 
@@ -96,7 +96,7 @@ def turn_lines(t: Translator, game: Game, view: TableView) -> list[str]:
 def table_caption(t: Translator, game: Game, view: TableView) -> str:
     names = game.names
     lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.game_name)),
-               number=view.hand_number + 1)]
+               number=view.hand_number + 1), *deal_lines(t, view)]
     # The last round of moves, so knocks and dead tiles are seen as they happen (draws from
     # the stock do not count towards the round: a player may draw many).
     first = _round_start(view, len(names))
@@ -114,6 +114,14 @@ def table_caption(t: Translator, game: Game, view: TableView) -> str:
         lines.append(penalty_rule(t, view.target))  # said once: the first table
     lines += turn_lines(t, game, view)
     return fit_caption("\n".join(lines))
+
+
+def deal_lines(t: Translator, view: TableView) -> list[str]:
+    """The deal's commitment, all hand long from the deal on: the fingerprint of the seed the
+    result will show (docs/FAIRNESS.md). Second in a caption, which fit_caption never drops."""
+    if view.fingerprint is None:
+        return []
+    return [t("🔒 Deal {fingerprint}", fingerprint=code(view.fingerprint))]
 
 
 # What the bot does in a seat's name when nothing else is possible: not a turn of its own.
@@ -152,7 +160,7 @@ def hand_caption(
     table = view.table
     names = game.names
     lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.game_name)),
-               number=table.hand_number + 1)]
+               number=table.hand_number + 1), *deal_lines(t, table)]
     over = table.result is not None or table.to_move is None
     # A waiting message names nothing that others' moves change, so it never goes stale.
     current = view.my_turn or over or choosing is not None

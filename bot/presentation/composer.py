@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine import Event, HandEnded, MatchEnded, table_view
+from engine import Event, HandEnded, MatchEnded, TableView, table_view
 
-from ..i18n import translator
+from ..i18n import Translator, translator
 from ..models import Game, Outgoing, Player
 from ..wording import fit_caption, isolated, named, title, who
-from .callbacks import PlayAgain, ReplaceAway, ReplayHand
+from .callbacks import CheckDeal, PlayAgain, ReplaceAway, ReplayHand
 from .lobbytexts import PRIVATE_CHAT_BUTTON
 from .replaytexts import REPLAY_BUTTON
 from .resulttexts import hand_result_text, match_result_text
@@ -89,9 +89,8 @@ class TextComposer:
             # Called before the next hand is dealt, so the current hand is the one that ended.
             if isinstance(event, HandEnded):
                 view = table_view(match)
-                replay = ((t(REPLAY_BUTTON), ReplayHand(game.game_id, event.hand_number).encode()),)
                 out.append(Outgoing(fit_caption(hand_result_text(t, game, event, view)),
-                                    buttons=(replay,),
+                                    buttons=hand_result_buttons(t, game, view),
                                     drawing=self.pictures.hand_result_drawing(game, view)))
         return out  # the match's end: see match_end
 
@@ -105,3 +104,13 @@ class TextComposer:
         return [Outgoing(fit_caption(match_result_text(t, game, ended, view, rating_changes)),
                          buttons=(again,),
                          drawing=self.pictures.match_end_drawing(game, view, rating_changes))]
+
+
+def hand_result_buttons(t: Translator, game: Game, view: TableView
+                        ) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """Under a hand's result, one row: its replay, and its deal's check, sent privately to
+    whoever taps it (for a deal made from a seed)."""
+    row = [(t(REPLAY_BUTTON), ReplayHand(game.game_id, view.hand_number).encode())]
+    if view.seed is not None:
+        row.append((t("🔍 Check the deal"), CheckDeal(game.game_id, view.hand_number).encode()))
+    return (tuple(row),)

@@ -77,7 +77,9 @@ def help_text(t: Translator) -> str:
         "Games: {games}. For example: /newgame gaple-dead deal=7 target=150\n"
         "Your tiles come to you privately, so open a private chat with me before you join.",
         games=", ".join(GAMES),
-    ) + "\n\n" + t(REPLAY_HELP)
+    ) + "\n\n" + t(
+        "🔒 Every deal can be checked: its fingerprint is shown before the hand, its seed "
+        "after it; /verify in our private chat shows the check.") + "\n" + t(REPLAY_HELP)
 
 
 def options_line(t: Translator, game: Game) -> str:

@@ -18,7 +18,7 @@ from engine import (
 from ..gamebook import presentation
 from ..i18n import N_, Translator
 from ..models import Game, Status
-from ..wording import named, pair_names
+from ..wording import code, named, pair_names
 from .movetexts import mover
 
 # Why points were scored, as nouns, in a hand's list of the points of play: "matadors 2 times
@@ -150,7 +150,18 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
                            first=named(names[side[0]]), second=named(names[side[1]]),
                            points=points))
     lines.append(scores_line(t, view, names))
+    lines += seed_lines(t, view)
     return "\n".join(lines)
+
+
+def seed_lines(t: Translator, view: TableView) -> list[str]:
+    """The hand is over: the seed its deal was made from, which anyone can check against the
+    fingerprint shown before the hand (last in the result, which fit_caption never drops)."""
+    if view.seed is None or view.fingerprint is None:
+        return []
+    return [t("🔓 The deal's seed: {seed}. Its SHA-256 starts with {fingerprint}, the "
+              "fingerprint shown before the hand.", seed=code(view.seed),
+              fingerprint=code(view.fingerprint))]
 
 
 def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Sequence[str]

@@ -13,6 +13,8 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection
 
+from engine import SEED_BYTES
+
 from ..models import Composer, Drawing, Game, Status
 from ..storage import Storage
 from ..storage.fleet import open_games_of, outbox_games_of
@@ -25,7 +27,7 @@ class GameMemory:
         self,
         storage: Storage,
         composer: Composer,
-        seed_source: Callable[[], int] = lambda: secrets.randbits(64),
+        seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(SEED_BYTES),
         clock: Callable[[], float] = time.time,
         on_change: Callable[[Game], None] | None = None,
         draw: Callable[[Drawing], Awaitable[bytes]] | None = None,

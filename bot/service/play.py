@@ -3,7 +3,6 @@ player whose time ran out), and what follows it until a human must act."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Awaitable, Callable
 
 from engine import (
@@ -56,7 +55,7 @@ class Play(Lobbies):
             raise UserError(N_("These options do not fit a table of {count} players."),
                             count=len(game.players)) from None
         game.match = match
-        events, outgoing = self._settle(game, match.deal_hand(random.Random(self.seed_source())))
+        events, outgoing = self._settle(game, match.deal_from_seed(self.seed_source()))
         game.status = Status.PLAYING
         try:
             await self._commit(game, events, outgoing, previous_move_no=0)
@@ -218,7 +217,7 @@ class Play(Lobbies):
         outgoing = self.composer.announcements(game, events)
         while not match.over:
             if match.hand.over:
-                new = match.deal_hand(random.Random(self.seed_source()))
+                new = match.deal_from_seed(self.seed_source())
             else:
                 new = match.play_forced()
                 if not new:

@@ -38,7 +38,7 @@ PATIENCE = 10.0
 class Question:
     """Everything one decision needs, as plain (picklable) data."""
 
-    record: str  # the match as JSON: options, deals, actions
+    record: str  # the match as JSON: options, deals, actions (never the deals' seeds)
     seat: int
     level: str
     seed: str  # for random.Random: the same question always gets the same answer
@@ -46,7 +46,8 @@ class Question:
 
     @classmethod
     def of(cls, match: Match, seat: int, level: str, seed: str, move_no: int) -> Question:
-        return cls(match_to_json(match), seat, level, seed, move_no)
+        # Without the seeds: a seed makes the whole deal, every other seat's tiles included.
+        return cls(match_to_json(match, seeds=False), seat, level, seed, move_no)
 
 
 def decide(question: Question) -> int:

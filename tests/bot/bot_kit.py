@@ -47,7 +47,7 @@ class Group:
     chat: FakeChat
     users: list[FakeUser]
     database: Path
-    seeds: Callable[[], int]
+    seeds: Callable[[], bytes]
     runtime: Runtime | None = None
     extra: dict[str, object] = field(default_factory=dict)
     topic: FakeTopic | None = None
@@ -175,9 +175,11 @@ def drawn_words(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return drawn
 
 
-def counting_seeds(start: int = 7000) -> Callable[[], int]:
+def counting_seeds(start: int = 7000) -> Callable[[], bytes]:
+    """Deal seeds 32 bytes long (as the bot's own are), each the next number from ``start``:
+    the same deals on every run."""
     counter = itertools.count(start)
-    return lambda: next(counter)
+    return lambda: next(counter).to_bytes(32, "big")
 
 
 def die_after_commit(runtime: Runtime) -> None:

@@ -15,6 +15,7 @@ from bot.presentation.callbacks import (
     AddComputer,
     BackToHand,
     Button,
+    CheckDeal,
     Lay,
     LeaveAnswer,
     LobbyAction,
@@ -54,7 +55,7 @@ def every_kind_of_button() -> list[Button]:
     buttons += [BackToHand(7, 3), ShowHand(BIG), StopAnswer(5, True), StopAnswer(5, False),
                 LeaveAnswer(5, 3, True), LeaveAnswer(5, 0, False), ReplaceAway(BIG, 4)]
     buttons += [PickGame(game) for game in GAMES] + [ShowRules(game) for game in GAMES]
-    buttons += [PlayAgain(BIG)]
+    buttons += [PlayAgain(BIG), CheckDeal(BIG, 0), CheckDeal(7, 12)]
     buttons += [SettingTap(), SettingTap("", "done"), SettingTap("", "turn_seconds", 6),
                 SettingTap("gaple-dead", "blank_double_25", 1), SettingTap("pair")]
     buttons += [ReplayHand(BIG, 0), ReplayHand(7, 12)]
@@ -91,7 +92,8 @@ def test_garbled_and_forged_data_is_refused() -> None:
     for data in ("", "p", "p:1:2:3", "p:1:2:91:L", "p:1:2:3:X", "p:01:2:3:L", "p:-1:2:3:L",
                  "z:1", "j:", "j:1:2", "p:1:2:3:L:extra", "n:", "n:PAIR", "b:1", "j:1\n",
                  "p:1:2:3:L ", "x" * 65, None, "a:1:4", "a:1", "r:1", "v:1", "o:", "o:a:b",
-                 "o:a:b:x", "o:a:b:01", "o:" + "a" * 25 + "::"):
+                 "o:a:b:x", "o:a:b:01", "o:" + "a" * 25 + "::", "V:1", "V:1:01", "V:1:2:3",
+                 "V:-1:2"):
         assert decode(data) is None, data
 
 

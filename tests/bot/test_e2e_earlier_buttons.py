@@ -38,7 +38,7 @@ def last_move_of(game: Game, seat: int) -> Action:
 
 @pytest.fixture
 def dealt(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine.match, "shuffle_deal", lambda *args, **kwargs: DEAL)
+    monkeypatch.setattr(engine.match, "seeded_deal", lambda *args, **kwargs: DEAL)
 
 
 async def test_tile_buttons_in_the_earlier_form_still_play(group: Group, dealt: None) -> None:

@@ -54,7 +54,7 @@ def dealt(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> di
     hand = example(request.param)
     hands = tuple(tuple(tile(t) for t in seat) for seat in hand["deal"])
     deal = Deal(hands, (), hand["first"], None, tuple(tile(t) for t in hand["stock"]))
-    monkeypatch.setattr(engine.match, "shuffle_deal", lambda *args, **kwargs: deal)
+    monkeypatch.setattr(engine.match, "seeded_deal", lambda *args, **kwargs: deal)
     return hand
 
 

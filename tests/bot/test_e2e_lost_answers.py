@@ -3,6 +3,8 @@ user sees must not double (docs/ARCHITECTURE.md, "Lost answers"), and every tap 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from bot_kit import Group, lobby_button
 
@@ -10,6 +12,21 @@ from fakeapi import FakeUser, StoredMessage
 from fakeapi.players import active_hand, live_buttons
 
 OUT_OF_DATE = "That message is out of date: your tiles are in the newest one."
+
+
+def held_tile(label: str) -> tuple[int, int]:
+    """The tile a hand button names ("✅ 3-4", "3-4")."""
+    low, high = label.split()[-1].split("-")
+    return int(low), int(high)
+
+
+def held(group: Group, user: FakeUser) -> list[tuple[int, int]]:
+    """The tiles on the user's newest hand message."""
+    messages = [m for m in group.server.bot_messages(user.private_chat) if m.photo]
+    if not messages:
+        return []
+    return [held_tile(b.text) for row in messages[-1].buttons for b in row
+            if re.fullmatch(r"(?:\S+ )?\d+-\d+", b.text)]
 
 
 def live_hands(group: Group, user: FakeUser) -> list[StoredMessage]:
@@ -22,10 +39,18 @@ async def test_a_lost_hand_message_leaves_one_live_keyboard(group: Group,
                                                             after_acting: bool) -> None:
     async with group.bot():
         table = await group.start("pair")
-        user, _ = await group.server.wait_for(table.whose_turn)
+        user, lead = await group.server.wait_for(table.whose_turn)
         seat = group.users.index(user)
-        others = [u for u in group.users[:4] if u is not user]
-        for other in others:  # whoever is next loses the answer to their hand message
+        # every hand is there before any send is made to fail
+        await group.server.wait_for(lambda: all(held(group, u) for u in group.users[:4]))
+        # The fake drops the first call armed (of those in a chat) only: the player who plays
+        # after the lead (the first after the leader with a tile that fits) goes first, so
+        # that they lose the answer to the hand message that says it is their turn
+        laid = set(held_tile(live_buttons(lead)[0]))
+        after = [group.users[(seat + k) % 4] for k in (1, 2, 3)]
+        fits = [u for u in after if any(laid & set(t) for t in held(group, u))]
+        others = fits[:1] + [u for u in after if u is not fits[0]]
+        for other in others:
             group.server.drop_connection("sendPhoto", after_acting=after_acting,
                                          chat=other.private_chat)
         await table.play_one()

@@ -36,7 +36,7 @@ ASK = "✅ 3-4"
 @pytest.fixture
 def dealt(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every hand the bot deals is :data:`DEAL`."""
-    monkeypatch.setattr(engine.match, "shuffle_deal", lambda *args, **kwargs: DEAL)
+    monkeypatch.setattr(engine.match, "seeded_deal", lambda *args, **kwargs: DEAL)
 
 
 def data_of(message: StoredMessage, label: str) -> str:

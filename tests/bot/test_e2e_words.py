@@ -134,7 +134,8 @@ async def test_names_in_tap_answers_and_stats_are_isolated(mixed: Group) -> None
         await mixed.server.wait_for(lambda: start.answered)
         user, _ = await mixed.server.wait_for(Table(mixed.server, mixed.users[:3]).whose_turn)
         other = mixed.users[(mixed.users.index(user) + 1) % 3]
-        hand = [m for m in mixed.server.bot_messages(other.private_chat) if m.photo][-1]
+        hand = await mixed.server.wait_for(lambda: next(  # (it may come after the first's)
+            (m for m in reversed(mixed.server.bot_messages(other.private_chat)) if m.photo), None))
         tile = next(b for row in hand.buttons for b in row if b.callback_data)
         refused = other.press(hand, tile.text)
         await mixed.server.wait_for(lambda: refused.answered)
@@ -189,7 +190,7 @@ BERGEN = {
 def bergen_deal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     deal = Deal(tuple(tiles(hand) for hand in BERGEN["deal"]), (), 0, None,
                 tiles(str(BERGEN["stock"])))
-    monkeypatch.setattr(engine.match, "shuffle_deal", lambda *args, **kwargs: deal)
+    monkeypatch.setattr(engine.match, "seeded_deal", lambda *args, **kwargs: deal)
     return {"actions": [{"play": tile, "end": end} if end else {"play": tile}
                         for tile, end in BERGEN["actions"]]}
 

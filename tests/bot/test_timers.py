@@ -35,7 +35,8 @@ async def opened_private_chats(storage: Storage) -> None:
 async def timed_game(storage: Storage, clock: Clock) -> tuple[GameService, Game]:
     await opened_private_chats(storage)
     seeds = itertools.count(50)
-    service = GameService(storage, RecordingComposer(), lambda: next(seeds), clock=clock)
+    service = GameService(storage, RecordingComposer(), lambda: next(seeds).to_bytes(32, "big"),
+                          clock=clock)
     game = await service.create(-100, ANN, "gaple", "en", turn_seconds=90)
     for player in (BOB, CID, DAN):
         await service.join(game, player)
@@ -166,7 +167,8 @@ async def test_the_games_with_a_stock_get_their_safe_move_and_draws(
         await opened_private_chats(storage)
         clock = Clock()
         seeds = itertools.count(70)
-        service = GameService(storage, RecordingComposer(), lambda s=seeds: next(s), clock=clock)
+        service = GameService(storage, RecordingComposer(),
+                              lambda s=seeds: next(s).to_bytes(32, "big"), clock=clock)
         game = await service.create(-100, ANN, name, "en", turn_seconds=90)
         await service.join(game, BOB)
         await service.start(game, ANN.user_id)
