@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .actions import DRAW, KNOCK, Action, ActionKind, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal
+from .dealcheck import DealCheck, check_deal
 from .errors import (
     BadInputError,
     CannotDrawError,
@@ -20,10 +21,12 @@ from .errors import (
     CutNotAllowedError,
     DominoError,
     EndRequiredError,
+    HandNotOverError,
     HandOverError,
     IllegalActionError,
     MustDrawError,
     MustPlayError,
+    NoSeedError,
     NoSuchEndError,
     NotYourTurnError,
     OptionValueError,
@@ -70,6 +73,10 @@ from .views import (
 )
 
 __all__ = [
+    "DealCheck",
+    "HandNotOverError",
+    "NoSeedError",
+    "check_deal",
     "FINGERPRINT_DIGITS",
     "SEED_BYTES",
     "fingerprint",

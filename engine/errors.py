@@ -163,3 +163,17 @@ class CorruptMatchError(BadInputError):
     """Stored match JSON that is damaged, tampered with, or from an unknown format version."""
 
     reason = "corrupt_match"
+
+
+class HandNotOverError(BadInputError):
+    """A finished hand was asked for (to replay or check it), and it is not over or not dealt."""
+
+    reason = "hand_not_over"
+
+
+class NoSeedError(BadInputError):
+    """A hand's deal was asked to be checked, and it was not made from a seed (a match stored
+    before deals had seeds)."""
+
+    reason = "no_seed"
+

@@ -6,11 +6,10 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import Tile
+from engine import DealCheck, Tile
 
 from ..i18n import N_, Translator
 from ..models import Game
-from ..service.fairness import DealCheck
 from ..wording import code, esc, named, title
 from .callbacks import CheckDeal
 
