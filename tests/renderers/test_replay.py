@@ -11,7 +11,6 @@ shorter one), pixel for pixel, and differs from its neighbours'.
 from __future__ import annotations
 
 import io
-import random
 import struct
 from collections.abc import Iterator
 from dataclasses import replace
@@ -23,7 +22,8 @@ from PIL import Image, ImageChops, ImageSequence
 import renderers.canvas
 import renderers.palettes
 import renderers.replay
-from engine import VARIANTS, Draw, Match, TableView, hand_tables
+from benchmarks.replay import played
+from engine import VARIANTS, TableView
 from goldens.samples import LABELS, names_for
 from renderers import ViewMismatchError, render_replay
 from renderers.frames import Frame
@@ -57,17 +57,9 @@ def _ids(cases: list[tuple[str, int, int]]) -> list[str]:
 
 @cache
 def finished_hand(game: str, seats: int, highest: int) -> tuple[TableView, ...]:
-    """The tables of a hand dealt from a fixed seed and played to its end by a plain rule:
-    draw whenever drawing is legal (the longest hands), else the first legal move."""
-    match = Match(game, seats, {"set": highest}, automate=True)
-    match.deal_hand(random.Random(len(game) * 10 + seats))
-    while match.hand.result is None:
-        legal = match.legal_actions()
-        draws = [action for action in legal if isinstance(action, Draw)]
-        seat = match.to_move
-        assert seat is not None
-        match.apply(seat, draws[0] if draws else legal[0])
-    return hand_tables(match, 0)
+    """The tables of a hand dealt from a fixed seed and played to its end by the benchmark's
+    plain rule: draw whenever drawing is legal (the longest hands), else the first legal move."""
+    return played(game, seats, highest, len(game) * 10 + seats)
 
 
 @cache
