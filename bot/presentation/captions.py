@@ -121,7 +121,7 @@ def deal_lines(t: Translator, view: TableView) -> list[str]:
     result will show (docs/FAIRNESS.md). Second in a caption, which fit_caption never drops."""
     if view.fingerprint is None:
         return []
-    return [t("🔒 Deal {fingerprint}", fingerprint=code(view.fingerprint))]
+    return [t("🔒 Deal fingerprint: {fingerprint}", fingerprint=code(view.fingerprint))]
 
 
 # What the bot does in a seat's name when nothing else is possible: not a turn of its own.

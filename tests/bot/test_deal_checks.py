@@ -66,7 +66,7 @@ def test_a_caption_too_long_keeps_the_deals_fingerprint_and_seed() -> None:
     """fit_caption drops lines from the middle: never the second (the table's and the hand's
     🔒 line) nor the last two (the result's score and 🔓 line)."""
     for count in range(2, 60):
-        lines = ["<b>Pair</b> · hand 1", "🔒 Deal <code>0123456789abcdef</code>",
+        lines = ["<b>Pair</b> · hand 1", "🔒 Deal fingerprint: <code>0123456789abcdef</code>",
                  *(f"line {n} " + "x" * 80 for n in range(count)), "Score", "🔓 seed"]
         fitted = fit_caption("\n".join(lines)).split("\n")
         assert fitted[:2] == lines[:2] and fitted[-2:] == lines[-2:]
