@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine import Event, Match, variant
+from engine import Event, KeptHands, Match, variant
 
 from .errors import UserError
 from .i18n import N_
@@ -212,6 +212,8 @@ class Game:
     # (they never opened the chat, or blocked the bot): not stored, the service reads it
     # from the users.
     unreachable_ids: list[int] = field(default_factory=list)
+    # The JSON of the match's finished hands, kept for its next writes (not stored).
+    kept_hands: KeptHands = field(default_factory=KeptHands, compare=False, repr=False)
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):

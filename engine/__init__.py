@@ -57,7 +57,7 @@ from .hand import Hand
 from .layout import Placed
 from .match import Match
 from .options import Options, OptionSpec
-from .record import match_from_json, match_to_dict, match_to_json, replay
+from .record import KeptHands, match_from_json, match_to_dict, match_to_json, replay
 from .replays import hand_tables
 from .tiles import End, Tile, full_set
 from .variants import VARIANTS, Variant, variant
@@ -144,6 +144,7 @@ __all__ = [
     "WrongStuckActionError",
     "full_set",
     "match_from_json",
+    "KeptHands",
     "match_to_dict",
     "match_to_json",
     "player_view",

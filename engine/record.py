@@ -16,6 +16,7 @@ from .actions import DRAW, KNOCK, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal
 from .errors import BadInputError, CorruptMatchError, DominoError
 from .fairness import parse_seed
+from .hand import Hand
 from .match import Match, plays_on_line
 from .tiles import End, Tile, parse_halves
 from .variants import variant
@@ -213,59 +214,114 @@ def replay(data: object) -> Replay:
 
 
 # --- stored matches ----------------------------------------------------------------------
-def match_to_dict(match: Match, seeds: bool = True) -> dict[str, Any]:
-    """The match as a scenario with ``format``, ``version`` and ``digest``; without
-    ``seeds``, the seeds the deals were made from are left out (a computer player's copy)."""
-    hands: list[dict[str, object]] = []
-    for hand in match.hands:
-        deal = hand.deal
-        moves: list[dict[str, object]] = []
-        line_started = bool(deal.middle)
-        for move in hand.moves:
-            action = move.action
-            if not line_started and type(action) is Play:
-                left = action.left_half if action.left_half is not None else action.tile.low
-                moves.append(move_to_dict(move, (left, action.tile.other_half(left))))
-                line_started = True
-            else:
-                moves.append(move_to_dict(move))
-        entry: dict[str, object] = {
-            "deal": [[str(t) for t in h] for h in deal.hands],
-            "first": deal.lot,
-            "actions": moves,
-        }
-        if deal.stock:
-            entry["stock"] = [str(t) for t in deal.stock]
-        if deal.seed is not None and seeds:
-            entry["seed"] = deal.seed.hex()
-        if deal.middle:
-            turned = deal.middle[0]
-            left = deal.turned_left if deal.turned_left is not None else turned.low
-            entry["middle"] = [f"{left}-{turned.other_half(left)}"] + [
-                str(t) for t in deal.middle[1:]
-            ]
-        hands.append(entry)
-    body: dict[str, Any] = {
+_COMPACT = (",", ":")
+
+
+def _hand_entry(hand: Hand, seeds: bool) -> dict[str, object]:
+    """One hand of a stored match: its deal and its actions."""
+    deal = hand.deal
+    moves: list[dict[str, object]] = []
+    line_started = bool(deal.middle)
+    for move in hand.moves:
+        action = move.action
+        if not line_started and type(action) is Play:
+            left = action.left_half if action.left_half is not None else action.tile.low
+            moves.append(move_to_dict(move, (left, action.tile.other_half(left))))
+            line_started = True
+        else:
+            moves.append(move_to_dict(move))
+    entry: dict[str, object] = {
+        "deal": [[str(t) for t in h] for h in deal.hands],
+        "first": deal.lot,
+        "actions": moves,
+    }
+    if deal.stock:
+        entry["stock"] = [str(t) for t in deal.stock]
+    if deal.seed is not None and seeds:
+        entry["seed"] = deal.seed.hex()
+    if deal.middle:
+        turned = deal.middle[0]
+        left = deal.turned_left if deal.turned_left is not None else turned.low
+        entry["middle"] = [f"{left}-{turned.other_half(left)}"] + [
+            str(t) for t in deal.middle[1:]
+        ]
+    return entry
+
+
+def _head(match: Match) -> dict[str, Any]:
+    """A stored match's fields but its hands and digest, in their order."""
+    return {
         "format": FORMAT,
         "version": VERSION,
         "variant": match.variant.name,
         "players": match.seats,
         "options": match.options.to_dict(match.variant.option_names),
-        "hands": hands,
     }
+
+
+def match_to_dict(match: Match, seeds: bool = True) -> dict[str, Any]:
+    """The match as a scenario with ``format``, ``version`` and ``digest``; without
+    ``seeds``, the seeds the deals were made from are left out (a computer player's copy)."""
+    body = _head(match)
+    body["hands"] = [_hand_entry(hand, seeds) for hand in match.hands]
     body["digest"] = _digest(body)
     return body
 
 
 def _digest(body: Mapping[str, Any]) -> str:
     canonical = json.dumps(
-        {k: v for k, v in body.items() if k != "digest"}, sort_keys=True, separators=(",", ":")
+        {k: v for k, v in body.items() if k != "digest"}, sort_keys=True, separators=_COMPACT
     )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def match_to_json(match: Match, seeds: bool = True) -> str:
-    return json.dumps(match_to_dict(match, seeds), separators=(",", ":"))
+class KeptHands:
+    """The JSON of a match's finished hands, kept from one write of the match to the next:
+    a finished hand never changes, so a move's write (:func:`match_to_json` with ``kept``)
+    turns into JSON only the hand being played. Entries are known by the very hand object
+    they were made from, so a match loaded again, or another match, is written afresh."""
+
+    __slots__ = ("_hands",)
+
+    def __init__(self) -> None:
+        # per hand number: (the hand, seeds or not, its JSON as stored, its canonical JSON)
+        self._hands: list[tuple[Hand, bool, str, str]] = []
+
+    def texts(self, number: int, hand: Hand, seeds: bool) -> tuple[str, str]:
+        """The hand's JSON as stored and in canonical form (sorted keys, for the digest)."""
+        if number < len(self._hands):
+            kept, kept_seeds, stored, canonical = self._hands[number]
+            if kept is hand and kept_seeds == seeds:
+                return stored, canonical
+            del self._hands[number:]
+        entry = _hand_entry(hand, seeds)
+        texts = (json.dumps(entry, separators=_COMPACT),
+                 json.dumps(entry, sort_keys=True, separators=_COMPACT))
+        if hand.over and number == len(self._hands):
+            self._hands.append((hand, seeds, *texts))
+        return texts
+
+
+def _object(fields: Sequence[tuple[str, str]]) -> str:
+    """A JSON object from its keys and its values' JSON, in that order."""
+    return "{" + ",".join(f"{json.dumps(key)}:{value}" for key, value in fields) + "}"
+
+
+def match_to_json(match: Match, seeds: bool = True, kept: KeptHands | None = None) -> str:
+    """:func:`match_to_dict` as compact JSON; with ``kept``, the same text, made from the
+    JSON of the finished hands ``kept`` has from earlier writes of this match."""
+    if kept is None:
+        return json.dumps(match_to_dict(match, seeds), separators=_COMPACT)
+    head = _head(match)
+    texts = [kept.texts(number, hand, seeds) for number, hand in enumerate(match.hands)]
+    hands = "[" + ",".join(stored for stored, _ in texts) + "]"
+    canonical = _object(sorted(
+        [(key, json.dumps(value, sort_keys=True, separators=_COMPACT))
+         for key, value in head.items()]
+        + [("hands", "[" + ",".join(canonical for _, canonical in texts) + "]")]))
+    digest = hashlib.sha256(canonical.encode()).hexdigest()
+    return _object([(key, json.dumps(value, separators=_COMPACT)) for key, value in head.items()]
+                   + [("hands", hands), ("digest", json.dumps(digest))])
 
 
 def match_from_json(text: str | bytes) -> Match:

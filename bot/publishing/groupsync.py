@@ -146,9 +146,9 @@ class GroupSync:
         if messages.lobby is None or not await self.messenger.edit(
                 game.chat_id, messages.lobby, draft):
             with self.messenger.sending(game.game_id, LOBBY):
-                sent = await self.messenger.send(game.chat_id, draft.text, None, draft.markup,
+                sent_id = await self.messenger.send(game.chat_id, draft.text, None, draft.markup,
                                                 game.thread_id)
-                messages.lobby = sent.message_id  # from now on this one's buttons act
+                messages.lobby = sent_id  # from now on this one's buttons act
         messages.lobby_key = draft.key
         return True
 
@@ -248,9 +248,9 @@ class GroupSync:
             game.chat_id, messages.table_message, draft, messages.table_key
         ):
             with self.messenger.sending(game.game_id, TABLE):
-                sent = await self.messenger.send(game.chat_id, draft.text, draft.photo,
+                sent_id = await self.messenger.send(game.chat_id, draft.text, draft.photo,
                                                 draft.markup, game.thread_id)
-                messages.table_message = sent.message_id  # from now on this one's buttons act
+                messages.table_message = sent_id  # from now on this one's buttons act
         messages.table_hand = number
         messages.table_key = draft.stored
         self.moving_down.discard(game.game_id)

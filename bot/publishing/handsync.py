@@ -197,10 +197,10 @@ class HandSync:
                 messages.hands[seat] = HandMessage(current.message_id, draft.stored)
                 return True
             with self.messenger.sending(game.game_id, seat):
-                sent = await self.messenger.send(player.user_id, draft.text, draft.photo,
+                sent_id = await self.messenger.send(player.user_id, draft.text, draft.photo,
                                                 draft.markup)
                 # Known before the old one goes: from now on only this message's buttons act.
-                messages.hands[seat] = HandMessage(sent.message_id, draft.stored)
+                messages.hands[seat] = HandMessage(sent_id, draft.stored)
         except Forbidden:
             await self._unreachable(game, seat)
             return True

@@ -190,8 +190,8 @@ class GameRows(Connection):
         assert match is not None
         update = ("UPDATE games SET match=?, move_no=?, status=?, updated_at=?, deadline=?,"
                   " timer=? WHERE game_id=? AND move_no=?")
-        values = (match_to_json(match), move_no, game.status.value, now, deadline,
-                  game.timer.to_json(), game.game_id, previous_move_no)  # before BEGIN
+        values = (match_to_json(match, kept=game.kept_hands), move_no, game.status.value, now,
+                  deadline, game.timer.to_json(), game.game_id, previous_move_no)  # before BEGIN
         if self.dialect == "sqlite" and not outgoing and current.get() is None \
                 and not any(isinstance(e, HandEnded | MatchEnded) for e in events):
             # Most moves write the one row: on SQLite that statement is a transaction of its

@@ -11,6 +11,7 @@ from engine_kit import snapshot
 
 from engine import (
     CorruptMatchError,
+    KeptHands,
     Match,
     match_from_json,
     match_to_dict,
@@ -74,6 +75,32 @@ def test_round_trip_gives_the_same_state(game: str, seats: int, options: dict[st
         same_state(match, back)
         assert match_to_json(back) == text
         assert match_from_json(text.encode()).scores == match.scores
+
+
+@pytest.mark.parametrize(("game", "seats"), [("pair", 4), ("gaple-dead", 4), ("kolbasa", 2),
+                                            ("matador", 3), ("muggins", 4), ("french", 2)])
+def test_kept_hands_write_the_same_text_after_every_move(game: str, seats: int) -> None:
+    rng = random.Random(5)
+    match = Match(game, seats, {})
+    kept, unseeded = KeptHands(), KeptHands()
+    writes = 0
+    while not match.over and writes < 400:
+        if match.can_deal():
+            match.deal_hand(rng)
+        else:
+            seat = match.to_move
+            assert seat is not None
+            match.apply(seat, rng.choice(match.legal_actions()))
+        assert match_to_json(match, kept=kept) == match_to_json(match)
+        assert match_to_json(match, False, unseeded) == match_to_json(match, False)
+        writes += 1
+    assert len(match.hands) > 1
+    text = match_to_json(match, kept=kept)
+    # another match (here: the same one loaded again) is written afresh, not from the kept
+    back = match_from_json(text)
+    assert match_to_json(back, kept=kept) == text
+    assert match_to_json(random_match(game, seats, 9, 3), kept=kept) == match_to_json(
+        random_match(game, seats, 9, 3))
 
 
 def test_stored_match_names_its_format_version_and_options() -> None:
