@@ -221,6 +221,18 @@ class Game:
                 return seat
         return None
 
+    def played_by(self, user_id: int) -> bool:
+        """Whether ``user_id`` sat at this table, now or before their seat changed hands."""
+        return self.seat_of(user_id) is not None or any(
+            change.left.user_id == user_id for change in self.seat_changes)
+
+    @property
+    def finished_hands(self) -> list[int]:
+        """The numbers (from 0) of the match's finished hands, in play order."""
+        match = self.match
+        return [] if match is None else [number for number, hand in enumerate(match.hands)
+                                         if hand.over]
+
     @property
     def unreachable_players(self) -> list[Player]:
         """The people seated whom the bot cannot reach in private (``unreachable_ids``)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from .actions import Cut, Discard, Play
 from .errors import DominoError, HandNotOverError, NoSeedError
 from .fairness import FINGERPRINT_DIGITS, fingerprint
+from .hand import Hand
 from .match import Match
 from .replays import replayed_before
 from .tiles import Tile
@@ -86,8 +87,8 @@ def check_deal(match: Match, number: int) -> DealCheck:
     # The hash again, by hashlib itself: the fingerprint shown was the engine's.
     fingerprint_ok = hashlib.sha256(seed).hexdigest()[:FINGERPRINT_DIGITS] == shown
     again = replayed_before(match, number)
-    again.deal_from_seed(seed)
-    made, played_deal = again.hand.deal, hand.deal
+    made, opening = again.seeded_hand(seed)
+    played_deal = hand.deal
     deal_ok = (made.hands == played_deal.hands and made.middle == played_deal.middle
                and made.stock == played_deal.stock and made.lot == played_deal.lot)
     # Each tile the first time it is played (Kolbasa's cut gives tiles laid to another seat,
@@ -98,17 +99,16 @@ def check_deal(match: Match, number: int) -> DealCheck:
             played.setdefault(move.action.tile, move.seat)
     return DealCheck(
         match.variant.name, number, match.seats, shown, seed.hex(), fingerprint_ok, deal_ok,
-        again.hand.opener == hand.opener, made.hands, made.middle, made.stock,
-        again.hand.opener, _strays(match, number),
+        opening.opener == hand.opener, made.hands, made.middle, made.stock,
+        opening.opener, _strays(again, hand),
         tuple((seat, tile) for tile, seat in played.items()), _deal_options(match))
 
 
-def _strays(match: Match, number: int) -> tuple[tuple[int, Tile], ...]:
-    """The tiles of hand ``number`` played by a seat that did not hold them then (dealt,
-    drawn from the stock or taken in a cut), its moves made again on its deal one by one;
-    at the first move the rules refuse, that move's tile and nothing after it."""
-    again = replayed_before(match, number)
-    hand = match.hands[number]
+def _strays(again: Match, hand: Hand) -> tuple[tuple[int, Tile], ...]:
+    """The tiles of ``hand`` played by a seat that did not hold them then (dealt, drawn from
+    the stock or taken in a cut), its moves made again one by one on its deal in ``again``
+    (the match as it stood before it); at the first move the rules refuse, that move's tile
+    and nothing after it."""
     again.start_hand(replace(hand.deal, seed=None))  # the seed is checked on its own
     strays: list[tuple[int, Tile]] = []
     for move in hand.moves:

@@ -164,11 +164,12 @@ class Match:
             self.options.set, self.hand_size, self.middle_size, self.seats, self.stock_size
         )
         deal = deal.settled()
-        if deal.seed is not None:
-            seeded = self._first_playable(self.seeded_deals(deal.seed))[0]
-            if seeded != deal:
-                raise BadInputError("the deal is not the one its seed makes")
-        return self._start(deal, self.variant.opening(self.options, deal, self._previous()))
+        if deal.seed is None:
+            return self._start(deal, self.variant.opening(self.options, deal, self._previous()))
+        made, opening = self.seeded_hand(deal.seed)
+        if made != deal:
+            raise BadInputError("the deal is not the one its seed makes")
+        return self._start(deal, opening)
 
     def _start(self, deal: Deal, opening: Opening) -> list[Event]:
         hand = new_hand(self.variant, self.options, deal, opening, len(self.hands), self.scores)
@@ -192,7 +193,11 @@ class Match:
         """Start the next hand with the deal ``seed`` makes (:mod:`engine.fairness`); a deal
         nobody can open is followed by the next one the same seed's stream makes."""
         self._check_can_deal()
-        return self._start(*self._first_playable(self.seeded_deals(seed)))
+        return self._start(*self.seeded_hand(seed))
+
+    def seeded_hand(self, seed: bytes) -> tuple[Deal, Opening]:
+        """The deal ``seed`` makes for the next hand, and its opening, without starting it."""
+        return self._first_playable(self.seeded_deals(seed))
 
     def seeded_deals(self, seed: bytes) -> Callable[[], Deal]:
         """The deals of ``seed``'s stream for this table, the next one a call (the first

@@ -10,10 +10,10 @@ from __future__ import annotations
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
+from ..errors import OutOfDateError
 from ..i18n import translator
-from ..models import Game
 from ..presentation.callbacks import ReplayHand
-from ..presentation.replaytexts import LISTED_MATCHES, finished_hands, replay_list
+from ..presentation.replaytexts import LISTED_MATCHES, replay_list
 from ..publishing.replays import Refusal
 from .runtime import Runtime, runtime
 from .updates import is_group, reply, thread_of
@@ -32,7 +32,7 @@ async def replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     thread = thread_of(message)
     game_id = await rt.storage.last_played_game_id(chat.id, thread)
     game = None if game_id is None else await rt.service.find(game_id)
-    hands = [] if game is None else finished_hands(game)
+    hands = [] if game is None else game.finished_hands
     if game is None or not hands:
         settings = await rt.service.group_settings(chat.id)
         t = translator(settings.language or user.language_code)
@@ -46,22 +46,11 @@ async def replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 async def _private_list(rt: Runtime, update: Update, user_id: int, language: str | None
                         ) -> None:
     t = translator(language)
-    games = []
-    for game_id in await rt.storage.recent_games_of(user_id, LISTED_MATCHES):
-        game = await rt.service.find(game_id)
-        if game is not None:
-            games.append(game)
-    text, rows = replay_list(t, games)
+    text, rows = replay_list(t, await rt.service.played_games(user_id, LISTED_MATCHES))
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
          for row in rows]) if rows else None
     await reply(update, text, reply_markup=markup)
-
-
-def _played(game: Game, user_id: int) -> bool:
-    """Whether the user sat at the game's table (a seat changed hands mid-game counts)."""
-    return game.seat_of(user_id) is not None or any(
-        change.left.user_id == user_id for change in game.seat_changes)
 
 
 async def replay_tapped(rt: Runtime, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery,
@@ -71,13 +60,13 @@ async def replay_tapped(rt: Runtime, context: ContextTypes.DEFAULT_TYPE, query: 
     t = translator(query.from_user.language_code)
     message = query.message
     if message is None:
-        return t("That button is out of date."), None
+        raise OutOfDateError()
     game = await rt.service.find(tap.game_id)
     chat = message.chat
     # In a group, the game's own; in private, only a hand the player played.
     belongs = game is not None and (game.chat_id == chat.id if is_group(chat)
-                                    else _played(game, query.from_user.id))
-    if game is None or not belongs or tap.hand not in finished_hands(game):
+                                    else game.played_by(query.from_user.id))
+    if game is None or not belongs or tap.hand not in game.finished_hands:
         return t("That game is no longer stored, so its hands cannot be replayed."), None
     language = game.language if is_group(chat) else (query.from_user.language_code or "")
     refusal = rt.replays.start(chat.id, game, tap.hand, translator(language).language,

@@ -23,13 +23,6 @@ LISTED_MATCHES = 3
 Rows = tuple[tuple[tuple[str, str], ...], ...]  # rows of (label, callback data)
 
 
-def finished_hands(game: Game) -> list[int]:
-    """The numbers (from 0) of the game's finished hands, in play order."""
-    match = game.match
-    return [] if match is None else [number for number, hand in enumerate(match.hands)
-                                     if hand.over]
-
-
 def _result(game: Game, hand_number: int) -> HandEnded:
     match = game.match
     assert match is not None
@@ -74,7 +67,7 @@ def replay_list(t: Translator, games: Sequence[Game]) -> tuple[str, Rows]:
     """The private /replay: a player's recent hands, newest first, a button each; no
     buttons when there is none."""
     rows = [((replay_label(t, game, number), ReplayHand(game.game_id, number).encode()),)
-            for game in games for number in reversed(finished_hands(game))][:LISTED_HANDS]
+            for game in games for number in reversed(game.finished_hands)][:LISTED_HANDS]
     if not rows:
         return t("You have not finished a hand with me yet, so there is nothing to replay. "
                  "Play a game in a group, then come back."), ()

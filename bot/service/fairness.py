@@ -11,7 +11,7 @@ from engine import DealCheck, HandNotOverError, NoSeedError, check_deal
 
 from ..errors import OutOfDateError, UserError
 from ..i18n import N_
-from ..models import Game, Status
+from ..models import Game
 from .memory import GameMemory
 
 #: How many of a player's games /verify looks through for their hands.
@@ -39,16 +39,10 @@ def hand_check(game: Game, number: int) -> DealCheck:
         raise UserError(NO_SEED) from None
 
 
-def played_in(game: Game, user_id: int) -> bool:
-    """Whether ``user_id`` sat at ``game``, now or before their seat changed hands."""
-    return game.seat_of(user_id) is not None or any(
-        change.left.user_id == user_id for change in game.seat_changes)
-
-
 def check_for(game: Game, number: int, user_id: int, chat_id: int | None) -> DealCheck:
     """The check a user asked for, from a button in ``chat_id`` (None: the private chat):
     of a game they played, or from the group where it was played (the group saw the seed)."""
-    if not played_in(game, user_id) and chat_id != game.chat_id:
+    if not game.played_by(user_id) and chat_id != game.chat_id:
         raise UserError(NOT_YOURS)
     return hand_check(game, number)
 
@@ -59,12 +53,8 @@ async def checkable_hands(memory: GameMemory, user_id: int, limit: int = EARLIER
     /verify shows (the first) and offers (the rest). A hand dealt before deals had seeds is
     among them: its check says so."""
     found: list[tuple[Game, int]] = []
-    for game_id in await memory.storage.recent_games_of(user_id, RECENT_GAMES):
-        game = await memory.find(game_id)
-        if game is None or game.match is None or game.status is Status.LOBBY:
-            continue
-        hands = game.match.hands
-        found += [(game, n) for n in reversed(range(len(hands))) if hands[n].over]
+    for game in await memory.played_games(user_id, RECENT_GAMES):
+        found += [(game, n) for n in reversed(game.finished_hands)]
         if len(found) >= limit:
             break
     return found[:limit]

@@ -75,6 +75,13 @@ class GameMemory:
             return await self.storage.games_with_outbox()
         return await outbox_games_of(self.storage, shards, shard_count)
 
+    async def played_games(self, user_id: int, limit: int) -> list[Game]:
+        """The games ``user_id`` played a hand of, newest first (those still stored): what
+        /verify and the private /replay offer."""
+        found = [await self.find(game_id)
+                 for game_id in await self.storage.recent_games_of(user_id, limit)]
+        return [game for game in found if game is not None]
+
     def games_in(self, shards: Collection[int], shard_count: int) -> list[Game]:
         """The games in memory (open, or finished and still published) of ``shards``."""
         wanted = frozenset(shards)

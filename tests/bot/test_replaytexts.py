@@ -13,7 +13,6 @@ from bot.presentation.callbacks import ReplayHand, decode
 from bot.presentation.lobbytexts import help_text
 from bot.presentation.replaytexts import (
     LISTED_HANDS,
-    finished_hands,
     replay_caption,
     replay_list,
 )
@@ -41,7 +40,7 @@ def played(game_id: int, name: str, hands: int, seed: int) -> Game:
 
 def test_the_caption_names_the_hand_its_winners_and_points() -> None:
     game = played(3, "gaple", 1, seed=4)
-    assert finished_hands(game) == [0]
+    assert game.finished_hands == [0]
     caption = plain(replay_caption(translator("en"), game, 0))
     heading, outcome = caption.split("\n")
     assert heading == "🎞 <b>Gaple</b>, hand 1"
@@ -64,10 +63,10 @@ def test_the_private_list_holds_the_newest_hands_first_and_a_few() -> None:
     assert text.startswith("Your last hands, newest first.")
     taps = [decode(data) for row in rows for _, data in row]
     expected = [ReplayHand(game.game_id, n) for game in (newer, older, oldest)
-                for n in reversed(finished_hands(game))]
+                for n in reversed(game.finished_hands)]
     assert len(expected) > LISTED_HANDS and taps == expected[:LISTED_HANDS]
     labels = [plain(label) for row in rows for label, _ in row]
-    assert labels[0].startswith(f"🎞 Pair dominoes, hand {finished_hands(newer)[-1] + 1}: ")
+    assert labels[0].startswith(f"🎞 Pair dominoes, hand {newer.finished_hands[-1] + 1}: ")
     text, rows = replay_list(translator("en"), [])
     assert rows == () and "nothing to replay" in text
 
