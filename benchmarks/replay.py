@@ -12,20 +12,27 @@ same tables as the bot draws them during play, each from the previous one's fram
 the two. The largest GIF of all the dealt hands is reported too. The last line is one JSON
 object: ``games``, one row per game. ``--example docs/images/replay.gif`` writes the replay
 of one hand of pair dominoes (set 6, the plain rule, seed 0) there first: the README's example.
+
+Then, in the bot's picture thread (``bot.presentation.painter``), how long a group's table
+asked for 30 ms into a replay of pair's longest hand waits for its picture: behind the replay
+drawn whole (the baseline) and drawn in steps, as the bot draws it (the table between two of
+its frames), interleaved. The JSON's ``table_behind_replay`` has both medians and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import random
 import statistics
 import time
 from typing import Any
 
+from bot.presentation.painter import Painter, Urgency
 from engine import Draw, Match, TableView, hand_tables
 from goldens.samples import LABELS, names_for
-from renderers import render_replay
+from renderers import render_replay, render_table, replay_steps
 from renderers.frames import Frame
 from renderers.replay import MOST_BYTES
 from renderers.table import table_picture
@@ -89,6 +96,38 @@ def measure(game: str, seats: int, highest: int, rounds: int, seeds: int,
     }
 
 
+async def table_behind_replay(tables: tuple[TableView, ...], names: tuple[str, ...],
+                              theme: str, rounds: int) -> dict[str, float]:
+    """Median seconds a table asked for 30 ms into a replay waits for its picture, behind the
+    replay drawn whole and in steps (alternated, in one painter thread)."""
+    painter = Painter(name="pictures-benchmark")
+    waits: dict[str, list[float]] = {"whole": [], "steps": []}
+
+    def table() -> bytes:
+        return render_table(tables[-1], names, theme=theme, labels=LABELS)
+
+    def whole() -> bytes:
+        return render_replay(tables, names, theme=theme, labels=LABELS)
+
+    try:
+        await painter.draw(whole, Urgency.REPLAY)  # the sprites' caches warm
+        for _ in range(rounds):
+            for way in waits:
+                replay = painter.draw(whole, Urgency.REPLAY) if way == "whole" else \
+                    painter.draw_steps(replay_steps(tables, names, theme=theme, labels=LABELS),
+                                       Urgency.REPLAY)
+                await asyncio.sleep(0.03)
+                start = time.perf_counter()
+                await painter.draw(table, Urgency.TABLE)
+                waits[way].append(time.perf_counter() - start)
+                await replay
+    finally:
+        painter.close()
+    whole_s, steps_s = (statistics.median(waits[way]) for way in ("whole", "steps"))
+    return {"whole_seconds": round(whole_s, 3), "steps_seconds": round(steps_s, 3),
+            "ratio": round(steps_s / whole_s, 3)}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -115,7 +154,12 @@ def main(argv: list[str] | None = None) -> None:
             f"the bot draws them {row['tables_seconds']:5.3f} s ({row['ratio']:.2f}x)",
             flush=True,
         )
-    print(json.dumps({"games": rows}))
+    pair = max((played("pair", 4, 12, seed) for seed in range(args.seeds)), key=len)
+    behind = asyncio.run(table_behind_replay(pair, names_for(4), args.theme, args.rounds))
+    print(f"a table asked for during a replay (pair x4 set 12, {len(pair) - 1} moves) waits "
+          f"{1000 * behind['whole_seconds']:.0f} ms behind it drawn whole, "
+          f"{1000 * behind['steps_seconds']:.0f} ms drawn in steps ({behind['ratio']:.2f}x)")
+    print(json.dumps({"games": rows, "table_behind_replay": behind}))
 
 
 if __name__ == "__main__":

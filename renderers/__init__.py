@@ -5,7 +5,8 @@
 - :func:`render_hand`: one player's tiles, the playable ones standing out, for the private chat.
 - :func:`render_match_end`: the final scores, ranked, and how each player's rating moved.
 - :func:`render_scoreboard`: a group's players ranked, with medals.
-- :func:`render_replay`: a finished hand move by move, as an animated GIF.
+- :func:`render_replay`: a finished hand move by move, as an animated GIF
+  (:func:`replay_steps`: the same a frame at a time).
 
 Every word drawn comes from :class:`TableLabels`, which the bot fills from its catalogues.
 """
@@ -16,7 +17,7 @@ from .errors import FontNotFoundError, RenderError, UnknownThemeError, ViewMisma
 from .hand import render_hand
 from .labels import TableLabels
 from .matchend import render_match_end
-from .replay import render_replay
+from .replay import render_replay, replay_steps
 from .result import render_hand_result
 from .scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard, shared_places
 from .table import render_table
@@ -35,6 +36,7 @@ __all__ = [
     "render_hand_result",
     "render_match_end",
     "render_replay",
+    "replay_steps",
     "render_scoreboard",
     "render_table",
     "shared_places",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import io
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from functools import cache
 from itertools import chain
 
@@ -189,8 +189,11 @@ def _narrower(frames: Iterator[tuple[Image.Image, int]], width: int,
         yield Image.frombytes("L", mapped.size, mapped.tobytes()), duration
 
 
-def _gif(frames: Iterator[tuple[Image.Image, int]], colours: bytes) -> bytes:
-    """The GIF of ``frames``: the first whole, each next one as what changed."""
+def _gif(frames: Iterator[tuple[Image.Image, int]], colours: bytes
+         ) -> Generator[None, None, bytes]:
+    """The GIF of ``frames``: the first whole, each next one as what changed; a step (a
+    ``yield``) after each frame, so that the thread drawing it can draw something more urgent
+    in between (see :func:`replay_steps`)."""
     pieces: list[Piece] = []
     previous: Image.Image | None = None
     for canvas, duration in frames:
@@ -199,8 +202,47 @@ def _gif(frames: Iterator[tuple[Image.Image, int]], colours: bytes) -> bytes:
         assert piece is not None, "the counter tells every frame from the one before"
         pieces.append(piece)
         previous = canvas
+        yield
     assert previous is not None
     return animated_gif(previous.size, colours, pieces)
+
+
+def replay_steps(tables: Sequence[TableView], names: Sequence[str], *, theme: str = "classic",
+                 labels: TableLabels = ENGLISH) -> Generator[None, None, bytes]:
+    """:func:`render_replay` one frame at a time: the generator yields after each frame it
+    draws and returns the GIF. A replay takes a few hundred milliseconds, and the bot's one
+    picture thread must not keep every group's table waiting that long.
+    Raises :class:`ViewMismatchError` unless the last table is the hand's end (at once, not
+    at the first step)."""
+    if not tables or tables[-1].result is None:
+        raise ViewMismatchError("a replay is of a finished hand: its last table has the result")
+    return _replay(tables, names, find_theme(theme), labels)
+
+
+def _replay(tables: Sequence[TableView], names: Sequence[str], palette: Theme,
+            labels: TableLabels) -> Generator[None, None, bytes]:
+    colours, _ = _colours(palette.name)
+    gif = yield from _gif(_frames(tables, names, palette, labels), colours)
+    # The bytes go about as the pixels: the steps surely too wide are not tried.
+    wide = len(gif)
+    for width in NARROWER:
+        if len(gif) <= MOST_BYTES:
+            break
+        if width != NARROWER[-1] and wide * (width / WIDTH) ** 2 > MOST_BYTES * 0.9:
+            continue
+        gif = yield from _gif(
+            _narrower(_frames(tables, names, palette, labels), width, palette.name), colours)
+    return gif
+
+
+def _finished(steps: Generator[None, None, bytes]) -> bytes:
+    """What ``steps`` returns, all its steps taken at once."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: bytes = done.value
+            return result
 
 
 def render_replay(tables: Sequence[TableView], names: Sequence[str], *, theme: str = "classic",
@@ -213,18 +255,4 @@ def render_replay(tables: Sequence[TableView], names: Sequence[str], *, theme: s
     a step of :data:`NARROWER` at a time (skipping those its size says are still too wide;
     the narrowest is returned whatever its size).
     Raises :class:`ViewMismatchError` unless the last table is the hand's end."""
-    if not tables or tables[-1].result is None:
-        raise ViewMismatchError("a replay is of a finished hand: its last table has the result")
-    palette = find_theme(theme)
-    colours, _ = _colours(palette.name)
-    gif = _gif(_frames(tables, names, palette, labels), colours)
-    # The bytes go about as the pixels: the steps surely too wide are not tried.
-    wide = len(gif)
-    for width in NARROWER:
-        if len(gif) <= MOST_BYTES:
-            break
-        if width != NARROWER[-1] and wide * (width / WIDTH) ** 2 > MOST_BYTES * 0.9:
-            continue
-        gif = _gif(_narrower(_frames(tables, names, palette, labels), width, palette.name),
-                   colours)
-    return gif
+    return _finished(replay_steps(tables, names, theme=theme, labels=labels))

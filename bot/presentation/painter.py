@@ -5,7 +5,9 @@ the interpreter lock released, so a worker thread uses the second core while the
 answers taps. One thread: a FreeType face must not be used by two at once. After a move, the
 table and the hands of the player who moved and of the next one are all waiting to be drawn:
 the table is what the whole group is looking at, so it is drawn before any hand queued earlier
-(a drawing already under way is finished first).
+(a drawing already under way is finished first). A long drawing (a replay: a few hundred
+milliseconds) comes in steps, and between two of its steps the thread draws whatever more
+urgent came meanwhile, so no group's table waits for another group's replay.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import enum
 import itertools
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 
@@ -27,9 +29,19 @@ class Urgency(enum.IntEnum):
     REPLAY = 2  # a hand told again: asked for, not waited on by a game
 
 
+#: A drawing in steps: a generator that yields between its steps and returns the picture.
+Steps = Generator[None, None, bytes]
+
+
+def _at_once(drawing: Callable[[], bytes]) -> Steps:
+    """A drawing of one step."""
+    return drawing()
+    yield  # never reached: makes this a generator
+
+
 @dataclass(frozen=True)
 class _Job:
-    drawing: Callable[[], bytes]
+    steps: Steps  # not started until the thread takes it
     future: asyncio.Future[bytes]
     loop: asyncio.AbstractEventLoop
 
@@ -50,10 +62,15 @@ class Painter:
 
     def draw(self, drawing: Callable[[], bytes], urgency: Urgency) -> asyncio.Future[bytes]:
         """The picture ``drawing`` makes, drawn in the worker thread."""
+        return self.draw_steps(_at_once(drawing), urgency)
+
+    def draw_steps(self, steps: Steps, urgency: Urgency) -> asyncio.Future[bytes]:
+        """The picture ``steps`` returns, drawn in the worker thread; more urgent drawings
+        asked for meanwhile are drawn between its steps."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bytes] = loop.create_future()
         self._start()
-        self._jobs.put((urgency, next(self._numbers), _Job(drawing, future, loop)))
+        self._jobs.put((urgency, next(self._numbers), _Job(steps, future, loop)))
         return future
 
     def close(self) -> None:
@@ -71,17 +88,28 @@ class Painter:
 
     def _work(self) -> None:
         while True:
-            _, _, job = self._jobs.get()
+            urgency, number, job = self._jobs.get()
             if job is None:
                 return
             if job.future.cancelled():
+                job.steps.close()
                 continue  # nobody waits for it any more (a stopping sync)
             try:
-                picture = job.drawing()
+                while True:
+                    next(job.steps)
+                    if self._more_urgent_than(urgency):  # its turn again after those
+                        self._jobs.put((urgency, number, job))
+                        break
+            except StopIteration as done:
+                self._settle(job, done.value, None)
             except BaseException as error:  # handed to the awaiting coroutine
                 self._settle(job, None, error)
-            else:
-                self._settle(job, picture, None)
+
+    def _more_urgent_than(self, urgency: int) -> bool:
+        """Whether a drawing more urgent than ``urgency`` waits (the queue's head is its
+        most urgent)."""
+        with self._jobs.mutex:
+            return bool(self._jobs.queue) and self._jobs.queue[0][0] < urgency
 
     @staticmethod
     def _settle(job: _Job, picture: bytes | None, error: BaseException | None) -> None:

@@ -24,7 +24,7 @@ from ..gamebook import PRESENTATIONS
 from ..i18n import N_, translator
 from ..models import Drawing, Game, Player
 from .keyboards import hand_order
-from .painter import Painter, Urgency
+from .painter import Painter, Steps, Urgency
 
 # Every word drawn on a picture, as a msgid: the renderers' English defaults, read from
 # TableLabels (the catalogue extractor, catalogues/, reads them here too), except where the
@@ -133,20 +133,28 @@ class PictureMaker:
             renderers.render_hand_result, view, picture_names(game), theme=self.theme,
             labels=labels_for(game.language, game.game_name)))
 
-    def replay_drawing(self, game: Game, hand_number: int, language: str) -> Drawing:
-        """Finished hand ``hand_number`` of the game told again move by move, an animated GIF
-        (its tables are made from the match's record in the painter's thread too: a hand
-        late in a match replays every hand before it)."""
+    def replay_steps(self, game: Game, hand_number: int, language: str) -> Steps:
+        """Finished hand ``hand_number`` of the game told again move by move, an animated GIF,
+        drawn a frame at a step (see :meth:`replayed`). Its tables are made from the match's
+        record in the painter's thread too, as the first step: a hand late in a match replays
+        every hand before it."""
         match = game.match
         assert match is not None
         names = tuple(picture_names(game, hand_players(game, hand_number)))
         labels = labels_for(language, game.game_name)
 
-        def replay() -> bytes:
-            return renderers.render_replay(hand_tables(match, hand_number), names,
-                                           theme=self.theme, labels=labels)
+        def replay() -> Steps:
+            tables = hand_tables(match, hand_number)
+            yield
+            return (yield from renderers.replay_steps(tables, names, theme=self.theme,
+                                                      labels=labels))
 
-        return self._timed("replay", replay)
+        return self._timed_steps("replay", replay())
+
+    async def replayed(self, steps: Steps) -> bytes:
+        """The GIF ``steps`` make, drawn in the painter's thread after every table and hand
+        asked for meanwhile, even those asked for while it is being drawn."""
+        return await self.painter.draw_steps(steps, Urgency.REPLAY)
 
     async def drawn(self, drawing: Drawing, urgency: Urgency = Urgency.TABLE) -> bytes:
         """The picture ``drawing`` makes, drawn in the painter's thread."""
@@ -191,3 +199,21 @@ class PictureMaker:
             return picture
 
         return timed
+
+    def _timed_steps(self, kind: str, steps: Steps) -> Steps:
+        """``steps``, telling :attr:`on_drawn` the time its steps took (not the waits
+        between them, while other pictures were drawn)."""
+        spent = 0.0
+        while True:
+            started = time.perf_counter()
+            try:
+                next(steps)
+            except StopIteration as done:
+                picture: bytes = done.value
+                break
+            finally:
+                spent += time.perf_counter() - started
+            yield
+        if self.on_drawn is not None:
+            self.on_drawn(kind, spent)
+        return picture

@@ -24,7 +24,6 @@ from telegram.error import TelegramError
 
 from ..i18n import translator
 from ..models import Game
-from ..presentation.painter import Urgency
 from ..presentation.pictures import PictureMaker
 from ..presentation.replaytexts import replay_caption
 
@@ -103,8 +102,8 @@ class Replays:
         file = (game.game_id, hand_number, language, self.pictures.theme)
         animation: str | bytes | None = self._files.get(file)
         if animation is None:
-            animation = await self.pictures.drawn(
-                self.pictures.replay_drawing(game, hand_number, language), Urgency.REPLAY)
+            animation = await self.pictures.replayed(
+                self.pictures.replay_steps(game, hand_number, language))
         sent = await self.bot.send_animation(
             chat_id, animation, caption=replay_caption(translator(language), game, hand_number),
             parse_mode=ParseMode.HTML, message_thread_id=thread_id, filename="replay.gif",

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.presentation.painter import Painter, Urgency
+from bot.presentation.painter import Painter, Steps, Urgency
 
 
 def _drawing(name: str, order: list[str], started: threading.Event | None = None,
@@ -59,3 +59,45 @@ async def test_a_closed_painter_finishes_what_it_was_asked_then_its_thread_ends(
             break
         await asyncio.sleep(0.01)
     assert not any(t.name == "pictures-test" for t in threading.enumerate())
+
+
+async def test_a_table_asked_for_during_a_replay_is_drawn_between_its_steps() -> None:
+    painter = Painter()
+    order: list[str] = []
+    started, go_on = threading.Event(), threading.Event()
+
+    def replay() -> Steps:
+        order.append("replay 1")
+        started.set()
+        assert go_on.wait(10)  # the table is asked for while this step runs
+        yield
+        order.append("replay 2")
+        yield
+        order.append("replay 3")
+        return b"gif"
+
+    replayed = painter.draw_steps(replay(), Urgency.REPLAY)
+    later_replay = painter.draw(_drawing("another replay", order), Urgency.REPLAY)
+    assert await asyncio.to_thread(started.wait, 10)
+    table = painter.draw(_drawing("table", order), Urgency.TABLE)
+    hand = painter.draw(_drawing("hand", order), Urgency.HAND)
+    go_on.set()
+    assert await asyncio.gather(replayed, later_replay, table, hand) == [
+        b"gif", b"another replay", b"table", b"hand"]
+    # The replay's first step ends before the table; its rest comes after the table and the
+    # hand, and before the replay asked for after it.
+    assert order == ["replay 1", "table", "hand", "replay 2", "replay 3", "another replay"]
+    painter.close()
+
+
+async def test_a_replay_that_fails_at_a_step_raises_in_the_caller() -> None:
+    painter = Painter()
+
+    def replay() -> Steps:
+        yield
+        raise ValueError("a hand not finished")
+
+    with pytest.raises(ValueError, match="a hand not finished"):
+        await painter.draw_steps(replay(), Urgency.REPLAY)
+    assert await painter.draw(lambda: b"next", Urgency.TABLE) == b"next"
+    painter.close()
