@@ -44,8 +44,8 @@ from .handlers.updates import error_handler
 from .handlers.verify import verify_command
 from .health import arriving, readiness, schedule_watch
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
-from .logs import bind
-from .models import Game, Status
+from .logs import StatusLines, bind
+from .models import Game
 from .presentation.callbacks import PATTERNS
 from .presentation.composer import TextComposer
 from .presentation.pictures import PictureMaker
@@ -152,16 +152,11 @@ def build_application(
     timers = Timers(application.job_queue, service, locks,
                     computer_pause=config.computer_pause)
 
-    statuses: dict[int, Status] = {}
+    status_lines = StatusLines()
 
     def changed(game: Game) -> None:
         bind(chat=game.chat_id, game=game.game_id)  # this task's lines, and its syncs'
-        if statuses.get(game.game_id) is not game.status:
-            log_status(game)
-        if game.status.open:
-            statuses[game.game_id] = game.status
-        else:
-            statuses.pop(game.game_id, None)
+        status_lines.changed(game)
         publisher.request(game.game_id)
         timers.schedule(game)
 
@@ -174,7 +169,7 @@ def build_application(
     service.on_moving = publisher.group.draw_early
     application.bot_data[KEY] = Runtime(
         config, storage, service, publisher, locks, pictures, timers, limiter, metrics, http,
-        latency, Replays(application.bot, pictures),
+        latency, Replays(application.bot, pictures), status_lines,
     )
     if fleet is not None:
         application.bot_data[SETTINGS_KEY] = fleet
@@ -207,16 +202,6 @@ def build_application(
     return application
 
 
-def log_status(game: Game) -> None:
-    """One line when a game opens, starts or ends (its chat and game in the context)."""
-    if game.status is Status.LOBBY:
-        log.info("table opened: %s", game.game_name)
-    elif game.status is Status.PLAYING:
-        log.info("game started: %s, %d players", game.game_name, len(game.players))
-    else:
-        log.info("game %s", game.status.value)
-
-
 async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     """Open storage, learn our username, register commands, and resume every open game."""
     rt: Runtime = application.bot_data[KEY]
@@ -246,6 +231,7 @@ async def _resume(rt: Runtime) -> int:
     """Every open game back in memory, its overdue turns resolved and its timers armed, and a
     sync of each game with announcements left or messages to repair; how many are open."""
     games = await rt.service.load_open_games()
+    rt.status_lines.loaded(games)
     for game_id in sorted({g.game_id for g in games} | set(await rt.service.outbox_games())):
         if rt.service.game(game_id) is None:
             await rt.service.reload(game_id)  # a finished game with announcements left

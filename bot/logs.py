@@ -19,12 +19,17 @@ from contextvars import ContextVar
 from enum import StrEnum
 from typing import TextIO
 
+from .models import Game, Status
+
 _chat: ContextVar[int | None] = ContextVar("log_chat", default=None)
 _game: ContextVar[int | None] = ContextVar("log_game", default=None)
 #: Loggers that say every request (httpx: with its URL, which holds the token) or every
 #: job run: warnings only.
 CHATTY = ("httpx", "httpcore", "aiohttp.access", "apscheduler")
 REDACTED = "<token>"
+
+
+log = logging.getLogger(__name__)
 
 
 class LogFormat(StrEnum):
@@ -138,3 +143,31 @@ def configure(level: str, form: LogFormat, secrets: Iterable[str] = ()) -> None:
 def token_secrets(token: str) -> tuple[str, ...]:
     """What of a bot token must never be logged: the token, and its part after the colon."""
     return (token, token.partition(":")[2])
+
+
+class StatusLines:
+    """One line when a game opens, starts or ends, each said once: a game loaded as it was (at
+    a restart, or by a fleet worker taking its shard over) is not said to start again."""
+
+    def __init__(self) -> None:
+        self._said: dict[int, Status] = {}  # the open games' last status said (or loaded)
+
+    def loaded(self, games: Iterable[Game]) -> None:
+        """``games`` are back in memory as they were: nothing happened to them."""
+        for game in games:
+            if game.status.open:
+                self._said[game.game_id] = game.status
+
+    def changed(self, game: Game) -> None:
+        """A committed change of ``game``: its line, if its status is new."""
+        if self._said.get(game.game_id) is not game.status:
+            if game.status is Status.LOBBY:
+                log.info("table opened: %s", game.game_name)
+            elif game.status is Status.PLAYING:
+                log.info("game started: %s, %d players", game.game_name, len(game.players))
+            else:
+                log.info("game %s", game.status.value)
+        if game.status.open:
+            self._said[game.game_id] = game.status
+        else:
+            self._said.pop(game.game_id, None)

@@ -106,6 +106,7 @@ class FleetWorker:
         rt.limiter.admit([c for c in rt.limiter.refused
                           if isinstance(c, int) and shard_of(c, count) in shards])
         games = await rt.service.load_open_games(shards=shards, shard_count=count)
+        rt.status_lines.loaded(games)  # started under the last owner
         for game in games:  # what the last owner sent lately is not in this one's windows
             for chat in {game.chat_id} | {p.user_id for p in game.players
                                           if not p.is_computer}:

@@ -12,6 +12,7 @@ from engine import PlayerView, Tile
 
 from ..config import BotConfig
 from ..i18n import Translator
+from ..logs import StatusLines
 from ..models import Game
 from ..presentation.keyboards import deep_link
 from ..presentation.pictures import PictureMaker
@@ -44,6 +45,7 @@ class Runtime:
     http: HttpSettings  # webhook_url None: long polling (and a server only with a port)
     latency: TableLatency
     replays: Replays  # /replay and the "🎞 Replay" buttons
+    status_lines: StatusLines  # a game's opening, start and end said once in the log
     web: WebServer | None = None  # the HTTP server of polling mode, while it runs
 
     @property

@@ -180,3 +180,29 @@ async def test_log_lines_name_their_chat_and_game_as_json(group: Group) -> None:
     assert {"time", "level", "logger", "message"} <= set(started[0])
     assert group.server.token not in stream.getvalue()
     assert any(line["message"] == "token <token>" for line in lines)
+
+
+async def test_a_restart_does_not_say_again_that_a_game_started(group: Group) -> None:
+    """The log says a game started once: a restart loads it as it was (a fleet worker taking
+    a shard over loads its games the same way, ``FleetWorker.take``)."""
+    stream = io.StringIO()
+    handler = log_handler(LogFormat.JSON, [group.server.token], stream)
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    try:
+        async with group.bot():
+            table = await group.start("gaple")
+            await table.play_one()
+        async with group.bot() as rt:
+            await table.play_one()
+            await rt.publisher.idle()
+            assert rt.service.game(group.game().game_id) is not None
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    lines = [json.loads(line)["message"] for line in stream.getvalue().splitlines()]
+    assert "resumed 1 open games" in lines  # the second run did load it
+    assert [line for line in lines if line.startswith("game started")] == [
+        "game started: gaple, 4 players"]
