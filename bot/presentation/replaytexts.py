@@ -9,9 +9,10 @@ from engine import HandEnded
 
 from ..i18n import N_, Translator
 from ..models import Game
-from ..wording import isolated, pair_names, short_name, title
+from ..wording import isolated, named, short_name, title
 from .callbacks import ReplayHand
 from .pictures import hand_players
+from .resulttexts import drawn_hand_line
 
 #: Under each hand's result (in the game's language).
 REPLAY_BUTTON = N_("🎞 Replay")
@@ -38,15 +39,19 @@ def replay_caption(t: Translator, game: Game, hand_number: int) -> str:
     heading = t("🎞 <b>{game}</b>, hand {number}", game=title(t, game.game_name),
                 number=hand_number + 1)
     if ended.winner is None:
-        return f"{heading}\n" + t("A drawn hand: nobody scored.")
+        return f"{heading}\n" + drawn_hand_line(t, match.variant.lowest_total_wins, ended)
     names = [p.name for p in hand_players(game, hand_number)]
-    winners = pair_names(names, match.variant.sides(len(names))[ended.winner])
+    side = match.variant.sides(len(names))[ended.winner]
+    points = ended.points[ended.winner]
     if match.variant.lowest_total_wins:
-        outcome = t("{name} won it with the lowest total.", name=winners)
+        outcome = t("{name} won it with the lowest total.", name=named(names[side[0]]))
+    elif len(side) == 2:  # a pair: the verb agrees with two in some languages
+        outcome = t.plural("{first} and {second} won it: {count} point.",
+                           "{first} and {second} won it: {count} points.", points,
+                           first=named(names[side[0]]), second=named(names[side[1]]))
     else:
-        points = ended.points[ended.winner]
         outcome = t.plural("{name} won it: {count} point.", "{name} won it: {count} points.",
-                           points, name=winners)
+                           points, name=named(names[side[0]]))
     return f"{heading}\n{outcome}"
 
 
@@ -58,9 +63,12 @@ def replay_label(t: Translator, game: Game, hand_number: int) -> str:
     if ended.winner is None:
         return t("🎞 {game}, hand {number}: drawn", game=name, number=number)
     names = [p.name for p in hand_players(game, hand_number)]
-    side = match.variant.sides(len(names))[ended.winner]
-    winners = " & ".join(isolated(short_name(names[seat])) for seat in side)
-    return t("🎞 {game}, hand {number}: {name} won", game=name, number=number, name=winners)
+    side = [isolated(short_name(names[seat]))
+            for seat in match.variant.sides(len(names))[ended.winner]]
+    if len(side) == 2:
+        return t("🎞 {game}, hand {number}: {first} & {second} won", game=name,
+                 number=number, first=side[0], second=side[1])
+    return t("🎞 {game}, hand {number}: {name} won", game=name, number=number, name=side[0])
 
 
 def replay_list(t: Translator, games: Sequence[Game]) -> tuple[str, Rows]:

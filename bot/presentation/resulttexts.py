@@ -128,7 +128,7 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
                               "{count} tiles were left in the stock.", ended.stock_left))
     lines += _scored_lines(t, view, ended, names)
     if ended.winner is None:
-        lines.append(t("A drawn hand: nobody scores."))
+        lines.append(drawn_hand_line(t, view.lowest_total_wins, ended))
     else:
         side = view.sides[ended.winner]
         if ended.lowest_double is not None:  # Bergen: not the pips, the doubles decided
@@ -152,6 +152,17 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
     lines.append(scores_line(t, view, names))
     lines += seed_lines(t, view)
     return "\n".join(lines)
+
+
+def drawn_hand_line(t: Translator, lowest_total_wins: bool, ended: HandEnded) -> str:
+    """What a hand nobody won leaves: a tie for the lowest total still adds everyone's
+    penalty points (French, gaple-dead); points scored during play stand (Six-matador,
+    Muggins, Bergen); elsewhere nobody scores."""
+    if any(ended.points) and lowest_total_wins:
+        return t("A drawn hand: nobody wins it, and everyone's penalty points count.")
+    if any(ended.points):
+        return t("A drawn hand: nobody wins it; the points scored during play count.")
+    return t("A drawn hand: nobody scores.")
 
 
 def seed_lines(t: Translator, view: TableView) -> list[str]:

@@ -168,12 +168,15 @@ class Play(Lobbies):
         try:
             events, outgoing = self._settle(game, events)
             outgoing += await self._match_end(game, events)
-            outgoing = self._track_time(game, seat, where, timed_out) + outgoing
+            away = self._track_time(game, seat, where, timed_out)
             humans = [s for s, p in enumerate(game.players) if not p.is_computer]
             if timed_out and not match.over and all(s in game.timer.away for s in humans):
-                # Nobody is left at the table: the match ends with no result.
+                # Nobody is left at the table: the match ends with no result (said instead of
+                # "seems to be away", whose offer of a computer for the seat would come too late).
                 game.status = Status.STOPPED
                 outgoing += self.composer.stopped(game, "")
+            else:
+                outgoing = away + outgoing
             await self._commit(game, events, outgoing, previous)
             if self.on_move is not None:
                 self.on_move(game)

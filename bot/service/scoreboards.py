@@ -33,10 +33,14 @@ class Scoreboard:
     until: float | None  # ... and before this one
     matches: int
     standings: tuple[Standing, ...]  # best first
+    # The game whose points the standings show: the board's own, or on a board of every game
+    # the one game all its matches were of (None: no points are shown).
+    points_game: str | None = None
 
     @property
     def penalty_points(self) -> bool:
-        return penalty_points(self.game)
+        """Whether the points shown count against their owner (fewer is better)."""
+        return penalty_points(self.points_game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +73,9 @@ async def scoreboard(storage: Storage, chat_id: int, game: str | None = None,
     board = standings(matches, hands, names=names)
     if not include_computers:
         board = tuple(s for s in board if not s.is_computer)
-    return Scoreboard(chat_id, game, since, until, len(matches), board)
+    games = {m.game for m in matches}
+    points_game = game if game is not None else next(iter(games)) if len(games) == 1 else None
+    return Scoreboard(chat_id, game, since, until, len(matches), board, points_game)
 
 
 async def rating_changes(storage: Storage, game: Game, ended: MatchEnded, now: float

@@ -48,12 +48,43 @@ def test_the_caption_names_the_hand_its_winners_and_points() -> None:
     ended = game.match.hands[0].result
     assert ended is not None
     if ended.winner is None:
-        assert outcome == "A drawn hand: nobody scored."
+        assert outcome == "A drawn hand: nobody scores."
     else:
         points = ended.points[ended.winner]
         assert outcome.endswith(f"won it: {points} point{'s' * (points != 1)}.")
     russian = plain(replay_caption(translator("ru"), game, 0))
     assert russian.startswith("🎞 <b>Гапле</b>, кон 1\n")
+
+
+def first_game_won_by_a_pair(seed: int = 0) -> Game:
+    """A pair game whose first hand a partnership won (seeds tried in turn, from ``seed``)."""
+    for attempt in range(seed, seed + 50):
+        game = played(5, "pair", 1, seed=attempt)
+        assert game.match is not None
+        ended = game.match.hands[0].result
+        if ended is not None and ended.winner is not None:
+            return game
+    raise AssertionError("no pair hand won in 50 deals")
+
+
+def test_a_pair_won_it_in_every_language_with_the_verb_for_two() -> None:
+    game = first_game_won_by_a_pair()
+    assert game.match is not None
+    ended = game.match.hands[0].result
+    assert ended is not None and ended.winner is not None
+    first, second = (game.players[s].name for s in game.match.sides[ended.winner])
+    points = ended.points[ended.winner]
+    words = {"en": f"{first} and {second} won it: {points} point",
+             "ru": f"Кон за {first} и {second}: {points} очк",
+             "id": f"{first} dan {second} menang ronde ini dan dapat {points} poin",
+             "is": f"{first} og {second} unnu umferðina: {points} stig"}
+    labels = {"en": f"{first} & {second} won", "ru": f"победа {first} и {second}",
+              "id": f"{first} & {second} menang", "is": f"{first} og {second} unnu"}
+    for language, outcome in words.items():
+        t = translator(language)
+        assert outcome in plain(replay_caption(t, game, 0)).split("\n")[1], language
+        _, rows = replay_list(t, [game])
+        assert plain(rows[0][0][0]).endswith(labels[language]), language
 
 
 def test_the_private_list_holds_the_newest_hands_first_and_a_few() -> None:

@@ -171,6 +171,29 @@ async def test_gaple_dead_points_are_penalties_and_a_draw_ties_the_leaders(
     assert bob.skill > eve.skill > cid.skill  # the lower the penalty, the better the place
 
 
+async def test_a_board_of_every_game_says_penalties_where_its_only_game_counts_them(
+    database: Path | str,
+) -> None:
+    """A group that has played only gaple-dead: its board of every game shows that game's
+    points, and they are penalties there too."""
+    store = Storage(database)
+    await store.open()
+    try:
+        await record(store, HISTORY[2])  # the gaple-dead match
+        board = await scoreboard(store, GROUP)
+        assert board.game is None and board.points_game == "gaple-dead" and board.penalty_points
+        assert figures(board)["Cid"][5] == 101
+        text = scoreboard_text(Translator("en"), board)
+        assert "Points here are penalties: fewer is better." in text
+        assert "penalty points: 101" in text and "; points: " not in text
+        await record(store, HISTORY[0])  # and a gaple match: points of two games, none shown
+        mixed = await scoreboard(store, GROUP)
+        assert mixed.points_game is None and not mixed.penalty_points
+        assert all(s.points is None for s in mixed.standings)
+    finally:
+        await store.close()
+
+
 async def test_the_period_filter_keeps_matches_finished_inside_it(storage: Storage) -> None:
     may = month_start(at(5, 20))
     board = await scoreboard(storage, GROUP, since=may)

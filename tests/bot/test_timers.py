@@ -99,6 +99,41 @@ async def test_three_time_outs_in_a_row_mark_a_player_away(database: Path | str)
     await storage.close()
 
 
+async def test_the_last_human_going_away_stops_the_game_without_the_away_offer(
+        database: Path | str) -> None:
+    """One human among computers: the third time-out in a row leaves nobody at the table, and
+    the group hears that the game ends, not also that a computer could take the seat."""
+    storage = Storage(database)
+    await storage.open()
+    try:
+        await opened_private_chats(storage)
+        clock = Clock()
+        seeds = itertools.count(70)
+        service = GameService(storage, RecordingComposer(), lambda: next(seeds).to_bytes(32, "big"),
+                              clock=clock)
+        game = await service.create(-100, ANN, "gaple", "en", turn_seconds=90)
+        for _ in range(3):
+            await service.add_computer(game, ANN.user_id, "normal")
+        await service.start(game, ANN.user_id)
+        match = game.match
+        assert match is not None
+        while game.status is Status.PLAYING:
+            clock.now += 91
+            if match.to_move == 0:
+                await service.expire(game, game.move_no)
+            else:  # the computers' moves, as their timers would make them
+                seat = match.to_move
+                assert seat is not None
+                await service.act(game, game.players[seat].user_id, game.move_no,
+                                  match.legal_actions()[0])
+        assert game.status is Status.STOPPED and game.timer.timeouts[0] == AWAY_AFTER
+        texts = [item.text for item in await storage.pending_outbox(game.game_id)]
+        assert "stopped by " in texts
+        assert "away 0" not in texts
+    finally:
+        await storage.close()
+
+
 async def test_settings_apply_to_new_games_only(group: Group) -> None:
     async with group.bot() as runtime:
         await group.start("pair")

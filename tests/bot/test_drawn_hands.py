@@ -1,0 +1,61 @@
+"""A hand nobody wins says what it leaves: in French every penalty counts, in Six-matador the
+points of play stand, in pair nobody scores (never "nobody scores" over points that count)."""
+
+from __future__ import annotations
+
+import random
+
+from bot_kit import plain
+
+from bot.i18n import translator
+from bot.models import Game, Messages, Player, Status
+from bot.presentation.replaytexts import replay_caption
+from bot.presentation.resulttexts import hand_result_text
+from engine import HandEnded, Match, table_view
+
+NAMES = ("Ayu", "Budi", "Sergei", "Þóra")
+
+
+def drawn_first_hand(name: str, seats: int) -> tuple[Game, HandEnded]:
+    """A game of ``name`` whose first hand, played at random, nobody won (deals tried in turn)."""
+    for seed in range(2000):
+        rng = random.Random(seed)
+        match = Match(name, seats, automate=True)
+        match.deal_hand(random.Random(rng.random()))
+        while not match.hand.over:
+            seat = match.to_move
+            assert seat is not None
+            match.apply(seat, rng.choice(match.legal_actions()))
+        ended = match.hand.result
+        if ended is not None and ended.winner is None and any(ended.points):
+            players = [Player(n + 1, who) for n, who in enumerate(NAMES[:seats])]
+            return Game(1, -1, Status.PLAYING, name, {}, 1, players, match, 0, "en",
+                        Messages()), ended
+    raise AssertionError(f"no drawn {name} hand with points in 2000 deals")
+
+
+def result_lines(game: Game, ended: HandEnded, language: str) -> list[str]:
+    assert game.match is not None
+    text = hand_result_text(translator(language), game, ended, table_view(game.match))
+    return plain(text).split("\n")
+
+
+def test_a_drawn_french_hand_still_adds_every_penalty() -> None:
+    game, ended = drawn_first_hand("french", 3)
+    lines = result_lines(game, ended, "en")
+    assert "A drawn hand: nobody wins it, and everyone's penalty points count." in lines
+    assert not any("nobody scores" in line for line in lines)
+    assert any(line.startswith("Penalty points: ") for line in lines)  # the totals, added
+    assert "Ronde seri: tidak ada pemenang, dan poin penalti semua pemain tetap dihitung." in \
+        result_lines(game, ended, "id")
+    caption = plain(replay_caption(translator("en"), game, 0)).split("\n")[1]
+    assert caption == "A drawn hand: nobody wins it, and everyone's penalty points count."
+
+
+def test_a_drawn_six_matador_hand_keeps_the_points_of_play() -> None:
+    game, ended = drawn_first_hand("six-matador", 2)
+    assert any(ended.scored)
+    lines = result_lines(game, ended, "en")
+    assert "A drawn hand: nobody wins it; the points scored during play count." in lines
+    assert "Кон вничью: победителя нет, очки, набранные по ходу кона, засчитываются." in \
+        result_lines(game, ended, "ru")
