@@ -137,7 +137,14 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 async def _already_open(update: Update, existing: Game) -> None:
     """/newgame where a table is open (or a game is played): say so, replying to it."""
     t = translator(existing.language)
-    if existing.status is Status.LOBBY:
+    user = update.effective_user
+    seat = existing.seat_of(user.id) if user is not None else None
+    if existing.status is Status.LOBBY and seat is not None:  # they are in it already
+        target = existing.messages.lobby
+        text = t("You opened this table: press Start on it when everyone is in.") \
+            if user is not None and user.id == existing.creator_id else \
+            t("You already have a seat at this table: its creator starts the game.")
+    elif existing.status is Status.LOBBY:
         target, text = existing.messages.lobby, t(TABLE_OPEN)
     else:
         target, text = existing.messages.table_message, t(GAME_RUNNING)

@@ -244,6 +244,23 @@ async def test_a_second_newgame_points_to_the_running_one(group: Group) -> None:
         await group.server.wait_for(lambda: group.said("A game is already running"))
 
 
+async def test_newgame_in_a_lobby_one_sits_at_says_so_rather_than_to_join(group: Group) -> None:
+    async with group.bot():
+        await group.open_table("pair", 2)
+        group.send(group.users[1], "/newgame pair")  # seated: the creator starts it
+        await group.server.wait_for(
+            lambda: group.said("You already have a seat at this table: its creator starts"))
+        group.send(group.users[0], "/newgame gaple")  # the creator: Start is theirs
+        await group.server.wait_for(
+            lambda: group.said("You opened this table: press Start on it when everyone is in."))
+        group.send(group.users[2], "/newgame gaple")  # not seated: Join it
+        await group.server.wait_for(lambda: group.said("A table is already open here: press Join"))
+        replies = [m for m in group.server.bot_messages(group.chat)
+                   if (m.text or "").startswith(("You already", "You opened", "A table is"))]
+        lobby = group.lobby()
+        assert len(replies) == 3 and all(m.reply_to is lobby for m in replies)
+
+
 async def test_a_flood_wait_is_waited_out(group: Group) -> None:
     async with group.bot():
         table = await group.start("pair")
