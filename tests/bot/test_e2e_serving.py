@@ -8,8 +8,8 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 import aiohttp
 from bot_kit import Group
@@ -156,7 +156,9 @@ async def test_polling_without_a_port_serves_nothing(group: Group) -> None:
         assert not jobs.get_jobs_by_name("telegram-check")
 
 
-async def test_log_lines_name_their_chat_and_game_as_json(group: Group) -> None:
+@contextmanager
+def json_log(group: Group) -> Iterator[io.StringIO]:
+    """Within the block, the bot's log lines at INFO and above, as JSON lines, in the stream."""
     stream = io.StringIO()
     handler = log_handler(LogFormat.JSON, [group.server.token], stream)
     root = logging.getLogger()
@@ -164,14 +166,19 @@ async def test_log_lines_name_their_chat_and_game_as_json(group: Group) -> None:
     root.addHandler(handler)
     root.setLevel(logging.INFO)
     try:
+        yield stream
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+
+
+async def test_log_lines_name_their_chat_and_game_as_json(group: Group) -> None:
+    with json_log(group) as stream:
         async with group.bot() as rt:
             table = await group.start("gaple target=1", 4)
             await table.play_one()
             await rt.publisher.idle()
             logging.getLogger("bot.test").info("token %s", group.server.token)
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(level)
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     game = group.game().game_id
     started = [line for line in lines if line["message"] == "game started: gaple, 4 players"]
@@ -185,13 +192,7 @@ async def test_log_lines_name_their_chat_and_game_as_json(group: Group) -> None:
 async def test_a_restart_does_not_say_again_that_a_game_started(group: Group) -> None:
     """The log says a game started once: a restart loads it as it was (a fleet worker taking
     a shard over loads its games the same way, ``FleetWorker.take``)."""
-    stream = io.StringIO()
-    handler = log_handler(LogFormat.JSON, [group.server.token], stream)
-    root = logging.getLogger()
-    level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    try:
+    with json_log(group) as stream:
         async with group.bot():
             table = await group.start("gaple")
             await table.play_one()
@@ -199,9 +200,6 @@ async def test_a_restart_does_not_say_again_that_a_game_started(group: Group) ->
             await table.play_one()
             await rt.publisher.idle()
             assert rt.service.game(group.game().game_id) is not None
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(level)
     lines = [json.loads(line)["message"] for line in stream.getvalue().splitlines()]
     assert "resumed 1 open games" in lines  # the second run did load it
     assert [line for line in lines if line.startswith("game started")] == [
