@@ -223,13 +223,15 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
     )
 
 
-def player_view(match: Match, seat: int) -> PlayerView:
-    """What ``seat`` may know of the current hand."""
+def player_view(match: Match, seat: int, hand_number: int | None = None) -> PlayerView:
+    """What ``seat`` may know of the current hand, or of the earlier hand ``hand_number`` as
+    it ended (its tiles left, the table with its scores then)."""
     if type(seat) is not int or not 0 <= seat < match.seats:
         raise BadInputError(f"there is no seat {seat} at this table")
-    hand = match.hand
+    hand = match.hand if hand_number is None else match.hands[hand_number]
     legal = hand.legal_actions() if hand.to_move == seat else ()
     return PlayerView(
-        seat, table_view(match), tuple(hand.hands[seat]), tuple(hand.dead[seat]), legal,
+        seat, table_view(match, hand_number), tuple(hand.hands[seat]), tuple(hand.dead[seat]),
+        legal,
         hand.gains(seat) if legal else (), hand.drawn_this_turn(seat),
     )

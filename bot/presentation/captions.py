@@ -20,7 +20,7 @@ from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..wording import END_WORDS, code, esc, fit_caption, named, title, who
 from .movetexts import drawn_for_you, moves_lines
-from .resulttexts import hand_end_line, penalty_rule, scores_line
+from .resulttexts import hand_end_line, hand_result_lines, penalty_rule, scores_line
 
 # Kolbasa: the ribbon that must wait, explained where its ⏸ is shown
 WAITS: dict[End, str] = {
@@ -171,12 +171,11 @@ def hand_caption(
             lines.append(t("Since your last turn:"))
             lines += ["• " + line for line in moves]
     lines += _acted_for(t, game, view)
-    if current:
-        if table.result is not None:
-            lines.append(hand_end_line(t, game, table))
-        else:
-            line = line_text(t, table.layout)
-            lines += [*([line] if line else []), *_layout_lines(t, table)]
+    if current and table.result is not None:  # the hand's end, as the group's result tells it
+        lines += hand_result_lines(t, game, table.result, table)
+    elif current:
+        line = line_text(t, table.layout)
+        lines += [*([line] if line else []), *_layout_lines(t, table)]
         lines.append(t("Tiles in hand: {counts}.", counts=" · ".join(
             f"{named(names[p.seat])} {p.tile_count}" for p in table.players)))
         lines.append(scores_line(t, table, names))

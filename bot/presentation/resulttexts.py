@@ -107,9 +107,17 @@ def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:
 
 
 def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableView) -> str:
+    """The group's announcement of a hand's end: its result and its deal's seed."""
+    return "\n".join([t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1),
+                      *hand_result_lines(t, game, ended, view), *seed_lines(t, view)])
+
+
+def hand_result_lines(t: Translator, game: Game, ended: HandEnded, view: TableView
+                      ) -> list[str]:
+    """How a hand ended, who won it and what, and the match's score after it: the group's
+    result and each player's private message of the hand say the same."""
     names = game.names
-    lines = [t("<b>Hand {number} is over.</b>", number=ended.hand_number + 1),
-             hand_end_line(t, game, view)]
+    lines = [hand_end_line(t, game, view)]
     if ended.pips_count:  # not Six-matador's, nor after going out in Muggins, Bergen
         totals = ", ".join(
             f"{named(n)} {total}" for n, total in zip(names, ended.totals, strict=True))
@@ -150,8 +158,7 @@ def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableVie
                            first=named(names[side[0]]), second=named(names[side[1]]),
                            points=points))
     lines.append(scores_line(t, view, names))
-    lines += seed_lines(t, view)
-    return "\n".join(lines)
+    return lines
 
 
 def drawn_hand_line(t: Translator, lowest_total_wins: bool, ended: HandEnded) -> str:

@@ -66,9 +66,10 @@ class HandSync:
                 }
         # Each private chat on its own: one player's trouble (a flood wait, a blocked bot)
         # must not hold back the others' tiles.
-        seats = [(seat, draft) for seat, draft in hands.items() if draft is not None]
+        seats = [(seat, drafts) for seat, drafts in hands.items() if drafts is not None]
         results = await asyncio.gather(
-            *(self._sync_drawn_hand(game, seat, draft, languages[seat]) for seat, draft in seats),
+            *(self._sync_drawn_hand(game, seat, *drafts, languages[seat])
+              for seat, drafts in seats),
             return_exceptions=True)
         changed = any(result is True for result in results)
         errors = [r for r in results if isinstance(r, BaseException)]
@@ -82,7 +83,10 @@ class HandSync:
         if failed is not None:
             raise failed
 
-    def _hand_draft(self, game: Game, seat: int, language: str | None) -> Draft | None:
+    def _hand_draft(self, game: Game, seat: int, language: str | None
+                    ) -> tuple[Draft, Draft | None] | None:
+        """The seat's hand message as it should be now, and when the message it has shows a
+        hand that has ended since, that message as it ended (see :meth:`_ended_draft`)."""
         if game.players[seat].is_computer:
             return None  # a computer player reads its view from the engine, not from a chat
         match = game.match
@@ -106,7 +110,26 @@ class HandSync:
         # Matador: a player may hold no tiles while the hand goes on (no buttons to show)
         markup = keyboards.hand(t, game, view, game.move_no) \
             if game.status.open and view.hand else None
-        return Draft(key, caption, markup, drawing=self.pictures.hand_drawing(view, t.language))
+        return (Draft(key, caption, markup, drawing=self.pictures.hand_drawing(view, t.language)),
+                self._ended_draft(game, seat, t, current, hand_number))
+
+    def _ended_draft(self, game: Game, seat: int, t: Translator, current: HandMessage | None,
+                     hand_number: int) -> Draft | None:
+        """The seat's message of an earlier hand, now over, as that hand ended: how, who won
+        it and what, the score after it (what the group's result tells), its tiles left, and
+        no buttons. It stays in the chat above the next hand's message, as the group's
+        finished tables do; None when the message shows the current hand."""
+        shown = None if current is None else current.key.split(":")[0]
+        match = game.match
+        if shown is None or not shown.isdigit() or match is None \
+                or not 0 <= int(shown) < min(hand_number, len(match.hands)):
+            return None
+        view = player_view(match, seat, int(shown))
+        if view.table.result is None:
+            return None
+        caption = captions.hand_caption(t, game, view, table_link=self._table_link(t, game))
+        return Draft(f"{shown}:E", caption, None,
+                     drawing=self.pictures.hand_drawing(view, t.language))
 
     def choice_caption(self, game: Game, view: PlayerView, t: Translator,
                        choosing: Tile | None) -> str:
@@ -152,8 +175,8 @@ class HandSync:
         return t("↩ The table is in the group {name}.",
                  name=wording.named(wording.shorten(title, 64)))
 
-    async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft, language: str | None
-                               ) -> bool:
+    async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft, ended: Draft | None,
+                               language: str | None) -> bool:
         """Draw a hand's picture (in the worker) and bring its message up to date, unless
         the game moved past what it shows meanwhile: the change that did asked for the next
         round, which sends what follows (a stale turn would be one more message, notifying
@@ -163,7 +186,9 @@ class HandSync:
         if not _still_current(game, seat, user_id, drawn.key):
             self._request(game.game_id)
             return False
-        changed = await self._sync_hand(game, seat, drawn)
+        if ended is not None:
+            ended = await self.messenger.drawn(ended, Urgency.HAND)
+        changed = await self._sync_hand(game, seat, drawn, ended)
         if changed and seat not in game.messages.announced_unreachable:
             await self._cheer(game, seat, translator(language or game.language))
         return changed
@@ -180,7 +205,12 @@ class HandSync:
                 game.players[seat].user_id, t("🎉 You won the match. Well played!"),
                 message_effect_id=WIN_EFFECT)
 
-    async def _sync_hand(self, game: Game, seat: int, draft: Draft) -> bool:
+    async def _sync_hand(self, game: Game, seat: int, draft: Draft, ended: Draft | None = None
+                         ) -> bool:
+        """Bring the seat's hand message up to ``draft``: edited in place within a hand while
+        it waits, else sent anew (a turn, a new hand); the message it replaces is deleted, or
+        when its hand is over, first edited to show how that hand ended (``ended``) and kept.
+        """
         player = game.players[seat]
         messages = game.messages
         current = messages.hands.get(seat)
@@ -196,6 +226,12 @@ class HandSync:
             ):
                 messages.hands[seat] = HandMessage(current.message_id, draft.stored)
                 return True
+            # Told before the next hand's message comes (the one that notifies): a restart
+            # between the two edits it again, rather than leave it with its old buttons.
+            if current is not None and ended is not None and await self.messenger.edit(
+                    player.user_id, current.message_id, ended, current.key):
+                messages.hands[seat] = HandMessage(current.message_id, ended.stored)
+                current = None  # kept as the record of its hand
             with self.messenger.sending(game.game_id, seat):
                 sent_id = await self.messenger.send(player.user_id, draft.text, draft.photo,
                                                 draft.markup)

@@ -119,6 +119,19 @@ def test_table_view_reveals_every_hand_and_dead_tile_once_the_hand_is_over() -> 
     assert view.scores == (7, 3, 17, 3) and not view.match_over
 
 
+def test_player_view_of_an_earlier_hand_shows_it_as_it_ended() -> None:
+    match = gaple_dead()
+    play(match, *example_moves("gaple_dead_middle_tie")[3:])
+    left = {seat: tuple(match.hand.hands[seat]) for seat in range(4)}
+    match.deal_from_seed(bytes(32))  # the next hand: the current view moves on to it
+    assert player_view(match, 2).table.hand_number == 1
+    for seat in range(4):
+        ended = player_view(match, seat, 0)
+        assert ended.table == table_view(match, 0) and ended.table.result is not None
+        assert ended.hand == left[seat] and not ended.legal and not ended.my_turn
+    assert player_view(match, 2, 0).dead == (Tile(2, 3),)
+
+
 def test_player_view_of_a_seat_not_at_the_table_is_refused() -> None:
     match = gaple_dead()
     for seat in (4, -1):
