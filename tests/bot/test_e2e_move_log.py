@@ -9,7 +9,7 @@ import re
 import pytest
 from bot_kit import Group, plain
 
-from engine import ActionKind, Draw, Match, Tile, table_view
+from engine import ActionKind, Draw, Knock, Match, Tile, table_view
 from fakeapi import FakeChat, FakeTelegramServer
 from fakeapi.players import random_choice
 
@@ -40,15 +40,20 @@ def said_by_hand(server: FakeTelegramServer, chat: FakeChat) -> dict[int, str]:
     return {number: "\n".join(texts) for number, texts in said.items()}
 
 
-def drawn_by(match: Match, number: int, seat: int) -> list[Tile]:
-    """The tiles ``seat`` drew from the stock in hand ``number``, in order."""
-    hand, tiles, taken = match.hands[number], [], 0
+def drawn_by(match: Match, number: int, seat: int, whole: bool = False) -> list[Tile]:
+    """The tiles ``seat`` drew from the stock in hand ``number`` before the last move it
+    chose there (each told in its private message of a turn), in order; ``whole``: all of
+    them. Those drawn for it after its last choice, in the forced draws and knocks that
+    ended the hand, are for the hand's end to tell."""
+    hand, tiles, taken, told = match.hands[number], [], 0, 0
     for mover, action in hand.moves:
         if type(action) is Draw:
             if mover == seat:
                 tiles.append(hand.deal.stock[taken])
             taken += 1
-    return tiles
+        elif mover == seat and type(action) is not Knock:
+            told = len(tiles)
+    return tiles if whole else tiles[:told]
 
 
 @pytest.mark.parametrize(("game", "seed"), [("matador target=60", 4), ("bergen target=6", 9)])
@@ -58,7 +63,9 @@ async def test_the_group_reads_every_lay_and_each_player_every_tile_drawn_for_th
     names = [player.name for player in group.game().players]
     captions = said_by_hand(group.server, group.chat)
     private = said_by_hand(group.server, group.users[0].private_chat)
-    missing, coalesced, untold = [], 0, []
+    missing: list[tuple[int, int, str]] = []
+    untold: list[tuple[int, object]] = []
+    coalesced = 0
     for number in range(len(match.hands)):
         view = table_view(match, number)
         for index, move in enumerate(view.history):
@@ -71,9 +78,10 @@ async def test_the_group_reads_every_lay_and_each_player_every_tile_drawn_for_th
         told = [Tile.parse(tile) for said in DREW_FOR_YOU.finditer(private[number])
                 if said.group("tiles") for tile in said.group("tiles")[2:].split(", ")]
         mine = drawn_by(match, number, 0)
-        # every tile drawn for the player is named to them, and no other
-        if set(told) != set(mine):
-            untold.append((number, told, mine))
+        # every tile drawn for the player is named to them, in order, and no other
+        told = list(dict.fromkeys(told))  # as first told (each message is edited again)
+        if told[:len(mine)] != mine or not set(told) <= set(drawn_by(match, number, 0, True)):
+            untold.append((number, (told, mine)))
         untold += [(number, said.group(0)) for said in DREW_FOR_YOU.finditer(private[number])
                    if not said.group("tiles")]
     assert not missing and not untold, (missing, untold)
