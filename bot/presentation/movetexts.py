@@ -5,11 +5,11 @@ How the group hears of a hand (every game, one policy): everything that happens 
 (each lay with what it scored and why, draws, knocks, Kolbasa's cut and who takes the piece) is
 told in the table's caption, the one group message kept up to date, whose lines show every
 move since the group's previous edit of it (several may be committed between two edits), at
-least the last round, the oldest left out first when they would not fit; the hand's result then lists every seat's points of play by reason
-(:mod:`bot.presentation.resulttexts`). New group messages are sent only for a hand's result,
-the match's result, and what asks someone to act (the table is ready, a player seems away). A group
-playing every evening reads the table, not a stream of "Ayu scores 5"; and every group
-message counts against Telegram's 20 a minute.
+least the last round, the oldest left out first when they would not fit; the hand's result
+then lists every seat's points of play by reason (:mod:`bot.presentation.resulttexts`). New
+group messages are sent only for a hand's result, the match's result, and what asks someone to
+act (the table is ready, a player seems away). A group playing every evening reads the table,
+not a stream of "Ayu scores 5"; and every group message counts against Telegram's 20 a minute.
 """
 
 from __future__ import annotations
