@@ -118,6 +118,9 @@ class Messages:
     # The /stop and /leave questions asked in the group and not yet answered: their buttons
     # are taken away when the game ends, so a late tap is never offered.
     questions: list[int] = field(default_factory=list)
+    # How many moves of hand ``table_hand`` the table's caption showed when last sent: the
+    # next caption tells every move since (several may be committed between two edits).
+    table_moves: int | None = None
 
     def to_json(self) -> str:
         return dumps(
@@ -131,6 +134,7 @@ class Messages:
                 "unreachable": self.announced_unreachable,
                 "topic_gone": self.topic_gone,
                 "questions": self.questions,
+                "table_moves": self.table_moves,
             }
         )
 
@@ -147,6 +151,7 @@ class Messages:
             list(data.get("unreachable", [])),
             bool(data.get("topic_gone", False)),
             [int(m) for m in data.get("questions", [])],
+            data.get("table_moves"),
         )
 
 

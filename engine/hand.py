@@ -248,6 +248,11 @@ class Hand:
             return ()
         return tuple(self.stock[index] for index, action in turn if type(action) is Draw)
 
+    def drawn_by(self, seat: int) -> tuple[Tile, ...]:
+        """Every tile ``seat`` drew from the stock this hand, in the order drawn."""
+        drawers = [mover for mover, action in self.moves if type(action) is Draw]
+        return tuple(self.stock[index] for index, mover in enumerate(drawers) if mover == seat)
+
     def fork(self) -> Self:
         """An independent copy to play on: searches try a move on a fork, not on the hand.
         Cheap: the deal, variant, options and interned actions are shared."""

@@ -129,6 +129,9 @@ class PlayerView:
     points: tuple[int, ...] = ()
     # The tiles this seat drew on its latest turn, while that turn is the one to tell it about.
     drawn: tuple[Tile, ...] = ()
+    # Every tile this seat drew from the stock this hand, in the order drawn (its own draws
+    # in the table's history are these, one by one).
+    draws: tuple[Tile, ...] = ()
 
     def points_of(self, action: Action) -> int:
         """What ``action`` (one of :attr:`legal`) would score at once."""
@@ -234,4 +237,5 @@ def player_view(match: Match, seat: int, hand_number: int | None = None) -> Play
         seat, table_view(match, hand_number), tuple(hand.hands[seat]), tuple(hand.dead[seat]),
         legal,
         hand.gains(seat) if legal else (), hand.drawn_this_turn(seat),
+        hand.drawn_by(seat),
     )

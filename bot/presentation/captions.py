@@ -18,7 +18,7 @@ from engine import (
 
 from ..i18n import N_, Translator
 from ..models import Game, Status
-from ..wording import END_WORDS, code, esc, fit_caption, named, title, who
+from ..wording import CAPTION_LIMIT, END_WORDS, code, esc, fit_caption, named, title, who
 from .movetexts import drawn_for_you, moves_lines
 from .resulttexts import hand_end_line, hand_result_lines, penalty_rule, scores_line
 
@@ -93,27 +93,49 @@ def turn_lines(t: Translator, game: Game, view: TableView) -> list[str]:
     return lines
 
 
-def table_caption(t: Translator, game: Game, view: TableView) -> str:
+def table_caption(t: Translator, game: Game, view: TableView, seen: int | None = None,
+                  closing: str = "") -> str:
+    """The group's table caption. ``seen``: how many moves of this hand the group's table
+    showed last (None: not known); every move since is told, however many were committed
+    between two edits, and at least the last round. ``closing``: a last line (the game is
+    over or stopped)."""
     names = game.names
-    lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.game_name)),
-               number=view.hand_number + 1), *deal_lines(t, view)]
+    head = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.game_name)),
+              number=view.hand_number + 1), *deal_lines(t, view)]
     # The last round of moves, so knocks and dead tiles are seen as they happen (draws from
     # the stock do not count towards the round: a player may draw many).
     first = _round_start(view, len(names))
+    if seen is not None:
+        first = max(0, min(first, seen))
     first_round = len(view.history) < len(names)
     if view.turned_up is not None and first_round:
-        lines.append(t("The middle tile {tile} was turned up.", tile=str(view.turned_up)))
+        head.append(t("The middle tile {tile} was turned up.", tile=str(view.turned_up)))
     auto = set(game.timer.auto_moves)
-    lines += moves_lines(t, game, view, range(first, len(view.history)), auto)
-    if view.result is not None:
-        lines.append(hand_end_line(t, game, view))
-    else:
-        lines += _layout_lines(t, view)
-    lines.append(scores_line(t, view, names))
+    moves = moves_lines(t, game, view, range(first, len(view.history)), auto)
+    tail = [hand_end_line(t, game, view)] if view.result is not None \
+        else _layout_lines(t, view)
+    tail.append(scores_line(t, view, names))
     if view.lowest_total_wins and view.hand_number == 0 and first_round:
-        lines.append(penalty_rule(t, view.target))  # said once: the first table
-    lines += turn_lines(t, game, view)
-    return fit_caption("\n".join(lines))
+        tail.append(penalty_rule(t, view.target))  # said once: the first table
+    tail += turn_lines(t, game, view)
+    if closing:
+        tail.append(closing)
+    return fit_caption("\n".join([*head, *latest_moves(head, moves, tail), *tail]))
+
+
+# Stands for the oldest moves of a caption, left out to keep it within Telegram's limit.
+ELIDED = "…"
+
+
+def latest_moves(head: list[str], moves: list[str], tail: list[str]) -> list[str]:
+    """As many of the latest ``moves`` as fit between ``head`` and ``tail`` in a caption: the
+    oldest are left out first (never one in the middle), an ellipsis in their place."""
+    room = CAPTION_LIMIT - len("\n".join([*head, *tail])) - 1
+    kept = moves
+    while kept and len("\n".join(kept)) > room:
+        kept = kept[1:]
+        room = CAPTION_LIMIT - len("\n".join([*head, ELIDED, *tail])) - 1
+    return kept if kept is moves else [ELIDED, *kept]
 
 
 def deal_lines(t: Translator, view: TableView) -> list[str]:
@@ -166,7 +188,7 @@ def hand_caption(
     current = view.my_turn or over or choosing is not None
     if current:
         moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
-                            drawn=view.drawn if _hand_on(game, view) else ())
+                            draws=view.draws)
         if moves:
             lines.append(t("Since your last turn:"))
             lines += ["• " + line for line in moves]

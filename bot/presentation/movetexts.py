@@ -3,12 +3,13 @@ face down; one line per move, draws in a row as one.
 
 How the group hears of a hand (every game, one policy): everything that happens during a hand
 (each lay with what it scored and why, draws, knocks, Kolbasa's cut and who takes the piece) is
-told in the table's caption, the one group message kept up to date, whose lines show the last
-round of moves; the hand's result then lists every seat's points of play by reason
-(:mod:`bot.presentation.resulttexts`). New group messages are sent only for a hand's result,
-the match's result, and what asks someone to act (the table is ready, a player seems away). A group
-playing every evening reads the table, not a stream of "Ayu scores 5"; and every group
-message counts against Telegram's 20 a minute.
+told in the table's caption, the one group message kept up to date, whose lines show every
+move since the group's previous edit of it (several may be committed between two edits), at
+least the last round, the oldest left out first when they would not fit; the hand's result
+then lists every seat's points of play by reason (:mod:`bot.presentation.resulttexts`). New
+group messages are sent only for a hand's result, the match's result, and what asks someone to
+act (the table is ready, a player seems away). A group playing every evening reads the table,
+not a stream of "Ayu scores 5"; and every group message counts against Telegram's 20 a minute.
 """
 
 from __future__ import annotations
@@ -173,19 +174,23 @@ def _draws_in_a_row(view: TableView, index: int) -> int:
 
 def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
                 auto: set[str] | None = None, reader: int | None = None,
-                drawn: tuple[Tile, ...] = ()) -> list[str]:
+                draws: tuple[Tile, ...] = ()) -> list[str]:
     """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line,
     and the move that ends them (the same seat's lay, knock or cut) shares it. ``reader``:
-    the seat whose private message they are for: its own knocks are told to it in their place
-    (with ``drawn``, the tiles drawn before its latest one), its draws of the turn it is on are
-    left to the turn's notes, and a ribbon it took is told to it with the tiles."""
+    the seat whose private message they are for: its own knocks are told to it in their place,
+    with the tiles drawn for it (``draws``: every tile it drew this hand, in order), its draws
+    of the turn it is on are left to the turn's notes, and a ribbon it took is told to it with
+    the tiles."""
     lines = []
-    last_own = max((i for i in indices if view.history[i].seat == reader), default=None)
     for index in indices:
         move = view.history[index]
         own = reader is not None and move.seat == reader
         if move.kind is ActionKind.DRAW:
             if own and not _move_after_draws(view, index):
+                if view.result is not None and index + 1 == len(view.history):
+                    # the hand ended on its draw: no turn's notes will tell the tiles
+                    count = min(_draws_in_a_row(view, index), index - indices[0] + 1)
+                    lines.append(_drawn_before(t, view, index + 1, count, draws))
                 continue  # drawing on the turn it is on: the turn's notes tell the tiles
             if not _draw_before_more(view, index) or index == indices[-1]:
                 if _move_after_draws(view, index) and index != indices[-1]:
@@ -196,26 +201,36 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
             continue
         if own and move.kind is ActionKind.KNOCK:
             text = knocked_for_you(t, move)
-            if index == last_own and drawn:
-                lines.append(drawn_for_you(t, drawn) + " " + text)
-                continue
         else:
             text = _one_move(t, game, view, index, auto, reader)
         count = min(_draws_in_a_row(view, index - 1), index - indices[0]) \
             if _move_after_draws(view, index - 1) else 0
-        lines.append(_after_draws(t, game, view, index, count, own, text) if count else text)
+        if count:
+            text = _after_draws(_drawn_before(t, view, index, count, draws) if own
+                                else describe_draws(t, named(mover(game, view, index)), count),
+                                text)
+        lines.append(text)
     return lines
 
 
-def _after_draws(t: Translator, game: Game, view: TableView, index: int, count: int,
-                 own: bool, text: str) -> str:
-    """Move ``index``, told as ``text``, on one line after the ``count`` draws that led to it:
-    the draws are a sentence of their own ("Budi drew 2 tiles from the stock. Budi laid
-    …"; to the player they were drawn for, "I drew 2 tiles for you. You could not …"), so
-    each sentence starts as written in every language; a move made when time ran out keeps
-    its ⏰ at the start of the line."""
-    drew = drew_for_you(t, count) if own \
-        else describe_draws(t, named(mover(game, view, index)), count)
+def _drawn_before(t: Translator, view: TableView, index: int, count: int,
+                  draws: tuple[Tile, ...]) -> str:
+    """To the player they were drawn for, the ``count`` draws just before its move ``index``:
+    the tiles, from ``draws`` (every tile it drew this hand), else how many."""
+    seat = view.history[index - 1].seat
+    made = sum(1 for move in view.history[:index]
+               if move.seat == seat and move.kind is ActionKind.DRAW)
+    if len(draws) < made:
+        return drew_for_you(t, count)
+    return drawn_for_you(t, draws[made - count:made])
+
+
+def _after_draws(drew: str, text: str) -> str:
+    """A move, told as ``text``, on one line after the draws that led to it, told as
+    ``drew``: the draws are a sentence of their own ("Budi drew 2 tiles from the stock. Budi
+    laid …"; to the player they were drawn for, "I drew 2 tiles for you: 1-2, 3-4. You
+    could not …"), so each sentence starts as written in every language; a move made when
+    time ran out keeps its ⏰ at the start of the line."""
     timed = "⏰ "
     if text.startswith(timed):
         return timed + drew + " " + text.removeprefix(timed)

@@ -20,7 +20,6 @@ from ..presentation.painter import Urgency
 from ..presentation.pictures import PictureMaker, picture_names
 from ..service import GameService
 from ..service.locks import Locks
-from ..wording import fit_caption
 from .delivery import outcome_unknown
 from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
 from .questions import close_questions
@@ -87,10 +86,10 @@ class GroupSync:
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby)
         if table is not None:
-            draft, hand_number, early = table
+            draft, hand_number, early, moves = table
             drawn = await self.messenger.drawn(draft) if early is None \
                 else replace(draft, photo=await early)
-            changed |= await self._sync_table(game, drawn, hand_number)
+            changed |= await self._sync_table(game, drawn, hand_number, moves)
             if self.on_table_shown is not None:
                 self.on_table_shown(game_id, drained)
         changed |= await close_questions(self.messenger, game)
@@ -154,10 +153,11 @@ class GroupSync:
 
     # --- table -------------------------------------------------------------------------
     def _table_draft(self, game: Game
-                     ) -> tuple[Draft, int, asyncio.Future[bytes] | None] | None:
+                     ) -> tuple[Draft, int, asyncio.Future[bytes] | None, int] | None:
         """The table's draft, the number of the hand it shows (the game may go on to the next
-        hand while the picture is drawn, and this draft still belongs to this hand), and its
-        picture when it was begun early (the draft has no drawing then)."""
+        hand while the picture is drawn, and this draft still belongs to this hand), its
+        picture when it was begun early (the draft has no drawing then), and how many moves
+        of the hand its caption tells up to."""
         match = game.match
         if not self._shows_table(game):
             return None
@@ -169,15 +169,16 @@ class GroupSync:
                 and game.game_id not in self.moving_down):
             return None
         view = table_view(match)
-        caption = captions.table_caption(t, game, view)
-        if not game.status.open:
-            caption = fit_caption(caption + "\n" + (
-                t("The game was stopped.") if game.status is Status.STOPPED
-                else t("The game is over.")))
+        closing = "" if game.status.open else (
+            t("The game was stopped.") if game.status is Status.STOPPED
+            else t("The game is over."))
+        caption = captions.table_caption(t, game, view, _seen(game, match.hand.number),
+                                         closing)
         markup = keyboards.my_tiles(t, game) if game.status is Status.PLAYING else None
         early = self._early_photo(game.game_id, _shows(game, view))
         drawing = self.pictures.table_drawing(game, view) if early is None else None
-        return Draft(key, caption, markup, drawing=drawing), match.hand.number, early
+        return (Draft(key, caption, markup, drawing=drawing), match.hand.number, early,
+                len(view.history))
 
     @staticmethod
     def _shows_table(game: Game) -> bool:
@@ -237,7 +238,7 @@ class GroupSync:
         del self.early[game_id]
         return early.photo
 
-    async def _sync_table(self, game: Game, draft: Draft, number: int) -> bool:
+    async def _sync_table(self, game: Game, draft: Draft, number: int, moves: int) -> bool:
         messages = game.messages
         if messages.table_message is not None and messages.table_hand != number:
             await self._finish_table(game, messages.table_message, messages.table_hand)
@@ -252,6 +253,7 @@ class GroupSync:
                                                 draft.markup, game.thread_id)
                 messages.table_message = sent_id  # from now on this one's buttons act
         messages.table_hand = number
+        messages.table_moves = moves
         messages.table_key = draft.stored
         self.moving_down.discard(game.game_id)
         if moved is not None:  # one live table a game: the one above goes, as a hand's does
@@ -273,11 +275,19 @@ class GroupSync:
             return
         async with self.locks.game(game.game_id):
             view = table_view(match, hand_number)
-            caption = captions.table_caption(translator(game.language), game, view)
+            caption = captions.table_caption(translator(game.language), game, view,
+                                             _seen(game, hand_number))
             drawing = self.pictures.table_drawing(game, view)
         final = await self.messenger.drawn(Draft("final", caption, None, drawing=drawing))
         if not await self.messenger.edit(game.chat_id, message_id, final):
             await self.messenger.retire(game.chat_id, message_id, delete=False)
+
+
+def _seen(game: Game, hand_number: int) -> int | None:
+    """How many moves of hand ``hand_number`` the group's table last showed (None: unknown,
+    or another hand's)."""
+    messages = game.messages
+    return messages.table_moves if messages.table_hand == hand_number else None
 
 
 def _unread(photo: asyncio.Future[bytes]) -> None:
