@@ -36,12 +36,11 @@ WORLDS = 64  # deals searched at most (short hands end the budget late)
 POOL = 48  # consistent deals drawn and weighed to pick the searched ones from
 LEAD_STEPS = 3  # the lead: the longest hand to play out and the most moves, once a hand
 HALVING = (0.4, 0.7)  # shares of the budget after which the weaker half of the moves drops out
-# Where a hand ends only blocked (Matador), a matador, which fits any end, is always laid in
-# the end and never counts against its holder: laid early it is a lay wasted that would have
-# saved a draw later. In these games the searching seat keeps its matadors until nothing else
-# fits, in the moves it searches and in its own playouts (the others are still assumed to play
-# as normal does).
-KEEPS_MATADORS = frozenset({"matador"})
+# Where a hand ends only blocked (Matador) and laying a matador scores nothing, a matador,
+# which fits any end, is always laid in the end and never counts against its holder: laid
+# early it is a lay wasted that would have saved a draw later. There the searching seat keeps
+# its matadors until nothing else fits, in the moves it searches and in its own playouts (the
+# others are still assumed to play as normal does).
 KEEP_COST = 100.0  # far above any lay's gain: a kept tile is laid only when nothing else fits
 
 
@@ -62,10 +61,11 @@ def hand_value(game: Variant, seat: int, result: HandEnded, win_bonus: float) ->
     return margin + (win_bonus if result.winner == seat else 0.0)
 
 
-def kept_tiles(game: Variant) -> int:
-    """The tiles (a mask) the searching seat keeps until nothing else fits
-    (:data:`KEEPS_MATADORS`)."""
-    return game.matador_mask if game.name in KEEPS_MATADORS else 0
+def kept_tiles(game: Variant, scoring: bool) -> int:
+    """The tiles (a mask) the searching seat keeps until nothing else fits: its matadors,
+    where the hand ends only blocked and laying them scores nothing (``scoring``: points
+    come during play)."""
+    return game.matador_mask if game.ends_blocked_only and not scoring else 0
 
 
 def lays_kept(action: Action, kept: int) -> bool:
@@ -193,7 +193,7 @@ class AnyLayout:
             steps *= LEAD_STEPS
         work = Work(steps, effort.deadline)
         worlds = effort.worlds if effort.worlds is not None else WORLDS * effort.scale
-        kept = kept_tiles(game)
+        kept = kept_tiles(game, scoring)
 
         def worths(world: BoardHand, moves: list[int], rng: random.Random) -> list[float]:
             luck = rng.getrandbits(32)  # every move meets the same luck in this world

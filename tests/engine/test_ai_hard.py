@@ -82,8 +82,13 @@ def test_hard_keeps_its_matador_in_matador_where_normal_lays_it() -> None:
 def test_in_its_own_playouts_hard_lays_a_matador_only_when_nothing_else_fits() -> None:
     view = matador_to_keep()
     game = variant("matador")
-    kept = search_module.kept_tiles(game)
+    kept = search_module.kept_tiles(game, False)
     assert kept == game.matador_mask
+    # Not where laying a matador scores (Matador's option, Six-matador), nor in a game whose
+    # hand ends when a hand empties (French has matadors too).
+    assert search_module.kept_tiles(game, True) == 0
+    assert search_module.kept_tiles(variant("six-matador"), True) == 0  # it scores in play
+    assert search_module.kept_tiles(variant("french"), False) == 0
     world = imagine(view, board_of(view), random.Random(3))
     played = world.fork()
     search_module.playout(game, played, random.Random(1), Work(10**6), False, 0, kept)
@@ -175,7 +180,7 @@ def test_the_stock_search_stops_at_the_first_deal_after_its_budget_of_moves(
     game = variant("matador")
     scratch = imagine(view, board_of(view), random.Random(0))
     moves = search_module.distinct_moves(game, scratch, view.seat, view.legal)
-    per_world = len(search_module.keeping(view.legal, moves, search_module.kept_tiles(game)))
+    per_world = len(search_module.keeping(view.legal, moves, search_module.kept_tiles(game, False)))
     assert done_after[-1] >= budget  # it spent the budget...
     before_last_world = done_after[-1 - min(per_world, len(done_after) - 1)]
     assert before_last_world < budget  # ...and stopped after the deal that spent it
