@@ -36,6 +36,12 @@ WORLDS = 64  # deals searched at most (short hands end the budget late)
 POOL = 48  # consistent deals drawn and weighed to pick the searched ones from
 LEAD_STEPS = 3  # the lead: the longest hand to play out and the most moves, once a hand
 HALVING = (0.4, 0.7)  # shares of the budget after which the weaker half of the moves drops out
+# Where a hand ends only blocked (Matador) and laying a matador scores nothing, a matador,
+# which fits any end, is always laid in the end and never counts against its holder: laid
+# early it is a lay wasted that would have saved a draw later. There the searching seat keeps
+# its matadors until nothing else fits, in the moves it searches and in its own playouts (the
+# others are still assumed to play as normal does).
+KEEP_COST = 100.0  # far above any lay's gain: a kept tile is laid only when nothing else fits
 
 
 def hand_value(game: Variant, seat: int, result: HandEnded, win_bonus: float) -> float:
@@ -55,11 +61,25 @@ def hand_value(game: Variant, seat: int, result: HandEnded, win_bonus: float) ->
     return margin + (win_bonus if result.winner == seat else 0.0)
 
 
+def kept_tiles(game: Variant, scoring: bool) -> int:
+    """The tiles (a mask) the searching seat keeps until nothing else fits: its matadors,
+    where the hand ends only blocked and laying them scores nothing (``scoring``: points
+    come during play)."""
+    return game.matador_mask if game.ends_blocked_only and not scoring else 0
+
+
+def lays_kept(action: Action, kept: int) -> bool:
+    """Whether ``action`` lays a tile of ``kept`` (a mask)."""
+    return type(action) is Play and bool(kept & action.tile.bit)
+
+
 def playout(
-    game: Variant, hand: BoardHand, rng: random.Random, work: Work, scoring: bool
+    game: Variant, hand: BoardHand, rng: random.Random, work: Work, scoring: bool,
+    keeper: int = -1, kept: int = 0,
 ) -> HandEnded:
     """Finish ``hand`` with every seat on normal's judgement (:func:`lay_gain`: points now,
-    pips unloaded, a cut's ribbon), greedily. Every move made is counted in ``work``."""
+    pips unloaded, a cut's ribbon), greedily, except that seat ``keeper`` lays a tile of
+    ``kept`` (a mask) only when nothing else fits. Every move made is counted in ``work``."""
     moves = 0
     while hand.result is None:
         seat = hand.to_move
@@ -68,8 +88,11 @@ def playout(
         if len(legal) == 1:
             action = legal[0]
         else:
-            action = max(legal, key=lambda a: (lay_gain(game, hand, seat, a, scoring),
-                                               rng.random()))
+            keep = kept if seat == keeper else 0
+            action = max(legal, key=lambda a: (
+                lay_gain(game, hand, seat, a, scoring)
+                - (KEEP_COST if keep and lays_kept(a, keep) else 0.0),
+                rng.random()))
         hand.apply(seat, action)
         moves += 1
     work.spend(moves)
@@ -118,6 +141,14 @@ def distinct_moves(
     return kept
 
 
+def keeping(legal: tuple[Action, ...], moves: list[int], kept: int) -> list[int]:
+    """``moves`` less those that lay a tile of ``kept`` (a mask) while another lay is left."""
+    if not kept:
+        return moves
+    others = [i for i in moves if not lays_kept(legal[i], kept)]
+    return others or moves
+
+
 def searched_worlds(
     view: PlayerView, known: Known, rng: random.Random, effort: Effort, limit: int
 ) -> Iterator[BoardHand]:
@@ -162,6 +193,7 @@ class AnyLayout:
             steps *= LEAD_STEPS
         work = Work(steps, effort.deadline)
         worlds = effort.worlds if effort.worlds is not None else WORLDS * effort.scale
+        kept = kept_tiles(game, scoring)
 
         def worths(world: BoardHand, moves: list[int], rng: random.Random) -> list[float]:
             luck = rng.getrandbits(32)  # every move meets the same luck in this world
@@ -169,11 +201,11 @@ class AnyLayout:
             for i in moves:
                 trial = world.fork()
                 trial.apply(seat, legal[i])
-                result = playout(game, trial, random.Random(luck), work, scoring)
+                result = playout(game, trial, random.Random(luck), work, scoring, seat, kept)
                 found.append(hand_value(game, seat, result, WIN_BONUS))
             return found
 
-        return Plan(work, distinct_moves(game, scratch, seat, legal),
+        return Plan(work, keeping(legal, distinct_moves(game, scratch, seat, legal), kept),
                     searched_worlds(view, known, rng, effort, worlds), worths, worlds, HALVING)
 
 

@@ -45,6 +45,7 @@ class Variant:
     draw_limit: int | None = None  # tiles a stuck player may draw in one turn (None: no limit)
     stock_reserve: int = 0  # tiles of the stock that are never drawn (Bergen: 2)
     skip_empty: bool = False  # a seat with no tiles and an empty stock is skipped
+    ends_blocked_only: bool = False  # emptying a hand ends nothing: only a block does (D10)
     has_cut: bool = False  # Kolbasa's ribbons may be cut
     points_in_play: bool = False  # most points come during play: points decide, not wins
     keeps_scored: bool = False  # a hand's result lists per seat what was scored in play
@@ -244,6 +245,8 @@ class Variant:
     # --- the end of a hand -------------------------------------------------------------
     def out_seat(self, hand: HandState, mover: int) -> int | None:
         """The seat whose empty hand ends the hand now, if any: by default the mover."""
+        if self.ends_blocked_only:
+            return None
         return mover if not hand.masks[mover] else None
 
     def blocked_by_table(self, hand: HandState) -> bool:

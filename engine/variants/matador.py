@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..deal import Deal
 from ..options import SET_SIX, Options, choice, target
-from ..seams import HandState, Opening, PreviousHand
+from ..seams import Opening, PreviousHand
 from ..tiles import Tile
 from .base import Variant
 from .openings import lot_opening
@@ -22,6 +22,7 @@ class Matador(Variant):
     matadors = MATADORS_7
     draw_limit = 1
     skip_empty = True
+    ends_blocked_only = True
     keeps_scored = True
     deal_sizes = {2: 6, 3: 6, 4: 5}
     has_stock = True
@@ -35,6 +36,3 @@ class Matador(Variant):
 
     def matador_score(self, options: Options) -> bool:
         return options.matador_points
-
-    def out_seat(self, hand: HandState, mover: int) -> int | None:
-        return None  # the hand ends only blocked (D10)

@@ -18,7 +18,7 @@ PLAYED = {  # the record's digest of the hand ``played`` makes
     "gaple-dead": "2f7112d3d30ece71",
     "pair": "a0ce02f49bd6ad38",
     "kolbasa": "b87a324acd012c2e",
-    "matador": "b76cfc0108394b77",
+    "matador": "9158232b6a7615bd",
     "six-matador": "805dcfc1dcbb5d6a",
     "french": "0a75e3973d4c7e8d",
     "muggins": "69a81a2b297b82c6",

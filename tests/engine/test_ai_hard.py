@@ -21,6 +21,7 @@ from engine.ai.any_layout import log_likelihood, searched_worlds
 from engine.ai.board_worlds import board_of, imagine, read_history
 from engine.ai.simulation import BoardHand
 from engine.events import PointsScored
+from engine.tiles import End
 from engine.variants import Variant, variant
 from engine.views import PlayerView
 
@@ -58,6 +59,53 @@ def test_hard_leads_a_muggins_tile_that_scores_where_normal_leads_the_heaviest()
         assert isinstance(chosen, Play) and chosen.tile == Tile(4, 6)
     events = match.apply(0, Play(Tile(4, 6)))
     assert [e.points for e in events if isinstance(e, PointsScored)] == [10]
+
+
+def matador_to_keep() -> PlayerView:
+    """Matador, 2 players: seat 0 may lay 1-4 on the 3 or the matador 6-1 crosswise on
+    either end. A matador fits any end and is always laid before a hand ends blocked, so it
+    never counts against its holder; laid now it is a lay wasted that would have saved a
+    draw later. Normal lays the heavier 6-1."""
+    match = sstarted("matador", sdeal("3-3 6-1 1-4 0-5 5-5 6-6", "4-5 0-1 0-2 2-3 2-6 4-4"))
+    splay(match, "0 3-3", "1 4-5 right")
+    return player_view(match, 0)
+
+
+def test_hard_keeps_its_matador_in_matador_where_normal_lays_it() -> None:
+    view = matador_to_keep()
+    keep = Play(Tile(1, 4), End.LEFT, cross=False)
+    for seed in range(4):
+        assert player("normal").choose(view, random.Random(seed)).tile == Tile(1, 6)  # type: ignore[union-attr]
+        assert player("hard").choose(view, random.Random(seed)) == keep
+
+
+def test_in_its_own_playouts_hard_lays_a_matador_only_when_nothing_else_fits() -> None:
+    view = matador_to_keep()
+    game = variant("matador")
+    kept = search_module.kept_tiles(game, False)
+    assert kept == game.matador_mask
+    # Not where laying a matador scores (Matador's option, Six-matador), nor in a game whose
+    # hand ends when a hand empties (French has matadors too).
+    assert search_module.kept_tiles(game, True) == 0
+    assert search_module.kept_tiles(variant("six-matador"), True) == 0  # it scores in play
+    assert search_module.kept_tiles(variant("french"), False) == 0
+    world = imagine(view, board_of(view), random.Random(3))
+    played = world.fork()
+    search_module.playout(game, played, random.Random(1), Work(10**6), False, 0, kept)
+    replay = world.fork()
+    matadors = 0
+    for seat, action in played.moves[len(world.moves):]:
+        if seat == 0 and isinstance(action, Play) and kept & action.tile.bit:
+            matadors += 1
+            others = [a for a in replay.legal_actions() if isinstance(a, Play)
+                      and not kept & a.tile.bit]
+            assert not others, (action, others)
+        replay.apply(seat, action)
+    assert matadors  # laid in the end, each when nothing else fitted
+    greedy = world.fork()  # without keeping, seat 0 lays it at once, as normal does
+    search_module.playout(game, greedy, random.Random(1), Work(10**6), False)
+    first = greedy.moves[len(world.moves)]
+    assert isinstance(first.action, Play) and first.action.tile == Tile(1, 6)
 
 
 def matador_light_lay() -> tuple[Match, PlayerView]:
@@ -118,9 +166,10 @@ def test_the_stock_search_stops_at_the_first_deal_after_its_budget_of_moves(
     real = search_module.playout
 
     def counted(
-        game: Variant, hand: BoardHand, rng: random.Random, work: Work, scoring: bool
+        game: Variant, hand: BoardHand, rng: random.Random, work: Work, scoring: bool,
+        keeper: int = -1, kept: int = 0,
     ) -> object:
-        result = real(game, hand, rng, work, scoring)
+        result = real(game, hand, rng, work, scoring, keeper, kept)
         done_after.append(work.done)
         return result
 
@@ -130,7 +179,8 @@ def test_the_stock_search_stops_at_the_first_deal_after_its_budget_of_moves(
     CountingPlayer(steps=budget, worlds=10**6).choose(view, random.Random(1))
     game = variant("matador")
     scratch = imagine(view, board_of(view), random.Random(0))
-    per_world = len(search_module.distinct_moves(game, scratch, view.seat, view.legal))
+    moves = search_module.distinct_moves(game, scratch, view.seat, view.legal)
+    per_world = len(search_module.keeping(view.legal, moves, search_module.kept_tiles(game, False)))
     assert done_after[-1] >= budget  # it spent the budget...
     before_last_world = done_after[-1 - min(per_world, len(done_after) - 1)]
     assert before_last_world < budget  # ...and stopped after the deal that spent it
