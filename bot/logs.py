@@ -158,6 +158,11 @@ class StatusLines:
             if game.status.open:
                 self._said[game.game_id] = game.status
 
+    def forget(self, game_ids: Iterable[int]) -> None:
+        """``game_ids`` left this process (a fleet worker gave their shard away)."""
+        for game_id in game_ids:
+            self._said.pop(game_id, None)
+
     def changed(self, game: Game) -> None:
         """A committed change of ``game``: its line, if its status is new."""
         if self._said.get(game.game_id) is not game.status:

@@ -48,6 +48,7 @@ def plays_on_line(game: Variant, options: Options, seats: int) -> bool:
         and game.layout == "line"
         and game.join_sum is None
         and not game.matadors
+        and not game.ends_blocked_only
         and not game.has_cut
         and not game.skip_empty
         and not game.points_in_play

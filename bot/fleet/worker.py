@@ -138,6 +138,7 @@ class FleetWorker:
             for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes first
                 await held.enter_async_context(rt.locks.game(game_id))
             rt.service.evict(shards, count)  # and what waits for one finds the game gone
+        rt.status_lines.forget(g.game_id for g in games)
         log.info("gave back %d shards: %d games left memory", len(shards), len(games))
 
     # --- updates -----------------------------------------------------------------------------

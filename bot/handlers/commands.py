@@ -139,7 +139,8 @@ async def _already_open(update: Update, existing: Game) -> None:
     t = translator(existing.language)
     user = update.effective_user
     seat = existing.seat_of(user.id) if user is not None else None
-    if existing.status is Status.LOBBY and seat is not None:  # they are in it already
+    if existing.status is Status.LOBBY and seat is not None and user is not None \
+            and user.id not in existing.pending:  # in it already (a rematch's must Join)
         target = existing.messages.lobby
         text = t("You opened this table: press Start on it when everyone is in.") \
             if user is not None and user.id == existing.creator_id else \

@@ -303,7 +303,7 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
             elif move.kind is ActionKind.DISCARD and view.dead:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
-    if view.seat in game.timer.away and game.status.open:
+    if view.seat in game.timer.away and game.status.open and view.table.result is None:
         lines.append(t("You seem to be away: I keep making safe moves for you. Play a tile "
                        "yourself to take over again."))
     return lines

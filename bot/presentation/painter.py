@@ -97,6 +97,9 @@ class Painter:
             try:
                 while True:
                     next(job.steps)
+                    if job.future.cancelled():  # nobody waits for the rest
+                        job.steps.close()
+                        break
                     if self._more_urgent_than(urgency):  # its turn again after those
                         self._jobs.put((urgency, number, job))
                         break

@@ -1,5 +1,5 @@
 """A hand nobody wins says what it leaves: in French every penalty counts, in Six-matador the
-points of play stand, in pair nobody scores (never "nobody scores" over points that count)."""
+points of play stand (never "nobody scores" over points that count)."""
 
 from __future__ import annotations
 

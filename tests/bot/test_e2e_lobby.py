@@ -240,6 +240,10 @@ async def test_play_again_opens_the_same_table_with_the_seats_turned(group: Grou
         early = budi.press(lobby, lobby_button(lobby, "s") or "")
         await group.server.wait_for(lambda: early.answered)
         assert "to confirm with Join" in (early.answer_text or "")
+        sergei.send(group.chat, "/newgame gaple")  # seated, yet to confirm: Join is theirs
+        await group.server.wait_for(
+            lambda: group.said("A table is already open here: press Join on it"))
+        assert not group.said("You already have a seat at this table")
         for user in (sergei, thora, ayu):
             record = user.press(lobby, lobby_button(lobby, "j") or "")
             await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
