@@ -30,7 +30,17 @@ from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..service.lobby import GAME_RUNNING, TABLE_OPEN
 from .runtime import Runtime, runtime
-from .updates import is_admin, is_group, open_table, player_of, remember, reply, thread_of, tr
+from .updates import (
+    is_admin,
+    is_group,
+    open_table,
+    player_of,
+    private_sender,
+    remember,
+    reply,
+    thread_of,
+    tr,
+)
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +54,10 @@ TABLE_COMMAND = N_("Bring the table down to the bottom of the group")
 async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start in private: opens the chat hands go to; deep links join a table or resend tiles."""
     rt = runtime(context)
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    sender = await private_sender(update, rt, lobbytexts.help_text)
+    if sender is None:
         return
-    t = tr(update)
-    if chat.type != ChatType.PRIVATE:
-        await reply(update, lobbytexts.help_text(t))
-        return
-    await remember(rt, user, private_ok=True)
+    user, t = sender
     payload = context.args[0] if context.args else ""
     if payload == "notify":  # from /notify's button: the chat is open, /notify can go on
         await reply(update, t(lobbytexts.NOTIFY_CHAT_OPEN))

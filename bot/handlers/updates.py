@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 
 from telegram import Chat, MaybeInaccessibleMessage, Message, Update, User
 from telegram.constants import ChatType, ParseMode
@@ -53,6 +54,21 @@ async def remember(rt: Runtime, user: User, private_ok: bool | None = None) -> N
     await rt.service.remember_user(
         user.id, player_of(user).name, user.username, user.language_code, private_ok
     )
+
+
+async def private_sender(update: Update, rt: Runtime,
+                         elsewhere: Callable[[Translator], str]) -> tuple[User, Translator] | None:
+    """The sender of a command that acts in private only, remembered as reachable there, and
+    their words; None anywhere else, where the reply is ``elsewhere``'s words."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return None
+    t = tr(update)
+    if chat.type != ChatType.PRIVATE:
+        await reply(update, elsewhere(t))
+        return None
+    await remember(rt, user, private_ok=True)
+    return user, t
 
 
 async def open_table(

@@ -16,7 +16,7 @@ from ..presentation import checktexts
 from ..presentation.callbacks import CheckDeal
 from ..service.fairness import check_for, checkable_hands
 from .runtime import Runtime, runtime
-from .updates import is_group, remember, reply, tr
+from .updates import is_group, private_sender, reply
 
 Context = ContextTypes.DEFAULT_TYPE
 
@@ -57,14 +57,10 @@ async def verify_command(update: Update, context: Context) -> None:
     """/verify in private: the check of the last hand the player finished, with buttons for
     their earlier recent hands; in a group, where to send it."""
     rt = runtime(context)
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    sender = await private_sender(update, rt, lambda t: t(checktexts.PRIVATE_ONLY))
+    if sender is None:
         return
-    t = tr(update)
-    if chat.type != ChatType.PRIVATE:
-        await reply(update, t(checktexts.PRIVATE_ONLY))
-        return
-    await remember(rt, user, private_ok=True)
+    user, t = sender
     hands = await checkable_hands(rt.service, user.id)
     if not hands:
         await reply(update, t(checktexts.NOTHING_YET))

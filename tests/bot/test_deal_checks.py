@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bot.errors import UserError
@@ -11,22 +9,7 @@ from bot.models import Game, Messages, Player, SeatChange, Status
 from bot.service.fairness import check_for, hand_check
 from bot.wording import fit_caption
 from engine import Match
-
-
-def seed_of(n: int) -> bytes:
-    return n.to_bytes(32, "big")
-
-
-def played_hand(game: str, seats: int, seed: int) -> Match:
-    """A match whose first hand was dealt from a seed and played to its end, each seat
-    making its first legal move."""
-    match = Match(game, seats, automate=True)
-    match.deal_from_seed(seed_of(seed))
-    while not match.hand.over:
-        seat = match.to_move
-        assert seat is not None
-        match.apply(seat, match.legal_actions()[0])
-    return match
+from tests.engine.fairness_kit import dealt_before_seeds, played_hand, seed_of
 
 
 def game_of(match: Match) -> Game:
@@ -42,14 +25,8 @@ def test_a_hand_being_played_or_dealt_without_a_seed_is_refused_in_words() -> No
         hand_check(game_of(match), 0)
     with pytest.raises(UserError, match="out of date"):
         hand_check(game_of(match), 5)
-    old = Match("pair", 4, automate=True)
-    old.deal_hand(random.Random(3))  # as matches were dealt before seeds
-    while not old.hand.over:
-        seat = old.to_move
-        assert seat is not None
-        old.apply(seat, old.legal_actions()[0])
     with pytest.raises(UserError, match="no seed"):
-        hand_check(game_of(old), 0)
+        hand_check(game_of(dealt_before_seeds("pair", 4, 3)), 0)
 
 
 def test_only_players_or_the_group_may_check_a_hand() -> None:

@@ -13,10 +13,7 @@ import pytest
 from bot.models import COMPUTER_LEVELS
 from bot.service.thinker import Question, decide
 from engine import DRAW, KNOCK, Match, ai, match_from_json, match_to_json, player_view
-
-
-def seed_of(n: int) -> bytes:
-    return n.to_bytes(32, "big")
+from tests.engine.fairness_kit import seed_of
 
 
 def positions() -> list[tuple[Match, int]]:

@@ -150,3 +150,37 @@ def play_out(match: Match, rng: random.Random) -> None:
         seat = match.to_move
         assert seat is not None
         match.apply(seat, rng.choice(match.legal_actions()))
+
+
+def seed_of(n: int) -> bytes:
+    """A small seed: the number ``n`` as 32 bytes."""
+    return n.to_bytes(32, "big")
+
+
+def first_moves(match: Match) -> Match:
+    """``match`` with its current hand played to its end, each seat making its first legal
+    move."""
+    while not match.hand.over:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(seat, match.legal_actions()[0])
+    return match
+
+
+def played_hand(game: str, seats: int, seed: int, options: Options | None = None,
+                hands: int = 1) -> Match:
+    """A match whose first ``hands`` hands were dealt from seeds (``seed`` and the numbers
+    after it) and played to their end by :func:`first_moves`."""
+    match = Match(game, seats, options, automate=True)
+    for number in range(hands):
+        match.deal_from_seed(seed_of(seed + number))
+        first_moves(match)
+    return match
+
+
+def dealt_before_seeds(game: str, seats: int, seed: int) -> Match:
+    """A match whose first hand was dealt as matches were before seeds (from a
+    ``random.Random``) and played to its end by :func:`first_moves`."""
+    match = Match(game, seats, automate=True)
+    match.deal_hand(random.Random(seed))
+    return first_moves(match)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
-import random
 import shlex
 
 import pytest
+from fairness_kit import dealt_before_seeds, played_hand, seed_of
 
 from engine import (
     HandNotOverError,
@@ -20,24 +20,6 @@ from engine import (
     match_to_json,
     verify,
 )
-
-
-def seed_of(n: int) -> bytes:
-    return n.to_bytes(32, "big")
-
-
-def played_hand(game: str, seats: int, seed: int, options: dict[str, object] | None = None,
-                hands: int = 1) -> Match:
-    """A match whose first ``hands`` hands were dealt from seeds and played to their end,
-    each seat making its first legal move."""
-    match = Match(game, seats, options, automate=True)
-    for number in range(hands):
-        match.deal_from_seed(seed_of(seed + number))
-        while not match.hand.over:
-            seat = match.to_move
-            assert seat is not None
-            match.apply(seat, match.legal_actions()[0])
-    return match
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), [
@@ -98,11 +80,5 @@ def test_a_hand_being_played_or_dealt_without_a_seed_cannot_be_checked() -> None
         check_deal(match, 0)
     with pytest.raises(HandNotOverError):
         check_deal(match, 5)
-    old = Match("pair", 4, automate=True)
-    old.deal_hand(random.Random(3))  # as matches were dealt before seeds
-    while not old.hand.over:
-        seat = old.to_move
-        assert seat is not None
-        old.apply(seat, old.legal_actions()[0])
     with pytest.raises(NoSeedError):
-        check_deal(old, 0)
+        check_deal(dealt_before_seeds("pair", 4, 3), 0)
