@@ -131,7 +131,7 @@ class PlayerView:
     drawn: tuple[Tile, ...] = ()
     # Every tile this seat drew from the stock this hand, in the order drawn (its own draws
     # in the table's history are these, one by one).
-    draws: tuple[Tile, ...] = ()
+    drawn_this_hand: tuple[Tile, ...] = ()
 
     def points_of(self, action: Action) -> int:
         """What ``action`` (one of :attr:`legal`) would score at once."""

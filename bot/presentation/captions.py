@@ -188,7 +188,7 @@ def hand_caption(
     current = view.my_turn or over or choosing is not None
     if current:
         moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
-                            draws=view.draws)
+                            draws=view.drawn_this_hand)
         if moves:
             lines.append(t("Since your last turn:"))
             lines += ["• " + line for line in moves]

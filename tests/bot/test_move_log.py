@@ -54,7 +54,7 @@ def test_a_long_run_of_moves_loses_its_oldest_lines_first() -> None:
 def test_each_tile_drawn_for_a_player_is_named_to_them_in_order() -> None:
     match = forced_knocks()
     bob = player_view(match, 1)
-    assert bob.draws == (Tile(1, 4), Tile(3, 3)) and player_view(match, 0).draws == (Tile(2, 4),)
+    assert bob.drawn_this_hand == (Tile(1, 4), Tile(3, 3)) and player_view(match, 0).drawn_this_hand == (Tile(2, 4),)
     caption = plain(captions.hand_caption(T, game_of(match), bob))
     assert ("• I drew a tile for you: 1-4. You could not lay a tile, so I knocked for you."
             in caption)  # an earlier forced turn's draw, not only the latest turn's
