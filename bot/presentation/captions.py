@@ -186,13 +186,14 @@ def hand_caption(
     over = table.result is not None or table.to_move is None
     # A waiting message names nothing that others' moves change, so it never goes stale.
     current = view.my_turn or over or choosing is not None
+    lines += _acted_for(t, game, view)  # before the moves made since: it came first
     if current:
         moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
                             draws=view.drawn_this_hand)
         if moves:
             lines.append(t("Since your last turn:"))
             lines += ["• " + line for line in moves]
-    lines += _acted_for(t, game, view)
+    lines += _away_line(t, game, view)
     if current and table.result is not None:  # the hand's end, as the group's result tells it
         lines += hand_result_lines(t, game, table.result, table)
     elif current:
@@ -289,8 +290,8 @@ def _prompt(t: Translator, game: Game, view: PlayerView, over: bool, choosing: T
 
 
 def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
-    """What the bot chose in this seat's name when its time ran out (a knock it could not
-    help is told among the moves since its last turn, once)."""
+    """What the bot chose in this seat's name when its time ran out, its latest chosen move
+    (a knock it could not help is told among the moves since its last turn, once)."""
     lines = []
     history = view.table.history
     mine = [i for i, move in enumerate(history) if move.seat == view.seat]
@@ -303,7 +304,12 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
             elif move.kind is ActionKind.DISCARD and view.dead:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
-    if view.seat in game.timer.away and game.status.open and view.table.result is None:
-        lines.append(t("You seem to be away: I keep making safe moves for you. Play a tile "
-                       "yourself to take over again."))
     return lines
+
+
+def _away_line(t: Translator, game: Game, view: PlayerView) -> list[str]:
+    """While the seat is taken for away, how to take it back (only while the hand is on)."""
+    if view.seat in game.timer.away and game.status.open and view.table.result is None:
+        return [t("You seem to be away: I keep making safe moves for you. Play a tile "
+                  "yourself to take over again.")]
+    return []

@@ -54,7 +54,8 @@ def test_a_long_run_of_moves_loses_its_oldest_lines_first() -> None:
 def test_each_tile_drawn_for_a_player_is_named_to_them_in_order() -> None:
     match = forced_knocks()
     bob = player_view(match, 1)
-    assert bob.drawn_this_hand == (Tile(1, 4), Tile(3, 3)) and player_view(match, 0).drawn_this_hand == (Tile(2, 4),)
+    assert bob.drawn_this_hand == (Tile(1, 4), Tile(3, 3))
+    assert player_view(match, 0).drawn_this_hand == (Tile(2, 4),)
     caption = plain(captions.hand_caption(T, game_of(match), bob))
     assert ("• I drew a tile for you: 1-4. You could not lay a tile, so I knocked for you."
             in caption)  # an earlier forced turn's draw, not only the latest turn's
@@ -62,3 +63,17 @@ def test_each_tile_drawn_for_a_player_is_named_to_them_in_order() -> None:
     assert "I drew a tile for you: 3-3." in caption  # the turn he is on
     assert caption.index("1-4") < caption.index("3-3")
     assert "2-4" not in caption  # Ann's draw is hers
+
+
+def test_the_move_made_for_a_player_whose_time_ran_out_comes_before_the_moves_after_it() -> None:
+    match = started("matador", "1-2 4-6 4-4 4-5 5-5 5-6", "0-1 0-2 1-1 2-2 0-0 0-4",
+                    stock="1-4 2-4 3-3")
+    match.apply(0, Play(Tile(1, 2)))
+    game = game_of(match)
+    match.apply(1, next(a for a in match.hand.legal_actions() if a.tile == Tile(0, 0)))
+    game.timer.auto_moves.append("0:1")  # Bob's time ran out: the bot laid 0-0 for him
+    match.apply(0, match.hand.legal_actions()[0])  # Ann's lay, after it
+    assert match.hand.to_move == 1
+    caption = plain(captions.hand_caption(T, game, player_view(match, 1)))
+    timed_out = caption.index("⏰ Your time ran out: I laid")
+    assert timed_out < caption.index("Since your last turn:") < caption.index("• Ann laid")
