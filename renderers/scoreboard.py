@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import ceil
 
 from PIL import Image, ImageDraw
 
@@ -75,13 +76,26 @@ class _Column:
 # The name takes what the figures leave: from after the place badge to the rating column.
 NAME_LEFT = MARGIN + PAD + 72
 _RIGHT = WIDTH - MARGIN - PAD
-# The figure columns from the right edge leftwards, with the room their widest figure needs;
-# a column is as wide as its caption, up to COLUMN_MOST, so a translation is rarely cut.
-FIGURE_ROOM = {"streak": 80, "points": 100, "hands_won": 80, "win_rate": 100, "won": 80,
-               "played": 80, "rating": 100}
-HAND_COLUMNS = ("hands_won", "points")  # shown when some row counts them
-COLUMN_MOST = 210
+# The figure columns from the right edge leftwards. A column is as wide as its widest figure in
+# the rows, or its caption where that is wider (on two lines where it has two words and that is
+# narrower), up to COLUMN_MOST: no fixed room, which left too little for the names.
+FIGURES = ("streak", "points", "hands_won", "win_rate", "won", "played", "rating")
+HAND_COLUMNS = ("hands_won", "points")  # each shown when some row counts it
+COLUMN_MOST = 240  # "sigurhlutfall" (Icelandic: win rate) is 213
 COLUMN_GAP = 26
+# The room a name should have: a ten-letter name in bold ("Александра" is 251 px). Where the
+# columns leave less, captions take two lines, then the least important columns are left
+# out, in this order, until it has it: the win rate first (the played and won columns say it).
+NAME_ROOM = 260
+DROPPED_FIRST = ("win_rate", "streak", "won")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where the figures go: the columns shown, and the room left for the names."""
+
+    columns: dict[str, _Column]
+    name_width: int
 
 
 def shared_places(keys: Sequence[object]) -> list[int]:
@@ -93,22 +107,55 @@ def shared_places(keys: Sequence[object]) -> list[int]:
     return places
 
 
-def columns(labels: ScoreboardLabels, hands: bool = False) -> dict[str, _Column]:
-    """The figure columns; ``hands``: with hands won and points."""
-    caption = font(CAPTION_SIZE)
+def figures(row: ScoreboardRow, labels: ScoreboardLabels) -> dict[str, str]:
+    """The words of a row's figures, by column."""
+    return {
+        "rating": str(row.rating),
+        "played": str(row.played),
+        "won": str(row.won),
+        "win_rate": labels.percent.format(percent=round(100 * row.win_rate)),
+        "streak": streak_text(row.streak, labels),
+        "hands_won": NO_STREAK if row.hands_won is None else str(row.hands_won),
+        "points": NO_STREAK if row.points is None else str(row.points),
+    }
+
+
+def _width(caption: str, widest: float, split: bool) -> int:
+    """A column's width: its widest figure, or its caption where wider (``split``: the widest
+    line of the caption on two lines, where it has two words and is wider than the figures)."""
+    face = font(CAPTION_SIZE)
+    lines = caption_lines(caption, widest) if split else [caption]
+    return ceil(min(COLUMN_MOST, max(widest, *map(face.getlength, lines))))
+
+
+def _placed(shown: Sequence[str], widths: dict[str, int]) -> Layout:
     placed, right = {}, _RIGHT
-    for key, room in FIGURE_ROOM.items():
-        if key in HAND_COLUMNS and not hands:
-            continue
-        width = round(min(COLUMN_MOST, max(room, caption.getlength(getattr(labels, key)))))
-        placed[key] = _Column(right, width)
-        right -= width + COLUMN_GAP
-    return placed
+    for key in shown:
+        placed[key] = _Column(right, widths[key])
+        right -= widths[key] + COLUMN_GAP
+    return Layout(placed, right + COLUMN_GAP - NAME_LEFT - 12)
 
 
-def name_width(labels: ScoreboardLabels, hands: bool = False) -> int:
-    rating = columns(labels, hands)["rating"]
-    return rating.right - rating.width - NAME_LEFT - 12
+def layout(labels: ScoreboardLabels, rows: Sequence[ScoreboardRow]) -> Layout:
+    """The columns for ``rows``: hands won and points where some row counts them. Where the
+    names would have less than NAME_ROOM, captions take two lines, and then the columns of
+    DROPPED_FIRST are left out one by one until the names have it (or none is left)."""
+    shown = [key for key in FIGURES if key not in HAND_COLUMNS
+             or any(getattr(row, key) is not None for row in rows)]
+    words = [figures(row, labels) for row in rows]
+    widest = {key: max((font(FIGURE_SIZE, key == "rating").getlength(row[key]) for row in words),
+                       default=0.0) for key in shown}
+    widths = [{key: _width(getattr(labels, key), widest[key], split) for key in shown}
+              for split in (False, True)]
+    dropping = [key for key in DROPPED_FIRST if key in shown]
+    while True:
+        for width in widths:
+            placed = _placed(shown, width)
+            if placed.name_width >= NAME_ROOM:
+                return placed
+        if not dropping:
+            return placed
+        shown.remove(dropping.pop(0))
 
 
 def _height(rows: int, columns_h: int = COLUMNS_H) -> int:
@@ -126,10 +173,10 @@ def caption_lines(words: str, width: float) -> list[str]:
     return list(min(splits, key=lambda pair: max(map(face.getlength, pair))))
 
 
-def columns_height(labels: ScoreboardLabels, hands: bool) -> int:
+def columns_height(labels: ScoreboardLabels, placed: Layout) -> int:
     """The row of column names: taller where a caption takes two lines."""
     two = any(len(caption_lines(getattr(labels, key), column.width)) > 1
-              for key, column in columns(labels, hands).items())
+              for key, column in placed.columns.items())
     return COLUMNS_H + (CAPTION_SIZE + 4 if two else 0)
 
 
@@ -154,7 +201,7 @@ def _place(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, middle: flo
 
 
 def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: ScoreboardRow,
-         palette: Theme, labels: ScoreboardLabels, hands: bool) -> None:
+         palette: Theme, labels: ScoreboardLabels, placed: Layout) -> None:
     left, right = MARGIN + 12, WIDTH - MARGIN - 12
     podium = row.place <= len(MEDALS)
     edge, line = (MEDALS[row.place - 1], 3) if podium else (palette.panel_edge, 1)
@@ -163,33 +210,27 @@ def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: Scoreboa
     _place(canvas, draw, left + 10, middle, row.place, palette)
     name = printable(row.name) or labels.unnamed.format(number=row.place)
     text(draw, (NAME_LEFT, middle), name, NAME_SIZE, palette.text, bold=podium, anchor="lm",
-         max_width=name_width(labels, hands))
-    streak_colour = palette.accent if row.streak > 0 else palette.knock if row.streak < 0 \
-        else palette.muted
-    figures: dict[str, tuple[str, Colour]] = {
-        "rating": (str(row.rating), palette.winner if podium else palette.text),
-        "played": (str(row.played), palette.text),
-        "won": (str(row.won), palette.text),
-        "win_rate": (labels.percent.format(percent=round(100 * row.win_rate)), palette.text),
-        "streak": (streak_text(row.streak, labels), streak_colour),
-        "hands_won": (NO_STREAK if row.hands_won is None else str(row.hands_won), palette.text),
-        "points": (NO_STREAK if row.points is None else str(row.points), palette.text),
+         max_width=placed.name_width)
+    colours: dict[str, Colour] = {
+        "rating": palette.winner if podium else palette.text,
+        "streak": palette.accent if row.streak > 0 else palette.knock if row.streak < 0
+        else palette.muted,
     }
-    placed = columns(labels, hands)
-    for key, column in placed.items():
-        words, colour = figures[key]
-        text(draw, (column.right, middle), words, FIGURE_SIZE, colour, bold=key == "rating",
-             anchor="rm", max_width=column.width)
+    words = figures(row, labels)
+    for key, column in placed.columns.items():
+        text(draw, (column.right, middle), words[key], FIGURE_SIZE,
+             colours.get(key, palette.text), bold=key == "rating", anchor="rm",
+             max_width=column.width)
 
 
 def _captions(draw: ImageDraw.ImageDraw, baseline: int, palette: Theme,
-              labels: ScoreboardLabels, hands: bool) -> None:
+              labels: ScoreboardLabels, placed: Layout) -> None:
     anchor: Anchor = "rs"
     text(draw, (MARGIN + 12 + 10 + PLACE_R, baseline), labels.place, CAPTION_SIZE,
          palette.muted, anchor="ms", max_width=60)
     text(draw, (NAME_LEFT, baseline), labels.player, CAPTION_SIZE, palette.muted, anchor="ls",
-         max_width=name_width(labels, hands))
-    for key, column in columns(labels, hands).items():
+         max_width=placed.name_width)
+    for key, column in placed.columns.items():
         lines = caption_lines(getattr(labels, key), column.width)
         for index, line in enumerate(lines):
             y = baseline - (len(lines) - 1 - index) * (CAPTION_SIZE + 4)
@@ -200,8 +241,8 @@ def _captions(draw: ImageDraw.ImageDraw, baseline: int, palette: Theme,
 def draw_scoreboard(rows: Sequence[ScoreboardRow], title: str, subtitle: str, palette: Theme,
                     labels: ScoreboardLabels) -> Image.Image:
     """The scoreboard as a Pillow image (see :func:`render_scoreboard`)."""
-    hands = any(row.hands_won is not None or row.points is not None for row in rows)
-    columns_h = columns_height(labels, hands) if rows else COLUMNS_H
+    placed = layout(labels, rows)
+    columns_h = columns_height(labels, placed) if rows else COLUMNS_H
     canvas = backdrop(palette.name, WIDTH, _height(len(rows), columns_h)).copy()
     draw = ImageDraw.Draw(canvas)
     x, middle = MARGIN + 8, HEADER // 2 + 2
@@ -216,10 +257,10 @@ def draw_scoreboard(rows: Sequence[ScoreboardRow], title: str, subtitle: str, pa
         text(draw, (WIDTH / 2, top + (COLUMNS_H + ROW_H) / 2), labels.empty, FIGURE_SIZE,
              palette.muted, anchor="mm", max_width=WIDTH - 4 * MARGIN)
         return canvas
-    _captions(draw, top + columns_h - 14, palette, labels, hands)
+    _captions(draw, top + columns_h - 14, palette, labels, placed)
     top += columns_h
     for row in rows:
-        _row(canvas, draw, top, row, palette, labels, hands)
+        _row(canvas, draw, top, row, palette, labels, placed)
         top += ROW_H
     return canvas
 

@@ -110,14 +110,18 @@ def scoreboard_labels(t: Translator) -> ScoreboardLabels:
     return ScoreboardLabels(**{key: t(msgid) for key, msgid in SCOREBOARD_WORDS.items()})
 
 
-def scoreboard_picture(t: Translator, board: Scoreboard, *, theme: str = "classic",
-                       limit: int = PICTURE_ROWS, tz: tzinfo = UTC) -> bytes:
-    """The board as a PNG: the best ``limit`` players."""
-    rows = [
+def picture_rows(board: Scoreboard, limit: int = PICTURE_ROWS) -> list[ScoreboardRow]:
+    """The rows of the board's picture: the best ``limit`` players, tied ones sharing a place."""
+    return [
         ScoreboardRow(place, s.name, s.rating, s.played, s.won, s.win_rate, s.streak,
                       s.hands_won, s.points)
         for place, s in zip(places(board.standings), board.standings[:limit], strict=False)
     ]
+
+
+def scoreboard_picture(t: Translator, board: Scoreboard, *, theme: str = "classic",
+                       limit: int = PICTURE_ROWS, tz: tzinfo = UTC) -> bytes:
+    """The board as a PNG: the best ``limit`` players."""
     heading, details = board_heading(t, board, tz)
-    return render_scoreboard(rows, title=heading, subtitle=details,
+    return render_scoreboard(picture_rows(board, limit), title=heading, subtitle=details,
                              labels=scoreboard_labels(t), theme=theme)

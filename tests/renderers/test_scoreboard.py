@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import fields
+from dataclasses import fields, replace
+from math import ceil
 
 import pytest
 from PIL import Image
@@ -18,18 +19,19 @@ from renderers import ScoreboardLabels, ScoreboardRow, UnknownThemeError, render
 from renderers.backdrop import HEADER
 from renderers.fonts import ELLIPSIS, font
 from renderers.scoreboard import (
+    CAPTION_SIZE,
     COLUMNS_H,
     ENGLISH_SCOREBOARD,
     MEDALS,
+    NAME_ROOM,
     NAME_SIZE,
     PAD,
     ROW_H,
     WIDTH,
     caption_lines,
-    columns,
     columns_height,
     draw_scoreboard,
-    name_width,
+    layout,
     shared_places,
     streak_text,
 )
@@ -51,6 +53,33 @@ RUSSIAN = ScoreboardLabels(
     hands_won="партий",
     points="очков",
 )
+# The words of the bot's Icelandic catalogue: one long word ("sigurhlutfall", win rate) that
+# cannot take two lines, and long names for the player and the hands.
+ICELANDIC = replace(
+    ENGLISH_SCOREBOARD, player="leikmaður", rating="einkunn", played="leikir", won="sigrar",
+    win_rate="sigurhlutfall", streak="röð", hands_won="umferðir", points="stig",
+    win_streak="S{count}", loss_streak="T{count}",
+)
+INDONESIAN = replace(
+    ENGLISH_SCOREBOARD, player="pemain", played="main", won="menang", win_rate="% menang",
+    streak="beruntun", hands_won="ronde", points="poin", win_streak="M{count}",
+    loss_streak="K{count}",
+)
+# Names as long as a group's usually are, which were cut to four or five letters when the
+# hands and points were shown (issue: the name column squeezed by the figures' fixed rooms).
+LONG_NAMES = ("Александра", "Guðmundur", "Kurniawati", "Sergei")
+
+
+def group_rows(hands: bool = True, points: bool = True) -> list[ScoreboardRow]:
+    """A real-looking group: long names on the podium (drawn bold), four-digit points."""
+    figures = ((1412, 34, 22, 3, 141, 1840), (1288, 31, 17, -1, 120, 1502),
+               (1288, 27, 14, 2, 98, 1377), (1104, 40, 17, 0, 133, 2210),
+               (640, 100, 31, -12, 320, 5120))
+    names = (*LONG_NAMES, "Ólafur")
+    return [ScoreboardRow(place, name, rating, played, won, won / played, streak,
+                          hand if hands else None, point if points else None)
+            for place, name, (rating, played, won, streak, hand, point)
+            in zip(shared_places([f[0] for f in figures]), names, figures, strict=True)]
 
 
 def _image(png: bytes) -> Image.Image:
@@ -90,7 +119,7 @@ def test_long_names_are_cut_to_their_column(drawn_text: list[str]) -> None:
     render_scoreboard([long], title="Scoreboard")
     cut = next(words for words in drawn_text if words.startswith("Дмитрий"))
     assert cut.endswith(ELLIPSIS)
-    assert font(NAME_SIZE, True).getlength(cut) <= name_width(ENGLISH_SCOREBOARD)
+    assert font(NAME_SIZE, True).getlength(cut) <= layout(ENGLISH_SCOREBOARD, [long]).name_width
 
 
 def test_the_picture_grows_with_its_rows_and_keeps_its_width() -> None:
@@ -156,11 +185,77 @@ def test_an_unknown_theme_is_refused() -> None:
         render_scoreboard([], title="S", theme="neon")
 
 
-
 def test_a_column_caption_too_long_for_one_line_takes_two_whole() -> None:
-    """Issue 24.6: "доля побед" was cut to "доля п…"; its two words now stand on two lines."""
-    wide = columns(RUSSIAN, hands=True)["win_rate"].width
-    assert caption_lines("доля побед", wide) == ["доля", "побед"]
-    assert caption_lines("серия", wide) == ["серия"]
-    assert columns_height(RUSSIAN, True) > COLUMNS_H
-    assert columns_height(ScoreboardLabels(), True) == COLUMNS_H
+    """Issue 24.6: "доля побед" was cut to "доля п…"; its two words now stand on two lines
+    where the names need the room (the catalogue's "% побед" beside hands won)."""
+    assert caption_lines("доля побед", 120) == ["доля", "побед"]
+    assert caption_lines("серия", 120) == ["серия"]
+    catalogue = {"played": "партий", "win_rate": "% побед", "hands_won": "коны",
+                 "points": "очки", "win_streak": "\u0412{count}", "loss_streak": "П{count}",
+                 "percent": "{percent}%"}  # the bot's Russian words
+    labels = replace(RUSSIAN, **catalogue)
+    placed = layout(labels, group_rows(points=False))
+    assert caption_lines("% побед", placed.columns["win_rate"].width) == ["%", "побед"]
+    assert columns_height(labels, placed) > COLUMNS_H
+    english = layout(ENGLISH_SCOREBOARD, group_rows(points=False))
+    assert "win_rate" in english.columns  # room enough: "win rate" stays on one line
+    assert columns_height(ENGLISH_SCOREBOARD, english) == COLUMNS_H
+
+
+LANGUAGES = {"en": ENGLISH_SCOREBOARD, "ru": RUSSIAN, "id": INDONESIAN, "is": ICELANDIC}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("hands", "points"), [(False, False), (True, False), (True, True)])
+def test_long_names_are_drawn_whole_in_every_language(
+    drawn_text: list[str], language: str, hands: bool, points: bool
+) -> None:
+    """Names of ten letters keep every letter, with or without the hand columns, and no
+    caption is cut: the 4-5 letters they had beside hands and points is what fails here."""
+    labels = LANGUAGES[language]
+    rows = group_rows(hands, points)
+    assert font(NAME_SIZE, True).getlength("Александра") <= NAME_ROOM
+    assert layout(labels, rows).name_width >= NAME_ROOM
+    render_scoreboard(rows, title="S", labels=labels)
+    assert set(LONG_NAMES) <= set(drawn_text)
+    assert [words for words in drawn_text if ELLIPSIS in words] == []
+
+
+def test_every_caption_drawn_fits_its_column() -> None:
+    for labels in LANGUAGES.values():
+        for rows in (group_rows(False, False), group_rows(True, False), group_rows()):
+            placed = layout(labels, rows)
+            player = font(CAPTION_SIZE).getlength(labels.player)
+            assert player <= placed.name_width
+            for key, column in placed.columns.items():
+                lines = caption_lines(getattr(labels, key), column.width)
+                assert max(map(font(CAPTION_SIZE).getlength, lines)) <= column.width, key
+
+
+def test_columns_are_as_wide_as_their_widest_figure() -> None:
+    narrow = replace(ENGLISH_SCOREBOARD, points="pts")
+    small = [replace(row, points=96) for row in group_rows()]
+    large = [replace(row, points=120_000) for row in group_rows()]
+    figure, caption = font(44), font(CAPTION_SIZE)
+    assert figure.getlength("96") < caption.getlength("pts") < figure.getlength("1840")
+    assert layout(narrow, small).columns["points"].width == ceil(caption.getlength("pts"))
+    assert layout(narrow, group_rows()).columns["points"].width == ceil(
+        figure.getlength("5120"))
+    assert layout(narrow, large).columns["points"].width == ceil(figure.getlength("120000"))
+
+
+def test_the_win_rate_is_left_out_first_where_names_lack_room(drawn_text: list[str]) -> None:
+    """Beside hands and points Russian's captions leave the names too little: the win rate
+    goes (played and won say it); with room to spare every column stays."""
+    rows = group_rows()
+    render_scoreboard(rows, title="S", labels=RUSSIAN)
+    assert "доля" not in drawn_text and "65 %" not in drawn_text
+    assert {"рейтинг", "матчей", "побед", "партий", "очков"} <= set(drawn_text)
+    assert list(layout(ENGLISH_SCOREBOARD, group_rows(False, False)).columns) == [
+        "streak", "win_rate", "won", "played", "rating"]
+
+
+def test_a_hand_column_no_row_counts_is_left_out(drawn_text: list[str]) -> None:
+    render_scoreboard(group_rows(points=False), title="S")
+    assert "hands" in drawn_text and "points" not in drawn_text
+    assert "points" not in layout(ENGLISH_SCOREBOARD, group_rows(points=False)).columns
