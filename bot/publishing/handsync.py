@@ -232,6 +232,11 @@ class HandSync:
                     player.user_id, current.message_id, ended, current.key):
                 messages.hands[seat] = HandMessage(current.message_id, ended.stored)
                 current = None  # kept as the record of its hand
+                if not _still_current(game, seat, player.user_id, draft.key):
+                    # The edit may have waited out a flood limit while the turn was played
+                    # (a timer): the round its move asked for sends what is current.
+                    self._request(game.game_id)
+                    return True
             with self.messenger.sending(game.game_id, seat):
                 sent_id = await self.messenger.send(player.user_id, draft.text, draft.photo,
                                                 draft.markup)

@@ -9,10 +9,10 @@ import threading
 
 import pytest
 from bot_kit import Group
-from test_e2e_hand_change import gate_drawings, lay_first_actions_until, move
+from test_e2e_hand_change import gate_drawings, lay_first_actions_until, move, up_to_the_last_move
 
 from bot.handlers.runtime import Runtime
-from engine import Action, Match
+from engine import Action, Match, PlayerView
 
 
 def gate_turn_drawings(runtime: Runtime, seat: int, monkeypatch: pytest.MonkeyPatch
@@ -91,3 +91,37 @@ async def test_tiles_drawn_for_a_turn_of_a_game_stopped_meanwhile_are_not_sent(
         assert sent == [], [r.params.get("caption") for r in sent]
         last = group.server.messages(player.private_chat)[-1]
         assert last.button_texts == [], "the player's last message still has tiles to tap"
+
+
+async def test_a_turn_played_while_the_old_hand_is_told_its_end_is_not_sent_after_it(
+        group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next hand's leader first has their old message edited to show how the hand ended.
+    Their turn may be played while that waits (a flood limit, a timer): the turn's message,
+    drawn before, must not follow it as a new "your lead" message with live tiles."""
+    async with group.bot() as runtime:
+        await group.start("pair")
+        await group.server.wait_idle()
+        game = group.game()
+        last_seat, last = await up_to_the_last_move(runtime, game)
+
+        def leaders_ended_hand(view: PlayerView, language: str) -> bool:
+            match = game.match
+            return view.table.result is not None and match is not None \
+                and view.seat == match.to_move
+        entered, go = gate_drawings(runtime, monkeypatch, "hand_drawing", leaders_ended_hand)
+        mark = len(group.server.requests)
+        await move(runtime, game, last_seat, last)  # hand 1 ends: hand 2's leader is told
+        await group.server.wait_for(entered.is_set, message="hand 1's end was not drawn")
+        match = game.match
+        assert match is not None and len(match.hands) == 2 and match.to_move is not None
+        leader = match.to_move
+        player = group.users[[u.id for u in group.users].index(game.players[leader].user_id)]
+        await move(runtime, game, leader, match.legal_actions()[0])  # their lead, meanwhile
+        go.set()
+        await runtime.publisher.idle()
+        await group.server.wait_idle()
+        sent = [str(r.params.get("caption", r.params.get("text", "")))
+                for r in group.server.requests[mark:]
+                if r.method in ("sendPhoto", "sendMessage") and r.chat_id == player.id]
+        assert len(sent) == 1 and "Your lead" not in sent[0], sent
+        assert "· hand 2" in sent[0] and "Not your turn yet" in sent[0], sent
