@@ -6,19 +6,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import (
+    DecidedBy,
     HandEnded,
     HandEndReason,
     MatchEnded,
     PublicMove,
     ScoreReason,
     TableView,
-    variant,
 )
 
 from ..gamebook import presentation
 from ..i18n import N_, Translator
 from ..models import Game, Status
-from ..wording import code, named, pair_names
+from ..wording import and_list, code, named, pair_names
 from .movetexts import mover
 
 # Why points were scored, as nouns, in a hand's list of the points of play: "matadors 2 times
@@ -139,14 +139,12 @@ def hand_result_lines(t: Translator, game: Game, ended: HandEnded, view: TableVi
         lines.append(drawn_hand_line(t, view.lowest_total_wins, ended))
     else:
         side = view.sides[ended.winner]
-        if ended.lowest_double is not None:  # Bergen: not the pips, the doubles decided
-            lines.append(t("Everyone holds a double: {name}'s {tile} is the lowest.",
-                           name=named(names[side[0]]), tile=str(ended.lowest_double)))
-        else:
-            lines += _without_double(t, view, names, side)
+        lines += decision_lines(t, ended, names)
         points = ended.points[ended.winner]
         if any(ended.scored) and len(side) == 1:  # points were scored during play
             lines.append(_hand_won(t, ended, named(names[side[0]])))
+        elif view.lowest_total_wins and ended.decision is not None:  # a tie, broken
+            lines.append(t("{name} wins the hand on the tie-break.", name=named(names[side[0]])))
         elif view.lowest_total_wins:
             lines.append(t("{name} wins the hand with the lowest total.",
                            name=named(names[side[0]])))
@@ -198,23 +196,36 @@ def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Seque
     return [t("Scored during the hand:"), *("• " + seat for seat in seats)]
 
 
-def _without_double(t: Translator, view: TableView, names: Sequence[str],
-                    side: Sequence[int]) -> list[str]:
-    """Bergen's blocked hand where some hands hold a double: why the 2 went where they did
-    (the lightest hand without a double), as the hand where all hold one says it."""
-    hands = view.revealed_hands
-    ended = view.result
-    if (not variant(view.game).blocked_by_doubles or hands is None or ended is None
-            or ended.reason is not HandEndReason.BLOCKED):
+def decision_lines(t: Translator, ended: HandEnded, names: Sequence[str]) -> list[str]:
+    """Why the winner won where the lowest total alone does not say (the engine's
+    :class:`Decision`): gaple-dead's tie-break, with the tiles that broke it; Bergen's
+    doubles in a blocked hand. Nothing where the totals say it all."""
+    decision = ended.decision
+    if decision is None:
         return []
-    plain = [seat for seat, hand in enumerate(hands)
-             if not any(tile.is_double for tile in hand)]
-    if side[0] not in plain:
-        return []
-    winner = named(names[side[0]])
-    if plain == [side[0]]:
-        return [t("{name} is the only one holding no double.", name=winner)]
-    return [t("{name} has the lightest hand of those holding no double.", name=winner)]
+    winner = named(names[decision.seats[0]])
+    if decision.by is DecidedBy.LOWEST_DOUBLE:
+        return [t("Everyone holds a double: {name}'s {tile} is the lowest.", name=winner,
+                  tile=str(decision.tiles[0]))]
+    if decision.by is DecidedBy.NO_DOUBLE:
+        if len(decision.seats) == 1:
+            return [t("{name} is the only one holding no double.", name=winner)]
+        return [t("{name} has the lightest hand of those holding no double.", name=winner)]
+    level = and_list(t, [named(names[seat]) for seat in decision.seats])
+    total = ended.totals[decision.seats[0]]
+    if decision.by is DecidedBy.NO_TILES:
+        return [t("{names} are level on {total}; {name} has no tile left to count, which "
+                  "breaks the tie.", names=level, total=total, name=winner)]
+    tiles = [t("{name}'s {tile}", name=named(names[seat]), tile=str(tile))
+             for seat, tile in zip(decision.seats, decision.tiles, strict=True)]
+    if decision.by is DecidedBy.LOWER_HALF:
+        return [t("{names} are level on {total}; the lowest counted tile breaks the tie, and "
+                  "between tiles of equal value the smaller lower half: {winner} against "
+                  "{others}.", names=level, total=total, winner=tiles[0],
+                  others=and_list(t, tiles[1:]))]
+    return [t("{names} are level on {total}; the lowest counted tile breaks the tie: {winner} "
+              "against {others}.", names=level, total=total, winner=tiles[0],
+              others=and_list(t, tiles[1:]))]
 
 
 def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:

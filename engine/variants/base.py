@@ -294,7 +294,7 @@ class Variant:
         if not end.scored:
             return score
         points = tuple(a + b for a, b in zip(score.points, end.scored, strict=True))
-        return HandScore(score.winner, points, score.lowest_double)
+        return HandScore(score.winner, points, score.decision)
 
     def match_outcome(
         self, options: Options, scores: tuple[int, ...], reached: bool

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..board import LEFT, RIGHT, Board, Piece
 from ..deal import Deal
-from ..events import HandEndReason, ScoreReason
+from ..events import DecidedBy, Decision, HandEndReason, ScoreReason
 from ..options import SET_SIX, Options, target
 from ..seams import NO_POINTS, HandEnd, HandScore, Opening, PreviousHand, Score
 from ..tiles import End, Tile
@@ -67,15 +67,15 @@ class Bergen(Variant):
 
     def score(self, options: Options, end: HandEnd) -> HandScore:
         points = [0] * len(end.totals)
-        low = None
+        decision = None
         if end.reason is HandEndReason.OUT:
             winner: int | None = end.out_seat
         else:
             winner = bergen_blocked_winner(end.totals, end.hands)
-            low = lowest_double_held(end.hands)
+            decision = None if winner is None else doubles_decision(winner, end.hands)
         if winner is not None:
             points[winner] = 2
-        return HandScore(winner, tuple(points), low)
+        return HandScore(winner, tuple(points), decision)
 
 
 def lowest_double_held(hands: Sequence[Sequence[Tile]]) -> Tile | None:
@@ -86,13 +86,28 @@ def lowest_double_held(hands: Sequence[Sequence[Tile]]) -> Tile | None:
     return min((t for hand in hands for t in hand if t.is_double), key=lambda t: t.low)
 
 
+def without_double(hands: Sequence[Sequence[Tile]]) -> list[int]:
+    """The seats holding no double."""
+    return [seat for seat, hand in enumerate(hands) if not any(t.is_double for t in hand)]
+
+
 def bergen_blocked_winner(totals: Sequence[int], hands: Sequence[Sequence[Tile]]) -> int | None:
     """D20: the lightest of the players holding no double (a tie: nobody); if every player
     holds a double, the holder of the lowest double."""
     low = lowest_double_held(hands)
     if low is not None:
         return holder(hands, low)
-    plain = [seat for seat, hand in enumerate(hands) if not any(t.is_double for t in hand)]
+    plain = without_double(hands)
     fewest = min(totals[seat] for seat in plain)
     seats = [seat for seat in plain if totals[seat] == fewest]
     return seats[0] if len(seats) == 1 else None
+
+
+def doubles_decision(winner: int, hands: Sequence[Sequence[Tile]]) -> Decision:
+    """Why ``winner`` won a blocked hand (D20): the lowest double, when everyone holds one;
+    else holding no double, and the lightest hand of those who hold none (``seats``)."""
+    low = lowest_double_held(hands)
+    if low is not None:
+        return Decision(DecidedBy.LOWEST_DOUBLE, (winner,), (low,))
+    others = tuple(seat for seat in without_double(hands) if seat != winner)
+    return Decision(DecidedBy.NO_DOUBLE, (winner, *others))
