@@ -76,7 +76,8 @@ def knocked_lately(view: TableView) -> frozenset[int]:
 
 
 def signed(points: int) -> str:
-    """Points scored during play with their sign: +12, 0, -6 (a debt)."""
+    """A figure with its sign: +12, 0 (nothing has no sign), -6 (a debt): points scored during
+    play or in a hand, a rating's change, a settlement; the bot's texts write them so too."""
     return f"{points:+d}" if points else "0"
 
 

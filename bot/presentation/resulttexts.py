@@ -14,6 +14,7 @@ from engine import (
     ScoreReason,
     TableView,
 )
+from renderers import signed
 
 from ..gamebook import presentation
 from ..i18n import N_, Translator
@@ -51,7 +52,7 @@ def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
         who = pair_names(names, seats)
         parts.append(f"{who} {view.scores[side]}")
     if any(view.scored) and view.result is None:  # points scored in this hand so far
-        hand = " · ".join(pair_names(names, seats) + f" {view.scored[side]:+d}"
+        hand = " · ".join(pair_names(names, seats) + f" {signed(view.scored[side])}"
                           for side, seats in enumerate(view.sides) if view.scored[side])
         return t("Score: {scores} (to {target}); this hand so far: {hand}",
                  scores=" · ".join(parts), target=view.target, hand=hand)
@@ -252,7 +253,7 @@ def settlement_line(t: Translator, view: TableView, names: Sequence[str]) -> str
     if view.settlement is None:
         return ""
     return t("Settling up (the winner gets the difference from each): {list}.", list=" · ".join(
-        pair_names(names, seats) + f" {view.settlement[side]:+d}"
+        pair_names(names, seats) + f" {signed(view.settlement[side])}"
         for side, seats in enumerate(view.sides)))
 
 
@@ -273,7 +274,7 @@ def game_end_line(t: Translator, game: Game) -> str:
 def rating_line(t: Translator, names: Sequence[str], changes: Sequence[int | None]) -> str:
     """How the match moved each person's rating on the group's board of the game, said to be
     a change ("" when nobody has one: computers are kept off the board)."""
-    moved = [f"{named(name)} {change:+d}" for name, change in zip(names, changes, strict=True)
+    moved = [f"{named(name)} {signed(change)}" for name, change in zip(names, changes, strict=True)
              if change is not None]
     return t("Rating change on this group's scoreboard: {list}.", list=" · ".join(moved)) \
         if moved else ""
