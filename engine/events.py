@@ -60,7 +60,9 @@ class DecidedBy(enum.Enum):
 class Decision:
     """Why the winner won (:class:`DecidedBy`), between which seats, and with which tiles:
     ``seats`` starts with the winner's, then those it beat that way (gaple-dead: the seats
-    level with it on the lowest total; Bergen's NO_DOUBLE: the others holding no double);
+    level with it on the lowest total; Bergen's NO_DOUBLE: the others holding no double); in
+    a hand nobody won, the seats level on what would have decided it (Bergen's NO_DOUBLE: the
+    lightest of those holding no double);
     ``tiles`` is, per seat of ``seats``, the tile that decided (gaple-dead: its lowest counted
     tile, None for a seat with none; Bergen's LOWEST_DOUBLE: the winner's double alone), empty
     where no tile did. Every tile it names is one the hand's end lays open."""
@@ -150,7 +152,8 @@ class HandEnded:
     stock_left: int = 0  # tiles still in the stock when the hand ended
     scored: tuple[int, ...] = ()  # per side: of ``points``, what was scored during play
     # Why the winner won where the lowest total alone did not say (a tie-break, Bergen's
-    # doubles); None where it did, or nobody won.
+    # doubles), or why nobody did where the pips alone do not say (Bergen); None where the
+    # totals say it all.
     decision: Decision | None = None
     # Whether the pips left in hand (``totals``) counted towards this result: never in
     # Six-matador, not after going out in Muggins and Bergen. Where they did not, a hand's

@@ -136,11 +136,11 @@ def hand_result_lines(t: Translator, game: Game, ended: HandEnded, view: TableVi
         lines.append(t.plural("{count} tile was left in the stock.",
                               "{count} tiles were left in the stock.", ended.stock_left))
     lines += _scored_lines(t, view, ended, names)
+    lines += decision_lines(t, ended, names)
     if ended.winner is None:
         lines.append(drawn_hand_line(t, view.lowest_total_wins, ended))
     else:
         side = view.sides[ended.winner]
-        lines += decision_lines(t, ended, names)
         points = ended.points[ended.winner]
         if any(ended.scored) and len(side) == 1:  # points were scored during play
             lines.append(_hand_won(t, ended, named(names[side[0]])))
@@ -200,10 +200,15 @@ def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Seque
 def decision_lines(t: Translator, ended: HandEnded, names: Sequence[str]) -> list[str]:
     """Why the winner won where the lowest total alone does not say (the engine's
     :class:`Decision`): gaple-dead's tie-break, with the tiles that broke it; Bergen's
-    doubles in a blocked hand. Nothing where the totals say it all."""
+    doubles in a blocked hand, and in one nobody won, who tied. Nothing where the totals say
+    it all."""
     decision = ended.decision
     if decision is None:
         return []
+    if ended.winner is None:  # Bergen: the lightest of those holding no double are level
+        return [t("Of those holding no double, {names} have the fewest pips, level on {total}.",
+                  names=and_list(t, [named(names[seat]) for seat in decision.seats]),
+                  total=ended.totals[decision.seats[0]])]
     winner = named(names[decision.seats[0]])
     if decision.by is DecidedBy.LOWEST_DOUBLE:
         return [t("Everyone holds a double: {name}'s {tile} is the lowest.", name=winner,

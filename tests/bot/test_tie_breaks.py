@@ -4,6 +4,7 @@ beats some), in every language; a hand won outright says nothing of a tie."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -13,7 +14,7 @@ from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
 from bot.presentation.replaytexts import replay_caption
 from bot.presentation.resulttexts import hand_result_text
-from engine import Deal, DecidedBy, Decision, HandEnded, Match, Tile, table_view
+from engine import Deal, DecidedBy, Decision, HandEnded, HandEndReason, Match, Tile, table_view
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra")
 
@@ -98,3 +99,39 @@ def test_a_hand_won_outright_says_nothing_of_a_tie() -> None:
     said = lines(game, ended)
     assert "Budi wins the hand with the lowest total." in said
     assert not any("tie" in line for line in said)
+
+
+def blocked_bergen_nobody_won() -> tuple[Game, HandEnded]:
+    """A first Bergen hand, played at random, blocked with a tie for the fewest pips among
+    the players holding no double (deals tried in turn)."""
+    for seed in range(3000):
+        rng = random.Random(seed)
+        match = Match("bergen", 3, automate=True)
+        match.deal_hand(random.Random(rng.random()))
+        while not match.hand.over:
+            seat = match.to_move
+            assert seat is not None
+            match.apply(seat, rng.choice(match.legal_actions()))
+        ended = match.hand.result
+        if ended is not None and ended.reason is HandEndReason.BLOCKED and ended.winner is None:
+            players = [Player(n + 1, name) for n, name in enumerate(NAMES[:3])]
+            return Game(1, -1, Status.PLAYING, "bergen", {}, 1, players, match, 0, "en",
+                        Messages()), ended
+    raise AssertionError("no drawn blocked Bergen hand in 3000 deals")
+
+
+def test_a_drawn_bergen_hand_says_who_tied_among_those_holding_no_double() -> None:
+    """A lighter hand holding a double does not win a blocked hand (D20): the result says
+    that the lightest of those holding none are level, not only that nobody won."""
+    game, ended = blocked_bergen_nobody_won()
+    assert ended.decision is not None and ended.decision.by is DecidedBy.NO_DOUBLE
+    level = ended.decision.seats
+    assert len(level) >= 2 and len({ended.totals[seat] for seat in level}) == 1
+    names = " and ".join(NAMES[seat] for seat in level)  # two of three seats, or all three
+    names = names.replace(" and ", ", ", len(level) - 2)
+    said = lines(game, ended)
+    assert (f"Of those holding no double, {names} have the fewest pips, level on "
+            f"{ended.totals[level[0]]}.") in said
+    assert any(line.startswith("A drawn hand") for line in said)
+    assert any(line.startswith("Из тех, у кого нет дублей, самые лёгкие руки у игроков")  # noqa: RUF001
+               for line in lines(game, ended, "ru"))

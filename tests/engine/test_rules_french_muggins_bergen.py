@@ -220,3 +220,10 @@ def test_bergen_blocked_with_every_player_holding_a_double_names_the_lowest() ->
         [tiles("1-2"), tiles("6-6 0-1"), tiles("5-6 0-2")], [[], [], []]))
     assert two_plain.winner == 0
     assert two_plain.decision == Decision(DecidedBy.NO_DOUBLE, (0, 2))
+    # Seats 0 and 2, holding no double, level on 5 (seat 1 has 2 but holds 1-1): a drawn
+    # hand, and the result says which seats tied.
+    level = game.score(game.options({}, 3), HandEnd(
+        HandEndReason.BLOCKED, None, (5, 2, 5),
+        [tiles("1-4"), tiles("1-1"), tiles("2-3")], [[], [], []]))
+    assert level.winner is None and level.points == (0, 0, 0)
+    assert level.decision == Decision(DecidedBy.NO_DOUBLE, (0, 2))
