@@ -84,6 +84,13 @@ def or_list(t: Translator, words: Sequence[str]) -> str:
     return t("{choices} or {last}", choices=", ".join(words[:-1]), last=words[-1])
 
 
+def and_list(t: Translator, words: Sequence[str]) -> str:
+    """"Ayu and Budi", "Ayu, Budi and Þóra": all of ``words``."""
+    if len(words) == 1:
+        return words[0]
+    return t("{names} and {last}", names=", ".join(words[:-1]), last=words[-1])
+
+
 def neutralised(name: str) -> str:
     """``name`` with its own isolates balanced, so that the PDI we close it with pops our FSI
     and nothing else: a PDI with no isolate of the name's to close is dropped (it would end

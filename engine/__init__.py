@@ -38,6 +38,8 @@ from .errors import (
     WrongStuckActionError,
 )
 from .events import (
+    DecidedBy,
+    Decision,
     Event,
     HandEnded,
     HandEndReason,
@@ -102,6 +104,8 @@ __all__ = [
     "EndRequiredError",
     "Event",
     "Hand",
+    "DecidedBy",
+    "Decision",
     "HandEndReason",
     "HandEnded",
     "HandOverError",

@@ -44,6 +44,34 @@ class ScoreReason(enum.Enum):
     BLOCKED = "blocked"  # Bergen: the 2 for winning a blocked hand
 
 
+class DecidedBy(enum.Enum):
+    """What gave a hand to its winner where the lowest total alone did not: a tie-break
+    between players level on it (gaple-dead), or Bergen's doubles, which come before the pips
+    in a blocked hand (D20)."""
+
+    LOWEST_TILE = "lowest_tile"  # gaple-dead: the lowest counted tile of the smaller value
+    LOWER_HALF = "lower_half"  # gaple-dead: lowest tiles of equal value: the smaller lower half
+    NO_TILES = "no_tiles"  # gaple-dead: no counted tiles at all beats some
+    LOWEST_DOUBLE = "lowest_double"  # Bergen: everyone holds a double: the lowest wins
+    NO_DOUBLE = "no_double"  # Bergen: the lightest hand of those holding no double
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Why the winner won (:class:`DecidedBy`), between which seats, and with which tiles:
+    ``seats`` starts with the winner's, then those it beat that way (gaple-dead: the seats
+    level with it on the lowest total; Bergen's NO_DOUBLE: the others holding no double); in
+    a hand nobody won, the seats level on what would have decided it (Bergen's NO_DOUBLE: the
+    lightest of those holding no double);
+    ``tiles`` is, per seat of ``seats``, the tile that decided (gaple-dead: its lowest counted
+    tile, None for a seat with none; Bergen's LOWEST_DOUBLE: the winner's double alone), empty
+    where no tile did. Every tile it names is one the hand's end lays open."""
+
+    by: DecidedBy
+    seats: tuple[int, ...]
+    tiles: tuple[Tile | None, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class TilePlayed:
     seat: int
@@ -123,9 +151,10 @@ class HandEnded:
     scores: tuple[int, ...]  # per side: the match score after this hand
     stock_left: int = 0  # tiles still in the stock when the hand ended
     scored: tuple[int, ...] = ()  # per side: of ``points``, what was scored during play
-    # Why the winner won where the pips did not decide: Bergen's blocked hand in which every
-    # player holds a double goes to the lowest double, this one (D20).
-    lowest_double: Tile | None = None
+    # Why the winner won where the lowest total alone did not say (a tie-break, Bergen's
+    # doubles), or why nobody did where the pips alone do not say (Bergen); None where the
+    # totals say it all.
+    decision: Decision | None = None
     # Whether the pips left in hand (``totals``) counted towards this result: never in
     # Six-matador, not after going out in Muggins and Bergen. Where they did not, a hand's
     # result does not show them.

@@ -442,7 +442,7 @@ class Hand:
             tuple(map(add, self._scores_before, score.points)),
             self.stock_left,
             scored,
-            score.lowest_double,
+            score.decision,
             game.pips_decide(reason),
         )
         return self.result

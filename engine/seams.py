@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from .events import HandEndReason, ScoreReason
+from .events import Decision, HandEndReason, ScoreReason
 from .tiles import Tile
 
 Score = tuple[int, ScoreReason]  # points scored during play and why
@@ -41,8 +41,8 @@ class PreviousHand:
 class HandScore:
     winner: int | None  # side; None for a drawn hand
     points: tuple[int, ...]  # per side
-    # Bergen's blocked hand where every player holds a double: the lowest, which won it
-    lowest_double: Tile | None = None
+    # Why the winner won where the lowest total alone did not say (HandEnded.decision)
+    decision: Decision | None = None
 
 
 @dataclass(frozen=True, slots=True)

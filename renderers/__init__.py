@@ -7,6 +7,8 @@
 - :func:`render_scoreboard`: a group's players ranked, with medals.
 - :func:`render_replay`: a finished hand move by move, as an animated GIF
   (:func:`replay_steps`: the same a frame at a time).
+- :func:`signed`: how a signed figure is written (+12, 0, -6), in the pictures and, so that
+  they agree, in the bot's texts.
 
 Every word drawn comes from :class:`TableLabels`, which the bot fills from its catalogues.
 """
@@ -20,6 +22,7 @@ from .matchend import render_match_end
 from .replay import render_replay, replay_steps
 from .result import render_hand_result
 from .scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard, shared_places
+from .seats import signed
 from .table import render_table
 from .themes import THEMES
 
@@ -40,4 +43,5 @@ __all__ = [
     "render_scoreboard",
     "render_table",
     "shared_places",
+    "signed",
 ]

@@ -47,6 +47,7 @@ class Seat:
     knocked: bool  # knocked since this seat last moved (not a knock from an earlier round)
     to_move: bool
     scored: int | None = None  # points scored during this hand, where a game scores in play
+    won: bool = False  # the hand is over and this seat's side won it
 
 
 def team_colour(view: TableView, side: int, palette: Theme) -> Colour | None:
@@ -63,7 +64,10 @@ def score_caption(view: TableView, labels: TableLabels) -> str:
 
 def knocked_lately(view: TableView) -> frozenset[int]:
     """Seats whose last move was a knock made since the seat to move last moved: once a seat
-    has its turn again, its old knock is stale."""
+    has its turn again, its old knock is stale; once the hand is over, every knock is (the
+    table marks who won it instead, :func:`hand_winners`)."""
+    if view.hand_over:
+        return frozenset()
     history = view.history
     if view.to_move is None:
         recent = history[-view.seats :]
@@ -75,8 +79,17 @@ def knocked_lately(view: TableView) -> frozenset[int]:
     return frozenset(seat for seat, kind in last.items() if kind is ActionKind.KNOCK)
 
 
+def hand_winners(view: TableView) -> frozenset[int]:
+    """The seats of the side that won the hand, once it is over (none for a drawn hand)."""
+    ended = view.result
+    if ended is None or ended.winner is None:
+        return frozenset()
+    return frozenset(view.sides[ended.winner])
+
+
 def signed(points: int) -> str:
-    """Points scored during play with their sign: +12, 0, -6 (a debt)."""
+    """A figure with its sign: +12, 0 (nothing has no sign), -6 (a debt): points scored during
+    play or in a hand, a rating's change, a settlement; the bot's texts write them so too."""
     return f"{points:+d}" if points else "0"
 
 
@@ -87,7 +100,7 @@ def scores_in_play(view: TableView) -> bool:
 
 def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
              scores_apart: bool) -> tuple[Seat, ...]:
-    knocked = knocked_lately(view)
+    knocked, won = knocked_lately(view), hand_winners(view)
     in_play = scores_in_play(view) and len(view.scored) == len(view.sides)
     return tuple(
         Seat(
@@ -99,6 +112,7 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
             p.seat in knocked,
             view.to_move == p.seat and not view.hand_over,
             view.scored[p.side] if in_play else None,
+            p.seat in won,
         )
         for p in view.players
     )
@@ -125,9 +139,12 @@ def name_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
 
 def _marker(canvas: Image.Image, draw: ImageDraw.ImageDraw, right: float, y: float, seat: Seat,
             palette: Theme, labels: TableLabels, max_width: float) -> float:
-    """The "to move" or "knock" pill, right-aligned at ``right``; returns the width used."""
+    """The "to move", "winner" or "knock" pill, right-aligned at ``right``; returns the width
+    used."""
     if seat.to_move:
         words, fill = labels.to_move, palette.accent
+    elif seat.won:
+        words, fill = labels.winner, palette.winner
     elif seat.knocked:
         words, fill = labels.knock, palette.knock
     else:

@@ -43,7 +43,9 @@ def replay_caption(t: Translator, game: Game, hand_number: int) -> str:
     names = [p.name for p in hand_players(game, hand_number)]
     side = match.variant.sides(len(names))[ended.winner]
     points = ended.points[ended.winner]
-    if match.variant.lowest_total_wins:
+    if match.variant.lowest_total_wins and ended.decision is not None:  # a tie, broken
+        outcome = t("{name} won it on the tie-break.", name=named(names[side[0]]))
+    elif match.variant.lowest_total_wins:
         outcome = t("{name} won it with the lowest total.", name=named(names[side[0]]))
     elif len(side) == 2:  # a pair: the verb agrees with two in some languages
         outcome = t.plural("{first} and {second} won it: {count} point.",

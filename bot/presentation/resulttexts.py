@@ -6,19 +6,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import (
+    DecidedBy,
     HandEnded,
     HandEndReason,
     MatchEnded,
     PublicMove,
     ScoreReason,
     TableView,
-    variant,
 )
+from renderers import signed
 
 from ..gamebook import presentation
 from ..i18n import N_, Translator
 from ..models import Game, Status
-from ..wording import code, named, pair_names
+from ..wording import and_list, code, named, pair_names
 from .movetexts import mover
 
 # Why points were scored, as nouns, in a hand's list of the points of play: "matadors 2 times
@@ -51,7 +52,7 @@ def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
         who = pair_names(names, seats)
         parts.append(f"{who} {view.scores[side]}")
     if any(view.scored) and view.result is None:  # points scored in this hand so far
-        hand = " · ".join(pair_names(names, seats) + f" {view.scored[side]:+d}"
+        hand = " · ".join(pair_names(names, seats) + f" {signed(view.scored[side])}"
                           for side, seats in enumerate(view.sides) if view.scored[side])
         return t("Score: {scores} (to {target}); this hand so far: {hand}",
                  scores=" · ".join(parts), target=view.target, hand=hand)
@@ -135,18 +136,16 @@ def hand_result_lines(t: Translator, game: Game, ended: HandEnded, view: TableVi
         lines.append(t.plural("{count} tile was left in the stock.",
                               "{count} tiles were left in the stock.", ended.stock_left))
     lines += _scored_lines(t, view, ended, names)
+    lines += decision_lines(t, ended, names)
     if ended.winner is None:
         lines.append(drawn_hand_line(t, view.lowest_total_wins, ended))
     else:
         side = view.sides[ended.winner]
-        if ended.lowest_double is not None:  # Bergen: not the pips, the doubles decided
-            lines.append(t("Everyone holds a double: {name}'s {tile} is the lowest.",
-                           name=named(names[side[0]]), tile=str(ended.lowest_double)))
-        else:
-            lines += _without_double(t, view, names, side)
         points = ended.points[ended.winner]
         if any(ended.scored) and len(side) == 1:  # points were scored during play
             lines.append(_hand_won(t, ended, named(names[side[0]])))
+        elif view.lowest_total_wins and ended.decision is not None:  # a tie, broken
+            lines.append(t("{name} wins the hand on the tie-break.", name=named(names[side[0]])))
         elif view.lowest_total_wins:
             lines.append(t("{name} wins the hand with the lowest total.",
                            name=named(names[side[0]])))
@@ -198,23 +197,41 @@ def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Seque
     return [t("Scored during the hand:"), *("• " + seat for seat in seats)]
 
 
-def _without_double(t: Translator, view: TableView, names: Sequence[str],
-                    side: Sequence[int]) -> list[str]:
-    """Bergen's blocked hand where some hands hold a double: why the 2 went where they did
-    (the lightest hand without a double), as the hand where all hold one says it."""
-    hands = view.revealed_hands
-    ended = view.result
-    if (not variant(view.game).blocked_by_doubles or hands is None or ended is None
-            or ended.reason is not HandEndReason.BLOCKED):
+def decision_lines(t: Translator, ended: HandEnded, names: Sequence[str]) -> list[str]:
+    """Why the winner won where the lowest total alone does not say (the engine's
+    :class:`Decision`): gaple-dead's tie-break, with the tiles that broke it; Bergen's
+    doubles in a blocked hand, and in one nobody won, who tied. Nothing where the totals say
+    it all."""
+    decision = ended.decision
+    if decision is None:
         return []
-    plain = [seat for seat, hand in enumerate(hands)
-             if not any(tile.is_double for tile in hand)]
-    if side[0] not in plain:
-        return []
-    winner = named(names[side[0]])
-    if plain == [side[0]]:
-        return [t("{name} is the only one holding no double.", name=winner)]
-    return [t("{name} has the lightest hand of those holding no double.", name=winner)]
+    if ended.winner is None:  # Bergen: the lightest of those holding no double are level
+        return [t("Of those holding no double, {names} have the fewest pips, level on {total}.",
+                  names=and_list(t, [named(names[seat]) for seat in decision.seats]),
+                  total=ended.totals[decision.seats[0]])]
+    winner = named(names[decision.seats[0]])
+    if decision.by is DecidedBy.LOWEST_DOUBLE:
+        return [t("Everyone holds a double: {name}'s {tile} is the lowest.", name=winner,
+                  tile=str(decision.tiles[0]))]
+    if decision.by is DecidedBy.NO_DOUBLE:
+        if len(decision.seats) == 1:
+            return [t("{name} is the only one holding no double.", name=winner)]
+        return [t("{name} has the lightest hand of those holding no double.", name=winner)]
+    level = and_list(t, [named(names[seat]) for seat in decision.seats])
+    total = ended.totals[decision.seats[0]]
+    if decision.by is DecidedBy.NO_TILES:
+        return [t("{names} are level on {total}; {name} has no tile left to count, which "
+                  "breaks the tie.", names=level, total=total, name=winner)]
+    tiles = [t("{name}'s {tile}", name=named(names[seat]), tile=str(tile))
+             for seat, tile in zip(decision.seats, decision.tiles, strict=True)]
+    if decision.by is DecidedBy.LOWER_HALF:
+        return [t("{names} are level on {total}; the lowest counted tile breaks the tie, and "
+                  "between tiles of equal value the smaller lower half: {winner} against "
+                  "{others}.", names=level, total=total, winner=tiles[0],
+                  others=and_list(t, tiles[1:]))]
+    return [t("{names} are level on {total}; the lowest counted tile breaks the tie: {winner} "
+              "against {others}.", names=level, total=total, winner=tiles[0],
+              others=and_list(t, tiles[1:]))]
 
 
 def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
@@ -241,7 +258,7 @@ def settlement_line(t: Translator, view: TableView, names: Sequence[str]) -> str
     if view.settlement is None:
         return ""
     return t("Settling up (the winner gets the difference from each): {list}.", list=" · ".join(
-        pair_names(names, seats) + f" {view.settlement[side]:+d}"
+        pair_names(names, seats) + f" {signed(view.settlement[side])}"
         for side, seats in enumerate(view.sides)))
 
 
@@ -262,7 +279,7 @@ def game_end_line(t: Translator, game: Game) -> str:
 def rating_line(t: Translator, names: Sequence[str], changes: Sequence[int | None]) -> str:
     """How the match moved each person's rating on the group's board of the game, said to be
     a change ("" when nobody has one: computers are kept off the board)."""
-    moved = [f"{named(name)} {change:+d}" for name, change in zip(names, changes, strict=True)
+    moved = [f"{named(name)} {signed(change)}" for name, change in zip(names, changes, strict=True)
              if change is not None]
     return t("Rating change on this group's scoreboard: {list}.", list=" · ".join(moved)) \
         if moved else ""

@@ -49,7 +49,6 @@ class Variant:
     has_cut: bool = False  # Kolbasa's ribbons may be cut
     points_in_play: bool = False  # most points come during play: points decide, not wins
     keeps_scored: bool = False  # a hand's result lists per seat what was scored in play
-    blocked_by_doubles: bool = False  # a blocked hand goes to who holds no double (Bergen)
     # The deal and the match.
     deal_sizes: Mapping[int, int] = {4: 7}  # tiles dealt to each player, per seat count
     has_stock: bool = False  # the tiles not dealt are the stock, drawn by a stuck player
@@ -294,7 +293,7 @@ class Variant:
         if not end.scored:
             return score
         points = tuple(a + b for a, b in zip(score.points, end.scored, strict=True))
-        return HandScore(score.winner, points, score.lowest_double)
+        return HandScore(score.winner, points, score.decision)
 
     def match_outcome(
         self, options: Options, scores: tuple[int, ...], reached: bool

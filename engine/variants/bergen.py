@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..board import LEFT, RIGHT, Board, Piece
 from ..deal import Deal
-from ..events import HandEndReason, ScoreReason
+from ..events import DecidedBy, Decision, HandEndReason, ScoreReason
 from ..options import SET_SIX, Options, target
 from ..seams import NO_POINTS, HandEnd, HandScore, Opening, PreviousHand, Score
 from ..tiles import End, Tile
@@ -24,7 +24,6 @@ class Bergen(Variant):
     stock_reserve = 2
     points_in_play = True
     keeps_scored = True
-    blocked_by_doubles = True  # D20: the lightest hand without a double, else the lowest double
     deal_sizes = {2: 6, 3: 6, 4: 5}
     has_stock = True
     plays_on_tie = True
@@ -67,15 +66,14 @@ class Bergen(Variant):
 
     def score(self, options: Options, end: HandEnd) -> HandScore:
         points = [0] * len(end.totals)
-        low = None
+        decision = None
         if end.reason is HandEndReason.OUT:
             winner: int | None = end.out_seat
         else:
-            winner = bergen_blocked_winner(end.totals, end.hands)
-            low = lowest_double_held(end.hands)
+            winner, decision = blocked_result(end.totals, end.hands)
         if winner is not None:
             points[winner] = 2
-        return HandScore(winner, tuple(points), low)
+        return HandScore(winner, tuple(points), decision)
 
 
 def lowest_double_held(hands: Sequence[Sequence[Tile]]) -> Tile | None:
@@ -86,13 +84,26 @@ def lowest_double_held(hands: Sequence[Sequence[Tile]]) -> Tile | None:
     return min((t for hand in hands for t in hand if t.is_double), key=lambda t: t.low)
 
 
-def bergen_blocked_winner(totals: Sequence[int], hands: Sequence[Sequence[Tile]]) -> int | None:
-    """D20: the lightest of the players holding no double (a tie: nobody); if every player
-    holds a double, the holder of the lowest double."""
+def blocked_result(totals: Sequence[int], hands: Sequence[Sequence[Tile]]
+                   ) -> tuple[int | None, Decision]:
+    """D20: who wins a blocked hand, and why. If every player holds a double, the holder of
+    the lowest (LOWEST_DOUBLE, with it); else the lightest hand of the players holding no
+    double (NO_DOUBLE: the winner, then the others holding none), and a tie for the lightest
+    of them is a drawn hand (NO_DOUBLE: the seats level on it)."""
     low = lowest_double_held(hands)
     if low is not None:
-        return holder(hands, low)
+        winner = holder(hands, low)
+        return winner, Decision(DecidedBy.LOWEST_DOUBLE, (winner,), (low,))
     plain = [seat for seat, hand in enumerate(hands) if not any(t.is_double for t in hand)]
     fewest = min(totals[seat] for seat in plain)
-    seats = [seat for seat in plain if totals[seat] == fewest]
-    return seats[0] if len(seats) == 1 else None
+    lightest = tuple(seat for seat in plain if totals[seat] == fewest)
+    if len(lightest) > 1:
+        return None, Decision(DecidedBy.NO_DOUBLE, lightest)
+    winner = lightest[0]
+    return winner, Decision(DecidedBy.NO_DOUBLE,
+                            (winner, *(seat for seat in plain if seat != winner)))
+
+
+def bergen_blocked_winner(totals: Sequence[int], hands: Sequence[Sequence[Tile]]) -> int | None:
+    """D20: the winner of a blocked hand (:func:`blocked_result`), None for a drawn one."""
+    return blocked_result(totals, hands)[0]

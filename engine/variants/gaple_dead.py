@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from ..deal import Deal
 from ..errors import BadInputError, OptionValueError
+from ..events import DecidedBy, Decision
 from ..options import SET_ANY, Options, choice, target
 from ..seams import HandEnd, HandScore, Opening, PreviousHand
 from ..tiles import Tile
@@ -96,17 +97,18 @@ class GapleDead(Variant):
         return total
 
     def score(self, options: Options, end: HandEnd) -> HandScore:
-        totals, hands, dead = end.totals, end.hands, end.dead
+        totals = end.totals
+        lowest = [lowest_counted(list(hand) + list(gone))
+                  for hand, gone in zip(end.hands, end.dead, strict=True)]
 
         def rank(seat: int) -> tuple[int, int, int]:
-            counted = list(hands[seat]) + list(dead[seat])
-            if not counted:
+            tile = lowest[seat]
+            if tile is None:  # no counted tiles at all beats some
                 return (totals[seat], -1, -1)
-            lowest = min(counted, key=lambda t: (t.pips, t.low))
-            return (totals[seat], lowest.pips, lowest.low)
+            return (totals[seat], tile.pips, tile.low)
 
         winner = min(range(len(totals)), key=rank)
-        return HandScore(winner, totals)
+        return HandScore(winner, totals, tie_break(winner, totals, lowest))
 
     def match_result(self, options: Options, scores: tuple[int, ...]) -> tuple[bool, int | None]:
         if max(scores) < options.target:
@@ -114,3 +116,28 @@ class GapleDead(Variant):
         lowest = min(scores)
         leaders = [side for side, score in enumerate(scores) if score == lowest]
         return True, leaders[0] if len(leaders) == 1 else None
+
+
+def lowest_counted(counted: Sequence[Tile]) -> Tile | None:
+    """A seat's lowest counted tile for the tie-break: the smallest value (0-0 is worth 0,
+    even where it counts 25), then the smaller lower half; None for no tiles."""
+    return min(counted, key=lambda t: (t.pips, t.low), default=None)
+
+
+def tie_break(winner: int, totals: Sequence[int], lowest: Sequence[Tile | None]
+              ) -> Decision | None:
+    """What broke the winner's tie for the lowest total (None: it had the lowest alone):
+    the seats level with it, the winner first, with their lowest counted tiles."""
+    level = [seat for seat, total in enumerate(totals)
+             if total == totals[winner] and seat != winner]
+    if not level:
+        return None
+    seats = (winner, *level)
+    tile = lowest[winner]
+    if tile is None:
+        by = DecidedBy.NO_TILES
+    elif any((other := lowest[seat]) is not None and other.pips == tile.pips for seat in level):
+        by = DecidedBy.LOWER_HALF
+    else:
+        by = DecidedBy.LOWEST_TILE
+    return Decision(by, seats, tuple(lowest[seat] for seat in seats))

@@ -8,6 +8,8 @@ from stock_kit import saction, sdeal, splay, sstarted
 
 from engine import (
     CrossRequiredError,
+    DecidedBy,
+    Decision,
     EndRequiredError,
     HandEndReason,
     Match,
@@ -202,11 +204,26 @@ def test_bergen_blocked_with_every_player_holding_a_double_names_the_lowest() ->
     assert result is not None and result.reason is HandEndReason.BLOCKED
     held = ended.hands[0].hands
     assert all(any(t.is_double for t in hand) for hand in held)
-    assert result.lowest_double == min((t for h in held for t in h if t.is_double),
-                                       key=lambda t: t.low)
-    assert result.lowest_double in held[result.winner or 0]
+    lowest = min((t for h in held for t in h if t.is_double), key=lambda t: t.low)
+    assert result.decision == Decision(DecidedBy.LOWEST_DOUBLE, (result.winner or 0,), (lowest,))
+    assert lowest in held[result.winner or 0]
     game = variant("bergen")
     lighter = game.score(game.options({}, 3), HandEnd(
         HandEndReason.BLOCKED, None, (13, 1, 12),
         [tiles("1-2 5-5"), tiles("0-1"), tiles("6-6")], [[], [], []]))
-    assert lighter.winner == 1 and lighter.lowest_double is None  # the pips decided
+    # Seat 1 is the only one holding no double.
+    assert lighter.winner == 1
+    assert lighter.decision == Decision(DecidedBy.NO_DOUBLE, (1,))
+    # Seats 0 and 2 hold no double: seat 0's hand is the lighter of the two.
+    two_plain = game.score(game.options({}, 3), HandEnd(
+        HandEndReason.BLOCKED, None, (3, 13, 13),
+        [tiles("1-2"), tiles("6-6 0-1"), tiles("5-6 0-2")], [[], [], []]))
+    assert two_plain.winner == 0
+    assert two_plain.decision == Decision(DecidedBy.NO_DOUBLE, (0, 2))
+    # Seats 0 and 2, holding no double, level on 5 (seat 1 has 2 but holds 1-1): a drawn
+    # hand, and the result says which seats tied.
+    level = game.score(game.options({}, 3), HandEnd(
+        HandEndReason.BLOCKED, None, (5, 2, 5),
+        [tiles("1-4"), tiles("1-1"), tiles("2-3")], [[], [], []]))
+    assert level.winner is None and level.points == (0, 0, 0)
+    assert level.decision == Decision(DecidedBy.NO_DOUBLE, (0, 2))

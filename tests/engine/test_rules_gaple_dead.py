@@ -22,6 +22,8 @@ from engine_kit import (
 from engine import (
     KNOCK,
     BadInputError,
+    DecidedBy,
+    Decision,
     Discard,
     HandEnded,
     HandEndReason,
@@ -334,6 +336,8 @@ def test_gaple_dead_tie_break_player_with_no_counted_tiles_beats_tied_player_wit
     # Seat 0 holds 0-0 alone, worth 0; seat 1 has nothing left: tied at 0.
     assert ended.totals == (0, 0, 5, 12)
     assert ended.winner == 1
+    # The result says what broke the tie: seat 1 has no tile; seat 0's lowest is 0-0.
+    assert ended.decision == Decision(DecidedBy.NO_TILES, (1, 0), (None, Tile(0, 0)))
 
 
 def test_gaple_dead_hand_ends_when_a_player_discards_their_last_tile() -> None:
@@ -365,6 +369,7 @@ def test_gaple_dead_lowest_total_wins_and_each_side_scores_its_own_total() -> No
     match = discarder(target=1000)
     play(match, "0 dead 12-12")
     assert result_of(match).winner == 3  # seat 0 went out but its dead tiles count 132
+    assert result_of(match).decision is None  # the lowest total alone: no tie to break
     assert result_of(match).points == (132, 18, 11, 10)
     assert match.scores == (132, 18, 11, 10)
 
@@ -424,6 +429,8 @@ def test_gaple_dead_tie_break_lowest_counted_tile_of_smaller_value_wins() -> Non
     )
     assert result_of(match).totals == (42, 42, 102, 115)
     assert result_of(match).winner == 1
+    assert result_of(match).decision == Decision(
+        DecidedBy.LOWEST_TILE, (1, 0), (Tile(0, 1), Tile(0, 2)))
 
 
 def test_gaple_dead_tie_break_equal_value_smaller_lower_half_wins() -> None:
@@ -432,6 +439,8 @@ def test_gaple_dead_tie_break_equal_value_smaller_lower_half_wins() -> None:
     play(match, "0 dead 12-12")
     assert result_of(match).totals == (132, 18, 10, 10)
     assert result_of(match).winner == 3
+    assert result_of(match).decision == Decision(
+        DecidedBy.LOWER_HALF, (3, 2), (Tile(1, 9), Tile(3, 7)))
 
 
 def test_gaple_dead_tie_break_blank_double_is_worth_0_even_where_it_counts_25() -> None:
@@ -443,6 +452,8 @@ def test_gaple_dead_tie_break_blank_double_is_worth_0_even_where_it_counts_25() 
         target=1000,
     )
     assert result_of(match).winner == 1
+    assert result_of(match).decision == Decision(
+        DecidedBy.LOWEST_TILE, (1, 0), (Tile(0, 0), Tile(0, 1)))
 
 
 def test_gaple_dead_default_target_is_101() -> None:

@@ -201,3 +201,32 @@ def test_game_titles_come_from_the_caller_with_the_code_name_as_fallback(
     titled = replace(ENGLISH, games=(("pair", "Domino berpasangan"),))
     draw_table(_view("pair", 4), names_for(4), find_theme("classic"), titled)
     assert "Domino berpasangan" in drawn_text and "pair" not in drawn_text
+
+
+def _over_after_a_knock(match: Match) -> bool:
+    """The hand is over, won, and a seat knocked in its last round (as after a blocked hand)."""
+    ended = match.hand.result
+    if ended is None or ended.winner is None:
+        return False
+    last_round = table_view(match).history[-match.seats:]
+    return any(move.kind.name == "KNOCK" for move in last_round)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("gaple", 4), ("french", 3)])
+def test_a_finished_hand_shows_its_winner_and_no_knock(
+    game: str, seats: int, drawn_text: list[str],
+) -> None:
+    """Once the hand is over no knock is news: the last table marks who won the hand instead
+    (as the hand's result does), and nobody is to move."""
+    match = first_position(game, seats, _over_after_a_knock, seeds=range(40), most_moves=80)
+    assert match is not None
+    view = table_view(match)
+    assert view.result is not None and view.result.winner is not None
+    palette = find_theme("classic")
+    image = draw_table(view, names_for(seats), palette, ENGLISH)
+    winners = view.sides[view.result.winner]
+    for seat, rect in enumerate(slots(seats)):
+        assert not _colour_in(image, rect, palette.knock), seat
+        assert _colour_in(image, rect, palette.winner) == (seat in winners), seat
+    assert ENGLISH.knock not in drawn_text and ENGLISH.to_move not in drawn_text
+    assert drawn_text.count(ENGLISH.winner) == len(winners)
