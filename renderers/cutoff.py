@@ -45,7 +45,6 @@ class Tray:
     height: int
     words: int
     per_row: int
-    rows: int
 
 
 def tray(count: int, labels: TableLabels, width: int) -> Tray | None:
@@ -58,7 +57,7 @@ def tray(count: int, labels: TableLabels, width: int) -> Tray | None:
     per_row = -(-count // rows)  # the rows as even as they go: 22 tiles in 8, 8 and 6
     tiles = per_row * (2 * OFF_SIDE + GAP) - GAP
     return Tray(2 * PAD + words + AFTER_WORDS + tiles,
-                2 * PAD + rows * (OFF_SIDE + GAP) - GAP, words, per_row, rows)
+                2 * PAD + rows * (OFF_SIDE + GAP) - GAP, words, per_row)
 
 
 def tray_room(count: int, labels: TableLabels, width: int) -> int:
