@@ -8,17 +8,16 @@ otherwise every double, where the game stands doubles across.
 Each open end has a badge: its number, or both numbers of a crosswise matador in one wider
 badge; an end that takes only a matador (an honour, in French) is drawn in the knock colour and
 an end that may not take a tile now (a ribbon waiting for the other) grey, and the status box
-says what those colours mean. The tiles a cut took out of play lie in a row below, named. The
-status box, between the bottom seats, also shows a double or triple header while the latest
-lay is the one that made it and, on a spinner's layout, the open ends' count (in the accent
-colour when the latest lay scored it). What scored is the engine's fact (each move's points in
-the view); nothing here works a scoring rule out again.
+says what those colours mean. The tiles a cut took out of play lie in a tray below, named
+(:mod:`renderers.cutoff`). The status box, between the bottom seats, also shows a double or
+triple header while the latest lay is the one that made it and, on a spinner's layout, the open
+ends' count (in the accent colour when the latest lay scored it). What scored is the engine's
+fact (each move's points in the view); nothing here works a scoring rule out again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -36,6 +35,7 @@ from engine import (
 
 from .arms import largest
 from .canvas import face_up, paste, rounded, text, width_of
+from .cutoff import draw_cut_off, tray_room
 from .fonts import SMALLEST_TEXT, font
 from .labels import TableLabels
 from .snake import (
@@ -57,7 +57,6 @@ COUNT_SIZE = 56
 STATUS_SIZE = SMALLEST_TEXT
 RIBBON_SIZE = SMALLEST_TEXT  # Kolbasa's ribbons' names, at most RIBBON_WORDS px wide
 RIBBON_WORDS = 220
-OFF_SIDE = 26  # the tiles cut off, lying: 52 x 26
 HEADERS = (ScoreReason.TRIPLE_HEADER, ScoreReason.DOUBLE_HEADER)
 # A legend's words start 40 px into the box (its mark first) and may run to 6 px before its
 # right edge: they are wrapped to that width, and a little less, so none is cut when drawn
@@ -113,11 +112,10 @@ def _spots(view: TableView, width: int, height: int,
             marks = {End.LEFT: (laid.ends[0].x, laid.ends[0].y),
                      End.RIGHT: (laid.ends[1].x, laid.ends[1].y)}
         return laid.spots, marks, laid.badge_radius
-    # Clear of the row of tiles cut off along the bottom, and still centred.
-    off = OFF_SIDE + 24 if layout.off else 0
-    figure = largest(layout, width, height - 2 * off, ribbon_names_width(layout, labels))
-    spots = tuple(replace(spot, y=spot.y + off) for spot in figure.spots)
-    return spots, {m.end: (m.x, m.y + off) for m in figure.marks}, figure.badge_radius
+    # Above the tray of tiles cut off along the bottom, centred in the rest.
+    figure = largest(layout, width, height - tray_room(len(layout.off), labels, width),
+                     ribbon_names_width(layout, labels))
+    return figure.spots, {m.end: (m.x, m.y) for m in figure.marks}, figure.badge_radius
 
 
 def tile_side(view: TableView, width: int, height: int, labels: TableLabels) -> int:
@@ -205,7 +203,7 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
     if layout.kind == "ribbons" and spots:
         _ribbon_names(canvas, draw, spots, palette, labels, area)
     if layout.off:
-        _cut_off(canvas, draw, layout.off, palette, labels, area)
+        draw_cut_off(canvas, draw, layout.off, palette, labels, area)
 
 
 ARROW = 13
@@ -244,22 +242,6 @@ def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequenc
         used = text(draw, (x, y), words, RIBBON_SIZE, palette.text, bold=True, anchor="rm",
                     max_width=RIBBON_WORDS)
         paste(canvas, _arrow(pointing, palette.accent), x - used - 10 - 2 * ARROW, y - ARROW)
-
-
-def _cut_off(canvas: Image.Image, draw: ImageDraw.ImageDraw, off: Sequence[Tile],
-             palette: Theme, labels: TableLabels, area: Rect) -> None:
-    """Kolbasa's tiles cut off, set aside in a row along the bottom of the area, named."""
-    left, _, right, bottom = area
-    gap = 6
-    caption = min(font(STATUS_SIZE).getlength(labels.cut_off), 300.0)
-    row = caption + 16 + len(off) * (2 * OFF_SIDE + gap) - gap
-    x = (left + right - row) / 2
-    y = bottom - OFF_SIDE / 2 - 8
-    text(draw, (x, y), labels.cut_off, STATUS_SIZE, palette.muted, anchor="lm", max_width=300)
-    x += caption + 16
-    for tile in off:
-        face_up(canvas, palette, x, y - OFF_SIDE / 2, tile.low, tile.high, OFF_SIDE, False)
-        x += 2 * OFF_SIDE + gap
 
 
 def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | None]]:

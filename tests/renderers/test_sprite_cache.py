@@ -12,7 +12,7 @@ from typing import Any, cast
 import pytest
 
 from engine import PlayerView
-from renderers import board, hand, result, sprites
+from renderers import cutoff, hand, result, sprites
 from renderers.snake import SIDES
 from renderers.sprites import Look, tile_sprite
 from renderers.themes import THEMES, find_theme
@@ -54,7 +54,7 @@ def reachable() -> set[tuple[int, bool, Look]]:
     playable, not or neither, and its dead ones; a hand's result."""
     found = {(side, standing, look) for side in SIDES for standing in (True, False)
              for look in (Look.PLAIN, Look.HIGHLIGHT)}
-    found.add((board.OFF_SIDE, False, Look.PLAIN))
+    found.add((cutoff.OFF_SIDE, False, Look.PLAIN))
     for side, dead_side in hand_sides():
         found |= {(side, True, look) for look in (Look.PLAIN, Look.HIGHLIGHT, Look.DIM)}
         if dead_side:
