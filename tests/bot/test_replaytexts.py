@@ -75,10 +75,10 @@ def test_a_pair_won_it_in_every_language_with_the_verb_for_two() -> None:
     first, second = (game.players[s].name for s in game.match.sides[ended.winner])
     points = ended.points[ended.winner]
     words = {"en": f"{first} and {second} won it: {points} point",
-             "ru": f"Кон за {first} и {second}: {points} очк",
+             "ru": f"Кон берут {first} и {second}: {points} очк",
              "id": f"{first} dan {second} menang ronde ini dan dapat {points} poin",
              "is": f"{first} og {second} unnu umferðina: {points} stig"}
-    labels = {"en": f"{first} & {second} won", "ru": f"победа {first} и {second}",
+    labels = {"en": f"{first} & {second} won", "ru": f"выигрывают {first} и {second}",
               "id": f"{first} & {second} menang", "is": f"{first} og {second} unnu"}
     for language, outcome in words.items():
         t = translator(language)

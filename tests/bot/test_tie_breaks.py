@@ -64,7 +64,7 @@ def test_a_tie_for_the_lowest_total_names_the_tiles_that_broke_it() -> None:
 
 
 @pytest.mark.parametrize(("language", "expected"), [
-    ("ru", "У игроков Budi и Ayu поровну: 42. Ничью решает младшая из "  # noqa: RUF001
+    ("ru", "У игроков Budi и Ayu поровну: 42. Решает младшая из "  # noqa: RUF001
            "засчитанных костяшек: 0-1 у игрока Budi против 0-2 у игрока Ayu."),  # noqa: RUF001
     ("id", "Budi dan Ayu sama-sama 42; seri ditentukan oleh kartu terendah yang dihitung: "
            "0-1 milik Budi lawan 0-2 milik Ayu."),
