@@ -213,7 +213,7 @@ async def test_a_russian_group_gets_its_replay_in_russian(group: Group) -> None:
         sent = await group.server.wait_for(lambda: group.server.animations(group.chat) or None)
     caption = plain(sent[0].caption or "")
     assert caption.startswith("🎞 Гапле, кон 1\n"), caption
-    assert re.search(r"(Кон бер(ёт|ут) .+: \d+ очк|Кон вничью)", caption), caption
+    assert re.search(r"(Кон бер(ёт|ут) .+: \d+ очк|Кон вничью)", caption), caption  # noqa: RUF001
     check_replay(group, sent[0], group.game().game_id, 0)
 
 
