@@ -28,27 +28,27 @@ from .simulation import LineHand, mask_of
 from .solver import Value, solve
 from .worlds import bins_of, build_world, place_hidden, replay_plan
 
-WIN_BONUS = 12.0  # what winning the hand is worth on top of its points
+WIN_BONUS = 12.0  # what winning the hand is worth on top of its points, where it counts
 STEPS = 12000  # simulated moves and solver nodes per decision: the work budget
 WORLDS = 40  # deals searched per decision: the iteration budget
 POOL = 160  # consistent deals drawn and weighed to pick those from
 OWN_TILES = 5  # search its own plays once it holds this few tiles
-EXACT_TILES = 9  # solve exactly once this few tiles are left in all hands
+EXACT_TILES = 11  # solve exactly once this few tiles are left in all hands
 
 
 def outcome_value(game: str, seat: int, side: int, result: HandEnded) -> float:
     """How good a finished hand is for ``seat`` (of ``side``), as its match sees it: pair
-    counts the partnership's points against the other's, gaple the seat's points against the
-    others' average, gaple-dead the others' average total against the seat's own (totals count
-    against their owner); winning the hand adds a bonus."""
+    counts the partnership's points against the other's and nothing else (its lead passes
+    round the table, so a hand won is worth its points alone), gaple the seat's points
+    against the others' average, gaple-dead the others' average total against the seat's own
+    (totals count against their owner); in these two, winning the hand adds a bonus."""
     points = result.points
     won = WIN_BONUS if result.winner == side else 0.0
     if variant(game).lowest_total_wins:
         totals = result.totals
         return (sum(totals) - totals[seat]) / (len(totals) - 1) - totals[seat] + won
     if len(points) == 2:  # two sides: what one wins the other loses
-        lost = WIN_BONUS if result.winner == 1 - side else 0.0
-        return float(points[side] - points[1 - side]) + won - lost
+        return float(points[side] - points[1 - side])
     others = (sum(points) - points[side]) / (len(points) - 1)
     return points[side] - others + won
 

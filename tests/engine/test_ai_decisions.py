@@ -14,7 +14,7 @@ from engine.ai import player
 
 SEAT_LEVELS = ("hard", "normal", "easy")  # then hard again
 PLAYED = {  # the record's digest of the hand ``played`` makes
-    "gaple": "9317a472a2b60a40",
+    "gaple": "0f05dd77bc3ced82",
     "gaple-dead": "2f7112d3d30ece71",
     "pair": "a0ce02f49bd6ad38",
     "kolbasa": "b87a324acd012c2e",
@@ -24,7 +24,7 @@ PLAYED = {  # the record's digest of the hand ``played`` makes
     "muggins": "69a81a2b297b82c6",
     "bergen": "ae36df2bca987596",
 }
-EXPERT_PAIR = "0e326bf9a49f1212"  # the digest of the pair hand ``expert_pair`` makes
+EXPERT_PAIR = "34b32646ca9c10e0"  # the digest of the pair hand ``expert_pair`` makes
 
 
 def played(game: str) -> str:
