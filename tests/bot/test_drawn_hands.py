@@ -4,6 +4,7 @@ points of play stand (never "nobody scores" over points that count)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bot_kit import plain
 
@@ -16,9 +17,11 @@ from engine import HandEnded, Match, table_view
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra")
 
 
-def drawn_first_hand(name: str, seats: int) -> tuple[Game, HandEnded]:
-    """A game of ``name`` whose first hand, played at random, nobody won (deals tried in turn)."""
-    for seed in range(2000):
+def first_hand_where(name: str, seats: int, wanted: Callable[[HandEnded], bool],
+                     tries: int = 3000) -> tuple[Game, HandEnded]:
+    """A game of ``name`` whose first hand, played at random, ended as ``wanted`` says (deals
+    tried in turn)."""
+    for seed in range(tries):
         rng = random.Random(seed)
         match = Match(name, seats, automate=True)
         match.deal_hand(random.Random(rng.random()))
@@ -27,11 +30,16 @@ def drawn_first_hand(name: str, seats: int) -> tuple[Game, HandEnded]:
             assert seat is not None
             match.apply(seat, rng.choice(match.legal_actions()))
         ended = match.hand.result
-        if ended is not None and ended.winner is None and any(ended.points):
+        if ended is not None and wanted(ended):
             players = [Player(n + 1, who) for n, who in enumerate(NAMES[:seats])]
             return Game(1, -1, Status.PLAYING, name, {}, 1, players, match, 0, "en",
                         Messages()), ended
-    raise AssertionError(f"no drawn {name} hand with points in 2000 deals")
+    raise AssertionError(f"no such {name} hand in {tries} deals")
+
+
+def drawn_first_hand(name: str, seats: int) -> tuple[Game, HandEnded]:
+    """A game of ``name`` whose first hand nobody won, with points."""
+    return first_hand_where(name, seats, lambda ended: ended.winner is None and any(ended.points))
 
 
 def result_lines(game: Game, ended: HandEnded, language: str) -> list[str]:

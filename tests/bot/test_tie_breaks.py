@@ -4,11 +4,11 @@ beats some), in every language; a hand won outright says nothing of a tie."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import pytest
 from bot_kit import plain
+from test_drawn_hands import first_hand_where
 
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
@@ -104,20 +104,8 @@ def test_a_hand_won_outright_says_nothing_of_a_tie() -> None:
 def blocked_bergen_nobody_won() -> tuple[Game, HandEnded]:
     """A first Bergen hand, played at random, blocked with a tie for the fewest pips among
     the players holding no double (deals tried in turn)."""
-    for seed in range(3000):
-        rng = random.Random(seed)
-        match = Match("bergen", 3, automate=True)
-        match.deal_hand(random.Random(rng.random()))
-        while not match.hand.over:
-            seat = match.to_move
-            assert seat is not None
-            match.apply(seat, rng.choice(match.legal_actions()))
-        ended = match.hand.result
-        if ended is not None and ended.reason is HandEndReason.BLOCKED and ended.winner is None:
-            players = [Player(n + 1, name) for n, name in enumerate(NAMES[:3])]
-            return Game(1, -1, Status.PLAYING, "bergen", {}, 1, players, match, 0, "en",
-                        Messages()), ended
-    raise AssertionError("no drawn blocked Bergen hand in 3000 deals")
+    return first_hand_where("bergen", 3, lambda ended: ended.reason is HandEndReason.BLOCKED
+                            and ended.winner is None)
 
 
 def test_a_drawn_bergen_hand_says_who_tied_among_those_holding_no_double() -> None:
