@@ -154,6 +154,12 @@ def configure(level: str, form: LogFormat, secrets: Secrets = ()) -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """``1 game``, ``2 games``: a count and its noun, for the operator's lines (English,
+    not the catalogues)."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def token_secrets(token: str) -> tuple[str, ...]:
     """What of a bot token must never be logged: the token, and its part after the colon (a
     URL may quote either)."""

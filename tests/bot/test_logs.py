@@ -15,7 +15,15 @@ from _pytest.capture import CaptureFixture
 
 from bot.config import config_from_env
 from bot.errors import ConfigError
-from bot.logs import LogFormat, bind, configure, log_handler, secrets_of, token_secrets
+from bot.logs import (
+    LogFormat,
+    bind,
+    configure,
+    counted,
+    log_handler,
+    secrets_of,
+    token_secrets,
+)
 from bot.serving.webserver import http_settings_from_env
 
 TOKEN = "123456789:AAEexampleexampleexampleexample0001"
@@ -139,3 +147,10 @@ def test_a_short_secret_is_hidden_only_where_it_is_a_password() -> None:
     env = {"TELEGRAM_BOT_TOKEN": TOKEN, "DATABASE_URL": "postgresql://bot:pass@db/domino"}
     secrets = secrets_of(config_from_env(env), http_settings_from_env(env))
     assert secrets[":pass@"] == ":<password>@" and "pass" not in secrets
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    assert [counted(n, "open game") for n in (0, 1, 2)] == [
+        "0 open games", "1 open game", "2 open games"]
+    assert counted(1, "worker live", "workers live") == "1 worker live"
+    assert counted(3, "worker live", "workers live") == "3 workers live"

@@ -45,3 +45,20 @@ async def test_a_debugging_receiver_logs_neither_secret(fleet: Fleet, tmp_path: 
     text = receiver.log.read_text()
     assert "'secret_token': '<webhook-secret>'" in text  # PTB's setWebhook line
     assert SECRET not in text and password not in text
+
+
+async def test_a_lone_worker_counts_in_english(fleet: Fleet) -> None:
+    """One worker, one shard: its lines say "1 shard", "1 worker live", not "1 shards"."""
+    fleet.settings["FLEET_SHARDS"] = "1"
+    worker = await fleet.add_worker("worker-1")
+    said: list[str] = []
+    for _ in range(600):
+        said = [line.split(" ", 3)[3] for line in worker.log.read_text().splitlines()]
+        if any("workers live" in line or "worker live" in line for line in said) and any(
+                line.startswith("bot.fleet.worker: took") for line in said):
+            break
+        await asyncio.sleep(0.05)
+    await worker.stop()
+    assert "bot.fleet.worker: fleet worker worker-1 started: 1 shard in the fleet" in said
+    assert "bot.fleet.worker: took 1 shard (1 now): 0 open games" in said
+    assert "bot.fleet.worker: 1 worker live: this one sends up to 30 a second" in said
