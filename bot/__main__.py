@@ -42,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from .logs import configure, secrets_of
 
-    configure(config.log_level, config.log_format, secrets_of(config, http))
+    secrets = secrets_of(config.token, http.webhook_secret, config.database_url)
+    configure(config.log_level, config.log_format, secrets)
     from .app import build_application
     from .launch import run
     from .storage.sqlite import held_alone

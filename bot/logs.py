@@ -19,14 +19,10 @@ import time
 from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
 from enum import StrEnum
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 from urllib.parse import unquote, urlsplit
 
 from .models import Game, Status
-
-if TYPE_CHECKING:
-    from .config import BotConfig
-    from .serving.webserver import HttpSettings
 
 _chat: ContextVar[int | None] = ContextVar("log_chat", default=None)
 _game: ContextVar[int | None] = ContextVar("log_game", default=None)
@@ -166,13 +162,14 @@ def token_secrets(token: str) -> tuple[str, ...]:
     return (token, token.partition(":")[2])
 
 
-def secrets_of(config: BotConfig, http: HttpSettings | None = None) -> dict[str, str]:
+def secrets_of(token: str, webhook_secret: str | None = None,
+               database_url: str | None = None) -> dict[str, str]:
     """Every secret a process's settings hold, each with its mark: the token, the webhook's
-    secret, and DATABASE_URL's password (as the URL quotes it and decoded)."""
-    hidden = dict.fromkeys(token_secrets(config.token), REDACTED)
-    if http is not None:
-        _hide(hidden, http.webhook_secret, "'{}'", "<webhook-secret>")
-    password = urlsplit(config.database_url or "").password or ""
+    secret, and DATABASE_URL's password (as the URL quotes it, and decoded)."""
+    hidden = dict.fromkeys(token_secrets(token), REDACTED)
+    if webhook_secret:
+        _hide(hidden, webhook_secret, "'{}'", "<webhook-secret>")
+    password = urlsplit(database_url or "").password or ""
     for form in {password, unquote(password)} - {""}:
         _hide(hidden, form, ":{}@", "<password>")
     return hidden

@@ -120,7 +120,8 @@ def test_the_webhook_secret_and_the_database_password_are_never_logged(
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
     try:
-        configure(config.log_level, config.log_format, secrets_of(config, http))
+        secrets = secrets_of(config.token, http.webhook_secret, config.database_url)
+        configure(config.log_level, config.log_format, secrets)
         logging.getLogger("telegram.ext.ExtBot").debug(
             "Calling Bot API endpoint `%s` with parameters `%s`", "setWebhook",
             {"url": http.webhook_url, "secret_token": "MySecretValue123"})
@@ -144,9 +145,9 @@ def test_the_webhook_secret_and_the_database_password_are_never_logged(
 def test_a_short_secret_is_hidden_only_where_it_is_a_password() -> None:
     """A short password would mangle ordinary words if replaced everywhere: only the URL's
     ``:password@`` is hidden then."""
-    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "DATABASE_URL": "postgresql://bot:pass@db/domino"}
-    secrets = secrets_of(config_from_env(env), http_settings_from_env(env))
+    secrets = secrets_of(TOKEN, "abc", "postgresql://bot:pass@db/domino")
     assert secrets[":pass@"] == ":<password>@" and "pass" not in secrets
+    assert secrets["'abc'"] == "'<webhook-secret>'" and "abc" not in secrets
 
 
 def test_counts_agree_with_their_nouns() -> None:
