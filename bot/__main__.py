@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import logging
 import sys
+from collections.abc import Sequence
 
-from .errors import ConfigError
+from .cli import program, version
+from .errors import ConfigError, StorageError
+
+EPILOG = ("Settings come from the environment and from a .env file in the current folder "
+          "(a variable already set wins): TELEGRAM_BOT_TOKEN is required. README.md's "
+          "Settings table lists every variable, .env.example shows them, and "
+          "docs/OPERATIONS.md says how to run, check and back up the bot.")
 
 
-def main() -> int:
+def arguments(argv: Sequence[str] | None) -> None:
+    """--help and --version answer and exit 0; anything else given is a usage error (2)."""
+    parser = argparse.ArgumentParser(
+        prog=program("bot"),
+        description="Run the domino bot: it polls Telegram, or takes a webhook when "
+                    "WEBHOOK_URL is set, until Ctrl-C or SIGTERM.",
+        epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=version())
+    parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments(argv)
     from .config import config_from_env, load_dotenv_file
     from .serving.webserver import http_settings_from_env
 
@@ -18,15 +40,24 @@ def main() -> int:
     except ConfigError as exc:
         print(f"domino-bot: {exc}", file=sys.stderr)
         return 2
-    from .logs import configure, token_secrets
+    from .logs import configure, secrets_of
 
-    configure(config.log_level, config.log_format, token_secrets(config.token))
+    secrets = secrets_of(config.token, http.webhook_secret, config.database_url)
+    configure(config.log_level, config.log_format, secrets)
     from .app import build_application
     from .launch import run
+    from .storage.sqlite import held_alone
     from .trim import limit_arenas
 
-    limit_arenas()  # before any thread allocates
-    return run(build_application(config, http=http))
+    with contextlib.ExitStack() as alone:
+        if config.database_url is None:  # PostgreSQL coordinates its processes itself
+            try:
+                alone.enter_context(held_alone(config.database_path))
+            except StorageError as error:
+                logging.getLogger("bot").critical("%s", error)
+                return 1
+        limit_arenas()  # before any thread allocates
+        return run(build_application(config, http=http))
 
 
 if __name__ == "__main__":

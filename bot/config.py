@@ -89,9 +89,18 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
         log_format=LogFormat(form),
         group_messages_per_minute=_positive(env, "GROUP_MESSAGES_PER_MINUTE", 20),
         messages_per_second=_positive(env, "MESSAGES_PER_SECOND", 30),
-        table_theme=env.get("TABLE_THEME", "").strip() or "classic",
+        table_theme=_theme(env),
         computer_pause=_seconds(env, "COMPUTER_PAUSE_SECONDS", 2.0),
     )
+
+
+def _theme(env: dict[str, str]) -> str:
+    from renderers import THEMES  # here: the backup tool reads this module, not the pictures
+
+    theme = (env.get("TABLE_THEME", "").strip() or "classic").lower()
+    if theme not in THEMES:
+        raise ConfigError(f"TABLE_THEME must be one of {', '.join(THEMES)}, not {theme!r}")
+    return theme
 
 
 def _positive(env: dict[str, str], name: str, default: int) -> int:

@@ -16,7 +16,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, JobQueue
 
 from .handlers.runtime import Runtime, runtime
-from .logs import bind
+from .logs import bind, counted
 from .models import Status
 from .serving.latency import stamp_arrival
 from .serving.webserver import Check
@@ -88,8 +88,9 @@ async def _telegram(context: ContextTypes.DEFAULT_TYPE) -> None:
             since = time.time() - TELEGRAM_CHECK_EVERY
             if info.last_error_message and info.last_error_date is not None \
                     and info.last_error_date.timestamp() > since:  # new since the last check
-                log.warning("Telegram reports a webhook error: %s (%d updates waiting)",
-                            info.last_error_message, info.pending_update_count)
+                log.warning("Telegram reports a webhook error: %s (%s waiting)",
+                            info.last_error_message,
+                            counted(info.pending_update_count, "update"))
         else:
             await context.bot.get_me()
     except TelegramError as error:

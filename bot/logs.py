@@ -4,8 +4,10 @@ as JSON lines (``LOG_FORMAT=json``, for log collectors), and never the token.
 The chat and the game come from context variables, not from each message: the update's own
 handler binds its chat (:func:`bind`), a committed change binds its game, and asyncio copies
 them into the tasks started meanwhile (a game's syncs), so every line logged on the way says
-where it belongs. :class:`Redacting` removes secrets (the token) from every line, whatever
-logged it: PTB's error texts quote the token, and httpx logs request URLs, which contain it.
+where it belongs. :class:`Redacting` removes secrets from every line, whatever logged it:
+the token (PTB's error texts quote it, and httpx logs request URLs, which contain it), the
+webhook's secret (PTB's debug lines quote setWebhook's parameters) and DATABASE_URL's
+password (:func:`secrets_of`).
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
 from enum import StrEnum
 from typing import TextIO
+from urllib.parse import unquote, urlsplit
 
 from .models import Game, Status
 
@@ -27,6 +30,11 @@ _game: ContextVar[int | None] = ContextVar("log_game", default=None)
 #: job run: warnings only.
 CHATTY = ("httpx", "httpcore", "aiohttp.access", "apscheduler")
 REDACTED = "<token>"
+#: A secret shorter than this is hidden only where it is quoted as such (``:password@``,
+#: ``'secret'``): alone, it would mangle ordinary words.
+SHORTEST_SECRET = 8
+#: Secrets, or secrets and what each is replaced by (a plain secret: by ``<token>``).
+Secrets = Mapping[str, str] | Iterable[str]
 
 
 log = logging.getLogger(__name__)
@@ -55,16 +63,18 @@ class Context(logging.Filter):
 
 
 class Redacting(logging.Filter):
-    """Replaces each secret in a record's message and traceback by ``<token>``."""
+    """Replaces each secret in a record's message and traceback by its mark (``<token>``,
+    ``<webhook-secret>``, ``<password>``), the longest first."""
 
-    def __init__(self, secrets: Iterable[str]) -> None:
+    def __init__(self, secrets: Secrets) -> None:
         super().__init__()
-        # The whole token, and its secret half alone (a URL may quote either).
-        self._secrets = sorted({s for s in secrets if len(s) >= 8}, key=len, reverse=True)
+        marks = secrets if isinstance(secrets, Mapping) else dict.fromkeys(secrets, REDACTED)
+        self._secrets = sorted(((s, m) for s, m in marks.items() if s),
+                               key=lambda pair: len(pair[0]), reverse=True)
 
     def redact(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, REDACTED)
+        for secret, mark in self._secrets:
+            text = text.replace(secret, mark)
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -116,7 +126,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False)
 
 
-def log_handler(form: LogFormat, secrets: Iterable[str] = (),
+def log_handler(form: LogFormat, secrets: Secrets = (),
                 stream: TextIO | None = None) -> logging.Handler:
     """A handler writing ``form`` lines to ``stream`` (stderr), with the chat and game
     context and the secrets redacted."""
@@ -127,7 +137,7 @@ def log_handler(form: LogFormat, secrets: Iterable[str] = (),
     return handler
 
 
-def configure(level: str, form: LogFormat, secrets: Iterable[str] = ()) -> None:
+def configure(level: str, form: LogFormat, secrets: Secrets = ()) -> None:
     """The process's logging: one handler on stderr (:func:`log_handler`), and the request
     loggers quiet."""
     handler = log_handler(form, secrets)
@@ -140,9 +150,36 @@ def configure(level: str, form: LogFormat, secrets: Iterable[str] = ()) -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """``1 game``, ``2 games``: a count and its noun, for the operator's lines (English,
+    not the catalogues)."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def token_secrets(token: str) -> tuple[str, ...]:
-    """What of a bot token must never be logged: the token, and its part after the colon."""
+    """What of a bot token must never be logged: the token, and its part after the colon (a
+    URL may quote either)."""
     return (token, token.partition(":")[2])
+
+
+def secrets_of(token: str, webhook_secret: str | None = None,
+               database_url: str | None = None) -> dict[str, str]:
+    """Every secret a process's settings hold, each with its mark: the token, the webhook's
+    secret, and DATABASE_URL's password (as the URL quotes it, and decoded)."""
+    hidden = dict.fromkeys(token_secrets(token), REDACTED)
+    if webhook_secret:
+        _hide(hidden, webhook_secret, "'{}'", "<webhook-secret>")
+    password = urlsplit(database_url or "").password or ""
+    for form in {password, unquote(password)} - {""}:
+        _hide(hidden, form, ":{}@", "<password>")
+    return hidden
+
+
+def _hide(hidden: dict[str, str], secret: str, quoted: str, mark: str) -> None:
+    """``secret`` where ``quoted`` quotes it, and anywhere when long enough."""
+    hidden[quoted.format(secret)] = quoted.format(mark)
+    if len(secret) >= SHORTEST_SECRET:
+        hidden[secret] = mark
 
 
 class StatusLines:

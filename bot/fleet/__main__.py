@@ -5,33 +5,49 @@
 - ``worker``: the bot, fed from the queue (DATABASE_URL, FLEET_SHARDS, WORKER_NAME; health
   and metrics on HTTP_PORT when set). It takes no webhook: WEBHOOK_URL is ignored.
 
-A bad setting is one line and exit 2; SIGINT or SIGTERM stops the process (exit 0).
+``--help`` says this (exit 0); a role it does not know is a usage error, and a bad setting
+one line, both exit 2; SIGINT or SIGTERM stops the process (exit 0).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import os
 import signal
 import sys
+from collections.abc import Sequence
 
+from ..cli import program, version
 from ..errors import ConfigError
 
-USAGE = "usage: python -m bot.fleet receiver|worker"
 log = logging.getLogger("bot")
+EPILOG = ("Settings come from the environment and from a .env file in the current folder: "
+          "the bot's (TELEGRAM_BOT_TOKEN, ...) and the fleet's (DATABASE_URL, FLEET_SHARDS, "
+          "WORKER_NAME); README.md's fleet section lists them, docs/OPERATIONS.md says how to "
+          "run and watch a fleet.")
 
 
-def main(argv: list[str] | None = None) -> int:
+def role_of(argv: Sequence[str] | None) -> str:
+    """The role asked for; --help and --version answer and exit 0, a wrong word exits 2."""
+    parser = argparse.ArgumentParser(
+        prog=program("bot.fleet"), epilog=EPILOG,
+        description="Run one process of a fleet: the bot on PostgreSQL, over many processes.")
+    parser.add_argument("role", choices=("receiver", "worker"),
+                        help="receiver: takes Telegram's webhook into the queue (WEBHOOK_URL, "
+                             "WEBHOOK_SECRET, HTTP_PORT); worker: plays the queued updates")
+    parser.add_argument("--version", action="version", version=version())
+    role: str = parser.parse_args(argv).role
+    return role
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    role = role_of(argv)
     from ..config import config_from_env, load_dotenv_file
     from ..serving.webserver import http_settings_from_env
     from .settings import fleet_settings_from_env
 
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1 or args[0] not in ("receiver", "worker"):
-        print(USAGE, file=sys.stderr)
-        return 2
-    role = args[0]
     load_dotenv_file()
     env = dict(os.environ)
     try:
@@ -48,9 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"domino-bot fleet {role}: {exc}", file=sys.stderr)
         return 2
-    from ..logs import configure, token_secrets
+    from ..logs import configure, secrets_of
 
-    configure(config.log_level, config.log_format, token_secrets(config.token))
+    secrets = secrets_of(config.token, http.webhook_secret, config.database_url)
+    configure(config.log_level, config.log_format, secrets)
     if role == "worker":
         from ..app import build_application
         from ..launch import run

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Collection
 
 import asyncpg  # type: ignore[import-untyped]
 
+from ..logs import counted
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
 from ..waiting import wait_set
@@ -75,8 +76,8 @@ class Feeder:
                 async with asyncio.timeout(grace):
                     await done
             except TimeoutError:
-                log.warning("%d handlers of shards given back still running: left behind",
-                            sum(not r.done() for r in running))
+                log.warning("%s of shards given back still running: left behind",
+                            counted(sum(not r.done() for r in running), "handler"))
                 return False
         return True
 
@@ -105,7 +106,8 @@ class Feeder:
             try:
                 await self.pull()
                 if failing:
-                    log.info("reading the update queue again after %d failures", failing)
+                    log.info("reading the update queue again after %s",
+                             counted(failing, "failure"))
                 failing = 0
             except Exception as error:  # the database went away: the next round tries again
                 failing += 1

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 
 import asyncpg  # type: ignore[import-untyped]
 
+from ..logs import counted
 from .background import ended
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ class Listener:
                 for channel, heard in self.channels.items():
                     await conn.add_listener(channel, _callback(heard))
                 if attempt > 1:
-                    log.info("listening again after %d attempts", attempt - 1)
+                    log.info("listening again after %s", counted(attempt - 1, "attempt"))
                 attempt, delay = 1, 0.5
                 for heard in self.channels.values():
                     heard(None)

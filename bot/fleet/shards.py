@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Collection
 import asyncpg  # type: ignore[import-untyped]
 
 from ..errors import StorageError
+from ..logs import counted
 from ..storage import fleet as sql
 from .background import ended
 from .settings import LOCK_APPLICATION
@@ -89,7 +90,8 @@ class ShardKeeper:
                     self._conn = await asyncpg.connect(
                         self.url, server_settings={"application_name": LOCK_APPLICATION})
                     if attempt > 1:
-                        log.info("shard locks: connected again after %d attempts", attempt - 1)
+                        log.info("shard locks: connected again after %s",
+                                 counted(attempt - 1, "attempt"))
                     attempt, delay = 1, self.tick
                 await self.balance()
                 await asyncio.sleep(self.tick)
@@ -126,8 +128,8 @@ class ShardKeeper:
         assert conn is not None
         live = await sql.live_workers(conn, LOCK_APPLICATION)
         if live != self.live:
-            log.info("%d workers live: this one's share is %d shards", live,
-                     math.ceil(self.shards / live))
+            log.info("%s: this one's share is %s", counted(live, "worker live", "workers live"),
+                     counted(math.ceil(self.shards / live), "shard"))
             self.live = live
         target = math.ceil(self.shards / live)
         if len(self.owned) > target:
@@ -167,7 +169,7 @@ class ShardKeeper:
         if not self.owned:
             return
         lost, self.owned = self.owned, frozenset()
-        log.warning("lost %d shards with the lock connection", len(lost))
+        log.warning("lost %s with the lock connection", counted(len(lost), "shard"))
         try:
             await self.on_give(lost)
         except Exception:

@@ -24,6 +24,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from ..handlers.runtime import KEY, Runtime
+from ..logs import counted
 from ..publishing.ratelimit import RAISE_MARGIN
 from ..storage import fencing
 from ..storage import fleet as sql
@@ -84,8 +85,8 @@ class FleetWorker:
         self.listener.start()
         self.keeper.start()
         self._purging = asyncio.create_task(self._purge(), name="fleet-purge")
-        log.info("fleet worker %s started: %d shards in the fleet", self.settings.worker_name,
-                 self.settings.shards)
+        log.info("fleet worker %s started: %s in the fleet", self.settings.worker_name,
+                 counted(self.settings.shards, "shard"))
 
     async def stop(self) -> None:
         """Give every shard back (what is in flight finishes), then stop listening."""
@@ -118,8 +119,8 @@ class FleetWorker:
             rt.publisher.request(game_id)
         await rt.timers.resume(games)
         self.feeder.own(shards)
-        log.info("took %d shards (%d now): %d open games", len(shards),
-                 len(self.keeper.owned) + len(shards), len(games))
+        log.info("took %s (%d now): %s", counted(len(shards), "shard"),
+                 len(self.keeper.owned) + len(shards), counted(len(games), "open game"))
 
     async def give(self, shards: frozenset[int]) -> None:
         """Let ``shards`` go: stop pulling, finish in flight, cancel timers, evict."""
@@ -139,7 +140,8 @@ class FleetWorker:
                 await held.enter_async_context(rt.locks.game(game_id))
             rt.service.evict(shards, count)  # and what waits for one finds the game gone
         rt.status_lines.forget(g.game_id for g in games)
-        log.info("gave back %d shards: %d games left memory", len(shards), len(games))
+        log.info("gave back %s: %s memory", counted(len(shards), "shard"),
+                 counted(len(games), "game left", "games left"))
 
     # --- updates -----------------------------------------------------------------------------
     async def handle(self, row: QueuedUpdate) -> None:
@@ -245,7 +247,8 @@ class FleetWorker:
                 continue  # (the keeper says so)
             self.rt.limiter.share_overall(live)
             if live != seen:
-                log.info("%d workers live: this one sends up to %d a second", live,
+                log.info("%s: this one sends up to %d a second", counted(live, "worker live",
+                                                                          "workers live"),
                          max(1, self.rt.limiter.limits.overall[0] // live))
                 seen = live
 
@@ -268,5 +271,5 @@ class FleetWorker:
             return 0
         gone = await sql.forget_done(self.pool, owned, (now or time.time()) - KEEP_DONE)
         if gone:
-            log.info("trimmed %d handled updates", gone)
+            log.info("trimmed %s", counted(gone, "handled update"))
         return gone

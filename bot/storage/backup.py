@@ -6,11 +6,14 @@ snapshot through SQLite itself, and in WAL mode it does not block the bot's writ
 
     python -m bot.storage.backup DEST [--database PATH]
 
-DEST is a file, or an existing folder (the copy is then named for the time). The database is
+DEST is a file, or a folder: one that exists, or any DEST ending in ``/`` (made if missing;
+its parent must exist). In a folder the copy is named for the time,
+``dominoes-YYYYMMDD-HHMMSS.sqlite3``. The database is
 ``--database``, else ``DATABASE_PATH`` (from the environment or ``.env``, as the bot reads it).
 The copy is written beside DEST under a temporary name, checked with ``PRAGMA
 integrity_check``, and only then renamed to DEST: a failed backup never leaves a half copy.
-Prints one line; exit 0 on success, 1 on failure, 2 on a usage error.
+Prints one line; exit 0 on success, 1 on failure, 2 on a usage error. The copy is readable
+by its owner alone (mode 0600): it holds every group's games.
 
 Restore: stop the bot; copy the backup over the database file; delete the database's ``-wal``
 and ``-shm`` files if they are there (they belong to the old database); start the bot.
@@ -33,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from ..cli import program
 from ..config import BotConfig, load_dotenv_file
 from ..errors import StorageError
 from .core import is_postgres_url
@@ -64,11 +68,14 @@ def database_path(env: Mapping[str, str] | None = None) -> Path:
     return Path(text) if text else Path(str(_DEFAULT_DATABASE))
 
 
-def back_up(database: Path, destination: Path) -> Backup:
-    """Copy ``database`` to ``destination`` (a file, or a folder to name one in)."""
+def back_up(database: Path, destination: Path, *, folder: bool = False) -> Backup:
+    """Copy ``database`` to ``destination`` (a file, or a folder to name one in; with
+    ``folder``, a folder, made when missing)."""
     started = time.monotonic()
     if not database.is_file():
         raise BackupError(f"no database at {database}")
+    if folder:
+        _make_folder(destination)
     if destination.is_dir():
         destination = destination / f"dominoes-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
     if destination.exists() and destination.samefile(database):
@@ -88,6 +95,21 @@ def back_up(database: Path, destination: Path) -> Backup:
         raise BackupError(f"cannot write {destination}: {error.strerror or error}") from None
     _sync_folder(destination.parent)
     return Backup(destination, destination.stat().st_size, time.monotonic() - started)
+
+
+def _make_folder(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise BackupError(f"{folder} is a file, not a folder: choose another destination")
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as error:
+        raise BackupError(f"cannot write {folder}: {error.strerror or error}") from None
+
+
+def names_folder(text: str) -> bool:
+    """Whether a destination as typed names a folder: it ends with a path separator
+    (``backups/``; a Path would drop that slash)."""
+    return text.endswith(tuple(sep for sep in ("/", os.sep, os.altsep) if sep))
 
 
 def _create(temporary: Path) -> None:
@@ -143,10 +165,13 @@ def _sync_folder(folder: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.storage.backup",
-        description="Write a consistent copy of the bot's live SQLite database.",
+        prog=program("bot.storage.backup"),
+        description="Write a consistent copy of the bot's live SQLite database, safe while "
+                    "the bot runs.",
     )
-    parser.add_argument("destination", type=Path, help="a file, or an existing folder")
+    parser.add_argument("destination", help="a file, or a folder (an existing one, or a name "
+                                            "ending in / made if missing): the copy is then "
+                                            "named for the time")
     parser.add_argument(
         "--database", help="the database (default: DATABASE_PATH, as the bot reads it)"
     )
@@ -157,7 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     database = Path(args.database) if args.database else database_path()
     try:
-        backup = back_up(database, args.destination)
+        backup = back_up(database, Path(args.destination),
+                         folder=names_folder(args.destination))
     except BackupError as error:
         print(f"backup failed: {error}", file=sys.stderr)
         return 1

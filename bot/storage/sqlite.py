@@ -1,12 +1,15 @@
-"""SQLite (aiosqlite), the default engine: one file, one connection, one process."""
+"""SQLite (aiosqlite), the default engine: one file, one connection, one process (which
+:func:`held_alone` makes sure of)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sqlite3
+import sys
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -178,3 +181,78 @@ def _probe(path: Path) -> None:
     left behind (a refused aiosqlite connection leaves its thread to a closing loop)."""
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute("PRAGMA user_version").fetchone()
+
+
+# --- one bot a database --------------------------------------------------------------------
+
+#: Where Windows' lock sits in the lock file: past the pid, which another process must still
+#: be able to read (a region msvcrt locks cannot be read by others).
+_WINDOWS_LOCK_AT = 1 << 20
+
+
+@contextlib.contextmanager
+def held_alone(path: Path) -> Iterator[None]:
+    """Run a bot on ``path`` only while no other does: an exclusive lock on ``<path>.lock``
+    (holding this process's pid), kept until the block ends or the process does. The OS frees
+    it when the process dies, SIGKILL included, so a killed bot never blocks its own restart.
+    What only reads the database (the backup, the copy to PostgreSQL) does not take it.
+
+    A second bot raises :class:`StorageError`, one line naming the database and the other's
+    pid. Where the lock file cannot be made (a folder not writable) nothing is held: opening
+    the database says why next. The file stays when the bot stops (removing it would let two
+    bots lock two different files); it is harmless."""
+    lock = path.with_name(f"{path.name}.lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        descriptor = -1
+    try:
+        if descriptor >= 0:
+            if not _lock(descriptor):
+                raise StorageError(f"cannot open the database {path}: another bot"
+                                   f"{_holder(descriptor)} is using it: stop that one first, "
+                                   "or set another DATABASE_PATH")
+            os.ftruncate(descriptor, 0)
+            os.lseek(descriptor, 0, os.SEEK_SET)
+            os.write(descriptor, f"{os.getpid()}\n".encode())
+        yield
+    finally:
+        if descriptor >= 0:
+            os.close(descriptor)  # frees the lock
+
+
+def _lock(descriptor: int) -> bool:
+    """Lock the file without waiting; False when another process holds it. Where the file
+    cannot be locked at all (no such call here, a filesystem without locks), True: the bot
+    runs unguarded, as it did before."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        os.lseek(descriptor, _WINDOWS_LOCK_AT, os.SEEK_SET)
+        try:
+            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+        except OSError:  # Windows says only that the region is locked
+            return False
+        return True
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (BlockingIOError, PermissionError):
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _holder(descriptor: int) -> str:
+    """`` (pid 1234)``: the lock holder's pid as it wrote it, or nothing when unknown."""
+    try:
+        os.lseek(descriptor, 0, os.SEEK_SET)
+        text = os.read(descriptor, 32).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return f" (pid {text})" if text.isdigit() else ""

@@ -182,3 +182,40 @@ def test_command_bad_paths_are_one_line_and_a_failure(tmp_path: Path) -> None:
     for args, env, message in cases:
         assert run(args, tmp_path, **env) == (1, "", message), args
     assert sorted(p.name for p in tmp_path.iterdir()) == ["live.sqlite3", "notes.txt"]
+
+
+def test_a_destination_ending_in_a_slash_is_a_folder_made_for_it(tmp_path: Path) -> None:
+    live = tmp_path / "data" / "dominoes.sqlite3"
+    live.parent.mkdir()
+    db = writing_database(live)
+    commit_moves(db, 2)
+    (tmp_path / ".env").write_text(f"TELEGRAM_BOT_TOKEN={TOKEN}\n")
+    try:
+        first = run(["backups/"], tmp_path)
+        second = run([f"more{os.sep}"], tmp_path)
+    finally:
+        db.close()
+    for (code, out, err), folder in ((first, "backups"), (second, "more")):
+        made = list((tmp_path / folder).iterdir())
+        assert len(made) == 1 and made[0].name.startswith("dominoes-"), made
+        size = made[0].stat().st_size
+        assert (code, out, err) == (0, f"backed up data/dominoes.sqlite3 to {folder}/"
+                                       f"{made[0].name} ({size} bytes, integrity ok)\n", "")
+        assert rows(made[0]) == (2, 2, "ok")
+    code, out, err = run(["nowhere/backups/"], tmp_path, DATABASE_PATH=str(live))
+    assert (code, out) == (1, "")
+    assert err == "backup failed: cannot write nowhere/backups: No such file or directory\n"
+
+
+def test_the_installed_command_names_itself(tmp_path: Path) -> None:
+    """``domino-bot-backup --help`` says its own name, as pip's launcher runs it."""
+    launcher = tmp_path / "domino-bot-backup"
+    launcher.write_text("import sys\nfrom bot.storage.backup import main\nsys.exit(main())\n")
+    done = subprocess.run(
+        [sys.executable, str(launcher), "--help"], cwd=tmp_path, capture_output=True,
+        text=True, timeout=60, check=False,
+        env={"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)})
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("usage: domino-bot-backup [-h]")
+    code, out, err = run(["--help"], tmp_path)
+    assert (code, err) == (0, "") and out.startswith("usage: python -m bot.storage.backup [-h]")

@@ -36,6 +36,7 @@ def test_defaults() -> None:
     {"TELEGRAM_BOT_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"},
     {"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "ftp://x"},
     {"TELEGRAM_BOT_TOKEN": TOKEN, "GROUP_MESSAGES_PER_MINUTE": "0"},
+    {"TELEGRAM_BOT_TOKEN": TOKEN, "TABLE_THEME": "pink"},
 ])
 def test_bad_settings_raise_config_error(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
@@ -54,3 +55,18 @@ def test_bot_stops_with_one_clear_line(tmp_path: Path, token: str) -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "TELEGRAM_BOT_TOKEN" in lines[0]
     assert "Traceback" not in result.stderr
+
+
+def test_a_theme_that_does_not_exist_is_one_line_naming_the_themes(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "TELEGRAM_BOT_TOKEN": TOKEN, "TABLE_THEME": "pink"}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env | {"PYTHONPATH": str(Path.cwd())},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "domino-bot: TABLE_THEME must be one of classic, dark, not 'pink'\n"
+
+
+def test_a_theme_is_read_in_any_case() -> None:
+    assert config_from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "TABLE_THEME": " Dark "}
+                           ).table_theme == "dark"

@@ -11,10 +11,20 @@ import logging
 import re
 
 import pytest
+from _pytest.capture import CaptureFixture
 
 from bot.config import config_from_env
 from bot.errors import ConfigError
-from bot.logs import LogFormat, bind, log_handler, token_secrets
+from bot.logs import (
+    LogFormat,
+    bind,
+    configure,
+    counted,
+    log_handler,
+    secrets_of,
+    token_secrets,
+)
+from bot.serving.webserver import http_settings_from_env
 
 TOKEN = "123456789:AAEexampleexampleexampleexample0001"
 
@@ -95,3 +105,53 @@ def test_the_format_is_a_setting() -> None:
     assert config_from_env({**base, "LOG_FORMAT": "JSON"}).log_format is LogFormat.JSON
     with pytest.raises(ConfigError, match=r"^LOG_FORMAT must be text or json, not 'xml'$"):
         config_from_env({**base, "LOG_FORMAT": "xml"})
+
+
+def test_the_webhook_secret_and_the_database_password_are_never_logged(
+    capsys: CaptureFixture[str],
+) -> None:
+    """Through the process's own logging (:func:`configure`, as ``python -m bot`` and
+    ``python -m bot.fleet`` set it up): PTB's debug line quotes setWebhook's secret_token,
+    and a URL may quote the database's password."""
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "LOG_LEVEL": "DEBUG",
+           "WEBHOOK_URL": "https://bot.example/telegram", "WEBHOOK_SECRET": "MySecretValue123",
+           "DATABASE_URL": "postgresql://domino:pa%40ss-word-1@db.example:5432/domino"}
+    config, http = config_from_env(env), http_settings_from_env(env)
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        secrets = secrets_of(config.token, http.webhook_secret, config.database_url)
+        configure(config.log_level, config.log_format, secrets)
+        logging.getLogger("telegram.ext.ExtBot").debug(
+            "Calling Bot API endpoint `%s` with parameters `%s`", "setWebhook",
+            {"url": http.webhook_url, "secret_token": "MySecretValue123"})
+        logging.getLogger("bot.storage").warning(
+            "cannot reach %s (password pa@ss-word-1 rejected)", env["DATABASE_URL"])
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in handlers:
+            root.addHandler(handler)
+        root.setLevel(level)
+    lines = [line.split(" ", 2)[2] for line in capsys.readouterr().err.splitlines()]
+    assert lines == [
+        "DEBUG telegram.ext.ExtBot: Calling Bot API endpoint `setWebhook` with parameters "
+        "`{'url': 'https://bot.example/telegram', 'secret_token': '<webhook-secret>'}`",
+        "WARNING bot.storage: cannot reach postgresql://domino:<password>@db.example:5432/domino "
+        "(password <password> rejected)",
+    ]
+
+
+def test_a_short_secret_is_hidden_only_where_it_is_a_password() -> None:
+    """A short password would mangle ordinary words if replaced everywhere: only the URL's
+    ``:password@`` is hidden then."""
+    secrets = secrets_of(TOKEN, "abc", "postgresql://bot:pass@db/domino")
+    assert secrets[":pass@"] == ":<password>@" and "pass" not in secrets
+    assert secrets["'abc'"] == "'<webhook-secret>'" and "abc" not in secrets
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    assert [counted(n, "open game") for n in (0, 1, 2)] == [
+        "0 open games", "1 open game", "2 open games"]
+    assert counted(1, "worker live", "workers live") == "1 worker live"
+    assert counted(3, "worker live", "workers live") == "3 workers live"

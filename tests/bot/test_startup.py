@@ -320,3 +320,81 @@ async def test_an_http_port_already_taken_is_one_line(telegram: FakeTelegramServ
             assert await bot.ended() == 2
     assert bot.unstamped() == [
         f"CRITICAL bot: cannot serve HTTP on 127.0.0.1:{port}: address already in use"]
+
+
+async def finish(folder: Path, *args: str, module: str = "bot", **settings: str
+                 ) -> tuple[int, str, str]:
+    """Run ``python -m module args`` to its end without blocking the fake server's loop."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", module, *args, cwd=folder, env=bot_env(folder, **settings),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), WAIT)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+async def test_a_second_bot_on_the_same_database_is_refused(telegram: FakeTelegramServer,
+                                                           tmp_path: Path) -> None:
+    database = tmp_path / "bot.sqlite3"
+    async with bot_process(tmp_path, **server_settings(telegram)) as first:
+        await first.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+        code, out, err = await finish(tmp_path, **server_settings(
+            telegram, HTTP_PORT=str(free_port())))
+        assert (code, out) == (1, ""), err
+        assert [STAMP.sub("", line) for line in err.splitlines()] == [
+            f"CRITICAL bot: cannot open the database {database}: another bot (pid "
+            f"{first.process.pid}) is using it: stop that one first, or set another "
+            "DATABASE_PATH"]
+        # What reads the database beside the bot still works: the backup (the copy to
+        # PostgreSQL reads it the same way).
+        code, out, err = await finish(tmp_path, "backups/", module="bot.storage.backup")
+        assert (code, err) == (0, ""), err
+        assert out.startswith(f"backed up {database} to backups/dominoes-")
+        os.killpg(first.process.pid, signal.SIGKILL)  # no clean stop: the OS frees the lock
+        await first.process.wait()
+    async with bot_process(tmp_path, **server_settings(telegram)) as again:
+        await again.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+        again.process.send_signal(signal.SIGTERM)
+        assert await again.ended() == 0
+    assert again.unstamped() == STARTED + STOPPED
+
+
+def test_help_and_version_answer_without_starting_the_bot(tmp_path: Path) -> None:
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path,
+                              env=bot_env(tmp_path, TELEGRAM_BOT_TOKEN=OTHER_TOKEN,
+                                          TELEGRAM_API_BASE_URL="http://127.0.0.1:9"),
+                              capture_output=True, text=True, timeout=WAIT, check=False)
+
+    shown = command("--help")
+    assert (shown.returncode, shown.stderr) == (0, ""), shown.stderr
+    assert shown.stdout.startswith("usage: python -m bot [-h] [--version]")
+    assert "environment" in shown.stdout and ".env" in shown.stdout
+    assert "README" in shown.stdout
+    version = command("--version")
+    assert (version.returncode, version.stdout, version.stderr) == (0, "domino-bot 0.1.0\n", "")
+    wrong = command("--polling")
+    assert (wrong.returncode, wrong.stdout) == (2, "")
+    assert wrong.stderr.splitlines() == [
+        "usage: python -m bot [-h] [--version]",
+        "python -m bot: error: unrecognized arguments: --polling"]
+    assert not (tmp_path / "bot.sqlite3").exists()  # none of them started the bot
+
+
+async def test_a_debugging_webhook_bot_never_logs_its_secret(telegram: FakeTelegramServer,
+                                                             tmp_path: Path) -> None:
+    secret = "MySecretValue123"
+    settings = server_settings(telegram, LOG_LEVEL="DEBUG", HTTP_PORT=str(free_port()),
+                               WEBHOOK_URL="https://bot.example/telegram",
+                               WEBHOOK_SECRET=secret)
+    async with bot_process(tmp_path, **settings) as bot:
+        await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+        bot.process.send_signal(signal.SIGTERM)
+        assert await bot.ended() == 0
+    assert "'secret_token': '<webhook-secret>'" in bot.text()  # PTB's setWebhook line
+    assert secret not in bot.text()

@@ -1,0 +1,64 @@
+"""``python -m bot.fleet`` as an operator meets it: --help answers (exit 0), a wrong role is a
+usage error (exit 2), and a receiver debugging on a real PostgreSQL never logs the webhook
+secret or the database's password."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+from fleet_kit import ROOT, SECRET, Fleet
+
+USAGE = "usage: python -m bot.fleet [-h] [--version] {receiver,worker}"
+
+def fleet_command(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot.fleet", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_help_is_an_answer_and_a_wrong_role_a_usage_error() -> None:
+    shown = fleet_command("--help")
+    assert (shown.returncode, shown.stderr) == (0, "")
+    assert shown.stdout.startswith(USAGE)
+    assert "receiver" in shown.stdout and "worker" in shown.stdout and "README" in shown.stdout
+    wrong = fleet_command("balancer")
+    assert (wrong.returncode, wrong.stdout) == (2, "")
+    assert wrong.stderr.splitlines()[0] == USAGE
+    assert wrong.stderr.splitlines()[-1].startswith(
+        "python -m bot.fleet: error: argument role: invalid choice: 'balancer'")
+    assert fleet_command().returncode == 2
+
+
+async def test_a_debugging_receiver_logs_neither_secret(fleet: Fleet, tmp_path: Path) -> None:
+    password = "Sekr3tPassw0rd"  # PostgreSQL trusts the test's connections: any password does
+    assert fleet.database_url is not None
+    fleet.database_url = fleet.database_url.replace("postgres@", f"postgres:{password}@")
+    fleet.settings["LOG_LEVEL"] = "DEBUG"
+    receiver = await fleet.add_receiver("receiver-1")
+    for _ in range(600):  # setWebhook is called beside serving: until it is done
+        if "webhook registered" in receiver.log.read_text():
+            break
+        await asyncio.sleep(0.05)
+    await receiver.stop()
+    text = receiver.log.read_text()
+    assert "'secret_token': '<webhook-secret>'" in text  # PTB's setWebhook line
+    assert SECRET not in text and password not in text
+
+
+async def test_a_lone_worker_counts_in_english(fleet: Fleet) -> None:
+    """One worker, one shard: its lines say "1 shard", "1 worker live", not "1 shards"."""
+    fleet.settings["FLEET_SHARDS"] = "1"
+    worker = await fleet.add_worker("worker-1")
+    said: list[str] = []
+    for _ in range(600):
+        said = [line.split(" ", 3)[3] for line in worker.log.read_text().splitlines()]
+        if any("workers live" in line or "worker live" in line for line in said) and any(
+                line.startswith("bot.fleet.worker: took") for line in said):
+            break
+        await asyncio.sleep(0.05)
+    await worker.stop()
+    assert "bot.fleet.worker: fleet worker worker-1 started: 1 shard in the fleet" in said
+    assert "bot.fleet.worker: took 1 shard (1 now): 0 open games" in said
+    assert "bot.fleet.worker: 1 worker live: this one sends up to 30 a second" in said
