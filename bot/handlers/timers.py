@@ -7,6 +7,8 @@ same for the games of each shard it takes, and cancels their jobs when it gives 
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -87,7 +89,11 @@ class Timers:
         games = self.service.open_games() if games is None else games
         for game in sorted(games, key=lambda g: g.deadline or 0.0):
             if game.deadline is not None and game.deadline <= self.clock():
-                await self.expire(game.game_id, game.move_no)
+                # In a context of its own: the change binds the game to the log lines of the
+                # task that made it (bot.logs.bind), and this task goes on to the process's
+                # own lines ("resumed", "took ... shards"), which concern no game.
+                await asyncio.create_task(self.expire(game.game_id, game.move_no),
+                                          context=contextvars.copy_context())
             else:
                 self.schedule(game)
 
