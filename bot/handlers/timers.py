@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from telegram.ext import ContextTypes, JobQueue
 
+from ..errors import UserError
 from ..models import Game, Status
 from ..service import GameService
 from ..service.locks import Locks
@@ -122,15 +123,20 @@ class Timers:
             else:
                 action = {"turn": self.service.expire, "warn": self.service.warn}[kind]
                 await self._locked(action, game_id, move_no)
+        except UserError as refusal:
+            # Expected: another process made this turn's move first (a fleet's shard changing
+            # hands), and the commit's check refused this one; memory was read again.
+            log.info("%s job of game %s refused: %s", kind, game_id, refusal.message)
+            self._again(game_id)
         except Exception:
             log.exception("%s job of game %s failed", kind, game_id)
             if kind == "computer":
                 self._again(game_id)
 
     def _again(self, game_id: int) -> None:
-        """A computer's move failed (memory was behind the database: it was read again):
-        its jobs are armed again from the state read, so the game never waits for a move
-        nobody will make."""
+        """A computer's move failed, or a timer's move was refused (memory was behind the
+        database: it was read again): its jobs are armed again from the state read, so the
+        game never waits for a move nobody will make."""
         game = self.service.game(game_id)
         if game is not None:
             self.schedule(game)
