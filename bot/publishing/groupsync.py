@@ -100,7 +100,19 @@ class GroupSync:
     async def _drain_outbox(self, game_id: int) -> None:
         game = self.service.game(game_id)
         thread_id = game.thread_id if game is not None else None
+        # What a lobby queues calls its players to the start (the table is ready, or open
+        # the private chat first): once the game has started, it is dropped unsent. (Start
+        # sets the status before its commit, so its own announcements never read as the
+        # lobby's.)
+        lobby = game is not None and game.status is Status.LOBBY
         for item in await self.service.storage.pending_outbox(game_id):
+            if lobby and self.limiter is not None:
+                await self.limiter.ready(item.chat_id)  # held back by the group's budget?
+            if lobby and game is not None and _started(game):
+                log.info("announcement %s of game %s dropped: the game has started",
+                         item.id, game_id)
+                await self.service.storage.outbox_done(item.id)
+                continue
             markup = None
             if item.buttons:
                 markup = InlineKeyboardMarkup(
@@ -281,6 +293,12 @@ class GroupSync:
         final = await self.messenger.drawn(Draft("final", caption, None, drawing=drawing))
         if not await self.messenger.edit(game.chat_id, message_id, final):
             await self.messenger.retire(game.chat_id, message_id, delete=False)
+
+
+def _started(game: Game) -> bool:
+    """The lobby has become a game (not merely closed: a cancel's or a topic's
+    announcements are still told)."""
+    return game.status is not Status.LOBBY and game.match is not None
 
 
 def _seen(game: Game, hand_number: int) -> int | None:

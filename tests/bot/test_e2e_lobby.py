@@ -365,3 +365,21 @@ async def test_the_rules_say_the_target_of_every_table_size(group: Group) -> Non
                           "points.")
     one_target = next(text for text in group.texts() if text.startswith("Muggins"))
     assert "the target is" not in one_target
+
+
+async def test_a_call_to_start_held_back_by_the_groups_budget_is_dropped_once_started(
+    group: Group,
+) -> None:
+    """The group's budget holds back "the table is ready: press Start"; its creator presses
+    Start meanwhile: when its turn to go comes, the call is dropped, not sent late."""
+    async with group.bot(group_messages_per_minute=2, group_rate_period=3.0):
+        await group.open_table("pair")  # the lobby sent, then edited for each join
+        assert not group.said("the table is ready")
+        lobby = group.lobby()
+        record = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: record.answered)
+        game = group.game()
+        await group.server.wait_for(lambda: game.messages.table_message is not None,
+                                    timeout=20, message="the table was not posted")
+        await group.runtime.publisher.idle()  # type: ignore[union-attr]
+    assert not group.said("the table is ready"), group.texts()
