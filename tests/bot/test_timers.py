@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import itertools
 import logging
 import time
@@ -14,6 +16,7 @@ from bot_kit import Group
 from test_games import ANN, BOB, CID, DAN, RecordingComposer
 
 from bot.handlers.timers import Timers
+from bot.logs import Context, bind
 from bot.models import AWAY_AFTER, Game, Status
 from bot.service import GameService
 from bot.service.locks import Locks
@@ -268,4 +271,38 @@ async def test_a_timer_move_another_process_made_first_is_one_info_line(
     assert lines[0].exc_info is None and "out of date" in lines[0].getMessage()
     assert service.game(game.game_id) is game and game.move_no > before  # read again
     assert f"turn:{game.game_id}" in jobs.armed  # the next turn's timer
+    await storage.close()
+
+
+async def test_resuming_an_overdue_turn_leaves_the_callers_log_context_unbound(
+    database: Path | str,
+) -> None:
+    """What a restart and a fleet worker taking shards both call: the overdue turn's change
+    binds its game to the log lines of its own work only, not to the caller's next lines
+    ("resumed 1 open games", "took 32 shards")."""
+    storage = Storage(database)
+    await storage.open()
+    clock = Clock()
+    service, game = await timed_game(storage, clock)
+    bound: list[tuple[object, object]] = []
+
+    def changed(changed_game: Game) -> None:  # as bot.app's: the change binds its game
+        bind(chat=changed_game.chat_id, game=changed_game.game_id)
+        bound.append(where())
+
+    def where() -> tuple[object, object]:
+        record = logging.LogRecord("t", logging.INFO, "", 0, "", None, None)
+        Context().filter(record)
+        return record.chat, record.game  # type: ignore[attr-defined]
+
+    async def resume() -> tuple[object, object]:
+        service.on_change = changed
+        clock.now += 91
+        await Timers(RecordingJobs(), service, Locks(), clock=clock).resume(  # type: ignore[arg-type]
+            [game])
+        return where()
+
+    after = await asyncio.create_task(resume(), context=contextvars.Context())
+    assert bound == [(game.chat_id, game.game_id)]  # the turn's own lines name it
+    assert after == (None, None)
     await storage.close()
