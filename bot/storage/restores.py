@@ -23,12 +23,19 @@ from .core import Connection
 RESTORED = "restored_backup"
 
 
-def mark_copy(copy: sqlite3.Connection, made_at: float | None = None) -> None:
+def mark_copy(copy: sqlite3.Connection, made_at: float | None = None) -> bool:
     """Mark a backup's copy (an open connection to the copy, never to the live database):
-    a bot started on it will send its games' messages anew."""
-    copy.execute("INSERT OR REPLACE INTO fleet_meta (name, value) VALUES (?, ?)",
-                 (RESTORED, repr(time.time() if made_at is None else made_at)))
+    a bot started on it will send its games' messages anew. False when the copy's schema is
+    older than the mark's table (migration 8): a bot of today migrates it, unmarked."""
+    try:
+        copy.execute("INSERT OR REPLACE INTO fleet_meta (name, value) VALUES (?, ?)",
+                     (RESTORED, repr(time.time() if made_at is None else made_at)))
+    except sqlite3.OperationalError as error:
+        if "no such table" not in str(error):
+            raise
+        return False
     copy.commit()
+    return True
 
 
 async def take_mark(storage: Connection) -> float | None:
