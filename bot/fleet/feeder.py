@@ -13,7 +13,8 @@ import asyncio
 import contextvars
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Callable, Collection, Coroutine
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
@@ -23,7 +24,7 @@ from ..waiting import wait_set
 from .background import ended
 
 log = logging.getLogger(__name__)
-Handle = Callable[[QueuedUpdate], Awaitable[None]]
+Handle = Callable[[QueuedUpdate], Coroutine[Any, Any, None]]
 DB_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 #: Seconds a lost shard's handlers in flight may take before they are left behind.
 LOST_GRACE = 10.0
