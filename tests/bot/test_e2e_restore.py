@@ -83,8 +83,8 @@ async def test_a_marked_backup_restored_sends_the_turn_and_the_table_anew(
             message="the table was not posted again")
         await table.play_one()  # the game goes on from the restored state
         await rt.publisher.idle()
+    mark = len(group.server.requests)
     async with group.bot():  # the mark was taken: an ordinary restart sends nothing anew
-        mark = len(group.server.requests)
         await group.server.wait_idle()
         assert not [r for r in group.server.requests[mark:]
                     if r.method in ("sendPhoto", "sendMessage")]
