@@ -23,7 +23,7 @@ from ..service.locks import Locks
 from .delivery import outcome_unknown
 from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
 from .questions import close_questions
-from .ratelimit import FloodLimiter
+from .ratelimit import FloodLimiter, WithdrawnError, only_if
 
 log = logging.getLogger(__name__)
 
@@ -101,18 +101,11 @@ class GroupSync:
         game = self.service.game(game_id)
         thread_id = game.thread_id if game is not None else None
         # What a lobby queues calls its players to the start (the table is ready, or open
-        # the private chat first): once the game has started, it is dropped unsent. (Start
-        # sets the status before its commit, so its own announcements never read as the
-        # lobby's.)
-        lobby = game is not None and game.status is Status.LOBBY
+        # the private chat first): held back by the group's budget until the game has
+        # started, it is dropped unsent. (Start sets the status before its commit, so its
+        # own announcements never read as the lobby's.)
+        lobby = game if game is not None and game.status is Status.LOBBY else None
         for item in await self.service.storage.pending_outbox(game_id):
-            if lobby and self.limiter is not None:
-                await self.limiter.ready(item.chat_id)  # held back by the group's budget?
-            if lobby and game is not None and _started(game):
-                log.info("announcement %s of game %s dropped: the game has started",
-                         item.id, game_id)
-                await self.service.storage.outbox_done(item.id)
-                continue
             markup = None
             if item.buttons:
                 markup = InlineKeyboardMarkup(
@@ -120,7 +113,12 @@ class GroupSync:
                      for row in item.buttons]
                 )
             try:
-                await self.messenger.send(item.chat_id, item.text, item.photo, markup, thread_id)
+                with only_if(lambda: lobby is None or not _started(lobby)):
+                    await self.messenger.send(item.chat_id, item.text, item.photo, markup,
+                                              thread_id)
+            except WithdrawnError:
+                log.info("announcement %s of game %s dropped: the game has started",
+                         item.id, game_id)
             except BadRequest:
                 # Telegram refuses this one for good: a single bad announcement must not
                 # block every later sync of the game.

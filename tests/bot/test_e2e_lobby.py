@@ -367,19 +367,28 @@ async def test_the_rules_say_the_target_of_every_table_size(group: Group) -> Non
     assert "the target is" not in one_target
 
 
-async def test_a_call_to_start_held_back_by_the_groups_budget_is_dropped_once_started(
+async def test_a_call_to_start_held_back_by_the_groups_budget_is_never_sent_once_started(
     group: Group,
 ) -> None:
-    """The group's budget holds back "the table is ready: press Start"; its creator presses
-    Start meanwhile: when its turn to go comes, the call is dropped, not sent late."""
-    async with group.bot(group_messages_per_minute=2, group_rate_period=3.0):
-        await group.open_table("pair")  # the lobby sent, then edited for each join
-        assert not group.said("the table is ready")
-        lobby = group.lobby()
+    """The group's budget (2 calls in 4 s) is spent on the lobby and its first edit, so
+    "the table is ready: press Start" waits; its creator presses Start meanwhile (a tap's
+    answer is not the group's budget): the call is dropped (unsent from the outbox, or
+    withdrawn when its turn to go comes), not sent after the start."""
+    async with group.bot(group_messages_per_minute=2, group_rate_period=4.0) as rt:
+        for user in group.users[:4]:
+            user.send_private("/start")
+        group.send(group.users[0], "/newgame pair")
+        lobby = await group.server.wait_for(lambda: group._lobby_or_none())
+        for user in group.users[1:4]:
+            record = user.press(lobby, lobby_button(lobby, "j") or "")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        game = group.game()
+        waiting = [i.text for i in await rt.storage.pending_outbox(game.game_id)]
+        assert any("the table is ready" in text for text in waiting), waiting  # held back
         record = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
         await group.server.wait_for(lambda: record.answered)
-        game = group.game()
+        assert game.status is Status.PLAYING, record.answer_text
         await group.server.wait_for(lambda: game.messages.table_message is not None,
                                     timeout=20, message="the table was not posted")
-        await group.runtime.publisher.idle()  # type: ignore[union-attr]
+        await rt.publisher.idle()
     assert not group.said("the table is ready"), group.texts()
