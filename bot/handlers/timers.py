@@ -127,7 +127,9 @@ class Timers:
             # Expected: another process made this turn's move first (a fleet's shard changing
             # hands), and the commit's check refused this one; memory was read again.
             log.info("%s job of game %s refused: %s", kind, game_id, refusal.message)
-            self._again(game_id)
+            game = self.service.game(game_id)
+            if kind == "computer" or (game is not None and game.move_no != move_no):
+                self._again(game_id)  # (a turn's timers again only for a turn that moved on)
         except Exception:
             log.exception("%s job of game %s failed", kind, game_id)
             if kind == "computer":
