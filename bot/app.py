@@ -6,6 +6,7 @@ import asyncio
 import logging
 import secrets
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -61,6 +62,7 @@ from .serving.metrics import Metrics
 from .serving.webhook import serving_webhook
 from .serving.webserver import HttpSettings, WebServer, build_web_app, http_settings_from_env
 from .storage import Storage
+from .storage.restores import take_mark
 
 log = logging.getLogger(__name__)
 #: Seconds a stopping bot goes on sending what is due, before it abandons the rest.
@@ -232,6 +234,13 @@ async def _resume(rt: Runtime) -> int:
     sync of each game with announcements left or messages to repair; how many are open."""
     games = await rt.service.load_open_games()
     rt.status_lines.loaded(games)
+    backup = await take_mark(rt.storage)
+    if backup is not None:  # what the chats show is newer than these games know
+        log.info("started on a restored backup (made %s): the %d open games' messages are "
+                 "sent anew", time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(backup)),
+                 len(games))
+        for game in games:
+            rt.publisher.send_anew(game)
     for game_id in sorted({g.game_id for g in games} | set(await rt.service.outbox_games())):
         if rt.service.game(game_id) is None:
             await rt.service.reload(game_id)  # a finished game with announcements left

@@ -10,9 +10,11 @@ fence, or by the worker after its handler): a worker that dies leaves it to the 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Callable, Collection, Coroutine
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
@@ -23,7 +25,7 @@ from ..waiting import wait_set
 from .background import ended
 
 log = logging.getLogger(__name__)
-Handle = Callable[[QueuedUpdate], Awaitable[None]]
+Handle = Callable[[QueuedUpdate], Coroutine[Any, Any, None]]
 DB_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 #: Seconds a lost shard's handlers in flight may take before they are left behind.
 LOST_GRACE = 10.0
@@ -148,7 +150,10 @@ class Feeder:
                 if row.shard not in self.owned:
                     break
                 try:
-                    await self.handle(row)
+                    # In a context of its own: what its handling binds to the log lines (its
+                    # chat, the game it changed: bot.logs.bind) ends with it, and the key's
+                    # next update starts with nothing bound, as the single bot's do.
+                    await asyncio.create_task(self.handle(row), context=contextvars.copy_context())
                 except Exception:
                     # Not marked done: it is read again, and so is what followed it (in order).
                     log.exception("update %d was not handled", row.update_id)

@@ -29,6 +29,7 @@ from ..errors import ConfigError, StorageError
 from ..serving.metrics import Metrics
 from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_web_app
 from ..storage import fleet as sql
+from ..storage.postgres import quiet_pool_floor_retries
 from .background import ended
 from .routing import route_key, shard_of
 from .settings import FleetSettings
@@ -53,6 +54,7 @@ class UpdateStore:
     async def connect(self) -> None:
         """Make the pool, trying again until PostgreSQL answers."""
         attempt, delay = 1, 0.5
+        quiet_pool_floor_retries()  # the outage is told by this loop's and put's own lines
         while self.pool is None:
             try:
                 self.pool = await asyncpg.create_pool(self.url, min_size=1, max_size=10)

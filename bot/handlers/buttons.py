@@ -319,9 +319,16 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     user, t = query.from_user, _t(query)
     game = await _game(rt, tap.game_id)
     seat = rt.service.seat_of(game, user.id)
-    if not await _current(rt, query, game, seat,
-                          t("This message is out of date: your tiles are in the newest one.")):
+    stray = t("This message is out of date: your tiles are in the newest one.")
+    if not await _current(rt, query, game, seat, stray) and not _lost(query, game, seat):
         return t("That message is out of date: your tiles are in the newest one."), None
+    if _lost(query, game, seat) or tap.move_no > game.move_no:
+        # A message newer than the one the game knows for the seat (no send in flight), or
+        # a button made at a move the game has not made: the game's record is behind the
+        # chat (a backup was restored), and the message it knows may be gone or show a
+        # later state. The seat's tiles are sent anew.
+        await rt.resend_hand(game, seat)
+        return t("I sent your tiles to our private chat."), None
     async with rt.locks.game(game.game_id):
         if isinstance(tap, TileTap) and tap.intent is TileIntent.INERT:
             rt.service.turn_of(game, user.id)  # out of turn, it says whose turn it is
@@ -361,6 +368,14 @@ async def _current(rt: Runtime, query: CallbackQuery, game: Game, place: Place, 
         else:
             await query.edit_message_text(says, reply_markup=None)
     return False
+
+
+def _lost(query: CallbackQuery, game: Game, place: Place) -> bool:
+    """Whether the tap's message is newer than the game's current one at ``place`` (asked
+    once :func:`_current` has waited for a send in flight): message ids grow in a chat, so
+    the game's record of that place is behind the chat."""
+    message, current = query.message, message_at(game.messages, place)
+    return isinstance(message, Message) and (current is None or message.message_id > current)
 
 
 async def _show_choice(

@@ -7,12 +7,15 @@ same for the games of each shard it takes, and cancels their jobs when it gives 
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
 
 from telegram.ext import ContextTypes, JobQueue
 
+from ..errors import UserError
 from ..models import Game, Status
 from ..service import GameService
 from ..service.locks import Locks
@@ -87,7 +90,11 @@ class Timers:
         games = self.service.open_games() if games is None else games
         for game in sorted(games, key=lambda g: g.deadline or 0.0):
             if game.deadline is not None and game.deadline <= self.clock():
-                await self.expire(game.game_id, game.move_no)
+                # In a context of its own: the change binds the game to the log lines of the
+                # task that made it (bot.logs.bind), and this task goes on to the process's
+                # own lines ("resumed", "took ... shards"), which concern no game.
+                await asyncio.create_task(self.expire(game.game_id, game.move_no),
+                                          context=contextvars.copy_context())
             else:
                 self.schedule(game)
 
@@ -116,15 +123,22 @@ class Timers:
             else:
                 action = {"turn": self.service.expire, "warn": self.service.warn}[kind]
                 await self._locked(action, game_id, move_no)
+        except UserError as refusal:
+            # Expected: another process made this turn's move first (a fleet's shard changing
+            # hands), and the commit's check refused this one; memory was read again.
+            log.info("%s job of game %s refused: %s", kind, game_id, refusal.message)
+            game = self.service.game(game_id)
+            if kind == "computer" or (game is not None and game.move_no != move_no):
+                self._again(game_id)  # (a turn's timers again only for a turn that moved on)
         except Exception:
             log.exception("%s job of game %s failed", kind, game_id)
             if kind == "computer":
                 self._again(game_id)
 
     def _again(self, game_id: int) -> None:
-        """A computer's move failed (memory was behind the database: it was read again):
-        its jobs are armed again from the state read, so the game never waits for a move
-        nobody will make."""
+        """A computer's move failed, or a timer's move was refused (memory was behind the
+        database: it was read again): its jobs are armed again from the state read, so the
+        game never waits for a move nobody will make."""
         game = self.service.game(game_id)
         if game is not None:
             self.schedule(game)

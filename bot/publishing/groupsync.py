@@ -23,7 +23,7 @@ from ..service.locks import Locks
 from .delivery import outcome_unknown
 from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
 from .questions import close_questions
-from .ratelimit import FloodLimiter
+from .ratelimit import FloodLimiter, WithdrawnError, only_if
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +100,11 @@ class GroupSync:
     async def _drain_outbox(self, game_id: int) -> None:
         game = self.service.game(game_id)
         thread_id = game.thread_id if game is not None else None
+        # What a lobby queues calls its players to the start (the table is ready, or open
+        # the private chat first): held back by the group's budget until the game has
+        # started, it is dropped unsent. (Start sets the status before its commit, so its
+        # own announcements never read as the lobby's.)
+        lobby = game if game is not None and game.status is Status.LOBBY else None
         for item in await self.service.storage.pending_outbox(game_id):
             markup = None
             if item.buttons:
@@ -108,7 +113,12 @@ class GroupSync:
                      for row in item.buttons]
                 )
             try:
-                await self.messenger.send(item.chat_id, item.text, item.photo, markup, thread_id)
+                with only_if(lambda: lobby is None or not _started(lobby)):
+                    await self.messenger.send(item.chat_id, item.text, item.photo, markup,
+                                              thread_id)
+            except WithdrawnError:
+                log.info("announcement %s of game %s dropped: the game has started",
+                         item.id, game_id)
             except BadRequest:
                 # Telegram refuses this one for good: a single bad announcement must not
                 # block every later sync of the game.
@@ -281,6 +291,12 @@ class GroupSync:
         final = await self.messenger.drawn(Draft("final", caption, None, drawing=drawing))
         if not await self.messenger.edit(game.chat_id, message_id, final):
             await self.messenger.retire(game.chat_id, message_id, delete=False)
+
+
+def _started(game: Game) -> bool:
+    """The lobby has become a game (not merely closed: a cancel's or a topic's
+    announcements are still told)."""
+    return game.status is not Status.LOBBY and game.match is not None
 
 
 def _seen(game: Game, hand_number: int) -> int | None:

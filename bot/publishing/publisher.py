@@ -22,6 +22,7 @@ from typing import Protocol
 from telegram import Bot
 from telegram.error import Forbidden, RetryAfter
 
+from ..models import Game, HandMessage, Status
 from ..presentation.pictures import PictureMaker
 from ..service import GameService
 from ..service.locks import Locks
@@ -34,6 +35,8 @@ from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 
 log = logging.getLogger(__name__)
+#: The key of a hand message a restored backup knows: it matches no hand, so it is sent anew.
+RESTORED = "restored"
 GROUP, HANDS = "group", "hands"
 MAX_RETRIES = 5
 
@@ -83,6 +86,20 @@ class Publisher:
         """/table: post the game's table again at the bottom of its group, soon."""
         self.group.bring_down(game_id)
         self.request(game_id)
+
+    def send_anew(self, game: Game) -> None:
+        """The game was restored from a backup: the messages its chats show may be newer
+        than those it knows, and those it knows may be gone. At its next sync its hands are
+        sent anew (the player to move gets their turn; each old one is deleted after, as a
+        turn's is), its table is posted again at the bottom of the group, and its lobby is
+        edited whatever it shows."""
+        messages = game.messages
+        for seat, hand in list(messages.hands.items()):
+            messages.hands[seat] = HandMessage(hand.message_id, RESTORED)
+        if game.status is Status.PLAYING:
+            self.group.bring_down(game.game_id)
+        messages.lobby_key = None
+        self.request(game.game_id)
 
     def _busy(self, game_id: int) -> bool:
         return any((game_id, channel) in self._tasks for channel in self._channels)

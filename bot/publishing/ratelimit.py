@@ -65,6 +65,8 @@ log = logging.getLogger(__name__)
 
 _EXEMPT = frozenset({"sendChatAction"})
 _RETRIES: contextvars.ContextVar[bool] = contextvars.ContextVar("flood_retries", default=True)
+_WANTED: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar(
+    "call_wanted", default=None)
 
 
 def counted(endpoint: str) -> bool:
@@ -83,6 +85,26 @@ class StoppingError(TelegramError):
 class AbandonedError(StoppingError, TimedOut):
     """The bot stopped while the call was in flight: Telegram may have acted on it (a
     ``TimedOut``, so ``delivery.outcome_unknown`` treats it as a lost answer)."""
+
+
+class WithdrawnError(TelegramError):
+    """The call was not made: when its turn to go came, it was no longer wanted
+    (:func:`only_if`)."""
+
+    def __init__(self) -> None:
+        super().__init__("the call was no longer wanted")
+
+
+@contextmanager
+def only_if(wanted: Callable[[], bool]) -> Iterator[None]:
+    """Inside: a call held back by a limit asks ``wanted()`` when its turn to go comes, with
+    no await between that answer and the call going; False drops it (:class:`WithdrawnError`):
+    what it says may have become untrue while it waited."""
+    token = _WANTED.set(wanted)
+    try:
+        yield
+    finally:
+        _WANTED.reset(token)
 
 
 @contextmanager
@@ -241,6 +263,8 @@ class FloodLimiter(BaseRateLimiter[None]):
             now = self.clock()
             at = self._free_at(chat, count, now)
             if at <= now:
+                if take and (wanted := _WANTED.get()) is not None and not wanted():
+                    raise WithdrawnError
                 windows = [] if not (count and take) else [self._overall] if chat is None \
                     else [self._overall, *self._windows(chat)]
                 for window in windows:

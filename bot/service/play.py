@@ -54,6 +54,11 @@ class Play(Lobbies):
         except BadInputError:
             raise UserError(N_("These options do not fit a table of {count} players."),
                             count=len(game.players)) from None
+        # The lobby's calls to start that are not sent yet (the group's budget held them
+        # back) would come after the start: dropped. (A sync already sending one drops it
+        # at its send: bot.publishing.groupsync.) A lobby queues nothing else.
+        for item in await self.storage.pending_outbox(game.game_id):
+            await self.storage.outbox_done(item.id)
         game.match = match
         events, outgoing = self._settle(game, match.deal_from_seed(self.seed_source()))
         game.status = Status.PLAYING

@@ -33,6 +33,38 @@ log = logging.getLogger(__name__)
 MIGRATION_LOCK = 0x646F6D696E6F  # "domino"
 APPLICATION_NAME = "domino-bot"
 
+#: What asyncpg's pool logs, with a traceback, at each attempt to reconnect its minimum of
+#: connections while the server is away (asyncpg 0.30+).
+POOL_FLOOR_RETRY = "Failed to restore the pool connection floor"
+
+
+class PoolFloorRetries(logging.Filter):
+    """asyncpg's pool warns, with a 17-line traceback, at each attempt to keep its floor of
+    connections while PostgreSQL is away (a restart: several a second). The bot's own lines
+    already say the server is away and when it answers again, once for each state: this one
+    becomes a single DEBUG line with its cause, seen only when debugging."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith(POOL_FLOOR_RETRY):
+            return True
+        error = record.exc_info[1] if record.exc_info else None
+        cause = (" ".join(str(error).split()) or type(error).__name__) if error else "?"
+        record.msg, record.args = "the pool's minimum of connections not restored yet: %s", (
+            cause,)
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        record.levelno, record.levelname = logging.DEBUG, logging.getLevelName(logging.DEBUG)
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+_POOL_FLOOR_RETRIES = PoolFloorRetries()
+
+
+def quiet_pool_floor_retries() -> None:
+    """Install :class:`PoolFloorRetries` on asyncpg's pool logger (once, however often
+    called): every pool of the process, the bot's and a receiver's, makes one."""
+    logging.getLogger("asyncpg.pool").addFilter(_POOL_FLOOR_RETRIES)
+
+
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*|\?")
 
 
@@ -130,6 +162,7 @@ class PostgresEngine(Engine):
         return self._pool
 
     async def open(self) -> None:
+        quiet_pool_floor_retries()
         try:
             self._pool = await asyncpg.create_pool(
                 self.url, min_size=1, max_size=self.max_size, command_timeout=60,

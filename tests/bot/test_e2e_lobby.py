@@ -365,3 +365,30 @@ async def test_the_rules_say_the_target_of_every_table_size(group: Group) -> Non
                           "points.")
     one_target = next(text for text in group.texts() if text.startswith("Muggins"))
     assert "the target is" not in one_target
+
+
+async def test_a_call_to_start_held_back_by_the_groups_budget_is_never_sent_once_started(
+    group: Group,
+) -> None:
+    """The group's budget (2 calls in 4 s) is spent on the lobby and its first edit, so
+    "the table is ready: press Start" waits; its creator presses Start meanwhile (a tap's
+    answer is not the group's budget): the call is dropped (unsent from the outbox, or
+    withdrawn when its turn to go comes), not sent after the start."""
+    async with group.bot(group_messages_per_minute=2, group_rate_period=4.0) as rt:
+        for user in group.users[:4]:
+            user.send_private("/start")
+        group.send(group.users[0], "/newgame pair")
+        lobby = await group.server.wait_for(lambda: group._lobby_or_none())
+        for user in group.users[1:4]:
+            record = user.press(lobby, lobby_button(lobby, "j") or "")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        game = group.game()
+        waiting = [i.text for i in await rt.storage.pending_outbox(game.game_id)]
+        assert any("the table is ready" in text for text in waiting), waiting  # held back
+        record = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: record.answered)
+        assert game.status is Status.PLAYING, record.answer_text
+        await group.server.wait_for(lambda: game.messages.table_message is not None,
+                                    timeout=20, message="the table was not posted")
+        await rt.publisher.idle()
+    assert not group.said("the table is ready"), group.texts()

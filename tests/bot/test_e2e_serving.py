@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
@@ -204,3 +205,30 @@ async def test_a_restart_does_not_say_again_that_a_game_started(group: Group) ->
     assert "resumed 1 open games" in lines  # the second run did load it
     assert [line for line in lines if line.startswith("game started")] == [
         "game started: gaple, 4 players"]
+
+
+async def test_a_restart_that_resolves_an_overdue_turn_leaves_process_lines_untagged(
+    group: Group,
+) -> None:
+    """The overdue turn's lines name its chat and game; the process's own lines after it
+    (the resume count, the start, a line of the task that started the bot) name none."""
+    async with group.bot() as rt:
+        table = await group.start("pair")
+        await table.play_one()
+        game = group.game()
+        before = game.move_no
+        await rt.storage.execute(
+            "UPDATE games SET deadline=? WHERE game_id=?", (time.time() - 5, game.game_id))
+        rt.timers.schedule = lambda game: None  # type: ignore[method-assign]
+    with json_log(group) as stream:
+        async with group.bot() as rt:
+            game = group.game()
+            await group.server.wait_for(lambda: game.move_no > before,
+                                        message="the overdue turn was not resolved")
+            await rt.publisher.idle()
+            logging.getLogger("bot.test").info("the process goes on")
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    process = [line for line in lines
+               if line["message"] in ("resumed 1 open games", "the process goes on")]
+    assert len(process) == 2
+    assert all("chat" not in line and "game" not in line for line in process), process

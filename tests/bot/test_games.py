@@ -178,9 +178,21 @@ async def test_a_whole_match_is_recorded_and_announced(storage: Storage, name: s
                                       (game.game_id,))
     assert len(results) == 1 and results[0]["winner_side"] == match.winner
     outbox = [item.text for item in await storage.pending_outbox(game.game_id)]
-    assert outbox[0] == "ready"  # the creator was called when the last seat was taken
-    outbox = outbox[1:]
     assert len(outbox) == len(match.hands) + 1 and outbox[-1].startswith("match over")
+
+
+async def test_the_lobbys_call_to_start_not_yet_sent_is_dropped_at_the_start(
+    storage: Storage,
+) -> None:
+    """The creator was called when the last seat was taken; the call is still unsent (the
+    group's budget held it back) when they press Start: it would come after the start."""
+    service = service_for(storage)
+    game = await service.create(-100, ANN, "pair", "en")
+    for player in (BOB, CID, DAN):
+        await service.join(game, player)
+    assert [i.text for i in await storage.pending_outbox(game.game_id)] == ["ready"]
+    await service.start(game, ANN.user_id)
+    assert "ready" not in [i.text for i in await storage.pending_outbox(game.game_id)]
 
 
 async def test_a_restarted_service_finds_every_game_as_it_was(storage: Storage) -> None:

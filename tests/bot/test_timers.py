@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import itertools
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
 from bot_kit import Group
 from test_games import ANN, BOB, CID, DAN, RecordingComposer
 
+from bot.handlers.timers import Timers
+from bot.logs import Context, bind
 from bot.models import AWAY_AFTER, Game, Status
 from bot.service import GameService
+from bot.service.locks import Locks
 from bot.service.settings import GroupSettings
 from bot.storage import Storage
 from engine import player_view
@@ -222,3 +230,79 @@ async def test_the_games_with_a_stock_get_their_safe_move_and_draws(
             assert game.deadline == clock.now + 90 or match.to_move is None, name
         assert game.status is Status.PLAYING, name
         await storage.close()
+
+
+class RecordingJobs:
+    """Enough of PTB's job queue for :class:`Timers`: the jobs armed, by name."""
+
+    def __init__(self) -> None:
+        self.armed: list[str] = []
+
+    def get_jobs_by_name(self, name: str) -> list[object]:
+        return []
+
+    def run_once(self, callback: object, when: float, name: str, data: object,
+                 job_kwargs: object) -> None:
+        self.armed.append(name)
+
+
+async def test_a_timer_move_another_process_made_first_is_one_info_line(
+    database: Path | str, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Two processes raced for a turn's time-out (a fleet's shard changing hands): the commit
+    check refuses the second one. That is expected, so it is one INFO line, no ERROR and no
+    traceback, and the timers are armed again from the game as the database has it."""
+    storage = Storage(database)
+    await storage.open()
+    clock = Clock()
+    service, game = await timed_game(storage, clock)
+    before = game.move_no
+    other = GameService(storage, RecordingComposer(), lambda: bytes(32), clock=clock)
+    [theirs] = await other.load_open_games()
+    clock.now += 91
+    assert await other.expire(theirs, before)  # the other process moved first
+    jobs = RecordingJobs()
+    timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
+    job = SimpleNamespace(name=f"turn:{game.game_id}", data=(game.game_id, before))
+    with caplog.at_level(logging.DEBUG, logger="bot.handlers.timers"):
+        await timers._job(SimpleNamespace(job=job))  # type: ignore[arg-type]
+    lines = [r for r in caplog.records if r.name == "bot.handlers.timers"]
+    assert [r.levelno for r in lines] == [logging.INFO], lines
+    assert lines[0].exc_info is None and "out of date" in lines[0].getMessage()
+    assert service.game(game.game_id) is game and game.move_no > before  # read again
+    assert f"turn:{game.game_id}" in jobs.armed  # the next turn's timer
+    await storage.close()
+
+
+async def test_resuming_an_overdue_turn_leaves_the_callers_log_context_unbound(
+    database: Path | str,
+) -> None:
+    """What a restart and a fleet worker taking shards both call: the overdue turn's change
+    binds its game to the log lines of its own work only, not to the caller's next lines
+    ("resumed 1 open games", "took 32 shards")."""
+    storage = Storage(database)
+    await storage.open()
+    clock = Clock()
+    service, game = await timed_game(storage, clock)
+    bound: list[tuple[object, object]] = []
+
+    def changed(changed_game: Game) -> None:  # as bot.app's: the change binds its game
+        bind(chat=changed_game.chat_id, game=changed_game.game_id)
+        bound.append(where())
+
+    def where() -> tuple[object, object]:
+        record = logging.LogRecord("t", logging.INFO, "", 0, "", None, None)
+        Context().filter(record)
+        return record.chat, record.game  # type: ignore[attr-defined]
+
+    async def resume() -> tuple[object, object]:
+        service.on_change = changed
+        clock.now += 91
+        await Timers(RecordingJobs(), service, Locks(), clock=clock).resume(  # type: ignore[arg-type]
+            [game])
+        return where()
+
+    after = await asyncio.create_task(resume(), context=contextvars.Context())
+    assert bound == [(game.chat_id, game.game_id)]  # the turn's own lines name it
+    assert after == (None, None)
+    await storage.close()

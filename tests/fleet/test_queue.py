@@ -18,6 +18,7 @@ from telegram.error import BadRequest
 from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
+from bot.logs import Context, bind
 from bot.models import Game, Messages, Player, Status
 from bot.publishing.delivery import answer_tap
 from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError
@@ -366,3 +367,27 @@ async def test_a_private_chat_another_worker_answers_starts_with_one_send() -> N
     started = time.monotonic()
     await limiter.ready(42)
     assert time.monotonic() - started > 0.25
+
+
+async def test_each_update_starts_with_no_chat_or_game_bound(pool: asyncpg.Pool) -> None:
+    """One key's updates run one after the other in one lane: what an update's handling
+    bound to its log lines (its chat, the game it changed) is not carried to the next."""
+    seen: list[tuple[object, object]] = []
+
+    async def handle(row: QueuedUpdate) -> None:
+        record = logging.LogRecord("t", logging.INFO, "", 0, "", None, None)
+        Context().filter(record)
+        seen.append((record.chat, record.game))  # type: ignore[attr-defined]
+        bind(chat=row.route_key, game=row.update_id)
+        await sql.mark_done(pool, row.update_id, time.time())
+
+    feeder = Feeder(pool, handle, poll=0.05)
+    feeder.own(range(SHARDS))
+    for update_id in (41, 42, 43):
+        await put(pool, update_id, -1001)
+    feeder.start()
+    try:
+        await until(lambda: len(seen) == 3)
+    finally:
+        await feeder.stop()
+    assert seen == [(None, None)] * 3

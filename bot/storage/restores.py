@@ -1,0 +1,51 @@
+"""The mark a backup copy carries, so the bot knows at its start that it runs on a restored
+backup.
+
+A backup is older than what the chats show: the messages the restored games know may have
+been deleted since (a hand message replaced by a later turn's), and the newest ones are
+unknown to them. A bot started on a restored copy cannot tell that from the rows alone, so
+the backup writes a mark into its copy (never into the live database, :func:`mark_copy`);
+the bot takes it at start-up (:func:`take_mark`) and sends every open game's messages anew.
+A restore made without the mark (a copy made some other way) is caught later, tap by tap: a
+tap on a hand message newer than the one its game knows gets that hand sent again.
+
+The mark is a row of ``fleet_meta`` (migration 8: the table exists on SQLite too).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from .core import Connection
+
+#: ``fleet_meta``'s name of the mark; its value is when the backup was made (Unix time).
+RESTORED = "restored_backup"
+
+
+def mark_copy(copy: sqlite3.Connection, made_at: float | None = None) -> bool:
+    """Mark a backup's copy (an open connection to the copy, never to the live database):
+    a bot started on it will send its games' messages anew. False when the copy's schema is
+    older than the mark's table (migration 8): a bot of today migrates it, unmarked."""
+    try:
+        copy.execute("INSERT OR REPLACE INTO fleet_meta (name, value) VALUES (?, ?)",
+                     (RESTORED, repr(time.time() if made_at is None else made_at)))
+    except sqlite3.OperationalError as error:
+        if "no such table" not in str(error):
+            raise
+        return False
+    copy.commit()
+    return True
+
+
+async def take_mark(storage: Connection) -> float | None:
+    """When the backup this database was restored from was made, if it carries the mark,
+    which is taken away (the next start is an ordinary one); else None."""
+    row = await storage.fetch_one("SELECT value FROM fleet_meta WHERE name=?", (RESTORED,))
+    if row is None:
+        return None
+    await storage.execute("DELETE FROM fleet_meta WHERE name=?", (RESTORED,))
+    try:
+        return float(row["value"])
+    except ValueError:
+        return 0.0

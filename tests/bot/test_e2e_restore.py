@@ -1,0 +1,121 @@
+"""A backup restored mid-game, as an operator does it: the bot stopped, the copy put over the
+database, its -wal and -shm deleted, the bot started. The restored games are behind their
+chats: the hand messages they know may be gone (a later turn replaced them), and the newest
+ones are unknown to them. A backup the bot's tool made carries a mark, and the bot sends
+every open game's messages anew at its start; a copy made some other way carries none, and
+a tap on a hand message newer than the one its game knows has that hand sent again."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import sqlite3
+from pathlib import Path
+
+from bot_kit import Group
+
+from bot.storage.backup import back_up
+from bot.storage.restores import mark_copy
+from fakeapi import FakeUser, StoredMessage
+from fakeapi.players import Table, active_hand
+
+
+def plain_copy(database: Path, destination: Path) -> None:
+    """A consistent copy with SQLite's backup API, without the bot's tool (and its mark)."""
+    with contextlib.closing(sqlite3.connect(database)) as source, \
+            contextlib.closing(sqlite3.connect(destination)) as target:
+        source.backup(target)
+
+
+def restore(copy: Path, database: Path) -> None:
+    shutil.copyfile(copy, database)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{database}{suffix}").unlink(missing_ok=True)
+
+
+def newest(group: Group, user: FakeUser) -> StoredMessage:
+    """The user's newest hand message from the bot that is still there."""
+    return next(m for m in reversed(group.server.bot_messages(user.private_chat))
+                if not m.deleted and m.buttons)
+
+
+async def played_on_after(group: Group, copy: Path, take_copy: object) -> Table:
+    """A game with moves before the copy and after it; the bot stopped, the copy restored."""
+    database = Path(group.database)
+    async with group.bot() as rt:
+        table = await group.start("pair")
+        await table.play_one()
+        await rt.publisher.idle()
+        await group.server.wait_idle()
+        take_copy(database, copy)  # type: ignore[operator]
+        for _ in range(3):
+            await table.play_one()
+        await rt.publisher.idle()
+        await group.server.wait_idle()
+    restore(copy, database)
+    return table
+
+
+def to_move(group: Group) -> FakeUser:
+    game = group.game()
+    assert game.match is not None and game.match.to_move is not None
+    user_id = game.players[game.match.to_move].user_id
+    return next(u for u in group.users if u.id == user_id)
+
+
+async def test_a_marked_backup_restored_sends_the_turn_and_the_table_anew(
+    group: Group, tmp_path: Path,
+) -> None:
+    def marked(database: Path, copy: Path) -> None:
+        back_up(database, copy)
+        with contextlib.closing(sqlite3.connect(copy)) as connection:
+            mark_copy(connection)  # (what bot.storage.backup is to do itself)
+
+    table = await played_on_after(group, tmp_path / "backup.sqlite3", marked)
+    last = group.messages()[-1].message_id
+    async with group.bot() as rt:
+        player = to_move(group)
+        turn = await group.server.wait_for(lambda: active_hand(group.server, player),
+                                           message="the player to move got no turn message")
+        assert turn is newest(group, player)
+        await group.server.wait_for(
+            lambda: group.messages()[-1].message_id > last and group.messages()[-1].photo,
+            message="the table was not posted again")
+        await table.play_one()  # the game goes on from the restored state
+        await rt.publisher.idle()
+    mark = len(group.server.requests)
+    async with group.bot():  # the mark was taken: an ordinary restart sends nothing anew
+        await group.server.wait_idle()
+        assert not [r for r in group.server.requests[mark:]
+                    if r.method in ("sendPhoto", "sendMessage")]
+
+
+async def test_a_tap_on_a_message_newer_than_the_restored_game_knows_sends_the_hand_anew(
+    group: Group, tmp_path: Path,
+) -> None:
+    table = await played_on_after(group, tmp_path / "copy.sqlite3", plain_copy)
+    async with group.bot():
+        player = to_move(group)
+        await group.server.wait_idle()
+        assert active_hand(group.server, player) is None  # its turn message shows a later move
+        others = [u for u in group.users[:4] if u is not player]
+        # Another player's message sent after the copy, which the restored game does not know:
+        other = next(u for u in others if newest(group, u).message_id
+                     > group.game().messages.hands[group.game().seat_of(u.id)].message_id)
+        message = newest(group, other)
+        record = other.press(message, message.buttons[0][0].text)
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "I sent your tiles to our private chat."
+        await group.server.wait_for(lambda: newest(group, other).message_id
+                                    > message.message_id, message="no hand sent anew")
+        assert "out of date" in (message.caption or message.text or "")
+        # The player to move taps their newest message, which shows a later move than the
+        # restored game's: their turn is sent anew.
+        message = newest(group, player)
+        record = player.press(message, message.buttons[0][0].text)
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "I sent your tiles to our private chat."
+        turn = await group.server.wait_for(lambda: active_hand(group.server, player),
+                                           message="the tap did not bring the turn")
+        assert turn.message_id > message.message_id
+        await table.play_one()  # the turn plays
