@@ -45,7 +45,7 @@ from .handlers.updates import error_handler
 from .handlers.verify import verify_command
 from .health import arriving, readiness, schedule_watch
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
-from .logs import StatusLines, bind
+from .logs import StatusLines, bind, counted
 from .models import Game
 from .presentation.callbacks import PATTERNS
 from .presentation.composer import TextComposer
@@ -222,7 +222,7 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
         rt.web = WebServer(build_web_app(rt.metrics, readiness(rt)), rt.http.host, rt.http.port)
         await rt.web.start()
     if fleet is None:
-        log.info("resumed %d open games", resumed)
+        log.info("resumed %s", counted(resumed, "open game"))
     else:
         worker = FleetWorker(application, fleet)
         await worker.start()

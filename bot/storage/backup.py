@@ -40,6 +40,7 @@ from ..cli import program
 from ..config import BotConfig, load_dotenv_file
 from ..errors import StorageError
 from .core import is_postgres_url
+from .restores import mark_copy
 
 _DEFAULT_DATABASE = next(f.default for f in fields(BotConfig) if f.name == "database_path")
 
@@ -134,6 +135,7 @@ def _copy(database: Path, temporary: Path) -> None:
                 source.backup(target)  # every page in one step: one snapshot
                 # A self-contained file: the copy needs no -wal beside it.
                 target.execute("PRAGMA journal_mode=DELETE").fetchone()
+                mark_copy(target)  # a bot started on this copy sends its games' messages anew
             except sqlite3.Error as error:
                 raise BackupError(f"cannot write {temporary.parent}: {error}") from None
         finally:

@@ -93,6 +93,11 @@ async def test_the_bots_own_database_backs_up_into_a_folder(tmp_path: Path) -> N
     with contextlib.closing(sqlite3.connect(backup.path)) as copy:
         assert copy.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         assert copy.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        # Marked, so that a bot started on it sends its games' messages anew; the live one not.
+        marked = "SELECT count(*) FROM fleet_meta WHERE name='restored_backup'"
+        assert copy.execute(marked).fetchone()[0] == 1
+    with contextlib.closing(sqlite3.connect(live)) as database:
+        assert database.execute(marked).fetchone()[0] == 0
 
 
 def test_the_database_itself_is_no_destination(tmp_path: Path) -> None:

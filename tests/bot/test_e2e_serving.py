@@ -202,7 +202,7 @@ async def test_a_restart_does_not_say_again_that_a_game_started(group: Group) ->
             await rt.publisher.idle()
             assert rt.service.game(group.game().game_id) is not None
     lines = [json.loads(line)["message"] for line in stream.getvalue().splitlines()]
-    assert "resumed 1 open games" in lines  # the second run did load it
+    assert "resumed 1 open game" in lines  # the second run did load it
     assert [line for line in lines if line.startswith("game started")] == [
         "game started: gaple, 4 players"]
 
@@ -229,6 +229,6 @@ async def test_a_restart_that_resolves_an_overdue_turn_leaves_process_lines_unta
             logging.getLogger("bot.test").info("the process goes on")
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     process = [line for line in lines
-               if line["message"] in ("resumed 1 open games", "the process goes on")]
+               if line["message"] in ("resumed 1 open game", "the process goes on")]
     assert len(process) == 2
     assert all("chat" not in line and "game" not in line for line in process), process

@@ -279,7 +279,7 @@ async def test_resuming_an_overdue_turn_leaves_the_callers_log_context_unbound(
 ) -> None:
     """What a restart and a fleet worker taking shards both call: the overdue turn's change
     binds its game to the log lines of its own work only, not to the caller's next lines
-    ("resumed 1 open games", "took 32 shards")."""
+    ("resumed 1 open game", "took 32 shards")."""
     storage = Storage(database)
     await storage.open()
     clock = Clock()
