@@ -18,8 +18,10 @@ from bot.app import build_application, running
 from bot.config import BotConfig
 from bot.gamebook import GAMES
 from bot.i18n import LANGUAGES
+from engine import VARIANTS
 from fakeapi import FakeChat, FakeTelegramServer, StoredMessage
 from fakeapi.players import Table, random_choice
+from renderers import THEMES
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
 
@@ -85,13 +87,19 @@ async def demo(game: str, players: int, out: Path, seed: int, theme: str,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fakeapi.demo", description=__doc__)
     parser.add_argument("--game", choices=GAMES, default="pair")
-    parser.add_argument("--players", type=int, default=4, help="as many as the game takes (2 to 5)")
-    parser.add_argument("--out", type=Path, default=Path("demo-output"))
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--theme", default="classic")
+    parser.add_argument("--players", type=int, default=4, help="as many as the game takes")
+    parser.add_argument("--out", type=Path, default=Path("demo-output"),
+                        help="the folder for the pictures and transcripts")
+    parser.add_argument("--seed", type=int, default=1, help="the deals' and the players' seed")
+    parser.add_argument("--theme", choices=THEMES, default="classic", help="the table's colours")
     parser.add_argument("--language", choices=LANGUAGES, default="en",
                         help="the players' language, which the group then speaks")
     args = parser.parse_args(argv)
+    seats = VARIANTS[args.game].seat_counts
+    if args.players not in seats:
+        low, high = min(seats), max(seats)
+        count = f"{low}" if low == high else f"{low} to {high}"
+        parser.error(f"{args.game} is played by {count} players, not {args.players}")
     logging.basicConfig(level=logging.WARNING)
     print(asyncio.run(demo(args.game, args.players, args.out, args.seed, args.theme,
                            args.language)))
