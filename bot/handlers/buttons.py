@@ -320,9 +320,13 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     game = await _game(rt, tap.game_id)
     seat = rt.service.seat_of(game, user.id)
     stray = t("This message is out of date: your tiles are in the newest one.")
-    if not await _current(rt, query, game, seat, stray) and not _lost(query, game, seat):
-        return t("That message is out of date: your tiles are in the newest one."), None
-    if _lost(query, game, seat) or tap.move_no > game.move_no:
+    if not await _current(rt, query, game, seat, stray):
+        if rt.sending_to(game.game_id, seat):  # a slow send: this is likely its message
+            return t("One moment: this message is still arriving. Tap again."), None
+        if not _lost(query, game, seat):
+            return t("That message is out of date: your tiles are in the newest one."), None
+    behind = _lost(query, game, seat) or tap.move_no > game.move_no
+    if behind and game.status is Status.PLAYING:
         # A message newer than the one the game knows for the seat (no send in flight), or
         # a button made at a move the game has not made: the game's record is behind the
         # chat (a backup was restored), and the message it knows may be gone or show a
@@ -362,6 +366,8 @@ async def _current(rt: Runtime, query: CallbackQuery, game: Game, place: Place, 
         current = message_at(game.messages, place)
     if current == message.message_id:
         return True
+    if rt.sending_to(game.game_id, place) and (current is None or message.message_id > current):
+        return False  # a send slower than the wait: its own message, not a stray to retire
     with contextlib.suppress(TelegramError):
         if message.photo:
             await query.edit_message_caption(caption=says, reply_markup=None)

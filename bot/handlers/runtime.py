@@ -82,6 +82,10 @@ class Runtime:
         """Wait (at most ``timeout``) for a send to ``place`` still in flight."""
         await self.publisher.messenger.sent(game_id, place, timeout)
 
+    def sending_to(self, game_id: int, place: Place) -> bool:
+        """Whether a send to ``place`` is in flight now."""
+        return self.publisher.messenger.in_flight(game_id, place)
+
     def choice_caption(self, game: Game, view: PlayerView, t: Translator,
                        choosing: Tile | None) -> str:
         """The hand's caption while its player chooses how ``choosing`` goes on."""

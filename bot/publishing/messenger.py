@@ -139,6 +139,10 @@ class Messenger:
             if self._sending.get(key) is sending:
                 del self._sending[key]
 
+    def in_flight(self, game_id: int, place: Place) -> bool:
+        """Whether a send of the game's message at ``place`` is in flight now."""
+        return (game_id, place) in self._sending
+
     async def sent(self, game_id: int, place: Place, timeout: float) -> None:
         """Wait, at most ``timeout``, while a send of the game's message at ``place`` is in
         flight: the bot learns the new message's id only from its answer, and a tap on it

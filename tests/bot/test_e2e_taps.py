@@ -14,6 +14,7 @@ import pytest
 from bot_kit import Group, plain
 
 import engine.match
+from bot.handlers.buttons import SEND_WAIT
 from engine import Deal, Tile, full_set
 from fakeapi import FakeUser, StoredMessage
 from fakeapi.players import live_buttons
@@ -170,3 +171,33 @@ async def test_a_stray_hand_message_is_refused_while_the_current_one_is_being_se
         await group.server.wait_for(lambda: record.answered)
         assert record.answer_text is None
         await group.server.wait_for(lambda: game.move_no > before)
+
+
+async def test_a_tap_on_a_hand_message_whose_send_is_slower_than_the_wait_is_not_retired(
+        group: Group, dealt: None) -> None:
+    """The send's answer takes longer than the tap may wait: the new message is told to
+    wait a moment, keeps its buttons (it is no stray), and plays once the answer is in."""
+    async with group.bot():
+        table = await group.start("pair")
+        budi = group.users[1]
+        await group.server.wait_for(table.whose_turn)
+        await group.server.wait_idle()
+        held = group.server.hold("sendPhoto", after_acting=True, chat=budi.private_chat)
+        await table.play_one()  # Ayu leads: Budi's turn is sent, and its answer held
+        await group.server.wait_for(lambda: held.holding)
+        message = group.server.message(budi.private_chat, held.result["message_id"])
+        game = group.game()
+        before = game.move_no
+        early = budi.press(message, "✅ 3-6")
+        await group.server.wait_for(lambda: early.answered, timeout=SEND_WAIT + 5)
+        assert early.answer_text == "One moment: this message is still arriving. Tap again."
+        assert live_buttons(group.server.message(budi.private_chat, message.message_id))
+        held.release()
+        await group.server.wait_for(lambda: game.messages.hands[1].message_id
+                                    == message.message_id)
+        record = budi.press(message, "✅ 3-6")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text is None
+        await group.server.wait_for(lambda: game.move_no > before)
+        sent = [m for m in group.server.bot_messages(budi.private_chat) if m.photo]
+        assert sent[-1].message_id == message.message_id  # no hand sent anew
