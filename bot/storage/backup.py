@@ -69,9 +69,12 @@ def database_path(env: Mapping[str, str] | None = None) -> Path:
     return Path(text) if text else Path(str(_DEFAULT_DATABASE))
 
 
-def back_up(database: Path, destination: Path, *, folder: bool = False) -> Backup:
+def back_up(database: Path, destination: Path, *, folder: bool = False,
+            marked: bool = True) -> Backup:
     """Copy ``database`` to ``destination`` (a file, or a folder to name one in; with
-    ``folder``, a folder, made when missing)."""
+    ``folder``, a folder, made when missing). ``marked``: as a backup to restore, whose first
+    start sends its games' messages anew (:mod:`.restores`); a snapshot read for another
+    purpose (the copy to PostgreSQL) is not."""
     started = time.monotonic()
     if not database.is_file():
         raise BackupError(f"no database at {database}")
@@ -85,7 +88,7 @@ def back_up(database: Path, destination: Path, *, folder: bool = False) -> Backu
     try:
         _create(temporary)
         try:
-            _copy(database, temporary)
+            _copy(database, temporary, marked)
             _check(temporary)
             _sync(temporary)
             os.replace(temporary, destination)
@@ -118,7 +121,7 @@ def _create(temporary: Path) -> None:
     os.close(os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
 
 
-def _copy(database: Path, temporary: Path) -> None:
+def _copy(database: Path, temporary: Path, marked: bool) -> None:
     try:
         # Read-only: the backup never changes the live database.
         source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
@@ -135,7 +138,8 @@ def _copy(database: Path, temporary: Path) -> None:
                 source.backup(target)  # every page in one step: one snapshot
                 # A self-contained file: the copy needs no -wal beside it.
                 target.execute("PRAGMA journal_mode=DELETE").fetchone()
-                mark_copy(target)  # a bot started on this copy sends its games' messages anew
+                if marked:  # a bot started on this copy sends its games' messages anew
+                    mark_copy(target)
             except sqlite3.Error as error:
                 raise BackupError(f"cannot write {temporary.parent}: {error}") from None
         finally:

@@ -61,7 +61,7 @@ def read_source(database: Path) -> list[Table]:
     with tempfile.TemporaryDirectory(prefix="domino-copy-") as folder:
         snapshot = Path(folder) / "source.sqlite3"
         try:
-            back_up(database, snapshot)
+            back_up(database, snapshot, marked=False)  # a snapshot, not a restore
         except BackupError as error:
             raise CopyError(str(error)) from None
 

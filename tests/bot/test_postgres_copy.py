@@ -16,6 +16,7 @@ import pytest
 from bot.models import Game, Messages, Player, Status
 from bot.service.scoreboards import player_stats, scoreboard
 from bot.storage import Storage
+from bot.storage.restores import take_mark
 from engine import match_to_json
 from testservers import free_port
 
@@ -76,6 +77,24 @@ async def test_an_old_bots_database_moves_to_postgresql_whole(
         assert row is not None and row[0] == 16
     finally:
         await lite.close()
+        await pg.close()
+
+
+async def test_a_copy_of_a_live_bot_is_no_restored_backup(postgres_url: str, tmp_path: Path
+                                                          ) -> None:
+    """The copy reads its source through a backup's snapshot, which it must not mark as one
+    to restore: the PostgreSQL bot's first start would send every game's messages anew."""
+    source = tmp_path / "bot.sqlite3"
+    lite = Storage(source)  # today's schema, where a backup is marked
+    await lite.open()
+    await lite.close()
+    code, _, err = await run(str(source), postgres_url)
+    assert (code, err) == (0, "")
+    pg = Storage(postgres_url)
+    await pg.open()
+    try:
+        assert await take_mark(pg) is None
+    finally:
         await pg.close()
 
 
