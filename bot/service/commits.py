@@ -47,9 +47,11 @@ class Commits(GameMemory):
         self._changed(game)
 
     async def _commit(
-        self, game: Game, events: list[Event], outgoing: list[Outgoing], previous_move_no: int
+        self, game: Game, events: list[Event], outgoing: list[Outgoing], previous_move_no: int,
+        drop_outbox: bool = False,
     ) -> None:
-        """Write the match, its results and its announcements in one transaction."""
+        """Write the match, its results and its announcements in one transaction (with
+        ``drop_outbox``, what the game had still to send goes in it too)."""
         match = game.match
         assert match is not None
         if match.over and game.status is Status.PLAYING:
@@ -64,7 +66,7 @@ class Commits(GameMemory):
                 log.exception("beginning the table's picture of game %s failed", game.game_id)
         try:
             await self.storage.commit_move(game, previous_move_no, move_no, deadline, events,
-                                           outgoing, self.clock())
+                                           outgoing, self.clock(), drop_outbox)
         except StaleMoveError:
             raise OutOfDateError() from None
         game.move_no, game.deadline = move_no, deadline  # once committed

@@ -54,16 +54,15 @@ class Play(Lobbies):
         except BadInputError:
             raise UserError(N_("These options do not fit a table of {count} players."),
                             count=len(game.players)) from None
-        # The lobby's calls to start that are not sent yet (the group's budget held them
-        # back) would come after the start: dropped. (A sync already sending one drops it
-        # at its send: bot.publishing.groupsync.) A lobby queues nothing else.
-        for item in await self.storage.pending_outbox(game.game_id):
-            await self.storage.outbox_done(item.id)
         game.match = match
         events, outgoing = self._settle(game, match.deal_from_seed(self.seed_source()))
         game.status = Status.PLAYING
         try:
-            await self._commit(game, events, outgoing, previous_move_no=0)
+            # The lobby's calls to start not sent yet (the group's budget held them back)
+            # would come after the start: dropped with it, in its transaction (a sync already
+            # sending one drops it at its send: bot.publishing.groupsync). A lobby queues
+            # nothing else.
+            await self._commit(game, events, outgoing, previous_move_no=0, drop_outbox=True)
         except BaseException:
             await self.reload(game.game_id)
             raise

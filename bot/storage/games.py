@@ -182,17 +182,20 @@ class GameRows(Connection):
     async def commit_move(
         self, game: Game, previous_move_no: int, move_no: int, deadline: float | None,
         events: Sequence[Event], outgoing: Sequence[Outgoing], now: float,
+        drop_outbox: bool = False,
     ) -> None:
         """Write the match (now at ``move_no``, its turn due at ``deadline``), its results and
         its announcements in one transaction, only if the stored game is still at
-        ``previous_move_no``: else :class:`StaleMoveError`."""
+        ``previous_move_no``: else :class:`StaleMoveError`. ``drop_outbox``: what the game
+        had still to send goes, in the same transaction (a lobby's calls, at its start)."""
         match = game.match
         assert match is not None
         update = ("UPDATE games SET match=?, move_no=?, status=?, updated_at=?, deadline=?,"
                   " timer=? WHERE game_id=? AND move_no=?")
         values = (match_to_json(match, kept=game.kept_hands), move_no, game.status.value, now,
                   deadline, game.timer.to_json(), game.game_id, previous_move_no)  # before BEGIN
-        if self.dialect == "sqlite" and not outgoing and current.get() is None \
+        if self.dialect == "sqlite" and not outgoing and not drop_outbox \
+                and current.get() is None \
                 and not any(isinstance(e, HandEnded | MatchEnded) for e in events):
             # Most moves write the one row: on SQLite that statement is a transaction of its
             # own (one hop to its thread, not three); a stale move changes nothing.
@@ -205,6 +208,8 @@ class GameRows(Connection):
             changed = await tx.execute(update, values)
             if changed != 1:
                 raise StaleMoveError
+            if drop_outbox:
+                await tx.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
             await self._queue(tx, game, outgoing, now)
             await self._record_results(tx, game, events, now)
         await self.write(write)

@@ -195,6 +195,25 @@ async def test_the_lobbys_call_to_start_not_yet_sent_is_dropped_at_the_start(
     assert "ready" not in [i.text for i in await storage.pending_outbox(game.game_id)]
 
 
+async def test_a_start_that_fails_to_commit_keeps_the_lobbys_call(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The call is dropped in the start's own transaction: a start that fails leaves the
+    lobby as it was, its call still to go."""
+    service = service_for(storage)
+    game = await service.create(-100, ANN, "pair", "en")
+    for player in (BOB, CID, DAN):
+        await service.join(game, player)
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("the disk is full")
+    monkeypatch.setattr(storage, "_queue", broken)  # inside the transaction, after the drop
+    with pytest.raises(RuntimeError):
+        await service.start(game, ANN.user_id)
+    assert [i.text for i in await storage.pending_outbox(game.game_id)] == ["ready"]
+    assert service.game(game.game_id).status is Status.LOBBY  # type: ignore[union-attr]
+
+
 async def test_a_restarted_service_finds_every_game_as_it_was(storage: Storage) -> None:
     service = service_for(storage)
     game = await started_game(service, "gaple-dead")
