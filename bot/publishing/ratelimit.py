@@ -65,8 +65,9 @@ log = logging.getLogger(__name__)
 
 _EXEMPT = frozenset({"sendChatAction"})
 _RETRIES: contextvars.ContextVar[bool] = contextvars.ContextVar("flood_retries", default=True)
-_WANTED: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar(
-    "call_wanted", default=None)
+# (the task that asked, its question): a task it starts inherits the context, not the question
+_WANTED: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, Callable[[], bool]] | None] = \
+    contextvars.ContextVar("call_wanted", default=None)
 
 
 def counted(endpoint: str) -> bool:
@@ -100,7 +101,7 @@ def only_if(wanted: Callable[[], bool]) -> Iterator[None]:
     """Inside: a call held back by a limit asks ``wanted()`` when its turn to go comes, with
     no await between that answer and the call going; False drops it (:class:`WithdrawnError`):
     what it says may have become untrue while it waited."""
-    token = _WANTED.set(wanted)
+    token = _WANTED.set((asyncio.current_task(), wanted))
     try:
         yield
     finally:
@@ -263,7 +264,8 @@ class FloodLimiter(BaseRateLimiter[None]):
             now = self.clock()
             at = self._free_at(chat, count, now)
             if at <= now:
-                if take and (wanted := _WANTED.get()) is not None and not wanted():
+                if take and (asked := _WANTED.get()) is not None \
+                        and asked[0] is asyncio.current_task() and not asked[1]():
                     raise WithdrawnError
                 windows = [] if not (count and take) else [self._overall] if chat is None \
                     else [self._overall, *self._windows(chat)]

@@ -4,6 +4,7 @@ says has become untrue meanwhile) is not made: :func:`bot.publishing.ratelimit.o
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,22 +14,31 @@ from bot.publishing.ratelimit import FloodLimiter, Limits, WithdrawnError, only_
 GROUP = -5
 
 
-async def test_a_call_no_longer_wanted_when_its_turn_comes_is_not_made() -> None:
-    limiter = FloodLimiter(Limits(group=(1, 0.3)))
-    made: list[str] = []
-
+def sender(limiter: FloodLimiter, made: list[str]
+           ) -> Callable[..., asyncio.Future[Any]]:
+    """A send to the group in a task of its own, asking ``wanted`` (if any) as it goes."""
     async def call(text: str, **_: Any) -> bool:
         made.append(text)
         return True
 
-    def send(text: str) -> asyncio.Future[Any]:
-        return asyncio.ensure_future(limiter.process_request(
-            call, (text,), {}, "sendMessage", {"chat_id": GROUP}, None))
+    def send(text: str, wanted: Callable[[], bool] | None = None) -> asyncio.Future[Any]:
+        async def go() -> Any:
+            request = limiter.process_request(call, (text,), {}, "sendMessage",
+                                              {"chat_id": GROUP}, None)
+            if wanted is None:
+                return await request
+            with only_if(wanted):
+                return await request
+        return asyncio.ensure_future(go())
+    return send
 
+
+async def test_a_call_no_longer_wanted_when_its_turn_comes_is_not_made() -> None:
+    made: list[str] = []
+    send = sender(FloodLimiter(Limits(group=(1, 0.3))), made)
     await send("first")  # the group's one slot
     wanted = True
-    with only_if(lambda: wanted):
-        held = send("held back")  # (the task keeps the context it was made in)
+    held = send("held back", lambda: wanted)
     await asyncio.sleep(0.1)
     assert not held.done()  # it waits for the slot
     wanted = False  # meanwhile, what it says became untrue
@@ -36,6 +46,17 @@ async def test_a_call_no_longer_wanted_when_its_turn_comes_is_not_made() -> None
         await held
     await send("next")  # the slot was not spent on it
     assert made == ["first", "next"]
-    with only_if(lambda: True):
-        await send("wanted")
+    await send("wanted", lambda: True)
     assert made[-1] == "wanted"
+
+
+async def test_a_task_started_while_a_call_asks_does_not_inherit_its_question() -> None:
+    """A send started from inside ``only_if`` (a sync requested while the lobby's call goes)
+    is its own: the lobby's question must not withdraw a hand or a table."""
+    made: list[str] = []
+    send = sender(FloodLimiter(Limits(group=(1, 0.3))), made)
+    await send("first")
+    with only_if(lambda: False):
+        other = send("another sync's")  # the task copies this context
+    await other
+    assert made == ["first", "another sync's"]
