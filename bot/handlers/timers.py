@@ -93,8 +93,13 @@ class Timers:
                 # In a context of its own: the change binds the game to the log lines of the
                 # task that made it (bot.logs.bind), and this task goes on to the process's
                 # own lines ("resumed", "took ... shards"), which concern no game.
-                await asyncio.create_task(self.expire(game.game_id, game.move_no),
-                                          context=contextvars.copy_context())
+                try:
+                    await asyncio.create_task(self.expire(game.game_id, game.move_no),
+                                              context=contextvars.copy_context())
+                except UserError as refusal:  # another process moved first: read again
+                    log.info("overdue turn of game %s refused: %s", game.game_id,
+                             refusal.message)
+                    self._again(game.game_id)
             else:
                 self.schedule(game)
 

@@ -274,6 +274,32 @@ async def test_a_timer_move_another_process_made_first_is_one_info_line(
     await storage.close()
 
 
+async def test_an_overdue_turn_another_process_moved_first_does_not_stop_a_resume(
+    database: Path | str, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A fleet worker taking shards resolves their overdue turns: one another process had
+    just made is refused by the commit check, told in one INFO line, and the resume goes on
+    (its timers armed again from the game read back) instead of failing the take-over."""
+    storage = Storage(database)
+    await storage.open()
+    clock = Clock()
+    service, game = await timed_game(storage, clock)
+    before = game.move_no
+    other = GameService(storage, RecordingComposer(), lambda: bytes(32), clock=clock)
+    [theirs] = await other.load_open_games()
+    clock.now += 91
+    assert await other.expire(theirs, before)  # the other process moved first
+    jobs = RecordingJobs()
+    timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
+    with caplog.at_level(logging.DEBUG, logger="bot.handlers.timers"):
+        await timers.resume([game])
+    lines = [r for r in caplog.records if r.name == "bot.handlers.timers"]
+    assert [r.levelno for r in lines] == [logging.INFO], lines
+    assert service.game(game.game_id) is game and game.move_no > before  # read again
+    assert f"turn:{game.game_id}" in jobs.armed
+    await storage.close()
+
+
 async def test_resuming_an_overdue_turn_leaves_the_callers_log_context_unbound(
     database: Path | str,
 ) -> None:
