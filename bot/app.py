@@ -241,6 +241,7 @@ async def _resume(rt: Runtime) -> int:
                  len(games))
         for game in games:
             rt.publisher.send_anew(game)
+            await rt.service.save_messages(game)  # kept if the bot stops before its sync
     for game_id in sorted({g.game_id for g in games} | set(await rt.service.outbox_games())):
         if rt.service.game(game_id) is None:
             await rt.service.reload(game_id)  # a finished game with announcements left
