@@ -15,7 +15,6 @@ from pathlib import Path
 from bot_kit import Group
 
 from bot.storage.backup import back_up
-from bot.storage.restores import mark_copy
 from fakeapi import FakeUser, StoredMessage
 from fakeapi.players import Table, active_hand
 
@@ -66,12 +65,7 @@ def to_move(group: Group) -> FakeUser:
 async def test_a_marked_backup_restored_sends_the_turn_and_the_table_anew(
     group: Group, tmp_path: Path,
 ) -> None:
-    def marked(database: Path, copy: Path) -> None:
-        back_up(database, copy)
-        with contextlib.closing(sqlite3.connect(copy)) as connection:
-            mark_copy(connection)  # (what bot.storage.backup is to do itself)
-
-    table = await played_on_after(group, tmp_path / "backup.sqlite3", marked)
+    table = await played_on_after(group, tmp_path / "backup.sqlite3", back_up)  # marks it
     last = group.messages()[-1].message_id
     async with group.bot() as rt:
         player = to_move(group)
