@@ -1,18 +1,21 @@
 """Start-up refusals an operator reads, each saying what is really wrong: a database path that
 is a folder or runs through a file, a folder that takes no files, a PostgreSQL URL whose
-password holds an unencoded ``@``, an HTTP_HOST that names no host. (The start-up tests run
-the whole bot; these check the lines themselves.)"""
+password holds an unencoded ``@``, an HTTP_HOST that names no host; and the end of an outage,
+said once. (The start-up tests run the whole bot; these check the lines themselves.)"""
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
 import pytest
+from bot_kit import Group
 
 from bot.config import config_from_env, unencoded_password
 from bot.errors import ConfigError, StorageError
 from bot.fleet.settings import fleet_settings_from_env
+from bot.reach import Reach
 from bot.serving.metrics import Metrics
 from bot.serving.webserver import WebServer, build_web_app
 from bot.storage.copy import main as copy_main
@@ -119,3 +122,47 @@ async def test_an_http_host_that_names_no_host_says_so() -> None:
         r"cannot serve HTTP on nonexistent\.invalid:0: the host name nonexistent\.invalid "
         r"cannot be resolved \([^()]+\): set HTTP_HOST to an address of this machine, or "
         r"unset it for every interface", str(refused.value)), str(refused.value)
+
+
+# --- Telegram out of reach, and back -----------------------------------------------------
+
+def test_the_first_answer_after_failures_is_one_line_with_the_outages_length(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    now = [100.0]
+    reach = Reach(clock=lambda: now[0])
+    with caplog.at_level(logging.INFO, logger="bot.reach"):
+        reach.answered()  # nothing failed: nothing to say
+        reach.failed()
+        now[0] = 130.0
+        reach.failed()  # the same outage: it started at 100
+        now[0] = 142.4
+        reach.answered()
+        reach.answered()
+        reach.failed()
+        now[0] = 160.0
+        reach.answered(sent=150.0)  # a long poll sent at 150, answered at 160: back at 150
+    assert [r.getMessage() for r in caplog.records] == ["reached Telegram again after 42 s",
+                                                        "reached Telegram again after 8 s"]
+
+
+async def test_polling_says_once_that_it_reaches_telegram_again(
+    group: Group, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = group.server
+
+    def lines(text: str) -> list[logging.LogRecord]:
+        return [r for r in caplog.records if r.getMessage().startswith(text)]
+
+    with caplog.at_level(logging.INFO):
+        async with group.bot():
+            server.fail_every_call(502, "Bad Gateway")
+            await server.wait_for(lambda: len(lines("polling Telegram failed")) >= 2)
+            server.end_outage()
+            await server.wait_for(lambda: bool(lines("reached Telegram again after ")))
+            polls = sum(r.method == "getUpdates" for r in server.requests)
+            await server.wait_for(lambda: sum(r.method == "getUpdates" for r in server.requests)
+                                  > polls + 2)  # polling goes on: no more lines
+    [back] = lines("reached Telegram again after ")
+    assert back.levelno == logging.INFO and back.name == "bot.reach"
+    assert re.fullmatch(r"reached Telegram again after \d+ s", back.getMessage())
