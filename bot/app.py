@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
 from telegram import (
     Bot,
@@ -55,6 +56,7 @@ from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter, Limits
 from .publishing.replays import Replays
 from .publishing.transport import bot_request, poll_request
+from .reach import Reach
 from .service import GameService
 from .service.locks import Locks
 from .serving.latency import TableLatency
@@ -117,6 +119,7 @@ def build_application(
     if fleet is not None and http.webhook_url is not None:
         raise ConfigError("a fleet worker takes no webhook: the receivers do")
     metrics = Metrics()
+    reach = Reach()
     limiter = FloodLimiter(Limits(
         overall=(config.messages_per_second, 1.0),
         group=(config.group_messages_per_minute, config.group_rate_period),
@@ -128,7 +131,7 @@ def build_application(
         .base_url(config.bot_url)
         .base_file_url(config.file_url)
         .request(bot_request())
-        .get_updates_request(poll_request())
+        .get_updates_request(poll_request(reach.answered))
         .rate_limiter(MeteredLimiter(limiter, metrics))  # counts every call, then limits it
         .concurrent_updates(True)
         .post_init(_on_start)
@@ -171,7 +174,7 @@ def build_application(
     service.on_moving = publisher.group.draw_early
     application.bot_data[KEY] = Runtime(
         config, storage, service, publisher, locks, pictures, timers, limiter, metrics, http,
-        latency, Replays(application.bot, pictures), status_lines,
+        latency, Replays(application.bot, pictures), status_lines, reach=reach,
     )
     if fleet is not None:
         application.bot_data[SETTINGS_KEY] = fleet
@@ -300,9 +303,11 @@ async def _on_shutdown(application: Application) -> None:  # type: ignore[type-a
     await rt.storage.close()
 
 
-def _poll_failed(error: TelegramError) -> None:
-    """A getUpdates that failed (PTB tries again by itself): one line, not a traceback."""
+def _poll_failed(reach: Reach, error: TelegramError) -> None:
+    """A getUpdates that failed (PTB tries again by itself): one line, not a traceback (and
+    the first one answered after it says so)."""
     log.warning("polling Telegram failed: %s (trying again)", error)
+    reach.failed()
 
 
 def allowed_updates() -> list[str]:
@@ -328,7 +333,8 @@ async def running(
     updater = application.updater
     if updater is not None:
         await updater.start_polling(poll_interval=0, timeout=poll_timeout,
-                                    allowed_updates=allowed_updates(), error_callback=_poll_failed)
+                                    allowed_updates=allowed_updates(),
+                                    error_callback=partial(_poll_failed, rt.reach))
     await application.start()
     try:
         if rt.webhook:

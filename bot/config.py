@@ -80,6 +80,8 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
         # Not the value itself in the message: it may hold a password.
         raise ConfigError("DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@"
                           "host:port/database (unset it to use the SQLite file)")
+    if url is not None and unencoded_password(url):
+        raise ConfigError(f"DATABASE_URL's {UNENCODED_PASSWORD}")
     return BotConfig(
         token=token,
         api_base_url=base.rstrip("/"),
@@ -92,6 +94,23 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
         table_theme=_theme(env),
         computer_pause=_seconds(env, "COMPUTER_PAUSE_SECONDS", 2.0),
     )
+
+
+#: Characters that end a URL's user and password where they stand unencoded.
+_RESERVED = "@/?#"
+#: After "DATABASE_URL's " (or another name for the URL).
+UNENCODED_PASSWORD = ("user or password holds a character a URL reserves (@, /, ? or #), so "
+                      "the host read from it is wrong: percent-encode each one (@ as %40, "
+                      "/ as %2F, ? as %3F, # as %23)")
+
+
+def unencoded_password(url: str) -> bool:
+    """Whether ``url``'s user or password holds an unencoded ``@ / ? #`` (``p@ss``): the
+    URL then splits at the wrong place, and the host asyncpg tries is the password's tail
+    (or the port a piece of the password). All before the URL's last ``@`` is taken as the
+    user and password, where a PostgreSQL URL's ``@`` belongs."""
+    userinfo, at, _ = url.partition("://")[2].rpartition("@")
+    return bool(at) and any(character in userinfo for character in _RESERVED)
 
 
 def _theme(env: dict[str, str]) -> str:

@@ -95,3 +95,6 @@ async def _telegram(context: ContextTypes.DEFAULT_TYPE) -> None:
             await context.bot.get_me()
     except TelegramError as error:
         log.warning("Telegram did not answer the check: %s", error)
+        rt.reach.failed()
+    else:
+        rt.reach.answered()

@@ -13,6 +13,7 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..config import UNENCODED_PASSWORD, unencoded_password
 from ..errors import ConfigError
 
 #: The application_name of every worker's lock connection: live workers are counted by it.
@@ -39,6 +40,8 @@ def fleet_settings_from_env(env: Mapping[str, str] | None = None) -> FleetSettin
     url = env.get("DATABASE_URL", "").strip()
     if not url.startswith(("postgresql://", "postgres://")):
         raise ConfigError("fleet mode needs DATABASE_URL=postgresql://user:password@host:port/db")
+    if unencoded_password(url):
+        raise ConfigError(f"DATABASE_URL's {UNENCODED_PASSWORD}")
     text = env.get("FLEET_SHARDS", "").strip() or str(DEFAULT_SHARDS)
     if not text.isdigit() or not 1 <= int(text) <= MAX_SHARDS:
         raise ConfigError(f"FLEET_SHARDS must be a whole number from 1 to {MAX_SHARDS}, "

@@ -4,7 +4,7 @@ into the publisher's parts."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from telegram.ext import ContextTypes
 
@@ -20,6 +20,7 @@ from ..publishing.messenger import Place
 from ..publishing.publisher import Publisher
 from ..publishing.ratelimit import FloodLimiter
 from ..publishing.replays import Replays
+from ..reach import Reach
 from ..service import GameService
 from ..service.locks import Locks
 from ..serving.latency import TableLatency
@@ -47,6 +48,7 @@ class Runtime:
     replays: Replays  # /replay and the "🎞 Replay" buttons
     status_lines: StatusLines  # a game's opening, start and end said once in the log
     web: WebServer | None = None  # the HTTP server of polling mode, while it runs
+    reach: Reach = field(default_factory=Reach)  # an outage's end said once
 
     @property
     def webhook(self) -> bool:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from urllib.parse import urlencode
 
 import aiohttp
@@ -83,8 +84,10 @@ class AiohttpRequest(BaseRequest):
     """A PTB request class on one aiohttp session (see the module's docstring)."""
 
     def __init__(self, pool_size: int = CONNECTION_POOL_SIZE,
-                 timeouts: Timeouts = DEFAULT_TIMEOUTS) -> None:
+                 timeouts: Timeouts = DEFAULT_TIMEOUTS,
+                 on_answer: Callable[[float], None] | None = None) -> None:
         self._pool_size = pool_size
+        self._on_answer = on_answer  # at each 200 OK, with the monotonic time it was sent
         self._timeouts = timeouts
         self._slots = asyncio.Semaphore(pool_size)
         self._session: aiohttp.ClientSession | None = None
@@ -132,6 +135,7 @@ class AiohttpRequest(BaseRequest):
         else:
             body, content_type = urlencode(fields).encode(), "application/x-www-form-urlencoded"
         await self._take_slot(pool)
+        sent = time.monotonic()
         try:
             timeout = aiohttp.ClientTimeout(
                 total=None, sock_connect=connect,
@@ -139,7 +143,10 @@ class AiohttpRequest(BaseRequest):
             async with session.request(method, url, data=body, timeout=timeout,
                                        headers={"Content-Type": content_type},
                                        allow_redirects=False) as response:
-                return response.status, await response.read()
+                answer = await response.read()
+            if response.status == 200 and self._on_answer is not None:
+                self._on_answer(sent)
+            return response.status, answer
         except (TimeoutError, aiohttp.ServerTimeoutError) as err:
             raise TimedOut from err
         except aiohttp.ClientError as err:
@@ -168,9 +175,11 @@ def bot_request(pool_size: int = CONNECTION_POOL_SIZE) -> AiohttpRequest:
     return AiohttpRequest(pool_size)
 
 
-def poll_request() -> AiohttpRequest:
+def poll_request(on_answer: Callable[[float], None] | None = None) -> AiohttpRequest:
     """The request object for getUpdates. PTB's default (an ``HTTPXRequest`` of one
     connection) can keep its only connection checked out when a long poll is torn down
     mid-flight (httpcore), and then the stop's last getUpdates, or every poll after a network
-    drop, fails with "Pool timeout". Here a cancelled call gives its slot back at once."""
-    return AiohttpRequest(POLL_POOL_SIZE)
+    drop, fails with "Pool timeout". Here a cancelled call gives its slot back at once.
+    ``on_answer`` is called at each getUpdates Telegram answers (200 OK), with the
+    (monotonic) time it was sent."""
+    return AiohttpRequest(POLL_POOL_SIZE, on_answer=on_answer)

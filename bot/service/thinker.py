@@ -11,7 +11,8 @@ applies it only if the game is still at that move.
 Workers start with "forkserver" (never a fork of the bot's threads and event loop). A pool
 that breaks (a worker killed) or hangs is replaced, and that one decision is made in a thread
 instead: a game never waits for a pool that is gone. Closing never waits for a worker.
-Workers leave when the bot's process dies, however it dies (:func:`_leave_with_the_bot`).
+Workers leave when the bot's process dies, however it dies (:func:`_leave_with_the_bot`), and
+the resource tracker then removes the pool's semaphores without a word (:data:`TRACKER_QUIET`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import multiprocessing
 import os
 import random
 import signal
+import sys
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -32,6 +34,13 @@ from engine import Match, ai, match_from_json, match_to_json, player_view
 log = logging.getLogger(__name__)
 #: After this long a worker is taken for hung: the pool is replaced, the move made inline.
 PATIENCE = 10.0
+#: A warnings filter for multiprocessing's resource tracker, a process that outlives a bot
+#: killed by SIGKILL: it then removes the pool's queues' semaphores (five), as it is there to
+#: do, but warns "There appear to be 5 leaked semaphore objects to clean up at shutdown", a
+#: traceback-like line in the bot's log about nothing left behind. The tracker takes the
+#: bot's ``-W`` options (``sys.warnoptions``) when it starts: this one silences its
+#: ``resource_tracker: ...`` UserWarnings, and nothing else.
+TRACKER_QUIET = "ignore:resource_tracker:UserWarning:multiprocessing.resource_tracker"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +110,8 @@ class Thinker:
         """Start the workers now (at the bot's start) rather than on the first move."""
         self._closed = False
         if self._pool is None:
+            if TRACKER_QUIET not in sys.warnoptions:  # before the tracker starts
+                sys.warnoptions.append(TRACKER_QUIET)
             context = multiprocessing.get_context(self.method)
             if self.method == "forkserver":
                 context.set_forkserver_preload(["bot.service.thinker"])

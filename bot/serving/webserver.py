@@ -20,6 +20,7 @@ import logging
 import os
 import re
 import secrets
+import socket
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -184,11 +185,16 @@ class WebServer:
         except OSError as error:
             await self._runner.cleanup()
             raise ConfigError(
-                f"cannot serve HTTP on {self._host}:{self._port}: "
-                f"{os.strerror(error.errno).lower() if error.errno else error}"
+                f"cannot serve HTTP on {self._host}:{self._port}: {self._cause(error)}"
             ) from None
         self._port = self._runner.addresses[0][1]
         log.info("serving HTTP on %s:%d", self._host, self._port)
+
+    def _cause(self, error: OSError) -> str:
+        if isinstance(error, socket.gaierror):  # its errno is the resolver's, not the OS's
+            return (f"the host name {self._host} cannot be resolved ({error.strerror}): set "
+                    "HTTP_HOST to an address of this machine, or unset it for every interface")
+        return os.strerror(error.errno).lower() if error.errno else str(error)
 
     async def stop(self) -> None:
         await self._runner.cleanup()

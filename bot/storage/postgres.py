@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
+from ..config import UNENCODED_PASSWORD, unencoded_password
 from ..errors import StorageError
 from .schema import postgres_ddl
 from .tx import Engine, Row, StorageUnavailableError, T, Tx
@@ -146,6 +147,8 @@ class PostgresEngine(Engine):
         except ValueError:  # a port that is not a number
             where = parts.hostname or "?"
         self._name = f"{where}/{parts.path.lstrip('/') or parts.username or 'postgres'}"
+        if unencoded_password(url):  # what urlsplit read is pieces of the password
+            self._name = "the URL's host"
 
     @property
     def name(self) -> str:
@@ -163,6 +166,8 @@ class PostgresEngine(Engine):
 
     async def open(self) -> None:
         quiet_pool_floor_retries()
+        if unencoded_password(self.url):
+            raise StorageError(f"cannot connect to PostgreSQL: the URL's {UNENCODED_PASSWORD}")
         try:
             self._pool = await asyncpg.create_pool(
                 self.url, min_size=1, max_size=self.max_size, command_timeout=60,

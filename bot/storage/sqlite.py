@@ -67,8 +67,10 @@ class SqliteEngine(Engine):
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
-                raise StorageError(f"cannot create the database folder {self.path.parent}: "
-                                   f"{error.strerror or error}") from None
+                folder = self.path.parent
+                why = _in_the_way(folder)
+                raise StorageError(f"cannot create the database folder {folder}" + (
+                    f": {why}" if why else f" ({_reason(error)})")) from None
         try:
             if isinstance(self.path, Path):
                 await asyncio.to_thread(_probe, self.path)
@@ -91,12 +93,16 @@ class SqliteEngine(Engine):
         """SQLite's reason, and what it usually means for the operator."""
         text = str(error)
         if isinstance(self.path, Path) and "unable to open" in text:
+            if self.path.is_dir():
+                return (f"{self.path} is a folder: the database is a file, e.g. "
+                        f"{self.path / 'dominoes.sqlite3'}")
             folder = self.path.parent
             try:  # SQLite does not say why: a file of our own in the folder does
-                with tempfile.TemporaryFile(dir=folder):
+                with tempfile.NamedTemporaryFile(dir=folder):
                     pass
             except OSError as probe:
-                return f"the folder {folder} is not writable ({probe.strerror or probe})"
+                return (f"the folder {folder} is not writable: creating a file there fails "
+                        f"({_reason(probe)})")
         hints = {"is locked": "another process holds it: stop it, or use another file",
                  "not a database": "the file is damaged or not SQLite: restore a backup",
                  "disk is full": "free some disk space"}
@@ -173,6 +179,21 @@ async def _fetch_all(db: aiosqlite.Connection, sql: str, params: Sequence[Any]) 
 def _first(rows: list[Row]) -> Row | None:
     """``fetch_one``'s row: its queries select one row (a key, an aggregate, a RETURNING)."""
     return rows[0] if rows else None
+
+
+def _reason(error: OSError) -> str:
+    """The OS's reason alone (``Permission denied``), without errno and path."""
+    return error.strerror or str(error)
+
+
+def _in_the_way(folder: Path) -> str | None:
+    """``/dev/null is a file, not a folder`` when what stops ``folder`` being made is a file
+    standing where one of its folders should be (the OS says only "File exists" or "Not a
+    directory")."""
+    existing = next((path for path in (folder, *folder.parents) if path.exists()), None)
+    if existing is None or existing.is_dir():
+        return None
+    return f"{existing} is a file, not a folder"
 
 
 def _probe(path: Path) -> None:

@@ -51,6 +51,9 @@ def test_each_recording_shows_in_the_exposition() -> None:
     assert seen[("domino_tap_to_answer_seconds_bucket", (("le", "0.1"),))] == 0
     assert seen[("domino_tap_to_table_edit_seconds_sum", ())] == 1.5
     assert all(name.startswith("domino_") for name, _ in seen)
+    # No prometheus-client "_created" series (a creation time beside each counter/histogram).
+    assert not [name for name, _ in seen if name.endswith("_created")]
+    assert b"_created" not in metrics.exposition()[0]
 
 
 def test_registries_are_separate() -> None:

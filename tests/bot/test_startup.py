@@ -278,7 +278,8 @@ async def test_a_database_folder_the_bot_cannot_write_is_one_line(
     (line,) = bot.unstamped()
     assert re.fullmatch(
         rf"CRITICAL bot: cannot open the database {re.escape(str(database))}: the folder "
-        rf"{re.escape(str(database.parent))} is not writable \((Permission denied|Operation not "
+        rf"{re.escape(str(database.parent))} is not writable: creating a file there fails "
+        r"\((Permission denied|Operation not "
         r"permitted|Read-only file system)\)", line), line
 
 

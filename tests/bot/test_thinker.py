@@ -145,9 +145,12 @@ def running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
-def test_no_worker_outlives_a_killed_bot() -> None:
+def test_no_worker_outlives_a_killed_bot_and_none_writes_a_line() -> None:
+    """Nor does the resource tracker, which removes the pool's semaphores, warn of them
+    ("There appear to be 5 leaked semaphore objects") in the bot's log."""
     root = Path(__file__).resolve().parents[2]
     parent = subprocess.Popen([sys.executable, "-c", PARENT], cwd=root, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE,
                               env={**os.environ, "PYTHONPATH": str(root)}, text=True)
     try:
         assert parent.stdout is not None and parent.stdout.readline() == "ready\n"
@@ -162,4 +165,7 @@ def test_no_worker_outlives_a_killed_bot() -> None:
     survivors = [pid for pid in left if running(pid)]
     for pid in survivors:  # not to leave them to the next test either
         os.kill(pid, signal.SIGKILL)
+    assert parent.stderr is not None
+    written = parent.stderr.read()  # to its end: every process holding it has ended
     assert survivors == []
+    assert written == "", written
