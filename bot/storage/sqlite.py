@@ -9,6 +9,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -211,36 +212,60 @@ def _probe(path: Path) -> None:
 _WINDOWS_LOCK_AT = 1 << 20
 
 
+#: How long a bot waits for another on its database to stop before it refuses: a supervisor
+#: may start the new one while the old one still sends what it holds (a stop takes up to
+#: about four seconds).
+STOPPING_WAIT = 6.0
+
+
 @contextlib.contextmanager
-def held_alone(path: Path) -> Iterator[None]:
+def held_alone(path: Path, wait: float = STOPPING_WAIT) -> Iterator[None]:
     """Run a bot on ``path`` only while no other does: an exclusive lock on ``<path>.lock``
     (holding this process's pid), kept until the block ends or the process does. The OS frees
     it when the process dies, SIGKILL included, so a killed bot never blocks its own restart.
     What only reads the database (the backup, the copy to PostgreSQL) does not take it.
 
-    A second bot raises :class:`StorageError`, one line naming the database and the other's
-    pid. Where the lock file cannot be made (a folder not writable) nothing is held: opening
-    the database says why next. The file stays when the bot stops (removing it would let two
-    bots lock two different files); it is harmless."""
+    Another bot holding it for longer than ``wait`` seconds raises :class:`StorageError`, one
+    line naming the database and the other's pid. Where the lock file cannot be made (a
+    folder not writable) nothing is held: opening the database says why next; where it is
+    not writable (left by another user) it is locked read-only, without a pid. The file stays
+    when the bot stops (removing it would let two bots lock two different files)."""
     lock = path.with_name(f"{path.name}.lock")
+    writable = True
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except PermissionError:
+        writable = False
+        descriptor = _opened(lock, os.O_RDONLY)
     except OSError:
         descriptor = -1
     try:
         if descriptor >= 0:
-            if not _lock(descriptor):
-                raise StorageError(f"cannot open the database {path}: another bot"
-                                   f"{_holder(descriptor)} is using it: stop that one first, "
-                                   "or set another DATABASE_PATH")
-            os.ftruncate(descriptor, 0)
-            os.lseek(descriptor, 0, os.SEEK_SET)
-            os.write(descriptor, f"{os.getpid()}\n".encode())
+            waited = 0.0
+            while not _lock(descriptor):
+                if waited >= wait:
+                    raise StorageError(f"cannot open the database {path}: another bot"
+                                       f"{_holder(descriptor)} is using it: stop that one "
+                                       "first, or set another DATABASE_PATH")
+                time.sleep(0.25)  # before the bot starts: nothing else runs yet
+                waited += 0.25
+            if writable:
+                os.ftruncate(descriptor, 0)
+                os.lseek(descriptor, 0, os.SEEK_SET)
+                os.write(descriptor, f"{os.getpid()}\n".encode())
         yield
     finally:
         if descriptor >= 0:
             os.close(descriptor)  # frees the lock
+
+
+def _opened(path: Path, flags: int) -> int:
+    """The file opened with ``flags``, or -1 where it cannot be."""
+    try:
+        return os.open(path, flags)
+    except OSError:
+        return -1
 
 
 def _lock(descriptor: int) -> bool:

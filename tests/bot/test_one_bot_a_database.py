@@ -1,0 +1,67 @@
+"""One bot a SQLite database (:func:`bot.storage.sqlite.held_alone`): a second one waits a
+few seconds for the first to stop (a supervisor may start it early), then refuses in one line;
+a lock file another user left, not writable, still guards."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from bot.errors import StorageError
+from bot.storage.sqlite import held_alone
+
+
+def test_a_second_bot_refuses_once_its_wait_is_over(tmp_path: Path) -> None:
+    database = tmp_path / "dominoes.sqlite3"
+    refused = pytest.raises(StorageError, match=rf"another bot \(pid {os.getpid()}\) is using")
+    with held_alone(database, wait=0), refused, held_alone(database, wait=0.5):
+        pass
+    with held_alone(database, wait=0):  # freed when the first one ended
+        pass
+
+
+def test_a_second_bot_takes_over_when_the_first_stops_within_its_wait(tmp_path: Path) -> None:
+    database = tmp_path / "dominoes.sqlite3"
+    first = held_alone(database, wait=0)
+    first.__enter__()
+    stopped = threading.Event()
+
+    def stop() -> None:
+        first.__exit__(None, None, None)
+        stopped.set()
+    timer = threading.Timer(0.5, stop)
+    timer.start()
+    try:
+        with held_alone(database, wait=5):
+            assert stopped.is_set()  # it waited for the first one, then took the lock
+    finally:
+        timer.join()
+
+
+def first_holds(database: Path) -> bool:
+    """Whether someone else holds the lock now."""
+    try:
+        with held_alone(database, wait=0):
+            return False
+    except StorageError:
+        return True
+
+
+def test_a_lock_file_it_cannot_write_is_locked_read_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    database = tmp_path / "dominoes.sqlite3"
+    with held_alone(database, wait=0):  # made, with this pid
+        pass
+    opened = os.open
+
+    def no_writing(path: object, flags: int, *args: int) -> int:
+        if flags & os.O_RDWR and str(path).endswith(".lock"):
+            raise PermissionError(13, "Permission denied")  # (as root, chmod cannot show it)
+        return opened(path, flags, *args)  # type: ignore[arg-type]
+    monkeypatch.setattr(os, "open", no_writing)
+    with held_alone(database, wait=0):
+        monkeypatch.setattr(os, "open", opened)
+        assert first_holds(database)  # guarded all the same
