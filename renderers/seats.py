@@ -80,9 +80,11 @@ def knocked_lately(view: TableView) -> frozenset[int]:
 
 
 def hand_winners(view: TableView) -> frozenset[int]:
-    """The seats of the side that won the hand, once it is over (none for a drawn hand)."""
+    """The seats of the side that won the hand, once it is over (none for a drawn hand, and
+    none once the match is over: its last hand's winner need not be the match's, whom the
+    match's result names)."""
     ended = view.result
-    if ended is None or ended.winner is None:
+    if ended is None or ended.winner is None or view.match_over:
         return frozenset()
     return frozenset(view.sides[ended.winner])
 

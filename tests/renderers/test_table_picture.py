@@ -230,3 +230,17 @@ def test_a_finished_hand_shows_its_winner_and_no_knock(
         assert _colour_in(image, rect, palette.winner) == (seat in winners), seat
     assert ENGLISH.knock not in drawn_text and ENGLISH.to_move not in drawn_text
     assert drawn_text.count(ENGLISH.winner) == len(winners)
+
+
+def test_the_last_table_of_a_match_marks_no_hand_winner(drawn_text: list[str]) -> None:
+    """The match's last hand may be won by a player who lost the match: its table marks
+    nobody (the match's result, sent next, names who won it), and shows no knock."""
+    match = first_position("gaple", 4, _over_after_a_knock, seeds=range(40), most_moves=80)
+    assert match is not None
+    view = replace(table_view(match), match_over=True)
+    palette = find_theme("classic")
+    image = draw_table(view, names_for(4), palette, ENGLISH)
+    for seat, rect in enumerate(slots(4)):
+        assert not _colour_in(image, rect, palette.winner), seat
+        assert not _colour_in(image, rect, palette.knock), seat
+    assert ENGLISH.winner not in drawn_text and ENGLISH.knock not in drawn_text
