@@ -16,7 +16,7 @@ from bot_kit import Group, plain
 import engine.match
 from bot.handlers.buttons import SEND_WAIT
 from engine import Deal, Tile, full_set
-from fakeapi import FakeUser, StoredMessage
+from fakeapi import FakeUser, Hold, StoredMessage
 from fakeapi.players import live_buttons
 
 OUT_OF_DATE = "That message is out of date: your tiles are in the newest one."
@@ -112,19 +112,25 @@ async def test_a_second_tap_refused_after_the_question_still_says_why(
     assert set(counts.values()) == {1}  # every tap of the game answered exactly once
 
 
+async def budis_turn_held(group: Group) -> tuple[FakeUser, Hold, StoredMessage]:
+    """Ayu leads and Budi's turn is sent, the answer to its send held: Budi, the hold, and
+    the new message (whose id the bot does not know yet)."""
+    table = await group.start("pair")
+    budi = group.users[1]
+    await group.server.wait_for(table.whose_turn)
+    await group.server.wait_idle()
+    held = group.server.hold("sendPhoto", after_acting=True, chat=budi.private_chat)
+    await table.play_one()
+    await group.server.wait_for(lambda: held.holding)
+    return budi, held, group.server.message(budi.private_chat, held.result["message_id"])
+
+
 async def test_a_tap_on_a_hand_message_whose_send_is_unanswered_plays(
         group: Group, dealt: None) -> None:
     """A robot taps its new hand message before the bot has the answer to its send (and so
     its id): the tap waits for the send, briefly, instead of being refused as a stray."""
     async with group.bot():
-        table = await group.start("pair")
-        budi = group.users[1]
-        await group.server.wait_for(table.whose_turn)
-        await group.server.wait_idle()
-        held = group.server.hold("sendPhoto", after_acting=True, chat=budi.private_chat)
-        await table.play_one()  # Ayu leads: Budi's turn is sent, and its answer held
-        await group.server.wait_for(lambda: held.holding)
-        message = group.server.message(budi.private_chat, held.result["message_id"])
+        budi, held, message = await budis_turn_held(group)
         game = group.game()
         known = game.messages.hands.get(1)
         assert known is not None and known.message_id != message.message_id
@@ -178,14 +184,7 @@ async def test_a_tap_on_a_hand_message_whose_send_is_slower_than_the_wait_is_not
     """The send's answer takes longer than the tap may wait: the new message is told to
     wait a moment, keeps its buttons (it is no stray), and plays once the answer is in."""
     async with group.bot():
-        table = await group.start("pair")
-        budi = group.users[1]
-        await group.server.wait_for(table.whose_turn)
-        await group.server.wait_idle()
-        held = group.server.hold("sendPhoto", after_acting=True, chat=budi.private_chat)
-        await table.play_one()  # Ayu leads: Budi's turn is sent, and its answer held
-        await group.server.wait_for(lambda: held.holding)
-        message = group.server.message(budi.private_chat, held.result["message_id"])
+        budi, held, message = await budis_turn_held(group)
         game = group.game()
         before = game.move_no
         early = budi.press(message, "✅ 3-6")

@@ -246,14 +246,11 @@ class RecordingJobs:
         self.armed.append(name)
 
 
-async def test_a_timer_move_another_process_made_first_is_one_info_line(
-    database: Path | str, caplog: pytest.LogCaptureFixture,
-) -> None:
-    """Two processes raced for a turn's time-out (a fleet's shard changing hands): the commit
-    check refuses the second one. That is expected, so it is one INFO line, no ERROR and no
-    traceback, and the timers are armed again from the game as the database has it."""
-    storage = Storage(database)
-    await storage.open()
+async def moved_first_elsewhere(storage: Storage
+                                 ) -> tuple[GameService, Game, int, RecordingJobs, Timers]:
+    """A timed game whose overdue turn another process (a second service on the same
+    database) has just moved: this one's service, its game, the move number before, and
+    timers on recorded jobs."""
     clock = Clock()
     service, game = await timed_game(storage, clock)
     before = game.move_no
@@ -263,6 +260,18 @@ async def test_a_timer_move_another_process_made_first_is_one_info_line(
     assert await other.expire(theirs, before)  # the other process moved first
     jobs = RecordingJobs()
     timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
+    return service, game, before, jobs, timers
+
+
+async def test_a_timer_move_another_process_made_first_is_one_info_line(
+    database: Path | str, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Two processes raced for a turn's time-out (a fleet's shard changing hands): the commit
+    check refuses the second one. That is expected, so it is one INFO line, no ERROR and no
+    traceback, and the timers are armed again from the game as the database has it."""
+    storage = Storage(database)
+    await storage.open()
+    service, game, before, jobs, timers = await moved_first_elsewhere(storage)
     job = SimpleNamespace(name=f"turn:{game.game_id}", data=(game.game_id, before))
     with caplog.at_level(logging.DEBUG, logger="bot.handlers.timers"):
         await timers._job(SimpleNamespace(job=job))  # type: ignore[arg-type]
@@ -282,15 +291,7 @@ async def test_an_overdue_turn_another_process_moved_first_does_not_stop_a_resum
     (its timers armed again from the game read back) instead of failing the take-over."""
     storage = Storage(database)
     await storage.open()
-    clock = Clock()
-    service, game = await timed_game(storage, clock)
-    before = game.move_no
-    other = GameService(storage, RecordingComposer(), lambda: bytes(32), clock=clock)
-    [theirs] = await other.load_open_games()
-    clock.now += 91
-    assert await other.expire(theirs, before)  # the other process moved first
-    jobs = RecordingJobs()
-    timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
+    service, game, before, jobs, timers = await moved_first_elsewhere(storage)
     with caplog.at_level(logging.DEBUG, logger="bot.handlers.timers"):
         await timers.resume([game])
     lines = [r for r in caplog.records if r.name == "bot.handlers.timers"]
