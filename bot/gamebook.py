@@ -71,9 +71,9 @@ ENTRIES = (
            "later the last winner leads a double). If you cannot lay, you put one tile of your "
            "choice face down: a dead tile that counts against you. The hand ends when someone "
            "has no tiles or nobody can lay; every player's total is the pips in hand plus dead "
-           "tiles, and the lowest total wins (a tie goes to the player whose lowest tile is "
-           "lowest). Totals add up over the match; when someone reaches {target}, the lowest "
-           "running total wins."),
+           "tiles, and the lowest total wins (a tie goes to the player whose lowest counted "
+           "tile is the lowest). Totals add up over the match; when someone reaches "
+           "{target}, the lowest running total wins."),
         # Going out does not win here: the lowest total does.
         N_("{name} laid their last tile, {tile}."),
         {

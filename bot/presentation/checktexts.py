@@ -65,7 +65,7 @@ def check_text(t: Translator, game: Game, check: DealCheck, reader: int | None) 
                                       "played it."))
     else:
         lines.append(FAILED + " " + t(
-            "Not every tile played came from the hand of the player who played it: {tiles}.",
+            "These tiles were played by someone who did not hold them: {tiles}.",
             tiles=", ".join(f"{name(seat)} {tile}" for seat, tile in check.strays)))
     lines += [t("Check it yourself with the bot's code:"),
               code(check.command(reader)),

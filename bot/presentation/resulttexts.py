@@ -226,8 +226,8 @@ def decision_lines(t: Translator, ended: HandEnded, names: Sequence[str]) -> lis
              for seat, tile in zip(decision.seats, decision.tiles, strict=True)]
     if decision.by is DecidedBy.LOWER_HALF:
         return [t("{names} are level on {total}; the lowest counted tile breaks the tie, and "
-                  "between tiles of equal value the smaller lower half: {winner} against "
-                  "{others}.", names=level, total=total, winner=tiles[0],
+                  "between tiles of equal value the one with the smaller lower half: {winner} "
+                  "against {others}.", names=level, total=total, winner=tiles[0],
                   others=and_list(t, tiles[1:]))]
     return [t("{names} are level on {total}; the lowest counted tile breaks the tie: {winner} "
               "against {others}.", names=level, total=total, winner=tiles[0],

@@ -21,8 +21,8 @@ EARLIER_HANDS = 8
 
 HAND_GOING_ON = N_("That hand is still being played: its seed stays secret until it ends.")
 NO_SEED = N_("That hand was dealt before deals had seeds, so it has no seed to check.")
-NOT_YOURS = N_("You can check hands of games you played, or with the button in the group "
-               "where the game was played.")
+NOT_YOURS = N_("You can check the hands of your own games here, or any hand with the button "
+               "in the group where it was played.")
 
 
 def hand_check(game: Game, number: int) -> DealCheck:

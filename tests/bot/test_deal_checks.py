@@ -33,7 +33,7 @@ def test_only_players_or_the_group_may_check_a_hand() -> None:
     game = game_of(played_hand("pair", 4, 44))
     assert check_for(game, 0, 3, None).ok  # a player, in private
     assert check_for(game, 0, 77, -100).ok  # anyone, from the group's button
-    with pytest.raises(UserError, match="games you played"):
+    with pytest.raises(UserError, match="hands of your own games"):
         check_for(game, 0, 77, None)
     game.seat_changes = [SeatChange(2, 0, 3, Player(55, "Gone"))]
     assert check_for(game, 0, 55, None).ok  # who left the seat played the hands before

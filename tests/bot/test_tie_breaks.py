@@ -84,8 +84,8 @@ def test_equal_lowest_tiles_are_decided_by_the_lower_half_and_three_tied_are_lis
     half = replace(ended, decision=Decision(DecidedBy.LOWER_HALF, (1, 0, 2),
                                             (Tile(1, 9), Tile(3, 7), Tile(2, 8))))
     assert ("Budi, Ayu and Sergei are level on 42; the lowest counted tile breaks the tie, "
-            "and between tiles of equal value the smaller lower half: Budi's 1-9 against "
-            "Ayu's 3-7 and Sergei's 2-8.") in lines(game, half)
+            "and between tiles of equal value the one with the smaller lower half: Budi's 1-9 "
+            "against Ayu's 3-7 and Sergei's 2-8.") in lines(game, half)
     empty = replace(ended, decision=Decision(DecidedBy.NO_TILES, (1, 0), (None, Tile(0, 0))))
     assert ("Budi and Ayu are level on 42; Budi has no tile left to count, which breaks the "
             "tie.") in lines(game, empty)
