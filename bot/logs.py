@@ -165,13 +165,19 @@ def token_secrets(token: str) -> tuple[str, ...]:
 def secrets_of(token: str, webhook_secret: str | None = None,
                database_url: str | None = None) -> dict[str, str]:
     """Every secret a process's settings hold, each with its mark: the token, the webhook's
-    secret, and DATABASE_URL's password (as the URL quotes it, and decoded)."""
+    secret, and DATABASE_URL's password (as the URL quotes it, and decoded), given before
+    the host or as its ``password=`` parameter (as libpq and asyncpg also take it)."""
     hidden = dict.fromkeys(token_secrets(token), REDACTED)
     if webhook_secret:
         _hide(hidden, webhook_secret, "'{}'", "<webhook-secret>")
-    password = urlsplit(database_url or "").password or ""
+    parts = urlsplit(database_url or "")
+    password = parts.password or ""
     for form in {password, unquote(password)} - {""}:
         _hide(hidden, form, ":{}@", "<password>")
+    for name, _, value in (pair.partition("=") for pair in parts.query.split("&")):
+        if name == "password":
+            for form in {value, unquote(value)} - {""}:
+                _hide(hidden, form, "password={}", "<password>")
     return hidden
 
 

@@ -150,6 +150,15 @@ def test_a_short_secret_is_hidden_only_where_it_is_a_password() -> None:
     assert secrets["'abc'"] == "'<webhook-secret>'" and "abc" not in secrets
 
 
+def test_a_password_given_as_the_urls_parameter_is_hidden_too() -> None:
+    """libpq and asyncpg also take the password as ``?password=``."""
+    secrets = secrets_of(TOKEN, None, "postgresql://bot@db/domino?sslmode=require&"
+                                      "password=sw%40rdfish-long")
+    assert secrets["sw%40rdfish-long"] == secrets["sw@rdfish-long"] == "<password>"
+    short = secrets_of(TOKEN, None, "postgresql://bot@db/domino?password=pw")
+    assert short["password=pw"] == "password=<password>" and "pw" not in short
+
+
 def test_counts_agree_with_their_nouns() -> None:
     assert [counted(n, "open game") for n in (0, 1, 2)] == [
         "0 open games", "1 open game", "2 open games"]
