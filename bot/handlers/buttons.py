@@ -320,12 +320,14 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     game = await _game(rt, tap.game_id)
     seat = rt.service.seat_of(game, user.id)
     stray = t("This message is out of date: your tiles are in the newest one.")
-    if not await _current(rt, query, game, seat, stray):
+    current = await _current(rt, query, game, seat, stray)
+    lost = not current and _lost(query, game, seat)  # (a current message is never lost)
+    if not current:
         if rt.sending_to(game.game_id, seat):  # a slow send: this is likely its message
             return t("One moment: this message is still arriving. Tap again."), None
-        if not _lost(query, game, seat):
+        if not lost:
             return t("That message is out of date: your tiles are in the newest one."), None
-    behind = _lost(query, game, seat) or tap.move_no > game.move_no
+    behind = lost or tap.move_no > game.move_no
     if behind and game.status is Status.PLAYING:
         # A message newer than the one the game knows for the seat (no send in flight), or
         # a button made at a move the game has not made: the game's record is behind the

@@ -17,10 +17,9 @@ from bot.storage.sqlite import held_alone
 def test_a_second_bot_refuses_once_its_wait_is_over(tmp_path: Path) -> None:
     database = tmp_path / "dominoes.sqlite3"
     refused = pytest.raises(StorageError, match=rf"another bot \(pid {os.getpid()}\) is using")
-    with held_alone(database, wait=0), refused, held_alone(database, wait=0.5):
-        pass
-    with held_alone(database, wait=0):  # freed when the first one ended
-        pass
+    with held_alone(database, wait=0), refused:
+        held_alone(database, wait=0.5).__enter__()
+    assert not first_holds(database)  # freed when the first one ended
 
 
 def test_a_second_bot_takes_over_when_the_first_stops_within_its_wait(tmp_path: Path) -> None:
@@ -53,8 +52,7 @@ def first_holds(database: Path) -> bool:
 def test_a_lock_file_it_cannot_write_is_locked_read_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     database = tmp_path / "dominoes.sqlite3"
-    with held_alone(database, wait=0):  # made, with this pid
-        pass
+    assert not first_holds(database)  # the file made, with this pid, and let go
     opened = os.open
 
     def no_writing(path: object, flags: int, *args: int) -> int:
