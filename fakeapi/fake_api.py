@@ -221,6 +221,16 @@ class FakeTelegramServer:
         self.world.remove_bot(chat, by)
         self._notify()
 
+    def add_bot(self, chat: FakeChat, by: FakeUser | None = None) -> None:
+        """Add the bot back to ``chat`` after :meth:`kick_bot` (and tell it)."""
+        self.world.add_bot(chat, by)
+
+    def delete_message(self, message: StoredMessage, by: FakeUser) -> None:
+        """``by`` deletes a message (a group's admin any message, anyone their own; in a
+        private chat the bot's too): the bot is not told, its edits answer "message to edit
+        not found" and replies to it "message to be replied not found"."""
+        self.world.user_deletes(by, message)
+
     def messages(self, chat: FakeChat, *, include_deleted: bool = False) -> list[StoredMessage]:
         """Every message in the chat, oldest first (users', the bot's and service messages)."""
         return [m for m in self.world.messages_in(chat) if include_deleted or not m.deleted]

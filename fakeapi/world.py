@@ -198,19 +198,44 @@ class World:
         self.log(chat, f"{user.first_name} {'blocked' if blocked else 'unblocked'} the bot")
         self._bot_membership(chat, user, removed=blocked)
 
+    def user_deletes(self, user: FakeUser, message: StoredMessage) -> None:
+        """A user deletes a message: their own, or (as a group's admin) anyone's; in a private
+        chat either side's. Telegram tells bots nothing of it."""
+        chat = message.chat
+        self._check_user_in(user, chat)
+        may = chat.type == "private" or message.sender is user or chat.members.get(
+            user.id) in ("creator", "administrator")
+        if message.deleted or not may:
+            raise ScenarioError(f"{user.first_name} cannot delete message {message.message_id}")
+        message.deleted = True
+        self.log(chat, f"{user.first_name} deleted #{message.message_id}")
+        self.changed()
+
+    def add_bot(self, chat: FakeChat, by: FakeUser | None = None) -> None:
+        """Someone adds the bot (back) to a group: Telegram tells it with my_chat_member."""
+        old = chat.members.get(self.bot.id, "left")
+        chat.members[self.bot.id] = "member"
+        actor = by or self._an_admin(chat)
+        self.log(chat, f"{actor.first_name} added the bot")
+        self._bot_membership(chat, actor, removed=False, was=old)
+
+    def _an_admin(self, chat: FakeChat) -> FakeUser:
+        return next((self.users[uid] for uid, status in chat.members.items()
+                     if status in ("creator", "administrator") and uid in self.users), self.bot)
+
     def remove_bot(self, chat: FakeChat, by: FakeUser | None = None) -> None:
         """Someone removes the bot from a group: Telegram tells the bot with my_chat_member."""
         chat.members[self.bot.id] = "kicked"
-        actor = by or next((self.users[uid] for uid, status in chat.members.items()
-                            if status in ("creator", "administrator") and uid in self.users),
-                           self.bot)
+        actor = by or self._an_admin(chat)
         self.log(chat, f"{actor.first_name} removed the bot")
         self._bot_membership(chat, actor, removed=True)
 
-    def _bot_membership(self, chat: FakeChat, actor: FakeUser, *, removed: bool) -> None:
+    def _bot_membership(self, chat: FakeChat, actor: FakeUser, *, removed: bool,
+                        was: str = "kicked") -> None:
         bot = self.bot.to_api()
         member = {"status": "member", "user": bot}
-        banned = {"status": "kicked", "user": bot, "until_date": 0}
+        banned = {"status": "kicked", "user": bot, "until_date": 0} if was == "kicked" \
+            else {"status": "left", "user": bot}
         self.updates.push(
             "my_chat_member",
             {
