@@ -18,6 +18,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from engine import OptionValueError, variant
@@ -28,6 +29,7 @@ from ..gamebook import GAMES, find_game
 from ..i18n import N_, Translator, translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
+from ..publishing.messenger import reply_target_gone
 from ..service.lobby import GAME_RUNNING, TABLE_OPEN
 from .runtime import Runtime, runtime
 from .updates import (
@@ -114,7 +116,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     thread = thread_of(update.effective_message)  # a forum's topic holds its own game
     existing = rt.service.open_game_in(chat.id, thread)
     if existing is not None:
-        await _already_open(update, existing)
+        await _already_open(update, rt, existing)
         return
     settings = await rt.service.group_settings(chat.id)
     if not args and settings.default_game is not None:
@@ -134,14 +136,15 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         if refusal is not None and existing is not None:
             # A /newgame sent at the same moment opened it while this one waited for the
             # chat's lock: this sender reads what the first got, as if sent after it.
-            await _already_open(update, existing)
+            await _already_open(update, rt, existing)
             return
     if refusal is not None:
         await reply(update, refusal)
 
 
-async def _already_open(update: Update, existing: Game) -> None:
-    """/newgame where a table is open (or a game is played): say so, replying to it."""
+async def _already_open(update: Update, rt: Runtime, existing: Game) -> None:
+    """/newgame where a table is open (or a game is played): say so, replying to it; a lobby
+    or table an admin deleted is posted again below the answer."""
     t = translator(existing.language)
     user = update.effective_user
     seat = existing.seat_of(user.id) if user is not None else None
@@ -155,9 +158,16 @@ async def _already_open(update: Update, existing: Game) -> None:
         target, text = existing.messages.lobby, t(TABLE_OPEN)
     else:
         target, text = existing.messages.table_message, t(GAME_RUNNING)
-    await reply(update, text,
-                reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
-                if target else None)
+    if target is None:
+        await reply(update, text)
+        return
+    try:
+        await reply(update, text, reply_parameters=ReplyParameters(target))
+    except BadRequest as exc:
+        if not reply_target_gone(exc):
+            raise
+        rt.message_gone(existing, lobby=existing.status is Status.LOBBY)
+        await reply(update, text)
 
 
 def read_options(

@@ -76,6 +76,14 @@ class Runtime:
         """Post the game's table again at the bottom of its group (the old one retired)."""
         self.publisher.bring_table_down(game.game_id)
 
+    def message_gone(self, game: Game, lobby: bool) -> None:
+        """The game's lobby (``lobby``) or table message is gone from the group (an admin
+        deleted it): post it again at the bottom."""
+        if lobby:
+            self.publisher.repost_lobby(game.game_id)
+        else:
+            self.table_down(game)
+
     def chat_titled(self, chat_id: int, title: str | None) -> None:
         """A group's name as it is now, for the hands' way back to the table."""
         self.publisher.hands.chat_titles[chat_id] = title or ""

@@ -65,6 +65,13 @@ def not_modified(error: BadRequest) -> bool:
     return "not modified" in error.message.lower()
 
 
+def reply_target_gone(error: BadRequest) -> bool:
+    """Whether Telegram refused a reply because the message it answers is gone (deleted by
+    an admin, or with its topic)."""
+    message = error.message.lower()
+    return "replied not found" in message or "reply message not found" in message
+
+
 #: One of a game's messages: its lobby, its table, or a seat's hand (the seat's number).
 Place = Literal["lobby", "table"] | int
 LOBBY: Final = "lobby"

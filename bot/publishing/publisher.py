@@ -87,6 +87,11 @@ class Publisher:
         self.group.bring_down(game_id)
         self.request(game_id)
 
+    def repost_lobby(self, game_id: int) -> None:
+        """The game's lobby message is gone (an admin deleted it): post it anew, soon."""
+        self.group.lobby_lost(game_id)
+        self.request(game_id)
+
     def send_anew(self, game: Game) -> None:
         """The game was restored from a backup: the messages its chats show may be newer
         than those it knows, and those it knows may be gone. At its next sync its hands are
@@ -126,6 +131,7 @@ class Publisher:
         self.service.release(game_id)
         self.notices.forget(game_id)
         self.group.moving_down.discard(game_id)  # a /table the game's end made moot
+        self.group.lost_lobbies.discard(game_id)
         self.group.forget(game_id)
         if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
             self.hands.chat_titles.pop(game.chat_id, None)
