@@ -225,6 +225,12 @@ class FakeTelegramServer:
         """Add the bot back to ``chat`` after :meth:`kick_bot` (and tell it)."""
         self.world.add_bot(chat, by)
 
+    def restrict_bot(self, chat: FakeChat, *, may_send: bool, by: FakeUser | None = None
+                     ) -> None:
+        """A supergroup's admin forbids the bot to send messages there (``may_send=False``:
+        its sends answer "not enough rights to send ... to the chat") or allows it again."""
+        self.world.restrict_bot(chat, may_send=may_send, by=by)
+
     def delete_message(self, message: StoredMessage, by: FakeUser) -> None:
         """``by`` deletes a message (a group's admin any message, anyone their own; in a
         private chat the bot's too): the bot is not told, its edits answer "message to edit

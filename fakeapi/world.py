@@ -33,6 +33,14 @@ from .updates import UpdateQueue
 _MAX_PHOTO_BYTES = 10 * 1024 * 1024
 _MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what a bot may upload of any other file
 _ABSENT = ("left", "kicked")
+#: ChatMemberRestricted's rights, every one required in the Bot API's schema.
+_MEMBER_RIGHTS = (
+    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
+    "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
+    "can_send_other_messages", "can_add_web_page_previews", "can_react_to_messages",
+    "can_edit_tag", "can_change_info", "can_invite_users", "can_pin_messages",
+    "can_manage_topics",
+)
 
 
 class World:
@@ -219,6 +227,37 @@ class World:
         self.log(chat, f"{actor.first_name} added the bot")
         self._bot_membership(chat, actor, removed=False, was=old)
 
+    def restrict_bot(self, chat: FakeChat, *, may_send: bool, by: FakeUser | None = None
+                     ) -> None:
+        """A supergroup's admin takes from the bot the right to send messages (or gives it
+        back): Telegram tells it with my_chat_member, and refuses its sends meanwhile."""
+        if chat.type != "supergroup":
+            raise ScenarioError("only a supergroup restricts one member")
+        old = self._bot_member(chat)
+        chat.members[self.bot.id] = "member" if may_send else "restricted"
+        actor = by or self._an_admin(chat)
+        self.log(chat, f"{actor.first_name} {'lets' if may_send else 'forbids'} the bot "
+                       "send messages")
+        self.updates.push("my_chat_member", {
+            "chat": chat.to_api(), "from": actor.to_api(), "date": int(time.time()),
+            "old_chat_member": old, "new_chat_member": self._bot_member(chat)})
+        self.changed()
+
+    def _bot_member(self, chat: FakeChat) -> dict[str, Any]:
+        """The bot's ChatMember in ``chat`` (a restricted one may send nothing)."""
+        status = chat.members.get(self.bot.id, "left")
+        member: dict[str, Any] = {"status": status, "user": self.bot.to_api()}
+        if status == "restricted":
+            member |= {"is_member": True, "until_date": 0} | dict.fromkeys(_MEMBER_RIGHTS, False)
+        elif status == "kicked":
+            member["until_date"] = 0
+        return member
+
+    def check_may_send(self, chat: FakeChat, what: str) -> None:
+        """A restricted bot's sends are refused (its edits are not)."""
+        if chat.members.get(self.bot.id) == "restricted":
+            raise ApiError.bad_request(f"not enough rights to send {what} to the chat")
+
     def _an_admin(self, chat: FakeChat) -> FakeUser:
         return next((self.users[uid] for uid, status in chat.members.items()
                      if status in ("creator", "administrator") and uid in self.users), self.bot)
@@ -317,7 +356,10 @@ class World:
         self.changed()
 
     def _bot_sees(self, message: StoredMessage) -> bool:
-        """Privacy mode: in groups the bot gets commands to it and replies to its messages."""
+        """Privacy mode: in groups the bot gets commands to it and replies to its messages;
+        none from a group it is not in."""
+        if message.chat.is_group and message.chat.members.get(self.bot.id, "left") in _ABSENT:
+            return False
         if message.chat.type == "private" or not self.privacy_mode:
             return True
         if message.reply_to is not None and message.reply_to.from_bot:

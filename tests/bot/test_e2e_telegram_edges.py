@@ -5,11 +5,13 @@ names that show nothing. Each ends with a clear message, nothing lost, no error 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
-from bot_kit import Group, lobby_button
+from bot_kit import Group, counting_seeds, lobby_button
 
 from bot.models import Status
+from fakeapi import FakeTelegramServer
 
 
 def complaints(caplog: pytest.LogCaptureFixture, level: int = logging.ERROR) -> list[str]:
@@ -61,4 +63,92 @@ async def test_a_table_an_admin_deleted_comes_back_at_the_next_move_or_newgame(
         await runtime.publisher.idle()
         third = group.server.message(group.chat, group.game().messages.table_message)  # type: ignore[arg-type]
         assert third.photo is not None and not third.deleted
+    assert not complaints(caplog)
+
+
+async def test_a_bot_removed_and_added_back_opens_a_new_table(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        await table.play_one()
+        game = group.game()
+        group.users[1].send(group.chat, "/help")  # read after the bot has gone: refused
+        group.server.kick_bot(group.chat)
+        await group.server.wait_for(lambda: game.status is Status.STOPPED)
+        group.users[1].send(group.chat, "/help")  # gone: the bot reads nothing there
+        await runtime.publisher.idle()
+        group.server.add_bot(group.chat)
+        group.users[2].send(group.chat, "/newgame gaple")
+        await group.server.wait_for(lambda: group.game().game_id != game.game_id)
+        lobby = await group.server.wait_for(group._lobby_or_none)
+        assert "Gaple" in (lobby.text or "")
+    assert not complaints(caplog)
+
+
+async def test_commands_in_a_closed_topic_leave_no_error(
+        telegram: FakeTelegramServer, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi")]
+    chat = telegram.add_group("Forum", members=users, admins=users[:1], forum=True)
+    topic = telegram.create_topic(chat, "Dominoes", users[0])
+    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds(), topic=topic)
+    async with group.bot() as runtime:
+        telegram.close_topic(topic, users[0])
+        for command in ("/help", "/rules", "/scoreboard", "/table", "/newgame pair"):
+            users[0].send(chat, command, topic=topic)  # an admin still writes there
+        await telegram.wait_for(lambda: telegram.world.updates.all_delivered)
+        await telegram.wait_idle()
+        await runtime.publisher.idle()
+    # The table opened there could not be posted: General hears why, as for a topic closed
+    # during a game; the replies the topic refuses are not errors.
+    assert any("was closed" in (m.text or "") for m in telegram.topic_messages(chat, None))
+    assert not complaints(caplog)
+
+
+async def test_telegrams_own_failures_are_retried_with_a_warning_not_an_error(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    async with group.bot() as runtime:
+        group.server.fail_next("sendPhoto", error_code=502, description="Bad Gateway",
+                               chat=group.chat)
+        table = await group.start("pair")
+        user, _ = await group.server.wait_for(table.whose_turn)
+        after = group.users[(group.users.index(user) + 1) % 4]
+        group.server.fail_next("sendPhoto", error_code=500, description="Internal Server Error",
+                               chat=after.private_chat)
+        await table.play_one()
+        await table.play_one()  # the next player got their tiles after all
+        await runtime.publisher.idle()
+        assert group.server.message(group.chat, group.game().messages.table_message  # type: ignore[arg-type]
+                                    ).photo is not None
+    warned = complaints(caplog, logging.WARNING)
+    assert not complaints(caplog) and len(warned) == 2, warned
+    assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)
+
+
+async def test_a_bot_that_may_not_write_in_the_group_plays_on_in_private_and_catches_up(
+        telegram: FakeTelegramServer, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi", "Sergei", "Dewi")]
+    chat = telegram.add_group("Super", members=users, admins=users[:1], supergroup=True)
+    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await runtime.publisher.idle()
+        telegram.restrict_bot(chat, may_send=False)
+        users[1].send(chat, "/table")  # the table cannot come down: the players are told
+        users[1].send(chat, "/help")  # nor can a reply go
+        await telegram.wait_for(lambda: all(
+            any("may not send messages" in (m.text or "") for m in telegram.bot_messages(
+                u.private_chat)) for u in users))
+        await table.play_one()  # the game goes on in private
+        await runtime.publisher.idle()
+        before = len(telegram.bot_messages(chat))
+        telegram.restrict_bot(chat, may_send=True)
+        await telegram.wait_for(lambda: len(telegram.bot_messages(chat)) > before)
+        await runtime.publisher.idle()
+        newest = telegram.bot_messages(chat)[-1]
+        assert newest.photo is not None and newest.message_id == group.game().messages.table_message
+        for user in users:  # told once
+            told = [m for m in telegram.bot_messages(user.private_chat)
+                    if "may not send messages" in (m.text or "")]
+            assert len(told) == 1
     assert not complaints(caplog)
