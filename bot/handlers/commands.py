@@ -368,8 +368,9 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The bot was removed from a group: its game ends with no result, nothing more is sent.
-    A user who blocks or unblocks the bot in private is remembered for the Join link."""
+    """The bot was removed from a group: its game ends with no result, nothing more is sent;
+    allowed to write there again: what waits is sent. A user who blocks or unblocks the bot
+    in private is remembered for the Join link."""
     change = update.my_chat_member
     if change is None:
         return
@@ -382,6 +383,12 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
             await rt.service.private_chat_changed(change.chat.id, True, rt.locks)
         return
     if not gone:
+        member = change.new_chat_member
+        if getattr(member, "can_send_messages", True):  # (a restricted bot's says)
+            # Added back, or allowed to write again: what waits for this group goes now
+            # (the table, announcements an admin's restriction held back).
+            for game_id in await rt.service.games_waiting_in(change.chat.id):
+                rt.publisher.request(game_id)
         return
     for game in rt.service.open_games_in(change.chat.id):  # one per topic in a forum
         async with rt.locks.game(game.game_id):

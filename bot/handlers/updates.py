@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from telegram import Chat, MaybeInaccessibleMessage, Message, Update, User
 from telegram.constants import ChatType, ParseMode
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
 from .. import wording
@@ -17,6 +17,7 @@ from ..errors import UserError
 from ..i18n import Translator, translator
 from ..models import Game, Player
 from ..publishing.delivery import outcome_unknown
+from ..publishing.messenger import refused_here
 from ..storage import UpdateTakenError
 from .admins import admins_of
 from .runtime import Runtime
@@ -105,7 +106,16 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     if isinstance(context.error, UpdateTakenError):  # a fleet worker came second: no apology
         log.info("%s", context.error)
         return
-    log.error("update failed", exc_info=context.error)
+    if context.error is not None and refused_here(context.error):
+        # Removed from the group, blocked, forbidden to write, a closed topic: Telegram's
+        # answer, not a failure, and an apology there would be refused too.
+        log.info("update not answered: Telegram refuses the chat: %s", context.error)
+        return
+    if isinstance(context.error, NetworkError) and not isinstance(context.error, BadRequest):
+        # Telegram's 5xx, a time-out, a dropped connection: Telegram's trouble, one line
+        log.warning("update failed: Telegram answered %s", context.error)
+    else:
+        log.error("update failed", exc_info=context.error)
     if context.error is not None and outcome_unknown(context.error):
         return  # a lost answer: what was sent may have arrived, so no apology is sent after it
     if isinstance(update, Update):

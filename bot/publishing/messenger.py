@@ -17,7 +17,7 @@ from typing import Final, Literal
 from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from ..models import Drawing, Messages
 from ..presentation.painter import Painter, Urgency
@@ -95,6 +95,36 @@ class TopicGoneError(Exception):
         super().__init__(f"topic {thread_id} is {'deleted' if deleted else 'closed'}")
         self.thread_id = thread_id
         self.deleted = deleted
+
+
+class MayNotWriteError(Exception):
+    """Telegram refuses the bot's sends in a group: an admin took its right to send messages
+    (or the group's members may send none). Its edits may still go."""
+
+    def __init__(self, chat_id: int, refusal: str) -> None:
+        super().__init__(f"may not send messages in chat {chat_id}: {refusal}")
+        self.chat_id = chat_id
+
+
+#: Telegram's words for a send refused for want of the right to send there.
+_NO_RIGHTS = ("not enough rights to send", "have no rights to send", "chat_write_forbidden",
+              "chat_restricted", "need administrator rights")
+
+
+def may_not_write(error: BadRequest) -> bool:
+    """Whether Telegram refused a call because the bot may not send messages in that chat."""
+    message = error.message.lower()
+    return any(words in message for words in _NO_RIGHTS)
+
+
+def refused_here(error: BaseException) -> bool:
+    """Whether Telegram refuses the bot the chat or topic itself (removed, blocked, forbidden
+    to write, a topic closed or deleted, a group become a supergroup): nothing to retry or
+    to apologise for there, where an apology would be refused too."""
+    if isinstance(error, (Forbidden, ChatMigrated, MayNotWriteError, TopicGoneError)):
+        return True
+    return isinstance(error, BadRequest) and (
+        topic_refusal(error) is not None or may_not_write(error))
 
 
 def topic_refusal(error: BadRequest) -> bool | None:
@@ -180,6 +210,8 @@ class Messenger:
             deleted = topic_refusal(exc)
             if thread_id is not None and deleted is not None:
                 raise TopicGoneError(thread_id, deleted) from exc
+            if may_not_write(exc):
+                raise MayNotWriteError(chat_id, exc.message) from exc
             raise
 
     async def _send_photo(self, chat_id: int, text: str, photo: bytes,
