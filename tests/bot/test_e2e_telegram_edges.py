@@ -152,3 +152,50 @@ async def test_a_bot_that_may_not_write_in_the_group_plays_on_in_private_and_cat
                     if "may not send messages" in (m.text or "")]
             assert len(told) == 1
     assert not complaints(caplog)
+
+
+async def test_after_an_upgrade_to_a_supergroup_no_old_message_id_is_edited_in_the_new_chat(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """The old group's messages stay behind in it; the supergroup numbers its messages anew,
+    so an old id there names some other message (here: the bot's answer to /help)."""
+    ayu, budi = group.users[:2]
+    async with group.bot() as runtime:
+        await group.start("pair")
+        budi.send(group.chat, "/leave")  # a question left unanswered in the old group
+        asked = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat) if "Yes, leave" in str(
+                m.button_texts)), None))
+        group.chat = group.server.migrate_group(group.chat)
+        await group.server.wait_for(lambda: group.service.open_game_in(group.chat.id) is not None)
+        await runtime.publisher.idle()
+        while group.chat.next_message_id < asked.message_id - 1:
+            budi.send(group.chat, "chatter")
+        assert group.chat.next_message_id == asked.message_id - 1
+        budi.send(group.chat, "/help")
+        helped = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if m.message_id == asked.message_id), None))
+        text = helped.text
+        ayu.send(group.chat, "/stop")
+        stop = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat) if "Yes, stop the game" in str(
+                m.button_texts)), None))
+        ayu.press(stop, "Yes, stop the game")
+        await group.server.wait_for(lambda: group.game().status is Status.STOPPED)
+        await runtime.publisher.idle()
+        assert helped.text == text and helped.edit_count == 0
+    assert not complaints(caplog)
+
+
+async def test_a_lobby_open_when_the_group_is_upgraded_is_posted_in_the_supergroup(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    sergei = group.users[2]
+    async with group.bot():
+        await group.open_table("pair", 2)
+        group.chat = group.server.migrate_group(group.chat)
+        lobby = await group.server.wait_for(group._lobby_or_none)  # (the supergroup's)
+        sergei.send_private("/start")
+        record = sergei.press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(lambda: sergei.id in lobby.mentioned_user_ids)
+    assert not complaints(caplog)
