@@ -8,7 +8,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from bot_kit import Group, counting_seeds, lobby_button
+from bot_kit import Group, counting_seeds, die_after_commit, lobby_button
 
 from bot.models import Status
 from fakeapi import FakeTelegramServer
@@ -198,4 +198,30 @@ async def test_a_lobby_open_when_the_group_is_upgraded_is_posted_in_the_supergro
         record = sergei.press(lobby, lobby_button(lobby, "j") or "")
         await group.server.wait_for(lambda: record.answered)
         await group.server.wait_for(lambda: sergei.id in lobby.mentioned_user_ids)
+    assert not complaints(caplog)
+
+
+async def test_a_group_upgraded_while_the_bot_was_down_gets_its_table_in_the_supergroup(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        await table.play_one()
+        await runtime.publisher.idle()
+        user, message = await group.server.wait_for(table.whose_turn)
+        die_after_commit(runtime)  # the next move is committed, its table never sent
+        before = group.game().move_no
+        record = user.press(message, next(b.text for row in message.buttons for b in row
+                                          if b.text.startswith("✅")))
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(lambda: group.game().move_no != before)
+    old = group.chat
+    group.chat = group.server.migrate_group(old)
+    held = group.server.hold("getUpdates", after_acting=False)  # the upgrade is read late
+    async with group.bot():  # its first sync edits the old group's table: Telegram says where
+        await group.server.wait_for(lambda: any(
+            r.chat_id == old.id and r.status == 400 for r in group.server.requests))
+        held.release()
+        await group.server.wait_for(lambda: any(m.photo for m in group.server.bot_messages(
+            group.chat)))
+        await table.play_one()
     assert not complaints(caplog)
