@@ -255,6 +255,7 @@ class GroupSync:
 
     async def _sync_table(self, game: Game, draft: Draft, number: int, moves: int) -> bool:
         messages = game.messages
+        chat = game.chat_id  # (a group that became a supergroup meanwhile left these behind)
         if messages.table_message is not None and messages.table_hand != number:
             await self._finish_table(game, messages.table_message, messages.table_hand)
             messages.table_message = None
@@ -271,8 +272,8 @@ class GroupSync:
         messages.table_moves = moves
         messages.table_key = draft.stored
         self.moving_down.discard(game.game_id)
-        if moved is not None:  # one live table a game: the one above goes, as a hand's does
-            await self.messenger.retire(game.chat_id, moved, delete=True)
+        if moved is not None and game.chat_id == chat:  # one live table a game: the one
+            await self.messenger.retire(chat, moved, delete=True)  # above goes, as a hand's
         return True
 
     def lobby_lost(self, game_id: int) -> None:
@@ -299,8 +300,9 @@ class GroupSync:
                                              _seen(game, hand_number))
             drawing = self.pictures.table_drawing(game, view)
         final = await self.messenger.drawn(Draft("final", caption, None, drawing=drawing))
-        if not await self.messenger.edit(game.chat_id, message_id, final):
-            await self.messenger.retire(game.chat_id, message_id, delete=False)
+        chat = game.chat_id
+        if not await self.messenger.edit(chat, message_id, final) and game.chat_id == chat:
+            await self.messenger.retire(chat, message_id, delete=False)
 
 
 def _started(game: Game) -> bool:

@@ -237,7 +237,8 @@ class Messenger:
         self, chat_id: int, message_id: int, draft: Draft, shown: str | None = None
     ) -> bool:
         """Edit in place (the caption alone when ``shown``, the stored key of what the
-        message shows, has the same picture); False when the message is gone."""
+        message shows, has the same picture); False when the message is gone (or left behind
+        in a group that became a supergroup)."""
         data: dict[str, object] = {"chat_id": chat_id, "message_id": message_id,
                                    "reply_markup": draft.markup}
         try:
@@ -250,6 +251,11 @@ class Messenger:
             else:
                 await self._edit("editMessageText", data, text=draft.text,
                                  parse_mode=ParseMode.HTML)
+        except ChatMigrated as exc:
+            # The group became a supergroup (its update not read yet): the message stays
+            # behind in the old group, the game follows (the caller sends it anew there).
+            await self.service.migrate_chat(chat_id, exc.new_chat_id)
+            return False
         except BadRequest as exc:
             if not_modified(exc):
                 return True
