@@ -225,6 +225,17 @@ class FakeTelegramServer:
         """Add the bot back to ``chat`` after :meth:`kick_bot` (and tell it)."""
         self.world.add_bot(chat, by)
 
+    def send_as_chat(self, user: FakeUser, chat: FakeChat, text: str, *,
+                     as_chat: FakeChat | None = None, topic: FakeTopic | None = None
+                     ) -> StoredMessage:
+        """``user`` writes ``text`` in ``chat`` anonymously: as the group itself (an admin;
+        ``as_chat`` None) or as a channel (``as_chat``, from :meth:`add_channel`)."""
+        return self.world.sends_as_chat(user, chat, text, as_chat or chat, topic)
+
+    def add_channel(self, title: str) -> FakeChat:
+        """A channel a user may write on behalf of."""
+        return self.world.add_channel(title)
+
     def restrict_bot(self, chat: FakeChat, *, may_send: bool, by: FakeUser | None = None
                      ) -> None:
         """A supergroup's admin forbids the bot to send messages there (``may_send=False``:

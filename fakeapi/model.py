@@ -260,6 +260,8 @@ class StoredMessage:
     deleted: bool = False
     pinned: bool = False
     topic: FakeTopic | None = None  # None: not in a forum, or in its General topic
+    # Sent on behalf of a chat: the group itself (an anonymous admin) or a channel.
+    sender_chat: FakeChat | None = None
 
     @property
     def thread_id(self) -> int | None:
@@ -351,6 +353,8 @@ class StoredMessage:
             "chat": self.chat.to_api(),
             "date": self.versions[0].date,
         }
+        if self.sender_chat is not None:
+            out["sender_chat"] = self.sender_chat.to_api()
         if self.edit_count:
             out["edit_date"] = version.date
         if self.topic is not None:

@@ -33,6 +33,8 @@ from .updates import UpdateQueue
 _MAX_PHOTO_BYTES = 10 * 1024 * 1024
 _MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what a bot may upload of any other file
 _ABSENT = ("left", "kicked")
+#: The users Telegram shows as the senders of messages sent on behalf of a chat.
+_ANONYMOUS_ADMIN, _CHANNEL_BOT = 1087968824, 136817688
 #: ChatMemberRestricted's rights, every one required in the Bot API's schema.
 _MEMBER_RIGHTS = (
     "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
@@ -171,6 +173,45 @@ class World:
             self.updates.push("message", message.to_api())
         self.changed()
         return message
+
+    def sends_as_chat(
+        self, user: FakeUser, chat: FakeChat, text: str, as_chat: FakeChat,
+        topic: FakeTopic | None = None,
+    ) -> StoredMessage:
+        """``user`` writes in a group on behalf of a chat: the group itself (an anonymous
+        admin: Telegram shows the message as @GroupAnonymousBot's) or a channel of theirs
+        (as @Channel_Bot's). Either way the bot never learns who wrote it."""
+        self._check_user_in(user, chat)
+        if as_chat is chat:
+            if chat.members.get(user.id) not in ("creator", "administrator"):
+                raise ScenarioError(f"{user.first_name} is no admin: they cannot write anonymously")
+            sender = self._stand_in(_ANONYMOUS_ADMIN, "Group", "GroupAnonymousBot")
+        elif as_chat.type == "channel":
+            sender = self._stand_in(_CHANNEL_BOT, "Channel", "Channel_Bot")
+        else:
+            raise ScenarioError("one writes as the group itself or as a channel")
+        version = self.version(text=text, entities=command_entities(text))
+        message = self.store(chat, sender, version, topic=topic)
+        message.sender_chat = as_chat
+        if self._bot_sees(message):
+            self.updates.push("message", message.to_api())
+        self.changed()
+        return message
+
+    def _stand_in(self, user_id: int, name: str, username: str) -> FakeUser:
+        """One of Telegram's own bots a message from a chat is shown as coming from."""
+        user = self.users.get(user_id)
+        if user is None:
+            user = FakeUser(self, user_id, name, username=username, is_bot=True,
+                            language_code=None)
+            self.users[user_id] = user
+        return user
+
+    def add_channel(self, title: str) -> FakeChat:
+        """A channel (the bot is not in it): a user may write in groups on its behalf."""
+        chat = FakeChat(-1002000000000 - next(self._group_ids), "channel", title=title)
+        self.chats[chat.id] = chat
+        return chat
 
     def user_presses(
         self, user: FakeUser, message: StoredMessage, data: str

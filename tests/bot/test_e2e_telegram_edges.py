@@ -225,3 +225,35 @@ async def test_a_group_upgraded_while_the_bot_was_down_gets_its_table_in_the_sup
             group.chat)))
         await table.play_one()
     assert not complaints(caplog)
+
+
+async def test_someone_writing_as_the_group_or_a_channel_is_asked_to_write_as_themselves(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    ayu, budi = group.users[:2]  # Ayu is an admin
+    channel = group.server.add_channel("Budi's news")
+    async with group.bot():
+        group.server.send_as_chat(ayu, group.chat, "/newgame pair")
+        group.server.send_as_chat(budi, group.chat, "/newgame gaple", as_chat=channel)
+        await group.server.wait_for(lambda: len(
+            [t for t in group.texts() if "as yourself" in t]) == 2)
+        assert group.service.open_game_in(group.chat.id) is None  # no table nobody can start
+        group.server.send_as_chat(ayu, group.chat, "/notify")
+        group.server.send_as_chat(ayu, group.chat, "/hand")
+        await group.server.wait_for(lambda: len(
+            [t for t in group.texts() if "as yourself" in t]) == 4)
+    assert not complaints(caplog)
+
+
+async def test_an_anonymous_admin_may_stop_a_game(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    ayu = group.users[0]
+    async with group.bot():
+        await group.start("pair")
+        group.server.send_as_chat(ayu, group.chat, "/stop")
+        ask = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Yes, stop the game" in str(m.button_texts)), None))
+        record = ayu.press(ask, "Yes, stop the game")  # (a tap is never anonymous)
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(lambda: group.game().status is Status.STOPPED)
+    assert not complaints(caplog)
