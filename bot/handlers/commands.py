@@ -33,6 +33,8 @@ from ..publishing.messenger import reply_target_gone
 from ..service.lobby import GAME_RUNNING, TABLE_OPEN
 from .runtime import Runtime, runtime
 from .updates import (
+    anonymous,
+    as_group_admin,
     is_admin,
     is_group,
     open_table,
@@ -110,6 +112,8 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     t = tr(update)
     if not is_group(chat):
         await reply(update, t("Add me to a group and type /newgame there."))
+        return
+    if await anonymous(update, rt):  # nobody could start such a table
         return
     await remember(rt, user)
     args = context.args or []
@@ -231,7 +235,8 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
                     if lobby else None)
         return
     try:
-        rt.service.check_may_stop(game, user.id, await is_admin(context, game.chat_id, user.id))
+        rt.service.check_may_stop(game, user.id, as_group_admin(update)
+                                  or await is_admin(context, game.chat_id, user.id))
     except UserError as exc:
         await reply(update, t(exc.message, **exc.params))
         return
@@ -252,6 +257,8 @@ async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if found is None:
         return
     rt, user, game, t = found
+    if await anonymous(update, rt):
+        return
     if game is None or game.seat_of(user.id) is None:
         await reply(update, t("You are not in a game here."))
         return
@@ -271,6 +278,8 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     rt = runtime(context)
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
+        return
+    if await anonymous(update, rt):
         return
     games = rt.service.games_of_user(user.id)
     if is_group(chat):
@@ -347,6 +356,8 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         return
     if not is_group(chat):
         await reply(update, tr(update)("This works in the group where the game is played."))
+        return
+    if await anonymous(update, rt):
         return
     await remember(rt, user)
     settings = await rt.service.group_settings(chat.id)

@@ -27,6 +27,7 @@ from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
 from .runtime import Runtime, runtime
+from .updates import as_group_admin
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
@@ -212,7 +213,8 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await message.reply_text(t("Settings belong to a group: type /settings there."))
         return
-    refused = await refusal_to_change(rt, context, chat.id, user.id, t)
+    refused = None if as_group_admin(update) else await refusal_to_change(
+        rt, context, chat.id, user.id, t)
     if refused is not None:
         await message.reply_text(refused)
         return

@@ -14,7 +14,7 @@ from telegram.ext import ContextTypes
 
 from .. import wording
 from ..errors import UserError
-from ..i18n import Translator, translator
+from ..i18n import N_, Translator, translator
 from ..models import Game, Player
 from ..publishing.delivery import outcome_unknown
 from ..publishing.messenger import refused_here
@@ -23,6 +23,36 @@ from .admins import admins_of
 from .runtime import Runtime
 
 log = logging.getLogger(__name__)
+
+
+#: The answer to a command about oneself sent on behalf of a chat (see :func:`anonymous`).
+ANONYMOUS = N_("You wrote this anonymously (as the group or as a channel), so I cannot tell "
+               "who you are: send it again as yourself.")
+
+
+def on_behalf_of(update: Update) -> Chat | None:
+    """The chat a group message was sent on behalf of: the group itself (an anonymous admin,
+    shown as @GroupAnonymousBot) or a channel (@Channel_Bot); None when a person wrote it as
+    themselves. Its ``from`` is then one of Telegram's stand-ins, nobody who can play."""
+    message = update.effective_message
+    return message.sender_chat if isinstance(message, Message) else None
+
+
+def as_group_admin(update: Update) -> bool:
+    """Whether the message was sent by one of its group's anonymous admins (only an admin may
+    write as the group)."""
+    chat, behalf = update.effective_chat, on_behalf_of(update)
+    return chat is not None and behalf is not None and behalf.id == chat.id
+
+
+async def anonymous(update: Update, rt: Runtime) -> bool:
+    """A command about the sender themselves (a seat, their tiles, their notices) sent on
+    behalf of a chat: they are asked, in the group's language, to send it as themselves."""
+    chat = update.effective_chat
+    if chat is None or on_behalf_of(update) is None:
+        return False
+    await reply(update, translator(await rt.service.group_language(chat.id))(ANONYMOUS))
+    return True
 
 
 def player_of(user: User) -> Player:
