@@ -8,7 +8,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from bot_kit import Group, counting_seeds, die_after_commit, lobby_button
+from bot_kit import Group, counting_seeds, die_after_commit, lobby_button, plain
 
 from bot.models import Status
 from fakeapi import FakeTelegramServer
@@ -257,3 +257,21 @@ async def test_an_anonymous_admin_may_stop_a_game(
         await group.server.wait_for(lambda: record.answered)
         await group.server.wait_for(lambda: group.game().status is Status.STOPPED)
     assert not complaints(caplog)
+
+
+@pytest.mark.parametrize(("first", "last", "username", "shown"), [
+    ("ㅤ", None, "ghost", "ghost"),  # a Hangul filler: the "empty name" people choose
+    ("\u200b\u2800", None, None, None),  # zero-width and braille blanks: the user's id
+    ("ㅤ", "Lee", None, "ㅤ Lee"),  # something to read after all
+])
+async def test_a_name_that_shows_nothing_is_replaced_by_one_that_does(
+        telegram: FakeTelegramServer, tmp_path: Path, first: str, last: str | None,
+        username: str | None, shown: str | None) -> None:
+    ghost = telegram.add_user(first, last_name=last, username=username, language_code="en")
+    others = [telegram.add_user(n, language_code="en") for n in ("Budi", "Sergei", "Dewi")]
+    chat = telegram.add_group("G", members=[ghost, *others], admins=[ghost])
+    group = Group(telegram, chat, [ghost, *others], tmp_path / "bot.sqlite3", counting_seeds())
+    async with group.bot():
+        await group.open_table("gaple", 2)
+        lobby = group.lobby()
+        assert f"1. {shown or ghost.id}\n" in plain(lobby.text or "")
