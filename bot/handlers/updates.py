@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import unicodedata
 from collections.abc import Callable
 
 from telegram import Chat, MaybeInaccessibleMessage, Message, Update, User
@@ -55,8 +56,26 @@ async def anonymous(update: Update, rt: Runtime) -> bool:
     return True
 
 
+#: Letters that show as nothing, which people choose for a name that looks empty (Telegram
+#: requires a first name): Hangul fillers, the braille blank.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Unicode categories that draw nothing by themselves: spaces, controls and formats (the
+#: zero-width ones, the direction marks), combining marks with nothing to combine with.
+_BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me"})
+
+
+def shows_something(name: str) -> bool:
+    """Whether a name has at least one character a reader sees."""
+    return any(c not in _BLANK_LETTERS and unicodedata.category(c) not in _BLANK_CATEGORIES
+               for c in name)
+
+
 def player_of(user: User) -> Player:
-    return Player(user.id, wording.short_name(user.full_name or user.username or str(user.id)))
+    """The user as a player: their name as Telegram has it, or, when it shows nothing, their
+    username, else their id (a lobby line, a score, a turn must name somebody)."""
+    name = next((n for n in (user.full_name, user.username) if n and shows_something(n)),
+                str(user.id))
+    return Player(user.id, wording.short_name(name))
 
 
 def tr(update: Update, game: Game | None = None) -> Translator:
