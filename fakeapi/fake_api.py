@@ -236,6 +236,11 @@ class FakeTelegramServer:
         """A channel a user may write on behalf of."""
         return self.world.add_channel(title)
 
+    def age(self, message: StoredMessage, days: float) -> None:
+        """Make a message ``days`` older: past two days, taps on it come with an
+        InaccessibleMessage and the bot may no longer delete it."""
+        self.world.age(message, days * 86400)
+
     def restrict_bot(self, chat: FakeChat, *, may_send: bool, by: FakeUser | None = None
                      ) -> None:
         """A supergroup's admin forbids the bot to send messages there (``may_send=False``:

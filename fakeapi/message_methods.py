@@ -242,6 +242,8 @@ def delete_message(world: World, call: Call) -> bool:
     message = world.message_for_bot(chat, call.params["message_id"], "delete")
     if not (message.from_bot or world.bot_is_admin(chat)):
         raise ApiError.bad_request("message can't be deleted")
+    if world.too_old(message):
+        raise ApiError.bad_request("message can't be deleted for everyone")
     message.deleted = True
     world.log(chat, transcript.deleted(message))
     return True

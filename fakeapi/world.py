@@ -6,6 +6,7 @@ requests reach the same state through ``methods.py``. Nothing here does I/O.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import itertools
@@ -33,6 +34,8 @@ from .updates import UpdateQueue
 _MAX_PHOTO_BYTES = 10 * 1024 * 1024
 _MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what a bot may upload of any other file
 _ABSENT = ("left", "kicked")
+#: A bot may delete a message for 48 hours after it was sent.
+OLD_MESSAGE_SECONDS = 48 * 3600
 #: The users Telegram shows as the senders of messages sent on behalf of a chat.
 _ANONYMOUS_ADMIN, _CHANNEL_BOT = 1087968824, 136817688
 #: ChatMemberRestricted's rights, every one required in the Bot API's schema.
@@ -226,18 +229,33 @@ class World:
         )
         self.callbacks[record.id] = record
         self.log(message.chat, transcript.tap(user, message, data))
+        # A tap on a message some days old comes with an InaccessibleMessage: its chat and id,
+        # and date 0 (what is on it, Telegram no longer says).
+        tapped = message.to_api() if not self.too_old(message) else {
+            "chat": message.chat.to_api(), "message_id": message.message_id, "date": 0}
         self.updates.push(
             "callback_query",
             {
                 "id": record.id,
                 "from": user.to_api(),
-                "message": message.to_api(),
+                "message": tapped,
                 "chat_instance": str(abs(message.chat.id) * 7919 + 13),
                 "data": data,
             },
         )
         self.changed()
         return record
+
+    @staticmethod
+    def too_old(message: StoredMessage) -> bool:
+        """Whether a message is past the 48 hours in which a bot may delete it (and its taps
+        come with an InaccessibleMessage)."""
+        return time.time() - message.versions[0].date >= OLD_MESSAGE_SECONDS
+
+    def age(self, message: StoredMessage, seconds: float) -> None:
+        """Make a message ``seconds`` older, as if sent that much earlier."""
+        first = message.versions[0]
+        message.versions[0] = dataclasses.replace(first, date=int(first.date - seconds))
 
     def set_blocked(self, user: FakeUser, *, blocked: bool) -> None:
         if user.blocked == blocked:

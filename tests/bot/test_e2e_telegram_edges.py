@@ -11,6 +11,7 @@ import pytest
 from bot_kit import Group, counting_seeds, die_after_commit, lobby_button, plain
 
 from bot.models import Status
+from bot.service.settings import GroupSettings
 from fakeapi import FakeTelegramServer
 
 
@@ -275,3 +276,52 @@ async def test_a_name_that_shows_nothing_is_replaced_by_one_that_does(
         await group.open_table("gaple", 2)
         lobby = group.lobby()
         assert f"1. {shown or ghost.id}\n" in plain(lobby.text or "")
+
+
+async def test_taps_on_messages_days_old_act_as_on_new_ones(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """Past two days Telegram sends a tap with an InaccessibleMessage (its chat and id, date
+    0) and lets the bot no longer delete the message."""
+    ayu, budi = group.users[:2]
+    async with group.bot() as runtime:
+        ayu.send(group.chat, "/rules")
+        picker = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat) if m.buttons), None))
+        ayu.send(group.chat, "/settings")
+        menu = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if m.buttons and m is not picker), None))
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings().with_general("turn_seconds", 0).to_json())
+        table = await group.start("gaple")
+        budi.send(group.chat, "/leave")
+        leave = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Yes, leave" in str(m.button_texts)), None))
+        for message in (picker, menu, leave):
+            group.server.age(message, days=3)
+        taps = [ayu.press(picker, picker.buttons[0][0].text),
+                ayu.press(menu, menu.buttons[0][0].text),
+                budi.press(leave, "No, stay")]
+        await group.server.wait_for(lambda: all(r.answered for r in taps))
+        await runtime.publisher.idle()
+        assert group.said("Gaple") and sum("How to play" in t or "Gaple" in t
+                                            for t in group.texts()) >= 2  # the rules came
+        assert not leave.buttons  # too old to delete: its buttons are gone instead
+        # A tile that asks which end, on a hand message days old (nobody has a time limit).
+        for _ in range(40):
+            user, hand = await group.server.wait_for(table.whose_turn)
+            asks = [b for row in hand.buttons for b in row if b.text.startswith("✅")
+                    and not (b.callback_data or "").startswith("p:")]
+            if asks:
+                break
+            await table.play_one()
+        else:
+            pytest.skip("no tile asked for its end")
+        group.server.age(hand, days=3)
+        record = user.press(hand, asks[0].text)
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(lambda: any(
+            b.text.startswith(("◀", "▶")) or b.text.endswith(("◀", "▶"))
+            for row in hand.buttons for b in row), message="the end was not asked")
+    assert not complaints(caplog)
