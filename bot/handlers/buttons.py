@@ -54,7 +54,16 @@ from ..serving.latency import arrived
 from .menu import setting_button
 from .replays import replay_tapped
 from .runtime import Runtime, runtime
-from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
+from .updates import (
+    edit_tapped,
+    is_admin,
+    is_group,
+    open_table,
+    player_of,
+    remember,
+    retire_tapped,
+    thread_of,
+)
 from .verify import check_tapped
 
 log = logging.getLogger(__name__)
@@ -149,8 +158,7 @@ async def _game(rt: Runtime, game_id: int) -> Game:
 
 
 async def _delete_quietly(query: CallbackQuery) -> None:
-    with contextlib.suppress(TelegramError):
-        await query.delete_message()
+    await retire_tapped(query)
 
 
 # --- the routes ----------------------------------------------------------------------------
@@ -176,9 +184,11 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if is_group(chat):
         settings = await rt.service.group_settings(chat.id)
         t = translator(settings.language or query.from_user.language_code)
+    text = lobbytexts.rules_text(t, tap.game)
     if isinstance(query.message, Message):  # a reply stays in the picker's forum topic
-        await query.message.reply_text(lobbytexts.rules_text(t, tap.game),
-                                       parse_mode=ParseMode.HTML)
+        await query.message.reply_text(text, parse_mode=ParseMode.HTML)
+    else:  # a picker days old: Telegram no longer says which topic it is in
+        await query.get_bot().send_message(chat.id, text, parse_mode=ParseMode.HTML)
     return None, None
 
 
@@ -241,7 +251,7 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
     async with rt.locks.game(game.game_id):
         await rt.service.replace_away(game, user.id, admin, tap.seat)
     with contextlib.suppress(TelegramError):
-        await query.edit_message_reply_markup(reply_markup=None)
+        await edit_tapped(query)
     t = _t(query)
     return t("A computer player takes the seat."), None
 
@@ -413,8 +423,7 @@ async def _show_choice(
     await answer_early(query)
     caption = rt.choice_caption(game, view, t, choosing)
     with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
-        await query.edit_message_caption(caption=caption, parse_mode=ParseMode.HTML,
-                                         reply_markup=markup)
+        await edit_tapped(query, caption=caption, markup=markup)
 
 
 # family (bot.presentation.callbacks.PATTERNS) -> its route; the kinds of button each family

@@ -27,7 +27,7 @@ from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
 from .runtime import Runtime, runtime
-from .updates import as_group_admin
+from .updates import as_group_admin, edit_tapped
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
@@ -240,7 +240,7 @@ async def setting_button(
     settings = await rt.service.group_settings(chat_id)
     if tap.name == DONE:
         try:
-            await query.edit_message_reply_markup(reply_markup=None)
+            await edit_tapped(query)
         except TelegramError:
             pass
         await rt.service.settings_menu_posted(chat_id, None)
@@ -257,7 +257,7 @@ async def setting_button(
     shown = translator(settings.language or query.from_user.language_code)
     text, markup = page_for(shown, settings, tap)
     try:
-        await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await edit_tapped(query, text=text, markup=markup)
     except TelegramError:
         pass
     return toast

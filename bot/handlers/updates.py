@@ -8,7 +8,15 @@ import logging
 import unicodedata
 from collections.abc import Callable
 
-from telegram import Chat, MaybeInaccessibleMessage, Message, Update, User
+from telegram import (
+    CallbackQuery,
+    Chat,
+    InlineKeyboardMarkup,
+    MaybeInaccessibleMessage,
+    Message,
+    Update,
+    User,
+)
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
@@ -136,6 +144,41 @@ async def open_table(
             return translator(await rt.service.group_language(chat.id))(exc.message,
                                                                          **exc.params)
     return None
+
+
+# A tap on a message days old comes with an InaccessibleMessage (its chat and id only), on
+# which PTB's CallbackQuery.edit_message_* and delete_message shortcuts raise TypeError: the
+# tapped message is edited by its chat and id instead, which Telegram still allows.
+async def edit_tapped(query: CallbackQuery, *, text: str | None = None,
+                      caption: str | None = None, markup: InlineKeyboardMarkup | None = None,
+                      ) -> None:
+    """Edit the tapped message: its text, or its caption, and its buttons (``markup``, None:
+    none), or its buttons alone. Telegram's refusals raise ``TelegramError``."""
+    message = query.message
+    if message is None:
+        return
+    chat_id, message_id, bot = message.chat.id, message.message_id, query.get_bot()
+    if text is not None:
+        await bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML,
+                                    reply_markup=markup)
+    elif caption is not None:
+        await bot.edit_message_caption(chat_id, message_id, caption=caption,
+                                       parse_mode=ParseMode.HTML, reply_markup=markup)
+    else:
+        await bot.edit_message_reply_markup(chat_id, message_id, reply_markup=markup)
+
+
+async def retire_tapped(query: CallbackQuery) -> None:
+    """Take the tapped message away: delete it, or, past the 48 hours in which a bot may,
+    take its buttons away. Telegram's refusals are not errors here."""
+    message = query.message
+    if message is None:
+        return
+    try:
+        await query.get_bot().delete_message(message.chat.id, message.message_id)
+    except TelegramError:
+        with contextlib.suppress(TelegramError):
+            await edit_tapped(query)
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
