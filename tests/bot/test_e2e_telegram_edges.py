@@ -11,6 +11,7 @@ import pytest
 from bot_kit import Group, counting_seeds, die_after_commit, lobby_button, plain
 
 from bot.models import Status
+from bot.presentation.callbacks import LobbyAction, LobbyTap
 from bot.service.settings import GroupSettings
 from fakeapi import FakeTelegramServer
 
@@ -324,4 +325,28 @@ async def test_taps_on_messages_days_old_act_as_on_new_ones(
         await group.server.wait_for(lambda: any(
             b.text.startswith(("◀", "▶")) or b.text.endswith(("◀", "▶"))
             for row in hand.buttons for b in row), message="the end was not asked")
+    assert not complaints(caplog)
+
+
+async def test_buttons_of_another_groups_game_do_nothing_there_or_here(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """A modified client can send any button's data from any message: a game's buttons act
+    only from its own group (or, for its players, from their private chat)."""
+    stranger = group.server.add_user("Mallory", language_code="en")
+    other = group.server.add_group("Elsewhere", members=[stranger], admins=[stranger])
+    async with group.bot() as runtime:
+        await group.open_table("gaple", 2)
+        lobby = group.lobby()
+        game = group.game()
+        stranger.send_private("/start")
+        stranger.send(other, "/help")
+        here = await group.server.wait_for(lambda: group.server.last_bot_message(other))
+        shown = here.text
+        forged = [stranger.press_raw(here, LobbyTap(game.game_id, action).encode())
+                  for action in (LobbyAction.JOIN, LobbyAction.START, LobbyAction.CANCEL)]
+        await group.server.wait_for(lambda: all(r.answered for r in forged))
+        assert {r.answer_text for r in forged} == {"That button is out of date."}
+        await runtime.publisher.idle()
+        assert group.game().status is Status.LOBBY and len(group.game().players) == 2
+        assert stranger.id not in lobby.mentioned_user_ids and here.text == shown
     assert not complaints(caplog)
