@@ -149,10 +149,13 @@ def _t(query: CallbackQuery) -> Translator:
     return translator(query.from_user.language_code)
 
 
-async def _game(rt: Runtime, game_id: int) -> Game:
-    """The game a button names; a finished one is read back from the database."""
+async def _game(rt: Runtime, game_id: int, query: CallbackQuery) -> Game:
+    """The game a button names; a finished one is read back from the database. A button on
+    a group's message acts only on that group's games: a modified client can send any data
+    from any message (and message ids repeat from chat to chat)."""
     game = await rt.service.find(game_id)
-    if game is None:
+    chat = query.message.chat if query.message is not None else None
+    if game is None or (is_group(chat) and chat is not None and chat.id != game.chat_id):
         raise OutOfDateError()
     return game
 
@@ -195,7 +198,7 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: PlayAgain
                        ) -> Answer:
     """A rematch: the same table again, its players asked to confirm."""
-    old, user, t = await _game(rt, tap.game_id), query.from_user, _t(query)
+    old, user, t = await _game(rt, tap.game_id, query), query.from_user, _t(query)
     async with rt.locks.chat(old.chat_id):
         lobby = rt.service.open_game_in(old.chat_id, old.thread_id)
         if lobby is None or not rt.service.is_rematch(lobby, old):
@@ -215,7 +218,7 @@ async def settings_tapped(rt: Runtime, context: Context, query: CallbackQuery, t
 async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                        tap: LobbyTap | AddComputer) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     if not await _current(rt, query, game, LOBBY, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     async with rt.locks.game(game.game_id):
@@ -246,7 +249,7 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
                          ) -> Answer:
     """Hand an away player's seat to a computer player (the creator or an admin)."""
     user = query.from_user
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     admin = await is_admin(context, game.chat_id, user.id)
     async with rt.locks.game(game.game_id):
         await rt.service.replace_away(game, user.id, admin, tap.seat)
@@ -259,7 +262,7 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
 async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: StopAnswer
                       ) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     admin = await is_admin(context, game.chat_id, user.id)
     rt.service.check_may_stop(game, user.id, admin)
     async with rt.locks.game(game.game_id):
@@ -274,7 +277,7 @@ async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: LeaveAnswer
                        ) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     if not tap.confirm:
         rt.service.check_asked(game, user.id, tap.seat)
         async with rt.locks.game(game.game_id):
@@ -298,7 +301,7 @@ async def _answered(rt: Runtime, query: CallbackQuery, game: Game) -> None:
 async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowHand
                      ) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     seat = rt.service.playing_seat(game, user.id)
     if not await _current(rt, query, game, TABLE, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
@@ -312,7 +315,7 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     """"Table": the game's table posted again at the bottom of the group; from the group,
     anyone there may ask, from a private hand only its player."""
     t = _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     message = query.message
     if message is None or message.chat.id != game.chat_id:
         rt.service.playing_seat(game, query.from_user.id)  # a hand's: its player's game
@@ -327,7 +330,7 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                       tap: TileTap | Lay | BackToHand) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     seat = rt.service.seat_of(game, user.id)
     stray = t("This message is out of date: your tiles are in the newest one.")
     current = await _current(rt, query, game, seat, stray)
