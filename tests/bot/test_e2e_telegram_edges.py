@@ -350,3 +350,15 @@ async def test_buttons_of_another_groups_game_do_nothing_there_or_here(
         assert group.game().status is Status.LOBBY and len(group.game().players) == 2
         assert stranger.id not in lobby.mentioned_user_ids and here.text == shown
     assert not complaints(caplog)
+
+
+async def test_a_closed_lobbys_buttons_say_it_was_closed(group: Group) -> None:
+    async with group.bot():
+        await group.open_table("pair", 2)
+        lobby = group.lobby()
+        data = [lobby_button(lobby, kind) or "" for kind in ("j", "s", "l")]
+        group.users[0].press(lobby, lobby_button(lobby, "c") or "")
+        await group.server.wait_for(lambda: group.game().status is Status.CANCELLED)
+        late = [group.users[1].press_raw(lobby, d) for d in data]  # a client still showing them
+        await group.server.wait_for(lambda: all(r.answered for r in late))
+    assert {r.answer_text for r in late} == {"This table was closed before the game started."}
