@@ -362,3 +362,40 @@ async def test_a_closed_lobbys_buttons_say_it_was_closed(group: Group) -> None:
         late = [group.users[1].press_raw(lobby, d) for d in data]  # a client still showing them
         await group.server.wait_for(lambda: all(r.answered for r in late))
     assert {r.answer_text for r in late} == {"This table was closed before the game started."}
+
+
+async def test_commands_to_another_bot_are_left_to_it(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Without privacy mode (or as an admin) the bot reads every message of the group:
+    /newgame@OtherBot is not for it, /help@its_own_name (in any case) is."""
+    async with FakeTelegramServer(privacy_mode=False) as server:
+        users = [server.add_user(n, language_code="en") for n in ("Ayu", "Budi")]
+        chat = server.add_group("G", members=users, admins=users[:1])
+        group = Group(server, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+        async with group.bot():
+            users[0].send(chat, "/newgame@OtherBot pair")
+            users[0].send(chat, "/help@OtherBot")
+            users[1].send(chat, "good game everyone")
+            users[1].send(chat, "/help@Domino_Test_Bot")
+            await server.wait_for(lambda: server.bot_messages(chat))
+            await server.wait_idle()
+            assert [m.text.split("\n")[0] for m in server.bot_messages(chat)  # type: ignore[union-attr]
+                    ] == ["Dominoes for your group"]
+        server.assert_no_violations()
+    assert not complaints(caplog, logging.WARNING)
+
+
+@pytest.mark.parametrize("name", ["محمد عبد الرحمن", "😀" * 64, "<b>Ann</b> & Lee", "\u202eevil"])
+async def test_odd_names_play_through_texts_and_pictures(
+        telegram: FakeTelegramServer, tmp_path: Path, name: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    users = [telegram.add_user(name, language_code="en")]
+    users += [telegram.add_user(n, language_code="en") for n in ("Budi", "Sergei", "Dewi")]
+    chat = telegram.add_group("G", members=users, admins=users[:1])
+    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+    async with group.bot():
+        table = await group.start("gaple")
+        for _ in range(6):
+            await table.play_one()
+        assert any(m.photo for m in telegram.bot_messages(chat))
+    assert not complaints(caplog, logging.WARNING)
