@@ -203,6 +203,11 @@ class FakeTelegramServer:
         an admin."""
         self.world.close_topic(topic, by)
 
+    def close_general(self, chat: FakeChat, by: FakeUser, *, closed: bool = True) -> None:
+        """An admin closes (``closed=False``: reopens) a forum's General topic: the bot's sends
+        there answer "TOPIC_CLOSED" unless it is an admin."""
+        self.world.close_general(chat, by, closed=closed)
+
     def reopen_topic(self, topic: FakeTopic, by: FakeUser) -> None:
         self.world.reopen_topic(topic, by)
 

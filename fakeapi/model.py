@@ -227,6 +227,7 @@ class FakeChat:
     next_message_id: int = 1
     is_forum: bool = False
     topics: dict[int, FakeTopic] = field(default_factory=dict)
+    general_closed: bool = False  # a forum's General topic, closed by an admin
 
     def to_api(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "type": self.type}

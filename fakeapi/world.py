@@ -168,8 +168,9 @@ class World:
             user.started = True
         if topic is not None:
             self._check_topic(chat, topic)
-            if topic.closed and chat.members.get(user.id) not in ("creator", "administrator"):
-                raise ScenarioError(f"topic {topic.name!r} is closed: only admins write there")
+        if (topic.closed if topic is not None else chat.general_closed) and chat.members.get(
+                user.id) not in ("creator", "administrator"):
+            raise ScenarioError("the topic is closed: only admins write there")
         version = self.version(text=text, entities=command_entities(text))
         message = self.store(chat, user, version, reply_to=reply_to, topic=topic)
         if self._bot_sees(message):
@@ -365,6 +366,14 @@ class World:
         topic.closed = True
         self._user_message(by, topic.chat, {"forum_topic_closed": {}}, topic)
 
+    def close_general(self, chat: FakeChat, by: FakeUser, *, closed: bool = True) -> None:
+        """An admin closes (or reopens) a forum's General topic: only admins write there."""
+        if not chat.is_forum:
+            raise ScenarioError(f"{chat.name} is not a forum")
+        chat.general_closed = closed
+        said = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._user_message(by, chat, {said: {}})
+
     def reopen_topic(self, topic: FakeTopic, by: FakeUser) -> None:
         self._check_topic(topic.chat, topic)
         topic.closed = False
@@ -389,6 +398,8 @@ class World:
         """The topic a request's ``message_thread_id`` names, or Telegram's refusal. No
         thread id means the General topic (or a chat without topics); General has none."""
         if thread_id is None:
+            if chat.general_closed and not self.bot_is_admin(chat):
+                raise ApiError.bad_request("TOPIC_CLOSED")
             return None
         topic = chat.topics.get(thread_id) if isinstance(thread_id, int) else None
         if topic is None or topic.deleted:

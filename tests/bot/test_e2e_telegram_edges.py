@@ -8,12 +8,20 @@ import logging
 from pathlib import Path
 
 import pytest
-from bot_kit import Group, counting_seeds, die_after_commit, lobby_button, plain
+from bot_kit import NAMES, Group, counting_seeds, die_after_commit, lobby_button, plain
 
 from bot.models import Status
 from bot.presentation.callbacks import LobbyAction, LobbyTap
 from bot.service.settings import GroupSettings
 from fakeapi import FakeTelegramServer
+
+
+@pytest.fixture
+def forum_group(telegram: FakeTelegramServer, tmp_path: Path) -> Group:
+    """A forum supergroup, played in its General topic; Ayu is its admin, the bot is not."""
+    users = [telegram.add_user(name, language_code="en") for name in NAMES]
+    chat = telegram.add_group("Domino club", members=users, admins=users[:1], forum=True)
+    return Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
 
 
 def complaints(caplog: pytest.LogCaptureFixture, level: int = logging.ERROR) -> list[str]:
@@ -399,3 +407,25 @@ async def test_odd_names_play_through_texts_and_pictures(
             await table.play_one()
         assert any(m.photo for m in telegram.bot_messages(chat))
     assert not complaints(caplog, logging.WARNING)
+
+
+async def test_a_game_in_a_closed_general_topic_plays_on_in_private_and_catches_up(
+        forum_group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    group, server = forum_group, forum_group.server
+    ayu = group.users[0]
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await runtime.publisher.idle()
+        server.close_general(group.chat, ayu)
+        ayu.send(group.chat, "/table")  # an admin may write there still; the bot may not
+        await server.wait_for(lambda: all(
+            any("may not send messages" in (m.text or "") for m in server.bot_messages(
+                u.private_chat)) for u in group.users[:4]))
+        await table.play_one()
+        await runtime.publisher.idle()
+        server.close_general(group.chat, ayu, closed=False)
+        before = group.game().messages.table_message
+        await table.play_one()  # the next sync posts what waited
+        await server.wait_for(lambda: group.game().messages.table_message != before)
+    assert not complaints(caplog)
