@@ -99,7 +99,8 @@ class TopicGoneError(Exception):
 
 class MayNotWriteError(Exception):
     """Telegram refuses the bot's sends in a group: an admin took its right to send messages
-    (or the group's members may send none). Its edits may still go."""
+    (or the group's members may send none), or closed the General topic of a forum. Its edits
+    may still go."""
 
     def __init__(self, chat_id: int, refusal: str) -> None:
         super().__init__(f"may not send messages in chat {chat_id}: {refusal}")
@@ -210,7 +211,7 @@ class Messenger:
             deleted = topic_refusal(exc)
             if thread_id is not None and deleted is not None:
                 raise TopicGoneError(thread_id, deleted) from exc
-            if may_not_write(exc):
+            if may_not_write(exc) or deleted is False:  # (a forum's General closed)
                 raise MayNotWriteError(chat_id, exc.message) from exc
             raise
 
