@@ -429,3 +429,20 @@ async def test_a_game_in_a_closed_general_topic_plays_on_in_private_and_catches_
         await table.play_one()  # the next sync posts what waited
         await server.wait_for(lambda: group.game().messages.table_message != before)
     assert not complaints(caplog)
+
+
+async def test_a_command_reply_telegram_fails_is_one_warning_and_an_apology(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    async with group.bot():
+        group.server.fail_next("sendMessage", error_code=502, description="Bad Gateway",
+                               chat=group.chat)
+        group.users[1].send(group.chat, "/help")
+        await group.server.wait_for(lambda: group.said("Something went wrong"))
+        group.server.drop_connection("sendMessage", after_acting=True, chat=group.chat)
+        group.users[1].send(group.chat, "/rules gaple")  # it may have arrived: no apology
+        await group.server.wait_for(lambda: group.server.dropped)
+        await group.server.wait_idle()
+    assert len([t for t in group.texts() if "Something went wrong" in t]) == 1
+    warned = complaints(caplog, logging.WARNING)
+    assert not complaints(caplog) and len(warned) == 2, warned
+    assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)
