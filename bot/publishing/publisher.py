@@ -139,6 +139,7 @@ class Publisher:
         self.notices.forget(game_id)
         self.group.moving_down.discard(game_id)  # a /table the game's end made moot
         self.group.lost_lobbies.discard(game_id)
+        self._muted.discard(game_id)
         self.group.forget(game_id)
         if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
             self.hands.chat_titles.pop(game.chat_id, None)
