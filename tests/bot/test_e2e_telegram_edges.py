@@ -14,6 +14,7 @@ from bot.models import Status
 from bot.presentation.callbacks import LobbyAction, LobbyTap
 from bot.service.settings import GroupSettings
 from fakeapi import FakeTelegramServer
+from fakeapi.players import active_hand
 
 
 @pytest.fixture
@@ -446,3 +447,20 @@ async def test_a_command_reply_telegram_fails_is_one_warning_and_an_apology(
     warned = complaints(caplog, logging.WARNING)
     assert not complaints(caplog) and len(warned) == 2, warned
     assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)
+
+
+async def test_a_player_who_unblocks_the_bot_gets_their_tiles_without_asking(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """Unblocking tells the bot (my_chat_member): the tiles go at once, /start or not."""
+    async with group.bot():
+        table = await group.start("gaple")
+        user, _ = await group.server.wait_for(table.whose_turn)
+        after = group.users[(group.users.index(user) + 1) % 4]
+        after.block_bot()
+        await table.play_one()
+        await group.server.wait_for(lambda: group.said("I cannot send " + after.first_name))
+        after.unblock_bot()
+        await group.server.wait_for(lambda: active_hand(group.server, after) is not None,
+                                    message="the tiles were not sent on the unblock")
+        await table.play_one()
+    assert not complaints(caplog)
