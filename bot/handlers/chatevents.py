@@ -26,6 +26,7 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
             await rt.service.subscriber_gone(change.chat.id, rt.locks)
         else:
             await rt.service.private_chat_changed(change.chat.id, True, rt.locks)
+            await rt.resend_unreached(change.chat.id)  # unblocked: the tiles go at once
         return
     if not gone:
         member = change.new_chat_member

@@ -65,10 +65,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if payload == "notify":  # from /notify's button: the chat is open, /notify can go on
         await reply(update, t(lobbytexts.NOTIFY_CHAT_OPEN))
         return
-    for game in rt.service.games_of_user(user.id):
-        seat = game.seat_of(user.id)
-        if seat is not None and seat in game.messages.announced_unreachable:
-            await rt.resend_hand(game, seat)
+    await rt.resend_unreached(user.id)
     await rt.service.reach_changed_everywhere(user.id, rt.locks)
     if payload.startswith(("join", "hand")) and not re.fullmatch(
         TABLE_NUMBER.format(payload[:4]), payload
