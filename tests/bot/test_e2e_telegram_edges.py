@@ -14,7 +14,7 @@ from bot.models import Status
 from bot.presentation.callbacks import LobbyAction, LobbyTap
 from bot.service.settings import GroupSettings
 from fakeapi import FakeTelegramServer
-from fakeapi.players import active_hand
+from fakeapi.players import Table, active_hand
 
 
 @pytest.fixture
@@ -463,4 +463,33 @@ async def test_a_player_who_unblocks_the_bot_gets_their_tiles_without_asking(
         await group.server.wait_for(lambda: active_hand(group.server, after) is not None,
                                     message="the tiles were not sent on the unblock")
         await table.play_one()
+    assert not complaints(caplog)
+
+
+async def test_flood_waits_on_a_reply_a_tap_and_a_hand_are_waited_out(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    server = group.server
+    async with group.bot() as runtime:
+        server.fail_next("sendMessage", retry_after=1, chat=group.chat)
+        group.users[1].send(group.chat, "/help")  # a command's reply goes after the wait
+        await server.wait_for(lambda: group.said("Dominoes for your group"))
+        await group.open_table("gaple", 3)
+        lobby = group.lobby()
+        group.users[3].send_private("/start")
+        server.fail_next("answerCallbackQuery", retry_after=1)
+        record = group.users[3].press(lobby, lobby_button(lobby, "j") or "")
+        await server.wait_for(lambda: record.answered)  # within Telegram's 15 s
+        assert record.answer_text == "You joined the game."
+        await server.wait_for(lambda: group.users[3].id in lobby.mentioned_user_ids)
+        start = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+        await server.wait_for(lambda: start.answered)
+        table = Table(server, group.users[:4])
+        user, _ = await server.wait_for(table.whose_turn)
+        after = group.users[(group.users.index(user) + 1) % 4]
+        server.flood_wait(after.private_chat, 2)  # their next tiles meet a 429
+        await table.play_one()
+        await server.wait_for(lambda: active_hand(server, after) is not None, timeout=10)
+        await runtime.publisher.idle()
+    assert [r.status for r in server.requests_for("sendMessage", group.chat)].count(429) == 1
+    assert not server.early_calls  # nothing sent into a flood wait
     assert not complaints(caplog)
