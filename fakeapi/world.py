@@ -29,6 +29,7 @@ from .model import (
     StoredMessage,
     deep_link_payload,
 )
+from .schema import load_schema
 from .updates import UpdateQueue
 
 _MAX_PHOTO_BYTES = 10 * 1024 * 1024
@@ -38,14 +39,13 @@ _ABSENT = ("left", "kicked")
 OLD_MESSAGE_SECONDS = 48 * 3600
 #: The users Telegram shows as the senders of messages sent on behalf of a chat.
 _ANONYMOUS_ADMIN, _CHANNEL_BOT = 1087968824, 136817688
-#: ChatMemberRestricted's rights, every one required in the Bot API's schema.
-_MEMBER_RIGHTS = (
-    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
-    "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
-    "can_send_other_messages", "can_add_web_page_previews", "can_react_to_messages",
-    "can_edit_tag", "can_change_info", "can_invite_users", "can_pin_messages",
-    "can_manage_topics",
-)
+
+
+def with_required_flags(type_name: str, base: dict[str, Any], value: bool) -> dict[str, Any]:
+    """Fill the type's required Boolean fields that ``base`` leaves out (schema-driven)."""
+    fields = load_schema().types[type_name].fields.values()
+    flags = {f.name: value for f in fields if f.required and f.types == ("Boolean",)}
+    return flags | base
 
 
 class World:
@@ -293,25 +293,34 @@ class World:
         back): Telegram tells it with my_chat_member, and refuses its sends meanwhile."""
         if chat.type != "supergroup":
             raise ScenarioError("only a supergroup restricts one member")
-        old = self._bot_member(chat)
+        old = self.member(chat, self.bot)
         chat.members[self.bot.id] = "member" if may_send else "restricted"
         actor = by or self._an_admin(chat)
         self.log(chat, f"{actor.first_name} {'lets' if may_send else 'forbids'} the bot "
                        "send messages")
         self.updates.push("my_chat_member", {
             "chat": chat.to_api(), "from": actor.to_api(), "date": int(time.time()),
-            "old_chat_member": old, "new_chat_member": self._bot_member(chat)})
+            "old_chat_member": old, "new_chat_member": self.member(chat, self.bot)})
         self.changed()
 
-    def _bot_member(self, chat: FakeChat) -> dict[str, Any]:
-        """The bot's ChatMember in ``chat`` (a restricted one may send nothing)."""
-        status = chat.members.get(self.bot.id, "left")
-        member: dict[str, Any] = {"status": status, "user": self.bot.to_api()}
-        if status == "restricted":
-            member |= {"is_member": True, "until_date": 0} | dict.fromkeys(_MEMBER_RIGHTS, False)
-        elif status == "kicked":
-            member["until_date"] = 0
-        return member
+    def member(self, chat: FakeChat, user: FakeUser) -> dict[str, Any]:
+        """``user``'s ChatMember in ``chat``, as getChatMember and my_chat_member give it."""
+        status = chat.members.get(user.id, "left")
+        if chat.type == "private":
+            status = "member"
+        base: dict[str, Any] = {"status": status, "user": user.to_api()}
+        if status == "creator":
+            return base | {"is_anonymous": False}
+        if status == "administrator":
+            rights = with_required_flags("ChatMemberAdministrator", base, True)
+            return rights | {"can_be_edited": False, "is_anonymous": False,
+                             "can_pin_messages": True}
+        if status == "restricted":  # (a restricted one here may send nothing)
+            return with_required_flags("ChatMemberRestricted", base, False) | {
+                "is_member": True, "until_date": 0}
+        if status == "kicked":
+            return base | {"until_date": 0}
+        return base
 
     def check_may_send(self, chat: FakeChat, what: str) -> None:
         """A restricted bot's sends are refused (its edits are not)."""
