@@ -154,9 +154,8 @@ class Publisher:
                 try:
                     await self._channels[channel].sync(game_id)
                     failures = 0
-                    if channel == GROUP:
-                        self._muted.discard(game_id)  # it writes there again
                     if channel == GROUP:  # the lobby is up: now its /notify notices
+                        self._muted.discard(game_id)  # (and the bot writes there again)
                         self.notices.after_group_sync(game_id)
                 except RetryAfter as exc:
                     # The limiter holds the chat for retry_after; without one, wait here.
