@@ -205,3 +205,31 @@ async def test_a_player_who_unblocks_the_bot_gets_their_tiles_without_asking(
                                     message="the tiles were not sent on the unblock")
         await table.play_one()
     assert not complaints(caplog)
+
+
+COMMANDS = ("/start", "/newgame", "/notify", "/table", "/stop", "/leave", "/settings", "/hand",
+            "/rules", "/help", "/scoreboard", "/stats", "/replay", "/verify", "/start join0",
+            "/replay 1", "/verify 1 1", "/scoreboard x", "/stats @x", "/start hand99")
+
+
+async def test_every_command_in_either_place_gets_one_answer_and_no_error(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """In private what belongs to a group, in the group what belongs to the private chat;
+    and a channel the bot is added to and removed from says nothing."""
+    ayu, budi = group.users[:2]
+    channel = group.server.add_channel("News")
+    async with group.bot() as runtime:
+        group.server.add_bot(channel)
+        for command in COMMANDS:
+            ayu.send_private(command)
+            budi.send(group.chat, command)
+        group.server.kick_bot(channel)
+        await group.server.wait_for(
+            lambda: len(group.server.bot_messages(ayu.private_chat)) == len(COMMANDS)
+            and len(group.server.bot_messages(group.chat)) == len(COMMANDS), timeout=20)
+        await group.server.wait_idle()
+        await runtime.publisher.idle()
+    assert len(group.server.bot_messages(ayu.private_chat)) == len(COMMANDS)
+    assert len(group.server.bot_messages(group.chat)) == len(COMMANDS)
+    assert not any("went wrong" in t for t in group.texts())
+    assert not complaints(caplog, logging.WARNING)
