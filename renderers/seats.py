@@ -104,6 +104,9 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
              scores_apart: bool) -> tuple[Seat, ...]:
     knocked, won = knocked_lately(view), hand_winners(view)
     in_play = scores_in_play(view) and len(view.scored) == len(view.sides)
+    # Once the hand is over, all it gave each side (going out, a blocked hand's points): what
+    # its score went up by, as the hand's result shows it.
+    hand = view.result.points if view.result is not None else view.scored
     return tuple(
         Seat(
             names[p.seat],
@@ -113,7 +116,7 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
             None if scores_apart else view.scores[p.side],
             p.seat in knocked,
             view.to_move == p.seat and not view.hand_over,
-            view.scored[p.side] if in_play else None,
+            hand[p.side] if in_play else None,
             p.seat in won,
         )
         for p in view.players
