@@ -11,7 +11,18 @@ from PIL import Image, ImageDraw
 from engine import HandEndReason, TableView, Tile
 
 from .backdrop import HEADER, MARGIN, WIDTH, backdrop, header
-from .canvas import encode, face_up, paste, pill, rounded, seat_names, text
+from .canvas import (
+    ROBOT,
+    encode,
+    face_up,
+    paste,
+    pill,
+    robot,
+    rounded,
+    seat_names,
+    text,
+    width_of,
+)
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
@@ -105,7 +116,6 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
     for index, seats in enumerate(view.sides):
         baseline += SCORE_ROW_H
         won = result.winner == index
-        who = " & ".join(names[seat] for seat in seats)
         colour = palette.winner if won else palette.text
         x = float(left)
         team = team_colour(view, index, palette)
@@ -113,13 +123,35 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
             r = 9
             paste(canvas, rounded(2 * r, 2 * r, r, team), x, baseline - 13 - r)
             x += 2 * r + 10
-        text(draw, (x, baseline), who, CAPTION_SIZE, colour, bold=won, anchor="ls",
-             max_width=points_x - 160 - x)
+        _who(canvas, draw, x, baseline, points_x - 160, [names[seat] for seat in seats],
+             colour, won)
         points = result.points[index]
         text(draw, (points_x, baseline), signed(points), FIGURE_SIZE,
              colour if points or won else palette.muted, bold=True, anchor="rs")
         text(draw, (score_x, baseline), str(result.scores[index]), FIGURE_SIZE, colour,
              bold=True, anchor="rs")
+
+
+def _who(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, baseline: float,
+         right: float, names: Sequence[str], colour: Colour, bold: bool) -> None:
+    """A side's names on its score row, "Ann & Bo"; a computer's with its robot before it, as
+    the rows above and the texts show it ("🤖 Rio"), not as a bare "Rio"."""
+    if not any(name.startswith(ROBOT + " ") for name in names):
+        text(draw, (x, baseline), " & ".join(names), CAPTION_SIZE, colour, bold=bold,
+             anchor="ls", max_width=right - x)
+        return
+    mark = round(CAPTION_SIZE * 0.82)
+    space = width_of(" ", CAPTION_SIZE, bold)
+    for index, name in enumerate(names):
+        if index:
+            x += 2 * space + text(draw, (x + space, baseline), "&", CAPTION_SIZE, colour,
+                                  bold=bold, anchor="ls")
+        if name.startswith(ROBOT + " "):
+            paste(canvas, robot(mark, colour), x, baseline - CAPTION_SIZE * 0.36 - mark / 2 - 2)
+            x += mark + 8
+            name = name.removeprefix(ROBOT + " ")
+        x += text(draw, (x, baseline), name, CAPTION_SIZE, colour, bold=bold, anchor="ls",
+                  max_width=max(right - x, 1))
 
 
 def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
