@@ -70,23 +70,26 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
     name_row(canvas, draw, left + PAD, name_y, NAME_W - PAD - 12, name, team, palette)
     x = float(left + PAD)
     dead = view.revealed_dead[seat] if view.revealed_dead is not None else ()
-    # The pills keep to the name's column where tiles follow; a seat that went out mostly
-    # holds none, and its words (a long one in some languages) may take the row up to the
-    # total's place.
-    pills_end = left + NAME_W if view.revealed_hands[seat] or dead else \
-        right - PAD - TOTAL_W - 60.0
+    # The pills keep to the name's column where tiles in hand follow; a seat that went out
+    # holds none, and its words (a long one in some languages) may take the row up to its
+    # dead tiles (gaple-dead: laid face down before it went out), or else the total's place.
+    dead_width = 26 + width_of(labels.dead, CAPTION_SIZE) + len(dead) * (SIDE + 10) \
+        if dead else 0.0
+    pills_end = left + NAME_W if view.revealed_hands[seat] else \
+        right - PAD - TOTAL_W - 60.0 - dead_width
     if won:
         # Whole where the row has room ("pemenang"): a pill after it keeps what is left.
         x += 8 + pill(canvas, draw, x, top + 62, labels.winner, PILL_SIZE, palette.winner,
                       palette.on_accent, max_width=max(NAME_W / 2, pills_end - x - (
                           NAME_W / 3 if result.out_seat == seat else 0)))
     if result.out_seat == seat:
-        pill(canvas, draw, x, top + 62, labels.went_out, PILL_SIZE, palette.accent,
-             palette.on_accent, max_width=pills_end - x)
+        x += 8 + pill(canvas, draw, x, top + 62, labels.went_out, PILL_SIZE, palette.accent,
+                      palette.on_accent, max_width=pills_end - x)
+    pills_right = x
     tiles_top = top + (ROW_H - 10 - 2 * SIDE) // 2
     x = _tiles(canvas, left + NAME_W, tiles_top, view.revealed_hands[seat], Look.PLAIN, palette)
     if dead:
-        x += 16
+        x = max(x, pills_right) + 16
         # The word takes what the dead tiles and the total leave: whole where it fits.
         room = right - PAD - TOTAL_W - 60 - x - 10 - len(dead) * (SIDE + 10)
         x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, CAPTION_SIZE,

@@ -11,6 +11,7 @@ import pytest
 from picture_kit import laid_view
 from PIL import Image
 
+from bot.presentation.pictures import labels_for
 from engine import TableView, Tile, table_view
 from goldens.positions import played
 from goldens.samples import Sample, names_for
@@ -138,3 +139,23 @@ def test_the_went_out_badge_takes_the_width_its_word_needs(drawn_text: list[str]
     labels = replace(ENGLISH, winner="победа", went_out="без костяшек")
     render_hand_result(view, names_for(2), labels=labels)
     assert "победа" in drawn_text and "без костяшек" in drawn_text
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_winner_who_went_out_with_dead_tiles_has_both_pills_whole(
+        language: str, drawn_text: list[str]) -> None:
+    """A gaple-dead seat that went out (nothing in hand) after laying a tile face down: its
+    dead tile used to start where the hand's tiles do, and "went out" after "winner" was cut
+    to "went o…" (an English demo; Russian's "без костяшек" is longer still)."""
+    for seed in range(1, 200):
+        view = _finished("gaple-dead", 5, seed)
+        ended = view.result
+        assert ended is not None and view.revealed_dead is not None
+        if ended.out_seat is not None and ended.winner == view.players[ended.out_seat].side \
+                and view.revealed_dead[ended.out_seat]:
+            break
+    else:
+        pytest.fail("no winner who went out with a dead tile")
+    labels = labels_for(language, "gaple-dead")
+    draw_hand_result(view, names_for(5), find_theme("classic"), labels)
+    assert labels.winner in drawn_text and labels.went_out in drawn_text
