@@ -103,7 +103,9 @@ def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
     match.apply(0, Play(Tile(1, 4), End.RIGHT))
     buttons = choice_buttons(match, 1, "3-4")
     labels = [label for label, _ in buttons[:-1]]
-    assert "✂ give left (1)" in labels and "✂ give right (1)" in labels
+    # The count is said in tiles: beside "◀ left 4", a bare "(1)" read as an end's number.
+    assert "✂ give left ribbon: 1 tile" in labels
+    assert "✂ give right ribbon: 1 tile" in labels
     assert Lay(1, 5, Tile(3, 4), End.LEFT, Way.CUT) in [tap for _, tap in buttons]
     caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 1)))
     assert "You may cut with 3-4: the ribbon you give goes to Ann." in caption
