@@ -15,7 +15,7 @@ from engine import PlayerView
 
 from .backdrop import HEADER, MARGIN, backdrop
 from .board import end_colours, end_mark, mark_width
-from .canvas import face_up, pill, text
+from .canvas import face_up, pill, text, width_of
 from .fonts import SMALLEST_TEXT
 from .frames import Frame, framed
 from .labels import ENGLISH, TableLabels
@@ -82,17 +82,33 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
     # there would go stale. The group's table shows them all the time.
     current = view.my_turn or view.table.result is not None or view.table.to_move is None
     ends = view.table.layout.ends if current else ()
+    x = MARGIN + 8.0
+    number = labels.hand.format(number=view.table.hand_number + 1)
+    title = f"{labels.your_tiles} · {number}"
+    radius = 28
+    marks = sum(mark_width(end, radius) + 10 for end in ends)
+    word = min(width_of(labels.ends, LABEL_SIZE), 180) + 20 if ends else 0.0
+
+    def fits(words: str, reserved: float) -> bool:
+        return width_of(words, TITLE_SIZE, True) <= right - x - 18 - reserved
+
+    # The title keeps the hand's number whole: where Muggins' four ends leave too little
+    # room, the word "ends" goes first, then "Your tiles" (a private chat's tiles are its own).
+    if ends and not fits(title, marks + word):
+        if fits(title, marks):
+            word = 0.0
+        else:
+            title = number
+            word = word if fits(title, marks + word) else 0.0
     if ends:  # every open end, with all its numbers, as the table marks it
-        radius = 28
         for end in reversed(ends):
             fill, colour, ring = end_colours(end, palette)
             width = mark_width(end, radius)
             end_mark(canvas, draw, (right - width / 2, middle), radius, end, fill, colour, ring)
             right -= width + 10
-        right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
-                      anchor="rm", max_width=180) + 20
-    x = MARGIN + 8.0
-    title = f"{labels.your_tiles} · {labels.hand.format(number=view.table.hand_number + 1)}"
+        if word:
+            right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
+                          anchor="rm", max_width=180) + 20
     text(draw, (x, middle), title, TITLE_SIZE, palette.text, bold=True, anchor="lm",
          max_width=right - x - 18)
 
