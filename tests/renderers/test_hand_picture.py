@@ -189,3 +189,17 @@ def test_four_ends_never_cut_the_hands_number_from_the_title(
     number = labels.hand.format(number=view.table.hand_number + 1)
     assert any(words.endswith(number) for words in drawn_text), drawn_text
     assert not any("…" in words for words in drawn_text), drawn_text
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "id", "is"])
+def test_the_word_before_the_dead_tiles_is_whole_in_every_language(
+        language: str, drawn_text: list[str]) -> None:
+    """A gaple-dead player's own dead tiles are marked "dead" in their language, whole: the
+    word had 110 px, and a Russian player read "мёр…" (an Icelandic one "dau…")."""
+    from bot.presentation.pictures import labels_for
+
+    view = _turn("gaple-dead", lambda m: m.to_move is not None
+                 and bool(player_view(m, m.to_move).dead))
+    labels = labels_for(language, "gaple-dead")
+    draw_hand(view, find_theme("classic"), labels)
+    assert labels.dead in drawn_text
