@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from engine import ActionKind, TableView
 
-from .canvas import ROBOT, face_down_row, paste, pill, robot, rounded, text
+from .canvas import ROBOT, face_down_row, paste, pill, robot, rounded, text, width_of
 from .fonts import SMALLEST_TEXT, fit, font, printable
 from .labels import TableLabels
 from .sprites import back_sprite
@@ -121,6 +121,17 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
         )
         for p in view.players
     )
+
+
+def name_width(name: str, team: Colour | None, size: int = NAME_SIZE) -> float:
+    """How wide :func:`name_row` draws ``name`` whole: its team dot, robot and letters."""
+    width = 0.0
+    if team is not None:
+        width += 2 * (size // 4) + 10
+    if name.startswith(ROBOT + " "):
+        width += round(size * 0.82) + 10
+        name = name.removeprefix(ROBOT + " ")
+    return width + width_of(printable(name), size, True)
 
 
 def name_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
@@ -230,8 +241,10 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
     paste(canvas, rounded(width, height, 18, palette.panel, edge, line), left, top)
     inner = width - 2 * PAD
     name_y = top + 36
+    # The pill keeps half the panel, or what a short name leaves ("Di" beside "pemenang").
     marker = _marker(canvas, draw, right - PAD + 6, name_y - round(PILL_SIZE * 0.75), seat,
-                     palette, labels, max(inner * 0.5, inner - 150.0))
+                     palette, labels, max(inner * 0.5, inner - 150.0,
+                                          inner - 12 - name_width(seat.name, seat.team)))
     # The frame and the pill mark the seat to move: no arrow, so a long name keeps its room.
     name_row(canvas, draw, left + PAD, name_y, inner - marker - (12 if marker else 0),
              seat.name, seat.team, palette)

@@ -262,3 +262,15 @@ def test_a_finished_hands_seats_show_all_the_hand_scored_not_only_its_points_of_
         pytest.fail("no hand with points scored at its end")
     shown = seats_of(view, names_for(seats), find_theme("classic"), scores_apart=False)
     assert [seat.scored for seat in shown] == [ended.points[p.side] for p in view.players]
+
+
+def test_a_short_names_panel_leaves_its_pill_whole(drawn_text: list[str]) -> None:
+    """Five seats' narrow panels kept the pill to half the panel whatever the name beside it:
+    an Indonesian table read "pemena…" beside "Di". A short name leaves the pill its room."""
+    from bot.presentation.pictures import labels_for
+
+    view = table_view(played("gaple-dead", 5, 0, seed=2, until_over=True))
+    assert view.result is not None and view.result.winner is not None
+    labels = labels_for("id", "gaple-dead")
+    draw_table(view, ("Ann", "Bo", "Cy", "Di", "Ed"), find_theme("classic"), labels)
+    assert labels.winner in drawn_text
