@@ -33,6 +33,7 @@ HAND_BACK = 16  # a face-down tile in hand, standing: 16 x 32
 DEAD_BACK = 14  # a dead tile, lying face down: 28 x 14
 TALL_PANEL = 172  # a panel this tall shows its figures on two rows where one would cut words
 ROW_STEP = 54  # between the two rows' baselines
+NAME_LEAST = 120  # a name beside a pill keeps this much (its first letters) at least
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,10 +242,11 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
     paste(canvas, rounded(width, height, 18, palette.panel, edge, line), left, top)
     inner = width - 2 * PAD
     name_y = top + 36
-    # The pill keeps half the panel, or what a short name leaves ("Di" beside "pemenang").
+    # The pill keeps half the panel, or all that the name leaves of it: the name keeps its
+    # first letters at least (five seats' narrow panels cut "pemenang" beside "Di").
     marker = _marker(canvas, draw, right - PAD + 6, name_y - round(PILL_SIZE * 0.75), seat,
-                     palette, labels, max(inner * 0.5, inner - 150.0,
-                                          inner - 12 - name_width(seat.name, seat.team)))
+                     palette, labels, max(inner * 0.5, inner - 12 - min(
+                         name_width(seat.name, seat.team), NAME_LEAST)))
     # The frame and the pill mark the seat to move: no arrow, so a long name keeps its room.
     name_row(canvas, draw, left + PAD, name_y, inner - marker - (12 if marker else 0),
              seat.name, seat.team, palette)
