@@ -40,6 +40,7 @@ PILL_SIZE = SMALLEST_TEXT
 CAPTION_SIZE = SMALLEST_TEXT
 NAME_SIZE = 44
 FIGURE_SIZE = 46
+LONG_GAP = 4  # between the small tiles of a hand too long for one row
 
 
 def _height(view: TableView) -> int:
@@ -53,6 +54,23 @@ def _tiles(canvas: Image.Image, x: float, top: float, tiles: Sequence[Tile], loo
         face_up(canvas, palette, x, top, tile.low, tile.high, SIDE, True, look)
         x += SIDE + 10
     return x
+
+
+def _long_hand(canvas: Image.Image, x: float, top: float, tiles: Sequence[Tile],
+               room: float, palette: Theme) -> float:
+    """A hand too long for one row of full-size tiles in ``room`` px (a two-player French or
+    Muggins hand after long draws): smaller tiles in two rows, filling the row's height;
+    returns the x after the longer row."""
+    per_row = -(-len(tiles) // 2)
+    side = int(min((ROW_H - 10 - 3 * LONG_GAP) // 4, (room + LONG_GAP) // per_row - LONG_GAP))
+    end = x
+    for row in range(2):
+        left, y = x, top + LONG_GAP + row * (2 * side + LONG_GAP)
+        for tile in tiles[row * per_row:(row + 1) * per_row]:
+            face_up(canvas, palette, left, y, tile.low, tile.high, side, True, Look.PLAIN)
+            left += side + LONG_GAP
+        end = max(end, left)
+    return end
 
 
 def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: int,
@@ -87,7 +105,12 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
                       palette.on_accent, max_width=pills_end - x)
     pills_right = x
     tiles_top = top + (ROW_H - 10 - 2 * SIDE) // 2
-    x = _tiles(canvas, left + NAME_W, tiles_top, view.revealed_hands[seat], Look.PLAIN, palette)
+    hand = view.revealed_hands[seat]
+    room = right - PAD - TOTAL_W - 20 - (left + NAME_W) - dead_width
+    if len(hand) * (SIDE + 10) - 10 > room:
+        x = _long_hand(canvas, left + NAME_W, top, hand, room, palette)
+    else:
+        x = _tiles(canvas, left + NAME_W, tiles_top, hand, Look.PLAIN, palette)
     if dead:
         x = max(x, pills_right) + 16
         # The word takes what the dead tiles and the total leave: whole where it fits.
