@@ -41,6 +41,7 @@ CAPTION_SIZE = SMALLEST_TEXT
 NAME_SIZE = 44
 FIGURE_SIZE = 46
 LONG_GAP = 4  # between the small tiles of a hand too long for one row
+LONG_SIDE = (ROW_H - 10 - 3 * LONG_GAP) // 4  # those tiles: two rows fill the row's height
 
 
 def _height(view: TableView) -> int:
@@ -62,7 +63,8 @@ def _long_hand(canvas: Image.Image, x: float, top: float, tiles: Sequence[Tile],
     Muggins hand after long draws): smaller tiles in two rows, filling the row's height;
     returns the x after the longer row."""
     per_row = -(-len(tiles) // 2)
-    side = int(min((ROW_H - 10 - 3 * LONG_GAP) // 4, (room + LONG_GAP) // per_row - LONG_GAP))
+    # LONG_SIDE always fits: 21 tiles a row, more than any hand of the games that draw holds
+    side = int(min(LONG_SIDE, (room + LONG_GAP) // per_row - LONG_GAP))
     end = x
     for row in range(2):
         left, y = x, top + LONG_GAP + row * (2 * side + LONG_GAP)
