@@ -259,6 +259,19 @@ def test_partners_share_their_pairs_result() -> None:
     assert by_id[2].rating == by_id[4].rating > by_id[1].rating == by_id[3].rating
 
 
+def test_leaving_a_match_is_losing_it_even_when_the_side_left_wins() -> None:
+    """Player 5 left pair's seat 0 to a computer (7001 here); the side went on and won."""
+    match = MatchRecord(1, GROUP, "pair", ((7001, "robot"), (2, "b"), (3, "c"), (4, "d")),
+                        ((0, 2), (1, 3)), 0, (100, 10), 1.0, leavers=((5, "e", 0),))
+    by_id = {s.user_id: s for s in standings([match], [])}
+    leaver = by_id[5]
+    assert (leaver.played, leaver.won, leaver.lost, leaver.streak) == (1, 0, 1, -1)
+    assert leaver.name == "e" and leaver.hands_played == 0
+    assert by_id[3].rating > fresh_rating() > by_id[2].rating  # the match as it was played
+    assert leaver.mu == pytest.approx(by_id[2].mu)  # as the losers of it: the same change
+    assert leaver.rating == by_id[2].rating
+
+
 def test_the_order_of_the_records_given_does_not_change_the_board() -> None:
     history = [duel(1, 1, 2), duel(2, 2, 3), duel(3, 3, 1), duel(4, 1, 3)]
     tied = MatchRecord(5, GROUP, "gaple", ((2, "p2"), (1, "p1")), ((0,), (1,)), 0, (100, 0), 4.0)
