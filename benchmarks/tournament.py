@@ -26,7 +26,8 @@ edge is small against the luck of the deal (Matador's is: by default it plays 4,
 
 The end of the run is a summary, one line per game: the edge and its interval, the hands,
 each level's median and 99th percentile decision time, and whether the targets hold (the
-focus level ahead at 95%, its median at most 50 ms and its 99th percentile at most 300 ms),
+focus level ahead at 95%, its median at most 50 ms and its 99th percentile at most 300 ms;
+the expert's median at most 500 ms),
 with the machine's load average at the start and the end (the times are CPU times of the
 deciding process, but a loaded machine still slows them). The default run (2,000 hands of
 each game, 4,000 of Matador, hard against normal) takes over an hour on two quiet cores;
@@ -58,6 +59,9 @@ SEATS = 4
 MORE_HANDS = {"matador": 4000}  # default hands where the edge is small beside the luck
 TARGET_MEDIAN_MS = 50.0
 TARGET_P99_MS = 300.0
+#: The issue's time targets for a focus level, where they differ from hard's: the expert's
+#: median at most 500 ms, its 99th percentile free (it thinks off the event loop).
+TIME_TARGETS: dict[str, tuple[float, float | None]] = {"expert": (500.0, None)}
 Z95 = 1.96
 # CPU time of the deciding process: the machine may be shared, and with several workers
 # wall time would also measure the others' load rather than the decision.
@@ -366,11 +370,14 @@ def targets(figures: dict[str, Any], focus: str) -> dict[str, bool]:
     """Whether ``figures`` meet the issue's targets for the focus level."""
     mine = figures[focus]
     median, p99 = mine["median_ms"], mine["p99_ms"]
-    return {
+    most_median, most_p99 = TIME_TARGETS.get(focus, (TARGET_MEDIAN_MS, TARGET_P99_MS))
+    met = {
         "ahead": bool(figures["edge"]["ahead"]),
-        "median": median is not None and median <= TARGET_MEDIAN_MS,
-        "p99": p99 is not None and p99 <= TARGET_P99_MS,
+        "median": median is not None and median <= most_median,
     }
+    if most_p99 is not None:
+        met["p99"] = p99 is not None and p99 <= most_p99
+    return met
 
 
 def summarise(games: Sequence[str], report: dict[str, Any], focus: str, field: str) -> None:

@@ -10,6 +10,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import partial
+from typing import TYPE_CHECKING
 
 from telegram import (
     Bot,
@@ -65,6 +66,9 @@ from .serving.webhook import serving_webhook
 from .serving.webserver import HttpSettings, WebServer, build_web_app, http_settings_from_env
 from .storage import Storage
 from .storage.restores import take_mark
+
+if TYPE_CHECKING:  # asyncpg is imported only where PostgreSQL is used
+    from .storage.claim import DatabaseClaim
 
 log = logging.getLogger(__name__)
 #: Seconds a stopping bot goes on sending what is due, before it abandons the rest.
@@ -212,12 +216,13 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     """Open storage, learn our username, register commands, and resume every open game."""
     rt: Runtime = application.bot_data[KEY]
     sys.setswitchinterval(SWITCH_INTERVAL)
+    fleet = application.bot_data.get(SETTINGS_KEY)
+    rt.claim = await claim_database(rt, shared=fleet is not None)  # before any migration
     await rt.storage.open()
     rt.timers.thinker.start()  # the computer players' process pool
     me = await application.bot.get_me()
     rt.publisher.messenger.bot_username = me.username or ""
     await register_commands(application.bot)
-    fleet = application.bot_data.get(SETTINGS_KEY)
     # (a fleet worker loads the games of each shard as it takes it)
     resumed = await _resume(rt) if fleet is None else 0
     if rt.webhook or rt.http.port is not None:  # someone reads health and metrics
@@ -231,6 +236,27 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
         worker = FleetWorker(application, fleet)
         await worker.start()
         application.bot_data[WORKER_KEY] = worker
+
+
+async def claim_database(rt: Runtime, *, shared: bool) -> DatabaseClaim | None:
+    """On PostgreSQL, this bot's hold on its database (:mod:`bot.storage.claim`): a fleet
+    worker's shared, a single bot's whole; on SQLite ``bot.__main__`` holds the file."""
+    engine = rt.storage.engine
+    if engine.dialect != "postgresql":
+        return None
+    from .storage.claim import DatabaseClaim
+    from .storage.postgres import PostgresEngine
+
+    assert isinstance(engine, PostgresEngine)
+
+    def taken(why: str) -> None:
+        log.critical("%s", why)
+        if rt.stop is not None:
+            rt.stop()
+
+    claim = DatabaseClaim(engine, shared=shared, on_taken=taken)
+    await claim.take()  # refused: running() shuts what started down
+    return claim
 
 
 async def _resume(rt: Runtime) -> int:
@@ -302,6 +328,9 @@ async def _on_shutdown(application: Application) -> None:  # type: ignore[type-a
     rt.timers.thinker.close()  # (never waits for a worker)
     rt.publisher.close()
     await rt.storage.close()
+    claim, rt.claim = rt.claim, None
+    if claim is not None:  # the last thing: another bot may start on the database now
+        await claim.release()
 
 
 def _poll_failed(reach: Reach, error: TelegramError) -> None:

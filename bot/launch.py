@@ -51,6 +51,7 @@ def run(application: Application) -> int:  # type: ignore[type-arg]
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, on_signal)
+    runtime_of(application).stop = on_signal
     try:
         return loop.run_until_complete(_serve(application, stopping))
     finally:

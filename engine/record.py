@@ -114,6 +114,18 @@ def _or(words: Sequence[str]) -> str:
     return f"{', '.join(words[:-1])} or {words[-1]}"
 
 
+def _check_cross_and_give(data: Mapping[str, object]) -> None:
+    """A ``cross`` or ``give`` of the wrong type is bad input in every game and on every
+    action (docs/conformance.md), also where the word means nothing (the plain line's games
+    lay every tile along and have no cut); ``null`` is absent."""
+    cross = data.get("cross")
+    if cross is not None and type(cross) is not bool:
+        raise BadInputError(f"cross is true or false, not {cross!r}")
+    give = data.get("give")
+    if give is not None and (not isinstance(give, str) or give not in GIVE_NAMES):
+        raise BadInputError(f'a cut gives "left" or "right", not {give!r}')
+
+
 def parse_move(data: object, highest: int, words: MoveWords = BOARD_WORDS) -> Move:
     """One scenario action, as ``words`` allow it. Raises :class:`BadInputError` when it is
     malformed."""
@@ -126,6 +138,7 @@ def parse_move(data: object, highest: int, words: MoveWords = BOARD_WORDS) -> Mo
     if len(kinds) != 1:
         raise BadInputError(f"an action has exactly one of {_or(words.kinds)}")
     kind = kinds[0]
+    _check_cross_and_give(data)
     if kind in ("knock", "draw"):
         if data[kind] is not True:
             raise BadInputError(f'a {kind} is written "{kind}": true')
@@ -134,7 +147,7 @@ def parse_move(data: object, highest: int, words: MoveWords = BOARD_WORDS) -> Mo
         return Move(seat, Discard(_tile(data["dead"], highest)))
     if kind == "cut":
         give = data.get("give")
-        if not isinstance(give, str) or give not in GIVE_NAMES:
+        if give is None:
             raise BadInputError('a cut names the ribbon it gives: "give": "left" or "right"')
         return Move(seat, Cut(_tile(data["cut"], highest), GIVE_NAMES[give]))
     left_half, _ = parse_halves(data["play"])
@@ -144,8 +157,6 @@ def parse_move(data: object, highest: int, words: MoveWords = BOARD_WORDS) -> Mo
     if end_text is not None and (not isinstance(end_text, str) or end_text not in ends):
         raise BadInputError(f"an end is {_or(list(ends))}, not {end_text!r}")
     cross = data.get("cross") if words.cross else None
-    if cross is not None and type(cross) is not bool:
-        raise BadInputError(f"cross is true or false, not {cross!r}")
     end = None if end_text is None else ends[end_text]
     return Move(seat, Play(tile, end, left_half, cross))
 

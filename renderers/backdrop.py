@@ -53,15 +53,20 @@ def header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, pale
     room it leaves."""
     x = MARGIN + 8
     middle = HEADER // 2 + 2
-    details = [moment or labels.hand.format(number=view.hand_number + 1)]
-    if view.set != 6:
-        details.append(labels.set_name.format(number=view.set))
-    details.append(labels.target.format(target=view.target))
+    hand = moment or labels.hand.format(number=view.hand_number + 1)
+    target = labels.target.format(target=view.target)
+    details = [hand, labels.set_name.format(number=view.set), target] if view.set != 6 \
+        else [hand, target]
     words = " · ".join(details)
     room = canvas.width - x - MARGIN - 8 - reserved
     title = labels.game_title(view.game)
     used = text(draw, (x, middle), title, title_size(title, words, room), palette.text,
                 bold=True, anchor="lm", max_width=room)
-    if room - used - TITLE_GAP >= DETAILS_LEAST:
-        text(draw, (x + used + TITLE_GAP, middle + 2), words, DETAILS_SIZE, palette.muted,
-             anchor="lm", max_width=room - used - TITLE_GAP)
+    left = room - used - TITLE_GAP
+    # Where the details do not fit whole, the set's name goes first (its tiles show it), then
+    # the hand's number: the target is never cut ("to 5…" read as another target).
+    while len(details) > 1 and width_of(" · ".join(details), DETAILS_SIZE) > left:
+        details.pop(-2)
+    if left >= DETAILS_LEAST:
+        text(draw, (x + used + TITLE_GAP, middle + 2), " · ".join(details), DETAILS_SIZE,
+             palette.muted, anchor="lm", max_width=left)

@@ -15,7 +15,7 @@ from engine import PlayerView
 
 from .backdrop import HEADER, MARGIN, backdrop
 from .board import end_colours, end_mark, mark_width
-from .canvas import face_up, pill, text
+from .canvas import face_up, pill, text, width_of
 from .fonts import SMALLEST_TEXT
 from .frames import Frame, framed
 from .labels import ENGLISH, TableLabels
@@ -35,6 +35,7 @@ MIN_WIDTH, MAX_WIDTH = 900, 1280
 # wide: tiles some 32 px across, labels 14 px high (15 in one row were 17 and 6).
 PER_ROW = 8
 ROW_GAP = 22  # from a row's labels to the next row's raised tiles
+DEAD_WORD_MOST = 220  # the word before the dead tiles, at most
 
 
 def _looks(view: PlayerView) -> list[Look]:
@@ -50,7 +51,20 @@ def _rows(count: int) -> int:
     return max(1, -(-count // PER_ROW))
 
 
-def _sizes(view: PlayerView) -> tuple[int, int, int, int]:
+def _dead_word(labels: TableLabels) -> float:
+    """The room for the word before the player's dead tiles: the word in their language,
+    whole (110 px cut the Russian "мёртвые" to "мёр…"), up to :data:`DEAD_WORD_MOST`."""
+    return min(width_of(labels.dead, LABEL_SIZE), DEAD_WORD_MOST)
+
+
+def _dead_width(view: PlayerView, dead_side: int, labels: TableLabels) -> float:
+    """How wide the dead tiles are with their word, beside the last row (0: none)."""
+    if not view.dead:
+        return 0.0
+    return len(view.dead) * (dead_side + GAP // 2) + GAP + 10 + _dead_word(labels)
+
+
+def _sizes(view: PlayerView, labels: TableLabels) -> tuple[int, int, int, int]:
     """(tile side, dead tile side, content width, canvas width): the widest row's tiles, and
     the dead tiles beside the last row; tiles shrink only when that is too wide for the
     widest picture."""
@@ -59,8 +73,9 @@ def _sizes(view: PlayerView) -> tuple[int, int, int, int]:
     per_row = -(-len(view.hand) // rows)
     last = len(view.hand) - per_row * (rows - 1)
     while True:
-        dead = len(view.dead) * (dead_side + GAP // 2) + GAP + 100 if view.dead else 0
-        content = max(per_row * (side + GAP) - GAP, max(last * (side + GAP) - GAP, 0) + dead)
+        dead = _dead_width(view, dead_side, labels)
+        content = round(max(per_row * (side + GAP) - GAP,
+                            max(last * (side + GAP) - GAP, 0) + dead))
         if content + 2 * (MARGIN + EDGE) <= MAX_WIDTH or side <= 32:
             width = max(MIN_WIDTH, min(MAX_WIDTH, content + 2 * (MARGIN + EDGE)))
             return side, dead_side, content, width
@@ -82,17 +97,33 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
     # there would go stale. The group's table shows them all the time.
     current = view.my_turn or view.table.result is not None or view.table.to_move is None
     ends = view.table.layout.ends if current else ()
+    x = MARGIN + 8.0
+    number = labels.hand.format(number=view.table.hand_number + 1)
+    title = f"{labels.your_tiles} · {number}"
+    radius = 28
+    marks = sum(mark_width(end, radius) + 10 for end in ends)
+    word = min(width_of(labels.ends, LABEL_SIZE), 180) + 20 if ends else 0.0
+
+    def fits(words: str, reserved: float) -> bool:
+        return width_of(words, TITLE_SIZE, True) <= right - x - 18 - reserved
+
+    # The title keeps the hand's number whole: where Muggins' four ends leave too little
+    # room, the word "ends" goes first, then "Your tiles" (a private chat's tiles are its own).
+    if ends and not fits(title, marks + word):
+        if fits(title, marks):
+            word = 0.0
+        else:
+            title = number
+            word = word if fits(title, marks + word) else 0.0
     if ends:  # every open end, with all its numbers, as the table marks it
-        radius = 28
         for end in reversed(ends):
             fill, colour, ring = end_colours(end, palette)
             width = mark_width(end, radius)
             end_mark(canvas, draw, (right - width / 2, middle), radius, end, fill, colour, ring)
             right -= width + 10
-        right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
-                      anchor="rm", max_width=180) + 20
-    x = MARGIN + 8.0
-    title = f"{labels.your_tiles} · {labels.hand.format(number=view.table.hand_number + 1)}"
+        if word:
+            right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
+                          anchor="rm", max_width=180) + 20
     text(draw, (x, middle), title, TITLE_SIZE, palette.text, bold=True, anchor="lm",
          max_width=right - x - 18)
 
@@ -115,9 +146,9 @@ def _status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
          palette.on_accent, max_width=room)
 
 
-def _size(view: PlayerView) -> tuple[int, int]:
+def _size(view: PlayerView, labels: TableLabels) -> tuple[int, int]:
     """The picture's width and height."""
-    side, _, _, width = _sizes(view)
+    side, _, _, width = _sizes(view, labels)
     rows = _rows(len(view.hand))
     return width, (HEADER + STATUS_H + RAISE + (rows - 1) * row_pitch(side) + 2 * side + 14
                    + LABEL_SIZE + 30 + MARGIN)
@@ -125,7 +156,7 @@ def _size(view: PlayerView) -> tuple[int, int]:
 
 def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: TableLabels) -> None:
     """Lay everything but the backdrop on ``canvas`` (of :func:`_size`)."""
-    side, dead_side, _, width = _sizes(view)
+    side, dead_side, _, width = _sizes(view, labels)
     rows = _rows(len(view.hand))
     per_row = -(-len(view.hand) // rows)
     pitch = row_pitch(side)
@@ -137,9 +168,9 @@ def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: Tabl
     for row in range(rows):
         tiles = view.hand[row * per_row:(row + 1) * per_row]
         top = HEADER + STATUS_H + RAISE + row * pitch
-        row_width = max(len(tiles) * (side + GAP) - GAP, 0)
-        if view.dead and row == rows - 1:
-            row_width += len(view.dead) * (dead_side + GAP // 2) + GAP + 100
+        row_width = max(len(tiles) * (side + GAP) - GAP, 0.0)
+        if row == rows - 1:
+            row_width += _dead_width(view, dead_side, labels)
         x = (width - row_width) / 2
         label_y = top + 2 * side + 14
         for tile, look in zip(tiles, looks[row * per_row:(row + 1) * per_row], strict=True):
@@ -153,7 +184,7 @@ def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: Tabl
         x += GAP
         dead_top = top + 2 * side - 2 * dead_side
         x += 10 + text(draw, (x, dead_top + dead_side), labels.dead, LABEL_SIZE, palette.knock,
-                       anchor="lm", max_width=110)
+                       anchor="lm", max_width=_dead_word(labels))
         for tile in view.dead:
             face_up(canvas, palette, x, dead_top, tile.low, tile.high, dead_side, True, Look.DEAD)
             x += dead_side + GAP // 2
@@ -161,7 +192,7 @@ def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: Tabl
 
 def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Image:
     """The player's tiles as a Pillow image (see :func:`render_hand`)."""
-    canvas = backdrop(palette.name, *_size(view)).copy()
+    canvas = backdrop(palette.name, *_size(view, labels)).copy()
     _compose(canvas, view, palette, labels)
     return canvas
 
@@ -172,9 +203,9 @@ def hand_picture(view: PlayerView, *, theme: str = "classic", labels: TableLabel
     :class:`~renderers.frames.Frame`, drawn only where the picture differs from ``since``,
     the frame of the same player's previous hand picture (a picture of another size is
     simply drawn whole)."""
-    palette = find_theme(theme)
-    return framed(palette, *_size(view),
-                  partial(_compose, view=view, palette=palette, labels=labels or ENGLISH), since)
+    palette, words = find_theme(theme), labels or ENGLISH
+    return framed(palette, *_size(view, words),
+                  partial(_compose, view=view, palette=palette, labels=words), since)
 
 
 def render_hand(view: PlayerView, *, theme: str = "classic",

@@ -11,7 +11,18 @@ from PIL import Image, ImageDraw
 from engine import HandEndReason, TableView, Tile
 
 from .backdrop import HEADER, MARGIN, WIDTH, backdrop, header
-from .canvas import encode, face_up, paste, pill, rounded, seat_names, text
+from .canvas import (
+    ROBOT,
+    encode,
+    face_up,
+    paste,
+    pill,
+    robot,
+    rounded,
+    seat_names,
+    text,
+    width_of,
+)
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
@@ -29,6 +40,8 @@ PILL_SIZE = SMALLEST_TEXT
 CAPTION_SIZE = SMALLEST_TEXT
 NAME_SIZE = 44
 FIGURE_SIZE = 46
+LONG_GAP = 4  # between the small tiles of a hand too long for one row
+LONG_SIDE = (ROW_H - 10 - 3 * LONG_GAP) // 4  # those tiles: two rows fill the row's height
 
 
 def _height(view: TableView) -> int:
@@ -42,6 +55,24 @@ def _tiles(canvas: Image.Image, x: float, top: float, tiles: Sequence[Tile], loo
         face_up(canvas, palette, x, top, tile.low, tile.high, SIDE, True, look)
         x += SIDE + 10
     return x
+
+
+def _long_hand(canvas: Image.Image, x: float, top: float, tiles: Sequence[Tile],
+               room: float, palette: Theme) -> float:
+    """A hand too long for one row of full-size tiles in ``room`` px (a two-player French or
+    Muggins hand after long draws): smaller tiles in two rows, filling the row's height;
+    returns the x after the longer row."""
+    per_row = -(-len(tiles) // 2)
+    # LONG_SIDE always fits: 21 tiles a row, more than any hand of the games that draw holds
+    side = int(min(LONG_SIDE, (room + LONG_GAP) // per_row - LONG_GAP))
+    end = x
+    for row in range(2):
+        left, y = x, top + LONG_GAP + row * (2 * side + LONG_GAP)
+        for tile in tiles[row * per_row:(row + 1) * per_row]:
+            face_up(canvas, palette, left, y, tile.low, tile.high, side, True, Look.PLAIN)
+            left += side + LONG_GAP
+        end = max(end, left)
+    return end
 
 
 def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: int,
@@ -59,23 +90,31 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
     name_row(canvas, draw, left + PAD, name_y, NAME_W - PAD - 12, name, team, palette)
     x = float(left + PAD)
     dead = view.revealed_dead[seat] if view.revealed_dead is not None else ()
-    # The pills keep to the name's column where tiles follow; a seat that went out mostly
-    # holds none, and its words (a long one in some languages) may take the row up to the
-    # total's place.
-    pills_end = left + NAME_W if view.revealed_hands[seat] or dead else \
-        right - PAD - TOTAL_W - 60.0
+    # The pills keep to the name's column where tiles in hand follow; a seat that went out
+    # holds none, and its words (a long one in some languages) may take the row up to its
+    # dead tiles (gaple-dead: laid face down before it went out), or else the total's place.
+    dead_width = 26 + width_of(labels.dead, CAPTION_SIZE) + len(dead) * (SIDE + 10) \
+        if dead else 0.0
+    pills_end = left + NAME_W if view.revealed_hands[seat] else \
+        right - PAD - TOTAL_W - 60.0 - dead_width
     if won:
         # Whole where the row has room ("pemenang"): a pill after it keeps what is left.
         x += 8 + pill(canvas, draw, x, top + 62, labels.winner, PILL_SIZE, palette.winner,
                       palette.on_accent, max_width=max(NAME_W / 2, pills_end - x - (
                           NAME_W / 3 if result.out_seat == seat else 0)))
     if result.out_seat == seat:
-        pill(canvas, draw, x, top + 62, labels.went_out, PILL_SIZE, palette.accent,
-             palette.on_accent, max_width=pills_end - x)
+        x += 8 + pill(canvas, draw, x, top + 62, labels.went_out, PILL_SIZE, palette.accent,
+                      palette.on_accent, max_width=pills_end - x)
+    pills_right = x
     tiles_top = top + (ROW_H - 10 - 2 * SIDE) // 2
-    x = _tiles(canvas, left + NAME_W, tiles_top, view.revealed_hands[seat], Look.PLAIN, palette)
+    hand = view.revealed_hands[seat]
+    room = right - PAD - TOTAL_W - 20 - (left + NAME_W) - dead_width
+    if len(hand) * (SIDE + 10) - 10 > room:
+        x = _long_hand(canvas, left + NAME_W, top, hand, room, palette)
+    else:
+        x = _tiles(canvas, left + NAME_W, tiles_top, hand, Look.PLAIN, palette)
     if dead:
-        x += 16
+        x = max(x, pills_right) + 16
         # The word takes what the dead tiles and the total leave: whole where it fits.
         room = right - PAD - TOTAL_W - 60 - x - 10 - len(dead) * (SIDE + 10)
         x += 10 + text(draw, (x, top + (ROW_H - 10) // 2), labels.dead, CAPTION_SIZE,
@@ -105,7 +144,6 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
     for index, seats in enumerate(view.sides):
         baseline += SCORE_ROW_H
         won = result.winner == index
-        who = " & ".join(names[seat] for seat in seats)
         colour = palette.winner if won else palette.text
         x = float(left)
         team = team_colour(view, index, palette)
@@ -113,13 +151,35 @@ def _scores(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: Tabl
             r = 9
             paste(canvas, rounded(2 * r, 2 * r, r, team), x, baseline - 13 - r)
             x += 2 * r + 10
-        text(draw, (x, baseline), who, CAPTION_SIZE, colour, bold=won, anchor="ls",
-             max_width=points_x - 160 - x)
+        _who(canvas, draw, x, baseline, points_x - 160, [names[seat] for seat in seats],
+             colour, won)
         points = result.points[index]
         text(draw, (points_x, baseline), signed(points), FIGURE_SIZE,
              colour if points or won else palette.muted, bold=True, anchor="rs")
         text(draw, (score_x, baseline), str(result.scores[index]), FIGURE_SIZE, colour,
              bold=True, anchor="rs")
+
+
+def _who(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, baseline: float,
+         right: float, names: Sequence[str], colour: Colour, bold: bool) -> None:
+    """A side's names on its score row, "Ann & Bo"; a computer's with its robot before it, as
+    the rows above and the texts show it ("🤖 Rio"), not as a bare "Rio"."""
+    if not any(name.startswith(ROBOT + " ") for name in names):
+        text(draw, (x, baseline), " & ".join(names), CAPTION_SIZE, colour, bold=bold,
+             anchor="ls", max_width=right - x)
+        return
+    mark = round(CAPTION_SIZE * 0.82)
+    space = width_of(" ", CAPTION_SIZE, bold)
+    for index, name in enumerate(names):
+        if index:
+            x += 2 * space + text(draw, (x + space, baseline), "&", CAPTION_SIZE, colour,
+                                  bold=bold, anchor="ls")
+        if name.startswith(ROBOT + " "):
+            paste(canvas, robot(mark, colour), x, baseline - CAPTION_SIZE * 0.36 - mark / 2 - 2)
+            x += mark + 8
+            name = name.removeprefix(ROBOT + " ")
+        x += text(draw, (x, baseline), name, CAPTION_SIZE, colour, bold=bold, anchor="ls",
+                  max_width=max(right - x, 1))
 
 
 def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,

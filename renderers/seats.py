@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from engine import ActionKind, TableView
 
-from .canvas import ROBOT, face_down_row, paste, pill, robot, rounded, text
+from .canvas import ROBOT, face_down_row, paste, pill, robot, rounded, text, width_of
 from .fonts import SMALLEST_TEXT, fit, font, printable
 from .labels import TableLabels
 from .sprites import back_sprite
@@ -33,6 +33,7 @@ HAND_BACK = 16  # a face-down tile in hand, standing: 16 x 32
 DEAD_BACK = 14  # a dead tile, lying face down: 28 x 14
 TALL_PANEL = 172  # a panel this tall shows its figures on two rows where one would cut words
 ROW_STEP = 54  # between the two rows' baselines
+NAME_LEAST = 120  # a name beside a pill keeps this much (its first letters) at least
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,9 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
              scores_apart: bool) -> tuple[Seat, ...]:
     knocked, won = knocked_lately(view), hand_winners(view)
     in_play = scores_in_play(view) and len(view.scored) == len(view.sides)
+    # Once the hand is over, all it gave each side (going out, a blocked hand's points): what
+    # its score went up by, as the hand's result shows it.
+    hand = view.result.points if view.result is not None else view.scored
     return tuple(
         Seat(
             names[p.seat],
@@ -113,11 +117,22 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
             None if scores_apart else view.scores[p.side],
             p.seat in knocked,
             view.to_move == p.seat and not view.hand_over,
-            view.scored[p.side] if in_play else None,
+            hand[p.side] if in_play else None,
             p.seat in won,
         )
         for p in view.players
     )
+
+
+def name_width(name: str, team: Colour | None, size: int = NAME_SIZE) -> float:
+    """How wide :func:`name_row` draws ``name`` whole: its team dot, robot and letters."""
+    width = 0.0
+    if team is not None:
+        width += 2 * (size // 4) + 10
+    if name.startswith(ROBOT + " "):
+        width += round(size * 0.82) + 10
+        name = name.removeprefix(ROBOT + " ")
+    return width + width_of(printable(name), size, True)
 
 
 def name_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
@@ -227,8 +242,11 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
     paste(canvas, rounded(width, height, 18, palette.panel, edge, line), left, top)
     inner = width - 2 * PAD
     name_y = top + 36
+    # The pill keeps half the panel, or all that the name leaves of it: the name keeps its
+    # first letters at least (five seats' narrow panels cut "pemenang" beside "Di").
     marker = _marker(canvas, draw, right - PAD + 6, name_y - round(PILL_SIZE * 0.75), seat,
-                     palette, labels, max(inner * 0.5, inner - 150.0))
+                     palette, labels, max(inner * 0.5, inner - 12 - min(
+                         name_width(seat.name, seat.team), NAME_LEAST)))
     # The frame and the pill mark the seat to move: no arrow, so a long name keeps its room.
     name_row(canvas, draw, left + PAD, name_y, inner - marker - (12 if marker else 0),
              seat.name, seat.team, palette)

@@ -4,7 +4,9 @@ into the publisher's parts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from telegram.ext import ContextTypes
 
@@ -29,6 +31,9 @@ from ..serving.webserver import HttpSettings, WebServer
 from ..storage import Storage
 from .timers import Timers
 
+if TYPE_CHECKING:  # asyncpg is imported only where PostgreSQL is used
+    from ..storage.claim import DatabaseClaim
+
 KEY = "runtime"
 
 
@@ -49,6 +54,8 @@ class Runtime:
     status_lines: StatusLines  # a game's opening, start and end said once in the log
     web: WebServer | None = None  # the HTTP server of polling mode, while it runs
     reach: Reach = field(default_factory=Reach)  # an outage's end said once
+    claim: DatabaseClaim | None = None  # on PostgreSQL: this bot's hold on the database
+    stop: Callable[[], None] | None = None  # stops the process (set by bot.launch.run)
 
     @property
     def webhook(self) -> bool:

@@ -165,7 +165,15 @@ def line_text(t: Translator, layout: LayoutView) -> str:
     if not layout.line:
         return ""
     def row(tiles: Sequence[LaidTile]) -> str:
-        return " ".join(f"{laid.first}-{laid.second}" for laid in tiles)
+        return " ".join(f"{laid.first}-{laid.second}" for laid in tiles) or "—"
+    if layout.kind == "ribbons" and layout.center is not None:
+        # Kolbasa's ribbons grow side by side from the base, each told from the base out
+        # (as one line, the left ribbon read as if it ran off to the base's left).
+        base = row(layout.line[layout.center : layout.center + 1])
+        left = [LaidTile(laid.tile, laid.second, laid.first, laid.cross)
+                for laid in reversed(layout.line[: layout.center])]
+        return t("Base {base} · left ribbon: {left} · right ribbon: {right}.", base=base,
+                 left=row(left), right=row(layout.line[layout.center + 1 :]))
     parts = [row(layout.line)]
     if layout.up:
         parts.append(f"▲ {row(layout.up)}")

@@ -199,10 +199,15 @@ def lay_choice(
     buttons = []
     for action in lays_of(view, tile):
         if type(action) is Cut:
-            # Short for a phone: the caption says the previous player takes the tiles.
-            words = N_("✂ give left ({count})") if action.give is End.LEFT \
-                else N_("✂ give right ({count})")
-            text = t(words, count=sizes.get(action.give, 0))
+            # The caption says the previous player takes the tiles; the count is said in
+            # tiles, as beside "◀ left 4" a bare "(5)" read as an end's number. Each button
+            # has its own row, the phone's whole width.
+            count = sizes.get(action.give, 0)
+            text = t.plural("✂ give left ribbon: {count} tile",
+                            "✂ give left ribbon: {count} tiles", count) \
+                if action.give is End.LEFT else \
+                t.plural("✂ give right ribbon: {count} tile",
+                         "✂ give right ribbon: {count} tiles", count)
         elif layout.plain:
             assert type(action) is Play and action.end is not None
             text = t(LINE_ENDS[action.end], number=numbers[action.end])

@@ -119,10 +119,24 @@ def standings(matches: Iterable[MatchRecord], hands: Iterable[HandRecord], *,
     tallies: dict[int, _Tally] = {}
     for match in ordered:
         seats = [tallies.setdefault(uid, _Tally(name)) for uid, name in match.players]
+        left = [tallies.setdefault(uid, _Tally(name)) for uid, name, _ in match.leavers]
         for tally, (_, name) in zip(seats, match.players, strict=True):
             tally.name = name  # the latest name wins
         teams = [[seats[seat].rating for seat in side] for side in match.sides]
-        rated = _MODEL.rate(teams, ranks=match.ranks())
+        ranks = match.ranks()
+        # Each leaver is rated as if they had sat on in their seat and their side had lost:
+        # the same change as a loser of this match, whatever the side did without them.
+        for tally, (_, name, seat) in zip(left, match.leavers, strict=True):
+            tally.name = name
+            side = match.side_of(seat)
+            place = match.sides[side].index(seat)
+            instead = [[tally.rating if s == seat else r for s, r in zip(seats_of, team,
+                                                                            strict=True)]
+                       for seats_of, team in zip(match.sides, teams, strict=True)]
+            lost = [max(ranks) + 1 if n == side else rank for n, rank in enumerate(ranks)]
+            tally.rating = _MODEL.rate(instead, ranks=lost)[side][place]
+            tally.record(-1)
+        rated = _MODEL.rate(teams, ranks=ranks)
         for side_seats, team in zip(match.sides, rated, strict=True):
             for seat, rating in zip(side_seats, team, strict=True):
                 seats[seat].rating = rating

@@ -20,7 +20,14 @@ from ..errors import UserError
 from ..gamebook import GAMES, find_game
 from ..i18n import N_
 from ..models import Game
-from ..storage import HandRecord, MatchRecord, ResultFilter, Storage, penalty_points
+from ..storage import (
+    HandRecord,
+    MatchRecord,
+    ResultFilter,
+    Storage,
+    leavers_of,
+    penalty_points,
+)
 from ..wording import quote
 from .ratings import Standing, fresh_rating, standings
 
@@ -86,7 +93,8 @@ async def rating_changes(storage: Storage, game: Game, ended: MatchEnded, now: f
     record = MatchRecord(
         game.game_id, game.chat_id, game.game_name,
         tuple((p.user_id, p.name) for p in game.players),
-        variant(game.game_name).sides(len(game.players)), ended.winner, ended.scores, now)
+        variant(game.game_name).sides(len(game.players)), ended.winner, ended.scores, now,
+        leavers_of(game.players, game.seat_changes))
     fresh = fresh_rating()
     before = {s.user_id: s.rating for s in standings(matches, hands)}
     after = {s.user_id: s.rating for s in standings([*matches, record], hands)}

@@ -16,7 +16,15 @@ from .chats import ChatRows, OutboxItem
 from .core import is_postgres_url
 from .fencing import UpdateFence, UpdateTakenError, fence, handling
 from .games import GameRows, StaleMoveError, game_from_row
-from .results import HandRecord, MatchRecord, ResultFilter, ResultRows, SeatRecord, penalty_points
+from .results import (
+    HandRecord,
+    MatchRecord,
+    ResultFilter,
+    ResultRows,
+    SeatRecord,
+    leavers_of,
+    penalty_points,
+)
 from .schema import MIGRATIONS
 from .subscriptions import Notice, SubscriptionRows
 from .tx import Row, StorageUnavailableError, Tx
@@ -46,5 +54,6 @@ __all__ = [
     "game_from_row",
     "handling",
     "is_postgres_url",
+    "leavers_of",
     "penalty_points",
 ]

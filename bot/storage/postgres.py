@@ -166,12 +166,21 @@ class PostgresEngine(Engine):
 
     async def open(self) -> None:
         quiet_pool_floor_retries()
+        self._pool = await self._connecting(lambda: asyncpg.create_pool(
+            self.url, min_size=1, max_size=self.max_size, command_timeout=60,
+            server_settings={"application_name": APPLICATION_NAME}, reset=_as_it_is))
+
+    async def connect(self) -> Any:
+        """A connection of its own, outside the pool (for a session's advisory lock)."""
+        return await self._connecting(lambda: asyncpg.connect(
+            self.url, server_settings={"application_name": APPLICATION_NAME}))
+
+    async def _connecting(self, connect: Callable[[], Awaitable[Any]]) -> Any:
+        """What ``connect`` makes; refused, one line for the operator."""
         if unencoded_password(self.url):
             raise StorageError(f"cannot connect to PostgreSQL: the URL's {UNENCODED_PASSWORD}")
         try:
-            self._pool = await asyncpg.create_pool(
-                self.url, min_size=1, max_size=self.max_size, command_timeout=60,
-                server_settings={"application_name": APPLICATION_NAME}, reset=_as_it_is)
+            return await connect()
         except Exception as error:  # asyncpg raises many kinds: each gets its one line
             raise StorageError(
                 f"cannot connect to PostgreSQL at {self.name}: {self.cause(error)}") from None

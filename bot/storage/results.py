@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import variant
 
-from ..models import Player
+from ..models import Player, SeatChange
 from .core import Connection, marks
 
 
@@ -31,6 +31,9 @@ class MatchRecord:
     winner: int | None  # winning side; None for a drawn match
     scores: tuple[int, ...]  # by side
     finished_at: float
+    # (user_id, name, seat) of each person who left the match before its end (a computer took
+    # the seat): it counts as a match they lost, so leaving cannot dodge a loss.
+    leavers: tuple[tuple[int, str, int], ...] = ()
 
     def side_of(self, seat: int) -> int:
         return next(index for index, seats in enumerate(self.sides) if seat in seats)
@@ -61,13 +64,29 @@ class HandRecord:
     points: tuple[int, ...]
 
 
+def leavers_of(players: Iterable[Player], changes: Iterable[SeatChange]
+               ) -> tuple[tuple[int, str, int], ...]:
+    """The people who left a match for good, with the seat they left: a seat's earlier human
+    occupant who is not seated at its end (a computer that handed its seat on is nobody's
+    loss), each once."""
+    seated = {p.user_id for p in players}
+    found: dict[int, tuple[int, str, int]] = {}
+    for change in changes:
+        left = change.left
+        if not left.is_computer and left.user_id not in seated:
+            found.setdefault(left.user_id, (left.user_id, left.name, change.seat))
+    return tuple(found.values())
+
+
 def _match_record(row: Any) -> MatchRecord:
+    players = tuple(map(Player.from_json, json.loads(row["players"])))
+    changes = json.loads(row["seat_changes"] or "[]")
     return MatchRecord(
         int(row["game_id"]), int(row["chat_id"]), str(row["variant"]),
-        tuple((p.user_id, p.name) for p in map(Player.from_json, json.loads(row["players"]))),
+        tuple((p.user_id, p.name) for p in players),
         tuple(tuple(int(seat) for seat in side) for side in json.loads(row["sides"])),
         row["winner_side"], tuple(int(s) for s in json.loads(row["scores"])),
-        float(row["finished_at"]),
+        float(row["finished_at"]), leavers_of(players, map(SeatChange.from_json, changes)),
     )
 
 
@@ -112,7 +131,10 @@ class ResultRows(Connection):
     async def finished_matches(self, which: ResultFilter) -> list[MatchRecord]:
         where, params = which.where()
         rows = await self.fetch_all(
-            f"SELECT m.* FROM match_results m WHERE {where} ORDER BY m.finished_at, m.game_id",
+            # who left each match is kept with its game (the row stays once it is over)
+            "SELECT m.*, g.seat_changes FROM match_results m"
+            f" LEFT JOIN games g ON g.game_id = m.game_id WHERE {where}"
+            " ORDER BY m.finished_at, m.game_id",
             params,
         )
         return [_match_record(row) for row in rows]
@@ -132,13 +154,19 @@ class ResultRows(Connection):
         # The same SQL on both engines (their JSON functions differ): the text match narrows
         # the rows, reading the seats decides.
         rows = await self.fetch_all(
-            "SELECT m.variant, m.chat_id, m.players FROM match_results m"
-            " WHERE m.players LIKE ? ORDER BY m.finished_at, m.game_id",
-            (f"%{int(user_id)}%",),
+            "SELECT m.variant, m.chat_id, m.players, g.seat_changes FROM match_results m"
+            " LEFT JOIN games g ON g.game_id = m.game_id"
+            " WHERE m.players LIKE ? OR g.seat_changes LIKE ? ORDER BY m.finished_at, m.game_id",
+            (f"%{int(user_id)}%", f"%{int(user_id)}%"),
         )
-        return [SeatRecord(str(row["variant"]), int(row["chat_id"]), str(seat[1]))
-                for row in rows for seat in json.loads(row["players"])
-                if type(seat[0]) is int and seat[0] == user_id]
+        found = []
+        for row in rows:
+            players = [Player.from_json(p) for p in json.loads(row["players"])]
+            changes = map(SeatChange.from_json, json.loads(row["seat_changes"] or "[]"))
+            sat = [p.name for p in players if p.user_id == user_id] + [
+                name for uid, name, _seat in leavers_of(players, changes) if uid == user_id]
+            found += [SeatRecord(str(row["variant"]), int(row["chat_id"]), sat[0])] if sat else []
+        return found
 
     async def user_names(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The names the bot last saw for these users (those it knows)."""

@@ -39,6 +39,18 @@ def test_the_tournament_ends_with_one_json_line_keyed_by_game_and_level(
             assert figures[level]["decisions"] > 0
 
 
+def test_each_focus_level_is_held_to_its_own_time_targets() -> None:
+    def figures(median: float, p99: float) -> dict[str, object]:
+        return {"edge": {"ahead": True}, "hard": {"median_ms": median, "p99_ms": p99},
+                "expert": {"median_ms": median, "p99_ms": p99}}
+    slow = figures(400.0, 1500.0)
+    assert tournament.targets(slow, "expert") == {"ahead": True, "median": True}
+    assert tournament.targets(slow, "hard") == {"ahead": True, "median": False, "p99": False}
+    assert tournament.targets(figures(40.0, 120.0), "hard") == {
+        "ahead": True, "median": True, "p99": True}
+    assert tournament.targets(figures(600.0, 900.0), "expert")["median"] is False
+
+
 def test_the_tournament_refuses_a_garbled_number_of_hands_for_a_game() -> None:
     with pytest.raises(SystemExit):
         tournament.main(["--hands-for", "matador=lots"])

@@ -235,3 +235,14 @@ def test_every_sentence_the_code_translates_is_in_the_catalogues() -> None:
         elif _translates(call) and first.value not in extracted:
             lost.append(f"{name}:{line} {first.value!r}")
     assert lost == []
+
+
+def test_the_last_hands_result_says_the_match_is_won_not_who_won() -> None:
+    """The last hand's result marks its hand's winner, under the match's verdict in the
+    header: Russian's verdict "победитель" ("the winner") read as that hand winner having won
+    the match (a French demo: the computer who went out, while Þóra won the match)."""
+    for language in LANGUAGES:
+        labels = labels_for(language)
+        assert labels.match_won not in (labels.winner, labels.draw), language
+        assert labels.match_drawn not in (labels.winner, labels.draw), language
+    assert "партия" in labels_for("ru").match_won and "партия" in labels_for("ru").match_drawn

@@ -7,6 +7,8 @@ import re
 from bot_kit import Group, lobby_button, plain
 
 from bot.models import Status
+from bot.service.ratings import fresh_rating
+from bot.service.scoreboards import player_stats, scoreboard
 from bot.service.settings import GroupSettings
 from fakeapi.players import Table
 
@@ -54,7 +56,7 @@ async def test_two_people_play_pair_with_two_computers(group: Group) -> None:
 
 
 async def test_a_player_who_leaves_is_replaced_and_the_match_finishes(group: Group) -> None:
-    async with group.bot(computer_pause=0.05):
+    async with group.bot(computer_pause=0.05) as runtime:
         table = await group.start("gaple")
         await table.play_one()
         sergei = group.users[2]
@@ -68,7 +70,15 @@ async def test_a_player_who_leaves_is_replaced_and_the_match_finishes(group: Gro
         table.players = [u for u in table.players if u is not sergei]
         await table.play_until(group.match_over)
         game = group.game()
+        board = await scoreboard(runtime.storage, group.chat.id, "gaple")
+        stats = await player_stats(runtime.storage, sergei.id)
     assert game.status is Status.FINISHED and game.players[2].is_computer
+    # Leaving counted as losing the match: on the group's board and in his own /stats.
+    by_id = {s.user_id: s for s in board.standings}
+    assert (by_id[sergei.id].played, by_id[sergei.id].won) == (1, 0)
+    assert by_id[sergei.id].rating < fresh_rating()
+    assert by_id[sergei.id].rating == min(s.rating for s in board.standings)  # last place
+    assert [(g.game, g.standing.played, g.standing.won) for g in stats.games] == [("gaple", 1, 0)]
 
 
 async def test_an_away_player_can_be_handed_to_a_computer(group: Group) -> None:

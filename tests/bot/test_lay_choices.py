@@ -103,7 +103,9 @@ def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
     match.apply(0, Play(Tile(1, 4), End.RIGHT))
     buttons = choice_buttons(match, 1, "3-4")
     labels = [label for label, _ in buttons[:-1]]
-    assert "✂ give left (1)" in labels and "✂ give right (1)" in labels
+    # The count is said in tiles: beside "◀ left 4", a bare "(1)" read as an end's number.
+    assert "✂ give left ribbon: 1 tile" in labels
+    assert "✂ give right ribbon: 1 tile" in labels
     assert Lay(1, 5, Tile(3, 4), End.LEFT, Way.CUT) in [tap for _, tap in buttons]
     caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 1)))
     assert "You may cut with 3-4: the ribbon you give goes to Ann." in caption
@@ -124,3 +126,18 @@ def test_the_tiles_drawn_are_the_drawers_to_read() -> None:
     assert "I drew 2 tiles for you: 0-4, 0-6." in caption
     other = captions.hand_caption(T, game_of(match), player_view(match, 0))
     assert "0-4" not in other and "0-6" not in other
+
+
+def test_kolbasas_tiles_are_told_as_a_base_and_two_ribbons() -> None:
+    """Kolbasa's two ribbons grow side by side from the base: told as one line ("Line: 3-1
+    1-1 1-4."), the left ribbon read as if it ran off to the left of the base."""
+    match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    match.apply(0, Play(Tile(1, 1)))
+    caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 1)))
+    assert "Base 1-1 · left ribbon: — · right ribbon: —." in caption
+    match.apply(1, Play(Tile(1, 3), End.LEFT))
+    match.apply(0, Play(Tile(1, 4), End.RIGHT))
+    match.apply(1, Play(Tile(3, 4), End.LEFT))
+    caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 0)))
+    assert "Base 1-1 · left ribbon: 1-3 3-4 · right ribbon: 1-4." in caption
+    assert "Line:" not in caption

@@ -104,10 +104,13 @@ def test_the_cut_buttons_fit_a_phone_in_every_language() -> None:
     for language in LANGUAGES:
         t = translator(language)
         for side in ("left", "right"):
-            label = t(f"✂ give {side} ({{count}})", count=10)  # a long ribbon: two digits
-            assert len(label) <= 20, label
+            for count in (1, 2, 5, 10):  # every plural form, and a long ribbon's two digits
+                label = t.plural(f"✂ give {side} ribbon: {{count}} tile",
+                                 f"✂ give {side} ribbon: {{count}} tiles", count)
+                # each on its own row, the phone's whole width
+                assert len(label) <= 34 and str(count) in label, label
     labels = [label for label, _ in choice_buttons(match, 1, "3-4")]
-    assert "✂ give left (1)" in labels and "✂ give right (1)" in labels
+    assert "✂ give left ribbon: 1 tile" in labels and "✂ give right ribbon: 1 tile" in labels
 
 
 def test_frenchs_table_picture_names_its_honours_in_every_language() -> None:

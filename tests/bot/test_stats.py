@@ -16,7 +16,7 @@ from PIL import Image
 
 from bot.errors import UserError
 from bot.i18n import Translator
-from bot.models import Game, Messages, Player, Status, computer
+from bot.models import Game, Messages, Player, SeatChange, Status, computer
 from bot.presentation.boardtexts import (
     board_heading,
     scoreboard_labels,
@@ -41,7 +41,7 @@ from bot.service.scoreboards import (
     player_stats,
     scoreboard,
 )
-from bot.storage import MatchRecord, Storage, penalty_points
+from bot.storage import MatchRecord, ResultFilter, Storage, penalty_points
 from engine import HandEnded, HandEndReason, MatchEnded, variant
 
 GROUP, OTHER_GROUP = 100, 200
@@ -257,6 +257,44 @@ def test_partners_share_their_pairs_result() -> None:
     assert by_id[1].mu == pytest.approx(by_id[3].mu)
     assert by_id[2].mu > 25 > by_id[1].mu  # 25: openskill's starting mu
     assert by_id[2].rating == by_id[4].rating > by_id[1].rating == by_id[3].rating
+
+
+def test_leaving_a_match_is_losing_it_even_when_the_side_left_wins() -> None:
+    """Player 5 left pair's seat 0 to a computer (7001 here); the side went on and won."""
+    match = MatchRecord(1, GROUP, "pair", ((7001, "robot"), (2, "b"), (3, "c"), (4, "d")),
+                        ((0, 2), (1, 3)), 0, (100, 10), 1.0, leavers=((5, "e", 0),))
+    by_id = {s.user_id: s for s in standings([match], [])}
+    leaver = by_id[5]
+    assert (leaver.played, leaver.won, leaver.lost, leaver.streak) == (1, 0, 1, -1)
+    assert leaver.name == "e" and leaver.hands_played == 0
+    assert by_id[3].rating > fresh_rating() > by_id[2].rating  # the match as it was played
+    assert leaver.mu == pytest.approx(by_id[2].mu)  # as the losers of it: the same change
+    assert leaver.rating == by_id[2].rating
+
+
+async def test_a_leaver_is_read_back_from_the_games_seat_changes(database: Path | str) -> None:
+    """On both engines: Eve left seat 2 of a gaple match to a computer, saved as the bot saves
+    a seat change; the match's record names her, and her /stats count it."""
+    store = Storage(database)
+    await store.open()
+    try:
+        players = [Player(ANN, NAMES[ANN]), Player(BOB, NAMES[BOB]), Player(EVE, NAMES[EVE]),
+                   Player(DEE, NAMES[DEE])]
+        game = Game(0, GROUP, Status.PLAYING, "gaple", {}, ANN, players, None, 0, "en",
+                    Messages())
+        game.game_id = await store.insert_game(game, at(6, 1))
+        game.seat_changes.append(SeatChange(2, 0, 3, players[2]))
+        game.players[2] = ROBOT
+        await store.save_seats(game, [], at(6, 1))
+        await store.record_results(game, [MatchEnded(0, (100, 0, 5, 0))], at(6, 2))
+        (match,) = await store.finished_matches(ResultFilter(chat_id=GROUP))
+        assert match.leavers == ((EVE, NAMES[EVE], 2),)
+        assert [(r.game, r.name) for r in await store.matches_played_by(EVE)] == [
+            ("gaple", NAMES[EVE])]
+        eve = (await player_stats(store, EVE)).games[0].standing
+        assert (eve.played, eve.won) == (1, 0)
+    finally:
+        await store.close()
 
 
 def test_the_order_of_the_records_given_does_not_change_the_board() -> None:

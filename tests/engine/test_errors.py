@@ -341,3 +341,33 @@ def test_first_chooses_the_opener_where_the_rules_choose_by_lot() -> None:
     assert answer(data)["hands"][0]["opener"] == 3
     data = scenario("pair", _hand() | {"first": 4}, options={"first_lead": "lot"})
     assert answer(data)["error"] == {"hand": 0, "action": None, "code": "bad_input"}
+
+
+# docs/conformance.md: "a `give` or `cross` of the wrong type, is `bad_input` in every game",
+# also on an action where the word means nothing (a knock, a play in a game of the plain line).
+WRONG_TYPES = [{"cross": "yes"}, {"cross": 1}, {"give": "up"}, {"give": 0}, {"give": True}]
+
+
+@pytest.mark.parametrize(
+    ("name", "index"),
+    [("gaple_out", 1), ("gaple_out", 22), ("gaple_dead_middle_tie", 0),
+     ("muggins_spinner_lead", 1), ("muggins_spinner_lead", 4), ("kolbasa_out_by_cut", 1)],
+)
+@pytest.mark.parametrize("extra", WRONG_TYPES, ids=str)
+def test_cross_or_give_of_the_wrong_type_is_bad_input_in_every_game(
+    name: str, index: int, extra: dict[str, object]
+) -> None:
+    data = copy.deepcopy(example(name))
+    assert answer(data)["error"] is None
+    data["hands"][0]["actions"][index].update(extra)
+    assert answer(data)["error"] == {"hand": 0, "action": index, "code": "bad_input"}
+
+
+@pytest.mark.parametrize("name", ["gaple_out", "kolbasa_out_by_cut"])
+def test_cross_and_give_of_the_right_type_or_null_are_no_error(name: str) -> None:
+    data = copy.deepcopy(example(name))
+    expected = answer(data)
+    for act in data["hands"][0]["actions"]:
+        act.setdefault("cross", None)
+        act.setdefault("give", None)
+    assert answer(data) == expected

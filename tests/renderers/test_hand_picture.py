@@ -172,3 +172,34 @@ def test_tiles_and_their_names_stay_readable_at_phone_width(
     assert min(side for *_, side in placed) * scale >= 28
     names = {str(tile) for tile in view.hand}
     assert min(size for words, size in drawn_sizes if words in names) * scale >= 12
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "id", "is"])
+def test_four_ends_never_cut_the_hands_number_from_the_title(
+        by_name: dict[str, Any], language: str, drawn_text: list[str]) -> None:
+    """Muggins' four end marks and the word "ends" cut a Russian title down to "Your tiles ·
+    H…" (a demo): the hand's number is kept whole, first by leaving out the word before the
+    marks, then the "Your tiles" before the number."""
+    from bot.presentation.pictures import labels_for
+
+    view = by_name["hand-muggins-3"].player
+    assert view is not None and len(view.table.layout.ends) == 4
+    labels = labels_for(language, "muggins")
+    draw_hand(view, find_theme("classic"), labels)
+    number = labels.hand.format(number=view.table.hand_number + 1)
+    assert any(words.endswith(number) for words in drawn_text), drawn_text
+    assert not any("…" in words for words in drawn_text), drawn_text
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "id", "is"])
+def test_the_word_before_the_dead_tiles_is_whole_in_every_language(
+        language: str, drawn_text: list[str]) -> None:
+    """A gaple-dead player's own dead tiles are marked "dead" in their language, whole: the
+    word had 110 px, and a Russian player read "мёр…" (an Icelandic one "dau…")."""
+    from bot.presentation.pictures import labels_for
+
+    view = _turn("gaple-dead", lambda m: m.to_move is not None
+                 and bool(player_view(m, m.to_move).dead))
+    labels = labels_for(language, "gaple-dead")
+    draw_hand(view, find_theme("classic"), labels)
+    assert labels.dead in drawn_text

@@ -54,3 +54,21 @@ def test_a_short_name_keeps_the_title_size(drawn_sizes: list[tuple[str, int]]) -
     labels = labels_for("en", "gaple")
     render_table(replace(table, game="gaple"), names_for(4), labels=labels)
     assert (labels.game_title("gaple"), TITLE_SIZE) in drawn_sizes
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_target_is_never_cut_from_the_headers_details(
+        language: str, drawn_sizes: list[tuple[str, int]]) -> None:
+    """Beside a long name and the middle's tiles, the details lose the set's name first, then
+    the hand's number, never the target in part: an Icelandic gaple-dead table with the
+    double-9 set read "Umferð 1 · sett 9-9 · upp í 5…"."""
+    for game in PRESENTATIONS:
+        labels = labels_for(language, game)
+        target = labels.target.format(target=500)
+        for render, view in zip((render_table, render_hand_result, render_match_end), _views(),
+                                strict=True):
+            drawn_sizes.clear()
+            render(replace(view, game=game), names_for(4), labels=labels)
+            drawn = [words for words, _ in drawn_sizes]
+            details = drawn[drawn.index(labels.game_title(game)) + 1]  # drawn after the name
+            assert details.endswith(target), (language, game, render.__name__, details)

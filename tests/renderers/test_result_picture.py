@@ -11,6 +11,7 @@ import pytest
 from picture_kit import laid_view
 from PIL import Image
 
+from bot.presentation.pictures import labels_for
 from engine import TableView, Tile, table_view
 from goldens.positions import played
 from goldens.samples import Sample, names_for
@@ -18,7 +19,7 @@ from renderers import ViewMismatchError, render_hand_result
 from renderers.backdrop import HEADER, MARGIN
 from renderers.canvas import face_up
 from renderers.labels import ENGLISH
-from renderers.result import PAD, ROW_H, draw_hand_result
+from renderers.result import PAD, ROW_H, TOTAL_W, draw_hand_result
 from renderers.sprites import Look
 from renderers.themes import THEMES, find_theme
 
@@ -138,3 +139,45 @@ def test_the_went_out_badge_takes_the_width_its_word_needs(drawn_text: list[str]
     labels = replace(ENGLISH, winner="победа", went_out="без костяшек")
     render_hand_result(view, names_for(2), labels=labels)
     assert "победа" in drawn_text and "без костяшек" in drawn_text
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_winner_who_went_out_with_dead_tiles_has_both_pills_whole(
+        language: str, drawn_text: list[str]) -> None:
+    """A gaple-dead seat that went out (nothing in hand) after laying a tile face down: its
+    dead tile used to start where the hand's tiles do, and "went out" after "winner" was cut
+    to "went o…" (an English demo; Russian's "без костяшек" is longer still)."""
+    for seed in range(1, 200):
+        view = _finished("gaple-dead", 5, seed)
+        ended = view.result
+        assert ended is not None and view.revealed_dead is not None
+        if ended.out_seat is not None and ended.winner == view.players[ended.out_seat].side \
+                and view.revealed_dead[ended.out_seat]:
+            break
+    else:
+        pytest.fail("no winner who went out with a dead tile")
+    labels = labels_for(language, "gaple-dead")
+    draw_hand_result(view, names_for(5), find_theme("classic"), labels)
+    assert labels.winner in drawn_text and labels.went_out in drawn_text
+
+
+def test_a_long_hand_stays_clear_of_its_total(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A two-player French hand can end with 20 tiles in one hand: laid in one row of
+    full-size tiles they ran over the row's total and out of the picture (a Russian
+    rendering). They shrink, in two rows, to the room before the total."""
+    spots: list[tuple[float, float, int]] = []
+
+    def recording(canvas: Any, palette: Any, x: float, y: float, first: int, second: int,
+                  side: int, *args: Any, **kwargs: Any) -> None:
+        spots.append((x, y, side))
+        face_up(canvas, palette, x, y, first, second, side, *args, **kwargs)
+
+    monkeypatch.setattr("renderers.result.face_up", recording)
+    view = _finished("french", 2, 37)
+    assert view.revealed_hands is not None and max(map(len, view.revealed_hands)) == 20
+    draw_hand_result(view, names_for(2), find_theme("classic"), ENGLISH)
+    right = 1280 - MARGIN - 12 - PAD - TOTAL_W  # where the total's words may start
+    assert max(x + side for x, _, side in spots) <= right
+    assert min(side for _, _, side in spots) >= 26  # still tiles a phone shows
+    assert all(any(HEADER + PAD + row * ROW_H <= y and y + 2 * side <= HEADER + PAD
+                   + (row + 1) * ROW_H - 10 for row in range(2)) for _, y, side in spots)

@@ -11,6 +11,8 @@ from typing import Any, cast
 
 import pytest
 
+from bot.i18n import LANGUAGES
+from bot.presentation.pictures import labels_for
 from engine import PlayerView
 from renderers import cutoff, hand, result, sprites
 from renderers.snake import SIDES
@@ -41,9 +43,9 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 def hand_sides() -> set[tuple[int, int]]:
     """Every (tile side, dead tile side) a hand picture uses, from the hand's own rule."""
     found = set()
-    for tiles, dead in product(range(1, 40), (0, 1, 4, 8, 16)):
+    for tiles, dead, language in product(range(1, 40), (0, 1, 4, 8, 16), LANGUAGES):
         view = cast(PlayerView, SimpleNamespace(hand=[None] * tiles, dead=[None] * dead))
-        side, dead_side, _, _ = hand._sizes(view)
+        side, dead_side, _, _ = hand._sizes(view, labels_for(language))
         found.add((side, dead_side if dead else 0))
     return found
 
@@ -60,6 +62,7 @@ def reachable() -> set[tuple[int, bool, Look]]:
         if dead_side:
             found.add((dead_side, True, Look.DEAD))
     found |= {(result.SIDE, True, look) for look in (Look.PLAIN, Look.DEAD)}
+    found.add((result.LONG_SIDE, True, Look.PLAIN))  # a hand too long for one row
     return found
 
 

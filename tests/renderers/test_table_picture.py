@@ -15,7 +15,7 @@ from goldens.positions import first_position, just_knocked, played, with_line
 from goldens.samples import names_for
 from renderers import THEMES, UnknownThemeError, ViewMismatchError, render_table
 from renderers.labels import ENGLISH
-from renderers.seats import Rect
+from renderers.seats import Rect, seats_of
 from renderers.table import (
     HEIGHT,
     LINE_AREA,
@@ -244,3 +244,37 @@ def test_the_last_table_of_a_match_marks_no_hand_winner(drawn_text: list[str]) -
         assert not _colour_in(image, rect, palette.winner), seat
         assert not _colour_in(image, rect, palette.knock), seat
     assert ENGLISH.winner not in drawn_text and ENGLISH.knock not in drawn_text
+
+
+@pytest.mark.parametrize("game, seats", [("muggins", 3), ("bergen", 2)])
+def test_a_finished_hands_seats_show_all_the_hand_scored_not_only_its_points_of_play(
+        game: str, seats: int) -> None:
+    """Once a hand is over, a seat's "hand" figure is what the hand gave its side, the points
+    for going out or for the blocked hand included: the winner's score went up by that much
+    (a Muggins demo showed the winner "hand 0 score 90" after "+10 for going out")."""
+    for seed in range(1, 40):
+        view = table_view(played(game, seats, 0, seed, until_over=True))
+        ended = view.result
+        assert ended is not None
+        if ended.points != ended.scored:
+            break
+    else:
+        pytest.fail("no hand with points scored at its end")
+    shown = seats_of(view, names_for(seats), find_theme("classic"), scores_apart=False)
+    assert [seat.scored for seat in shown] == [ended.points[p.side] for p in view.players]
+
+
+def test_a_short_names_panel_leaves_its_pill_whole(drawn_text: list[str]) -> None:
+    """Five seats' narrow panels kept the pill to half the panel whatever the name beside it:
+    an Indonesian table read "pemena…" beside "Di". The name leaves the pill its room, and
+    keeps its first letters."""
+    from bot.presentation.pictures import labels_for
+
+    view = table_view(played("gaple-dead", 5, 0, seed=2, until_over=True))
+    assert view.result is not None and view.result.winner is not None
+    labels = labels_for("id", "gaple-dead")
+    for name in ("Di", "Ngọc Ánh"):  # the pill whole; a long name keeps its first letters
+        drawn_text.clear()
+        draw_table(view, ("Ann", "Bo", "Cy", name, "Ed"), find_theme("classic"), labels)
+        assert labels.winner in drawn_text
+        assert any(words.startswith(name[:3]) for words in drawn_text)
