@@ -37,7 +37,7 @@ from .config import BotConfig
 from .errors import ConfigError
 from .fleet.settings import SETTINGS_KEY, WORKER_KEY, FleetSettings
 from .fleet.worker import FleetWorker
-from .handlers import buttons, commands
+from .handlers import buttons, chatevents, commands
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.menu import settings_command
 from .handlers.replays import replay_command
@@ -201,11 +201,12 @@ def build_application(
             CallbackQueryHandler(buttons.answering(family), pattern=PATTERNS[family])
         )
     application.add_handler(CallbackQueryHandler(buttons.unknown))
-    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrate_handler))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE,
+                                           chatevents.migrate_handler))
     application.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED,
-                                           commands.topic_closed_handler))
+                                           chatevents.topic_closed_handler))
     application.add_handler(
-        ChatMemberHandler(commands.membership_handler, ChatMemberHandler.MY_CHAT_MEMBER)
+        ChatMemberHandler(chatevents.membership_handler, ChatMemberHandler.MY_CHAT_MEMBER)
     )
     application.add_error_handler(error_handler)
     return application

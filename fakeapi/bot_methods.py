@@ -10,15 +10,7 @@ from typing import Any
 from .errors import ApiError
 from .message_methods import Call, Handler
 from .model import FakeChat, FakeUser
-from .schema import load_schema
-from .world import World
-
-
-def _with_required_flags(type_name: str, base: dict[str, Any], value: bool) -> dict[str, Any]:
-    """Fill the type's required Boolean fields that ``base`` leaves out (schema-driven)."""
-    fields = load_schema().types[type_name].fields.values()
-    flags = {f.name: value for f in fields if f.required and f.types == ("Boolean",)}
-    return flags | base
+from .world import World, with_required_flags
 
 
 def get_me(world: World, call: Call) -> dict[str, Any]:
@@ -83,23 +75,12 @@ def get_chat_menu_button(world: World, call: Call) -> dict[str, Any]:
 def get_chat(world: World, call: Call) -> dict[str, Any]:
     chat = world.chat_for_bot(call.params["chat_id"])
     info = chat.to_api() | {"accent_color_id": 0, "max_reaction_count": 11}
-    info["accepted_gift_types"] = _with_required_flags("AcceptedGiftTypes", {}, False)
+    info["accepted_gift_types"] = with_required_flags("AcceptedGiftTypes", {}, False)
     return info
 
 
 def _member(world: World, chat: FakeChat, user: FakeUser) -> dict[str, Any]:
-    status = chat.members.get(user.id, "left")
-    if chat.type == "private":
-        status = "member"
-    base: dict[str, Any] = {"status": status, "user": user.to_api()}
-    if status == "creator":
-        return base | {"is_anonymous": False}
-    if status == "administrator":
-        rights = _with_required_flags("ChatMemberAdministrator", base, True)
-        return rights | {"can_be_edited": False, "is_anonymous": False, "can_pin_messages": True}
-    if status == "kicked":
-        return base | {"until_date": 0}
-    return base
+    return world.member(chat, user)
 
 
 def _person(world: World, user_id: Any) -> FakeUser:

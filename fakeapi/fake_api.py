@@ -203,6 +203,11 @@ class FakeTelegramServer:
         an admin."""
         self.world.close_topic(topic, by)
 
+    def close_general(self, chat: FakeChat, by: FakeUser, *, closed: bool = True) -> None:
+        """An admin closes (``closed=False``: reopens) a forum's General topic: the bot's sends
+        there answer "TOPIC_CLOSED" unless it is an admin."""
+        self.world.close_general(chat, by, closed=closed)
+
     def reopen_topic(self, topic: FakeTopic, by: FakeUser) -> None:
         self.world.reopen_topic(topic, by)
 
@@ -220,6 +225,38 @@ class FakeTelegramServer:
         """Remove the bot from ``chat`` (and tell it, as Telegram does)."""
         self.world.remove_bot(chat, by)
         self._notify()
+
+    def add_bot(self, chat: FakeChat, by: FakeUser | None = None) -> None:
+        """Add the bot back to ``chat`` after :meth:`kick_bot` (and tell it)."""
+        self.world.add_bot(chat, by)
+
+    def send_as_chat(self, user: FakeUser, chat: FakeChat, text: str, *,
+                     as_chat: FakeChat | None = None, topic: FakeTopic | None = None
+                     ) -> StoredMessage:
+        """``user`` writes ``text`` in ``chat`` anonymously: as the group itself (an admin;
+        ``as_chat`` None) or as a channel (``as_chat``, from :meth:`add_channel`)."""
+        return self.world.sends_as_chat(user, chat, text, as_chat or chat, topic)
+
+    def add_channel(self, title: str) -> FakeChat:
+        """A channel a user may write on behalf of."""
+        return self.world.add_channel(title)
+
+    def age(self, message: StoredMessage, days: float) -> None:
+        """Make a message ``days`` older: past two days, taps on it come with an
+        InaccessibleMessage and the bot may no longer delete it."""
+        self.world.age(message, days * 86400)
+
+    def restrict_bot(self, chat: FakeChat, *, may_send: bool, by: FakeUser | None = None
+                     ) -> None:
+        """A supergroup's admin forbids the bot to send messages there (``may_send=False``:
+        its sends answer "not enough rights to send ... to the chat") or allows it again."""
+        self.world.restrict_bot(chat, may_send=may_send, by=by)
+
+    def delete_message(self, message: StoredMessage, by: FakeUser) -> None:
+        """``by`` deletes a message (a group's admin any message, anyone their own; in a
+        private chat the bot's too): the bot is not told, its edits answer "message to edit
+        not found" and replies to it "message to be replied not found"."""
+        self.world.user_deletes(by, message)
 
     def messages(self, chat: FakeChat, *, include_deleted: bool = False) -> list[StoredMessage]:
         """Every message in the chat, oldest first (users', the bot's and service messages)."""

@@ -135,6 +135,7 @@ def _send(world: World, call: Call, content: dict[str, Any]) -> dict[str, Any]:
 
 @handler("sendMessage")
 def send_message(world: World, call: Call) -> dict[str, Any]:
+    world.check_may_send(world.chat_for_bot(call.params["chat_id"]), "text messages")
     return _send(world, call, _text_content(world, call.params))
 
 
@@ -142,6 +143,7 @@ def send_message(world: World, call: Call) -> dict[str, Any]:
 def send_photo(world: World, call: Call) -> dict[str, Any]:
     content = _caption_content(world, call.params)
     chat = world.chat_for_bot(call.params["chat_id"])  # refuse before storing the upload
+    world.check_may_send(chat, "photos")
     world.topic_for_bot(chat, call.params.get("message_thread_id"))
     content["photo"] = _photo(world, call.params["photo"], call.files)
     return _send(world, call, content)
@@ -151,6 +153,7 @@ def send_photo(world: World, call: Call) -> dict[str, Any]:
 def send_animation(world: World, call: Call) -> dict[str, Any]:
     content = _caption_content(world, call.params)
     chat = world.chat_for_bot(call.params["chat_id"])  # refuse before storing the upload
+    world.check_may_send(chat, "animations")
     world.topic_for_bot(chat, call.params.get("message_thread_id"))
     content["animation"] = _animation(world, call.params, call.files)
     return _send(world, call, content)
@@ -239,6 +242,8 @@ def delete_message(world: World, call: Call) -> bool:
     message = world.message_for_bot(chat, call.params["message_id"], "delete")
     if not (message.from_bot or world.bot_is_admin(chat)):
         raise ApiError.bad_request("message can't be deleted")
+    if world.too_old(message):
+        raise ApiError.bad_request("message can't be deleted for everyone")
     message.deleted = True
     world.log(chat, transcript.deleted(message))
     return True

@@ -227,6 +227,7 @@ class FakeChat:
     next_message_id: int = 1
     is_forum: bool = False
     topics: dict[int, FakeTopic] = field(default_factory=dict)
+    general_closed: bool = False  # a forum's General topic, closed by an admin
 
     def to_api(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -260,6 +261,8 @@ class StoredMessage:
     deleted: bool = False
     pinned: bool = False
     topic: FakeTopic | None = None  # None: not in a forum, or in its General topic
+    # Sent on behalf of a chat: the group itself (an anonymous admin) or a channel.
+    sender_chat: FakeChat | None = None
 
     @property
     def thread_id(self) -> int | None:
@@ -351,6 +354,8 @@ class StoredMessage:
             "chat": self.chat.to_api(),
             "date": self.versions[0].date,
         }
+        if self.sender_chat is not None:
+            out["sender_chat"] = self.sender_chat.to_api()
         if self.edit_count:
             out["edit_date"] = version.date
         if self.topic is not None:

@@ -6,6 +6,7 @@ requests reach the same state through ``methods.py``. Nothing here does I/O.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import itertools
@@ -28,11 +29,23 @@ from .model import (
     StoredMessage,
     deep_link_payload,
 )
+from .schema import load_schema
 from .updates import UpdateQueue
 
 _MAX_PHOTO_BYTES = 10 * 1024 * 1024
 _MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what a bot may upload of any other file
 _ABSENT = ("left", "kicked")
+#: A bot may delete a message for 48 hours after it was sent.
+OLD_MESSAGE_SECONDS = 48 * 3600
+#: The users Telegram shows as the senders of messages sent on behalf of a chat.
+_ANONYMOUS_ADMIN, _CHANNEL_BOT = 1087968824, 136817688
+
+
+def with_required_flags(type_name: str, base: dict[str, Any], value: bool) -> dict[str, Any]:
+    """Fill the type's required Boolean fields that ``base`` leaves out (schema-driven)."""
+    fields = load_schema().types[type_name].fields.values()
+    flags = {f.name: value for f in fields if f.required and f.types == ("Boolean",)}
+    return flags | base
 
 
 class World:
@@ -155,14 +168,54 @@ class World:
             user.started = True
         if topic is not None:
             self._check_topic(chat, topic)
-            if topic.closed and chat.members.get(user.id) not in ("creator", "administrator"):
-                raise ScenarioError(f"topic {topic.name!r} is closed: only admins write there")
+        if (topic.closed if topic is not None else chat.general_closed) and chat.members.get(
+                user.id) not in ("creator", "administrator"):
+            raise ScenarioError("the topic is closed: only admins write there")
         version = self.version(text=text, entities=command_entities(text))
         message = self.store(chat, user, version, reply_to=reply_to, topic=topic)
         if self._bot_sees(message):
             self.updates.push("message", message.to_api())
         self.changed()
         return message
+
+    def sends_as_chat(
+        self, user: FakeUser, chat: FakeChat, text: str, as_chat: FakeChat,
+        topic: FakeTopic | None = None,
+    ) -> StoredMessage:
+        """``user`` writes in a group on behalf of a chat: the group itself (an anonymous
+        admin: Telegram shows the message as @GroupAnonymousBot's) or a channel of theirs
+        (as @Channel_Bot's). Either way the bot never learns who wrote it."""
+        self._check_user_in(user, chat)
+        if as_chat is chat:
+            if chat.members.get(user.id) not in ("creator", "administrator"):
+                raise ScenarioError(f"{user.first_name} is no admin: they cannot write anonymously")
+            sender = self._stand_in(_ANONYMOUS_ADMIN, "Group", "GroupAnonymousBot")
+        elif as_chat.type == "channel":
+            sender = self._stand_in(_CHANNEL_BOT, "Channel", "Channel_Bot")
+        else:
+            raise ScenarioError("one writes as the group itself or as a channel")
+        version = self.version(text=text, entities=command_entities(text))
+        message = self.store(chat, sender, version, topic=topic)
+        message.sender_chat = as_chat
+        if self._bot_sees(message):
+            self.updates.push("message", message.to_api())
+        self.changed()
+        return message
+
+    def _stand_in(self, user_id: int, name: str, username: str) -> FakeUser:
+        """One of Telegram's own bots a message from a chat is shown as coming from."""
+        user = self.users.get(user_id)
+        if user is None:
+            user = FakeUser(self, user_id, name, username=username, is_bot=True,
+                            language_code=None)
+            self.users[user_id] = user
+        return user
+
+    def add_channel(self, title: str) -> FakeChat:
+        """A channel (the bot is not in it): a user may write in groups on its behalf."""
+        chat = FakeChat(-1002000000000 - next(self._group_ids), "channel", title=title)
+        self.chats[chat.id] = chat
+        return chat
 
     def user_presses(
         self, user: FakeUser, message: StoredMessage, data: str
@@ -177,18 +230,33 @@ class World:
         )
         self.callbacks[record.id] = record
         self.log(message.chat, transcript.tap(user, message, data))
+        # A tap on a message some days old comes with an InaccessibleMessage: its chat and id,
+        # and date 0 (what is on it, Telegram no longer says).
+        tapped = message.to_api() if not self.too_old(message) else {
+            "chat": message.chat.to_api(), "message_id": message.message_id, "date": 0}
         self.updates.push(
             "callback_query",
             {
                 "id": record.id,
                 "from": user.to_api(),
-                "message": message.to_api(),
+                "message": tapped,
                 "chat_instance": str(abs(message.chat.id) * 7919 + 13),
                 "data": data,
             },
         )
         self.changed()
         return record
+
+    @staticmethod
+    def too_old(message: StoredMessage) -> bool:
+        """Whether a message is past the 48 hours in which a bot may delete it (and its taps
+        come with an InaccessibleMessage)."""
+        return time.time() - message.versions[0].date >= OLD_MESSAGE_SECONDS
+
+    def age(self, message: StoredMessage, seconds: float) -> None:
+        """Make a message ``seconds`` older, as if sent that much earlier."""
+        first = message.versions[0]
+        message.versions[0] = dataclasses.replace(first, date=int(first.date - seconds))
 
     def set_blocked(self, user: FakeUser, *, blocked: bool) -> None:
         if user.blocked == blocked:
@@ -198,19 +266,84 @@ class World:
         self.log(chat, f"{user.first_name} {'blocked' if blocked else 'unblocked'} the bot")
         self._bot_membership(chat, user, removed=blocked)
 
+    def user_deletes(self, user: FakeUser, message: StoredMessage) -> None:
+        """A user deletes a message: their own, or (as a group's admin) anyone's; in a private
+        chat either side's. Telegram tells bots nothing of it."""
+        chat = message.chat
+        self._check_user_in(user, chat)
+        may = chat.type == "private" or message.sender is user or chat.members.get(
+            user.id) in ("creator", "administrator")
+        if message.deleted or not may:
+            raise ScenarioError(f"{user.first_name} cannot delete message {message.message_id}")
+        message.deleted = True
+        self.log(chat, f"{user.first_name} deleted #{message.message_id}")
+        self.changed()
+
+    def add_bot(self, chat: FakeChat, by: FakeUser | None = None) -> None:
+        """Someone adds the bot (back) to a group: Telegram tells it with my_chat_member."""
+        old = chat.members.get(self.bot.id, "left")
+        chat.members[self.bot.id] = "member"
+        actor = by or self._an_admin(chat)
+        self.log(chat, f"{actor.first_name} added the bot")
+        self._bot_membership(chat, actor, removed=False, was=old)
+
+    def restrict_bot(self, chat: FakeChat, *, may_send: bool, by: FakeUser | None = None
+                     ) -> None:
+        """A supergroup's admin takes from the bot the right to send messages (or gives it
+        back): Telegram tells it with my_chat_member, and refuses its sends meanwhile."""
+        if chat.type != "supergroup":
+            raise ScenarioError("only a supergroup restricts one member")
+        old = self.member(chat, self.bot)
+        chat.members[self.bot.id] = "member" if may_send else "restricted"
+        actor = by or self._an_admin(chat)
+        self.log(chat, f"{actor.first_name} {'lets' if may_send else 'forbids'} the bot "
+                       "send messages")
+        self.updates.push("my_chat_member", {
+            "chat": chat.to_api(), "from": actor.to_api(), "date": int(time.time()),
+            "old_chat_member": old, "new_chat_member": self.member(chat, self.bot)})
+        self.changed()
+
+    def member(self, chat: FakeChat, user: FakeUser) -> dict[str, Any]:
+        """``user``'s ChatMember in ``chat``, as getChatMember and my_chat_member give it."""
+        status = chat.members.get(user.id, "left")
+        if chat.type == "private":
+            status = "member"
+        base: dict[str, Any] = {"status": status, "user": user.to_api()}
+        if status == "creator":
+            return base | {"is_anonymous": False}
+        if status == "administrator":
+            rights = with_required_flags("ChatMemberAdministrator", base, True)
+            return rights | {"can_be_edited": False, "is_anonymous": False,
+                             "can_pin_messages": True}
+        if status == "restricted":  # (a restricted one here may send nothing)
+            return with_required_flags("ChatMemberRestricted", base, False) | {
+                "is_member": True, "until_date": 0}
+        if status == "kicked":
+            return base | {"until_date": 0}
+        return base
+
+    def check_may_send(self, chat: FakeChat, what: str) -> None:
+        """A restricted bot's sends are refused (its edits are not)."""
+        if chat.members.get(self.bot.id) == "restricted":
+            raise ApiError.bad_request(f"not enough rights to send {what} to the chat")
+
+    def _an_admin(self, chat: FakeChat) -> FakeUser:
+        return next((self.users[uid] for uid, status in chat.members.items()
+                     if status in ("creator", "administrator") and uid in self.users), self.bot)
+
     def remove_bot(self, chat: FakeChat, by: FakeUser | None = None) -> None:
         """Someone removes the bot from a group: Telegram tells the bot with my_chat_member."""
         chat.members[self.bot.id] = "kicked"
-        actor = by or next((self.users[uid] for uid, status in chat.members.items()
-                            if status in ("creator", "administrator") and uid in self.users),
-                           self.bot)
+        actor = by or self._an_admin(chat)
         self.log(chat, f"{actor.first_name} removed the bot")
         self._bot_membership(chat, actor, removed=True)
 
-    def _bot_membership(self, chat: FakeChat, actor: FakeUser, *, removed: bool) -> None:
+    def _bot_membership(self, chat: FakeChat, actor: FakeUser, *, removed: bool,
+                        was: str = "kicked") -> None:
         bot = self.bot.to_api()
         member = {"status": "member", "user": bot}
-        banned = {"status": "kicked", "user": bot, "until_date": 0}
+        banned = {"status": "kicked", "user": bot, "until_date": 0} if was == "kicked" \
+            else {"status": "left", "user": bot}
         self.updates.push(
             "my_chat_member",
             {
@@ -242,6 +375,14 @@ class World:
         topic.closed = True
         self._user_message(by, topic.chat, {"forum_topic_closed": {}}, topic)
 
+    def close_general(self, chat: FakeChat, by: FakeUser, *, closed: bool = True) -> None:
+        """An admin closes (or reopens) a forum's General topic: only admins write there."""
+        if not chat.is_forum:
+            raise ScenarioError(f"{chat.name} is not a forum")
+        chat.general_closed = closed
+        said = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._user_message(by, chat, {said: {}})
+
     def reopen_topic(self, topic: FakeTopic, by: FakeUser) -> None:
         self._check_topic(topic.chat, topic)
         topic.closed = False
@@ -266,6 +407,8 @@ class World:
         """The topic a request's ``message_thread_id`` names, or Telegram's refusal. No
         thread id means the General topic (or a chat without topics); General has none."""
         if thread_id is None:
+            if chat.general_closed and not self.bot_is_admin(chat):
+                raise ApiError.bad_request("TOPIC_CLOSED")
             return None
         topic = chat.topics.get(thread_id) if isinstance(thread_id, int) else None
         if topic is None or topic.deleted:
@@ -292,7 +435,10 @@ class World:
         self.changed()
 
     def _bot_sees(self, message: StoredMessage) -> bool:
-        """Privacy mode: in groups the bot gets commands to it and replies to its messages."""
+        """Privacy mode: in groups the bot gets commands to it and replies to its messages;
+        none from a group it is not in."""
+        if message.chat.is_group and message.chat.members.get(self.bot.id, "left") in _ABSENT:
+            return False
         if message.chat.type == "private" or not self.privacy_mode:
             return True
         if message.reply_to is not None and message.reply_to.from_bot:

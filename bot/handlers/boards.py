@@ -20,7 +20,7 @@ from ..presentation.boardtexts import (
 from ..presentation.painter import Urgency
 from ..service.scoreboards import parse_query
 from .runtime import runtime
-from .updates import player_of
+from .updates import anonymous, player_of
 
 CAPTION_LIMIT = 1024
 CAPTION_ROWS = 5
@@ -61,7 +61,7 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     """The user's own figures per game, across every group, in their own language."""
     rt = runtime(context)
     user, message = update.effective_user, update.effective_message
-    if user is None or message is None:
+    if user is None or message is None or await anonymous(update, rt):
         return
     t = translator(user.language_code)
     stats = await rt.service.player_stats(user.id, player_of(user).name)

@@ -54,7 +54,16 @@ from ..serving.latency import arrived
 from .menu import setting_button
 from .replays import replay_tapped
 from .runtime import Runtime, runtime
-from .updates import is_admin, is_group, open_table, player_of, remember, thread_of
+from .updates import (
+    edit_tapped,
+    is_admin,
+    is_group,
+    open_table,
+    player_of,
+    remember,
+    retire_tapped,
+    thread_of,
+)
 from .verify import check_tapped
 
 log = logging.getLogger(__name__)
@@ -140,17 +149,19 @@ def _t(query: CallbackQuery) -> Translator:
     return translator(query.from_user.language_code)
 
 
-async def _game(rt: Runtime, game_id: int) -> Game:
-    """The game a button names; a finished one is read back from the database."""
+async def _game(rt: Runtime, game_id: int, query: CallbackQuery) -> Game:
+    """The game a button names; a finished one is read back from the database. A button on
+    a group's message acts only on that group's games: a modified client can send any data
+    from any message (and message ids repeat from chat to chat)."""
     game = await rt.service.find(game_id)
-    if game is None:
+    chat = query.message.chat if query.message is not None else None
+    if game is None or (is_group(chat) and chat is not None and chat.id != game.chat_id):
         raise OutOfDateError()
     return game
 
 
 async def _delete_quietly(query: CallbackQuery) -> None:
-    with contextlib.suppress(TelegramError):
-        await query.delete_message()
+    await retire_tapped(query)
 
 
 # --- the routes ----------------------------------------------------------------------------
@@ -176,16 +187,18 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if is_group(chat):
         settings = await rt.service.group_settings(chat.id)
         t = translator(settings.language or query.from_user.language_code)
+    text = lobbytexts.rules_text(t, tap.game)
     if isinstance(query.message, Message):  # a reply stays in the picker's forum topic
-        await query.message.reply_text(lobbytexts.rules_text(t, tap.game),
-                                       parse_mode=ParseMode.HTML)
+        await query.message.reply_text(text, parse_mode=ParseMode.HTML)
+    else:  # a picker days old: Telegram no longer says which topic it is in
+        await query.get_bot().send_message(chat.id, text, parse_mode=ParseMode.HTML)
     return None, None
 
 
 async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: PlayAgain
                        ) -> Answer:
     """A rematch: the same table again, its players asked to confirm."""
-    old, user, t = await _game(rt, tap.game_id), query.from_user, _t(query)
+    old, user, t = await _game(rt, tap.game_id, query), query.from_user, _t(query)
     async with rt.locks.chat(old.chat_id):
         lobby = rt.service.open_game_in(old.chat_id, old.thread_id)
         if lobby is None or not rt.service.is_rematch(lobby, old):
@@ -205,7 +218,7 @@ async def settings_tapped(rt: Runtime, context: Context, query: CallbackQuery, t
 async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                        tap: LobbyTap | AddComputer) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     if not await _current(rt, query, game, LOBBY, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     async with rt.locks.game(game.game_id):
@@ -236,12 +249,12 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
                          ) -> Answer:
     """Hand an away player's seat to a computer player (the creator or an admin)."""
     user = query.from_user
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     admin = await is_admin(context, game.chat_id, user.id)
     async with rt.locks.game(game.game_id):
         await rt.service.replace_away(game, user.id, admin, tap.seat)
     with contextlib.suppress(TelegramError):
-        await query.edit_message_reply_markup(reply_markup=None)
+        await edit_tapped(query)
     t = _t(query)
     return t("A computer player takes the seat."), None
 
@@ -249,7 +262,7 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
 async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: StopAnswer
                       ) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     admin = await is_admin(context, game.chat_id, user.id)
     rt.service.check_may_stop(game, user.id, admin)
     async with rt.locks.game(game.game_id):
@@ -264,7 +277,7 @@ async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: LeaveAnswer
                        ) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     if not tap.confirm:
         rt.service.check_asked(game, user.id, tap.seat)
         async with rt.locks.game(game.game_id):
@@ -288,7 +301,7 @@ async def _answered(rt: Runtime, query: CallbackQuery, game: Game) -> None:
 async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowHand
                      ) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     seat = rt.service.playing_seat(game, user.id)
     if not await _current(rt, query, game, TABLE, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
@@ -302,7 +315,7 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     """"Table": the game's table posted again at the bottom of the group; from the group,
     anyone there may ask, from a private hand only its player."""
     t = _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     message = query.message
     if message is None or message.chat.id != game.chat_id:
         rt.service.playing_seat(game, query.from_user.id)  # a hand's: its player's game
@@ -317,7 +330,7 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                       tap: TileTap | Lay | BackToHand) -> Answer:
     user, t = query.from_user, _t(query)
-    game = await _game(rt, tap.game_id)
+    game = await _game(rt, tap.game_id, query)
     seat = rt.service.seat_of(game, user.id)
     stray = t("This message is out of date: your tiles are in the newest one.")
     current = await _current(rt, query, game, seat, stray)
@@ -413,8 +426,7 @@ async def _show_choice(
     await answer_early(query)
     caption = rt.choice_caption(game, view, t, choosing)
     with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
-        await query.edit_message_caption(caption=caption, parse_mode=ParseMode.HTML,
-                                         reply_markup=markup)
+        await edit_tapped(query, caption=caption, markup=markup)
 
 
 # family (bot.presentation.callbacks.PATTERNS) -> its route; the kinds of button each family

@@ -17,7 +17,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from engine import OptionValueError, variant
@@ -28,9 +28,12 @@ from ..gamebook import GAMES, find_game
 from ..i18n import N_, Translator, translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
+from ..publishing.messenger import reply_target_gone
 from ..service.lobby import GAME_RUNNING, TABLE_OPEN
 from .runtime import Runtime, runtime
 from .updates import (
+    anonymous,
+    as_group_admin,
     is_admin,
     is_group,
     open_table,
@@ -62,10 +65,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if payload == "notify":  # from /notify's button: the chat is open, /notify can go on
         await reply(update, t(lobbytexts.NOTIFY_CHAT_OPEN))
         return
-    for game in rt.service.games_of_user(user.id):
-        seat = game.seat_of(user.id)
-        if seat is not None and seat in game.messages.announced_unreachable:
-            await rt.resend_hand(game, seat)
+    await rt.resend_unreached(user.id)
     await rt.service.reach_changed_everywhere(user.id, rt.locks)
     if payload.startswith(("join", "hand")) and not re.fullmatch(
         TABLE_NUMBER.format(payload[:4]), payload
@@ -109,12 +109,14 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if not is_group(chat):
         await reply(update, t("Add me to a group and type /newgame there."))
         return
+    if await anonymous(update, rt):  # nobody could start such a table
+        return
     await remember(rt, user)
     args = context.args or []
     thread = thread_of(update.effective_message)  # a forum's topic holds its own game
     existing = rt.service.open_game_in(chat.id, thread)
     if existing is not None:
-        await _already_open(update, existing)
+        await _already_open(update, rt, existing)
         return
     settings = await rt.service.group_settings(chat.id)
     if not args and settings.default_game is not None:
@@ -134,14 +136,15 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         if refusal is not None and existing is not None:
             # A /newgame sent at the same moment opened it while this one waited for the
             # chat's lock: this sender reads what the first got, as if sent after it.
-            await _already_open(update, existing)
+            await _already_open(update, rt, existing)
             return
     if refusal is not None:
         await reply(update, refusal)
 
 
-async def _already_open(update: Update, existing: Game) -> None:
-    """/newgame where a table is open (or a game is played): say so, replying to it."""
+async def _already_open(update: Update, rt: Runtime, existing: Game) -> None:
+    """/newgame where a table is open (or a game is played): say so, replying to it; a lobby
+    or table an admin deleted is posted again below the answer."""
     t = translator(existing.language)
     user = update.effective_user
     seat = existing.seat_of(user.id) if user is not None else None
@@ -155,9 +158,16 @@ async def _already_open(update: Update, existing: Game) -> None:
         target, text = existing.messages.lobby, t(TABLE_OPEN)
     else:
         target, text = existing.messages.table_message, t(GAME_RUNNING)
-    await reply(update, text,
-                reply_parameters=ReplyParameters(target, allow_sending_without_reply=True)
-                if target else None)
+    if target is None:
+        await reply(update, text)
+        return
+    try:
+        await reply(update, text, reply_parameters=ReplyParameters(target))
+    except BadRequest as exc:
+        if not reply_target_gone(exc):
+            raise
+        rt.message_gone(existing, lobby=existing.status is Status.LOBBY)
+        await reply(update, text)
 
 
 def read_options(
@@ -221,7 +231,8 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
                     if lobby else None)
         return
     try:
-        rt.service.check_may_stop(game, user.id, await is_admin(context, game.chat_id, user.id))
+        rt.service.check_may_stop(game, user.id, as_group_admin(update)
+                                  or await is_admin(context, game.chat_id, user.id))
     except UserError as exc:
         await reply(update, t(exc.message, **exc.params))
         return
@@ -242,6 +253,8 @@ async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if found is None:
         return
     rt, user, game, t = found
+    if await anonymous(update, rt):
+        return
     if game is None or game.seat_of(user.id) is None:
         await reply(update, t("You are not in a game here."))
         return
@@ -261,6 +274,8 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     rt = runtime(context)
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
+        return
+    if await anonymous(update, rt):
         return
     games = rt.service.games_of_user(user.id)
     if is_group(chat):
@@ -338,6 +353,8 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if not is_group(chat):
         await reply(update, tr(update)("This works in the group where the game is played."))
         return
+    if await anonymous(update, rt):
+        return
     await remember(rt, user)
     settings = await rt.service.group_settings(chat.id)
     t = translator(settings.language or user.language_code)
@@ -355,47 +372,3 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, lobbytexts.help_text(tr(update)))
-
-
-async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The bot was removed from a group: its game ends with no result, nothing more is sent.
-    A user who blocks or unblocks the bot in private is remembered for the Join link."""
-    change = update.my_chat_member
-    if change is None:
-        return
-    rt = runtime(context)
-    gone = change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
-    if change.chat.type == ChatType.PRIVATE:
-        if gone:  # blocked: off every /notify list too
-            await rt.service.subscriber_gone(change.chat.id, rt.locks)
-        else:
-            await rt.service.private_chat_changed(change.chat.id, True, rt.locks)
-        return
-    if not gone:
-        return
-    for game in rt.service.open_games_in(change.chat.id):  # one per topic in a forum
-        async with rt.locks.game(game.game_id):
-            await rt.service.abandon(game)
-
-
-async def topic_closed_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """An admin closed a forum topic: its game ends at once, and General is told why
-    (a deleted topic sends no update: the publisher finds out when Telegram refuses it)."""
-    message = update.effective_message
-    thread = thread_of(message)
-    if message is None or thread is None:
-        return
-    rt = runtime(context)
-    game = rt.service.open_game_in(message.chat.id, thread)
-    if game is not None:
-        await rt.topic_closed(game.game_id, thread)
-
-
-async def migrate_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A group became a supergroup: its game follows it to the new chat id."""
-    message = update.effective_message
-    if message is None or not message.migrate_to_chat_id:
-        return
-    rt = runtime(context)
-    await rt.service.migrate_chat(message.chat.id, message.migrate_to_chat_id)
-    await rt.service.move_subscriptions(message.chat.id, message.migrate_to_chat_id)

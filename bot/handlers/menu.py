@@ -27,6 +27,7 @@ from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
 from .runtime import Runtime, runtime
+from .updates import as_group_admin, edit_tapped
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
@@ -212,7 +213,8 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await message.reply_text(t("Settings belong to a group: type /settings there."))
         return
-    refused = await refusal_to_change(rt, context, chat.id, user.id, t)
+    refused = None if as_group_admin(update) else await refusal_to_change(
+        rt, context, chat.id, user.id, t)
     if refused is not None:
         await message.reply_text(refused)
         return
@@ -238,7 +240,7 @@ async def setting_button(
     settings = await rt.service.group_settings(chat_id)
     if tap.name == DONE:
         try:
-            await query.edit_message_reply_markup(reply_markup=None)
+            await edit_tapped(query)
         except TelegramError:
             pass
         await rt.service.settings_menu_posted(chat_id, None)
@@ -255,7 +257,7 @@ async def setting_button(
     shown = translator(settings.language or query.from_user.language_code)
     text, markup = page_for(shown, settings, tap)
     try:
-        await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await edit_tapped(query, text=text, markup=markup)
     except TelegramError:
         pass
     return toast

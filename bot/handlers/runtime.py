@@ -79,9 +79,25 @@ class Runtime:
         """Send the seat's hand again, as a fresh private message."""
         await self.publisher.hands.resend_hand(game, seat)
 
+    async def resend_unreached(self, user_id: int) -> None:
+        """The user's private chat is open again (a /start, an unblock): the hands the group
+        was told could not reach them go now."""
+        for game in self.service.games_of_user(user_id):
+            seat = game.seat_of(user_id)
+            if seat is not None and seat in game.messages.announced_unreachable:
+                await self.resend_hand(game, seat)
+
     def table_down(self, game: Game) -> None:
         """Post the game's table again at the bottom of its group (the old one retired)."""
         self.publisher.bring_table_down(game.game_id)
+
+    def message_gone(self, game: Game, lobby: bool) -> None:
+        """The game's lobby (``lobby``) or table message is gone from the group (an admin
+        deleted it): post it again at the bottom."""
+        if lobby:
+            self.publisher.repost_lobby(game.game_id)
+        else:
+            self.table_down(game)
 
     def chat_titled(self, chat_id: int, title: str | None) -> None:
         """A group's name as it is now, for the hands' way back to the table."""

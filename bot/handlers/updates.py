@@ -5,18 +5,28 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import unicodedata
 from collections.abc import Callable
 
-from telegram import Chat, MaybeInaccessibleMessage, Message, Update, User
+from telegram import (
+    CallbackQuery,
+    Chat,
+    InlineKeyboardMarkup,
+    MaybeInaccessibleMessage,
+    Message,
+    Update,
+    User,
+)
 from telegram.constants import ChatType, ParseMode
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
 from .. import wording
 from ..errors import UserError
-from ..i18n import Translator, translator
+from ..i18n import N_, Translator, translator
 from ..models import Game, Player
 from ..publishing.delivery import outcome_unknown
+from ..publishing.messenger import refused_here
 from ..storage import UpdateTakenError
 from .admins import admins_of
 from .runtime import Runtime
@@ -24,8 +34,56 @@ from .runtime import Runtime
 log = logging.getLogger(__name__)
 
 
+#: The answer to a command about oneself sent on behalf of a chat (see :func:`anonymous`).
+ANONYMOUS = N_("You wrote this anonymously (as the group or as a channel), so I cannot tell "
+               "who you are: send it again as yourself.")
+
+
+def on_behalf_of(update: Update) -> Chat | None:
+    """The chat a group message was sent on behalf of: the group itself (an anonymous admin,
+    shown as @GroupAnonymousBot) or a channel (@Channel_Bot); None when a person wrote it as
+    themselves. Its ``from`` is then one of Telegram's stand-ins, nobody who can play."""
+    message = update.effective_message
+    return message.sender_chat if isinstance(message, Message) else None
+
+
+def as_group_admin(update: Update) -> bool:
+    """Whether the message was sent by one of its group's anonymous admins (only an admin may
+    write as the group)."""
+    chat, behalf = update.effective_chat, on_behalf_of(update)
+    return chat is not None and behalf is not None and behalf.id == chat.id
+
+
+async def anonymous(update: Update, rt: Runtime) -> bool:
+    """A command about the sender themselves (a seat, their tiles, their notices) sent on
+    behalf of a chat: they are asked, in the group's language, to send it as themselves."""
+    chat = update.effective_chat
+    if chat is None or on_behalf_of(update) is None:
+        return False
+    await reply(update, translator(await rt.service.group_language(chat.id))(ANONYMOUS))
+    return True
+
+
+#: Letters that show as nothing, which people choose for a name that looks empty (Telegram
+#: requires a first name): Hangul fillers, the braille blank.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Unicode categories that draw nothing by themselves: spaces, controls and formats (the
+#: zero-width ones, the direction marks), combining marks with nothing to combine with.
+_BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me"})
+
+
+def shows_something(name: str) -> bool:
+    """Whether a name has at least one character a reader sees."""
+    return any(c not in _BLANK_LETTERS and unicodedata.category(c) not in _BLANK_CATEGORIES
+               for c in name)
+
+
 def player_of(user: User) -> Player:
-    return Player(user.id, wording.short_name(user.full_name or user.username or str(user.id)))
+    """The user as a player: their name as Telegram has it, or, when it shows nothing, their
+    username, else their id (a lobby line, a score, a turn must name somebody)."""
+    name = next((n for n in (user.full_name, user.username) if n and shows_something(n)),
+                str(user.id))
+    return Player(user.id, wording.short_name(name))
 
 
 def tr(update: Update, game: Game | None = None) -> Translator:
@@ -88,6 +146,41 @@ async def open_table(
     return None
 
 
+# A tap on a message days old comes with an InaccessibleMessage (its chat and id only), on
+# which PTB's CallbackQuery.edit_message_* and delete_message shortcuts raise TypeError: the
+# tapped message is edited by its chat and id instead, which Telegram still allows.
+async def edit_tapped(query: CallbackQuery, *, text: str | None = None,
+                      caption: str | None = None, markup: InlineKeyboardMarkup | None = None,
+                      ) -> None:
+    """Edit the tapped message: its text, or its caption, and its buttons (``markup``, None:
+    none), or its buttons alone. Telegram's refusals raise ``TelegramError``."""
+    message = query.message
+    if message is None:
+        return
+    chat_id, message_id, bot = message.chat.id, message.message_id, query.get_bot()
+    if text is not None:
+        await bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML,
+                                    reply_markup=markup)
+    elif caption is not None:
+        await bot.edit_message_caption(chat_id, message_id, caption=caption,
+                                       parse_mode=ParseMode.HTML, reply_markup=markup)
+    else:
+        await bot.edit_message_reply_markup(chat_id, message_id, reply_markup=markup)
+
+
+async def retire_tapped(query: CallbackQuery) -> None:
+    """Take the tapped message away: delete it, or, past the 48 hours in which a bot may,
+    take its buttons away. Telegram's refusals are not errors here."""
+    message = query.message
+    if message is None:
+        return
+    try:
+        await query.get_bot().delete_message(message.chat.id, message.message_id)
+    except TelegramError:
+        with contextlib.suppress(TelegramError):
+            await edit_tapped(query)
+
+
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
     return user_id in (await admins_of(context, chat_id) or ())
 
@@ -105,7 +198,16 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     if isinstance(context.error, UpdateTakenError):  # a fleet worker came second: no apology
         log.info("%s", context.error)
         return
-    log.error("update failed", exc_info=context.error)
+    if context.error is not None and refused_here(context.error):
+        # Removed from the group, blocked, forbidden to write, a closed topic: Telegram's
+        # answer, not a failure, and an apology there would be refused too.
+        log.info("update not answered: Telegram refuses the chat: %s", context.error)
+        return
+    if isinstance(context.error, NetworkError) and not isinstance(context.error, BadRequest):
+        # Telegram's 5xx, a time-out, a dropped connection: Telegram's trouble, one line
+        log.warning("update failed: Telegram answered %s", context.error)
+    else:
+        log.error("update failed", exc_info=context.error)
     if context.error is not None and outcome_unknown(context.error):
         return  # a lost answer: what was sent may have arrived, so no apology is sent after it
     if isinstance(update, Update):

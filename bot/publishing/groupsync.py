@@ -58,6 +58,9 @@ class GroupSync:
         #: Games whose table is to be posted again at the bottom of the group (/table): the
         #: group's sync does it, so that only it ever changes which message is the table.
         self.moving_down: set[int] = set()
+        #: Games whose lobby message is known to be gone (an admin deleted it): their next
+        #: sync posts it anew.
+        self.lost_lobbies: set[int] = set()
         #: Tables drawn ahead of their sync, from a move accepted and being committed.
         self.early: dict[int, EarlyTable] = {}
         #: The tables being drawn early, until drawn (taken by a sync or not).
@@ -150,9 +153,11 @@ class GroupSync:
 
     async def _sync_lobby(self, game: Game, draft: Draft) -> bool:
         messages = game.messages
-        if messages.lobby is not None and messages.lobby_key == draft.key:
+        lost = game.game_id in self.lost_lobbies and game.status is Status.LOBBY
+        self.lost_lobbies.discard(game.game_id)
+        if not lost and messages.lobby is not None and messages.lobby_key == draft.key:
             return False
-        if messages.lobby is None or not await self.messenger.edit(
+        if lost or messages.lobby is None or not await self.messenger.edit(
                 game.chat_id, messages.lobby, draft):
             with self.messenger.sending(game.game_id, LOBBY):
                 sent_id = await self.messenger.send(game.chat_id, draft.text, None, draft.markup,
@@ -250,6 +255,7 @@ class GroupSync:
 
     async def _sync_table(self, game: Game, draft: Draft, number: int, moves: int) -> bool:
         messages = game.messages
+        chat = game.chat_id  # (a group that became a supergroup meanwhile left these behind)
         if messages.table_message is not None and messages.table_hand != number:
             await self._finish_table(game, messages.table_message, messages.table_hand)
             messages.table_message = None
@@ -266,9 +272,14 @@ class GroupSync:
         messages.table_moves = moves
         messages.table_key = draft.stored
         self.moving_down.discard(game.game_id)
-        if moved is not None:  # one live table a game: the one above goes, as a hand's does
-            await self.messenger.retire(game.chat_id, moved, delete=True)
+        if moved is not None and game.chat_id == chat:  # one live table a game: the one
+            await self.messenger.retire(chat, moved, delete=True)  # above goes, as a hand's
         return True
+
+    def lobby_lost(self, game_id: int) -> None:
+        """The game's lobby message is gone: its next sync posts it anew (the caller asks the
+        publisher for one)."""
+        self.lost_lobbies.add(game_id)
 
     def bring_down(self, game_id: int) -> None:
         """Post the game's table again at the bottom of the group at its next sync (the
@@ -289,8 +300,9 @@ class GroupSync:
                                              _seen(game, hand_number))
             drawing = self.pictures.table_drawing(game, view)
         final = await self.messenger.drawn(Draft("final", caption, None, drawing=drawing))
-        if not await self.messenger.edit(game.chat_id, message_id, final):
-            await self.messenger.retire(game.chat_id, message_id, delete=False)
+        chat = game.chat_id
+        if not await self.messenger.edit(chat, message_id, final) and game.chat_id == chat:
+            await self.messenger.retire(chat, message_id, delete=False)
 
 
 def _started(game: Game) -> bool:

@@ -17,7 +17,7 @@ from typing import Final, Literal
 from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from ..models import Drawing, Messages
 from ..presentation.painter import Painter, Urgency
@@ -65,6 +65,13 @@ def not_modified(error: BadRequest) -> bool:
     return "not modified" in error.message.lower()
 
 
+def reply_target_gone(error: BadRequest) -> bool:
+    """Whether Telegram refused a reply because the message it answers is gone (deleted by
+    an admin, or with its topic)."""
+    message = error.message.lower()
+    return "replied not found" in message or "reply message not found" in message
+
+
 #: One of a game's messages: its lobby, its table, or a seat's hand (the seat's number).
 Place = Literal["lobby", "table"] | int
 LOBBY: Final = "lobby"
@@ -88,6 +95,37 @@ class TopicGoneError(Exception):
         super().__init__(f"topic {thread_id} is {'deleted' if deleted else 'closed'}")
         self.thread_id = thread_id
         self.deleted = deleted
+
+
+class MayNotWriteError(Exception):
+    """Telegram refuses the bot's sends in a group: an admin took its right to send messages
+    (or the group's members may send none), or closed the General topic of a forum. Its edits
+    may still go."""
+
+    def __init__(self, chat_id: int, refusal: str) -> None:
+        super().__init__(f"may not send messages in chat {chat_id}: {refusal}")
+        self.chat_id = chat_id
+
+
+#: Telegram's words for a send refused for want of the right to send there.
+_NO_RIGHTS = ("not enough rights to send", "have no rights to send", "chat_write_forbidden",
+              "chat_restricted", "need administrator rights")
+
+
+def may_not_write(error: BadRequest) -> bool:
+    """Whether Telegram refused a call because the bot may not send messages in that chat."""
+    message = error.message.lower()
+    return any(words in message for words in _NO_RIGHTS)
+
+
+def refused_here(error: BaseException) -> bool:
+    """Whether Telegram refuses the bot the chat or topic itself (removed, blocked, forbidden
+    to write, a topic closed or deleted, a group become a supergroup): nothing to retry or
+    to apologise for there, where an apology would be refused too."""
+    if isinstance(error, (Forbidden, ChatMigrated, MayNotWriteError, TopicGoneError)):
+        return True
+    return isinstance(error, BadRequest) and (
+        topic_refusal(error) is not None or may_not_write(error))
 
 
 def topic_refusal(error: BadRequest) -> bool | None:
@@ -173,6 +211,8 @@ class Messenger:
             deleted = topic_refusal(exc)
             if thread_id is not None and deleted is not None:
                 raise TopicGoneError(thread_id, deleted) from exc
+            if may_not_write(exc) or deleted is False:  # (a forum's General closed)
+                raise MayNotWriteError(chat_id, exc.message) from exc
             raise
 
     async def _send_photo(self, chat_id: int, text: str, photo: bytes,
@@ -198,7 +238,8 @@ class Messenger:
         self, chat_id: int, message_id: int, draft: Draft, shown: str | None = None
     ) -> bool:
         """Edit in place (the caption alone when ``shown``, the stored key of what the
-        message shows, has the same picture); False when the message is gone."""
+        message shows, has the same picture); False when the message is gone (or left behind
+        in a group that became a supergroup)."""
         data: dict[str, object] = {"chat_id": chat_id, "message_id": message_id,
                                    "reply_markup": draft.markup}
         try:
@@ -211,6 +252,11 @@ class Messenger:
             else:
                 await self._edit("editMessageText", data, text=draft.text,
                                  parse_mode=ParseMode.HTML)
+        except ChatMigrated as exc:
+            # The group became a supergroup (its update not read yet): the message stays
+            # behind in the old group, the game follows (the caller sends it anew there).
+            await self.service.migrate_chat(chat_id, exc.new_chat_id)
+            return False
         except BadRequest as exc:
             if not_modified(exc):
                 return True

@@ -20,8 +20,10 @@ import logging
 from typing import Protocol
 
 from telegram import Bot
-from telegram.error import Forbidden, RetryAfter
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
+from .. import wording
+from ..i18n import N_, translator
 from ..models import Game, HandMessage, Status
 from ..presentation.pictures import PictureMaker
 from ..service import GameService
@@ -30,7 +32,7 @@ from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from .groupsync import GroupSync
 from .handsync import HandSync
-from .messenger import Messenger, TopicGoneError
+from .messenger import MayNotWriteError, Messenger, TopicGoneError
 from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 
@@ -39,6 +41,9 @@ log = logging.getLogger(__name__)
 RESTORED = "restored"
 GROUP, HANDS = "group", "hands"
 MAX_RETRIES = 5
+#: What each player of a game hears when the bot may no longer write in its group.
+MUTED = N_("I may not send messages in the group {group} now, so its table stands still "
+           "there. An admin can let me write again; meanwhile your game goes on here.")
 
 
 class Channel(Protocol):
@@ -65,6 +70,8 @@ class Publisher:
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._dirty: set[tuple[int, str]] = set()
         self._stopping = asyncio.Event()
+        #: Games whose players were told that the bot may not write in their group.
+        self._muted: set[int] = set()
         # The C heap's free memory back after games leave memory.
         self.trimmer = Trimmer(find_malloc_trim())
 
@@ -85,6 +92,11 @@ class Publisher:
     def bring_table_down(self, game_id: int) -> None:
         """/table: post the game's table again at the bottom of its group, soon."""
         self.group.bring_down(game_id)
+        self.request(game_id)
+
+    def repost_lobby(self, game_id: int) -> None:
+        """The game's lobby message is gone (an admin deleted it): post it anew, soon."""
+        self.group.lobby_lost(game_id)
         self.request(game_id)
 
     def send_anew(self, game: Game) -> None:
@@ -126,6 +138,8 @@ class Publisher:
         self.service.release(game_id)
         self.notices.forget(game_id)
         self.group.moving_down.discard(game_id)  # a /table the game's end made moot
+        self.group.lost_lobbies.discard(game_id)
+        self._muted.discard(game_id)
         self.group.forget(game_id)
         if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
             self.hands.chat_titles.pop(game.chat_id, None)
@@ -141,6 +155,7 @@ class Publisher:
                     await self._channels[channel].sync(game_id)
                     failures = 0
                     if channel == GROUP:  # the lobby is up: now its /notify notices
+                        self._muted.discard(game_id)  # (and the bot writes there again)
                         self.notices.after_group_sync(game_id)
                 except RetryAfter as exc:
                     # The limiter holds the chat for retry_after; without one, wait here.
@@ -154,6 +169,12 @@ class Publisher:
                     # The bot was removed from the group (or may not post there): not a blip
                     # to retry; the member update that says so stops the game.
                     log.info("%s sync of game %s refused: %s", channel, game_id, refused)
+                except MayNotWriteError as refused:
+                    # An admin took the bot's right to send there: the game goes on in
+                    # private, its players are told once, and the next sync (the next move,
+                    # or the right given back) sends what waits (the outbox keeps it).
+                    log.info("%s sync of game %s refused: %s", channel, game_id, refused)
+                    await self._tell_players_muted(game_id)
                 except TopicGoneError as gone:
                     # Not a blip to retry: the game ends, and its last words go to General
                     # (its stop marks the game dirty again, which sends them).
@@ -162,11 +183,17 @@ class Publisher:
                         await self.topic_gone(game_id, gone.thread_id, gone.deleted)
                     except Exception:
                         log.exception("stopping game %s after its topic went failed", game_id)
-                except Exception:
+                except Exception as failed:
                     # A network blip must not leave a player without their turn: try again,
                     # backing off, a few times; a later change of the game syncs again anyway.
                     failures += 1
-                    log.exception("%s sync of game %s failed (%d)", channel, game_id, failures)
+                    if isinstance(failed, NetworkError) and not isinstance(failed, BadRequest):
+                        # Telegram's 5xx, a time-out: its trouble, one line (no traceback)
+                        log.warning("%s sync of game %s failed (%d): %s", channel, game_id,
+                                    failures, failed)
+                    else:
+                        log.exception("%s sync of game %s failed (%d)", channel, game_id,
+                                      failures)
                     if failures <= MAX_RETRIES and not self._stopping.is_set():
                         await self._pause(min(30.0, 2.0 ** failures))
                         if not self._stopping.is_set():
@@ -174,6 +201,25 @@ class Publisher:
                 if key not in self._dirty:
                     del self._tasks[key]  # no await since the check: no request is lost
                     return
+
+    async def _tell_players_muted(self, game_id: int) -> None:
+        """Tell a game's players, once, in private, that the bot may not write in their group:
+        its table stands still there until an admin lets it write, and the game goes on."""
+        game = self.service.game(game_id)
+        if game is None or game.status is not Status.PLAYING or game_id in self._muted:
+            return
+        self._muted.add(game_id)
+        title = self.hands.chat_titles.get(game.chat_id) or await self.service.storage.chat_title(
+            game.chat_id) or ""
+        people = [p.user_id for p in game.players if not p.is_computer]
+        known = await self.service.storage.user_languages(people)
+        for user_id in dict.fromkeys(people):
+            t = translator(known.get(user_id) or game.language)
+            text = t(MUTED, group=wording.named(wording.shorten(title, 64)))
+            try:
+                await self.messenger.send(user_id, text, None, None)
+            except TelegramError as exc:  # blocked, or a flood wait: the hands say the rest
+                log.info("telling %s the group is closed to the bot failed: %s", user_id, exc)
 
     async def _pause(self, seconds: float) -> None:
         """Sleep before a retry; cut short when the bot is stopping."""

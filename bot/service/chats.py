@@ -72,9 +72,18 @@ class Chats(Commits):
         return True
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup: its games follow it. Their lobby, table and questions
+        stay behind in the old group, where nobody can tap them any more, and the supergroup
+        numbers its messages anew (an old id there names some other message): the next sync
+        posts the lobby and the table in the supergroup."""
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
         for game in list(self._by_id.values()):
             if game.chat_id == old_chat_id:
                 game.chat_id = new_chat_id
+                messages = game.messages
+                messages.lobby = messages.lobby_key = None
+                messages.table_message = messages.table_key = None
+                messages.questions.clear()
+                await self.storage.save_messages(game)
                 self._remember(game)
                 self._changed(game)

@@ -21,8 +21,15 @@ class Commits(GameMemory):
     """Committing a game's changes, with what must be announced, in one transaction."""
 
     def _lobby(self, game: Game) -> None:
-        if game.status is not Status.LOBBY:
-            raise UserError(N_("This game has already started."))
+        """Refuse a lobby's action once it is no lobby: saying whether it started, ended, or
+        was closed before it started."""
+        if game.status is Status.LOBBY:
+            return
+        if game.match is None:  # cancelled (or its topic went) before the start
+            raise UserError(N_("This table was closed before the game started."))
+        if not game.status.open:
+            raise UserError(N_("This game is over."))
+        raise UserError(N_("This game has already started."))
 
     async def _save_players(self, game: Game, outgoing: list[Outgoing] | None = None) -> None:
         await self.storage.save_players(game, outgoing or [], self.clock())

@@ -177,6 +177,16 @@ class GameMemory:
         """Every open game of a chat, whatever its topic."""
         return [g for g in self.open_games() if g.chat_id == chat_id]
 
+    async def games_waiting_in(self, chat_id: int) -> list[int]:
+        """The games of a chat with something to bring up to date there: every open one, and
+        the finished ones with announcements still to send."""
+        waiting = [g.game_id for g in self.open_games_in(chat_id)]
+        for game_id in await self.outbox_games():
+            game = await self.find(game_id) if game_id not in waiting else None
+            if game is not None and game.chat_id == chat_id:
+                waiting.append(game_id)
+        return waiting
+
     async def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:
         """The newest game of a chat (or topic), open or not."""
         game_id = await self.storage.last_game_id(chat_id, thread_id)

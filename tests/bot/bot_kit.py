@@ -4,6 +4,7 @@ Bot API server."""
 from __future__ import annotations
 
 import itertools
+import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable
@@ -159,6 +160,12 @@ class Group:
 
     def match_over(self) -> bool:
         return self.said("The match is over")
+
+
+def complaints(caplog: pytest.LogCaptureFixture, level: int = logging.ERROR) -> list[str]:
+    """The log lines at ``level`` or above, with their exception's words."""
+    return [f"{r.name}: {r.getMessage()} {r.exc_info[1] if r.exc_info else ''}"
+            for r in caplog.records if r.levelno >= level]
 
 
 def drawn_words(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -690,3 +690,46 @@ async def test_ptb_application_polls_and_answers_through_the_fake(
     assert tap.answer_text == "Welcome" and lobby.button_texts == ["Leave"]
     assert {r.method for r in server.requests} >= {"getMe", "deleteWebhook", "getUpdates"}
     server.assert_no_violations()
+
+
+async def test_what_admins_and_time_do_to_a_group_is_told_as_telegram_tells_it(
+    server: FakeTelegramServer, ptb: telegram.Bot, alice: Any,
+) -> None:
+    """Restricting the bot, adding it back, writing anonymously, deleting a message, a forum's
+    General closed, a message grown old: valid updates, and Telegram's refusals."""
+    bob = server.add_user("Bob", username="bob", started=True)
+    group = server.add_group("Super", [alice, bob], owner=alice, supergroup=True)
+    sent = await ptb.send_message(group.id, "hello")
+    server.restrict_bot(group, may_send=False)
+    with pytest.raises(telegram.error.BadRequest, match=r"(?i)not enough rights to send text"):
+        await ptb.send_message(group.id, "again")
+    await ptb.edit_message_text("edited", group.id, sent.message_id)  # edits still go
+    assert (await ptb.get_chat_member(group.id, server.bot.id)).status == "restricted"
+    server.restrict_bot(group, may_send=True)
+    server.kick_bot(group)
+    alice.send(group, "/help")  # the bot is not in the group: no update
+    server.add_bot(group)
+    channel = server.add_channel("News")
+    server.send_as_chat(alice, group, "/newgame")
+    server.send_as_chat(bob, group, "/newgame", as_chat=channel)
+    message = server.message(group, sent.message_id)
+    server.age(message, days=3)
+    bob.press_raw(message, "x")
+    with pytest.raises(telegram.error.BadRequest, match=r"(?i)can.t be deleted for everyone"):
+        await ptb.delete_message(group.id, sent.message_id)
+    server.delete_message(message, by=alice)
+    with pytest.raises(telegram.error.BadRequest, match=r"(?i)message to edit not found"):
+        await ptb.edit_message_text("gone", group.id, sent.message_id)
+    forum = server.add_group("Forum", [alice], owner=alice, forum=True)
+    server.close_general(forum, alice)
+    with pytest.raises(telegram.error.BadRequest, match=r"(?i)topic_closed"):
+        await ptb.send_message(forum.id, "in General")
+    kinds = [next(k for k in u if k != "update_id") for u in server.updates]
+    assert kinds == ["my_chat_member"] * 4 + ["message"] * 2 + ["callback_query", "message"]
+    members = [u["my_chat_member"]["new_chat_member"]["status"] for u in server.updates[:4]]
+    assert members == ["restricted", "member", "kicked", "member"]
+    assert [u["message"]["from"]["username"] for u in server.updates[4:6]] == [
+        "GroupAnonymousBot", "Channel_Bot"]
+    assert server.updates[6]["callback_query"]["message"]["date"] == 0  # inaccessible
+    for update in server.updates:
+        assert server.schema.validate_object("Update", update) == []
