@@ -160,7 +160,7 @@ async def test_a_second_bot_process_is_one_line_and_a_killed_one_restarts(
         assert (code, out) == (1, ""), err
         lines = [STAMP.sub("", line) for line in err.splitlines()]
         assert len(lines) == 1 and re.fullmatch("CRITICAL bot: " + REFUSED.format(
-            rf"another bot \(PostgreSQL pid \d+( from [\d.:a-f]+)?\) is")[1:], lines[0]), err
+            r"another bot \(PostgreSQL pid \d+( from [\d.:a-f]+)?\) is")[1:], lines[0]), err
         os.killpg(first.process.pid, signal.SIGKILL)  # PostgreSQL frees its lock
         await first.process.wait()
     async with bot_process(tmp_path, **settings) as again:
