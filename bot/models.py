@@ -284,6 +284,15 @@ class Outgoing:
     drawing: Drawing | None = field(default=None, compare=False, repr=False)
 
 
+@dataclass(frozen=True, slots=True)
+class MatchRatings:
+    """How a match just ended moves ratings on the group's board of its game: each seat's
+    (None for a computer, kept off the board), and each leaver's, by name."""
+
+    seats: tuple[int | None, ...] = ()
+    leavers: tuple[tuple[str, int], ...] = ()
+
+
 class Composer(Protocol):
     """Turns what happened into announcements (the presentation layer implements it)."""
 
@@ -295,9 +304,7 @@ class Composer(Protocol):
 
     def private_chats_needed(self, game: Game) -> list[Outgoing]: ...
 
-    def match_end(
-        self, game: Game, ended: Any, rating_changes: Sequence[int | None]
-    ) -> list[Outgoing]: ...
+    def match_end(self, game: Game, ended: Any, ratings: MatchRatings) -> list[Outgoing]: ...
 
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]: ...
 

@@ -266,7 +266,8 @@ async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                 await reply(update, t(exc.message, **exc.params))
         return
     await _ask(rt, game, await reply(
-        update, t("Leave the game? A computer player will take your seat."),
+        update, t("Leave the game? A computer player will take your seat, and the match "
+                  "will count as lost for you."),
         reply_markup=keyboards.leave_confirmation(t, game, game.seat_of(user.id) or 0)))
 
 

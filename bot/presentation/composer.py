@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine import Event, HandEnded, MatchEnded, TableView, table_view
 
 from ..i18n import Translator, translator
-from ..models import Game, Outgoing, Player
+from ..models import Game, MatchRatings, Outgoing, Player
 from ..wording import fit_caption, isolated, named, title, who
 from .callbacks import CheckDeal, PlayAgain, ReplaceAway, ReplayHand
 from .lobbytexts import PRIVATE_CHAT_BUTTON
@@ -94,16 +94,16 @@ class TextComposer:
                                     drawing=self.pictures.hand_result_drawing(game, view)))
         return out  # the match's end: see match_end
 
-    def match_end(self, game: Game, ended: MatchEnded, rating_changes: Sequence[int | None]
+    def match_end(self, game: Game, ended: MatchEnded, ratings: MatchRatings
                   ) -> list[Outgoing]:
         t = translator(game.language)
         match = game.match
         assert match is not None
         again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
         view = table_view(match)
-        return [Outgoing(fit_caption(match_result_text(t, game, ended, view, rating_changes)),
+        return [Outgoing(fit_caption(match_result_text(t, game, ended, view, ratings)),
                          buttons=(again,),
-                         drawing=self.pictures.match_end_drawing(game, view, rating_changes))]
+                         drawing=self.pictures.match_end_drawing(game, view, ratings.seats))]
 
 
 def hand_result_buttons(t: Translator, game: Game, view: TableView

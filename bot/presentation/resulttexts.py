@@ -18,7 +18,7 @@ from renderers import signed
 
 from ..gamebook import presentation
 from ..i18n import N_, Translator
-from ..models import Game, Status
+from ..models import Game, MatchRatings, Status
 from ..wording import and_list, code, named, pair_names
 from .movetexts import mover
 
@@ -276,17 +276,20 @@ def game_end_line(t: Translator, game: Game) -> str:
     return t("The game is over.")
 
 
-def rating_line(t: Translator, names: Sequence[str], changes: Sequence[int | None]) -> str:
+def rating_line(t: Translator, names: Sequence[str], ratings: MatchRatings) -> str:
     """How the match moved each person's rating on the group's board of the game, said to be
-    a change ("" when nobody has one: computers are kept off the board)."""
-    moved = [f"{named(name)} {signed(change)}" for name, change in zip(names, changes, strict=True)
-             if change is not None]
+    a change ("" when nobody has one: computers are kept off the board), those who left it
+    last: it counted as lost for them."""
+    moved = [f"{named(name)} {signed(change)}" for name, change in zip(
+        names, ratings.seats, strict=True) if change is not None]
+    moved += [t("{name} (left the match) {change}", name=named(name), change=signed(change))
+              for name, change in ratings.leavers]
     return t("Rating change on this group's scoreboard: {list}.", list=" · ".join(moved)) \
         if moved else ""
 
 
 def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView,
-                      rating_changes: Sequence[int | None] = ()) -> str:
+                      ratings: MatchRatings | None = None) -> str:
     names = game.names
     lines = [t("<b>The match is over.</b>")]
     if ended.winner is None:
@@ -305,7 +308,7 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
     settled = settlement_line(t, view, names)
     if settled:
         lines.append(settled)
-    if rating_changes:
-        lines.append(rating_line(t, names, rating_changes))
+    if ratings is not None and ratings.seats:
+        lines.append(rating_line(t, names, ratings))
     lines.append(t("Play again with the same players and rules: tap below, or /newgame."))
     return "\n".join(line for line in lines if line)

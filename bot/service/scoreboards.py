@@ -19,7 +19,7 @@ from engine import MatchEnded, variant
 from ..errors import UserError
 from ..gamebook import GAMES, find_game
 from ..i18n import N_
-from ..models import Game
+from ..models import Game, MatchRatings
 from ..storage import (
     HandRecord,
     MatchRecord,
@@ -86,9 +86,10 @@ async def scoreboard(storage: Storage, chat_id: int, game: str | None = None,
 
 
 async def rating_changes(storage: Storage, game: Game, ended: MatchEnded, now: float
-                         ) -> tuple[int | None, ...]:
+                         ) -> MatchRatings:
     """How the match that just ended moves each seat's rating on the group's board of its game
-    (None for a computer player, who is kept off the board), before it is recorded."""
+    (None for a computer player, who is kept off the board), and each leaver's, before it is
+    recorded."""
     matches, hands = await _records(storage, ResultFilter(game.chat_id, game.game_name))
     record = MatchRecord(
         game.game_id, game.chat_id, game.game_name,
@@ -98,8 +99,12 @@ async def rating_changes(storage: Storage, game: Game, ended: MatchEnded, now: f
     fresh = fresh_rating()
     before = {s.user_id: s.rating for s in standings(matches, hands)}
     after = {s.user_id: s.rating for s in standings([*matches, record], hands)}
-    return tuple(None if p.is_computer else after[p.user_id] - before.get(p.user_id, fresh)
-                 for p in game.players)
+
+    def change(user_id: int) -> int:
+        return after[user_id] - before.get(user_id, fresh)
+    return MatchRatings(
+        tuple(None if p.is_computer else change(p.user_id) for p in game.players),
+        tuple((name, change(uid)) for uid, name, _seat in record.leavers))
 
 
 async def player_stats(storage: Storage, user_id: int, name: str = "") -> PlayerStats:

@@ -64,6 +64,7 @@ async def test_a_player_who_leaves_is_replaced_and_the_match_finishes(group: Gro
         ask = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat) if "Yes, leave" in
              str(m.button_texts)), None))
+        assert "the match will count as lost for you" in (ask.text or "")
         record = sergei.press(ask, "Yes, leave")
         await group.server.wait_for(lambda: record.answered)
         await group.server.wait_for(lambda: group.said("takes the seat of Sergei"))
@@ -77,6 +78,8 @@ async def test_a_player_who_leaves_is_replaced_and_the_match_finishes(group: Gro
     by_id = {s.user_id: s for s in board.standings}
     assert (by_id[sergei.id].played, by_id[sergei.id].won) == (1, 0)
     assert by_id[sergei.id].rating < fresh_rating()
+    change = by_id[sergei.id].rating - fresh_rating()  # said with the match's result
+    assert group.said(f"Sergei (left the match) {change}.")
     assert by_id[sergei.id].rating == min(s.rating for s in board.standings)  # last place
     assert [(g.game, g.standing.played, g.standing.won) for g in stats.games] == [("gaple", 1, 0)]
 

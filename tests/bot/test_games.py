@@ -13,7 +13,7 @@ from bot_kit import plain
 
 from bot.errors import UserError
 from bot.i18n import translator
-from bot.models import Game, Messages, Outgoing, Player, Status, move_number
+from bot.models import Game, MatchRatings, Messages, Outgoing, Player, Status, move_number
 from bot.presentation.resulttexts import hand_result_text
 from bot.service import GameService
 from bot.storage import Storage
@@ -32,9 +32,9 @@ class RecordingComposer:
                 out.append(Outgoing(f"hand {event.hand_number} over: {event.winner}"))
         return out
 
-    def match_end(self, game: Game, ended: MatchEnded, changes: Sequence[int | None]
+    def match_end(self, game: Game, ended: MatchEnded, ratings: MatchRatings
                   ) -> list[Outgoing]:
-        return [Outgoing(f"match over: {ended.winner} {list(changes)}")]
+        return [Outgoing(f"match over: {ended.winner} {list(ratings.seats)}")]
 
     def away(self, game: Game, seat: int) -> list[Outgoing]:
         return [Outgoing(f"away {seat}")]

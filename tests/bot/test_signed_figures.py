@@ -6,14 +6,23 @@ from __future__ import annotations
 from bot_kit import plain
 
 from bot.i18n import translator
+from bot.models import MatchRatings
 from bot.presentation.resulttexts import rating_line
 from renderers import signed
 
 
 def test_a_rating_that_did_not_move_reads_0_as_in_the_picture() -> None:
-    line = plain(rating_line(translator("en"), ("Ayu", "Budi", "Sergei"), (0, 13, -13)))
+    line = plain(rating_line(translator("en"), ("Ayu", "Budi", "Sergei"),
+                             MatchRatings((0, 13, -13))))
     assert line == "Rating change on this group's scoreboard: Ayu 0 · Budi +13 · Sergei -13."
     assert "+0" not in line
     for change in (0, 13, -13):  # the picture's figures, word for word
         assert f"Ayu {signed(change)}" in plain(
-            rating_line(translator("en"), ("Ayu",), (change,)))
+            rating_line(translator("en"), ("Ayu",), MatchRatings((change,))))
+
+
+def test_who_left_the_match_comes_last_in_the_rating_line() -> None:
+    line = plain(rating_line(translator("en"), ("Ayu", "🤖 Rio"),
+                             MatchRatings((9, None), (("Sergei", -7),))))
+    assert line == ("Rating change on this group's scoreboard: Ayu +9 · Sergei (left the match) "
+                    "-7.")
