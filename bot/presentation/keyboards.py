@@ -74,11 +74,14 @@ def add_to_group(t: Translator, bot_username: str) -> InlineKeyboardMarkup:
 
 
 def _computer_rows(t: Translator, gid: int) -> list[list[InlineKeyboardButton]]:
-    """One button per computer level, two to a row, then the one that takes one off."""
+    """One button per computer level, two to a row, then the one that takes one off, on a
+    row of its own: it says what it does in words (a bare "🤖 ✕" told nobody), and a third
+    button beside two levels would cut them."""
     buttons = [_button(t(LEVEL_BUTTONS[level]), AddComputer(gid, level))
                for level in COMPUTER_LEVELS]
     rows = [buttons[i : i + LEVELS_PER_ROW] for i in range(0, len(buttons), LEVELS_PER_ROW)]
-    rows[-1].append(_button(t("🤖 ✕"), LobbyTap(gid, LobbyAction.REMOVE_COMPUTER)))
+    rows.append([_button(t("🤖 ✕ Remove a computer player"),
+                         LobbyTap(gid, LobbyAction.REMOVE_COMPUTER))])
     return rows
 
 
