@@ -360,3 +360,15 @@ def test_a_hand_blocked_after_draws_says_nothing_was_left_to_draw_not_after_a_ti
         assert line == t("Blocked: nothing left to draw, and nobody can lay a tile.")
         assert "1-6" not in line and (language == "en" or line != T(
             "Blocked: nothing left to draw, and nobody can lay a tile."))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_table_picture_calls_the_stock_what_the_texts_call_it(language: str) -> None:
+    """Indonesian (tester): the picture said "sisa" (what is left) where every text says
+    "Tumpukan", the boneyard's name; the picture's word is the texts' word in every
+    language (its stem: Russian declines "базар" to "в базаре")."""
+    t = translator(language)
+    word = labels_for(language).stock.lower()
+    for said in (t.plural("Stock: {count} tile.", "Stock: {count} tiles.", 5),
+                 t("The stock is empty.")):
+        assert word[:4] in said.lower(), (word, said)
