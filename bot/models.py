@@ -121,6 +121,9 @@ class Messages:
     # How many moves of hand ``table_hand`` the table's caption showed when last sent: the
     # next caption tells every move since (several may be committed between two edits).
     table_moves: int | None = None
+    # The bot was removed from the group (my_chat_member): the game stopped for that, which
+    # its players' private messages say, the group being closed to the bot.
+    bot_removed: bool = False
 
     def to_json(self) -> str:
         return dumps(
@@ -135,6 +138,7 @@ class Messages:
                 "topic_gone": self.topic_gone,
                 "questions": self.questions,
                 "table_moves": self.table_moves,
+                "bot_removed": self.bot_removed,
             }
         )
 
@@ -152,6 +156,7 @@ class Messages:
             bool(data.get("topic_gone", False)),
             [int(m) for m in data.get("questions", [])],
             data.get("table_moves"),
+            bool(data.get("bot_removed", False)),
         )
 
 

@@ -3,7 +3,9 @@ outlined, the others dimmed, each named as its button is ("3-5"), in the order o
 hand, which is the buttons' order too (never re-sorted here). A hand of more than
 :data:`PER_ROW` tiles (a Muggins or French hand after long draws, Kolbasa after taking a ribbon)
 wraps into rows of equal length, read left to right and top to bottom as the buttons are: in
-one row its tiles and labels would be a third of their size on a phone."""
+one row its tiles and labels would be a third of their size on a phone. While the player
+picks how a tapped tile goes (an end, along or across, a ribbon), that tile alone is raised
+(``chosen``): the picture shows which one is being placed."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from functools import partial
 
 from PIL import Image, ImageDraw
 
-from engine import PlayerView
+from engine import PlayerView, Tile
 
 from .backdrop import HEADER, MARGIN, backdrop
 from .board import end_colours, end_mark, mark_width
@@ -38,8 +40,11 @@ ROW_GAP = 22  # from a row's labels to the next row's raised tiles
 DEAD_WORD_MOST = 220  # the word before the dead tiles, at most
 
 
-def _looks(view: PlayerView) -> list[Look]:
-    """Raised and outlined: playable now. Dimmed: held but not playable on this turn."""
+def _looks(view: PlayerView, chosen: Tile | None = None) -> list[Look]:
+    """Raised and outlined: playable now, or the tile ``chosen`` alone while its player
+    picks how it goes. Dimmed: held but not playable on this turn (or not the one chosen)."""
+    if chosen is not None:
+        return [Look.HIGHLIGHT if tile == chosen else Look.DIM for tile in view.hand]
     if not view.my_turn or view.must_discard():
         return [Look.PLAIN] * len(view.hand)
     playable = view.playable()
@@ -154,7 +159,8 @@ def _size(view: PlayerView, labels: TableLabels) -> tuple[int, int]:
                    + LABEL_SIZE + 30 + MARGIN)
 
 
-def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: TableLabels) -> None:
+def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: TableLabels,
+             chosen: Tile | None = None) -> None:
     """Lay everything but the backdrop on ``canvas`` (of :func:`_size`)."""
     side, dead_side, _, width = _sizes(view, labels)
     rows = _rows(len(view.hand))
@@ -163,7 +169,7 @@ def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: Tabl
     draw = ImageDraw.Draw(canvas)
     _header(canvas, draw, view, palette, labels)
     _status(canvas, draw, view, palette, labels)
-    looks = _looks(view)
+    looks = _looks(view, chosen)
     x = top = 0.0
     for row in range(rows):
         tiles = view.hand[row * per_row:(row + 1) * per_row]
@@ -190,25 +196,29 @@ def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: Tabl
             x += dead_side + GAP // 2
 
 
-def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels) -> Image.Image:
+def draw_hand(view: PlayerView, palette: Theme, labels: TableLabels,
+              chosen: Tile | None = None) -> Image.Image:
     """The player's tiles as a Pillow image (see :func:`render_hand`)."""
     canvas = backdrop(palette.name, *_size(view, labels)).copy()
-    _compose(canvas, view, palette, labels)
+    _compose(canvas, view, palette, labels, chosen)
     return canvas
 
 
 def hand_picture(view: PlayerView, *, theme: str = "classic", labels: TableLabels | None = None,
-                 since: Frame | None = None) -> tuple[bytes, Frame]:
+                 since: Frame | None = None, chosen: Tile | None = None
+                 ) -> tuple[bytes, Frame]:
     """The hand's PNG bytes (the same as :func:`render_hand`'s) and its
     :class:`~renderers.frames.Frame`, drawn only where the picture differs from ``since``,
     the frame of the same player's previous hand picture (a picture of another size is
     simply drawn whole)."""
     palette, words = find_theme(theme), labels or ENGLISH
     return framed(palette, *_size(view, words),
-                  partial(_compose, view=view, palette=palette, labels=words), since)
+                  partial(_compose, view=view, palette=palette, labels=words, chosen=chosen),
+                  since)
 
 
 def render_hand(view: PlayerView, *, theme: str = "classic",
-                labels: TableLabels | None = None) -> bytes:
-    """The player's hand as PNG bytes, the tiles they may play now standing out."""
-    return hand_picture(view, theme=theme, labels=labels)[0]
+                labels: TableLabels | None = None, chosen: Tile | None = None) -> bytes:
+    """The player's hand as PNG bytes, the tiles they may play now standing out, or only
+    ``chosen``, a tile of the hand its player is placing (see :func:`_looks`)."""
+    return hand_picture(view, theme=theme, labels=labels, chosen=chosen)[0]

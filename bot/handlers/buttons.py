@@ -404,7 +404,7 @@ async def _show_choice(
     tap: TileTap | BackToHand,
 ) -> None:
     """The second tap's question (which end; put this tile face down?), or back to the tiles;
-    the caption says which tile is being placed."""
+    the caption says which tile is being placed, the picture raises it alone."""
     choosing: Tile | None = None
     if isinstance(tap, TileTap) and tap.intent is TileIntent.ASK_DISCARD:
         if not any(type(a) is Discard and a.tile is tap.tile for a in view.legal):
@@ -424,9 +424,8 @@ async def _show_choice(
     # Answered before the edit: in a private chat's busy second the edit may wait for its
     # budget, and the spinner must not wait with it (the question shows when it comes).
     await answer_early(query)
-    caption = rt.choice_caption(game, view, t, choosing)
     with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
-        await edit_tapped(query, caption=caption, markup=markup)
+        await rt.show_choice(game, view, t, choosing, markup)
 
 
 # family (bot.presentation.callbacks.PATTERNS) -> its route; the kinds of button each family

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from telegram import InlineKeyboardMarkup
 from telegram.ext import ContextTypes
 
 from engine import PlayerView, Tile
@@ -111,10 +112,11 @@ class Runtime:
         """Whether a send to ``place`` is in flight now."""
         return self.publisher.messenger.in_flight(game_id, place)
 
-    def choice_caption(self, game: Game, view: PlayerView, t: Translator,
-                       choosing: Tile | None) -> str:
-        """The hand's caption while its player chooses how ``choosing`` goes on."""
-        return self.publisher.hands.choice_caption(game, view, t, choosing)
+    async def show_choice(self, game: Game, view: PlayerView, t: Translator,
+                          choosing: Tile | None, markup: InlineKeyboardMarkup) -> None:
+        """The hand message while its player chooses how ``choosing`` goes on (None: back
+        at their tiles), its caption, picture and ``markup``."""
+        await self.publisher.hands.show_choice(game, view, t, choosing, markup)
 
 
 def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:

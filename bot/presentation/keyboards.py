@@ -74,11 +74,14 @@ def add_to_group(t: Translator, bot_username: str) -> InlineKeyboardMarkup:
 
 
 def _computer_rows(t: Translator, gid: int) -> list[list[InlineKeyboardButton]]:
-    """One button per computer level, two to a row, then the one that takes one off."""
+    """One button per computer level, two to a row, then the one that takes one off, on a
+    row of its own: it says what it does in words (a bare "🤖 ✕" told nobody), and a third
+    button beside two levels would cut them."""
     buttons = [_button(t(LEVEL_BUTTONS[level]), AddComputer(gid, level))
                for level in COMPUTER_LEVELS]
     rows = [buttons[i : i + LEVELS_PER_ROW] for i in range(0, len(buttons), LEVELS_PER_ROW)]
-    rows[-1].append(_button(t("🤖 ✕"), LobbyTap(gid, LobbyAction.REMOVE_COMPUTER)))
+    rows.append([_button(t("🤖 ✕ Remove a computer player"),
+                         LobbyTap(gid, LobbyAction.REMOVE_COMPUTER))])
     return rows
 
 
@@ -181,17 +184,15 @@ def lays_of(view: PlayerView, tile: Tile) -> tuple[Play | Cut, ...]:
 
 
 END_MARKS = {End.LEFT: "◀", End.RIGHT: "▶", End.UP: "▲", End.DOWN: "▼"}
-# A plain line's two ends, side by side on one row, each with its number
-LINE_ENDS = {End.LEFT: N_("◀ left ({number})"), End.RIGHT: N_("right ({number}) ▶")}
 
 
 def lay_choice(
     t: Translator, game: Game, view: PlayerView, move_no: int, tile: Tile
 ) -> InlineKeyboardMarkup:
-    """The second tap: one button per legal lay of ``tile``, then Back. A plain line's two
-    ends stand side by side; elsewhere each end and way has its row (the end named as on the
-    picture, with its number, along or across where both may be, and what it would score),
-    and each ribbon a cut may give away."""
+    """The second tap: one button per legal lay of ``tile``, then Back. Each end is named as
+    on the picture, with its number ("◀ left 5"), along or across where both may be, and what
+    it would score; a plain line's two ends stand side by side, elsewhere each end and way
+    has its row, and each ribbon a cut may give away."""
     gid = game.game_id
     layout = view.table.layout
     numbers = {end.end: "/".join(map(str, end.numbers)) for end in layout.ends}
@@ -208,10 +209,7 @@ def lay_choice(
                 if action.give is End.LEFT else \
                 t.plural("✂ give right ribbon: {count} tile",
                          "✂ give right ribbon: {count} tiles", count)
-        elif layout.plain:
-            assert type(action) is Play and action.end is not None
-            text = t(LINE_ENDS[action.end], number=numbers[action.end])
-        else:
+        else:  # a plain line's two ends are named as every other layout's ("◀ left 5")
             assert type(action) is Play and action.end is not None
             text = f"{END_MARKS[action.end]} {t(END_WORDS[action.end])} {numbers[action.end]}"
             if action.cross is not None and len(view.ways_for(tile, action.end)) > 1:

@@ -13,7 +13,7 @@ from functools import cache, partial
 from typing import Any
 
 import renderers
-from engine import PlayerView, TableView, hand_tables
+from engine import PlayerView, TableView, Tile, hand_tables
 from renderers.canvas import ROBOT
 from renderers.frames import Frame
 from renderers.hand import hand_picture
@@ -175,19 +175,21 @@ class PictureMaker:
         finally:
             _HANDS_OF.reset(token)
 
-    def hand_drawing(self, view: PlayerView, language: str) -> Drawing:
-        """The player's tiles in the order of their buttons; within :meth:`hands_of` a game,
-        drawn from the last picture of the same seat's hand in that game (after a move, the
-        header's and the bottom's rows are often the same)."""
+    def hand_drawing(self, view: PlayerView, language: str, chosen: Tile | None = None
+                     ) -> Drawing:
+        """The player's tiles in the order of their buttons (``chosen``: the one they are
+        placing, singled out); within :meth:`hands_of` a game, drawn from the last picture
+        of the same seat's hand in that game (after a move, the header's and the bottom's
+        rows are often the same)."""
         ordered = replace(view, hand=hand_order(view.hand))
         labels = labels_for(language)
         game_id = _HANDS_OF.get()
         if game_id is None:
             return self._timed("hand", partial(renderers.render_hand, ordered, theme=self.theme,
-                                               labels=labels))
+                                               labels=labels, chosen=chosen))
         return self._timed("hand", partial(
             self._from_last, ("hand", game_id, view.seat),
-            partial(hand_picture, ordered, theme=self.theme, labels=labels)))
+            partial(hand_picture, ordered, theme=self.theme, labels=labels, chosen=chosen)))
 
     def _timed(self, kind: str, drawing: Drawing) -> Drawing:
         """``drawing``, telling :attr:`on_drawn` how long it took."""

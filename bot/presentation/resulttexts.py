@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import (
+    ActionKind,
     DecidedBy,
     HandEnded,
     HandEndReason,
@@ -72,7 +73,7 @@ def penalty_rule(t: Translator, target: int) -> str:
 
 def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
     """How the viewed hand ended, naming the tile: "Budi went out with 3-4", "Blocked after
-    Þóra's 0-6"."""
+    Þóra's 0-6", or when draws followed the last tile, that nothing was left to draw."""
     ended = view.result
     assert ended is not None
     last = len(view.history) - 1
@@ -86,6 +87,10 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
     if not plays:
         return t("Blocked: nobody can lay a tile.")
     index = plays[-1]
+    if any(move.kind is ActionKind.DRAW for move in view.history[index + 1:]):
+        # Draws came after the last tile (Matador, Muggins…): that tile did not block the
+        # hand, the stock running out did (or in Bergen, reaching the two never drawn).
+        return t("Blocked: nothing left to draw, and nobody can lay a tile.")
     return t("Blocked after {name}'s {tile}: nobody can lay a tile.",
              name=named(mover(game, view, index)), tile=str(view.history[index].tile))
 
@@ -271,6 +276,8 @@ def game_end_line(t: Translator, game: Game) -> str:
             return t("The match is over: it is a draw.")
         return t("The match is over: 🏆 {names} won it.", names=" & ".join(
             named(game.players[s].name) for s in match.sides[winner]))
+    if game.status is Status.STOPPED and game.messages.bot_removed:
+        return t("The game was stopped: I was removed from the group.")
     if game.status is Status.STOPPED:
         return t("The game was stopped: nobody wins it.")
     return t("The game is over.")

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 
+from telegram import InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
@@ -131,11 +132,25 @@ class HandSync:
         return Draft(f"{shown}:E", caption, None,
                      drawing=self.pictures.hand_drawing(view, t.language))
 
-    def choice_caption(self, game: Game, view: PlayerView, t: Translator,
-                       choosing: Tile | None) -> str:
-        """The hand message's caption while its player picks an end (or confirms a dead tile)
-        for ``choosing``, or back at their tiles."""
-        return captions.hand_caption(t, game, view, choosing, self._table_link(t, game))
+    async def show_choice(self, game: Game, view: PlayerView, t: Translator,
+                          choosing: Tile | None, markup: InlineKeyboardMarkup) -> None:
+        """Edit the seat's hand message while its player picks an end (or confirms a dead
+        tile) for ``choosing``, or back at their tiles: the caption says which tile, the
+        picture raises it alone (or every playable tile again). Its stored key keeps what
+        the turn shows (no sync sends it again) with the digest of the picture now shown, so
+        that the next edit knows whether the picture must change."""
+        current = game.messages.hands.get(view.seat)
+        if current is None:
+            return
+        caption = captions.hand_caption(t, game, view, choosing, self._table_link(t, game))
+        with self.pictures.hands_of(game.game_id):
+            drawing = self.pictures.hand_drawing(view, t.language, choosing)
+        draft = await self.messenger.drawn(
+            Draft(key_of(current.key) or "", caption, markup, drawing=drawing), Urgency.HAND)
+        if await self.messenger.edit(game.players[view.seat].user_id, current.message_id,
+                                     draft, current.key) and draft.stored != current.key:
+            game.messages.hands[view.seat] = HandMessage(current.message_id, draft.stored)
+            await self.service.save_messages(game)
 
     async def _farewells(self, game: Game) -> None:
         """A player whose seat a computer took is told so, in place of their last hand (whose

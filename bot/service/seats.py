@@ -37,7 +37,9 @@ class Seats(Play):
         await self._set_status(game, Status.STOPPED, self.composer.stopped(game, by))
 
     async def abandon(self, game: Game) -> None:
-        """The bot can no longer reach the group: no result, and nothing left to send."""
+        """The bot was removed from the group: no result, and nothing left to send there;
+        the players' private messages say why (the flag is saved with the status)."""
+        game.messages.bot_removed = True
         await self._set_status(game, Status.STOPPED, drop_outbox=True)
 
     async def quit(self, game: Game, user_id: int, asked_seat: int | None = None) -> Player:

@@ -59,6 +59,13 @@ async def test_a_bot_removed_from_the_group_ends_its_game(
         await asyncio.wait_for(runtime.publisher.idle(), 5)
     assert not [r for r in caplog.records
                 if r.name == "bot.publishing.publisher" and r.levelno >= logging.ERROR]
+    # Each player's private message says why it stopped (tester: "The game was stopped"
+    # alone left them guessing, the group they would look in being closed to the bot).
+    for user in group.users[:4]:
+        last = [m for m in group.server.bot_messages(user.private_chat)
+                if m.photo and not m.deleted][-1]
+        assert (last.caption or "").endswith(
+            "The game was stopped: I was removed from the group."), last.caption
 
 
 async def question(group: Group, answer: str) -> StoredMessage:

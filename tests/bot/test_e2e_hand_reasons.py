@@ -74,7 +74,7 @@ async def test_a_blocked_bergen_hand_won_by_the_lowest_double_says_so(
         await Table(group.server, table.players, Script(dealt)).play_until(
             lambda: bool(group.hand_results()))
     result = group.hand_results()[0].splitlines()
-    assert result[1].startswith("Blocked after")
+    assert result[1].startswith("Blocked")
     reason = result.index("Everyone holds a double: Budi's 0-0 is the lowest.")
     assert result[reason + 1].startswith("Budi wins the blocked hand")
     # Budi's knock ended the hand: the group's result tells it; his own turn message tells a

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 
 from bot_kit import Group, plain
 
 from bot.models import Status
+from bot.presentation.keyboards import hand_order
+from bot.presentation.pictures import labels_for
+from engine import Tile, player_view
 from fakeapi import StoredMessage
 from fakeapi.players import Table, active_hand, live_buttons
+from renderers import render_hand
 
 
 def current_hand(group: Group, seat: int) -> StoredMessage:
@@ -62,17 +67,27 @@ async def test_choosing_an_end_says_which_tile_and_back_restores_the_tiles(group
                 break
             await table.play_one()
         tile = ask.text.removeprefix("✅ ")
+        turn_picture = message.photo_bytes
         record = user.press(message, ask.text)
         await group.server.wait_for(lambda: record.answered)
         assert record.answer_text is None
         # The tap is answered before the question's edit: the question shows when it comes.
         await group.server.wait_for(lambda: "↩ Back" in message.button_texts)
         assert f"Where does {tile} go? Tap an end." in (message.caption or "")
+        # The picture shows which tile goes: it alone is raised (tester: every playable
+        # tile stayed raised), in the same message.
+        game = group.game()
+        seat, low, high = group.users.index(user), *map(int, tile.split("-"))
+        view = player_view(game.match, seat)  # type: ignore[arg-type]
+        ordered = replace(view, hand=hand_order(view.hand))
+        assert message.photo_bytes == render_hand(ordered, labels=labels_for("en"),
+                                                  chosen=Tile(low, high)) != turn_picture
         back = user.press(message, "↩ Back")
         await group.server.wait_for(lambda: back.answered)
         await group.server.wait_for(lambda: "↩ Back" not in message.button_texts)
         assert "Your turn: tap a marked tile to lay it." in (message.caption or "")
         assert ask.text in message.button_texts
+        assert message.photo_bytes == turn_picture  # every playable tile raised again
 
 
 async def test_a_dead_tile_is_confirmed_once_and_can_be_taken_back(group: Group) -> None:

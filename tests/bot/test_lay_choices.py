@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot_kit import plain
 
-from bot.i18n import translator
+from bot.i18n import LANGUAGES, translator
 from bot.models import Game, Messages, Player, Status
 from bot.presentation import captions, keyboards
 from bot.presentation.callbacks import Lay, TileIntent, TileTap, Way, decode
@@ -141,3 +141,31 @@ def test_kolbasas_tiles_are_told_as_a_base_and_two_ribbons() -> None:
     caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 0)))
     assert "Base 1-1 · left ribbon: 1-3 3-4 · right ribbon: 1-4." in caption
     assert "Line:" not in caption
+
+
+
+def test_a_plain_lines_ends_read_as_every_other_games_in_every_language() -> None:
+    """Gaple, gaple-dead and pair had "◀ влево (5)" and "Концы: 5 и 2" where the six other
+    games say "◀ слева 5" and "Открытые концы: …" (tester): one style, the ends' own words."""
+    hands = tiles("6-6 0-1 0-3 1-1 1-3 4-4 0-0"), tiles("5-6 2-2 2-3 3-4 3-5 0-2 0-4"), \
+        tiles("2-6 0-5 0-6 1-2 1-4 1-5 1-6"), tiles("2-5 2-4 3-3 3-6 4-5 4-6 5-5")
+    line = Match("gaple", 4)  # played by four
+    line.start_hand(Deal(hands, (), 0, None, ()))
+    line.apply(0, Play(Tile(6, 6)))
+    line.apply(1, Play(Tile(5, 6), End.LEFT))
+    line.apply(2, Play(Tile(2, 6), End.RIGHT))  # ends: left 5, right 2
+    muggins = started("muggins", "5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
+    muggins.apply(0, Play(Tile(5, 5)))
+    for language in LANGUAGES:
+        t = translator(language)
+        plain_line = keyboards.lay_choice(t, game_of(line), player_view(line, 3), 5,
+                                          tiles("2-5")[0]).inline_keyboard
+        named = keyboards.lay_choice(t, game_of(muggins), player_view(muggins, 1), 5,
+                                     tiles("0-5")[0]).inline_keyboard
+        assert len(plain_line[0]) == 2  # side by side, as before
+        left, right = (button.text for button in plain_line[0])
+        assert left == named[0][0].text.split(" +")[0], (left, named)
+        assert right == named[1][0].text.split(" +")[0].replace("5", "2"), (right, named)
+        plain_ends = captions.ends_line(t, table_view(line).layout)
+        named_ends = captions.ends_line(t, table_view(muggins).layout)
+        assert plain_ends.split(":")[0] == named_ends.split(":")[0], (plain_ends, named_ends)

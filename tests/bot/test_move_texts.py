@@ -341,3 +341,34 @@ def test_a_long_list_of_points_of_play_takes_a_line_per_seat() -> None:
             scored = next(line for line in lines if line.startswith("Scored during"))
             assert len(scored) <= resulttexts.GLANCE
     assert split  # the long lists were split
+
+
+def test_a_hand_blocked_after_draws_says_nothing_was_left_to_draw_not_after_a_tile() -> None:
+    """Matador (tester): draws after the last tile laid; "Blocked after Ann's 1-6" read as if
+    that tile had blocked the hand. In every language the line says what ended it."""
+    match = started("matador", "1-6 0-1 0-3 0-4 1-1 1-3", "2-2 2-3 3-3 2-4 4-4 5-5")
+    match.apply(0, Play(Tile(1, 6)))
+    blocked = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (9, 30), (30, 0), (30, 0), 0)
+    after_tile = replace(table_view(match), result=blocked)
+    assert plain(resulttexts.hand_end_line(T, game_of(match), after_tile)) == \
+        "Blocked after Ann's 1-6: nobody can lay a tile."
+    match.apply(1, DRAW)
+    view = replace(table_view(match), result=blocked)
+    for language in LANGUAGES:
+        t = translator(language)
+        line = resulttexts.hand_end_line(t, game_of(match), view)
+        assert line == t("Blocked: nothing left to draw, and nobody can lay a tile.")
+        assert "1-6" not in line and (language == "en" or line != T(
+            "Blocked: nothing left to draw, and nobody can lay a tile."))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_table_picture_calls_the_stock_what_the_texts_call_it(language: str) -> None:
+    """Indonesian (tester): the picture said "sisa" (what is left) where every text says
+    "Tumpukan", the boneyard's name; the picture's word is the texts' word in every
+    language (its stem: Russian declines "базар" to "в базаре")."""
+    t = translator(language)
+    word = labels_for(language).stock.lower()
+    for said in (t.plural("Stock: {count} tile.", "Stock: {count} tiles.", 5),
+                 t("The stock is empty.")):
+        assert word[:4] in said.lower(), (word, said)

@@ -203,3 +203,21 @@ def test_the_word_before_the_dead_tiles_is_whole_in_every_language(
     labels = labels_for(language, "gaple-dead")
     draw_hand(view, find_theme("classic"), labels)
     assert labels.dead in drawn_text
+
+
+def test_the_tile_being_placed_is_the_only_one_singled_out(
+    laid: list[tuple[Tile, float, Look]],
+) -> None:
+    """After the first tap, while the player picks an end (tester): every playable tile
+    still raised did not show which one goes; the chosen tile alone stands out."""
+    view = _turn("pair", has_choice)
+    playable = [tile for tile in view.hand if tile in view.playable()]
+    assert len(playable) > 1
+    chosen = playable[-1]
+    draw_hand(view, find_theme("classic"), ENGLISH, chosen=chosen)
+    assert [tile for tile, _, _ in laid] == list(view.hand)
+    for tile, _, look in laid:
+        assert look is (Look.HIGHLIGHT if tile is chosen else Look.DIM), tile
+    top = next(top for tile, top, _ in laid if tile is chosen)
+    assert all(top < other for tile, other, _ in laid if tile is not chosen)  # raised
+    assert render_hand(view, chosen=chosen) != render_hand(view)

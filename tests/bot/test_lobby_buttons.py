@@ -1,0 +1,27 @@
+"""The lobby's buttons, read on a phone: what each says it does."""
+
+from __future__ import annotations
+
+import re
+
+from bot.i18n import LANGUAGES, translator
+from bot.models import Game, Messages, Player, Status
+from bot.presentation import keyboards
+from bot.presentation.callbacks import LobbyAction, LobbyTap, decode
+
+
+def test_the_button_that_takes_a_computer_off_says_so_in_words_on_its_own_row() -> None:
+    """'🤖 ✕' (tester) told nobody what it did: it names the act, in every language, on a
+    row of its own, the phone's whole width, where its words are never cut."""
+    game = Game(1, -100, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ann")], None, 5, "en",
+                Messages())
+    for language in LANGUAGES:
+        markup = keyboards.lobby(translator(language), game, "domino_bot")
+        rows = [[(b.text, decode(b.callback_data) if b.callback_data else None) for b in row]
+                for row in markup.inline_keyboard]
+        removing = [row for row in rows
+                    if any(tap == LobbyTap(1, LobbyAction.REMOVE_COMPUTER) for _, tap in row)]
+        assert len(removing) == 1 and len(removing[0]) == 1, rows
+        label = removing[0][0][0]
+        assert label.startswith("🤖") and len(label) <= 30, label
+        assert len(re.findall(r"\w+", label)) >= 2, label  # words, not a bare mark
