@@ -9,6 +9,7 @@ picks how a tapped tile goes (an end, along or across, a ribbon), that tile alon
 
 from __future__ import annotations
 
+import math
 from functools import partial
 
 from PIL import Image, ImageDraw
@@ -38,6 +39,7 @@ MIN_WIDTH, MAX_WIDTH = 900, 1280
 PER_ROW = 8
 ROW_GAP = 22  # from a row's labels to the next row's raised tiles
 DEAD_WORD_MOST = 220  # the word before the dead tiles, at most
+LABEL_APART = 12  # the least room between two tiles' labels
 
 
 def _looks(view: PlayerView, chosen: Tile | None = None) -> list[Look]:
@@ -69,6 +71,14 @@ def _dead_width(view: PlayerView, dead_side: int, labels: TableLabels) -> float:
     return len(view.dead) * (dead_side + GAP // 2) + GAP + 10 + _dead_word(labels)
 
 
+def _gap(view: PlayerView, side: int) -> int:
+    """From one tile to the next in a row: :data:`GAP`, or more where the labels under them
+    are wider than a tile (double-twelve tiles like 11-11 beside tiles made smaller for the
+    dead ones), so that a label never runs into its neighbour's."""
+    widest = max((width_of(str(tile), LABEL_SIZE, True) for tile in view.hand), default=0.0)
+    return max(GAP, math.ceil(widest + LABEL_APART - side))
+
+
 def _sizes(view: PlayerView, labels: TableLabels) -> tuple[int, int, int, int]:
     """(tile side, dead tile side, content width, canvas width): the widest row's tiles, and
     the dead tiles beside the last row; tiles shrink only when that is too wide for the
@@ -79,8 +89,9 @@ def _sizes(view: PlayerView, labels: TableLabels) -> tuple[int, int, int, int]:
     last = len(view.hand) - per_row * (rows - 1)
     while True:
         dead = _dead_width(view, dead_side, labels)
-        content = round(max(per_row * (side + GAP) - GAP,
-                            max(last * (side + GAP) - GAP, 0) + dead))
+        pitch = side + _gap(view, side)
+        content = round(max(per_row * pitch - pitch + side,
+                            max(last * pitch - pitch + side, 0) + dead))
         if content + 2 * (MARGIN + EDGE) <= MAX_WIDTH or side <= 32:
             width = max(MIN_WIDTH, min(MAX_WIDTH, content + 2 * (MARGIN + EDGE)))
             return side, dead_side, content, width
@@ -170,11 +181,12 @@ def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: Tabl
     _header(canvas, draw, view, palette, labels)
     _status(canvas, draw, view, palette, labels)
     looks = _looks(view, chosen)
+    gap = _gap(view, side)
     x = top = 0.0
     for row in range(rows):
         tiles = view.hand[row * per_row:(row + 1) * per_row]
         top = HEADER + STATUS_H + RAISE + row * pitch
-        row_width = max(len(tiles) * (side + GAP) - GAP, 0.0)
+        row_width = max(len(tiles) * (side + gap) - gap, 0.0)
         if row == rows - 1:
             row_width += _dead_width(view, dead_side, labels)
         x = (width - row_width) / 2
@@ -185,7 +197,7 @@ def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: Tabl
             colour = palette.muted if look is Look.DIM else palette.text
             text(draw, (x + side / 2, label_y), str(tile), LABEL_SIZE, colour,
                  bold=look is Look.HIGHLIGHT, anchor="ma")
-            x += side + GAP
+            x += side + gap
     if view.dead:  # beside the last row
         x += GAP
         dead_top = top + 2 * side - 2 * dead_side

@@ -13,7 +13,7 @@ from PIL import Image
 from engine import Match, PlayerView, Tile, player_view
 from goldens.positions import drawn_hand, first_position, has_choice, played
 from renderers import render_hand
-from renderers.canvas import face_up
+from renderers.canvas import face_up, text, width_of
 from renderers.hand import draw_hand
 from renderers.labels import ENGLISH
 from renderers.sprites import Look
@@ -221,3 +221,25 @@ def test_the_tile_being_placed_is_the_only_one_singled_out(
     top = next(top for tile, top, _ in laid if tile is chosen)
     assert all(top < other for tile, other, _ in laid if tile is not chosen)  # raised
     assert render_hand(view, chosen=chosen) != render_hand(view)
+
+
+def test_two_digit_labels_never_run_into_each_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Double-twelve tiles (11-11 beside 9-10), with dead tiles beside the row making the
+    tiles smaller: each label stays clear of its neighbour's (a sample read '9-1011-11')."""
+    view = _turn("gaple-dead", has_choice, {"set": 12})
+    hand = (Tile(9, 10), Tile(11, 11), Tile(10, 12), Tile(12, 12), Tile(8, 11), Tile(7, 12))
+    dead = (Tile(0, 9), Tile(1, 10), Tile(2, 11), Tile(3, 12))
+    labels: list[tuple[float, float]] = []  # (left, right) of each hand label, in order
+
+    def spying(draw: Any, xy: tuple[float, float], words: str, size: int, colour: Any, *,
+               bold: bool = False, anchor: str = "la", max_width: float | None = None) -> float:
+        width = width_of(words, size, bold)
+        if words in {str(tile) for tile in hand} and anchor == "ma":
+            labels.append((xy[0] - width / 2, xy[0] + width / 2))
+        return text(draw, xy, words, size, colour, bold=bold, anchor=anchor,
+                    max_width=max_width)
+    monkeypatch.setattr("renderers.hand.text", spying)
+    picture = draw_hand(replace(view, hand=hand, dead=dead), find_theme("classic"), ENGLISH)
+    assert len(labels) == len(hand) and picture.width <= 1280
+    for (_, right), (left, _) in zip(labels, labels[1:], strict=False):
+        assert left - right >= 8, labels
