@@ -127,6 +127,10 @@ class Publisher:
                 log.exception("reading game %s for its sync failed", game_id)
             await self._run(key)
         finally:
+            # Whatever ended the syncs (an error nothing caught too), the channel is free
+            # again: a key left behind would hold every later request and keep idle() waiting.
+            if self._tasks.get(key) is asyncio.current_task():
+                del self._tasks[key]
             self._let_go(game_id)  # no await since _run's last check: no request is lost
 
     def _let_go(self, game_id: int) -> None:
@@ -174,7 +178,11 @@ class Publisher:
                     # private, its players are told once, and the next sync (the next move,
                     # or the right given back) sends what waits (the outbox keeps it).
                     log.info("%s sync of game %s refused: %s", channel, game_id, refused)
-                    await self._tell_players_muted(game_id)
+                    try:
+                        await self._tell_players_muted(game_id)
+                    except Exception:  # (reading the group's title or the players' languages)
+                        log.exception("telling game %s's players the group is closed to the "
+                                      "bot failed", game_id)
                 except TopicGoneError as gone:
                     # Not a blip to retry: the game ends, and its last words go to General
                     # (its stop marks the game dirty again, which sends them).

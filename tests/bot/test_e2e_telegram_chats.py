@@ -5,13 +5,17 @@ Each ends with the game going on or a clear word, nothing lost, and no error log
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from bot_kit import NAMES, Group, complaints, counting_seeds, die_after_commit, lobby_button
 
 from bot.models import Status
+from bot.storage import StorageUnavailableError
 from fakeapi import FakeTelegramServer
 from fakeapi.players import Table, active_hand
 
@@ -158,6 +162,40 @@ async def test_a_bot_that_may_not_write_in_the_group_plays_on_in_private_and_cat
                     if "may not send messages" in (m.text or "")]
             assert len(told) == 1
     assert not complaints(caplog)
+
+
+async def test_a_failure_while_telling_the_players_leaves_the_group_syncing(
+        telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    """Reading the players' languages for that word fails (a database blip): the group's syncs
+    go on once the bot may write again, and a stop does not wait for a sync that is over."""
+    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi", "Sergei", "Dewi")]
+    chat = telegram.add_group("Super", members=users, admins=users[:1], supergroup=True)
+    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await runtime.publisher.idle()
+        languages = runtime.storage.user_languages
+        blips: list[object] = []
+
+        async def blip(user_ids: Iterable[int]) -> dict[int, str]:
+            if not any(frame.function == "_tell_players_muted" for frame in inspect.stack()):
+                return await languages(user_ids)  # the hands' own reads go through
+            runtime.storage.user_languages = languages  # type: ignore[method-assign]
+            blips.append(user_ids)
+            raise StorageUnavailableError("database is locked")  # once
+        runtime.storage.user_languages = blip  # type: ignore[method-assign]
+        telegram.restrict_bot(chat, may_send=False)
+        users[1].send(chat, "/table")
+        await telegram.wait_for(lambda: blips)
+        await asyncio.wait_for(runtime.publisher.idle(), 10)  # over, and not left registered
+        old = group.game().messages.table_message
+        telegram.restrict_bot(chat, may_send=True)
+        await table.play_one()  # the /table asked for comes down now
+        await telegram.wait_for(lambda: group.game().messages.table_message != old and
+                                telegram.bot_messages(chat)[-1].message_id
+                                == group.game().messages.table_message)
+        await asyncio.wait_for(runtime.publisher.idle(), 10)
 
 
 async def test_after_an_upgrade_to_a_supergroup_no_old_message_id_is_edited_in_the_new_chat(
