@@ -151,11 +151,13 @@ def _t(query: CallbackQuery) -> Translator:
 
 async def _game(rt: Runtime, game_id: int, query: CallbackQuery) -> Game:
     """The game a button names; a finished one is read back from the database. A button on
-    a group's message acts only on that group's games: a modified client can send any data
-    from any message (and message ids repeat from chat to chat)."""
+    a group's message acts only on that group's games, and one in a private chat only for
+    someone who plays (or played) in the game: a modified client can send any data from any
+    message (and message ids repeat from chat to chat)."""
     game = await rt.service.find(game_id)
     chat = query.message.chat if query.message is not None else None
-    if game is None or (is_group(chat) and chat is not None and chat.id != game.chat_id):
+    if game is None or (chat is not None and chat.id != game.chat_id and (
+            is_group(chat) or not game.played_by(query.from_user.id))):
         raise OutOfDateError()
     return game
 

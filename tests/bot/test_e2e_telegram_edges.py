@@ -14,7 +14,7 @@ from bot_kit import Group, complaints, counting_seeds, lobby_button, plain
 from bot.models import Status
 from bot.presentation.callbacks import LobbyAction, LobbyTap
 from bot.service.settings import GroupSettings
-from fakeapi import FakeTelegramServer
+from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
 from fakeapi.players import active_hand
 
 
@@ -138,6 +138,38 @@ async def test_buttons_of_another_groups_game_do_nothing_there_or_here(
         await runtime.publisher.idle()
         assert group.game().status is Status.LOBBY and len(group.game().players) == 2
         assert stranger.id not in lobby.mentioned_user_ids and here.text == shown
+    assert not complaints(caplog)
+
+
+async def answered(group: Group, user: FakeUser, count: int) -> list[StoredMessage]:
+    """The bot's messages in ``user``'s private chat once there are more than ``count``."""
+    await group.server.wait_for(lambda: len(group.server.bot_messages(user.private_chat)) > count)
+    return group.server.bot_messages(user.private_chat)
+
+
+async def test_a_lobby_button_forged_in_a_strangers_private_chat_does_nothing(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """The same from the stranger's chat with the bot, on a message whose id is the lobby's
+    (each chat numbers its own): only a game's players act on it from a private chat."""
+    stranger = group.server.add_user("Mallory", language_code="en")
+    async with group.bot() as runtime:
+        await group.open_table("gaple", 2)
+        game = group.game()
+        lobby = game.messages.lobby
+        assert lobby is not None
+        mine: list[StoredMessage] = []
+        while not mine or mine[-1].message_id < lobby:  # /help: a message and its answer
+            if mine and (lobby - mine[-1].message_id) % 2:
+                stranger.send_private("hello")  # unanswered: one id
+            stranger.send_private("/help")
+            mine = await answered(group, stranger, len(mine))
+        here = next(m for m in mine if m.message_id == lobby)
+        forged = [stranger.press_raw(here, LobbyTap(game.game_id, action).encode())
+                  for action in (LobbyAction.JOIN, LobbyAction.START, LobbyAction.CANCEL)]
+        await group.server.wait_for(lambda: all(r.answered for r in forged))
+        assert {r.answer_text for r in forged} == {"That button is out of date."}
+        await runtime.publisher.idle()
+        assert group.game().status is Status.LOBBY and len(group.game().players) == 2
     assert not complaints(caplog)
 
 
