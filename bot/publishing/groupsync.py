@@ -154,7 +154,6 @@ class GroupSync:
     async def _sync_lobby(self, game: Game, draft: Draft) -> bool:
         messages = game.messages
         lost = game.game_id in self.lost_lobbies and game.status is Status.LOBBY
-        self.lost_lobbies.discard(game.game_id)
         if not lost and messages.lobby is not None and messages.lobby_key == draft.key:
             return False
         if lost or messages.lobby is None or not await self.messenger.edit(
@@ -163,6 +162,8 @@ class GroupSync:
                 sent_id = await self.messenger.send(game.chat_id, draft.text, None, draft.markup,
                                                 game.thread_id)
                 messages.lobby = sent_id  # from now on this one's buttons act
+        if lost:  # only once posted (a failed send retries), and only what this sync saw
+            self.lost_lobbies.discard(game.game_id)
         messages.lobby_key = draft.key
         return True
 

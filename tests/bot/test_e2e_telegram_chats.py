@@ -48,6 +48,19 @@ async def test_a_lobby_an_admin_deleted_is_posted_again_at_the_next_newgame(
     assert not complaints(caplog)
 
 
+async def test_a_deleted_lobby_whose_new_post_fails_once_is_posted_at_the_retry(
+        group: Group) -> None:
+    async with group.bot() as runtime:
+        await group.open_table("pair", 2)
+        old = group.lobby()
+        group.server.delete_message(old, by=group.users[0])
+        group.server.fail_next("sendMessage", error_code=502, description="Bad Gateway",
+                               chat=group.chat)
+        runtime.message_gone(group.game(), lobby=True)  # as /newgame finds it gone
+        lobby = await group.server.wait_for(group._lobby_or_none, timeout=15)
+        assert lobby is not old and not lobby.deleted
+
+
 async def test_a_table_an_admin_deleted_comes_back_at_the_next_move_or_newgame(
         group: Group, caplog: pytest.LogCaptureFixture) -> None:
     async with group.bot() as runtime:
