@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 CLAIM_LOCK = MIGRATION_LOCK + 1
 #: Seconds between two checks that the claim's connection is still there.
 CHECK_EVERY = 2.0
+#: How long such a check may take before the connection counts as lost.
+ALIVE_WAIT = 10.0
 MAX_BACKOFF = 10.0
 _POLL = 0.25
 
@@ -47,12 +49,15 @@ class DatabaseClaim:
     """This process's part of the database: ``shared`` for a fleet worker, else the whole."""
 
     def __init__(self, engine: PostgresEngine, *, shared: bool,
-                 on_taken: Callable[[str], None], check_every: float = CHECK_EVERY) -> None:
+                 on_taken: Callable[[str], None], check_every: float = CHECK_EVERY,
+                 alive_wait: float = ALIVE_WAIT) -> None:
         self.engine = engine
         self.shared = shared
         self.on_taken = on_taken
         self.check_every = check_every
+        self.alive_wait = alive_wait
         self._conn: Any = None
+        self._pid: int | None = None  # the server's process of the session holding the lock
         self._watch: asyncio.Task[None] | None = None
 
     @property
@@ -67,12 +72,13 @@ class DatabaseClaim:
         waited = 0.0
         while not await self._try(self._conn):
             if waited >= wait:
-                holders = await self._holders(self._conn)
+                holders = await self._who(self._conn)
                 await self._close()
                 raise StorageError(f"cannot use the database {self.engine.name}: {holders} "
                                    "using it: stop that first, or set another DATABASE_URL")
             await asyncio.sleep(_POLL)
             waited += _POLL
+        self._pid = self._conn.get_server_pid()
         self._watch = asyncio.create_task(self._watching(), name="database-claim")
 
     async def release(self) -> None:
@@ -87,11 +93,14 @@ class DatabaseClaim:
     async def _try(self, conn: Any) -> bool:
         return bool(await conn.fetchval(f"SELECT {self._function}($1)", CLAIM_LOCK))
 
-    async def _holders(self, conn: Any) -> str:
+    async def _holders(self, conn: Any) -> list[Any]:
+        """The sessions holding the lock: (mode, server pid, client address) each."""
+        return list(await conn.fetch(_HOLDERS, CLAIM_LOCK >> 32, CLAIM_LOCK & 0xFFFFFFFF))
+
+    async def _who(self, conn: Any) -> str:
         """Who holds the lock, for the operator: another bot or a fleet, with the server's
         pids of their connections (``pg_stat_activity``) and where they come from."""
-        high, low = CLAIM_LOCK >> 32, CLAIM_LOCK & 0xFFFFFFFF
-        rows = await conn.fetch(_HOLDERS, high, low)
+        rows = await self._holders(conn)
         if not rows:
             return "another bot is"  # gone since: it was stopping
         where = ", ".join(f"{pid}" + (f" from {host}" if host else "")
@@ -137,25 +146,35 @@ class DatabaseClaim:
         if conn is None or conn.is_closed():
             return False
         try:
-            await asyncio.wait_for(conn.fetchval("SELECT 1"), self.check_every * 2)
+            await asyncio.wait_for(conn.fetchval("SELECT 1"), self.alive_wait)
         except Exception:
             return False
         return True
 
     async def _retake(self, conn: Any) -> bool:
         """The lock taken again on a new connection; False (and ``on_taken`` told) when
-        another bot took it while this one's connection was away."""
+        another bot took it while this one's connection was away. This bot's own old session
+        may still hold it (a network cut the server has not noticed yet, a stalled server):
+        that one is ended, and the lock waited for as for a bot that is stopping."""
         try:
-            if await self._try(conn):
-                self._conn = conn
-                log.info("holding the database %s again", self.engine.name)
-                return True
-            holders = await self._holders(conn)
+            waited = 0.0
+            while not await self._try(conn):
+                rows = await self._holders(conn)
+                old = self._pid
+                if old is not None and any(pid == old for _mode, pid, _host in rows):
+                    await conn.fetchval("SELECT pg_terminate_backend($1)", old)
+                elif waited >= STOPPING_WAIT:
+                    self.on_taken(f"lost the database {self.engine.name} while PostgreSQL was "
+                                  f"away: {await self._who(conn)} using it now: stopping")
+                    self._conn = conn  # closed by release() as the bot stops
+                    return False
+                await asyncio.sleep(_POLL)
+                waited += _POLL
         except Exception as error:  # the server went away again: the next check retries
             log.debug("database claim: %s", error)
-            self._conn = conn
+            conn.terminate()
+            self._conn = None
             return True
-        self._conn = conn
-        self.on_taken(f"lost the database {self.engine.name} while PostgreSQL was away: "
-                      f"{holders} using it now: stopping")
-        return False
+        self._conn, self._pid = conn, conn.get_server_pid()
+        log.info("holding the database %s again", self.engine.name)
+        return True

@@ -13,6 +13,7 @@ import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
@@ -130,6 +131,67 @@ async def test_a_cut_connection_takes_the_lock_again(postgres_url: str,
             await claim(postgres_url).take(wait=0)
     finally:
         await first.release()
+
+
+class Blackhole:
+    """A TCP path to PostgreSQL whose connections so far can go silent, as a network cut
+    does: nothing passes either way and neither end is told (the server keeps the session,
+    and its locks); connections made after the cut pass."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.silent: set[int] = set()  # connections cut off
+        self.made = 0
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    def cut(self) -> None:
+        self.silent |= set(range(self.made))
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        number, self.made = self.made, self.made + 1
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.port)
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            while data := await source.read(65536):
+                if number not in self.silent:
+                    sink.write(data)
+                    await sink.drain()
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer),
+                             return_exceptions=True)
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+async def test_its_own_old_session_cut_off_by_the_network_does_not_stop_it(
+        postgres_url: str) -> None:
+    """After a silent cut the server still holds the old session and its lock: the claim's
+    new connection ends that session and takes the lock again, instead of taking its own
+    old session for another bot's and stopping."""
+    parts = urlsplit(postgres_url)
+    path = Blackhole(parts.port or 5432)
+    port = await path.start()
+    via = urlunsplit(parts._replace(netloc=f"{parts.username}@127.0.0.1:{port}"))
+    told: list[str] = []
+    claim = DatabaseClaim(PostgresEngine(via), shared=False, on_taken=told.append,
+                          check_every=0.1, alive_wait=0.5)
+    await claim.take(wait=0)
+    try:
+        (old,) = await holders(postgres_url)
+        path.cut()
+        deadline = time.monotonic() + 15
+        while (pids := await holders(postgres_url)) in ([old], []) and not told:
+            assert time.monotonic() < deadline, "the lock was not taken again"
+            await asyncio.sleep(0.1)
+        assert told == [] and len(pids) == 1 and pids != [old]
+    finally:
+        await claim.release()
+        path.close()
 
 
 async def test_a_bot_that_took_it_meanwhile_stops_this_one(postgres_url: str) -> None:
