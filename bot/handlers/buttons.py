@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from typing import Any
 
-from telegram import CallbackQuery, Message, Update
+from telegram import CallbackQuery, Update
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -55,6 +55,7 @@ from .menu import setting_button
 from .replays import replay_tapped
 from .runtime import Runtime, runtime
 from .updates import (
+    accessible,
     edit_tapped,
     is_admin,
     is_group,
@@ -190,7 +191,7 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
         settings = await rt.service.group_settings(chat.id)
         t = translator(settings.language or query.from_user.language_code)
     text = lobbytexts.rules_text(t, tap.game)
-    if isinstance(query.message, Message):  # a reply stays in the picker's forum topic
+    if accessible(query.message):  # a reply stays in the picker's forum topic
         await query.message.reply_text(text, parse_mode=ParseMode.HTML)
     else:  # a picker days old: Telegram no longer says which topic it is in
         await query.get_bot().send_message(chat.id, text, parse_mode=ParseMode.HTML)
@@ -375,7 +376,7 @@ async def _current(rt: Runtime, query: CallbackQuery, game: Game, place: Place, 
     quick tap can come before the send's answer, which brings its id): the tap waits for
     that send, at most :data:`SEND_WAIT`, and compares with the current id then."""
     message = query.message
-    if not isinstance(message, Message):
+    if not accessible(message):
         return True  # an inline message, or one too old for Telegram to show: move_no decides
     current = message_at(game.messages, place)
     if current != message.message_id and (current is None or message.message_id > current):
@@ -398,7 +399,7 @@ def _lost(query: CallbackQuery, game: Game, place: Place) -> bool:
     once :func:`_current` has waited for a send in flight): message ids grow in a chat, so
     the game's record of that place is behind the chat."""
     message, current = query.message, message_at(game.messages, place)
-    return isinstance(message, Message) and (current is None or message.message_id > current)
+    return accessible(message) and (current is None or message.message_id > current)
 
 
 async def _show_choice(
@@ -420,7 +421,7 @@ async def _show_choice(
         markup = keyboards.lay_choice(t, game, view, game.move_no, tap.tile)
     else:
         markup = keyboards.hand(t, game, view, game.move_no)
-    current = query.message.reply_markup if isinstance(query.message, Message) else None
+    current = query.message.reply_markup if accessible(query.message) else None
     if current == markup:
         return  # a second tap on the same tile: nothing to change
     # Answered before the edit: in a private chat's busy second the edit may wait for its

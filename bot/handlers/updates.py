@@ -7,6 +7,7 @@ import contextlib
 import logging
 import unicodedata
 from collections.abc import Callable
+from typing import TypeGuard
 
 from telegram import (
     CallbackQuery,
@@ -44,7 +45,7 @@ def on_behalf_of(update: Update) -> Chat | None:
     shown as @GroupAnonymousBot) or a channel (@Channel_Bot); None when a person wrote it as
     themselves. Its ``from`` is then one of Telegram's stand-ins, nobody who can play."""
     message = update.effective_message
-    return message.sender_chat if isinstance(message, Message) else None
+    return message.sender_chat if accessible(message) else None
 
 
 def as_group_admin(update: Update) -> bool:
@@ -103,7 +104,7 @@ def thread_of(message: MaybeInaccessibleMessage | None) -> int | None:
     """The forum topic a group message is in: None in the General topic (whose messages
     carry no thread id) and outside forums, where ``message_thread_id`` alone may name a
     mere chain of replies: only ``is_topic_message`` makes it a topic."""
-    if isinstance(message, Message) and message.is_topic_message and message.chat.is_forum:
+    if accessible(message) and message.is_topic_message and message.chat.is_forum:
         return message.message_thread_id
     return None
 
@@ -146,9 +147,16 @@ async def open_table(
     return None
 
 
-# A tap on a message days old comes with an InaccessibleMessage (its chat and id only), on
-# which PTB's CallbackQuery.edit_message_* and delete_message shortcuts raise TypeError: the
-# tapped message is edited by its chat and id instead, which Telegram still allows.
+def accessible(message: MaybeInaccessibleMessage | None) -> TypeGuard[Message]:
+    """Whether a tapped message is there to read: a tap on a message days old carries only
+    its chat and id (Telegram's date 0), which PTB 22 gives as a ``Message`` whose
+    ``is_accessible`` is False, and other versions as an ``InaccessibleMessage``."""
+    return isinstance(message, Message) and message.is_accessible
+
+
+# A tap on a message days old comes without the message (see accessible), on which PTB's
+# CallbackQuery.edit_message_* and delete_message shortcuts may raise TypeError: the tapped
+# message is edited by its chat and id instead, which Telegram still allows.
 async def edit_tapped(query: CallbackQuery, *, text: str | None = None,
                       caption: str | None = None, markup: InlineKeyboardMarkup | None = None,
                       ) -> None:
