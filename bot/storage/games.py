@@ -24,6 +24,7 @@ from engine import (
 from ..models import Game, Messages, Outgoing, Player, SeatChange, Status, TimerState, dumps
 from .core import Connection
 from .fencing import current, fence
+from .results import leavers_of
 from .subscriptions import queue_notices
 from .tx import Tx
 
@@ -254,11 +255,13 @@ class GameRows(Connection):
             elif isinstance(event, MatchEnded):
                 await tx.execute(
                     "INSERT INTO match_results (game_id, chat_id, variant, players,"
-                    " sides, winner_side, scores, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " sides, winner_side, scores, finished_at, leavers)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     " ON CONFLICT (game_id) DO UPDATE SET chat_id=excluded.chat_id,"
                     " variant=excluded.variant, players=excluded.players, sides=excluded.sides,"
                     " winner_side=excluded.winner_side, scores=excluded.scores,"
-                    " finished_at=excluded.finished_at",
+                    " finished_at=excluded.finished_at, leavers=excluded.leavers",
                     (game.game_id, game.chat_id, game.game_name, players, dumps(sides),
-                     event.winner, dumps(event.scores), now),
+                     event.winner, dumps(event.scores), now,
+                     dumps(leavers_of(game.players, game.seat_changes))),
                 )

@@ -78,15 +78,18 @@ def leavers_of(players: Iterable[Player], changes: Iterable[SeatChange]
     return tuple(found.values())
 
 
+def _leavers(text: str) -> tuple[tuple[int, str, int], ...]:
+    return tuple((int(uid), str(name), int(seat)) for uid, name, seat in json.loads(text))
+
+
 def _match_record(row: Any) -> MatchRecord:
     players = tuple(map(Player.from_json, json.loads(row["players"])))
-    changes = json.loads(row["seat_changes"] or "[]")
     return MatchRecord(
         int(row["game_id"]), int(row["chat_id"]), str(row["variant"]),
         tuple((p.user_id, p.name) for p in players),
         tuple(tuple(int(seat) for seat in side) for side in json.loads(row["sides"])),
         row["winner_side"], tuple(int(s) for s in json.loads(row["scores"])),
-        float(row["finished_at"]), leavers_of(players, map(SeatChange.from_json, changes)),
+        float(row["finished_at"]), _leavers(row["leavers"]),
     )
 
 
@@ -131,10 +134,7 @@ class ResultRows(Connection):
     async def finished_matches(self, which: ResultFilter) -> list[MatchRecord]:
         where, params = which.where()
         rows = await self.fetch_all(
-            # who left each match is kept with its game (the row stays once it is over)
-            "SELECT m.*, g.seat_changes FROM match_results m"
-            f" LEFT JOIN games g ON g.game_id = m.game_id WHERE {where}"
-            " ORDER BY m.finished_at, m.game_id",
+            f"SELECT m.* FROM match_results m WHERE {where} ORDER BY m.finished_at, m.game_id",
             params,
         )
         return [_match_record(row) for row in rows]
@@ -154,17 +154,15 @@ class ResultRows(Connection):
         # The same SQL on both engines (their JSON functions differ): the text match narrows
         # the rows, reading the seats decides.
         rows = await self.fetch_all(
-            "SELECT m.variant, m.chat_id, m.players, g.seat_changes FROM match_results m"
-            " LEFT JOIN games g ON g.game_id = m.game_id"
-            " WHERE m.players LIKE ? OR g.seat_changes LIKE ? ORDER BY m.finished_at, m.game_id",
+            "SELECT m.variant, m.chat_id, m.players, m.leavers FROM match_results m"
+            " WHERE m.players LIKE ? OR m.leavers LIKE ? ORDER BY m.finished_at, m.game_id",
             (f"%{int(user_id)}%", f"%{int(user_id)}%"),
         )
         found = []
         for row in rows:
-            players = [Player.from_json(p) for p in json.loads(row["players"])]
-            changes = map(SeatChange.from_json, json.loads(row["seat_changes"] or "[]"))
-            sat = [p.name for p in players if p.user_id == user_id] + [
-                name for uid, name, _seat in leavers_of(players, changes) if uid == user_id]
+            sat = [str(seat[1]) for seat in json.loads(row["players"])
+                   if type(seat[0]) is int and seat[0] == user_id]
+            sat += [name for uid, name, _seat in _leavers(row["leavers"]) if uid == user_id]
             found += [SeatRecord(str(row["variant"]), int(row["chat_id"]), sat[0])] if sat else []
         return found
 

@@ -201,4 +201,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     );
     CREATE INDEX notices_user ON notices(user_id);
     """,
+    # 10: who left a match before its end (a computer took the seat), kept with its result:
+    # it counts as a match they lost ([user_id, name, seat] each; matches before: none)
+    """
+    ALTER TABLE match_results ADD COLUMN leavers TEXT NOT NULL DEFAULT '[]';
+    """,
 )

@@ -272,9 +272,9 @@ def test_leaving_a_match_is_losing_it_even_when_the_side_left_wins() -> None:
     assert leaver.rating == by_id[2].rating
 
 
-async def test_a_leaver_is_read_back_from_the_games_seat_changes(database: Path | str) -> None:
+async def test_a_leaver_is_recorded_with_the_match(database: Path | str) -> None:
     """On both engines: Eve left seat 2 of a gaple match to a computer, saved as the bot saves
-    a seat change; the match's record names her, and her /stats count it."""
+    a seat change; the match's recorded result names her, and her /stats count it."""
     store = Storage(database)
     await store.open()
     try:
