@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -241,5 +242,5 @@ def test_two_digit_labels_never_run_into_each_other(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("renderers.hand.text", spying)
     picture = draw_hand(replace(view, hand=hand, dead=dead), find_theme("classic"), ENGLISH)
     assert len(labels) == len(hand) and picture.width <= 1280
-    for (_, right), (left, _) in zip(labels, labels[1:], strict=False):
+    for (_, right), (left, _) in itertools.pairwise(labels):
         assert left - right >= 8, labels
