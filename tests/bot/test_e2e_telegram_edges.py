@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from bot_kit import Group, complaints, counting_seeds, lobby_button, plain
 
+from bot.handlers.runtime import Runtime
 from bot.models import Status
 from bot.presentation.callbacks import LobbyAction, LobbyTap
 from bot.service.settings import GroupSettings
@@ -126,19 +127,26 @@ async def test_buttons_of_another_groups_game_do_nothing_there_or_here(
     async with group.bot() as runtime:
         await group.open_table("gaple", 2)
         lobby = group.lobby()
-        game = group.game()
         stranger.send_private("/start")
         stranger.send(other, "/help")
         here = await group.server.wait_for(lambda: group.server.last_bot_message(other))
         shown = here.text
-        forged = [stranger.press_raw(here, LobbyTap(game.game_id, action).encode())
-                  for action in (LobbyAction.JOIN, LobbyAction.START, LobbyAction.CANCEL)]
-        await group.server.wait_for(lambda: all(r.answered for r in forged))
-        assert {r.answer_text for r in forged} == {"That button is out of date."}
-        await runtime.publisher.idle()
-        assert group.game().status is Status.LOBBY and len(group.game().players) == 2
+        await forged_lobby_taps(group, runtime, stranger, here)
         assert stranger.id not in lobby.mentioned_user_ids and here.text == shown
     assert not complaints(caplog)
+
+
+async def forged_lobby_taps(group: Group, runtime: Runtime, stranger: FakeUser,
+                            on: StoredMessage) -> None:
+    """The lobby's Join, Start and Cancel, forged by ``stranger`` on the message ``on``: each
+    is out of date, and the two-player lobby stays as it was."""
+    game = group.game()
+    forged = [stranger.press_raw(on, LobbyTap(game.game_id, action).encode())
+              for action in (LobbyAction.JOIN, LobbyAction.START, LobbyAction.CANCEL)]
+    await group.server.wait_for(lambda: all(r.answered for r in forged))
+    assert {r.answer_text for r in forged} == {"That button is out of date."}
+    await runtime.publisher.idle()
+    assert group.game().status is Status.LOBBY and len(group.game().players) == 2
 
 
 async def answered(group: Group, user: FakeUser, count: int) -> list[StoredMessage]:
@@ -164,12 +172,7 @@ async def test_a_lobby_button_forged_in_a_strangers_private_chat_does_nothing(
             stranger.send_private("/help")
             mine = await answered(group, stranger, len(mine))
         here = next(m for m in mine if m.message_id == lobby)
-        forged = [stranger.press_raw(here, LobbyTap(game.game_id, action).encode())
-                  for action in (LobbyAction.JOIN, LobbyAction.START, LobbyAction.CANCEL)]
-        await group.server.wait_for(lambda: all(r.answered for r in forged))
-        assert {r.answer_text for r in forged} == {"That button is out of date."}
-        await runtime.publisher.idle()
-        assert group.game().status is Status.LOBBY and len(group.game().players) == 2
+        await forged_lobby_taps(group, runtime, stranger, here)
     assert not complaints(caplog)
 
 
