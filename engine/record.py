@@ -14,7 +14,7 @@ from typing import Any
 
 from .actions import DRAW, KNOCK, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal
-from .errors import BadInputError, CorruptMatchError, DominoError
+from .errors import BadInputError, CorruptMatchError, DominoError, shown
 from .fairness import parse_seed
 from .hand import Hand
 from .match import Match, plays_on_line
@@ -58,7 +58,7 @@ def _tiles(value: object, highest: int, what: str) -> tuple[Tile, ...]:
 
 def _seat(value: object) -> int:
     if type(value) is not int:
-        raise BadInputError(f"a seat is a whole number, not {value!r}")
+        raise BadInputError(f"a seat is a whole number, not {shown(value)}")
     return value
 
 
@@ -120,10 +120,10 @@ def _check_cross_and_give(data: Mapping[str, object]) -> None:
     lay every tile along and have no cut); ``null`` is absent."""
     cross = data.get("cross")
     if cross is not None and type(cross) is not bool:
-        raise BadInputError(f"cross is true or false, not {cross!r}")
+        raise BadInputError(f"cross is true or false, not {shown(cross)}")
     give = data.get("give")
     if give is not None and (not isinstance(give, str) or give not in GIVE_NAMES):
-        raise BadInputError(f'a cut gives "left" or "right", not {give!r}')
+        raise BadInputError(f'a cut gives "left" or "right", not {shown(give)}')
 
 
 def parse_move(data: object, highest: int, words: MoveWords = BOARD_WORDS) -> Move:
@@ -155,7 +155,7 @@ def parse_move(data: object, highest: int, words: MoveWords = BOARD_WORDS) -> Mo
     end_text = data.get("end")
     ends = {end.value: end for end in words.ends}
     if end_text is not None and (not isinstance(end_text, str) or end_text not in ends):
-        raise BadInputError(f"an end is {_or(list(ends))}, not {end_text!r}")
+        raise BadInputError(f"an end is {_or(list(ends))}, not {shown(end_text)}")
     cross = data.get("cross") if words.cross else None
     end = None if end_text is None else ends[end_text]
     return Move(seat, Play(tile, end, left_half, cross))
@@ -209,12 +209,13 @@ def replay(data: object) -> Replay:
         try:
             if not match.can_deal():
                 raise BadInputError("this hand comes after an unfinished hand or the match end")
-            match.start_hand(parse_deal(hand_data, highest, game.has_stock))
+            deal = parse_deal(hand_data, highest, game.has_stock)
+            actions = hand_data.get("actions", [])  # a Mapping: parse_deal checked it
+            if not isinstance(actions, list):  # refused before the hand starts, as its deal
+                raise BadInputError("actions must be a list")
+            match.start_hand(deal)
         except BadInputError as exc:
             return Replay(match, ReplayError(h, None, exc.code, str(exc)), sides)
-        actions = hand_data.get("actions", [])
-        if not isinstance(actions, list):
-            return Replay(match, ReplayError(h, None, "bad_input", "actions must be a list"), sides)
         for a, action_data in enumerate(actions):
             try:
                 move = parse_move(action_data, highest, words)
@@ -345,7 +346,7 @@ def match_from_json(text: str | bytes) -> Match:
         raise CorruptMatchError("not a stored match")
     version = data.get("version")
     if type(version) is not int or version != VERSION:
-        raise CorruptMatchError(f"unknown stored match version {version!r}")
+        raise CorruptMatchError(f"unknown stored match version {shown(version)}")
     if data.get("digest") != _digest(data):
         raise CorruptMatchError("stored match was changed after it was saved (digest mismatch)")
     result = replay(data)
