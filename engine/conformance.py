@@ -18,8 +18,9 @@ from .record import Replay, replay
 
 
 def answer(scenario: object) -> dict[str, Any]:
-    """The verdict for one scenario, as a JSON-ready dict."""
-    result: Replay = replay(scenario)
+    """The verdict for one scenario, as a JSON-ready dict. A hand's ``seed`` (a stored
+    match's) is a key the format does not name: ignored, as they all are."""
+    result: Replay = replay(scenario, seeds=False)
     match = result.match
     hands: list[dict[str, Any]] = []
     sides = [list(side) for side in result.sides]

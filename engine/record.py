@@ -62,9 +62,10 @@ def _seat(value: object) -> int:
     return value
 
 
-def parse_deal(data: object, highest: int, has_stock: bool = False) -> Deal:
+def parse_deal(data: object, highest: int, has_stock: bool = False, seeded: bool = True) -> Deal:
     """A hand's ``deal``, ``middle`` and ``first`` as a :class:`Deal`; in a game that
-    ``has_stock``, its ``stock`` instead of a middle, and then ``first`` has no default."""
+    ``has_stock``, its ``stock`` instead of a middle, and then ``first`` has no default.
+    ``seeded``: the hand's ``seed`` too (a stored match's; no key of a scenario)."""
     if not isinstance(data, Mapping):
         raise BadInputError("a hand must be an object")
     hands = data.get("deal")
@@ -82,7 +83,7 @@ def parse_deal(data: object, highest: int, has_stock: bool = False) -> Deal:
     # refuses a seat that is not at the table (-1 stands for "not a seat").
     first = data.get("first", None if has_stock else 0)
     lot = first if type(first) is int else -1
-    seed = data.get("seed")
+    seed = data.get("seed") if seeded else None
     return Deal(dealt, middle, lot, turned_left, stock, None if seed is None else parse_seed(seed))
 
 
@@ -185,8 +186,10 @@ def move_to_dict(move: Move, lead: tuple[int, int] | None = None) -> dict[str, o
 
 
 # --- replay ------------------------------------------------------------------------------
-def replay(data: object) -> Replay:
-    """Replay a scenario (or stored match) as far as it is valid. Never raises."""
+def replay(data: object, seeds: bool = True) -> Replay:
+    """Replay a scenario (or stored match) as far as it is valid. Never raises. ``seeds``:
+    check each hand's deal against its ``seed`` (a stored match's); without, a ``seed`` is
+    one more key the scenario format does not name, and is ignored as they are."""
     if not isinstance(data, Mapping):
         return Replay(None, ReplayError(None, None, "bad_input", "a scenario is a JSON object"))
     try:
@@ -209,7 +212,7 @@ def replay(data: object) -> Replay:
         try:
             if not match.can_deal():
                 raise BadInputError("this hand comes after an unfinished hand or the match end")
-            deal = parse_deal(hand_data, highest, game.has_stock)
+            deal = parse_deal(hand_data, highest, game.has_stock, seeds)
             actions = hand_data.get("actions", [])  # a Mapping: parse_deal checked it
             if not isinstance(actions, list):  # refused before the hand starts, as its deal
                 raise BadInputError("actions must be a list")

@@ -114,6 +114,7 @@ def test_keys_the_format_does_not_name_are_ignored() -> None:
     data = json.loads(path.read_text())
     data["comment"] = "ignored"
     data["hands"][0]["note"] = "ignored"
+    data["hands"][0]["seed"] = 42  # a stored match's key, not the format's
     data["hands"][0]["actions"][0]["why"] = "ignored"
     assert answer(data) == expected(path)
 

@@ -369,11 +369,13 @@ def test_random_matches_replay_without_error() -> None:
 ])
 def test_a_value_nested_thousands_deep_anywhere_is_answered(where: tuple[Any, ...]) -> None:
     """Messages once wrote such a value with repr(), which overflows (players: RecursionError).
-    Where the value means nothing (a key the format does not name, pair's stock, or its
-    ``first`` when nobody leads by lot) the answer is unchanged; elsewhere it is bad input."""
+    Where the value means nothing (a key the format does not name, ``seed`` among them, pair's
+    stock, or its ``first`` when nobody leads by lot) the answer is unchanged; elsewhere it is
+    bad input."""
     ignored: dict[str, list[tuple[Any, ...]]] = {
-        "pair_out": [("about",), ("hands", 0, "stock"), ("hands", 0, "first")],
-        "muggins_spinner_lead": [("about",)]}
+        "pair_out": [("about",), ("hands", 0, "stock"), ("hands", 0, "first"),
+                     ("hands", 0, "seed")],
+        "muggins_spinner_lead": [("about",), ("hands", 0, "seed")]}
     for name, unchanged in ignored.items():
         scenario = example(name)
         scenario.setdefault("options", {})
