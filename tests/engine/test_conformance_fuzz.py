@@ -521,3 +521,16 @@ def test_cli_answers_json_that_is_no_scenario(tmp_path: Path) -> None:
         paths[-1].write_text(text)
     replies = cli_answers(run_cli(*map(str, paths)))
     assert [reply["error"]["code"] for reply in replies] == ["bad_input"] * 6
+
+
+def test_cli_answers_mutated_scenarios_as_answer_does(tmp_path: Path) -> None:
+    """Sixty mutated scenarios through one run of the command line, one file each: each line
+    is the in-process answer (the JSON written by json.dumps, as a checker would write it)."""
+    rng = random.Random(99)
+    scenarios = [mutated(rng, EXAMPLES + MATCHES) for _ in range(60)]
+    paths = []
+    for number, scenario in enumerate(scenarios):
+        paths.append(tmp_path / f"{number}.json")
+        paths[-1].write_text(json.dumps(scenario))
+    replies = cli_answers(run_cli(*map(str, paths)))
+    assert replies == [answer(read(json.dumps(scenario))) for scenario in scenarios]
