@@ -147,11 +147,14 @@ def load_json(text: str) -> object:
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
+_BLANKS = (" ", "\t", "\n", "\r")
 _DECODER = json.JSONDecoder(parse_int=_int)
 
 
 def _space(text: str, pos: int) -> int:
     """Where the white space at ``pos`` ends."""
+    if text[pos : pos + 1] not in _BLANKS:  # most often: no white space at all
+        return pos
     return _SPACE.match(text, pos).end()  # type: ignore[union-attr]
 
 
