@@ -7,6 +7,7 @@ python -m engine.conformance < SCENARIO.json
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -17,8 +18,9 @@ from .record import Replay, replay
 
 
 def answer(scenario: object) -> dict[str, Any]:
-    """The verdict for one scenario, as a JSON-ready dict."""
-    result: Replay = replay(scenario)
+    """The verdict for one scenario, as a JSON-ready dict. A hand's ``seed`` (a stored
+    match's) is a key the format does not name: ignored, as they all are."""
+    result: Replay = replay(scenario, seeds=False)
     match = result.match
     hands: list[dict[str, Any]] = []
     sides = [list(side) for side in result.sides]
@@ -99,23 +101,117 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if paths:
             for path in paths:
-                with open(path, encoding="utf-8") as handle:
-                    texts.append((path, handle.read()))
-        else:
-            texts.append(("<stdin>", sys.stdin.read()))
+                with open(path, "rb") as handle:
+                    texts.append((path, _decode(handle.read())))
+        else:  # bytes, not the locale's text: stdin reads as a file does
+            texts.append(("<stdin>", _decode(sys.stdin.buffer.read())))
     except (OSError, UnicodeDecodeError) as exc:
         print(f"engine.conformance: cannot read {exc}", file=sys.stderr)
         return 2
     scenarios = []
     for name, text in texts:
         try:
-            scenarios.append(json.loads(text))
-        except (ValueError, RecursionError) as exc:
+            scenarios.append(load_json(text))
+        except ValueError as exc:
             print(f"engine.conformance: {name} is not JSON: {exc}", file=sys.stderr)
             return 2
     for scenario in scenarios:
         print(json.dumps(answer(scenario), separators=(",", ":")))
     return 0
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8, as JSON is exchanged (RFC 8259), a leading byte order mark ignored as it allows."""
+    return data.decode("utf-8-sig")
+
+
+# --- reading JSON ------------------------------------------------------------------------
+# A whole number's digits beyond these are dropped: every number a scenario holds is checked
+# against a range (seats, a seat, a target, a set) that a 400-digit number is far outside of,
+# so no answer changes, and Python's int() refuses 4,300 digits and more.
+_MAX_DIGITS = 400
+
+
+def _int(digits: str) -> int:
+    return int(digits[: _MAX_DIGITS + digits.startswith("-")])
+
+
+def load_json(text: str) -> object:
+    """``json.loads(text)`` for a scenario: also when it is nested too deep for Python's
+    parser (about 1,000 levels), and with whole numbers of any length (see ``_int``).
+    Raises :class:`ValueError` for text that is not JSON."""
+    try:
+        return json.loads(text, parse_int=_int)
+    except RecursionError:
+        return _loads_deep(text)
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_BLANKS = (" ", "\t", "\n", "\r")
+_DECODER = json.JSONDecoder(parse_int=_int)
+
+
+def _space(text: str, pos: int) -> int:
+    """Where the white space at ``pos`` ends."""
+    if text[pos : pos + 1] not in _BLANKS:  # most often: no white space at all
+        return pos
+    return _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+
+
+def _loads_deep(text: str) -> object:
+    """What ``json.loads`` reads, the open arrays and objects on a stack of their own rather
+    than Python's: json's own decoder reads every string, number and word."""
+    stack: list[tuple[list[object] | dict[str, object], str]] = []  # container, its key due
+    pos = _space(text, 0)
+    while True:
+        value: object
+        char = text[pos : pos + 1]  # a value starts here
+        if char in ("[", "{"):
+            container: list[object] | dict[str, object] = [] if char == "[" else {}
+            pos = _space(text, pos + 1)
+            if text[pos : pos + 1] != ("]" if char == "[" else "}"):
+                key = ""
+                if char == "{":
+                    key, pos = _key(text, pos)
+                stack.append((container, key))
+                continue
+            value, pos = container, pos + 1
+        else:
+            value, pos = _DECODER.raw_decode(text, pos)
+        while True:  # a value ends here: into its container; close those that end here
+            if not stack:
+                if _space(text, pos) != len(text):
+                    raise ValueError(f"extra data at {pos}")
+                return value
+            container, key = stack[-1]
+            if isinstance(container, list):
+                container.append(value)
+            else:
+                container[key] = value
+            pos = _space(text, pos)
+            close = "]" if isinstance(container, list) else "}"
+            char = text[pos : pos + 1]
+            if char == ",":
+                pos = _space(text, pos + 1)
+                if isinstance(container, dict):
+                    key, pos = _key(text, pos)
+                    stack[-1] = (container, key)
+                break
+            if char != close:
+                raise ValueError(f"expected , or {close} at {pos}")
+            stack.pop()
+            value, pos = container, pos + 1
+
+
+def _key(text: str, pos: int) -> tuple[str, int]:
+    """An object's key and its colon at ``pos``; where its value starts."""
+    if text[pos : pos + 1] != '"':
+        raise ValueError(f"expected a key at {pos}")
+    key, pos = _DECODER.raw_decode(text, pos)
+    pos = _space(text, pos)
+    if text[pos : pos + 1] != ":":
+        raise ValueError(f"expected : at {pos}")
+    return key, _space(text, pos + 1)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,21 @@ its texts by. Messages are written for players (in English; the bot translates b
 
 from __future__ import annotations
 
+import reprlib
 from typing import Protocol
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxstring, _SHOWN.maxother = 2, 40, 40
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` cut short, for a message about a value from outside: a scenario may
+    hold a value nested thousands deep (plain ``repr`` overflows) or a whole number too long
+    to write in decimal (``repr`` raises ``ValueError``)."""
+    try:
+        return _SHOWN.repr(value)
+    except ValueError:
+        return f"a number of {value.bit_length()} bits" if type(value) is int else "a value"
 
 
 class Allowed(Protocol):

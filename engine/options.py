@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .errors import BadInputError, OptionValueError, UnknownOptionError
+from .errors import BadInputError, OptionValueError, UnknownOptionError, shown
 
 OptionValue = int | bool | str
 
@@ -52,7 +52,7 @@ class OptionSpec:
         """``value`` itself if allowed; else :class:`OptionValueError`."""
         if not self.allows(value):
             raise OptionValueError(
-                f"option {self.name!r} cannot be {value!r}: it is {self.describe()}",
+                f"option {self.name!r} cannot be {shown(value)}: it is {self.describe()}",
                 self.name,
                 self,
             )
@@ -134,6 +134,6 @@ def build_options(
     for name, value in given.items():
         spec = by_name.get(name) if isinstance(name, str) else None
         if spec is None:
-            raise UnknownOptionError(f"unknown option {name!r}", str(name))
+            raise UnknownOptionError(f"unknown option {shown(name)}", str(name))
         changes[name] = spec.check(value)
     return replace(defaults, **changes)  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from typing import Any
 
 from .actions import DRAW, KNOCK, Cut, Discard, Draw, Knock, Move, Play
 from .deal import Deal
-from .errors import BadInputError, CorruptMatchError, DominoError
+from .errors import BadInputError, CorruptMatchError, DominoError, shown
 from .fairness import parse_seed
 from .hand import Hand
 from .match import Match, plays_on_line
@@ -58,13 +58,14 @@ def _tiles(value: object, highest: int, what: str) -> tuple[Tile, ...]:
 
 def _seat(value: object) -> int:
     if type(value) is not int:
-        raise BadInputError(f"a seat is a whole number, not {value!r}")
+        raise BadInputError(f"a seat is a whole number, not {shown(value)}")
     return value
 
 
-def parse_deal(data: object, highest: int, has_stock: bool = False) -> Deal:
+def parse_deal(data: object, highest: int, has_stock: bool = False, seeded: bool = True) -> Deal:
     """A hand's ``deal``, ``middle`` and ``first`` as a :class:`Deal`; in a game that
-    ``has_stock``, its ``stock`` instead of a middle, and then ``first`` has no default."""
+    ``has_stock``, its ``stock`` instead of a middle, and then ``first`` has no default.
+    ``seeded``: the hand's ``seed`` too (a stored match's; no key of a scenario)."""
     if not isinstance(data, Mapping):
         raise BadInputError("a hand must be an object")
     hands = data.get("deal")
@@ -82,7 +83,7 @@ def parse_deal(data: object, highest: int, has_stock: bool = False) -> Deal:
     # refuses a seat that is not at the table (-1 stands for "not a seat").
     first = data.get("first", None if has_stock else 0)
     lot = first if type(first) is int else -1
-    seed = data.get("seed")
+    seed = data.get("seed") if seeded else None
     return Deal(dealt, middle, lot, turned_left, stock, None if seed is None else parse_seed(seed))
 
 
@@ -120,10 +121,10 @@ def _check_cross_and_give(data: Mapping[str, object]) -> None:
     lay every tile along and have no cut); ``null`` is absent."""
     cross = data.get("cross")
     if cross is not None and type(cross) is not bool:
-        raise BadInputError(f"cross is true or false, not {cross!r}")
+        raise BadInputError(f"cross is true or false, not {shown(cross)}")
     give = data.get("give")
     if give is not None and (not isinstance(give, str) or give not in GIVE_NAMES):
-        raise BadInputError(f'a cut gives "left" or "right", not {give!r}')
+        raise BadInputError(f'a cut gives "left" or "right", not {shown(give)}')
 
 
 def parse_move(data: object, highest: int, words: MoveWords = BOARD_WORDS) -> Move:
@@ -155,7 +156,7 @@ def parse_move(data: object, highest: int, words: MoveWords = BOARD_WORDS) -> Mo
     end_text = data.get("end")
     ends = {end.value: end for end in words.ends}
     if end_text is not None and (not isinstance(end_text, str) or end_text not in ends):
-        raise BadInputError(f"an end is {_or(list(ends))}, not {end_text!r}")
+        raise BadInputError(f"an end is {_or(list(ends))}, not {shown(end_text)}")
     cross = data.get("cross") if words.cross else None
     end = None if end_text is None else ends[end_text]
     return Move(seat, Play(tile, end, left_half, cross))
@@ -185,8 +186,10 @@ def move_to_dict(move: Move, lead: tuple[int, int] | None = None) -> dict[str, o
 
 
 # --- replay ------------------------------------------------------------------------------
-def replay(data: object) -> Replay:
-    """Replay a scenario (or stored match) as far as it is valid. Never raises."""
+def replay(data: object, seeds: bool = True) -> Replay:
+    """Replay a scenario (or stored match) as far as it is valid. Never raises. ``seeds``:
+    check each hand's deal against its ``seed`` (a stored match's); without, a ``seed`` is
+    one more key the scenario format does not name, and is ignored as they are."""
     if not isinstance(data, Mapping):
         return Replay(None, ReplayError(None, None, "bad_input", "a scenario is a JSON object"))
     try:
@@ -209,12 +212,13 @@ def replay(data: object) -> Replay:
         try:
             if not match.can_deal():
                 raise BadInputError("this hand comes after an unfinished hand or the match end")
-            match.start_hand(parse_deal(hand_data, highest, game.has_stock))
+            deal = parse_deal(hand_data, highest, game.has_stock, seeds)
+            actions = hand_data.get("actions", [])  # a Mapping: parse_deal checked it
+            if not isinstance(actions, list):  # refused before the hand starts, as its deal
+                raise BadInputError("actions must be a list")
+            match.start_hand(deal)
         except BadInputError as exc:
             return Replay(match, ReplayError(h, None, exc.code, str(exc)), sides)
-        actions = hand_data.get("actions", [])
-        if not isinstance(actions, list):
-            return Replay(match, ReplayError(h, None, "bad_input", "actions must be a list"), sides)
         for a, action_data in enumerate(actions):
             try:
                 move = parse_move(action_data, highest, words)
@@ -345,7 +349,7 @@ def match_from_json(text: str | bytes) -> Match:
         raise CorruptMatchError("not a stored match")
     version = data.get("version")
     if type(version) is not int or version != VERSION:
-        raise CorruptMatchError(f"unknown stored match version {version!r}")
+        raise CorruptMatchError(f"unknown stored match version {shown(version)}")
     if data.get("digest") != _digest(data):
         raise CorruptMatchError("stored match was changed after it was saved (digest mismatch)")
     result = replay(data)

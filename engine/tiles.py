@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from functools import cache
 
-from .errors import BadInputError
+from .errors import BadInputError, shown
 
 MAX_PIPS = 12
 
@@ -115,13 +115,17 @@ class Tile:
 def parse_halves(text: object) -> tuple[int, int]:
     """Parse ``"a-b"`` keeping its order: the first tile of a line is laid as written."""
     if not isinstance(text, str):
-        raise BadInputError(f"a tile is written a-b, not {text!r}")
+        raise BadInputError(f"a tile is written a-b, not {shown(text)}")
     parts = text.strip().split("-")
     if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
-        raise BadInputError(f"a tile is written a-b, not {text!r}")
-    a, b = int(parts[0]), int(parts[1])
+        raise BadInputError(f"a tile is written a-b, not {shown(text)}")
+    # int() refuses 4,300 digits and more (leading zeros too), with a ValueError of its own
+    digits = [p.lstrip("0") or "0" for p in parts]
+    if any(len(d) > 2 for d in digits):
+        raise BadInputError(f"no such tile: {shown(text)}")
+    a, b = int(digits[0]), int(digits[1])
     if a > MAX_PIPS or b > MAX_PIPS:
-        raise BadInputError(f"no such tile: {text}")
+        raise BadInputError(f"no such tile: {shown(text)}")
     return a, b
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import UnknownGameError
+from ..errors import UnknownGameError, shown
 from .base import Variant
 from .bergen import Bergen
 from .french import French
@@ -41,7 +41,7 @@ def variant(name: object) -> Variant:
     count the same. Raises :class:`UnknownGameError` (a BadInputError) for an unknown name."""
     found = _BY_NAME.get(_key(name)) if isinstance(name, str) else None
     if found is None:
-        raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(VARIANTS)}", name)
+        raise UnknownGameError(f"unknown game {shown(name)}; known: {', '.join(VARIANTS)}", name)
     return found
 
 

@@ -16,7 +16,7 @@ from operator import attrgetter
 
 from ..board import Board, Piece
 from ..deal import Deal
-from ..errors import BadInputError
+from ..errors import BadInputError, shown
 from ..events import HandEndReason, ScoreReason
 from ..masks import EVERY_TILE, SHOWS, mask_of
 from ..options import SET_ANY, Options, OptionSpec, build_options, target
@@ -109,7 +109,7 @@ class Variant:
     def check_seats(self, seats: object) -> None:
         if type(seats) is not int or seats not in self.seat_counts:
             allowed = " or ".join(map(str, self.seat_counts))
-            raise BadInputError(f"{self.name} is played by {allowed} players, not {seats}")
+            raise BadInputError(f"{self.name} is played by {allowed} players, not {shown(seats)}")
 
     def sides(self, seats: int) -> tuple[tuple[int, ...], ...]:
         """Which seats score together; one side a seat unless a partnership game says so."""
