@@ -338,7 +338,16 @@ class Hand:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply ``action`` for ``seat`` and return what happened. Nothing changes on error."""
-        action = self.check(seat, action)
+        return self._do(seat, self.check(seat, action))
+
+    def advance(self, seat: int, action: Action) -> None:
+        """Apply one of :meth:`legal_actions` for the seat to move, unchecked, its events
+        dropped: a search's inner loop, where the check costs as much as the move. Only a
+        hand that is shown or kept needs :meth:`apply` (or :meth:`step`), which refuse."""
+        self._do(seat, action)
+
+    def _do(self, seat: int, action: Action) -> list[Event]:
+        """Apply a checked ``action`` (as :meth:`check` resolves it)."""
         events: list[Event] = []
         moves_on = True
         kind = type(action)

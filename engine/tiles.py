@@ -26,6 +26,10 @@ class End(enum.Enum):
     def __repr__(self) -> str:
         return f"End.{self.name}"
 
+    # Members are singletons compared by identity, so identity's hash serves: Enum's own
+    # hashes the name in Python, and the board looks its arms up by end in every move.
+    __hash__ = object.__hash__
+
 
 class Tile:
     """One domino: two halves ``low <= high``. Written ``"low-high"``.

@@ -93,7 +93,7 @@ def playout(
                 lay_gain(game, hand, seat, a, scoring)
                 - (KEEP_COST if keep and lays_kept(a, keep) else 0.0),
                 rng.random()))
-        hand.apply(seat, action)
+        hand.advance(seat, action)
         moves += 1
     work.spend(moves)
     return hand.result
@@ -127,7 +127,7 @@ def distinct_moves(
     kept = []
     for i, action in enumerate(legal):
         trial = hand.fork()
-        trial.apply(seat, action)
+        trial.advance(seat, action)
         board = trial.board
         ends = sorted(
             (board.opens(end), piece.tile.is_double, piece.cross)
@@ -200,7 +200,7 @@ class AnyLayout:
             found = []
             for i in moves:
                 trial = world.fork()
-                trial.apply(seat, legal[i])
+                trial.advance(seat, legal[i])
                 result = playout(game, trial, random.Random(luck), work, scoring, seat, kept)
                 found.append(hand_value(game, seat, result, WIN_BONUS))
             return found

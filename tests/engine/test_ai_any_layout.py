@@ -64,3 +64,38 @@ def test_hard_knows_the_ribbon_the_previous_player_took() -> None:
     world = imagine(view, board_of(view), random.Random(1), known)
     assert {Tile(1, 2), Tile(2, 3)} <= set(world.hands[0])
     assert len(world.hands[0]) == len(match.hand.hands[0])
+
+
+def _state(hand: object) -> tuple[object, ...]:
+    """What a move changes in a hand on the board, for comparing two ways of making it."""
+    board = hand.board  # type: ignore[attr-defined]
+    return (
+        list(hand.masks), hand.ends, list(hand.scored), hand.to_move,  # type: ignore[attr-defined]
+        hand.result, hand.drawn, hand.draws,  # type: ignore[attr-defined]
+        board.center, {end: list(arm) for end, arm in board.arms.items()}, board.spinner,
+        list(board.off), hand.legal_actions(),  # type: ignore[attr-defined]
+    )
+
+
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+def test_advance_makes_every_legal_move_as_apply_does(game: str, seats: int) -> None:
+    # The search's unchecked move (advance) must leave the hand exactly as the checked one,
+    # for every legal action at every position of random hands: leads, cuts, draws, knocks,
+    # points and the hand's end included.
+    rng = random.Random(f"advance/{game}/{seats}")
+    compared = 0
+    for _ in range(6):
+        match = Match(game, seats)
+        match.deal_hand(rng)
+        hand = match.hand
+        while not hand.over:
+            seat = hand.to_move
+            assert seat is not None
+            for action in hand.legal_actions():
+                checked, unchecked = hand.fork(), hand.fork()
+                checked.apply(seat, action)
+                unchecked.advance(seat, action)
+                assert _state(unchecked) == _state(checked), (game, action)
+                compared += 1
+            match.apply(seat, rng.choice(hand.legal_actions()))
+    assert compared > 100
