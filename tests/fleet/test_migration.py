@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import logging
 import random
+import socket
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
@@ -28,8 +29,10 @@ from bot.config import BotConfig
 from bot.fleet.receiver import receiving
 from bot.fleet.routing import shard_of
 from bot.fleet.settings import WORKER_KEY, FleetSettings
+from bot.fleet.worker import FleetWorker
 from bot.handlers.runtime import KEY, Runtime
 from bot.serving.webserver import HttpSettings
+from bot.storage import fleet as fleet_sql
 from fakeapi import FakeChat, FakeTelegramServer, WebhookTiming
 
 SHARDS = 4
@@ -45,7 +48,6 @@ async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
 
 
 def free_port() -> int:
-    import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -56,6 +58,7 @@ class TwoWorkers:
     server: FakeTelegramServer
     database: str
     runtimes: dict[str, Runtime]
+    workers: dict[str, FleetWorker]
     owned: Callable[[str], frozenset[int]]
 
     def owner(self, chat_id: int) -> str:
@@ -89,6 +92,7 @@ async def two_workers(postgres_url: str) -> AsyncIterator[TwoWorkers]:
         await until(lambda: all(len(k.owned) == SHARDS // 2 for k in keepers.values()))
         await server.wait_for(lambda: server.webhook.target is not None)
         yield TwoWorkers(server, postgres_url, {n: app.bot_data[KEY] for n, app in apps.items()},
+                         {n: app.bot_data[WORKER_KEY] for n, app in apps.items()},
                          lambda name: frozenset(keepers[name].owned))
         for rt in (app.bot_data[KEY] for app in apps.values()):
             await rt.publisher.idle()
@@ -180,4 +184,35 @@ async def test_a_game_follows_its_group_upgraded_into_another_workers_shard(
         assert await conn.fetchval("SELECT count(*) FROM outbox") == 0
     finally:
         await conn.close()
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+async def test_a_game_let_go_whose_notification_was_lost_is_found_on_listening_again(
+        two_workers: TwoWorkers, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The NOTIFY telling the new owner is lost (its LISTEN connection was down): when it
+    listens again it looks for its shards' open games missing from memory, and runs them."""
+    fleet, server = two_workers, two_workers.server
+    users = [server.add_user(name, language_code="en", started=True) for name in ("Ayu", "Budi")]
+    chat = group_in(fleet, "a", users)
+    table = Table(server, chat, users, "gaple target=1", random.Random(2312), computers=2)
+    await table.open()
+    game_id = fleet.runtimes["a"].service.open_game_in(chat.id).game_id  # type: ignore[union-attr]
+
+    async def lost(db: object, chat_id: int) -> None:
+        return None
+    monkeypatch.setattr(fleet_sql, "games_moved", lost)
+    next_supergroup_goes_to(fleet, "b")
+    supergroup = server.migrate_group(chat)
+    table.chat = supergroup
+    await until(lambda: fleet.holders(game_id) == [], timeout=15)  # a let it go
+    fleet.workers["b"]._heard_games(None)  # what the listener says when connected again
+    await until(lambda: fleet.holders(game_id) == ["b"], timeout=15)
+    await asyncio.wait_for(table.play(), timeout=120)
+    await server.wait_idle(quiet=1.0, timeout=30)
+    answers = server.tap_answers()
+    assert answers.twice == () and len(answers.unanswered) <= table.retaps
+    result, = await outcomes(fleet.database, [supergroup])
+    assert result.agrees, result
+    assert any(m.photo for m in server.bot_messages(supergroup))
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
