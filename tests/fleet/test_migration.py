@@ -216,3 +216,41 @@ async def test_a_game_let_go_whose_notification_was_lost_is_found_on_listening_a
     assert result.agrees, result
     assert any(m.photo for m in server.bot_messages(supergroup))
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+async def test_a_group_upgraded_found_by_a_refused_edit_before_its_update_is_read(
+        two_workers: TwoWorkers, caplog: pytest.LogCaptureFixture) -> None:
+    """The upgrade's updates are late (the webhook cannot deliver for a while): worker a learns
+    of it from Telegram's answer to its edit of the old group's table (a turn's time ran out
+    there), moves the game and lets it go; b runs it, and the late updates change nothing."""
+    fleet, server = two_workers, two_workers.server
+    users = [server.add_user(name, language_code="en", started=True) for name in ("Ayu", "Budi")]
+    chat = group_in(fleet, "a", users)
+    table = Table(server, chat, users, "gaple target=1", random.Random(2313), computers=2)
+    await table.open()
+    rt = fleet.runtimes["a"]
+    game = rt.service.open_game_in(chat.id)
+    assert game is not None
+    await server.wait_for(table.whose_turn, timeout=30)
+    await rt.publisher.idle()
+    server.webhook.balance([f"http://127.0.0.1:{free_port()}/hook"])  # nobody there
+    next_supergroup_goes_to(fleet, "b")
+    supergroup = server.migrate_group(chat)
+    table.chat = supergroup
+    before = game.move_no
+    async with rt.locks.game(game.game_id):  # the turn runs out in a, which edits its table
+        game.deadline = time.time()
+        rt.timers.schedule(game)
+    await until(lambda: fleet.holders(game.game_id) == ["b"], timeout=15)
+    assert game.move_no != before and game.chat_id == supergroup.id
+    assert any(r.chat_id == chat.id and r.status == 400 for r in server.requests)
+    server.webhook.balance([])  # the updates go again: the upgrade's are read now
+    await asyncio.wait_for(table.play(), timeout=120)
+    await server.wait_idle(quiet=1.0, timeout=30)
+    answers = server.tap_answers()
+    assert answers.twice == () and len(answers.unanswered) <= table.retaps
+    result, = await outcomes(fleet.database, [supergroup])
+    assert result.agrees, result
+    assert any(m.photo for m in server.bot_messages(supergroup))
+    assert not jobs_of(rt, game.game_id)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
