@@ -6,7 +6,8 @@ The pieces: ``routing`` (an update's route key: the chat whose order it keeps; i
 ``receiver`` (the webhook: each update stored once, 200 only after the commit), ``shards``
 (which worker owns which shards: an advisory lock each, on a dedicated connection),
 ``feeder`` and ``listener`` (pulling the owned shards' updates in order), ``worker`` (the
-bot's Application fed from the queue), ``settings``; ``python -m bot.fleet receiver|worker``.
+bot's Application fed from the queue), ``moves`` (a game whose chat changed shard),
+``settings``; ``python -m bot.fleet receiver|worker``.
 The fleet's SQL is :mod:`bot.storage.fleet`; the fence is :mod:`bot.storage.fencing`.
 
 What lived in one process, and how each works in the fleet:

@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
 import asyncpg  # type: ignore[import-untyped]
 from telegram import Update
@@ -29,13 +29,13 @@ from telegram.ext import Application
 
 from ..handlers.runtime import KEY, Runtime
 from ..logs import counted
-from ..models import Game
 from ..publishing.ratelimit import RAISE_MARGIN
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
 from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
+from .moves import SYNC_GRACE, GameMoves
 from .routing import shard_of
 from .settings import LOCK_APPLICATION, FleetSettings
 from .shards import ShardKeeper, lock_key
@@ -43,7 +43,6 @@ from .shards import ShardKeeper, lock_key
 log = logging.getLogger(__name__)
 #: Seconds a shard given back waits for the handlers in flight, then for its games' syncs.
 HANDLER_GRACE = 10.0
-SYNC_GRACE = 5.0
 #: Handled updates are kept this long, so a late second delivery is still recognised (a
 #: webhook Telegram could not deliver is kept up to 24 hours).
 KEEP_DONE = 24 * 3600.0
@@ -51,7 +50,7 @@ PURGE_EVERY = 600.0
 PURGE_FIRST = 60.0
 
 
-class FleetWorker:
+class FleetWorker(GameMoves):
     def __init__(self, application: Application, settings: FleetSettings  # type: ignore[type-arg]
                  ) -> None:
         self.application = application
@@ -68,13 +67,12 @@ class FleetWorker:
         self.listener = Listener(url, {sql.UPDATES_CHANNEL: self._heard_update,
                                        sql.FLOOD_CHANNEL: self._heard_flood,
                                        sql.GAMES_CHANNEL: self._heard_games})
-        #: The shards whose games this worker runs: from the start of their loading until
-        #: they are evicted (the keeper counts them its own only once loaded).
-        self.holding: frozenset[int] = frozenset()
-        self._changed: Callable[[Game], None] | None = None  # the bot's, for games held
-        self._leaving: set[int] = set()  # games being let go to another worker
+        self.holding = frozenset()
+        self._changed = None
+        self._leaving = set()
         self._purging: asyncio.Task[None] | None = None
         self._counting: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
         self._writes: set[asyncio.Task[None]] = set()
         self._senders_of: dict[int, tuple[int, float]] = {}  # a private chat: (count, until)
 
@@ -98,12 +96,13 @@ class FleetWorker:
         self.listener.start()
         self.keeper.start()
         self._purging = asyncio.create_task(self._purge(), name="fleet-purge")
+        self._sweeping = asyncio.create_task(self._sweep(), name="fleet-sweep")
         log.info("fleet worker %s started: %s in the fleet", self.settings.worker_name,
                  counted(self.settings.shards, "shard"))
 
     async def stop(self) -> None:
         """Give every shard back (what is in flight finishes), then stop listening."""
-        for task in (self._purging, self._counting):
+        for task in (self._purging, self._counting, self._sweeping):
             if task is not None:
                 task.cancel()
         await self.keeper.stop()
@@ -151,115 +150,6 @@ class FleetWorker:
         self.holding -= shards
         log.info("gave back %s: %s memory", counted(len(shards), "shard"),
                  counted(len(games), "game left", "games left"))
-
-    async def _run_games(self, games: list[Game], repair: set[int]) -> None:
-        """Games read from the database start running here, as at start-up: overdue turns
-        resolved and timers armed, and each of them synced, with ``repair`` (games with
-        announcements left)."""
-        rt = self.rt
-        rt.status_lines.loaded(games)  # started under the last owner
-        for game in games:  # what the last owner sent lately is not in this one's windows
-            for chat in {game.chat_id} | {p.user_id for p in game.players
-                                          if not p.is_computer}:
-                rt.limiter.taken_over(chat)
-        for game_id in sorted(repair | {g.game_id for g in games}):
-            if rt.service.game(game_id) is None:
-                await rt.service.reload(game_id)  # a finished game with announcements left
-            rt.publisher.request(game_id)
-        await rt.timers.resume(games)
-
-    # --- a game whose chat changed shard ---------------------------------------------------
-    def _on_change(self, game: Game) -> None:
-        """A committed change: told the bot (its publisher, its timers), unless the game's
-        chat is in a shard this worker does not hold (its group became a supergroup in
-        another's shard): then the game is let go to that shard's owner."""
-        if shard_of(game.chat_id, self.settings.shards) in self.holding:
-            if self._changed is not None:
-                self._changed(game)
-            return
-        self.rt.timers.cancel(game.game_id)
-        self.rt.limiter.refuse({game.chat_id})  # a sync under way ends before its next call
-        if game.game_id not in self._leaving:
-            self._leaving.add(game.game_id)
-            task = asyncio.create_task(self._let_go(game.game_id, game.chat_id),
-                                       name=f"let-go-{game.game_id}")
-            self._writes.add(task)
-            task.add_done_callback(self._writes.discard)
-
-    async def _let_go(self, game_id: int, chat_id: int) -> None:
-        """As :meth:`give` for one game: its syncs end, it leaves memory (what holds its lock
-        finishes first), and the owner of its chat's shard is told to read it."""
-        rt = self.rt
-        try:
-            deadline = time.monotonic() + SYNC_GRACE
-            while rt.publisher._busy(game_id) and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
-            async with rt.locks.game(game_id):
-                game = rt.service.game(game_id)
-                if game is not None and shard_of(game.chat_id, self.settings.shards) \
-                        not in self.holding:  # (not back in a held shard meanwhile)
-                    rt.service.forget([game_id])
-            rt.status_lines.forget([game_id])
-        finally:
-            self._leaving.discard(game_id)
-        log.info("game %s moved to chat %s, of another worker's shard: let go", game_id,
-                 chat_id)
-        for attempt in range(1, 4):
-            try:
-                await sql.games_moved(self.pool, chat_id)
-                return
-            except DB_ERRORS as error:
-                log.warning("telling the owner of chat %s that game %s is theirs failed (%s): "
-                            "attempt %d", chat_id, game_id, error, attempt)
-                await asyncio.sleep(attempt)
-
-    def _heard_games(self, payload: str | None) -> None:
-        """Another worker let games of a chat go: if this one holds its shard, it reads them
-        (None: notifications may have been lost; every held shard's open games missing from
-        memory are read)."""
-        chat = int(payload) if payload is not None and payload.lstrip("-").isdigit() else None
-        if payload is not None and (
-                chat is None or shard_of(chat, self.settings.shards) not in self.holding):
-            return
-        task = asyncio.create_task(self._adopt(chat), name=f"adopt-{chat}")
-        self._writes.add(task)
-        task.add_done_callback(self._writes.discard)
-
-    async def _adopt(self, chat: int | None) -> None:
-        """Read and run the games of ``chat`` (None: those of the held shards not in memory),
-        each under its lock (a tap that read it meanwhile keeps its object)."""
-        rt, count = self.rt, self.settings.shards
-        shards = self.holding if chat is None else frozenset({shard_of(chat, count)})
-        try:
-            found = await sql.open_games_of(rt.storage, shards, count)
-            outbox = await rt.service.outbox_games(shards, count)
-            held = {i for i in [g.game_id for g in found] + outbox if rt.service.game(i)}
-
-            def wanted(game_id: int, game_chat: int) -> bool:
-                return game_chat == chat if chat is not None else game_id not in held
-            repair = set()
-            for game_id in outbox:
-                done = await rt.service.find(game_id)
-                if done is not None and wanted(game_id, done.chat_id):
-                    repair.add(game_id)
-            games = []
-            for fresh in found:
-                if not wanted(fresh.game_id, fresh.chat_id):
-                    continue
-                async with rt.locks.game(fresh.game_id):
-                    if shard_of(fresh.chat_id, count) not in self.holding:
-                        continue  # given back meanwhile
-                    game = await rt.service.reload(fresh.game_id)
-                if game is not None and game.status.open:
-                    games.append(game)
-            await self._run_games(games, repair)
-        except DB_ERRORS as error:
-            log.warning("reading the games of chat %s failed (%s): its next move or this "
-                        "worker's next take of its shard reads them", chat, error)
-            return
-        if games or repair:
-            log.info("took over %s of chat %s", counted(len(games) + len(repair), "game"),
-                     chat)
 
     # --- updates -----------------------------------------------------------------------------
     async def handle(self, row: QueuedUpdate) -> None:

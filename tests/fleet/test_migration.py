@@ -162,6 +162,11 @@ async def test_a_game_follows_its_group_upgraded_into_another_workers_shard(
         rt.timers.schedule(game)
     await until(lambda: game.move_no != before, timeout=15)
     assert fleet.holders(game_id) == ["b"] and not jobs_of(fleet.runtimes["a"], game_id)
+    # A tap of the old group's routed before the upgrade, handled by a after it let the game
+    # go, reads it back into a's memory: a lets it go again soon.
+    await fleet.runtimes["a"].service.find(game_id)
+    assert fleet.holders(game_id) == ["a", "b"]
+    await until(lambda: fleet.holders(game_id) == ["b"], timeout=15)
     playing = asyncio.create_task(table.play())
     await asyncio.wait_for(playing, timeout=120)
     await server.wait_idle(quiet=1.0, timeout=30)
