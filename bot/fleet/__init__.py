@@ -47,7 +47,8 @@ What lived in one process, and how each works in the fleet:
   syncs, evicted under its lock) and the new shard's owner is told on ``fleet_games``
   (NOTIFY: the chat), which loads the chat's games and runs them as a shard taken (after a
   lost LISTEN connection, it loads any open game of its shards missing from memory). Any
-  commit a worker makes for a game of a shard it does not hold is let go so.
+  commit a worker makes for a game of a shard it does not hold, and any such game it finds in
+  memory (it looks every 5 s: an old group's tap handled after its game left), is let go so.
 - Outbox. Committed with the move, as before; on taking a shard the worker syncs every game
   of the shard with announcements left, as start-up does. An announcement whose send was
   cut by a SIGKILL after Telegram took it may be sent twice (the single process has the same

@@ -37,7 +37,7 @@ class GameMoves:
     #: they are evicted (the keeper counts them its own only once loaded).
     holding: frozenset[int]
     _changed: Callable[[Game], None] | None  # the bot's, for games held
-    _leaving: set[int]  # games being let go to another worker
+    _leaving: dict[int, bool]  # games being let go: whether their new owner is told
     _writes: set[asyncio.Task[None]]
 
     async def _run_games(self, games: list[Game], repair: set[int]) -> None:
@@ -64,22 +64,25 @@ class GameMoves:
             if self._changed is not None:
                 self._changed(game)
             return
-        self._leave(game)
+        self._leave(game, tell=True)
 
-    def _leave(self, game: Game) -> None:
-        """Let ``game`` go to the owner of its chat's shard (:meth:`_let_go`)."""
+    def _leave(self, game: Game, tell: bool) -> None:
+        """Let ``game`` go (:meth:`_let_go`); with ``tell``, the owner of its chat's shard
+        reads it then (this worker committed a change of it)."""
         self.rt.timers.cancel(game.game_id)
         self.rt.limiter.refuse({game.chat_id})  # a sync under way ends before its next call
-        if game.game_id not in self._leaving:
-            self._leaving.add(game.game_id)
-            task = asyncio.create_task(self._let_go(game.game_id, game.chat_id),
-                                       name=f"let-go-{game.game_id}")
-            self._writes.add(task)
-            task.add_done_callback(self._writes.discard)
+        if game.game_id in self._leaving:
+            self._leaving[game.game_id] |= tell
+            return
+        self._leaving[game.game_id] = tell
+        task = asyncio.create_task(self._let_go(game.game_id, game.chat_id),
+                                   name=f"let-go-{game.game_id}")
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
 
     async def _let_go(self, game_id: int, chat_id: int) -> None:
         """As :meth:`give` for one game: its syncs end, it leaves memory (what holds its lock
-        finishes first), and the owner of its chat's shard is told to read it."""
+        finishes first), and the owner of its chat's shard is told to read it, if it is to."""
         rt = self.rt
         try:
             deadline = time.monotonic() + SYNC_GRACE
@@ -92,9 +95,10 @@ class GameMoves:
                     rt.service.forget([game_id])
             rt.status_lines.forget([game_id])
         finally:
-            self._leaving.discard(game_id)
-        log.info("game %s moved to chat %s, of another worker's shard: let go", game_id,
-                 chat_id)
+            tell = self._leaving.pop(game_id, True)
+        log.info("game %s of chat %s, of another worker's shard, let go", game_id, chat_id)
+        if not tell:
+            return
         for attempt in range(1, 4):
             try:
                 await sql.games_moved(self.pool, chat_id)
@@ -106,16 +110,15 @@ class GameMoves:
 
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_EVERY`, the games in memory of shards this worker does not hold
-        are let go too: read by an update of an upgraded group's old id handled here after
-        its game had left (a tap routed before the upgrade was committed)."""
+        are let go too, quietly (what read them changed nothing): read by an update of an
+        upgraded group's old id handled here after its game had left (a tap routed before
+        the upgrade was committed), or by a private command reading a person's games."""
         count = self.settings.shards
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             for game in self.rt.service.games_in(frozenset(range(count)) - self.holding, count):
                 if game.game_id not in self._leaving:
-                    log.info("game %s of chat %s, in a shard this worker does not hold, is "
-                             "let go", game.game_id, game.chat_id)
-                    self._leave(game)
+                    self._leave(game, tell=False)
 
     def _heard_games(self, payload: str | None) -> None:
         """Another worker let games of a chat go: if this one holds its shard, it reads them

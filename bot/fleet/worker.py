@@ -69,7 +69,7 @@ class FleetWorker(GameMoves):
                                        sql.GAMES_CHANNEL: self._heard_games})
         self.holding = frozenset()
         self._changed = None
-        self._leaving = set()
+        self._leaving = {}
         self._purging: asyncio.Task[None] | None = None
         self._counting: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
