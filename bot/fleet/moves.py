@@ -16,7 +16,7 @@ from ..handlers.runtime import Runtime
 from ..logs import counted
 from ..models import Game
 from ..storage import fleet as sql
-from .feeder import DB_ERRORS
+from .feeder import DB_ERRORS, Feeder
 from .routing import shard_of
 from .settings import FleetSettings
 
@@ -33,6 +33,7 @@ class GameMoves:
     rt: Runtime
     pool: asyncpg.Pool
     settings: FleetSettings
+    feeder: Feeder  # (its ``owned``: the shards loaded, whose updates are pulled)
     #: The shards whose games this worker runs: from the start of their loading until
     #: they are evicted (the keeper counts them its own only once loaded).
     holding: frozenset[int]
@@ -136,7 +137,8 @@ class GameMoves:
         """Read and run the games of ``chat`` (None: those of the held shards not in memory),
         each under its lock (a tap that read it meanwhile keeps its object)."""
         rt, count = self.rt, self.settings.shards
-        shards = self.holding if chat is None else frozenset({shard_of(chat, count)})
+        # (None: of the shards loaded, not those a take is loading now)
+        shards = self.feeder.owned if chat is None else frozenset({shard_of(chat, count)})
         try:
             found = await sql.open_games_of(rt.storage, shards, count)
             outbox = await rt.service.outbox_games(shards, count)
