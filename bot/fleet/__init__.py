@@ -6,7 +6,8 @@ The pieces: ``routing`` (an update's route key: the chat whose order it keeps; i
 ``receiver`` (the webhook: each update stored once, 200 only after the commit), ``shards``
 (which worker owns which shards: an advisory lock each, on a dedicated connection),
 ``feeder`` and ``listener`` (pulling the owned shards' updates in order), ``worker`` (the
-bot's Application fed from the queue), ``settings``; ``python -m bot.fleet receiver|worker``.
+bot's Application fed from the queue), ``moves`` (a game whose chat changed shard),
+``settings``; ``python -m bot.fleet receiver|worker``.
 The fleet's SQL is :mod:`bot.storage.fleet`; the fence is :mod:`bot.storage.fencing`.
 
 What lived in one process, and how each works in the fleet:
@@ -39,6 +40,15 @@ What lived in one process, and how each works in the fleet:
   and repairs whatever is left, as a restart does (syncs are idempotent). A private hand
   being sent at that moment may be sent by both (the older one is then a stray, refused
   when tapped).
+- A group become a supergroup. Its new id's updates go to the new id's shard, maybe another
+  worker's: the worker moving the game (the migrate message, or a call refused with the new
+  id) forgets the old group's message ids before the move commits; its commit told, the game
+  is let go as a shard given back is (its timers cancelled, the supergroup refused to its
+  syncs, evicted under its lock) and the new shard's owner is told on ``fleet_games``
+  (NOTIFY: the chat), which loads the chat's games and runs them as a shard taken (after a
+  lost LISTEN connection, it loads any open game of its shards missing from memory). Any
+  commit a worker makes for a game of a shard it does not hold, and any such game it finds in
+  memory (it looks every 5 s: an old group's tap handled after its game left), is let go so.
 - Outbox. Committed with the move, as before; on taking a shard the worker syncs every game
   of the shard with announcements left, as start-up does. An announcement whose send was
   cut by a SIGKILL after Telegram took it may be sent twice (the single process has the same

@@ -9,6 +9,10 @@ stops pulling, lets what is in flight finish, cancels the shard's timers, stops 
 syncs before their next call (a call in flight finishes), and evicts its games. Each update
 is handled inside the fence (:mod:`bot.storage.fencing`): the first effect transaction or tap
 answer marks it done, or the worker does after the handler.
+
+A game whose chat changes shard (a group become a supergroup: its new id's shard may be
+another worker's, where its updates now go) is let go the same way, alone, as soon as the
+change is committed, and that shard's owner is told (NOTIFY) to read it and run it.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
 from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
+from .moves import SYNC_GRACE, GameMoves
 from .routing import shard_of
 from .settings import LOCK_APPLICATION, FleetSettings
 from .shards import ShardKeeper, lock_key
@@ -38,7 +43,6 @@ from .shards import ShardKeeper, lock_key
 log = logging.getLogger(__name__)
 #: Seconds a shard given back waits for the handlers in flight, then for its games' syncs.
 HANDLER_GRACE = 10.0
-SYNC_GRACE = 5.0
 #: Handled updates are kept this long, so a late second delivery is still recognised (a
 #: webhook Telegram could not deliver is kept up to 24 hours).
 KEEP_DONE = 24 * 3600.0
@@ -46,7 +50,7 @@ PURGE_EVERY = 600.0
 PURGE_FIRST = 60.0
 
 
-class FleetWorker:
+class FleetWorker(GameMoves):
     def __init__(self, application: Application, settings: FleetSettings  # type: ignore[type-arg]
                  ) -> None:
         self.application = application
@@ -61,9 +65,14 @@ class FleetWorker:
                                   settings.worker_name, self.take, self.give,
                                   tick=settings.tick)
         self.listener = Listener(url, {sql.UPDATES_CHANNEL: self._heard_update,
-                                       sql.FLOOD_CHANNEL: self._heard_flood})
+                                       sql.FLOOD_CHANNEL: self._heard_flood,
+                                       sql.GAMES_CHANNEL: self._heard_games})
+        self.holding = frozenset()
+        self._changed = None
+        self._leaving = {}
         self._purging: asyncio.Task[None] | None = None
         self._counting: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
         self._writes: set[asyncio.Task[None]] = set()
         self._senders_of: dict[int, tuple[int, float]] = {}  # a private chat: (count, until)
 
@@ -75,6 +84,8 @@ class FleetWorker:
         self.rt.limiter.on_pause = self._paused
         self.rt.limiter.foreign = self._foreign
         self.rt.limiter.senders = self._senders
+        self._changed = self.rt.service.on_change
+        self.rt.service.on_change = self._on_change
         # Nothing counted goes before the others have seen this worker and shrunk their
         # parts of the overall limit (they count every tick), and a period more has passed.
         period = self.rt.limiter.limits.overall[1]
@@ -85,12 +96,13 @@ class FleetWorker:
         self.listener.start()
         self.keeper.start()
         self._purging = asyncio.create_task(self._purge(), name="fleet-purge")
+        self._sweeping = asyncio.create_task(self._sweep(), name="fleet-sweep")
         log.info("fleet worker %s started: %s in the fleet", self.settings.worker_name,
                  counted(self.settings.shards, "shard"))
 
     async def stop(self) -> None:
         """Give every shard back (what is in flight finishes), then stop listening."""
-        for task in (self._purging, self._counting):
+        for task in (self._purging, self._counting, self._sweeping):
             if task is not None:
                 task.cancel()
         await self.keeper.stop()
@@ -106,18 +118,13 @@ class FleetWorker:
         rt, count = self.rt, self.settings.shards
         rt.limiter.admit([c for c in rt.limiter.refused
                           if isinstance(c, int) and shard_of(c, count) in shards])
-        games = await rt.service.load_open_games(shards=shards, shard_count=count)
-        rt.status_lines.loaded(games)  # started under the last owner
-        for game in games:  # what the last owner sent lately is not in this one's windows
-            for chat in {game.chat_id} | {p.user_id for p in game.players
-                                          if not p.is_computer}:
-                rt.limiter.taken_over(chat)
-        repair = {g.game_id for g in games} | set(await rt.service.outbox_games(shards, count))
-        for game_id in sorted(repair):
-            if rt.service.game(game_id) is None:
-                await rt.service.reload(game_id)  # a finished game with announcements left
-            rt.publisher.request(game_id)
-        await rt.timers.resume(games)
+        self.holding |= shards
+        try:
+            games = await rt.service.load_open_games(shards=shards, shard_count=count)
+            await self._run_games(games, set(await rt.service.outbox_games(shards, count)))
+        except BaseException:
+            self.holding -= shards
+            raise
         self.feeder.own(shards)
         log.info("took %s (%d now): %s", counted(len(shards), "shard"),
                  len(self.keeper.owned) + len(shards), counted(len(games), "open game"))
@@ -140,6 +147,7 @@ class FleetWorker:
                 await held.enter_async_context(rt.locks.game(game_id))
             rt.service.evict(shards, count)  # and what waits for one finds the game gone
         rt.status_lines.forget(g.game_id for g in games)
+        self.holding -= shards
         log.info("gave back %s: %s memory", counted(len(shards), "shard"),
                  counted(len(games), "game left", "games left"))
 

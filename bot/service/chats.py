@@ -76,14 +76,15 @@ class Chats(Commits):
         stay behind in the old group, where nobody can tap them any more, and the supergroup
         numbers its messages anew (an old id there names some other message): the next sync
         posts the lobby and the table in the supergroup."""
+        moving = [game for game in self._by_id.values() if game.chat_id == old_chat_id]
+        for game in moving:  # forgotten before the move commits: whoever reads the game
+            messages = game.messages  # after it (a fleet's other worker) posts anew too
+            messages.lobby = messages.lobby_key = None
+            messages.table_message = messages.table_key = None
+            messages.questions.clear()
+            await self.storage.save_messages(game)
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
-        for game in list(self._by_id.values()):
-            if game.chat_id == old_chat_id:
-                game.chat_id = new_chat_id
-                messages = game.messages
-                messages.lobby = messages.lobby_key = None
-                messages.table_message = messages.table_key = None
-                messages.questions.clear()
-                await self.storage.save_messages(game)
-                self._remember(game)
-                self._changed(game)
+        for game in moving:
+            game.chat_id = new_chat_id
+            self._remember(game)
+            self._changed(game)  # (in a fleet: let go when the new id is another's shard)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Iterable
 
 from engine import SEED_BYTES
 
@@ -92,12 +92,17 @@ class GameMemory:
         """Forget the games whose chat falls in ``shards`` (a worker gave them back: their
         next owner reads them from the database); the games forgotten."""
         gone = self.games_in(shards, shard_count)
-        for game in gone:
-            del self._by_id[game.game_id]
+        self.forget(g.game_id for g in gone)
+        return gone
+
+    def forget(self, game_ids: Iterable[int]) -> None:
+        """Forget these games (a fleet worker let them go: their chat's shard's owner reads
+        them from the database)."""
+        for game_id in game_ids:
+            self._by_id.pop(game_id, None)
         for place, gid in list(self._open_by_place.items()):
             if gid not in self._by_id:
                 del self._open_by_place[place]
-        return gone
 
     async def reload(self, game_id: int) -> Game | None:
         """Read a game again from the database, into the same object when memory has one.

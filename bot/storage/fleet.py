@@ -24,6 +24,9 @@ from .games import game_from_row
 
 UPDATES_CHANNEL = "fleet_updates"  # payload: the shard of the update inserted
 FLOOD_CHANNEL = "fleet_flood"  # payload: "<chat>:<until, epoch seconds>"
+#: A worker let go of games of a chat in another's shard (a group became a supergroup):
+#: payload, the chat; its shard's owner reads them.
+GAMES_CHANNEL = "fleet_games"
 #: asyncpg's connection or pool: both run queries (asyncpg has no type hints).
 Executor: TypeAlias = Any
 
@@ -134,6 +137,11 @@ async def flood_wait(db: Executor, chat_id: int, until: float) -> None:
         "INSERT INTO fleet_flood (chat_id, until) VALUES ($1, $2) ON CONFLICT (chat_id)"
         " DO UPDATE SET until=GREATEST(fleet_flood.until, excluded.until)", chat_id, until)
     await db.execute("SELECT pg_notify($1, $2)", FLOOD_CHANNEL, f"{chat_id}:{until!r}")
+
+
+async def games_moved(db: Executor, chat_id: int) -> None:
+    """Tell the owner of ``chat_id``'s shard to read that chat's games."""
+    await db.execute("SELECT pg_notify($1, $2)", GAMES_CHANNEL, str(chat_id))
 
 
 async def flood_waits(db: Executor, now: float) -> dict[int, float]:
