@@ -15,7 +15,6 @@ from .errors import BadInputError, OptionValueError, UnknownOptionError, shown
 
 OptionValue = int | bool | str
 
-TARGET_MAX = 1_000_000  # existing long-match tests use 10**6; 30 digits are refused
 _TRUE = ("true", "on", "yes")
 _FALSE = ("false", "off", "no")
 
@@ -42,11 +41,12 @@ class OptionSpec:
         )
 
     def describe(self) -> str:
-        """What the option allows, as a player reads it: ``"6 or 7"``, ``"1 to 10000"``."""
+        """What the option allows, as a player reads it: ``"6 or 7"``, ``"1 to 10000"``,
+        ``"1 or more"``."""
         if self.choices:
             words = [_word(c) for c in self.choices]
             return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-        return f"{self.low} to {self.high}"
+        return f"{self.low} or more" if self.high is None else f"{self.low} to {self.high}"
 
     def check(self, value: object) -> OptionValue:
         """``value`` itself if allowed; else :class:`OptionValueError`."""
@@ -82,7 +82,9 @@ def choice(name: str, default: OptionValue, *others: OptionValue) -> OptionSpec:
 
 
 def target(default: int) -> OptionSpec:
-    return OptionSpec("target", default, (), 1, TARGET_MAX)
+    """A match's target: any positive whole number, as the rules say (a front end that reads
+    what people type may set a limit of its own)."""
+    return OptionSpec("target", default, (), 1)
 
 
 SET_ANY = choice("set", 6, 9, 12)

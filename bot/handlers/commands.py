@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 
 from telegram import (
     InlineKeyboardButton,
@@ -48,6 +49,9 @@ from .updates import (
 log = logging.getLogger(__name__)
 
 OPTION_FORM = re.compile(r"([A-Za-z_0-9]{1,32})=([A-Za-z0-9-]{1,32})")
+#: The highest whole number a group may type for an option the rules leave open (a match's
+#: target): a match to a million points is already one nobody finishes.
+TYPED_MAX = 1_000_000
 #: A deep link's table number as the bot writes it: no leading zero, at most 18 digits.
 TABLE_NUMBER = r"{}([1-9][0-9]{{0,17}})"
 #: /table in the command menus (group and private), as app.py lists it
@@ -186,6 +190,8 @@ def read_options(
             return options, t("{game} has no option {option}. Its options: {names}.",
                               game=wording.title(t, game), option=wording.quote(m.group(1)),
                               names=", ".join(spec.option_names))
+        if option.low is not None and option.high is None:
+            option = replace(option, high=TYPED_MAX)
         if option.name in options:  # which one was meant? Not silently the last
             return options, t("{option} is given twice: write it once.", option=option.name)
         try:

@@ -84,6 +84,11 @@ async def test_bad_options_are_explained(group: Group) -> None:
         group.users[0].send(group.chat, "/newgame pair target=99999999999999999999999999")
         await group.server.wait_for(lambda: group.said(
             "target is a whole number from 1 to 1000000."))
+        # The rules allow any target; what a group types is held to a million all the same.
+        said = len(group.texts())
+        group.users[0].send(group.chat, "/newgame pair target=1000001")
+        await group.server.wait_for(lambda: len(group.texts()) > said)
+        assert group.texts()[-1] == "target is a whole number from 1 to 1000000."
         group.users[0].send(group.chat, "/newgame pair target=50 target=60")
         await group.server.wait_for(lambda: group.said("target is given twice: write it once."))
         group.users[0].send(group.chat, "/newgame " + "chess" * 900)

@@ -115,13 +115,22 @@ def test_option_parse_refuses_a_value_naming_the_option_and_what_it_allows(text:
 
 
 @pytest.mark.parametrize("text", ["0", "1" * 30, "-5", "1e3"])
-def test_a_target_is_a_sane_positive_whole_number(text: str) -> None:
+def test_a_typed_target_is_a_sane_positive_whole_number(text: str) -> None:
     spec = variant("pair").option_spec("target")
     assert spec is not None
     with pytest.raises(OptionValueError):
-        spec.parse(text)
+        spec.parse(text)  # what a person types: thirty digits are not read
+
+
+@pytest.mark.parametrize("target", [0, -5, True, 100.0, "100"])
+def test_a_target_is_a_positive_whole_number(target: object) -> None:
     with pytest.raises(OptionValueError):
-        variant("pair").options({"target": int(text) if text.lstrip("-").isdigit() else 0}, 4)
+        variant("pair").options({"target": target}, 4)
+
+
+def test_any_positive_whole_number_is_a_target_as_the_rules_say() -> None:
+    for target in (1, 1_000_001, 10**30):
+        assert variant("pair").options({"target": target}, 4).target == target
 
 
 def test_an_unknown_option_is_refused_with_its_name() -> None:
