@@ -342,8 +342,10 @@ class Hand:
 
     def advance(self, seat: int, action: Action) -> None:
         """Apply one of :meth:`legal_actions` for the seat to move, unchecked, its events
-        dropped: a search's inner loop, where the check costs as much as the move. Only a
-        hand that is shown or kept needs :meth:`apply` (or :meth:`step`), which refuse."""
+        dropped: a search's inner loop, where the check costs as much as the move. The
+        board's record of what each move showed is not kept either, so a hand advanced once
+        is for playing on only, never for a view: one that is shown or kept takes
+        :meth:`apply` (or :meth:`step`), which refuse what the rules do not allow."""
         self._do(seat, action)
 
     def _do(self, seat: int, action: Action) -> list[Event]:
