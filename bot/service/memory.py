@@ -104,11 +104,13 @@ class GameMemory:
             if gid not in self._by_id:
                 del self._open_by_place[place]
 
-    async def reload(self, game_id: int) -> Game | None:
+    async def reload(self, game_id: int, whole: bool = False) -> Game | None:
         """Read a game again from the database, into the same object when memory has one.
 
         Keeping the object means a tap or timer already holding it (waiting for the game's
-        lock) sees the committed state, never a move that failed half-way.
+        lock) sees the committed state, never a move that failed half-way. Its messages stay
+        memory's (never behind what Telegram shows), unless ``whole``: a copy read before
+        the game came to this process (a fleet worker adopting it) names its old chat's.
         """
         fresh = await self.storage.load_game(game_id)
         for place, gid in list(self._open_by_place.items()):
@@ -122,7 +124,7 @@ class GameMemory:
             game = fresh
         else:
             for name in Game.__slots__:
-                if name != "messages":  # what Telegram shows: memory is never behind it
+                if whole or name != "messages":  # (what Telegram shows: see above)
                     setattr(game, name, getattr(fresh, name))
         await self._check_reach(game)
         self._remember(game)
