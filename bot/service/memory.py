@@ -17,7 +17,7 @@ from engine import SEED_BYTES
 
 from ..models import Composer, Drawing, Game, Status
 from ..storage import Storage
-from ..storage.fleet import open_games_of, outbox_games_of
+from ..storage.fleet import open_games_in, open_games_of, outbox_games_of
 
 
 class GameMemory:
@@ -129,6 +129,18 @@ class GameMemory:
         await self._check_reach(game)
         self._remember(game)
         return game
+
+    async def read_open_game(self, chat_id: int, thread_id: int | None) -> Game | None:
+        """The open game of a chat's topic as the database has it (None: none), read into
+        memory, and the bot told (it syncs it and arms its timers) when memory lacked it."""
+        for fresh in await open_games_in(self.storage, chat_id):
+            if (fresh.thread_id or 0) == (thread_id or 0):  # (as the one-open-game index)
+                known = fresh.game_id in self._by_id
+                game = await self.reload(fresh.game_id)
+                if game is not None and game.status.open and not known:
+                    self._changed(game)
+                return game if game is not None and game.status.open else None
+        return None
 
     async def find(self, game_id: int) -> Game | None:
         """Any game by its id: from memory, else read from the database (a finished game a

@@ -1,7 +1,8 @@
 """A worker adopting games it was not told of, without Telegram: the service and a worker's
 game moves (:class:`~bot.fleet.moves.GameMoves`) on a real database, the rest of the worker
 stood in for. What fails is logged once and tried again; what is read is the chat's alone,
-with the messages its row names."""
+with the messages its row names; a table opened where the database has an open game memory
+lacks is refused as any second table is."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from typing import Any
 
 import pytest
 
+from bot.errors import UserError
 from bot.fleet.moves import GameMoves
 from bot.fleet.worker import FleetWorker
 from bot.models import Game, Player
 from bot.service import GameService
+from bot.service.lobby import TABLE_OPEN
 from bot.service.locks import Locks
 from bot.storage import Storage
 from bot.storage.tx import StorageUnavailableError
@@ -37,8 +40,11 @@ async def storage(database: Path | str) -> AsyncIterator[Storage]:
     await store.close()
 
 
-def service_for(storage: Storage) -> GameService:
-    return GameService(storage, Any, lambda: bytes(32), clock=lambda: 0.0)  # type: ignore[arg-type]
+def service_for(storage: Storage, changed: list[int] | None = None) -> GameService:
+    service = GameService(storage, Any, lambda: bytes(32), clock=lambda: 0.0)  # type: ignore[arg-type]
+    if changed is not None:
+        service.on_change = lambda game: changed.append(game.game_id)
+    return service
 
 
 class Moves(GameMoves):
@@ -222,3 +228,22 @@ async def test_games_of_a_shard_given_back_meanwhile_are_not_run() -> None:
     moves.holding = frozenset({0})
     await moves._run_games([game], {9})  # type: ignore[list-item]
     assert requested == [] and resumed == [[]]
+
+
+async def test_a_table_opened_where_the_database_has_an_open_game_memory_lacks(
+        storage: Storage) -> None:
+    """On either engine: the place's game is read and the bot told (it runs it), and the
+    opener is told a table is open there, as when memory has it."""
+    here = service_for(storage)
+    game = await here.create(OLD, ANN, "gaple", "en")
+    changed: list[int] = []
+    there = service_for(storage, changed)  # its game came from another worker, not read yet
+    with pytest.raises(UserError) as refused:
+        await there.create(OLD, BOB, "pair", "en")
+    assert refused.value.message == TABLE_OPEN
+    held = there.open_game_in(OLD)
+    assert held is not None and held.game_id == game.game_id and changed == [game.game_id]
+    with pytest.raises(UserError):
+        await there.create(OLD, BOB, "pair", "en")  # from memory now
+    assert changed == [game.game_id]
+    assert await there.create(OLD, BOB, "pair", "en", thread_id=5) is not None  # a topic
