@@ -1,17 +1,21 @@
 """A game changing worker: a group become a supergroup changes id, and with it maybe shard (an
 update's route key is its chat). The worker that moved the game lets it go when the new id's
 shard is not one it holds, and tells (NOTIFY) that shard's owner, which reads the game and runs
-it as it runs a shard's games when taking it. Mixed into :class:`~bot.fleet.worker.FleetWorker`."""
+it as it runs a shard's games when taking it; or, never told (the worker killed before it could
+tell, or the NOTIFY lost), finds it missing from its memory at its next sweeps. Mixed into
+:class:`~bot.fleet.worker.FleetWorker`."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from ..errors import StorageError
 from ..handlers.runtime import Runtime
 from ..logs import counted
 from ..models import Game
@@ -23,8 +27,11 @@ from .settings import FleetSettings
 log = logging.getLogger(__name__)
 #: Seconds a game let go waits for its syncs (as a shard given back does).
 SYNC_GRACE = 5.0
-#: Seconds between two looks for games in memory of shards this worker does not hold.
+#: Seconds between two looks for games in memory of shards this worker does not hold, and for
+#: open games of the shards it holds missing from its memory.
 SWEEP_EVERY = 5.0
+#: What reading or writing the database raises when it fails (asyncpg's, or the storage's).
+STORE_ERRORS = (*DB_ERRORS, StorageError)
 
 
 class GameMoves:
@@ -40,21 +47,40 @@ class GameMoves:
     _changed: Callable[[Game], None] | None  # the bot's, for games held
     _leaving: dict[int, bool]  # games being let go: whether their new owner is told
     _writes: set[asyncio.Task[None]]
+    #: Open games of the shards loaded that memory lacked at the last sweep's look.
+    _missing: set[int]
+    #: Games whose adoption failed after they were read: the next look adopts them again.
+    _unrun: set[int]
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run ``work`` in a task :meth:`stop` waits for; what it raises is logged."""
+        task = asyncio.create_task(work, name=name)
+        self._writes.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._writes.discard(task)
+        error = None if task.cancelled() else task.exception()
+        if error is not None:
+            log.error("%s failed", task.get_name(), exc_info=error)
 
     async def _run_games(self, games: list[Game], repair: set[int]) -> None:
         """Games read from the database start running here, as at start-up: overdue turns
         resolved and timers armed, and each of them synced, with ``repair`` (games with
-        announcements left)."""
-        rt = self.rt
+        announcements left). Those of a shard given back meanwhile are left alone."""
+        rt, count = self.rt, self.settings.shards
+        games = [g for g in games if shard_of(g.chat_id, count) in self.holding]
         rt.status_lines.loaded(games)  # started under the last owner
         for game in games:  # what the last owner sent lately is not in this one's windows
             for chat in {game.chat_id} | {p.user_id for p in game.players
                                           if not p.is_computer}:
                 rt.limiter.taken_over(chat)
         for game_id in sorted(repair | {g.game_id for g in games}):
-            if rt.service.game(game_id) is None:
-                await rt.service.reload(game_id)  # a finished game with announcements left
-            rt.publisher.request(game_id)
+            held = rt.service.game(game_id)
+            if held is None:  # a finished game with announcements left
+                held = await rt.service.reload(game_id)
+            if held is not None and shard_of(held.chat_id, count) in self.holding:
+                rt.publisher.request(game_id)
         await rt.timers.resume(games)
 
     def _on_change(self, game: Game) -> None:
@@ -76,10 +102,7 @@ class GameMoves:
             self._leaving[game.game_id] |= tell
             return
         self._leaving[game.game_id] = tell
-        task = asyncio.create_task(self._let_go(game.game_id, game.chat_id),
-                                   name=f"let-go-{game.game_id}")
-        self._writes.add(task)
-        task.add_done_callback(self._writes.discard)
+        self._spawn(self._let_go(game.game_id, game.chat_id), f"let-go-{game.game_id}")
 
     async def _let_go(self, game_id: int, chat_id: int) -> None:
         """As :meth:`give` for one game: its syncs end, it leaves memory (what holds its lock
@@ -113,60 +136,97 @@ class GameMoves:
         """Every :data:`SWEEP_EVERY`, the games in memory of shards this worker does not hold
         are let go too, quietly (what read them changed nothing): read by an update of an
         upgraded group's old id handled here after its game had left (a tap routed before
-        the upgrade was committed), or by a private command reading a person's games."""
+        the upgrade was committed), or by a private command reading a person's games. And
+        the open games of the shards it holds missing from memory are adopted (:meth:`_look`):
+        games let go to it by a worker that could not tell it (killed before its NOTIFY, or
+        the NOTIFY failed or was lost)."""
         count = self.settings.shards
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             for game in self.rt.service.games_in(frozenset(range(count)) - self.holding, count):
                 if game.game_id not in self._leaving:
                     self._leave(game, tell=False)
+            await self._look(at_once=False)
+
+    async def _look(self, at_once: bool) -> None:
+        """Adopt the games of the shards loaded that memory lacks: open ones missing at this
+        look and the last (not one being opened now, whose table is in memory a moment after
+        its row), or ``at_once`` (notifications may have been lost: with the games with
+        announcements left too); and those whose adoption failed. Ids and chats are read, no
+        match, unless a game is missing."""
+        rt, count = self.rt, self.settings.shards
+        shards = self.feeder.owned  # (not those a take is loading now)
+        try:
+            found = await sql.open_game_chats(rt.storage, shards, count)
+            if at_once:
+                found = await sql.outbox_game_chats(rt.storage, shards, count) | found
+        except STORE_ERRORS as error:
+            log.warning("looking for the games missing from memory failed (%s): next time",
+                        error)
+            return
+        except Exception:
+            log.exception("looking for the games missing from memory failed: next time")
+            return
+        missing = {i for i in found if rt.service.game(i) is None and i not in self._leaving}
+        self._unrun &= found.keys()
+        if at_once:
+            due = missing | self._unrun
+        else:
+            due = missing & self._missing | self._unrun
+            self._missing = missing
+        for chat in sorted({found[i] for i in due}):
+            await self._adopt(chat)
 
     def _heard_games(self, payload: str | None) -> None:
         """Another worker let games of a chat go: if this one holds its shard, it reads them
         (None: notifications may have been lost; every held shard's open games missing from
         memory are read)."""
-        chat = int(payload) if payload is not None and payload.lstrip("-").isdigit() else None
-        if payload is not None and (
-                chat is None or shard_of(chat, self.settings.shards) not in self.holding):
+        if payload is None:
+            self._spawn(self._look(at_once=True), "adopt-missing")
             return
-        task = asyncio.create_task(self._adopt(chat), name=f"adopt-{chat}")
-        self._writes.add(task)
-        task.add_done_callback(self._writes.discard)
+        chat = int(payload) if payload.lstrip("-").isdigit() else None
+        if chat is not None and shard_of(chat, self.settings.shards) in self.holding:
+            self._spawn(self._adopt(chat), f"adopt-{chat}")
 
-    async def _adopt(self, chat: int | None) -> None:
-        """Read and run the games of ``chat`` (None: those of the held shards not in memory),
-        each under its lock (a tap that read it meanwhile keeps its object)."""
+    async def _adopt(self, chat: int) -> None:
+        """Read and run the games of ``chat``: its open ones, each under its lock (a tap that
+        read it meanwhile keeps its object), and those with announcements left. Read under
+        the chat's lock, so that a table being opened there is in memory first. A failure is
+        logged, and the next sweep tries again."""
         rt, count = self.rt, self.settings.shards
-        # (None: of the shards loaded, not those a take is loading now)
-        shards = self.feeder.owned if chat is None else frozenset({shard_of(chat, count)})
+        ids: set[int] = set()
         try:
-            found = await sql.open_games_of(rt.storage, shards, count)
-            outbox = await rt.service.outbox_games(shards, count)
-            held = {i for i in [g.game_id for g in found] + outbox if rt.service.game(i)}
-
-            def wanted(game_id: int, game_chat: int) -> bool:
-                return game_chat == chat if chat is not None else game_id not in held
-            repair = set()
-            for game_id in outbox:
-                done = await rt.service.find(game_id)
-                if done is not None and wanted(game_id, done.chat_id):
-                    repair.add(game_id)
-            games = []
-            for fresh in found:
-                if not wanted(fresh.game_id, fresh.chat_id):
-                    continue
-                async with rt.locks.game(fresh.game_id):
-                    if shard_of(fresh.chat_id, count) not in self.holding:
-                        continue  # given back meanwhile
-                    game = await rt.service.reload(fresh.game_id)
-                if game is not None and game.status.open:
-                    games.append(game)
+            async with rt.locks.chat(chat):
+                found = await sql.open_games_in(rt.storage, chat)
+                ids = {fresh.game_id for fresh in found}
+                repair = set()
+                for game_id in await sql.outbox_games_in(rt.storage, chat):
+                    if game_id not in ids and await rt.service.find(game_id) is not None:
+                        repair.add(game_id)
+                games = []
+                for fresh in found:
+                    async with rt.locks.game(fresh.game_id):
+                        if shard_of(chat, count) not in self.holding:
+                            continue  # given back meanwhile
+                        # A copy read before the game moved here (a private command) names
+                        # its old chat's messages: the row's replace them.
+                        held = rt.service.game(fresh.game_id)
+                        game = await rt.service.reload(
+                            fresh.game_id, whole=held is not None and held.chat_id != chat)
+                    if game is not None and game.status.open:
+                        games.append(game)
             await self._run_games(games, repair)
-        except DB_ERRORS as error:
-            log.warning("reading the games of chat %s failed (%s): its next move or this "
-                        "worker's next take of its shard reads them", chat, error)
+        except STORE_ERRORS as error:
+            self._unrun |= ids
+            log.warning("reading the games of chat %s failed (%s): the next sweep reads them",
+                        chat, error)
             return
+        except Exception:
+            self._unrun |= ids
+            log.exception("adopting the games of chat %s failed: the next sweep tries again",
+                          chat)
+            return
+        self._unrun -= ids
         if games or repair:
             log.info("took over %s of chat %s", counted(len(games) + len(repair), "game"),
                      chat)
-

@@ -12,7 +12,8 @@ answer marks it done, or the worker does after the handler.
 
 A game whose chat changes shard (a group become a supergroup: its new id's shard may be
 another worker's, where its updates now go) is let go the same way, alone, as soon as the
-change is committed, and that shard's owner is told (NOTIFY) to read it and run it.
+change is committed, and that shard's owner is told (NOTIFY) to read it and run it (or, not
+told, finds it missing from its memory within a few sweeps: :meth:`GameMoves._look`).
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ class FleetWorker(GameMoves):
         self.holding = frozenset()
         self._changed = None
         self._leaving = {}
+        self._missing = set()
+        self._unrun = set()
         self._purging: asyncio.Task[None] | None = None
         self._counting: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
@@ -132,22 +135,25 @@ class FleetWorker(GameMoves):
     async def give(self, shards: frozenset[int]) -> None:
         """Let ``shards`` go: stop pulling, finish in flight, cancel timers, evict."""
         rt, count = self.rt, self.settings.shards
-        await self.feeder.release(shards, HANDLER_GRACE)
-        games = rt.service.games_in(shards, count)
-        for game in games:
-            rt.timers.cancel(game.game_id)
-        # The groups' syncs stop before their next call (a call in flight finishes), so
-        # nothing is sent twice: whatever is left, the next owner's first sync sends.
-        rt.limiter.refuse({g.chat_id for g in games})
-        deadline = time.monotonic() + SYNC_GRACE
-        while any(rt.publisher._busy(g.game_id) for g in games) and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
-            for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes first
-                await held.enter_async_context(rt.locks.game(game_id))
-            rt.service.evict(shards, count)  # and what waits for one finds the game gone
-        rt.status_lines.forget(g.game_id for g in games)
-        self.holding -= shards
+        try:
+            await self.feeder.release(shards, HANDLER_GRACE)
+            games = rt.service.games_in(shards, count)
+            for game in games:
+                rt.timers.cancel(game.game_id)
+            # The groups' syncs stop before their next call (a call in flight finishes), so
+            # nothing is sent twice: whatever is left, the next owner's first sync sends.
+            rt.limiter.refuse({g.chat_id for g in games})
+            deadline = time.monotonic() + SYNC_GRACE
+            while any(rt.publisher._busy(g.game_id) for g in games) \
+                    and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
+                for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes 1st
+                    await held.enter_async_context(rt.locks.game(game_id))
+                rt.service.evict(shards, count)  # and what waits for one finds the game gone
+            rt.status_lines.forget(g.game_id for g in games)
+        finally:  # (raising or cancelled: the sweep lets go what is left of these shards)
+            self.holding -= shards
         log.info("gave back %s: %s memory", counted(len(shards), "shard"),
                  counted(len(games), "game left", "games left"))
 
@@ -196,9 +202,7 @@ class FleetWorker(GameMoves):
     # --- flood waits, fleet-wide -------------------------------------------------------------
     def _paused(self, chat: int | str, seconds: float) -> None:
         if isinstance(chat, int):
-            task = asyncio.create_task(self._tell_flood(chat, time.time() + seconds))
-            self._writes.add(task)
-            task.add_done_callback(self._writes.discard)
+            self._spawn(self._tell_flood(chat, time.time() + seconds), f"flood-{chat}")
 
     async def _tell_flood(self, chat: int, until: float) -> None:
         try:

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import BadInputError, variant
 
-from ..errors import OutOfDateError, PrivateChatClosedError, UserError
+from ..errors import OutOfDateError, PrivateChatClosedError, StorageError, UserError
 from ..gamebook import GAMES
 from ..i18n import DEFAULT_LANGUAGE, N_, pick_language
 from ..models import Game, Messages, Outgoing, Player, Status, computer
@@ -76,7 +76,7 @@ class Lobbies(Chats):
                     thread_id=thread_id)
         await self._check_reach(game)
         # with a notice for each /notify subscriber, in the same transaction
-        game.game_id = await self.storage.insert_game(game, self.clock(), notify=True)
+        game.game_id = await self._insert(game, notify=True)
         self._remember(game)
         self._changed(game)
         return game
@@ -135,10 +135,24 @@ class Lobbies(Chats):
                              if not p.is_computer and p.user_id != user.user_id],
                     thread_id=old.thread_id)
         await self._check_reach(game)
-        game.game_id = await self.storage.insert_game(game, self.clock())
+        game.game_id = await self._insert(game)
         self._remember(game)
         self._changed(game)
         return game
+
+    async def _insert(self, game: Game, notify: bool = False) -> int:
+        """Store a new lobby; its id. Refused as a table open there when the database has an
+        open game in its place that memory had not: a fleet's game that came from another
+        worker and is not read yet (:meth:`read_open_game` reads it, and the bot runs it)."""
+        try:
+            return await self.storage.insert_game(game, self.clock(), notify=notify)
+        except StorageError:
+            raise  # (the database lost, or the update handled by another worker)
+        except Exception:  # the engine's own unique violation, whichever engine
+            there = await self.read_open_game(game.chat_id, game.thread_id)
+            if there is None:
+                raise
+        raise UserError(TABLE_OPEN if there.status is Status.LOBBY else GAME_RUNNING)
 
     @staticmethod
     def is_rematch(lobby: Game, old: Game) -> bool:

@@ -17,7 +17,7 @@ from engine import SEED_BYTES
 
 from ..models import Composer, Drawing, Game, Status
 from ..storage import Storage
-from ..storage.fleet import open_games_of, outbox_games_of
+from ..storage.fleet import open_games_in, open_games_of, outbox_games_of
 
 
 class GameMemory:
@@ -104,11 +104,13 @@ class GameMemory:
             if gid not in self._by_id:
                 del self._open_by_place[place]
 
-    async def reload(self, game_id: int) -> Game | None:
+    async def reload(self, game_id: int, whole: bool = False) -> Game | None:
         """Read a game again from the database, into the same object when memory has one.
 
         Keeping the object means a tap or timer already holding it (waiting for the game's
-        lock) sees the committed state, never a move that failed half-way.
+        lock) sees the committed state, never a move that failed half-way. Its messages stay
+        memory's (never behind what Telegram shows), unless ``whole``: a copy read before
+        the game came to this process (a fleet worker adopting it) names its old chat's.
         """
         fresh = await self.storage.load_game(game_id)
         for place, gid in list(self._open_by_place.items()):
@@ -122,11 +124,23 @@ class GameMemory:
             game = fresh
         else:
             for name in Game.__slots__:
-                if name != "messages":  # what Telegram shows: memory is never behind it
+                if whole or name != "messages":  # (what Telegram shows: see above)
                     setattr(game, name, getattr(fresh, name))
         await self._check_reach(game)
         self._remember(game)
         return game
+
+    async def read_open_game(self, chat_id: int, thread_id: int | None) -> Game | None:
+        """The open game of a chat's topic as the database has it (None: none), read into
+        memory, and the bot told (it syncs it and arms its timers) when memory lacked it."""
+        for fresh in await open_games_in(self.storage, chat_id):
+            if (fresh.thread_id or 0) == (thread_id or 0):  # (as the one-open-game index)
+                known = fresh.game_id in self._by_id
+                game = await self.reload(fresh.game_id)
+                if game is not None and game.status.open and not known:
+                    self._changed(game)
+                return game if game is not None and game.status.open else None
+        return None
 
     async def find(self, game_id: int) -> Game | None:
         """Any game by its id: from memory, else read from the database (a finished game a

@@ -5,8 +5,8 @@ The tables are migration 8's (``fleet_updates``, ``fleet_meta``, ``fleet_flood``
 take an asyncpg pool or connection: the queue and the flood waits go through the storage's
 pool, the advisory locks through a worker's own lock connection (a session lock lives and
 dies with its connection: PostgreSQL frees a killed worker's shards when its socket closes).
-Except :func:`open_games_of` and :func:`outbox_games_of`, which read the game tables through
-:class:`~bot.storage.Storage` and run on SQLite too.
+Except the reads of what a shard or a chat holds (:func:`open_games_of` and the others at the
+end), which read the game tables through :class:`~bot.storage.Storage` and run on SQLite too.
 """
 
 from __future__ import annotations
@@ -220,3 +220,42 @@ async def outbox_games_of(storage: Reader, shards: Collection[int], count: int) 
     rows = await storage.fetch_all(
         f"SELECT DISTINCT game_id FROM outbox WHERE {where} ORDER BY game_id", params)
     return [int(row[0]) for row in rows]
+
+
+async def open_games_in(storage: Reader, chat: int) -> list[Game]:
+    """The open games of one chat (the one-open-game index finds them)."""
+    rows = await storage.fetch_all(
+        "SELECT * FROM games WHERE status IN ('lobby', 'playing') AND chat_id = ?"
+        " ORDER BY game_id", [chat])
+    return [game_from_row(row) for row in rows]
+
+
+async def outbox_games_in(storage: Reader, chat: int) -> list[int]:
+    """The games of one chat with announcements committed and not yet sent."""
+    rows = await storage.fetch_all(
+        "SELECT DISTINCT game_id FROM outbox WHERE chat_id = ? ORDER BY game_id", [chat])
+    return [int(row[0]) for row in rows]
+
+
+async def open_game_chats(storage: Reader, shards: Collection[int], count: int
+                          ) -> dict[int, int]:
+    """The open games of ``shards`` (of ``count``): their ids and chats only (no match is
+    read: cheap enough to ask every few seconds)."""
+    if not shards:
+        return {}
+    where, params = _in_shards("chat_id", shards, count)
+    rows = await storage.fetch_all(
+        f"SELECT game_id, chat_id FROM games WHERE status IN ('lobby', 'playing') AND {where}",
+        params)
+    return {int(row[0]): int(row[1]) for row in rows}
+
+
+async def outbox_game_chats(storage: Reader, shards: Collection[int], count: int
+                            ) -> dict[int, int]:
+    """The games of ``shards`` with announcements not yet sent: their ids and chats."""
+    if not shards:
+        return {}
+    where, params = _in_shards("chat_id", shards, count)
+    rows = await storage.fetch_all(
+        f"SELECT DISTINCT game_id, chat_id FROM outbox WHERE {where}", params)
+    return {int(row[0]): int(row[1]) for row in rows}

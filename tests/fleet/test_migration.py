@@ -223,6 +223,77 @@ async def test_a_game_let_go_whose_notification_was_lost_is_found_on_listening_a
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
+async def test_a_game_let_go_whose_new_owner_never_hears_is_found_by_its_sweep(
+        two_workers: TwoWorkers, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The new owner is never told (worker a killed between the commit and its NOTIFY, or
+    the NOTIFY's attempts failed) and its listener stays connected: its periodic sweep finds
+    the open game of its shard missing from memory and runs it (a /newgame in the supergroup
+    is told a game runs there, as anywhere)."""
+    fleet, server = two_workers, two_workers.server
+    users = [server.add_user(name, language_code="en", started=True) for name in ("Ayu", "Budi")]
+    chat = group_in(fleet, "a", users)
+    table = Table(server, chat, users, "gaple target=1", random.Random(2314), computers=2)
+    await table.open()
+    game_id = fleet.runtimes["a"].service.open_game_in(chat.id).game_id  # type: ignore[union-attr]
+
+    async def lost(db: object, chat_id: int) -> None:
+        return None
+    monkeypatch.setattr(fleet_sql, "games_moved", lost)
+    next_supergroup_goes_to(fleet, "b")
+    supergroup = server.migrate_group(chat)
+    table.chat = supergroup
+    await until(lambda: fleet.holders(game_id) == [], timeout=15)  # a let it go
+    await until(lambda: fleet.holders(game_id) == ["b"], timeout=30)
+    await until(lambda: bool(jobs_of(fleet.runtimes["b"], game_id)), timeout=30)
+    users[1].send(supergroup, "/newgame gaple")
+    await server.wait_for(lambda: any("A game is already running" in (m.text or "")
+                                      for m in server.bot_messages(supergroup)), timeout=30)
+    await asyncio.wait_for(table.play(), timeout=120)
+    await server.wait_idle(quiet=1.0, timeout=30)
+    answers = server.tap_answers()
+    assert answers.twice == () and len(answers.unanswered) <= table.retaps
+    result, = await outcomes(fleet.database, [supergroup])
+    assert result.agrees, result
+    assert any(m.photo for m in server.bot_messages(supergroup))
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+async def test_a_newgame_where_a_game_came_unannounced_is_refused_and_runs_it(
+        two_workers: TwoWorkers, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Never told of the game, and before its sweep finds it (here: never), worker b handles
+    a /newgame in the supergroup: the database's open game there refuses it, as a game in
+    memory would, and b reads the game and runs it (no traceback, no second table)."""
+    fleet, server = two_workers, two_workers.server
+    users = [server.add_user(name, language_code="en", started=True) for name in ("Ayu", "Budi")]
+    chat = group_in(fleet, "a", users)
+    table = Table(server, chat, users, "gaple target=1", random.Random(2315), computers=2)
+    await table.open()
+    game_id = fleet.runtimes["a"].service.open_game_in(chat.id).game_id  # type: ignore[union-attr]
+
+    async def lost(db: object, chat_id: int) -> None:
+        return None
+
+    async def blind(at_once: bool) -> None:
+        return None
+    monkeypatch.setattr(fleet_sql, "games_moved", lost)
+    monkeypatch.setattr(fleet.workers["b"], "_look", blind)
+    next_supergroup_goes_to(fleet, "b")
+    supergroup = server.migrate_group(chat)
+    table.chat = supergroup
+    await until(lambda: fleet.holders(game_id) == [], timeout=15)  # a let it go
+    users[1].send(supergroup, "/newgame gaple")
+    await server.wait_for(lambda: any("A game is already running" in (m.text or "")
+                                      for m in server.bot_messages(supergroup)), timeout=30)
+    assert fleet.holders(game_id) == ["b"]
+    await asyncio.wait_for(table.play(), timeout=120)
+    await server.wait_idle(quiet=1.0, timeout=30)
+    result, = await outcomes(fleet.database, [supergroup])
+    assert result.agrees, result
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
 async def test_a_group_upgraded_found_by_a_refused_edit_before_its_update_is_read(
         two_workers: TwoWorkers, caplog: pytest.LogCaptureFixture) -> None:
     """The upgrade's updates are late (the webhook cannot deliver for a while): worker a learns
