@@ -339,8 +339,14 @@ class FloodLimiter(BaseRateLimiter[None]):
     def _share_private(self, chat: int, senders: int) -> None:
         """This worker's part of a private chat's window when ``senders`` workers may send
         there, none knowing the others' sends: together at most the chat's limit (up to as
-        many senders as the window has slots; one each beyond that)."""
-        self._windows(chat)[0].count = max(1, self.limits.private[0] // max(1, senders))
+        many senders as the window has slots; one each beyond that). A part that grows (a
+        table elsewhere ended, or this worker took its shard over) grows only a period after:
+        the slots it gains are the other workers', who may have used them just now."""
+        window = self._windows(chat)[0]
+        share = max(1, self.limits.private[0] // max(1, senders))
+        if share > window.count:
+            window._ends.extend([self.clock()] * (share - window.count))
+        window.count = share
 
     async def _call(
         self,
