@@ -33,7 +33,7 @@ from bot.fleet.worker import FleetWorker
 from bot.handlers.runtime import KEY, Runtime
 from bot.serving.webserver import HttpSettings
 from bot.storage import fleet as fleet_sql
-from fakeapi import FakeChat, FakeTelegramServer, WebhookTiming
+from fakeapi import FakeChat, FakeTelegramServer, FakeUser, WebhookTiming
 
 SHARDS = 4
 SECRET = "migration_secret"
@@ -197,30 +197,10 @@ async def test_a_game_let_go_whose_notification_was_lost_is_found_on_listening_a
         caplog: pytest.LogCaptureFixture) -> None:
     """The NOTIFY telling the new owner is lost (its LISTEN connection was down): when it
     listens again it looks for its shards' open games missing from memory, and runs them."""
-    fleet, server = two_workers, two_workers.server
-    users = [server.add_user(name, language_code="en", started=True) for name in ("Ayu", "Budi")]
-    chat = group_in(fleet, "a", users)
-    table = Table(server, chat, users, "gaple target=1", random.Random(2312), computers=2)
-    await table.open()
-    game_id = fleet.runtimes["a"].service.open_game_in(chat.id).game_id  # type: ignore[union-attr]
-
-    async def lost(db: object, chat_id: int) -> None:
-        return None
-    monkeypatch.setattr(fleet_sql, "games_moved", lost)
-    next_supergroup_goes_to(fleet, "b")
-    supergroup = server.migrate_group(chat)
-    table.chat = supergroup
-    await until(lambda: fleet.holders(game_id) == [], timeout=15)  # a let it go
-    fleet.workers["b"]._heard_games(None)  # what the listener says when connected again
-    await until(lambda: fleet.holders(game_id) == ["b"], timeout=15)
-    await asyncio.wait_for(table.play(), timeout=120)
-    await server.wait_idle(quiet=1.0, timeout=30)
-    answers = server.tap_answers()
-    assert answers.twice == () and len(answers.unanswered) <= table.retaps
-    result, = await outcomes(fleet.database, [supergroup])
-    assert result.agrees, result
-    assert any(m.photo for m in server.bot_messages(supergroup))
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    table, _, supergroup, game_id = await upgraded_untold(two_workers, monkeypatch, 2312)
+    two_workers.workers["b"]._heard_games(None)  # what the listener says when connected again
+    await until(lambda: two_workers.holders(game_id) == ["b"], timeout=15)
+    await finished_right(two_workers, table, supergroup, caplog)
 
 
 async def test_a_game_let_go_whose_new_owner_never_hears_is_found_by_its_sweep(
@@ -231,32 +211,13 @@ async def test_a_game_let_go_whose_new_owner_never_hears_is_found_by_its_sweep(
     the open game of its shard missing from memory and runs it (a /newgame in the supergroup
     is told a game runs there, as anywhere)."""
     fleet, server = two_workers, two_workers.server
-    users = [server.add_user(name, language_code="en", started=True) for name in ("Ayu", "Budi")]
-    chat = group_in(fleet, "a", users)
-    table = Table(server, chat, users, "gaple target=1", random.Random(2314), computers=2)
-    await table.open()
-    game_id = fleet.runtimes["a"].service.open_game_in(chat.id).game_id  # type: ignore[union-attr]
-
-    async def lost(db: object, chat_id: int) -> None:
-        return None
-    monkeypatch.setattr(fleet_sql, "games_moved", lost)
-    next_supergroup_goes_to(fleet, "b")
-    supergroup = server.migrate_group(chat)
-    table.chat = supergroup
-    await until(lambda: fleet.holders(game_id) == [], timeout=15)  # a let it go
+    table, users, supergroup, game_id = await upgraded_untold(fleet, monkeypatch, 2314)
     await until(lambda: fleet.holders(game_id) == ["b"], timeout=30)
     await until(lambda: bool(jobs_of(fleet.runtimes["b"], game_id)), timeout=30)
     users[1].send(supergroup, "/newgame gaple")
     await server.wait_for(lambda: any("A game is already running" in (m.text or "")
                                       for m in server.bot_messages(supergroup)), timeout=30)
-    await asyncio.wait_for(table.play(), timeout=120)
-    await server.wait_idle(quiet=1.0, timeout=30)
-    answers = server.tap_answers()
-    assert answers.twice == () and len(answers.unanswered) <= table.retaps
-    result, = await outcomes(fleet.database, [supergroup])
-    assert result.agrees, result
-    assert any(m.photo for m in server.bot_messages(supergroup))
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    await finished_right(fleet, table, supergroup, caplog)
 
 
 async def test_a_newgame_where_a_game_came_unannounced_is_refused_and_runs_it(
@@ -266,32 +227,16 @@ async def test_a_newgame_where_a_game_came_unannounced_is_refused_and_runs_it(
     a /newgame in the supergroup: the database's open game there refuses it, as a game in
     memory would, and b reads the game and runs it (no traceback, no second table)."""
     fleet, server = two_workers, two_workers.server
-    users = [server.add_user(name, language_code="en", started=True) for name in ("Ayu", "Budi")]
-    chat = group_in(fleet, "a", users)
-    table = Table(server, chat, users, "gaple target=1", random.Random(2315), computers=2)
-    await table.open()
-    game_id = fleet.runtimes["a"].service.open_game_in(chat.id).game_id  # type: ignore[union-attr]
-
-    async def lost(db: object, chat_id: int) -> None:
-        return None
 
     async def blind(at_once: bool) -> None:
         return None
-    monkeypatch.setattr(fleet_sql, "games_moved", lost)
     monkeypatch.setattr(fleet.workers["b"], "_look", blind)
-    next_supergroup_goes_to(fleet, "b")
-    supergroup = server.migrate_group(chat)
-    table.chat = supergroup
-    await until(lambda: fleet.holders(game_id) == [], timeout=15)  # a let it go
+    table, users, supergroup, game_id = await upgraded_untold(fleet, monkeypatch, 2315)
     users[1].send(supergroup, "/newgame gaple")
     await server.wait_for(lambda: any("A game is already running" in (m.text or "")
                                       for m in server.bot_messages(supergroup)), timeout=30)
     assert fleet.holders(game_id) == ["b"]
-    await asyncio.wait_for(table.play(), timeout=120)
-    await server.wait_idle(quiet=1.0, timeout=30)
-    result, = await outcomes(fleet.database, [supergroup])
-    assert result.agrees, result
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    await finished_right(fleet, table, supergroup, caplog)
 
 
 async def test_a_group_upgraded_found_by_a_refused_edit_before_its_update_is_read(
@@ -321,6 +266,37 @@ async def test_a_group_upgraded_found_by_a_refused_edit_before_its_update_is_rea
     assert game.move_no != before and game.chat_id == supergroup.id
     assert any(r.chat_id == chat.id and r.status == 400 for r in server.requests)
     server.webhook.balance([])  # the updates go again: the upgrade's are read now
+    await finished_right(fleet, table, supergroup, caplog)
+    assert not jobs_of(rt, game.game_id)
+
+
+async def upgraded_untold(fleet: TwoWorkers, monkeypatch: pytest.MonkeyPatch, seed: int
+                          ) -> tuple[Table, list[FakeUser], FakeChat, int]:
+    """A gaple table (two people, two computers) opened in worker a's shard, its group then
+    upgraded into worker b's with the NOTIFY telling b lost: the table, its people, the
+    supergroup and the game's id, once a has let the game go."""
+    server = fleet.server
+    users = [server.add_user(name, language_code="en", started=True) for name in ("Ayu", "Budi")]
+    chat = group_in(fleet, "a", users)
+    table = Table(server, chat, users, "gaple target=1", random.Random(seed), computers=2)
+    await table.open()
+    game_id = fleet.runtimes["a"].service.open_game_in(chat.id).game_id  # type: ignore[union-attr]
+
+    async def lost(db: object, chat_id: int) -> None:
+        return None
+    monkeypatch.setattr(fleet_sql, "games_moved", lost)
+    next_supergroup_goes_to(fleet, "b")
+    supergroup = server.migrate_group(chat)
+    table.chat = supergroup
+    await until(lambda: fleet.holders(game_id) == [], timeout=15)  # a let it go
+    return table, users, supergroup, game_id
+
+
+async def finished_right(fleet: TwoWorkers, table: Table, supergroup: FakeChat,
+                         caplog: pytest.LogCaptureFixture) -> None:
+    """The table plays to its end in the supergroup: every tap answered once, the match as
+    the engine scores its moves, the table drawn there, no error logged."""
+    server = fleet.server
     await asyncio.wait_for(table.play(), timeout=120)
     await server.wait_idle(quiet=1.0, timeout=30)
     answers = server.tap_answers()
@@ -328,5 +304,4 @@ async def test_a_group_upgraded_found_by_a_refused_edit_before_its_update_is_rea
     result, = await outcomes(fleet.database, [supergroup])
     assert result.agrees, result
     assert any(m.photo for m in server.bot_messages(supergroup))
-    assert not jobs_of(rt, game.game_id)
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
