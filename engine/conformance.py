@@ -7,6 +7,7 @@ python -m engine.conformance < SCENARIO.json
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from typing import Any
@@ -115,8 +116,13 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             print(f"engine.conformance: {name} is not JSON: {exc}", file=sys.stderr)
             return 2
-    for scenario in scenarios:
-        print(json.dumps(answer(scenario), separators=(",", ":")))
+    try:
+        for scenario in scenarios:
+            print(json.dumps(answer(scenario), separators=(",", ":")))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped reading (``| head``): no traceback for that
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit's flush
+        return 1
     return 0
 
 

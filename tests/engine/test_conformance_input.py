@@ -141,3 +141,20 @@ def test_cli_answers_json_that_is_no_scenario(tmp_path: Path) -> None:
         paths[-1].write_text(text)
     replies = cli_answers(run_cli(*map(str, paths)))
     assert [reply["error"]["code"] for reply in replies] == ["bad_input"] * 6
+
+
+def test_cli_whose_reader_stops_reading_ends_without_a_traceback() -> None:
+    # `python -m engine.conformance *.json | head -1`: the pipe closes before the answers are
+    # all written; the runner stops quietly (exit 1: answers were not delivered).
+    scenarios = [str(path) for path in sorted(FIXTURES.glob("*.json"))
+                 if not path.name.endswith(".expected.json")] * 20  # more than a pipe holds
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engine.conformance", *scenarios], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()  # the reader has what it wanted
+    errors = process.stderr.read()
+    assert process.wait(timeout=60) == 1
+    assert json.loads(first)["hands"] is not None
+    assert errors == b""
