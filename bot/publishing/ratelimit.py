@@ -447,7 +447,10 @@ class FloodLimiter(BaseRateLimiter[None]):
         private chat's 3 in 3 s, a group's pace), since those sends are not in ours."""
         now = self.clock()
         window = self._windows(chat)[-1]
-        while len(window._ends) < window.count:
+        window.free_at(now)  # ends kept from long ago are not the last owner's sends
+        private = isinstance(chat, int) and chat > 0
+        full = self.limits.private[0] if private else window.count  # (a share may grow)
+        while len(window._ends) < full:
             window._ends.append(now)
 
     # --- stopping ------------------------------------------------------------------------

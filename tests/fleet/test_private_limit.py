@@ -99,3 +99,28 @@ async def test_a_worker_counts_the_owners_of_a_persons_other_tables(
         assert await b._senders(8) == 2  # b may answer them too (their /start): a sends
         assert await a._senders(9) == 1  # seated nowhere
 
+
+
+async def test_a_chat_taken_over_waits_a_window_whatever_this_worker_sent_long_ago() -> None:
+    # Seen in the fleet's end-to-end run: worker 1 had sent to a person long before (the
+    # lobby, when it held every shard), gave the table's shard away, and took it back when
+    # its new owner died right after three sends there. Those old sends, expired but still
+    # kept, made its window look full already, so nothing was counted for the dead owner's
+    # and it sent a fourth within 3 s.
+    now = [0.0]
+    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
+
+    async def call(chat: int) -> bool:
+        return True
+
+    for _ in range(3):
+        await limiter.process_request(call, (7,), {}, "sendMessage", {"chat_id": 7}, None)
+    limiter._share_private(7, 2)  # (and its part was one of two then)
+    now[0] = 30.0  # long after: the new owner sent three just now, and died
+    limiter.taken_over(7)
+    limiter._share_private(7, 1)  # now this worker's alone
+    assert not limiter.free_now(7)
+    now[0] = 32.9
+    assert not limiter.free_now(7)
+    now[0] = 33.1
+    assert limiter.free_now(7)
