@@ -45,7 +45,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from telegram._utils.types import JSONDict
 from telegram.error import (
@@ -116,6 +116,12 @@ def no_retries() -> Iterator[None]:
         yield
     finally:
         _RETRIES.reset(token)
+
+
+def private_chat(chat: int | str | None) -> TypeGuard[int]:
+    """Whether ``chat`` is a person's private chat (a positive id); a group's, a supergroup's
+    and a channel's are negative, and a channel may be named by its ``"@username"``."""
+    return isinstance(chat, int) and chat > 0
 
 
 def seconds_of(error: RetryAfter) -> float:
@@ -231,14 +237,14 @@ class FloodLimiter(BaseRateLimiter[None]):
         """A chat's windows: a group's minute and its pace, or a private chat's one."""
         windows = self._chats.get(chat)
         if windows is None:
-            if isinstance(chat, str) or chat < 0:  # a group, a supergroup or a channel
-                windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
-            else:
+            if private_chat(chat):
                 windows = (Window(*self.limits.private),)
                 if self.foreign is not None and self.foreign(chat):
                     # Another worker answers this person's own commands (their /start's
                     # greeting, maybe just now): counted as one send of this window.
                     windows[0]._ends.append(self.clock())
+            else:  # a group, a supergroup or a channel
+                windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
             if len(self._chats) > 4096:  # forget chats whose windows are empty
                 for key in [k for k, ws in self._chats.items() if all(w.idle for w in ws)]:
                     del self._chats[key]
@@ -307,7 +313,7 @@ class FloodLimiter(BaseRateLimiter[None]):
             return True
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
-        if count and self.senders is not None and isinstance(chat, int) and chat > 0:
+        if count and self.senders is not None and private_chat(chat):
             self._share_private(chat, await self.senders(chat))
         attempt = 0
         while True:
@@ -448,8 +454,7 @@ class FloodLimiter(BaseRateLimiter[None]):
         now = self.clock()
         window = self._windows(chat)[-1]
         window.free_at(now)  # ends kept from long ago are not the last owner's sends
-        private = isinstance(chat, int) and chat > 0
-        full = self.limits.private[0] if private else window.count  # (a share may grow)
+        full = self.limits.private[0] if private_chat(chat) else window.count  # (a share may grow)
         while len(window._ends) < full:
             window._ends.append(now)
 
