@@ -172,14 +172,18 @@ class Window:
 
     def free_at(self, now: float) -> float:
         """When a slot is free (``now`` if one is; inf while every slot is in flight)."""
-        while self._ends and self._ends[0] + self.period <= now:
-            self._ends.popleft()
-        excess = self._open + len(self._ends) - self.count
+        excess = self._open + self.held(now) - self.count
         if excess < 0:
             return now
         if excess >= len(self._ends):
             return math.inf
         return self._ends[excess] + self.period
+
+    def held(self, now: float) -> int:
+        """How many answered calls still hold a slot at ``now`` (older ends are dropped)."""
+        while self._ends and self._ends[0] + self.period <= now:
+            self._ends.popleft()
+        return len(self._ends)
 
     def take(self) -> None:
         self._open += 1
@@ -187,6 +191,10 @@ class Window:
     def finish(self, at: float) -> None:
         self._open -= 1
         self._ends.append(at)
+
+    def add(self, sends: int, at: float) -> None:
+        """``sends`` calls answered ``at``, made by another worker (each holds a slot)."""
+        self._ends.extend([at] * sends)
 
     @property
     def idle(self) -> bool:
@@ -241,8 +249,8 @@ class FloodLimiter(BaseRateLimiter[None]):
                 windows = (Window(*self.limits.private),)
                 if self.foreign is not None and self.foreign(chat):
                     # Another worker answers this person's own commands (their /start's
-                    # greeting, maybe just now): counted as one send of this window.
-                    windows[0]._ends.append(self.clock())
+                    # greeting, maybe just now): one send.
+                    self._used_elsewhere(windows[0], 1)
             else:  # a group, a supergroup or a channel
                 windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
             if len(self._chats) > 4096:  # forget chats whose windows are empty
@@ -346,13 +354,22 @@ class FloodLimiter(BaseRateLimiter[None]):
         """This worker's part of a private chat's window when ``senders`` workers may send
         there, none knowing the others' sends: together at most the chat's limit (up to as
         many senders as the window has slots; one each beyond that). A part that grows (a
-        table elsewhere ended, or this worker took its shard over) grows only a period after:
-        the slots it gains are the other workers', who may have used them just now."""
+        table elsewhere ended, or this worker took its shard over) gains slots that were the
+        other workers' (:meth:`_used_elsewhere`)."""
         window = self._windows(chat)[0]
         share = max(1, self.limits.private[0] // max(1, senders))
-        if share > window.count:
-            window._ends.extend([self.clock()] * (share - window.count))
+        self._used_elsewhere(window, share - window.count)
         window.count = share
+
+    def _used_elsewhere(self, window: Window, slots: int) -> None:
+        """Slots another worker may have used are counted as used: its sends are never in
+        this worker's windows, so ``slots`` sends answered just now are counted in
+        ``window``, and none of those slots is used here until a period has passed. How many
+        is the caller's: a private chat whose person another worker answers, one; a part of
+        a private window that grows, the slots it gains; a chat taken over from a worker
+        that died, all of the window but what this worker sent there itself."""
+        if slots > 0:
+            window.add(slots, self.clock())
 
     async def _call(
         self,
@@ -449,14 +466,12 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._notify()
 
     def taken_over(self, chat: int | str) -> None:
-        """Another worker sent to ``chat`` until now: count its short window as full (a
-        private chat's 3 in 3 s, a group's pace), since those sends are not in ours."""
-        now = self.clock()
+        """Another worker sent to ``chat`` until now: its short window (a private chat's 3 in
+        3 s, a group's pace) is counted full (:meth:`_used_elsewhere`)."""
         window = self._windows(chat)[-1]
-        window.free_at(now)  # ends kept from long ago are not the last owner's sends
-        full = self.limits.private[0] if private_chat(chat) else window.count  # (a share may grow)
-        while len(window._ends) < full:
-            window._ends.append(now)
+        whole = self.limits.private[0] if private_chat(chat) else window.count  # (a part grows)
+        # (this worker's sends of more than a period ago, kept still, are not the last owner's)
+        self._used_elsewhere(window, whole - window.held(self.clock()))
 
     # --- stopping ------------------------------------------------------------------------
     def drain(self, grace: float) -> None:
