@@ -196,9 +196,9 @@ class Window:
         """``sends`` calls answered ``at``, made by another worker (each holds a slot)."""
         self._ends.extend([at] * sends)
 
-    @property
-    def idle(self) -> bool:
-        return self._open == 0 and not self._ends
+    def idle(self, now: float) -> bool:
+        """Nothing held at ``now``: no call in flight, none answered within a period."""
+        return self._open == 0 and self.held(now) == 0
 
 
 class FloodLimiter(BaseRateLimiter[None]):
@@ -253,11 +253,19 @@ class FloodLimiter(BaseRateLimiter[None]):
                     self._used_elsewhere(windows[0], 1)
             else:  # a group, a supergroup or a channel
                 windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
-            if len(self._chats) > 4096:  # forget chats whose windows are empty
-                for key in [k for k, ws in self._chats.items() if all(w.idle for w in ws)]:
-                    del self._chats[key]
+            if len(self._chats) > 4096:
+                self._forget(self.clock())
             self._chats[chat] = windows
         return windows
+
+    def _forget(self, now: float) -> None:
+        """Forget the chats whose windows hold nothing at ``now``, but for a private chat's
+        part (:meth:`_share_private`): forgotten, it would come back whole, and its growth,
+        which counts the slots gained as used, would go unseen."""
+        whole = self.limits.private[0]
+        for key in [k for k, ws in self._chats.items() if all(w.idle(now) for w in ws)
+                    and not (private_chat(k) and ws[0].count < whole)]:
+            del self._chats[key]
 
     def _free_at(self, chat: int | str | None, count: bool, now: float) -> float:
         at = now
