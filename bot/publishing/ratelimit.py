@@ -440,7 +440,8 @@ class FloodLimiter(BaseRateLimiter[None]):
         parts never add up to more than the whole). A smaller part applies at once; a larger
         one (a worker left) only ``delay`` later (a period and :data:`RAISE_MARGIN`), since
         what the one that left sent in its last period still counts. Told the same count
-        again, a raise already pending keeps its time."""
+        again, a raise already pending keeps its time; no raise comes before one pending
+        (a worker joining waits its whole delay)."""
         total, period = self.limits.overall
         count = max(1, total // max(1, workers))
         if count <= self._overall.count:
@@ -449,8 +450,9 @@ class FloodLimiter(BaseRateLimiter[None]):
         elif self._raising is None or self._raising_to != count:
             loop = asyncio.get_running_loop()
             at = loop.time() + (period * RAISE_MARGIN if delay is None else delay)
-            if self._raising is not None and count < self._raising_to:
-                at = self._raising.when()  # a smaller part, due when the larger one was
+            if self._raising is not None:  # a smaller part is due when the larger one was
+                pending = self._raising.when()
+                at = pending if count < self._raising_to else max(at, pending)
             self._cancel_raise()
             self._raising_to = count
             self._raising = loop.call_at(at, self._set_overall, count)

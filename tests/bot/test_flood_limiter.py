@@ -59,3 +59,18 @@ async def test_a_private_chats_part_is_kept_while_its_windows_are_forgotten() ->
     senders[7] = 1  # the other table ended: the whole window, but the other part was used
     await send(7)
     assert not limiter.free_now(7)
+
+
+async def test_a_worker_joining_waits_its_delay_whatever_part_it_is_told_meanwhile() -> None:
+    # A worker joining sends nothing counted until the others have seen it and shrunk their
+    # parts (join_overall's delay). Told a larger part meanwhile (a third worker left), it
+    # raised its part a period after that, before the others may have seen it.
+    limiter = FloodLimiter(Limits(overall=(30, 1.0)))
+    limiter.join_overall(3, 5.0)
+    assert limiter._raising is not None
+    due = limiter._raising.when()
+    limiter.share_overall(2)
+    assert limiter._overall.count == 0
+    assert limiter._raising is not None and limiter._raising.when() >= due
+    limiter.share_overall(4)  # a smaller part (another joined): due as the larger one was
+    assert limiter._raising is not None and limiter._raising.when() == due
