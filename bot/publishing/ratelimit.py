@@ -21,9 +21,12 @@ inside a sync (``no_retries``) the error goes to the publisher, whose next sync 
 latest state when the chat is free again, rather than sending a stale picture late.
 
 In a fleet (:mod:`bot.fleet`) each worker sends for the chats of the shards it owns, so a
-group's and a private chat's windows are kept by one worker; the overall one is shared, each
-worker taking its part (:meth:`FloodLimiter.share_overall`); and a 429 is told to the other
-workers (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`). A worker giving
+group's windows are kept by one worker; a person seated at tables of several workers' shards
+hears from each, which keeps its part of their private chat's window (``senders``); the
+overall one is shared, each worker taking its part (:meth:`FloodLimiter.share_overall`). The
+other workers' sends are never in this one's windows: slots they may have used are counted as
+used (:meth:`FloodLimiter._used_elsewhere`). A 429 is told to the other workers
+(``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`). A worker giving
 a shard away refuses its groups' calls from then on (:meth:`FloodLimiter.refuse`): a sync
 still running there stops before its next call, and the next owner sends what is left.
 
