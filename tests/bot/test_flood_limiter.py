@@ -1,5 +1,6 @@
-"""The rate limiter's own bookkeeping, on a fake clock (no sleeps, no timings): what it forgets
-of the chats it sent to, and when a larger part of the overall limit applies."""
+"""The rate limiter's own bookkeeping, with no sleep and no timing: what it forgets
+of the chats it sent to (on a fake clock), and when a larger part of the overall limit is
+due (read from its schedule)."""
 
 from __future__ import annotations
 
