@@ -13,7 +13,8 @@ answer marks it done, or the worker does after the handler.
 A game whose chat changes shard (a group become a supergroup: its new id's shard may be
 another worker's, where its updates now go) is let go the same way, alone, as soon as the
 change is committed, and that shard's owner is told (NOTIFY) to read it and run it (or, not
-told, finds it missing from its memory within a few sweeps: :meth:`GameMoves._look`).
+told, finds it missing from its memory within a few sweeps: :meth:`GameMoves._look`, or
+runs it as soon as anything reads it into memory: :meth:`GameMoves._loaded`).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class FleetWorker(GameMoves):
         self._leaving = {}
         self._missing = set()
         self._unrun = set()
+        self._adopting = {}
         self._purging: asyncio.Task[None] | None = None
         self._counting: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
@@ -89,6 +91,7 @@ class FleetWorker(GameMoves):
         self.rt.limiter.senders = self._senders
         self._changed = self.rt.service.on_change
         self.rt.service.on_change = self._on_change
+        self.rt.service.on_load = self._loaded
         # Nothing counted goes before the others have seen this worker and shrunk their
         # parts of the overall limit (they count every tick), and a period more has passed.
         period = self.rt.limiter.limits.overall[1]
