@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -112,9 +111,9 @@ class GameMoves:
         finishes first), and the owner of its chat's shard is told to read it, if it is to."""
         rt = self.rt
         try:
-            deadline = time.monotonic() + SYNC_GRACE
-            while rt.publisher._busy(game_id) and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
+            if not await rt.publisher.settled([game_id], SYNC_GRACE):
+                log.info("game %s's syncs still running after %.0f s: let go anyway", game_id,
+                         SYNC_GRACE)
             async with rt.locks.game(game_id):
                 game = rt.service.game(game_id)
                 if game is not None and shard_of(game.chat_id, self.settings.shards) \

@@ -146,10 +146,9 @@ class FleetWorker(GameMoves):
             # The groups' syncs stop before their next call (a call in flight finishes), so
             # nothing is sent twice: whatever is left, the next owner's first sync sends.
             rt.limiter.refuse({g.chat_id for g in games})
-            deadline = time.monotonic() + SYNC_GRACE
-            while any(rt.publisher._busy(g.game_id) for g in games) \
-                    and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
+            if not await rt.publisher.settled([g.game_id for g in games], SYNC_GRACE):
+                log.info("syncs still running after %.0f s: their games are evicted anyway",
+                         SYNC_GRACE)
             async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
                 for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes 1st
                     await held.enter_async_context(rt.locks.game(game_id))

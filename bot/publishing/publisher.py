@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Collection
 from typing import Protocol
 
 from telegram import Bot
@@ -115,6 +116,22 @@ class Publisher:
 
     def _busy(self, game_id: int) -> bool:
         return any((game_id, channel) in self._tasks for channel in self._channels)
+
+    async def settled(self, game_ids: Collection[int], grace: float) -> bool:
+        """Wait until no sync of ``game_ids`` runs (one under way finishes, and so does any
+        round it goes again), at most ``grace`` seconds; whether none runs. Nothing is
+        cancelled: a fleet worker letting games go first makes their syncs stop before their
+        next call (:meth:`FloodLimiter.refuse <bot.publishing.ratelimit.FloodLimiter.refuse>`).
+        """
+        wanted = frozenset(game_ids)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while True:
+            running = [task for (game_id, _), task in self._tasks.items() if game_id in wanted]
+            left = deadline - loop.time()
+            if not running or left <= 0:
+                return not running
+            await asyncio.wait(running, timeout=left)
 
     async def _holding(self, key: tuple[int, str]) -> None:
         """One channel's syncs with the game held in memory: a finished game is read back
