@@ -2,14 +2,14 @@
 update's route key is its chat). The worker that moved the game lets it go when the new id's
 shard is not one it holds, and tells (NOTIFY) that shard's owner, which reads the game and runs
 it as it runs a shard's games when taking it; or, never told (the worker killed before it could
-tell, or the NOTIFY lost), finds it missing from its memory at its next sweeps. Mixed into
+tell, or the NOTIFY lost), finds it missing from its memory at its next sweeps. A game read into
+its memory before either (a tap naming it) is adopted as it is read. Mixed into
 :class:`~bot.fleet.worker.FleetWorker`."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -51,6 +51,8 @@ class GameMoves:
     _missing: set[int]
     #: Games whose adoption failed after they were read: the next look adopts them again.
     _unrun: set[int]
+    #: The chats being adopted (how many adoptions each): what they read is theirs to run.
+    _adopting: dict[int, int]
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
         """Run ``work`` in a task :meth:`stop` waits for; what it raises is logged."""
@@ -109,9 +111,9 @@ class GameMoves:
         finishes first), and the owner of its chat's shard is told to read it, if it is to."""
         rt = self.rt
         try:
-            deadline = time.monotonic() + SYNC_GRACE
-            while rt.publisher._busy(game_id) and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
+            if not await rt.publisher.settled([game_id], SYNC_GRACE):
+                log.info("game %s's syncs still running after %.0f s: let go anyway", game_id,
+                         SYNC_GRACE)
             async with rt.locks.game(game_id):
                 game = rt.service.game(game_id)
                 if game is not None and shard_of(game.chat_id, self.settings.shards) \
@@ -177,6 +179,17 @@ class GameMoves:
         for chat in sorted({found[i] for i in due}):
             await self._adopt(chat)
 
+    def _loaded(self, game: Game) -> None:
+        """An open game memory lacked was read into it (a tap naming it, a command, a table
+        opened where it is: :attr:`GameMemory.on_load <bot.service.memory.GameMemory.on_load>`),
+        before anything adopted it: one of a shard loaded is adopted now, with its chat's other
+        games, rather than waiting for its next move. (One of a shard being taken, the take
+        runs; one of a shard not held, the sweep lets go.)"""
+        chat = game.chat_id
+        if shard_of(chat, self.settings.shards) in self.feeder.owned \
+                and chat not in self._adopting:
+            self._spawn(self._adopt(chat), f"adopt-{chat}")
+
     def _heard_games(self, payload: str | None) -> None:
         """Another worker let games of a chat go: if this one holds its shard, it reads them
         (None: notifications may have been lost; every held shard's open games missing from
@@ -195,6 +208,7 @@ class GameMoves:
         logged, and the next sweep tries again."""
         rt, count = self.rt, self.settings.shards
         ids: set[int] = set()
+        self._adopting[chat] = self._adopting.get(chat, 0) + 1
         try:
             async with rt.locks.chat(chat):
                 found = await sql.open_games_in(rt.storage, chat)
@@ -226,6 +240,11 @@ class GameMoves:
             log.exception("adopting the games of chat %s failed: the next sweep tries again",
                           chat)
             return
+        finally:
+            if self._adopting[chat] > 1:
+                self._adopting[chat] -= 1
+            else:
+                del self._adopting[chat]
         self._unrun -= ids
         if games or repair:
             log.info("took over %s of chat %s", counted(len(games) + len(repair), "game"),

@@ -13,7 +13,8 @@ answer marks it done, or the worker does after the handler.
 A game whose chat changes shard (a group become a supergroup: its new id's shard may be
 another worker's, where its updates now go) is let go the same way, alone, as soon as the
 change is committed, and that shard's owner is told (NOTIFY) to read it and run it (or, not
-told, finds it missing from its memory within a few sweeps: :meth:`GameMoves._look`).
+told, finds it missing from its memory within a few sweeps: :meth:`GameMoves._look`, or
+runs it as soon as anything reads it into memory: :meth:`GameMoves._loaded`).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class FleetWorker(GameMoves):
         self._leaving = {}
         self._missing = set()
         self._unrun = set()
+        self._adopting = {}
         self._purging: asyncio.Task[None] | None = None
         self._counting: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
@@ -89,6 +91,7 @@ class FleetWorker(GameMoves):
         self.rt.limiter.senders = self._senders
         self._changed = self.rt.service.on_change
         self.rt.service.on_change = self._on_change
+        self.rt.service.on_load = self._loaded
         # Nothing counted goes before the others have seen this worker and shrunk their
         # parts of the overall limit (they count every tick), and a period more has passed.
         period = self.rt.limiter.limits.overall[1]
@@ -143,10 +146,9 @@ class FleetWorker(GameMoves):
             # The groups' syncs stop before their next call (a call in flight finishes), so
             # nothing is sent twice: whatever is left, the next owner's first sync sends.
             rt.limiter.refuse({g.chat_id for g in games})
-            deadline = time.monotonic() + SYNC_GRACE
-            while any(rt.publisher._busy(g.game_id) for g in games) \
-                    and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
+            if not await rt.publisher.settled([g.game_id for g in games], SYNC_GRACE):
+                log.info("syncs still running after %.0f s: their games are evicted anyway",
+                         SYNC_GRACE)
             async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
                 for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes 1st
                     await held.enter_async_context(rt.locks.game(game_id))

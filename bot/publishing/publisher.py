@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Collection
 from typing import Protocol
 
 from telegram import Bot
@@ -30,6 +31,7 @@ from ..service import GameService
 from ..service.locks import Locks
 from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
+from .delivery import outcome_unknown
 from .groupsync import GroupSync
 from .handsync import HandSync
 from .messenger import MayNotWriteError, Messenger, TopicGoneError
@@ -41,6 +43,9 @@ log = logging.getLogger(__name__)
 RESTORED = "restored"
 GROUP, HANDS = "group", "hands"
 MAX_RETRIES = 5
+#: Times a player's notice that the bot may not write in their group is tried: again after a
+#: flood wait (its retry_after waited out) or a failure that surely sent nothing.
+MUTED_TRIES = 4
 #: What each player of a game hears when the bot may no longer write in its group.
 MUTED = N_("I may not send messages in the group {group} now, so its table stands still "
            "there. An admin can let me write again; meanwhile your game goes on here.")
@@ -72,6 +77,7 @@ class Publisher:
         self._stopping = asyncio.Event()
         #: Games whose players were told that the bot may not write in their group.
         self._muted: set[int] = set()
+        self._telling: set[asyncio.Task[None]] = set()  # those notices, each on its own
         # The C heap's free memory back after games leave memory.
         self.trimmer = Trimmer(find_malloc_trim())
 
@@ -115,6 +121,22 @@ class Publisher:
 
     def _busy(self, game_id: int) -> bool:
         return any((game_id, channel) in self._tasks for channel in self._channels)
+
+    async def settled(self, game_ids: Collection[int], grace: float) -> bool:
+        """Wait until no sync of ``game_ids`` runs (one under way finishes, and so does any
+        round it goes again), at most ``grace`` seconds; whether none runs. Nothing is
+        cancelled: a fleet worker letting games go first makes their syncs stop before their
+        next call (:meth:`FloodLimiter.refuse <bot.publishing.ratelimit.FloodLimiter.refuse>`).
+        """
+        wanted = frozenset(game_ids)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while True:
+            running = [task for (game_id, _), task in self._tasks.items() if game_id in wanted]
+            left = deadline - loop.time()
+            if not running or left <= 0:
+                return not running
+            await asyncio.wait(running, timeout=left)
 
     async def _holding(self, key: tuple[int, str]) -> None:
         """One channel's syncs with the game held in memory: a finished game is read back
@@ -224,10 +246,44 @@ class Publisher:
         for user_id in dict.fromkeys(people):
             t = translator(known.get(user_id) or game.language)
             text = t(MUTED, group=wording.named(wording.shorten(title, 64)))
+            # Apart from the sync: a flood wait here must not hold back the group's next one
+            task = asyncio.create_task(self._tell_muted(user_id, text),
+                                       name=f"muted-{game_id}-{user_id}")
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
+
+    async def _tell_muted(self, user_id: int, text: str) -> None:
+        """One player's notice that the bot may not write in their group: after a flood wait
+        (its retry_after waited out, cut short when the bot stops) or a failure that surely
+        sent nothing, tried again, :data:`MUTED_TRIES` times in all; not to one who blocked
+        the bot, nor again when it may have arrived (the hands say the rest)."""
+        for attempt in range(1, MUTED_TRIES + 1):
             try:
-                await self.messenger.send(user_id, text, None, None)
-            except TelegramError as exc:  # blocked, or a flood wait: the hands say the rest
+                with no_retries():  # (a 429 comes back at once, its chat paused: see below)
+                    await self.messenger.send(user_id, text, None, None)
+                return
+            except RetryAfter as exc:
+                wait, failure = seconds_of(exc), str(exc)
+            except StoppingError:
+                return
+            except NetworkError as exc:
+                if isinstance(exc, BadRequest) or outcome_unknown(exc):
+                    log.info("telling %s the group is closed to the bot failed: %s", user_id,
+                             exc)
+                    return
+                wait, failure = min(30.0, 2.0 ** attempt), str(exc)
+            except TelegramError as exc:  # (blocked: Forbidden)
                 log.info("telling %s the group is closed to the bot failed: %s", user_id, exc)
+                return
+            except Exception:
+                log.exception("telling %s the group is closed to the bot failed", user_id)
+                return
+            if attempt < MUTED_TRIES:
+                await self._pause(wait)
+            if self._stopping.is_set():
+                break
+        log.info("telling %s the group is closed to the bot failed: %s (%d tries)", user_id,
+                 failure, attempt)
 
     async def _pause(self, seconds: float) -> None:
         """Sleep before a retry; cut short when the bot is stopping."""
@@ -242,9 +298,10 @@ class Publisher:
         self.messenger.close()
 
     async def idle(self) -> None:
-        """Wait until no sync is running, nor any /notify notice (tests and shutdown)."""
-        while self._tasks or self.notices.tasks:
-            await asyncio.gather(*self._tasks.values(), *self.notices.tasks,
+        """Wait until no sync is running, nor any notice (/notify's, the group closed to the bot)
+        (tests and shutdown)."""
+        while self._tasks or self.notices.tasks or self._telling:
+            await asyncio.gather(*self._tasks.values(), *self.notices.tasks, *self._telling,
                                  return_exceptions=True)
 
     async def topic_gone(self, game_id: int, thread_id: int, deleted: bool) -> None:

@@ -21,9 +21,12 @@ inside a sync (``no_retries``) the error goes to the publisher, whose next sync 
 latest state when the chat is free again, rather than sending a stale picture late.
 
 In a fleet (:mod:`bot.fleet`) each worker sends for the chats of the shards it owns, so a
-group's and a private chat's windows are kept by one worker; the overall one is shared, each
-worker taking its part (:meth:`FloodLimiter.share_overall`); and a 429 is told to the other
-workers (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`). A worker giving
+group's windows are kept by one worker; a person seated at tables of several workers' shards
+hears from each, which keeps its part of their private chat's window (``senders``); the
+overall one is shared, each worker taking its part (:meth:`FloodLimiter.share_overall`). The
+other workers' sends are never in this one's windows: slots they may have used are counted as
+used (:meth:`FloodLimiter._used_elsewhere`). A 429 is told to the other workers
+(``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold`). A worker giving
 a shard away refuses its groups' calls from then on (:meth:`FloodLimiter.refuse`): a sync
 still running there stops before its next call, and the next owner sends what is left.
 
@@ -45,7 +48,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from telegram._utils.types import JSONDict
 from telegram.error import (
@@ -118,6 +121,12 @@ def no_retries() -> Iterator[None]:
         _RETRIES.reset(token)
 
 
+def private_chat(chat: int | str | None) -> TypeGuard[int]:
+    """Whether ``chat`` is a person's private chat (a positive id); a group's, a supergroup's
+    and a channel's are negative, and a channel may be named by its ``"@username"``."""
+    return isinstance(chat, int) and chat > 0
+
+
 def seconds_of(error: RetryAfter) -> float:
     wait = error.retry_after
     return float(wait) if isinstance(wait, (int, float)) else wait.total_seconds()
@@ -166,14 +175,18 @@ class Window:
 
     def free_at(self, now: float) -> float:
         """When a slot is free (``now`` if one is; inf while every slot is in flight)."""
-        while self._ends and self._ends[0] + self.period <= now:
-            self._ends.popleft()
-        excess = self._open + len(self._ends) - self.count
+        excess = self._open + self.held(now) - self.count
         if excess < 0:
             return now
         if excess >= len(self._ends):
             return math.inf
         return self._ends[excess] + self.period
+
+    def held(self, now: float) -> int:
+        """How many answered calls still hold a slot at ``now`` (older ends are dropped)."""
+        while self._ends and self._ends[0] + self.period <= now:
+            self._ends.popleft()
+        return len(self._ends)
 
     def take(self) -> None:
         self._open += 1
@@ -182,9 +195,13 @@ class Window:
         self._open -= 1
         self._ends.append(at)
 
-    @property
-    def idle(self) -> bool:
-        return self._open == 0 and not self._ends
+    def add(self, sends: int, at: float) -> None:
+        """``sends`` calls answered ``at``, made by another worker (each holds a slot)."""
+        self._ends.extend([at] * sends)
+
+    def idle(self, now: float) -> bool:
+        """Nothing held at ``now``: no call in flight, none answered within a period."""
+        return self._open == 0 and self.held(now) == 0
 
 
 class FloodLimiter(BaseRateLimiter[None]):
@@ -231,19 +248,27 @@ class FloodLimiter(BaseRateLimiter[None]):
         """A chat's windows: a group's minute and its pace, or a private chat's one."""
         windows = self._chats.get(chat)
         if windows is None:
-            if isinstance(chat, str) or chat < 0:  # a group, a supergroup or a channel
-                windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
-            else:
+            if private_chat(chat):
                 windows = (Window(*self.limits.private),)
                 if self.foreign is not None and self.foreign(chat):
                     # Another worker answers this person's own commands (their /start's
-                    # greeting, maybe just now): counted as one send of this window.
-                    windows[0]._ends.append(self.clock())
-            if len(self._chats) > 4096:  # forget chats whose windows are empty
-                for key in [k for k, ws in self._chats.items() if all(w.idle for w in ws)]:
-                    del self._chats[key]
+                    # greeting, maybe just now): one send.
+                    self._used_elsewhere(windows[0], 1)
+            else:  # a group, a supergroup or a channel
+                windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
+            if len(self._chats) > 4096:
+                self._forget(self.clock())
             self._chats[chat] = windows
         return windows
+
+    def _forget(self, now: float) -> None:
+        """Forget the chats whose windows hold nothing at ``now``, but for a private chat's
+        part (:meth:`_share_private`): forgotten, it would come back whole, and its growth,
+        which counts the slots gained as used, would go unseen."""
+        whole = self.limits.private[0]
+        for key in [k for k, ws in self._chats.items() if all(w.idle(now) for w in ws)
+                    and not (private_chat(k) and ws[0].count < whole)]:
+            del self._chats[key]
 
     def _free_at(self, chat: int | str | None, count: bool, now: float) -> float:
         at = now
@@ -307,7 +332,7 @@ class FloodLimiter(BaseRateLimiter[None]):
             return True
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
-        if count and self.senders is not None and isinstance(chat, int) and chat > 0:
+        if count and self.senders is not None and private_chat(chat):
             self._share_private(chat, await self.senders(chat))
         attempt = 0
         while True:
@@ -340,13 +365,22 @@ class FloodLimiter(BaseRateLimiter[None]):
         """This worker's part of a private chat's window when ``senders`` workers may send
         there, none knowing the others' sends: together at most the chat's limit (up to as
         many senders as the window has slots; one each beyond that). A part that grows (a
-        table elsewhere ended, or this worker took its shard over) grows only a period after:
-        the slots it gains are the other workers', who may have used them just now."""
+        table elsewhere ended, or this worker took its shard over) gains slots that were the
+        other workers' (:meth:`_used_elsewhere`)."""
         window = self._windows(chat)[0]
         share = max(1, self.limits.private[0] // max(1, senders))
-        if share > window.count:
-            window._ends.extend([self.clock()] * (share - window.count))
+        self._used_elsewhere(window, share - window.count)
         window.count = share
+
+    def _used_elsewhere(self, window: Window, slots: int) -> None:
+        """Slots another worker may have used are counted as used: its sends are never in
+        this worker's windows, so ``slots`` sends answered just now are counted in
+        ``window``, and none of those slots is used here until a period has passed. How many
+        is the caller's: a private chat whose person another worker answers, one; a part of
+        a private window that grows, the slots it gains; a chat taken over from a worker
+        that died, all of the window but what this worker sent there itself."""
+        if slots > 0:
+            window.add(slots, self.clock())
 
     async def _call(
         self,
@@ -409,7 +443,8 @@ class FloodLimiter(BaseRateLimiter[None]):
         parts never add up to more than the whole). A smaller part applies at once; a larger
         one (a worker left) only ``delay`` later (a period and :data:`RAISE_MARGIN`), since
         what the one that left sent in its last period still counts. Told the same count
-        again, a raise already pending keeps its time."""
+        again, a raise already pending keeps its time; no raise comes before one pending
+        (a worker joining waits its whole delay)."""
         total, period = self.limits.overall
         count = max(1, total // max(1, workers))
         if count <= self._overall.count:
@@ -418,8 +453,9 @@ class FloodLimiter(BaseRateLimiter[None]):
         elif self._raising is None or self._raising_to != count:
             loop = asyncio.get_running_loop()
             at = loop.time() + (period * RAISE_MARGIN if delay is None else delay)
-            if self._raising is not None and count < self._raising_to:
-                at = self._raising.when()  # a smaller part, due when the larger one was
+            if self._raising is not None:  # a smaller part is due when the larger one was
+                pending = self._raising.when()
+                at = pending if count < self._raising_to else max(at, pending)
             self._cancel_raise()
             self._raising_to = count
             self._raising = loop.call_at(at, self._set_overall, count)
@@ -443,15 +479,12 @@ class FloodLimiter(BaseRateLimiter[None]):
         self._notify()
 
     def taken_over(self, chat: int | str) -> None:
-        """Another worker sent to ``chat`` until now: count its short window as full (a
-        private chat's 3 in 3 s, a group's pace), since those sends are not in ours."""
-        now = self.clock()
+        """Another worker sent to ``chat`` until now: its short window (a private chat's 3 in
+        3 s, a group's pace) is counted full (:meth:`_used_elsewhere`)."""
         window = self._windows(chat)[-1]
-        window.free_at(now)  # ends kept from long ago are not the last owner's sends
-        private = isinstance(chat, int) and chat > 0
-        full = self.limits.private[0] if private else window.count  # (a share may grow)
-        while len(window._ends) < full:
-            window._ends.append(now)
+        whole = self.limits.private[0] if private_chat(chat) else window.count  # (a part grows)
+        # (this worker's sends of more than a period ago, kept still, are not the last owner's)
+        self._used_elsewhere(window, whole - window.held(self.clock()))
 
     # --- stopping ------------------------------------------------------------------------
     def drain(self, grace: float) -> None:

@@ -33,6 +33,11 @@ class GameMemory:
         draw: Callable[[Drawing], Awaitable[bytes]] | None = None,
     ) -> None:
         self.on_change = on_change
+        #: An open game memory lacked, read into it by any path but :meth:`load_open_games`
+        #: (whose caller runs what it loads): a tap naming it, a command, a table opened
+        #: where it is. It must run now (timers, computer turns, syncs), not at its next
+        #: move: a fleet worker adopts it. Unset: :attr:`on_change` is told.
+        self.on_load: Callable[[Game], None] | None = None
         self.on_move: Callable[[Game], None] | None = None  # each move committed (metrics)
         #: Each move accepted, as its commit begins (memory has it, the database not yet;
         #: the caller holds the game's lock): the publisher begins drawing its table.
@@ -128,17 +133,16 @@ class GameMemory:
                     setattr(game, name, getattr(fresh, name))
         await self._check_reach(game)
         self._remember(game)
+        if game is fresh:
+            self._came(game)
         return game
 
     async def read_open_game(self, chat_id: int, thread_id: int | None) -> Game | None:
         """The open game of a chat's topic as the database has it (None: none), read into
-        memory, and the bot told (it syncs it and arms its timers) when memory lacked it."""
+        memory, and run when memory lacked it (:attr:`on_load`)."""
         for fresh in await open_games_in(self.storage, chat_id):
             if (fresh.thread_id or 0) == (thread_id or 0):  # (as the one-open-game index)
-                known = fresh.game_id in self._by_id
                 game = await self.reload(fresh.game_id)
-                if game is not None and game.status.open and not known:
-                    self._changed(game)
                 return game if game is not None and game.status.open else None
         return None
 
@@ -152,9 +156,15 @@ class GameMemory:
         game = await self.storage.load_game(game_id)
         if game is None:
             return None
-        if game.status.open:  # (memory always has the open ones: only if a reload dropped it)
-            return self._by_id.setdefault(game_id, game)
-        return self._by_id.get(game_id, game)  # another reader may have held it meanwhile
+        if game.status.open:
+            await self._check_reach(game)
+        held = self._by_id.get(game_id)
+        if held is not None:  # another reader read it meanwhile
+            return held
+        if game.status.open:  # (one a fleet worker was not told of, or a reload dropped)
+            self._remember(game)
+            self._came(game)
+        return game
 
     async def hold(self, game_id: int) -> Game | None:
         """The game, kept in memory (read back if it had left) until :meth:`release`: one
@@ -169,6 +179,13 @@ class GameMemory:
         game = self._by_id.get(game_id)
         if game is not None and not game.status.open:
             del self._by_id[game_id]
+
+    def _came(self, game: Game) -> None:
+        """An open game memory lacked was read into it: the bot runs it (:attr:`on_load`)."""
+        if game.status.open:
+            told = self.on_load or self.on_change
+            if told is not None:
+                told(game)
 
     def _changed(self, game: Game) -> None:
         """Tell the bot (publisher, timers) that a game changed; it has been committed."""

@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 from bot_kit import NAMES, Group, complaints, counting_seeds, die_after_commit, lobby_button
 
+from bot.app import begin_stop
 from bot.models import Status
 from bot.storage import StorageUnavailableError
-from fakeapi import FakeTelegramServer
+from fakeapi import FakeTelegramServer, FakeUser
+from fakeapi.model import RequestRecord
 from fakeapi.players import Table, active_hand
 
 
@@ -348,3 +350,58 @@ async def test_flood_waits_on_a_reply_a_tap_and_a_hand_are_waited_out(
     assert [r.status for r in server.requests_for("sendMessage", group.chat)].count(429) == 1
     assert not server.early_calls  # nothing sent into a flood wait
     assert not complaints(caplog)
+
+
+def muted_notices(telegram: FakeTelegramServer, user: FakeUser) -> list[RequestRecord]:
+    """The bot's calls sending ``user`` the notice that it may not write in the group."""
+    return [r for r in telegram.requests if r.method == "sendMessage"
+            and r.chat_id == user.private_chat.id
+            and "may not send messages" in str(r.params.get("text"))]
+
+
+async def test_the_notice_that_the_bot_may_not_write_survives_a_flood_wait_and_a_blip(
+        telegram: FakeTelegramServer, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Telegram answers one player's notice "retry after 1" and another's with a 502: each is
+    sent again, the first once its wait is over; one who blocked the bot is tried once."""
+    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi", "Sergei", "Dewi")]
+    ayu, budi, sergei, dewi = users
+    chat = telegram.add_group("Super", members=users, admins=users[:1], supergroup=True)
+    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await runtime.publisher.idle()
+        dewi.block_bot()
+        telegram.flood_wait(ayu.private_chat, 1)
+        telegram.fail_next("sendMessage", error_code=502, description="Bad Gateway",
+                           chat=budi.private_chat)
+        telegram.restrict_bot(chat, may_send=False)
+        budi.send(chat, "/table")
+        await telegram.wait_for(lambda: all(
+            any(r.ok for r in muted_notices(telegram, u)) for u in (ayu, budi, sergei)),
+            timeout=20)
+        await runtime.publisher.idle()
+        tried = {u.first_name: [r.status for r in muted_notices(telegram, u)] for u in users}
+        assert tried == {"Ayu": [429, 200], "Budi": [502, 200], "Sergei": [200],
+                         "Dewi": [403]}
+        assert telegram.early_calls == []  # its retry_after waited out
+    assert not complaints(caplog)
+
+
+async def test_a_long_flood_wait_on_that_notice_ends_when_the_bot_stops(
+        telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    """Telegram asks for ten minutes before a player's notice: a bot stopping meanwhile does
+    not wait for them (the notice is not sent)."""
+    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi", "Sergei", "Dewi")]
+    chat = telegram.add_group("Super", members=users, admins=users[:1], supergroup=True)
+    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+    async with group.bot() as runtime:
+        await group.start("gaple")
+        await runtime.publisher.idle()
+        telegram.fail_next("sendMessage", retry_after=600, chat=users[0].private_chat)
+        telegram.restrict_bot(chat, may_send=False)
+        users[1].send(chat, "/table")
+        await telegram.wait_for(lambda: muted_notices(telegram, users[0]))
+        begin_stop(group.extra["application"])  # type: ignore[arg-type]
+        await asyncio.wait_for(runtime.publisher.idle(), 30)  # not the 600 s asked
+        assert [r.status for r in muted_notices(telegram, users[0])] == [429]

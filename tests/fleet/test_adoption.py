@@ -57,6 +57,7 @@ class Moves(GameMoves):
         self.feeder = SimpleNamespace(owned=frozenset(range(SHARDS)))  # type: ignore[assignment]
         self.holding = frozenset(range(SHARDS))
         self._leaving, self._writes, self._missing, self._unrun = {}, set(), set(), set()
+        self._adopting = {}
         self.ran: list[list[int]] = []
 
     async def _run_games(self, games: list[Game], repair: set[int]) -> None:
@@ -90,6 +91,28 @@ async def test_adopting_a_game_a_copy_was_read_of_before_it_moved_takes_its_rows
     assert there.game(game.game_id) is stale  # (the object a tap may hold is kept)
     assert stale.chat_id == NEW and stale.messages.lobby is None
     assert there.open_game_in(NEW) is stale
+
+
+@pytest.mark.parametrize("engine", ["sqlite"])
+async def test_an_open_game_read_into_memory_by_any_path_but_a_take_is_run_once(
+        storage: Storage) -> None:
+    here = service_for(storage)
+    game = await here.create(NEW, ANN, "gaple", "en")
+    other = await here.create(OLD, BOB, "gaple", "en")
+    there, changed, loaded = service_for(storage), [], []
+    there.on_change = lambda g: changed.append(g.game_id)
+    assert await there.find(game.game_id) is not None  # a tap naming it
+    assert there.open_game_in(NEW) is there.game(game.game_id)
+    assert await there.reload(other.game_id) is not None  # (unset: on_change is told)
+    assert changed == [game.game_id, other.game_id]
+    there.on_load = lambda g: loaded.append(g.game_id)
+    await there.find(game.game_id)
+    await there.reload(game.game_id)
+    await there.load_open_games()  # (a take runs what it loads)
+    assert loaded == []
+    there.forget([game.game_id])
+    assert await there.reload(game.game_id) is not None
+    assert loaded == [game.game_id] and changed == [game.game_id, other.game_id]
 
 
 @pytest.mark.parametrize("engine", ["sqlite"])

@@ -239,6 +239,32 @@ async def test_a_newgame_where_a_game_came_unannounced_is_refused_and_runs_it(
     await finished_right(fleet, table, supergroup, caplog)
 
 
+async def test_a_game_a_private_tap_reads_before_its_adoption_runs_at_once(
+        two_workers: TwoWorkers, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Never told of the game, and before its sweep finds it (here: never), worker b handles
+    a tap on a player's private hand ("Table"), which reads the game into its memory: b runs
+    it as it runs a game it adopts, its timers armed (a computer's turn played, a turn's
+    time kept) without waiting for anyone's move."""
+    fleet, server = two_workers, two_workers.server
+    caplog.set_level(logging.INFO, logger="bot.fleet.moves")
+
+    async def blind(at_once: bool) -> None:
+        return None
+    monkeypatch.setattr(fleet.workers["b"], "_look", blind)
+    table, users, supergroup, game_id = await upgraded_untold(fleet, monkeypatch, 2316)
+    rt = fleet.runtimes["b"]
+    assert rt.service.game(game_id) is None
+    hand = next(m for m in reversed(server.bot_messages(users[0].private_chat))
+                if m.reply_markup is not None)
+    tap = users[0].press_raw(hand, f"m:{game_id}")
+    await server.wait_for(lambda: tap.answered, timeout=30)
+    assert fleet.holders(game_id) == ["b"]
+    await until(lambda: bool(jobs_of(rt, game_id)), timeout=15)
+    assert f"took over 1 game of chat {supergroup.id}" in caplog.messages  # (adopted)
+    await finished_right(fleet, table, supergroup, caplog)
+
+
 async def test_a_group_upgraded_found_by_a_refused_edit_before_its_update_is_read(
         two_workers: TwoWorkers, caplog: pytest.LogCaptureFixture) -> None:
     """The upgrade's updates are late (the webhook cannot deliver for a while): worker a learns

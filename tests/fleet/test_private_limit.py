@@ -26,7 +26,10 @@ SHARDS = 4
 
 
 async def test_each_of_two_senders_keeps_its_part_of_a_private_window() -> None:
-    limiter = FloodLimiter(Limits(private=(3, 0.3)))
+    # A period of a second: the bounds below leave the loop most of a second of slack, so a
+    # loaded machine does not fail them (the lower bounds hold on any machine: no wait ends
+    # early).
+    limiter = FloodLimiter(Limits(private=(3, 1.0)))
     senders = {42: 2, 43: 1}
 
     async def count(chat: int) -> int:
@@ -47,19 +50,19 @@ async def test_each_of_two_senders_keeps_its_part_of_a_private_window() -> None:
     await asyncio.gather(*(send(43) for _ in range(3)), *(send(42) for _ in range(2)))
     alone = [at - started for chat, at in sent if chat == 43]
     shared = [at - started for chat, at in sent if chat == 42]
-    assert max(alone) < 0.2  # this worker alone: the whole window at once
-    assert shared[0] < 0.2 and shared[1] > 0.25  # two senders: one each in any 0.3 s
+    assert max(alone) < 0.7  # this worker alone: the whole window at once
+    assert shared[0] < 0.7 and shared[1] > 0.95  # two senders: one each in any second
     # The other table ended: the whole window again, but only a period later, since the
     # other worker may have sent its part just now (four in a window, once, in the fleet's
     # end-to-end run: a worker that took a dead one's shard over sent at once).
     senders[42] = 1
     before = len(sent)
     changed = time.monotonic()
-    await asyncio.wait_for(asyncio.gather(*(send(42) for _ in range(3))), 1.0)
+    await asyncio.wait_for(asyncio.gather(*(send(42) for _ in range(3))), 4.0)
     again = sorted(at - changed for chat, at in sent[before:])
     assert len(again) == 3
-    assert again[0] > 0.25  # the slot the other worker had is not used at once
-    assert again[-1] - again[0] < 0.2  # then the whole window: three together
+    assert again[0] > 0.95  # the slot the other worker had is not used at once
+    assert again[-1] - again[0] < 0.7  # then the whole window: three together
 
 
 def seated(chat_id: int, *users: int) -> Game:
