@@ -121,7 +121,8 @@ async def chats_of_player(db: Executor, user_id: int) -> list[int]:
 
 # --- the fleet's settings --------------------------------------------------------------------
 async def agree_shards(db: Executor, shards: int) -> None:
-    """The first worker writes the shard count; any other count refuses to start."""
+    """The first process (a worker, or a receiver) writes the shard count; any process with
+    another count refuses to start."""
     await db.execute("INSERT INTO fleet_meta (name, value) VALUES ('shards', $1)"
                      " ON CONFLICT (name) DO NOTHING", str(shards))
     stored = await db.fetchval("SELECT value FROM fleet_meta WHERE name='shards'")
@@ -178,15 +179,17 @@ async def held_shards(conn: asyncpg.Connection, key: int) -> set[int]:
 
 
 async def live_workers(db: Executor, application: str) -> int:
-    """How many workers are connected now (each holds one lock connection so named; none
-    counted: this one, whose connection is coming)."""
+    """How many workers are connected now (each holds one lock connection whose name
+    ``application``, a LIKE pattern, matches; none counted: this one, whose connection is
+    coming)."""
     return max(1, await connections(db, application))
 
 
 async def connections(db: Executor, application: str) -> int:
-    """How many connections named ``application`` the database has now."""
+    """How many connections whose application_name matches ``application`` (a LIKE pattern)
+    the database has now."""
     value = await db.fetchval(
-        "SELECT count(*) FROM pg_stat_activity WHERE application_name=$1"
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE $1"
         " AND datname=current_database()", application)
     return int(value)
 
