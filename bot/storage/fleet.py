@@ -21,6 +21,7 @@ import asyncpg  # type: ignore[import-untyped]
 from ..errors import ConfigError
 from ..models import Game
 from .games import game_from_row
+from .postgres import numbered
 
 UPDATES_CHANNEL = "fleet_updates"  # payload: the shard of the update inserted
 FLOOD_CHANNEL = "fleet_flood"  # payload: "<chat>:<until, epoch seconds>"
@@ -109,14 +110,25 @@ async def chat_of_player(db: Executor, user_id: int) -> int | None:
     return chats[0] if chats else None
 
 
-async def chats_of_player(db: Executor, user_id: int) -> list[int]:
-    """The chats of the open games ``user_id`` sits in, the newest game's first. The seats'
-    JSON is matched as text, then read to be sure."""
-    rows = await db.fetch(
-        "SELECT chat_id, players FROM games WHERE status IN ('lobby', 'playing')"
-        " AND players LIKE $1 ORDER BY game_id DESC", f"%[{int(user_id)},%")
-    return [int(row["chat_id"]) for row in rows
+#: The open games a person sits in, the newest first (the open games' partial index, then
+#: the seats' JSON matched as text: :func:`_seated` reads it to be sure).
+PLAYER_OPEN_GAMES = ("SELECT game_id, chat_id, players FROM games WHERE status IN ('lobby',"
+                     " 'playing') AND players LIKE ? ORDER BY game_id DESC")
+
+
+def _seat_pattern(user_id: int) -> str:
+    return f"%[{int(user_id)},%"
+
+
+def _seated(rows: Sequence[Any], user_id: int) -> list[Any]:
+    return [row for row in rows
             if any(seat[0] == user_id for seat in json.loads(row["players"]))]
+
+
+async def chats_of_player(db: Executor, user_id: int) -> list[int]:
+    """The chats of the open games ``user_id`` sits in, the newest game's first."""
+    rows = await db.fetch(numbered(PLAYER_OPEN_GAMES), _seat_pattern(user_id))
+    return [int(row["chat_id"]) for row in _seated(rows, user_id)]
 
 
 # --- the fleet's settings --------------------------------------------------------------------
@@ -231,6 +243,12 @@ async def open_games_in(storage: Reader, chat: int) -> list[Game]:
         "SELECT * FROM games WHERE status IN ('lobby', 'playing') AND chat_id = ?"
         " ORDER BY game_id", [chat])
     return [game_from_row(row) for row in rows]
+
+
+async def open_games_of_player(storage: Reader, user_id: int) -> list[int]:
+    """The ids of the open games ``user_id`` sits in, the newest first (both engines)."""
+    rows = await storage.fetch_all(PLAYER_OPEN_GAMES, [_seat_pattern(user_id)])
+    return [int(row["game_id"]) for row in _seated(rows, user_id)]
 
 
 async def outbox_games_in(storage: Reader, chat: int) -> list[int]:
