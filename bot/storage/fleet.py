@@ -110,8 +110,9 @@ async def chat_of_player(db: Executor, user_id: int) -> int | None:
     return chats[0] if chats else None
 
 
-#: The open games a person sits in, the newest first (the open games' partial index, then
-#: the seats' JSON matched as text: :func:`_seated` reads it to be sure).
+#: The open games a person sits in, the newest first: no index names the players, so every
+#: open game's seats' JSON is matched as text (:func:`_seated` reads it to be sure); the
+#: receivers ask it for each private message, a worker for a private /hand memory lacks.
 PLAYER_OPEN_GAMES = ("SELECT game_id, chat_id, players FROM games WHERE status IN ('lobby',"
                      " 'playing') AND players LIKE ? ORDER BY game_id DESC")
 
