@@ -93,7 +93,12 @@ def current(server: FakeTelegramServer, chat: FakeChat, users: list[FakeUser],
     turn = Table(server, users).whose_turn()
     table = table_message(server, chat)
     return (turn is not None and turn[0] is not mover and table is not None
-            and f"Your turn, {turn[0].first_name}" in (table.caption or ""))
+            and f"Your turn, {turn[0].first_name}" in plain(table.caption or ""))
+
+
+def plain(text: str) -> str:
+    """``text`` without the isolates the bot wraps every name in (FSI ... PDI)."""
+    return text.replace("\u2068", "").replace("\u2069", "")
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

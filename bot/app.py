@@ -35,7 +35,13 @@ from engine import SEED_BYTES
 
 from .config import BotConfig
 from .errors import ConfigError
-from .fleet.settings import SETTINGS_KEY, WORKER_KEY, FleetSettings
+from .fleet.settings import (
+    POOL_APPLICATION,
+    SETTINGS_KEY,
+    WORKER_KEY,
+    FleetSettings,
+    application_name,
+)
 from .fleet.worker import FleetWorker
 from .handlers import buttons, chatevents, commands
 from .handlers.boards import scoreboard_command, stats_command
@@ -182,6 +188,7 @@ def build_application(
     )
     if fleet is not None:
         application.bot_data[SETTINGS_KEY] = fleet
+        storage.name_connections(application_name(POOL_APPLICATION, fleet.worker_name))
 
     application.add_handler(TypeHandler(Update, arriving), group=-1)
 

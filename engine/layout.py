@@ -1,7 +1,8 @@
 """The layout: a single line with two open ends.
 
-Games still to come (Muggins' spinner, Kolbasa's two ribbons) get layouts of their own with
-more ends; the hand only asks a layout for its open ends and to place a tile at one.
+Muggins' spinner and Kolbasa's two ribbons lie on :class:`engine.board.Board` instead (a lead
+or base with arms growing from it); the hand only asks a layout for its open ends and to place
+a tile at one.
 """
 
 from __future__ import annotations

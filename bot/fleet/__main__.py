@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stopping.set)
         try:
-            async with receiving(config, http, fleet):
+            async with receiving(config, http, fleet, stopping=stopping):
                 log.info("receiver running: Ctrl-C or SIGTERM stops it")
                 await stopping.wait()
         except ConfigError as error:

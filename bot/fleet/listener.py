@@ -21,9 +21,10 @@ MAX_BACKOFF = 10.0
 
 
 class Listener:
-    def __init__(self, url: str, channels: Mapping[str, Heard]) -> None:
+    def __init__(self, url: str, channels: Mapping[str, Heard], name: str = "") -> None:
         self.url = url
         self.channels = dict(channels)
+        self.name = name  # its connection's application_name
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -38,7 +39,9 @@ class Listener:
         while True:
             conn: asyncpg.Connection | None = None
             try:
-                conn = await asyncpg.connect(self.url)
+                conn = await asyncpg.connect(
+                    self.url, server_settings={"application_name": self.name} if self.name
+                    else None)
                 for channel, heard in self.channels.items():
                     await conn.add_listener(channel, _callback(heard))
                 if attempt > 1:

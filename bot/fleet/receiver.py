@@ -7,6 +7,11 @@ the answer is 200 only after that transaction committed. A receiver that dies be
 answered loses nothing (Telegram sends the update again), a second delivery is stored once,
 and while PostgreSQL cannot be reached the answer is 503, which Telegram retries. Receivers
 keep no state: any number can stand behind one load balancer, with the same URL and secret.
+
+A receiver files each update under its shard, so it must count the shards as the workers do:
+before it stores anything it makes the workers' own check (:meth:`UpdateStore.agree`), and
+with another ``FLEET_SHARDS`` than the database's it stops (one line, exit 2) rather than file
+updates under shards no worker reads.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -32,7 +37,7 @@ from ..storage import fleet as sql
 from ..storage.postgres import quiet_pool_floor_retries
 from .background import ended
 from .routing import route_key, shard_of
-from .settings import FleetSettings
+from .settings import RECEIVER_APPLICATION, FleetSettings, application_name
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 10.0
@@ -43,27 +48,59 @@ class UpdateStore:
     """The receiver's side of the queue: a connection pool, made again while PostgreSQL is
     away (one line per attempt), and the insert that answers for each update."""
 
-    def __init__(self, url: str, shards: int) -> None:
+    def __init__(self, url: str, shards: int, name: str = "",
+                 on_refused: Callable[[], None] | None = None) -> None:
         self.url = url
         self.shards = shards
+        self.name = name  # (WORKER_NAME: its connections carry it, as a worker's do)
+        self.on_refused = on_refused
+        #: Why this receiver may not store updates (another shard count than the fleet's).
+        self.refused: ConfigError | None = None
+        self.agreed = False
         self.pool: asyncpg.Pool | None = None
         self.stored = 0
         self._task: asyncio.Task[None] | None = None
         self._failing = False
 
     async def connect(self) -> None:
-        """Make the pool, trying again until PostgreSQL answers."""
+        """Make the pool, trying again until PostgreSQL answers, then :meth:`agree`."""
         attempt, delay = 1, 0.5
         quiet_pool_floor_retries()  # the outage is told by this loop's and put's own lines
         while self.pool is None:
             try:
-                self.pool = await asyncpg.create_pool(self.url, min_size=1, max_size=10)
+                self.pool = await asyncpg.create_pool(
+                    self.url, min_size=1, max_size=10, server_settings={
+                        "application_name": application_name(RECEIVER_APPLICATION, self.name)})
             except DB_ERRORS as error:
                 log.warning("cannot reach the database (%s): trying again in %.1f s "
                             "(attempt %d)", error, delay, attempt)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1
+        with contextlib.suppress(ConfigError, *DB_ERRORS):  # (said, or tried again by put)
+            await self.agree(self.pool)
+
+    async def agree(self, pool: asyncpg.Pool) -> None:
+        """Agree on the shard count with the workers before storing anything, by their own
+        check (:func:`~bot.storage.fleet.agree_shards`). Another count than the database's
+        is :attr:`refused`, and ``on_refused`` told (the receiver stops: exit 2).
+
+        When no process has recorded a count yet, the receiver records its own, as the first
+        worker would: whoever comes first fixes the fleet's number, and a worker started later
+        with another one refuses in one line rather than read shards no receiver files under.
+        Waiting for a worker instead would gain nothing (both write the same row the same
+        way) and hold the webhook's updates meanwhile. Before the first worker has made the
+        fleet's tables (its migrations) the check fails like the insert would (503, Telegram
+        retries), and the next update tries it again."""
+        try:
+            await sql.agree_shards(pool, self.shards)
+        except ConfigError as error:
+            if self.refused is None:
+                self.refused = error
+                if self.on_refused is not None:
+                    self.on_refused()
+            raise
+        self.agreed = True
 
     def start(self) -> None:
         self._task = asyncio.create_task(self.connect(), name="receiver-pool")
@@ -77,14 +114,19 @@ class UpdateStore:
     async def put(self, update: dict[str, Any]) -> None:
         """Store ``update`` (once); raises while it cannot be committed (the answer is 503)."""
         pool = self.pool
-        if pool is None:
-            raise StorageError("the database is not reachable yet")
+        if pool is None or self.refused is not None:
+            raise StorageError("the database is not reachable yet" if self.refused is None
+                               else str(self.refused))
         try:
+            if not self.agreed:
+                await self.agree(pool)
             key = await route_key(update, lambda game_id: sql.chat_of_game(pool, game_id),
                                   lambda user_id: sql.chat_of_player(pool, user_id))
             key = 0 if key is None else key
             await sql.insert_update(pool, int(update["update_id"]), shard_of(key, self.shards),
                                     key, json.dumps(update, separators=(",", ":")), time.time())
+        except ConfigError as error:
+            raise StorageError(str(error)) from None
         except DB_ERRORS as error:
             if not self._failing:
                 log.warning("cannot store updates (%s): answering 503 until the database is "
@@ -99,17 +141,21 @@ class UpdateStore:
     async def ready(self) -> bool:
         """The database answers (a receiver that cannot commit is not ready)."""
         pool = self.pool
-        return pool is not None and await pool.fetchval("SELECT 1") == 1
+        return pool is not None and self.refused is None and await pool.fetchval("SELECT 1") == 1
 
 
 @asynccontextmanager
 async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
-                    register: bool = True) -> AsyncIterator[WebServer]:
+                    register: bool = True, stopping: asyncio.Event | None = None
+                    ) -> AsyncIterator[WebServer]:
     """A receiver, serving until the block ends: the server up first, then (with
-    ``register``) setWebhook, tried again in the background while Telegram is unreachable."""
+    ``register``) setWebhook, tried again in the background while Telegram is unreachable.
+    A receiver whose ``FLEET_SHARDS`` the database refuses sets ``stopping`` and raises the
+    :class:`ConfigError` as the block ends (it stored nothing meanwhile: not ready)."""
     if http.webhook_url is None or http.port is None:
         raise ConfigError("a receiver needs WEBHOOK_URL and HTTP_PORT")
-    store = UpdateStore(fleet.database_url, fleet.shards)
+    store = UpdateStore(fleet.database_url, fleet.shards, fleet.worker_name,
+                        None if stopping is None else stopping.set)
     store.start()
     metrics = Metrics()
     endpoint = WebhookEndpoint(http.webhook_path, http.webhook_secret, store.put)
@@ -127,6 +173,8 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
             with contextlib.suppress(asyncio.CancelledError, InvalidToken):
                 await registering
         await store.close()
+    if store.refused is not None:
+        raise store.refused
 
 
 async def _register(config: BotConfig, http: HttpSettings) -> None:

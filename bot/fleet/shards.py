@@ -1,13 +1,14 @@
 """Which shards this worker owns: one PostgreSQL session advisory lock per shard, held on a
 dedicated connection, spread evenly over the live workers.
 
-Each tick the keeper counts the live workers (the connections named
-:data:`~bot.fleet.settings.LOCK_APPLICATION`), takes free shards up to its share
-(``ceil(shards / live)``) and gives back what it holds beyond it. A worker killed with SIGKILL
-drops its connection, PostgreSQL frees its locks at once, and the others take its shards on
-their next tick. When the lock connection itself fails (PostgreSQL restarting, a network cut)
-every shard is lost at once: the worker stops pulling them (what is in flight finishes, its
-effects fenced), then the keeper reconnects, one line per attempt, and takes its share again.
+Each tick the keeper counts the live workers (the lock connections, named
+``domino-fleet/<WORKER_NAME>``: :data:`~bot.fleet.settings.LIVE_WORKERS`), takes free shards
+up to its share (``ceil(shards / live)``) and gives back what it holds beyond it. A worker
+killed with SIGKILL drops its connection, PostgreSQL frees its locks at once, and the others
+take its shards on their next tick. When the lock connection itself fails (PostgreSQL
+restarting, a network cut) every shard is lost at once: the worker stops pulling them (what is
+in flight finishes, its effects fenced), then the keeper reconnects, one line per attempt, and
+takes its share again.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..errors import StorageError
 from ..logs import counted
 from ..storage import fleet as sql
 from .background import ended
-from .settings import LOCK_APPLICATION
+from .settings import LIVE_WORKERS, LOCK_APPLICATION, application_name
 
 log = logging.getLogger(__name__)
 #: Told a set of shards: taken (load them), or given back / lost (let them go).
@@ -87,8 +88,8 @@ class ShardKeeper:
         while not self._stopping.is_set():
             try:
                 if self._conn is None or self._conn.is_closed():
-                    self._conn = await asyncpg.connect(
-                        self.url, server_settings={"application_name": LOCK_APPLICATION})
+                    self._conn = await asyncpg.connect(self.url, server_settings={
+                        "application_name": application_name(LOCK_APPLICATION, self.name)})
                     if attempt > 1:
                         log.info("shard locks: connected again after %s",
                                  counted(attempt - 1, "attempt"))
@@ -126,7 +127,7 @@ class ShardKeeper:
         """Take free shards up to this worker's share; give back what is beyond it."""
         conn = self._conn
         assert conn is not None
-        live = await sql.live_workers(conn, LOCK_APPLICATION)
+        live = await sql.live_workers(conn, LIVE_WORKERS)
         if live != self.live:
             log.info("%s: this one's share is %s", counted(live, "worker live", "workers live"),
                      counted(math.ceil(self.shards / live), "shard"))

@@ -39,7 +39,7 @@ from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
 from .moves import SYNC_GRACE, GameMoves
 from .routing import shard_of
-from .settings import LOCK_APPLICATION, FleetSettings
+from .settings import LISTEN_APPLICATION, LIVE_WORKERS, FleetSettings, application_name
 from .shards import ShardKeeper, lock_key
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,8 @@ class FleetWorker(GameMoves):
                                   tick=settings.tick)
         self.listener = Listener(url, {sql.UPDATES_CHANNEL: self._heard_update,
                                        sql.FLOOD_CHANNEL: self._heard_flood,
-                                       sql.GAMES_CHANNEL: self._heard_games})
+                                       sql.GAMES_CHANNEL: self._heard_games},
+                                 application_name(LISTEN_APPLICATION, settings.worker_name))
         self.holding = frozenset()
         self._changed = None
         self._leaving = {}
@@ -246,7 +247,7 @@ class FleetWorker(GameMoves):
     async def _live(self) -> int:
         """The live workers, this one counted even before its lock connection is open
         (counting one too many only makes the parts smaller)."""
-        live = await sql.connections(self.pool, LOCK_APPLICATION)
+        live = await sql.connections(self.pool, LIVE_WORKERS)
         return max(1, live + (0 if self.keeper.connected else 1))
 
     async def _count(self) -> None:

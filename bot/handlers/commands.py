@@ -284,7 +284,7 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     if await anonymous(update, rt):
         return
-    games = rt.service.games_of_user(user.id)
+    games = await rt.service.read_games_of_user(user.id)  # (a fleet worker may adopt one)
     if is_group(chat):
         games = [g for g in games if g.chat_id == chat.id]
     playing = [g for g in games if g.status is Status.PLAYING]

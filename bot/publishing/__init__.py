@@ -2,6 +2,6 @@
 Telegram's limits, lost answers.
 
 May import the shared modules of ``bot``, ``bot.service`` (what was committed),
-``bot.presentation`` (what each message shows), ``bot.serving.metrics`` and
-python-telegram-bot; never the handlers.
+``bot.presentation`` (what each message shows), ``bot.storage`` (the notices' rows, the
+update fence), ``bot.serving.metrics`` and python-telegram-bot; never the handlers.
 """

@@ -17,7 +17,7 @@ from engine import SEED_BYTES
 
 from ..models import Composer, Drawing, Game, Status
 from ..storage import Storage
-from ..storage.fleet import open_games_in, open_games_of, outbox_games_of
+from ..storage.fleet import open_games_in, open_games_of, open_games_of_player, outbox_games_of
 
 
 class GameMemory:
@@ -233,6 +233,20 @@ class GameMemory:
 
     def games_of_user(self, user_id: int) -> list[Game]:
         return [g for g in self.open_games() if g.seat_of(user_id) is not None]
+
+    async def read_games_of_user(self, user_id: int) -> list[Game]:
+        """The open games ``user_id`` sits in: memory's (:meth:`games_of_user`). When memory
+        has none and may lack some (a fleet worker, :attr:`on_load` set: one whose shards a
+        group's game moved into, a supergroup upgrade, before its sweep adopted it), the
+        database's, each read into memory and run as a tap naming it would be
+        (:meth:`find`). The database is asked only then: one query over the open games."""
+        games = self.games_of_user(user_id)
+        if games or self.on_load is None:  # (one process: memory holds every open game)
+            return games
+        found = [await self.find(game_id)
+                 for game_id in await open_games_of_player(self.storage, user_id)]
+        return [g for g in found
+                if g is not None and g.status.open and g.seat_of(user_id) is not None]
 
     async def _check_reach(self, game: Game) -> None:
         """Read which of a lobby's people the bot cannot write to in private."""

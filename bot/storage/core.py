@@ -64,6 +64,12 @@ class Connection:
         """The asyncpg pool, for the fleet's own queries."""
         return self._postgres().pool
 
+    def name_connections(self, name: str) -> None:
+        """On PostgreSQL, the ``application_name`` of the connections opened from now on (a
+        fleet worker's carry its name); nothing on SQLite."""
+        if self.engine.dialect == "postgresql":
+            self._postgres().application_name = name
+
     def _postgres(self) -> Any:
         if self.engine.dialect != "postgresql":
             raise StorageError("this storage is SQLite: no PostgreSQL URL or pool")

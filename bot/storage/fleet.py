@@ -21,6 +21,7 @@ import asyncpg  # type: ignore[import-untyped]
 from ..errors import ConfigError
 from ..models import Game
 from .games import game_from_row
+from .postgres import numbered
 
 UPDATES_CHANNEL = "fleet_updates"  # payload: the shard of the update inserted
 FLOOD_CHANNEL = "fleet_flood"  # payload: "<chat>:<until, epoch seconds>"
@@ -109,19 +110,32 @@ async def chat_of_player(db: Executor, user_id: int) -> int | None:
     return chats[0] if chats else None
 
 
-async def chats_of_player(db: Executor, user_id: int) -> list[int]:
-    """The chats of the open games ``user_id`` sits in, the newest game's first. The seats'
-    JSON is matched as text, then read to be sure."""
-    rows = await db.fetch(
-        "SELECT chat_id, players FROM games WHERE status IN ('lobby', 'playing')"
-        " AND players LIKE $1 ORDER BY game_id DESC", f"%[{int(user_id)},%")
-    return [int(row["chat_id"]) for row in rows
+#: The open games a person sits in, the newest first: no index names the players, so every
+#: open game's seats' JSON is matched as text (:func:`_seated` reads it to be sure); the
+#: receivers ask it for each private message, a worker for a private /hand memory lacks.
+PLAYER_OPEN_GAMES = ("SELECT game_id, chat_id, players FROM games WHERE status IN ('lobby',"
+                     " 'playing') AND players LIKE ? ORDER BY game_id DESC")
+
+
+def _seat_pattern(user_id: int) -> str:
+    return f"%[{int(user_id)},%"
+
+
+def _seated(rows: Sequence[Any], user_id: int) -> list[Any]:
+    return [row for row in rows
             if any(seat[0] == user_id for seat in json.loads(row["players"]))]
+
+
+async def chats_of_player(db: Executor, user_id: int) -> list[int]:
+    """The chats of the open games ``user_id`` sits in, the newest game's first."""
+    rows = await db.fetch(numbered(PLAYER_OPEN_GAMES), _seat_pattern(user_id))
+    return [int(row["chat_id"]) for row in _seated(rows, user_id)]
 
 
 # --- the fleet's settings --------------------------------------------------------------------
 async def agree_shards(db: Executor, shards: int) -> None:
-    """The first worker writes the shard count; any other count refuses to start."""
+    """The first process (a worker, or a receiver) writes the shard count; any process with
+    another count refuses to start."""
     await db.execute("INSERT INTO fleet_meta (name, value) VALUES ('shards', $1)"
                      " ON CONFLICT (name) DO NOTHING", str(shards))
     stored = await db.fetchval("SELECT value FROM fleet_meta WHERE name='shards'")
@@ -178,15 +192,17 @@ async def held_shards(conn: asyncpg.Connection, key: int) -> set[int]:
 
 
 async def live_workers(db: Executor, application: str) -> int:
-    """How many workers are connected now (each holds one lock connection so named; none
-    counted: this one, whose connection is coming)."""
+    """How many workers are connected now (each holds one lock connection whose name
+    ``application``, a LIKE pattern, matches; none counted: this one, whose connection is
+    coming)."""
     return max(1, await connections(db, application))
 
 
 async def connections(db: Executor, application: str) -> int:
-    """How many connections named ``application`` the database has now."""
+    """How many connections whose application_name matches ``application`` (a LIKE pattern)
+    the database has now."""
     value = await db.fetchval(
-        "SELECT count(*) FROM pg_stat_activity WHERE application_name=$1"
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE $1"
         " AND datname=current_database()", application)
     return int(value)
 
@@ -228,6 +244,12 @@ async def open_games_in(storage: Reader, chat: int) -> list[Game]:
         "SELECT * FROM games WHERE status IN ('lobby', 'playing') AND chat_id = ?"
         " ORDER BY game_id", [chat])
     return [game_from_row(row) for row in rows]
+
+
+async def open_games_of_player(storage: Reader, user_id: int) -> list[int]:
+    """The ids of the open games ``user_id`` sits in, the newest first (both engines)."""
+    rows = await storage.fetch_all(PLAYER_OPEN_GAMES, [_seat_pattern(user_id)])
+    return [int(row["game_id"]) for row in _seated(rows, user_id)]
 
 
 async def outbox_games_in(storage: Reader, chat: int) -> list[int]:

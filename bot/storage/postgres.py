@@ -139,6 +139,8 @@ class PostgresEngine(Engine):
         self.url = url
         self.max_size = max_size
         self.retry_for = retry_for  # seconds an operation keeps trying a server that is away
+        #: What pg_stat_activity shows for its connections (a fleet worker's carry its name).
+        self.application_name = APPLICATION_NAME
         self._pool: Any = None
         parts = urlsplit(url)
         self._password = unquote(parts.password or "")
@@ -168,12 +170,12 @@ class PostgresEngine(Engine):
         quiet_pool_floor_retries()
         self._pool = await self._connecting(lambda: asyncpg.create_pool(
             self.url, min_size=1, max_size=self.max_size, command_timeout=60,
-            server_settings={"application_name": APPLICATION_NAME}, reset=_as_it_is))
+            server_settings={"application_name": self.application_name}, reset=_as_it_is))
 
     async def connect(self) -> Any:
         """A connection of its own, outside the pool (for a session's advisory lock)."""
         return await self._connecting(lambda: asyncpg.connect(
-            self.url, server_settings={"application_name": APPLICATION_NAME}))
+            self.url, server_settings={"application_name": self.application_name}))
 
     async def _connecting(self, connect: Callable[[], Awaitable[Any]]) -> Any:
         """What ``connect`` makes; refused, one line for the operator."""

@@ -177,7 +177,7 @@ class Fleet:
         connection = await asyncpg.connect(self.database_url)
         try:
             count: int = await connection.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'domino-fleet'"
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'domino-fleet/%'"
                 " AND datname = current_database()")
         finally:
             await connection.close()

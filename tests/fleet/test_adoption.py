@@ -115,6 +115,33 @@ async def test_an_open_game_read_into_memory_by_any_path_but_a_take_is_run_once(
     assert loaded == [game.game_id] and changed == [game.game_id, other.game_id]
 
 
+async def test_a_private_command_reads_the_players_game_memory_lacks_and_runs_it(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/hand in private, handled by the worker whose shards a group's game just moved into
+    (a supergroup upgrade), before its sweep adopted it: the game is read and run."""
+    here = service_for(storage)
+    game = await here.create(NEW, ANN, "gaple", "en")
+    there = service_for(storage)
+    read: list[str] = []
+    fetch = storage.fetch_all
+
+    async def counting(sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        read.append(sql)
+        return await fetch(sql, params)
+    monkeypatch.setattr(storage, "fetch_all", counting)
+    assert await there.read_games_of_user(ANN.user_id) == []  # one process: memory is all
+    assert read == []
+    loaded: list[int] = []
+    there.on_load = lambda g: loaded.append(g.game_id)  # a fleet worker
+    games = await there.read_games_of_user(ANN.user_id)
+    assert [g.game_id for g in games] == [game.game_id] and loaded == [game.game_id]
+    assert games[0] is there.game(game.game_id)
+    assert await there.read_games_of_user(BOB.user_id) == []
+    read.clear()
+    assert await there.read_games_of_user(ANN.user_id) == games  # memory has it: no query
+    assert read == [] and loaded == [game.game_id]
+
+
 @pytest.mark.parametrize("engine", ["sqlite"])
 async def test_adopting_reads_the_chats_games_only(storage: Storage,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -265,6 +265,35 @@ async def test_a_game_a_private_tap_reads_before_its_adoption_runs_at_once(
     await finished_right(fleet, table, supergroup, caplog)
 
 
+async def test_a_private_hand_before_its_games_adoption_finds_it_and_runs_it(
+        two_workers: TwoWorkers, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Never told of the game, and before its sweep finds it (here: never), worker b handles
+    a player's /hand in private (routed by the game's new chat): b reads the player's open
+    game from the database, sends the hand, and runs the game as it runs one it adopts,
+    rather than answering "You are not playing a game right now"."""
+    fleet, server = two_workers, two_workers.server
+    caplog.set_level(logging.INFO, logger="bot.fleet.moves")
+
+    async def blind(at_once: bool) -> None:
+        return None
+    monkeypatch.setattr(fleet.workers["b"], "_look", blind)
+    table, users, supergroup, game_id = await upgraded_untold(fleet, monkeypatch, 2317)
+    rt = fleet.runtimes["b"]
+    assert rt.service.game(game_id) is None
+    private = users[0].private_chat
+    before = len(server.bot_messages(private))
+    users[0].send(private, "/hand")
+    await server.wait_for(lambda: len(server.bot_messages(private)) > before, timeout=30)
+    said = [m.text or m.caption or "" for m in server.bot_messages(private)[before:]]
+    assert not any("not playing" in text for text in said), said
+    assert any(m.reply_markup is not None for m in server.bot_messages(private)[before:])
+    assert fleet.holders(game_id) == ["b"]
+    await until(lambda: bool(jobs_of(rt, game_id)), timeout=15)
+    assert f"took over 1 game of chat {supergroup.id}" in caplog.messages  # (adopted)
+    await finished_right(fleet, table, supergroup, caplog)
+
+
 async def test_a_group_upgraded_found_by_a_refused_edit_before_its_update_is_read(
         two_workers: TwoWorkers, caplog: pytest.LogCaptureFixture) -> None:
     """The upgrade's updates are late (the webhook cannot deliver for a while): worker a learns

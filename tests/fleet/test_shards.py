@@ -18,7 +18,7 @@ from bot.app import build_application, running
 from bot.config import BotConfig
 from bot.fleet.receiver import receiving
 from bot.fleet.routing import shard_of
-from bot.fleet.settings import LOCK_APPLICATION, WORKER_KEY, FleetSettings
+from bot.fleet.settings import LIVE_WORKERS, WORKER_KEY, FleetSettings
 from bot.fleet.shards import ShardKeeper, lock_key
 from bot.handlers.runtime import KEY
 from bot.models import Game, Messages, Player, Status
@@ -110,9 +110,9 @@ async def test_a_killed_connection_frees_its_shards_at_once(
     conn = await asyncpg.connect(database)
     try:
         pid = await conn.fetchval(
-            "SELECT pid FROM pg_stat_activity WHERE application_name=$1 AND pid <> ALL($2)"
+            "SELECT pid FROM pg_stat_activity WHERE application_name LIKE $1 AND pid <> ALL($2)"
             " AND datname=current_database()",
-            LOCK_APPLICATION, [await b._conn.fetchval("SELECT pg_backend_pid()")])  # type: ignore[union-attr]
+            LIVE_WORKERS, [await b._conn.fetchval("SELECT pg_backend_pid()")])  # type: ignore[union-attr]
         killed = time.monotonic()
         await conn.execute("SELECT pg_terminate_backend($1)", pid)
     finally:
