@@ -68,6 +68,11 @@ def plays_at(mask: int, left: int, right: int) -> tuple[Play, ...]:
     return plays
 
 
+# What one push changed, to take back: the mover, their mask, every tile held, the ends, whose
+# turn, the legal actions kept, the mover's dead tiles.
+_Pushed = tuple[int, int, int, "int | None", "int | None", "int | None",
+                "tuple[Action, ...] | None", int]
+
 _new_move = tuple.__new__  # builds a Move without a Python-level __new__ call
 
 
@@ -98,6 +103,7 @@ class LineHand(Hand):
         self.right: int | None = None
         self._line: Line | None = None
         self._line_moves = 0
+        self._pushed: list[_Pushed] = []  # what :meth:`pop` restores, the last move last
         if opening.turned_up is not None:
             deal = self.deal
             left = deal.turned_left if deal.turned_left is not None else opening.turned_up.low
@@ -243,6 +249,7 @@ class LineHand(Hand):
     def _fork_layout(self, state: dict[str, object]) -> None:
         state["_line"] = None  # rebuilt only if the fork is asked for it
         state["_line_moves"] = 0
+        state["_pushed"] = []  # a fork's moves are its own to take back
 
     def _discard(self, seat: int, tile: Tile) -> None:
         super()._discard(seat, tile)
@@ -295,3 +302,25 @@ class LineHand(Hand):
             self._end(HandEndReason.BLOCKED, None, False)
         else:
             self.to_move = seat + 1 if seat + 1 < self.seats else 0
+
+    # --- what-if on one hand ------------------------------------------------------------
+    def push(self, seat: int, action: Action) -> None:
+        """:meth:`step` on an unfinished hand, kept so that :meth:`pop` takes it back: a
+        solver walks its tree on one hand, not on a fork per node (a fork copies the whole
+        hand; this keeps the few numbers a move changes)."""
+        self._pushed.append((seat, self.masks[seat], self.in_hands, self.left, self.right,
+                             self.to_move, self._legal, len(self.dead[seat])))
+        self.step(seat, action)
+
+    def pop(self) -> None:
+        """Take back the last :meth:`push`: the hand is as it was before it, result and all."""
+        seat, mask, in_hands, left, right, to_move, legal, dead = self._pushed.pop()
+        self.masks[seat] = mask
+        self.in_hands = in_hands
+        self.left, self.right = left, right
+        self.to_move = to_move
+        self._legal = legal
+        del self.dead[seat][dead:]
+        self.moves.pop()
+        self.result = self.reason = self.out_seat = None  # (a move is pushed before the end)
+        self._line = self._sight = None  # made for a longer hand: made again if asked

@@ -60,6 +60,8 @@ class Effort(Protocol):
     @property
     def exact_tiles(self) -> int | None: ...  # solve exactly once this few tiles are left
     @property
+    def exact_further(self) -> int: ...  # or this many tiles further out than the game's own
+    @property
     def own_tiles(self) -> int | None: ...  # search its own plays once it holds this few
 
 

@@ -27,7 +27,7 @@ from .players import legal_of
 
 World = TypeVar("World")
 EXPERT_SCALE = 8  # the expert's budgets, as a multiple of each game's hard budget
-EXPERT_EXACT_TILES = 13  # the expert solves the plain line exactly from this few tiles left
+EXPERT_EXACT_FURTHER = 2  # the expert solves the plain line exactly from 2 tiles further out
 EXPERT_OWN_TILES = 7  # and searches its own plays from this few tiles in hand
 
 
@@ -67,6 +67,7 @@ class CountingPlayer:
     deadline: Deadline | None = None  # the caller's own time limit, if any (never the default)
     scale: int = 1  # multiplies the game's own budgets (those left None above)
     exact_tiles: int | None = None  # solve exactly once this few tiles are left in all hands
+    exact_further: int = 0  # solve exactly from this many tiles further out than the game's own
     own_tiles: int | None = None  # search its own plays once it holds this few tiles
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
@@ -88,5 +89,5 @@ class ExpertPlayer(CountingPlayer):
 
     level: ClassVar[str] = "expert"
     scale: int = EXPERT_SCALE
-    exact_tiles: int | None = EXPERT_EXACT_TILES
+    exact_further: int = EXPERT_EXACT_FURTHER
     own_tiles: int | None = EXPERT_OWN_TILES

@@ -2,7 +2,7 @@
 
 Two sides (pair): minimax with alpha-beta, one side's gain the other's loss. More sides
 (gaple, gaple-dead): max-n, every seat choosing what is best for itself. The hand itself
-is the state (forked per move), so the engine's own rules decide every move and outcome.
+is the state (walked by push and pop), so the engine's own rules decide every move and outcome.
 """
 
 from __future__ import annotations
@@ -29,13 +29,6 @@ def _weight(action: Action) -> int:
     return action.tile.pips if isinstance(action, Play | Discard) else 0
 
 
-def _child(hand: LineHand, action: Action, work: Work) -> LineHand:
-    work.spend()
-    child = hand.fork()
-    child.step(child.to_move, action)  # type: ignore[arg-type]
-    return child
-
-
 def _minimax(
     hand: LineHand,
     side_of: tuple[int, ...],
@@ -45,47 +38,68 @@ def _minimax(
     beta: float,
     work: Work,
 ) -> float:
-    """The worth to ``seat`` with best play; its side maximises, the other minimises."""
+    """The worth to ``seat`` with best play; its side maximises, the other minimises.
+    Walks the tree on ``hand`` itself (push, pop), which it leaves as it found it."""
+    forced = 0
     while True:  # forced moves need no branching
         result = hand.result
         if result is not None:
-            return value(seat, result)
+            best = value(seat, result)
+            break
         legal = _ordered(hand)
+        mover: int = hand.to_move  # type: ignore[assignment]
         if len(legal) != 1:
+            maximising = side_of[mover] == side_of[seat]
+            best = float("-inf") if maximising else float("inf")
+            for action in legal:
+                work.spend()
+                hand.push(mover, action)
+                worth = _minimax(hand, side_of, seat, value, alpha, beta, work)
+                hand.pop()
+                if maximising:
+                    best = max(best, worth)
+                    alpha = max(alpha, best)
+                else:
+                    best = min(best, worth)
+                    beta = min(beta, best)
+                if alpha >= beta:
+                    break
             break
-        hand = _child(hand, legal[0], work)
-    maximising = side_of[hand.to_move] == side_of[seat]  # type: ignore[index]
-    best = float("-inf") if maximising else float("inf")
-    for action in legal:
-        worth = _minimax(_child(hand, action, work), side_of, seat, value, alpha, beta, work)
-        if maximising:
-            best = max(best, worth)
-            alpha = max(alpha, best)
-        else:
-            best = min(best, worth)
-            beta = min(beta, best)
-        if alpha >= beta:
-            break
+        work.spend()
+        hand.push(mover, legal[0])
+        forced += 1
+    for _ in range(forced):
+        hand.pop()
     return best
 
 
 def _max_n(hand: LineHand, seats: int, value: Value, work: Work) -> tuple[float, ...]:
+    """Every seat's worth when each plays best for itself (on ``hand``, left as found)."""
+    forced = 0
     while True:
         result = hand.result
         if result is not None:
-            return tuple(value(seat, result) for seat in range(seats))
-        legal = _ordered(hand)
-        if len(legal) != 1:
+            best = tuple(value(seat, result) for seat in range(seats))
             break
-        hand = _child(hand, legal[0], work)
-    mover = hand.to_move
-    assert mover is not None
-    best: tuple[float, ...] | None = None
-    for action in legal:
-        values = _max_n(_child(hand, action, work), seats, value, work)
-        if best is None or values[mover] > best[mover]:
-            best = values
-    assert best is not None
+        legal = _ordered(hand)
+        mover: int = hand.to_move  # type: ignore[assignment]
+        if len(legal) != 1:
+            found: tuple[float, ...] | None = None
+            for action in legal:
+                work.spend()
+                hand.push(mover, action)
+                values = _max_n(hand, seats, value, work)
+                hand.pop()
+                if found is None or values[mover] > found[mover]:
+                    found = values
+            assert found is not None
+            best = found
+            break
+        work.spend()
+        hand.push(mover, legal[0])
+        forced += 1
+    for _ in range(forced):
+        hand.pop()
     return best
 
 
@@ -104,11 +118,13 @@ def solve(
     two_sides = len(set(side_of)) == 2
     worths = []
     for action in legal:
-        child = _child(world, action, work)
+        work.spend()
+        world.push(seat, action)
         if two_sides:
             worths.append(
-                _minimax(child, side_of, seat, value, float("-inf"), float("inf"), work)
+                _minimax(world, side_of, seat, value, float("-inf"), float("inf"), work)
             )
         else:
-            worths.append(_max_n(child, world.seats, value, work)[seat])
+            worths.append(_max_n(world, world.seats, value, work)[seat])
+        world.pop()
     return worths
