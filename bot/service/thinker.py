@@ -161,7 +161,13 @@ class Thinker:
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:  # a worker busy with a search is not waited for
         if process.is_alive():
             process.kill()
+    # Its workers gone, the pool's manager thread ends at once; until it has, an exit right
+    # after (a process refused at start) races it for the pool's wake-up pipe, which Python
+    # 3.11 then writes after closing it: "Exception ignored ... Bad file descriptor".
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(timeout=2.0)
