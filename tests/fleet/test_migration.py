@@ -247,18 +247,12 @@ async def test_a_game_a_private_tap_reads_before_its_adoption_runs_at_once(
     fleet, server = two_workers, two_workers.server
     caplog.set_level(logging.INFO, logger="bot.fleet.moves")
 
-    unswept(fleet, monkeypatch)
-    table, users, supergroup, game_id = await upgraded_untold(fleet, monkeypatch, 2316)
-    rt = fleet.runtimes["b"]
-    assert rt.service.game(game_id) is None
+    table, users, supergroup, game_id = await unread_on_b(fleet, monkeypatch, 2316)
     hand = next(m for m in reversed(server.bot_messages(users[0].private_chat))
                 if m.reply_markup is not None)
     tap = users[0].press_raw(hand, f"m:{game_id}")
     await server.wait_for(lambda: tap.answered, timeout=30)
-    assert fleet.holders(game_id) == ["b"]
-    await until(lambda: bool(jobs_of(rt, game_id)), timeout=15)
-    assert f"took over 1 game of chat {supergroup.id}" in caplog.messages  # (adopted)
-    await finished_right(fleet, table, supergroup, caplog)
+    await adopted_by_b(fleet, table, supergroup, game_id, caplog)
 
 
 async def test_a_private_hand_before_its_games_adoption_finds_it_and_runs_it(
@@ -271,10 +265,7 @@ async def test_a_private_hand_before_its_games_adoption_finds_it_and_runs_it(
     fleet, server = two_workers, two_workers.server
     caplog.set_level(logging.INFO, logger="bot.fleet.moves")
 
-    unswept(fleet, monkeypatch)
-    table, users, supergroup, game_id = await upgraded_untold(fleet, monkeypatch, 2317)
-    rt = fleet.runtimes["b"]
-    assert rt.service.game(game_id) is None
+    table, users, supergroup, game_id = await unread_on_b(fleet, monkeypatch, 2317)
     private = users[0].private_chat
     last = max(m.message_id for m in server.bot_messages(private))
     users[0].send(private, "/hand")
@@ -284,10 +275,7 @@ async def test_a_private_hand_before_its_games_adoption_finds_it_and_runs_it(
     await server.wait_for(lambda: any(m.reply_markup is not None for m in fresh()), timeout=30)
     said = [m.text or m.caption or "" for m in fresh()]
     assert not any("not playing" in text for text in said), said
-    assert fleet.holders(game_id) == ["b"]
-    await until(lambda: bool(jobs_of(rt, game_id)), timeout=15)
-    assert f"took over 1 game of chat {supergroup.id}" in caplog.messages  # (adopted)
-    await finished_right(fleet, table, supergroup, caplog)
+    await adopted_by_b(fleet, table, supergroup, game_id, caplog)
 
 
 async def test_a_group_upgraded_found_by_a_refused_edit_before_its_update_is_read(
@@ -326,6 +314,24 @@ def unswept(fleet: TwoWorkers, monkeypatch: pytest.MonkeyPatch) -> None:
     async def blind(at_once: bool) -> None:
         return None
     monkeypatch.setattr(fleet.workers["b"], "_look", blind)
+
+
+async def unread_on_b(fleet: TwoWorkers, monkeypatch: pytest.MonkeyPatch, seed: int
+                      ) -> tuple[Table, list[FakeUser], FakeChat, int]:
+    """:func:`upgraded_untold`, with worker b's sweep off: b has not read the game."""
+    unswept(fleet, monkeypatch)
+    found = await upgraded_untold(fleet, monkeypatch, seed)
+    assert fleet.runtimes["b"].service.game(found[3]) is None
+    return found
+
+
+async def adopted_by_b(fleet: TwoWorkers, table: Table, supergroup: FakeChat, game_id: int,
+                       caplog: pytest.LogCaptureFixture) -> None:
+    """Worker b holds the game, runs it as one it adopts (timers armed), and it ends right."""
+    assert fleet.holders(game_id) == ["b"]
+    await until(lambda: bool(jobs_of(fleet.runtimes["b"], game_id)), timeout=15)
+    assert f"took over 1 game of chat {supergroup.id}" in caplog.messages  # (adopted)
+    await finished_right(fleet, table, supergroup, caplog)
 
 
 async def upgraded_untold(fleet: TwoWorkers, monkeypatch: pytest.MonkeyPatch, seed: int
