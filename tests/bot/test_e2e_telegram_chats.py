@@ -30,6 +30,14 @@ def forum_group(telegram: FakeTelegramServer, tmp_path: Path) -> Group:
     return Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
 
 
+@pytest.fixture
+def supergroup(telegram: FakeTelegramServer, tmp_path: Path) -> Group:
+    """A supergroup of four without topics; Ayu is its admin."""
+    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi", "Sergei", "Dewi")]
+    chat = telegram.add_group("Super", members=users, admins=users[:1], supergroup=True)
+    return Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+
+
 async def test_a_lobby_an_admin_deleted_is_posted_again_at_the_next_newgame(
         group: Group, caplog: pytest.LogCaptureFixture) -> None:
     ayu, budi, sergei = group.users[:3]
@@ -150,10 +158,9 @@ async def test_a_game_in_a_closed_general_topic_plays_on_in_private_and_catches_
 
 
 async def test_a_bot_that_may_not_write_in_the_group_plays_on_in_private_and_catches_up(
-        telegram: FakeTelegramServer, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi", "Sergei", "Dewi")]
-    chat = telegram.add_group("Super", members=users, admins=users[:1], supergroup=True)
-    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+        telegram: FakeTelegramServer, supergroup: Group, caplog: pytest.LogCaptureFixture) -> None:
+    users, chat = supergroup.users, supergroup.chat
+    group = supergroup
     async with group.bot() as runtime:
         table = await group.start("gaple")
         await table.play_one()
@@ -180,12 +187,11 @@ async def test_a_bot_that_may_not_write_in_the_group_plays_on_in_private_and_cat
 
 
 async def test_a_failure_while_telling_the_players_leaves_the_group_syncing(
-        telegram: FakeTelegramServer, tmp_path: Path) -> None:
+        telegram: FakeTelegramServer, supergroup: Group) -> None:
     """Reading the players' languages for that word fails (a database blip): the group's syncs
     go on once the bot may write again, and a stop does not wait for a sync that is over."""
-    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi", "Sergei", "Dewi")]
-    chat = telegram.add_group("Super", members=users, admins=users[:1], supergroup=True)
-    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+    users, chat = supergroup.users, supergroup.chat
+    group = supergroup
     async with group.bot() as runtime:
         table = await group.start("gaple")
         await table.play_one()
@@ -360,13 +366,12 @@ def muted_notices(telegram: FakeTelegramServer, user: FakeUser) -> list[RequestR
 
 
 async def test_the_notice_that_the_bot_may_not_write_survives_a_flood_wait_and_a_blip(
-        telegram: FakeTelegramServer, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        telegram: FakeTelegramServer, supergroup: Group, caplog: pytest.LogCaptureFixture) -> None:
     """Telegram answers one player's notice "retry after 1" and another's with a 502: each is
     sent again, the first once its wait is over; one who blocked the bot is tried once."""
-    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi", "Sergei", "Dewi")]
+    users, chat = supergroup.users, supergroup.chat
     ayu, budi, sergei, dewi = users
-    chat = telegram.add_group("Super", members=users, admins=users[:1], supergroup=True)
-    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+    group = supergroup
     async with group.bot() as runtime:
         table = await group.start("gaple")
         await table.play_one()
@@ -389,12 +394,11 @@ async def test_the_notice_that_the_bot_may_not_write_survives_a_flood_wait_and_a
 
 
 async def test_a_long_flood_wait_on_that_notice_ends_when_the_bot_stops(
-        telegram: FakeTelegramServer, tmp_path: Path) -> None:
+        telegram: FakeTelegramServer, supergroup: Group) -> None:
     """Telegram asks for ten minutes before a player's notice: a bot stopping meanwhile does
     not wait for them (the notice is not sent)."""
-    users = [telegram.add_user(n, language_code="en") for n in ("Ayu", "Budi", "Sergei", "Dewi")]
-    chat = telegram.add_group("Super", members=users, admins=users[:1], supergroup=True)
-    group = Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+    users, chat = supergroup.users, supergroup.chat
+    group = supergroup
     async with group.bot() as runtime:
         await group.start("gaple")
         await runtime.publisher.idle()
