@@ -38,7 +38,7 @@ from telegram.ext import AIORateLimiter
 
 from bot.app import begin_stop, build_application, running
 from bot.config import BotConfig
-from bot.publishing.ratelimit import Limits
+from bot.publishing.floodwindows import Limits
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser
 from fakeapi.players import Table, button
 

@@ -58,9 +58,10 @@ from .models import Game
 from .presentation.callbacks import PATTERNS
 from .presentation.composer import TextComposer
 from .presentation.pictures import PictureMaker
+from .publishing.floodwindows import Limits
 from .publishing.metering import MeteredLimiter
 from .publishing.publisher import Publisher
-from .publishing.ratelimit import FloodLimiter, Limits
+from .publishing.ratelimit import FloodLimiter
 from .publishing.replays import Replays
 from .publishing.transport import bot_request, poll_request
 from .reach import Reach

@@ -31,7 +31,7 @@ from telegram.ext import Application
 
 from ..handlers.runtime import KEY, Runtime
 from ..logs import counted
-from ..publishing.ratelimit import RAISE_MARGIN
+from ..publishing.fleetshares import RAISE_MARGIN
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate

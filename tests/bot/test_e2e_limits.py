@@ -16,7 +16,7 @@ from bot_kit import Group, lobby_button, plain
 from bot.app import begin_stop, build_application, running
 from bot.handlers.runtime import KEY, Runtime
 from bot.models import Status
-from bot.publishing.ratelimit import counted
+from bot.publishing.floodwindows import counted
 from fakeapi import FakeTelegramServer, RequestRecord
 from fakeapi.players import Table, active_hand
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.publishing.ratelimit import FloodLimiter, Limits
+from bot.publishing.floodwindows import Limits
+from bot.publishing.ratelimit import FloodLimiter
 
 MANY = 4100  # more chats than the limiter keeps windows for without looking
 

@@ -9,7 +9,8 @@ import asyncio
 
 import pytest
 
-from bot.publishing.ratelimit import FloodLimiter, Limits
+from bot.publishing.floodwindows import Limits
+from bot.publishing.ratelimit import FloodLimiter
 from bot.waiting import wait_set
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.publishing.ratelimit import FloodLimiter, Limits, WithdrawnError, only_if
+from bot.publishing.floodwindows import Limits
+from bot.publishing.ratelimit import FloodLimiter, WithdrawnError, only_if
 
 GROUP = -5
 

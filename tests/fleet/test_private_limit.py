@@ -16,7 +16,8 @@ from bot.fleet.routing import shard_of
 from bot.fleet.settings import WORKER_KEY, FleetSettings
 from bot.fleet.worker import FleetWorker
 from bot.models import Game, Messages, Player, Status
-from bot.publishing.ratelimit import FloodLimiter, Limits
+from bot.publishing.floodwindows import Limits
+from bot.publishing.ratelimit import FloodLimiter
 from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
 from bot.storage import fleet as sql

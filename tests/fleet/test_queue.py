@@ -21,7 +21,8 @@ from bot.fleet.routing import shard_of
 from bot.logs import Context, bind
 from bot.models import Game, Messages, Player, Status
 from bot.publishing.delivery import answer_tap
-from bot.publishing.ratelimit import FloodLimiter, Limits, StoppingError
+from bot.publishing.floodwindows import Limits
+from bot.publishing.ratelimit import FloodLimiter, StoppingError
 from bot.storage import Storage, fencing
 from bot.storage import fleet as sql
 from bot.storage.fleet import QueuedUpdate

@@ -1,0 +1,134 @@
+"""A fleet worker's part of Telegram's limits: what the limiter does only when several
+workers send, apart from what a single bot's limiter does.
+
+In a fleet (:mod:`bot.fleet`) each worker sends for the chats of the shards it owns, so a
+group's windows are kept by one worker; a person seated at tables of several workers' shards
+hears from each, which keeps its part of their private chat's window (``senders``); the
+overall one is shared, each worker taking its part (:meth:`FleetShares.share_overall`). The
+other workers' sends are never in this one's windows: slots they may have used are counted as
+used (:meth:`FleetShares._used_elsewhere`). A 429 is told to the other workers
+(``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold
+<bot.publishing.ratelimit.FloodLimiter.hold>`). A worker giving a shard away refuses its
+groups' calls from then on (:meth:`FleetShares.refuse`): a sync still running there stops
+before its next call, and the next owner sends what is left.
+
+:class:`FleetShares` is a base of :class:`~bot.publishing.ratelimit.FloodLimiter`, whose
+windows it changes and whose waiting calls it wakes: the limiter keeps that state, and
+this module only what a fleet does with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from .floodwindows import Limits, Window, private_chat
+
+#: A fleet worker's larger share of the overall limit (a worker left) applies this many
+#: periods after it was seen: the one that left may have sent until then, and clocks jitter.
+RAISE_MARGIN = 1.1
+
+
+class FleetShares:
+    """The fleet's methods of the limiter (see the module's docstring)."""
+
+    # The limiter's own, set in its ``__init__``.
+    limits: Limits
+    clock: Callable[[], float]
+    _overall: Window
+    _refused: set[int | str]
+    _raising: asyncio.TimerHandle | None
+    _raising_to: int
+
+    if TYPE_CHECKING:
+        def _windows(self, chat: int | str) -> tuple[Window, ...]: ...
+
+        def _notify(self) -> None: ...
+
+    # --- a private chat several workers send to ------------------------------------------
+    def _share_private(self, chat: int, senders: int) -> None:
+        """This worker's part of a private chat's window when ``senders`` workers may send
+        there, none knowing the others' sends: together at most the chat's limit (up to as
+        many senders as the window has slots; one each beyond that). A part that grows (a
+        table elsewhere ended, or this worker took its shard over) gains slots that were the
+        other workers' (:meth:`_used_elsewhere`)."""
+        window = self._windows(chat)[0]
+        share = max(1, self.limits.private[0] // max(1, senders))
+        self._used_elsewhere(window, share - window.count)
+        window.count = share
+
+    def _used_elsewhere(self, window: Window, slots: int) -> None:
+        """Slots another worker may have used are counted as used: its sends are never in
+        this worker's windows, so ``slots`` sends answered just now are counted in
+        ``window``, and none of those slots is used here until a period has passed. How many
+        is the caller's: a private chat whose person another worker answers, one; a part of
+        a private window that grows, the slots it gains; a chat taken over from a worker
+        that died, all of the window but what this worker sent there itself."""
+        if slots > 0:
+            window.add(slots, self.clock())
+
+    def taken_over(self, chat: int | str) -> None:
+        """Another worker sent to ``chat`` until now: its short window (a private chat's 3 in
+        3 s, a group's pace) is counted full (:meth:`_used_elsewhere`)."""
+        window = self._windows(chat)[-1]
+        whole = self.limits.private[0] if private_chat(chat) else window.count  # (a part grows)
+        # (this worker's sends of more than a period ago, kept still, are not the last owner's)
+        self._used_elsewhere(window, whole - window.held(self.clock()))
+
+    # --- the overall limit ---------------------------------------------------------------
+    def share_overall(self, workers: int, delay: float | None = None) -> None:
+        """A fleet of ``workers``: this one may send its part of the overall limit (the
+        parts never add up to more than the whole). A smaller part applies at once; a larger
+        one (a worker left) only ``delay`` later (a period and :data:`RAISE_MARGIN`), since
+        what the one that left sent in its last period still counts. Told the same count
+        again, a raise already pending keeps its time; no raise comes before one pending
+        (a worker joining waits its whole delay)."""
+        total, period = self.limits.overall
+        count = max(1, total // max(1, workers))
+        if count <= self._overall.count:
+            self._cancel_raise()
+            self._overall.count = count
+        elif self._raising is None or self._raising_to != count:
+            loop = asyncio.get_running_loop()
+            at = loop.time() + (period * RAISE_MARGIN if delay is None else delay)
+            if self._raising is not None:  # a smaller part is due when the larger one was
+                pending = self._raising.when()
+                at = pending if count < self._raising_to else max(at, pending)
+            self._cancel_raise()
+            self._raising_to = count
+            self._raising = loop.call_at(at, self._set_overall, count)
+
+    def join_overall(self, workers: int, delay: float) -> None:
+        """A worker joining a fleet of ``workers`` (itself counted): nothing counted goes
+        until ``delay`` has passed (the others have seen it and shrunk their parts, and what
+        they sent with their larger parts is a period old), then its part."""
+        self._cancel_raise()
+        self._overall.count = 0
+        self.share_overall(workers, delay)
+
+    def _cancel_raise(self) -> None:
+        if self._raising is not None:
+            self._raising.cancel()
+            self._raising = None
+
+    def _set_overall(self, count: int) -> None:
+        self._raising = None
+        self._overall.count = count
+        self._notify()
+
+    # --- shards given away ---------------------------------------------------------------
+    def refuse(self, chats: Iterable[int | str]) -> None:
+        """No call goes to ``chats`` any more (those waiting end at once) with
+        :class:`~bot.publishing.ratelimit.StoppingError`: a fleet worker gave their shard to
+        another, whose syncs send what is committed; a call in flight finishes."""
+        self._refused.update(chats)
+        self._notify()
+
+    def admit(self, chats: Iterable[int | str]) -> None:
+        """Calls to ``chats`` go again (their shard came back)."""
+        self._refused.difference_update(chats)
+
+    @property
+    def refused(self) -> frozenset[int | str]:
+        return frozenset(self._refused)
