@@ -28,10 +28,9 @@ from ..gamebook import GAMES
 from ..i18n import N_, Translator, translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
-from ..presentation.callbacks import (
+from ..presentation.callbacks import decode, kinds_of
+from ..presentation.gamebuttons import (
     AddComputer,
-    BackToHand,
-    Lay,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -43,11 +42,8 @@ from ..presentation.callbacks import (
     ShowRules,
     ShowTable,
     StopAnswer,
-    TileIntent,
-    TileTap,
-    decode,
-    kinds_of,
 )
+from ..presentation.tilebuttons import BackToHand, Lay, TileIntent, TileTap
 from ..publishing.delivery import answer_tap
 from ..publishing.messenger import LOBBY, TABLE, Place, message_at
 from ..serving.latency import arrived
