@@ -22,7 +22,7 @@ from engine import variant
 from ..errors import UserError
 from ..gamebook import GAMES, presentation
 from ..i18n import N_, Translator, translator
-from ..presentation.callbacks import SettingTap
+from ..presentation.gamebuttons import SettingTap
 from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of

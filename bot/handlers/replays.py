@@ -12,7 +12,7 @@ from telegram.ext import ContextTypes
 
 from ..errors import OutOfDateError
 from ..i18n import translator
-from ..presentation.callbacks import ReplayHand
+from ..presentation.gamebuttons import ReplayHand
 from ..presentation.replaytexts import LISTED_MATCHES, replay_list
 from ..publishing.replays import Refusal
 from .runtime import Runtime, runtime

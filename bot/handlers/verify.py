@@ -13,7 +13,7 @@ from ..errors import OutOfDateError, UserError
 from ..i18n import Translator, translator
 from ..models import Game
 from ..presentation import checktexts
-from ..presentation.callbacks import CheckDeal
+from ..presentation.gamebuttons import CheckDeal
 from ..service.fairness import check_for, checkable_hands
 from .runtime import Runtime, runtime
 from .updates import is_group, private_sender, reply

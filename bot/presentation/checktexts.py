@@ -11,7 +11,7 @@ from engine import DealCheck, Tile
 from ..i18n import N_, Translator
 from ..models import Game
 from ..wording import code, esc, named, title
-from .callbacks import CheckDeal
+from .gamebuttons import CheckDeal
 
 #: Where the recipe is written down, for a player's own checker (in the bot's source).
 SPEC = "docs/FAIRNESS.md"

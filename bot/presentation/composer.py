@@ -10,7 +10,7 @@ from engine import Event, HandEnded, MatchEnded, TableView, table_view
 from ..i18n import Translator, translator
 from ..models import Game, MatchRatings, Outgoing, Player
 from ..wording import fit_caption, isolated, named, title, who
-from .callbacks import CheckDeal, PlayAgain, ReplaceAway, ReplayHand
+from .gamebuttons import CheckDeal, PlayAgain, ReplaceAway, ReplayHand
 from .lobbytexts import PRIVATE_CHAT_BUTTON
 from .replaytexts import REPLAY_BUTTON
 from .resulttexts import hand_result_text, match_result_text

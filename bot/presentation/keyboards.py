@@ -13,11 +13,9 @@ from ..gamebook import GAMES
 from ..i18n import N_, Translator
 from ..models import COMPUTER_LEVELS, Game
 from ..wording import END_WORDS, title
-from .callbacks import (
+from .callbacks import Button
+from .gamebuttons import (
     AddComputer,
-    BackToHand,
-    Button,
-    Lay,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -26,10 +24,9 @@ from .callbacks import (
     ShowRules,
     ShowTable,
     StopAnswer,
-    TileIntent,
-    TileTap,
 )
 from .lobbytexts import PRIVATE_CHAT_BUTTON
+from .tilebuttons import BackToHand, Lay, TileIntent, TileTap
 
 TILES_PER_ROW = 4
 LEVEL_BUTTONS = {"easy": N_("🤖 + easy"), "normal": N_("🤖 + normal"), "hard": N_("🤖 + hard"),

@@ -10,7 +10,7 @@ from engine import HandEnded
 from ..i18n import N_, Translator
 from ..models import Game
 from ..wording import isolated, named, short_name, title
-from .callbacks import ReplayHand
+from .gamebuttons import ReplayHand
 from .pictures import hand_players
 from .resulttexts import drawn_hand_line
 

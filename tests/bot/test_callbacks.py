@@ -9,14 +9,11 @@ from hypothesis import strategies as st
 
 from bot.gamebook import GAMES
 from bot.models import COMPUTER_LEVELS
-from bot.presentation.callbacks import (
-    MAX_BYTES,
-    PATTERNS,
+from bot.presentation.buttonforms import MAX_BYTES
+from bot.presentation.callbacks import PATTERNS, Button, decode, kinds_of
+from bot.presentation.gamebuttons import (
     AddComputer,
-    BackToHand,
-    Button,
     CheckDeal,
-    Lay,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -28,12 +25,8 @@ from bot.presentation.callbacks import (
     ShowHand,
     ShowRules,
     StopAnswer,
-    TileIntent,
-    TileTap,
-    Way,
-    decode,
-    kinds_of,
 )
+from bot.presentation.tilebuttons import BackToHand, Lay, TileIntent, TileTap, Way
 from engine import Cut, Discard, End, Play, Tile
 
 BIG = 10**17

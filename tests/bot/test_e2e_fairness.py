@@ -20,7 +20,8 @@ import pytest
 import test_e2e_stored_games as stored
 from bot_kit import Group
 
-from bot.presentation.callbacks import Lay, TileIntent, TileTap, decode
+from bot.presentation.callbacks import decode
+from bot.presentation.tilebuttons import Lay, TileIntent, TileTap
 from bot.service.settings import GroupSettings
 from engine import verify
 from fakeapi import FakeTelegramServer, FakeUser, StoredMessage

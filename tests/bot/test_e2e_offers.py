@@ -8,7 +8,7 @@ import time
 from bot_kit import Group
 
 from bot.models import Status
-from bot.presentation.callbacks import ReplaceAway, SettingTap
+from bot.presentation.gamebuttons import ReplaceAway, SettingTap
 from bot.service.settings import GroupSettings
 from fakeapi import StoredMessage
 from fakeapi.players import Table

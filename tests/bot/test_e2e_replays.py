@@ -20,7 +20,7 @@ from PIL import Image, ImageChops, ImageSequence, ImageStat
 import renderers
 from bot.app import STOP_GRACE
 from bot.models import Game
-from bot.presentation.callbacks import ReplayHand
+from bot.presentation.gamebuttons import ReplayHand
 from bot.presentation.pictures import hand_players, labels_for, picture_names
 from bot.service.settings import GroupSettings
 from bot.storage.games import game_from_row

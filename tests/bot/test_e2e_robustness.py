@@ -8,7 +8,7 @@ import re
 from bot_kit import Group, counting_seeds, die_after_commit, plain
 
 from bot.models import Status
-from bot.presentation.callbacks import Lay, TileIntent, TileTap
+from bot.presentation.tilebuttons import Lay, TileIntent, TileTap
 from bot.service.settings import GroupSettings
 from engine import Tile, match_to_dict
 from fakeapi import FakeTelegramServer

@@ -14,7 +14,7 @@ import pytest
 from bot_kit import Group, plain
 
 import engine.match
-from bot.handlers.buttons import SEND_WAIT
+from bot.handlers.taps import SEND_WAIT
 from engine import Deal, Tile, full_set
 from fakeapi import FakeUser, Hold, StoredMessage
 from fakeapi.players import live_buttons

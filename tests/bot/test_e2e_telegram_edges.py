@@ -13,7 +13,7 @@ from bot_kit import Group, complaints, counting_seeds, lobby_button, plain
 
 from bot.handlers.runtime import Runtime
 from bot.models import Status
-from bot.presentation.callbacks import LobbyAction, LobbyTap
+from bot.presentation.gamebuttons import LobbyAction, LobbyTap
 from bot.service.settings import GroupSettings
 from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
 from fakeapi.players import active_hand

@@ -8,7 +8,8 @@ from bot_kit import plain
 from bot.i18n import LANGUAGES, translator
 from bot.models import Game, Messages, Player, Status
 from bot.presentation import captions, keyboards
-from bot.presentation.callbacks import Lay, TileIntent, TileTap, Way, decode
+from bot.presentation.callbacks import decode
+from bot.presentation.tilebuttons import Lay, TileIntent, TileTap, Way
 from engine import DRAW, Cut, Deal, End, Match, Play, Tile, full_set, player_view, table_view
 
 T = translator("en")

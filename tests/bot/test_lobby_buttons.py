@@ -7,7 +7,8 @@ import re
 from bot.i18n import LANGUAGES, translator
 from bot.models import Game, Messages, Player, Status
 from bot.presentation import keyboards
-from bot.presentation.callbacks import LobbyAction, LobbyTap, decode
+from bot.presentation.callbacks import decode
+from bot.presentation.gamebuttons import LobbyAction, LobbyTap
 
 
 def test_the_button_that_takes_a_computer_off_says_so_in_words_on_its_own_row() -> None:

@@ -9,7 +9,8 @@ from bot_kit import plain
 
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
-from bot.presentation.callbacks import ReplayHand, decode
+from bot.presentation.callbacks import decode
+from bot.presentation.gamebuttons import ReplayHand
 from bot.presentation.lobbytexts import help_text
 from bot.presentation.replaytexts import (
     LISTED_HANDS,

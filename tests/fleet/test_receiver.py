@@ -21,7 +21,7 @@ from bot.fleet.receiver import receiving
 from bot.fleet.routing import shard_of
 from bot.fleet.settings import FleetSettings
 from bot.models import Game, Messages, Player, Status
-from bot.presentation.callbacks import Lay
+from bot.presentation.tilebuttons import Lay
 from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from bot.storage import Storage
 from engine import Tile

@@ -8,10 +8,8 @@ from typing import Any
 import pytest
 
 from bot.fleet.routing import chat_key, named_game, route_key, shard_of
-from bot.presentation.callbacks import (
+from bot.presentation.gamebuttons import (
     AddComputer,
-    BackToHand,
-    Lay,
     LeaveAnswer,
     LobbyAction,
     LobbyTap,
@@ -19,9 +17,8 @@ from bot.presentation.callbacks import (
     PlayAgain,
     ShowHand,
     StopAnswer,
-    TileIntent,
-    TileTap,
 )
+from bot.presentation.tilebuttons import BackToHand, Lay, TileIntent, TileTap
 from engine import End, Tile
 
 GROUP = -1001234567890

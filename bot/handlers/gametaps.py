@@ -1,0 +1,222 @@
+"""The routes of every button but a hand's tiles: the pickers under a bare /newgame and
+/rules, play again, the lobby, the table's "My tiles" and "Table", the questions a game asks
+(stop, leave, hand a seat to a computer) and the /settings menu.
+
+Each takes the decoded button and returns the tap's answer; :mod:`.buttons` routes the taps
+here by family, :mod:`.tiletaps` serves the hand's tiles.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from telegram import CallbackQuery
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+
+from .. import wording
+from ..errors import GameOverError
+from ..gamebook import GAMES
+from ..i18n import N_, translator
+from ..models import Game, Status
+from ..presentation import lobbytexts
+from ..presentation.gamebuttons import (
+    AddComputer,
+    LeaveAnswer,
+    LobbyAction,
+    LobbyTap,
+    PickGame,
+    PlayAgain,
+    ReplaceAway,
+    SettingTap,
+    ShowHand,
+    ShowRules,
+    ShowTable,
+    StopAnswer,
+)
+from ..publishing.messenger import LOBBY, TABLE
+from .menu import setting_button
+from .runtime import Runtime
+from .taps import Answer, Context, game_named, is_current, translator_of
+from .updates import (
+    accessible,
+    edit_tapped,
+    is_admin,
+    is_group,
+    open_table,
+    player_of,
+    remember,
+    retire_tapped,
+    thread_of,
+)
+
+#: What a stray lobby or table message says once found (in the group's language).
+STRAY = N_("This message is out of date: the table's newest message is below.")
+
+
+async def _delete_quietly(query: CallbackQuery) -> None:
+    await retire_tapped(query)
+
+
+async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: PickGame
+                      ) -> Answer:
+    t = translator_of(query)
+    chat = query.message.chat if query.message else None
+    if chat is None or not is_group(chat) or tap.game not in GAMES:
+        return t("That button is out of date."), None
+    await remember(rt, query.from_user)
+    refusal = await open_table(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
+    if refusal is None:
+        await _delete_quietly(query)  # the picker has done its job
+    return refusal, None
+
+
+async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowRules
+                      ) -> Answer:
+    """A game's rules, as a message of their own in the chat of the picker."""
+    t = translator_of(query)
+    if tap.game not in GAMES or query.message is None:
+        return t("That button is out of date."), None
+    chat = query.message.chat
+    if is_group(chat):
+        settings = await rt.service.group_settings(chat.id)
+        t = translator(settings.language or query.from_user.language_code)
+    text = lobbytexts.rules_text(t, tap.game)
+    if accessible(query.message):  # a reply stays in the picker's forum topic
+        await query.message.reply_text(text, parse_mode=ParseMode.HTML)
+    else:  # a picker days old: Telegram no longer says which topic it is in
+        await query.get_bot().send_message(chat.id, text, parse_mode=ParseMode.HTML)
+    return None, None
+
+
+async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: PlayAgain
+                       ) -> Answer:
+    """A rematch: the same table again, its players asked to confirm."""
+    old, user, t = await game_named(rt, tap.game_id, query), query.from_user, translator_of(query)
+    async with rt.locks.chat(old.chat_id):
+        lobby = rt.service.open_game_in(old.chat_id, old.thread_id)
+        if lobby is None or not rt.service.is_rematch(lobby, old):
+            await rt.service.rematch(old, player_of(user))
+            return t("A new table is open: the others press Join to play again."), None
+        # Another player opened it first: this tap takes a seat there, as Join would.
+        async with rt.locks.game(lobby.game_id):
+            await rt.service.rematch(old, player_of(user))
+    return t("You joined the game."), None
+
+
+async def settings_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: SettingTap
+                          ) -> Answer:
+    return await setting_button(rt, context, query, tap), None
+
+
+async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
+                       tap: LobbyTap | AddComputer) -> Answer:
+    user, t = query.from_user, translator_of(query)
+    game = await game_named(rt, tap.game_id, query)
+    if not await is_current(rt, query, game, LOBBY, translator(game.language)(STRAY)):
+        return t("That message is out of date: use the newest one."), None
+    async with rt.locks.game(game.game_id):
+        if isinstance(tap, AddComputer):
+            added = await rt.service.add_computer(game, user.id, tap.level)
+            return t("{name} takes a seat.", name=wording.isolated(added.name)), None
+        if tap.action is LobbyAction.JOIN:
+            await remember(rt, user)
+            await rt.service.take_seat(game, player_of(user))
+            return t("You joined the game."), None
+        if tap.action is LobbyAction.LEAVE:
+            await rt.service.leave(game, user.id)
+            return t("You left the game."), None
+        if tap.action is LobbyAction.CANCEL:
+            await rt.service.cancel(game, user.id, await is_admin(context, game.chat_id, user.id))
+            return t("The table is closed."), None
+        if tap.action is LobbyAction.REMOVE_COMPUTER:
+            await rt.service.remove_computer(game, user.id)
+            return t("A computer player left the table."), None
+        if tap.action is LobbyAction.OTHER_PAIRS:
+            await rt.service.other_pairs(game, user.id)
+            return t("New pairs: see the table."), None
+        await rt.service.start(game, user.id)
+        return t("Let's play!"), None
+
+
+async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: ReplaceAway
+                         ) -> Answer:
+    """Hand an away player's seat to a computer player (the creator or an admin)."""
+    user = query.from_user
+    game = await game_named(rt, tap.game_id, query)
+    admin = await is_admin(context, game.chat_id, user.id)
+    async with rt.locks.game(game.game_id):
+        await rt.service.replace_away(game, user.id, admin, tap.seat)
+    with contextlib.suppress(TelegramError):
+        await edit_tapped(query)
+    t = translator_of(query)
+    return t("A computer player takes the seat."), None
+
+
+async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: StopAnswer
+                      ) -> Answer:
+    user, t = query.from_user, translator_of(query)
+    game = await game_named(rt, tap.game_id, query)
+    admin = await is_admin(context, game.chat_id, user.id)
+    rt.service.check_may_stop(game, user.id, admin)
+    async with rt.locks.game(game.game_id):
+        if tap.confirm:  # (a game that ended meanwhile refuses: its end closes the question)
+            await rt.service.stop(game, user.id, admin,
+                                  by=wording.mention(user.id, player_of(user).name))
+        await _answered(rt, query, game)
+    await _delete_quietly(query)
+    return t("The game is stopped.") if tap.confirm else t("The game goes on."), None
+
+
+async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: LeaveAnswer
+                       ) -> Answer:
+    user, t = query.from_user, translator_of(query)
+    game = await game_named(rt, tap.game_id, query)
+    if not tap.confirm:
+        rt.service.check_asked(game, user.id, tap.seat)
+        async with rt.locks.game(game.game_id):
+            await _answered(rt, query, game)
+        await _delete_quietly(query)
+        return t("The game goes on."), None
+    async with rt.locks.game(game.game_id):
+        await rt.service.quit(game, user.id, asked_seat=tap.seat)
+        await _answered(rt, query, game)
+    await _delete_quietly(query)
+    return t("You left the game."), None
+
+
+async def _answered(rt: Runtime, query: CallbackQuery, game: Game) -> None:
+    """The question tapped is answered: it is deleted, so the game's end has nothing to
+    close there."""
+    if query.message is not None:
+        await rt.service.answered(game, query.message.message_id)
+
+
+async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowHand
+                     ) -> Answer:
+    user, t = query.from_user, translator_of(query)
+    game = await game_named(rt, tap.game_id, query)
+    seat = rt.service.playing_seat(game, user.id)
+    if not await is_current(rt, query, game, TABLE, translator(game.language)(STRAY)):
+        return t("That message is out of date: use the newest one."), None
+    await rt.service.needs_private_chat(user.id, f"hand{game.game_id}")
+    await rt.resend_hand(game, seat)
+    return t("I sent your tiles to our private chat."), None
+
+
+async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowTable
+                      ) -> Answer:
+    """"Table": the game's table posted again at the bottom of the group; from the group,
+    anyone there may ask, from a private hand only its player."""
+    t = translator_of(query)
+    game = await game_named(rt, tap.game_id, query)
+    message = query.message
+    if message is None or message.chat.id != game.chat_id:
+        rt.service.playing_seat(game, query.from_user.id)  # a hand's: its player's game
+    elif not await is_current(rt, query, game, TABLE, translator(game.language)(STRAY)):
+        return t("That message is out of date: use the newest one."), None
+    if game.status is not Status.PLAYING:
+        raise GameOverError()
+    rt.table_down(game)
+    return t("The table is at the bottom of the group now."), None
+

@@ -1,0 +1,98 @@
+"""The route of a hand's tiles: a tile tapped, a lay, back to the tiles.
+
+Apart from the other routes (:mod:`.gametaps`) because a hand's tap is the one that plays:
+it checks the tapped message and the button's move against the game, asks the second tap's
+question in place, and answers early before the move it plays is committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from telegram import CallbackQuery
+from telegram.error import TelegramError
+
+from engine import Discard, PlayerView, Tile
+
+from ..errors import UserError
+from ..i18n import Translator
+from ..models import Game, Status
+from ..presentation import keyboards
+from ..presentation.tilebuttons import BackToHand, Lay, TileIntent, TileTap
+from ..publishing.messenger import Place, message_at
+from .runtime import Runtime
+from .taps import Answer, Context, answer_early, game_named, is_current, translator_of
+from .updates import accessible
+
+
+async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
+                      tap: TileTap | Lay | BackToHand) -> Answer:
+    user, t = query.from_user, translator_of(query)
+    game = await game_named(rt, tap.game_id, query)
+    seat = rt.service.seat_of(game, user.id)
+    stray = t("This message is out of date: your tiles are in the newest one.")
+    current = await is_current(rt, query, game, seat, stray)
+    lost = not current and _lost(query, game, seat)  # (a current message is never lost)
+    if not current:
+        if rt.sending_to(game.game_id, seat):  # a slow send: this is likely its message
+            return t("One moment: this message is still arriving. Tap again."), None
+        if not lost:
+            return t("That message is out of date: your tiles are in the newest one."), None
+    behind = lost or tap.move_no > game.move_no
+    if behind and game.status is Status.PLAYING:
+        # A message newer than the one the game knows for the seat (no send in flight), or
+        # a button made at a move the game has not made: the game's record is behind the
+        # chat (a backup was restored), and the message it knows may be gone or show a
+        # later state. The seat's tiles are sent anew.
+        await rt.resend_hand(game, seat)
+        return t("I sent your tiles to our private chat."), None
+    async with rt.locks.game(game.game_id):
+        if isinstance(tap, TileTap) and tap.intent is TileIntent.INERT:
+            rt.service.turn_of(game, user.id)  # out of turn, it says whose turn it is
+            return t("You cannot lay that tile now."), None
+        action = tap.action() if isinstance(tap, TileTap | Lay) else None
+        if action is None:
+            assert isinstance(tap, TileTap | BackToHand)
+            view = rt.service.choosing(game, user.id, tap.move_no)
+            await _show_choice(rt, query, t, game, view, tap)
+            return None, None
+        await rt.service.tapped(game, user.id, tap.move_no, action,
+                                accepted=lambda: answer_early(query))
+    return None, None
+
+
+def _lost(query: CallbackQuery, game: Game, place: Place) -> bool:
+    """Whether the tap's message is newer than the game's current one at ``place`` (asked
+    once :func:`.taps.is_current` has waited for a send in flight): message ids grow in a
+    chat, so the game's record of that place is behind the chat."""
+    message, current = query.message, message_at(game.messages, place)
+    return accessible(message) and (current is None or message.message_id > current)
+
+
+async def _show_choice(
+    rt: Runtime, query: CallbackQuery, t: Translator, game: Game, view: PlayerView,
+    tap: TileTap | BackToHand,
+) -> None:
+    """The second tap's question (which end; put this tile face down?), or back to the tiles;
+    the caption says which tile is being placed, the picture raises it alone."""
+    choosing: Tile | None = None
+    if isinstance(tap, TileTap) and tap.intent is TileIntent.ASK_DISCARD:
+        if not any(type(a) is Discard and a.tile is tap.tile for a in view.legal):
+            raise UserError("You cannot lay that tile now.")
+        choosing = tap.tile
+        markup = keyboards.discard_confirmation(t, game, game.move_no, tap.tile)
+    elif isinstance(tap, TileTap):
+        if not keyboards.lays_of(view, tap.tile):
+            raise UserError("You cannot lay that tile now.")
+        choosing = tap.tile
+        markup = keyboards.lay_choice(t, game, view, game.move_no, tap.tile)
+    else:
+        markup = keyboards.hand(t, game, view, game.move_no)
+    current = query.message.reply_markup if accessible(query.message) else None
+    if current == markup:
+        return  # a second tap on the same tile: nothing to change
+    # Answered before the edit: in a private chat's busy second the edit may wait for its
+    # budget, and the spinner must not wait with it (the question shows when it comes).
+    await answer_early(query)
+    with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
+        await rt.show_choice(game, view, t, choosing, markup)
