@@ -16,9 +16,8 @@ from ..presentation.gamebuttons import ReplayHand
 from ..presentation.replaytexts import LISTED_MATCHES, replay_list
 from ..publishing.replays import Refusal
 from .runtime import Runtime, runtime
+from .taps import Answer
 from .updates import is_group, reply, thread_of
-
-Answer = tuple[str | None, str | None]  # (toast, url), as bot.handlers.buttons answers taps
 
 
 async def replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
