@@ -81,7 +81,6 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
     return handle
 
 
-
 async def unknown(update: Update, context: Context) -> None:
     """Data no family claims: garbled, forged or from an old version of the bot."""
     query = update.callback_query

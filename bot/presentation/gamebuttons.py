@@ -64,7 +64,6 @@ class AddComputer(ButtonData):
     level: str
 
 
-
 @kind("hand", "h", ("game_id", NUMBER))
 @dataclass(frozen=True, slots=True)
 class ShowHand(ButtonData):
