@@ -41,11 +41,11 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from benchmarks.stopping import bounded, settle
 from fakeapi import FakeTelegramServer
 from fakeapi.ratelimit import counts_toward_limits
 from testservers import PostgresServer
 from testservers.fleet import Fleet
+from testservers.stopping import bounded, settle
 from testservers.tables import Table, open_tables
 
 MODES = ("single-sqlite", "single-postgresql", "fleet-1", "fleet-2")

@@ -10,9 +10,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from benchmarks.stopping import settle
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage, WaitTimeoutError
 from fakeapi.players import button, live_buttons, second_taps
+
+from .stopping import settle
 
 MATCH_OVER = "The match is over"
 #: A simulated person taps again when a tap is not answered within this (its worker died
