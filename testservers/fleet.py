@@ -18,10 +18,10 @@ from pathlib import Path
 import aiohttp
 import asyncpg  # type: ignore[import-untyped]
 
-from benchmarks.latency import cpu_seconds
 from fakeapi import FakeTelegramServer
 
 from .postgres import free_port
+from .processes import cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "fleet_secret-23"
