@@ -41,11 +41,12 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from benchmarks.stopping import bounded, settle
 from fakeapi import FakeTelegramServer
 from fakeapi.ratelimit import counts_toward_limits
-from tests.fleet.fleet_kit import Fleet, Table, open_tables
 from testservers import PostgresServer
+from testservers.fleet import Fleet
+from testservers.stopping import bounded, settle
+from testservers.tables import Table, open_tables
 
 MODES = ("single-sqlite", "single-postgresql", "fleet-1", "fleet-2")
 UNLIMITED = {"GROUP_MESSAGES_PER_MINUTE": "100000", "MESSAGES_PER_SECOND": "100000"}

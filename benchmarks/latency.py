@@ -51,27 +51,11 @@ from typing import Any
 from fakeapi import CallbackQueryRecord, FakeChat, FakeTelegramServer, FakeUser, StoredMessage
 from fakeapi.players import button, live_buttons, second_taps
 from fakeapi.ratelimit import counts_toward_limits
+from testservers.processes import cpu_seconds, loop_thread_cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE_METHODS = ("editMessageMedia", "editMessageCaption", "sendPhoto")
 MATCH_OVER = "The match is over"
-CLOCK_TICK = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system time of a process, all its threads, from /proc/PID/stat."""
-    return cpu_seconds_of(Path(f"/proc/{pid}/stat"))
-
-
-def loop_thread_cpu_seconds(pid: int) -> float:
-    """The CPU time of a process's main thread: the bot's event loop."""
-    return cpu_seconds_of(Path(f"/proc/{pid}/task/{pid}/stat"))
-
-
-def cpu_seconds_of(stat: Path) -> float:
-    text = stat.read_text()
-    fields = text[text.rindex(")") + 2:].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICK
 
 
 def event_loop_of(pid: int) -> str:

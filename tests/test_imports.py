@@ -38,6 +38,12 @@ BOT_SHARED = ("bot.config", "bot.errors", "bot.gamebook", "bot.i18n", "bot.logs"
               "bot.refusals", "bot.trim", "bot.wording")
 # The wiring, also at the top, may import anything: bot.app, bot.launch, bot.health,
 # bot.__main__.
+# The tools beside the product layer one way, benchmarks -> testservers -> fakeapi: a tool
+# package never imports those that use it, nor the tests.
+TOOLS_NEVER = {
+    "testservers": ("benchmarks", "tests"),
+    "fakeapi": ("benchmarks", "testservers", "tests"),
+}
 
 
 def modules_of(package: str) -> dict[str, Path]:
@@ -161,9 +167,20 @@ def test_a_package_imports_only_what_it_may(package: str) -> None:
 
 def test_only_bot_imports_telegram() -> None:
     # (benchmarks/echo_bot.py is a bare python-telegram-bot bot, the latency baseline.)
-    for package in ("engine", "renderers", "fakeapi", "goldens", "catalogues"):
+    for package in ("engine", "renderers", "fakeapi", "goldens", "catalogues", "testservers"):
         for name, path in modules_of(package).items():
             assert not any(t.split(".")[0] == "telegram" for t in every_import(name, path)), name
+
+
+@pytest.mark.parametrize("package", sorted(TOOLS_NEVER))
+def test_a_tool_package_stays_below_those_that_use_it(package: str) -> None:
+    reached = {
+        (name, target)
+        for name, path in modules_of(package).items()
+        for target in every_import(name, path)
+        if target.split(".")[0] in TOOLS_NEVER[package]
+    }
+    assert reached == set()
 
 
 @pytest.mark.parametrize("part", sorted(BOT_FLOORS))

@@ -1,7 +1,12 @@
 """Real servers the tests and benchmarks start for themselves (not part of the product).
 
-May import the standard library and the bot's own dependencies (asyncpg); pgcost also runs
-benchmarks.latency, the whole bot.
+May import the standard library, the bot's own dependencies (asyncpg, aiohttp) and fakeapi;
+never benchmarks (which import this package), the tests or telegram (tests/test_imports.py
+checks). ``fleet`` (the fleet's processes) and ``tables`` (people playing through the fake
+Bot API server), shared by the fleet tests and benchmarks.fleet, import aiohttp and fakeapi;
+they are not imported here, so that the PostgreSQL server alone needs neither. ``stopping``
+(ending a run's tasks for sure) and ``processes`` (a process's CPU time) are shared with the
+benchmarks.
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from fleet_kit import Fleet
 
 from fakeapi import FakeTelegramServer, RateLimits, WebhookTiming
+from testservers.fleet import Fleet
 
 #: Telegram's limits as the bot keeps them: 30 a second overall, 20 a minute per group and
 #: 3 in 3 seconds per private chat.

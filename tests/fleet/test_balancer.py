@@ -15,9 +15,12 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from fleet_kit import ROOT, Fleet, free_port, open_tables, outcomes
+from fleet_kit import outcomes
 
 from fakeapi import FakeTelegramServer
+from testservers import free_port
+from testservers.fleet import ROOT, Fleet
+from testservers.tables import open_tables
 
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
 PLAN = tuple((f"{game} target=1", 2) for game in ("gaple", "pair", "muggins", "kolbasa"))

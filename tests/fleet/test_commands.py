@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fleet_kit import ROOT, SECRET, Fleet
+from testservers.fleet import ROOT, SECRET, Fleet
 
 USAGE = "usage: python -m bot.fleet [-h] [--version] {receiver,worker}"
 

@@ -19,9 +19,12 @@ from typing import Any
 import pytest
 import telegram
 from aiohttp import web
-from fleet_kit import Fleet, Table, free_port, open_tables, outcomes
+from fleet_kit import outcomes
 
 from fakeapi import FakeTelegramServer, RateLimits, WebhookTiming
+from testservers import free_port
+from testservers.fleet import Fleet
+from testservers.tables import Table, open_tables
 
 GAMES = ("gaple", "pair", "kolbasa", "muggins", "matador", "bergen")
 #: 30 tables: two in three of four people, one in three of one person and three computers.

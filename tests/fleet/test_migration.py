@@ -22,7 +22,7 @@ from typing import Any
 
 import asyncpg
 import pytest
-from fleet_kit import Table, outcomes
+from fleet_kit import outcomes
 
 from bot.app import build_application, running
 from bot.config import BotConfig
@@ -34,6 +34,7 @@ from bot.handlers.runtime import KEY, Runtime
 from bot.serving.webserver import HttpSettings
 from bot.storage import fleet as fleet_sql
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage, WebhookTiming
+from testservers.tables import Table
 
 SHARDS = 4
 SECRET = "migration_secret"

@@ -12,7 +12,6 @@ from typing import Any
 import aiohttp
 import asyncpg
 import pytest
-from fleet_kit import SECRET, Fleet
 from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.config import BotConfig
@@ -22,6 +21,7 @@ from bot.fleet.settings import FleetSettings, application_name
 from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from bot.storage import Storage
 from bot.storage import fleet as sql
+from testservers.fleet import SECRET, Fleet
 
 TOKEN = "123456:" + "A" * 35
 #: docs/OPERATIONS.md's query: the live workers, by name, and how many shards each holds.

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from benchmarks.stopping import bounded, settle
+from testservers.stopping import bounded, settle
 
 
 async def stubborn(stop: asyncio.Event) -> str:

@@ -1,6 +1,8 @@
 """Ending a driver's tasks for sure: a benchmark or test run must end even when a task it
 cancels does not (Python 3.11's ``asyncio.wait_for`` can drop a cancellation, CPython gh-86296,
-and a task may swallow one by mistake); what would not end is reported, not waited for."""
+and a task may swallow one by mistake); what would not end is reported, not waited for. Shared
+by the benchmarks and the test servers (:mod:`testservers.tables`), so it sits here, below
+both."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What a move costs PostgreSQL: statements, transactions and bytes of WAL per committed move,
 measured on the whole bot (``benchmarks.latency``, humans tapping through a fake Bot API).
 
-    python -m testservers.pgcost [--moves 200] [--base 40] [--game pair] [--sqlite]
+    python -m benchmarks.pgcost [--moves 200] [--base 40] [--game pair] [--sqlite]
 
 Starts a PostgreSQL of its own with pg_stat_statements, runs the latency benchmark twice with
 ``DATABASE_URL`` set (``--base`` moves, then ``--base + --moves``, each on a new database) and
@@ -19,7 +19,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .postgres import PostgresServer
+from benchmarks.latency import run
+from testservers import PostgresServer
 
 STATEMENTS = """
     SELECT coalesce(sum(calls), 0), coalesce(sum(wal_bytes), 0), coalesce(sum(rows), 0)
@@ -60,8 +61,6 @@ async def _query(server: PostgresServer, sql: str, *args: Any) -> Any:
 async def measure(server: PostgresServer, name: str, moves: int, game: str) -> dict[str, Any]:
     """One latency run on a new database; what PostgreSQL counted for it, and the run's own
     figures."""
-    from benchmarks.latency import run
-
     os.environ["DATABASE_URL"] = await server.create_database(name)
     wal_before = (await _query(server, "SELECT wal_bytes FROM pg_stat_wal"))[0]
     cpu_before = server_cpu_seconds(server)
@@ -100,8 +99,6 @@ async def main(moves: int, base: int, game: str, sqlite: bool) -> dict[str, Any]
                               "postgresql_cpu_ms_per_move": long["cpu_ms_per_move"],
                               "postgresql_edit_ms": long["edit_ms"]}
     if sqlite:
-        from benchmarks.latency import run
-
         figures = await run(base + moves, 1, game, 8, 0, 2.0, 1)
         result["sqlite_cpu_ms_per_move"] = figures["bot_cpu_ms_per_move"]
         result["sqlite_edit_ms"] = figures["bot_edit_ms"]["median"]
@@ -109,7 +106,7 @@ async def main(moves: int, base: int, game: str, sqlite: bool) -> dict[str, Any]
 
 
 def cli() -> None:
-    parser = argparse.ArgumentParser(prog="python -m testservers.pgcost", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.pgcost", description=__doc__)
     parser.add_argument("--moves", type=int, default=200, help="moves measured")
     parser.add_argument("--base", type=int, default=40, help="moves of the short run")
     parser.add_argument("--game", default="pair")
