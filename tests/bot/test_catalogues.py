@@ -200,7 +200,8 @@ def test_the_pictures_words_differ_where_the_english_ones_do(language: str) -> N
 
 def _translator_calls() -> list[tuple[str, int, ast.Call]]:
     """Every call in bot/ that translates a literal sentence: ``t("...")``,
-    ``translator_of(query)("...")``, ``translator(language)("...")`` and ``t.plural("...", "...", n)``."""
+    ``translator_of(query)("...")``, ``translator(language)("...")`` and
+    ``t.plural("...", "...", n)``."""
     calls = []
     for path in sorted(Path(bot.__file__).parent.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -219,9 +220,10 @@ def _translates(call: ast.Call) -> bool:
 
 
 def test_every_sentence_the_code_translates_is_in_the_catalogues() -> None:
-    """The extractor misses some call shapes (``translator_of(query)("...")``, or a bare ``t`` among a
-    plural's arguments, which cut it down to its singular): such a sentence stayed English
-    in every language, and the other checks, which start from what was extracted, pass."""
+    """The extractor misses some call shapes (``translator_of(query)("...")``, or a bare
+    ``t`` among a plural's arguments, which cut it down to its singular): such a sentence
+    stayed English in every language, and the other checks, which start from what was
+    extracted, pass."""
     extracted = {m.id if isinstance(m.id, str) else m.id[0]: m.id for m in extract() if m.id}
     lost = []
     for name, line, call in _translator_calls():
