@@ -99,17 +99,18 @@ def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:
     """A seat's points of play in a hand, by reason, each reason's sum: "count 30",
     "matadors 20, tiles along 8, knocks -12"; "" if the seat scored nothing. (Each lay's
     points were told in the caption as it was made: the result keeps to the sums.)"""
+    return ", ".join(f"{t(REASON_NOUNS[reason])} {total}"
+                     for reason, total in _point_sums(moves, seat))
+
+
+def _point_sums(moves: Sequence[PublicMove], seat: int) -> list[tuple[ScoreReason, int]]:
+    """A seat's points of play in a hand, each reason's sum, always in the same order."""
     amounts: dict[ScoreReason, list[int]] = {}
     for move in moves:
         if move.seat == seat:
             for amount, reason in move.points:
                 amounts.setdefault(reason, []).append(amount)
-    parts = []
-    for reason in REASON_NOUNS:  # always in the same order
-        scored = amounts.get(reason)
-        if scored:
-            parts.append(f"{t(REASON_NOUNS[reason])} {sum(scored)}")
-    return ", ".join(parts)
+    return [(reason, sum(amounts[reason])) for reason in REASON_NOUNS if amounts.get(reason)]
 
 
 def hand_result_text(t: Translator, game: Game, ended: HandEnded, view: TableView) -> str:
@@ -191,9 +192,17 @@ def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Seque
     """Each seat's points of play in the hand, by reason: on one line while it reads at a
     glance, else a line per seat (Six-matador's four seats with four reasons each ran to some
     300 characters on one line)."""
-    seats = [f"{named(names[seat])} {ended.scored[view.players[seat].side]} ({words})"
-             for seat in range(len(names))
-             if (words := points_list(t, view.history, seat))]
+    seats = []
+    for seat in range(len(names)):
+        sums = _point_sums(view.history, seat)
+        if not sums:
+            continue
+        total = ended.scored[view.players[seat].side]
+        if len(sums) == 1 and sums[0][1] == total:  # "Budi 35 (count)", not "(count 35)"
+            words = t(REASON_NOUNS[sums[0][0]])
+        else:
+            words = points_list(t, view.history, seat)
+        seats.append(f"{named(names[seat])} {total} ({words})")
     if not seats:
         return []
     one_line = t("Scored during the hand: {scores}.", scores=" · ".join(seats))

@@ -170,7 +170,7 @@ def test_going_out_in_bergen_is_scored_once_in_the_result() -> None:
     out = HandEnded(0, HandEndReason.OUT, 0, True, 0, (0, 25), (4, 0), (4, 0), 8, (2, 0))
     text = plain(resulttexts.hand_result_text(T, game_of(match), out, replace(view, result=out)))
     assert "Ann went out with 0-0!" in text
-    assert "Scored during the hand: Ann 2 (double lead 2)." in text
+    assert "Scored during the hand: Ann 2 (double lead)." in text
     assert "Ann wins the hand: +2 for going out, 4 in this hand." in text
     assert text.count("2 points") == 0
 
