@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import logging
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from bot.app import build_application, running
@@ -24,6 +25,13 @@ from fakeapi.players import Table, random_choice
 from renderers import THEMES
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
+DEALS_PER_SEED = 10_000  # deal seeds a run may use, 1000 apart from the next seed's
+SEED_LIMIT = 10**74  # --seed is below it, so every deal seed fits in 32 bytes (see deal_seeds)
+
+
+def deal_seeds(seed: int) -> Iterator[bytes]:
+    """32-byte deal seeds, the same on every run of one ``seed`` (0 <= seed < SEED_LIMIT)."""
+    return (n.to_bytes(32, "big") for n in range(seed * 1000, seed * 1000 + DEALS_PER_SEED))
 
 
 def _data(message: StoredMessage, prefix: str) -> str:
@@ -56,8 +64,7 @@ async def demo(game: str, players: int, out: Path, seed: int, theme: str,
                 private_messages_per_period=10_000,
                 table_theme=theme,
             )
-            # 32-byte deal seeds, the same on every run of one --seed
-            seeds = (n.to_bytes(32, "big") for n in range(seed * 1000, seed * 1000 + 10_000))
+            seeds = deal_seeds(seed)
             application = build_application(settings, seed_source=lambda: next(seeds))
             async with running(application):
                 for user in users:
@@ -84,13 +91,26 @@ async def demo(game: str, players: int, out: Path, seed: int, theme: str,
             return server.transcript(group)
 
 
+def _seed(text: str) -> int:
+    """A usage error for a seed the deal seeds cannot be made of (a negative one used to end
+    in an OverflowError inside the bot and a timeout traceback)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= seed < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"a seed is from 0 to 10**74 - 1, not {seed}")
+    return seed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fakeapi.demo", description=__doc__)
     parser.add_argument("--game", choices=GAMES, default="pair")
     parser.add_argument("--players", type=int, default=4, help="as many as the game takes")
     parser.add_argument("--out", type=Path, default=Path("demo-output"),
                         help="the folder for the pictures and transcripts")
-    parser.add_argument("--seed", type=int, default=1, help="the deals' and the players' seed")
+    parser.add_argument("--seed", type=_seed, default=1,
+                        help="the deals' and the players' seed, 0 or more")
     parser.add_argument("--theme", choices=THEMES, default="classic", help="the table's colours")
     parser.add_argument("--language", choices=LANGUAGES, default="en",
                         help="the players' language, which the group then speaks")
