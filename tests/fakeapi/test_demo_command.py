@@ -1,11 +1,15 @@
 """The demo's command refuses what it cannot play in one usage line, before starting a bot
-(it used to wait for a turn that never came and end in a traceback)."""
+(it used to wait for a turn that never came and end in a traceback), and a run's folder shows
+that run only."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from fakeapi.demo import SEED_LIMIT, deal_seeds, main
+from fakeapi import demo as demo_module
+from fakeapi.demo import SEED_LIMIT, deal_seeds, earlier_output, main
 
 
 @pytest.mark.parametrize(("arguments", "said"), [
@@ -31,3 +35,33 @@ def test_every_seed_it_accepts_makes_its_deal_seeds(seed: int) -> None:
     seeds = list(deal_seeds(seed))
     assert len(set(seeds)) == len(seeds) and {len(s) for s in seeds} == {32}
 
+
+def test_a_run_removes_only_the_files_an_earlier_run_wrote(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    ours = ["group_000.png", "group_171.png", "group_1000.png", "group.txt", "private.txt"]
+    theirs = ["notes.txt", "group_logo.png", "group_01.png", "my_group_000.png", "private.txt.bak"]
+    for name in ours + theirs:
+        (tmp_path / name).write_text(name)
+    (tmp_path / "group_002.png").mkdir()
+    assert [p.name for p in earlier_output(tmp_path)] == sorted(ours)
+
+    async def played(game: str, players: int, out: Path, *rest: object) -> str:
+        assert not earlier_output(out)  # cleared before the run starts
+        return "the group's chat"
+
+    monkeypatch.setattr(demo_module, "demo", played)
+    assert main(["--out", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert f"Removed 5 files of an earlier demo run from {tmp_path}/" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*theirs, "group_002.png"])
+
+
+def test_a_file_for_a_folder_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "out").write_text("mine")
+    with pytest.raises(SystemExit) as stopped:
+        main(["--out", str(tmp_path / "out")])
+    assert stopped.value.code == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+    assert (tmp_path / "out").read_text() == "mine"
