@@ -119,8 +119,9 @@ def _seed(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fakeapi.demo", description=__doc__)
-    parser.add_argument("--game", choices=GAMES, default="pair")
+    parser = argparse.ArgumentParser(prog="python -m fakeapi.demo", description=__doc__,
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--game", choices=GAMES, default="pair", help="the game to play")
     parser.add_argument("--players", type=int, default=4, help="as many as the game takes")
     parser.add_argument("--out", type=Path, default=Path("demo-output"),
                         help="the folder for the pictures and the two transcripts (group.txt, "

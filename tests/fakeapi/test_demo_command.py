@@ -36,6 +36,15 @@ def test_every_seed_it_accepts_makes_its_deal_seeds(seed: int) -> None:
     assert len(set(seeds)) == len(seeds) and {len(s) for s in seeds} == {32}
 
 
+def test_the_help_shows_the_defaults_and_what_the_folder_gets(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "(default: demo-output)" in shown and "(default: pair)" in shown
+    assert "group.txt" in shown and "private.txt" in shown
+
+
 def test_a_run_removes_only_the_files_an_earlier_run_wrote(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
