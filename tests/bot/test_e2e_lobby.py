@@ -183,6 +183,9 @@ async def test_the_offline_demo_plays_a_whole_match(tmp_path: Path) -> None:
     pictures = sorted(tmp_path.glob("group_*.png"))
     assert len(pictures) > 10
     assert pictures[0].read_bytes().startswith(b"\x89PNG")
+    # The group's chat is saved beside the pictures, as printed, and the first player's too.
+    assert (tmp_path / "group.txt").read_text(encoding="utf-8") == transcript + "\n"
+    assert "Ayu" in (tmp_path / "private.txt").read_text(encoding="utf-8")
 
 
 async def test_the_lobby_says_when_the_table_is_ready_and_calls_the_creator(group: Group) -> None:
