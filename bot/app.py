@@ -274,9 +274,9 @@ async def _resume(rt: Runtime) -> int:
     rt.status_lines.loaded(games)
     backup = await take_mark(rt.storage)
     if backup is not None:  # what the chats show is newer than these games know
-        log.info("started on a restored backup (made %s): the %d open games' messages are "
-                 "sent anew", time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(backup)),
-                 len(games))
+        log.info("started on a restored backup (made %s): the messages of %s are sent anew",
+                 time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(backup)),
+                 counted(len(games), "open game"))
         for game in games:
             rt.publisher.send_anew(game)
             await rt.service.save_messages(game)  # kept if the bot stops before its sync

@@ -45,11 +45,18 @@ class BotConfig:
 
 
 def load_dotenv_file(path: Path = Path(".env")) -> None:
-    """Read ``.env`` without overriding variables already set (python-dotenv's rules)."""
+    """Read ``.env`` without overriding variables already set. A variable set but empty (or
+    blank) counts as unset, as the settings read it: ``.env``'s value then fills it in,
+    where python-dotenv alone would leave it empty and the setting fall back to its default
+    (``TELEGRAM_BOT_TOKEN= python -m bot`` would say the token is not set, though ``.env``
+    has it)."""
     if path.is_file():
-        from dotenv import load_dotenv
+        from dotenv import dotenv_values, load_dotenv
 
         load_dotenv(path, override=False)
+        for key, value in dotenv_values(path).items():
+            if value is not None and value.strip() and not os.environ.get(key, "").strip():
+                os.environ[key] = value
 
 
 def config_from_env(env: dict[str, str] | None = None) -> BotConfig:

@@ -1,4 +1,5 @@
-"""The bot's configuration: a missing or malformed token is one clear line, not a traceback."""
+"""The bot's configuration: a missing or malformed token is one clear line, not a traceback;
+a variable set but empty in the environment does not hide ``.env``'s value."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import config_from_env
+from bot.config import config_from_env, load_dotenv_file
 from bot.errors import ConfigError
 
 TOKEN = "123456789:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-ZZ"
+NOT_SET = ("TELEGRAM_BOT_TOKEN is not set: put the token from @BotFather in .env "
+           "(see .env.example)")
 
 
 def test_settings_read_every_variable() -> None:
@@ -70,3 +73,52 @@ def test_a_theme_that_does_not_exist_is_one_line_naming_the_themes(tmp_path: Pat
 def test_a_theme_is_read_in_any_case() -> None:
     assert config_from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "TABLE_THEME": " Dark "}
                            ).table_theme == "dark"
+
+
+def environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, dotenv: str,
+                **variables: str) -> Path:
+    """``.env`` written, the variables set (each key of both put back after the test)."""
+    path = tmp_path / ".env"
+    path.write_text(dotenv)
+    for line in dotenv.splitlines():
+        monkeypatch.delenv(line.partition("=")[0], raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    return path
+
+
+def test_an_empty_variable_does_not_hide_the_value_in_dotenv(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    dotenv = environment(
+        monkeypatch, tmp_path,
+        f"TELEGRAM_BOT_TOKEN={TOKEN}\nDATABASE_PATH=/tmp/from-dotenv.sqlite3\nLOG_LEVEL=debug\n",
+        TELEGRAM_BOT_TOKEN="", DATABASE_PATH="  ", LOG_LEVEL="warning")
+    load_dotenv_file(dotenv)
+    settings = config_from_env()
+    assert settings.token == TOKEN
+    assert settings.database_path == Path("/tmp/from-dotenv.sqlite3")
+    assert settings.log_level == "WARNING"  # a value in the environment still wins
+
+
+def test_with_the_token_in_neither_the_line_is_the_same(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    dotenv = environment(monkeypatch, tmp_path, "TELEGRAM_BOT_TOKEN=\nLOG_LEVEL=debug\n",
+                         TELEGRAM_BOT_TOKEN="")
+    load_dotenv_file(dotenv)
+    with pytest.raises(ConfigError) as refused:
+        config_from_env()
+    assert str(refused.value) == NOT_SET
+
+
+def test_the_bot_reads_dotenv_under_an_empty_variable(tmp_path: Path) -> None:
+    """As an operator runs it: ``TELEGRAM_BOT_TOKEN= python -m bot`` with the token in
+    ``.env``. The theme, also empty in the environment and wrong in ``.env``, stops the bot
+    before it connects, and says both came from ``.env``."""
+    (tmp_path / ".env").write_text(f"TELEGRAM_BOT_TOKEN={TOKEN}\nTABLE_THEME=pink\n")
+    env = {"PATH": "/usr/bin:/bin", "TELEGRAM_BOT_TOKEN": "", "TABLE_THEME": ""}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env | {"PYTHONPATH": str(Path.cwd())},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "domino-bot: TABLE_THEME must be one of classic, dark, not 'pink'\n"

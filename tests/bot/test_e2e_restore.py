@@ -8,10 +8,12 @@ a tap on a hand message newer than the one its game knows has that hand sent aga
 from __future__ import annotations
 
 import contextlib
+import logging
 import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
 from bot_kit import Group
 
 from bot.storage.backup import back_up
@@ -63,9 +65,10 @@ def to_move(group: Group) -> FakeUser:
 
 
 async def test_a_marked_backup_restored_sends_the_turn_and_the_table_anew(
-    group: Group, tmp_path: Path,
+    group: Group, tmp_path: Path, caplog: pytest.LogCaptureFixture,
 ) -> None:
     table = await played_on_after(group, tmp_path / "backup.sqlite3", back_up)  # marks it
+    caplog.set_level(logging.INFO, logger="bot.app")
     last = group.messages()[-1].message_id
     async with group.bot() as rt:
         player = to_move(group)
@@ -77,6 +80,9 @@ async def test_a_marked_backup_restored_sends_the_turn_and_the_table_anew(
             message="the table was not posted again")
         await table.play_one()  # the game goes on from the restored state
         await rt.publisher.idle()
+    assert [r.getMessage().partition("): ")[2] for r in caplog.records
+            if r.getMessage().startswith("started on a restored backup")
+            ] == ["the messages of 1 open game are sent anew"]
     mark = len(group.server.requests)
     async with group.bot():  # the mark was taken: an ordinary restart sends nothing anew
         await group.server.wait_idle()
