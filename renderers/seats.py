@@ -275,15 +275,14 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
     # The frame and the pill mark the seat to move: no arrow, so a long name keeps its room.
     name_row(canvas, draw, left + PAD, name_y, inner - marker - (12 if marker else 0),
              seat.name, seat.team, palette)
-    words = _fitted(seat, labels, score_word, inner, compact)
     baseline = bottom - 20
-    # A tall panel (five seats' narrow ones) gives the scores a row of their own where one
-    # row would cut the words: no word is cut where it fits whole.
-    whole = _fitted(seat, labels, score_word, float("inf"))
-    two_rows = height >= TALL_PANEL and words != whole
+    # A tall panel (a row where one row of figures would cut a seat's words) gives the scores
+    # a row of their own, whole, in every panel of its row alike.
+    two_rows = height >= TALL_PANEL
+    words = _fitted(_tiles_row(seat, height), labels, score_word, inner, compact)
     if two_rows:
-        upper = _fitted(_tiles_row(seat, height), labels, score_word, inner, compact)
-        words = replace(upper, score=whole.score, scored=whole.scored)
+        whole = _fitted(seat, labels, score_word, float("inf"))
+        words = replace(words, score=whole.score, scored=whole.scored)
     end = float(right - PAD)
     if seat.score is not None:
         end -= _figure(canvas, draw, end, baseline, words.score, seat.score, palette,

@@ -1,5 +1,6 @@
 """One picture's seat panels read alike: a reader compares the seats, so every panel shows the
-tiles the same way (the word, or a face-down tile for it)."""
+tiles the same way (the word, or a face-down tile for it) and every panel of a tall row gives
+its scores a row of their own."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import renderers.canvas
 from bot.presentation.pictures import labels_for
 from engine import TableView, table_view
 from goldens.positions import played
-from goldens.samples import names_for
+from goldens.samples import Sample, names_for, render
 from renderers import render_table
 from renderers.canvas import seat_names
 from renderers.seats import compact_tiles, score_caption, seats_of
@@ -69,3 +70,11 @@ def test_every_panel_words_its_tiles_alike(language: str, game: str, seats: int,
     assert words.count(labels.tiles) in (0, seats)
     assert words.count(labels.dead) == (seats if view.dead_tiles else 0)
 
+
+def test_a_tall_row_gives_every_panel_its_scores_own_row(
+        by_name: dict[str, Sample], drawn_at: list[tuple[str, float]]) -> None:
+    """Muggins' top row is tall (a "hand +15" would cut its words): a panel whose words fit
+    one row lays them out as its neighbour does, not on the scores' row."""
+    render(by_name["table-muggins-4"])
+    rows = {round(y) for words, y in drawn_at if words == "tiles" and y < 400}
+    assert len(rows) == 1, rows
