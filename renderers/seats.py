@@ -3,10 +3,13 @@
 Every word is drawn at 32 px or more (a phone shows the 1280-px picture about 400 px wide), so
 a long translation is never made smaller: a panel first leaves out its rows of face-down
 tiles, then shows a face-down tile instead of the word "tiles", and only then shortens words.
+One picture's panels all show "tiles" the same way (:func:`compact_tiles`): a reader compares
+the seats, so a narrow panel's face-down tile is every panel's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -182,7 +185,10 @@ class _Figures:
 
 
 @lru_cache(maxsize=2048)  # asked some 5 times a seat and picture, of the same few seats
-def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float) -> _Figures:
+def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float,
+            compact: bool = False) -> _Figures:
+    """The words that fit ``inner`` px; ``compact``: a face-down tile for "tiles" even where
+    the word fits (another panel of the picture needs the tile)."""
     caption, figure = font(CAPTION_SIZE), font(FIGURE_SIZE, True)
     values = [str(seat.tiles)] + [str(v) for v in (seat.dead, seat.score) if v is not None]
     if seat.scored is not None:
@@ -194,7 +200,7 @@ def _fitted(seat: Seat, labels: TableLabels, score_word: str, inner: float) -> _
              printable(labels.in_play) if seat.scored is not None else None]
     others = sum(caption.getlength(w) for w in words if w is not None)
     tiles = printable(labels.tiles)
-    if fixed + caption.getlength(tiles) + others <= inner:
+    if not compact and fixed + caption.getlength(tiles) + others <= inner:
         return _Figures(tiles, *words)
     room = inner - fixed - HAND_BACK
     if others <= room:
@@ -210,6 +216,23 @@ def cuts_words(seat: Seat, labels: TableLabels, score_word: str, width: float) -
     inner = width - 2 * PAD
     return _fitted(seat, labels, score_word, inner) != _fitted(seat, labels, score_word,
                                                                float("inf"))
+
+
+def _tiles_row(seat: Seat, height: int) -> Seat:
+    """What the row with the tiles shows: a tall panel (:data:`TALL_PANEL`) gives the scores
+    a row of their own."""
+    return replace(seat, score=None, scored=None) if height >= TALL_PANEL else seat
+
+
+def compact_tiles(seats: Sequence[Seat], rects: Sequence[Rect], labels: TableLabels,
+                  score_word: str) -> bool:
+    """Whether the picture's panels show a face-down tile instead of the word "tiles": all
+    do where one panel has no room for the word (a five-seat table's narrow top panels in a
+    long translation), so that every seat's figures read alike."""
+    return any(
+        _fitted(_tiles_row(seat, bottom - top), labels, score_word, right - left - 2 * PAD).tiles
+        is None
+        for seat, (left, top, right, bottom) in zip(seats, rects, strict=True))
 
 
 def _figure(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
@@ -233,9 +256,11 @@ def _figure(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
 
 
 def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: Seat,
-              palette: Theme, labels: TableLabels, score_word: str) -> None:
+              palette: Theme, labels: TableLabels, score_word: str, *,
+              compact: bool = False) -> None:
     """One panel: the name and marker on top; tiles, dead tiles and score below. The rows of
-    face-down tiles only fill the room the words leave."""
+    face-down tiles only fill the room the words leave; ``compact``: a face-down tile for the
+    word "tiles" (:func:`compact_tiles`)."""
     left, top, right, bottom = rect
     width, height = right - left, bottom - top
     edge, line = (palette.accent, 4) if seat.to_move else (palette.panel_edge, 2)
@@ -250,15 +275,14 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
     # The frame and the pill mark the seat to move: no arrow, so a long name keeps its room.
     name_row(canvas, draw, left + PAD, name_y, inner - marker - (12 if marker else 0),
              seat.name, seat.team, palette)
-    words = _fitted(seat, labels, score_word, inner)
     baseline = bottom - 20
-    # A tall panel (five seats' narrow ones) gives the scores a row of their own where one
-    # row would cut the words: no word is cut where it fits whole.
-    whole = _fitted(seat, labels, score_word, float("inf"))
-    two_rows = height >= TALL_PANEL and words != whole
+    # A tall panel (a row where one row of figures would cut a seat's words) gives the scores
+    # a row of their own, whole, in every panel of its row alike.
+    two_rows = height >= TALL_PANEL
+    words = _fitted(_tiles_row(seat, height), labels, score_word, inner, compact)
     if two_rows:
-        upper = _fitted(replace(seat, score=None, scored=None), labels, score_word, inner)
-        words = replace(upper, score=whole.score, scored=whole.scored)
+        whole = _fitted(seat, labels, score_word, float("inf"))
+        words = replace(words, score=whole.score, scored=whole.scored)
     end = float(right - PAD)
     if seat.score is not None:
         end -= _figure(canvas, draw, end, baseline, words.score, seat.score, palette,

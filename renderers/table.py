@@ -31,6 +31,7 @@ from .seats import (
     TALL_PANEL,
     Rect,
     Seat,
+    compact_tiles,
     cuts_words,
     draw_seat,
     score_caption,
@@ -217,8 +218,9 @@ def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette
     caption = score_caption(view, labels)
     seats = seats_of(view, shown, palette, scores_apart=apart)
     rects = panels(seats, labels, caption, canvas.height)
+    compact = compact_tiles(seats, rects, labels, caption)
     for seat, rect in zip(seats, rects, strict=True):
-        draw_seat(canvas, draw, rect, seat, palette, labels, caption)
+        draw_seat(canvas, draw, rect, seat, palette, labels, caption, compact=compact)
     draw_layout(canvas, view, palette, labels, line_area(rects))
     draw_status(canvas, draw, view, palette, labels, status_box(rects))
 
