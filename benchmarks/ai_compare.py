@@ -32,7 +32,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.tournament import percentile, ratio_interval, run_and_report, share_bounds
+from benchmarks.deal_stats import percentile, ratio_interval, share_bounds
+from benchmarks.tournament import run_and_report
 from engine.actions import KNOCK, Action, Play
 from engine.ai import player
 from engine.deal import Deal

@@ -33,17 +33,10 @@ from typing import Any
 
 from engine.ai import Player, player
 
+from .deal_stats import DealResult, level_figures, mean_interval, ratio_interval, share_bounds
+from .duplicate import play_deals
 from .ismcts import SIMULATIONS, UCT_C, IsmctsPlayer
-from .tournament import (
-    DealResult,
-    level_figures,
-    load_average,
-    mean_interval,
-    play_deals,
-    ratio_interval,
-    run_and_report,
-    share_bounds,
-)
+from .tournament import load_average, run_and_report
 
 GAME = "pair"
 YARDSTICK = "ismcts"

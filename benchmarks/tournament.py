@@ -38,208 +38,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import random
-import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 from engine import VARIANTS, variant
-from engine.ai import Player, player
-from engine.match import Match
-from engine.views import player_view
+from engine.ai import player
+
+from .duplicate import partnership, play_game
 
 GAMES = tuple(VARIANTS)  # every game, in the registry's display order
-SEATS = 4
 MORE_HANDS = {"matador": 4000}  # default hands where the edge is small beside the luck
 TARGET_MEDIAN_MS = 50.0
 TARGET_P99_MS = 300.0
 #: The issue's time targets for a focus level, where they differ from hard's: the expert's
 #: median at most 500 ms, its 99th percentile free (it thinks off the event loop).
 TIME_TARGETS: dict[str, tuple[float, float | None]] = {"expert": (500.0, None)}
-Z95 = 1.96
-# CPU time of the deciding process: the machine may be shared, and with several workers
-# wall time would also measure the others' load rather than the decision.
-CLOCK = time.process_time
-Progress = Callable[[int, int], None]  # told (deals played, deals) as chunks of deals finish
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """Which seats the focus level takes in one playing of a deal."""
-
-    focus: frozenset[int]
-
-
-def partnership(game: str) -> bool:
-    """Whether seats of ``game`` play in sides of more than one."""
-    return any(len(side) > 1 for side in variant(game).sides(SEATS))
-
-
-def seatings(game: str) -> tuple[Seating, ...]:
-    if partnership(game):
-        return tuple(Seating(frozenset(side)) for side in variant(game).sides(SEATS))
-    return tuple(Seating(frozenset({seat})) for seat in range(SEATS))
-
-
-@dataclass(frozen=True, slots=True)
-class Task:
-    game: str
-    focus: str
-    field: str
-    seed: int
-    first_deal: int
-    deals: int
-    # Players by name that are no level of the engine's (an outside yardstick such as
-    # :mod:`benchmarks.ismcts`): the focus or field name looked up here first.
-    others: tuple[tuple[str, Player], ...] = ()
-
-    def player(self, name: str) -> Player:
-        return dict(self.others).get(name) or player(name)
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """One deal, all its seatings: per level, wins, decisive hands, points and seat-hands."""
-
-    wins: dict[str, float]
-    decisive: dict[str, float]
-    points: dict[str, float]
-    seat_hands: dict[str, int]  # how many (seat or side, hand) pairs the figures are over
-
-
-def play_deal(task: Task, deal_number: int, times: dict[str, list[float]]) -> DealResult:
-    """Play one deal in every seating; decision times (with a choice) go into ``times``."""
-    levels = (task.focus, task.field)
-    wins = dict.fromkeys(levels, 0.0)
-    decisive = dict.fromkeys(levels, 0.0)
-    points = dict.fromkeys(levels, 0.0)
-    seat_hands = dict.fromkeys(levels, 0)
-    players = {level: task.player(level) for level in levels}
-    for number, seating in enumerate(seatings(task.game)):
-        match = Match(task.game, SEATS)
-        match.deal_hand(random.Random(f"{task.seed}/{task.game}/deal/{deal_number}"))
-        hand = match.hand
-        ply = 0
-        while hand.result is None:
-            seat = hand.to_move
-            assert seat is not None
-            level = task.focus if seat in seating.focus else task.field
-            view = player_view(match, seat)
-            rng = random.Random(f"{task.seed}/{task.game}/{deal_number}/{number}/{ply}")
-            started = CLOCK()
-            action = players[level].choose(view, rng)
-            if len(view.legal) > 1:
-                times[level].append(CLOCK() - started)
-            match.apply(seat, action)
-            ply += 1
-        result = hand.result
-        for side, members in enumerate(match.sides):
-            level = task.focus if members[0] in seating.focus else task.field
-            seat_hands[level] += 1
-            points[level] += result.points[side] if not variant(task.game).lowest_total_wins else (
-                result.totals[members[0]]
-            )
-            if result.winner is not None:
-                decisive[level] += 1
-                wins[level] += result.winner == side
-    return DealResult(wins, decisive, points, seat_hands)
-
-
-def run_task(task: Task) -> tuple[list[DealResult], dict[str, list[float]]]:
-    times: dict[str, list[float]] = {task.focus: [], task.field: []}
-    deals = range(task.first_deal, task.first_deal + task.deals)
-    results = [play_deal(task, number, times) for number in deals]
-    return results, times
-
-
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and its 95% interval (normal approximation over independent deals)."""
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, mean, mean
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
-
-
-def ratio_interval(tops: Sequence[float], bottoms: Sequence[float]) -> tuple[float, float, float]:
-    """sum(tops)/sum(bottoms) and its 95% interval by the delta method over deals."""
-    total = sum(bottoms)
-    if not total:
-        return math.nan, math.nan, math.nan
-    ratio = sum(tops) / total
-    if len(tops) < 2:
-        return ratio, ratio, ratio
-    residuals = [t - ratio * b for t, b in zip(tops, bottoms, strict=True)]
-    half = Z95 * statistics.stdev(residuals) / math.sqrt(len(tops)) / (total / len(tops))
-    return ratio, ratio - half, ratio + half
-
-
-def share_bounds(estimate: tuple[float, float, float]) -> list[float]:
-    """A share's interval, kept within 0..1 (the normal approximation can overshoot)."""
-    return [round(max(0.0, estimate[1]), 4), round(min(1.0, estimate[2]), 4)]
-
-
-def percentile(sorted_values: Sequence[float], share: float) -> float:
-    if not sorted_values:
-        return math.nan
-    index = min(len(sorted_values) - 1, math.ceil(share * len(sorted_values)) - 1)
-    return sorted_values[max(0, index)]
-
-
-def level_figures(level: str, deals: list[DealResult], times: list[float]) -> dict[str, Any]:
-    per = [d.seat_hands[level] for d in deals]
-    win = ratio_interval([d.wins[level] for d in deals], per)
-    decisive = ratio_interval([d.wins[level] for d in deals], [d.decisive[level] for d in deals])
-    points = ratio_interval([d.points[level] for d in deals], per)
-    ordered = sorted(times)
-    return {
-        "hands": sum(per),
-        "win_share": round(win[0], 4),
-        "win_share_ci": share_bounds(win),
-        "decisive_win_share": round(decisive[0], 4),
-        "decisive_win_share_ci": share_bounds(decisive),
-        "points": round(points[0], 2),
-        "points_ci": [round(points[1], 2), round(points[2], 2)],
-        "decisions": len(ordered),
-        "median_ms": round(1000 * statistics.median(ordered), 2) if ordered else None,
-        "p99_ms": round(1000 * percentile(ordered, 0.99), 2) if ordered else None,
-    }
-
-
-def deciding_measure(game: str) -> str:
-    """What decides ``game``'s matches: ``"wins"`` where the hand's winner scores,
-    ``"points"`` where points come during play, ``"penalty"`` where each seat's own total
-    counts against it (lower is better)."""
-    rules = variant(game)
-    if getattr(rules, "points_in_play", False):
-        return "points"
-    return "penalty" if rules.lowest_total_wins else "wins"
-
-
-def edge(game: str, deals: list[DealResult], focus: str, field: str) -> dict[str, Any]:
-    """The focus level's edge over the field by the deciding measure, per deal (paired:
-    the same deal in every seating), with its 95% interval; ahead when it excludes 0."""
-    measure = deciding_measure(game)
-    sign = -1.0 if measure == "penalty" else 1.0
-    diffs = []
-    for deal in deals:
-        got = deal.wins if measure == "wins" else deal.points
-        mine = got[focus] / deal.seat_hands[focus]
-        theirs = got[field] / deal.seat_hands[field]
-        diffs.append(sign * (mine - theirs))
-    mean, low, high = mean_interval(diffs)
-    return {
-        "measure": measure,
-        "edge": round(mean, 4),
-        "edge_ci": [round(low, 4), round(high, 4)],
-        "ahead": low > 0,
-    }
 
 
 def describe(game: str, level: str, figures: dict[str, Any]) -> str:
@@ -257,50 +74,6 @@ def describe(game: str, level: str, figures: dict[str, Any]) -> str:
             f" p99 {figures['p99_ms']:.1f} ms"
         )
     return text
-
-
-def play_game(
-    game: str, hands: int, seed: int, focus: str, field: str, pool: ProcessPoolExecutor | None,
-    others: Mapping[str, Player] | None = None, progress: Progress | None = None,
-) -> dict[str, Any]:
-    """Play ``hands`` hands of ``game`` (whole deals, every seating): the figures of each
-    level and the focus level's edge. ``others``: players by name besides the engine's
-    levels; ``progress(deals_done, deals)`` is called as chunks of deals finish."""
-    results, times = play_deals(game, hands, seed, focus, field, pool, others, progress)
-    deals = len(results)
-    figures: dict[str, Any] = {"deals": deals, "hands": deals * len(seatings(game))}
-    for level in (focus, field):
-        figures[level] = level_figures(level, results, times[level])
-    figures["edge"] = edge(game, results, focus, field)
-    return figures
-
-
-def play_deals(
-    game: str, hands: int, seed: int, focus: str, field: str, pool: ProcessPoolExecutor | None,
-    others: Mapping[str, Player] | None = None, progress: Progress | None = None,
-) -> tuple[list[DealResult], dict[str, list[float]]]:
-    """Every deal's result, in deal order, and each level's decision times (see
-    :func:`play_game`)."""
-    rotations = len(seatings(game))
-    deals = max(1, hands // rotations)
-    chunk = max(1, min(25, deals // 16 or 1))
-    extra = tuple((others or {}).items())
-    tasks = [
-        Task(game, focus, field, seed, start, min(chunk, deals - start), extra)
-        for start in range(0, deals, chunk)
-    ]
-    outputs: Iterable[tuple[list[DealResult], dict[str, list[float]]]] = (
-        pool.map(run_task, tasks) if pool is not None else map(run_task, tasks)
-    )
-    results: list[DealResult] = []
-    times: dict[str, list[float]] = {focus: [], field: []}
-    for part, timed in outputs:
-        results.extend(part)
-        for level in (focus, field):
-            times[level].extend(timed[level])
-        if progress is not None:
-            progress(len(results), deals)
-    return results, times
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from benchmarks import tournament
+from benchmarks import duplicate, tournament
 
 LEVEL_FIELDS = {
     "hands", "win_share", "win_share_ci", "decisive_win_share", "decisive_win_share_ci",
@@ -68,7 +68,7 @@ def test_the_tournament_refuses_unknown_or_equal_levels() -> None:
 def test_hard_beats_easy_clearly() -> None:
     """Pair, 16 deals each played with the partnerships swapped: a sanity check of strength,
     not its measure (that is the tournament's job)."""
-    figures = tournament.play_game("pair", 32, 5, "hard", "easy", None)
+    figures = duplicate.play_game("pair", 32, 5, "hard", "easy", None)
     assert figures["hard"]["decisive_win_share"] >= 0.6
     assert figures["hard"]["points"] > 2 * figures["easy"]["points"]
 
