@@ -7,9 +7,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .chats import FakeChat, FakeUser
 from .errors import ApiError
 from .message_methods import Call, Handler
-from .model import FakeChat, FakeUser
 from .world import World, with_required_flags
 
 

@@ -21,18 +21,10 @@ from aiohttp import web
 
 from . import bot_methods, message_methods
 from .accounting import LimitReport, TapAnswers, limit_report, tap_answers
+from .chats import FakeChat, FakeTopic, FakeUser
 from .errors import ApiError, ProtocolViolationError, WaitTimeoutError
 from .message_methods import Call
-from .model import (
-    CallbackQueryRecord,
-    FakeChat,
-    FakeTopic,
-    FakeUser,
-    RequestRecord,
-    StoredFile,
-    StoredMessage,
-    Violation,
-)
+from .messages import StoredFile, StoredMessage
 from .ratelimit import (
     FloodWaits,
     RateLimiter,
@@ -42,6 +34,7 @@ from .ratelimit import (
     max_in_window,
     worst_windows,
 )
+from .records import CallbackQueryRecord, RequestRecord, Violation
 from .schema import Uploaded, load_schema
 from .waiting import wait_set
 from .webhook import METHODS as WEBHOOK_METHODS

@@ -17,18 +17,11 @@ from typing import Any
 from PIL import Image, UnidentifiedImageError
 
 from . import transcript
+from .chats import FakeChat, FakeTopic, FakeUser, deep_link_payload
 from .entities import command_entities
 from .errors import ApiError, ScenarioError
-from .model import (
-    CallbackQueryRecord,
-    FakeChat,
-    FakeTopic,
-    FakeUser,
-    MessageVersion,
-    StoredFile,
-    StoredMessage,
-    deep_link_payload,
-)
+from .messages import MessageVersion, StoredFile, StoredMessage
+from .records import CallbackQueryRecord
 from .schema import load_schema
 from .updates import UpdateQueue
 
