@@ -9,8 +9,9 @@ from typing import Any
 
 from .chats import FakeChat, FakeUser
 from .errors import ApiError
+from .membership import with_required_flags
 from .message_methods import Call, Handler
-from .world import World, with_required_flags
+from .world import World
 
 
 def get_me(world: World, call: Call) -> dict[str, Any]:
