@@ -13,7 +13,8 @@ from .errors import (
     ScenarioError,
     WaitTimeoutError,
 )
-from .fake_api import DEFAULT_TOKEN, FakeTelegramServer, Hold
+from .fake_api import DEFAULT_TOKEN, FakeTelegramServer
+from .faults import Hold
 from .messages import Button, MessageVersion, StoredFile, StoredMessage
 from .ratelimit import RateLimits
 from .records import CallbackQueryRecord, RequestRecord, Violation
