@@ -5,6 +5,7 @@ it through its real HTTP stack, and every request is checked against the Bot API
 """
 
 from .accounting import LimitReport, TapAnswers
+from .chats import FakeChat, FakeTopic, FakeUser
 from .errors import (
     ApiError,
     FakeTelegramError,
@@ -12,20 +13,11 @@ from .errors import (
     ScenarioError,
     WaitTimeoutError,
 )
-from .fake_api import DEFAULT_TOKEN, FakeTelegramServer, Hold
-from .model import (
-    Button,
-    CallbackQueryRecord,
-    FakeChat,
-    FakeTopic,
-    FakeUser,
-    MessageVersion,
-    RequestRecord,
-    StoredFile,
-    StoredMessage,
-    Violation,
-)
+from .fake_api import DEFAULT_TOKEN, FakeTelegramServer
+from .faults import Hold
+from .messages import Button, MessageVersion, StoredFile, StoredMessage
 from .ratelimit import RateLimits
+from .records import CallbackQueryRecord, RequestRecord, Violation
 from .webhook import SECRET_HEADER, DeliveryAttempt, WebhookTarget, WebhookTiming
 
 __all__ = [

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .model import CallbackQueryRecord, RequestRecord
 from .ratelimit import counts_toward_limits, max_in_window, worst_windows
+from .records import CallbackQueryRecord, RequestRecord
 
 TOO_OLD = "query is too old"
 

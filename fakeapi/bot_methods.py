@@ -7,10 +7,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .chats import FakeChat, FakeUser
 from .errors import ApiError
+from .membership import with_required_flags
 from .message_methods import Call, Handler
-from .model import FakeChat, FakeUser
-from .world import World, with_required_flags
+from .world import World
 
 
 def get_me(world: World, call: Call) -> dict[str, Any]:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import transcript
+from .chats import FakeChat
 from .entities import EntityParseError, ParsedText, parse_text
 from .errors import ApiError
-from .model import FakeChat, MessageVersion, StoredFile, StoredMessage
+from .messages import MessageVersion, StoredFile, StoredMessage
 from .schema import Uploaded
 from .world import World
 

@@ -14,8 +14,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .chats import FakeUser
 from .fake_api import FakeTelegramServer
-from .model import CallbackQueryRecord, FakeUser, StoredMessage
+from .messages import StoredMessage
+from .records import CallbackQueryRecord
 
 PLAY_MARKS = ("✅", "⬛")
 TILE_BUTTON = re.compile(r"^(✅|⬛) \d+-\d+$")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .model import CallbackQueryRecord, FakeUser, MessageVersion, StoredMessage
+from .chats import FakeUser
+from .messages import MessageVersion, StoredMessage
+from .records import CallbackQueryRecord
 
 
 def _indent(text: str) -> str:

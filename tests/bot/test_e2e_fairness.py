@@ -24,8 +24,13 @@ from bot.presentation.callbacks import decode
 from bot.presentation.tilebuttons import Lay, TileIntent, TileTap
 from bot.service.settings import GroupSettings
 from engine import verify
-from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
-from fakeapi.model import CallbackQueryRecord, MessageVersion
+from fakeapi import (
+    CallbackQueryRecord,
+    FakeTelegramServer,
+    FakeUser,
+    MessageVersion,
+    StoredMessage,
+)
 from fakeapi.players import Table, random_choice
 from tests import fairness_check  # the page's recipe, written without the engine
 

@@ -17,8 +17,7 @@ from bot_kit import NAMES, Group, complaints, counting_seeds, die_after_commit, 
 from bot.app import begin_stop
 from bot.models import Status
 from bot.storage import StorageUnavailableError
-from fakeapi import FakeTelegramServer, FakeUser
-from fakeapi.model import RequestRecord
+from fakeapi import FakeTelegramServer, FakeUser, RequestRecord
 from fakeapi.players import Table, active_hand
 
 

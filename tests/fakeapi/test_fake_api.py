@@ -27,7 +27,7 @@ from fakeapi import (
     RateLimits,
     ScenarioError,
     WaitTimeoutError,
-    fake_api,
+    endpoint,
 )
 
 
@@ -391,7 +391,7 @@ async def test_faults_of_the_fake_itself_fail_the_test(
             raise answer
         return answer
 
-    monkeypatch.setitem(fake_api._HANDLERS, "getMe", broken)
+    monkeypatch.setitem(endpoint._HANDLERS, "getMe", broken)
     await call(http, server, "getMe")
     assert expected in str(server.violations[0])
 

@@ -27,8 +27,7 @@ from bot.presentation.pictures import PictureMaker
 from bot.service import GameService
 from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
-from fakeapi import FakeTelegramServer, WebhookTiming
-from fakeapi.model import StoredMessage
+from fakeapi import FakeTelegramServer, StoredMessage, WebhookTiming
 from testservers import PostgresServer
 
 SHARDS = 64

@@ -1,24 +1,20 @@
-"""What the fake server keeps: users, chats, messages with their edit history, files, taps.
+"""What was said: messages with every version of their content (as sent, then after each edit),
+the files they carry and the inline buttons on them.
 
-Users and messages are live records (a message gains versions as the bot edits it); the values
-inside them (versions, files, buttons, request records) are frozen.
+A message is a live record (it gains versions as the bot edits it, it may be deleted); the
+versions, files and buttons inside it are frozen values.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, urlsplit
 
 from .errors import ScenarioError
 
 if TYPE_CHECKING:
-    from .world import World
-
-_PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")
+    from .chats import FakeChat, FakeTopic, FakeUser
 
 
 @dataclass(frozen=True)
@@ -126,126 +122,6 @@ class MessageVersion:
              for b in row]
             for row in rows
         ]
-
-
-@dataclass(eq=False)
-class FakeUser:
-    """A simulated Telegram user (or the bot itself); its methods create real updates."""
-
-    world: World = field(repr=False)
-    id: int
-    first_name: str
-    username: str | None = None
-    language_code: str | None = None
-    last_name: str | None = None
-    is_bot: bool = False
-    started: bool = False
-    blocked: bool = False
-
-    def to_api(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
-        for key in ("last_name", "username", "language_code"):
-            if getattr(self, key) is not None:
-                out[key] = getattr(self, key)
-        return out
-
-    @property
-    def private_chat(self) -> FakeChat:
-        """The user's private chat with the bot (it exists even before /start)."""
-        return self.world.private_chat(self)
-
-    def send(
-        self, chat: FakeChat, text: str, *, reply_to: StoredMessage | None = None,
-        topic: FakeTopic | None = None,
-    ) -> StoredMessage:
-        """Send a text message (``/cmd`` and ``/cmd@bot`` get bot_command entities), in
-        ``topic`` of a forum (None: its General topic)."""
-        return self.world.user_sends(self, chat, text, reply_to, topic)
-
-    def send_private(self, text: str) -> StoredMessage:
-        """Send a text in the private chat with the bot (starting it if needed)."""
-        return self.send(self.private_chat, text)
-
-    def open_deep_link(self, payload: str | None = None) -> StoredMessage:
-        """Open t.me/<bot>?start=<payload>: Telegram sends "/start <payload>" privately."""
-        if payload is not None and not _PAYLOAD.fullmatch(payload):
-            raise ScenarioError(
-                f"invalid deep-link payload {payload!r} (A-Z, a-z, 0-9, _ and -, 1-64)"
-            )
-        return self.send_private("/start" if payload is None else f"/start {payload}")
-
-    def open_url(self, url: str) -> StoredMessage:
-        """Follow a t.me link to this bot (from a URL button or a callback answer)."""
-        payload = self.world.deep_link_payload(url)
-        return self.open_deep_link(payload or None)
-
-    def press(self, message: StoredMessage, button: str) -> CallbackQueryRecord:
-        """Tap the inline button whose text (or else callback_data) is ``button``."""
-        found = message.button(button)
-        if found.callback_data is None:
-            raise ScenarioError(f"button {found.text!r} has no callback_data (url={found.url!r})")
-        return self.world.user_presses(self, message, found.callback_data)
-
-    def press_raw(self, message: StoredMessage, data: str) -> CallbackQueryRecord:
-        """Send a callback query with arbitrary data, as a modified client can."""
-        return self.world.user_presses(self, message, data)
-
-    def block_bot(self) -> None:
-        """Block the bot: sends to the private chat answer 403 from now on."""
-        self.world.set_blocked(self, blocked=True)
-
-    def unblock_bot(self) -> None:
-        """Unblock (the user must then talk to the bot again to be reachable)."""
-        self.world.set_blocked(self, blocked=False)
-
-
-@dataclass(eq=False)
-class FakeTopic:
-    """A forum topic. Its id is the id of the service message that created it, as in
-    Telegram; the General topic is no FakeTopic: messages there carry no thread id."""
-
-    chat: FakeChat
-    thread_id: int
-    name: str
-    icon_color: int = 0x6FB9F0
-    closed: bool = False
-    deleted: bool = False
-
-
-@dataclass(eq=False)
-class FakeChat:
-    """A private chat, group or supergroup. ``members`` maps user id to member status;
-    a forum supergroup (``is_forum``) has ``topics`` by thread id besides General."""
-
-    id: int
-    type: str
-    title: str | None = None
-    user: FakeUser | None = None
-    members: dict[int, str] = field(default_factory=dict)
-    migrated_to: FakeChat | None = None
-    migrated_from: FakeChat | None = None
-    next_message_id: int = 1
-    is_forum: bool = False
-    topics: dict[int, FakeTopic] = field(default_factory=dict)
-    general_closed: bool = False  # a forum's General topic, closed by an admin
-
-    def to_api(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "type": self.type}
-        if self.user is not None:
-            out |= {k: v for k, v in self.user.to_api().items() if k in ("first_name", "username")}
-        else:
-            out["title"] = self.title
-        if self.is_forum:
-            out["is_forum"] = True
-        return out
-
-    @property
-    def is_group(self) -> bool:
-        return self.type in ("group", "supergroup")
-
-    @property
-    def name(self) -> str:
-        return self.title or (self.user.first_name if self.user else str(self.id))
 
 
 @dataclass(eq=False)
@@ -381,68 +257,3 @@ class StoredMessage:
         if self.service is not None:
             out |= self.service
         return out
-
-
-@dataclass(eq=False)
-class CallbackQueryRecord:
-    """One button tap and, once the bot has answered it, the answer."""
-
-    id: str
-    user: FakeUser
-    message: StoredMessage
-    data: str
-    answered: bool = False
-    answer_text: str | None = None
-    show_alert: bool = False
-    url: str | None = None
-    #: ``time.monotonic()`` of the tap and of its answer's arrival (benchmarks read them).
-    pressed_at: float = field(default_factory=time.monotonic)
-    answered_at: float | None = None
-
-    @property
-    def start_payload(self) -> str | None:
-        """The deep-link payload if the bot answered with a t.me/<bot>?start= URL."""
-        return self.message.sender.world.deep_link_payload(self.url) if self.url else None
-
-
-@dataclass(frozen=True)
-class RequestRecord:
-    """One HTTP call to the Bot API, as answered. ``at`` is ``time.monotonic()`` on arrival."""
-
-    method: str
-    params: dict[str, Any] = field(repr=False)
-    at: float
-    status: int
-    description: str | None = None
-    chat_id: int | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.status == 200
-
-
-@dataclass(frozen=True)
-class Violation:
-    """A request that breaks the Bot API schema or its documented limits."""
-
-    method: str
-    problems: tuple[str, ...]
-    params: dict[str, Any] = field(repr=False)
-
-    def __str__(self) -> str:
-        return f"{self.method}: " + "; ".join(self.problems)
-
-
-def deep_link_payload(url: str, bot_username: str) -> str | None:
-    """The ``start`` payload of a t.me (or tg://resolve) link to this bot, "" for none."""
-    parts = urlsplit(url if "://" in url else f"https://{url}")
-    query = parse_qs(parts.query)
-    if parts.scheme == "tg" and parts.netloc == "resolve":
-        target = query.get("domain", [""])[0]
-    elif parts.netloc in ("t.me", "telegram.me"):
-        target = parts.path.strip("/")
-    else:
-        return None
-    if target.lower() != bot_username.lower():
-        return None
-    return query.get("start", [""])[0]
