@@ -34,7 +34,7 @@ def uploaded(server: FakeTelegramServer, chats: set[int], before: set[str]) -> i
     return sum(files.values())
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Tap:
     at: float
     record: CallbackQueryRecord

@@ -21,6 +21,7 @@ from typing import Any
 
 from benchmarks.latency import run
 from testservers import PostgresServer
+from testservers.processes import CLOCK_TICK, stat_fields
 
 STATEMENTS = """
     SELECT coalesce(sum(calls), 0), coalesce(sum(wal_bytes), 0), coalesce(sum(rows), 0)
@@ -31,21 +32,19 @@ STATEMENTS = """
 def server_cpu_seconds(server: PostgresServer) -> float:
     """CPU the server has used: the postmaster's own and its ended backends' (reaped into
     its children's times), and its live processes' (/proc; Linux)."""
-    tick = os.sysconf("SC_CLK_TCK")
     postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
     total = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            text = stat.read_text()
+            fields = stat_fields(stat)
         except OSError:
             continue  # a process that ended meanwhile
-        fields = text[text.rindex(")") + 2:].split()
         pid, parent = int(stat.parent.name), int(fields[1])
         if pid == postmaster:
             total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
         elif parent == postmaster:
             total += int(fields[11]) + int(fields[12])
-    return total / tick
+    return total / CLOCK_TICK
 
 
 async def _query(server: PostgresServer, sql: str, *args: Any) -> Any:

@@ -21,6 +21,13 @@ def loop_thread_cpu_seconds(pid: int) -> float:
 
 
 def cpu_seconds_of(stat: Path) -> float:
-    text = stat.read_text()
-    fields = text[text.rindex(")") + 2:].split()
+    fields = stat_fields(stat)
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICK
+
+
+def stat_fields(stat: Path) -> list[str]:
+    """A /proc stat file's fields after the command's name (which may hold spaces and
+    parentheses): the state first, then the parent's pid, ..., utime at 11, stime at 12,
+    cutime and cstime at 13 and 14, in clock ticks (:data:`CLOCK_TICK` a second)."""
+    text = stat.read_text()
+    return text[text.rindex(")") + 2:].split()
