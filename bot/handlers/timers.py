@@ -12,8 +12,9 @@ import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
-from telegram.ext import ContextTypes, JobQueue
+from telegram.ext import ContextTypes, Job, JobQueue
 
 from ..errors import UserError
 from ..models import Game, Status
@@ -53,12 +54,22 @@ class Timers:
         self.clock = clock
         self.computer_pause = computer_pause
         self.thinker = thinker or Thinker()
+        # The jobs armed, by name: found at once. The job queue finds a name by wrapping
+        # every job it holds (``get_jobs_by_name``), three times a move: 1.7 ms a move with
+        # 1,000 jobs armed, 9 ms with 5,000, on the event loop.
+        self._armed: dict[str, Job[Any]] = {}
 
     def cancel(self, game_id: int) -> None:
         """Remove the game's timer jobs (it ended, or its shard went to another worker)."""
         for name in job_names(game_id):
-            for job in self.job_queue.get_jobs_by_name(name):
+            job = self._armed.pop(name, None)
+            # A job that has run is gone from the scheduler already: nothing to remove.
+            if job is not None and self.job_queue.scheduler.get_job(job.job.id) is not None:
                 job.schedule_removal()
+
+    def _arm(self, name: str, when: float, data: tuple[int, int]) -> None:
+        self._armed[name] = self.job_queue.run_once(self._job, when=when, name=name,
+                                                    data=data, job_kwargs=LATE_OK)
 
     def schedule(self, game: Game) -> None:
         """(Re)arm the game's timer jobs for its current turn, or clear them."""
@@ -72,17 +83,14 @@ class Timers:
             game.players[match.to_move].is_computer
         ):
             # One computer move per pause: the group sees each move, not a burst.
-            self.job_queue.run_once(self._job, when=self.computer_pause, name=move,
-                                    data=data, job_kwargs=LATE_OK)
+            self._arm(move, self.computer_pause, data)
         if game.deadline is None:
             return
         now = self.clock()
-        self.job_queue.run_once(self._job, when=max(0.0, game.deadline - now), name=turn,
-                                data=data, job_kwargs=LATE_OK)
+        self._arm(turn, max(0.0, game.deadline - now), data)
         half_time = game.deadline - game.turn_seconds / 2 - now
         if not game.timer.warned and half_time > 0:
-            self.job_queue.run_once(self._job, when=half_time, name=warn, data=data,
-                                    job_kwargs=LATE_OK)
+            self._arm(warn, half_time, data)
 
     async def resume(self, games: Iterable[Game] | None = None) -> None:
         """At start-up (or for the games of shards a worker took): resolve overdue turns in

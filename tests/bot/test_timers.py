@@ -333,3 +333,51 @@ async def test_resuming_an_overdue_turn_leaves_the_callers_log_context_unbound(
     assert bound == [(game.chat_id, game.game_id)]  # the turn's own lines name it
     assert after == (None, None)
     await storage.close()
+
+
+async def test_timers_find_their_jobs_by_name_without_scanning_the_queue(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move re-arms its game's jobs by their names, kept by the timers: the job queue's own
+    search by name wraps every job it holds (1.7 ms a move with 1,000 jobs). Re-arming
+    replaces the game's jobs and leaves other games' alone; a job that has run is not removed
+    again (the scheduler dropped it when it ran)."""
+    from telegram.ext import ApplicationBuilder, JobQueue
+
+    ran: list[str] = []
+    application = ApplicationBuilder().token("1:A").build()
+    jobs = application.job_queue
+    assert jobs is not None
+    jobs.set_application(application)
+    await jobs.start()
+    try:
+        timers = Timers(jobs, SimpleNamespace(), Locks(), clock=lambda: 0.0,  # type: ignore[arg-type]
+                        computer_pause=0.01)
+
+        async def job(context: object) -> None:
+            ran.append(context.job.name)  # type: ignore[attr-defined]
+
+        timers._job = job  # type: ignore[method-assign]
+
+        def game(game_id: int, move_no: int, computer: bool) -> Game:
+            return SimpleNamespace(  # type: ignore[return-value]
+                game_id=game_id, move_no=move_no, status=Status.PLAYING, deadline=3600.0,
+                turn_seconds=90, timer=SimpleNamespace(warned=False),
+                match=SimpleNamespace(to_move=0),
+                players=[SimpleNamespace(is_computer=computer)])
+
+        for game_id in range(1, 201):
+            timers.schedule(game(game_id, 0, computer=False))
+        assert len(jobs.jobs()) == 400  # a turn and a half-time warning each
+        monkeypatch.setattr(JobQueue, "get_jobs_by_name",
+                            lambda self, name: pytest.fail("scanned the queue"))
+        timers.schedule(game(7, 1, computer=True))  # a computer's turn now
+        assert len(jobs.jobs()) == 401
+        assert {j.data for j in jobs.jobs() if j.name and j.name.endswith(":7")} == {(7, 1)}
+        await asyncio.sleep(0.2)  # the computer's job runs and leaves the scheduler
+        assert ran == ["computer:7"]
+        timers.schedule(game(7, 2, computer=False))  # re-armed after it ran: no error
+        timers.cancel(8)
+        names = [j.name for j in jobs.jobs()]
+        assert len(names) == 398 and "turn:8" not in names and names.count("turn:7") == 1
+    finally:
+        await jobs.stop(wait=False)
