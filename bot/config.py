@@ -51,11 +51,10 @@ def load_dotenv_file(path: Path = Path(".env")) -> None:
     (``TELEGRAM_BOT_TOKEN= python -m bot`` would say the token is not set, though ``.env``
     has it)."""
     if path.is_file():
-        from dotenv import dotenv_values, load_dotenv
+        from dotenv import dotenv_values
 
-        load_dotenv(path, override=False)
         for key, value in dotenv_values(path).items():
-            if value is not None and value.strip() and not os.environ.get(key, "").strip():
+            if value is not None and not os.environ.get(key, "").strip():
                 os.environ[key] = value
 
 

@@ -8,10 +8,11 @@ the people who play through the fake server are in :mod:`testservers.tables`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +30,26 @@ SECRET = "fleet_secret-23"
 #: server plays the balancer and posts to the receivers it is told about (Webhook.balance).
 BALANCER_URL = "https://127.0.0.1:8443/telegram"
 PROBLEMS = ("ERROR", "Traceback", "CRITICAL")
+
+
+async def until_ready(port: int, timeout: float, interval: float, late: str,
+                      failed: Callable[[], str | None] = lambda: None) -> None:
+    """Until ``127.0.0.1:port/healthz/ready`` answers 200 (a refused or broken connection is
+    tried again); AssertionError with ``late`` after ``timeout`` s, or with what ``failed``
+    says as soon as it says something (the process behind it exited)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    async with aiohttp.ClientSession() as client:
+        while True:
+            if (reason := failed()) is not None:
+                raise AssertionError(reason)
+            with contextlib.suppress(aiohttp.ClientError):
+                async with client.get(f"http://127.0.0.1:{port}/healthz/ready") as answer:
+                    if answer.status == 200:
+                        return
+            if loop.time() > deadline:
+                raise AssertionError(late)
+            await asyncio.sleep(interval)
 
 
 @dataclass
@@ -138,21 +159,13 @@ class Fleet:
 
     async def ready(self, member: Member, timeout: float = 60.0) -> None:
         """Until its /healthz/ready answers 200 (its database reachable)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        async with aiohttp.ClientSession() as client:
-            while True:
-                if not member.alive:
-                    raise AssertionError(f"{member.name} exited: see {member.log}")
-                try:
-                    async with client.get(f"http://127.0.0.1:{member.port}/healthz/ready") as r:
-                        if r.status == 200:
-                            return
-                except aiohttp.ClientError:
-                    pass
-                if loop.time() > deadline:
-                    raise AssertionError(f"{member.name} not ready in {timeout}s: see {member.log}")
-                await asyncio.sleep(0.1)
+        assert member.port is not None, f"{member.name} serves no HTTP port"
+
+        def exited() -> str | None:
+            return None if member.alive else f"{member.name} exited: see {member.log}"
+
+        await until_ready(member.port, timeout, 0.1,
+                          f"{member.name} not ready in {timeout}s: see {member.log}", exited)
 
     async def live_workers(self) -> int:
         """Workers PostgreSQL sees (their lock connections), as the workers count each other."""

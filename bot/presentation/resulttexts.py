@@ -99,8 +99,11 @@ def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:
     """A seat's points of play in a hand, by reason, each reason's sum: "count 30",
     "matadors 20, tiles along 8, knocks -12"; "" if the seat scored nothing. (Each lay's
     points were told in the caption as it was made: the result keeps to the sums.)"""
-    return ", ".join(f"{t(REASON_NOUNS[reason])} {total}"
-                     for reason, total in _point_sums(moves, seat))
+    return _sums_text(t, _point_sums(moves, seat))
+
+
+def _sums_text(t: Translator, sums: Sequence[tuple[ScoreReason, int]]) -> str:
+    return ", ".join(f"{t(REASON_NOUNS[reason])} {total}" for reason, total in sums)
 
 
 def _point_sums(moves: Sequence[PublicMove], seat: int) -> list[tuple[ScoreReason, int]]:
@@ -201,7 +204,7 @@ def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Seque
         if len(sums) == 1 and sums[0][1] == total:  # "Budi 35 (count)", not "(count 35)"
             words = t(REASON_NOUNS[sums[0][0]])
         else:
-            words = points_list(t, view.history, seat)
+            words = _sums_text(t, sums)
         seats.append(f"{named(names[seat])} {total} ({words})")
     if not seats:
         return []

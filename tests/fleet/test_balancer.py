@@ -13,13 +13,12 @@ import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import aiohttp
 import pytest
 from fleet_kit import outcomes
 
 from fakeapi import FakeTelegramServer
 from testservers import free_port
-from testservers.fleet import ROOT, Fleet
+from testservers.fleet import ROOT, Fleet, until_ready
 from testservers.tables import open_tables
 
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
@@ -75,18 +74,7 @@ async def balancer(haproxy: str, fleet: Fleet, tmp_path: Path) -> AsyncIterator[
 
 async def _until_both_up(port: int, timeout: float = 30.0) -> None:
     """Until a receiver answers ready through HAProxy (its checks have marked it up)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    async with aiohttp.ClientSession() as client:
-        while True:
-            try:
-                async with client.get(f"http://127.0.0.1:{port}/healthz/ready") as answer:
-                    if answer.status == 200:
-                        return
-            except aiohttp.ClientError:
-                pass
-            assert loop.time() < deadline, "HAProxy never reached a ready receiver"
-            await asyncio.sleep(0.2)
+    await until_ready(port, timeout, 0.2, "HAProxy never reached a ready receiver")
 
 
 async def test_the_shipped_balancer_carries_the_fleet_through_a_dying_receiver(
