@@ -117,6 +117,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         self._failing = False  # the last call failed for want of Telegram (5xx, network)
         self._closed = False
         self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
+        self._refused_games: dict[int, int | str] = {}  # and games' (with their chats)
         self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon
         self._raising_to = 0
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
@@ -181,7 +182,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
                     ) -> list[Window]:
         """Wait until the call may go, then take its slots (no await in between)."""
         while True:
-            if self._closed or chat in self._refused:
+            if self._closed or self._refuses(chat):
                 raise StoppingError
             now = self.clock()
             at = self._free_at(chat, count, now)
@@ -206,7 +207,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
     def free_now(self, chat_id: int) -> bool:
         """Whether a counted call to ``chat_id`` could go now (:meth:`ready` would not wait)."""
         now = self.clock()
-        return not self._closed and chat_id not in self._refused \
+        return not self._closed and not self._refuses(chat_id) \
             and self._free_at(chat_id, True, now) <= now
 
     def _notify(self) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, nullcontext
 
 from fleet_pg import database  # noqa: F401  (a fixture)
 
@@ -16,12 +16,14 @@ from bot.fleet.routing import shard_of
 from bot.fleet.settings import WORKER_KEY, FleetSettings
 from bot.fleet.worker import FleetWorker
 from bot.models import Game, Messages, Player, Status
+from bot.publishing.fleetshares import for_game
 from bot.publishing.floodwindows import Limits
-from bot.publishing.ratelimit import FloodLimiter
+from bot.publishing.ratelimit import FloodLimiter, StoppingError
 from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
 from bot.storage import fleet as sql
 from fakeapi import FakeTelegramServer
+from fakeapi.ratelimit import max_in_window
 
 SHARDS = 4
 
@@ -104,7 +106,6 @@ async def test_a_worker_counts_the_owners_of_a_persons_other_tables(
         assert await a._senders(9) == 1  # seated nowhere
 
 
-
 async def test_a_chat_taken_over_waits_a_window_whatever_this_worker_sent_long_ago() -> None:
     # Seen in the fleet's end-to-end run: worker 1 had sent to a person long before (the
     # lobby, when it held every shard), gave the table's shard away, and took it back when
@@ -128,3 +129,53 @@ async def test_a_chat_taken_over_waits_a_window_whatever_this_worker_sent_long_a
     assert not limiter.free_now(7)
     now[0] = 33.1
     assert limiter.free_now(7)
+
+
+async def test_a_hand_of_a_game_given_away_goes_no_more_once_the_next_owner_took_it() -> None:
+    # Seen in the fleet's end-to-end run on a loaded machine: a worker gave a table's shard
+    # away while a sync of its game was still drawing a hand (its group refused, but not its
+    # players' private chats), evicted the game after the grace and let the lock go; the next
+    # owner counted the person's window full as it took the shard, and sent its three a
+    # window later, but the old owner's hand went out in between: four in 3 s.
+    now = [0.0]
+    arrived: list[tuple[str, float]] = []  # who sent to the person's chat, when
+    old = FloodLimiter(Limits(), clock=lambda: now[0])
+    new = FloodLimiter(Limits(), clock=lambda: now[0])
+    group, person, game, other_game = -100, 7, 26, 27
+
+    async def send(limiter: FloodLimiter, game_id: int | None = None) -> None:
+        async def call() -> bool:
+            arrived.append(("old" if limiter is old else "new", now[0]))
+            return True
+
+        with for_game(game_id) if game_id is not None else nullcontext():
+            await limiter.process_request(call, (), {}, "sendPhoto", {"chat_id": person}, None)
+
+    for _ in range(3):
+        await send(old, game)
+    hand = asyncio.create_task(send(old, game))  # the next round: waits for a slot
+    await asyncio.sleep(0)
+    now[0] = 1.0
+    old.refuse({group}, {game: group})  # the shard given away
+    new.taken_over(person)  # its next owner took it
+    now[0] = 3.1  # the old owner's window has a slot again
+    old._notify()
+    try:
+        await hand
+        raise AssertionError("the hand went")
+    except StoppingError:
+        pass
+    now[0] = 4.1
+    for _ in range(3):
+        await send(new, game)
+    assert max_in_window(sorted(at for _, at in arrived), 3.0) == 3
+    assert [who for who, _ in arrived] == ["old"] * 3 + ["new"] * 3
+
+    # The old owner still serves the person otherwise: a reply, a table it keeps.
+    now[0] = 10.0
+    await send(old)
+    await send(old, other_game)
+    assert old.refused == {group}
+    old.admit({group})  # the shard came back: its game's calls go again
+    await send(old, game)
+    assert len(arrived) == 9
