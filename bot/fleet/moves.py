@@ -19,6 +19,7 @@ from ..errors import StorageError
 from ..handlers.runtime import Runtime
 from ..logs import counted
 from ..models import Game
+from ..publishing.fleetshares import for_game
 from ..storage import fleet as sql
 from .feeder import DB_ERRORS, Feeder
 from .routing import shard_of
@@ -82,7 +83,8 @@ class GameMoves:
             if held is None:  # a finished game with announcements left
                 held = await rt.service.reload(game_id)
             if held is not None and shard_of(held.chat_id, count) in self.holding:
-                rt.publisher.request(game_id)
+                with for_game(game_id):  # (its syncs' calls: refused when it is let go)
+                    rt.publisher.request(game_id)
         await rt.timers.resume(games)
 
     def _on_change(self, game: Game) -> None:
@@ -91,7 +93,8 @@ class GameMoves:
         another's shard): then the game is let go to that shard's owner."""
         if shard_of(game.chat_id, self.settings.shards) in self.holding:
             if self._changed is not None:
-                self._changed(game)
+                with for_game(game.game_id):  # (its syncs' calls: refused when it is let go)
+                    self._changed(game)
             return
         self._leave(game, tell=True)
 
@@ -99,7 +102,8 @@ class GameMoves:
         """Let ``game`` go (:meth:`_let_go`); with ``tell``, the owner of its chat's shard
         reads it then (this worker committed a change of it)."""
         self.rt.timers.cancel(game.game_id)
-        self.rt.limiter.refuse({game.chat_id})  # a sync under way ends before its next call
+        # a sync under way ends before its next call, in the group and in private
+        self.rt.limiter.refuse({game.chat_id}, {game.game_id: game.chat_id})
         if game.game_id in self._leaving:
             self._leaving[game.game_id] |= tell
             return

@@ -144,9 +144,10 @@ class FleetWorker(GameMoves):
             games = rt.service.games_in(shards, count)
             for game in games:
                 rt.timers.cancel(game.game_id)
-            # The groups' syncs stop before their next call (a call in flight finishes), so
-            # nothing is sent twice: whatever is left, the next owner's first sync sends.
-            rt.limiter.refuse({g.chat_id for g in games})
+            # The games' syncs stop before their next call (a call in flight finishes), in
+            # their groups and in their players' private chats, so nothing is sent twice, nor
+            # after the next owner counted those chats' windows: it sends what is left.
+            rt.limiter.refuse({g.chat_id for g in games}, {g.game_id: g.chat_id for g in games})
             if not await rt.publisher.settled([g.game_id for g in games], SYNC_GRACE):
                 log.info("syncs still running after %.0f s: their games are evicted anyway",
                          SYNC_GRACE)

@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import time
 from contextlib import AsyncExitStack, nullcontext
+from types import SimpleNamespace
 
 from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.app import build_application, running
 from bot.config import BotConfig
+from bot.fleet.moves import GameMoves
 from bot.fleet.routing import shard_of
 from bot.fleet.settings import WORKER_KEY, FleetSettings
 from bot.fleet.worker import FleetWorker
@@ -179,3 +181,38 @@ async def test_a_hand_of_a_game_given_away_goes_no_more_once_the_next_owner_took
     old.admit({group})  # the shard came back: its game's calls go again
     await send(old, game)
     assert len(arrived) == 9
+
+
+async def test_a_games_syncs_are_requested_for_it_so_that_letting_it_go_stops_their_hands(
+        ) -> None:
+    # The worker requests a game's syncs inside for_game (as it runs a game it took, and at
+    # each change): the sync tasks started then make their calls for the game.
+    limiter = FloodLimiter(Limits())
+    limiter.refuse(set(), {9: 1})  # game 9 let go (game 10 kept)
+    syncs: dict[int, list[asyncio.Task[object]]] = {9: [], 10: []}
+
+    async def answer() -> bool:
+        return True
+
+    def request(game_id: int) -> None:  # the publisher's: a sync task, which sends a hand
+        syncs[game_id].append(asyncio.create_task(limiter.process_request(
+            answer, (), {}, "sendPhoto", {"chat_id": 7}, None)))
+
+    async def resume(games: object) -> None:
+        pass
+    games = [SimpleNamespace(game_id=g, chat_id=1, players=[]) for g in (9, 10)]
+    moves = GameMoves()
+    moves.rt = SimpleNamespace(  # type: ignore[assignment]
+        status_lines=SimpleNamespace(loaded=lambda games: None), limiter=limiter,
+        service=SimpleNamespace(game=lambda game_id: games[game_id - 9]),
+        publisher=SimpleNamespace(request=request), timers=SimpleNamespace(resume=resume))
+    moves.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    moves.holding = frozenset(range(SHARDS))
+    moves._changed = lambda game: request(game.game_id)
+    await moves._run_games(games, set())  # type: ignore[arg-type]
+    for game in games:
+        moves._on_change(game)  # type: ignore[arg-type]
+    for game_id, refused in ((9, True), (10, False)):
+        results = await asyncio.gather(*syncs[game_id], return_exceptions=True)
+        assert len(results) == 2
+        assert all(isinstance(r, StoppingError) == refused for r in results), results
