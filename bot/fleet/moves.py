@@ -74,18 +74,28 @@ class GameMoves:
         rt, count = self.rt, self.settings.shards
         games = [g for g in games if shard_of(g.chat_id, count) in self.holding]
         rt.status_lines.loaded(games)  # started under the last owner
-        for game in games:  # what the last owner sent lately is not in this one's windows
-            for chat in {game.chat_id} | {p.user_id for p in game.players
-                                          if not p.is_computer}:
-                rt.limiter.taken_over(chat)
-        for game_id in sorted(repair | {g.game_id for g in games}):
+        running = {g.game_id for g in games}
+        for game in games:
+            self._taken_over(game)
+        for game_id in sorted(repair | running):
             held = rt.service.game(game_id)
             if held is None:  # a finished game with announcements left
                 held = await rt.service.reload(game_id)
             if held is not None and shard_of(held.chat_id, count) in self.holding:
+                if game_id not in running:  # (its last hands may be left to send too)
+                    self._taken_over(held)
                 with for_game(game_id):  # (its syncs' calls: refused when it is let go)
                     rt.publisher.request(game_id)
         await rt.timers.resume(games)
+
+    def _taken_over(self, game: Game) -> None:
+        """What the last owner sent lately to the chats a game's syncs send to (its group,
+        its people, and those whose seat a computer took: told so) is not in this worker's
+        windows: they are counted full (:meth:`FloodLimiter.taken_over
+        <bot.publishing.ratelimit.FloodLimiter.taken_over>`)."""
+        people = {p.user_id for p in game.players if not p.is_computer}
+        for chat in {game.chat_id} | people | {c.left.user_id for c in game.seat_changes}:
+            self.rt.limiter.taken_over(chat)
 
     def _on_change(self, game: Game) -> None:
         """A committed change: told the bot (its publisher, its timers), unless the game's

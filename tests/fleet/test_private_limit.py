@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from contextlib import AsyncExitStack, nullcontext
+from dataclasses import replace
 from types import SimpleNamespace
 
 from fleet_pg import database  # noqa: F401  (a fixture)
@@ -200,7 +201,8 @@ async def test_a_games_syncs_are_requested_for_it_so_that_letting_it_go_stops_th
 
     async def resume(games: object) -> None:
         pass
-    games = [SimpleNamespace(game_id=g, chat_id=1, players=[]) for g in (9, 10)]
+    games = [SimpleNamespace(game_id=g, chat_id=1, players=[], seat_changes=[])
+             for g in (9, 10)]
     moves = GameMoves()
     moves.rt = SimpleNamespace(  # type: ignore[assignment]
         status_lines=SimpleNamespace(loaded=lambda games: None), limiter=limiter,
@@ -216,3 +218,29 @@ async def test_a_games_syncs_are_requested_for_it_so_that_letting_it_go_stops_th
         results = await asyncio.gather(*syncs[game_id], return_exceptions=True)
         assert len(results) == 2
         assert all(isinstance(r, StoppingError) == refused for r in results), results
+
+
+async def test_a_finished_game_taken_with_its_last_words_left_counts_its_chats_full() -> None:
+    # A game that ended just before its owner died (its last hands and announcement left to
+    # send) is synced by the shard's next owner too: that owner's window of each of its
+    # chats starts full, as an open game's does.
+    limiter = FloodLimiter(Limits())
+    ended = replace(seated(-1001, 7, 8), game_id=5, status=Status.FINISHED)
+
+    async def reload(game_id: int) -> Game:
+        return ended
+
+    async def resume(games: object) -> None:
+        pass
+    requested: list[int] = []
+    moves = GameMoves()
+    moves.rt = SimpleNamespace(  # type: ignore[assignment]
+        status_lines=SimpleNamespace(loaded=lambda games: None), limiter=limiter,
+        service=SimpleNamespace(game=lambda game_id: None, reload=reload),
+        publisher=SimpleNamespace(request=requested.append), timers=SimpleNamespace(resume=resume))
+    moves.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    moves.holding = frozenset(range(SHARDS))
+    assert limiter.free_now(7) and limiter.free_now(-1001)
+    await moves._run_games([], {5})
+    assert requested == [5]
+    assert not any(limiter.free_now(chat) for chat in (7, 8, -1001))
