@@ -69,10 +69,13 @@ What lived in one process, and how each works in the fleet:
   person's open tables' groups, read from ``games`` once per window period and person) and
   keeps 3 // that many of the chat's window: together at most 3 in 3 s (one each beyond
   three senders, a person at four tables in four workers' shards at once: not met there).
+  A worker giving a shard back asks again at once for the people of its games it keeps a
+  table of (their part shrinks before the lock goes, not up to a period later).
   A worker's window for a private chat of another's shard also starts with one send
   counted (the greeting to a /start just before a game, the usual case).
   A worker taking a shard counts each of its games' chats' short window as full (the last
-  owner's recent sends are not in its own windows). The overall 30 a second is
+  owner's recent sends are not in its own windows), those of finished games with
+  announcements left too. The overall 30 a second is
   shared: each worker takes MESSAGES_PER_SECOND / live workers, counted every tick apart
   from the shard ticks (which may be long). A smaller part applies at once (a worker joined);
   a larger one 1.1 periods after a worker left (what it sent in its last second still

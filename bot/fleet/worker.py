@@ -31,6 +31,7 @@ from telegram.ext import Application
 
 from ..handlers.runtime import KEY, Runtime
 from ..logs import counted
+from ..models import Game
 from ..publishing.fleetshares import RAISE_MARGIN
 from ..storage import fencing
 from ..storage import fleet as sql
@@ -81,6 +82,7 @@ class FleetWorker(GameMoves):
         self._sweeping: asyncio.Task[None] | None = None
         self._writes: set[asyncio.Task[None]] = set()
         self._senders_of: dict[int, tuple[int, float]] = {}  # a private chat: (count, until)
+        self._giving: frozenset[int] = frozenset()  # shards being given back now
 
     # --- lifecycle ---------------------------------------------------------------------------
     async def start(self) -> None:
@@ -148,6 +150,7 @@ class FleetWorker(GameMoves):
             # their groups and in their players' private chats, so nothing is sent twice, nor
             # after the next owner counted those chats' windows: it sends what is left.
             rt.limiter.refuse({g.chat_id for g in games}, {g.game_id: g.chat_id for g in games})
+            await self._reshare(shards, games)
             if not await rt.publisher.settled([g.game_id for g in games], SYNC_GRACE):
                 log.info("syncs still running after %.0f s: their games are evicted anyway",
                          SYNC_GRACE)
@@ -158,6 +161,7 @@ class FleetWorker(GameMoves):
             rt.status_lines.forget(g.game_id for g in games)
         finally:  # (raising or cancelled: the sweep lets go what is left of these shards)
             self.holding -= shards
+            self._giving -= shards
         log.info("gave back %s: %s memory", counted(len(shards), "shard"),
                  counted(len(games), "game left", "games left"))
 
@@ -221,10 +225,27 @@ class FleetWorker(GameMoves):
             self.rt.limiter.hold(chat, until - time.time())
 
     # --- a private chat several workers send to ----------------------------------------------
+    async def _reshare(self, shards: frozenset[int], games: list[Game]) -> None:
+        """``games`` go to another worker with ``shards``, which sends their hands from now
+        on: a person seated at a table this one keeps has one more sender, so this worker's
+        part of their private chat shrinks now, before the lock goes, and not when the count
+        it knew (up to a period old) is asked again: the next owner counts the window full
+        as it takes the shard, then keeps its own part."""
+        self._giving |= shards
+        given = {g.game_id for g in games}
+        kept = {p.user_id for g in self.rt.service.open_games() if g.game_id not in given
+                for p in g.players if not p.is_computer}
+        for person in sorted(kept.intersection(
+                p.user_id for g in games for p in g.players if not p.is_computer)):
+            self._senders_of.pop(person, None)
+            # (at least this one and the next owner, even when the database cannot say)
+            self.rt.limiter.share_private(person, max(2, await self._senders(person)))
+
     async def _senders(self, chat: int) -> int:
         """How many workers may send to this person's private chat now: this one, and the
         owner of each other shard among their open tables' groups (counted apart: two may be
-        one worker). Asked again once a private window's period has passed."""
+        one worker; a shard being given back is another's). Asked again once a private
+        window's period has passed."""
         now = time.monotonic()
         known = self._senders_of.get(chat)
         if known is not None and known[1] > now:
@@ -233,7 +254,8 @@ class FleetWorker(GameMoves):
             chats = await sql.chats_of_player(self.pool, chat)
         except DB_ERRORS:  # (the keeper says so): the last count, or this worker alone
             return known[0] if known is not None else 1
-        foreign = {shard_of(c, self.settings.shards) for c in chats} - self.keeper.owned
+        foreign = {shard_of(c, self.settings.shards) for c in chats} \
+            - (self.keeper.owned - self._giving)
         if len(self._senders_of) > 4096:
             self._senders_of = {k: v for k, v in self._senders_of.items() if v[1] > now}
         self._senders_of[chat] = (1 + len(foreign), now + self.rt.limiter.limits.private[1])

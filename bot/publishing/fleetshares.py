@@ -67,7 +67,7 @@ class FleetShares:
         def _notify(self) -> None: ...
 
     # --- a private chat several workers send to ------------------------------------------
-    def _share_private(self, chat: int, senders: int) -> None:
+    def share_private(self, chat: int, senders: int) -> None:
         """This worker's part of a private chat's window when ``senders`` workers may send
         there, none knowing the others' sends: together at most the chat's limit (up to as
         many senders as the window has slots; one each beyond that). A part that grows (a

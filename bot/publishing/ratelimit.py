@@ -161,7 +161,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
 
     def _forget(self, now: float) -> None:
         """Forget the chats whose windows hold nothing at ``now``, but for a private chat's
-        part (:meth:`_share_private`): forgotten, it would come back whole, and its growth,
+        part (:meth:`share_private`): forgotten, it would come back whole, and its growth,
         which counts the slots gained as used, would go unseen."""
         whole = self.limits.private[0]
         for key in [k for k, ws in self._chats.items() if all(w.idle(now) for w in ws)
@@ -231,7 +231,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
         if count and self.senders is not None and private_chat(chat):
-            self._share_private(chat, await self.senders(chat))
+            self.share_private(chat, await self.senders(chat))
         attempt = 0
         while True:
             windows = await self._wait(chat, count)

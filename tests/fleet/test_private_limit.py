@@ -5,11 +5,13 @@ part of the chat's window, so that together they stay within Telegram's 3 in 3 s
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from contextlib import AsyncExitStack, nullcontext
 from dataclasses import replace
 from types import SimpleNamespace
 
+import pytest
 from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.app import build_application, running
@@ -22,6 +24,7 @@ from bot.models import Game, Messages, Player, Status
 from bot.publishing.fleetshares import for_game
 from bot.publishing.floodwindows import Limits
 from bot.publishing.ratelimit import FloodLimiter, StoppingError
+from bot.service.locks import Locks
 from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
 from bot.storage import fleet as sql
@@ -123,10 +126,10 @@ async def test_a_chat_taken_over_waits_a_window_whatever_this_worker_sent_long_a
 
     for _ in range(3):
         await limiter.process_request(call, (7,), {}, "sendMessage", {"chat_id": 7}, None)
-    limiter._share_private(7, 2)  # (and its part was one of two then)
+    limiter.share_private(7, 2)  # (and its part was one of two then)
     now[0] = 30.0  # long after: the new owner sent three just now, and died
     limiter.taken_over(7)
-    limiter._share_private(7, 1)  # now this worker's alone
+    limiter.share_private(7, 1)  # now this worker's alone
     assert not limiter.free_now(7)
     now[0] = 32.9
     assert not limiter.free_now(7)
@@ -218,6 +221,56 @@ async def test_a_games_syncs_are_requested_for_it_so_that_letting_it_go_stops_th
         results = await asyncio.gather(*syncs[game_id], return_exceptions=True)
         assert len(results) == 2
         assert all(isinstance(r, StoppingError) == refused for r in results), results
+
+
+async def test_a_worker_giving_a_table_away_shrinks_its_part_of_a_person_it_keeps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A person at two tables of this worker's shards: it alone sends to them (their whole
+    # window, and the count it asked says so for a period). One table's shard goes to another
+    # worker, which sends that table's hands from the lock's release on: this worker's part is
+    # one of two from then, not when it asks again.
+    kept_chat = next(-c for c in range(1000, 1100) if shard_of(-c, SHARDS) == 0)
+    given_chat = next(-c for c in range(1000, 1100) if shard_of(-c, SHARDS) == 1)
+    kept, given = replace(seated(kept_chat, 7), game_id=1), replace(seated(given_chat, 7, 8),
+                                                                    game_id=2)
+    memory = [kept, given]
+    limiter = FloodLimiter(Limits())
+
+    async def chats_of_player(pool: object, person: int) -> list[int]:
+        return [c for c in (kept_chat, given_chat) if person == 7 or c == given_chat]
+
+    async def release(shards: object, grace: float) -> None:
+        pass
+
+    async def settled(game_ids: object, grace: float) -> bool:
+        return True
+    monkeypatch.setattr(sql, "chats_of_player", chats_of_player)
+    worker = FleetWorker.__new__(FleetWorker)
+    worker.rt = SimpleNamespace(  # type: ignore[assignment]
+        limiter=limiter, locks=Locks(), timers=SimpleNamespace(cancel=lambda game_id: None),
+        publisher=SimpleNamespace(settled=settled),
+        service=SimpleNamespace(
+            games_in=lambda shards, count: [g for g in memory
+                                            if shard_of(g.chat_id, count) in shards],
+            open_games=lambda: memory, evict=lambda shards, count: None),
+        status_lines=SimpleNamespace(forget=lambda game_ids: None))
+    worker.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    worker.feeder = SimpleNamespace(release=release)  # type: ignore[assignment]
+    worker.keeper = SimpleNamespace(owned=frozenset({0, 1}))  # type: ignore[assignment]
+    worker.holding = frozenset({0, 1})
+    worker.pool = None
+    worker._giving = frozenset()
+    worker._senders_of = {7: (1, math.inf), 8: (1, math.inf)}  # asked a moment ago
+
+    async def answer() -> bool:
+        return True
+    limiter.share_private(7, await worker._senders(7))
+    await limiter.process_request(answer, (), {}, "sendPhoto", {"chat_id": 7}, None)
+    assert limiter.free_now(7)  # the whole window: two more may go
+    await worker.give(frozenset({1}))
+    assert not limiter.free_now(7)  # one of two, and used
+    assert worker._senders_of[7][0] == 2
+    assert worker._senders_of[8] == (1, math.inf)  # (seated here no more: not asked)
 
 
 async def test_a_finished_game_taken_with_its_last_words_left_counts_its_chats_full() -> None:
