@@ -34,14 +34,15 @@ What lived in one process, and how each works in the fleet:
   so even two owners (a lost lock connection) never apply a stale move.
 - Publisher syncs and messages in flight. They run in the owner (the sends in flight, the
   coalescing and the keys beside each message are per game). A worker giving a shard back
-  refuses every further call to its groups, and every call made for their games, their
-  hands in private chats too (``FloodLimiter.refuse``; a game's syncs are requested inside
-  ``for_game``: a sync waiting for a slot ends, a call in flight finishes and is recorded)
-  and waits for its syncs to end, so two workers never send one group's outbox, nor the old
-  owner a hand after the next one counted that chat's window; the next owner's first sync of
-  each game sends and repairs whatever is left, as a restart does (syncs are idempotent). A
-  private hand in flight at that moment may be sent by both (the older one is then a stray,
-  refused when tapped).
+  refuses every further call to its groups (``FloodLimiter.refuse``: a sync waiting for a
+  slot ends, a call in flight finishes and is recorded) and waits for its syncs to end, so
+  two workers never send one group's outbox; then (or after a grace) it refuses every call
+  made for their games too, their hands in private chats (a game's syncs are requested
+  inside ``for_game``), and waits for a call in flight, so that the old owner sends no hand
+  after the next one counted that chat's window full; the next owner's first sync of each
+  game sends and repairs whatever is left, as a restart does (syncs are idempotent). A
+  private hand being sent at that moment may be sent by both (the older one is then a
+  stray, refused when tapped).
 - A group become a supergroup. Its new id's updates go to the new id's shard, maybe another
   worker's: the worker moving the game (the migrate message, or a call refused with the new
   id) forgets the old group's message ids before the move commits; its commit told, the game

@@ -112,8 +112,7 @@ class GameMoves:
         """Let ``game`` go (:meth:`_let_go`); with ``tell``, the owner of its chat's shard
         reads it then (this worker committed a change of it)."""
         self.rt.timers.cancel(game.game_id)
-        # a sync under way ends before its next call, in the group and in private
-        self.rt.limiter.refuse({game.chat_id}, {game.game_id: game.chat_id})
+        self.rt.limiter.refuse({game.chat_id})  # a sync under way ends before its next call
         if game.game_id in self._leaving:
             self._leaving[game.game_id] |= tell
             return
@@ -125,9 +124,9 @@ class GameMoves:
         finishes first), and the owner of its chat's shard is told to read it, if it is to."""
         rt = self.rt
         try:
-            if not await rt.publisher.settled([game_id], SYNC_GRACE):
+            if not await self._stop_syncs({game_id: chat_id}):
                 log.info("game %s's syncs still running after %.0f s: let go anyway", game_id,
-                         SYNC_GRACE)
+                         2 * SYNC_GRACE)
             async with rt.locks.game(game_id):
                 game = rt.service.game(game_id)
                 if game is not None and shard_of(game.chat_id, self.settings.shards) \
@@ -147,6 +146,18 @@ class GameMoves:
                 log.warning("telling the owner of chat %s that game %s is theirs failed (%s): "
                             "attempt %d", chat_id, game_id, error, attempt)
                 await asyncio.sleep(attempt)
+
+    async def _stop_syncs(self, games: dict[int, int]) -> bool:
+        """Wait until no sync of ``games`` (their ids, with their chats) runs, at most
+        :data:`SYNC_GRACE`; then refuse every call made for them, in private chats too
+        (:meth:`FloodLimiter.refuse <bot.publishing.ratelimit.FloodLimiter.refuse>`), and wait
+        a grace more for a call in flight: a hand that a sync still running past the grace
+        would send, or one that a timer job's last commit requested, could otherwise reach a
+        person after the next owner counted their window full as it took the game. Whether
+        none runs any more."""
+        settled = await self.rt.publisher.settled(list(games), SYNC_GRACE)
+        self.rt.limiter.refuse((), games)
+        return settled or await self.rt.publisher.settled(list(games), SYNC_GRACE)
 
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_EVERY`, the games in memory of shards this worker does not hold

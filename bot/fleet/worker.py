@@ -146,14 +146,14 @@ class FleetWorker(GameMoves):
             games = rt.service.games_in(shards, count)
             for game in games:
                 rt.timers.cancel(game.game_id)
-            # The games' syncs stop before their next call (a call in flight finishes), in
-            # their groups and in their players' private chats, so nothing is sent twice, nor
-            # after the next owner counted those chats' windows: it sends what is left.
-            rt.limiter.refuse({g.chat_id for g in games}, {g.game_id: g.chat_id for g in games})
+            # The groups' syncs stop before their next call (a call in flight finishes), so
+            # nothing is sent twice: whatever is left, the next owner's first sync sends; the
+            # hands being sent go on until the syncs settle, and no further.
+            rt.limiter.refuse({g.chat_id for g in games})
             await self._reshare(shards, games)
-            if not await rt.publisher.settled([g.game_id for g in games], SYNC_GRACE):
+            if not await self._stop_syncs({g.game_id: g.chat_id for g in games}):
                 log.info("syncs still running after %.0f s: their games are evicted anyway",
-                         SYNC_GRACE)
+                         2 * SYNC_GRACE)
             async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
                 for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes 1st
                     await held.enter_async_context(rt.locks.game(game_id))

@@ -9,10 +9,10 @@ other workers' sends are never in this one's windows: slots they may have used a
 used (:meth:`FleetShares._used_elsewhere`). A 429 is told to the other workers
 (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold
 <bot.publishing.ratelimit.FloodLimiter.hold>`). A worker giving a shard away refuses its
-groups' calls from then on, and every call made for their games (:meth:`FleetShares.refuse`,
-:func:`for_game`: their hands go to private chats): a sync still running there stops before
-its next call, and the next owner, which counts the chats' windows full as it takes them
-(:meth:`FleetShares.taken_over`), sends what is left.
+groups' calls from then on, and once their games' syncs settled, every call made for those
+games (:meth:`FleetShares.refuse`, :func:`for_game`: their hands go to private chats): a
+sync still running there stops before its next call, and the next owner, which counts the
+chats' windows full as it takes them (:meth:`FleetShares.taken_over`), sends what is left.
 
 :class:`FleetShares` is a base of :class:`~bot.publishing.ratelimit.FloodLimiter`, whose
 windows it changes and whose waiting calls it wakes: the limiter keeps that state, and
@@ -144,9 +144,10 @@ class FleetShares:
         chat; :func:`for_game`) wherever it goes (those waiting end at once), with
         :class:`~bot.publishing.ratelimit.StoppingError`: a fleet worker gave their shard to
         another, whose syncs send what is committed; a call in flight finishes. A game's
-        hands go to private chats, which this worker may still serve for other tables: not
-        refused as chats, a hand still being synced here would reach one after the next owner
-        counted its window (:meth:`taken_over`), one call too many there."""
+        hands go to private chats, which this worker may still serve for other tables and
+        commands: not refused as chats, a hand still being synced here after the lock went
+        would reach one after the next owner counted its window (:meth:`taken_over`), one call
+        too many there."""
         self._refused.update(chats)
         self._refused_games.update(games or {})
         self._notify()

@@ -223,12 +223,13 @@ async def test_a_games_syncs_are_requested_for_it_so_that_letting_it_go_stops_th
         assert all(isinstance(r, StoppingError) == refused for r in results), results
 
 
-async def test_a_worker_giving_a_table_away_shrinks_its_part_of_a_person_it_keeps(
+async def test_a_worker_giving_a_table_away_stops_its_hands_and_shrinks_a_part_it_keeps(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # A person at two tables of this worker's shards: it alone sends to them (their whole
     # window, and the count it asked says so for a period). One table's shard goes to another
     # worker, which sends that table's hands from the lock's release on: this worker's part is
-    # one of two from then, not when it asks again.
+    # one of two from then, not when it asks again. The given table's hands being sent go on
+    # until its syncs settle, then no call for it goes any more.
     kept_chat = next(-c for c in range(1000, 1100) if shard_of(-c, SHARDS) == 0)
     given_chat = next(-c for c in range(1000, 1100) if shard_of(-c, SHARDS) == 1)
     kept, given = replace(seated(kept_chat, 7), game_id=1), replace(seated(given_chat, 7, 8),
@@ -242,7 +243,11 @@ async def test_a_worker_giving_a_table_away_shrinks_its_part_of_a_person_it_keep
     async def release(shards: object, grace: float) -> None:
         pass
 
+    during: list[bool] = []
+
     async def settled(game_ids: object, grace: float) -> bool:
+        with for_game(given.game_id):  # the given game's hands go until its syncs settle
+            during.append(limiter.free_now(8))
         return True
     monkeypatch.setattr(sql, "chats_of_player", chats_of_player)
     worker = FleetWorker.__new__(FleetWorker)
@@ -268,6 +273,9 @@ async def test_a_worker_giving_a_table_away_shrinks_its_part_of_a_person_it_keep
     await limiter.process_request(answer, (), {}, "sendPhoto", {"chat_id": 7}, None)
     assert limiter.free_now(7)  # the whole window: two more may go
     await worker.give(frozenset({1}))
+    with for_game(given.game_id):
+        assert during == [True] and not limiter.free_now(8)  # then none goes any more
+    assert limiter.free_now(8) and limiter.refused == {given_chat}  # (a reply still goes)
     assert not limiter.free_now(7)  # one of two, and used
     assert worker._senders_of[7][0] == 2
     assert worker._senders_of[8] == (1, math.inf)  # (seated here no more: not asked)
