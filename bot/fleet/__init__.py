@@ -36,10 +36,13 @@ What lived in one process, and how each works in the fleet:
   coalescing and the keys beside each message are per game). A worker giving a shard back
   refuses every further call to its groups (``FloodLimiter.refuse``: a sync waiting for a
   slot ends, a call in flight finishes and is recorded) and waits for its syncs to end, so
-  two workers never send one group's outbox; the next owner's first sync of each game sends
-  and repairs whatever is left, as a restart does (syncs are idempotent). A private hand
-  being sent at that moment may be sent by both (the older one is then a stray, refused
-  when tapped).
+  two workers never send one group's outbox; then (or after a grace) it refuses every call
+  made for their games too, their hands in private chats (a game's syncs are requested
+  inside ``for_game``), and waits for a call in flight, so that the old owner sends no hand
+  after the next one counted that chat's window full; the next owner's first sync of each
+  game sends and repairs whatever is left, as a restart does (syncs are idempotent). A
+  private hand being sent at that moment may be sent by both (the older one is then a
+  stray, refused when tapped).
 - A group become a supergroup. Its new id's updates go to the new id's shard, maybe another
   worker's: the worker moving the game (the migrate message, or a call refused with the new
   id) forgets the old group's message ids before the move commits; its commit told, the game
@@ -67,10 +70,13 @@ What lived in one process, and how each works in the fleet:
   person's open tables' groups, read from ``games`` once per window period and person) and
   keeps 3 // that many of the chat's window: together at most 3 in 3 s (one each beyond
   three senders, a person at four tables in four workers' shards at once: not met there).
+  A worker giving a shard back asks again at once for the people of its games it keeps a
+  table of (their part shrinks before the lock goes, not up to a period later).
   A worker's window for a private chat of another's shard also starts with one send
   counted (the greeting to a /start just before a game, the usual case).
   A worker taking a shard counts each of its games' chats' short window as full (the last
-  owner's recent sends are not in its own windows). The overall 30 a second is
+  owner's recent sends are not in its own windows), those of finished games with
+  announcements left too. The overall 30 a second is
   shared: each worker takes MESSAGES_PER_SECOND / live workers, counted every tick apart
   from the shard ticks (which may be long). A smaller part applies at once (a worker joined);
   a larger one 1.1 periods after a worker left (what it sent in its last second still

@@ -19,6 +19,7 @@ from ..errors import StorageError
 from ..handlers.runtime import Runtime
 from ..logs import counted
 from ..models import Game
+from ..publishing.fleetshares import for_game
 from ..storage import fleet as sql
 from .feeder import DB_ERRORS, Feeder
 from .routing import shard_of
@@ -73,17 +74,28 @@ class GameMoves:
         rt, count = self.rt, self.settings.shards
         games = [g for g in games if shard_of(g.chat_id, count) in self.holding]
         rt.status_lines.loaded(games)  # started under the last owner
-        for game in games:  # what the last owner sent lately is not in this one's windows
-            for chat in {game.chat_id} | {p.user_id for p in game.players
-                                          if not p.is_computer}:
-                rt.limiter.taken_over(chat)
-        for game_id in sorted(repair | {g.game_id for g in games}):
+        running = {g.game_id for g in games}
+        for game in games:
+            self._taken_over(game)
+        for game_id in sorted(repair | running):
             held = rt.service.game(game_id)
             if held is None:  # a finished game with announcements left
                 held = await rt.service.reload(game_id)
             if held is not None and shard_of(held.chat_id, count) in self.holding:
-                rt.publisher.request(game_id)
+                if game_id not in running:  # (its last hands may be left to send too)
+                    self._taken_over(held)
+                with for_game(game_id):  # (its syncs' calls: refused when it is let go)
+                    rt.publisher.request(game_id)
         await rt.timers.resume(games)
+
+    def _taken_over(self, game: Game) -> None:
+        """What the last owner sent lately to the chats a game's syncs send to (its group,
+        its people, and those whose seat a computer took: told so) is not in this worker's
+        windows: they are counted full (:meth:`FloodLimiter.taken_over
+        <bot.publishing.ratelimit.FloodLimiter.taken_over>`)."""
+        people = {p.user_id for p in game.players if not p.is_computer}
+        for chat in {game.chat_id} | people | {c.left.user_id for c in game.seat_changes}:
+            self.rt.limiter.taken_over(chat)
 
     def _on_change(self, game: Game) -> None:
         """A committed change: told the bot (its publisher, its timers), unless the game's
@@ -91,7 +103,8 @@ class GameMoves:
         another's shard): then the game is let go to that shard's owner."""
         if shard_of(game.chat_id, self.settings.shards) in self.holding:
             if self._changed is not None:
-                self._changed(game)
+                with for_game(game.game_id):  # (its syncs' calls: refused when it is let go)
+                    self._changed(game)
             return
         self._leave(game, tell=True)
 
@@ -111,9 +124,9 @@ class GameMoves:
         finishes first), and the owner of its chat's shard is told to read it, if it is to."""
         rt = self.rt
         try:
-            if not await rt.publisher.settled([game_id], SYNC_GRACE):
+            if not await self._stop_syncs({game_id: chat_id}):
                 log.info("game %s's syncs still running after %.0f s: let go anyway", game_id,
-                         SYNC_GRACE)
+                         2 * SYNC_GRACE)
             async with rt.locks.game(game_id):
                 game = rt.service.game(game_id)
                 if game is not None and shard_of(game.chat_id, self.settings.shards) \
@@ -133,6 +146,18 @@ class GameMoves:
                 log.warning("telling the owner of chat %s that game %s is theirs failed (%s): "
                             "attempt %d", chat_id, game_id, error, attempt)
                 await asyncio.sleep(attempt)
+
+    async def _stop_syncs(self, games: dict[int, int]) -> bool:
+        """Wait until no sync of ``games`` (their ids, with their chats) runs, at most
+        :data:`SYNC_GRACE`; then refuse every call made for them, in private chats too
+        (:meth:`FloodLimiter.refuse <bot.publishing.ratelimit.FloodLimiter.refuse>`), and wait
+        a grace more for a call in flight: a hand that a sync still running past the grace
+        would send, or one that a timer job's last commit requested, could otherwise reach a
+        person after the next owner counted their window full as it took the game. Whether
+        none runs any more."""
+        settled = await self.rt.publisher.settled(list(games), SYNC_GRACE)
+        self.rt.limiter.refuse((), games)
+        return settled or await self.rt.publisher.settled(list(games), SYNC_GRACE)
 
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_EVERY`, the games in memory of shards this worker does not hold

@@ -31,6 +31,7 @@ from telegram.ext import Application
 
 from ..handlers.runtime import KEY, Runtime
 from ..logs import counted
+from ..models import Game
 from ..publishing.fleetshares import RAISE_MARGIN
 from ..storage import fencing
 from ..storage import fleet as sql
@@ -81,6 +82,7 @@ class FleetWorker(GameMoves):
         self._sweeping: asyncio.Task[None] | None = None
         self._writes: set[asyncio.Task[None]] = set()
         self._senders_of: dict[int, tuple[int, float]] = {}  # a private chat: (count, until)
+        self._giving: frozenset[int] = frozenset()  # shards being given back now
 
     # --- lifecycle ---------------------------------------------------------------------------
     async def start(self) -> None:
@@ -145,11 +147,13 @@ class FleetWorker(GameMoves):
             for game in games:
                 rt.timers.cancel(game.game_id)
             # The groups' syncs stop before their next call (a call in flight finishes), so
-            # nothing is sent twice: whatever is left, the next owner's first sync sends.
+            # nothing is sent twice: whatever is left, the next owner's first sync sends; the
+            # hands being sent go on until the syncs settle, and no further.
             rt.limiter.refuse({g.chat_id for g in games})
-            if not await rt.publisher.settled([g.game_id for g in games], SYNC_GRACE):
+            await self._reshare(shards, games)
+            if not await self._stop_syncs({g.game_id: g.chat_id for g in games}):
                 log.info("syncs still running after %.0f s: their games are evicted anyway",
-                         SYNC_GRACE)
+                         2 * SYNC_GRACE)
             async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
                 for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes 1st
                     await held.enter_async_context(rt.locks.game(game_id))
@@ -157,6 +161,7 @@ class FleetWorker(GameMoves):
             rt.status_lines.forget(g.game_id for g in games)
         finally:  # (raising or cancelled: the sweep lets go what is left of these shards)
             self.holding -= shards
+            self._giving -= shards
         log.info("gave back %s: %s memory", counted(len(shards), "shard"),
                  counted(len(games), "game left", "games left"))
 
@@ -220,10 +225,27 @@ class FleetWorker(GameMoves):
             self.rt.limiter.hold(chat, until - time.time())
 
     # --- a private chat several workers send to ----------------------------------------------
+    async def _reshare(self, shards: frozenset[int], games: list[Game]) -> None:
+        """``games`` go to another worker with ``shards``, which sends their hands from now
+        on: a person seated at a table this one keeps has one more sender, so this worker's
+        part of their private chat shrinks now, before the lock goes, and not when the count
+        it knew (up to a period old) is asked again: the next owner counts the window full
+        as it takes the shard, then keeps its own part."""
+        self._giving |= shards
+        given = {g.game_id for g in games}
+        kept = {p.user_id for g in self.rt.service.open_games() if g.game_id not in given
+                for p in g.players if not p.is_computer}
+        for person in sorted(kept.intersection(
+                p.user_id for g in games for p in g.players if not p.is_computer)):
+            self._senders_of.pop(person, None)
+            # (at least this one and the next owner, even when the database cannot say)
+            self.rt.limiter.share_private(person, max(2, await self._senders(person)))
+
     async def _senders(self, chat: int) -> int:
         """How many workers may send to this person's private chat now: this one, and the
         owner of each other shard among their open tables' groups (counted apart: two may be
-        one worker). Asked again once a private window's period has passed."""
+        one worker; a shard being given back is another's). Asked again once a private
+        window's period has passed."""
         now = time.monotonic()
         known = self._senders_of.get(chat)
         if known is not None and known[1] > now:
@@ -232,7 +254,8 @@ class FleetWorker(GameMoves):
             chats = await sql.chats_of_player(self.pool, chat)
         except DB_ERRORS:  # (the keeper says so): the last count, or this worker alone
             return known[0] if known is not None else 1
-        foreign = {shard_of(c, self.settings.shards) for c in chats} - self.keeper.owned
+        foreign = {shard_of(c, self.settings.shards) for c in chats} \
+            - (self.keeper.owned - self._giving)
         if len(self._senders_of) > 4096:
             self._senders_of = {k: v for k, v in self._senders_of.items() if v[1] > now}
         self._senders_of[chat] = (1 + len(foreign), now + self.rt.limiter.limits.private[1])

@@ -9,8 +9,10 @@ other workers' sends are never in this one's windows: slots they may have used a
 used (:meth:`FleetShares._used_elsewhere`). A 429 is told to the other workers
 (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold
 <bot.publishing.ratelimit.FloodLimiter.hold>`). A worker giving a shard away refuses its
-groups' calls from then on (:meth:`FleetShares.refuse`): a sync still running there stops
-before its next call, and the next owner sends what is left.
+groups' calls from then on, and once their games' syncs settled, every call made for those
+games (:meth:`FleetShares.refuse`, :func:`for_game`: their hands go to private chats): a
+sync still running there stops before its next call, and the next owner, which counts the
+chats' windows full as it takes them (:meth:`FleetShares.taken_over`), sends what is left.
 
 :class:`FleetShares` is a base of :class:`~bot.publishing.ratelimit.FloodLimiter`, whose
 windows it changes and whose waiting calls it wakes: the limiter keeps that state, and
@@ -20,7 +22,9 @@ this module only what a fleet does with it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import contextvars
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from .floodwindows import Limits, Window, private_chat
@@ -28,6 +32,23 @@ from .floodwindows import Limits, Window, private_chat
 #: A fleet worker's larger share of the overall limit (a worker left) applies this many
 #: periods after it was seen: the one that left may have sent until then, and clocks jitter.
 RAISE_MARGIN = 1.1
+
+_FOR_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("call_for_game",
+                                                                      default=None)
+
+
+@contextmanager
+def for_game(game_id: int) -> Iterator[None]:
+    """Inside, and in the tasks started inside (a game's syncs, requested there), the calls
+    are made for ``game_id``: refused once a fleet worker let the game go
+    (:meth:`FleetShares.refuse`), whatever chat they go to. (The timers' scheduler may carry
+    the mark into the tasks of its later jobs, whatever their game: they make no call
+    themselves, and each change they commit is marked anew.)"""
+    token = _FOR_GAME.set(game_id)
+    try:
+        yield
+    finally:
+        _FOR_GAME.reset(token)
 
 
 class FleetShares:
@@ -38,6 +59,7 @@ class FleetShares:
     clock: Callable[[], float]
     _overall: Window
     _refused: set[int | str]
+    _refused_games: dict[int, int | str]  # a game let go: its chat then
     _raising: asyncio.TimerHandle | None
     _raising_to: int
 
@@ -47,7 +69,7 @@ class FleetShares:
         def _notify(self) -> None: ...
 
     # --- a private chat several workers send to ------------------------------------------
-    def _share_private(self, chat: int, senders: int) -> None:
+    def share_private(self, chat: int, senders: int) -> None:
         """This worker's part of a private chat's window when ``senders`` workers may send
         there, none knowing the others' sends: together at most the chat's limit (up to as
         many senders as the window has slots; one each beyond that). A part that grows (a
@@ -118,17 +140,34 @@ class FleetShares:
         self._notify()
 
     # --- shards given away ---------------------------------------------------------------
-    def refuse(self, chats: Iterable[int | str]) -> None:
-        """No call goes to ``chats`` any more (those waiting end at once) with
+    def refuse(self, chats: Iterable[int | str],
+               games: Mapping[int, int | str] | None = None) -> None:
+        """No call goes to ``chats`` any more, nor any made for ``games`` (each with its
+        chat; :func:`for_game`) wherever it goes (those waiting end at once), with
         :class:`~bot.publishing.ratelimit.StoppingError`: a fleet worker gave their shard to
-        another, whose syncs send what is committed; a call in flight finishes."""
+        another, whose syncs send what is committed; a call in flight finishes. A game's
+        hands go to private chats, which this worker may still serve for other tables and
+        commands: not refused as chats, a hand still being synced here after the lock went
+        would reach one after the next owner counted its window (:meth:`taken_over`), one call
+        too many there."""
         self._refused.update(chats)
+        self._refused_games.update(games or {})
         self._notify()
 
     def admit(self, chats: Iterable[int | str]) -> None:
-        """Calls to ``chats`` go again (their shard came back)."""
-        self._refused.difference_update(chats)
+        """Calls to ``chats``, and those for the games refused with them, go again (their
+        shard came back)."""
+        back = set(chats)
+        self._refused.difference_update(back)
+        for game in [g for g, chat in self._refused_games.items() if chat in back]:
+            del self._refused_games[game]
+
+    def _refuses(self, chat: int | str | None) -> bool:
+        """Whether a call to ``chat``, made in this context, is refused."""
+        return chat in self._refused or (
+            bool(self._refused_games) and _FOR_GAME.get() in self._refused_games)
 
     @property
     def refused(self) -> frozenset[int | str]:
-        return frozenset(self._refused)
+        """The chats refused, and those of the games refused."""
+        return frozenset(self._refused.union(self._refused_games.values()))

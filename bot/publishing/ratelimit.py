@@ -117,6 +117,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         self._failing = False  # the last call failed for want of Telegram (5xx, network)
         self._closed = False
         self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
+        self._refused_games: dict[int, int | str] = {}  # and games' (with their chats)
         self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon
         self._raising_to = 0
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
@@ -160,7 +161,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
 
     def _forget(self, now: float) -> None:
         """Forget the chats whose windows hold nothing at ``now``, but for a private chat's
-        part (:meth:`_share_private`): forgotten, it would come back whole, and its growth,
+        part (:meth:`share_private`): forgotten, it would come back whole, and its growth,
         which counts the slots gained as used, would go unseen."""
         whole = self.limits.private[0]
         for key in [k for k, ws in self._chats.items() if all(w.idle(now) for w in ws)
@@ -181,7 +182,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
                     ) -> list[Window]:
         """Wait until the call may go, then take its slots (no await in between)."""
         while True:
-            if self._closed or chat in self._refused:
+            if self._closed or self._refuses(chat):
                 raise StoppingError
             now = self.clock()
             at = self._free_at(chat, count, now)
@@ -206,7 +207,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
     def free_now(self, chat_id: int) -> bool:
         """Whether a counted call to ``chat_id`` could go now (:meth:`ready` would not wait)."""
         now = self.clock()
-        return not self._closed and chat_id not in self._refused \
+        return not self._closed and not self._refuses(chat_id) \
             and self._free_at(chat_id, True, now) <= now
 
     def _notify(self) -> None:
@@ -230,7 +231,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
         if count and self.senders is not None and private_chat(chat):
-            self._share_private(chat, await self.senders(chat))
+            self.share_private(chat, await self.senders(chat))
         attempt = 0
         while True:
             windows = await self._wait(chat, count)

@@ -254,10 +254,10 @@ async def test_a_give_that_fails_leaves_the_shards_not_held() -> None:
     worker.rt = SimpleNamespace()  # type: ignore[assignment]
     worker.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
     worker.feeder = SimpleNamespace(release=release)  # type: ignore[assignment]
-    worker.holding = frozenset({0, 1})
+    worker.holding = worker._giving = frozenset({0, 1})
     with pytest.raises(OSError):
         await worker.give(frozenset({1}))
-    assert worker.holding == {0}
+    assert worker.holding == worker._giving == {0}
 
 
 async def test_games_of_a_shard_given_back_meanwhile_are_not_run() -> None:

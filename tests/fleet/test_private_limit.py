@@ -5,23 +5,31 @@ part of the chat's window, so that together they stay within Telegram's 3 in 3 s
 from __future__ import annotations
 
 import asyncio
+import math
 import time
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, nullcontext
+from dataclasses import replace
+from types import SimpleNamespace
 
+import pytest
 from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.app import build_application, running
 from bot.config import BotConfig
+from bot.fleet.moves import GameMoves
 from bot.fleet.routing import shard_of
 from bot.fleet.settings import WORKER_KEY, FleetSettings
 from bot.fleet.worker import FleetWorker
 from bot.models import Game, Messages, Player, Status
+from bot.publishing.fleetshares import for_game
 from bot.publishing.floodwindows import Limits
-from bot.publishing.ratelimit import FloodLimiter
+from bot.publishing.ratelimit import FloodLimiter, StoppingError
+from bot.service.locks import Locks
 from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
 from bot.storage import fleet as sql
 from fakeapi import FakeTelegramServer
+from fakeapi.ratelimit import max_in_window
 
 SHARDS = 4
 
@@ -104,7 +112,6 @@ async def test_a_worker_counts_the_owners_of_a_persons_other_tables(
         assert await a._senders(9) == 1  # seated nowhere
 
 
-
 async def test_a_chat_taken_over_waits_a_window_whatever_this_worker_sent_long_ago() -> None:
     # Seen in the fleet's end-to-end run: worker 1 had sent to a person long before (the
     # lobby, when it held every shard), gave the table's shard away, and took it back when
@@ -119,12 +126,182 @@ async def test_a_chat_taken_over_waits_a_window_whatever_this_worker_sent_long_a
 
     for _ in range(3):
         await limiter.process_request(call, (7,), {}, "sendMessage", {"chat_id": 7}, None)
-    limiter._share_private(7, 2)  # (and its part was one of two then)
+    limiter.share_private(7, 2)  # (and its part was one of two then)
     now[0] = 30.0  # long after: the new owner sent three just now, and died
     limiter.taken_over(7)
-    limiter._share_private(7, 1)  # now this worker's alone
+    limiter.share_private(7, 1)  # now this worker's alone
     assert not limiter.free_now(7)
     now[0] = 32.9
     assert not limiter.free_now(7)
     now[0] = 33.1
     assert limiter.free_now(7)
+
+
+async def test_a_hand_of_a_game_given_away_goes_no_more_once_the_next_owner_took_it() -> None:
+    # Seen in the fleet's end-to-end run on a loaded machine: a worker gave a table's shard
+    # away while a sync of its game was still drawing a hand (its group refused, but not its
+    # players' private chats), evicted the game after the grace and let the lock go; the next
+    # owner counted the person's window full as it took the shard, and sent its three a
+    # window later, but the old owner's hand went out in between: four in 3 s.
+    now = [0.0]
+    arrived: list[tuple[str, float]] = []  # who sent to the person's chat, when
+    old = FloodLimiter(Limits(), clock=lambda: now[0])
+    new = FloodLimiter(Limits(), clock=lambda: now[0])
+    group, person, game, other_game = -100, 7, 26, 27
+
+    async def send(limiter: FloodLimiter, game_id: int | None = None) -> None:
+        async def call() -> bool:
+            arrived.append(("old" if limiter is old else "new", now[0]))
+            return True
+
+        with for_game(game_id) if game_id is not None else nullcontext():
+            await limiter.process_request(call, (), {}, "sendPhoto", {"chat_id": person}, None)
+
+    for _ in range(3):
+        await send(old, game)
+    hand = asyncio.create_task(send(old, game))  # the next round: waits for a slot
+    await asyncio.sleep(0)
+    now[0] = 1.0
+    old.refuse({group}, {game: group})  # the shard given away
+    new.taken_over(person)  # its next owner took it
+    now[0] = 3.1  # the old owner's window has a slot again
+    old._notify()
+    try:
+        await hand
+        raise AssertionError("the hand went")
+    except StoppingError:
+        pass
+    now[0] = 4.1
+    for _ in range(3):
+        await send(new, game)
+    assert max_in_window(sorted(at for _, at in arrived), 3.0) == 3
+    assert [who for who, _ in arrived] == ["old"] * 3 + ["new"] * 3
+
+    # The old owner still serves the person otherwise: a reply, a table it keeps.
+    now[0] = 10.0
+    await send(old)
+    await send(old, other_game)
+    assert old.refused == {group}
+    old.admit({group})  # the shard came back: its game's calls go again
+    await send(old, game)
+    assert len(arrived) == 9
+
+
+async def test_a_games_syncs_are_requested_for_it_so_that_letting_it_go_stops_their_hands(
+        ) -> None:
+    # The worker requests a game's syncs inside for_game (as it runs a game it took, and at
+    # each change): the sync tasks started then make their calls for the game.
+    limiter = FloodLimiter(Limits())
+    limiter.refuse(set(), {9: 1})  # game 9 let go (game 10 kept)
+    syncs: dict[int, list[asyncio.Task[object]]] = {9: [], 10: []}
+
+    async def answer() -> bool:
+        return True
+
+    def request(game_id: int) -> None:  # the publisher's: a sync task, which sends a hand
+        syncs[game_id].append(asyncio.create_task(limiter.process_request(
+            answer, (), {}, "sendPhoto", {"chat_id": 7}, None)))
+
+    async def resume(games: object) -> None:
+        pass
+    games = [SimpleNamespace(game_id=g, chat_id=1, players=[], seat_changes=[])
+             for g in (9, 10)]
+    moves = GameMoves()
+    moves.rt = SimpleNamespace(  # type: ignore[assignment]
+        status_lines=SimpleNamespace(loaded=lambda games: None), limiter=limiter,
+        service=SimpleNamespace(game=lambda game_id: games[game_id - 9]),
+        publisher=SimpleNamespace(request=request), timers=SimpleNamespace(resume=resume))
+    moves.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    moves.holding = frozenset(range(SHARDS))
+    moves._changed = lambda game: request(game.game_id)
+    await moves._run_games(games, set())  # type: ignore[arg-type]
+    for game in games:
+        moves._on_change(game)  # type: ignore[arg-type]
+    for game_id, refused in ((9, True), (10, False)):
+        results = await asyncio.gather(*syncs[game_id], return_exceptions=True)
+        assert len(results) == 2
+        assert all(isinstance(r, StoppingError) == refused for r in results), results
+
+
+async def test_a_worker_giving_a_table_away_stops_its_hands_and_shrinks_a_part_it_keeps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A person at two tables of this worker's shards: it alone sends to them (their whole
+    # window, and the count it asked says so for a period). One table's shard goes to another
+    # worker, which sends that table's hands from the lock's release on: this worker's part is
+    # one of two from then, not when it asks again. The given table's hands being sent go on
+    # until its syncs settle, then no call for it goes any more.
+    kept_chat = next(-c for c in range(1000, 1100) if shard_of(-c, SHARDS) == 0)
+    given_chat = next(-c for c in range(1000, 1100) if shard_of(-c, SHARDS) == 1)
+    kept, given = replace(seated(kept_chat, 7), game_id=1), replace(seated(given_chat, 7, 8),
+                                                                    game_id=2)
+    memory = [kept, given]
+    limiter = FloodLimiter(Limits())
+
+    async def chats_of_player(pool: object, person: int) -> list[int]:
+        return [c for c in (kept_chat, given_chat) if person == 7 or c == given_chat]
+
+    async def release(shards: object, grace: float) -> None:
+        pass
+
+    during: list[bool] = []
+
+    async def settled(game_ids: object, grace: float) -> bool:
+        with for_game(given.game_id):  # the given game's hands go until its syncs settle
+            during.append(limiter.free_now(8))
+        return True
+    monkeypatch.setattr(sql, "chats_of_player", chats_of_player)
+    worker = FleetWorker.__new__(FleetWorker)
+    worker.rt = SimpleNamespace(  # type: ignore[assignment]
+        limiter=limiter, locks=Locks(), timers=SimpleNamespace(cancel=lambda game_id: None),
+        publisher=SimpleNamespace(settled=settled),
+        service=SimpleNamespace(
+            games_in=lambda shards, count: [g for g in memory
+                                            if shard_of(g.chat_id, count) in shards],
+            open_games=lambda: memory, evict=lambda shards, count: None),
+        status_lines=SimpleNamespace(forget=lambda game_ids: None))
+    worker.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    worker.feeder = SimpleNamespace(release=release)  # type: ignore[assignment]
+    worker.keeper = SimpleNamespace(owned=frozenset({0, 1}))  # type: ignore[assignment]
+    worker.holding = frozenset({0, 1})
+    worker.pool = None
+    worker._giving = frozenset()
+    worker._senders_of = {7: (1, math.inf), 8: (1, math.inf)}  # asked a moment ago
+
+    async def answer() -> bool:
+        return True
+    limiter.share_private(7, await worker._senders(7))
+    await limiter.process_request(answer, (), {}, "sendPhoto", {"chat_id": 7}, None)
+    assert limiter.free_now(7)  # the whole window: two more may go
+    await worker.give(frozenset({1}))
+    with for_game(given.game_id):
+        assert during == [True] and not limiter.free_now(8)  # then none goes any more
+    assert limiter.free_now(8) and limiter.refused == {given_chat}  # (a reply still goes)
+    assert not limiter.free_now(7)  # one of two, and used
+    assert worker._senders_of[7][0] == 2
+    assert worker._senders_of[8] == (1, math.inf)  # (seated here no more: not asked)
+
+
+async def test_a_finished_game_taken_with_its_last_words_left_counts_its_chats_full() -> None:
+    # A game that ended just before its owner died (its last hands and announcement left to
+    # send) is synced by the shard's next owner too: that owner's window of each of its
+    # chats starts full, as an open game's does.
+    limiter = FloodLimiter(Limits())
+    ended = replace(seated(-1001, 7, 8), game_id=5, status=Status.FINISHED)
+
+    async def reload(game_id: int) -> Game:
+        return ended
+
+    async def resume(games: object) -> None:
+        pass
+    requested: list[int] = []
+    moves = GameMoves()
+    moves.rt = SimpleNamespace(  # type: ignore[assignment]
+        status_lines=SimpleNamespace(loaded=lambda games: None), limiter=limiter,
+        service=SimpleNamespace(game=lambda game_id: None, reload=reload),
+        publisher=SimpleNamespace(request=requested.append), timers=SimpleNamespace(resume=resume))
+    moves.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    moves.holding = frozenset(range(SHARDS))
+    assert limiter.free_now(7) and limiter.free_now(-1001)
+    await moves._run_games([], {5})
+    assert requested == [5]
+    assert not any(limiter.free_now(chat) for chat in (7, 8, -1001))
