@@ -14,7 +14,7 @@ from .errors import ViewMismatchError
 from .fonts import fallback, fit, font, printable, runs, ui_covers
 from .labels import TableLabels
 from .palettes import PALETTES
-from .sprites import SUPERSAMPLE, Look, back_sprite, tile_sprite
+from .sprites import SUPERSAMPLE, Look, back_sprite, reduced, supersampled, tile_sprite
 from .strokes import Stroke, lay, named, sprite_stroke
 from .themes import Colour, Theme
 
@@ -161,12 +161,12 @@ def rounded(width: int, height: int, radius: int, fill: Colour, outline: Colour 
     """A smooth rounded rectangle (or circle) as an RGBA sprite: Pillow draws shapes without
     anti-aliasing, so it is drawn larger and reduced, once per size and colour."""
     k = SUPERSAMPLE
-    image = Image.new("RGBA", (width * k, height * k), (*fill, 0))
+    image = supersampled((width * k, height * k))
     ImageDraw.Draw(image).rounded_rectangle(
         (0, 0, width * k - 1, height * k - 1), radius * k, fill=fill, outline=outline,
         width=line * k,
     )
-    return named(image.reduce(k), "rounded", width, height, radius, fill, outline, line)
+    return named(reduced(image), "rounded", width, height, radius, fill, outline, line)
 
 
 def pill(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, words: str,

@@ -65,18 +65,43 @@ def _blend(a: Colour, b: Colour, t: float) -> Colour:
     )
 
 
+def premultiplied(colour: Colour, alpha: int) -> tuple[int, int, int, int]:
+    """``colour`` at ``alpha`` as a premultiplied ("RGBa") picture holds it, rounded as
+    Pillow converts a straight one (its ``MULDIV255``)."""
+    def times(channel: int) -> int:
+        product = channel * alpha + 128
+        return ((product >> 8) + product) >> 8
+
+    return times(colour[0]), times(colour[1]), times(colour[2]), alpha
+
+
+def supersampled(size: tuple[int, int]) -> Image.Image:
+    """An empty canvas for a sprite drawn :data:`SUPERSAMPLE` times larger, premultiplied:
+    reducing averages premultiplied pixels (Pillow converts a straight RGBA picture to them
+    before it reduces it, and back after), so a canvas drawn so is not converted at sixteen
+    times the sprite's size. Opaque colours are drawn as they are; a translucent one through
+    :func:`premultiplied`."""
+    return Image.new("RGBa", size, (0, 0, 0, 0))
+
+
+def reduced(image: Image.Image) -> Image.Image:
+    """A :func:`supersampled` canvas at the sprite's size, as a straight RGBA picture: the
+    very pixels of the same drawing made straight, reduced and made straight again."""
+    return image.reduce(SUPERSAMPLE).convert("RGBA")
+
+
 def _canvas(side: int, vertical: bool, palette: Theme) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A transparent supersampled canvas with the tile's shadow already drawn."""
     w, h = tile_size(side, vertical)
     off = shadow_offset(side)
     k = SUPERSAMPLE
-    image = Image.new("RGBA", ((w + off) * k, (h + off) * k), (*palette.shadow, 0))
+    image = supersampled(((w + off) * k, (h + off) * k))
     draw = ImageDraw.Draw(image)
     radius = max(2, side // 8) * k
     draw.rounded_rectangle(
         (off * k, off * k, (w + off) * k - 1, (h + off) * k - 1),
         radius,
-        fill=(*palette.shadow, SHADOW_ALPHA),
+        fill=premultiplied(palette.shadow, SHADOW_ALPHA),
     )
     return image, draw
 
@@ -133,7 +158,7 @@ def _draw(first: int, second: int, side: int, vertical: bool, look: Look,
     for number, origin in zip((first, second), halves, strict=True):
         colour = _blend(palette.pips[number], palette.dim, pip_mix)
         _pips(draw, number, origin, side, vertical, colour)
-    return image.reduce(k)
+    return reduced(image)
 
 
 @lru_cache(maxsize=HALVES_KEPT)
@@ -179,7 +204,7 @@ def _back(side: int, vertical: bool, theme_name: str) -> Image.Image:
             (inset, inset, w * k - inset, h * k - inset), max(1, side // 12) * k,
             outline=palette.tile_back_edge, width=max(1, side // 16) * k,
         )
-    return named(image.reduce(k), "back", side, vertical, theme_name)
+    return named(reduced(image), "back", side, vertical, theme_name)
 
 
 def back_sprite(side: int, vertical: bool, palette: Theme) -> Image.Image:
