@@ -119,7 +119,8 @@ def _seed(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fakeapi.demo", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m fakeapi.demo",
+                                     description=(__doc__ or "").replace("``", ""),  # (rst)
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--game", choices=GAMES, default="pair", help="the game to play")
     parser.add_argument("--players", type=int, default=4, help="as many as the game takes")
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the folder for the pictures and the two transcripts (group.txt, "
                              "private.txt); an earlier run's files there are replaced")
     parser.add_argument("--seed", type=_seed, default=1,
-                        help="the deals' and the players' seed, 0 or more")
+                        help="the deals' and the players' seed, 0 to 10**74 - 1")
     parser.add_argument("--theme", choices=THEMES, default="classic", help="the table's colours")
     parser.add_argument("--language", choices=LANGUAGES, default="en",
                         help="the players' language, which the group then speaks")
