@@ -37,7 +37,7 @@ What lived in one process, and how each works in the fleet:
   refuses every further call to its groups (``FloodLimiter.refuse``: a sync waiting for a
   slot ends, a call in flight finishes and is recorded) and waits for its syncs to end, so
   two workers never send one group's outbox; then (or after a grace) it refuses every call
-  made for their games too, their hands in private chats (a game's syncs are requested
+  made for their games too, their hands in private chats (a game's syncs run
   inside ``for_game``), and waits for a call in flight, so that the old owner sends no hand
   after the next one counted that chat's window full; the next owner's first sync of each
   game sends and repairs whatever is left, as a restart does (syncs are idempotent). A

@@ -19,7 +19,6 @@ from ..errors import StorageError
 from ..handlers.runtime import Runtime
 from ..logs import counted
 from ..models import Game
-from ..publishing.fleetshares import for_game
 from ..storage import fleet as sql
 from .feeder import DB_ERRORS, Feeder
 from .routing import shard_of
@@ -84,8 +83,7 @@ class GameMoves:
             if held is not None and shard_of(held.chat_id, count) in self.holding:
                 if game_id not in running:  # (its last hands may be left to send too)
                     self._taken_over(held)
-                with for_game(game_id):  # (its syncs' calls: refused when it is let go)
-                    rt.publisher.request(game_id)
+                rt.publisher.request(game_id)
         await rt.timers.resume(games)
 
     def _taken_over(self, game: Game) -> None:
@@ -103,8 +101,7 @@ class GameMoves:
         another's shard): then the game is let go to that shard's owner."""
         if shard_of(game.chat_id, self.settings.shards) in self.holding:
             if self._changed is not None:
-                with for_game(game.game_id):  # (its syncs' calls: refused when it is let go)
-                    self._changed(game)
+                self._changed(game)
             return
         self._leave(game, tell=True)
 

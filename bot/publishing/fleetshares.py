@@ -39,11 +39,10 @@ _FOR_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("call_for
 
 @contextmanager
 def for_game(game_id: int) -> Iterator[None]:
-    """Inside, and in the tasks started inside (a game's syncs, requested there), the calls
-    are made for ``game_id``: refused once a fleet worker let the game go
-    (:meth:`FleetShares.refuse`), whatever chat they go to. (The timers' scheduler may carry
-    the mark into the tasks of its later jobs, whatever their game: they make no call
-    themselves, and each change they commit is marked anew.)"""
+    """Inside, and in the tasks started inside, the calls are made for ``game_id``: refused
+    once a fleet worker let the game go (:meth:`FleetShares.refuse`), whatever chat they go
+    to. A game's syncs run inside it (:meth:`Publisher._run
+    <bot.publishing.publisher.Publisher._run>`)."""
     token = _FOR_GAME.set(game_id)
     try:
         yield

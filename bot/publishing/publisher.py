@@ -32,6 +32,7 @@ from ..service.locks import Locks
 from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from .delivery import outcome_unknown
+from .fleetshares import for_game
 from .groupsync import GroupSync
 from .handsync import HandSync
 from .messenger import MayNotWriteError, Messenger, TopicGoneError
@@ -174,7 +175,9 @@ class Publisher:
     async def _run(self, key: tuple[int, str]) -> None:
         game_id, channel = key
         failures = 0
-        with no_retries():  # a flood wait ends this round: the next one draws the latest state
+        # A flood wait ends this round (the next one draws the latest state); every call is
+        # made for the game (a fleet worker that let it go refuses them: fleetshares.for_game).
+        with no_retries(), for_game(game_id):
             while True:
                 self._dirty.discard(key)
                 try:

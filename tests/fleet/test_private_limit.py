@@ -23,6 +23,7 @@ from bot.fleet.worker import FleetWorker
 from bot.models import Game, Messages, Player, Status
 from bot.publishing.fleetshares import for_game
 from bot.publishing.floodwindows import Limits
+from bot.publishing.publisher import Publisher
 from bot.publishing.ratelimit import FloodLimiter, StoppingError
 from bot.service.locks import Locks
 from bot.serving.webserver import HttpSettings
@@ -187,40 +188,34 @@ async def test_a_hand_of_a_game_given_away_goes_no_more_once_the_next_owner_took
     assert len(arrived) == 9
 
 
-async def test_a_games_syncs_are_requested_for_it_so_that_letting_it_go_stops_their_hands(
+async def test_a_games_syncs_make_their_calls_for_it_so_that_letting_it_go_stops_their_hands(
         ) -> None:
-    # The worker requests a game's syncs inside for_game (as it runs a game it took, and at
-    # each change): the sync tasks started then make their calls for the game.
+    # The publisher runs each sync of a game inside for_game: whatever chat its calls go to
+    # (the hands: private chats, which this worker may still serve for other tables), a
+    # worker that let the game go refuses them; the kept game's calls go.
     limiter = FloodLimiter(Limits())
     limiter.refuse(set(), {9: 1})  # game 9 let go (game 10 kept)
-    syncs: dict[int, list[asyncio.Task[object]]] = {9: [], 10: []}
+    results: dict[int, object] = {}
 
     async def answer() -> bool:
         return True
 
-    def request(game_id: int) -> None:  # the publisher's: a sync task, which sends a hand
-        syncs[game_id].append(asyncio.create_task(limiter.process_request(
-            answer, (), {}, "sendPhoto", {"chat_id": 7}, None)))
+    class HandChannel:  # a game's hand sync: one hand to person 7
+        async def sync(self, game_id: int) -> None:
+            try:
+                results[game_id] = await limiter.process_request(
+                    answer, (), {}, "sendPhoto", {"chat_id": 7}, None)
+            except StoppingError as refused:
+                results[game_id] = refused
+                raise
 
-    async def resume(games: object) -> None:
-        pass
-    games = [SimpleNamespace(game_id=g, chat_id=1, players=[], seat_changes=[])
-             for g in (9, 10)]
-    moves = GameMoves()
-    moves.rt = SimpleNamespace(  # type: ignore[assignment]
-        status_lines=SimpleNamespace(loaded=lambda games: None), limiter=limiter,
-        service=SimpleNamespace(game=lambda game_id: games[game_id - 9]),
-        publisher=SimpleNamespace(request=request), timers=SimpleNamespace(resume=resume))
-    moves.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
-    moves.holding = frozenset(range(SHARDS))
-    moves._changed = lambda game: request(game.game_id)
-    await moves._run_games(games, set())  # type: ignore[arg-type]
-    for game in games:
-        moves._on_change(game)  # type: ignore[arg-type]
-    for game_id, refused in ((9, True), (10, False)):
-        results = await asyncio.gather(*syncs[game_id], return_exceptions=True)
-        assert len(results) == 2
-        assert all(isinstance(r, StoppingError) == refused for r in results), results
+    publisher = SimpleNamespace(_dirty=set(), _channels={"hands": HandChannel()},
+                                _tasks={(9, "hands"): None, (10, "hands"): None},
+                                _stopping=asyncio.Event(), limiter=limiter)
+    for game_id in (9, 10):
+        await Publisher._run(publisher, (game_id, "hands"))  # type: ignore[arg-type]
+    assert isinstance(results[9], StoppingError)
+    assert results[10] is True
 
 
 async def test_a_worker_giving_a_table_away_stops_its_hands_and_shrinks_a_part_it_keeps(
