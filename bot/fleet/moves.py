@@ -83,6 +83,7 @@ class GameMoves:
             if held is not None and shard_of(held.chat_id, count) in self.holding:
                 if game_id not in running:  # (its last hands may be left to send too)
                     self._taken_over(held)
+                rt.limiter.admit_games([game_id])  # (if it was let go from here before)
                 rt.publisher.request(game_id)
         await rt.timers.resume(games)
 
@@ -129,6 +130,9 @@ class GameMoves:
                 if game is not None and shard_of(game.chat_id, self.settings.shards) \
                         not in self.holding:  # (not back in a held shard meanwhile)
                     rt.service.forget([game_id])
+                elif game is not None:  # its shard came here while its syncs ended: it stays
+                    rt.limiter.admit_games([game_id])
+                    rt.publisher.request(game_id)
             rt.status_lines.forget([game_id])
         finally:
             tell = self._leaving.pop(game_id, True)

@@ -32,6 +32,11 @@ from .floodwindows import Limits, Window, private_chat
 #: A fleet worker's larger share of the overall limit (a worker left) applies this many
 #: periods after it was seen: the one that left may have sent until then, and clocks jitter.
 RAISE_MARGIN = 1.1
+#: How long a game let go stays refused (:meth:`FleetShares.refuse`): longer than its giving
+#: away takes (the graces for its syncs and for a call in flight), after which it has left
+#: this worker's memory and no sync of it runs here; then it is forgotten, so the list stays
+#: as short as a worker's recent handovers over a long run.
+REFUSED_GAME_SECONDS = 60.0
 
 _FOR_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("call_for_game",
                                                                       default=None)
@@ -50,6 +55,14 @@ def for_game(game_id: int) -> Iterator[None]:
         _FOR_GAME.reset(token)
 
 
+def context_for_game(game_id: int) -> contextvars.Context:
+    """A context of its own (none of the caller's marks) whose calls are made for
+    ``game_id``, as inside :func:`for_game`: for a task that must not inherit its starter's."""
+    context = contextvars.Context()
+    context.run(_FOR_GAME.set, game_id)
+    return context
+
+
 class FleetShares:
     """The fleet's methods of the limiter (see the module's docstring)."""
 
@@ -58,7 +71,7 @@ class FleetShares:
     clock: Callable[[], float]
     _overall: Window
     _refused: set[int | str]
-    _refused_games: dict[int, int | str]  # a game let go: its chat then
+    _refused_games: dict[int, tuple[int | str, float]]  # a game let go: its chat then, when
     _raising: asyncio.TimerHandle | None
     _raising_to: int
 
@@ -149,8 +162,12 @@ class FleetShares:
         commands: not refused as chats, a hand still being synced here after the lock went
         would reach one after the next owner counted its window (:meth:`taken_over`), one call
         too many there."""
+        now = self.clock()
         self._refused.update(chats)
-        self._refused_games.update(games or {})
+        self._refused_games = {game: (chat, at) for game, (chat, at)
+                               in self._refused_games.items()
+                               if now - at < REFUSED_GAME_SECONDS}
+        self._refused_games.update((game, (chat, now)) for game, chat in (games or {}).items())
         self._notify()
 
     def admit(self, chats: Iterable[int | str]) -> None:
@@ -158,8 +175,15 @@ class FleetShares:
         shard came back)."""
         back = set(chats)
         self._refused.difference_update(back)
-        for game in [g for g, chat in self._refused_games.items() if chat in back]:
+        for game in [g for g, (chat, _) in self._refused_games.items() if chat in back]:
             del self._refused_games[game]
+
+    def admit_games(self, games: Iterable[int]) -> None:
+        """Calls made for ``games`` go again: this worker runs them now (their shard taken
+        back, a game adopted under a supergroup's new id, one let go that came back while
+        its syncs ended), whatever chat they were refused with."""
+        for game in games:
+            self._refused_games.pop(game, None)
 
     def _refuses(self, chat: int | str | None) -> bool:
         """Whether a call to ``chat``, made in this context, is refused."""
@@ -169,4 +193,4 @@ class FleetShares:
     @property
     def refused(self) -> frozenset[int | str]:
         """The chats refused, and those of the games refused."""
-        return frozenset(self._refused.union(self._refused_games.values()))
+        return frozenset(self._refused.union(chat for chat, _ in self._refused_games.values()))

@@ -31,6 +31,7 @@ from ..presentation.keyboards import deep_link
 from ..service import GameService
 from ..service.locks import Locks
 from ..storage import Notice
+from .fleetshares import context_for_game
 from .messenger import Messenger
 from .ratelimit import FloodLimiter, StoppingError
 
@@ -69,8 +70,9 @@ class Notices:
             return
         self._read.add(game_id)
         # A context of its own: not the sync's no-retries (a 429 waits here, as any message
-        # does) nor the fence of the update that opened the lobby.
-        self._start(self._deliver(game_id), f"notices-{game_id}")
+        # does) nor the fence of the update that opened the lobby; its calls are made for
+        # the game (refused once a fleet worker let it go).
+        self._start(self._deliver(game_id), f"notices-{game_id}", context_for_game(game_id))
 
     def forget(self, game_id: int) -> None:
         """The game left memory: nothing of it is kept."""
@@ -81,8 +83,9 @@ class Notices:
         """The deliveries running (the publisher's idle waits for them)."""
         return self._tasks
 
-    def _start(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        task = asyncio.create_task(work, name=name, context=contextvars.Context())
+    def _start(self, work: Coroutine[Any, Any, None], name: str,
+               context: contextvars.Context) -> None:
+        task = asyncio.create_task(work, name=name, context=context)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

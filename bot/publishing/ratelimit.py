@@ -117,7 +117,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         self._failing = False  # the last call failed for want of Telegram (5xx, network)
         self._closed = False
         self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
-        self._refused_games: dict[int, int | str] = {}  # and games' (with their chats)
+        self._refused_games: dict[int, tuple[int | str, float]] = {}  # and games' (chat, when)
         self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon
         self._raising_to = 0
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight

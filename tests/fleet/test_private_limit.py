@@ -21,7 +21,7 @@ from bot.fleet.routing import shard_of
 from bot.fleet.settings import WORKER_KEY, FleetSettings
 from bot.fleet.worker import FleetWorker
 from bot.models import Game, Messages, Player, Status
-from bot.publishing.fleetshares import for_game
+from bot.publishing.fleetshares import REFUSED_GAME_SECONDS, context_for_game, for_game
 from bot.publishing.floodwindows import Limits
 from bot.publishing.publisher import Publisher
 from bot.publishing.ratelimit import FloodLimiter, StoppingError
@@ -216,6 +216,52 @@ async def test_a_games_syncs_make_their_calls_for_it_so_that_letting_it_go_stops
         await Publisher._run(publisher, (game_id, "hands"))  # type: ignore[arg-type]
     assert isinstance(results[9], StoppingError)
     assert results[10] is True
+
+
+def test_a_game_let_go_goes_again_when_it_runs_here_and_is_forgotten_after_a_while() -> None:
+    now = [1000.0]
+    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
+    limiter.refuse((), {9: -1001, 10: -1002})
+    with for_game(9):
+        assert not limiter.free_now(7)  # a hand of game 9, to person 7
+    limiter.admit_games([9])  # (a supergroup's new id in a shard held here: runs here)
+    with for_game(9):
+        assert limiter.free_now(7)
+    with for_game(10):
+        assert not limiter.free_now(7)
+    assert not context_for_game(10).run(limiter.free_now, 7)  # (a /notify delivery's task)
+    now[0] += REFUSED_GAME_SECONDS  # long after game 10's giving away ended
+    limiter.refuse((), {11: -1003})  # the next handover forgets it
+    with for_game(10):
+        assert limiter.free_now(7)
+    with for_game(11):
+        assert not limiter.free_now(7)
+    assert limiter.refused == frozenset({-1003})
+
+
+async def test_games_a_worker_runs_are_admitted_though_it_let_them_go_before() -> None:
+    # Game 9 was let go from here (to another shard's owner, or its shard given away); now
+    # it runs here again (its shard taken, or adopted under a supergroup's new id): its
+    # syncs' calls go, or its players would see a table and hands that never move.
+    limiter = FloodLimiter(Limits())
+    limiter.refuse((), {9: -1001})
+    requested: list[int] = []
+
+    async def resume(games: object) -> None:
+        pass
+    game = SimpleNamespace(game_id=9, chat_id=-1009, players=[], seat_changes=[])
+    moves = GameMoves()
+    moves.rt = SimpleNamespace(  # type: ignore[assignment]
+        status_lines=SimpleNamespace(loaded=lambda games: None), limiter=limiter,
+        service=SimpleNamespace(game=lambda game_id: game),
+        publisher=SimpleNamespace(request=requested.append), timers=SimpleNamespace(
+            resume=resume))
+    moves.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    moves.holding = frozenset(range(SHARDS))
+    await moves._run_games([game], set())  # type: ignore[list-item]
+    assert requested == [9]
+    with for_game(9):
+        assert limiter.free_now(7)
 
 
 async def test_a_worker_giving_a_table_away_stops_its_hands_and_shrinks_a_part_it_keeps(

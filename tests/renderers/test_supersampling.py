@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
+from renderers import canvas, sprites
 from renderers.canvas import rounded
 from renderers.sprites import (
     SUPERSAMPLE,
@@ -68,3 +69,34 @@ def test_sprites_are_straight_rgba_with_a_soft_shadow(theme: str) -> None:
         assert 0 < shadow[3] < 255  # type: ignore[index]
     panel = rounded(120, 40, 12, palette.panel, palette.panel_edge, 2)
     assert panel.mode == "RGBA" and panel.getpixel((60, 20)) == (*palette.panel, 255)
+
+
+def test_the_sprites_are_pillows_straight_drawing_reduced(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sprite (tiles in every look, backs, panels), drawn as before on straight RGBA
+    canvases and reduced by Pillow, has the same pixels: a translucent colour drawn without
+    :func:`premultiplied` would differ."""
+    def drawn() -> list[bytes]:
+        sprites.clear_cache()
+        rounded.cache_clear()
+        pictures = [tile_sprite(first, second, side, vertical, find_theme(theme), look)
+                    for theme in THEMES for look in Look for vertical in (True, False)
+                    for side in (9, 24, 41, 72) for first, second in ((0, 0), (6, 5), (12, 9))]
+        pictures += [back_sprite(side, vertical, find_theme(theme))
+                     for theme in THEMES for side in (9, 24, 72) for vertical in (True, False)]
+        pictures += [rounded(width, 44, 22, find_theme(theme).panel, outline, line)
+                     for theme in THEMES for width in (44, 130, 475)
+                     for outline, line in ((None, 0), (find_theme(theme).panel_edge, 2))]
+        return [p.mode.encode() + p.tobytes() for p in pictures]
+
+    now = drawn()
+    monkeypatch.setattr(sprites, "supersampled", lambda size: Image.new("RGBA", size))
+    monkeypatch.setattr(canvas, "supersampled", lambda size: Image.new("RGBA", size))
+    monkeypatch.setattr(sprites, "premultiplied", lambda colour, alpha: (*colour, alpha))
+    monkeypatch.setattr(sprites, "reduced", lambda image: image.reduce(SUPERSAMPLE))
+    monkeypatch.setattr(canvas, "reduced", lambda image: image.reduce(SUPERSAMPLE))
+    straight = drawn()
+    sprites.clear_cache()
+    rounded.cache_clear()
+    assert len(now) == len(straight) > 200
+    assert [n for n, (a, b) in enumerate(zip(now, straight, strict=True)) if a != b] == []
