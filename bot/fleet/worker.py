@@ -235,11 +235,15 @@ class FleetWorker(GameMoves):
         given = {g.game_id for g in games}
         kept = {p.user_id for g in self.rt.service.open_games() if g.game_id not in given
                 for p in g.players if not p.is_computer}
-        for person in sorted(kept.intersection(
-                p.user_id for g in games for p in g.players if not p.is_computer)):
+        people = sorted(kept.intersection(
+            p.user_id for g in games for p in g.players if not p.is_computer))
+        for person in people:
             self._senders_of.pop(person, None)
+        # Asked at once, not one after another: the handover waits for them.
+        counts = await asyncio.gather(*(self._senders(person) for person in people))
+        for person, senders in zip(people, counts, strict=True):
             # (at least this one and the next owner, even when the database cannot say)
-            self.rt.limiter.share_private(person, max(2, await self._senders(person)))
+            self.rt.limiter.share_private(person, max(2, senders))
 
     async def _senders(self, chat: int) -> int:
         """How many workers may send to this person's private chat now: this one, and the
