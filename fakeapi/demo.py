@@ -120,7 +120,7 @@ def _seed(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fakeapi.demo",
-                                     description=(__doc__ or "").replace("``", ""),  # (rst)
+                                     description=(__doc__ or "").replace("``", ""),  # (no rst)
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--game", choices=GAMES, default="pair", help="the game to play")
     parser.add_argument("--players", type=int, default=4, help="as many as the game takes")
