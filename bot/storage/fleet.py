@@ -110,15 +110,13 @@ async def chat_of_player(db: Executor, user_id: int) -> int | None:
     return chats[0] if chats else None
 
 
-#: The open games a person sits in, the newest first: no index names the players, so every
-#: open game's seats' JSON is matched as text (:func:`_seated` reads it to be sure); the
-#: receivers ask it for each private message, a worker for a private /hand memory lacks.
-PLAYER_OPEN_GAMES = ("SELECT game_id, chat_id, players FROM games WHERE status IN ('lobby',"
-                     " 'playing') AND players LIKE ? ORDER BY game_id DESC")
-
-
-def _seat_pattern(user_id: int) -> str:
-    return f"%[{int(user_id)},%"
+#: The open games a person sits in, the newest first, found by their seats' rows (the
+#: ``seats`` table, by person: :func:`~.schema.sat_at`), then :func:`_seated` reads their
+#: players to be sure (a lobby's leaver keeps a row); the receivers ask it for each private
+#: message, a worker before a person's hands and for a private /hand memory lacks.
+PLAYER_OPEN_GAMES = ("SELECT g.game_id, g.chat_id, g.players FROM seats s"
+                     " JOIN games g ON g.game_id = s.game_id WHERE s.user_id = ?"
+                     " AND g.status IN ('lobby', 'playing') ORDER BY g.game_id DESC")
 
 
 def _seated(rows: Sequence[Any], user_id: int) -> list[Any]:
@@ -128,7 +126,7 @@ def _seated(rows: Sequence[Any], user_id: int) -> list[Any]:
 
 async def chats_of_player(db: Executor, user_id: int) -> list[int]:
     """The chats of the open games ``user_id`` sits in, the newest game's first."""
-    rows = await db.fetch(numbered(PLAYER_OPEN_GAMES), _seat_pattern(user_id))
+    rows = await db.fetch(numbered(PLAYER_OPEN_GAMES), int(user_id))
     return [int(row["chat_id"]) for row in _seated(rows, user_id)]
 
 
@@ -248,7 +246,7 @@ async def open_games_in(storage: Reader, chat: int) -> list[Game]:
 
 async def open_games_of_player(storage: Reader, user_id: int) -> list[int]:
     """The ids of the open games ``user_id`` sits in, the newest first (both engines)."""
-    rows = await storage.fetch_all(PLAYER_OPEN_GAMES, [_seat_pattern(user_id)])
+    rows = await storage.fetch_all(PLAYER_OPEN_GAMES, [int(user_id)])
     return [int(row["game_id"]) for row in _seated(rows, user_id)]
 
 

@@ -25,8 +25,15 @@ from ..models import Game, Messages, Outgoing, Player, SeatChange, Status, Timer
 from .core import Connection
 from .fencing import current, fence
 from .results import leavers_of
+from .schema import sat_at
 from .subscriptions import queue_notices
 from .tx import Tx
+
+#: The hands a person may have sat at, the newest first, a page at a time: found by their
+#: seats' rows (:func:`~.schema.sat_at`), not by reading every result's players.
+HANDS_OF_PLAYER = ("SELECT h.game_id, h.players FROM seats s"
+                   " JOIN hand_results h ON h.game_id = s.game_id WHERE s.user_id = ?"
+                   " ORDER BY h.game_id DESC, h.hand_number DESC LIMIT ? OFFSET ?")
 
 
 class StaleMoveError(Exception):
@@ -87,15 +94,12 @@ class GameRows(Connection):
     async def recent_games_of(self, user_id: int, limit: int) -> list[int]:
         """The games ``user_id`` played a hand of (sat at the table when it ended), newest
         first, at most ``limit``."""
-        # The same SQL on both engines (their JSON functions differ): the text match narrows
-        # the rows (a seat is written [user_id,"name"]), reading the seats decides.
+        # The person's seats' rows find the games (sat_at); the results' own players decide
+        # whether they sat at the table when a hand ended.
         found: list[int] = []
         page, offset = max(8 * limit, 64), 0
         while len(found) < limit:
-            rows = await self.fetch_all(
-                "SELECT game_id, players FROM hand_results WHERE players LIKE ?"
-                " ORDER BY game_id DESC, hand_number DESC LIMIT ? OFFSET ?",
-                (f"%[{int(user_id)},%", page, offset))
+            rows = await self.fetch_all(HANDS_OF_PLAYER, (int(user_id), page, offset))
             for row in rows:
                 game_id = int(row["game_id"])
                 if game_id not in found and any(
@@ -123,6 +127,7 @@ class GameRows(Connection):
                  game.language, game.turn_seconds, now, now),
             )
             assert row is not None
+            await sat_at(tx, (p.user_id for p in game.players), int(row[0]))
             if notify:
                 await queue_notices(tx, int(row[0]), game, now)
             return int(row[0])
@@ -134,6 +139,7 @@ class GameRows(Connection):
             await tx.execute(
                 "UPDATE games SET players=?, pending=?, updated_at=? WHERE game_id=?",
                 (_players(game), dumps(game.pending), now, game.game_id))
+            await sat_at(tx, (p.user_id for p in game.players), game.game_id)
             await self._queue(tx, game, outgoing, now)
         await self.write(write)
 
@@ -155,6 +161,7 @@ class GameRows(Connection):
                 (_players(game), dumps([c.to_json() for c in game.seat_changes]),
                  game.timer.to_json(), game.deadline, now, game.game_id),
             )
+            await sat_at(tx, (p.user_id for p in game.players), game.game_id)
             await self._queue(tx, game, outgoing, now)
         await self.write(write)
 

@@ -13,6 +13,12 @@ from engine import variant
 from ..models import Player, SeatChange
 from .core import Connection, marks
 
+#: The finished matches a person may have sat in, the first finished first: found by their
+#: seats' rows (:func:`~.schema.sat_at`), not by reading every result's players.
+MATCHES_OF_PLAYER = ("SELECT m.game_id, m.variant, m.chat_id, m.players, m.leavers FROM seats s"
+                     " JOIN match_results m ON m.game_id = s.game_id WHERE s.user_id = ?"
+                     " ORDER BY m.finished_at, m.game_id")
+
 
 def penalty_points(game: str | None) -> bool:
     """In this game, a player's points count against them (the lowest total wins)."""
@@ -151,13 +157,9 @@ class ResultRows(Connection):
 
     async def matches_played_by(self, user_id: int) -> list[SeatRecord]:
         """Every finished match ``user_id`` sat in (once a seat), the last one the newest."""
-        # The same SQL on both engines (their JSON functions differ): the text match narrows
-        # the rows, reading the seats decides.
-        rows = await self.fetch_all(
-            "SELECT m.variant, m.chat_id, m.players, m.leavers FROM match_results m"
-            " WHERE m.players LIKE ? OR m.leavers LIKE ? ORDER BY m.finished_at, m.game_id",
-            (f"%{int(user_id)}%", f"%{int(user_id)}%"),
-        )
+        # The person's seats' rows find the matches (sat_at); the results' own players and
+        # leavers decide.
+        rows = await self.fetch_all(MATCHES_OF_PLAYER, (int(user_id),))
         found = []
         for row in rows:
             sat = [str(seat[1]) for seat in json.loads(row["players"])

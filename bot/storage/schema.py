@@ -9,14 +9,25 @@ its ``schema_version`` table.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from ..models import dumps, json_object
 from .tx import Tx
 
 Migration = str | Callable[[Tx], Awaitable[None]]
+
+
+async def sat_at(tx: Tx, people: Iterable[int], game_id: int) -> None:
+    """``people`` sat at ``game_id`` (:func:`_seats`), in one statement; a person already
+    written for it is left as they are."""
+    values = [value for person in sorted(set(people)) for value in (person, game_id)]
+    if values:
+        pairs = ", ".join(["(?, ?)"] * (len(values) // 2))
+        await tx.execute(f"INSERT INTO seats (user_id, game_id) VALUES {pairs}"
+                         " ON CONFLICT DO NOTHING", values)
 
 # SQLite's type names as PostgreSQL says them, in order (the longest phrase first). Only these
 # words differ in our DDL: INTEGER is BIGINT everywhere (chat and user ids pass 2**31),
@@ -69,6 +80,34 @@ async def _settings_per_game(tx: Tx) -> None:
     for row in await tx.fetch_all("SELECT chat_id, settings FROM chats"):
         await tx.execute("UPDATE chats SET settings=? WHERE chat_id=?",
                          (dumps(per_game_settings(json_object(row["settings"]))), row["chat_id"]))
+
+async def _seats(tx: Tx) -> None:
+    """Every person who ever took a seat of a game (a lobby joined, a seat taken over), one
+    row each, never removed: a person's open tables, recent hands and finished matches are
+    found through their rows instead of by reading every game's and result's players (a
+    fleet worker asks for a person's open tables before their hands: a scan of every open
+    game). A row says only "maybe": the game's own players still decide, as a lobby's leaver
+    keeps theirs. Filled here from what the database remembers: the games' seats now, who sat
+    in a seat before it changed hands, and the finished matches' seats and leavers."""
+    await tx.script("""
+    CREATE TABLE seats (
+        user_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL,
+        PRIMARY KEY (user_id, game_id)
+    )
+    """)
+    people: dict[int, set[int]] = {}
+    for row in await tx.fetch_all("SELECT game_id, players, seat_changes FROM games"):
+        sat = people.setdefault(int(row["game_id"]), set())
+        sat.update(int(seat[0]) for seat in json.loads(row["players"]))
+        sat.update(int(change[3][0]) for change in json.loads(row["seat_changes"]))
+    for row in await tx.fetch_all("SELECT game_id, players FROM match_results UNION ALL"
+                                  " SELECT game_id, leavers FROM match_results"):
+        people.setdefault(int(row[0]), set()).update(
+            int(seat[0]) for seat in json.loads(row[1]))
+    for game_id, sat in sorted(people.items()):
+        await sat_at(tx, sat, game_id)
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: the first schema
@@ -206,4 +245,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     """
     ALTER TABLE match_results ADD COLUMN leavers TEXT NOT NULL DEFAULT '[]';
     """,
+    # 11: who ever sat at each game, found by person (see _seats)
+    _seats,
 )

@@ -51,7 +51,8 @@ async def test_an_old_bots_database_moves_to_postgresql_whole(
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert "games: 11 rows" in lines and "users: 32 rows" in lines and "outbox: 0 rows" in lines
-    assert lines[-1].startswith("copied 59 rows in ") and "postgres@" not in lines[-1]
+    assert "seats: 33 rows" in lines  # the old bot's migration found who sat at its games
+    assert lines[-1].startswith("copied 92 rows in ") and "postgres@" not in lines[-1]
     assert source.read_bytes() == before  # the source is only read
 
     lite, pg = Storage(source), Storage(postgres_url)  # the SQLite bot migrates its own file
@@ -65,6 +66,7 @@ async def test_an_old_bots_database_moves_to_postgresql_whole(
         assert await scoreboard(pg, GROUP) == await scoreboard(lite, GROUP)
         for user in PLAYERS:
             assert await player_stats(pg, user) == await player_stats(lite, user)
+        assert any([(await player_stats(pg, user)).games for user in PLAYERS])
         assert await pg.chat_settings(GROUP) == await lite.chat_settings(GROUP)
         # New ids follow the old: games after the last, the outbox after SQLite's high mark
         # (its sent items were deleted, their ids are not given again).

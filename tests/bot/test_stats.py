@@ -58,7 +58,6 @@ def at(month: int, day: int) -> float:
 
 @dataclass(frozen=True)
 class Played:
-    game_id: int
     chat_id: int
     game: str
     seats: tuple[int, ...]  # user ids by seat
@@ -71,19 +70,19 @@ class Played:
 
 
 HISTORY = (
-    Played(1, GROUP, "gaple", (ANN, BOB, CID, DEE), SINGLES4, 0, [104, 30, 0, 12], at(4, 10),
+    Played(GROUP, "gaple", (ANN, BOB, CID, DEE), SINGLES4, 0, [104, 30, 0, 12], at(4, 10),
            [(0, [60, 0, 0, 0]), (1, [0, 30, 0, 0]), (0, [44, 0, 0, 0]), (3, [0, 0, 0, 12])]),
-    Played(2, GROUP, "pair", (ANN, BOB, CID, DEE), PAIRS, 1, [40, 101], at(4, 20),
+    Played(GROUP, "pair", (ANN, BOB, CID, DEE), PAIRS, 1, [40, 101], at(4, 20),
            [(1, [0, 70]), (0, [40, 0]), (None, [0, 0]), (1, [0, 31])]),
     # A drawn gaple-dead match: Ann and Bob tie for the lowest total; Cid and Eve lost.
-    Played(3, GROUP, "gaple-dead", (ANN, BOB, CID, EVE), SINGLES4, None, [50, 50, 101, 80],
+    Played(GROUP, "gaple-dead", (ANN, BOB, CID, EVE), SINGLES4, None, [50, 50, 101, 80],
            at(5, 5), [(0, [10, 20, 60, 40]), (1, [40, 30, 41, 40])]),
     # Stopped after one hand: no result, and Cid's hand does not count either.
-    Played(4, GROUP, "gaple", (ANN, BOB, CID, DEE), SINGLES4, None, [0, 0, 50, 0], at(5, 8),
+    Played(GROUP, "gaple", (ANN, BOB, CID, DEE), SINGLES4, None, [0, 0, 50, 0], at(5, 8),
            [(2, [0, 0, 50, 0])], finished=False),
-    Played(5, GROUP, "gaple", (BOB, ANN, COMPUTER, DEE), SINGLES4, 0, [100, 20, 5, 0],
+    Played(GROUP, "gaple", (BOB, ANN, COMPUTER, DEE), SINGLES4, 0, [100, 20, 5, 0],
            at(5, 12), [(0, [100, 0, 0, 0]), (1, [0, 20, 0, 0]), (2, [0, 0, 5, 0])]),
-    Played(6, OTHER_GROUP, "pair", (ANN, EVE, DEE, CID), PAIRS, 0, [100, 0], at(5, 15),
+    Played(OTHER_GROUP, "pair", (ANN, EVE, DEE, CID), PAIRS, 0, [100, 0], at(5, 15),
            [(0, [100, 0])]),
 )
 
@@ -92,8 +91,9 @@ async def record(storage: Storage, played: Played) -> None:
     """Record ``played`` as the bot does when a move finishes hands and a match: the product's
     players, the engine's events, the storage layer's own writes."""
     players = [ROBOT if uid == COMPUTER else Player(uid, NAMES[uid]) for uid in played.seats]
-    game = Game(played.game_id, played.chat_id, Status.FINISHED, played.game, {}, ANN, players,
-                None, 0, "en", Messages())
+    game = Game(0, played.chat_id, Status.PLAYING, played.game, {}, ANN, players, None, 0, "en",
+                Messages())
+    game.game_id = await storage.insert_game(game, played.finished_at - 200)
     assert [list(side) for side in variant(played.game).sides(len(players))] == played.sides
     scores = [0] * len(played.sides)
     for number, (winner, points) in enumerate(played.hands):
@@ -104,6 +104,8 @@ async def record(storage: Storage, played: Played) -> None:
     if played.finished:
         await storage.record_results(
             game, [MatchEnded(played.winner, tuple(played.scores))], played.finished_at)
+    await storage.save_status(game, Status.FINISHED if played.finished else Status.STOPPED, [],
+                              played.finished_at)
 
 
 @pytest.fixture
@@ -459,9 +461,9 @@ def test_players_with_the_same_rating_share_a_place() -> None:
 
 
 SIX_MATADOR = (  # Six-matador's scores go below 0 with knocks: debts count as they are
-    Played(11, GROUP, "six-matador", (ANN, BOB, CID), [[0], [1], [2]], 1, [-8, 104, 30],
+    Played(GROUP, "six-matador", (ANN, BOB, CID), [[0], [1], [2]], 1, [-8, 104, 30],
            at(6, 1), [(1, [-14, 60, 20]), (1, [6, 44, 10])]),
-    Played(12, GROUP, "six-matador", (ANN, BOB, CID), [[0], [1], [2]], 0, [102, 30, -40],
+    Played(GROUP, "six-matador", (ANN, BOB, CID), [[0], [1], [2]], 0, [102, 30, -40],
            at(6, 2), [(0, [102, 30, -40])]),
 )
 

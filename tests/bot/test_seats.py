@@ -1,0 +1,145 @@
+"""A person's games, found by who sat at them (the ``seats`` table, version 11): their open
+tables (what a fleet worker asks before their hands, and a receiver for each private
+message), the games of their recent hands and their finished matches, on each engine; and
+found through the index, not by reading every game's players."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+
+from bot.models import Game, Messages, Player, SeatChange, Status
+from bot.storage import MIGRATIONS, Storage
+from bot.storage.fleet import PLAYER_OPEN_GAMES, open_games_of_player
+from bot.storage.games import HANDS_OF_PLAYER
+from bot.storage.results import MATCHES_OF_PLAYER
+from engine import HandEnded, HandEndReason, MatchEnded
+
+ANN, BOB, CID, DEE, EVE = 1, 2, 3, 4, 12  # 12: Ann's id is in it as text, never her seat
+ROBOT = Player(-7, "Robot", "hard")
+
+
+def person(user_id: int) -> Player:
+    return Player(user_id, f"p{user_id}")
+
+
+def lobby(chat_id: int, *people: int) -> Game:
+    return Game(0, chat_id, Status.LOBBY, "gaple", {}, people[0],
+                [person(p) for p in people], None, 0, "en", Messages())
+
+
+async def test_a_persons_open_tables_are_those_they_sit_at_now(database: Path | str) -> None:
+    storage = Storage(database)
+    await storage.open()
+    try:
+        first = lobby(-100, ANN, BOB)
+        first.game_id = await storage.insert_game(first, 1.0)
+        second = lobby(-200, EVE, ANN)
+        second.game_id = await storage.insert_game(second, 2.0)
+        elsewhere = lobby(-300, CID, EVE)
+        elsewhere.game_id = await storage.insert_game(elsewhere, 3.0)
+        # Bob left the first lobby; Dee joined it.
+        first.players = [person(ANN), person(DEE)]
+        await storage.save_players(first, [], 4.0)
+        assert await open_games_of_player(storage, ANN) == [second.game_id, first.game_id]
+        assert await open_games_of_player(storage, BOB) == []
+        assert await open_games_of_player(storage, DEE) == [first.game_id]
+        assert await open_games_of_player(storage, EVE) == [elsewhere.game_id, second.game_id]
+        # A seat taken over mid-game: the computer sits there now, Eve no more.
+        elsewhere.status = Status.PLAYING
+        elsewhere.seat_changes.append(SeatChange(1, 0, 3, elsewhere.players[1]))
+        elsewhere.players[1] = ROBOT
+        await storage.save_seats(elsewhere, [], 5.0)
+        assert await open_games_of_player(storage, EVE) == [second.game_id]
+        assert await open_games_of_player(storage, ROBOT.user_id) == [elsewhere.game_id]
+        await storage.save_status(second, Status.CANCELLED, [], 6.0)
+        assert await open_games_of_player(storage, ANN) == [first.game_id]
+    finally:
+        await storage.close()
+
+
+async def test_a_persons_hands_and_matches_are_found_by_their_seats(
+    database: Path | str,
+) -> None:
+    """Cid left a finished match to a computer: it is his (a lost match) and the hand he sat
+    at its end is; Eve, whose id holds Ann's as text, has none of Ann's."""
+    storage = Storage(database)
+    await storage.open()
+    try:
+        game = lobby(-100, ANN, BOB, CID, DEE)
+        game.game_id = await storage.insert_game(game, 1.0)
+        game.status = Status.PLAYING
+        await storage.record_results(game, [hand_won(0)], 2.0)
+        game.seat_changes.append(SeatChange(2, 1, 0, game.players[2]))
+        game.players[2] = ROBOT
+        await storage.save_seats(game, [], 3.0)
+        await storage.record_results(game, [hand_won(1), MatchEnded(0, (100, 0, 0, 0))], 4.0)
+        other = lobby(-200, EVE, BOB)
+        other.game_id = await storage.insert_game(other, 5.0)
+
+        assert await storage.recent_games_of(ANN, 5) == [game.game_id]
+        assert await storage.recent_games_of(CID, 5) == [game.game_id]  # hand 0's end
+        assert await storage.recent_games_of(EVE, 5) == []
+        assert [(r.game, r.name) for r in await storage.matches_played_by(CID)] == [
+            ("gaple", "p3")]
+        assert [r.name for r in await storage.matches_played_by(ANN)] == ["p1"]
+        assert await storage.matches_played_by(EVE) == []
+    finally:
+        await storage.close()
+
+
+def hand_won(number: int) -> HandEnded:
+    return HandEnded(number, HandEndReason.BLOCKED, None, False, 0, (0, 0, 0, 0),
+                     (50, 0, 0, 0), (50 * (number + 1), 0, 0, 0))
+
+
+async def test_version_11_finds_who_sat_at_the_games_before_it(database: Path | str) -> None:
+    """Exactly the rows a version-10 bot wrote: an open table, a lobby Bob left, and a
+    finished match Eve left to a computer; after the migration each person's games are
+    found as a bot of today finds them."""
+    storage = Storage(database)
+    await storage.open(schema_version=10)
+    async with storage.transaction() as tx:
+        for game_id, chat, status, players, changes in (
+            (1, -100, "playing", '[[1,"p1"],[2,"p2"]]', "[]"),
+            (2, -200, "lobby", '[[4,"p4"]]', "[]"),  # Bob left this lobby: not his
+            (3, -300, "finished", '[[1,"p1"],[-7,"Robot","hard"]]', '[[1,0,3,[12,"p12"]]]'),
+        ):
+            await tx.execute(
+                "INSERT INTO games (game_id, chat_id, status, variant, options, creator_id,"
+                " players, seat_changes, created_at, updated_at)"
+                " VALUES (?, ?, ?, 'gaple', '{}', 1, ?, ?, 0, 0)",
+                (game_id, chat, status, players, changes))
+        await tx.execute(
+            "INSERT INTO match_results (game_id, chat_id, variant, players, sides,"
+            " winner_side, scores, finished_at, leavers)"
+            " VALUES (3, -300, 'gaple', '[[1,\"p1\"],[-7,\"Robot\",\"hard\"]]', '[[0],[1]]', 0,"
+            " '[100,0]', 9, '[[12,\"p12\",1]]')")
+    await storage.close()
+    await storage.open()
+    try:
+        assert await storage.schema_version() == len(MIGRATIONS)
+        assert await open_games_of_player(storage, ANN) == [1]
+        assert await open_games_of_player(storage, BOB) == [1]
+        assert await open_games_of_player(storage, DEE) == [2]
+        assert [r.name for r in await storage.matches_played_by(EVE)] == ["p12"]
+        assert [r.name for r in await storage.matches_played_by(ANN)] == ["p1"]
+        assert await storage.matches_played_by(BOB) == []
+    finally:
+        await storage.close()
+
+
+async def test_a_persons_games_are_looked_up_by_the_index(tmp_path: Path) -> None:
+    """SQLite's plan for each of the three lookups: a search of the person's seats, then each
+    game, hand or match by its key; never a scan of games or results."""
+    storage = Storage(tmp_path / "bot.sqlite3")
+    await storage.open()
+    await storage.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "bot.sqlite3")) as db:
+        for sql in (PLAYER_OPEN_GAMES, HANDS_OF_PLAYER, MATCHES_OF_PLAYER):
+            plan = [row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}",
+                                                 [1] * sql.count("?"))]
+            assert any(step.startswith("SEARCH s USING") and "(user_id=?)" in step
+                       for step in plan), plan
+            assert not any(step.startswith("SCAN") for step in plan), plan
