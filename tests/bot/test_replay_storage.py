@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.models import Game, Messages, Player, Status, dumps
+from bot.models import Game, Messages, Player, SeatChange, Status, dumps
 from bot.storage import Storage
 
 
@@ -45,19 +45,26 @@ async def test_the_games_a_user_played_come_newest_first(database: Path | str) -
     await storage.close()
 
 
-async def test_many_games_of_others_do_not_hide_a_users_older_ones(
+async def test_many_hands_of_a_game_left_early_do_not_hide_a_users_older_ones(
         database: Path | str) -> None:
-    """The text match pages through the rows until it has enough games of the user."""
+    """The lookup pages through the rows until it has enough games of the user: Ayu sat at
+    a game she left before its first hand ended, whose 80 hands (more than a page) come
+    before her older game's and are none of hers."""
     storage = Storage(database)
     await storage.open()
-    # Their names hold "[5," as Ayu's seat is written: the text match takes their rows too.
-    ayu, rest = Player(5, "Ayu"), [Player(50 + n, f"[5, {n}") for n in range(3)]
+    ayu, rest = Player(5, "Ayu"), [Player(50 + n, f"p{n}") for n in range(3)]
     old = await _game(storage, -1, [ayu, rest[0]])
     await _hand(storage, old, 0, -1, [ayu, rest[0]])
-    for _ in range(80):  # more than a page of rows
-        game_id = await _game(storage, -2, rest)
-        await _hand(storage, game_id, 0, -2, rest)
+    left = Game(0, -2, Status.PLAYING, "gaple", {}, 5, [ayu, rest[1]], None, 0, "en",
+                Messages())
+    left.game_id = await storage.insert_game(left, 0.0)
+    left.seat_changes.append(SeatChange(0, 0, 0, ayu))
+    left.players[0] = rest[2]
+    await storage.save_seats(left, [], 0.0)
+    for hand in range(80):
+        await _hand(storage, left.game_id, hand, -2, left.players)
     assert await storage.recent_games_of(5, 3) == [old]
+    assert await storage.recent_games_of(52, 3) == [left.game_id]
     await storage.close()
 
 
