@@ -250,7 +250,7 @@ async def _ask(rt: Runtime, game: Game, question: Message | None) -> None:
     """Keep the question posted about a running game: it is closed when the game ends."""
     if question is not None:
         async with rt.locks.game(game.game_id):
-            await rt.service.asked(game.game_id, question.message_id)
+            await rt.service.asked(game.game_id, question.message_id, question.chat_id)
 
 
 async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

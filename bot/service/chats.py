@@ -36,11 +36,13 @@ class Chats(Commits):
     async def save_messages(self, game: Game) -> None:
         await self.storage.save_messages(game)
 
-    async def asked(self, game_id: int, message_id: int) -> None:
-        """A /stop or /leave question was posted: it is closed when the game ends (at once
-        when it ended while the question was on its way)."""
+    async def asked(self, game_id: int, message_id: int, chat_id: int) -> None:
+        """A /stop or /leave question was posted in ``chat_id``: it is closed when the game
+        ends (at once when it ended while the question was on its way). One posted in a
+        group that has since become a supergroup stays behind with the game's other old
+        messages (:meth:`migrate_chat`): its id in the supergroup names another message."""
         game = await self.hold(game_id)
-        if game is None:
+        if game is None or game.chat_id != chat_id:
             return
         game.messages.questions.append(message_id)
         await self.storage.save_messages(game)

@@ -251,6 +251,21 @@ async def test_a_migrated_group_keeps_its_game(storage: Storage) -> None:
     assert loaded.chat_id == -100200300
 
 
+async def test_a_question_posted_in_the_group_before_it_became_a_supergroup_stays_behind(
+        storage: Storage) -> None:
+    """The /leave question's answer came back after the group's migration was handled: its
+    id names another message in the supergroup, so the game keeps no question to close."""
+    service = service_for(storage)
+    game = await started_game(service)
+    await service.asked(game.game_id, 7, -100)
+    await service.migrate_chat(-100, -100200300)
+    await service.asked(game.game_id, 8, -100)
+    await service.asked(game.game_id, 9, -100200300)
+    assert game.messages.questions == [9]
+    [loaded] = await service_for(storage).load_open_games()
+    assert loaded.messages.questions == [9]
+
+
 def test_a_blocked_pair_hand_shows_both_pairs_sums() -> None:
     """The conformance example of a blocked pair hand, as the group reads its result."""
     scenario = json.loads((Path(__file__).parents[1] / "engine" / "conformance"
