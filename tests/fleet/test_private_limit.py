@@ -438,6 +438,8 @@ async def test_a_worker_giving_a_table_away_stops_its_hands_and_shrinks_a_part_i
         assert during == [True] and not limiter.free_now(8)  # then none goes any more
     assert limiter.free_now(8) and limiter.refused == {given_chat}  # (a reply still goes)
     assert not limiter.free_now(7)  # one of two, and used
+    # (at once, not two periods on: the sender added, the next owner, is the one that waits)
+    assert limiter._windows(7)[0].free_at(time.monotonic()) <= time.monotonic() + 3.0
     assert worker._senders_of[7][0] == 2
     assert worker._senders_of[8] == (1, math.inf)  # (seated here no more: not asked)
 
