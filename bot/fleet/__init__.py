@@ -73,13 +73,16 @@ What lived in one process, and how each works in the fleet:
   more than one for a chat it knew nothing of) sends nothing counted there for two periods
   (6 s): another worker's count may be a period old, and what it sent with its larger part
   holds a period more (so a person's first hand from a second worker comes up to 6 s late);
-  a part that grows (a table elsewhere ended) counts the slots gained as used. Beyond three
+  a part that grows (a table elsewhere ended) counts the slots gained as used. Not met: a
+  worker counts itself whether or not it seats the person, so one whose table of theirs
+  ended, while another's goes on, counts the same two senders when they sit at its next
+  table, and sends at once while the other may still keep the whole window. Beyond three
   senders (a person at four tables in four workers' shards at once) each keeps one call in
   3 s x senders / 3: together 3 per 3 s over time, but one window may get a call from each
   (they cannot see each other's sends; only a schedule the workers share would keep every
   window). A worker giving a shard back asks again at once for the people of its games it
   keeps a table of (their part shrinks before the lock goes, not up to a period later, and
-  without the wait: the sender added is the next owner, which waits).
+  without the wait: the sender added is the next owner, which counts the window full).
   A worker's window for a private chat of another's shard also starts with one send
   counted (the greeting to a /start just before a game, the usual case).
   A worker taking a shard counts each of its games' chats' short window as full (the last

@@ -237,9 +237,10 @@ class FleetWorker(GameMoves):
         <bot.publishing.fleetshares.FleetShares.share_private>`), so it is not compared with
         the count known before: that wait is for the other workers' counts, a period old, and
         their sends made with a larger part. Here the sender added is the next owner, which
-        sends nothing before the lock goes, after this, then counts the window full and waits
-        for its own count; no other worker's count changes (the shard is another's before and
-        after); this one's own sends are in its own window."""
+        sends nothing before the lock goes, after this, then counts the window full and keeps
+        the part its own count gives it (waiting if that is a sender more than it knew); no
+        other worker's count changes (the shard is another's before and after); this one's
+        own sends are in its own window."""
         self._giving |= shards
         given = {g.game_id for g in games}
         kept = {p.user_id for g in self.rt.service.open_games() if g.game_id not in given
