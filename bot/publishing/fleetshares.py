@@ -88,8 +88,8 @@ class FleetShares:
     def share_private(self, chat: int, senders: int, *, giving: bool = False) -> None:
         """This worker's part of a private chat's window when ``senders`` workers may send
         there, none knowing the others' sends: up to as many senders as the window has slots,
-        ``count // senders`` slots each (together at most the chat's limit in any window);
-        beyond that, one call each per ``period * senders / count`` (together the limit per
+        ``limit // senders`` slots each (together at most the limit in any window); beyond
+        that, one call each per ``period * senders / limit`` (together the limit per
         period over time; one window may still get one call from each, as they cannot see
         each other's).
 
@@ -121,7 +121,8 @@ class FleetShares:
         this worker's windows, so ``slots`` sends answered just now are counted in
         ``window``, and none of those slots is used here until a period has passed. How many
         is the caller's: a private chat whose person another worker answers, one; a part of
-        a private window that grows, the slots it gains; a chat taken over from a worker
+        a private window that grows, the slots it gains (a shorter period: the whole
+        window but what this worker sent there within it); a chat taken over from a worker
         that died, all of the window but what this worker sent there itself."""
         if slots > 0:
             window.add(slots, self.clock())
