@@ -70,9 +70,11 @@ What lived in one process, and how each works in the fleet:
   the owner of each other shard among that person's open tables' groups, read from
   ``games`` once per window period and person) and keeps 3 // that many of the chat's
   window: together at most 3 in 3 s. A worker that counts more senders than it knew (or
-  more than one for a chat it knew nothing of) sends nothing counted there for two periods
-  (6 s): another worker's count may be a period old, and what it sent with its larger part
-  holds a period more (so a person's first hand from a second worker comes up to 6 s late);
+  more than one for a chat it knew nothing of) sends no hand there for two periods (6 s):
+  another worker's count may be a period old, and what it sent with its larger part holds a
+  period more (so a person's first hand from a second worker comes up to 6 s late); a reply
+  to a private command (a /start's greeting) goes at once with the smaller part, as the
+  others count only the workers seating the person, which a wait would not change;
   a part that grows (a table elsewhere ended) counts the slots gained as used. Not met: a
   worker counts itself whether or not it seats the person, so one whose table of theirs
   ended, while another's goes on, counts the same two senders when they sit at its next

@@ -93,12 +93,16 @@ class FleetShares:
         period over time; one window may still get one call from each, as they cannot see
         each other's).
 
-        A part that shrinks (more senders than this worker knew, or more than one where it
-        knew nothing of the chat) makes no counted call there for two periods: another
-        worker may still count fewer senders (each asks once a period), and what it sent
-        with its larger part holds a period more; after that every part is current, and
-        together they keep the limit. Not when ``giving`` (:meth:`FleetWorker._reshare
-        <bot.fleet.worker.FleetWorker._reshare>`: the sender added is the one that waits).
+        A part that shrinks for a game's call (:func:`for_game`: a hand; more senders than
+        this worker knew, or more than one where it knew nothing of the chat) makes no
+        counted call there for two periods: another worker seating the person may still
+        count fewer senders (each asks once a period), and what it sent with its larger part
+        holds a period more; after that every part is current, and together they keep the
+        limit. Not for a reply to a private command (a /start's greeting): the others count
+        only the workers seating the person, so its wait would keep nothing, and the person
+        who just opened the chat would wait 6 s. Not when ``giving``
+        (:meth:`FleetWorker._reshare <bot.fleet.worker.FleetWorker._reshare>`: the sender
+        added is the one that waits).
         A part that grows (a table elsewhere ended, or this worker took its shard over) gains
         slots that were the other workers': more slots are counted as used
         (:meth:`_used_elsewhere`), a shorter period the whole window."""
@@ -107,7 +111,8 @@ class FleetShares:
         senders = max(1, senders)
         count, span = max(1, whole // senders), period * max(1.0, senders / whole)
         now = self.clock()
-        if not giving and (count < window.count or span > window.period):
+        if not giving and _FOR_GAME.get() is not None \
+                and (count < window.count or span > window.period):
             window.close_until(now + 2 * period)
         if span < window.period:
             window.count, window.period = count, span
