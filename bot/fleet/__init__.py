@@ -65,13 +65,26 @@ What lived in one process, and how each works in the fleet:
   kept by the one worker owning that chat's shard. Exception: a person seated at tables of
   groups in shards of different workers hears from each owner (their hands), and a reply to
   a private command that names no game comes from the owner of their newest table's group
-  (or of their own shard). So before a counted call to a private chat a worker asks how many
-  workers may be sending there (itself and the owner of each other shard among that
-  person's open tables' groups, read from ``games`` once per window period and person) and
-  keeps 3 // that many of the chat's window: together at most 3 in 3 s (one each beyond
-  three senders, a person at four tables in four workers' shards at once: not met there).
-  A worker giving a shard back asks again at once for the people of its games it keeps a
-  table of (their part shrinks before the lock goes, not up to a period later).
+  (or of their own shard). So before a counted call to a private chat (again each time a
+  call that waited may go) a worker asks how many workers may be sending there (itself and
+  the owner of each other shard among that person's open tables' groups, read from
+  ``games`` once per window period and person) and keeps 3 // that many of the chat's
+  window: together at most 3 in 3 s. A worker that counts more senders than it knew (or
+  more than one for a chat it knew nothing of) sends no hand there for two periods (6 s):
+  another worker's count may be a period old, and what it sent with its larger part holds a
+  period more (so a person's first hand from a second worker comes up to 6 s late); a reply
+  to a private command (a /start's greeting) goes at once with the smaller part, as the
+  others count only the workers seating the person, which a wait would not change;
+  a part that grows (a table elsewhere ended) counts the slots gained as used. Not met: a
+  worker counts itself whether or not it seats the person, so one whose table of theirs
+  ended, while another's goes on, counts the same two senders when they sit at its next
+  table, and sends at once while the other may still keep the whole window. Beyond three
+  senders (a person at four tables in four workers' shards at once) each keeps one call in
+  3 s x senders / 3: together 3 per 3 s over time, but one window may get a call from each
+  (they cannot see each other's sends; only a schedule the workers share would keep every
+  window). A worker giving a shard back asks again at once for the people of its games it
+  keeps a table of (their part shrinks before the lock goes, not up to a period later, and
+  without the wait: the sender added is the next owner, which counts the window full).
   A worker's window for a private chat of another's shard also starts with one send
   counted (the greeting to a /start just before a game, the usual case).
   A worker taking a shard counts each of its games' chats' short window as full (the last

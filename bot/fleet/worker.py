@@ -230,7 +230,17 @@ class FleetWorker(GameMoves):
         on: a person seated at a table this one keeps has one more sender, so this worker's
         part of their private chat shrinks now, before the lock goes, and not when the count
         it knew (up to a period old) is asked again: the next owner counts the window full
-        as it takes the shard, then keeps its own part."""
+        as it takes the shard, then keeps its own part.
+
+        The smaller part applies at once, without the two periods a worker learning of a new
+        sender waits (:meth:`share_private
+        <bot.publishing.fleetshares.FleetShares.share_private>`), so it is not compared with
+        the count known before: that wait is for the other workers' counts, a period old, and
+        their sends made with a larger part. Here the sender added is the next owner, which
+        sends nothing before the lock goes, after this, then counts the window full and keeps
+        the part its own count gives it (waiting if that is a sender more than it knew); no
+        other worker's count changes (the shard is another's before and after); this one's
+        own sends are in its own window."""
         self._giving |= shards
         given = {g.game_id for g in games}
         kept = {p.user_id for g in self.rt.service.open_games() if g.game_id not in given
@@ -243,7 +253,7 @@ class FleetWorker(GameMoves):
         counts = await asyncio.gather(*(self._senders(person) for person in people))
         for person, senders in zip(people, counts, strict=True):
             # (at least this one and the next owner, even when the database cannot say)
-            self.rt.limiter.share_private(person, max(2, senders))
+            self.rt.limiter.share_private(person, max(2, senders), giving=True)
 
     async def _senders(self, chat: int) -> int:
         """How many workers may send to this person's private chat now: this one, and the

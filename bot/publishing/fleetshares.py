@@ -3,8 +3,12 @@ workers send, apart from what a single bot's limiter does.
 
 In a fleet (:mod:`bot.fleet`) each worker sends for the chats of the shards it owns, so a
 group's windows are kept by one worker; a person seated at tables of several workers' shards
-hears from each, which keeps its part of their private chat's window (``senders``); the
-overall one is shared, each worker taking its part (:meth:`FleetShares.share_overall`). The
+hears from each, which keeps its part of their private chat's window (``senders``,
+:meth:`FleetShares.share_private`): a worker whose part shrinks (one sender more) sends
+nothing counted there for two periods, until every worker's part is current; beyond as
+many senders as the window has slots, each part is one call in a longer period (together the
+limit per period, though one window may get a call from each). The overall window is
+shared, each worker taking its part (:meth:`FleetShares.share_overall`). The
 other workers' sends are never in this one's windows: slots they may have used are counted as
 used (:meth:`FleetShares._used_elsewhere`). A 429 is told to the other workers
 (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold
@@ -81,23 +85,49 @@ class FleetShares:
         def _notify(self) -> None: ...
 
     # --- a private chat several workers send to ------------------------------------------
-    def share_private(self, chat: int, senders: int) -> None:
+    def share_private(self, chat: int, senders: int, *, giving: bool = False) -> None:
         """This worker's part of a private chat's window when ``senders`` workers may send
-        there, none knowing the others' sends: together at most the chat's limit (up to as
-        many senders as the window has slots; one each beyond that). A part that grows (a
-        table elsewhere ended, or this worker took its shard over) gains slots that were the
-        other workers' (:meth:`_used_elsewhere`)."""
+        there, none knowing the others' sends: up to as many senders as the window has slots,
+        ``limit // senders`` slots each (together at most the limit in any window); beyond
+        that, one call each per ``period * senders / limit`` (together the limit per
+        period over time; one window may still get one call from each, as they cannot see
+        each other's).
+
+        A part that shrinks for a game's call (:func:`for_game`: a hand; more senders than
+        this worker knew, or more than one where it knew nothing of the chat) makes no
+        counted call there for two periods: another worker seating the person may still
+        count fewer senders (each asks once a period), and what it sent with its larger part
+        holds a period more; after that every part is current, and together they keep the
+        limit. Not for a reply to a private command (a /start's greeting): the others count
+        only the workers seating the person, so its wait would keep nothing, and the person
+        who just opened the chat would wait 6 s. Not when ``giving``
+        (:meth:`FleetWorker._reshare <bot.fleet.worker.FleetWorker._reshare>`: the sender
+        added is the one that waits).
+        A part that grows (a table elsewhere ended, or this worker took its shard over) gains
+        slots that were the other workers': more slots are counted as used
+        (:meth:`_used_elsewhere`), a shorter period the whole window."""
         window = self._windows(chat)[0]
-        share = max(1, self.limits.private[0] // max(1, senders))
-        self._used_elsewhere(window, share - window.count)
-        window.count = share
+        whole, period = self.limits.private
+        senders = max(1, senders)
+        count, span = max(1, whole // senders), period * max(1.0, senders / whole)
+        now = self.clock()
+        if not giving and _FOR_GAME.get() is not None \
+                and (count < window.count or span > window.period):
+            window.close_until(now + 2 * period)
+        if span < window.period:
+            window.count, window.period = count, span
+            self._used_elsewhere(window, count - window.held(now))
+        else:
+            self._used_elsewhere(window, count - window.count)
+            window.count, window.period = count, span
 
     def _used_elsewhere(self, window: Window, slots: int) -> None:
         """Slots another worker may have used are counted as used: its sends are never in
         this worker's windows, so ``slots`` sends answered just now are counted in
         ``window``, and none of those slots is used here until a period has passed. How many
         is the caller's: a private chat whose person another worker answers, one; a part of
-        a private window that grows, the slots it gains; a chat taken over from a worker
+        a private window that grows, the slots it gains (a shorter period: the whole
+        window but what this worker sent there within it); a chat taken over from a worker
         that died, all of the window but what this worker sent there itself."""
         if slots > 0:
             window.add(slots, self.clock())

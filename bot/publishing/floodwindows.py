@@ -70,25 +70,35 @@ class Limits:
 
 
 class Window:
-    """At most ``count`` calls in any rolling ``period``: the answered calls' end times, and
-    how many are still in flight (each holds a slot until ``period`` after its answer)."""
+    """At most ``count`` calls in any rolling ``period``, and none before ``opens``: the
+    answered calls' end times, and how many are still in flight (each holds a slot until
+    ``period`` after its answer)."""
 
-    __slots__ = ("count", "period", "_ends", "_open")
+    __slots__ = ("count", "period", "opens", "_ends", "_open")
 
     def __init__(self, count: int, period: float) -> None:
         self.count = count
         self.period = period
+        #: No call before this (a fleet worker's part of a private chat that shrank waits
+        #: until the other workers' parts are current); apart from the ends, kept in time
+        #: order as they come.
+        self.opens = -math.inf
         self._ends: deque[float] = deque()
         self._open = 0
 
     def free_at(self, now: float) -> float:
-        """When a slot is free (``now`` if one is; inf while every slot is in flight)."""
+        """When a slot is free and the window open (``now`` if both; inf while every slot
+        is in flight)."""
         excess = self._open + self.held(now) - self.count
         if excess < 0:
-            return now
+            return max(now, self.opens)
         if excess >= len(self._ends):
             return math.inf
-        return self._ends[excess] + self.period
+        return max(self._ends[excess] + self.period, self.opens)
+
+    def close_until(self, at: float) -> None:
+        """No call before ``at`` (nor before a later time it was closed until)."""
+        self.opens = max(self.opens, at)
 
     def held(self, now: float) -> int:
         """How many answered calls still hold a slot at ``now`` (older ends are dropped)."""
@@ -108,5 +118,6 @@ class Window:
         self._ends.extend([at] * sends)
 
     def idle(self, now: float) -> bool:
-        """Nothing held at ``now``: no call in flight, none answered within a period."""
-        return self._open == 0 and self.held(now) == 0
+        """Nothing held at ``now``: no call in flight, none answered within a period, not
+        closed."""
+        return self._open == 0 and self.held(now) == 0 and self.opens <= now

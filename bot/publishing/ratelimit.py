@@ -130,7 +130,8 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         #: is not this worker's); its window then starts with one send counted.
         self.foreign: Callable[[int | str], bool] | None = None
         #: How many workers may send to a private chat at once (a fleet: its person sits at
-        #: tables of shards other workers own); each keeps that part of the chat's window.
+        #: tables of shards other workers own); each keeps that part of the chat's window,
+        #: asked each time a counted call there may go.
         self.senders: Callable[[int], Awaitable[int]] | None = None
         #: Told each chat Telegram paused and for how many seconds (a fleet tells the others).
         self.on_pause: Callable[[int | str, float], None] | None = None
@@ -163,9 +164,9 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         """Forget the chats whose windows hold nothing at ``now``, but for a private chat's
         part (:meth:`share_private`): forgotten, it would come back whole, and its growth,
         which counts the slots gained as used, would go unseen."""
-        whole = self.limits.private[0]
         for key in [k for k, ws in self._chats.items() if all(w.idle(now) for w in ws)
-                    and not (private_chat(k) and ws[0].count < whole)]:
+                    and not (private_chat(k)
+                             and (ws[0].count, ws[0].period) != self.limits.private)]:
             del self._chats[key]
 
     def _free_at(self, chat: int | str | None, count: bool, now: float) -> float:
@@ -182,6 +183,10 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
                     ) -> list[Window]:
         """Wait until the call may go, then take its slots (no await in between)."""
         while True:
+            if count and self.senders is not None and private_chat(chat) and not self._closed:
+                # (asked each time the call may go: a call that waited goes with its part of
+                # now, not with the one of when it came, which may be more than a period old)
+                self.share_private(chat, await self.senders(chat))
             if self._closed or self._refuses(chat):
                 raise StoppingError
             now = self.clock()
@@ -230,8 +235,6 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
             return True
         chat = _chat_of(data.get("chat_id"))
         count = counted(endpoint)
-        if count and self.senders is not None and private_chat(chat):
-            self.share_private(chat, await self.senders(chat))
         attempt = 0
         while True:
             windows = await self._wait(chat, count)

@@ -1,0 +1,154 @@
+"""A person's private chat as several workers' parts, on a fake clock: a worker whose part
+shrinks for a game's hands waits until every worker's part is current; more senders than
+slots share the limit's rate; a part that grows gains nothing another may have used; a reply
+made for no game goes at once."""
+
+from __future__ import annotations
+
+import asyncio
+from itertools import pairwise
+
+import pytest
+
+from bot.publishing.fleetshares import context_for_game
+from bot.publishing.floodwindows import Limits
+from bot.publishing.ratelimit import FloodLimiter
+from fakeapi.ratelimit import max_in_window
+
+PERSON = 7
+
+
+def sending(limiter: FloodLimiter, name: str, now: list[float], senders: object,
+            log: list[tuple[str, float]]) -> asyncio.Task[None]:
+    """A worker sending hands to :data:`PERSON` as fast as ``limiter`` lets it, on the fake
+    clock ``now[0]``, into ``log``; it counts the senders with ``senders(now)``."""
+    assert callable(senders)
+
+    async def count(chat: int) -> int:
+        return int(senders(now[0]))
+
+    async def call() -> bool:
+        log.append((name, now[0]))
+        return True
+
+    async def send_for_ever() -> None:
+        while True:
+            await limiter.process_request(call, (), {}, "sendPhoto", {"chat_id": PERSON}, None)
+    limiter.senders = count
+    return asyncio.create_task(send_for_ever(), context=context_for_game(GAME))
+
+
+GAME = 5  # the game whose hands the workers send (its table's, in each one's shard)
+
+
+async def advance(now: list[float], to: float, limiters: list[FloodLimiter]) -> None:
+    """The fake clock moves to ``to`` in small steps, the waiting calls looking each time."""
+    while True:
+        for _ in range(5):
+            await asyncio.sleep(0)
+        if now[0] >= to:
+            return
+        now[0] = round(now[0] + 0.05, 3)
+        for limiter in limiters:
+            limiter._notify()
+
+
+def times(log: list[tuple[str, float]], name: str | None = None) -> list[float]:
+    return [at for who, at in log if name in (None, who)]
+
+
+async def test_a_worker_counting_a_new_sender_waits_until_the_others_counts_are_current(
+        ) -> None:
+    # Worker A alone sent to the person (its count, 1, asked at 1.5, is kept until 4.5).
+    # At 2 they sat at a table of B's shard: B found two senders and sent at once, while A
+    # still sent its three: four in 3 s. B now waits two periods (A's count may be a period
+    # old, and its sends then hold a period more); A, learning it at 4.5, waits as well.
+    now, log = [0.0], []
+    a, b = (FloodLimiter(Limits(), clock=lambda: now[0]) for _ in range(2))
+    tasks = [sending(a, "a", now, lambda t: 1 if t < 4.5 else 2, log)]
+    await advance(now, 2.0, [a])
+    tasks.append(sending(b, "b", now, lambda t: 2, log))
+    await advance(now, 30.0, [a, b])
+    for task in tasks:
+        task.cancel()
+    assert max_in_window(sorted(times(log)), 3.0) == 3
+    assert times(log, "b")[0] >= 2.0 + 6.0
+    assert times(log, "a")[:6] == [0.0] * 3 + [3.0] * 3  # (its stale part: its own window)
+    assert times(log, "a")[6] >= 4.5 + 6.0
+
+
+async def test_a_call_that_waited_goes_with_the_part_of_when_it_goes() -> None:
+    # A call that came while this worker was alone waited for a slot; meanwhile a second
+    # sender was counted: it goes with the smaller part, not with the one it came with.
+    now, log = [0.0], []
+    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
+    task = sending(limiter, "a", now, lambda t: 1 if t < 2.0 else 2, log)
+    await advance(now, 12.0, [limiter])
+    task.cancel()
+    assert times(log)[:3] == [0.0] * 3 and times(log)[3] >= 2.0 + 6.0
+
+
+async def test_more_senders_than_slots_send_the_limit_per_period_together() -> None:
+    # A person at four tables of four workers' shards: each worker's part is one call per
+    # 4 s, not one per 3 s (four in any 3 s together, for ever). What that bounds is the
+    # rate, three a period together; their sends may still line up in one window (here
+    # four in 3 s once every 4 s), since they cannot see each other's: only a schedule
+    # shared by the workers would keep every window.
+    now, log = [0.0], []
+    limiters = [FloodLimiter(Limits(), clock=lambda: now[0]) for _ in range(4)]
+    tasks = []
+    for index, limiter in enumerate(limiters):  # (they learned of each other in turn)
+        tasks.append(sending(limiter, str(index), now, lambda t: 4, log))
+        await advance(now, index * 0.5 + 0.5, limiters)
+    await advance(now, 40.0, limiters)
+    for task in tasks:
+        task.cancel()
+    sent = sorted(times(log))
+    assert sent[0] >= 6.0 and len(sent) > 20
+    assert max_in_window(sent, 4.0) == 4  # three per 3 s: over any 4 s, four
+    for index in range(4):
+        assert all(later - earlier > 4.0 - 1e-6
+                   for earlier, later in pairwise(times(log, str(index))))
+
+
+async def test_a_count_that_falls_back_to_one_gives_the_whole_window_again() -> None:
+    # Four senders, then five (a longer period: a smaller part), then three (a shorter one),
+    # then the other tables ended: the whole window again. A part that grows gains slots the
+    # others may have used just now: a shorter period counts the window full, more slots
+    # count those gained as used (this worker's own slot is its own still).
+    now, log = [0.0], []
+    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
+    counts = [(0.0, 4), (15.0, 5), (30.0, 3), (40.0, 1)]
+    task = sending(limiter, "a", now, lambda t: [n for at, n in counts if at <= t][-1], log)
+    await advance(now, 50.0, [limiter])
+    task.cancel()
+    sent = times(log)
+    assert sent[:3] == pytest.approx([6.0, 10.0, 14.0])  # one per 4 s once two periods passed
+    assert [at for at in sent if 15.0 <= at < 30.0] == pytest.approx([21.0, 26.0])  # 2 more, 5 s
+    assert [at for at in sent if 30.0 <= at < 40.0] == pytest.approx([33.0, 36.0, 39.0])
+    back = [at for at in sent if at >= 40.0]
+    assert back[:3] == pytest.approx([42.0, 43.0, 43.0]) and max_in_window(back, 3.0) == 3
+    assert (limiter._windows(PERSON)[0].count, limiter._windows(PERSON)[0].period) \
+        == Limits().private
+
+
+async def test_a_reply_made_for_no_game_is_not_held_back_by_a_new_sender() -> None:
+    # The person opened their private chat (a /start from a lobby's link) and its worker
+    # answers, while their table is in another's shard: that one counts only the workers
+    # seating the person, so a wait here would keep nothing; the greeting goes at once,
+    # with this worker's part.
+    now, log = [0.0], []
+    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
+
+    async def count(chat: int) -> int:
+        return 2
+
+    async def call() -> bool:
+        log.append(("a", now[0]))
+        return True
+
+    limiter.senders = count
+    await asyncio.wait_for(limiter.process_request(
+        call, (), {}, "sendMessage", {"chat_id": PERSON}, None), 1.0)
+    assert times(log) == [0.0]
+    assert limiter._windows(PERSON)[0].count == 1  # its part: one of three
