@@ -75,10 +75,12 @@ What lived in one process, and how each works in the fleet:
   period more (so a person's first hand from a second worker comes up to 6 s late); a reply
   to a private command (a /start's greeting) goes at once with the smaller part, as the
   others count only the workers seating the person, which a wait would not change;
-  a part that grows (a table elsewhere ended) counts the slots gained as used. Not met: a
-  worker counts itself whether or not it seats the person, so one whose table of theirs
-  ended, while another's goes on, counts the same two senders when they sit at its next
-  table, and sends at once while the other may still keep the whole window. Beyond three
+  a part that grows (a table elsewhere ended) counts the slots gained as used. A game's
+  first hand to a person another worker also sends to waits the same two periods though the
+  count did not change (a worker counts itself whether it seats the person or not: one whose
+  table of theirs ended, while another's went on, counts two senders before and after they
+  sit at its next table, while the other, alone meanwhile, may keep the whole window for up
+  to a period). Beyond three
   senders (a person at four tables in four workers' shards at once) each keeps one call in
   3 s x senders / 3: together 3 per 3 s over time, but one window may get a call from each
   (they cannot see each other's sends; only a schedule the workers share would keep every

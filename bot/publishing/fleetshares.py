@@ -42,6 +42,10 @@ RAISE_MARGIN = 1.1
 #: as short as a worker's recent handovers over a long run.
 REFUSED_GAME_SECONDS = 60.0
 
+#: How many of a private chat's last games a worker keeps to tell a game's first hand there
+#: (:meth:`FleetShares._first_hand`).
+HAND_GAMES_KEPT = 8
+
 _FOR_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("call_for_game",
                                                                       default=None)
 
@@ -76,6 +80,7 @@ class FleetShares:
     _overall: Window
     _refused: set[int | str]
     _refused_games: dict[int, tuple[int | str, float]]  # a game let go: its chat then, when
+    _hands_for: dict[int, dict[int, None]]  # a private chat: its last games' hands, in order
     _raising: asyncio.TimerHandle | None
     _raising_to: int
 
@@ -103,6 +108,11 @@ class FleetShares:
         who just opened the chat would wait 6 s. Not when ``giving``
         (:meth:`FleetWorker._reshare <bot.fleet.worker.FleetWorker._reshare>`: the sender
         added is the one that waits).
+        The same wait before the first hand of a game while another worker sends there, though
+        the count did not change: this worker counts itself whether it seats the person or
+        not, so a person whose table here ended while another's went on, and who sits at
+        this worker's next table, is two senders before and after, while the other, alone
+        meanwhile, may keep the whole window for up to a period.
         A part that grows (a table elsewhere ended, or this worker took its shard over) gains
         slots that were the other workers': more slots are counted as used
         (:meth:`_used_elsewhere`), a shorter period the whole window."""
@@ -111,15 +121,36 @@ class FleetShares:
         senders = max(1, senders)
         count, span = max(1, whole // senders), period * max(1.0, senders / whole)
         now = self.clock()
-        if not giving and _FOR_GAME.get() is not None \
-                and (count < window.count or span > window.period):
-            window.close_until(now + 2 * period)
+        game = _FOR_GAME.get()
+        if not giving and game is not None:
+            first = self._first_hand(chat, game)
+            if count < window.count or span > window.period or (first and senders > 1):
+                window.close_until(now + 2 * period)
         if span < window.period:
             window.count, window.period = count, span
             self._used_elsewhere(window, count - window.held(now))
         else:
             self._used_elsewhere(window, count - window.count)
             window.count, window.period = count, span
+
+    def _first_hand(self, chat: int, game: int) -> bool:
+        """Whether this is the first call for ``game`` to ``chat`` this worker makes: the
+        last :data:`HAND_GAMES_KEPT` games of each chat are kept while its window is (see
+        :meth:`forget_hands`), more than the tables a person sits at together."""
+        games = self._hands_for.setdefault(chat, {})
+        if game in games:
+            return False
+        games[game] = None
+        if len(games) > HAND_GAMES_KEPT:
+            del games[next(iter(games))]
+        return True
+
+    def forget_hands(self, kept: Iterable[int | str]) -> None:
+        """Forget the games sent to the chats not in ``kept`` (their windows were forgotten:
+        their next hand is as a first one)."""
+        keep = set(kept)
+        self._hands_for = {chat: games for chat, games in self._hands_for.items()
+                           if chat in keep}
 
     def _used_elsewhere(self, window: Window, slots: int) -> None:
         """Slots another worker may have used are counted as used: its sends are never in

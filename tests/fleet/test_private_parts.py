@@ -152,3 +152,38 @@ async def test_a_reply_made_for_no_game_is_not_held_back_by_a_new_sender() -> No
         call, (), {}, "sendMessage", {"chat_id": PERSON}, None), 1.0)
     assert times(log) == [0.0]
     assert limiter._windows(PERSON)[0].count == 1  # its part: one of three
+
+
+async def test_a_workers_next_table_of_a_person_seated_elsewhere_waits_though_the_count_did_not(
+        ) -> None:
+    # This worker's table of the person ended while another worker's went on: both count two
+    # senders (each counts itself), and the other, alone meanwhile, may keep the whole window
+    # for up to a period. The person sits at this worker's next table: its first hand waits
+    # two periods, though its count did not change; the next hands of that game do not.
+    now, log = [0.0], []
+    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
+
+    async def count(chat: int) -> int:
+        return 2
+
+    async def call() -> bool:
+        log.append(("a", now[0]))
+        return True
+
+    async def hand() -> None:
+        await limiter.process_request(call, (), {}, "sendPhoto", {"chat_id": PERSON}, None)
+
+    limiter.senders = count
+    first = asyncio.create_task(hand(), context=context_for_game(GAME))
+    await advance(now, 7.0, [limiter])
+    await first
+    assert times(log) == [6.0]  # the first game's first hand: it knew nothing of the chat
+    now[0] = 20.0
+    again = asyncio.create_task(hand(), context=context_for_game(GAME))
+    await advance(now, 21.0, [limiter])
+    await again
+    assert times(log)[-1] == 20.0  # the same game: at once
+    following = asyncio.create_task(hand(), context=context_for_game(GAME + 1))
+    await advance(now, 30.0, [limiter])
+    await following
+    assert times(log)[-1] >= 21.0 + 6.0 - 0.05  # the next game's first hand: two periods
