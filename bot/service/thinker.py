@@ -105,18 +105,28 @@ class Thinker:
         self.inline = 0  # decisions made in a thread because the pool failed
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
+        #: Why no pool can be made here (a container without a writable /dev/shm, where
+        #: its locks live): every decision is then made in a thread, said once.
+        self.no_pool: str | None = None
 
     def start(self) -> None:
-        """Start the workers now (at the bot's start) rather than on the first move."""
+        """Start the workers now (at the bot's start) rather than on the first move; where
+        the system gives no process pool, say so once and think in a thread from then on."""
         self._closed = False
-        if self._pool is None:
+        if self._pool is None and self.no_pool is None:
             if TRACKER_QUIET not in sys.warnoptions:  # before the tracker starts
                 sys.warnoptions.append(TRACKER_QUIET)
             context = multiprocessing.get_context(self.method)
             if self.method == "forkserver":
                 context.set_forkserver_preload(["bot.service.thinker"])
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                             initializer=_leave_with_the_bot)
+            try:
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                                 initializer=_leave_with_the_bot)
+            except OSError as exc:  # its queues' locks could not be made
+                self.no_pool = f"{type(exc).__name__}: {exc}"
+                log.warning("computer players think in a thread of the bot, not in worker"
+                            " processes: the system gave no process pool (%s)", self.no_pool)
+                return
             for _ in range(self.workers):
                 self._pool.submit(_ready)
 
@@ -128,7 +138,9 @@ class Thinker:
         try:
             if self._pool is None:
                 self.start()
-            assert self._pool is not None
+            if self._pool is None:  # none can be made here (start said why)
+                self.inline += 1
+                return await asyncio.to_thread(decide, question)
             future: Future[int] = self._pool.submit(decide, question)
             async with asyncio.timeout(PATIENCE):
                 return await asyncio.wrap_future(future)

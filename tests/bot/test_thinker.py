@@ -169,3 +169,24 @@ def test_no_worker_outlives_a_killed_bot_and_none_writes_a_line() -> None:
     written = parent.stderr.read()  # to its end: every process holding it has ended
     assert survivors == []
     assert written == "", written
+
+
+async def test_where_no_process_pool_can_be_made_the_players_think_in_a_thread(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A container without a writable /dev/shm cannot make the pool's locks: the bot starts
+    all the same, says so in one line, and makes every decision as the pool would."""
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(thinking, "ProcessPoolExecutor", refused)
+    thinker = Thinker(workers=1)
+    thinker.start()
+    match, seat = positions()[0]
+    for number in range(2):
+        question = Question.of(match, seat, "hard", f"seed {number}", move_no=number)
+        assert await thinker.choose(question) == inline(match, seat, "hard", f"seed {number}")
+    thinker.close()
+    assert thinker.inline == 2 and thinker.restarts == 0
+    said = [r for r in caplog.records if r.name == thinking.log.name]
+    assert [r.levelname for r in said] == ["WARNING"] and not any(r.exc_info for r in said)
+    assert "[Errno 13] Permission denied" in said[0].getMessage()
