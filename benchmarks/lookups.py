@@ -6,11 +6,13 @@ engine in the same run.
 
 Fills a database on each engine (SQLite in a temporary folder, and a PostgreSQL of its own
 when this machine has one) with ``--open`` tables of four people being played and
-``--finished`` finished matches of ``--hands`` hands each, every row as the bot writes it
-(the people who sat at each game included); then times, for people picked at random, the
-three lookups by person: their open tables (a fleet worker asks it before their hands, a
-receiver for each of their private messages), the games of their recent hands and their
-finished matches (/stats), each the new way and the old, interleaved. The last line is one
+``--finished`` finished matches of ``--hands`` hands each (the rows' columns as the bot
+writes them, and the people who sat at each game through the bot's own :func:`sat_at`;
+filled in a few big transactions, not as the bot writes them one by one); then times, for
+people picked at random, the three lookups by person: their open tables (a fleet worker
+asks it before their hands, a receiver for each of their private messages), the games of
+their recent hands and their finished matches (/stats), each the new way and the old,
+interleaved. The last line is one
 JSON object: per engine and lookup, the median milliseconds both ways and their ratio.
 """
 
@@ -68,7 +70,7 @@ async def fill(storage: Storage, open_tables: int, finished: int, hands: int,
                 "INSERT INTO games (game_id, chat_id, status, variant, options, creator_id,"
                 " players, created_at, updated_at) VALUES (?, ?, ?, 'pair', '{}', ?, ?, 0, 0)",
                 (game_id, chat, status, seated[0], players))
-            await sat_at(tx, seated, game_id)
+            await sat_at(tx, ((person, game_id) for person in seated))
             if status != "finished":
                 continue
             for hand in range(hands):

@@ -71,6 +71,7 @@ class GameMemory:
             await self._check_reach(game)
             self._remember(game)
             loaded.append(game)
+        await self.storage.seat(loaded)
         return loaded
 
     async def outbox_games(self, shards: Collection[int] | None = None,

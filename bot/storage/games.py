@@ -33,7 +33,9 @@ from .tx import Tx
 #: seats' rows (:func:`~.schema.sat_at`), not by reading every result's players.
 HANDS_OF_PLAYER = ("SELECT h.game_id, h.players FROM seats s"
                    " JOIN hand_results h ON h.game_id = s.game_id WHERE s.user_id = ?"
-                   " ORDER BY h.game_id DESC, h.hand_number DESC LIMIT ? OFFSET ?")
+                   " ORDER BY s.game_id DESC, h.hand_number DESC LIMIT ? OFFSET ?")
+# (ordered by the seats' key, the same games: SQLite then reads them in order, not sorting
+# every hand a person ever played first)
 
 
 class StaleMoveError(Exception):
@@ -61,6 +63,13 @@ def game_from_row(row: Any) -> Game:
 
 def _players(game: Game) -> str:
     return dumps([p.to_json() for p in game.players])
+
+
+def _seats_of(game: Game, game_id: int) -> list[tuple[int, int]]:
+    """Whoever sits at ``game`` now, and whoever sat in a seat before it changed hands."""
+    people = [p.user_id for p in game.players]
+    people += [change.left.user_id for change in game.seat_changes]
+    return [(person, game_id) for person in people]
 
 
 class GameRows(Connection):
@@ -127,7 +136,7 @@ class GameRows(Connection):
                  game.language, game.turn_seconds, now, now),
             )
             assert row is not None
-            await sat_at(tx, (p.user_id for p in game.players), int(row[0]))
+            await sat_at(tx, _seats_of(game, int(row[0])))
             if notify:
                 await queue_notices(tx, int(row[0]), game, now)
             return int(row[0])
@@ -139,7 +148,7 @@ class GameRows(Connection):
             await tx.execute(
                 "UPDATE games SET players=?, pending=?, updated_at=? WHERE game_id=?",
                 (_players(game), dumps(game.pending), now, game.game_id))
-            await sat_at(tx, (p.user_id for p in game.players), game.game_id)
+            await sat_at(tx, _seats_of(game, game.game_id))
             await self._queue(tx, game, outgoing, now)
         await self.write(write)
 
@@ -161,7 +170,7 @@ class GameRows(Connection):
                 (_players(game), dumps([c.to_json() for c in game.seat_changes]),
                  game.timer.to_json(), game.deadline, now, game.game_id),
             )
-            await sat_at(tx, (p.user_id for p in game.players), game.game_id)
+            await sat_at(tx, _seats_of(game, game.game_id))
             await self._queue(tx, game, outgoing, now)
         await self.write(write)
 
@@ -242,10 +251,22 @@ class GameRows(Connection):
             await self._record_results(tx, game, events, now)
         await self.write(write)
 
+    async def seat(self, games: Sequence[Game]) -> None:
+        """Write who sits at ``games`` (loaded, or taken over): a process of an older version
+        running beside this one during a fleet's rolling upgrade wrote their players but no
+        seats, and their people would not be found by them."""
+        async def write(tx: Tx) -> None:
+            await sat_at(tx, (seat for game in games for seat in _seats_of(game, game.game_id)))
+        if games:
+            await self.write(write)
+
     @staticmethod
     async def _record_results(tx: Tx, game: Game, events: Sequence[Event], now: float) -> None:
         sides = variant(game.game_name).sides(len(game.players))
         players = _players(game)
+        if any(isinstance(event, HandEnded | MatchEnded) for event in events):
+            # (a result's people are found by their seats: see seat)
+            await sat_at(tx, _seats_of(game, game.game_id))
         for event in events:
             if isinstance(event, HandEnded):
                 await tx.execute(

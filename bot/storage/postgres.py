@@ -32,6 +32,12 @@ log = logging.getLogger(__name__)
 
 # pg_advisory_lock's key for migrations (one bigint; the fleet's two-key locks are apart).
 MIGRATION_LOCK = 0x646F6D696E6F  # "domino"
+#: Seconds between asking for the migration lock another process holds, and how many asks
+#: between two lines saying so.
+MIGRATION_POLL = 0.5
+#: Seconds a statement may take before the pool gives up on it.
+COMMAND_TIMEOUT = 60.0
+MIGRATION_SAID_EVERY = 20
 APPLICATION_NAME = "domino-bot"
 
 #: What asyncpg's pool logs, with a traceback, at each attempt to reconnect its minimum of
@@ -169,7 +175,7 @@ class PostgresEngine(Engine):
     async def open(self) -> None:
         quiet_pool_floor_retries()
         self._pool = await self._connecting(lambda: asyncpg.create_pool(
-            self.url, min_size=1, max_size=self.max_size, command_timeout=60,
+            self.url, min_size=1, max_size=self.max_size, command_timeout=COMMAND_TIMEOUT,
             server_settings={"application_name": self.application_name}, reset=_as_it_is))
 
     async def connect(self) -> Any:
@@ -321,7 +327,16 @@ class PostgresEngine(Engine):
     async def migration_lock(self) -> AsyncIterator[None]:
         """A session advisory lock on a connection of its own, held while migrating."""
         async with self.connection() as connection:
-            await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            # Asked again and again rather than waited for: a wait is one statement, which the
+            # pool's command time-out (a minute) would end while another process migrates a
+            # big database.
+            asked = 0
+            while not await connection.fetchval("SELECT pg_try_advisory_lock($1)",
+                                                MIGRATION_LOCK):
+                if asked % MIGRATION_SAID_EVERY == 0:
+                    log.info("waiting for another process to migrate the database")
+                asked += 1
+                await asyncio.sleep(MIGRATION_POLL)
             try:
                 yield
             finally:

@@ -9,25 +9,32 @@ its ``schema_version`` table.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from ..models import dumps, json_object
+from ..models import dumps, is_computer_id, json_object
 from .tx import Tx
 
 Migration = str | Callable[[Tx], Awaitable[None]]
 
 
-async def sat_at(tx: Tx, people: Iterable[int], game_id: int) -> None:
-    """``people`` sat at ``game_id`` (:func:`_seats`), in one statement; a person already
-    written for it is left as they are."""
-    values = [value for person in sorted(set(people)) for value in (person, game_id)]
-    if values:
-        pairs = ", ".join(["(?, ?)"] * (len(values) // 2))
-        await tx.execute(f"INSERT INTO seats (user_id, game_id) VALUES {pairs}"
-                         " ON CONFLICT DO NOTHING", values)
+#: Pairs a statement of :func:`sat_at` writes at most (within both engines' parameter limits).
+SEATS_A_STATEMENT = 500
+
+
+async def sat_at(tx: Tx, seats: Iterable[tuple[int, int]]) -> None:
+    """Each (person, game) of ``seats`` sat there (:func:`_seats`), in as few statements as
+    can be; a pair already written is left as it is. Computer players are not written:
+    nobody looks their games up by them, and their few fixed ids would each gather a row
+    for every game they ever played."""
+    pairs = sorted({(person, game) for person, game in seats if not is_computer_id(person)})
+    for start in range(0, len(pairs), SEATS_A_STATEMENT):
+        chunk = pairs[start:start + SEATS_A_STATEMENT]
+        await tx.execute("INSERT INTO seats (user_id, game_id) VALUES "
+                         + ", ".join(["(?, ?)"] * len(chunk)) + " ON CONFLICT DO NOTHING",
+                         [value for pair in chunk for value in pair])
+
 
 # SQLite's type names as PostgreSQL says them, in order (the longest phrase first). Only these
 # words differ in our DDL: INTEGER is BIGINT everywhere (chat and user ids pass 2**31),
@@ -81,14 +88,39 @@ async def _settings_per_game(tx: Tx) -> None:
         await tx.execute("UPDATE chats SET settings=? WHERE chat_id=?",
                          (dumps(per_game_settings(json_object(row["settings"]))), row["chat_id"]))
 
+#: Where the people of each kind of stored seats are (a game's players, who sat in a seat
+#: before it changed hands, a result's seats, a match's leavers): a table, its column, and
+#: the path to the person's id in each element of the column's JSON array.
+_SEATED = (("games", "players", (0,)), ("games", "seat_changes", (3, 0)),
+           ("hand_results", "players", (0,)), ("match_results", "players", (0,)),
+           ("match_results", "leavers", (0,)))
+
+
+def _backfill(dialect: str, table: str, column: str, path: tuple[int, ...]) -> str:
+    """The statement that writes the seats of one kind, read by the database itself from
+    the JSON (one statement, not a round trip per game; SQLite and PostgreSQL name their
+    JSON functions differently)."""
+    if dialect == "postgresql":
+        person = "(j.value" + "".join(f"->{step}" for step in path[:-1]) + f"->>{path[-1]})"
+        rows = f"FROM {table} t, json_array_elements(t.{column}::json) j"
+        cast = f"CAST({person} AS BIGINT)"
+    else:
+        where = "$" + "".join(f"[{step}]" for step in path)
+        rows = f"FROM {table} t, json_each(t.{column}) j"
+        cast = f"CAST(json_extract(j.value, '{where}') AS INTEGER)"
+    # (WHERE: SQLite's parser reads ON CONFLICT after a bare join as the join's)
+    return (f"INSERT INTO seats (user_id, game_id) SELECT DISTINCT {cast}, t.game_id {rows}"
+            f" WHERE {cast} > 0 ON CONFLICT DO NOTHING")
+
+
 async def _seats(tx: Tx) -> None:
     """Every person who ever took a seat of a game (a lobby joined, a seat taken over), one
     row each, never removed: a person's open tables, recent hands and finished matches are
     found through their rows instead of by reading every game's and result's players (a
     fleet worker asks for a person's open tables before their hands: a scan of every open
     game). A row says only "maybe": the game's own players still decide, as a lobby's leaver
-    keeps theirs. Filled here from what the database remembers: the games' seats now, who sat
-    in a seat before it changed hands, and the finished matches' seats and leavers."""
+    keeps theirs. Filled here from all the database remembers of who sat where
+    (:data:`_SEATED`), people only (a computer's id is negative: :func:`sat_at`)."""
     await tx.script("""
     CREATE TABLE seats (
         user_id INTEGER NOT NULL,
@@ -96,17 +128,8 @@ async def _seats(tx: Tx) -> None:
         PRIMARY KEY (user_id, game_id)
     )
     """)
-    people: dict[int, set[int]] = {}
-    for row in await tx.fetch_all("SELECT game_id, players, seat_changes FROM games"):
-        sat = people.setdefault(int(row["game_id"]), set())
-        sat.update(int(seat[0]) for seat in json.loads(row["players"]))
-        sat.update(int(change[3][0]) for change in json.loads(row["seat_changes"]))
-    for row in await tx.fetch_all("SELECT game_id, players FROM match_results UNION ALL"
-                                  " SELECT game_id, leavers FROM match_results"):
-        people.setdefault(int(row[0]), set()).update(
-            int(seat[0]) for seat in json.loads(row[1]))
-    for game_id, sat in sorted(people.items()):
-        await sat_at(tx, sat, game_id)
+    for table, column, path in _SEATED:
+        await tx.execute(_backfill(tx.dialect, table, column, path))
 
 
 MIGRATIONS: tuple[Migration, ...] = (

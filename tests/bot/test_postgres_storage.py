@@ -17,7 +17,7 @@ import pytest
 from bot.config import config_from_env
 from bot.errors import ConfigError, StorageError
 from bot.models import Game, Messages, Player, Status
-from bot.storage import MIGRATIONS, Storage, StorageUnavailableError, Tx
+from bot.storage import MIGRATIONS, Storage, StorageUnavailableError, Tx, postgres
 from bot.storage.postgres import PostgresEngine, numbered, quiet_pool_floor_retries
 from bot.storage.schema import postgres_ddl
 from testservers import PostgresServer, free_port
@@ -85,6 +85,25 @@ async def test_processes_starting_at_once_migrate_once(postgres_url: str) -> Non
     for store in stores:
         assert await store.schema_version() == len(MIGRATIONS)
         await store.close()
+
+
+async def test_a_process_waits_for_a_migration_longer_than_a_statement_may_take(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process migrates a big database for longer than the pool lets a statement run:
+    this one waits for it, not for a time-out that would read as "PostgreSQL unavailable"."""
+    monkeypatch.setattr(postgres, "COMMAND_TIMEOUT", 0.5)
+    monkeypatch.setattr(postgres, "MIGRATION_POLL", 0.1)
+    holder = await asyncpg.connect(postgres_url)
+    await holder.execute("SELECT pg_advisory_lock($1)", postgres.MIGRATION_LOCK)
+    store = Storage(postgres_url)
+    opening = asyncio.create_task(store.open())
+    await asyncio.sleep(1.5)  # three times the statements' time-out
+    assert not opening.done()
+    await holder.execute("SELECT pg_advisory_unlock($1)", postgres.MIGRATION_LOCK)
+    await holder.close()
+    await asyncio.wait_for(opening, 30)
+    assert await store.schema_version() == len(MIGRATIONS)
+    await store.close()
 
 
 async def test_a_storage_gives_the_fleet_its_url_and_pool(

@@ -10,13 +10,16 @@ import sqlite3
 from pathlib import Path
 
 from bot.models import Game, Messages, Player, SeatChange, Status
+from bot.presentation.composer import TextComposer
+from bot.presentation.pictures import PictureMaker
+from bot.service import GameService
 from bot.storage import MIGRATIONS, Storage
 from bot.storage.fleet import PLAYER_OPEN_GAMES, open_games_of_player
 from bot.storage.games import HANDS_OF_PLAYER
 from bot.storage.results import MATCHES_OF_PLAYER
 from engine import HandEnded, HandEndReason, MatchEnded
 
-ANN, BOB, CID, DEE, EVE = 1, 2, 3, 4, 12  # 12: Ann's id is in it as text, never her seat
+ANN, BOB, CID, DEE, EVE, FAY = 1, 2, 3, 4, 12, 13  # 12: holds Ann's id as text, not her seat
 ROBOT = Player(-7, "Robot", "hard")
 
 
@@ -52,7 +55,7 @@ async def test_a_persons_open_tables_are_those_they_sit_at_now(database: Path | 
         elsewhere.players[1] = ROBOT
         await storage.save_seats(elsewhere, [], 5.0)
         assert await open_games_of_player(storage, EVE) == [second.game_id]
-        assert await open_games_of_player(storage, ROBOT.user_id) == [elsewhere.game_id]
+        assert await open_games_of_player(storage, ROBOT.user_id) == []  # nobody asks
         await storage.save_status(second, Status.CANCELLED, [], 6.0)
         assert await open_games_of_player(storage, ANN) == [first.game_id]
     finally:
@@ -95,27 +98,36 @@ def hand_won(number: int) -> HandEnded:
 
 
 async def test_version_11_finds_who_sat_at_the_games_before_it(database: Path | str) -> None:
-    """Exactly the rows a version-10 bot wrote: an open table, a lobby Bob left, and a
-    finished match Eve left to a computer; after the migration each person's games are
-    found as a bot of today finds them."""
+    """Exactly the rows a version-10 bot wrote, each source of seats naming someone no other
+    source does: an open table (Ann, Bob), a lobby Bob left (Dee), a finished match whose
+    seat Eve left to a computer in its second hand (Cid and the computer at the end), and a
+    hand of an old match whose replaced player (Fay) nothing else names. After the
+    migration each person's games are found as a bot of today finds them."""
     storage = Storage(database)
     await storage.open(schema_version=10)
     async with storage.transaction() as tx:
         for game_id, chat, status, players, changes in (
             (1, -100, "playing", '[[1,"p1"],[2,"p2"]]', "[]"),
-            (2, -200, "lobby", '[[4,"p4"]]', "[]"),  # Bob left this lobby: not his
-            (3, -300, "finished", '[[1,"p1"],[-7,"Robot","hard"]]', '[[1,0,3,[12,"p12"]]]'),
+            (2, -200, "lobby", '[[4,"p4"]]', "[]"),
+            (3, -300, "finished", '[[3,"p3"],[-7,"Robot","hard"]]', '[[1,1,3,[12,"p12"]]]'),
+            (4, -400, "finished", '[[3,"p3"],[-7,"Robot","hard"]]', "[]"),
         ):
             await tx.execute(
                 "INSERT INTO games (game_id, chat_id, status, variant, options, creator_id,"
                 " players, seat_changes, created_at, updated_at)"
                 " VALUES (?, ?, ?, 'gaple', '{}', 1, ?, ?, 0, 0)",
                 (game_id, chat, status, players, changes))
+        for game_id, hand, players in ((3, 0, '[[3,"p3"],[12,"p12"]]'),
+                                       (4, 0, '[[3,"p3"],[13,"p13"]]')):
+            await tx.execute(
+                "INSERT INTO hand_results (game_id, hand_number, chat_id, variant, players,"
+                " winner_side, totals, points, finished_at)"
+                " VALUES (?, ?, -1, 'gaple', ?, 0, '[0,0]', '[0,0]', 0)", (game_id, hand, players))
         await tx.execute(
             "INSERT INTO match_results (game_id, chat_id, variant, players, sides,"
             " winner_side, scores, finished_at, leavers)"
-            " VALUES (3, -300, 'gaple', '[[1,\"p1\"],[-7,\"Robot\",\"hard\"]]', '[[0],[1]]', 0,"
-            " '[100,0]', 9, '[[12,\"p12\",1]]')")
+            " VALUES (3, -300, 'gaple', '[[3,\"p3\"],[-7,\"Robot\",\"hard\"]]', '[[0],[1]]',"
+            " 0, '[100,0]', 9, '[[14,\"p14\",1]]')")  # (14: a leaver only the result names)
     await storage.close()
     await storage.open()
     try:
@@ -123,9 +135,48 @@ async def test_version_11_finds_who_sat_at_the_games_before_it(database: Path | 
         assert await open_games_of_player(storage, ANN) == [1]
         assert await open_games_of_player(storage, BOB) == [1]
         assert await open_games_of_player(storage, DEE) == [2]
-        assert [r.name for r in await storage.matches_played_by(EVE)] == ["p12"]
-        assert [r.name for r in await storage.matches_played_by(ANN)] == ["p1"]
+        assert await storage.recent_games_of(EVE, 5) == [3]  # (her seat_changes' row)
+        assert await storage.recent_games_of(FAY, 5) == [4]  # (the hand's row alone)
+        assert await storage.recent_games_of(CID, 5) == [4, 3]
+        assert [r.name for r in await storage.matches_played_by(14)] == ["p14"]
+        assert [r.name for r in await storage.matches_played_by(CID)] == ["p3"]
         assert await storage.matches_played_by(BOB) == []
+        async with storage.transaction() as tx:
+            rows = await tx.fetch_all("SELECT user_id, game_id FROM seats ORDER BY 1, 2")
+        assert [tuple(row) for row in rows] == [(1, 1), (2, 1), (3, 3), (3, 4), (4, 2), (12, 3),
+                                                (13, 4), (14, 3)]  # no computer
+    finally:
+        await storage.close()
+
+
+async def test_games_written_without_seats_are_found_once_loaded_or_finished(
+        database: Path | str) -> None:
+    """In a fleet's rolling upgrade, processes of the older version go on writing games
+    without seats beside the new ones for a while: a game is written once a process of
+    today loads it (at its start, or taking its shard over), and a result's people with
+    it."""
+    storage = Storage(database)
+    await storage.open()
+    try:
+        async with storage.transaction() as tx:  # as a version-10 process writes them
+            for game_id, players in ((1, '[[1,"p1"],[2,"p2"]]'), (2, '[[3,"p3"],[4,"p4"]]')):
+                await tx.execute(
+                    "INSERT INTO games (game_id, chat_id, status, variant, options, creator_id,"
+                    " players, created_at, updated_at)"
+                    " VALUES (?, ?, 'playing', 'gaple', '{}', 1, ?, 0, 0)",
+                    (game_id, -100 * game_id, players))
+        assert await open_games_of_player(storage, ANN) == []
+        service = GameService(storage, TextComposer(PictureMaker("classic")), lambda: bytes(32))
+        await service.load_open_games()
+        assert await open_games_of_player(storage, ANN) == [1]
+        assert await open_games_of_player(storage, DEE) == [2]
+        async with storage.transaction() as tx:
+            await tx.execute("DELETE FROM seats")
+        game = service.open_game_in(-200)
+        assert game is not None
+        await storage.record_results(game, [hand_won(0), MatchEnded(0, (100, 0))], 1.0)
+        assert [r.name for r in await storage.matches_played_by(CID)] == ["p3"]
+        assert await storage.recent_games_of(DEE, 5) == [2]
     finally:
         await storage.close()
 
@@ -143,3 +194,5 @@ async def test_a_persons_games_are_looked_up_by_the_index(tmp_path: Path) -> Non
             assert any(step.startswith("SEARCH s USING") and "(user_id=?)" in step
                        for step in plan), plan
             assert not any(step.startswith("SCAN") for step in plan), plan
+            if sql is HANDS_OF_PLAYER:  # a page of a person's hands: read in order, not
+                assert not any("TEMP B-TREE" in step for step in plan), plan  # all sorted
