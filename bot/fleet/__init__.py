@@ -65,28 +65,31 @@ What lived in one process, and how each works in the fleet:
   kept by the one worker owning that chat's shard. Exception: a person seated at tables of
   groups in shards of different workers hears from each owner (their hands), and a reply to
   a private command that names no game comes from the owner of their newest table's group
-  (or of their own shard). So before a counted call to a private chat (again each time a
-  call that waited may go) a worker asks how many workers may be sending there (itself and
-  the owner of each other shard among that person's open tables' groups, read from
-  ``games`` once per window period and person) and keeps 3 // that many of the chat's
-  window: together at most 3 in 3 s. A worker that counts more senders than it knew (or
-  more than one for a chat it knew nothing of) sends no hand there for two periods (6 s):
-  another worker's count may be a period old, and what it sent with its larger part holds a
-  period more (so a person's first hand from a second worker comes up to 6 s late); a reply
-  to a private command (a /start's greeting) goes at once with the smaller part, as the
-  others count only the workers seating the person, which a wait would not change;
-  a part that grows (a table elsewhere ended) counts the slots gained as used. A game's
-  first hand to a person another worker also sends to waits the same two periods though the
-  count did not change (a worker counts itself whether it seats the person or not: one whose
-  table of theirs ended, while another's went on, counts two senders before and after they
-  sit at its next table, while the other, alone meanwhile, may keep the whole window for up
-  to a period). Beyond three
-  senders (a person at four tables in four workers' shards at once) each keeps one call in
-  3 s x senders / 3: together 3 per 3 s over time, but one window may get a call from each
-  (they cannot see each other's sends; only a schedule the workers share would keep every
-  window). A worker giving a shard back asks again at once for the people of its games it
-  keeps a table of (their part shrinks before the lock goes, not up to a period later, and
-  without the wait: the sender added is the next owner, which counts the window full).
+  (or of their own shard). So before a counted call to a private chat (and again each time
+  a waiting call wakes) a worker asks how many workers may be sending there (itself and the
+  owner of each other shard among that person's open tables' groups, a shard it is taking
+  counted its own, read from ``games`` once per window period and person, and kept a period
+  while the database cannot say) and keeps 3 // that many of the chat's window: together
+  at most 3 in 3 s. When that part shrinks for a hand (a call of a game's sync), the worker
+  makes no counted call there for two periods (6 s), a reply included: another worker's count
+  may be a period old, and what it sent with its larger part holds a period more (so a
+  person's first hand from a second worker comes up to 6 s late). A reply to a private
+  command or a /notify notice that shrinks it does not wait: the others count only the
+  workers seating the person, which a wait would not change. A game's first hand here
+  waits the same while another worker sends there, though the part did not shrink (a
+  worker counts itself whether it seats the person or not: one whose table of theirs
+  ended, while another's went on, counts two senders before and after they sit at its next
+  table, while the other, alone meanwhile, may keep the whole window for up to a period);
+  a game taken over from another worker has had its first hand, and a game whose hands
+  went there in the last 15 minutes is no new one. A part that grows (a table elsewhere
+  ended) counts the slots gained as used. Beyond three senders (a person at four tables in
+  four workers' shards at once) each keeps one call in 3 s x senders / 3: together 3 per
+  3 s over time, but one window may get a call from each (they cannot see each other's
+  sends; only a schedule the workers share would keep every window). A worker giving a
+  shard back asks again at once for the people of its games it keeps a table of (their part
+  shrinks before the lock goes, not up to a period later; not being a hand's, without the
+  wait: no other worker's count changes with the owner, and the next owner counts the
+  window full).
   A worker's window for a private chat of another's shard also starts with one send
   counted (the greeting to a /start just before a game, the usual case).
   A worker taking a shard counts each of its games' chats' short window as full (the last

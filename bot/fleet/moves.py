@@ -91,10 +91,12 @@ class GameMoves:
         """What the last owner sent lately to the chats a game's syncs send to (its group,
         its people, and those whose seat a computer took: told so) is not in this worker's
         windows: they are counted full (:meth:`FloodLimiter.taken_over
-        <bot.publishing.ratelimit.FloodLimiter.taken_over>`)."""
+        <bot.publishing.ratelimit.FloodLimiter.taken_over>`); and its hands have had their
+        first one (:meth:`~bot.publishing.fleetshares.FleetShares.hands_sent`)."""
         people = {p.user_id for p in game.players if not p.is_computer}
         for chat in {game.chat_id} | people | {c.left.user_id for c in game.seat_changes}:
             self.rt.limiter.taken_over(chat)
+        self.rt.limiter.hands_sent(people, game.game_id)  # (by the last owner: no first one)
 
     def _on_change(self, game: Game) -> None:
         """A committed change: told the bot (its publisher, its timers), unless the game's

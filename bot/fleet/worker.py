@@ -130,6 +130,8 @@ class FleetWorker(GameMoves):
         self.holding |= shards
         try:
             games = await rt.service.load_open_games(shards=shards, shard_count=count)
+            for person in {p.user_id for g in games for p in g.players}:
+                self._senders_of.pop(person, None)  # (counted with these shards another's)
             await self._run_games(games, set(await rt.service.outbox_games(shards, count)))
         except BaseException:
             self.holding -= shards
@@ -230,17 +232,10 @@ class FleetWorker(GameMoves):
         on: a person seated at a table this one keeps has one more sender, so this worker's
         part of their private chat shrinks now, before the lock goes, and not when the count
         it knew (up to a period old) is asked again: the next owner counts the window full
-        as it takes the shard, then keeps its own part.
-
-        The smaller part applies at once, without the two periods a worker learning of a new
-        sender waits (:meth:`share_private
-        <bot.publishing.fleetshares.FleetShares.share_private>`), so it is not compared with
-        the count known before: that wait is for the other workers' counts, a period old, and
-        their sends made with a larger part. Here the sender added is the next owner, which
-        sends nothing before the lock goes, after this, then counts the window full and keeps
-        the part its own count gives it (waiting if that is a sender more than it knew); no
-        other worker's count changes (the shard is another's before and after); this one's
-        own sends are in its own window."""
+        as it takes the shard, then keeps its own part. (Made outside any game's sync, the
+        smaller part applies without the two periods' wait of a hand's: that wait is for other
+        workers' counts a period old, and here no other worker's count changes, the shard
+        being another's before and after; the next owner counts the window full.)"""
         self._giving |= shards
         given = {g.game_id for g in games}
         kept = {p.user_id for g in self.rt.service.open_games() if g.game_id not in given
@@ -253,27 +248,30 @@ class FleetWorker(GameMoves):
         counts = await asyncio.gather(*(self._senders(person) for person in people))
         for person, senders in zip(people, counts, strict=True):
             # (at least this one and the next owner, even when the database cannot say)
-            self.rt.limiter.share_private(person, max(2, senders), giving=True)
+            self.rt.limiter.share_private(person, max(2, senders))
 
     async def _senders(self, chat: int) -> int:
         """How many workers may send to this person's private chat now: this one, and the
         owner of each other shard among their open tables' groups (counted apart: two may be
-        one worker; a shard being given back is another's). Asked again once a private
-        window's period has passed."""
+        one worker; a shard being given back is another's, one being taken this one's).
+        Asked again once a private window's period has passed; while the database cannot
+        say, the last count (or this worker alone) is kept for a period too, not asked again
+        by every waiting call."""
         now = time.monotonic()
         known = self._senders_of.get(chat)
         if known is not None and known[1] > now:
             return known[0]
         try:
             chats = await sql.chats_of_player(self.pool, chat)
-        except DB_ERRORS:  # (the keeper says so): the last count, or this worker alone
-            return known[0] if known is not None else 1
-        foreign = {shard_of(c, self.settings.shards) for c in chats} \
-            - (self.keeper.owned - self._giving)
+        except DB_ERRORS:  # (the keeper says so)
+            count = known[0] if known is not None else 1
+        else:
+            count = 1 + len({shard_of(c, self.settings.shards) for c in chats}
+                            - (self.holding - self._giving))
         if len(self._senders_of) > 4096:
             self._senders_of = {k: v for k, v in self._senders_of.items() if v[1] > now}
-        self._senders_of[chat] = (1 + len(foreign), now + self.rt.limiter.limits.private[1])
-        return 1 + len(foreign)
+        self._senders_of[chat] = (count, now + self.rt.limiter.limits.private[1])
+        return count
 
     def _foreign(self, chat: int | str) -> bool:
         """A private chat whose own shard (its person's commands) another worker owns."""

@@ -4,8 +4,9 @@ workers send, apart from what a single bot's limiter does.
 In a fleet (:mod:`bot.fleet`) each worker sends for the chats of the shards it owns, so a
 group's windows are kept by one worker; a person seated at tables of several workers' shards
 hears from each, which keeps its part of their private chat's window (``senders``,
-:meth:`FleetShares.share_private`): a worker whose part shrinks (one sender more) sends
-nothing counted there for two periods, until every worker's part is current; beyond as
+:meth:`FleetShares.share_private`): a worker whose part shrinks for a hand (one sender
+more), or which sends a game's first hand there, sends nothing counted there for two
+periods, until every worker's part is current; beyond as
 many senders as the window has slots, each part is one call in a longer period (together the
 limit per period, though one window may get a call from each). The overall window is
 shared, each worker taking its part (:meth:`FleetShares.share_overall`). The
@@ -42,30 +43,36 @@ RAISE_MARGIN = 1.1
 #: as short as a worker's recent handovers over a long run.
 REFUSED_GAME_SECONDS = 60.0
 
-#: How many of a private chat's last games a worker keeps to tell a game's first hand there
-#: (:meth:`FleetShares._first_hand`).
-HAND_GAMES_KEPT = 8
+#: A game whose hands went to a private chat no longer than this ago is known there: its
+#: next hand is no first one (:meth:`FleetShares._first_hand`); longer than any pause between
+#: two hands of a game being played, and it keeps the memory to the games of the last minutes.
+HAND_GAME_SECONDS = 900.0
 
 _FOR_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("call_for_game",
                                                                       default=None)
+#: Whether the calls are a game's syncs' (its table and hands), not its /notify notices'.
+_SYNCING: contextvars.ContextVar[bool] = contextvars.ContextVar("syncing", default=False)
 
 
 @contextmanager
 def for_game(game_id: int) -> Iterator[None]:
-    """Inside, and in the tasks started inside, the calls are made for ``game_id``: refused
-    once a fleet worker let the game go (:meth:`FleetShares.refuse`), whatever chat they go
-    to. A game's syncs run inside it (:meth:`Publisher._run
+    """Inside, and in the tasks started inside, the calls are a sync's of ``game_id``:
+    refused once a fleet worker let the game go (:meth:`FleetShares.refuse`), whatever chat
+    they go to, and its private calls are its hands (:meth:`FleetShares.share_private`). A
+    game's syncs run inside it (:meth:`Publisher._run
     <bot.publishing.publisher.Publisher._run>`)."""
-    token = _FOR_GAME.set(game_id)
+    token, syncing = _FOR_GAME.set(game_id), _SYNCING.set(True)
     try:
         yield
     finally:
+        _SYNCING.reset(syncing)
         _FOR_GAME.reset(token)
 
 
 def context_for_game(game_id: int) -> contextvars.Context:
     """A context of its own (none of the caller's marks) whose calls are made for
-    ``game_id``, as inside :func:`for_game`: for a task that must not inherit its starter's."""
+    ``game_id``, refused as inside :func:`for_game`, but no hands (a lobby's /notify
+    notices): for a task that must not inherit its starter's."""
     context = contextvars.Context()
     context.run(_FOR_GAME.set, game_id)
     return context
@@ -80,7 +87,7 @@ class FleetShares:
     _overall: Window
     _refused: set[int | str]
     _refused_games: dict[int, tuple[int | str, float]]  # a game let go: its chat then, when
-    _hands_for: dict[int, dict[int, None]]  # a private chat: its last games' hands, in order
+    _hands_for: dict[int, dict[int, float]]  # a private chat: its games' last hands, when
     _raising: asyncio.TimerHandle | None
     _raising_to: int
 
@@ -90,7 +97,7 @@ class FleetShares:
         def _notify(self) -> None: ...
 
     # --- a private chat several workers send to ------------------------------------------
-    def share_private(self, chat: int, senders: int, *, giving: bool = False) -> None:
+    def share_private(self, chat: int, senders: int) -> None:
         """This worker's part of a private chat's window when ``senders`` workers may send
         there, none knowing the others' sends: up to as many senders as the window has slots,
         ``limit // senders`` slots each (together at most the limit in any window); beyond
@@ -98,21 +105,20 @@ class FleetShares:
         period over time; one window may still get one call from each, as they cannot see
         each other's).
 
-        A part that shrinks for a game's call (:func:`for_game`: a hand; more senders than
-        this worker knew, or more than one where it knew nothing of the chat) makes no
-        counted call there for two periods: another worker seating the person may still
-        count fewer senders (each asks once a period), and what it sent with its larger part
-        holds a period more; after that every part is current, and together they keep the
-        limit. Not for a reply to a private command (a /start's greeting): the others count
-        only the workers seating the person, so its wait would keep nothing, and the person
-        who just opened the chat would wait 6 s. Not when ``giving``
-        (:meth:`FleetWorker._reshare <bot.fleet.worker.FleetWorker._reshare>`: the sender
-        added is the one that waits).
-        The same wait before the first hand of a game while another worker sends there, though
-        the count did not change: this worker counts itself whether it seats the person or
-        not, so a person whose table here ended while another's went on, and who sits at
-        this worker's next table, is two senders before and after, while the other, alone
-        meanwhile, may keep the whole window for up to a period.
+        A part that shrinks for a hand (a call of a game's sync, :func:`for_game`) closes the
+        window two periods (no counted call goes there meanwhile, whatever it is for):
+        another worker seating the person may still count fewer senders (each asks once a
+        period) and send with its larger part, and what it sent holds a period more; after
+        that every part is current, and together they keep the limit. Not for a reply to a
+        private command or a /notify notice: the others count only the workers seating the
+        person, so a wait there would keep nothing (and a person who just opened the chat
+        would wait 6 s for its greeting). The same wait before a game's first hand here
+        while another worker sends there, though this part did not shrink: this worker
+        counts itself whether it seats the person or not, so a person whose table here ended
+        while another's went on, and who sits at this worker's next table, is two senders
+        before and after, while the other, alone meanwhile, may keep the whole window for up
+        to a period. A game taken over from another worker has had its first hand
+        (:meth:`hands_sent`).
         A part that grows (a table elsewhere ended, or this worker took its shard over) gains
         slots that were the other workers': more slots are counted as used
         (:meth:`_used_elsewhere`), a shorter period the whole window."""
@@ -121,9 +127,9 @@ class FleetShares:
         senders = max(1, senders)
         count, span = max(1, whole // senders), period * max(1.0, senders / whole)
         now = self.clock()
-        game = _FOR_GAME.get()
-        if not giving and game is not None:
-            first = self._first_hand(chat, game)
+        game = _FOR_GAME.get() if _SYNCING.get() else None
+        if game is not None:
+            first = self._first_hand(chat, game, now)
             if count < window.count or span > window.period or (first and senders > 1):
                 window.close_until(now + 2 * period)
         if span < window.period:
@@ -133,17 +139,25 @@ class FleetShares:
             self._used_elsewhere(window, count - window.count)
             window.count, window.period = count, span
 
-    def _first_hand(self, chat: int, game: int) -> bool:
-        """Whether this is the first call for ``game`` to ``chat`` this worker makes: the
-        last :data:`HAND_GAMES_KEPT` games of each chat are kept while its window is (see
-        :meth:`forget_hands`), more than the tables a person sits at together."""
+    def _first_hand(self, chat: int, game: int, now: float) -> bool:
+        """Whether ``game``'s hands have not gone to ``chat`` from here for
+        :data:`HAND_GAME_SECONDS` (its first hand, as far as the other workers' counts
+        go); the games known there are those of the last minutes."""
         games = self._hands_for.setdefault(chat, {})
-        if game in games:
-            return False
-        games[game] = None
-        if len(games) > HAND_GAMES_KEPT:
-            del games[next(iter(games))]
-        return True
+        for old in [g for g, at in games.items() if now - at > HAND_GAME_SECONDS]:
+            del games[old]
+        first = game not in games
+        games[game] = now
+        return first
+
+    def hands_sent(self, chats: Iterable[int | str], game: int) -> None:
+        """``game``'s hands went to ``chats`` until now, from another worker whose shard this
+        one took over: none of its next hands there is a first one (no other worker's count
+        of senders changed with the owner)."""
+        now = self.clock()
+        for chat in chats:
+            if private_chat(chat):
+                self._hands_for.setdefault(chat, {})[game] = now
 
     def forget_hands(self, kept: Iterable[int | str]) -> None:
         """Forget the games sent to the chats not in ``kept`` (their windows were forgotten:

@@ -118,7 +118,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         self._closed = False
         self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
         self._refused_games: dict[int, tuple[int | str, float]] = {}  # and games' (chat, when)
-        self._hands_for: dict[int, dict[int, None]] = {}  # a private chat's last games
+        self._hands_for: dict[int, dict[int, float]] = {}  # a private chat's recent games
         self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon
         self._raising_to = 0
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight

@@ -1,16 +1,17 @@
 """A person's private chat as several workers' parts, on a fake clock: a worker whose part
 shrinks for a game's hands waits until every worker's part is current; more senders than
 slots share the limit's rate; a part that grows gains nothing another may have used; a reply
-made for no game goes at once."""
+or a notice goes at once; a game's first hand here waits, a game taken over has had it."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from itertools import pairwise
 
 import pytest
 
-from bot.publishing.fleetshares import context_for_game
+from bot.publishing.fleetshares import context_for_game, for_game
 from bot.publishing.floodwindows import Limits
 from bot.publishing.ratelimit import FloodLimiter
 from fakeapi.ratelimit import max_in_window
@@ -35,10 +36,49 @@ def sending(limiter: FloodLimiter, name: str, now: list[float], senders: object,
         while True:
             await limiter.process_request(call, (), {}, "sendPhoto", {"chat_id": PERSON}, None)
     limiter.senders = count
-    return asyncio.create_task(send_for_ever(), context=context_for_game(GAME))
+    return synced(send_for_ever(), GAME)
 
 
 GAME = 5  # the game whose hands the workers send (its table's, in each one's shard)
+
+
+def synced(calls: Coroutine[object, object, None], game: int) -> asyncio.Task[None]:
+    """``calls`` made as a sync of ``game`` makes them (its hands, in a private chat)."""
+    async def sync() -> None:
+        with for_game(game):
+            await calls
+    return asyncio.create_task(sync())
+
+
+class Person:
+    """This worker's calls to :data:`PERSON`, counting ``senders`` workers, on a fake clock."""
+
+    def __init__(self, senders: int) -> None:
+        self.now = [0.0]
+        self.log: list[tuple[str, float]] = []
+        self.limiter = FloodLimiter(Limits(), clock=lambda: self.now[0])
+
+        async def count(chat: int) -> int:
+            return senders
+
+        self.limiter.senders = count
+
+    async def _call(self, what: str) -> bool:
+        self.log.append((what, self.now[0]))
+        return True
+
+    async def send(self, what: str, endpoint: str = "sendPhoto") -> None:
+        await self.limiter.process_request(self._call, (what,), {}, endpoint,
+                                           {"chat_id": PERSON}, None)
+
+    def hand(self, game: int) -> asyncio.Task[None]:
+        return synced(self.send(f"hand {game}"), game)
+
+    async def until(self, to: float) -> None:
+        await advance(self.now, to, [self.limiter])
+
+    def sent(self, what: str) -> list[float]:
+        return [at for who, at in self.log if who == what]
 
 
 async def advance(now: list[float], to: float, limiters: list[FloodLimiter]) -> None:
@@ -132,26 +172,25 @@ async def test_a_count_that_falls_back_to_one_gives_the_whole_window_again() -> 
         == Limits().private
 
 
-async def test_a_reply_made_for_no_game_is_not_held_back_by_a_new_sender() -> None:
+async def test_a_reply_or_a_notice_is_not_held_back_by_a_new_sender() -> None:
     # The person opened their private chat (a /start from a lobby's link) and its worker
     # answers, while their table is in another's shard: that one counts only the workers
-    # seating the person, so a wait here would keep nothing; the greeting goes at once,
-    # with this worker's part.
-    now, log = [0.0], []
-    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
-
-    async def count(chat: int) -> int:
-        return 2
-
-    async def call() -> bool:
-        log.append(("a", now[0]))
-        return True
-
-    limiter.senders = count
-    await asyncio.wait_for(limiter.process_request(
-        call, (), {}, "sendMessage", {"chat_id": PERSON}, None), 1.0)
-    assert times(log) == [0.0]
-    assert limiter._windows(PERSON)[0].count == 1  # its part: one of three
+    # seating the person, so a wait here would keep nothing; the greeting goes at once, with
+    # this worker's part; a lobby's /notify notice likewise (made for its game, no hand of
+    # it: the game's first hand, when the person sits there, still waits).
+    person = Person(senders=2)
+    await asyncio.wait_for(person.send("greeting", "sendMessage"), 1.0)
+    assert person.limiter._windows(PERSON)[0].count == 1  # its part: one of three
+    person.now[0] = 4.0
+    notice = asyncio.create_task(person.send("notice", "sendMessage"),
+                                 context=context_for_game(GAME))
+    await person.until(4.5)
+    await asyncio.wait_for(notice, 1.0)  # (held back, it would wait for a clock that stands)
+    hand = person.hand(GAME)
+    await person.until(12.0)
+    await hand
+    assert person.sent("greeting") == [0.0] and person.sent("notice") == [4.0]
+    assert person.sent(f"hand {GAME}") == [pytest.approx(10.5)]  # its first hand: 4.5 + 6
 
 
 async def test_a_workers_next_table_of_a_person_seated_elsewhere_waits_though_the_count_did_not(
@@ -160,30 +199,51 @@ async def test_a_workers_next_table_of_a_person_seated_elsewhere_waits_though_th
     # senders (each counts itself), and the other, alone meanwhile, may keep the whole window
     # for up to a period. The person sits at this worker's next table: its first hand waits
     # two periods, though its count did not change; the next hands of that game do not.
-    now, log = [0.0], []
-    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
-
-    async def count(chat: int) -> int:
-        return 2
-
-    async def call() -> bool:
-        log.append(("a", now[0]))
-        return True
-
-    async def hand() -> None:
-        await limiter.process_request(call, (), {}, "sendPhoto", {"chat_id": PERSON}, None)
-
-    limiter.senders = count
-    first = asyncio.create_task(hand(), context=context_for_game(GAME))
-    await advance(now, 7.0, [limiter])
+    person = Person(senders=2)
+    first = person.hand(GAME)
+    await person.until(7.0)
     await first
-    assert times(log) == [6.0]  # the first game's first hand: it knew nothing of the chat
-    now[0] = 20.0
-    again = asyncio.create_task(hand(), context=context_for_game(GAME))
-    await advance(now, 21.0, [limiter])
-    await again
-    assert times(log)[-1] == 20.0  # the same game: at once
-    following = asyncio.create_task(hand(), context=context_for_game(GAME + 1))
-    await advance(now, 30.0, [limiter])
+    assert person.log == [(f"hand {GAME}", 6.0)]  # it knew nothing of the chat
+    person.now[0] = 20.0
+    again = person.hand(GAME)
+    await person.until(21.0)
+    await asyncio.wait_for(again, 1.0)
+    assert person.sent(f"hand {GAME}")[-1] == 20.0  # the same game: at once
+    following = person.hand(GAME + 1)
+    await person.until(30.0)
     await following
-    assert times(log)[-1] >= 21.0 + 6.0 - 0.05  # the next game's first hand: two periods
+    assert person.sent(f"hand {GAME + 1}") == [pytest.approx(27.0)]  # its first: two periods
+
+
+async def test_a_game_taken_over_has_had_its_first_hand() -> None:
+    # A worker takes a shard over from one that died: the games' hands went to the person
+    # from the last owner, and no other worker's count of senders changed with the owner.
+    person = Person(senders=2)
+    first = person.hand(GAME)
+    await person.until(7.0)
+    await first
+    person.now[0] = 20.0
+    person.limiter.hands_sent([PERSON, -100], GAME + 1)  # (a group's chat: no hands)
+    taken = person.hand(GAME + 1)
+    await person.until(21.0)
+    await asyncio.wait_for(taken, 1.0)
+    assert person.sent(f"hand {GAME + 1}") == [20.0]
+
+
+async def test_many_tables_of_one_person_keep_their_hands_going() -> None:
+    # A person at nine tables of this worker while another worker sends to them too: each
+    # table's hands go in turn at this worker's part, one call per period, none held back
+    # again and again as a first hand.
+    person = Person(senders=2)
+    tables = [synced(hands_for_ever(person, game), game) for game in range(1, 10)]
+    await person.until(66.0)
+    for table in tables:
+        table.cancel()
+    sent = sorted(at for _, at in person.log)
+    assert sent[0] == pytest.approx(6.0) and len(sent) == 21  # 6, 9, ... 66
+    assert all(later - earlier == pytest.approx(3.0) for earlier, later in pairwise(sent))
+
+
+async def hands_for_ever(person: Person, game: int) -> None:
+    while True:
+        await person.send(f"hand {game}")
