@@ -3,10 +3,25 @@ the newest game of a place with a finished hand."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
+
+import pytest
 
 from bot.models import Game, Messages, Player, SeatChange, Status, dumps
 from bot.storage import Storage
+
+
+@pytest.fixture
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    """The database on each engine, closed whatever the test did (a storage left open keeps
+    the run from ending)."""
+    store = Storage(database)
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 async def _game(storage: Storage, chat_id: int, seats: list[Player],
@@ -24,9 +39,7 @@ async def _hand(storage: Storage, game_id: int, number: int, chat_id: int,
         " '[]', 0)", (game_id, number, chat_id, dumps([p.to_json() for p in seats])))
 
 
-async def test_the_games_a_user_played_come_newest_first(database: Path | str) -> None:
-    storage = Storage(database)
-    await storage.open()
+async def test_the_games_a_user_played_come_newest_first(storage: Storage) -> None:
     ayu, budi, other = Player(12, "Ayu"), Player(7, "Budi"), Player(123, "[12, not Ayu")
     played = []
     for number in range(5):
@@ -42,16 +55,13 @@ async def test_the_games_a_user_played_come_newest_first(database: Path | str) -
     assert await storage.recent_games_of(7, 10) == sorted([*played, played[1] + 1])[::-1]
     assert await storage.recent_games_of(99, 10) == []
     assert await storage.recent_games_of(12, 0) == []
-    await storage.close()
 
 
 async def test_many_hands_of_a_game_left_early_do_not_hide_a_users_older_ones(
-        database: Path | str) -> None:
+        storage: Storage) -> None:
     """The lookup pages through the rows until it has enough games of the user: Ayu sat at
     a game she left before its first hand ended, whose 80 hands (more than a page) come
     before her older game's and are none of hers."""
-    storage = Storage(database)
-    await storage.open()
     ayu, rest = Player(5, "Ayu"), [Player(50 + n, f"p{n}") for n in range(3)]
     old = await _game(storage, -1, [ayu, rest[0]])
     await _hand(storage, old, 0, -1, [ayu, rest[0]])
@@ -65,13 +75,10 @@ async def test_many_hands_of_a_game_left_early_do_not_hide_a_users_older_ones(
         await _hand(storage, left.game_id, hand, -2, left.players)
     assert await storage.recent_games_of(5, 3) == [old]
     assert await storage.recent_games_of(52, 3) == [left.game_id]
-    await storage.close()
 
 
 async def test_the_last_played_game_of_a_place_skips_a_lobby_opened_since(
-        database: Path | str) -> None:
-    storage = Storage(database)
-    await storage.open()
+        storage: Storage) -> None:
     seats = [Player(1, "Ayu"), Player(2, "Budi")]
     first = await _game(storage, -100, seats)
     await _hand(storage, first, 0, -100, seats)
@@ -82,4 +89,3 @@ async def test_the_last_played_game_of_a_place_skips_a_lobby_opened_since(
     assert await storage.last_played_game_id(-100, 7) == in_topic
     assert await storage.last_played_game_id(-100, 8) is None
     assert await storage.last_played_game_id(-200, None) is None
-    await storage.close()
