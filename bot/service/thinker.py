@@ -138,12 +138,10 @@ class Thinker:
         try:
             if self._pool is None:
                 self.start()
-            if self._pool is None:  # none can be made here (start said why)
-                self.inline += 1
-                return await asyncio.to_thread(decide, question)
-            future: Future[int] = self._pool.submit(decide, question)
-            async with asyncio.timeout(PATIENCE):
-                return await asyncio.wrap_future(future)
+            if self._pool is not None:  # (None: none can be made here, start said why)
+                future: Future[int] = self._pool.submit(decide, question)
+                async with asyncio.timeout(PATIENCE):
+                    return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken or hung pool (or one that cannot start)

@@ -35,9 +35,9 @@ MIGRATION_LOCK = 0x646F6D696E6F  # "domino"
 #: Seconds between asking for the migration lock another process holds, and how many asks
 #: between two lines saying so.
 MIGRATION_POLL = 0.5
+MIGRATION_SAID_EVERY = 20
 #: Seconds a statement may take before the pool gives up on it.
 COMMAND_TIMEOUT = 60.0
-MIGRATION_SAID_EVERY = 20
 APPLICATION_NAME = "domino-bot"
 
 #: What asyncpg's pool logs, with a traceback, at each attempt to reconnect its minimum of
