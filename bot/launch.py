@@ -3,9 +3,10 @@ a signal, with what goes wrong said in one line an operator can act on (never a 
 never the token).
 
 - A token Telegram rejects (401): one line, exit 2.
-- Telegram unreachable at start (no network, DNS, 5xx, timeouts): one line per attempt and
-  tries again, backing off up to :data:`MAX_BACKOFF` seconds, until it answers or a signal
-  stops the bot (exit 0).
+- Telegram unreachable at start (no network, DNS, 5xx, timeouts), or PostgreSQL not up yet
+  (refused, no answer, starting): one line per attempt and tries again, backing off up to
+  :data:`MAX_BACKOFF` seconds, until it answers or a signal stops the bot (exit 0).
+  PostgreSQL refusing the bot (its password, a missing database): one line, exit 1.
 - The database unusable (folder not writable, file locked or damaged, disk full): one line
   naming the path and the cause, exit 1. The same for an HTTP port already taken (exit 2).
 - SIGINT (Ctrl-C) and SIGTERM: stopping starts at once (:func:`bot.app.begin_stop`) and the
@@ -18,6 +19,8 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Awaitable, Callable
+from functools import partial
 
 from telegram.error import InvalidToken, NetworkError, RetryAfter
 from telegram.ext import Application
@@ -25,6 +28,7 @@ from telegram.ext import Application
 from .app import begin_stop, running
 from .errors import ConfigError, StorageError
 from .handlers.runtime import KEY, Runtime
+from .storage import StorageUnavailableError
 from .waiting import wait_set
 
 log = logging.getLogger("bot")
@@ -70,8 +74,9 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
 
 async def _serve(application: Application, stopping: asyncio.Event) -> int:  # type: ignore[type-arg]
     try:
-        if not await _connect(application, stopping):
-            return 0  # stopped before Telegram could be reached
+        for reach in (_reach_telegram, _reach_database):
+            if not await _keep_trying(stopping, partial(reach, application)):
+                return 0  # stopped before it could be reached
         async with running(application, POLL_TIMEOUT):
             log.info("running: Ctrl-C or SIGTERM stops the bot")
             await stopping.wait()
@@ -88,26 +93,58 @@ async def _serve(application: Application, stopping: asyncio.Event) -> int:  # t
     return 0
 
 
-async def _connect(application: Application, stopping: asyncio.Event) -> bool:  # type: ignore[type-arg]
-    """Initialize the bot (its first call, getMe, checks the token), trying again while
-    Telegram cannot be reached; False when stopped first."""
-    where = runtime_of(application).config.api_base_url
+# What a failed attempt to reach a service says, and the least seconds to wait before the next.
+Failure = tuple[str, float]
+
+
+async def _keep_trying(stopping: asyncio.Event,
+                       attempt: Callable[[], Awaitable[Failure | None]]) -> bool:
+    """Run ``attempt`` until it succeeds (True) or a signal stops the bot first (False): one
+    line per failure, backing off up to :data:`MAX_BACKOFF` seconds. What cannot be cured by
+    waiting, ``attempt`` raises."""
     delay = FIRST_BACKOFF
-    attempt = 1
+    tries = 1
     while not stopping.is_set():
-        try:
-            await application.bot.initialize()
+        failed = await attempt()
+        if failed is None:
             return True
-        except InvalidToken:
-            raise
-        except (NetworkError, RetryAfter) as error:
-            wait = max(delay, float(getattr(error, "retry_after", 0) or 0))
-            log.warning("cannot reach Telegram at %s (%s): trying again in %.0f s (attempt %d)",
-                        where, error, wait, attempt)
+        what, least = failed
+        wait = max(delay, least)
+        log.warning("%s: trying again in %.0f s (attempt %d)", what, wait, tries)
         await wait_set(stopping, wait)
         delay = min(MAX_BACKOFF, delay * 2)
-        attempt += 1
+        tries += 1
     return False
+
+
+async def _reach_telegram(application: Application) -> Failure | None:  # type: ignore[type-arg]
+    """Initialize the bot (its first call, getMe, checks the token)."""
+    try:
+        await application.bot.initialize()
+    except InvalidToken:
+        raise
+    except (NetworkError, RetryAfter) as error:
+        where = runtime_of(application).config.api_base_url
+        return (f"cannot reach Telegram at {where} ({error})",
+                float(getattr(error, "retry_after", 0) or 0))
+    return None
+
+
+async def _reach_database(application: Application) -> Failure | None:  # type: ignore[type-arg]
+    """On PostgreSQL, one connection made and closed: a server that is not up yet (its
+    container starting beside the bot's, a restart) is waited for, not a reason to exit;
+    one that refuses the bot (a password, a missing database) raises :class:`StorageError`."""
+    engine = runtime_of(application).storage.engine
+    if engine.dialect != "postgresql":
+        return None
+    from .storage.postgres import PostgresEngine
+
+    assert isinstance(engine, PostgresEngine)
+    try:
+        await engine.probe()
+    except StorageUnavailableError as error:
+        return str(error), 0.0
+    return None
 
 
 def runtime_of(application: Application) -> Runtime:  # type: ignore[type-arg]

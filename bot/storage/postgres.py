@@ -16,7 +16,7 @@ import re
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -38,6 +38,8 @@ MIGRATION_POLL = 0.5
 MIGRATION_SAID_EVERY = 20
 #: Seconds a statement may take before the pool gives up on it.
 COMMAND_TIMEOUT = 60.0
+#: Seconds a start-up probe waits for a server that does not answer (asyncpg's own: 60).
+PROBE_TIMEOUT = 10.0
 APPLICATION_NAME = "domino-bot"
 
 #: What asyncpg's pool logs, with a traceback, at each attempt to reconnect its minimum of
@@ -183,14 +185,25 @@ class PostgresEngine(Engine):
         return await self._connecting(lambda: asyncpg.connect(
             self.url, server_settings={"application_name": self.application_name}))
 
+    async def probe(self) -> None:
+        """Connect once and hang up: a server not there yet (refused, no answer, unknown
+        host, starting up, full) raises :class:`StorageUnavailableError`, one that will not
+        have us (a password, a missing database) :class:`StorageError`."""
+        connection = await self._connecting(
+            lambda: asyncpg.connect(self.url, timeout=PROBE_TIMEOUT))
+        with suppress(*_LOST):
+            await connection.close(timeout=PROBE_TIMEOUT)
+
     async def _connecting(self, connect: Callable[[], Awaitable[Any]]) -> Any:
-        """What ``connect`` makes; refused, one line for the operator."""
+        """What ``connect`` makes; refused, one line for the operator (a server that cannot
+        be reached yet as :class:`StorageUnavailableError`: worth waiting for)."""
         if unencoded_password(self.url):
             raise StorageError(f"cannot connect to PostgreSQL: the URL's {UNENCODED_PASSWORD}")
         try:
             return await connect()
         except Exception as error:  # asyncpg raises many kinds: each gets its one line
-            raise StorageError(
+            kind = StorageUnavailableError if lost(error) else StorageError
+            raise kind(
                 f"cannot connect to PostgreSQL at {self.name}: {self.cause(error)}") from None
 
     def cause(self, error: BaseException) -> str:
