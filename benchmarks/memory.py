@@ -183,9 +183,9 @@ async def play_match(server: FakeTelegramServer, table: Table, chat: FakeChat,
         await table.play_one(timeout=60, done=lambda: _end(server, chat, after) is not None)
         end = _end(server, chat, after)
     await server.wait_for(lambda: any(
-        m.message_id > after and "The game is over." in (m.caption or "")
+        m.message_id > after and (m.caption or "").endswith("\nThe match is over.")
         for m in server.bot_messages(chat)),
-        timeout=60, message="the table never said the game is over")
+        timeout=60, message="the table never said the match is over")
     return end
 
 
