@@ -52,6 +52,7 @@ class FakeTelegramServer:
         rate_limits: RateLimits | None = None,
         port: int = 0,
         webhook_timing: WebhookTiming | None = None,
+        host: str = "127.0.0.1",
     ) -> None:
         self.token = token
         self.schema = load_schema()
@@ -73,6 +74,7 @@ class FakeTelegramServer:
         self._last_activity = time.monotonic()
         self._changed = asyncio.Event()
         self._port = port
+        self._host = host  # "0.0.0.0" for bots in containers (testservers.composed)
         self._runner: web.AppRunner | None = None
         #: setWebhook's registration and every delivery attempt (``webhook.attempts``)
         self.webhook = Webhook(
@@ -97,7 +99,7 @@ class FakeTelegramServer:
             app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0
         )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", self._port)
+        site = web.TCPSite(self._runner, self._host, self._port)
         await site.start()
         server = site._server  # aiohttp keeps the bound socket here; port 0 needs it
         assert server is not None

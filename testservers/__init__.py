@@ -4,7 +4,8 @@ May import the standard library, the bot's own dependencies (asyncpg, aiohttp) a
 never benchmarks (which import this package), the tests or telegram (tests/test_imports.py
 checks). ``fleet`` (the fleet's processes) and ``tables`` (people playing through the fake
 Bot API server), shared by the fleet tests and benchmarks.fleet, import aiohttp and fakeapi;
-they are not imported here, so that the PostgreSQL server alone needs neither. ``stopping``
+they are not imported here, so that the PostgreSQL server alone needs neither; nor is
+``composed`` (the fleet's compose file run under a container engine, by hand). ``stopping``
 (ending a run's tasks for sure) and ``processes`` (a process's CPU time) are shared with the
 benchmarks.
 """
