@@ -195,32 +195,34 @@ def hand_caption(
     # A waiting message names nothing that others' moves change, so it never goes stale.
     current = view.my_turn or over or choosing is not None
     lines += _acted_for(t, game, view)  # before the moves made since: it came first
-    if current:
-        moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
-                            draws=view.drawn_this_hand)
-        if moves:
-            lines.append(t("Since your last turn:"))
-            lines += ["• " + line for line in moves]
-    lines += _away_line(t, game, view)
+    moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
+                        draws=view.drawn_this_hand) if current else []
+    if moves:
+        lines.append(t("Since your last turn:"))
+    tail = _away_line(t, game, view)
     if current and table.result is not None:  # the hand's end, as the group's result tells it
-        lines += hand_result_lines(t, game, table.result, table)
+        tail += hand_result_lines(t, game, table.result, table)
     elif current:
         line = line_text(t, table.layout)
-        lines += [*([line] if line else []), *_layout_lines(t, table)]
-        lines.append(t("Tiles in hand: {counts}.", counts=" · ".join(
+        tail += [*([line] if line else []), *_layout_lines(t, table)]
+        tail.append(t("Tiles in hand: {counts}.", counts=" · ".join(
             f"{named(names[p.seat])} {p.tile_count}" for p in table.players)))
-        lines.append(scores_line(t, table, names))
-    lines += _turn_notes(t, game, view, current and choosing is None)
+        tail.append(scores_line(t, table, names))
+    tail += _turn_notes(t, game, view, current and choosing is None)
     side = next(s for s in table.sides if view.seat in s)
     if len(side) > 1:
-        lines.append(t("Your partner: {name}.", name=" & ".join(
+        tail.append(t("Your partner: {name}.", name=" & ".join(
             named(names[s]) for s in side if s != view.seat)))
     if view.dead:
-        lines.append(t("Your dead tiles: {tiles}.", tiles=", ".join(map(str, view.dead))))
-    lines += _prompt(t, game, view, over, choosing)
+        tail.append(t("Your dead tiles: {tiles}.", tiles=", ".join(map(str, view.dead))))
+    tail += _prompt(t, game, view, over, choosing)
     if table_link:
-        lines.append(table_link)
-    return fit_caption("\n".join(lines))
+        tail.append(table_link)
+    # A caption over Telegram's limit loses its oldest moves, an ellipsis in their place, as the
+    # table's does: fit_caption alone drops lines from the middle, often a move of the list,
+    # which then left out a move the line and the counts below it showed (tester).
+    bullets = ["• " + line for line in moves]
+    return fit_caption("\n".join([*lines, *latest_moves(lines, bullets, tail), *tail]))
 
 
 def _turn_notes(t: Translator, game: Game, view: PlayerView, choosing_now: bool) -> list[str]:
