@@ -184,9 +184,10 @@ def line_text(t: Translator, layout: LayoutView) -> str:
 
 def hand_caption(
     t: Translator, game: Game, view: PlayerView, choosing: Tile | None = None,
-    table_link: str = "",
+    table_link: str = "", closing: str = "",
 ) -> str:
-    """The private hand message: enough to play a whole match from the private chat."""
+    """The private hand message: enough to play a whole match from the private chat;
+    ``closing``, its last line (how the game ended)."""
     table = view.table
     names = game.names
     lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.game_name)),
@@ -218,6 +219,8 @@ def hand_caption(
     tail += _prompt(t, game, view, over, choosing)
     if table_link:
         tail.append(table_link)
+    if closing:
+        tail.append(closing)
     # A caption over Telegram's limit loses its oldest moves, an ellipsis in their place, as the
     # table's does: fit_caption alone drops lines from the middle, often a move of the list,
     # which then left out a move the line and the counts below it showed (tester).

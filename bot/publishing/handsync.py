@@ -98,9 +98,9 @@ class HandSync:
         view = player_view(match, seat)
         hand_number = match.hand.number
         t = translator(language or game.language)
-        caption = captions.hand_caption(t, game, view, table_link=self._table_link(t, game))
-        if not game.status.open:
-            caption = wording.fit_caption(caption + "\n" + resulttexts.game_end_line(t, game))
+        closing = "" if game.status.open else resulttexts.game_end_line(t, game)
+        caption = captions.hand_caption(t, game, view, table_link=self._table_link(t, game),
+                                        closing=closing)
         if game.status is Status.PLAYING and view.my_turn:
             key = f"{hand_number}:A:{game.move_no}"
         else:  # a waiting message changes only when what it says changes
