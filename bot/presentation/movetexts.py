@@ -47,10 +47,11 @@ REASONS: dict[ScoreReason, str] = {
 
 
 def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = False,
-                  taker: str = "") -> str:
+                  taker: str = "", last: bool = False) -> str:
     """One move as the group reads it, with what it scored; ``name`` is whoever made it and
-    ``taker`` whoever took the piece of a cut (both escaped here)."""
-    text = _describe_move(t, move, named(name), named(taker) if taker else "")
+    ``taker`` whoever took the piece of a cut (both escaped here); ``last``: the hand ended
+    with it."""
+    text = _describe_move(t, move, named(name), named(taker) if taker else "", last)
     scored = move_points(t, move)
     if scored:
         text += " " + scored
@@ -59,7 +60,7 @@ def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = 
     return text
 
 
-def _describe_move(t: Translator, move: PublicMove, name: str, taker: str) -> str:
+def _describe_move(t: Translator, move: PublicMove, name: str, taker: str, last: bool) -> str:
     """The move's own sentence (names already escaped)."""
     if move.kind is ActionKind.PLAY:
         assert move.tile is not None
@@ -75,7 +76,7 @@ def _describe_move(t: Translator, move: PublicMove, name: str, taker: str) -> st
     if move.kind is ActionKind.DRAW:
         return describe_draws(t, name, 1)
     if move.kind is ActionKind.CUT:
-        return describe_cut(t, move, name, taker)
+        return describe_cut(t, move, name, taker, last)
     return t("{name} put a tile face down (dead tile).", name=name)
 
 
@@ -125,20 +126,32 @@ def describe_draws(t: Translator, name: str, count: int) -> str:
                     "{name} drew {count} tiles from the stock.", count, name=name)
 
 
-def describe_cut(t: Translator, move: PublicMove, name: str, taker: str) -> str:
-    """Kolbasa's cut (names already escaped): which ribbon went to whom, and how many tiles."""
+def describe_cut(t: Translator, move: PublicMove, name: str, taker: str,
+                 last: bool = False) -> str:
+    """Kolbasa's cut (names already escaped): which ribbon went to whom, and how many tiles;
+    that the taker moves next, unless the cut was the cutter's last tile (``last``)."""
     assert move.tile is not None
+    count, tile = len(move.taken), str(move.tile)
+    if last and move.end is End.LEFT:
+        return t.plural("✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tile.",
+                        "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} "
+                        "tiles.", count, name=name, tile=tile, taker=taker)
+    if last:
+        return t.plural("✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} "
+                        "tile.",
+                        "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} "
+                        "tiles.", count, name=name, tile=tile, taker=taker)
     if move.end is End.LEFT:
         return t.plural(
             "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tile, and "
             "moves next.",
             "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tiles, and "
-            "moves next.", len(move.taken), name=name, tile=str(move.tile), taker=taker)
+            "moves next.", count, name=name, tile=tile, taker=taker)
     return t.plural(
         "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tile, and "
         "moves next.",
         "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tiles, and "
-        "moves next.", len(move.taken), name=name, tile=str(move.tile), taker=taker)
+        "moves next.", count, name=name, tile=tile, taker=taker)
 
 
 def describe_cut_to_taker(t: Translator, move: PublicMove, name: str) -> str:
@@ -257,7 +270,8 @@ def _one_move(t: Translator, game: Game, view: TableView, index: int, auto: set[
             return describe_cut_to_taker(t, move, named(mover(game, view, index)))
         taker = game.player_at(seat, view.hand_number, index).name
     return describe_move(t, move, mover(game, view, index),
-                         auto is not None and f"{view.hand_number}:{index}" in auto, taker)
+                         auto is not None and f"{view.hand_number}:{index}" in auto, taker,
+                         last=view.result is not None and index + 1 == len(view.history))
 
 
 def mover(game: Game, view: TableView, index: int) -> str:

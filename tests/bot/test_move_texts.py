@@ -4,8 +4,10 @@ ribbon explained, short cut buttons, French's honours on the picture, in every l
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from bot_kit import drawn_words, plain
@@ -28,6 +30,7 @@ from engine import (
     ScoreReason,
     Tile,
     player_view,
+    replay,
     table_view,
     variant,
 )
@@ -36,6 +39,7 @@ from renderers import render_table
 from renderers.labels import TableLabels
 
 T = translator("en")
+CONFORMANCE = Path(__file__).parents[1] / "engine" / "conformance"
 MUGGINS = ("5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
 
 
@@ -372,3 +376,18 @@ def test_the_table_picture_calls_the_stock_what_the_texts_call_it(language: str)
     for said in (t.plural("Stock: {count} tile.", "Stock: {count} tiles.", 5),
                  t("The stock is empty.")):
         assert word[:4] in said.lower(), (word, said)
+
+
+def test_a_cut_with_the_cutters_last_tile_does_not_say_the_taker_moves_next() -> None:
+    """The conformance scenario where Kolbasa's ribbons are cut three times, the last time
+    with the cutter's last tile: that ribbon still goes to the taker, but the hand is over."""
+    scenario = json.loads((CONFORMANCE / "kolbasa_out_by_cut.json").read_text("utf-8"))
+    match = replay(scenario, seeds=False).match
+    assert match is not None
+    view = table_view(match)
+    lines = movetexts.moves_lines(T, game_of(match), view, range(len(view.history)))
+    cuts = [line for line in lines if line.startswith("✂")]
+    assert len(cuts) == 3 and cuts[-1] == lines[-1]
+    assert all(cut.endswith(", and moves next.") for cut in cuts[:2])
+    assert cuts[-1] == (f"✂ {named('Bob')} cut with 0-1: {named('Ann')} takes the right "
+                        "ribbon, 5 tiles.")
