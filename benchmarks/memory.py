@@ -183,7 +183,7 @@ async def play_match(server: FakeTelegramServer, table: Table, chat: FakeChat,
         await table.play_one(timeout=60, done=lambda: _end(server, chat, after) is not None)
         end = _end(server, chat, after)
     await server.wait_for(lambda: any(
-        m.message_id > after and (m.caption or "").endswith("\nThe match is over.")
+        m.message_id > after and (m.caption or "").endswith("\nThis match is over.")
         for m in server.bot_messages(chat)),
         timeout=60, message="the table never said the match is over")
     return end

@@ -187,7 +187,7 @@ class GroupSync:
         view = table_view(match)
         closing = "" if game.status.open else (
             t("The game was stopped.") if game.status is Status.STOPPED
-            else t("The match is over."))  # as the match's result below says it
+            else t("This match is over."))  # (the match's result below says who won)
         caption = captions.table_caption(t, game, view, _seen(game, match.hand.number),
                                          closing)
         markup = keyboards.my_tiles(t, game) if game.status is Status.PLAYING else None

@@ -38,7 +38,7 @@ async def test_a_finished_game_leaves_memory_and_play_again_reads_it_back(group:
         assert finished is not None and finished.status is Status.FINISHED
         assert runtime.service.game(game_id) is None  # reading it did not bring it back
         # the table was brought up to date first: its caption closes as the result says
-        assert any(text.endswith("\nThe match is over.") for text in group.texts())
+        assert any(text.endswith("\nThis match is over.") for text in group.texts())
 
         end = again_message(group)
         assert end is not None
