@@ -19,7 +19,10 @@ ribbons fold at the area's edge, away from each other (the left one up, the righ
 rather than shrink below :data:`FLAT_RIBBONS`.
 
 Either way the largest tile size (from :data:`~renderers.snake.SIDES`) is used at which every
-tile and end mark lies inside the area and no two overlap.
+tile and end mark lies inside the area and no two overlap; on a cross, too, where an arm's
+turned part (which may come back beside the next arm: the right one, turned down and then left,
+towards the down arm) keeps :func:`clearance_for` of felt from every other arm, so two arms never
+read as one row nor a badge as another arm's.
 """
 
 from __future__ import annotations
@@ -57,6 +60,15 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
+class Owner:
+    """The arm a tile or mark belongs to, and whether it lies at or beyond the arm's first
+    corner (where it may come back beside another arm)."""
+
+    end: End
+    turned: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Figure:
     """The laid tiles of a layout of arms at one size, in an area of width x height."""
 
@@ -66,6 +78,9 @@ class Figure:
     marks: tuple[Mark, ...]
     width: int
     height: int
+    # The arm of each of :meth:`boxes` (None: the hub, and every box where arms lie side by
+    # side on purpose, as Kolbasa's ribbons do); empty: none is an arm's.
+    owners: tuple[Owner | None, ...] = ()
 
     def boxes(self) -> list[Box]:
         r = self.badge_radius
@@ -74,16 +89,39 @@ class Figure:
 
     @property
     def fits(self) -> bool:
-        """Everything inside the area, and no two tiles or marks overlapping."""
+        """Everything inside the area, no two tiles or marks overlapping, and an arm's turned
+        part no nearer another arm than :func:`clearance_for` (so the two never read as one
+        row, nor a badge as the other arm's)."""
         boxes = self.boxes()
-        inside = all(b[0] >= 0 and b[1] >= 0 and b[2] <= self.width and b[3] <= self.height
-                     for b in boxes)
-        return inside and not any(_overlap(a, b) for i, a in enumerate(boxes)
-                                  for b in boxes[i + 1 :])
+        if not all(b[0] >= 0 and b[1] >= 0 and b[2] <= self.width and b[3] <= self.height
+                   for b in boxes):
+            return False
+        if any(_overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
+            return False
+        # Each turned box grown by the clearance, against every other arm's boxes: few boxes
+        # have turned, so this costs far less than the pairs above.
+        clear = clearance_for(self.side)
+        owned = [(box, owner) for box, owner in zip(boxes, self.owners, strict=False)
+                 if owner is not None]
+        return not any(
+            owner.end is not other.end and _overlap(grown, box)
+            for grown, owner in ((_grown(box, clear), owner) for box, owner in owned
+                                 if owner.turned)
+            for box, other in owned)
+
+
+def clearance_for(side: int) -> int:
+    """The felt kept between an arm's turned part and another arm: half a half's side, six
+    times the gap between an arm's own tiles."""
+    return side // 2
 
 
 def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def _grown(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
 
 def _clockwise(direction: Vector) -> Vector:
@@ -126,14 +164,15 @@ def _may_turn(laid: LaidTile) -> bool:
 
 def _arm(tiles: Sequence[LaidTile], origin: tuple[float, float], direction: Vector,
          start: float, side: int, bounds: Box, near_first: bool,
-         straight: int = 0, fold: bool = False) -> tuple[list[Spot], Mark]:
-    """One arm from ``origin`` (the spinner's centre), its first tile ``start`` px out; its
-    first ``straight`` tiles never turn. A ``fold`` arm turns twice at once where it meets
-    the edge, coming straight back beside itself, and turns no more."""
+         straight: int = 0, fold: bool = False) -> tuple[list[Spot], Mark, int]:
+    """One arm from ``origin`` (the spinner's centre), its first tile ``start`` px out, and
+    how many of its tiles lie before its first corner; its first ``straight`` tiles never
+    turn. A ``fold`` arm turns twice at once where it meets the edge, coming straight back
+    beside itself, and turns no more."""
     gap, radius = gap_for(side), badge_radius_for(side)
     beyond = 2 * radius + 2 * gap  # a badge after an arm's last tile
     centre, cursor, turned = origin, start, False
-    corners = 0
+    corners, before = 0, len(tiles)
     spots: list[Spot] = []
     for index, laid in enumerate(tiles):
         length, breadth = (side, 2 * side) if laid.cross else (2 * side, side)
@@ -158,6 +197,7 @@ def _arm(tiles: Sequence[LaidTile], origin: tuple[float, float], direction: Vect
             box = _box(middle, turn, -side / 2, 2 * side, side)
             spots.append(_spot(laid, box, turn, side, near_first))
             centre, direction, cursor, turned = middle, turn, 1.5 * side + gap, True
+            before = min(before, index)
             corners += 1
             continue
         box = _box(centre, direction, cursor, length, breadth)
@@ -167,7 +207,7 @@ def _arm(tiles: Sequence[LaidTile], origin: tuple[float, float], direction: Vect
     dx, dy = direction
     at = cursor + radius
     mark = Mark(End.LEFT, round(centre[0] + dx * at), round(centre[1] + dy * at), direction)
-    return spots, mark
+    return spots, mark, before
 
 
 def _room(centre: tuple[float, float], direction: Vector, cursor: float, bounds: Box) -> float:
@@ -227,17 +267,22 @@ def cross_at(layout: LayoutView, side: int, width: int, height: int,
         End.DOWN: (layout.down, True),
     }
     marks = []
+    owners: list[Owner | None] = [None]
+    marks_owners: list[Owner | None] = []
     shown = {e.end for e in layout.ends}
     for end, (tiles, near_first) in arms.items():
         if end not in shown:
             continue
         direction = DIRECTIONS[end]
         start = (across if direction[0] else along) / 2 + gap
-        laid, mark = _arm(tiles, centre, direction, start, side, bounds, near_first,
-                          STRAIGHT)
+        laid, mark, before = _arm(tiles, centre, direction, start, side, bounds, near_first,
+                                  STRAIGHT)
         spots.extend(laid)
+        owners += [Owner(end, index >= before) for index in range(len(laid))]
         marks.append(_with_end(mark, end))
-    return Figure(side, radius, tuple(spots), tuple(marks), width, height)
+        marks_owners.append(Owner(end, before < len(laid)))
+    return Figure(side, radius, tuple(spots), tuple(marks), width, height,
+                  tuple(owners + marks_owners))
 
 
 def ribbons_at(layout: LayoutView, side: int, width: int, height: int, lead: int = 0,
@@ -268,8 +313,8 @@ def ribbons_at(layout: LayoutView, side: int, width: int, height: int, lead: int
     # the line's order, outer half first: their near half is the second.
     for end, tiles, near_first in ((End.LEFT, top_ribbon, False),
                                    (End.RIGHT, bottom_ribbon, True)):
-        laid, mark = _arm(tiles, (left + side / 2, middle + side / 2), RIGHTWARD,
-                          side / 2 + gap, side, bounds, near_first, fold=folded)
+        laid, mark, _ = _arm(tiles, (left + side / 2, middle + side / 2), RIGHTWARD,
+                             side / 2 + gap, side, bounds, near_first, fold=folded)
         if end is End.LEFT:
             laid, mark = [_over(spot, height) for spot in laid], Mark(
                 mark.end, mark.x, height - mark.y, (mark.direction[0], -mark.direction[1]))

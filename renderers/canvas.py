@@ -192,13 +192,19 @@ def face_up(canvas: Image.Image, palette: Theme, x: float, y: float, first: int,
     paste(canvas, tile_sprite(first, second, side, vertical, palette, look), x, y)
 
 
+def row_width(count: int, side: int, vertical: bool) -> float:
+    """How wide :func:`face_down_row` draws ``count`` face-down tiles."""
+    gap = max(2, side // 6)
+    return count * ((side if vertical else 2 * side) + gap) - gap
+
+
 def face_down_row(canvas: Image.Image, palette: Theme, x: float, y: float, count: int, side: int,
                   vertical: bool, max_width: float) -> float:
     """``count`` face-down tiles in a row, or none if they do not all fit in ``max_width``
     (a partial row would misstate the count); returns the width used."""
     length = side if vertical else 2 * side
     gap = max(2, side // 6)
-    needed = count * (length + gap) - gap
+    needed = row_width(count, side, vertical)
     if count <= 0 or needed > max_width:
         return 0.0
     sprite = back_sprite(side, vertical, palette)

@@ -4,7 +4,8 @@ Every word is drawn at 32 px or more (a phone shows the 1280-px picture about 40
 a long translation is never made smaller: a panel first leaves out its rows of face-down
 tiles, then shows a face-down tile instead of the word "tiles", and only then shortens words.
 One picture's panels all show "tiles" the same way (:func:`compact_tiles`): a reader compares
-the seats, so a narrow panel's face-down tile is every panel's.
+the seats, so a narrow panel's face-down tile is every panel's; and so the row of face-down tiles
+after the word (:func:`tile_backs`): every panel shows it, or none does.
 """
 
 from __future__ import annotations
@@ -17,7 +18,17 @@ from PIL import Image, ImageDraw
 
 from engine import ActionKind, TableView
 
-from .canvas import ROBOT, face_down_row, paste, pill, robot, rounded, text, width_of
+from .canvas import (
+    ROBOT,
+    face_down_row,
+    paste,
+    pill,
+    robot,
+    rounded,
+    row_width,
+    text,
+    width_of,
+)
 from .fonts import SMALLEST_TEXT, fit, font, printable
 from .labels import TableLabels
 from .sprites import back_sprite
@@ -235,6 +246,61 @@ def compact_tiles(seats: Sequence[Seat], rects: Sequence[Rect], labels: TableLab
         for seat, (left, top, right, bottom) in zip(seats, rects, strict=True))
 
 
+def _figure_width(caption: str | None, value: int | str) -> float:
+    """How wide :func:`_figure` draws a caption (None: a face-down tile) and its number."""
+    shown = width_of(printable(caption), CAPTION_SIZE) if caption is not None else HAND_BACK
+    return shown + FIGURE_GAP + width_of(str(value), FIGURE_SIZE, True)
+
+
+def _words(seat: Seat, labels: TableLabels, score_word: str, width: int, height: int,
+           compact: bool) -> _Figures:
+    """The words a panel ``width`` x ``height`` draws: a tall one's scores whole, on their
+    own row."""
+    words = _fitted(_tiles_row(seat, height), labels, score_word, width - 2 * PAD, compact)
+    if height < TALL_PANEL:
+        return words
+    whole = _fitted(seat, labels, score_word, float("inf"))
+    return replace(words, score=whole.score, scored=whole.scored)
+
+
+def _scores_width(seat: Seat, words: _Figures) -> float:
+    """How much of the bottom row the scores take at its right end, with the gap before."""
+    width = 0.0
+    if seat.score is not None:
+        width += _figure_width(words.score, seat.score) + ITEM_GAP
+    if seat.scored is not None:
+        width += _figure_width(words.scored, signed(seat.scored)) + ITEM_GAP
+    return width
+
+
+def _backs_room(seat: Seat, labels: TableLabels, score_word: str, width: int, height: int,
+                compact: bool) -> float | None:
+    """The room for the row of face-down tiles after "tiles N" on a panel ``width`` x
+    ``height``: up to the dead tiles' figure and the scores on its row (None: a face-down
+    tile stands for the word, with no row after it)."""
+    words = _words(seat, labels, score_word, width, height, compact)
+    if words.tiles is None:
+        return None
+    room = width - 2 * PAD - _figure_width(words.tiles, seat.tiles) - ITEM_GAP
+    if height < TALL_PANEL:
+        room -= _scores_width(seat, words)
+    if seat.dead is not None:
+        room -= _figure_width(words.dead or "", seat.dead) + ITEM_GAP
+    return room
+
+
+def tile_backs(seats: Sequence[Seat], rects: Sequence[Rect], labels: TableLabels,
+               score_word: str, compact: bool) -> bool:
+    """Whether the picture's panels show a row of face-down tiles after "tiles N": only
+    where every panel's whole row fits (a five-seat table's narrow top panels, a seat with
+    many tiles, leave every panel without it), so that every seat's tiles read alike."""
+    for seat, (left, top, right, bottom) in zip(seats, rects, strict=True):
+        room = _backs_room(seat, labels, score_word, right - left, bottom - top, compact)
+        if room is None or (seat.tiles > 0 and row_width(seat.tiles, HAND_BACK, True) > room):
+            return False
+    return True
+
+
 def _figure(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
             caption: str | None, value: int | str, palette: Theme, *,
             right_aligned: bool = False, colour: Colour | None = None) -> float:
@@ -257,10 +323,11 @@ def _figure(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
 
 def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: Seat,
               palette: Theme, labels: TableLabels, score_word: str, *,
-              compact: bool = False) -> None:
+              compact: bool = False, backs: bool = True) -> None:
     """One panel: the name and marker on top; tiles, dead tiles and score below. The rows of
     face-down tiles only fill the room the words leave; ``compact``: a face-down tile for the
-    word "tiles" (:func:`compact_tiles`)."""
+    word "tiles" (:func:`compact_tiles`); ``backs``: a row of them after "tiles N", where it
+    fits (:func:`tile_backs`)."""
     left, top, right, bottom = rect
     width, height = right - left, bottom - top
     edge, line = (palette.accent, 4) if seat.to_move else (palette.panel_edge, 2)
@@ -279,10 +346,7 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
     # A tall panel (a row where one row of figures would cut a seat's words) gives the scores
     # a row of their own, whole, in every panel of its row alike.
     two_rows = height >= TALL_PANEL
-    words = _fitted(_tiles_row(seat, height), labels, score_word, inner, compact)
-    if two_rows:
-        whole = _fitted(seat, labels, score_word, float("inf"))
-        words = replace(words, score=whole.score, scored=whole.scored)
+    words = _words(seat, labels, score_word, width, height, compact)
     end = float(right - PAD)
     if seat.score is not None:
         end -= _figure(canvas, draw, end, baseline, words.score, seat.score, palette,
@@ -295,13 +359,10 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
         end, baseline = float(right - PAD), baseline - ROW_STEP
     x = float(left + PAD)
     x += _figure(canvas, draw, x, baseline, words.tiles, seat.tiles, palette)
-    dead_width = 0.0
-    if seat.dead is not None:
-        dead_width = font(CAPTION_SIZE).getlength(words.dead or "") + FIGURE_GAP + font(
-            FIGURE_SIZE, True).getlength(str(seat.dead)) + ITEM_GAP
-    if words.tiles is not None:  # with the word, a row of backs shows the count too
+    room = _backs_room(seat, labels, score_word, width, height, compact) if backs else None
+    if room is not None:  # with the word, a row of backs shows the count too
         x += face_down_row(canvas, palette, x + ITEM_GAP / 2, baseline - 2 * HAND_BACK + 2,
-                           seat.tiles, HAND_BACK, True, end - x - dead_width - ITEM_GAP)
+                           seat.tiles, HAND_BACK, True, room)
     x += ITEM_GAP
     if seat.dead is not None:
         x += _figure(canvas, draw, x, baseline, words.dead, seat.dead, palette) + ITEM_GAP / 2

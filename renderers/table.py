@@ -37,6 +37,7 @@ from .seats import (
     score_caption,
     seats_of,
     team_colour,
+    tile_backs,
 )
 from .snake import Snake
 from .sprites import back_sprite
@@ -219,8 +220,10 @@ def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette
     seats = seats_of(view, shown, palette, scores_apart=apart)
     rects = panels(seats, labels, caption, canvas.height)
     compact = compact_tiles(seats, rects, labels, caption)
+    backs = tile_backs(seats, rects, labels, caption, compact)
     for seat, rect in zip(seats, rects, strict=True):
-        draw_seat(canvas, draw, rect, seat, palette, labels, caption, compact=compact)
+        draw_seat(canvas, draw, rect, seat, palette, labels, caption, compact=compact,
+                  backs=backs)
     draw_layout(canvas, view, palette, labels, line_area(rects))
     draw_status(canvas, draw, view, palette, labels, status_box(rects))
 

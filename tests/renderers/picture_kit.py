@@ -1,12 +1,13 @@
 """Deliberate positions for the picture tests, played through the engine: each seat is dealt
 the tiles it lays (and spare ones to fill the deal), then the moves are applied as written,
-``"1 3-5 down"``, ``"0 1-1 up along"``, ``"1 2-2 down cross"`` (seat first)."""
+``"1 3-5 down"``, ``"0 1-1 up along"``, ``"1 2-2 down cross"`` (seat first); or a hand dealt
+as written, its moves drawing from the stock too (``"3 draw"``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import Deal, End, Match, Play, TableView, Tile, full_set, table_view
+from engine import DRAW, Deal, End, Match, Play, TableView, Tile, full_set, table_view
 
 
 def _play(text: str) -> tuple[int, Play]:
@@ -46,3 +47,20 @@ def laid(game: str, seats: int, moves: Sequence[str], *, spare: str = "") -> Mat
 
 def laid_view(game: str, seats: int, moves: Sequence[str], *, spare: str = "") -> TableView:
     return table_view(laid(game, seats, moves, spare=spare))
+
+
+def dealt(game: str, hands: Sequence[str], stock: str, moves: Sequence[str]) -> list[TableView]:
+    """The table after each of ``moves`` (``"3 draw"`` takes the stock's next tile) in a hand
+    of ``game`` dealt ``hands`` (a seat's tiles, ``"5-6 2-6 ..."``) and ``stock`` (in draw
+    order), seat 0 leading: a hand of a demo's match, played again."""
+    match = Match(game, len(hands))
+    match.start_hand(Deal(tuple(tuple(Tile.parse(w) for w in hand.split()) for hand in hands),
+                          (), 0, None, tuple(Tile.parse(w) for w in stock.split())))
+    views = []
+    for text in moves:
+        if text.endswith(" draw"):
+            match.apply(int(text.split()[0]), DRAW)
+        else:
+            match.apply(*_play(text))
+        views.append(table_view(match))
+    return views

@@ -11,13 +11,15 @@ import pytest
 from PIL import ImageDraw
 
 import renderers.canvas
+import renderers.seats
+import renderers.table
 from bot.presentation.pictures import labels_for
 from engine import TableView, table_view
 from goldens.positions import played
 from goldens.samples import Sample, names_for, render
 from renderers import render_table
 from renderers.canvas import seat_names
-from renderers.seats import compact_tiles, score_caption, seats_of
+from renderers.seats import Seat, compact_tiles, score_caption, seats_of
 from renderers.table import panels, picture_height, scores_apart
 from renderers.themes import find_theme
 
@@ -78,3 +80,54 @@ def test_a_tall_row_gives_every_panel_its_scores_own_row(
     render(by_name["table-muggins-4"])
     rows = {round(y) for words, y in drawn_at if words == "tiles" and y < 400}
     assert len(rows) == 1, rows
+
+
+@pytest.fixture
+def hand_backs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool | None]]:
+    """Each panel drawn while the test runs, in order: whether a row of face-down tiles
+    follows its count (None where none could: no tiles in hand, or a face-down tile stands
+    for the word "tiles")."""
+    panels: list[bool | None] = []
+    drawing_seat, drawing_row = renderers.table.draw_seat, renderers.seats.face_down_row
+
+    def seat(canvas: Any, draw: Any, rect: Any, shown: Seat, *args: Any, **kwargs: Any) -> None:
+        panels.append(False if shown.tiles > 0 and not kwargs.get("compact") else None)
+        drawing_seat(canvas, draw, rect, shown, *args, **kwargs)
+
+    def row(canvas: Any, palette: Any, x: float, y: float, count: int, side: int,
+            vertical: bool, max_width: float) -> float:
+        used = drawing_row(canvas, palette, x, y, count, side, vertical, max_width)
+        if side == renderers.seats.HAND_BACK and vertical and used:
+            panels[-1] = True
+        return used
+
+    monkeypatch.setattr(renderers.table, "draw_seat", seat)
+    monkeypatch.setattr(renderers.seats, "face_down_row", row)
+    yield panels
+
+
+@pytest.mark.parametrize("language", ("en", "ru"))
+@pytest.mark.parametrize(("game", "seats"), [
+    ("french", 5), ("french", 3), ("kolbasa", 3), ("muggins", 2), ("six-matador", 4),
+    ("gaple-dead", 5)])
+def test_every_panel_or_none_shows_its_face_down_tiles(
+        language: str, game: str, seats: int, hand_backs: list[bool | None]) -> None:
+    """The tester's tables: French's five seats (the three narrow top panels showed no row
+    of face-down tiles, the two bottom ones did), a Kolbasa seat holding 10 tiles without a
+    row beside one holding 4 with it. One picture decides for every panel: a row after each
+    count where every panel's fits, else none."""
+    labels = labels_for(language, game)
+    moves = (0, 8, 16)
+    for played_moves in moves:
+        render_table(_table(game, seats, played_moves), names_for(seats), labels=labels)
+    assert len(hand_backs) == len(moves) * seats
+    for first in range(0, len(hand_backs), seats):
+        shown = {row for row in hand_backs[first:first + seats] if row is not None}
+        assert len(shown) <= 1, (game, seats, language, hand_backs[first:first + seats])
+
+
+def test_panels_with_room_all_show_their_face_down_tiles(
+        hand_backs: list[bool | None]) -> None:
+    """Three wide panels in English: every one has room for its row, and shows it."""
+    render_table(_table("french", 3, 8), names_for(3), labels=labels_for("en", "french"))
+    assert hand_backs == [True, True, True]
