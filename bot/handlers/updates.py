@@ -28,6 +28,7 @@ from ..i18n import N_, Translator, translator
 from ..models import Game, Player
 from ..publishing.delivery import outcome_unknown
 from ..publishing.messenger import refused_here
+from ..publishing.ratelimit import StoppingError
 from ..storage import UpdateTakenError
 from .admins import admins_of
 from .runtime import Runtime
@@ -205,6 +206,11 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     """The one error handler: log it, and tell the user briefly, never with a traceback."""
     if isinstance(context.error, UpdateTakenError):  # a fleet worker came second: no apology
         log.info("%s", context.error)
+        return
+    if isinstance(context.error, StoppingError):
+        # A reply the group's limit held back when the bot was told to stop: not sent (a
+        # command is not stored; a game's messages are, and go out after the restart).
+        log.info("reply not sent: the bot is stopping")
         return
     if context.error is not None and refused_here(context.error):
         # Removed from the group, blocked, forbidden to write, a closed topic: Telegram's
