@@ -67,8 +67,10 @@ def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
 
 def penalty_rule(t: Translator, target: int) -> str:
     """How a match of penalty points ends, said once (the lobby, the first table)."""
-    return t("The match ends when someone reaches {target} penalty points; the lowest total "
-             "wins.", target=target)
+    return t.plural("The match ends when someone reaches {count} penalty point; the lowest "
+                    "total wins.",
+                    "The match ends when someone reaches {count} penalty points; the lowest "
+                    "total wins.", target)
 
 
 def hand_end_line(t: Translator, game: Game, view: TableView) -> str:

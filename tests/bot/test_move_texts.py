@@ -391,3 +391,13 @@ def test_a_cut_with_the_cutters_last_tile_does_not_say_the_taker_moves_next() ->
     assert all(cut.endswith(", and moves next.") for cut in cuts[:2])
     assert cuts[-1] == (f"✂ {named('Bob')} cut with 0-1: {named('Ann')} takes the right "
                         "ribbon, 5 tiles.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_penalty_rule_counts_its_points_in_every_language(language: str) -> None:
+    """"reaches 1 penalty points" (a tester's match to 1): the rule's count agrees."""
+    t = translator(language)
+    one, many = resulttexts.penalty_rule(t, 1), resulttexts.penalty_rule(t, 101)
+    assert "1" in one and "101" in many and one != many
+    if language == "en":
+        assert "reaches 1 penalty point;" in one and "reaches 101 penalty points;" in many
