@@ -89,3 +89,26 @@ def limit_report(
                          for times in private.values()), default=0)
     return LimitReport(worst.group, worst.overall, private_worst,
                        sum(r.status == 429 for r in done), early_calls)
+
+
+def crowded_private_windows(requests: Iterable[RequestRecord], groups: set[int],
+                            period: float = 3.0, most: int = 3) -> list[str]:
+    """Each private chat's run of more than ``most`` counted calls within ``period``, told
+    call by call (seconds from the first, method, message, the caller's connection): what a
+    broken private window was made of, for the failure's message."""
+    calls: dict[int, list[RequestRecord]] = {}
+    for record in requests:
+        if (record.ok and counts_toward_limits(record.method) and record.chat_id is not None
+                and record.chat_id not in groups):
+            calls.setdefault(record.chat_id, []).append(record)
+    found = []
+    for chat_id, made in calls.items():
+        made.sort(key=lambda record: record.at)
+        for first, record in enumerate(made):
+            window = [r for r in made[first:] if r.at - record.at < period]
+            if len(window) > most:
+                found.append(f"chat {chat_id}: " + "; ".join(
+                    f"+{r.at - record.at:.3f}s {r.method} {r.params.get('message_id', '')} "
+                    f"from {r.client}" for r in window))
+                break
+    return found

@@ -105,6 +105,7 @@ class Endpoint:
                 status,
                 body.get("description"),
                 chat_id if isinstance(chat_id, int) else None,
+                _client(request),
             )
         )
         if not polling or body.get("result"):
@@ -180,3 +181,8 @@ class Endpoint:
             return reply(404, {"ok": False, "error_code": 404, "description": "Not Found"})
         return web.Response(body=stored.data, content_type="application/octet-stream")
 
+
+def _client(request: web.Request) -> str:
+    """Where a call came from, "host:port" ("" when the transport is gone)."""
+    peer = request.transport.get_extra_info("peername") if request.transport else None
+    return f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else ""

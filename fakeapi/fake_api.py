@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from .accounting import LimitReport, TapAnswers, limit_report, tap_answers
+from .accounting import LimitReport, TapAnswers, crowded_private_windows, limit_report, tap_answers
 from .chats import FakeChat, FakeTopic, FakeUser
 from .endpoint import DROPPED, Endpoint
 from .errors import ProtocolViolationError, WaitTimeoutError
@@ -308,6 +308,11 @@ class FakeTelegramServer:
         groups = {c.id for c in self.world.chats.values() if c.is_group}
         return limit_report(self.requests, groups, len(self._faults.floods.early), group_period,
                             private_period)
+
+    def crowded_private_windows(self, private_period: float = 3.0, most: int = 3) -> list[str]:
+        """What made each private chat's window of more than ``most`` calls (for a message)."""
+        groups = {c.id for c in self.world.chats.values() if c.is_group}
+        return crowded_private_windows(self.requests, groups, private_period, most)
 
     def assert_no_violations(self) -> None:
         if self.violations:

@@ -44,6 +44,7 @@ class RequestRecord:
     status: int
     description: str | None = None
     chat_id: int | None = None
+    client: str = ""  # the caller's address and port: which connection (so, which process)
 
     @property
     def ok(self) -> bool:
