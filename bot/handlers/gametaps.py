@@ -41,6 +41,7 @@ from .taps import Answer, Context, game_named, is_current, translator_of
 from .updates import (
     accessible,
     edit_tapped,
+    group_tr,
     is_admin,
     is_group,
     open_table,
@@ -65,10 +66,10 @@ async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if chat is None or not is_group(chat) or tap.game not in GAMES:
         return t("That button is out of date."), None
     await remember(rt, query.from_user)
-    refusal = await open_table(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
-    if refusal is None:
-        await _delete_quietly(query)  # the picker has done its job
-    return refusal, None
+    # (a refusal, UserError, is the tapper's toast)
+    await open_table(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
+    await _delete_quietly(query)  # the picker has done its job
+    return None, None
 
 
 async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowRules
@@ -78,9 +79,8 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if tap.game not in GAMES or query.message is None:
         return t("That button is out of date."), None
     chat = query.message.chat
-    if is_group(chat):
-        settings = await rt.service.group_settings(chat.id)
-        t = translator(settings.language or query.from_user.language_code)
+    if is_group(chat):  # posted for the group to read
+        t = await group_tr(rt, chat.id, query.from_user)
     text = lobbytexts.rules_text(t, tap.game)
     if accessible(query.message):  # a reply stays in the picker's forum topic
         await query.message.reply_text(text, parse_mode=ParseMode.HTML)
