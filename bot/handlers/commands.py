@@ -218,7 +218,8 @@ async def group_game(
     if user is None or chat is None:
         return None
     if not is_group(chat):
-        await reply(update, tr(update)("This works in the group where the game is played."))
+        t = tr(update)  # (a call of t(...): the catalogues extract its words)
+        await reply(update, t("This works in the group where the game is played."))
         return None
     game = rt.service.open_game_in(chat.id, thread_of(update.effective_message))
     return rt, user, game, await chat_tr(update, rt, game)
