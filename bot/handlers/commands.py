@@ -127,7 +127,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if not args and settings.default_game is not None:
         args = [settings.default_game]
     if not args:
-        await reply(update, t("Which game?"), reply_markup=keyboards.game_picker(t))
+        await reply(update, t("Which game?"), reply_markup=keyboards.game_picker(t, user.id))
         return
     name = find_game(args[0])
     if name is None:

@@ -53,6 +53,8 @@ from .updates import (
 
 #: What a stray lobby or table message says once found (in the group's language).
 STRAY = N_("This message is out of date: the table's newest message is below.")
+#: The toast of a tap on the game picker of someone else's /newgame.
+NOT_THE_ASKER = N_("Only the player who typed /newgame can pick the game.")
 
 
 async def _delete_quietly(query: CallbackQuery) -> None:
@@ -65,6 +67,8 @@ async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     chat = query.message.chat if query.message else None
     if chat is None or not is_group(chat) or tap.game not in GAMES:
         return t("That button is out of date."), None
+    if query.from_user.id != tap.asker:  # the table would be the tapper's, not the asker's
+        return t(NOT_THE_ASKER), None
     await remember(rt, query.from_user)
     # (a refusal, UserError, is the tapper's toast)
     await open_table(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
