@@ -10,7 +10,6 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
 from ..errors import UserError
-from ..i18n import translator
 from ..presentation.boardtexts import (
     board_heading,
     scoreboard_picture,
@@ -20,7 +19,7 @@ from ..presentation.boardtexts import (
 from ..presentation.painter import Urgency
 from ..service.scoreboards import parse_query
 from .runtime import runtime
-from .updates import anonymous, player_of
+from .updates import anonymous, chat_tr, player_of
 
 CAPTION_LIMIT = 1024
 CAPTION_ROWS = 5
@@ -29,11 +28,10 @@ CAPTION_ROWS = 5
 async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The group's ranking as a picture, its top rows as the caption."""
     rt = runtime(context)
-    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    chat, message = update.effective_chat, update.effective_message
     if chat is None or message is None:
         return
-    settings = await rt.service.group_settings(chat.id)
-    t = translator(settings.language or (user.language_code if user else None))
+    t = await chat_tr(update, rt)
     if chat.type == ChatType.PRIVATE:
         await message.reply_text(t("The scoreboard belongs to a group: type /scoreboard there."))
         return
@@ -42,6 +40,7 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
     except UserError as exc:
         await message.reply_text(t(exc.message, **exc.params))
         return
+    settings = await rt.service.group_settings(chat.id)
     board = await rt.service.scoreboard(chat.id, query.game, query.since(time.time()),
                                         include_computers=settings.rank_computers)
     if not board.standings:
@@ -58,11 +57,12 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
 
 
 async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The user's own figures per game, across every group, in their own language."""
+    """The user's own figures per game, across every group: in private in their own
+    language, in a group in the group's (everyone there reads them)."""
     rt = runtime(context)
     user, message = update.effective_user, update.effective_message
     if user is None or message is None or await anonymous(update, rt):
         return
-    t = translator(user.language_code)
+    t = await chat_tr(update, rt)
     stats = await rt.service.player_stats(user.id, player_of(user).name)
     await message.reply_text(stats_text(t, stats), parse_mode=ParseMode.HTML)

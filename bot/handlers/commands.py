@@ -26,7 +26,7 @@ from engine import OptionValueError, variant
 from .. import wording
 from ..errors import PrivateChatClosedError, UserError
 from ..gamebook import GAMES, find_game
-from ..i18n import N_, Translator, translator
+from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..publishing.messenger import reply_target_gone
@@ -35,6 +35,7 @@ from .runtime import Runtime, runtime
 from .updates import (
     anonymous,
     as_group_admin,
+    chat_tr,
     is_admin,
     is_group,
     open_table,
@@ -109,7 +110,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
-    t = tr(update)
+    t = await chat_tr(update, rt)
     if not is_group(chat):
         await reply(update, t("Add me to a group and type /newgame there."))
         return
@@ -126,7 +127,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if not args and settings.default_game is not None:
         args = [settings.default_game]
     if not args:
-        await reply(update, t("Which game?"), reply_markup=keyboards.game_picker(t))
+        await reply(update, t("Which game?"), reply_markup=keyboards.game_picker(t, user.id))
         return
     name = find_game(args[0])
     if name is None:
@@ -135,13 +136,16 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     options, refusal = read_options(t, name, args[1:])
     if refusal is None:
-        refusal = await open_table(rt, chat, user, name, options, thread)
-        existing = rt.service.open_game_in(chat.id, thread)
-        if refusal is not None and existing is not None:
-            # A /newgame sent at the same moment opened it while this one waited for the
-            # chat's lock: this sender reads what the first got, as if sent after it.
-            await _already_open(update, rt, existing)
-            return
+        try:
+            await open_table(rt, chat, user, name, options, thread)
+        except UserError as exc:
+            existing = rt.service.open_game_in(chat.id, thread)
+            if existing is not None:
+                # A /newgame sent at the same moment opened it while this one waited for the
+                # chat's lock: this sender reads what the first got, as if sent after it.
+                await _already_open(update, rt, existing)
+                return
+            refusal = t(exc.message, **exc.params)
     if refusal is not None:
         await reply(update, refusal)
 
@@ -149,7 +153,7 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 async def _already_open(update: Update, rt: Runtime, existing: Game) -> None:
     """/newgame where a table is open (or a game is played): say so, replying to it; a lobby
     or table an admin deleted is posted again below the answer."""
-    t = translator(existing.language)
+    t = await chat_tr(update, rt, existing)
     user = update.effective_user
     seat = existing.seat_of(user.id) if user is not None else None
     if existing.status is Status.LOBBY and seat is not None and user is not None \
@@ -214,11 +218,11 @@ async def group_game(
     if user is None or chat is None:
         return None
     if not is_group(chat):
-        t = tr(update)
+        t = tr(update)  # (a call of t(...): the catalogues extract its words)
         await reply(update, t("This works in the group where the game is played."))
         return None
     game = rt.service.open_game_in(chat.id, thread_of(update.effective_message))
-    return rt, user, game, tr(update, game)
+    return rt, user, game, await chat_tr(update, rt, game)
 
 
 async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -289,13 +293,13 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         games = [g for g in games if g.chat_id == chat.id]
     playing = [g for g in games if g.status is Status.PLAYING]
     if not playing:
-        t = tr(update)
+        t = await chat_tr(update, rt)
         await reply(update, t("You are not playing a game right now."))
         return
     try:
         await rt.service.needs_private_chat(user.id, f"hand{playing[0].game_id}")
     except PrivateChatClosedError as closed:
-        t = tr(update)
+        t = await chat_tr(update, rt, playing[0])
         await reply(update, t(closed.message, link=rt.private_link(closed.payload)))
         return
     for game in playing:
@@ -312,7 +316,7 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if is_group(chat):
         game = rt.service.open_game_in(chat.id, thread_of(update.effective_message))
         if game is None or game.status is not Status.PLAYING:
-            t = tr(update, game)
+            t = await chat_tr(update, rt, game)
             await reply(update, t("No game is being played here: /newgame opens a table."))
             return
         rt.table_down(game)  # the table itself is the answer
@@ -330,14 +334,7 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules GAME: that game's rules; a bare /rules: a button per game (one message each
     when tapped, rather than a wall of text)."""
-    rt = runtime(context)
-    chat = update.effective_chat
-    t = tr(update)
-    if is_group(chat):
-        assert chat is not None
-        settings = await rt.service.group_settings(chat.id)
-        t = translator(settings.language or (update.effective_user.language_code
-                                             if update.effective_user else None))
+    t = await chat_tr(update, runtime(context))
     args = context.args or []
     if not args:
         await reply(update, t("Which game's rules?"), reply_markup=keyboards.rules_picker(t))
@@ -363,8 +360,7 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if await anonymous(update, rt):
         return
     await remember(rt, user)
-    settings = await rt.service.group_settings(chat.id)
-    t = translator(settings.language or user.language_code)
+    t = await chat_tr(update, rt)
     try:
         on = await rt.service.toggle_notify(chat.id, thread_of(update.effective_message),
                                             user.id)
@@ -378,4 +374,4 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await reply(update, lobbytexts.help_text(tr(update)))
+    await reply(update, lobbytexts.help_text(await chat_tr(update, runtime(context))))

@@ -41,6 +41,7 @@ from .taps import Answer, Context, game_named, is_current, translator_of
 from .updates import (
     accessible,
     edit_tapped,
+    group_tr,
     is_admin,
     is_group,
     open_table,
@@ -52,6 +53,8 @@ from .updates import (
 
 #: What a stray lobby or table message says once found (in the group's language).
 STRAY = N_("This message is out of date: the table's newest message is below.")
+#: The toast of a tap on the game picker of someone else's /newgame.
+NOT_THE_ASKER = N_("Only the player who typed /newgame can pick the game.")
 
 
 async def _delete_quietly(query: CallbackQuery) -> None:
@@ -64,11 +67,13 @@ async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     chat = query.message.chat if query.message else None
     if chat is None or not is_group(chat) or tap.game not in GAMES:
         return t("That button is out of date."), None
+    if query.from_user.id != tap.asker:  # the table would be the tapper's, not the asker's
+        return t(NOT_THE_ASKER), None
     await remember(rt, query.from_user)
-    refusal = await open_table(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
-    if refusal is None:
-        await _delete_quietly(query)  # the picker has done its job
-    return refusal, None
+    # (a refusal, UserError, is the tapper's toast)
+    await open_table(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
+    await _delete_quietly(query)  # the picker has done its job
+    return None, None
 
 
 async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowRules
@@ -78,9 +83,8 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if tap.game not in GAMES or query.message is None:
         return t("That button is out of date."), None
     chat = query.message.chat
-    if is_group(chat):
-        settings = await rt.service.group_settings(chat.id)
-        t = translator(settings.language or query.from_user.language_code)
+    if is_group(chat):  # posted for the group to read
+        t = await group_tr(rt, chat.id, query.from_user)
     text = lobbytexts.rules_text(t, tap.game)
     if accessible(query.message):  # a reply stays in the picker's forum topic
         await query.message.reply_text(text, parse_mode=ParseMode.HTML)

@@ -27,7 +27,7 @@ from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
 from .runtime import Runtime, runtime
-from .updates import as_group_admin, edit_tapped
+from .updates import as_group_admin, chat_tr, edit_tapped, group_tr
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
@@ -209,7 +209,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if chat is None or user is None or message is None:
         return
     settings = await rt.service.group_settings(chat.id)
-    t = translator(settings.language or user.language_code)
+    t = await chat_tr(update, rt)
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await message.reply_text(t("Settings belong to a group: type /settings there."))
         return
@@ -254,7 +254,7 @@ async def setting_button(
         await rt.service.save_group_settings(chat_id, settings)
         tap = SettingTap(tap.page)
         toast = t("Saved.")
-    shown = translator(settings.language or query.from_user.language_code)
+    shown = await group_tr(rt, chat_id, query.from_user)
     text, markup = page_for(shown, settings, tap)
     try:
         await edit_tapped(query, text=text, markup=markup)

@@ -17,7 +17,7 @@ from ..presentation.replaytexts import LISTED_MATCHES, replay_list
 from ..publishing.replays import Refusal
 from .runtime import Runtime, runtime
 from .taps import Answer
-from .updates import is_group, reply, thread_of
+from .updates import chat_tr, is_group, reply, thread_of
 
 
 async def replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -33,8 +33,7 @@ async def replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     game = None if game_id is None else await rt.service.find(game_id)
     hands = [] if game is None else game.finished_hands
     if game is None or not hands:
-        settings = await rt.service.group_settings(chat.id)
-        t = translator(settings.language or user.language_code)
+        t = await chat_tr(update, rt)
         await reply(update, t("No hand has been played to its end here yet, so there is "
                               "nothing to replay."))
         return

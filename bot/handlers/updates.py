@@ -23,7 +23,6 @@ from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
 from .. import wording
-from ..errors import UserError
 from ..i18n import N_, Translator, translator
 from ..models import Game, Player
 from ..publishing.delivery import outcome_unknown
@@ -62,7 +61,7 @@ async def anonymous(update: Update, rt: Runtime) -> bool:
     chat = update.effective_chat
     if chat is None or on_behalf_of(update) is None:
         return False
-    await reply(update, translator(await rt.service.group_language(chat.id))(ANONYMOUS))
+    await reply(update, (await chat_tr(update, rt))(ANONYMOUS))
     return True
 
 
@@ -88,13 +87,35 @@ def player_of(user: User) -> Player:
     return Player(user.id, wording.short_name(name))
 
 
-def tr(update: Update, game: Game | None = None) -> Translator:
-    """Group messages speak the game's language; private ones the user's own."""
-    chat = update.effective_chat
-    if game is not None and chat is not None and chat.type != ChatType.PRIVATE:
-        return translator(game.language)
+def tr(update: Update) -> Translator:
+    """The sender's own language: for what they alone read (a private message). What the
+    bot posts in the update's chat is worded by :func:`chat_tr`."""
     user = update.effective_user
     return translator(user.language_code if user else None)
+
+
+async def chat_tr(update: Update, rt: Runtime, game: Game | None = None) -> Translator:
+    """The language of a message posted in the update's chat (a reply, a refusal, a
+    question): in a group, the group's (:func:`group_tr`), which everyone there reads, not
+    the sender's; in private, the sender's own."""
+    chat = update.effective_chat
+    if chat is None or not is_group(chat):
+        return tr(update)
+    person = None if on_behalf_of(update) is not None else update.effective_user
+    return await group_tr(rt, chat.id, person, game)
+
+
+async def group_tr(rt: Runtime, chat_id: int, person: User | None,
+                   game: Game | None = None) -> Translator:
+    """The group's language: that of ``game``, the group's game the message is about (its
+    table speaks it, whatever /settings said since), else the one its settings name. A
+    group has none until its first table gives it its opener's: until then, ``person``'s
+    (who writes or taps), the one their table would give it; nobody's (an anonymous
+    admin, a channel): the default, as ``GameService.group_language`` says."""
+    if game is not None:
+        return translator(game.language)
+    settings = await rt.service.group_settings(chat_id)
+    return translator(settings.language or (person.language_code if person else None))
 
 
 def is_group(chat: Chat | None) -> bool:
@@ -123,29 +144,24 @@ async def private_sender(update: Update, rt: Runtime,
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return None
-    t = tr(update)
     if chat.type != ChatType.PRIVATE:
-        await reply(update, elsewhere(t))
+        await reply(update, elsewhere(await chat_tr(update, rt)))
         return None
     await remember(rt, user, private_ok=True)
-    return user, t
+    return user, tr(update)
 
 
 async def open_table(
     rt: Runtime, chat: Chat, user: User, name: str, options: dict[str, object],
     thread_id: int | None = None,
-) -> str | None:
-    """Open a table of ``name`` in a group (/newgame, or the game picker's button); returns
-    the refusal, in the group's language, or None."""
+) -> None:
+    """Open a table of ``name`` in a group (/newgame, or the game picker's button). A
+    refusal raises ``UserError``, worded by the caller: /newgame's in the group, the
+    picker's as the tapper's toast."""
     rt.chat_titled(chat.id, chat.title)
     async with rt.locks.chat(chat.id):
-        try:
-            await rt.service.open_table(chat.id, chat.title, player_of(user), user.language_code,
-                                        name, options, thread_id)
-        except UserError as exc:
-            return translator(await rt.service.group_language(chat.id))(exc.message,
-                                                                         **exc.params)
-    return None
+        await rt.service.open_table(chat.id, chat.title, player_of(user), user.language_code,
+                                    name, options, thread_id)
 
 
 def accessible(message: MaybeInaccessibleMessage | None) -> TypeGuard[Message]:

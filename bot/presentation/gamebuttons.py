@@ -15,12 +15,16 @@ from dataclasses import dataclass
 from .buttonforms import CHOICE, GAME_NAME, LEVEL, NUMBER, WORD, ButtonData, kind, letters
 
 
-@kind("game", "n", ("game", GAME_NAME))
+# A picker from before it named its asker ("n:GAME") no longer decodes: its tap is answered
+# as out of date (anyone could take the table with it), and the asker types /newgame again.
+@kind("game", "n", ("game", GAME_NAME), ("asker", NUMBER))
 @dataclass(frozen=True, slots=True)
 class PickGame(ButtonData):
-    """The game picker under a bare /newgame: open a table of ``game``."""
+    """The game picker under a bare /newgame: open a table of ``game``. Only ``asker``, who
+    typed the /newgame, may: the one who taps becomes the table's creator."""
 
     game: str
+    asker: int
 
 
 @kind("rules", "u", ("game", GAME_NAME))

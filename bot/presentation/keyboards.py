@@ -52,9 +52,10 @@ def deep_link(bot_username: str, payload: str) -> str:
     return f"https://t.me/{bot_username}?start={payload}"
 
 
-def game_picker(t: Translator) -> InlineKeyboardMarkup:
+def game_picker(t: Translator, asker: int) -> InlineKeyboardMarkup:
+    """A button per game, for ``asker`` (who typed the bare /newgame) alone to pick."""
     return InlineKeyboardMarkup(
-        [[_button(title(t, game), PickGame(game))] for game in GAMES]
+        [[_button(title(t, game), PickGame(game, asker))] for game in GAMES]
     )
 
 

@@ -47,7 +47,7 @@ def every_kind_of_button() -> list[Button]:
     buttons += [AddComputer(BIG, level) for level in COMPUTER_LEVELS]
     buttons += [BackToHand(7, 3), ShowHand(BIG), StopAnswer(5, True), StopAnswer(5, False),
                 LeaveAnswer(5, 3, True), LeaveAnswer(5, 0, False), ReplaceAway(BIG, 4)]
-    buttons += [PickGame(game) for game in GAMES] + [ShowRules(game) for game in GAMES]
+    buttons += [PickGame(game, BIG) for game in GAMES] + [ShowRules(game) for game in GAMES]
     buttons += [PlayAgain(BIG), CheckDeal(BIG, 0), CheckDeal(7, 12)]
     buttons += [SettingTap(), SettingTap("", "done"), SettingTap("", "turn_seconds", 6),
                 SettingTap("gaple-dead", "blank_double_25", 1), SettingTap("pair")]
@@ -86,8 +86,14 @@ def test_garbled_and_forged_data_is_refused() -> None:
                  "z:1", "j:", "j:1:2", "p:1:2:3:L:extra", "n:", "n:PAIR", "b:1", "j:1\n",
                  "p:1:2:3:L ", "x" * 65, None, "a:1:4", "a:1", "r:1", "v:1", "o:", "o:a:b",
                  "o:a:b:x", "o:a:b:01", "o:" + "a" * 25 + "::", "V:1", "V:1:01", "V:1:2:3",
-                 "V:-1:2"):
+                 "V:-1:2", "n:pair:", "n:pair:01"):
         assert decode(data) is None, data
+
+
+def test_a_game_picker_that_does_not_name_its_asker_is_out_of_date() -> None:
+    """Anyone could take the table with it: a tap on one is answered as out of date."""
+    assert decode("n:pair") is None
+    assert decode(PickGame("pair", 42).encode()) == PickGame("pair", 42)
 
 
 @given(st.text(max_size=80))

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from bot_kit import Group, lobby_button, plain
 
+from bot.handlers.gametaps import NOT_THE_ASKER
+from bot.i18n import translator
 from bot.models import Status
 from fakeapi.demo import demo
 from fakeapi.players import Table
@@ -24,6 +26,34 @@ async def test_picking_a_game_with_buttons_opens_a_table(group: Group) -> None:
         lobby = await group.server.wait_for(group._lobby_or_none)
         assert "Gaple with dead tiles" in (lobby.text or "")
         assert "4 to 5 players" in (lobby.text or "")
+        assert picker.deleted
+
+
+async def test_only_the_asker_picks_the_game(group: Group) -> None:
+    """Ayu's bare /newgame asks which game: Budi's tap on it is refused with a toast in his
+    own language (the table would be his); a picker from before it named its asker is out of
+    date; Ayu's tap opens the table, hers to start."""
+    ayu, budi = group.users[:2]
+    budi.language_code = "ru"
+    async with group.bot() as runtime:
+        ayu.send(group.chat, "/newgame")
+        picker = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat) if "Which game?" in (m.text or "")),
+            None))
+        taken = budi.press(picker, "Pair dominoes")
+        await group.server.wait_for(lambda: taken.answered)
+        assert taken.answer_text == translator("ru")(NOT_THE_ASKER)
+        old = budi.press_raw(picker, "n:pair")
+        await group.server.wait_for(lambda: old.answered)
+        assert old.answer_text == translator("ru")("That button is out of date.")
+        assert runtime.service.open_game_in(group.chat.id, None) is None
+        assert group._lobby_or_none() is None and not picker.deleted
+        picked = ayu.press(picker, "Pair dominoes")
+        await group.server.wait_for(lambda: picked.answered)
+        await group.server.wait_for(group._lobby_or_none)
+        game = group.game()
+        assert (game.game_name, game.creator_id, [p.user_id for p in game.players]) == (
+            "pair", ayu.id, [ayu.id])
         assert picker.deleted
 
 

@@ -79,7 +79,7 @@ async def test_a_groups_service_messages_keep_its_order(extra: dict[str, Any]) -
 
 @pytest.mark.parametrize("button", [
     LobbyTap(GAME, LobbyAction.JOIN), AddComputer(GAME, "easy"), PlayAgain(GAME),
-    StopAnswer(GAME, True), LeaveAnswer(GAME, 1, True), ShowHand(GAME), PickGame("gaple"),
+    StopAnswer(GAME, True), LeaveAnswer(GAME, 1, True), ShowHand(GAME), PickGame("gaple", 5),
     Lay(GAME, 3, Tile(2, 5), End.LEFT),
 ])
 async def test_taps_in_the_group_keep_its_order(button: Any) -> None:

@@ -1,0 +1,83 @@
+"""What the bot posts in a group is in the group's language, whoever wrote the command; what
+it writes in private is in the person's own (README, Languages)."""
+
+from __future__ import annotations
+
+import pytest
+from bot_kit import Group, plain
+
+from bot import wording
+from bot.gamebook import GAMES
+from bot.i18n import translator
+from bot.presentation import checktexts, lobbytexts
+from bot.presentation.boardtexts import stats_text
+from bot.service.settings import GroupSettings
+from fakeapi import FakeUser, StoredMessage
+from fakeapi.entities import parse_html
+
+
+async def answer(group: Group, user: FakeUser, command: str) -> str:
+    """The bot's reply to ``command``, sent by ``user`` where ``group`` is, as read."""
+    sent = user.send(group.chat, command)
+    reply: StoredMessage = await group.server.wait_for(lambda: next(
+        (m for m in group.server.bot_messages(group.chat) if m.reply_to is sent), None),
+        message=f"no reply to {command}")
+    return plain(reply.content)
+
+
+def shown(html: str) -> str:
+    """A text the bot sends with HTML, as the chat shows it."""
+    return plain(parse_html(html).text)
+
+
+@pytest.mark.parametrize(("group_language", "sender_language"), [("ru", "en"), ("en", "ru")])
+async def test_group_replies_speak_the_groups_language_not_the_senders(
+        group: Group, group_language: str, sender_language: str) -> None:
+    """Bob's Telegram speaks one language, the group (set in /settings) another: every reply
+    and refusal the group reads is in the group's."""
+    sender = group.users[1]
+    sender.language_code = sender_language
+    t = translator(group_language)
+    async with group.bot() as runtime:
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings(language=group_language).to_json())
+        stats = stats_text(t, await runtime.service.player_stats(sender.id, sender.first_name))
+        expected = {
+            "/help": shown(lobbytexts.help_text(t)),
+            "/start": shown(lobbytexts.help_text(t)),
+            "/newgame chess": t("I don't know the game {game}. I play: {games}.",
+                                game=wording.quote("chess"), games=", ".join(GAMES)),
+            "/newgame pair target": t("Options are written name=value, like target=150."),
+            "/stats": shown(stats),
+            "/hand": t("You are not playing a game right now."),
+            "/table": t("No game is being played here: /newgame opens a table."),
+            "/leave": t("You are not in a game here."),
+            "/stop": t("No game is running here."),
+            "/verify": t(checktexts.PRIVATE_ONLY),
+        }
+        wrong = [command for command, text in expected.items()
+                 if await answer(group, sender, command) != plain(text)]
+    assert wrong == []
+
+
+async def test_a_private_help_stays_in_the_persons_language(group: Group) -> None:
+    ivan = group.users[2]
+    ivan.language_code = "ru"
+    async with group.bot() as runtime:
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings(language="en").to_json())
+        ivan.send_private("/help")
+        reply = await group.server.wait_for(
+            lambda: group.server.last_bot_message(ivan.private_chat))
+    assert plain(reply.content) == shown(lobbytexts.help_text(translator("ru")))
+
+
+async def test_a_group_without_a_language_answers_in_the_senders(group: Group) -> None:
+    """Until its first table gives it one (the opener's), a group has no language: each
+    sender reads their own, the one their table would give it."""
+    ivan = group.users[2]
+    ivan.language_code = "ru"
+    async with group.bot():
+        assert await answer(group, ivan, "/help") == shown(lobbytexts.help_text(translator("ru")))
+        assert await answer(group, group.users[1], "/help") == shown(
+            lobbytexts.help_text(translator("en")))
