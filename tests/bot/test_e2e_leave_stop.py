@@ -1,5 +1,6 @@
 """A player who left a running match, and the match then stopped: the loss /leave warned of
-is kept ("leaving cannot dodge a loss")."""
+is kept ("leaving cannot dodge a loss"), and a creator who left has no say over the game any
+more (a group admin keeps theirs)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from bot_kit import Group, plain
+import pytest
+from bot_kit import NAMES, Group, counting_seeds, plain
 
 from bot.models import Status
 from bot.service.ratings import fresh_rating
 from bot.service.scoreboards import player_stats, scoreboard
-from fakeapi import FakeUser, StoredMessage
+from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
 
 
 async def question(group: Group, answer: str, after: int = 0) -> StoredMessage:
@@ -103,3 +105,61 @@ async def test_a_creator_who_left_keeps_her_loss_when_the_game_is_stopped(group:
     assert [(g.game, g.standing.played, g.standing.won) for g in figures.games] == [
         ("gaple", 1, 0)]
     assert stored_results(group.database) == [(game.game_id, [[ayu.id, "Ayu", 0]])]
+
+
+@pytest.fixture
+def plain_group(telegram: FakeTelegramServer, tmp_path: Path) -> Group:
+    """A group whose only admin (Dewi) does not play: its creator is no admin."""
+    users = [telegram.add_user(name, language_code="en") for name in NAMES]
+    chat = telegram.add_group("Domino evening", members=users, admins=users[4:])
+    return Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+
+
+async def test_a_creator_who_left_may_not_stop_the_game_and_an_admin_may(
+        plain_group: Group) -> None:
+    """Once she left, the creator no longer speaks for the table: /stop refuses her; an
+    admin stops it, and both leavers keep their losses, the others get nothing."""
+    group = plain_group
+    ayu, budi, sergei, _thora, dewi = group.users
+    async with group.bot(computer_pause=0.05) as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await leave(group, budi)
+        await leave(group, ayu)
+        seen = len(group.server.bot_messages(group.chat))
+        asked = group.send(ayu, "/stop")
+        refusal = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)[seen:]
+             if m.reply_to is not None and m.reply_to.message_id == asked.message_id), None))
+        assert refusal.text == "You are not playing in this game."
+        assert not refusal.buttons
+        # Nor can she confirm the question an admin's /stop asks.
+        seen = len(group.server.bot_messages(group.chat))
+        group.send(dewi, "/stop")
+        ask = await question(group, "Yes, stop the game", seen)
+        tap = ayu.press(ask, "Yes, stop the game")
+        await group.server.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "You are not playing in this game."
+        assert group.game().status is Status.PLAYING
+        # A player who never created it could not either, as before.
+        seen = len(group.server.bot_messages(group.chat))
+        group.send(sergei, "/stop")
+        refused = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)[seen:]
+             if m.text == "Only the game's creator or a group admin can stop it."), None))
+        assert not refused.buttons
+        await stop(group, dewi)
+        game = group.game()
+        board = await scoreboard(runtime.storage, group.chat.id, "gaple")
+        stats = {user.first_name: await player_stats(runtime.storage, user.id)
+                 for user in group.users}
+    assert sorted((s.name, s.played, s.won) for s in board.standings) == [
+        ("Ayu", 1, 0), ("Budi", 1, 0)]
+    assert board.matches == 1
+    assert all(s.rating < fresh_rating() for s in board.standings)
+    assert {name: [(g.game, g.standing.played, g.standing.won) for g in s.games]
+            for name, s in stats.items()} == {
+        "Ayu": [("gaple", 1, 0)], "Budi": [("gaple", 1, 0)], "Sergei": [], "Þóra": [],
+        "Dewi": []}
+    assert stored_results(group.database) == [
+        (game.game_id, [[budi.id, "Budi", 1], [ayu.id, "Ayu", 0]])]

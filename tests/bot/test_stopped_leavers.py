@@ -1,5 +1,5 @@
 """A match stopped after people left it, without Telegram: each way it can stop keeps the
-leavers' losses (and only theirs), on both engines."""
+leavers' losses (and only theirs), on both engines; who may still stop it."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from test_games import ANN, BOB, CID, DAN, RecordingComposer, service_for, started_game
 
+from bot.errors import UserError
 from bot.models import Game, Outgoing, Status
 from bot.service import GameService
 from bot.service.ratings import fresh_rating, standings
@@ -107,6 +108,27 @@ async def test_a_stopped_match_nobody_left_is_no_result(storage: Storage) -> Non
     game = await started_game(service)
     await service.stop(game, ANN.user_id, is_admin=False)
     assert await storage.finished_matches(ResultFilter()) == []
+
+
+async def test_a_creator_who_left_may_no_longer_stop_the_game(storage: Storage) -> None:
+    """Her seat is a computer's: she no longer speaks for the people still playing, unless
+    she is an admin of the group; the others' rights are as before."""
+    service = service_for(storage)
+    game = await started_game(service)
+    service.check_may_stop(game, ANN.user_id, is_admin=False)  # seated: she may
+    await service.quit(game, ANN.user_id)
+    with pytest.raises(UserError) as refused:
+        await service.stop(game, ANN.user_id, is_admin=False)
+    assert refused.value.message == "You are not playing in this game."
+    with pytest.raises(UserError) as refused:
+        service.check_may_stop(game, BOB.user_id, is_admin=False)
+    assert refused.value.message == "Only the game's creator or a group admin can stop it."
+    assert game.status is Status.PLAYING
+    await service.stop(game, ANN.user_id, is_admin=True)
+    assert game.status is Status.STOPPED
+    with pytest.raises(UserError) as refused:
+        service.check_may_stop(game, ANN.user_id, is_admin=True)
+    assert refused.value.message == "This game is over."
 
 
 def test_leaving_a_stopped_duel_rates_as_leaving_one_the_side_lost() -> None:
