@@ -4,7 +4,9 @@ Ratings come from openskill's Bradley-Terry model (full pairing): every finished
 board's scope, in the order the matches finished, ranks its sides by the result (pairs are
 teams; a drawn match ties its leaders, and the others lost). Plackett-Luce, openskill's default,
 rates a tie for first no higher than the runner-up, which a drawn gaple-dead match would show;
-comparing every pair of sides does not.
+comparing every pair of sides does not. A person who left a match is rated as a loser of it,
+whether it finished or was stopped afterwards (:func:`_rate_leavers`); a stopped match moves
+nobody else.
 
 The rating shown is :func:`shown_skill` on the display scale, ``RATING_BASE + RATING_SCALE *
 skill``: the estimate mu drawn towards the start by what the bot does not know yet. The
@@ -118,25 +120,14 @@ def standings(matches: Iterable[MatchRecord], hands: Iterable[HandRecord], *,
         by_game.setdefault(hand.game_id, []).append(hand)
     tallies: dict[int, _Tally] = {}
     for match in ordered:
+        _rate_leavers(match, tallies)
+        if match.stopped:
+            continue  # nobody won it: the people seated at the stop get nothing from it
         seats = [tallies.setdefault(uid, _Tally(name)) for uid, name in match.players]
-        left = [tallies.setdefault(uid, _Tally(name)) for uid, name, _ in match.leavers]
         for tally, (_, name) in zip(seats, match.players, strict=True):
             tally.name = name  # the latest name wins
         teams = [[seats[seat].rating for seat in side] for side in match.sides]
-        ranks = match.ranks()
-        # Each leaver is rated as if they had sat on in their seat and their side had lost:
-        # the same change as a loser of this match, whatever the side did without them.
-        for tally, (_, name, seat) in zip(left, match.leavers, strict=True):
-            tally.name = name
-            side = match.side_of(seat)
-            place = match.sides[side].index(seat)
-            instead = [[tally.rating if s == seat else r for s, r in zip(seats_of, team,
-                                                                            strict=True)]
-                       for seats_of, team in zip(match.sides, teams, strict=True)]
-            lost = [max(ranks) + 1 if n == side else rank for n, rank in enumerate(ranks)]
-            tally.rating = _MODEL.rate(instead, ranks=lost)[side][place]
-            tally.record(-1)
-        rated = _MODEL.rate(teams, ranks=ranks)
+        rated = _MODEL.rate(teams, ranks=match.ranks())
         for side_seats, team in zip(match.sides, rated, strict=True):
             for seat, rating in zip(side_seats, team, strict=True):
                 seats[seat].rating = rating
@@ -154,6 +145,31 @@ def standings(matches: Iterable[MatchRecord], hands: Iterable[HandRecord], *,
         for uid, tally in tallies.items()
     ]
     return tuple(sorted(result, key=lambda s: (-s.skill, -s.won, s.name.casefold(), s.user_id)))
+
+
+def _rate_leavers(match: MatchRecord, tallies: dict[int, _Tally]) -> None:
+    """Each leaver of ``match`` is rated as if they had sat on in their seat and their side
+    had lost: the same change as a loser of this match, whatever the side did without them;
+    in a stopped match, as the one side that lost where all the others drew. The seated
+    players' ratings are read as they came to the match, and left alone."""
+    if not match.leavers:
+        return
+
+    def rating_of(user_id: int) -> BradleyTerryFullRating:
+        return tallies[user_id].rating if user_id in tallies else _MODEL.rating()
+    teams = [[rating_of(match.players[seat][0]) for seat in side] for side in match.sides]
+    ranks = match.ranks()
+    for uid, name, seat in match.leavers:
+        tally = tallies.setdefault(uid, _Tally(name))
+        tally.name = name
+        side = match.side_of(seat)
+        place = match.sides[side].index(seat)
+        instead = [[tally.rating if s == seat else r for s, r in zip(seats_of, team,
+                                                                        strict=True)]
+                   for seats_of, team in zip(match.sides, teams, strict=True)]
+        lost = [max(ranks) + 1 if n == side else rank for n, rank in enumerate(ranks)]
+        tally.rating = _MODEL.rate(instead, ranks=lost)[side][place]
+        tally.record(-1)
 
 
 def places(standings: Sequence[Standing]) -> list[int]:

@@ -2,7 +2,10 @@
 
 Only finished matches count. A stopped or cancelled game has no match result, and its hands are
 left out too, like the hands of a match still being played: a board never counts half a match,
-and stopping a match one is losing keeps no hands won in it.
+and stopping a match one is losing keeps no hands won in it. One exception: a person who left a
+running match (a computer took the seat) lost it, as /leave warned, however it ends; a match
+stopped after that is recorded for its leavers' losses alone (``MatchRecord.stopped``), and
+counts as one of the board's matches, with nothing for the people still seated.
 
 Computer players are rated like anyone (they are real opponents) but left off a board unless
 the group asks for them.

@@ -14,12 +14,17 @@ class Seats(Play):
 
     @staticmethod
     def check_may_stop(game: Game, user_id: int, is_admin: bool) -> None:
-        """Raise :class:`UserError` unless ``user_id`` may stop ``game``: its creator or an
-        admin of its group, while it is open."""
+        """Raise :class:`UserError` unless ``user_id`` may stop ``game``: an admin of its
+        group, or its creator while she still plays it, while it is open. A creator who left
+        (a computer took her seat) no longer speaks for the people still playing."""
         if not game.status.open:
             raise UserError(N_("This game is over."))
-        if user_id != game.creator_id and not is_admin:
+        if is_admin:
+            return
+        if user_id != game.creator_id:
             raise UserError(N_("Only the game's creator or a group admin can stop it."))
+        if game.status is Status.PLAYING and game.seat_of(user_id) is None:
+            raise UserError(N_("You are not playing in this game."))
 
     @staticmethod
     def check_may_change_settings(user_id: int, human_admins: frozenset[int] | None) -> None:

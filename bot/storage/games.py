@@ -181,7 +181,8 @@ class GameRows(Connection):
         """The game ended or was closed: its new status, no deadline, and what to announce
         (or, with ``drop_outbox``, nothing more to send at all before ``outgoing``); its
         thread too, which a game whose topic is gone leaves for the General topic. Its
-        /notify notices not sent yet are dropped."""
+        /notify notices not sent yet are dropped; a stopped match's leavers keep their losses
+        (:meth:`_record_stopped`)."""
         async def write(tx: Tx) -> None:
             await fence(tx)
             await tx.execute(
@@ -193,6 +194,8 @@ class GameRows(Connection):
                 await tx.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
             # a closed lobby has nothing to join: its /notify notices not sent yet go too
             await tx.execute("DELETE FROM notices WHERE game_id=?", (game.game_id,))
+            if status is Status.STOPPED:
+                await self._record_stopped(tx, game, now)
             await self._queue(tx, game, outgoing, now)
         await self.write(write)
 
@@ -212,7 +215,7 @@ class GameRows(Connection):
         values = (match_to_json(match, kept=game.kept_hands), move_no, game.status.value, now,
                   deadline, game.timer.to_json(), game.game_id, previous_move_no)  # before BEGIN
         if self.dialect == "sqlite" and not outgoing and not drop_outbox \
-                and current.get() is None \
+                and current.get() is None and game.status is not Status.STOPPED \
                 and not any(isinstance(e, HandEnded | MatchEnded) for e in events):
             # Most moves write the one row: on SQLite that statement is a transaction of its
             # own (one hop to its thread, not three); a stale move changes nothing.
@@ -229,6 +232,8 @@ class GameRows(Connection):
                 await tx.execute("DELETE FROM outbox WHERE game_id=?", (game.game_id,))
             await self._queue(tx, game, outgoing, now)
             await self._record_results(tx, game, events, now)
+            if game.status is Status.STOPPED:  # (nobody left at the table: see Play._play)
+                await self._record_stopped(tx, game, now)
         await self.write(write)
 
     async def _queue(self, tx: Tx, game: Game, outgoing: Sequence[Outgoing], now: float) -> None:
@@ -288,8 +293,28 @@ class GameRows(Connection):
                     " ON CONFLICT (game_id) DO UPDATE SET chat_id=excluded.chat_id,"
                     " variant=excluded.variant, players=excluded.players, sides=excluded.sides,"
                     " winner_side=excluded.winner_side, scores=excluded.scores,"
-                    " finished_at=excluded.finished_at, leavers=excluded.leavers",
+                    " finished_at=excluded.finished_at, leavers=excluded.leavers,"
+                    " stopped=excluded.stopped",
                     (game.game_id, game.chat_id, game.game_name, players, dumps(sides),
                      event.winner, dumps(event.scores), now,
                      dumps(leavers_of(game.players, game.seat_changes))),
                 )
+
+    @staticmethod
+    async def _record_stopped(tx: Tx, game: Game, now: float) -> None:
+        """A match stopped after people left it: the loss /leave promised each of them is kept,
+        as a finished match keeps it, in a result marked ``stopped``: nobody won it, and the
+        people still seated get nothing from it (:class:`~.results.MatchRecord`). A match
+        nobody left is no result at all, as before; a finished one keeps its own."""
+        leavers = leavers_of(game.players, game.seat_changes)
+        if game.match is None or not leavers:
+            return
+        await sat_at(tx, _seats_of(game, game.game_id))  # (its people are found by their seats)
+        await tx.execute(
+            "INSERT INTO match_results (game_id, chat_id, variant, players, sides, winner_side,"
+            " scores, finished_at, leavers, stopped) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, 1)"
+            " ON CONFLICT (game_id) DO NOTHING",
+            (game.game_id, game.chat_id, game.game_name, _players(game),
+             dumps(variant(game.game_name).sides(len(game.players))), dumps(game.match.scores),
+             now, dumps(leavers)),
+        )

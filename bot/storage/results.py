@@ -15,7 +15,8 @@ from .core import Connection, marks
 
 #: The finished matches a person may have sat in, the first finished first: found by their
 #: seats' rows (:func:`~.schema.sat_at`), not by reading every result's players.
-MATCHES_OF_PLAYER = ("SELECT m.game_id, m.variant, m.chat_id, m.players, m.leavers FROM seats s"
+MATCHES_OF_PLAYER = ("SELECT m.game_id, m.variant, m.chat_id, m.players, m.leavers, m.stopped"
+                     " FROM seats s"
                      " JOIN match_results m ON m.game_id = s.game_id WHERE s.user_id = ?"
                      " ORDER BY m.finished_at, m.game_id")
 
@@ -27,7 +28,8 @@ def penalty_points(game: str | None) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
-    """A row of ``match_results``: a match that reached its end."""
+    """A row of ``match_results``: a match that reached its end, or one stopped after people
+    left it (``stopped``), kept for their losses alone."""
 
     game_id: int
     chat_id: int
@@ -40,12 +42,18 @@ class MatchRecord:
     # (user_id, name, seat) of each person who left the match before its end (a computer took
     # the seat): it counts as a match they lost, so leaving cannot dodge a loss.
     leavers: tuple[tuple[int, str, int], ...] = ()
+    # Stopped before its end: nobody won it and the people seated at the stop get nothing
+    # (no match, no hands); only its leavers' losses count.
+    stopped: bool = False
 
     def side_of(self, seat: int) -> int:
         return next(index for index, seats in enumerate(self.sides) if seat in seats)
 
     def ranks(self) -> list[float]:
-        """Each side's place (1 = best): the winner first, the others by score, equal = tied."""
+        """Each side's place (1 = best): the winner first, the others by score, equal = tied;
+        in a stopped match every side shares the first (nobody won it)."""
+        if self.stopped:
+            return [1.0] * len(self.sides)
         lower = penalty_points(self.game)
         keys = [
             (self.winner is not None and side != self.winner, score if lower else -score)
@@ -95,7 +103,7 @@ def _match_record(row: Any) -> MatchRecord:
         tuple((p.user_id, p.name) for p in players),
         tuple(tuple(int(seat) for seat in side) for side in json.loads(row["sides"])),
         row["winner_side"], tuple(int(s) for s in json.loads(row["scores"])),
-        float(row["finished_at"]), _leavers(row["leavers"]),
+        float(row["finished_at"]), _leavers(row["leavers"]), bool(row["stopped"]),
     )
 
 
@@ -149,20 +157,22 @@ class ResultRows(Connection):
         where, params = which.where()
         rows = await self.fetch_all(
             "SELECT h.game_id, h.winner_side, h.points FROM hand_results h"
-            f" JOIN match_results m ON m.game_id = h.game_id WHERE {where}"
+            f" JOIN match_results m ON m.game_id = h.game_id WHERE {where} AND m.stopped = 0"
             " ORDER BY h.game_id, h.hand_number",
             params,
         )
         return [_hand_record(row) for row in rows]
 
     async def matches_played_by(self, user_id: int) -> list[SeatRecord]:
-        """Every finished match ``user_id`` sat in (once a seat), the last one the newest."""
+        """Every finished match ``user_id`` sat in (once a seat), or left before it was stopped,
+        the last one the newest."""
         # The person's seats' rows find the matches (sat_at); the results' own players and
-        # leavers decide.
+        # leavers decide (a stopped match's seated players were in no match that counts).
         rows = await self.fetch_all(MATCHES_OF_PLAYER, (int(user_id),))
         found = []
         for row in rows:
-            sat = [str(seat[1]) for seat in json.loads(row["players"])
+            seated = [] if row["stopped"] else json.loads(row["players"])
+            sat = [str(seat[1]) for seat in seated
                    if type(seat[0]) is int and seat[0] == user_id]
             sat += [name for uid, name, _seat in _leavers(row["leavers"]) if uid == user_id]
             found += [SeatRecord(str(row["variant"]), int(row["chat_id"]), sat[0])] if sat else []

@@ -270,4 +270,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     """,
     # 11: who ever sat at each game, found by person (see _seats)
     _seats,
+    # 12: a match stopped after people left it: its row keeps their losses alone (1), where
+    # nobody won and the people still seated get nothing; a finished match's row is 0
+    """
+    ALTER TABLE match_results ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0;
+    """,
 )

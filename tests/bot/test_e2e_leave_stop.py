@@ -1,0 +1,165 @@
+"""A player who left a running match, and the match then stopped: the loss /leave warned of
+is kept ("leaving cannot dodge a loss"), and a creator who left has no say over the game any
+more (a group admin keeps theirs)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from bot_kit import NAMES, Group, counting_seeds, plain
+
+from bot.models import Status
+from bot.service.ratings import fresh_rating
+from bot.service.scoreboards import player_stats, scoreboard
+from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
+
+
+async def question(group: Group, answer: str, after: int = 0) -> StoredMessage:
+    """The bot's newest question in the group (past its first ``after`` messages) that
+    offers the button ``answer``."""
+    return await group.server.wait_for(lambda: next(
+        (m for m in reversed(group.server.bot_messages(group.chat)[after:])
+         if answer in str(m.button_texts)), None))
+
+
+async def leave(group: Group, user: FakeUser) -> None:
+    """``user`` leaves the running game through /leave and its confirmation."""
+    seen = len(group.server.bot_messages(group.chat))
+    group.send(user, "/leave")
+    ask = await question(group, "Yes, leave", seen)
+    assert "the match will count as lost for you" in (ask.text or "")
+    tap = user.press(ask, "Yes, leave")
+    await group.server.wait_for(lambda: tap.answered)
+    assert tap.answer_text == "You left the game."
+    await group.server.wait_for(lambda: group.said(f"takes the seat of {user.first_name}"))
+
+
+async def stop(group: Group, user: FakeUser) -> None:
+    """``user`` stops the running game through /stop and its confirmation."""
+    seen = len(group.server.bot_messages(group.chat))
+    group.send(user, "/stop")
+    ask = await question(group, "Yes, stop the game", seen)
+    tap = user.press(ask, "Yes, stop the game")
+    await group.server.wait_for(lambda: tap.answered)
+    assert tap.answer_text == "The game is stopped."
+    await group.server.wait_for(lambda: group.game().status is Status.STOPPED)
+
+
+async def stats_reply(group: Group, user: FakeUser) -> str:
+    """What /stats tells ``user`` in the private chat."""
+    seen = len(group.server.bot_messages(user.private_chat))
+    user.send_private("/stats")
+    reply = await group.server.wait_for(lambda: next(
+        (m for m in group.server.bot_messages(user.private_chat)[seen:]
+         if "figures" in (m.text or "") or "finished a match" in (m.text or "")), None))
+    return plain(reply.text or "")
+
+
+async def scoreboard_reply(group: Group, user: FakeUser) -> str:
+    """What /scoreboard shows in the group: the picture's caption, or the text of an empty
+    board."""
+    seen = len(group.server.bot_messages(group.chat))
+    group.send(user, "/scoreboard")
+    reply = await group.server.wait_for(lambda: next(
+        (m for m in group.server.bot_messages(group.chat)[seen:]
+         if "Scoreboard" in (m.caption or m.text or "")), None))
+    return plain(reply.caption or reply.text or "")
+
+
+def stored_results(database: Path) -> list[tuple[int, list[list[object]]]]:
+    """(game_id, leavers) of each stored match result."""
+    with closing(sqlite3.connect(database)) as db:
+        rows = db.execute("SELECT game_id, leavers FROM match_results").fetchall()
+    return [(int(game_id), json.loads(leavers)) for game_id, leavers in rows]
+
+
+async def test_a_creator_who_left_keeps_her_loss_when_the_game_is_stopped(group: Group) -> None:
+    """The QA scenario: the creator (an admin here) leaves, a computer takes her seat, she
+    stops the game. The loss /leave warned of is hers on /stats and on the board; nobody
+    still seated gets anything ("Nobody will win it")."""
+    ayu, budi = group.users[:2]
+    async with group.bot(computer_pause=0.05) as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await leave(group, ayu)
+        assert group.game().players[0].is_computer
+        await stop(group, ayu)
+        game = group.game()
+        stats = await stats_reply(group, ayu)
+        board_caption = await scoreboard_reply(group, ayu)
+        budi_stats = await stats_reply(group, budi)
+        board = await scoreboard(runtime.storage, group.chat.id, "gaple")
+        figures = await player_stats(runtime.storage, ayu.id)
+    assert "has not finished a match yet" not in stats
+    assert "won 0 of 1 (0%)" in stats, stats
+    assert "1 match" in board_caption and "Ayu" in board_caption, board_caption
+    assert "Budi" not in board_caption and "Sergei" not in board_caption
+    assert budi_stats == "Budi has not finished a match yet."
+    # Her loss, rated as a loser of the match: below where she started.
+    assert [(s.name, s.played, s.won) for s in board.standings] == [("Ayu", 1, 0)]
+    assert board.standings[0].rating < fresh_rating()
+    assert [(g.game, g.standing.played, g.standing.won) for g in figures.games] == [
+        ("gaple", 1, 0)]
+    assert stored_results(group.database) == [(game.game_id, [[ayu.id, "Ayu", 0]])]
+
+
+@pytest.fixture
+def plain_group(telegram: FakeTelegramServer, tmp_path: Path) -> Group:
+    """A group whose only admin (Dewi) does not play: its creator is no admin."""
+    users = [telegram.add_user(name, language_code="en") for name in NAMES]
+    chat = telegram.add_group("Domino evening", members=users, admins=users[4:])
+    return Group(telegram, chat, users, tmp_path / "bot.sqlite3", counting_seeds())
+
+
+async def test_a_creator_who_left_may_not_stop_the_game_and_an_admin_may(
+        plain_group: Group) -> None:
+    """Once she left, the creator no longer speaks for the table: /stop refuses her; an
+    admin stops it, and both leavers keep their losses, the others get nothing."""
+    group = plain_group
+    ayu, budi, sergei, _thora, dewi = group.users
+    async with group.bot(computer_pause=0.05) as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await leave(group, budi)
+        await leave(group, ayu)
+        seen = len(group.server.bot_messages(group.chat))
+        asked = group.send(ayu, "/stop")
+        refusal = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)[seen:]
+             if m.reply_to is not None and m.reply_to.message_id == asked.message_id), None))
+        assert refusal.text == "You are not playing in this game."
+        assert not refusal.buttons
+        # Nor can she confirm the question an admin's /stop asks.
+        seen = len(group.server.bot_messages(group.chat))
+        group.send(dewi, "/stop")
+        ask = await question(group, "Yes, stop the game", seen)
+        tap = ayu.press(ask, "Yes, stop the game")
+        await group.server.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "You are not playing in this game."
+        assert group.game().status is Status.PLAYING
+        # A player who never created it could not either, as before.
+        seen = len(group.server.bot_messages(group.chat))
+        group.send(sergei, "/stop")
+        refused = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)[seen:]
+             if m.text == "Only the game's creator or a group admin can stop it."), None))
+        assert not refused.buttons
+        await stop(group, dewi)
+        game = group.game()
+        board = await scoreboard(runtime.storage, group.chat.id, "gaple")
+        stats = {user.first_name: await player_stats(runtime.storage, user.id)
+                 for user in group.users}
+    assert sorted((s.name, s.played, s.won) for s in board.standings) == [
+        ("Ayu", 1, 0), ("Budi", 1, 0)]
+    assert board.matches == 1
+    assert all(s.rating < fresh_rating() for s in board.standings)
+    assert {name: [(g.game, g.standing.played, g.standing.won) for g in s.games]
+            for name, s in stats.items()} == {
+        "Ayu": [("gaple", 1, 0)], "Budi": [("gaple", 1, 0)], "Sergei": [], "Þóra": [],
+        "Dewi": []}
+    assert stored_results(group.database) == [
+        (game.game_id, [[budi.id, "Budi", 1], [ayu.id, "Ayu", 0]])]
