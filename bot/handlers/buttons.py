@@ -20,6 +20,7 @@ from ..errors import PrivateChatClosedError, UserError
 from ..i18n import translator
 from ..presentation.callbacks import decode, kinds_of
 from ..publishing.delivery import answer_tap
+from ..publishing.ratelimit import StoppingError
 from ..serving.latency import arrived
 from .gametaps import (
     again_tapped,
@@ -67,6 +68,8 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
             url = runtime(context).private_link(closed.payload)
         except UserError as exc:
             toast = t(exc.message, **exc.params)
+        except StoppingError as stopping:  # a reply the limit held when sends were stopped
+            log.info("reply not sent: %s", stopping)
         except Exception:
             log.exception("button %r failed", query.data)
             toast = t("Something went wrong. Please try again.")

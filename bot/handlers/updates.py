@@ -30,7 +30,7 @@ from ..publishing.messenger import refused_here
 from ..publishing.ratelimit import StoppingError
 from ..storage import UpdateTakenError
 from .admins import admins_of
-from .runtime import Runtime
+from .runtime import Runtime, runtime
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +226,7 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     if isinstance(context.error, StoppingError):
         # A reply the group's limit held back when the bot was told to stop: not sent (a
         # command is not stored; a game's messages are, and go out after the restart).
-        log.info("reply not sent: the bot is stopping")
+        log.info("reply not sent: %s", context.error)
         return
     if context.error is not None and refused_here(context.error):
         # Removed from the group, blocked, forbidden to write, a closed topic: Telegram's
@@ -246,5 +246,7 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
             with contextlib.suppress(TelegramError):
                 await update.callback_query.answer(t("Something went wrong. Please try again."))
         elif update.effective_message is not None:
+            with contextlib.suppress(Exception):  # (the group's language is read from storage)
+                t = await chat_tr(update, runtime(context))
             with contextlib.suppress(TelegramError):
                 await reply(update, t("Something went wrong. Please try again."))

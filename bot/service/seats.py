@@ -80,6 +80,8 @@ class Seats(Play):
             raise UserError(N_("This game is over."))
         if user_id != game.creator_id and not is_admin:
             raise UserError(N_("Only the game's creator or a group admin can do that."))
+        if not is_admin and game.seat_of(user_id) is None:  # she left: as check_may_stop
+            raise UserError(N_("You are not playing in this game."))
         if seat not in game.timer.away:
             raise UserError(N_("That player is at the table and plays on."))
         return await self._hand_over(game, seat, level)

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import re
 import socket
+import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -110,6 +111,13 @@ def lost(error: BaseException, connection: Any = None) -> bool:
         or (connection is not None and _closed(connection))
 
 
+def _not_up_yet(error: BaseException) -> bool:
+    """A connection refused in a way that waiting may cure (:func:`lost`), not TLS: a
+    certificate, a host name or a server without SSL does not come right by itself."""
+    return lost(error) and not isinstance(error, ssl.SSLError) \
+        and "rejected SSL upgrade" not in str(error)
+
+
 def _closed(connection: Any) -> bool:
     try:
         return bool(connection.is_closed())
@@ -202,7 +210,7 @@ class PostgresEngine(Engine):
         try:
             return await connect()
         except Exception as error:  # asyncpg raises many kinds: each gets its one line
-            kind = StorageUnavailableError if lost(error) else StorageError
+            kind = StorageUnavailableError if _not_up_yet(error) else StorageError
             raise kind(
                 f"cannot connect to PostgreSQL at {self.name}: {self.cause(error)}") from None
 

@@ -10,9 +10,13 @@ import re
 import signal
 from pathlib import Path
 
+import pytest
 from test_e2e_operations import free_port
 from test_startup import RUNNING, STAMP, bot_process, server_settings
 
+from bot.errors import StorageError
+from bot.storage import StorageUnavailableError
+from bot.storage.postgres import PostgresEngine
 from fakeapi import FakeTelegramServer
 from testservers import PostgresServer
 
@@ -77,3 +81,16 @@ async def test_a_database_that_does_not_exist_is_one_line(postgres: PostgresServ
         f"CRITICAL bot: cannot connect to PostgreSQL at 127.0.0.1:{postgres.port}/"
         'no_such_database: database "no_such_database" does not exist '
         "(create it (createdb), or fix DATABASE_URL)"], bot.text()
+
+
+async def test_a_server_that_will_not_speak_tls_is_not_waited_for(postgres: PostgresServer
+                                                                  ) -> None:
+    """sslmode=require against a server without TLS: waiting cures nothing, so the probe
+    says so at once (one line, exit 1), where a refused connection is waited for."""
+    engine = PostgresEngine(postgres.url() + "?sslmode=require")
+    with pytest.raises(StorageError) as refused:
+        await engine.probe()
+    assert not isinstance(refused.value, StorageUnavailableError), refused.value
+    assert "SSL" in str(refused.value)
+    with pytest.raises(StorageUnavailableError):
+        await PostgresEngine(f"postgresql://postgres@127.0.0.1:{free_port()}/postgres").probe()
