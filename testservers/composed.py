@@ -4,10 +4,11 @@ it, against the fake Bot API server, with a worker killed and PostgreSQL restart
 Not part of the test suite: it needs a container engine and a compose tool (``docker
 compose``, or ``podman-compose`` with Podman) and the images the compose file names. CHECKOUT
 is a scratch checkout of this repository (its ``.env`` is written here, and the fleet's
-volumes are removed before and after). The fake server listens on all interfaces, and the
-containers reach it at ``--gateway`` (Podman's ``host.containers.internal``; with Docker on
-Linux, the compose network's gateway address). Updates go by webhook to the balancer the
-compose file publishes on 127.0.0.1:8080, as Telegram's would through an HTTPS proxy.
+volumes are removed before and after: a checkout with an ``.env`` of its own is refused).
+The fake server listens on all interfaces; the containers reach it at ``--gateway``
+(Podman's ``host.containers.internal``; with Docker on Linux, the compose network's gateway
+address). Updates go by webhook to the balancer the compose file publishes on
+127.0.0.1:8080, as Telegram's would through an HTTPS proxy.
 
 The run: ``down -v``, ``build``, ``up -d``; nine tables of different games open at once; a
 worker's container SIGKILLed and started again; PostgreSQL's container restarted; every
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import shlex
 import subprocess
 import sys
@@ -30,6 +32,8 @@ from fakeapi import FakeTelegramServer
 from .tables import Table, open_tables
 
 COMPOSE_FILE = "compose.fleet.yaml"
+#: The first line of the .env this writes: a checkout whose .env lacks it is not a scratch one.
+MARK = "# written by python -m testservers.composed: a scratch checkout"
 PLAN = [("pair", 2), ("gaple", 4), ("muggins", 3), ("kolbasa", 2), ("gaple-dead", 1),
         ("matador", 2), ("pair", 4), ("bergen", 2), ("french", 2)]
 PROBLEMS = ("ERROR", "CRITICAL", "Traceback")
@@ -41,12 +45,17 @@ class Deployment:
 
     def __init__(self, checkout: Path, compose: list[str], engine: str) -> None:
         self.checkout, self.compose, self.engine = checkout, compose, engine
+        # compose's project name, as compose makes it from the folder: its containers only
+        self.project = re.sub(r"[^a-z0-9_-]", "", checkout.name.lower())
 
     def run(self, *args: str) -> str:
         """A compose command; its failure ends the run with what it printed."""
         started = time.monotonic()
-        done = subprocess.run([*self.compose, "-f", COMPOSE_FILE, *args], cwd=self.checkout,
-                              capture_output=True, text=True, check=False)
+        try:
+            done = subprocess.run([*self.compose, "-f", COMPOSE_FILE, *args],
+                                  cwd=self.checkout, capture_output=True, text=True, check=False)
+        except FileNotFoundError:
+            raise SystemExit(f"{self.compose[0]} is not installed (see --compose)") from None
         print(f"compose {' '.join(args)}: exit {done.returncode}, "
               f"{time.monotonic() - started:.1f} s", flush=True)
         if done.returncode:
@@ -55,8 +64,9 @@ class Deployment:
 
     def containers(self, service: str) -> list[str]:
         return subprocess.run(
-            [self.engine, "ps", "-a", "--format", "{{.Names}}", "--filter",
-             f"label=com.docker.compose.service={service}"],
+            [self.engine, "ps", "-a", "--format", "{{.Names}}",
+             "--filter", f"label=com.docker.compose.project={self.project}",
+             "--filter", f"label=com.docker.compose.service={service}"],
             capture_output=True, text=True, check=True).stdout.split()
 
     def engine_run(self, *args: str) -> None:
@@ -79,6 +89,7 @@ class Deployment:
 def settings(token: str, gateway: str, port: int) -> str:
     """The checkout's .env: the fake server's token and address, the fleet's secrets."""
     return "\n".join([
+        MARK,
         f"TELEGRAM_BOT_TOKEN={token}",
         f"TELEGRAM_API_BASE_URL=http://{gateway}:{port}",
         "WEBHOOK_URL=https://bot.example.com/telegram",
@@ -153,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=18081, help="the fake server's port")
     args = parser.parse_args(argv)
     deployment = Deployment(args.checkout.resolve(), shlex.split(args.compose), args.engine)
+    env = deployment.checkout / ".env"
+    if env.exists() and not env.read_text().startswith(MARK):
+        parser.error(f"{env} was not written by this check: it runs 'down -v' (the database's "
+                     "volume goes) and writes .env, so give it a scratch checkout")
     ok = asyncio.run(check(deployment, args.port, args.gateway))
     print("the compose fleet held" if ok else "the compose fleet FAILED", flush=True)
     return 0 if ok else 1

@@ -328,17 +328,24 @@ async def test_pair_players_choose_their_partners_in_the_lobby(group: Group) -> 
 
 async def test_stop_on_a_lobby_points_at_its_cancel(group: Group) -> None:
     """Nothing has started, so nothing is stopped: the answer replies to the lobby and says
-    how to close it, not "Nobody will win it"."""
+    how to close it, not "Nobody will win it"; to one who may not close it (neither its
+    creator nor an admin), that only its creator can (not to press a Cancel that refuses)."""
     async with group.bot():
         await group.open_table("pair", players=2)
         lobby = group.lobby()
-        group.send(group.users[1], "/stop")
+        group.send(group.users[0], "/stop")
         answer = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
              if "has not started" in (m.text or "")), None))
         assert answer.text == ("The game has not started yet. To close the table, press "
                                "Cancel in the lobby.")
         assert answer.reply_to is lobby and not answer.buttons
+        group.send(group.users[1], "/stop")
+        refusal = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Only the player who created" in (m.text or "")), None))
+        assert refusal.text == "Only the player who created the game can cancel it."
+        assert refusal.reply_to is lobby and not refusal.buttons
         assert not group.said("Nobody will win it")
         assert group.game().status is Status.LOBBY
 
