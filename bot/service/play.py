@@ -47,6 +47,9 @@ class Play(Lobbies):
         if game.unreachable_players:
             if game.unreachable_ids != before:
                 self._changed(game)  # the lobby shows who it waits for
+            if user_id in game.unreachable_ids:  # the creator herself: not in the third person
+                raise UserError(N_("Open our private chat first (the 💬 button in the lobby), "
+                                   "then press Start."))
             raise UserError(N_("Waiting for {names} to open a private chat with me."),
                             names=", ".join(p.name for p in game.unreachable_players))
         try:

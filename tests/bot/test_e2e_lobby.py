@@ -371,6 +371,10 @@ async def test_a_creator_without_a_private_chat_is_told_to_open_it_not_to_press_
              if "I cannot send you your tiles yet" in (m.text or "")), None))
         assert ayu.id in call.mentioned_user_ids
         assert not group.said("the table is ready: press Start")
+        early = ayu.press(lobby, lobby_button(lobby, "s") or "")  # she is told, as herself
+        await group.server.wait_for(lambda: early.answered)
+        assert early.answer_text == ("Open our private chat first (the 💬 button in the lobby), "
+                                     "then press Start.")
         ayu.open_url(lobby.button("💬 Open my private chat").url or "")
         await group.server.wait_for(lambda: "Ayu can start" in plain(lobby.content))
         assert "📵" not in lobby.content
