@@ -273,12 +273,10 @@ def _scores_width(seat: Seat, words: _Figures) -> float:
     return width
 
 
-def _backs_room(seat: Seat, labels: TableLabels, score_word: str, width: int, height: int,
-                compact: bool) -> float | None:
+def _backs_room(seat: Seat, words: _Figures, width: int, height: int) -> float | None:
     """The room for the row of face-down tiles after "tiles N" on a panel ``width`` x
-    ``height``: up to the dead tiles' figure and the scores on its row (None: a face-down
-    tile stands for the word, with no row after it)."""
-    words = _words(seat, labels, score_word, width, height, compact)
+    ``height`` that draws ``words`` (:func:`_words`): up to the dead tiles' figure and the
+    scores on its row (None: a face-down tile stands for the word, with no row after it)."""
     if words.tiles is None:
         return None
     room = width - 2 * PAD - _figure_width(words.tiles, seat.tiles) - ITEM_GAP
@@ -295,7 +293,9 @@ def tile_backs(seats: Sequence[Seat], rects: Sequence[Rect], labels: TableLabels
     where every panel's whole row fits (a five-seat table's narrow top panels, a seat with
     many tiles, leave every panel without it), so that every seat's tiles read alike."""
     for seat, (left, top, right, bottom) in zip(seats, rects, strict=True):
-        room = _backs_room(seat, labels, score_word, right - left, bottom - top, compact)
+        width, height = right - left, bottom - top
+        room = _backs_room(seat, _words(seat, labels, score_word, width, height, compact),
+                           width, height)
         if room is None or (seat.tiles > 0 and row_width(seat.tiles, HAND_BACK, True) > room):
             return False
     return True
@@ -359,7 +359,7 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
         end, baseline = float(right - PAD), baseline - ROW_STEP
     x = float(left + PAD)
     x += _figure(canvas, draw, x, baseline, words.tiles, seat.tiles, palette)
-    room = _backs_room(seat, labels, score_word, width, height, compact) if backs else None
+    room = _backs_room(seat, words, width, height) if backs else None
     if room is not None:  # with the word, a row of backs shows the count too
         x += face_down_row(canvas, palette, x + ITEM_GAP / 2, baseline - 2 * HAND_BACK + 2,
                            seat.tiles, HAND_BACK, True, room)

@@ -31,7 +31,8 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
     chat, message = update.effective_chat, update.effective_message
     if chat is None or message is None:
         return
-    t = await chat_tr(update, rt)
+    settings = await rt.service.group_settings(chat.id)
+    t = await chat_tr(update, rt, settings=settings)
     if chat.type == ChatType.PRIVATE:
         await message.reply_text(t("The scoreboard belongs to a group: type /scoreboard there."))
         return
@@ -40,7 +41,6 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
     except UserError as exc:
         await message.reply_text(t(exc.message, **exc.params))
         return
-    settings = await rt.service.group_settings(chat.id)
     board = await rt.service.scoreboard(chat.id, query.game, query.since(time.time()),
                                         include_computers=settings.rank_computers)
     if not board.standings:

@@ -209,7 +209,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if chat is None or user is None or message is None:
         return
     settings = await rt.service.group_settings(chat.id)
-    t = await chat_tr(update, rt)
+    t = await chat_tr(update, rt, settings=settings)
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await message.reply_text(t("Settings belong to a group: type /settings there."))
         return

@@ -28,6 +28,7 @@ from ..models import Game, Player
 from ..publishing.delivery import outcome_unknown
 from ..publishing.messenger import refused_here
 from ..publishing.ratelimit import StoppingError
+from ..service.settings import GroupSettings
 from ..storage import UpdateTakenError
 from .admins import admins_of
 from .runtime import Runtime, runtime
@@ -94,19 +95,22 @@ def tr(update: Update) -> Translator:
     return translator(user.language_code if user else None)
 
 
-async def chat_tr(update: Update, rt: Runtime, game: Game | None = None) -> Translator:
+async def chat_tr(update: Update, rt: Runtime, game: Game | None = None,
+                  settings: GroupSettings | None = None) -> Translator:
     """The language of a message posted in the update's chat (a reply, a refusal, a
     question): in a group, the group's (:func:`group_tr`), which everyone there reads, not
-    the sender's; in private, the sender's own."""
+    the sender's; in private, the sender's own. ``settings``: the group's, when the caller
+    has read them already."""
     chat = update.effective_chat
     if chat is None or not is_group(chat):
         return tr(update)
     person = None if on_behalf_of(update) is not None else update.effective_user
-    return await group_tr(rt, chat.id, person, game)
+    return await group_tr(rt, chat.id, person, game, settings)
 
 
 async def group_tr(rt: Runtime, chat_id: int, person: User | None,
-                   game: Game | None = None) -> Translator:
+                   game: Game | None = None, settings: GroupSettings | None = None
+                   ) -> Translator:
     """The group's language: that of ``game``, the group's game the message is about (its
     table speaks it, whatever /settings said since), else the one its settings name. A
     group has none until its first table gives it its opener's: until then, ``person``'s
@@ -114,7 +118,8 @@ async def group_tr(rt: Runtime, chat_id: int, person: User | None,
     admin, a channel): the default, as ``GameService.group_language`` says."""
     if game is not None:
         return translator(game.language)
-    settings = await rt.service.group_settings(chat_id)
+    if settings is None:
+        settings = await rt.service.group_settings(chat_id)
     return translator(settings.language or (person.language_code if person else None))
 
 

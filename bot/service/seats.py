@@ -19,12 +19,8 @@ class Seats(Play):
         (a computer took her seat) no longer speaks for the people still playing."""
         if not game.status.open:
             raise UserError(N_("This game is over."))
-        if is_admin:
-            return
-        if user_id != game.creator_id:
-            raise UserError(N_("Only the game's creator or a group admin can stop it."))
-        if game.status is Status.PLAYING and game.seat_of(user_id) is None:
-            raise UserError(N_("You are not playing in this game."))
+        _check_in_charge(game, user_id, is_admin,
+                         N_("Only the game's creator or a group admin can stop it."))
 
     @staticmethod
     def check_may_change_settings(user_id: int, human_admins: frozenset[int] | None) -> None:
@@ -78,10 +74,8 @@ class Seats(Play):
         """
         if game.status is not Status.PLAYING:
             raise UserError(N_("This game is over."))
-        if user_id != game.creator_id and not is_admin:
-            raise UserError(N_("Only the game's creator or a group admin can do that."))
-        if not is_admin and game.seat_of(user_id) is None:  # she left: as check_may_stop
-            raise UserError(N_("You are not playing in this game."))
+        _check_in_charge(game, user_id, is_admin,
+                         N_("Only the game's creator or a group admin can do that."))
         if seat not in game.timer.away:
             raise UserError(N_("That player is at the table and plays on."))
         return await self._hand_over(game, seat, level)
@@ -110,3 +104,15 @@ class Seats(Play):
             raise
         self._changed(game)
         return newcomer
+
+
+def _check_in_charge(game: Game, user_id: int, is_admin: bool, refusal: str) -> None:
+    """Raise :class:`UserError` unless ``user_id`` may act for the whole table: an admin of its
+    group, or its creator while she still plays it (``refusal`` to anyone else). A creator who
+    left (a computer took her seat) no longer speaks for the people still playing."""
+    if is_admin:
+        return
+    if user_id != game.creator_id:
+        raise UserError(refusal)
+    if game.status is Status.PLAYING and game.seat_of(user_id) is None:
+        raise UserError(N_("You are not playing in this game."))
