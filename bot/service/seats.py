@@ -59,6 +59,15 @@ class Seats(Play):
         return await self._hand_over(game, seat, REPLACEMENT_LEVEL)
 
     @staticmethod
+    def has_left(game: Game, user_id: int, seat: int) -> bool:
+        """Whether ``user_id`` left ``seat`` for good (a computer took it): a second tap of
+        the leave's confirmation, or one that came while the first was being handled, finds
+        the leave done and has nothing to do."""
+        return game.seat_of(user_id) is None and any(
+            change.seat == seat and change.left.user_id == user_id
+            for change in game.seat_changes)
+
+    @staticmethod
     def check_asked(game: Game, user_id: int, asked_seat: int) -> None:
         """A question asked of the player in ``asked_seat`` is answered by them alone."""
         if game.seat_of(user_id) != asked_seat:

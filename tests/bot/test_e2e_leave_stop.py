@@ -163,3 +163,26 @@ async def test_a_creator_who_left_may_not_stop_the_game_and_an_admin_may(
         "Dewi": []}
     assert stored_results(group.database) == [
         (game.game_id, [[budi.id, "Budi", 1], [ayu.id, "Ayu", 0]])]
+
+
+async def test_a_second_tap_of_yes_leave_finds_the_leave_done(group: Group) -> None:
+    """A double tap on "Yes, leave" (QA): the second tap is told calmly that the player has
+    left, with no refusal, and the seat is handed over once."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05):
+        table = await group.start("gaple")
+        await table.play_one()
+        seen = len(group.server.bot_messages(group.chat))
+        group.send(budi, "/leave")
+        ask = await question(group, "Yes, leave", seen)
+        first = budi.press(ask, "Yes, leave")
+        second = budi.press(ask, "Yes, leave")
+        await group.server.wait_for(lambda: first.answered and second.answered)
+        await group.server.wait_for(lambda: group.said(f"takes the seat of {budi.first_name}"))
+        handed = [text for text in group.texts()
+                  if f"takes the seat of {budi.first_name}" in text]
+        game = group.game()
+    assert sorted([first.answer_text, second.answer_text]) == [
+        "You have left this game.", "You left the game."]
+    assert len(handed) == 1
+    assert [change.left.user_id for change in game.seat_changes] == [budi.id]
