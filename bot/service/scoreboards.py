@@ -88,26 +88,36 @@ async def scoreboard(storage: Storage, chat_id: int, game: str | None = None,
     return Scoreboard(chat_id, game, since, until, len(matches), board, points_game)
 
 
-async def rating_changes(storage: Storage, game: Game, ended: MatchEnded, now: float
+async def rating_changes(storage: Storage, game: Game, ended: MatchEnded | None, now: float
                          ) -> MatchRatings:
     """How the match that just ended moves each seat's rating on the group's board of its game
     (None for a computer player, who is kept off the board), and each leaver's, before it is
-    recorded."""
+    recorded. ``ended`` None: the match is being stopped, and only its leavers' ratings move
+    (every seat's is None; nothing at all when nobody left)."""
+    leavers = leavers_of(game.players, game.seat_changes)
+    seated: tuple[int | None, ...] = tuple(None for _ in game.players)
+    if ended is None:
+        if not leavers or game.match is None:
+            return MatchRatings(seated)
+        ended = MatchEnded(None, game.match.scores)  # as the stop records it
+        stopped = True
+    else:
+        stopped = False
     matches, hands = await _records(storage, ResultFilter(game.chat_id, game.game_name))
     record = MatchRecord(
         game.game_id, game.chat_id, game.game_name,
         tuple((p.user_id, p.name) for p in game.players),
         variant(game.game_name).sides(len(game.players)), ended.winner, ended.scores, now,
-        leavers_of(game.players, game.seat_changes))
+        leavers, stopped)
     fresh = fresh_rating()
     before = {s.user_id: s.rating for s in standings(matches, hands)}
     after = {s.user_id: s.rating for s in standings([*matches, record], hands)}
 
     def change(user_id: int) -> int:
         return after[user_id] - before.get(user_id, fresh)
-    return MatchRatings(
-        tuple(None if p.is_computer else change(p.user_id) for p in game.players),
-        tuple((name, change(uid)) for uid, name, _seat in record.leavers))
+    if not stopped:
+        seated = tuple(None if p.is_computer else change(p.user_id) for p in game.players)
+    return MatchRatings(seated, tuple((name, change(uid)) for uid, name, _seat in leavers))
 
 
 async def player_stats(storage: Storage, user_id: int, name: str = "") -> PlayerStats:

@@ -35,7 +35,8 @@ class Seats(Play):
     async def stop(self, game: Game, user_id: int, is_admin: bool, by: str = "") -> None:
         """End the game with no result; ``by`` (HTML) is announced as who stopped it."""
         self.check_may_stop(game, user_id, is_admin)
-        await self._set_status(game, Status.STOPPED, self.composer.stopped(game, by))
+        ratings = await self._stop_ratings(game)
+        await self._set_status(game, Status.STOPPED, self.composer.stopped(game, by, ratings))
 
     async def abandon(self, game: Game) -> None:
         """The bot was removed from the group: no result, and nothing left to send there;

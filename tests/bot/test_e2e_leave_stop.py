@@ -89,6 +89,8 @@ async def test_a_creator_who_left_keeps_her_loss_when_the_game_is_stopped(group:
         assert group.game().players[0].is_computer
         await stop(group, ayu)
         game = group.game()
+        stopped = await group.server.wait_for(lambda: next(
+            (text for text in group.texts() if "stopped the game" in text), None))
         stats = await stats_reply(group, ayu)
         board_caption = await scoreboard_reply(group, ayu)
         budi_stats = await stats_reply(group, budi)
@@ -102,6 +104,11 @@ async def test_a_creator_who_left_keeps_her_loss_when_the_game_is_stopped(group:
     # Her loss, rated as a loser of the match: below where she started.
     assert [(s.name, s.played, s.won) for s in board.standings] == [("Ayu", 1, 0)]
     assert board.standings[0].rating < fresh_rating()
+    # The change is said with the stop, as a finished match says its changes: hers alone.
+    change = board.standings[0].rating - fresh_rating()
+    assert stopped.endswith(
+        f"stopped the game. Nobody wins it.\nRating change on this group's scoreboard: "
+        f"Ayu (left the match) {change}."), stopped
     assert [(g.game, g.standing.played, g.standing.won) for g in figures.games] == [
         ("gaple", 1, 0)]
     assert stored_results(group.database) == [(game.game_id, [[ayu.id, "Ayu", 0]])]

@@ -11,7 +11,7 @@ import pytest
 from test_games import ANN, BOB, CID, DAN, RecordingComposer, service_for, started_game
 
 from bot.errors import UserError
-from bot.models import Game, Outgoing, Status
+from bot.models import Game, MatchRatings, Outgoing, Status
 from bot.service import GameService
 from bot.service.ratings import fresh_rating, standings
 from bot.service.scoreboards import player_stats, scoreboard
@@ -40,8 +40,9 @@ class Clock:
 
 
 class Composer(RecordingComposer):
-    def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]:
-        return [Outgoing("topic gone")]
+    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings) -> list[Outgoing]:
+        leavers = f" {list(ratings.leavers)}" if ratings.leavers else ""
+        return [Outgoing(f"topic gone{leavers}")]
 
 
 async def stop_by_creator_as_admin(service: GameService, game: Game, clock: Clock) -> None:
@@ -101,6 +102,14 @@ async def test_every_way_a_match_stops_keeps_the_leavers_losses_alone(
         assert await storage.matches_played_by(person.user_id) == []
     bob = (await player_stats(storage, BOB.user_id)).games
     assert [(g.game, g.standing.played, g.standing.won) for g in bob] == [("pair", 1, 0)]
+    # Said with the stop, as a finished match says its changes: the leaver's alone (the bot
+    # removed from the group says nothing there).
+    said = [item.text for item in await storage.pending_outbox(game.game_id)]
+    change = board.standings[0].rating - fresh_rating()
+    leavers = f"[('Bob', {change})]"
+    assert change < 0
+    assert [text for text in said if leavers in text] == (
+        [] if ending is bot_removed else [said[-1]]), said
 
 
 async def test_a_stopped_match_nobody_left_is_no_result(storage: Storage) -> None:
