@@ -2,11 +2,11 @@
 
 Ratings come from openskill's Bradley-Terry model (full pairing): every finished match of the
 board's scope, in the order the matches finished, ranks its sides by the result (pairs are
-teams; a drawn match ties every side, as its result says: nobody won it, nobody lost it).
-Plackett-Luce, openskill's default, rates a tie for first no higher than the runner-up;
+teams; a drawn match ties its leaders, and the others lost). Plackett-Luce, openskill's default,
+rates a tie for first no higher than the runner-up, which a drawn gaple-dead match would show;
 comparing every pair of sides does not. A person who left a match is rated as a loser of it,
-whether it finished, drew or was stopped afterwards (:func:`_rate_leavers`); a stopped match
-moves nobody else.
+whether it finished or was stopped afterwards (:func:`_rate_leavers`); a stopped match moves
+nobody else.
 
 The rating shown is :func:`shown_skill` on the display scale, ``RATING_BASE + RATING_SCALE *
 skill``: the estimate mu drawn towards the start by what the bot does not know yet. The
@@ -150,7 +150,7 @@ def standings(matches: Iterable[MatchRecord], hands: Iterable[HandRecord], *,
 def _rate_leavers(match: MatchRecord, tallies: dict[int, _Tally]) -> None:
     """Each leaver of ``match`` is rated as if they had sat on in their seat and their side
     had lost: the same change as a loser of this match, whatever the side did without them;
-    in a drawn or stopped match, as the one side that lost where all the others drew. The seated
+    in a stopped match, as the one side that lost where all the others drew. The seated
     players' ratings are read as they came to the match, and left alone."""
     if not match.leavers:
         return

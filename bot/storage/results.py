@@ -50,24 +50,23 @@ class MatchRecord:
         return next(index for index, seats in enumerate(self.sides) if seat in seats)
 
     def ranks(self) -> list[float]:
-        """Each side's place (1 = best): the winner first, the others by score, equal = tied.
-        In a drawn or stopped match every side shares the first: nobody won it, so nobody
-        lost it either. (Ranking a drawn match's other sides below its tied leaders by score
-        took a full loss to each of them from the last one: -30 on a first gaple-dead match
-        its result calls a draw, as much as finishing last in a match someone won.)"""
-        if self.stopped or self.winner is None:
+        """Each side's place (1 = best): the winner first, the others by score, equal = tied;
+        in a stopped match every side shares the first (nobody won it)."""
+        if self.stopped:
             return [1.0] * len(self.sides)
         lower = penalty_points(self.game)
-        keys = [(side != self.winner, score if lower else -score)
-                for side, score in enumerate(self.scores)]
+        keys = [
+            (self.winner is not None and side != self.winner, score if lower else -score)
+            for side, score in enumerate(self.scores)
+        ]
         order = sorted(set(keys))
         return [float(order.index(key) + 1) for key in keys]
 
     def outcomes(self) -> list[int]:
-        """By side: +1 won, -1 lost, 0 drawn (every side of a drawn match)."""
-        if self.winner is None:
-            return [0] * len(self.sides)
-        return [1 if side == self.winner else -1 for side in range(len(self.sides))]
+        """By side: +1 won, -1 lost, 0 drawn (a drawn match's tied leaders; the rest lost)."""
+        if self.winner is not None:
+            return [1 if side == self.winner else -1 for side in range(len(self.sides))]
+        return [0 if rank == 1 else -1 for rank in self.ranks()]
 
 
 @dataclass(frozen=True, slots=True)

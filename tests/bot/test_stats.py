@@ -16,7 +16,7 @@ from PIL import Image
 
 from bot.errors import UserError
 from bot.i18n import Translator
-from bot.models import Game, MatchRatings, Messages, Player, SeatChange, Status, computer
+from bot.models import Game, Messages, Player, SeatChange, Status, computer
 from bot.presentation.boardtexts import (
     board_heading,
     scoreboard_labels,
@@ -39,7 +39,6 @@ from bot.service.scoreboards import (
     month_start,
     parse_query,
     player_stats,
-    rating_changes,
     scoreboard,
 )
 from bot.storage import MatchRecord, ResultFilter, Storage, penalty_points
@@ -75,7 +74,7 @@ HISTORY = (
            [(0, [60, 0, 0, 0]), (1, [0, 30, 0, 0]), (0, [44, 0, 0, 0]), (3, [0, 0, 0, 12])]),
     Played(GROUP, "pair", (ANN, BOB, CID, DEE), PAIRS, 1, [40, 101], at(4, 20),
            [(1, [0, 70]), (0, [40, 0]), (None, [0, 0]), (1, [0, 31])]),
-    # A drawn gaple-dead match: Ann and Bob tie for the lowest total; nobody won, nobody lost.
+    # A drawn gaple-dead match: Ann and Bob tie for the lowest total; Cid and Eve lost.
     Played(GROUP, "gaple-dead", (ANN, BOB, CID, EVE), SINGLES4, None, [50, 50, 101, 80],
            at(5, 5), [(0, [10, 20, 60, 40]), (1, [40, 30, 41, 40])]),
     # Stopped after one hand: no result, and Cid's hand does not count either.
@@ -133,12 +132,12 @@ async def test_a_groups_board_counts_finished_matches_of_every_game(storage: Sto
     assert figures(board) == {
         "Ann": (4, 1, 1, 13, 5, None, -1),  # won, lost, drew, lost
         "Bob": (4, 2, 1, 13, 5, None, 1),
-        "Cid": (3, 0, 1, 10, 1, None, 0),  # lost, lost, drew (the stopped hand is not his)
+        "Cid": (3, 0, 0, 10, 1, None, -3),  # the stopped game's hand is not his
         "Dee": (3, 1, 0, 11, 3, None, -1),
-        "Eve": (1, 0, 1, 2, 0, None, 0),
+        "Eve": (1, 0, 0, 2, 0, None, -1),
     }
     assert [s.name for s in board.standings][:2] == ["Bob", "Ann"]
-    assert board.standings[-1].name == "Dee"  # last in two of three, where Cid drew one
+    assert board.standings[-1].name == "Cid"
 
 
 async def test_computers_are_left_off_unless_asked_for(storage: Storage) -> None:
@@ -161,41 +160,17 @@ async def test_filtering_by_game_adds_up_that_games_points(storage: Storage) -> 
     }
 
 
-async def test_gaple_dead_points_are_penalties_and_a_draw_is_everyones(
+async def test_gaple_dead_points_are_penalties_and_a_draw_ties_the_leaders(
     storage: Storage,
 ) -> None:
-    """A drawn match is drawn for every side, as its result says: nobody lost it, so the
-    ratings of four newcomers do not move, whatever their penalty points."""
     board = await scoreboard(storage, GROUP, "gaple-dead")
     assert board.penalty_points
-    assert [s.name for s in board.standings] == ["Ann", "Bob", "Cid", "Eve"]
-    by_name = {s.name: s for s in board.standings}
-    assert [by_name[name].points for name in ("Ann", "Bob", "Eve", "Cid")] == [50, 50, 80, 101]
-    assert [(s.played, s.drawn, s.lost, s.streak) for s in board.standings] == [(1, 1, 0, 0)] * 4
-    assert {s.rating for s in board.standings} == {fresh_rating()}
-
-
-async def test_a_drawn_matchs_result_moves_nobodys_rating(database: Path | str) -> None:
-    """QA: a drawn gaple-dead match showed -30 for its last seat, a full loss to each of the
-    three others, in a result that says "It is a draw."."""
-    store = Storage(database)
-    await store.open()
-    try:
-        players = [Player(uid, NAMES[uid]) for uid in (ANN, BOB, CID, EVE)]
-        game = Game(0, GROUP, Status.PLAYING, "gaple-dead", {}, ANN, players, None, 0, "en",
-                    Messages())
-        game.game_id = await store.insert_game(game, at(6, 1))
-        drawn = MatchEnded(None, (50, 50, 70, 105))
-        assert await rating_changes(store, game, drawn, at(6, 2)) == MatchRatings((0, 0, 0, 0))
-        # A leaver of a drawn match still lost it: the others drew.
-        game.seat_changes.append(SeatChange(3, 0, 3, players[3]))
-        game.players[3] = ROBOT
-        changes = await rating_changes(store, game, drawn, at(6, 2))
-        assert changes.seats == (0, 0, 0, None)
-        ((name, change),) = changes.leavers
-        assert name == "Eve" and change < 0
-    finally:
-        await store.close()
+    assert [s.name for s in board.standings] == ["Ann", "Bob", "Eve", "Cid"]
+    ann, bob, eve, cid = board.standings
+    assert (ann.points, bob.points, eve.points, cid.points) == (50, 50, 80, 101)
+    assert (ann.drawn, ann.lost, bob.drawn, eve.lost, cid.lost) == (1, 0, 1, 1, 1)
+    assert ann.mu == pytest.approx(bob.mu) and ann.sigma == pytest.approx(bob.sigma)
+    assert bob.skill > eve.skill > cid.skill  # the lower the penalty, the better the place
 
 
 async def test_a_board_of_every_game_says_penalties_where_its_only_game_counts_them(
