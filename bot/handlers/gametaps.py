@@ -183,6 +183,8 @@ async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
         await _delete_quietly(query)
         return t("The game goes on."), None
     async with rt.locks.game(game.game_id):
+        if rt.service.has_left(game, user.id, tap.seat):  # a second tap: the leave is done
+            return t("You have left this game."), None
         await rt.service.quit(game, user.id, asked_seat=tap.seat)
         await _answered(rt, query, game)
     await _delete_quietly(query)

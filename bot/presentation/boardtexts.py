@@ -17,8 +17,9 @@ PICTURE_ROWS = 15  # players drawn on a scoreboard picture
 
 
 def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC) -> tuple[str, str]:
-    """The board's title and its details line (period, number of matches), translated; dates
-    are the group's (``tz``), as for :func:`month_start`."""
+    """The board's title and its details line (period, number of matches, and of those stopped
+    after someone left, whose losses its leavers' records count), translated; dates are the
+    group's (``tz``), as for :func:`month_start`."""
     heading = (
         t("Scoreboard") if board.game is None
         else t("Scoreboard: {game}", game=title(t, board.game))
@@ -27,8 +28,11 @@ def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC) -> tuple[s
         period = t("all time")
     else:
         period = t("since {date}", date=datetime.fromtimestamp(board.since, tz).date().isoformat())
-    count = t.plural("{count} match", "{count} matches", board.matches)
-    return heading, f"{period} · {count}"
+    details = [period, t.plural("{count} match", "{count} matches", board.matches)]
+    if board.stopped:
+        details.append(t.plural("{count} match stopped after someone left",
+                                "{count} matches stopped after someone left", board.stopped))
+    return heading, " · ".join(details)
 
 
 def _details(t: Translator, s: Standing, penalty: bool) -> list[str]:

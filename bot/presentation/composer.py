@@ -13,7 +13,7 @@ from ..wording import fit_caption, isolated, named, title, who
 from .gamebuttons import CheckDeal, PlayAgain, ReplaceAway, ReplayHand
 from .lobbytexts import PRIVATE_CHAT_BUTTON
 from .replaytexts import REPLAY_BUTTON
-from .resulttexts import hand_result_text, match_result_text
+from .resulttexts import hand_result_text, match_result_text, rating_line
 
 if TYPE_CHECKING:
     from .pictures import PictureMaker
@@ -55,15 +55,19 @@ class TextComposer:
             "needs to tap “{button}” in the lobby, then Start in our chat.", len(waiting),
             names=", ".join(who(p) for p in waiting), button=t(PRIVATE_CHAT_BUTTON)))]
 
-    def stopped(self, game: Game, by: str) -> list[Outgoing]:
+    def stopped(self, game: Game, by: str, ratings: MatchRatings) -> list[Outgoing]:
+        """The match ended with no result; those who left it keep their losses, and their
+        rating changes are said as a finished match's are."""
         t = translator(game.language)
         if not by:
-            return [Outgoing(t("Everybody at the table is away, so the game ends with no "
-                               "result."))]
-        return [Outgoing(t("{name} stopped the game. Nobody wins it.", name=by))]
+            text = t("Everybody at the table is away, so the game ends with no result.")
+        else:
+            text = t("{name} stopped the game. Nobody wins it.", name=by)
+        return [Outgoing(with_leavers(t, text, game, ratings))]
 
-    def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]:
-        """Said in the General topic: which game ended there, and why."""
+    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings) -> list[Outgoing]:
+        """Said in the General topic: which game ended there, and why (and, as at a stop, how
+        its leavers' ratings moved)."""
         t = translator(game.language)
         name = title(t, game.game_name)
         if deleted:
@@ -72,7 +76,7 @@ class TextComposer:
         else:
             text = t("The topic of the {game} game was closed, so the game ends with no "
                      "result. Open a new table with /newgame.", game=name)
-        return [Outgoing(text)]
+        return [Outgoing(with_leavers(t, text, game, ratings))]
 
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
         t = translator(game.language)
@@ -104,6 +108,14 @@ class TextComposer:
         return [Outgoing(fit_caption(match_result_text(t, game, ended, view, ratings)),
                          buttons=(again,),
                          drawing=self.pictures.match_end_drawing(game, view, ratings.seats))]
+
+
+def with_leavers(t: Translator, text: str, game: Game, ratings: MatchRatings) -> str:
+    """``text`` of a match stopped with no result, and below it how the loss each leaver
+    keeps moved their rating (the seats' changes are None: a stop moves nobody else)."""
+    if not ratings.leavers:
+        return text
+    return f"{text}\n{rating_line(t, game.names, ratings)}"
 
 
 def hand_result_buttons(t: Translator, game: Game, view: TableView

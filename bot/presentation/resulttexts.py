@@ -258,9 +258,10 @@ def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
     assert ended.winner is not None
     points = ended.points[ended.winner]
     extra = points - ended.scored[ended.winner]
-    if not extra and ended.scored[ended.winner] == max(ended.scored):
-        # Six-matador: the most points of play win the hand, and winning adds nothing
-        return t("{name} wins the hand with the most points: {points}.", name=name,
+    if not extra and not ended.pips_count:
+        # The points of play alone decided (Six-matador: the pips left count for nothing and
+        # winning adds nothing): the hand's highest score, which knocks may put below 0.
+        return t("{name} wins the hand with its highest score: {points}.", name=name,
                  points=points)
     if ended.reason is HandEndReason.OUT:
         return t("{name} wins the hand: +{extra} for going out, {points} in this hand.",

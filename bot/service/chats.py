@@ -62,11 +62,12 @@ class Chats(Commits):
         if not game.status.open or game.thread_id != thread_id:
             return False
         status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
+        ratings = await self._stop_ratings(game)
         game.thread_id = None
         game.messages.lobby = game.messages.table_message = None
         game.messages.topic_gone = True
         try:
-            await self._set_status(game, status, self.composer.topic_gone(game, deleted),
+            await self._set_status(game, status, self.composer.topic_gone(game, deleted, ratings),
                                    drop_outbox=True)
         except BaseException:
             await self.reload(game.game_id)

@@ -10,9 +10,10 @@ from engine import Event
 
 from ..errors import OutOfDateError, UserError
 from ..i18n import N_
-from ..models import Game, Outgoing, Status, move_number
+from ..models import Game, MatchRatings, Outgoing, Status, move_number
 from ..storage import StaleMoveError
 from .memory import GameMemory
+from .scoreboards import rating_changes
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,12 @@ class Commits(GameMemory):
         game.deadline = None
         self._remember(game)
         self._changed(game)
+
+    async def _stop_ratings(self, game: Game) -> MatchRatings:
+        """How stopping ``game`` now moves its leavers' ratings (each keeps the loss /leave
+        promised): said with the stop, as a finished match says its changes. Nothing for a
+        table whose match never started, or that nobody left."""
+        return await rating_changes(self.storage, game, None, self.clock())
 
     async def _commit(
         self, game: Game, events: list[Event], outgoing: list[Outgoing], previous_move_no: int,

@@ -181,7 +181,7 @@ class Play(Lobbies):
                 # Nobody is left at the table: the match ends with no result (said instead of
                 # "seems to be away", whose offer of a computer for the seat would come too late).
                 game.status = Status.STOPPED
-                outgoing += self.composer.stopped(game, "")
+                outgoing += self.composer.stopped(game, "", await self._stop_ratings(game))
             else:
                 outgoing = away + outgoing
             await self._commit(game, events, outgoing, previous)

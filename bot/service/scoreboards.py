@@ -4,8 +4,10 @@ Only finished matches count. A stopped or cancelled game has no match result, an
 left out too, like the hands of a match still being played: a board never counts half a match,
 and stopping a match one is losing keeps no hands won in it. One exception: a person who left a
 running match (a computer took the seat) lost it, as /leave warned, however it ends; a match
-stopped after that is recorded for its leavers' losses alone (``MatchRecord.stopped``), and
-counts as one of the board's matches, with nothing for the people still seated.
+stopped after that is recorded for its leavers' losses alone (``MatchRecord.stopped``): a loss
+in each leaver's record (played and lost, on the board and in /stats), but no match the group
+played (``Scoreboard.matches`` leaves it out, ``Scoreboard.stopped`` counts it) and nothing for
+the people still seated.
 
 Computer players are rated like anyone (they are real opponents) but left off a board unless
 the group asks for them.
@@ -41,11 +43,14 @@ class Scoreboard:
     game: str | None  # None: every game together
     since: float | None  # only matches finished at or after this moment
     until: float | None  # ... and before this one
-    matches: int
+    matches: int  # played to their end
     standings: tuple[Standing, ...]  # best first
     # The game whose points the standings show: the board's own, or on a board of every game
     # the one game all its matches were of (None: no points are shown).
     points_game: str | None = None
+    # Matches stopped after people left them: no match the group played, but a loss in each
+    # leaver's record, which their figures count.
+    stopped: int = 0
 
     @property
     def penalty_points(self) -> bool:
@@ -85,29 +90,41 @@ async def scoreboard(storage: Storage, chat_id: int, game: str | None = None,
         board = tuple(s for s in board if not s.is_computer)
     games = {m.game for m in matches}
     points_game = game if game is not None else next(iter(games)) if len(games) == 1 else None
-    return Scoreboard(chat_id, game, since, until, len(matches), board, points_game)
+    stopped = sum(m.stopped for m in matches)
+    return Scoreboard(chat_id, game, since, until, len(matches) - stopped, board, points_game,
+                      stopped)
 
 
-async def rating_changes(storage: Storage, game: Game, ended: MatchEnded, now: float
+async def rating_changes(storage: Storage, game: Game, ended: MatchEnded | None, now: float
                          ) -> MatchRatings:
     """How the match that just ended moves each seat's rating on the group's board of its game
     (None for a computer player, who is kept off the board), and each leaver's, before it is
-    recorded."""
+    recorded. ``ended`` None: the match is being stopped, and only its leavers' ratings move
+    (every seat's is None; nothing at all when nobody left)."""
+    leavers = leavers_of(game.players, game.seat_changes)
+    seated: tuple[int | None, ...] = tuple(None for _ in game.players)
+    if ended is None:
+        if not leavers or game.match is None:
+            return MatchRatings(seated)
+        ended = MatchEnded(None, game.match.scores)  # as the stop records it
+        stopped = True
+    else:
+        stopped = False
     matches, hands = await _records(storage, ResultFilter(game.chat_id, game.game_name))
     record = MatchRecord(
         game.game_id, game.chat_id, game.game_name,
         tuple((p.user_id, p.name) for p in game.players),
         variant(game.game_name).sides(len(game.players)), ended.winner, ended.scores, now,
-        leavers_of(game.players, game.seat_changes))
+        leavers, stopped)
     fresh = fresh_rating()
     before = {s.user_id: s.rating for s in standings(matches, hands)}
     after = {s.user_id: s.rating for s in standings([*matches, record], hands)}
 
     def change(user_id: int) -> int:
         return after[user_id] - before.get(user_id, fresh)
-    return MatchRatings(
-        tuple(None if p.is_computer else change(p.user_id) for p in game.players),
-        tuple((name, change(uid)) for uid, name, _seat in record.leavers))
+    if not stopped:
+        seated = tuple(None if p.is_computer else change(p.user_id) for p in game.players)
+    return MatchRatings(seated, tuple((name, change(uid)) for uid, name, _seat in leavers))
 
 
 async def player_stats(storage: Storage, user_id: int, name: str = "") -> PlayerStats:

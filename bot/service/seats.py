@@ -35,7 +35,8 @@ class Seats(Play):
     async def stop(self, game: Game, user_id: int, is_admin: bool, by: str = "") -> None:
         """End the game with no result; ``by`` (HTML) is announced as who stopped it."""
         self.check_may_stop(game, user_id, is_admin)
-        await self._set_status(game, Status.STOPPED, self.composer.stopped(game, by))
+        ratings = await self._stop_ratings(game)
+        await self._set_status(game, Status.STOPPED, self.composer.stopped(game, by, ratings))
 
     async def abandon(self, game: Game) -> None:
         """The bot was removed from the group: no result, and nothing left to send there;
@@ -57,6 +58,15 @@ class Seats(Play):
         if asked_seat is not None:
             self.check_asked(game, user_id, asked_seat)
         return await self._hand_over(game, seat, REPLACEMENT_LEVEL)
+
+    @staticmethod
+    def has_left(game: Game, user_id: int, seat: int) -> bool:
+        """Whether ``user_id`` left ``seat`` for good (a computer took it): a second tap of
+        the leave's confirmation, or one that came while the first was being handled, finds
+        the leave done and has nothing to do."""
+        return game.seat_of(user_id) is None and any(
+            change.seat == seat and change.left.user_id == user_id
+            for change in game.seat_changes)
 
     @staticmethod
     def check_asked(game: Game, user_id: int, asked_seat: int) -> None:

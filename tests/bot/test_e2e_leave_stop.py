@@ -89,6 +89,8 @@ async def test_a_creator_who_left_keeps_her_loss_when_the_game_is_stopped(group:
         assert group.game().players[0].is_computer
         await stop(group, ayu)
         game = group.game()
+        stopped = await group.server.wait_for(lambda: next(
+            (text for text in group.texts() if "stopped the game" in text), None))
         stats = await stats_reply(group, ayu)
         board_caption = await scoreboard_reply(group, ayu)
         budi_stats = await stats_reply(group, budi)
@@ -96,12 +98,19 @@ async def test_a_creator_who_left_keeps_her_loss_when_the_game_is_stopped(group:
         figures = await player_stats(runtime.storage, ayu.id)
     assert "has not finished a match yet" not in stats
     assert "won 0 of 1 (0%)" in stats, stats
-    assert "1 match" in board_caption and "Ayu" in board_caption, board_caption
+    assert "all time · 0 matches · 1 match stopped after someone left" in board_caption, \
+        board_caption
+    assert "Ayu, rating" in board_caption
     assert "Budi" not in board_caption and "Sergei" not in board_caption
     assert budi_stats == "Budi has not finished a match yet."
     # Her loss, rated as a loser of the match: below where she started.
     assert [(s.name, s.played, s.won) for s in board.standings] == [("Ayu", 1, 0)]
     assert board.standings[0].rating < fresh_rating()
+    # The change is said with the stop, as a finished match says its changes: hers alone.
+    change = board.standings[0].rating - fresh_rating()
+    assert stopped.endswith(
+        f"stopped the game. Nobody wins it.\nRating change on this group's scoreboard: "
+        f"Ayu (left the match) {change}."), stopped
     assert [(g.game, g.standing.played, g.standing.won) for g in figures.games] == [
         ("gaple", 1, 0)]
     assert stored_results(group.database) == [(game.game_id, [[ayu.id, "Ayu", 0]])]
@@ -155,7 +164,7 @@ async def test_a_creator_who_left_may_not_stop_the_game_and_an_admin_may(
                  for user in group.users}
     assert sorted((s.name, s.played, s.won) for s in board.standings) == [
         ("Ayu", 1, 0), ("Budi", 1, 0)]
-    assert board.matches == 1
+    assert (board.matches, board.stopped) == (0, 1)
     assert all(s.rating < fresh_rating() for s in board.standings)
     assert {name: [(g.game, g.standing.played, g.standing.won) for g in s.games]
             for name, s in stats.items()} == {
@@ -163,3 +172,26 @@ async def test_a_creator_who_left_may_not_stop_the_game_and_an_admin_may(
         "Dewi": []}
     assert stored_results(group.database) == [
         (game.game_id, [[budi.id, "Budi", 1], [ayu.id, "Ayu", 0]])]
+
+
+async def test_a_second_tap_of_yes_leave_finds_the_leave_done(group: Group) -> None:
+    """A double tap on "Yes, leave" (QA): the second tap is told calmly that the player has
+    left, with no refusal, and the seat is handed over once."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05):
+        table = await group.start("gaple")
+        await table.play_one()
+        seen = len(group.server.bot_messages(group.chat))
+        group.send(budi, "/leave")
+        ask = await question(group, "Yes, leave", seen)
+        first = budi.press(ask, "Yes, leave")
+        second = budi.press(ask, "Yes, leave")
+        await group.server.wait_for(lambda: first.answered and second.answered)
+        await group.server.wait_for(lambda: group.said(f"takes the seat of {budi.first_name}"))
+        handed = [text for text in group.texts()
+                  if f"takes the seat of {budi.first_name}" in text]
+        game = group.game()
+    assert sorted([first.answer_text, second.answer_text]) == [
+        "You have left this game.", "You left the game."]
+    assert len(handed) == 1
+    assert [change.left.user_id for change in game.seat_changes] == [budi.id]

@@ -39,8 +39,9 @@ class RecordingComposer:
     def away(self, game: Game, seat: int) -> list[Outgoing]:
         return [Outgoing(f"away {seat}")]
 
-    def stopped(self, game: Game, by: str) -> list[Outgoing]:
-        return [Outgoing(f"stopped by {by}")]
+    def stopped(self, game: Game, by: str, ratings: MatchRatings) -> list[Outgoing]:
+        leavers = f" {list(ratings.leavers)}" if ratings.leavers else ""
+        return [Outgoing(f"stopped by {by}{leavers}")]
 
     def ready(self, game: Game) -> list[Outgoing]:
         return [Outgoing("ready")]

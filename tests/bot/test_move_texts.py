@@ -155,7 +155,7 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
                                      (0, 6), 0, (0, 6)))
     text = plain(resulttexts.hand_result_text(T, game, most, replace(view, result=most)))
     assert "Scored during the hand: Bob 6 (tiles along 1, free sixes 5)." in text
-    assert "Bob wins the hand with the most points: 6." in text
+    assert "Bob wins the hand with its highest score: 6." in text
     assert "Pips counted" not in text  # Six-matador's pips count for nothing
     lighter = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (0, 6), (0, 6), 0,
                         (0, 6))  # won by the lighter hand, with nothing more for it
@@ -165,6 +165,19 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
     out = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (0, 16), (0, 16), 0, (0, 6))
     text = plain(resulttexts.hand_result_text(T, game, out, replace(view, result=out)))
     assert "Bob wins the hand: +10 for going out, 16 in this hand." in text
+
+
+def test_a_six_matador_hand_won_below_zero_is_not_said_to_be_the_most_points() -> None:
+    """QA: everyone knocked, and the hand went to the smallest debt: "the most points: -3"
+    made no sense. The hand's winner has its highest score, whatever its sign."""
+    match = started("six-matador", "1-2 0-1 0-3 0-4 1-1 1-3", "4-6 2-2 2-3 3-4 4-4 5-5")
+    view = table_view(match)
+    debts = reported(match, HandEnded(0, HandEndReason.BLOCKED, None, False, 1, (9, 30),
+                                      (-12, -6), (-12, -6), 0, (-12, -6)))
+    text = plain(resulttexts.hand_result_text(T, game_of(match), debts,
+                                              replace(view, result=debts)))
+    assert "Bob wins the hand with its highest score: -6." in text
+    assert "most" not in text
 
 
 def test_going_out_in_bergen_is_scored_once_in_the_result() -> None:

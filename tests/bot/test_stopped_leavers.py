@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from test_games import ANN, BOB, CID, DAN, RecordingComposer, service_for, started_game
 
 from bot.errors import UserError
-from bot.models import Game, Outgoing, Status
+from bot.i18n import Translator
+from bot.models import Game, MatchRatings, Outgoing, Status
+from bot.presentation.boardtexts import board_heading
 from bot.service import GameService
 from bot.service.ratings import fresh_rating, standings
 from bot.service.scoreboards import player_stats, scoreboard
 from bot.storage import MatchRecord, ResultFilter, Storage
+from engine import MatchEnded
 
 GROUP = -100
 
@@ -40,8 +44,9 @@ class Clock:
 
 
 class Composer(RecordingComposer):
-    def topic_gone(self, game: Game, deleted: bool) -> list[Outgoing]:
-        return [Outgoing("topic gone")]
+    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings) -> list[Outgoing]:
+        leavers = f" {list(ratings.leavers)}" if ratings.leavers else ""
+        return [Outgoing(f"topic gone{leavers}")]
 
 
 async def stop_by_creator_as_admin(service: GameService, game: Game, clock: Clock) -> None:
@@ -92,7 +97,7 @@ async def test_every_way_a_match_stops_keeps_the_leavers_losses_alone(
     assert record.stopped and record.winner is None and record.leavers == ((2, "Bob", 1),)
     assert await storage.hands_of_finished_matches(ResultFilter(chat_id=GROUP)) == []
     board = await scoreboard(storage, GROUP, include_computers=True)
-    assert board.matches == 1
+    assert (board.matches, board.stopped) == (0, 1)  # a loss for Bob, no match the group played
     assert [(s.name, s.played, s.won, s.hands_played) for s in board.standings] == [
         ("Bob", 1, 0, 0)]
     assert board.standings[0].rating < fresh_rating()
@@ -101,6 +106,39 @@ async def test_every_way_a_match_stops_keeps_the_leavers_losses_alone(
         assert await storage.matches_played_by(person.user_id) == []
     bob = (await player_stats(storage, BOB.user_id)).games
     assert [(g.game, g.standing.played, g.standing.won) for g in bob] == [("pair", 1, 0)]
+    # Said with the stop, as a finished match says its changes: the leaver's alone (the bot
+    # removed from the group says nothing there).
+    said = [item.text for item in await storage.pending_outbox(game.game_id)]
+    change = board.standings[0].rating - fresh_rating()
+    leavers = f"[('Bob', {change})]"
+    assert change < 0
+    assert [text for text in said if leavers in text] == (
+        [] if ending is bot_removed else [said[-1]]), said
+
+
+async def test_a_stopped_match_is_its_leavers_loss_but_no_match_the_group_played(
+        storage: Storage) -> None:
+    """QA: /scoreboard counted a match stopped after Bob left as one of the group's matches.
+    It is his loss, on the board and in /stats (played and lost), but the group played one
+    match to its end, which is what the others' figures and the board's count say."""
+    service = service_for(storage)
+    stopped = await started_game(service)
+    await service.quit(stopped, BOB.user_id)
+    await service.stop(stopped, ANN.user_id, is_admin=True)
+    finished = await started_game(service)  # the same four play one to its end
+    await storage.record_results(finished, [MatchEnded(0, (101, 20))], 10.0)
+    await storage.save_status(finished, Status.FINISHED, [], 10.0)
+    board = await scoreboard(storage, GROUP)
+    assert (board.matches, board.stopped) == (1, 1)
+    assert {s.name: (s.played, s.lost) for s in board.standings} == {
+        "Ann": (1, 0), "Cid": (1, 0), "Bob": (2, 2), "Dan": (1, 1)}
+    for person in (ANN, BOB, CID, DAN):  # /stats says what the board says
+        (figures,) = (await player_stats(storage, person.user_id)).games
+        assert figures.standing == next(s for s in board.standings
+                                         if s.user_id == person.user_id)
+    details = board_heading(Translator("en"), board)[1]
+    assert details == "all time · 1 match · 1 match stopped after someone left"
+    assert board_heading(Translator("en"), replace(board, stopped=0))[1] == "all time · 1 match"
 
 
 async def test_a_stopped_match_nobody_left_is_no_result(storage: Storage) -> None:
