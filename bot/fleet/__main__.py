@@ -6,7 +6,8 @@
   and metrics on HTTP_PORT when set). It takes no webhook: WEBHOOK_URL is ignored.
 
 ``--help`` says this (exit 0); a role it does not know is a usage error, and a bad setting
-one line, both exit 2; SIGINT or SIGTERM stops the process (exit 0).
+one line, both exit 2; a database that will not have the process is one line, exit 1; SIGINT
+or SIGTERM stops the process (exit 0).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from ..cli import program, version
-from ..errors import ConfigError
+from ..errors import ConfigError, StorageError
 
 log = logging.getLogger("bot")
 EPILOG = ("Settings come from the environment and from a .env file in the current folder: "
@@ -90,6 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ConfigError as error:
             log.critical("%s", error)
             return 2
+        except StorageError as error:  # the database will not have it: as a worker's start
+            log.critical("%s", error)
+            return 1
         log.info("receiver stopped")
         return 0
 

@@ -11,7 +11,9 @@ keep no state: any number can stand behind one load balancer, with the same URL 
 A receiver files each update under its shard, so it must count the shards as the workers do:
 before it stores anything it makes the workers' own check (:meth:`UpdateStore.agree`), and
 with another ``FLEET_SHARDS`` than the database's it stops (one line, exit 2) rather than file
-updates under shards no worker reads.
+updates under shards no worker reads. A database that will not have it (a wrong password, a
+database that does not exist, TLS refused) stops it too (one line, exit 1, as a worker's
+start): answering 503 for ever would only hide the mistake while Telegram's retries run out.
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ from ..config import BotConfig
 from ..errors import ConfigError, StorageError
 from ..serving.metrics import Metrics
 from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_web_app
+from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
-from ..storage.postgres import quiet_pool_floor_retries
+from ..storage.postgres import PostgresEngine, quiet_pool_floor_retries
 from .background import ended
 from .routing import route_key, shard_of
 from .settings import RECEIVER_APPLICATION, FleetSettings, application_name
@@ -54,8 +57,10 @@ class UpdateStore:
         self.shards = shards
         self.name = name  # (WORKER_NAME: its connections carry it, as a worker's do)
         self.on_refused = on_refused
-        #: Why this receiver may not store updates (another shard count than the fleet's).
-        self.refused: ConfigError | None = None
+        #: Why this receiver may not store updates: another shard count than the fleet's
+        #: (exit 2), or a database that will not have it (a password, a missing database:
+        #: exit 1, as a worker's start).
+        self.refused: ConfigError | StorageError | None = None
         self.agreed = False
         self.pool: asyncpg.Pool | None = None
         self.stored = 0
@@ -66,17 +71,20 @@ class UpdateStore:
         """Make the pool, trying again until PostgreSQL answers, then :meth:`agree`."""
         attempt, delay = 1, 0.5
         quiet_pool_floor_retries()  # the outage is told by this loop's and put's own lines
+        engine = PostgresEngine(self.url)  # its one line for a refusal, as a worker's start
         while self.pool is None:
             try:
-                self.pool = await asyncpg.create_pool(
+                self.pool = await engine.connecting(lambda: asyncpg.create_pool(
                     self.url, min_size=1, max_size=10, server_settings={
-                        "application_name": application_name(RECEIVER_APPLICATION, self.name)})
-            except DB_ERRORS as error:
-                log.warning("cannot reach the database (%s): trying again in %.1f s "
-                            "(attempt %d)", error, delay, attempt)
+                        "application_name": application_name(RECEIVER_APPLICATION, self.name)}))
+            except StorageUnavailableError as error:
+                log.warning("%s: trying again in %.1f s (attempt %d)", error, delay, attempt)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1
+            except StorageError as error:  # a server that will not have us: not waited for
+                self._refuse(error)
+                return
         with contextlib.suppress(ConfigError, *DB_ERRORS):  # (said, or tried again by put)
             await self.agree(self.pool)
 
@@ -95,12 +103,16 @@ class UpdateStore:
         try:
             await sql.agree_shards(pool, self.shards)
         except ConfigError as error:
-            if self.refused is None:
-                self.refused = error
-                if self.on_refused is not None:
-                    self.on_refused()
+            self._refuse(error)
             raise
         self.agreed = True
+
+    def _refuse(self, error: ConfigError | StorageError) -> None:
+        """This receiver may not store updates: ``on_refused`` is told (it stops)."""
+        if self.refused is None:
+            self.refused = error
+            if self.on_refused is not None:
+                self.on_refused()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self.connect(), name="receiver-pool")
@@ -151,7 +163,9 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     """A receiver, serving until the block ends: the server up first, then (with
     ``register``) setWebhook, tried again in the background while Telegram is unreachable.
     A receiver whose ``FLEET_SHARDS`` the database refuses sets ``stopping`` and raises the
-    :class:`ConfigError` as the block ends (it stored nothing meanwhile: not ready)."""
+    :class:`ConfigError` as the block ends (it stored nothing meanwhile: not ready); so does
+    one the database will not have (a password, a missing database), with the
+    :class:`StorageError`. A server not up yet is waited for."""
     if http.webhook_url is None or http.port is None:
         raise ConfigError("a receiver needs WEBHOOK_URL and HTTP_PORT")
     store = UpdateStore(fleet.database_url, fleet.shards, fleet.worker_name,

@@ -184,25 +184,25 @@ class PostgresEngine(Engine):
 
     async def open(self) -> None:
         quiet_pool_floor_retries()
-        self._pool = await self._connecting(lambda: asyncpg.create_pool(
+        self._pool = await self.connecting(lambda: asyncpg.create_pool(
             self.url, min_size=1, max_size=self.max_size, command_timeout=COMMAND_TIMEOUT,
             server_settings={"application_name": self.application_name}, reset=_as_it_is))
 
     async def connect(self) -> Any:
         """A connection of its own, outside the pool (for a session's advisory lock)."""
-        return await self._connecting(lambda: asyncpg.connect(
+        return await self.connecting(lambda: asyncpg.connect(
             self.url, server_settings={"application_name": self.application_name}))
 
     async def probe(self) -> None:
         """Connect once and hang up: a server not there yet (refused, no answer, unknown
         host, starting up, full) raises :class:`StorageUnavailableError`, one that will not
         have us (a password, a missing database) :class:`StorageError`."""
-        connection = await self._connecting(
+        connection = await self.connecting(
             lambda: asyncpg.connect(self.url, timeout=PROBE_TIMEOUT))
         with suppress(*_LOST):
             await connection.close(timeout=PROBE_TIMEOUT)
 
-    async def _connecting(self, connect: Callable[[], Awaitable[Any]]) -> Any:
+    async def connecting(self, connect: Callable[[], Awaitable[Any]]) -> Any:
         """What ``connect`` makes; refused, one line for the operator (a server that cannot
         be reached yet as :class:`StorageUnavailableError`: worth waiting for)."""
         if unencoded_password(self.url):

@@ -145,6 +145,31 @@ async def test_a_receiver_and_a_worker_with_another_count_exit_2(fleet: Fleet) -
 
 
 # --- pg_stat_activity names the processes ---------------------------------------------------
+async def test_a_receiver_and_a_worker_a_database_refuses_exit_1(fleet: Fleet) -> None:
+    """A database that does not exist is a mistake to fix, not an outage to wait out: the
+    receiver stops as the worker does (one line each, exit 1), instead of answering 503 while
+    Telegram's retries of the webhook run out."""
+    password = "Sekr3tPassw0rd"
+    assert fleet.database_url is not None
+    base, _ = fleet.database_url.rsplit("/", 1)
+    fleet.database_url = base.replace("postgres@", f"postgres:{password}@") + "/no_such_db"
+    receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"), free_port())
+    worker = fleet._member("worker-1", ("-m", "bot.fleet", "worker"), None)
+    await asyncio.gather(receiver.start(), worker.start())
+    for member in (receiver, worker):
+        assert member.process is not None
+        async with asyncio.timeout(60):
+            assert await member.process.wait() == 1, member.log.read_text()
+        text = member.log.read_text()
+        critical = [line for line in text.splitlines() if "CRITICAL" in line]
+        assert len(critical) == 1, text
+        assert critical[0].endswith('/no_such_db: database "no_such_db" does not exist '
+                                    "(create it (createdb), or fix DATABASE_URL)"), text
+        assert "Traceback" not in text and "ERROR" not in text, text
+        assert "WARNING" not in text, text  # not waited for
+        assert SECRET not in text and password not in text
+
+
 async def test_pg_stat_activity_names_each_worker_and_receiver(fleet: Fleet) -> None:
     assert fleet.database_url is not None
     url = fleet.database_url
