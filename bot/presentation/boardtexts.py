@@ -16,9 +16,11 @@ TEXT_ROWS = 10  # players listed in a scoreboard message
 PICTURE_ROWS = 15  # players drawn on a scoreboard picture
 
 
-def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC) -> tuple[str, str]:
-    """The board's title and its details line (period, number of matches, and of those stopped
-    after someone left, whose losses its leavers' records count), translated; dates are the
+def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC, *,
+                  stopped: bool = True) -> tuple[str, str]:
+    """The board's title and its details line (period, number of matches, and with
+    ``stopped`` of those stopped after someone left, whose losses its leavers' records count:
+    the message says it, the picture's one line has no room), translated; dates are the
     group's (``tz``), as for :func:`month_start`."""
     heading = (
         t("Scoreboard") if board.game is None
@@ -29,7 +31,7 @@ def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC) -> tuple[s
     else:
         period = t("since {date}", date=datetime.fromtimestamp(board.since, tz).date().isoformat())
     details = [period, t.plural("{count} match", "{count} matches", board.matches)]
-    if board.stopped:
+    if board.stopped and stopped:
         details.append(t.plural("{count} match stopped after someone left",
                                 "{count} matches stopped after someone left", board.stopped))
     return heading, " · ".join(details)
@@ -126,6 +128,6 @@ def picture_rows(board: Scoreboard, limit: int = PICTURE_ROWS) -> list[Scoreboar
 def scoreboard_picture(t: Translator, board: Scoreboard, *, theme: str = "classic",
                        limit: int = PICTURE_ROWS, tz: tzinfo = UTC) -> bytes:
     """The board as a PNG: the best ``limit`` players."""
-    heading, details = board_heading(t, board, tz)
+    heading, details = board_heading(t, board, tz, stopped=False)
     return render_scoreboard(picture_rows(board, limit), title=heading, subtitle=details,
                              labels=scoreboard_labels(t), theme=theme)

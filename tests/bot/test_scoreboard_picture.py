@@ -23,14 +23,15 @@ FIGURES = (  # rating, played, won, streak, hands won, points
 
 
 def board(points: bool) -> Scoreboard:
-    """A board of one game (with its points) or of every game (points None)."""
+    """A board of one game (with its points) or of every game (points None), with matches
+    stopped after someone left (the message names them, the picture's line has no room)."""
     standings = tuple(
         Standing(user, name, rating, 0.0, 0.0, 0.0, played, won, 0, 3 * hands, hands,
                  total if points else None, streak)
         for user, (name, (rating, played, won, streak, hands, total))
         in enumerate(zip(NAMES, FIGURES, strict=True), start=1))
     game = "pair" if points else None
-    return Scoreboard(100, game, None, None, 31, standings, game)
+    return Scoreboard(100, game, None, None, 31, standings, game, stopped=2)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
