@@ -22,7 +22,7 @@ from ..service import GameService
 from ..service.locks import Locks
 from .delivery import outcome_unknown
 from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
-from .questions import close_questions
+from .questions import close_questions, delete_calls
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class GroupSync:
         self.drawing: dict[int, asyncio.Future[bytes]] = {}
 
     async def sync(self, game_id: int) -> None:
-        await self._drain_outbox(game_id)
+        changed = await self._drain_outbox(game_id)
         game = self.service.game(game_id)
         if game is None:
             return
@@ -84,8 +84,7 @@ class GroupSync:
                     break
             # Moves were committed meanwhile: their announcements go first (a hand that
             # ended is told before the next hand's table is posted).
-            await self._drain_outbox(game_id)
-        changed = False
+            changed |= await self._drain_outbox(game_id)
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby)
         if table is not None:
@@ -96,19 +95,26 @@ class GroupSync:
             if self.on_table_shown is not None:
                 self.on_table_shown(game_id, drained)
         changed |= await close_questions(self.messenger, game)
+        changed |= await delete_calls(self.messenger, game)
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
 
-    async def _drain_outbox(self, game_id: int) -> None:
+    async def _drain_outbox(self, game_id: int) -> bool:
+        """Send the game's announcements in order; whether a lobby's call was posted (its id
+        is kept, for its deletion once the lobby is closed)."""
+        items = await self.service.storage.pending_outbox(game_id)
         game = self.service.game(game_id)
         thread_id = game.thread_id if game is not None else None
         # What a lobby queues calls its players to the start (the table is ready, or open
-        # the private chat first): held back by the group's budget until the game has
-        # started, it is dropped unsent. (Start sets the status before its commit, so its
-        # own announcements never read as the lobby's.)
-        lobby = game if game is not None and game.status is Status.LOBBY else None
-        for item in await self.service.storage.pending_outbox(game_id):
+        # the private chat first). Read while the game is still a lobby, these rows are its
+        # calls: Start, and a topic gone, change the game in memory before their commit, so
+        # their own announcements never read as the lobby's, and a cancel queues none. Held
+        # back by the group's budget until the lobby has closed, a call is dropped unsent.
+        lobby = game if game is not None and game.status is Status.LOBBY \
+            and not game.messages.topic_gone else None
+        posted = False
+        for item in items:
             markup = None
             if item.buttons:
                 markup = InlineKeyboardMarkup(
@@ -116,11 +122,14 @@ class GroupSync:
                      for row in item.buttons]
                 )
             try:
-                with only_if(lambda: lobby is None or not _started(lobby)):
-                    await self.messenger.send(item.chat_id, item.text, item.photo, markup,
-                                              thread_id)
+                with only_if(lambda: lobby is None or lobby.status is Status.LOBBY):
+                    sent_id = await self.messenger.send(item.chat_id, item.text, item.photo,
+                                                        markup, thread_id)
+                if lobby is not None and item.chat_id == lobby.chat_id:
+                    lobby.messages.calls.append(sent_id)
+                    posted = True
             except WithdrawnError:
-                log.info("announcement %s of game %s dropped: the game has started",
+                log.info("announcement %s of game %s dropped: the lobby has closed",
                          item.id, game_id)
             except BadRequest:
                 # Telegram refuses this one for good: a single bad announcement must not
@@ -133,6 +142,7 @@ class GroupSync:
                 # announcement is better lost than doubled (at most once).
                 log.warning("announcement %s of game %s may be lost", item.id, game_id)
             await self.service.storage.outbox_done(item.id)
+        return posted
 
     # --- lobby -------------------------------------------------------------------------
     def _lobby_draft(self, game: Game) -> Draft | None:
@@ -304,12 +314,6 @@ class GroupSync:
         chat = game.chat_id
         if not await self.messenger.edit(chat, message_id, final) and game.chat_id == chat:
             await self.messenger.retire(chat, message_id, delete=False)
-
-
-def _started(game: Game) -> bool:
-    """The lobby has become a game (not merely closed: a cancel's or a topic's
-    announcements are still told)."""
-    return game.status is not Status.LOBBY and game.match is not None
 
 
 def _seen(game: Game, hand_number: int) -> int | None:

@@ -283,4 +283,5 @@ class Lobbies(Chats):
         self._lobby(game)
         if user_id != game.creator_id and not is_admin:
             raise UserError(N_("Only the player who created the game can cancel it."))
-        await self._set_status(game, Status.CANCELLED)
+        # its calls to start not sent yet go with it (a lobby queues nothing else)
+        await self._set_status(game, Status.CANCELLED, drop_outbox=True)
