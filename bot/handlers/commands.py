@@ -30,7 +30,7 @@ from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..publishing.messenger import reply_target_gone
-from ..service.lobby import GAME_RUNNING, TABLE_OPEN
+from ..service.lobby import already_there
 from .runtime import Runtime, runtime
 from .updates import (
     anonymous,
@@ -163,9 +163,9 @@ async def _already_open(update: Update, rt: Runtime, existing: Game) -> None:
             if user is not None and user.id == existing.creator_id else \
             t("You already have a seat at this table: its creator starts the game.")
     elif existing.status is Status.LOBBY:
-        target, text = existing.messages.lobby, t(TABLE_OPEN)
+        target, text = existing.messages.lobby, t(already_there(existing))
     else:
-        target, text = existing.messages.table_message, t(GAME_RUNNING)
+        target, text = existing.messages.table_message, t(already_there(existing))
     if target is None:
         await reply(update, text)
         return
@@ -331,7 +331,10 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     for game in playing:
         rt.table_down(game)
-    await reply(update, t("Your table is at the bottom of the group now."))
+    if all(game.thread_id is not None for game in playing):
+        await reply(update, t("Your table is at the bottom of its topic now."))
+    else:
+        await reply(update, t("Your table is at the bottom of the group now."))
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
