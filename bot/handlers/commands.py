@@ -329,12 +329,15 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if not playing:
         await reply(update, t("You are not playing a game right now."))
         return
-    for game in playing:
-        rt.table_down(game)
+    soon = max(rt.table_down(game) for game in playing) > 0  # (posted again a moment ago)
     if all(game.thread_id is not None for game in playing):
-        await reply(update, t("Your table is at the bottom of its topic now."))
+        await reply(update, t("Your table comes down to the bottom of its topic in a few "
+                              "seconds.") if soon else
+                    t("Your table is at the bottom of its topic now."))
     else:
-        await reply(update, t("Your table is at the bottom of the group now."))
+        await reply(update, t("Your table comes down to the bottom of the group in a few "
+                              "seconds.") if soon else
+                    t("Your table is at the bottom of the group now."))
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

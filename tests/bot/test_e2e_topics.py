@@ -107,6 +107,13 @@ async def test_two_topics_hold_two_games_at_once_each_in_its_own_topic(forum: Gr
         record = forum.users[1].press(shown, "⬇ Table")
         await server.wait_for(lambda: record.answered)
         assert record.answer_text == "The table is at the bottom of the topic now."
+        await runtime.publisher.idle()
+        asked = ayu.send_private("/table")  # (Ayu plays in that topic alone)
+        answer = await server.wait_for(lambda: next(
+            (m for m in server.bot_messages(ayu.private_chat)
+             if m.message_id > asked.message_id and not m.photo), None))
+        # (the table was posted again a moment ago: once more when the gap is over)
+        assert answer.text == "Your table comes down to the bottom of its topic in a few seconds."
         await server.wait_idle()
     assert one.status is two.status is Status.PLAYING
     assert threads(server, forum.chat) == {evening.thread_id, weekend.thread_id}
