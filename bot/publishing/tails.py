@@ -50,8 +50,8 @@ class Tails:
     def _sent(self, message: dict[str, Any]) -> None:
         chat, message_id = message.get("chat"), message.get("message_id")
         if not isinstance(chat, dict) or not isinstance(message_id, int) \
-                or not isinstance(chat.get("id"), int):
-            return
+                or not isinstance(chat.get("id"), int) or chat.get("type") == "private":
+            return  # (a private chat has no table: not worth a place)
         thread = message.get("message_thread_id")  # a topic's only where it says it is one
         on_topic = message.get("is_topic_message") and chat.get("is_forum")
         self.saw(chat["id"], thread if on_topic and isinstance(thread, int) else None,

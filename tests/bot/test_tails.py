@@ -32,12 +32,13 @@ def test_topics_are_places_of_their_own_and_general_has_no_thread() -> None:
     assert known.newest(-7, None) == 32 and known.newest(-7, 3) is None
 
 
-def test_edits_and_other_answers_are_no_new_message() -> None:
+def test_edits_other_answers_and_private_chats_are_not_noted() -> None:
     known = Tails()
     known.answered("editMessageCaption", {"message_id": 40, "chat": {"id": -5}})
     known.answered("sendChatAction", True)
     known.answered("copyMessage", {"message_id": 41})  # (no chat: the place is unknown)
-    assert known.newest(-5, None) is None
+    known.answered("sendMessage", {"message_id": 42, "chat": {"id": 5, "type": "private"}})
+    assert known.newest(-5, None) is None and known.newest(5, None) is None
 
 
 def test_places_past_the_bound_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
