@@ -4,9 +4,10 @@ not post the table again below itself.
 The bot learns of a message by receiving it (an update) or by sending it (every send's
 answer, seen from around the rate limiter: :class:`~bot.publishing.metering.MeteredLimiter`),
 whoever sent it and however. In a group where it sees only commands and the replies to it
-(Telegram's privacy mode), what people say among themselves is unknown to it: "the newest it
-knows of" is all it can tell, and a place it knows nothing of (after a restart, say) is never
-taken for one whose newest message is the table.
+(Telegram's privacy mode, the default), what people say among themselves is unknown to it,
+so the button asks only a bot that reads every message (``can_read_all_group_messages``);
+a place it knows nothing of (after a restart, say) is never taken for one whose newest
+message is the table.
 """
 
 from __future__ import annotations

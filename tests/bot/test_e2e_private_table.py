@@ -71,6 +71,7 @@ async def test_table_comes_down_from_the_group_and_stays_live(group: Group) -> N
 
 
 async def test_table_comes_down_from_private_and_from_both_buttons(group: Group) -> None:
+    group.server.world.privacy_mode = False  # the bot reads the group: it knows what is last
     async with group.bot():
         table = await group.start("gaple")
         await table.play_one()
@@ -206,7 +207,9 @@ async def test_the_winner_is_cheered_in_private_with_a_message_effect(group: Gro
 
 async def test_the_table_already_last_is_not_posted_again(group: Group) -> None:
     """QA: "⬇ Table" pressed on a table that is the group's last message posted it again
-    anyway, for whoever pressed it. /table, a message below the table, still brings it."""
+    anyway, for whoever pressed it. /table, a message below the table, still brings it.
+    Only a bot that reads every message of the group can tell (privacy mode off)."""
+    group.server.world.privacy_mode = False
     async with group.bot() as rt:
         table = await group.start("gaple")
         await table.play_one()
@@ -224,6 +227,22 @@ async def test_the_table_already_last_is_not_posted_again(group: Group) -> None:
         assert not old.deleted and table_message(group) is old
         talk = group.send(group.users[1], "/table")
         await moved_below(group, old, talk)
+
+
+async def test_in_privacy_mode_the_button_always_brings_the_table_down(group: Group) -> None:
+    """A bot in privacy mode (Telegram's default) sees no talk below its table, so it cannot
+    tell that the table is still last: "⬇ Table" brings it down, as people expect after
+    talking, and the gap keeps a row of presses to one post."""
+    async with group.bot() as rt:
+        table = await group.start("gaple")
+        await table.play_one()
+        await rt.publisher.idle()
+        old = table_message(group)
+        group.send(group.users[2], "nice one, Budi")  # below the table, never delivered
+        record = group.users[1].press(old, "⬇ Table")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "The table is at the bottom of the group now."
+        await moved_below(group, old, old)
 
 
 async def test_the_table_is_posted_again_at_most_once_in_a_moment(group: Group) -> None:
