@@ -63,6 +63,7 @@ from .publishing.metering import MeteredLimiter
 from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter
 from .publishing.replays import Replays
+from .publishing.tails import Tails
 from .publishing.transport import bot_request, poll_request
 from .reach import Reach
 from .service import GameService
@@ -131,6 +132,7 @@ def build_application(
         raise ConfigError("a fleet worker takes no webhook: the receivers do")
     metrics = Metrics()
     reach = Reach()
+    tails = Tails()  # the newest message the bot knows of in each place
     limiter = FloodLimiter(Limits(
         overall=(config.messages_per_second, 1.0),
         group=(config.group_messages_per_minute, config.group_rate_period),
@@ -143,7 +145,8 @@ def build_application(
         .base_file_url(config.file_url)
         .request(bot_request())
         .get_updates_request(poll_request(reach.answered))
-        .rate_limiter(MeteredLimiter(limiter, metrics))  # counts every call, then limits it
+        # counts every call, learns of every message sent, then limits it
+        .rate_limiter(MeteredLimiter(limiter, metrics, on_answer=tails.answered))
         .concurrent_updates(True)
         .post_init(_on_start)
         .post_stop(_on_stop)
@@ -162,6 +165,7 @@ def build_application(
         draw=pictures.drawn,
     )
     publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter)
+    publisher.group.tails = tails
     latency = TableLatency(metrics)
     publisher.group.on_table_shown = latency.shown
     assert application.job_queue is not None

@@ -12,10 +12,12 @@ import time
 from collections.abc import Mapping
 
 from telegram import Update
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, JobQueue
 
 from .handlers.runtime import Runtime, runtime
+from .handlers.updates import thread_of
 from .logs import bind, counted
 from .models import Status
 from .serving.latency import stamp_arrival
@@ -46,8 +48,8 @@ def readiness(rt: Runtime) -> Mapping[str, Check]:
 
 
 async def arriving(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The first handler of every update (group -1): stamp its arrival, count it, and bind
-    its chat to the log lines its handling writes."""
+    """The first handler of every update (group -1): stamp its arrival, count it, bind its
+    chat to the log lines its handling writes, and note a group's new message."""
     if not isinstance(update, Update):
         return
     stamp_arrival()
@@ -55,6 +57,10 @@ async def arriving(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     runtime(context).metrics.update_handled(kind)
     if update.effective_chat is not None:
         bind(chat=update.effective_chat.id)
+    message = update.message  # a new one in a group: the newest of its place the bot knows
+    if message is not None and message.chat.type != ChatType.PRIVATE:
+        runtime(context).publisher.group.tails.saw(message.chat.id, thread_of(message),
+                                                   message.message_id)
 
 
 def schedule_watch(application: Application) -> None:  # type: ignore[type-arg]

@@ -124,6 +124,10 @@ class Messages:
     # The bot was removed from the group (my_chat_member): the game stopped for that, which
     # its players' private messages say, the group being closed to the bot.
     bot_removed: bool = False
+    # The lobby's calls to start (the table is ready, or open the private chat first) posted
+    # in the group: of no use once the lobby is closed (started or cancelled), when the
+    # group's sync deletes them.
+    calls: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(
@@ -139,6 +143,7 @@ class Messages:
                 "questions": self.questions,
                 "table_moves": self.table_moves,
                 "bot_removed": self.bot_removed,
+                "calls": self.calls,
             }
         )
 
@@ -157,6 +162,7 @@ class Messages:
             [int(m) for m in data.get("questions", [])],
             data.get("table_moves"),
             bool(data.get("bot_removed", False)),
+            [int(m) for m in data.get("calls", [])],
         )
 
 

@@ -30,7 +30,7 @@ from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..publishing.messenger import reply_target_gone
-from ..service.lobby import GAME_RUNNING, TABLE_OPEN
+from ..service.lobby import already_there
 from .runtime import Runtime, runtime
 from .updates import (
     anonymous,
@@ -163,9 +163,9 @@ async def _already_open(update: Update, rt: Runtime, existing: Game) -> None:
             if user is not None and user.id == existing.creator_id else \
             t("You already have a seat at this table: its creator starts the game.")
     elif existing.status is Status.LOBBY:
-        target, text = existing.messages.lobby, t(TABLE_OPEN)
+        target, text = existing.messages.lobby, t(already_there(existing))
     else:
-        target, text = existing.messages.table_message, t(GAME_RUNNING)
+        target, text = existing.messages.table_message, t(already_there(existing))
     if target is None:
         await reply(update, text)
         return
@@ -329,9 +329,15 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if not playing:
         await reply(update, t("You are not playing a game right now."))
         return
-    for game in playing:
-        rt.table_down(game)
-    await reply(update, t("Your table is at the bottom of the group now."))
+    soon = max(rt.table_down(game) for game in playing) > 0  # (posted again a moment ago)
+    if all(game.thread_id is not None for game in playing):
+        await reply(update, t("Your table comes down to the bottom of its topic in a few "
+                              "seconds.") if soon else
+                    t("Your table is at the bottom of its topic now."))
+    else:
+        await reply(update, t("Your table comes down to the bottom of the group in a few "
+                              "seconds.") if soon else
+                    t("Your table is at the bottom of the group now."))
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -88,9 +88,10 @@ class Runtime:
             if seat is not None and seat in game.messages.announced_unreachable:
                 await self.resend_hand(game, seat)
 
-    def table_down(self, game: Game) -> None:
-        """Post the game's table again at the bottom of its group (the old one retired)."""
-        self.publisher.bring_table_down(game.game_id)
+    def table_down(self, game: Game) -> float:
+        """Post the game's table again at the bottom of its group (the old one retired); the
+        seconds it waits first, when it was posted again a moment ago."""
+        return self.publisher.bring_table_down(game.game_id)
 
     def message_gone(self, game: Game, lobby: bool) -> None:
         """The game's lobby (``lobby``) or table message is gone from the group (an admin

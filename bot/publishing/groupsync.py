@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -22,10 +23,15 @@ from ..service import GameService
 from ..service.locks import Locks
 from .delivery import outcome_unknown
 from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
-from .questions import close_questions
+from .questions import close_questions, delete_calls
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
+from .tails import Tails
 
 log = logging.getLogger(__name__)
+#: Seconds between two posts of a game's table at the bottom of its group (/table, "⬇ Table"):
+#: one person pressing it again and again cannot fill the group, nor spend its budget, with
+#: it; a request sooner is carried out when the time is up.
+REPOST_GAP = 15.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -58,6 +64,13 @@ class GroupSync:
         #: Games whose table is to be posted again at the bottom of the group (/table): the
         #: group's sync does it, so that only it ever changes which message is the table.
         self.moving_down: set[int] = set()
+        #: When each game's table was last posted again that way (the clock's time), for
+        #: the games of the last ``repost_gap`` seconds: one re-post a game in that time.
+        self.moved_at: dict[int, float] = {}
+        self.repost_gap = REPOST_GAP
+        self.clock: Callable[[], float] = time.monotonic
+        #: The newest message the bot knows of in each place (set by the application).
+        self.tails = Tails()
         #: Games whose lobby message is known to be gone (an admin deleted it): their next
         #: sync posts it anew.
         self.lost_lobbies: set[int] = set()
@@ -67,7 +80,7 @@ class GroupSync:
         self.drawing: dict[int, asyncio.Future[bytes]] = {}
 
     async def sync(self, game_id: int) -> None:
-        await self._drain_outbox(game_id)
+        changed = await self._drain_outbox(game_id)
         game = self.service.game(game_id)
         if game is None:
             return
@@ -84,8 +97,7 @@ class GroupSync:
                     break
             # Moves were committed meanwhile: their announcements go first (a hand that
             # ended is told before the next hand's table is posted).
-            await self._drain_outbox(game_id)
-        changed = False
+            changed |= await self._drain_outbox(game_id)
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby)
         if table is not None:
@@ -96,19 +108,26 @@ class GroupSync:
             if self.on_table_shown is not None:
                 self.on_table_shown(game_id, drained)
         changed |= await close_questions(self.messenger, game)
+        changed |= await delete_calls(self.messenger, game)
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
 
-    async def _drain_outbox(self, game_id: int) -> None:
+    async def _drain_outbox(self, game_id: int) -> bool:
+        """Send the game's announcements in order; whether a lobby's call was posted (its id
+        is kept, for its deletion once the lobby is closed)."""
+        items = await self.service.storage.pending_outbox(game_id)
         game = self.service.game(game_id)
         thread_id = game.thread_id if game is not None else None
         # What a lobby queues calls its players to the start (the table is ready, or open
-        # the private chat first): held back by the group's budget until the game has
-        # started, it is dropped unsent. (Start sets the status before its commit, so its
-        # own announcements never read as the lobby's.)
-        lobby = game if game is not None and game.status is Status.LOBBY else None
-        for item in await self.service.storage.pending_outbox(game_id):
+        # the private chat first). Read while the game is still a lobby, these rows are its
+        # calls: Start, and a topic gone, change the game in memory before their commit, so
+        # their own announcements never read as the lobby's, and a cancel queues none. Held
+        # back by the group's budget until the lobby has closed, a call is dropped unsent.
+        lobby = game if game is not None and game.status is Status.LOBBY \
+            and not game.messages.topic_gone else None
+        posted = False
+        for item in items:
             markup = None
             if item.buttons:
                 markup = InlineKeyboardMarkup(
@@ -116,11 +135,14 @@ class GroupSync:
                      for row in item.buttons]
                 )
             try:
-                with only_if(lambda: lobby is None or not _started(lobby)):
-                    await self.messenger.send(item.chat_id, item.text, item.photo, markup,
-                                              thread_id)
+                with only_if(lambda: lobby is None or lobby.status is Status.LOBBY):
+                    sent_id = await self.messenger.send(item.chat_id, item.text, item.photo,
+                                                        markup, thread_id)
+                if lobby is not None and item.chat_id == lobby.chat_id:
+                    lobby.messages.calls.append(sent_id)
+                    posted = True
             except WithdrawnError:
-                log.info("announcement %s of game %s dropped: the game has started",
+                log.info("announcement %s of game %s dropped: the lobby has closed",
                          item.id, game_id)
             except BadRequest:
                 # Telegram refuses this one for good: a single bad announcement must not
@@ -133,6 +155,7 @@ class GroupSync:
                 # announcement is better lost than doubled (at most once).
                 log.warning("announcement %s of game %s may be lost", item.id, game_id)
             await self.service.storage.outbox_done(item.id)
+        return posted
 
     # --- lobby -------------------------------------------------------------------------
     def _lobby_draft(self, game: Game) -> Draft | None:
@@ -182,7 +205,7 @@ class GroupSync:
         key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
                      game.timer.warned)
         if (key_of(game.messages.table_key) == key and game.messages.table_hand == match.hand.number
-                and game.game_id not in self.moving_down):
+                and not self._moving(game.game_id)):
             return None
         view = table_view(match)
         closing = "" if game.status.open else (
@@ -261,10 +284,10 @@ class GroupSync:
             await self._finish_table(game, messages.table_message, messages.table_hand)
             messages.table_message = None
         # /table: the table posted again below, then the one above retired
-        moved = messages.table_message if game.game_id in self.moving_down else None
-        if messages.table_message is None or moved is not None or not await self.messenger.edit(
-            game.chat_id, messages.table_message, draft, messages.table_key
-        ):
+        moved = messages.table_message if self._moving(game.game_id) else None
+        posted = messages.table_message is None or moved is not None or not await \
+            self.messenger.edit(game.chat_id, messages.table_message, draft, messages.table_key)
+        if posted:
             with self.messenger.sending(game.game_id, TABLE):
                 sent_id = await self.messenger.send(game.chat_id, draft.text, draft.photo,
                                                 draft.markup, game.thread_id)
@@ -272,7 +295,10 @@ class GroupSync:
         messages.table_hand = number
         messages.table_moves = moves
         messages.table_key = draft.stored
-        self.moving_down.discard(game.game_id)
+        if moved is not None:
+            self._moved(game.game_id)
+        elif posted:  # at the bottom now anyway (a new hand's table): no /table waits
+            self.moving_down.discard(game.game_id)
         if moved is not None and game.chat_id == chat:  # one live table a game: the one
             await self.messenger.retire(chat, moved, delete=True)  # above goes, as a hand's
         return True
@@ -282,10 +308,38 @@ class GroupSync:
         publisher for one)."""
         self.lost_lobbies.add(game_id)
 
-    def bring_down(self, game_id: int) -> None:
+    def bring_down(self, game_id: int) -> float:
         """Post the game's table again at the bottom of the group at its next sync (the
-        caller asks the publisher for one)."""
+        caller asks the publisher for one); the seconds until it may go, when the table was
+        posted again a moment ago (the caller asks for a sync then too)."""
         self.moving_down.add(game_id)
+        return self._wait(game_id)
+
+    def table_is_last(self, game: Game) -> bool:
+        """Whether the game's table is the newest message the bot knows of in its place
+        (and none is on its way below it): posting it again would change nothing there."""
+        table = game.messages.table_message
+        return (table is not None and game.game_id not in self.moving_down
+                and not self.messenger.in_flight(game.game_id, TABLE)
+                and self.tails.newest(game.chat_id, game.thread_id) == table)
+
+    def _wait(self, game_id: int) -> float:
+        """The seconds until the game's table may be posted again below (0: now)."""
+        at = self.moved_at.get(game_id)
+        return 0.0 if at is None else max(0.0, at + self.repost_gap - self.clock())
+
+    def _moving(self, game_id: int) -> bool:
+        """Whether this sync posts the table again below: asked for, and not too soon."""
+        return game_id in self.moving_down and self._wait(game_id) == 0.0
+
+    def _moved(self, game_id: int) -> None:
+        """The table was posted again below: the next time waits ``repost_gap`` from now
+        (the times past it are forgotten)."""
+        self.moving_down.discard(game_id)
+        now = self.clock()
+        for old in [g for g, at in self.moved_at.items() if at + self.repost_gap <= now]:
+            del self.moved_at[old]
+        self.moved_at[game_id] = now
 
     async def _finish_table(self, game: Game, message_id: int, hand_number: int | None) -> None:
         """The table of a hand that is over shows how it ended (the last tile, knock or dead
@@ -304,12 +358,6 @@ class GroupSync:
         chat = game.chat_id
         if not await self.messenger.edit(chat, message_id, final) and game.chat_id == chat:
             await self.messenger.retire(chat, message_id, delete=False)
-
-
-def _started(game: Game) -> bool:
-    """The lobby has become a game (not merely closed: a cancel's or a topic's
-    announcements are still told)."""
-    return game.status is not Status.LOBBY and game.match is not None
 
 
 def _seen(game: Game, hand_number: int) -> int | None:

@@ -272,6 +272,15 @@ class Messenger:
         Python a picture's message) that an edit never reads."""
         await self.bot._post(endpoint, {**data, **fields})
 
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message that has no use any more and no buttons to take away: one
+        already gone, too old to delete (48 h) or in a chat closed to the bot counts as done;
+        Telegram unanswered raises (the next sync tries again)."""
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except (BadRequest, Forbidden, ChatMigrated):
+            pass
+
     async def retire(self, chat_id: int, message_id: int, delete: bool) -> None:
         """Take an old message out of play: delete it, or at least remove its buttons."""
         try:

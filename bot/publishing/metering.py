@@ -3,7 +3,8 @@
 python-telegram-bot passes each call but getUpdates through the rate limiter, once per attempt
 (a 429 retried is two attempts); wrapping the limiter sees them all without touching it, and
 the limiter keeps doing its own work. ``ApplicationBuilder().rate_limiter(MeteredLimiter(
-limiter, metrics))`` is the whole wiring.
+limiter, metrics))`` is the whole wiring. It also shows each answer to ``on_answer``, where
+the bot learns of every message it sends, however sent (:mod:`bot.publishing.tails`).
 """
 
 from __future__ import annotations
@@ -35,9 +36,12 @@ def outcome_of(error: Exception | None) -> ApiOutcome:
 class MeteredLimiter(BaseRateLimiter[LimiterArgs]):
     """A rate limiter that counts each attempt, then lets ``inner`` decide everything."""
 
-    def __init__(self, inner: BaseRateLimiter[LimiterArgs], metrics: Metrics) -> None:
+    def __init__(self, inner: BaseRateLimiter[LimiterArgs], metrics: Metrics,
+                 on_answer: Callable[[str, Answer], None] | None = None) -> None:
         self._inner = inner
         self._metrics = metrics
+        #: Shown each call's answer (the messages the bot sends: :mod:`bot.publishing.tails`).
+        self._on_answer = on_answer
 
     async def initialize(self) -> None:
         await self._inner.initialize()
@@ -61,6 +65,8 @@ class MeteredLimiter(BaseRateLimiter[LimiterArgs]):
                 self._metrics.api_call(endpoint, outcome_of(error))
                 raise
             self._metrics.api_call(endpoint, ApiOutcome.OK)
+            if self._on_answer is not None:
+                self._on_answer(endpoint, answer)
             return answer
 
         return await self._inner.process_request(

@@ -76,6 +76,8 @@ class Publisher:
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._dirty: set[tuple[int, str]] = set()
         self._stopping = asyncio.Event()
+        #: Games whose table waits to be posted again below (see :meth:`bring_table_down`).
+        self._coming_down: dict[int, asyncio.TimerHandle] = {}
         #: Games whose players were told that the bot may not write in their group.
         self._muted: set[int] = set()
         self._telling: set[asyncio.Task[None]] = set()  # those notices, each on its own
@@ -96,10 +98,22 @@ class Publisher:
                     self._holding(key), name=f"sync-{game_id}-{channel}"
                 )
 
-    def bring_table_down(self, game_id: int) -> None:
-        """/table: post the game's table again at the bottom of its group, soon."""
-        self.group.bring_down(game_id)
-        self.request(game_id)
+    def bring_table_down(self, game_id: int) -> float:
+        """/table: post the game's table again at the bottom of its group, soon; the seconds
+        it waits first when it was posted again a moment ago (then every request meanwhile
+        comes to the one post, when the time is up)."""
+        wait = self.group.bring_down(game_id)
+        if wait == 0:
+            self.request(game_id)
+        elif game_id not in self._coming_down:
+            self._coming_down[game_id] = asyncio.get_running_loop().call_later(
+                wait, self._bring_down_due, game_id)
+        return wait
+
+    def _bring_down_due(self, game_id: int) -> None:
+        self._coming_down.pop(game_id, None)
+        if game_id in self.group.moving_down and not self._stopping.is_set():
+            self.bring_table_down(game_id)  # (again later, should the timer come early)
 
     def repost_lobby(self, game_id: int) -> None:
         """The game's lobby message is gone (an admin deleted it): post it anew, soon."""
@@ -165,6 +179,7 @@ class Publisher:
         self.service.release(game_id)
         self.notices.forget(game_id)
         self.group.moving_down.discard(game_id)  # a /table the game's end made moot
+        self.group.moved_at.pop(game_id, None)
         self.group.lost_lobbies.discard(game_id)
         self._muted.discard(game_id)
         self.group.forget(game_id)
@@ -293,8 +308,12 @@ class Publisher:
         await wait_set(self._stopping, seconds)
 
     def stop_retrying(self) -> None:
-        """The bot is stopping: a sync that fails is not tried again (the restart syncs)."""
+        """The bot is stopping: a sync that fails is not tried again (the restart syncs), and
+        a table waiting to come down stays where it is."""
         self._stopping.set()
+        for waiting in self._coming_down.values():
+            waiting.cancel()
+        self._coming_down.clear()
 
     def close(self) -> None:
         """The bot has stopped: the picture thread ends once it is idle."""

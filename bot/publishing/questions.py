@@ -1,5 +1,6 @@
-"""The questions a running game asks in the group (/stop's and /leave's "are you sure?"):
-once the game is over nobody may answer them, so their buttons go."""
+"""Group messages whose point passes as the game moves on: the questions a running game
+asks (/stop's and /leave's "are you sure?"), whose buttons go once the game is over, and the
+lobby's calls to start, deleted once the lobby is closed."""
 
 from __future__ import annotations
 
@@ -30,4 +31,17 @@ async def close_questions(messenger: Messenger, game: Game) -> bool:
             log.info("question %s of game %s could not be closed", message_id, game.game_id)
         if message_id in messages.questions:  # (unless answered meanwhile)
             messages.questions.remove(message_id)
+    return True
+
+
+async def delete_calls(messenger: Messenger, game: Game) -> bool:
+    """Delete the lobby's calls to start posted in the group once the lobby has started or
+    been cancelled; whether any was (the caller saves the game's messages). Deletes are not
+    counted against the group's budget."""
+    calls = game.messages.calls
+    if game.status is Status.LOBBY or not calls:
+        return False
+    for message_id in list(calls):
+        await messenger.delete(game.chat_id, message_id)
+        calls.remove(message_id)
     return True

@@ -85,6 +85,7 @@ class Chats(Commits):
             messages.lobby = messages.lobby_key = None
             messages.table_message = messages.table_key = None
             messages.questions.clear()
+            messages.calls.clear()
             await self.storage.save_messages(game)
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
         for game in moving:

@@ -20,6 +20,15 @@ from .locks import Locks
 #: Why a second table cannot open where one is (a lobby, or a game being played).
 TABLE_OPEN = N_("A table is already open here: press Join on it, or its creator can cancel it.")
 GAME_RUNNING = N_("A game is already running in this chat.")
+GAME_RUNNING_TOPIC = N_("A game is already running in this topic.")
+
+
+def already_there(game: Game) -> str:
+    """Why no table opens where ``game`` is (a msgid): its lobby, or a game being played in
+    that chat, or in that forum topic."""
+    if game.status is Status.LOBBY:
+        return TABLE_OPEN
+    return GAME_RUNNING if game.thread_id is None else GAME_RUNNING_TOPIC
 
 
 class LobbyState(enum.Enum):
@@ -66,7 +75,7 @@ class Lobbies(Chats):
         """Open a lobby in a chat, or in one topic of a forum (``thread_id``)."""
         existing = self.open_game_in(chat_id, thread_id)
         if existing is not None:  # another /newgame got here first: say what it opened
-            raise UserError(TABLE_OPEN if existing.status is Status.LOBBY else GAME_RUNNING)
+            raise UserError(already_there(existing))
         if game_name not in GAMES:
             raise UserError(N_("I don't know the game {game}."), game=game_name)
         options = dict(options or {})
@@ -152,7 +161,7 @@ class Lobbies(Chats):
             there = await self.read_open_game(game.chat_id, game.thread_id)
             if there is None:
                 raise
-        raise UserError(TABLE_OPEN if there.status is Status.LOBBY else GAME_RUNNING)
+        raise UserError(already_there(there))
 
     @staticmethod
     def is_rematch(lobby: Game, old: Game) -> bool:
@@ -283,4 +292,5 @@ class Lobbies(Chats):
         self._lobby(game)
         if user_id != game.creator_id and not is_admin:
             raise UserError(N_("Only the player who created the game can cancel it."))
-        await self._set_status(game, Status.CANCELLED)
+        # its calls to start not sent yet go with it (a lobby queues nothing else)
+        await self._set_status(game, Status.CANCELLED, drop_outbox=True)

@@ -63,8 +63,8 @@ class Play(Lobbies):
         try:
             # The lobby's calls to start not sent yet (the group's budget held them back)
             # would come after the start: dropped with it, in its transaction (a sync already
-            # sending one drops it at its send: bot.publishing.groupsync). A lobby queues
-            # nothing else.
+            # sending one drops it at its send, and those sent are deleted after the start:
+            # bot.publishing.groupsync). A lobby queues nothing else.
             await self._commit(game, events, outgoing, previous_move_no=0, drop_outbox=True)
         except BaseException:
             await self.reload(game.game_id)

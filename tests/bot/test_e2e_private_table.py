@@ -5,6 +5,7 @@ celebrated with a message effect in the winner's private chat."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import re
 
@@ -37,6 +38,13 @@ async def moved_below(group: Group, old: StoredMessage, after: StoredMessage) ->
     return table_message(group)
 
 
+async def said_below(group: Group, table: StoredMessage) -> None:
+    """Someone's command in the group, and the bot's answer, below the table."""
+    group.send(group.users[3], "/rules gaple")
+    await group.server.wait_for(lambda: group.server.bot_messages(group.chat)[-1].message_id
+                                > table.message_id)
+
+
 async def test_table_comes_down_from_the_group_and_stays_live(group: Group) -> None:
     async with group.bot():
         table = await group.start("gaple")
@@ -63,6 +71,7 @@ async def test_table_comes_down_from_the_group_and_stays_live(group: Group) -> N
 
 
 async def test_table_comes_down_from_private_and_from_both_buttons(group: Group) -> None:
+    group.server.world.privacy_mode = False  # the bot reads the group: it knows what is last
     async with group.bot():
         table = await group.start("gaple")
         await table.play_one()
@@ -76,14 +85,22 @@ async def test_table_comes_down_from_private_and_from_both_buttons(group: Group)
              if m.message_id > asked.message_id and not m.photo), None))
         assert reply.text == "Your table is at the bottom of the group now."
         new = await moved_below(group, old, old)
-        # The button on a private hand.
+        group.runtime.publisher.group.repost_gap = 0.0  # type: ignore[union-attr]
+        # The button on a private hand: the table is the group's last message already...
         hand = next(m for m in reversed(group.server.bot_messages(group.users[1].private_chat))
                     if not m.deleted and m.photo)
+        record = group.users[1].press(hand, "⬇ Table")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == ("The table is already the last message in the group, as "
+                                      "far as I can see. To post it again anyway, send /table.")
+        # ... until the group talks below it.
+        await said_below(group, new)
         record = group.users[1].press(hand, "⬇ Table")
         await group.server.wait_for(lambda: record.answered)
         assert record.answer_text == "The table is at the bottom of the group now."
         newer = await moved_below(group, new, new)
         # The button beside "My tiles", pressed by anyone in the group.
+        await said_below(group, newer)
         record = group.users[2].press(newer, "⬇ Table")
         await group.server.wait_for(lambda: record.answered)
         newest = await moved_below(group, newer, newer)
@@ -186,3 +203,68 @@ async def test_the_winner_is_cheered_in_private_with_a_message_effect(group: Gro
         said = [m.text for m in group.server.bot_messages(user.private_chat)
                 if m.text and "You won the match" in m.text]
         assert said == (["🎉 You won the match. Well played!"] if user.id in winners else [])
+
+
+async def test_the_table_already_last_is_not_posted_again(group: Group) -> None:
+    """QA: "⬇ Table" pressed on a table that is the group's last message posted it again
+    anyway, for whoever pressed it. /table, a message below the table, still brings it.
+    Only a bot that reads every message of the group can tell (privacy mode off)."""
+    group.server.world.privacy_mode = False
+    async with group.bot() as rt:
+        table = await group.start("gaple")
+        await table.play_one()
+        await rt.publisher.idle()
+        old = table_message(group)
+        sends = len(group.server.requests_for("sendPhoto", group.chat))
+        for user in group.users[1:4]:
+            record = user.press(old, "⬇ Table")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+            assert record.answer_text == (
+                "The table is already the last message in the group, as far as I can see. "
+                "To post it again anyway, send /table.")
+        await rt.publisher.idle()
+        assert len(group.server.requests_for("sendPhoto", group.chat)) == sends
+        assert not old.deleted and table_message(group) is old
+        talk = group.send(group.users[1], "/table")
+        await moved_below(group, old, talk)
+
+
+async def test_in_privacy_mode_the_button_always_brings_the_table_down(group: Group) -> None:
+    """A bot in privacy mode (Telegram's default) sees no talk below its table, so it cannot
+    tell that the table is still last: "⬇ Table" brings it down, as people expect after
+    talking, and the gap keeps a row of presses to one post."""
+    async with group.bot() as rt:
+        table = await group.start("gaple")
+        await table.play_one()
+        await rt.publisher.idle()
+        old = table_message(group)
+        group.send(group.users[2], "nice one, Budi")  # below the table, never delivered
+        record = group.users[1].press(old, "⬇ Table")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "The table is at the bottom of the group now."
+        await moved_below(group, old, old)
+
+
+async def test_the_table_is_posted_again_at_most_once_in_a_moment(group: Group) -> None:
+    """One /table after another: the second waits for the gap after the first re-post (a
+    tap meanwhile is told so), and every request in the gap comes to one post."""
+    async with group.bot() as rt:
+        rt.publisher.group.repost_gap = 1.5
+        table = await group.start("gaple")
+        await table.play_one()
+        await rt.publisher.idle()
+        old = table_message(group)
+        first = await moved_below(group, old, group.send(group.users[1], "/table"))
+        sends = len(group.server.requests_for("sendPhoto", group.chat))
+        talk = group.send(group.users[2], "/table")
+        group.send(group.users[3], "/table")
+        await asyncio.sleep(0.4)
+        assert table_message(group) is first and not first.deleted  # not yet
+        record = group.users[4].press(first, "⬇ Table")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == ("The table comes down to the bottom of the group in a "
+                                      "few seconds.")
+        await moved_below(group, first, talk)
+        await asyncio.sleep(0.2)
+        await rt.publisher.idle()
+        assert len(group.server.requests_for("sendPhoto", group.chat)) == sends + 1

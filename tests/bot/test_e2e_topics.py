@@ -89,7 +89,7 @@ def general_texts(forum: Group) -> list[str]:
 async def test_two_topics_hold_two_games_at_once_each_in_its_own_topic(forum: Group) -> None:
     server, ayu = forum.server, forum.users[0]
     (evening, first), (weekend, second) = two_topics(forum)
-    async with running(forum, first, second):
+    async with running(forum, first, second) as runtime:
         table_one = await open_table(first)
         table_two = await open_table(second)
         one, two = first.game(), second.game()
@@ -99,7 +99,21 @@ async def test_two_topics_hold_two_games_at_once_each_in_its_own_topic(forum: Gr
         await table_two.play_one()
         # A second /newgame in a busy topic points at its game, in that topic.
         first.send(ayu, "/newgame gaple")
-        await server.wait_for(lambda: first.said("A game is already running"))
+        await server.wait_for(lambda: first.said("A game is already running in this topic."))
+        # "⬇ Table" there speaks of the topic too.
+        await runtime.publisher.idle()
+        assert one.messages.table_message is not None
+        shown = server.message(forum.chat, one.messages.table_message)
+        record = forum.users[1].press(shown, "⬇ Table")
+        await server.wait_for(lambda: record.answered)
+        assert record.answer_text == "The table is at the bottom of the topic now."
+        await runtime.publisher.idle()
+        asked = ayu.send_private("/table")  # (Ayu plays in that topic alone)
+        answer = await server.wait_for(lambda: next(
+            (m for m in server.bot_messages(ayu.private_chat)
+             if m.message_id > asked.message_id and not m.photo), None))
+        # (the table was posted again a moment ago: once more when the gap is over)
+        assert answer.text == "Your table comes down to the bottom of its topic in a few seconds."
         await server.wait_idle()
     assert one.status is two.status is Status.PLAYING
     assert threads(server, forum.chat) == {evening.thread_id, weekend.thread_id}
