@@ -118,15 +118,15 @@ ENTRIES = (
         "kolbasa",
         N_("Kolbasa"),
         N_("<b>Kolbasa</b>, \"the sausage\" (2 to 4 players, 7 tiles each; 2 or 3 players draw "
-           "from a stock). The first hand is led with 1-1 (or the next double up); later the last "
-           "winner leads a double. It lies across as the base, and two ribbons grow from it, left "
-           "and right: lay a matching tile on a ribbon that is not longer than the other. When "
-           "both ribbons are equally long you may cut them instead: lay the tile showing both "
-           "end numbers across them, and give one ribbon to the previous player, who takes its "
-           "tiles into their hand and moves next; the other ribbon is cut off. If you cannot "
-           "lay, I draw for you until you can (with 4 players you knock). The first out, or the "
-           "fewest pips when nobody can lay, scores the pips in the other hands. First to "
-           "{target} points wins."),
+           "from a stock). The first hand is led with 1-1 (if nobody holds it, the next double "
+           "up); later the last winner leads a double. It lies across as the base, and two "
+           "ribbons grow from it, left and right: lay a matching tile on a ribbon that is not "
+           "longer than the other. When both ribbons are equally long you may cut them instead: "
+           "lay the tile showing both end numbers across them, and give one ribbon to the "
+           "previous player, who takes its tiles into their hand and moves next; the other "
+           "ribbon is cut off. If you cannot lay, I draw for you until you can (with 4 players "
+           "you knock). The first out, or the fewest pips when nobody can lay, scores the pips "
+           "in the other hands. First to {target} points wins."),
         N_("{name} went out with {tile}!"),
         targets=(50, 100, 150, 200),
     ),
@@ -135,12 +135,13 @@ ENTRIES = (
         N_("Matador"),
         N_("<b>Matador</b> (2 to 4 players, 6 tiles each, 5 with 4 players). A seat chosen by "
            "lot leads any tile. Tiles do not match here, they add up: a tile joins an end when "
-           "its touching half and the end's number make 7 (a 6 on a 1, a 2 on a 5); nothing "
-           "joins a 0 along. The matadors 6-1, 5-2, 4-3 and 0-0 may be laid across at any end, "
-           "and then the next tile there may join either of their halves. If you cannot lay, I "
-           "draw one tile for you; if it does not fit, you knock. Laying your last tile does not "
-           "end the hand: it ends when nobody can lay and the stock is empty, and the fewest "
-           "pips in hand scores the pips of all other hands. First to {target} points wins."),
+           "its touching half and the end's number make 7 (a 6 on a 1, a 2 on a 5), so a 0 end "
+           "takes only a matador. The matadors 6-1, 5-2, 4-3 and 0-0 may be laid across at any "
+           "end, and then the next tile there may join either of their halves. If you cannot "
+           "lay, I draw one tile for you; if it does not fit, you knock. Laying your last tile "
+           "does not end the hand: it ends when nobody can lay and the stock is empty, and the "
+           "fewest pips in hand scores the pips of all other hands. First to {target} points "
+           "wins."),
         N_("{name} laid their last tile, {tile}."),
         {
             "matador_points": OptionText(
@@ -192,7 +193,8 @@ ENTRIES = (
            "open ends are added up: when they make a multiple of 5 you score that many (your "
            "hand message shows what each tile would score). If you cannot lay, I draw for you "
            "until you can. Going out scores 10; in a blocked hand the fewest pips scores the "
-           "others' pips minus their own, rounded to 5. First to {target} points wins."),
+           "others' pips minus their own, rounded to the nearest 5. First to {target} points "
+           "wins."),
         N_("Domino! {name} went out with {tile}."),
         targets=(100, 150, 200, 250),
     ),
