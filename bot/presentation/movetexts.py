@@ -41,7 +41,7 @@ REASONS: dict[ScoreReason, str] = {
     ScoreReason.MATADOR: N_("a matador laid across"),
     ScoreReason.JOINT: N_("a tile laid along"),
     ScoreReason.FREE_SIX: N_("a free 6 left open"),
-    ScoreReason.OUT: N_("went out"),
+    ScoreReason.OUT: N_("going out"),
     ScoreReason.BLOCKED: N_("the lightest hand in a blocked hand"),
 }
 
