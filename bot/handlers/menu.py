@@ -99,7 +99,8 @@ def _rows(
 
 def main_page(t: Translator, settings: GroupSettings) -> tuple[str, InlineKeyboardMarkup]:
     lines = [t("<b>Settings of this group</b>"),
-             t("New games take them; a running game keeps its own. Tap to change.")]
+             t("New games take them; a running game keeps its own, but speaks a new language "
+               "at once. Tap to change.")]
     general = []
     for name, label in GENERAL_LABELS.items():
         text = t(label, value=general_value(t, name, getattr(settings, name)))
@@ -252,6 +253,9 @@ async def setting_button(
         except (IndexError, KeyError, ValueError):
             return t("That button is out of date.")
         await rt.service.save_group_settings(chat_id, settings)
+        if tap.name == "language" and settings.language is not None:  # spoken at once
+            for game_id in await rt.service.speak_in(chat_id, settings.language, rt.locks):
+                rt.publisher.request(game_id)
         tap = SettingTap(tap.page)
         toast = t("Saved.")
     shown = await group_tr(rt, chat_id, query.from_user)

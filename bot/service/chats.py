@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..models import Game, Status
 from .commits import Commits
+from .locks import Locks
 from .settings import GroupSettings
 
 
@@ -18,6 +19,19 @@ class Chats(Commits):
 
     async def save_group_settings(self, chat_id: int, settings: GroupSettings) -> None:
         await self.storage.save_chat_settings(chat_id, settings.to_json())
+
+    async def speak_in(self, chat_id: int, language: str, locks: Locks) -> list[int]:
+        """The group chose another language: its open games, in every topic, speak it from
+        now on (their house rules stay as they were set: a language is no rule, and two
+        languages in one place read as a fault). The games changed, to bring up to date."""
+        changed = []
+        for game in self.open_games_in(chat_id):
+            async with locks.game(game.game_id):
+                if game.status.open and game.language != language:
+                    game.language = language
+                    await self.storage.save_language(game)
+                    changed.append(game.game_id)
+        return changed
 
     async def settings_menu(self, chat_id: int) -> int | None:
         """The group's live /settings message: only its buttons change anything."""

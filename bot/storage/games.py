@@ -156,6 +156,10 @@ class GameRows(Connection):
         await self.execute("UPDATE games SET timer=? WHERE game_id=?",
                            (game.timer.to_json(), game.game_id))
 
+    async def save_language(self, game: Game) -> None:
+        await self.execute("UPDATE games SET language=? WHERE game_id=?",
+                           (game.language, game.game_id))
+
     async def save_messages(self, game: Game) -> None:
         await self.execute("UPDATE games SET messages=? WHERE game_id=?",
                            (game.messages.to_json(), game.game_id))

@@ -118,3 +118,30 @@ async def test_a_failed_admin_lookup_lets_nobody_change_the_settings(group: Grou
         budi.send(group.chat, "/settings")  # the next lookup works: Budi is no admin
         await group.server.wait_for(lambda: group.said("Only the group's admins"))
         assert not group.said("Settings of this group")
+
+
+async def test_a_new_language_is_spoken_at_once_by_the_running_game(group: Group) -> None:
+    """QA: the admin switched the group to Russian mid-game and the running game went on in
+    English beside Russian replies. Its house rules stay; its words change at once: the
+    table's caption is edited into Russian, and the game keeps the language (a restart)."""
+    ayu = group.users[0]  # the group's admin
+    async with group.bot() as runtime:
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings(language="en").to_json())
+        await group.start("pair")
+        await runtime.publisher.idle()
+        table = next(m for m in group.server.bot_messages(group.chat)
+                     if any(b.text == "👀 My tiles" for row in m.buttons for b in row))
+        assert (table.caption or "").startswith("Pair dominoes · hand 1")
+        ayu.send(group.chat, "/settings")
+        menu = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Settings of this group" in (m.text or "")), None))
+        for label in ("Language: English", "Русский"):
+            record = ayu.press(menu, label)
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        await runtime.publisher.idle()
+        assert (table.caption or "").startswith("Домино парами · кон 1"), table.caption
+        assert group.game().language == "ru"
+        stored = await runtime.storage.load_game(group.game().game_id)
+        assert stored is not None and stored.language == "ru"
