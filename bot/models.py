@@ -126,7 +126,7 @@ class Messages:
     bot_removed: bool = False
     # The lobby's calls to start (the table is ready, or open the private chat first) posted
     # in the group: of no use once the lobby is closed (started or cancelled), when the
-    # group's sync deletes them.
+    # group's sync deletes them; nor once a newer call is posted (deleted then too).
     calls: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:

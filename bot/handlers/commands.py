@@ -30,7 +30,7 @@ from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..publishing.messenger import reply_target_gone
-from ..service.lobby import already_there
+from ..service.lobby import NOTIFY_LINKS, already_there
 from .runtime import Runtime, runtime
 from .updates import (
     anonymous,
@@ -67,8 +67,10 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     user, t = sender
     payload = context.args[0] if context.args else ""
-    if payload == "notify":  # from /notify's button: the chat is open, /notify can go on
-        await reply(update, t(lobbytexts.NOTIFY_CHAT_OPEN))
+    if payload in NOTIFY_LINKS:  # from /notify's button: the chat is open, /notify can go on
+        topic = payload == NOTIFY_LINKS[1]
+        await reply(update, t(lobbytexts.NOTIFY_CHAT_OPEN_TOPIC if topic
+                              else lobbytexts.NOTIFY_CHAT_OPEN))
         return
     await rt.resend_unreached(user.id)
     await rt.service.reach_changed_everywhere(user.id, rt.locks)

@@ -176,19 +176,17 @@ async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
                        ) -> Answer:
     user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
-    if not tap.confirm:
-        rt.service.check_asked(game, user.id, tap.seat)
-        async with rt.locks.game(game.game_id):
-            await _answered(rt, query, game)
-        await _delete_quietly(query)
-        return t("The game goes on."), None
     async with rt.locks.game(game.game_id):
-        if rt.service.has_left(game, user.id, tap.seat):  # a second tap: the leave is done
+        # A second tap, "Yes" or "No", on a question whose "Yes" was taken: the leave is done.
+        if rt.service.has_left(game, user.id, tap.seat):
             return t("You have left this game."), None
-        await rt.service.quit(game, user.id, asked_seat=tap.seat)
+        if tap.confirm:
+            await rt.service.quit(game, user.id, asked_seat=tap.seat)
+        else:
+            rt.service.check_asked(game, user.id, tap.seat)
         await _answered(rt, query, game)
     await _delete_quietly(query)
-    return t("You left the game."), None
+    return (t("You left the game.") if tap.confirm else t("The game goes on.")), None
 
 
 async def _answered(rt: Runtime, query: CallbackQuery, game: Game) -> None:

@@ -22,9 +22,11 @@ NOTIFY_ON = N_("🔔 I will message you in private when a table opens here. Send
 NOTIFY_OFF = N_("🔕 Done: I will not message you about new tables here any more.")
 NOTIFY_NEEDS_CHAT = N_("To hear about new tables, open our private chat first (the button "
                        "below) and press Start, then send /notify here again.")
-#: /start from that button.
+#: /start from that button: /notify sent in a group (or its General topic), or in a topic.
 NOTIFY_CHAT_OPEN = N_("Our chat is open. Now send /notify in the group again, and I will "
                       "tell you here when a table opens there.")
+NOTIFY_CHAT_OPEN_TOPIC = N_("Our chat is open. Now send /notify in the topic again, and I will "
+                            "tell you here when a table opens there.")
 
 
 def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
@@ -162,10 +164,18 @@ def private_chat_hint(t: Translator, game: Game) -> str:
 
 def table_opened(t: Translator, game: Game, opener: str, group: str | None) -> str:
     """A /notify subscriber's private notice: who opened which game where, its options, and
-    how to stop these (the Join button under it seats them)."""
+    how to stop these (the Join button under it seats them). A subscription is a topic's:
+    /notify is sent again there (the bot does not know a topic's name)."""
+    names = {"player": named(opener), "game": esc(title(t, game.game_name)),
+             "group": named(group or "?")}
+    if game.thread_id is None:  # a group without topics, or its General topic
+        return "\n".join([
+            t("🔔 {player} opened a table of <b>{game}</b> in {group}.", **names),
+            options_line(t, game),
+            t("Send /notify in the group again to stop these messages."),
+        ])
     return "\n".join([
-        t("🔔 {player} opened a table of <b>{game}</b> in {group}.", player=named(opener),
-          game=esc(title(t, game.game_name)), group=named(group or "?")),
+        t("🔔 {player} opened a table of <b>{game}</b> in a topic of {group}.", **names),
         options_line(t, game),
-        t("Send /notify in the group again to stop these messages."),
+        t("Send /notify in the topic again to stop these messages."),
     ])

@@ -22,7 +22,7 @@ from ..presentation.pictures import PictureMaker, picture_names
 from ..service import GameService
 from ..service.locks import Locks
 from .delivery import outcome_unknown
-from .messenger import LOBBY, TABLE, Draft, Messenger, digest, key_of
+from .messenger import LOBBY, TABLE, Draft, Messenger, Place, digest, key_of
 from .questions import close_questions, delete_calls
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
 from .tails import Tails
@@ -94,17 +94,18 @@ class GroupSync:
                 if game.move_no == drained:
                     lobby = self._lobby_draft(game)
                     table = self._table_draft(game)
+                    thread_id = game.thread_id  # where the drafts belong
                     break
             # Moves were committed meanwhile: their announcements go first (a hand that
             # ended is told before the next hand's table is posted).
             changed |= await self._drain_outbox(game_id)
         if lobby is not None:
-            changed |= await self._sync_lobby(game, lobby)
+            changed |= await self._sync_lobby(game, lobby, thread_id)
         if table is not None:
             draft, hand_number, early, moves = table
             drawn = await self.messenger.drawn(draft) if early is None \
                 else replace(draft, photo=await early)
-            changed |= await self._sync_table(game, drawn, hand_number, moves)
+            changed |= await self._sync_table(game, drawn, hand_number, moves, thread_id)
             if self.on_table_shown is not None:
                 self.on_table_shown(game_id, drained)
         changed |= await close_questions(self.messenger, game)
@@ -116,9 +117,14 @@ class GroupSync:
     async def _drain_outbox(self, game_id: int) -> bool:
         """Send the game's announcements in order; whether a lobby's call was posted (its id
         is kept, for its deletion once the lobby is closed)."""
-        items = await self.service.storage.pending_outbox(game_id)
         game = self.service.game(game_id)
         thread_id = game.thread_id if game is not None else None
+        items = await self.service.storage.pending_outbox(game_id)
+        if game is not None and game.thread_id != thread_id:
+            # Its topic went while the outbox was read (a topic gone changes the game in
+            # memory before its commit drops that outbox): these rows may be the dropped
+            # ones, which were the topic's and not General's. Its commit syncs it again.
+            return False
         # What a lobby queues calls its players to the start (the table is ready, or open
         # the private chat first). Read while the game is still a lobby, these rows are its
         # calls: Start, and a topic gone, change the game in memory before their commit, so
@@ -174,21 +180,39 @@ class GroupSync:
                     + t("The game has started."))
         return Draft(digest(text, "closed"), text, None)
 
-    async def _sync_lobby(self, game: Game, draft: Draft) -> bool:
+    async def _sync_lobby(self, game: Game, draft: Draft, thread_id: int | None) -> bool:
         messages = game.messages
         lost = game.game_id in self.lost_lobbies and game.status is Status.LOBBY
         if not lost and messages.lobby is not None and messages.lobby_key == draft.key:
             return False
         if lost or messages.lobby is None or not await self.messenger.edit(
                 game.chat_id, messages.lobby, draft):
-            with self.messenger.sending(game.game_id, LOBBY):
-                sent_id = await self.messenger.send(game.chat_id, draft.text, None, draft.markup,
-                                                game.thread_id)
-                messages.lobby = sent_id  # from now on this one's buttons act
+            sent_id = await self._post(game, LOBBY, draft, thread_id)
+            if sent_id is None:
+                return False
+            messages.lobby = sent_id  # from now on this one's buttons act
         if lost:  # only once posted (a failed send retries), and only what this sync saw
             self.lost_lobbies.discard(game.game_id)
         messages.lobby_key = draft.key
         return True
+
+    async def _post(self, game: Game, place: Place, draft: Draft, thread_id: int | None
+                    ) -> int | None:
+        """Post the game's lobby or table anew in the topic its draft was made for, and give
+        its id, to be recorded at once (no await: a tap on it may be waiting for it). None,
+        nothing sent, when the game moved while the draft was drawn or held back (its topic
+        gone: the draft is the topic's, and the sync its move asked for drafts anew)."""
+        def here() -> bool:
+            return game.thread_id == thread_id
+
+        if not here():
+            return None
+        try:
+            with self.messenger.sending(game.game_id, place), only_if(here):
+                return await self.messenger.send(game.chat_id, draft.text, draft.photo,
+                                                 draft.markup, thread_id)
+        except WithdrawnError:
+            return None
 
     # --- table -------------------------------------------------------------------------
     def _table_draft(self, game: Game
@@ -277,7 +301,8 @@ class GroupSync:
         del self.early[game_id]
         return early.photo
 
-    async def _sync_table(self, game: Game, draft: Draft, number: int, moves: int) -> bool:
+    async def _sync_table(self, game: Game, draft: Draft, number: int, moves: int,
+                          thread_id: int | None) -> bool:
         messages = game.messages
         chat = game.chat_id  # (a group that became a supergroup meanwhile left these behind)
         if messages.table_message is not None and messages.table_hand != number:
@@ -288,10 +313,10 @@ class GroupSync:
         posted = messages.table_message is None or moved is not None or not await \
             self.messenger.edit(game.chat_id, messages.table_message, draft, messages.table_key)
         if posted:
-            with self.messenger.sending(game.game_id, TABLE):
-                sent_id = await self.messenger.send(game.chat_id, draft.text, draft.photo,
-                                                draft.markup, game.thread_id)
-                messages.table_message = sent_id  # from now on this one's buttons act
+            sent_id = await self._post(game, TABLE, draft, thread_id)
+            if sent_id is None:
+                return False
+            messages.table_message = sent_id  # from now on this one's buttons act
         messages.table_hand = number
         messages.table_moves = moves
         messages.table_key = draft.stored

@@ -1,6 +1,6 @@
 """Group messages whose point passes as the game moves on: the questions a running game
 asks (/stop's and /leave's "are you sure?"), whose buttons go once the game is over, and the
-lobby's calls to start, deleted once the lobby is closed."""
+lobby's calls to start, deleted once the lobby is closed or a newer one is posted."""
 
 from __future__ import annotations
 
@@ -36,12 +36,14 @@ async def close_questions(messenger: Messenger, game: Game) -> bool:
 
 async def delete_calls(messenger: Messenger, game: Game) -> bool:
     """Delete the lobby's calls to start posted in the group once the lobby has started or
-    been cancelled; whether any was (the caller saves the game's messages). Deletes are not
-    counted against the group's budget."""
+    been cancelled, and while it is open every call but the newest (the table ready again
+    after someone left: the group sees one call, the one that holds); whether any was (the
+    caller saves the game's messages). Deletes are not counted against the group's budget."""
     calls = game.messages.calls
-    if game.status is Status.LOBBY or not calls:
+    stale = calls[:-1] if game.status is Status.LOBBY else list(calls)
+    if not stale:
         return False
-    for message_id in list(calls):
+    for message_id in stale:
         await messenger.delete(game.chat_id, message_id)
         calls.remove(message_id)
     return True

@@ -21,6 +21,9 @@ from .locks import Locks
 TABLE_OPEN = N_("A table is already open here: press Join on it, or its creator can cancel it.")
 GAME_RUNNING = N_("A game is already running in this chat.")
 GAME_RUNNING_TOPIC = N_("A game is already running in this topic.")
+#: The /start payloads of /notify's "open the private chat" button, sent in a group (or its
+#: General topic) and in a topic: the chat opened, /start says where to send /notify again.
+NOTIFY_LINKS = ("notify", "notifytopic")
 
 
 def already_there(game: Game) -> str:
@@ -95,7 +98,8 @@ class Lobbies(Chats):
         longer if they were; whether they are now. Subscribing needs the private chat open
         (:class:`PrivateChatClosedError`); leaving never does."""
         if not await self.storage.subscribed(chat_id, thread_id, user_id):
-            await self.needs_private_chat(user_id, "notify")
+            # the deep link says whether /notify is to be sent again in a topic
+            await self.needs_private_chat(user_id, NOTIFY_LINKS[thread_id is not None])
         return await self.storage.toggle_subscription(chat_id, thread_id, user_id, self.clock())
 
     async def pending_notices(self, game_id: int) -> list[Notice]:

@@ -195,3 +195,27 @@ async def test_a_second_tap_of_yes_leave_finds_the_leave_done(group: Group) -> N
         "You have left this game.", "You left the game."]
     assert len(handed) == 1
     assert [change.left.user_id for change in game.seat_changes] == [budi.id]
+
+
+async def test_no_stay_tapped_after_yes_leave_finds_the_leave_done(group: Group) -> None:
+    """"No, stay" tapped after "Yes, leave" on the same question (still on screen while its
+    delete travels) is told calmly that the player has left, as a second "Yes" is, not that
+    the question is someone else's."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05):
+        table = await group.start("gaple")
+        await table.play_one()
+        seen = len(group.server.bot_messages(group.chat))
+        group.send(budi, "/leave")
+        ask = await question(group, "Yes, leave", seen)
+        held = group.server.hold("deleteMessage", after_acting=False, chat=group.chat)
+        leave = budi.press(ask, "Yes, leave")
+        await group.server.wait_for(lambda: held.holding)
+        stay = budi.press(ask, "No, stay")
+        await group.server.wait_for(lambda: stay.answered)
+        held.release()
+        await group.server.wait_for(lambda: leave.answered)
+        game = group.game()
+    assert leave.answer_text == "You left the game."
+    assert stay.answer_text == "You have left this game."
+    assert [change.left.user_id for change in game.seat_changes] == [budi.id]

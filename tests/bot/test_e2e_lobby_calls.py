@@ -101,3 +101,25 @@ async def test_a_call_left_at_a_restart_is_deleted_after_it(group: Group) -> Non
     assert not call.deleted
     async with group.bot():
         await group.server.wait_for(lambda: call.deleted, message="the call stayed")
+
+
+async def test_a_newer_call_deletes_the_older_one(group: Group) -> None:
+    """The table is ready (a call), a player leaves, comes back, and it is ready again (a
+    second call): the group sees one call at a time, the newest, and it goes at the start."""
+    dewi = group.users[3]
+    async with group.bot() as rt:
+        await group.open_table("pair")
+        first = await posted_call(group)
+        for kind in ("l", "j"):
+            lobby = group.lobby()
+            record = dewi.press(lobby, lobby_button(lobby, kind) or "")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        second = await group.server.wait_for(
+            lambda: next((m for m in calls(group) if m is not first), None),
+            message="no second call to start")
+        await group.server.wait_for(lambda: first.deleted, message="the older call stayed")
+        await rt.publisher.idle()
+        assert not second.deleted
+        assert group.game().messages.calls == [second.message_id]
+        await press_lobby(group, "s")
+        await group.server.wait_for(lambda: second.deleted, message="the call stayed")

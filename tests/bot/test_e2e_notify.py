@@ -146,15 +146,20 @@ async def test_subscribers_who_blocked_the_bot_are_dropped_quietly(notify: Group
 async def test_notices_are_per_topic(telegram: FakeTelegramServer, tmp_path: Path,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """In a forum, /notify is about the topic it is sent in: a table in another topic (or
-    in General) is not told."""
+    in General) is not told, and the private words send the subscriber back to the topic,
+    not to the group."""
     ayu, budi = (telegram.add_user(name) for name in ("Ayu", "Budi"))
     chat = telegram.add_group("Domino club", members=[ayu, budi], admins=[ayu], forum=True)
     evening = telegram.create_topic(chat, "Evening", by=ayu)
     group = Group(telegram, chat, [ayu, budi], tmp_path / "bot.sqlite3", counting_seeds(),
                   topic=evening)
     async with group.bot():
-        for user in (ayu, budi):
-            user.send_private("/start")
+        ayu.send_private("/start")
+        answer = await replied(group, budi, "open our private chat first")
+        budi.open_url(answer.buttons[0][0].url or "")
+        opened = await group.server.wait_for(lambda: next(
+            (m for m in private(group, budi) if "Now send /notify" in m.content), None))
+        assert "Now send /notify in the topic again" in opened.content
         await replied(group, budi, "🔔")
         ayu.send(chat, "/newgame gaple")  # in General
         await group.server.wait_for(lambda: any(
@@ -163,7 +168,9 @@ async def test_notices_are_per_topic(telegram: FakeTelegramServer, tmp_path: Pat
         await group.server.wait_for(lambda: notices(group, budi))
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
         (told,) = notices(group, budi)
-        assert "Muggins" in told.content
+        assert plain(told.content).startswith(
+            "🔔 Ayu opened a table of Muggins in a topic of Domino club.")
+        assert "Send /notify in the topic again to stop these messages." in told.content
 
 
 async def test_two_hundred_subscribers_are_told_within_the_limits(

@@ -7,7 +7,8 @@ there carry no message_thread_id, and the bot sends there without one (the Bot A
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +18,8 @@ from bot_kit import NAMES, Group, counting_seeds, lobby_button
 
 from bot.handlers.runtime import Runtime
 from bot.models import Status
+from bot.presentation.painter import Urgency
+from bot.storage import OutboxItem
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
 from fakeapi.players import Table, live_buttons
 
@@ -193,6 +196,93 @@ async def test_a_topic_closed_during_a_game_stops_it_and_general_hears_why(
     assert not at.said("The match is over")
     assert len([e for e in server.errors if "TOPIC_CLOSED" in (e.description or "")]) <= 1
     assert stale.answer_text == "This game is over."
+
+
+async def test_a_topic_closed_while_its_table_is_drawn_posts_nothing_in_general(
+    forum: Group,
+) -> None:
+    """The topic is closed while a move's table is being drawn (the group's sync made its
+    draft and waits for the picture): the game moves to General, and that sync, picking up
+    after the drawing, must not post the topic's table there (nor anything but the notice)."""
+    server, ayu = forum.server, forum.users[0]
+    async with under_way(forum) as (topic, at, table, runtime):
+        game = at.game()
+        painter = runtime.pictures.painter
+        draw, gate, waiting = painter.draw, asyncio.Event(), []
+
+        def slow_table(drawing: Callable[[], bytes], urgency: Urgency) -> asyncio.Future[bytes]:
+            drawn = draw(drawing, urgency)
+            if urgency is not Urgency.TABLE:
+                return drawn
+            slow: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+            waiting.append(slow)
+
+            async def later() -> None:
+                await gate.wait()
+                slow.set_result(await drawn)
+            background.append(asyncio.ensure_future(later()))
+            return slow
+
+        background: list[asyncio.Future[None]] = []
+        player, hand = await server.wait_for(table.whose_turn, message="a human's turn")
+        painter.draw = slow_table  # type: ignore[method-assign]
+        try:
+            player.press(hand, live_buttons(hand)[0])
+            await server.wait_for(lambda: waiting, message="the move's table being drawn")
+            server.close_topic(topic, ayu)
+            await server.wait_for(lambda: game.status is Status.STOPPED,
+                                  message="the game stopped (its notice waits for the sync)")
+        finally:
+            gate.set()
+        await asyncio.gather(*background)
+        await server.wait_for(lambda: told_in_general(forum, "closed"),
+                              message="General told that the topic was closed")
+        await runtime.publisher.idle()
+    assert game.status is Status.STOPPED and game.thread_id is None
+    assert general_texts(forum) == [
+        "The topic of the Gaple game was closed, so the game ends with no result. "
+        "Open a new table with /newgame."]
+    assert not [m for m in server.topic_messages(forum.chat, None) if m.photo]
+
+
+async def test_a_topic_closed_while_its_outbox_is_read_sends_nothing_of_it_to_general(
+    forum: Group,
+) -> None:
+    """The topic is closed while the group's sync reads the game's announcements ("a computer
+    takes the seat of Budi", queued for the topic): the stop drops them, and the rows read
+    before it must not go to General, where the game has moved; only the notice does."""
+    server, ayu = forum.server, forum.users[0]
+    async with under_way(forum) as (topic, at, _, runtime):
+        game, budi = at.game(), forum.users[1]
+        storage = runtime.service.storage
+        read, gate, waiting = storage.pending_outbox, asyncio.Event(), []
+
+        async def slow_read(game_id: int) -> list[OutboxItem]:
+            items = await read(game_id)
+            if items:
+                waiting.append(items)
+                await gate.wait()
+            return items
+
+        at.send(budi, "/leave")
+        ask = await server.wait_for(lambda: next(
+            (m for m in server.bot_messages(forum.chat) if "Yes, leave" in str(m.button_texts)),
+            None))
+        storage.pending_outbox = slow_read  # type: ignore[method-assign]
+        try:
+            budi.press(ask, "Yes, leave")
+            await server.wait_for(lambda: waiting, message="the sync reading the announcement")
+            server.close_topic(topic, ayu)
+            await server.wait_for(lambda: game.status is Status.STOPPED,
+                                  message="the game stopped (its notice waits for the sync)")
+        finally:
+            gate.set()
+        await server.wait_for(lambda: told_in_general(forum, "closed"),
+                              message="General told that the topic was closed")
+        await runtime.publisher.idle()
+    (told,) = general_texts(forum)
+    assert told.startswith("The topic of the Gaple game was closed, so the game ends with no "
+                           "result.") and "takes the seat" not in told
 
 
 async def test_a_deleted_topic_stops_its_game_without_retrying_forever(forum: Group) -> None:
