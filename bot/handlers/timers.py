@@ -1,14 +1,13 @@
 """Turn timers: jobs named per game in PTB's job queue, driven by deadlines in the database.
 
-The database holds each open game's deadline, so a restart loses nothing: overdue turns are
-resolved at start-up in deadline order, the others are scheduled again. A fleet worker does the
-same for the games of each shard it takes, and cancels their jobs when it gives one back.
+The database holds each open game's deadline, so a restart loses nothing: at start-up every
+open game's timers are armed again, an overdue turn's time-out a short grace later (for the
+updates that waited meanwhile: :meth:`Timers.resume`). A fleet worker does the same for the
+games of each shard it takes, and cancels their jobs when it gives one back.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -36,6 +35,11 @@ def job_data(context: ContextTypes.DEFAULT_TYPE) -> tuple[int, int]:
 LATE_OK = {"misfire_grace_time": None}
 
 
+#: Seconds a turn found overdue when its game starts running (the bot's start, a fleet worker
+#: taking its shard) waits before its time-out move is played: see :meth:`Timers.resume`.
+OVERDUE_GRACE = 5.0
+
+
 def job_names(game_id: int) -> tuple[str, str, str]:
     return f"turn:{game_id}", f"warn:{game_id}", f"computer:{game_id}"
 
@@ -47,12 +51,14 @@ class Timers:
         self, job_queue: JobQueue,  # type: ignore[type-arg]
         service: GameService, locks: Locks, clock: Callable[[], float] = time.time,
         computer_pause: float = 2.0, thinker: Thinker | None = None,
+        overdue_grace: float = OVERDUE_GRACE,
     ) -> None:
         self.job_queue = job_queue
         self.service = service
         self.locks = locks
         self.clock = clock
         self.computer_pause = computer_pause
+        self.overdue_grace = overdue_grace
         self.thinker = thinker or Thinker()
         # The jobs armed, by name: found at once. The job queue finds a name by wrapping
         # every job it holds (``get_jobs_by_name``), three times a move: 1.7 ms a move with
@@ -71,8 +77,9 @@ class Timers:
         self._armed[name] = self.job_queue.run_once(self._job, when=when, name=name,
                                                     data=data, job_kwargs=LATE_OK)
 
-    def schedule(self, game: Game) -> None:
-        """(Re)arm the game's timer jobs for its current turn, or clear them."""
+    def schedule(self, game: Game, not_before: float = 0.0) -> None:
+        """(Re)arm the game's timer jobs for its current turn, or clear them; its time-out
+        in ``not_before`` seconds at the earliest."""
         self.cancel(game.game_id)
         if game.status is not Status.PLAYING:
             return
@@ -87,32 +94,32 @@ class Timers:
         if game.deadline is None:
             return
         now = self.clock()
-        self._arm(turn, max(0.0, game.deadline - now), data)
+        self._arm(turn, max(not_before, game.deadline - now), data)
         half_time = game.deadline - game.turn_seconds / 2 - now
         if not game.timer.warned and half_time > 0:
             self._arm(warn, half_time, data)
 
     async def resume(self, games: Iterable[Game] | None = None) -> None:
-        """At start-up (or for the games of shards a worker took): resolve overdue turns in
-        deadline order, arm the others."""
+        """At start-up (or for the games of shards a fleet worker took): every open game's
+        timers armed again; a turn already overdue (or due sooner) times out
+        :attr:`overdue_grace` seconds from now, in deadline order, not at once.
+
+        While no process ran the game (the bot restarting, a dead fleet worker's shard not
+        taken yet), its player may have moved: the tap waits at Telegram (for the next
+        getUpdates, or the webhook set at start) or in the fleet's queue (``fleet_updates``,
+        pulled once the shard is taken), and is read only once the game runs again. A
+        time-out played at once would come first and refuse a move made in time. The updates
+        that waited come within a second or so of the start (the first poll, Telegram's
+        delivery to the new webhook, the feeder's first pull of the shards taken); a move
+        among them takes the game's lock, commits, and arms the timers of the next turn in
+        place of the time-out job of the turn as loaded (one already running finds its move
+        number out of date and does nothing). A turn nobody played is still resolved within
+        seconds. A grace rather than waiting until the waiting updates are known to be
+        handled: the single bot cannot tell which of Telegram's pending updates concern a
+        game, and a game's time-out must never wait on an update that is slow or stuck."""
         games = self.service.open_games() if games is None else games
         for game in sorted(games, key=lambda g: g.deadline or 0.0):
-            if game.deadline is not None and game.deadline <= self.clock():
-                # In a context of its own: the change binds the game to the log lines of the
-                # task that made it (bot.logs.bind), and this task goes on to the process's
-                # own lines ("resumed", "took ... shards"), which concern no game.
-                try:
-                    await asyncio.create_task(self.expire(game.game_id, game.move_no),
-                                              context=contextvars.copy_context())
-                except UserError as refusal:  # another process moved first: read again
-                    log.info("overdue turn of game %s refused: %s", game.game_id,
-                             refusal.message)
-                    self._again(game.game_id)
-            else:
-                self.schedule(game)
-
-    async def expire(self, game_id: int, move_no: int) -> None:
-        await self._locked(self.service.expire, game_id, move_no)
+            self.schedule(game, not_before=self.overdue_grace)
 
     async def _locked(
         self, action: Callable[[Game, int], Awaitable[object]], game_id: int, move_no: int
