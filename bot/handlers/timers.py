@@ -38,6 +38,15 @@ LATE_OK = {"misfire_grace_time": None}
 #: Seconds a turn found overdue when its game starts running (the bot's start, a fleet worker
 #: taking its shard) waits before its time-out move is played: see :meth:`Timers.resume`.
 OVERDUE_GRACE = 5.0
+#: Seconds at most, past the grace, that such a time-out waits while updates of its game are
+#: still queued here to be handled (:attr:`Timers.queued`), looking again every
+#: :data:`OVERDUE_STEP`.
+OVERDUE_WAIT = 30.0
+OVERDUE_STEP = 0.5
+
+
+def nothing_queued(game: Game) -> bool:
+    return False
 
 
 def job_names(game_id: int) -> tuple[str, str, str]:
@@ -59,6 +68,10 @@ class Timers:
         self.clock = clock
         self.computer_pause = computer_pause
         self.overdue_grace = overdue_grace
+        #: Whether updates that may concern a game are queued here, still to be handled: a
+        #: fleet worker's (its group's lane in the feeder); the single bot knows of none.
+        self.queued: Callable[[Game], bool] = nothing_queued
+        self._overdue: dict[int, float] = {}  # an overdue turn's game: how long it may wait
         self.thinker = thinker or Thinker()
         # The jobs armed, by name: found at once. The job queue finds a name by wrapping
         # every job it holds (``get_jobs_by_name``), three times a move: 1.7 ms a move with
@@ -67,6 +80,7 @@ class Timers:
 
     def cancel(self, game_id: int) -> None:
         """Remove the game's timer jobs (it ended, or its shard went to another worker)."""
+        self._overdue.pop(game_id, None)
         for name in job_names(game_id):
             job = self._armed.pop(name, None)
             # A job that has run is gone from the scheduler already: nothing to remove.
@@ -114,12 +128,35 @@ class Timers:
         among them takes the game's lock, commits, and arms the timers of the next turn in
         place of the time-out job of the turn as loaded (one already running finds its move
         number out of date and does nothing). A turn nobody played is still resolved within
-        seconds. A grace rather than waiting until the waiting updates are known to be
-        handled: the single bot cannot tell which of Telegram's pending updates concern a
-        game, and a game's time-out must never wait on an update that is slow or stuck."""
+        seconds.
+
+        A fleet worker knows more: the updates it pulled for a game's group (:attr:`queued`).
+        After a whole fleet was down, the backlog of every group may take longer than the
+        grace to handle; there the time-out waits on while its group's updates are queued,
+        up to :data:`OVERDUE_WAIT` more (a group chatting on must not hold a turn for ever,
+        nor an update that is stuck). The single bot has no such count of its own (Telegram
+        hands it what waited in the first polls, and each update is handled at once,
+        concurrently): the grace alone."""
         games = self.service.open_games() if games is None else games
         for game in sorted(games, key=lambda g: g.deadline or 0.0):
             self.schedule(game, not_before=self.overdue_grace)
+            now = self.clock()
+            if game.deadline is not None and game.deadline - now < self.overdue_grace:
+                self._overdue[game.game_id] = now + self.overdue_grace + OVERDUE_WAIT
+
+    def _holds(self, game_id: int, move_no: int) -> bool:
+        """Whether an overdue turn found at :meth:`resume` waits on (its time-out job is
+        armed again for a step): updates of its game are still queued, within its wait."""
+        until = self._overdue.get(game_id)
+        if until is None:
+            return False
+        game = self.service.game(game_id)
+        if game is not None and game.move_no == move_no and self.clock() < until \
+                and self.queued(game):
+            self._arm(job_names(game_id)[0], OVERDUE_STEP, (game_id, move_no))
+            return True
+        del self._overdue[game_id]
+        return False
 
     async def _locked(
         self, action: Callable[[Game, int], Awaitable[object]], game_id: int, move_no: int
@@ -140,6 +177,8 @@ class Timers:
         try:
             if kind == "computer":
                 await self.computer_move(game_id, move_no)
+            elif kind == "turn" and self._holds(game_id, move_no):
+                return
             else:
                 action = {"turn": self.service.expire, "warn": self.service.warn}[kind]
                 await self._locked(action, game_id, move_no)

@@ -14,7 +14,7 @@ import pytest
 from bot_kit import Group
 from test_games import ANN, BOB, CID, DAN, RecordingComposer
 
-from bot.handlers.timers import Timers
+from bot.handlers.timers import OVERDUE_STEP, OVERDUE_WAIT, Timers
 from bot.models import AWAY_AFTER, Game, Status
 from bot.service import GameService
 from bot.service.locks import Locks
@@ -304,6 +304,34 @@ async def test_a_resume_times_out_an_overdue_turn_after_a_grace_not_at_once(
     game.deadline = clock.now + 60  # a turn due later: at its deadline, warned at half-time
     await timers.resume([game])
     assert jobs.when == {f"turn:{game.game_id}": 60.0, f"warn:{game.game_id}": 15.0}
+    await storage.close()
+
+
+async def test_an_overdue_turn_waits_for_its_games_queued_updates_for_a_while_only(
+    database: Path | str,
+) -> None:
+    """A fleet worker that took a shard after the whole fleet was down may still be handling
+    a group's backlog when the grace ends: the turn's time-out then waits while that group's
+    updates are queued (a tap among them may be the move), a step at a time, but not past
+    its wait: a group that goes on chatting does not hold the turn for ever."""
+    storage = Storage(database)
+    await storage.open()
+    clock = Clock()
+    service, game = await timed_game(storage, clock)
+    before = game.move_no
+    clock.now += 91
+    jobs = RecordingJobs()
+    timers = Timers(jobs, service, Locks(), clock=clock, overdue_grace=4.0)  # type: ignore[arg-type]
+    timers.queued = lambda queued: queued is game
+    await timers.resume([game])
+    turn = SimpleNamespace(job=SimpleNamespace(name=f"turn:{game.game_id}",
+                                               data=(game.game_id, before)))
+    clock.now += 4
+    await timers._job(turn)  # type: ignore[arg-type]
+    assert game.move_no == before and jobs.when[f"turn:{game.game_id}"] == OVERDUE_STEP
+    clock.now += OVERDUE_WAIT
+    await timers._job(turn)  # type: ignore[arg-type]
+    assert game.move_no > before and game.timer.timeouts  # its wait is over: timed out
     await storage.close()
 
 
