@@ -128,7 +128,8 @@ class Timers:
         among them takes the game's lock, commits, and arms the timers of the next turn in
         place of the time-out job of the turn as loaded (one already running finds its move
         number out of date and does nothing). A turn nobody played is still resolved within
-        seconds.
+        seconds. (A tap made while the bot was down after the deadline counts too: a
+        callback query does not say when it was made.)
 
         A fleet worker knows more: the updates it pulled for a game's group (:attr:`queued`).
         After a whole fleet was down, the backlog of every group may take longer than the
