@@ -15,7 +15,8 @@ import socket
 import time
 from collections.abc import Callable
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
+from telegram.ext import Application
 
 from bot.app import build_application, running
 from bot.config import BotConfig
@@ -57,7 +58,7 @@ async def test_a_tap_queued_while_no_worker_ran_the_game_counts_though_its_turn_
         plain = HttpSettings(None, SECRET, "127.0.0.1", None)
         fleet = FleetSettings(postgres_url, SHARDS, "a", tick=0.2, poll=0.5)
 
-        def worker(name: str) -> object:
+        def worker(name: str) -> Application:  # type: ignore[type-arg]
             return build_application(config, http=plain,
                                      fleet=dataclasses.replace(fleet, worker_name=name))
 
@@ -67,7 +68,7 @@ async def test_a_tap_queued_while_no_worker_ran_the_game_counts_though_its_turn_
         table = Table(server, chat, users, "kolbasa", random.Random(5))
         async with receiving(config, hook, fleet):
             await server.wait_for(lambda: server.webhook.target is not None)
-            async with running(worker("a")) as first:  # type: ignore[arg-type]
+            async with running(worker("a")) as first:
                 keeper = first.bot_data[WORKER_KEY].keeper
                 await until(lambda: len(keeper.owned) == SHARDS)
                 await table.open()
@@ -93,7 +94,7 @@ async def test_a_tap_queued_while_no_worker_ran_the_game_counts_though_its_turn_
                                  time.time() - 10, game_id)
             finally:
                 await db.close()
-            async with running(worker("b")) as second:  # type: ignore[arg-type]
+            async with running(worker("b")) as second:
                 await server.wait_for(lambda: record.answered, timeout=20)
                 assert not record.answer_text, record.answer_text  # no "It is Ayu's turn"
                 await server.wait_for(lambda: message.deleted or live_buttons(message) != shown)
