@@ -57,8 +57,10 @@ What lived in one process, and how each works in the fleet:
   cut by a SIGKILL after Telegram took it may be sent twice (the single process has the same
   window at a crash).
 - Turn timers. Deadlines are in the database; on taking a shard the worker resolves its
-  overdue turns in deadline order (they fire at once) and arms the others; giving it back
-  cancels the jobs.
+  overdue turns in deadline order, a grace of seconds after the take, and longer while the
+  updates pulled for the game's group are still queued (up to 30 s more): a move tapped
+  while no worker ran the game waits in the queue, is handled first and counts
+  (``Timers.resume``); it arms the others; giving it back cancels the jobs.
 - Computer players' pool. Each worker has its own process pool; a computer's move is a timer
   job of the owner, so it follows the shard.
 - Telegram's limits. A group's (20 a minute) and a private chat's (3 in 3 s) windows are

@@ -86,6 +86,11 @@ class Feeder:
     def wake(self) -> None:
         self._wake.set()
 
+    def queued(self, key: int) -> bool:
+        """Whether updates of route key ``key`` were pulled and wait here, or one is being
+        handled (an overdue turn's time-out waits for them: ``Timers.resume``)."""
+        return bool(self._lanes.get(key))
+
     # --- running -----------------------------------------------------------------------------
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="fleet-feeder")

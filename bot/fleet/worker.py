@@ -95,6 +95,8 @@ class FleetWorker(GameMoves):
         self._changed = self.rt.service.on_change
         self.rt.service.on_change = self._on_change
         self.rt.service.on_load = self._loaded
+        # A turn found overdue as a shard is taken waits for its group's queued updates.
+        self.rt.timers.queued = lambda game: self.feeder.queued(game.chat_id)
         # Nothing counted goes before the others have seen this worker and shrunk their
         # parts of the overall limit (they count every tick), and a period more has passed.
         period = self.rt.limiter.limits.overall[1]

@@ -1,14 +1,13 @@
 """Turn timers: jobs named per game in PTB's job queue, driven by deadlines in the database.
 
-The database holds each open game's deadline, so a restart loses nothing: overdue turns are
-resolved at start-up in deadline order, the others are scheduled again. A fleet worker does the
-same for the games of each shard it takes, and cancels their jobs when it gives one back.
+The database holds each open game's deadline, so a restart loses nothing: at start-up every
+open game's timers are armed again, an overdue turn's time-out a short grace later (for the
+updates that waited meanwhile: :meth:`Timers.resume`). A fleet worker does the same for the
+games of each shard it takes, and cancels their jobs when it gives one back.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -36,6 +35,20 @@ def job_data(context: ContextTypes.DEFAULT_TYPE) -> tuple[int, int]:
 LATE_OK = {"misfire_grace_time": None}
 
 
+#: Seconds a turn found overdue when its game starts running (the bot's start, a fleet worker
+#: taking its shard) waits before its time-out move is played: see :meth:`Timers.resume`.
+OVERDUE_GRACE = 5.0
+#: Seconds at most, past the grace, that such a time-out waits while updates of its game are
+#: still queued here to be handled (:attr:`Timers.queued`), looking again every
+#: :data:`OVERDUE_STEP`.
+OVERDUE_WAIT = 30.0
+OVERDUE_STEP = 0.5
+
+
+def nothing_queued(game: Game) -> bool:
+    return False
+
+
 def job_names(game_id: int) -> tuple[str, str, str]:
     return f"turn:{game_id}", f"warn:{game_id}", f"computer:{game_id}"
 
@@ -47,12 +60,18 @@ class Timers:
         self, job_queue: JobQueue,  # type: ignore[type-arg]
         service: GameService, locks: Locks, clock: Callable[[], float] = time.time,
         computer_pause: float = 2.0, thinker: Thinker | None = None,
+        overdue_grace: float = OVERDUE_GRACE,
     ) -> None:
         self.job_queue = job_queue
         self.service = service
         self.locks = locks
         self.clock = clock
         self.computer_pause = computer_pause
+        self.overdue_grace = overdue_grace
+        #: Whether updates that may concern a game are queued here, still to be handled: a
+        #: fleet worker's (its group's lane in the feeder); the single bot knows of none.
+        self.queued: Callable[[Game], bool] = nothing_queued
+        self._overdue: dict[int, float] = {}  # an overdue turn's game: how long it may wait
         self.thinker = thinker or Thinker()
         # The jobs armed, by name: found at once. The job queue finds a name by wrapping
         # every job it holds (``get_jobs_by_name``), three times a move: 1.7 ms a move with
@@ -61,6 +80,7 @@ class Timers:
 
     def cancel(self, game_id: int) -> None:
         """Remove the game's timer jobs (it ended, or its shard went to another worker)."""
+        self._overdue.pop(game_id, None)
         for name in job_names(game_id):
             job = self._armed.pop(name, None)
             # A job that has run is gone from the scheduler already: nothing to remove.
@@ -71,8 +91,9 @@ class Timers:
         self._armed[name] = self.job_queue.run_once(self._job, when=when, name=name,
                                                     data=data, job_kwargs=LATE_OK)
 
-    def schedule(self, game: Game) -> None:
-        """(Re)arm the game's timer jobs for its current turn, or clear them."""
+    def schedule(self, game: Game, not_before: float = 0.0) -> None:
+        """(Re)arm the game's timer jobs for its current turn, or clear them; its time-out
+        in ``not_before`` seconds at the earliest."""
         self.cancel(game.game_id)
         if game.status is not Status.PLAYING:
             return
@@ -87,32 +108,56 @@ class Timers:
         if game.deadline is None:
             return
         now = self.clock()
-        self._arm(turn, max(0.0, game.deadline - now), data)
+        self._arm(turn, max(not_before, game.deadline - now), data)
         half_time = game.deadline - game.turn_seconds / 2 - now
         if not game.timer.warned and half_time > 0:
             self._arm(warn, half_time, data)
 
     async def resume(self, games: Iterable[Game] | None = None) -> None:
-        """At start-up (or for the games of shards a worker took): resolve overdue turns in
-        deadline order, arm the others."""
+        """At start-up (or for the games of shards a fleet worker took): every open game's
+        timers armed again; a turn already overdue (or due sooner) times out
+        :attr:`overdue_grace` seconds from now, in deadline order, not at once.
+
+        While no process ran the game (the bot restarting, a dead fleet worker's shard not
+        taken yet), its player may have moved: the tap waits at Telegram (for the next
+        getUpdates, or the webhook set at start) or in the fleet's queue (``fleet_updates``,
+        pulled once the shard is taken), and is read only once the game runs again. A
+        time-out played at once would come first and refuse a move made in time. The updates
+        that waited come within a second or so of the start (the first poll, Telegram's
+        delivery to the new webhook, the feeder's first pull of the shards taken); a move
+        among them takes the game's lock, commits, and arms the timers of the next turn in
+        place of the time-out job of the turn as loaded (one already running finds its move
+        number out of date and does nothing). A turn nobody played is still resolved within
+        seconds. (A tap made while the bot was down after the deadline counts too: a
+        callback query does not say when it was made.)
+
+        A fleet worker knows more: the updates it pulled for a game's group (:attr:`queued`).
+        After a whole fleet was down, the backlog of every group may take longer than the
+        grace to handle; there the time-out waits on while its group's updates are queued,
+        up to :data:`OVERDUE_WAIT` more (a group chatting on must not hold a turn for ever,
+        nor an update that is stuck). The single bot has no such count of its own (Telegram
+        hands it what waited in the first polls, and each update is handled at once,
+        concurrently): the grace alone."""
         games = self.service.open_games() if games is None else games
         for game in sorted(games, key=lambda g: g.deadline or 0.0):
-            if game.deadline is not None and game.deadline <= self.clock():
-                # In a context of its own: the change binds the game to the log lines of the
-                # task that made it (bot.logs.bind), and this task goes on to the process's
-                # own lines ("resumed", "took ... shards"), which concern no game.
-                try:
-                    await asyncio.create_task(self.expire(game.game_id, game.move_no),
-                                              context=contextvars.copy_context())
-                except UserError as refusal:  # another process moved first: read again
-                    log.info("overdue turn of game %s refused: %s", game.game_id,
-                             refusal.message)
-                    self._again(game.game_id)
-            else:
-                self.schedule(game)
+            self.schedule(game, not_before=self.overdue_grace)
+            now = self.clock()
+            if game.deadline is not None and game.deadline - now < self.overdue_grace:
+                self._overdue[game.game_id] = now + self.overdue_grace + OVERDUE_WAIT
 
-    async def expire(self, game_id: int, move_no: int) -> None:
-        await self._locked(self.service.expire, game_id, move_no)
+    def _holds(self, game_id: int, move_no: int) -> bool:
+        """Whether an overdue turn found at :meth:`resume` waits on (its time-out job is
+        armed again for a step): updates of its game are still queued, within its wait."""
+        until = self._overdue.get(game_id)
+        if until is None:
+            return False
+        game = self.service.game(game_id)
+        if game is not None and game.move_no == move_no and self.clock() < until \
+                and self.queued(game):
+            self._arm(job_names(game_id)[0], OVERDUE_STEP, (game_id, move_no))
+            return True
+        del self._overdue[game_id]
+        return False
 
     async def _locked(
         self, action: Callable[[Game, int], Awaitable[object]], game_id: int, move_no: int
@@ -133,6 +178,8 @@ class Timers:
         try:
             if kind == "computer":
                 await self.computer_move(game_id, move_no)
+            elif kind == "turn" and self._holds(game_id, move_no):
+                return
             else:
                 action = {"turn": self.service.expire, "warn": self.service.warn}[kind]
                 await self._locked(action, game_id, move_no)

@@ -28,6 +28,7 @@ import pytest
 from bot_kit import Group, counting_seeds, plain
 from PIL import Image
 
+from bot.handlers.timers import OVERDUE_GRACE
 from bot.i18n import translator
 from bot.models import Game, Status
 from bot.presentation import captions
@@ -185,6 +186,7 @@ async def test_a_database_from_before_the_refactor_plays_on(
             for group in groups.values():
                 group.runtime = runtime
             await server.wait_idle()
+            await timed_out_after_the_grace(groups)
             every_open_game_is_back(groups)
             await the_scoreboard_is_the_same(groups["finished"])
             compared, outcomes = 0, {}
@@ -212,6 +214,19 @@ async def test_a_database_from_before_the_refactor_plays_on(
     assert results == {GROUPS["finished"]["game_id"]} | {g.game_id for g in ended.values()}
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
+
+
+async def timed_out_after_the_grace(groups: dict[str, Group]) -> None:
+    """The turn that ran out while the bot was away times out a grace after the start (a
+    tap of it waiting at Telegram would have come first: ``Timers.resume``)."""
+    for name in OPEN:
+        facts, group = GROUPS[name], groups[name]
+        game = group.service.game(facts["game_id"])
+        if facts["turn_seconds"] and game is not None:
+            table = group.server.message(group.chat, game.messages.table_message)  # type: ignore[arg-type]
+            await group.server.wait_for(lambda t=table: "time ran out" in (t.caption or ""),  # type: ignore[misc]
+                                        timeout=OVERDUE_GRACE + 10, message=name)
+    await groups["finished"].server.wait_idle()
 
 
 def every_open_game_is_back(groups: dict[str, Group]) -> None:

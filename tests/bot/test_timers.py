@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import itertools
 import logging
 import time
@@ -15,8 +14,7 @@ import pytest
 from bot_kit import Group
 from test_games import ANN, BOB, CID, DAN, RecordingComposer
 
-from bot.handlers.timers import Timers
-from bot.logs import Context, bind
+from bot.handlers.timers import OVERDUE_STEP, OVERDUE_WAIT, Timers
 from bot.models import AWAY_AFTER, Game, Status
 from bot.service import GameService
 from bot.service.locks import Locks
@@ -237,6 +235,7 @@ class RecordingJobs:
 
     def __init__(self) -> None:
         self.armed: list[str] = []
+        self.when: dict[str, float] = {}  # by name: in how many seconds it runs
 
     def get_jobs_by_name(self, name: str) -> list[object]:
         return []
@@ -244,6 +243,7 @@ class RecordingJobs:
     def run_once(self, callback: object, when: float, name: str, data: object,
                  job_kwargs: object) -> None:
         self.armed.append(name)
+        self.when[name] = when
 
 
 async def moved_first_elsewhere(storage: Storage
@@ -283,55 +283,55 @@ async def test_a_timer_move_another_process_made_first_is_one_info_line(
     await storage.close()
 
 
-async def test_an_overdue_turn_another_process_moved_first_does_not_stop_a_resume(
-    database: Path | str, caplog: pytest.LogCaptureFixture,
-) -> None:
-    """A fleet worker taking shards resolves their overdue turns: one another process had
-    just made is refused by the commit check, told in one INFO line, and the resume goes on
-    (its timers armed again from the game read back) instead of failing the take-over."""
-    storage = Storage(database)
-    await storage.open()
-    service, game, before, jobs, timers = await moved_first_elsewhere(storage)
-    with caplog.at_level(logging.DEBUG, logger="bot.handlers.timers"):
-        await timers.resume([game])
-    lines = [r for r in caplog.records if r.name == "bot.handlers.timers"]
-    assert [r.levelno for r in lines] == [logging.INFO], lines
-    assert service.game(game.game_id) is game and game.move_no > before  # read again
-    assert f"turn:{game.game_id}" in jobs.armed
-    await storage.close()
-
-
-async def test_resuming_an_overdue_turn_leaves_the_callers_log_context_unbound(
+async def test_a_resume_times_out_an_overdue_turn_after_a_grace_not_at_once(
     database: Path | str,
 ) -> None:
-    """What a restart and a fleet worker taking shards both call: the overdue turn's change
-    binds its game to the log lines of its own work only, not to the caller's next lines
-    ("resumed 1 open game", "took 32 shards")."""
+    """What a restart and a fleet worker taking shards both call: a turn that ran out while no
+    process ran its game is not timed out at once, as its player's tap may be waiting to be
+    read (at Telegram, in the fleet's queue); its time-out job runs after the grace, and a
+    turn due later at its deadline."""
     storage = Storage(database)
     await storage.open()
     clock = Clock()
     service, game = await timed_game(storage, clock)
-    bound: list[tuple[object, object]] = []
+    before = game.move_no
+    clock.now += 91
+    jobs = RecordingJobs()
+    timers = Timers(jobs, service, Locks(), clock=clock, overdue_grace=4.0)  # type: ignore[arg-type]
+    await timers.resume([game])
+    assert game.move_no == before and not game.timer.timeouts
+    assert jobs.when == {f"turn:{game.game_id}": 4.0}
+    game.deadline = clock.now + 60  # a turn due later: at its deadline, warned at half-time
+    await timers.resume([game])
+    assert jobs.when == {f"turn:{game.game_id}": 60.0, f"warn:{game.game_id}": 15.0}
+    await storage.close()
 
-    def changed(changed_game: Game) -> None:  # as bot.app's: the change binds its game
-        bind(chat=changed_game.chat_id, game=changed_game.game_id)
-        bound.append(where())
 
-    def where() -> tuple[object, object]:
-        record = logging.LogRecord("t", logging.INFO, "", 0, "", None, None)
-        Context().filter(record)
-        return record.chat, record.game  # type: ignore[attr-defined]
-
-    async def resume() -> tuple[object, object]:
-        service.on_change = changed
-        clock.now += 91
-        await Timers(RecordingJobs(), service, Locks(), clock=clock).resume(  # type: ignore[arg-type]
-            [game])
-        return where()
-
-    after = await asyncio.create_task(resume(), context=contextvars.Context())
-    assert bound == [(game.chat_id, game.game_id)]  # the turn's own lines name it
-    assert after == (None, None)
+async def test_an_overdue_turn_waits_for_its_games_queued_updates_for_a_while_only(
+    database: Path | str,
+) -> None:
+    """A fleet worker that took a shard after the whole fleet was down may still be handling
+    a group's backlog when the grace ends: the turn's time-out then waits while that group's
+    updates are queued (a tap among them may be the move), a step at a time, but not past
+    its wait: a group that goes on chatting does not hold the turn for ever."""
+    storage = Storage(database)
+    await storage.open()
+    clock = Clock()
+    service, game = await timed_game(storage, clock)
+    before = game.move_no
+    clock.now += 91
+    jobs = RecordingJobs()
+    timers = Timers(jobs, service, Locks(), clock=clock, overdue_grace=4.0)  # type: ignore[arg-type]
+    timers.queued = lambda queued: queued is game
+    await timers.resume([game])
+    turn = SimpleNamespace(job=SimpleNamespace(name=f"turn:{game.game_id}",
+                                               data=(game.game_id, before)))
+    clock.now += 4
+    await timers._job(turn)  # type: ignore[arg-type]
+    assert game.move_no == before and jobs.when[f"turn:{game.game_id}"] == OVERDUE_STEP
+    clock.now += OVERDUE_WAIT
+    await timers._job(turn)  # type: ignore[arg-type]
+    assert game.move_no > before and game.timer.timeouts  # its wait is over: timed out
     await storage.close()
 
 
