@@ -65,6 +65,10 @@ def test_french_out_only_once_the_stock_is_empty() -> None:
 def test_french_blocked_when_no_tile_off_the_table_fits() -> None:
     got = answer(example("french_dead_layout"))["hands"][0]
     assert got["reason"] == "blocked" and got["stock"] > 0
+    ended = replay(example("french_dead_layout")).match.hand.result  # type: ignore[union-attr]
+    assert ended is not None and ended.nothing_fits and ended.stock_left  # the stock's no help
+    muggins = replay(example("muggins_blocked")).match.hand.result  # type: ignore[union-attr]
+    assert muggins is not None and not muggins.nothing_fits  # blocked: nobody can lay or draw
 
 
 def test_french_penalty_points_are_each_seats_pips_lowest_wins() -> None:
