@@ -7,12 +7,14 @@ otherwise every double, where the game stands doubles across.
 
 Each open end has a badge: its number, or both numbers of a crosswise matador in one wider
 badge; an end that takes only a matador (an honour, in French) is drawn in the knock colour and
-an end that may not take a tile now (a ribbon waiting for the other) grey, and the status box
-says what those colours mean. The tiles a cut took out of play lie in a tray below, named
-(:mod:`renderers.cutoff`). The status box, between the bottom seats, also shows a double or
-triple header while the latest lay is the one that made it and, on a spinner's layout, the open
-ends' count (in the accent colour when the latest lay scored it). What scored is the engine's
-fact (each move's points in the view); nothing here works a scoring rule out again.
+an end that may not take a tile now (a ribbon waiting for the other) grey. Where the game scores
+the count (Muggins), a crosswise double's badge reads the two halves it adds ("5+5") and an end
+that adds nothing (an empty spinner arm) is a ring, so the badges add up to the count shown.
+The status box says what those marks mean. The tiles a cut took out of play lie in a tray
+below, named (:mod:`renderers.cutoff`). The status box, between the bottom seats, also shows a
+double or triple header while the latest lay is the one that made it and, where the game scores
+it, the open ends' count (in the accent colour when the latest lay scored it). What scored is
+the engine's fact (each move's points in the view); nothing here works a scoring rule out again.
 """
 
 from __future__ import annotations
