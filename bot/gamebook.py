@@ -156,10 +156,11 @@ ENTRIES = (
         N_("Six-matador"),
         N_("<b>Six-matador</b> (2 to 4 players, 6 tiles each, 7 with 4 players). As Matador, "
            "but the halves that touch add up to 6 (0-6, 1-5, 2-4, 3-3), and the matadors 0-6, "
-           "1-5, 2-4, 3-3 and 0-0 are always laid across. Points come during play: 10 for a "
-           "matador; with strict scoring also 1 for every tile laid along, 5 more when it leaves "
-           "a 6 open, and minus 6 for every knock. The hand goes to the most points; the match "
-           "ends when someone reaches {target} and one player leads alone."),
+           "1-5, 2-4, 3-3 and 0-0 are always laid across. A 0 end takes only a matador, though 0 "
+           "and 6 make 6. Points come during play: 10 for a matador; with strict scoring also 1 "
+           "for every tile laid along, 5 more when it leaves a 6 open, and minus 6 for every "
+           "knock. The hand goes to the most points; the match ends when someone reaches "
+           "{target} and one player leads alone."),
         N_("{name} laid their last tile, {tile}."),
         {
             "scoring": OptionText(

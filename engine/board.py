@@ -104,19 +104,21 @@ class Board:
 
     def count(self) -> int:
         """Muggins' count: the open ends added up (a crosswise double counts both halves)."""
+        return sum(sum(self.counted(end)) for end in self.arms)
+
+    def counted(self, end: End) -> tuple[int, ...]:
+        """The halves ``end`` adds to the count: both of a crosswise double, one of a tile
+        along, none for an empty spinner arm; a line of one tile counts its halves once,
+        the left one at ``left`` and the right one at ``right``."""
         center = self.center
         if center is None:
-            return 0
-        total = 0
+            return ()
+        if end is UP or end is DOWN:
+            arm = self.arms[end]
+            return _end_halves(arm[-1], end, None) if arm else ()
         if not self.arms[LEFT] and not self.arms[RIGHT]:
-            total = center.tile.pips  # a line of one tile counts it once
-        else:
-            for end in (LEFT, RIGHT):
-                total += _end_value(self.end_piece(end), end, center)
-        for end in (UP, DOWN):
-            if self.arms.get(end):
-                total += _end_value(self.arms[end][-1], end, None)
-        return total
+            return (center.inner,) if end is LEFT else (center.outer,)
+        return _end_halves(self.end_piece(end), end, center)
 
     # --- laying ------------------------------------------------------------------------
     def lead(self, tile: Tile, left_half: int, cross: bool) -> Piece:
@@ -138,11 +140,11 @@ class Board:
         self.arms[DOWN] = []
 
 
-def _end_value(piece: Piece | None, end: End, center: Piece | None) -> int:
+def _end_halves(piece: Piece | None, end: End, center: Piece | None) -> tuple[int, ...]:
     """What one end adds to the count: a crosswise double both halves, else its open half
     (the lead's left half at an empty left arm)."""
     if piece is None:
-        return 0
+        return ()
     if piece.cross:
-        return piece.inner + piece.outer
-    return piece.inner if piece is center and end is LEFT else piece.outer
+        return (piece.inner, piece.outer)
+    return (piece.inner,) if piece is center and end is LEFT else (piece.outer,)

@@ -159,6 +159,9 @@ class HandEnded:
     # Six-matador, not after going out in Muggins and Bergen. Where they did not, a hand's
     # result does not show them.
     pips_count: bool = True
+    # Blocked because no tile off the table, in any hand or in the stock, fits an end (French):
+    # the tiles left in the stock could not help.
+    nothing_fits: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -455,6 +455,7 @@ class Hand:
             scored,
             score.decision,
             game.pips_decide(reason),
+            reason is HandEndReason.BLOCKED and game.blocked_by_table(self),
         )
         return self.result
 

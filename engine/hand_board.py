@@ -124,7 +124,7 @@ class BoardHand(Hand):
         if board.center is not None:
             ends = tuple(
                 OpenEnd(end, board.opens(end), game.end_open(board, end), len(arm),
-                        game.only_matadors(board.opens(end)))
+                        game.only_matadors(board.opens(end)), board.counted(end))
                 for end, arm in board.arms.items()
             )
         return LayoutView(
@@ -138,6 +138,7 @@ class BoardHand(Hand):
             off=tuple(sorted(board.off)),
             count=board.count(),
             crosswise=game.lays_crosswise,
+            scores_count=game.scores_count,
         )
 
     def public_moves(self) -> tuple[PublicMove, ...]:

@@ -142,8 +142,8 @@ class LineHand(Hand):
         center = sum(1 for _, a in self.moves if type(a) is Play and a.end is LEFT)
         ends: tuple[OpenEnd, ...] = ()
         if left is not None and right is not None:
-            ends = (OpenEnd(LEFT, (left,), True, center),
-                    OpenEnd(RIGHT, (right,), True, len(placed) - 1 - center))
+            ends = (OpenEnd(LEFT, (left,), True, center, counted=(left,)),
+                    OpenEnd(RIGHT, (right,), True, len(placed) - 1 - center, counted=(right,)))
         if not placed:
             count = 0
         elif len(placed) == 1:

@@ -56,13 +56,15 @@ class LaidTile:
 class OpenEnd:
     """An end of the layout: the numbers a tile may join there (two at a crosswise matador),
     whether a tile may be laid there now (Kolbasa keeps its ribbons level), and whether only
-    a matador may join it (no ordinary tile joins any of its numbers)."""
+    a matador may join it (no ordinary tile joins any of its numbers), and the halves it adds
+    to the layout's count (both of a crosswise double; none for an empty spinner arm)."""
 
     end: End
     numbers: tuple[int, ...]
     open: bool
     tiles: int  # tiles in that arm or ribbon (for the line: since the lead)
     only_matadors: bool = False
+    counted: tuple[int, ...] = ()  # their sum over the ends is ``LayoutView.count``
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,8 @@ class LayoutView:
     # Whether a tile may ever lie crosswise in this game (matadors, a crosswise lead or
     # double): a line where none ever does is a plain line of equal numbers end to end.
     crosswise: bool = False
+    # Whether the game scores the count (Muggins): then each end's part of it is shown.
+    scores_count: bool = False
 
     @property
     def plain(self) -> bool:

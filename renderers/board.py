@@ -7,12 +7,14 @@ otherwise every double, where the game stands doubles across.
 
 Each open end has a badge: its number, or both numbers of a crosswise matador in one wider
 badge; an end that takes only a matador (an honour, in French) is drawn in the knock colour and
-an end that may not take a tile now (a ribbon waiting for the other) grey, and the status box
-says what those colours mean. The tiles a cut took out of play lie in a tray below, named
-(:mod:`renderers.cutoff`). The status box, between the bottom seats, also shows a double or
-triple header while the latest lay is the one that made it and, on a spinner's layout, the open
-ends' count (in the accent colour when the latest lay scored it). What scored is the engine's
-fact (each move's points in the view); nothing here works a scoring rule out again.
+an end that may not take a tile now (a ribbon waiting for the other) grey. Where the game scores
+the count (Muggins), a crosswise double's badge reads the two halves it adds ("5+5") and an end
+that adds nothing (an empty spinner arm) is a ring, so the badges add up to the count shown.
+The status box says what those marks mean. The tiles a cut took out of play lie in a tray
+below, named (:mod:`renderers.cutoff`). The status box, between the bottom seats, also shows a
+double or triple header while the latest lay is the one that made it and, where the game scores
+it, the open ends' count (in the accent colour when the latest lay scored it). What scored is
+the engine's fact (each move's points in the view); nothing here works a scoring rule out again.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from .themes import Colour, Theme
 
 Rect = tuple[int, int, int, int]
 COUNT_SIZE = 56
+COUNT_ROOM = 64  # the count's row in the status box, above any legend
 STATUS_SIZE = SMALLEST_TEXT
 RIBBON_SIZE = SMALLEST_TEXT  # Kolbasa's ribbons' names, at most RIBBON_WORDS px wide
 RIBBON_WORDS = 220
@@ -102,20 +105,23 @@ def line_snake(view: TableView, width: int, height: int) -> Snake:
 
 
 def _spots(view: TableView, width: int, height: int,
-           labels: TableLabels) -> tuple[tuple[Spot, ...], dict[End, tuple[int, int]], int]:
-    """Every tile's place, where each end's mark goes, and the badges' radius."""
+           labels: TableLabels) -> tuple[tuple[Spot, ...], dict[End, tuple[int, int, int]], int]:
+    """Every tile's place, where each end's mark goes (and, on a cross or ribbons, whether
+    it points left, -1, or right, 1, so that a wider badge grows away from the tiles), and
+    the badges' radius."""
     layout = view.layout
     if layout.kind == "line":
         laid = line_snake(view, width, height)
         marks = {}
         if laid.ends:
-            marks = {End.LEFT: (laid.ends[0].x, laid.ends[0].y),
-                     End.RIGHT: (laid.ends[1].x, laid.ends[1].y)}
+            marks = {End.LEFT: (laid.ends[0].x, laid.ends[0].y, 0),
+                     End.RIGHT: (laid.ends[1].x, laid.ends[1].y, 0)}
         return laid.spots, marks, laid.badge_radius
     # Above the tray of tiles cut off along the bottom, centred in the rest.
     figure = largest(layout, width, height - tray_room(len(layout.off), labels, width),
                      ribbon_names_width(layout, labels))
-    return figure.spots, {m.end: (m.x, m.y) for m in figure.marks}, figure.badge_radius
+    return (figure.spots, {m.end: (m.x, m.y, m.direction[0]) for m in figure.marks},
+            figure.badge_radius)
 
 
 def tile_side(view: TableView, width: int, height: int, labels: TableLabels) -> int:
@@ -145,18 +151,25 @@ def tile_sides(view: TableView, width: int, heights: Iterable[int],
 
 
 def end_mark(canvas: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[float, float],
-             radius: int, end: OpenEnd, fill: Colour, colour: Colour, ring: Colour) -> int:
+             radius: int, end: OpenEnd, fill: Colour, colour: Colour, ring: Colour,
+             counts: bool = False) -> int:
     """An end's badge centred at ``centre``: its number in a disc, or both numbers of a
-    crosswise matador in a wider one; returns its width."""
-    width = mark_width(end, radius)
+    crosswise matador (or, where the count scores, both halves a crosswise double adds to
+    it) in a wider one; returns its width."""
+    width = mark_width(end, radius, counts)
     x, y = centre
     disc = rounded(width, 2 * radius, radius, fill, ring, max(2, radius // 8))
     paste(canvas, disc, x - width / 2, y - radius)
-    text(draw, (x, y), _numbers(end), _number_size(radius), colour, bold=True, anchor="mm")
+    text(draw, (x, y), badge_words(end, counts), _number_size(radius), colour, bold=True,
+         anchor="mm")
     return width
 
 
-def _numbers(end: OpenEnd) -> str:
+def badge_words(end: OpenEnd, counts: bool = False) -> str:
+    """What an end's badge says: its numbers, "3|4" at a crosswise matador; where the game
+    scores the count (``counts``), a crosswise double's two halves, "5+5", as it adds both."""
+    if counts and len(end.counted) > 1:
+        return "+".join(str(n) for n in end.counted)
     return "|".join(str(n) for n in end.numbers)
 
 
@@ -164,21 +177,31 @@ def _number_size(radius: int) -> int:
     return max(SMALLEST_TEXT, int(radius * 1.15))
 
 
-def mark_width(end: OpenEnd, radius: int) -> int:
+def mark_width(end: OpenEnd, radius: int, counts: bool = False) -> int:
     """How wide an end's badge is: a disc for one number (two digits fit in it), as wide as
-    two numbers need for a crosswise matador's."""
-    if len(end.numbers) == 1:
+    two numbers need for a crosswise matador's or a counted crosswise double's."""
+    words = badge_words(end, counts)
+    if words.isdigit():
         return 2 * radius
-    return max(2 * radius, round(width_of(_numbers(end), _number_size(radius), True)) + radius)
+    return max(2 * radius, round(width_of(words, _number_size(radius), True)) + radius)
 
 
-def end_colours(end: OpenEnd, palette: Theme) -> tuple[Colour, Colour, Colour]:
+def counts_nothing(end: OpenEnd, counts: bool) -> bool:
+    """Where the game scores the count, an end that adds nothing to it (an empty arm)."""
+    return counts and not end.counted
+
+
+def end_colours(end: OpenEnd, palette: Theme,
+                counts: bool = False) -> tuple[Colour, Colour, Colour]:
     """An end mark's fill, number and ring: grey where no tile may go now (Kolbasa), the
-    knock colour where only a matador may, else the accent."""
+    knock colour where only a matador may, a ring on the felt where the end counts nothing
+    (``counts``: the game scores the count), else the accent."""
     if not end.open:
         return palette.panel, palette.muted, palette.panel_edge
     if end.only_matadors:
         return palette.knock, palette.on_accent, palette.felt_edge
+    if counts_nothing(end, counts):
+        return palette.felt, palette.accent, palette.accent
     return palette.accent, palette.on_accent, palette.felt_edge
 
 
@@ -197,9 +220,14 @@ def draw_layout(canvas: Image.Image, view: TableView, palette: Theme, labels: Ta
     for end in layout.ends:
         if end.end not in marks:
             continue
-        x, y = marks[end.end]
-        fill, colour, ring = end_colours(end, palette)
-        end_mark(canvas, draw, (left + x, top + y), radius, end, fill, colour, ring)
+        x, y, outward = marks[end.end]
+        counts = layout.scores_count
+        # A wider badge grows away from the tiles, but not out of the area.
+        half = mark_width(end, radius, counts) / 2
+        centre = min(max(x + outward * (half - radius), half), right - left - half)
+        fill, colour, ring = end_colours(end, palette, counts)
+        end_mark(canvas, draw, (left + centre, top + y), radius, end, fill, colour, ring,
+                 counts)
     if layout.kind == "ribbons" and spots:
         _ribbon_names(canvas, draw, spots, palette, labels, area)
     if layout.off:
@@ -246,10 +274,13 @@ def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequenc
 
 def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | None]]:
     """What the status box says: (words, the legend it is: "matador" explains the knock
-    colour's marks, "waits" the grey mark of a ribbon that must wait; None: plain words)."""
+    colour's marks, "waits" the grey mark of a ribbon that must wait, "nothing" the ringed
+    mark of an end that adds nothing to the count; None: plain words)."""
     layout = view.layout
+    nothing: list[tuple[str, str | None]] = [(labels.counts_nothing, "nothing")] if any(
+        e.open and counts_nothing(e, layout.scores_count) for e in layout.ends) else []
     if view.hand_over:
-        return []
+        return nothing  # the count and its ringed marks stay on the hand's last table
     out: list[tuple[str, str | None]] = []
     header = header_kind(view)
     if header is not None:
@@ -260,13 +291,13 @@ def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | 
         out.append((labels.only_matador, "matador"))
     if any(not e.open for e in layout.ends):
         out.append((labels.ribbon_waits, "waits"))
-    return out
+    return out + nothing
 
 
 def shows_count(layout: LayoutView) -> bool:
-    """Whether the status box shows the open ends' count: around a spinner, whose game
-    scores it (Muggins). The view gives the count of every layout, not whether it scores."""
-    return layout.kind == "spinner"
+    """Whether the status box shows the open ends' count: where the game scores it (Muggins;
+    the view gives the count of every layout, and says whether it scores)."""
+    return layout.scores_count
 
 
 def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
@@ -281,24 +312,18 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
     paste(canvas, rounded(right - left, bottom - top, 18, palette.panel, palette.panel_edge, 2),
           left, top)
     centre = (left + right) / 2
-    if counted:
-        colour = palette.accent if count_scored(view) else palette.text
-        used = text(draw, (0, -100), str(layout.count), COUNT_SIZE, colour, bold=True)
-        caption = font(STATUS_SIZE).getlength(labels.count)
-        x = centre - (caption + 12 + used) / 2
-        text(draw, (x, (top + bottom) / 2 + 4), labels.count, STATUS_SIZE, palette.muted,
-             anchor="lm", max_width=right - left - used - 36)
-        text(draw, (x + min(caption, right - left - used - 36) + 12, (top + bottom) / 2 + 4),
-             str(layout.count), COUNT_SIZE, colour, bold=True, anchor="lm")
-        return
     # A legend's first line follows its mark; the lines after it start under the mark, so a
-    # long word that would not fit beside it still shows whole.
+    # long word that would not fit beside it still shows whole. The count, if shown, first.
     rows = [(row, legend, index == 0) for words, legend in lines
             for index, row in enumerate(
                 wrapped(words, right - left - 24, right - left - LEGEND_INDENT) if legend
                 else wrapped(words, right - left - 24))]
-    step = min(44.0, (bottom - top) / (len(rows) + 0.5))
-    y = (top + bottom) / 2 - step * (len(rows) - 1) / 2
+    count_room = COUNT_ROOM if counted else 0
+    step = min(44.0, (bottom - top - count_room) / (len(rows) + 0.5))
+    y = (top + bottom) / 2 - (count_room + step * len(rows)) / 2
+    if counted:
+        _draw_count(draw, view, palette, labels, (left, right), y + count_room / 2 + 4)
+    y += count_room + step / 2
     for words, legend, first in rows:
         if legend is None:
             text(draw, (centre, y), words, STATUS_SIZE, palette.accent, bold=True, anchor="mm",
@@ -307,13 +332,36 @@ def draw_status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
             r = 10
             x = left + 12
             if first:  # the mark it explains, as the end's badge is drawn
-                disc = rounded(2 * r, 2 * r, r, palette.knock) if legend == "matador" else \
-                    rounded(2 * r, 2 * r, r, palette.panel, palette.muted, 3)
-                paste(canvas, disc, x, y - r)
+                paste(canvas, _legend_mark(legend, r, palette), x, y - r)
             indent = 2 * r + 8 if first else 0
             text(draw, (x + indent, y), words, STATUS_SIZE, palette.text, anchor="lm",
                  max_width=right - x - indent - 6)
         y += step
+
+
+def _legend_mark(legend: str, r: int, palette: Theme) -> Image.Image:
+    """The mark a legend explains, drawn as the end's badge is."""
+    if legend == "matador":
+        return rounded(2 * r, 2 * r, r, palette.knock)
+    if legend == "nothing":
+        return rounded(2 * r, 2 * r, r, palette.felt, palette.accent, 3)
+    return rounded(2 * r, 2 * r, r, palette.panel, palette.muted, 3)
+
+
+def _draw_count(draw: ImageDraw.ImageDraw, view: TableView, palette: Theme,
+                labels: TableLabels, span: tuple[int, int], y: float) -> None:
+    """"count 15" centred in ``span`` at ``y``, in the accent colour when the latest lay
+    scored it."""
+    left, right = span
+    count = str(view.layout.count)
+    colour = palette.accent if count_scored(view) else palette.text
+    used = text(draw, (0, -100), count, COUNT_SIZE, colour, bold=True)
+    caption = font(STATUS_SIZE).getlength(labels.count)
+    x = (left + right) / 2 - (caption + 12 + used) / 2
+    text(draw, (x, y), labels.count, STATUS_SIZE, palette.muted, anchor="lm",
+         max_width=right - left - used - 36)
+    text(draw, (x + min(caption, right - left - used - 36) + 12, y), count, COUNT_SIZE, colour,
+         bold=True, anchor="lm")
 
 
 def wrapped(words: str, width: float, first: float | None = None) -> list[str]:

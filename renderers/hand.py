@@ -117,7 +117,8 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
     number = labels.hand.format(number=view.table.hand_number + 1)
     title = f"{labels.your_tiles} · {number}"
     radius = 28
-    marks = sum(mark_width(end, radius) + 10 for end in ends)
+    counts = view.table.layout.scores_count
+    marks = sum(mark_width(end, radius, counts) + 10 for end in ends)
     word = min(width_of(labels.ends, LABEL_SIZE), 180) + 20 if ends else 0.0
 
     def fits(words: str, reserved: float) -> bool:
@@ -133,9 +134,10 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
             word = word if fits(title, marks + word) else 0.0
     if ends:  # every open end, with all its numbers, as the table marks it
         for end in reversed(ends):
-            fill, colour, ring = end_colours(end, palette)
-            width = mark_width(end, radius)
-            end_mark(canvas, draw, (right - width / 2, middle), radius, end, fill, colour, ring)
+            fill, colour, ring = end_colours(end, palette, counts)
+            width = mark_width(end, radius, counts)
+            end_mark(canvas, draw, (right - width / 2, middle), radius, end, fill, colour, ring,
+                     counts)
             right -= width + 10
         if word:
             right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,

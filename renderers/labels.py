@@ -45,6 +45,7 @@ class TableLabels:
     # The layouts beyond a plain line and their status box.
     cut_off: str = "cut off"  # Kolbasa: the tiles a cut took out of play
     count: str = "count"  # Muggins: the open ends added up
+    counts_nothing: str = "not counted"  # Muggins: explains a ringed end mark
     double_header: str = "double header"  # Bergen: both ends show one number
     triple_header: str = "triple header"  # ... and one end tile is a double
     # Explains the marks of ends only a matador may take; French calls its matadors honours,

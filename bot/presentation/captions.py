@@ -10,6 +10,7 @@ from engine import (
     End,
     LaidTile,
     LayoutView,
+    OpenEnd,
     Play,
     PlayerView,
     TableView,
@@ -52,15 +53,31 @@ def _layout_lines(t: Translator, view: TableView) -> list[str]:
 
 def ends_line(t: Translator, layout: LayoutView) -> str:
     """A plain line's two numbers, "Open ends: 3 and 5."; other layouts' ends by name, "Open
-    ends: left 3 · right 5 · up 2" (Kolbasa's ribbon that must wait is marked)."""
+    ends: left 3 · right 5 · up 2" (Kolbasa's ribbon that must wait is marked); where the
+    game scores the count, what each end adds to it and the count, "left 0 · right 5-5 (10)
+    · up 6 (0); count 10", so the parts add up to what a lay scores."""
     if layout.plain:
         left, right = (end.numbers[0] for end in layout.ends)
         return t("Open ends: {left} and {right}.", left=left, right=right)
     parts = []
     for end in layout.ends:
-        text = f"{t(END_WORDS[end.end])} {'/'.join(map(str, end.numbers))}"
+        text = f"{t(END_WORDS[end.end])} {_end_numbers(end, layout.scores_count)}"
         parts.append(text if end.open else text + " ⏸")
+    if layout.scores_count:
+        return t("Open ends: {ends}; count {count}.", ends=" · ".join(parts),
+                 count=layout.count)
     return t("Open ends: {ends}.", ends=" · ".join(parts))
+
+
+def _end_numbers(end: OpenEnd, counted: bool) -> str:
+    """An end's numbers; where the count scores, what the end adds when that is not its
+    number: both halves of a crosswise double, "5-5 (10)", or nothing, "6 (0)"."""
+    numbers = "/".join(map(str, end.numbers))
+    if not counted or end.counted == end.numbers:
+        return numbers
+    if len(end.counted) > 1:
+        return f"{'-'.join(map(str, end.counted))} ({sum(end.counted)})"
+    return f"{numbers} ({sum(end.counted)})"
 
 
 def waiting_line(t: Translator, layout: LayoutView) -> str:

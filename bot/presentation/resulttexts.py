@@ -75,7 +75,8 @@ def penalty_rule(t: Translator, target: int) -> str:
 
 def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
     """How the viewed hand ended, naming the tile: "Budi went out with 3-4", "Blocked after
-    Þóra's 0-6", or when draws followed the last tile, that nothing was left to draw."""
+    Þóra's 0-6", or when draws followed the last tile, that nothing was left to draw; where
+    tiles were left in the stock but none fits (French), that no tile anywhere fits."""
     ended = view.result
     assert ended is not None
     last = len(view.history) - 1
@@ -89,7 +90,15 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
     if not plays:
         return t("Blocked: nobody can lay a tile.")
     index = plays[-1]
-    if any(move.kind is ActionKind.DRAW for move in view.history[index + 1:]):
+    drew = any(move.kind is ActionKind.DRAW for move in view.history[index + 1:])
+    if ended.nothing_fits and ended.stock_left:
+        # French: the stock was not empty, but none of its tiles (nor any in hand) fits.
+        if drew:
+            return t("Blocked: no tile left, in any hand or in the stock, fits the ends.")
+        return t("Blocked after {name}'s {tile}: no tile left, in any hand or in the stock, "
+                 "fits the ends.", name=named(mover(game, view, index)),
+                 tile=str(view.history[index].tile))
+    if drew:
         # Draws came after the last tile (Matador, Muggins…): that tile did not block the
         # hand, the stock running out did (or in Bergen, reaching the two never drawn).
         return t("Blocked: nothing left to draw, and nobody can lay a tile.")

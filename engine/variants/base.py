@@ -49,6 +49,7 @@ class Variant:
     has_cut: bool = False  # Kolbasa's ribbons may be cut
     points_in_play: bool = False  # most points come during play: points decide, not wins
     keeps_scored: bool = False  # a hand's result lists per seat what was scored in play
+    scores_count: bool = False  # the open ends' count scores (Muggins): each end's part shown
     # The deal and the match.
     deal_sizes: Mapping[int, int] = {4: 7}  # tiles dealt to each player, per seat count
     has_stock: bool = False  # the tiles not dealt are the stock, drawn by a stuck player

@@ -23,6 +23,7 @@ class Muggins(Variant):
     layout = "spinner"
     points_in_play = True
     keeps_scored = True
+    scores_count = True
     deal_sizes = {2: 7, 3: 5, 4: 5}
     has_stock = True
     plays_on_tie = True

@@ -74,3 +74,19 @@ def test_gaple_dead_rules_say_who_leads_when_nothing_lies_in_the_middle() -> Non
     assert "with 7 each there is no middle: the holder of 0-0 leads it" in rules
     for language, zero_zero in {"ru": "пусто-пусто", "id": "balak kosong", "is": "0-0"}.items():
         assert zero_zero in translator(language)(rules), language
+
+
+def test_six_matador_rules_say_a_0_end_takes_only_a_matador_though_0_and_6_make_6() -> None:
+    """RULES.md: on a free 0 only a matador may be laid, although 0 + 6 = 6; the rules text
+    said only "As Matador", whose 0 takes nothing along for another reason (7 - 0 is no half).
+    And Russian counts a matador as a thing: "10 за матадор", not "за матадора"."""
+    rules = PRESENTATIONS["six-matador"].rules
+    assert "A 0 end takes only a matador, though 0 and 6 make 6." in rules
+    for language, zero in {"ru": "поставить только матадор", "id": "Ujung 0",
+                           "is": "0 má aðeins"}.items():
+        assert zero in translator(language)(rules), language
+    russian = translator("ru")
+    for entry in PRESENTATIONS.values():
+        texts = [entry.rules, *(words for option in entry.options.values()
+                                for words in (option.label, *option.in_force.values()))]
+        assert not any("за матадора" in russian(text) for text in texts), entry.name

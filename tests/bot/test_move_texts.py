@@ -379,6 +379,27 @@ def test_a_hand_blocked_after_draws_says_nothing_was_left_to_draw_not_after_a_ti
             "Blocked: nothing left to draw, and nobody can lay a tile."))
 
 
+def test_a_french_hand_blocked_with_tiles_in_the_stock_says_why_nobody_drew() -> None:
+    """French (tester): "Blocked after Ayu's 0-3: nobody can lay a tile. ... 8 tiles were left
+    in the stock", and players asked why nobody drew. The engine says no tile off the table
+    fits; the line says so in every language."""
+    scenario = json.loads((CONFORMANCE / "french_dead_layout.json").read_text("utf-8"))
+    match = replay(scenario, seeds=False).match
+    assert match is not None
+    view = table_view(match)
+    assert view.result is not None and view.result.nothing_fits and view.result.stock_left
+    game = replace(game_of(match), players=[Player(i + 1, name) for i, name in
+                                            enumerate(("Ayu", "Budi", "Sergei"))])
+    for language in LANGUAGES:
+        t = translator(language)
+        line = resulttexts.hand_end_line(t, game, view)
+        assert line == t("Blocked after {name}'s {tile}: no tile left, in any hand or in the "
+                         "stock, fits the ends.", name=named("Budi"), tile="0-4"), line
+        assert language == "en" or "stock" not in line  # translated
+    assert plain(resulttexts.hand_end_line(T, game, view)) == (
+        "Blocked after Budi's 0-4: no tile left, in any hand or in the stock, fits the ends.")
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_table_picture_calls_the_stock_what_the_texts_call_it(language: str) -> None:
     """Indonesian (tester): the picture said "sisa" (what is left) where every text says

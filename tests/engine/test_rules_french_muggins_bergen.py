@@ -65,6 +65,10 @@ def test_french_out_only_once_the_stock_is_empty() -> None:
 def test_french_blocked_when_no_tile_off_the_table_fits() -> None:
     got = answer(example("french_dead_layout"))["hands"][0]
     assert got["reason"] == "blocked" and got["stock"] > 0
+    ended = replay(example("french_dead_layout")).match.hand.result  # type: ignore[union-attr]
+    assert ended is not None and ended.nothing_fits and ended.stock_left  # the stock's no help
+    muggins = replay(example("muggins_blocked")).match.hand.result  # type: ignore[union-attr]
+    assert muggins is not None and not muggins.nothing_fits  # blocked: nobody can lay or draw
 
 
 def test_french_penalty_points_are_each_seats_pips_lowest_wins() -> None:
@@ -122,6 +126,25 @@ def test_muggins_the_count_adds_the_open_ends() -> None:
     assert table_view(match).layout.count == 13  # type: ignore[union-attr]  # spinner twice
     splay(match, "0 5-0 up", "1 3-6 right", "0 0-0 up cross")
     assert table_view(match).layout.count == 16  # type: ignore[union-attr]
+
+
+def test_muggins_each_open_end_says_what_it_adds_to_the_count() -> None:
+    """The view's ends add up to its count: an empty spinner arm adds nothing, a crosswise
+    double at an end both halves, a lone lead each half once."""
+
+    def parts() -> dict[End, tuple[int, ...]]:
+        layout = table_view(match).layout
+        assert layout.scores_count and sum(sum(e.counted) for e in layout.ends) == layout.count
+        return {e.end: e.counted for e in layout.ends}
+
+    match = sstarted("muggins", sdeal(*MUGGINS))
+    splay(match, "0 5-5")
+    assert parts() == {End.LEFT: (5,), End.RIGHT: (5,), End.UP: (), End.DOWN: ()}
+    splay(match, "1 5-3 right")
+    assert parts() == {End.LEFT: (5, 5), End.RIGHT: (3,), End.UP: (), End.DOWN: ()}
+    splay(match, "0 5-0 up", "1 3-6 right", "0 0-0 up cross")
+    assert parts() == {End.LEFT: (5, 5), End.RIGHT: (6,), End.UP: (0, 0), End.DOWN: ()}
+    assert not table_view(sstarted("bergen", sdeal(*BERGEN))).layout.scores_count
 
 
 def test_muggins_a_count_that_is_a_multiple_of_five_scores_the_count() -> None:

@@ -54,6 +54,7 @@ RUSSIAN = TableLabels(
     triple_header="тройной дуплет",
     only_matador="только матадор",
     ribbon_waits="ждёт другую ленту",
+    counts_nothing="не считается",
     match_over="Матч окончен",
     final_score="итог",
     rating="изменение рейтинга",

@@ -9,17 +9,19 @@ from dataclasses import replace
 from itertools import pairwise
 
 import pytest
+from picture_kit import laid_view
 
 from engine import ActionKind, End, LayoutView, PublicMove, ScoreReason, TableView
 from goldens.positions import long_tables
 from goldens.samples import FOUND_TABLES, Sample, labels_for, names_for
 from renderers import render_table
 from renderers.arms import Figure, largest
-from renderers.board import header_kind, status_lines
+from renderers.board import badge_words, end_colours, header_kind, status_lines
 from renderers.labels import ENGLISH
 from renderers.seats import signed
 from renderers.snake import Spot
 from renderers.table import LINE_AREA
+from renderers.themes import CLASSIC
 
 AREA_W, AREA_H = LINE_AREA[2] - LINE_AREA[0], LINE_AREA[3] - LINE_AREA[1]
 Square = tuple[float, float, float, float]
@@ -200,3 +202,20 @@ def test_the_muggins_count_is_on_the_table(by_name: dict[str, Sample],
     assert view is not None and view.layout is not None
     render_table(view, names_for(2))
     assert ENGLISH.count in drawn_text and str(view.layout.count) in drawn_text
+
+
+def test_the_muggins_marks_say_what_each_end_adds_to_the_count(drawn_text: list[str]) -> None:
+    """The QA's "0, 6, 5, 5 beside count 10": a crosswise double's mark reads both halves it
+    counts, an empty arm's mark is a ring the status box explains, and what the marks count
+    adds up to the count shown."""
+    view = laid_view("muggins", 2, ("0 5-5", "1 5-0 right"))
+    layout = view.layout
+    assert [badge_words(e, True) for e in layout.ends] == ["5+5", "0", "5", "5"]
+    assert layout.count == 10 and sum(sum(e.counted) for e in layout.ends) == 10
+    ringed = [e.end for e in layout.ends
+              if end_colours(e, CLASSIC, True) != end_colours(layout.ends[0], CLASSIC, True)]
+    assert ringed == [End.UP, End.DOWN]
+    assert (ENGLISH.counts_nothing, "nothing") in status_lines(view, ENGLISH)
+    render_table(view, names_for(2))
+    assert "5+5" in drawn_text and ENGLISH.counts_nothing in drawn_text
+    assert badge_words(layout.ends[0]) == "5"  # where the count does not score: the number
