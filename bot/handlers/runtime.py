@@ -111,6 +111,12 @@ class Runtime:
         await self.publisher.hands.places.topic_named(chat_id, thread_id, name,
                                                       current=current)
 
+    async def place_of(self, game: Game) -> tuple[str, str]:
+        """The names of the game's group and topic ("": unknown, or no topic)."""
+        places = self.publisher.hands.places
+        await places.learn(game)
+        return places.group(game), places.topic(game)
+
     async def sent(self, game_id: int, place: Place, timeout: float) -> None:
         """Wait (at most ``timeout``) for a send to ``place`` still in flight."""
         await self.publisher.messenger.sent(game_id, place, timeout)

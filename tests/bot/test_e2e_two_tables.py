@@ -1,6 +1,6 @@
 """A person at two tables at once, in two topics of one forum or in two groups, tells them
 apart from the private chat (tester): each hand names its table's group and topic, a link to
-the table where Telegram has one."""
+the table where Telegram has one, and /table in private asks which table to bring down."""
 
 from __future__ import annotations
 
@@ -35,7 +35,14 @@ async def both_playing(*places: Group) -> None:
     await server.wait_idle(quiet=0.3)
 
 
-async def test_hands_in_two_topics_name_their_topic(
+async def asked_which(server: FakeTelegramServer, ayu: FakeUser) -> StoredMessage:
+    asked = ayu.send_private("/table")
+    return await server.wait_for(lambda: next(
+        (m for m in server.bot_messages(ayu.private_chat)
+         if m.message_id > asked.message_id and not m.photo), None))
+
+
+async def test_hands_in_two_topics_name_their_topic_and_table_asks_which(
         telegram: FakeTelegramServer, group: Group) -> None:
     ayu, budi, dewi = group.users[0], group.users[1], group.users[4]
     chat = telegram.add_group("Domino club", members=group.users, admins=[ayu], forum=True)
@@ -66,9 +73,26 @@ async def test_hands_in_two_topics_name_their_topic(
             if m.message_id > sent.message_id))
         assert plain(hand_of(group, ayu, "topic Sunday ").content).endswith(
             "↩ The table is in the topic Sunday of the group Domino club.")
+        # /table in private: which table? One tap brings down that one alone.
+        question = await asked_which(telegram, ayu)
+        assert question.text == ("You are playing at more than one table. Which one should I "
+                                 "post again at the bottom?")
+        assert [plain(label) for label in question.button_texts] == [
+            "⬇ Domino club · Evening", "⬇ Domino club · Sunday"]
+        tables = {at.game().game_id: at.game().messages.table_message
+                  for at in (evening, weekend)}
+        tap = ayu.press(question, question.button_texts[1])
+        await telegram.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "The table is at the bottom of the topic now."
+        await telegram.wait_for(lambda: weekend.game().messages.table_message
+                                != tables[weekend.game().game_id])
+        await runtime.publisher.idle()
+        assert evening.game().messages.table_message == tables[evening.game().game_id]
+        newest = telegram.topic_messages(chat, weekend_topic)[-1]
+        assert newest.message_id == weekend.game().messages.table_message and newest.photo
 
 
-async def test_hands_in_two_groups_name_their_group(
+async def test_hands_in_two_groups_name_their_group_and_table_asks_which(
         telegram: FakeTelegramServer, group: Group) -> None:
     ayu, budi, dewi = group.users[0], group.users[1], group.users[4]
     club = telegram.add_group("Domino club", members=group.users, supergroup=True)
@@ -89,6 +113,17 @@ async def test_hands_in_two_groups_name_their_group(
         office_hand = hand_of(group, ayu, "group Office")
         assert plain(office_hand.content).endswith("↩ The table is in the group Office.")
         assert links(office_hand) == []
+        question = await asked_which(telegram, ayu)
+        assert [plain(label) for label in question.button_texts] == [
+            "⬇ Domino club", "⬇ Office"]
+        before = at_club.game().messages.table_message
+        tap = ayu.press(question, question.button_texts[1])
+        await telegram.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "The table is at the bottom of the group now."
+        await runtime.publisher.idle()
+        assert at_club.game().messages.table_message == before
+        assert telegram.bot_messages(office)[-1].message_id \
+            == at_office.game().messages.table_message
 
 
 async def test_a_topic_made_before_the_bot_learnt_names_is_named_by_its_messages(
