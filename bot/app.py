@@ -217,6 +217,8 @@ def build_application(
                                            chatevents.migrate_handler))
     application.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED,
                                            chatevents.topic_closed_handler))
+    application.add_handler(MessageHandler(filters.ChatType.GROUPS,
+                                           chatevents.topic_named_handler), group=1)
     application.add_handler(
         ChatMemberHandler(chatevents.membership_handler, ChatMemberHandler.MY_CHAT_MEMBER)
     )

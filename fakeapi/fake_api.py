@@ -149,6 +149,10 @@ class FakeTelegramServer:
         """A member opens a topic in a forum (``add_group(..., forum=True)``)."""
         return self.world.create_topic(chat, name, by)
 
+    def rename_topic(self, topic: FakeTopic, name: str, by: FakeUser) -> None:
+        """A member renames a topic (``forum_topic_edited``)."""
+        self.world.rename_topic(topic, name, by)
+
     def close_topic(self, topic: FakeTopic, by: FakeUser) -> None:
         """An admin closes a topic: the bot's sends there answer "TOPIC_CLOSED" unless it is
         an admin."""

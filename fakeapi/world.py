@@ -207,6 +207,12 @@ class World(Membership):
         self._user_message(by, chat, created, topic)
         return topic
 
+    def rename_topic(self, topic: FakeTopic, name: str, by: FakeUser) -> None:
+        """A member renames a topic: a "topic edited" service message in it says its name."""
+        self._check_topic(topic.chat, topic)
+        topic.name = name
+        self._user_message(by, topic.chat, {"forum_topic_edited": {"name": name}}, topic)
+
     def close_topic(self, topic: FakeTopic, by: FakeUser) -> None:
         """An admin closes a topic: only admins may write there from now on."""
         self._check_topic(topic.chat, topic)

@@ -1,6 +1,6 @@
 """What happens to a group itself, told by Telegram rather than asked by a person: the bot
-removed, added back or forbidden to write (my_chat_member), a forum topic closed, a group
-become a supergroup."""
+removed, added back or forbidden to write (my_chat_member), a forum topic made, renamed or
+closed, a group become a supergroup."""
 
 from __future__ import annotations
 
@@ -52,6 +52,30 @@ async def topic_closed_handler(update: Update, context: ContextTypes.DEFAULT_TYP
     game = rt.service.open_game_in(message.chat.id, thread)
     if game is not None:
         await rt.topic_closed(game.game_id, thread)
+
+
+async def topic_named_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Any group message (in a group of its own, after the other handlers): a topic made or
+    renamed, or the creation a message in a topic quotes, names the topic for the private
+    hands' way back to a table there; a renamed topic's hands say its new name."""
+    message = update.message
+    if message is None or not message.chat.is_forum:
+        return
+    rt, chat_id = runtime(context), message.chat.id
+    made, renamed = message.forum_topic_created, message.forum_topic_edited
+    name = made.name if made is not None else renamed.name if renamed is not None else None
+    if name:  # (an edit may change the icon alone)
+        thread = message.message_thread_id or message.message_id  # (its own id)
+        await rt.topic_named(chat_id, thread, name, current=True)
+        game = rt.service.open_game_in(chat_id, thread)
+        if game is not None:
+            rt.publisher.request(game.game_id)
+        return
+    topic = thread_of(message)
+    quoted = message.reply_to_message
+    if topic is not None and quoted is not None and quoted.forum_topic_created is not None \
+            and quoted.message_id == topic:
+        await rt.topic_named(chat_id, topic, quoted.forum_topic_created.name, current=False)
 
 
 async def migrate_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

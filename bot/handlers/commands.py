@@ -313,7 +313,8 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/table: the running game's table posted again at the bottom of its group, the old
-    message retired; in private, the table of the game the player plays."""
+    message retired; in private, the table of the game the player plays, or a button for
+    each of their tables when they play at several."""
     rt = runtime(context)
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
@@ -331,8 +332,15 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if not playing:
         await reply(update, t("You are not playing a game right now."))
         return
-    soon = max(rt.table_down(game) for game in playing) > 0  # (posted again a moment ago)
-    if all(game.thread_id is not None for game in playing):
+    if len(playing) > 1:  # one table a place: the person says which (tester: both came down)
+        places = [(game, *await rt.place_of(game))
+                  for game in sorted(playing, key=lambda g: g.game_id)]
+        await reply(update, t("You are playing at more than one table. Which one should I "
+                              "post again at the bottom?"),
+                    reply_markup=keyboards.tables_picker(t, places))
+        return
+    soon = rt.table_down(playing[0]) > 0  # (posted again a moment ago)
+    if playing[0].thread_id is not None:
         await reply(update, t("Your table comes down to the bottom of its topic in a few "
                               "seconds.") if soon else
                     t("Your table is at the bottom of its topic now."))

@@ -103,7 +103,19 @@ class Runtime:
 
     def chat_titled(self, chat_id: int, title: str | None) -> None:
         """A group's name as it is now, for the hands' way back to the table."""
-        self.publisher.hands.chat_titles[chat_id] = title or ""
+        self.publisher.hands.places.chat_titles[chat_id] = title or ""
+
+    async def topic_named(self, chat_id: int, thread_id: int, name: str, *, current: bool
+                          ) -> None:
+        """A forum topic's name, for the hands' way back to a table there."""
+        await self.publisher.hands.places.topic_named(chat_id, thread_id, name,
+                                                      current=current)
+
+    async def place_of(self, game: Game) -> tuple[str, str]:
+        """The names of the game's group and topic ("": unknown, or no topic)."""
+        places = self.publisher.hands.places
+        await places.learn(game)
+        return places.group(game), places.topic(game)
 
     async def sent(self, game_id: int, place: Place, timeout: float) -> None:
         """Wait (at most ``timeout``) for a send to ``place`` still in flight."""

@@ -19,7 +19,18 @@ from engine import (
 
 from ..i18n import N_, Translator
 from ..models import Game, Status
-from ..wording import CAPTION_LIMIT, END_WORDS, code, esc, fit_caption, named, title, who
+from ..wording import (
+    CAPTION_LIMIT,
+    END_WORDS,
+    code,
+    esc,
+    fit_caption,
+    isolated,
+    named,
+    shorten,
+    title,
+    who,
+)
 from .movetexts import drawn_for_you, moves_lines
 from .resulttexts import hand_end_line, hand_result_lines, penalty_rule, scores_line
 
@@ -243,6 +254,22 @@ def hand_caption(
     # which then left out a move the line and the counts below it showed (tester).
     bullets = ["• " + line for line in moves]
     return fit_caption("\n".join([*lines, *latest_moves(lines, bullets, tail), *tail]))
+
+
+def table_place(t: Translator, group: str, topic: str, url: str | None) -> str:
+    """The private hand's way back to its table: the group and the forum topic it is in, the
+    last named a link to the table message where there is one (``url``); "" when the bot
+    knows neither the group's name nor a link."""
+    def place(name: str) -> str:
+        return isolated(shorten(name, 64), lambda text: esc(text) if url is None
+                        else f'<a href="{esc(url)}">{esc(text)}</a>')
+
+    if group and topic:
+        return t("↩ The table is in the topic {topic} of the group {group}.",
+                 topic=place(topic), group=named(shorten(group, 64)))
+    if group:
+        return t("↩ The table is in the group {name}.", name=place(group))
+    return t('↩ <a href="{url}">The table in the group</a>', url=esc(url)) if url else ""
 
 
 def _turn_notes(t: Translator, game: Game, view: PlayerView, choosing_now: bool) -> list[str]:

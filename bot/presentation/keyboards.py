@@ -12,7 +12,7 @@ from engine import Cut, Discard, End, Play, PlayerView, Tile
 from ..gamebook import GAMES
 from ..i18n import N_, Translator
 from ..models import COMPUTER_LEVELS, Game
-from ..wording import END_WORDS, title
+from ..wording import END_WORDS, isolated, shorten, title
 from .callbacks import Button
 from .gamebuttons import (
     AddComputer,
@@ -113,6 +113,18 @@ def my_tiles(t: Translator, game: Game) -> InlineKeyboardMarkup:
 def table_button(t: Translator, game: Game) -> InlineKeyboardButton:
     """The table posted again at the bottom of the group (on the table and on each hand)."""
     return _button(t("⬇ Table"), ShowTable(game.game_id))
+
+
+def tables_picker(t: Translator, places: Sequence[tuple[Game, str, str]]
+                  ) -> InlineKeyboardMarkup:
+    """/table in private from a person at several tables: one "Table" button a table, named
+    by its group and topic (``places``: each game with them; "" unknown), else its game."""
+    def label(game: Game, group: str, topic: str) -> str:
+        names = [isolated(shorten(name, 32)) for name in (group, topic) if name]
+        return "⬇ " + (" · ".join(names) or title(t, game.game_name))
+
+    return InlineKeyboardMarkup([[_button(label(*place), ShowTable(place[0].game_id))]
+                                 for place in places])
 
 
 def stop_confirmation(t: Translator, game: Game) -> InlineKeyboardMarkup:

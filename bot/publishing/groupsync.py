@@ -61,6 +61,8 @@ class GroupSync:
         self.limiter = limiter
         #: Told (game, move number) each time the table is shown at a move (the metrics).
         self.on_table_shown: Callable[[int, int], None] | None = None
+        #: Told (game, message id) each time the table is posted as a new message.
+        self.on_table_posted: Callable[[int, int], None] | None = None
         #: Games whose table is to be posted again at the bottom of the group (/table): the
         #: group's sync does it, so that only it ever changes which message is the table.
         self.moving_down: set[int] = set()
@@ -317,6 +319,8 @@ class GroupSync:
             if sent_id is None:
                 return False
             messages.table_message = sent_id  # from now on this one's buttons act
+            if self.on_table_posted is not None:
+                self.on_table_posted(game.game_id, sent_id)
         messages.table_hand = number
         messages.table_moves = moves
         messages.table_key = draft.stored

@@ -23,6 +23,7 @@ from ..presentation.pictures import PictureMaker
 from ..service import GameService
 from ..service.locks import Locks
 from .messenger import Draft, Messenger, digest, key_of
+from .places import Places, linkable, table_url
 
 #: Telegram's 🎉 message effect, on the match's win in the winner's private chat (private
 #: chats only: Telegram refuses effects elsewhere).
@@ -42,15 +43,16 @@ class HandSync:
         self.locks = locks
         self._request = request  # the publisher's: sync a game soon
         self._table_drawn = table_drawn  # the group's: wait while its table is drawn early
-        self.chat_titles: dict[int, str] = {}  # groups' names, for the way back to the table
+        self.places = Places(service.storage)  # groups' and topics' names, for the way back
+        #: The table message the hands of each game in a supergroup last linked to (None:
+        #: none yet), so that a table posted anew brings their links up to date.
+        self.linked: dict[int, int | None] = {}
 
     async def sync(self, game_id: int) -> None:
         game = self.service.game(game_id)
         if game is None:
             return
-        if game.chat_id not in self.chat_titles:
-            self.chat_titles[game.chat_id] = await self.service.storage.chat_title(
-                game.chat_id) or ""
+        await self.places.learn(game)
         await self._farewells(game)
         # Private messages speak each player's own language when the bot has it.
         known = await self.service.storage.user_languages(
@@ -65,6 +67,8 @@ class HandSync:
                                            else None)
                     for seat in range(len(game.players))
                 }
+                if any(hands.values()) and linkable(game):  # (no await since the drafts)
+                    self.linked[game_id] = game.messages.table_message
         # Each private chat on its own: one player's trouble (a flood wait, a blocked bot)
         # must not hold back the others' tiles.
         seats = [(seat, drafts) for seat, drafts in hands.items() if drafts is not None]
@@ -83,6 +87,10 @@ class HandSync:
                 await self.service.save_messages(game)
         if failed is not None:
             raise failed
+
+    def links_elsewhere(self, game_id: int, table: int) -> bool:
+        """Whether the game's hands were last sent with a link to another table message."""
+        return game_id in self.linked and self.linked[game_id] != table
 
     def _hand_draft(self, game: Game, seat: int, language: str | None
                     ) -> tuple[Draft, Draft | None] | None:
@@ -177,18 +185,10 @@ class HandSync:
                 await self.service.save_messages(game)
 
     def _table_link(self, t: Translator, game: Game) -> str:
-        """A way back to the group's table: a link to the message where Telegram has one
-        (supergroups), else the group's name."""
-        table = game.messages.table_message
-        chat = str(game.chat_id)
-        if table is not None and chat.startswith("-100"):
-            url = f"https://t.me/c/{chat[4:]}/{table}"
-            return t('↩ <a href="{url}">The table in the group</a>', url=url)
-        title = self.chat_titles.get(game.chat_id)
-        if not title:
-            return ""
-        return t("↩ The table is in the group {name}.",
-                 name=wording.named(wording.shorten(title, 64)))
+        """A way back to the table: its group and topic, a link to it where Telegram has one
+        (supergroups)."""
+        return captions.table_place(t, self.places.group(game), self.places.topic(game),
+                                    table_url(game))
 
     async def _sync_drawn_hand(self, game: Game, seat: int, draft: Draft, ended: Draft | None,
                                language: str | None) -> bool:

@@ -71,6 +71,7 @@ class Publisher:
         self.group = GroupSync(self.messenger, service, pictures, locks, limiter)
         self.hands = HandSync(self.messenger, service, pictures, locks, self.request,
                               self.group.table_drawn)
+        self.group.on_table_posted = self._table_posted
         self.notices = Notices(self.messenger, service, locks, limiter)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
@@ -87,9 +88,10 @@ class Publisher:
     # --- scheduling --------------------------------------------------------------------
     # Two channels per game: the group (announcements, lobby, table) and the private hands.
     # A flood wait in the group must not hold back the next player's tiles.
-    def request(self, game_id: int) -> None:
-        """Sync ``game_id`` soon; coalesces with a sync already running."""
-        for channel in self._channels:
+    def request(self, game_id: int, channels: Collection[str] = ()) -> None:
+        """Sync ``game_id`` soon (``channels``: those alone); coalesces with a sync already
+        running."""
+        for channel in channels or self._channels:
             key = (game_id, channel)
             if key in self._tasks:
                 self._dirty.add(key)
@@ -97,6 +99,12 @@ class Publisher:
                 self._tasks[key] = asyncio.create_task(
                     self._holding(key), name=f"sync-{game_id}-{channel}"
                 )
+
+    def _table_posted(self, game_id: int, message_id: int) -> None:
+        """A new table message: the private hands that link to another table follow it
+        (a hand's first message is often out before its table is)."""
+        if self.hands.links_elsewhere(game_id, message_id):
+            self.request(game_id, (HANDS,))
 
     def bring_table_down(self, game_id: int) -> float:
         """/table: post the game's table again at the bottom of its group, soon; the seconds
@@ -183,8 +191,9 @@ class Publisher:
         self.group.lost_lobbies.discard(game_id)
         self._muted.discard(game_id)
         self.group.forget(game_id)
+        self.hands.linked.pop(game_id, None)
         if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
-            self.hands.chat_titles.pop(game.chat_id, None)
+            self.hands.places.forget(game.chat_id)
         self.trimmer.after_release()
 
     async def _run(self, key: tuple[int, str]) -> None:
@@ -257,8 +266,8 @@ class Publisher:
         if game is None or game.status is not Status.PLAYING or game_id in self._muted:
             return
         self._muted.add(game_id)
-        title = self.hands.chat_titles.get(game.chat_id) or await self.service.storage.chat_title(
-            game.chat_id) or ""
+        title = self.hands.places.chat_titles.get(game.chat_id) \
+            or await self.service.storage.chat_title(game.chat_id) or ""
         people = [p.user_id for p in game.players if not p.is_computer]
         known = await self.service.storage.user_languages(people)
         for user_id in dict.fromkeys(people):

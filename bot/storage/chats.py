@@ -101,6 +101,19 @@ class ChatRows(Connection):
             (chat_id, title),
         )
 
+    async def topic_name(self, chat_id: int, thread_id: int) -> str | None:
+        """A forum topic's name as the bot last learnt it; None: never learnt."""
+        row = await self.fetch_one("SELECT name FROM topics WHERE chat_id=? AND thread_id=?",
+                                   (chat_id, thread_id))
+        return None if row is None else str(row["name"])
+
+    async def save_topic_name(self, chat_id: int, thread_id: int, name: str) -> None:
+        await self.execute(
+            "INSERT INTO topics (chat_id, thread_id, name) VALUES (?, ?, ?)"
+            " ON CONFLICT(chat_id, thread_id) DO UPDATE SET name=excluded.name",
+            (chat_id, thread_id, name),
+        )
+
     async def settings_menu(self, chat_id: int) -> int | None:
         """The message id of the group's live /settings menu, if it has one."""
         row = await self.fetch_one("SELECT settings_menu FROM chats WHERE chat_id=?", (chat_id,))

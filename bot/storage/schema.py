@@ -275,4 +275,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     """
     ALTER TABLE match_results ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0;
     """,
+    # 13: forum topics' names, as the bot last learnt them (from the topic's creation or
+    # renaming, or a message in it), so that a private hand can say where its table is
+    """
+    CREATE TABLE topics (
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (chat_id, thread_id)
+    );
+    """,
 )

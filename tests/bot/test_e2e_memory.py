@@ -31,7 +31,8 @@ async def test_a_finished_game_leaves_memory_and_play_again_reads_it_back(group:
         assert runtime.service.game(game_id) is None  # gone from memory...
         assert runtime.service.open_games() == []
         assert len(runtime.locks) == 0  # ...with its lock
-        assert runtime.publisher.hands.chat_titles == {}
+        places = runtime.publisher.hands.places
+        assert places.chat_titles == {} and places.topic_names == {}
         application = group.extra["application"]
         assert not application.chat_data and not application.user_data  # type: ignore[attr-defined]
         finished = await runtime.service.find(game_id)  # ...and still in the database

@@ -180,3 +180,17 @@ async def test_version_7_allows_one_open_game_per_forum_topic(database: Path | s
     reloaded = {g.game_id: g.thread_id for g in await storage.open_games()}
     assert [reloaded[i] for i in ids] == [None, 7, 9]
     await storage.close()
+
+
+async def test_version_13_keeps_each_forum_topics_latest_name(database: Path | str) -> None:
+    """A topic's name, per chat and topic, replaced when the topic is renamed."""
+    storage = Storage(database)
+    await storage.open()
+    assert await storage.topic_name(-100, 7) is None
+    await storage.save_topic_name(-100, 7, "Evening")
+    await storage.save_topic_name(-100, 9, "Weekend")
+    await storage.save_topic_name(-200, 7, "Другая")
+    await storage.save_topic_name(-100, 7, "Evening games")  # renamed
+    assert [await storage.topic_name(-100, 7), await storage.topic_name(-100, 9),
+            await storage.topic_name(-200, 7)] == ["Evening games", "Weekend", "Другая"]
+    await storage.close()

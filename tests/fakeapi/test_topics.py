@@ -71,3 +71,13 @@ async def test_an_admin_bot_may_still_write_in_a_closed_topic(
     server.close_topic(topic, ayu)
     sent = await ptb.send_message(forum.id, "still here", message_thread_id=topic.thread_id)
     assert sent.message_thread_id == topic.thread_id
+
+
+async def test_a_renamed_topic_says_its_new_name(server: FakeTelegramServer) -> None:
+    ayu = server.add_user("Ayu")
+    forum = server.add_group("Club", [ayu], admins=[ayu], forum=True)
+    topic = server.create_topic(forum, "Evening", ayu)
+    server.rename_topic(topic, "Late evening", ayu)
+    said = server.updates[-1]["message"]
+    assert said["forum_topic_edited"] == {"name": "Late evening"}
+    assert said["message_thread_id"] == topic.thread_id and topic.name == "Late evening"

@@ -1,0 +1,35 @@
+"""The private hand's place line: its table's group and topic, the last named a link where
+there is one, and every hand caption within Telegram's limit with the longest names."""
+
+from __future__ import annotations
+
+import pytest
+from test_since_last_turn import T, turns
+
+from bot.presentation import captions
+from bot.wording import CAPTION_LIMIT, FSI, PDI
+
+URL = "https://t.me/c/1000000001/2/345"
+
+
+def test_the_topic_is_the_link_and_the_group_is_named() -> None:
+    assert captions.table_place(T, "Domino club", "Evening", URL) == (
+        f'↩ The table is in the topic {FSI}<a href="{URL}">Evening</a>{PDI} of the group '
+        f"{FSI}Domino club{PDI}.")
+    assert captions.table_place(T, "Domino & co", "", URL) == (
+        f'↩ The table is in the group {FSI}<a href="{URL}">Domino &amp; co</a>{PDI}.')
+    assert captions.table_place(T, "Family", "", None) == (
+        f"↩ The table is in the group {FSI}Family{PDI}.")
+    assert captions.table_place(T, "", "Evening", URL) == (
+        f'↩ <a href="{URL}">The table in the group</a>')
+    assert captions.table_place(T, "", "", None) == ""
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_caption_with_the_longest_names_keeps_its_place_line_within_the_limit(
+        seed: int) -> None:
+    place = captions.table_place(T, "G" * 255, "T" * 128, URL)
+    assert len(place) < 300  # each name shortened to 64
+    for turn in turns("gaple", seed):
+        caption = captions.hand_caption(T, turn.game, turn.view, table_link=place)
+        assert len(caption) <= CAPTION_LIMIT and place in caption.split("\n")
