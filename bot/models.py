@@ -190,19 +190,23 @@ class TimerState:
 @dataclass(frozen=True, slots=True)
 class SeatChange:
     """A seat changed hands: ``left`` sat there until ``moves`` moves of hand ``hand`` were
-    made. History keeps who made each move."""
+    made. History keeps who made each move. ``away``: ``left`` did not leave, the creator or
+    an admin handed the seat on while they were away; they are told so, and invited back."""
 
     seat: int
     hand: int
     moves: int
     left: Player
+    away: bool = False
 
     def to_json(self) -> list[object]:
-        return [self.seat, self.hand, self.moves, self.left.to_json()]
+        data = [self.seat, self.hand, self.moves, self.left.to_json()]
+        return [*data, 1] if self.away else data  # (changes stored before it have four)
 
     @classmethod
     def from_json(cls, data: list[Any]) -> SeatChange:
-        return cls(int(data[0]), int(data[1]), int(data[2]), Player.from_json(data[3]))
+        return cls(int(data[0]), int(data[1]), int(data[2]), Player.from_json(data[3]),
+                   len(data) > 4 and bool(data[4]))
 
 
 @dataclass(slots=True)
@@ -298,10 +302,12 @@ class Outgoing:
 @dataclass(frozen=True, slots=True)
 class MatchRatings:
     """How a match just ended moves ratings on the group's board of its game: each seat's
-    (None for a computer, kept off the board), and each leaver's, by name."""
+    (None for a computer, kept off the board), and each leaver's, by name: those who left
+    (``leavers``) and those whose seat was handed on while they were away (``away``)."""
 
     seats: tuple[int | None, ...] = ()
     leavers: tuple[tuple[str, int], ...] = ()
+    away: tuple[tuple[str, int], ...] = ()
 
 
 class Composer(Protocol):

@@ -1,0 +1,62 @@
+"""A player away, their seat handed to a computer by the creator: what the group and the
+player read of it (not a leave)."""
+
+from __future__ import annotations
+
+from bot_kit import Group, plain
+from test_e2e_offers import time_out_until_away
+
+from bot.models import Player, SeatChange
+from fakeapi import StoredMessage
+from fakeapi.players import Table
+
+
+async def hand_budi_over(group: Group) -> Player:
+    """Budi lets his time run out until he seems away, and Ayu, the creator, hands his seat
+    to a computer player: the computer."""
+    ayu = group.users[0]
+    await group.start("gaple target=1")  # one hand decides the match
+    offer = await time_out_until_away(group, 1)
+    tap = ayu.press(offer, offer.buttons[0][0].callback_data or "")
+    await group.server.wait_for(lambda: tap.answered)
+    stand_in = group.game().players[1]
+    assert stand_in.is_computer
+    return stand_in
+
+
+async def play_to_the_result(group: Group) -> StoredMessage:
+    ayu, _budi, sergei, thora = group.users[:4]
+    await Table(group.server, [ayu, sergei, thora]).play_until(group.match_over)
+    return await group.server.wait_for(lambda: next(
+        (m for m in group.server.bot_messages(group.chat)
+         if m.content.startswith("The match is over")), None))
+
+
+async def test_the_away_player_is_told_why_a_computer_has_their_seat(group: Group) -> None:
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05):
+        stand_in = await hand_budi_over(group)
+        note = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.content.startswith("🤖") and "seat" in m.content), None))
+        assert plain(note.content) == (
+            f"🤖 Your time ran out three turns in a row, so your seat was handed to "
+            f"{stand_in.name.removeprefix('🤖 ')}, who plays it to the end of the match. If "
+            "the table plays again (“🔁 Play again”), your seat there is kept for you.")
+
+
+async def test_the_result_says_the_away_player_was_replaced_not_that_they_left(
+        group: Group) -> None:
+    async with group.bot(computer_pause=0.05):
+        await hand_budi_over(group)
+        words = plain((await play_to_the_result(group)).content)
+        assert "Budi (replaced by a computer while away) " in words  # (still a loss: README)
+        assert "left the match" not in words
+
+
+def test_a_seat_change_stored_before_the_away_mark_reads_as_a_leave() -> None:
+    ayu = Player(7, "Ayu")
+    assert SeatChange.from_json([2, 0, 5, [7, "Ayu"]]) == SeatChange(2, 0, 5, ayu)
+    assert SeatChange(2, 0, 5, ayu).to_json() == [2, 0, 5, [7, "Ayu"]]
+    away = SeatChange(2, 0, 5, ayu, away=True)
+    assert SeatChange.from_json(away.to_json()) == away
