@@ -1,5 +1,6 @@
 """A player away, their seat handed to a computer by the creator: what the group and the
-player read of it (not a leave)."""
+player read of it (not a leave), and "Play again" seating them again in place of the
+computer that stood in."""
 
 from __future__ import annotations
 
@@ -52,6 +53,26 @@ async def test_the_result_says_the_away_player_was_replaced_not_that_they_left(
         words = plain((await play_to_the_result(group)).content)
         assert "Budi (replaced by a computer while away) " in words  # (still a loss: README)
         assert "left the match" not in words
+
+
+async def test_play_again_seats_the_away_player_not_the_computer_that_stood_in(
+        group: Group) -> None:
+    ayu, budi, sergei, thora = group.users[:4]
+    async with group.bot(computer_pause=0.05):
+        await hand_budi_over(group)
+        first = group.game()
+        result = await play_to_the_result(group)
+        again = sergei.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: again.answered)
+        rematch = group.service.open_game_in(group.chat.id)
+        assert rematch is not None and rematch.game_id != first.game_id
+        # The seats turned one place, Budi in his own, the computer that stood in gone.
+        assert [p.name for p in rematch.players] == ["Budi", "Sergei", "Þóra", "Ayu"]
+        assert set(rematch.pending) == {budi.id, thora.id, ayu.id}
+        back = budi.press(result, "🔁 Play again")  # his tap confirms his seat, as Join would
+        await group.server.wait_for(lambda: back.answered)
+        assert back.answer_text == "You joined the game."
+        assert budi.id not in rematch.pending
 
 
 def test_a_seat_change_stored_before_the_away_mark_reads_as_a_leave() -> None:
