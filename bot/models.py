@@ -128,6 +128,9 @@ class Messages:
     # in the group: of no use once the lobby is closed (started or cancelled), when the
     # group's sync deletes them.
     calls: list[int] = field(default_factory=list)
+    # The offers posted in the group to hand an away player's seat to a computer: their
+    # buttons are taken away when the game ends, however it ends (a tap would do nothing).
+    offers: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(
@@ -144,6 +147,7 @@ class Messages:
                 "table_moves": self.table_moves,
                 "bot_removed": self.bot_removed,
                 "calls": self.calls,
+                "offers": self.offers,
             }
         )
 
@@ -163,6 +167,7 @@ class Messages:
             data.get("table_moves"),
             bool(data.get("bot_removed", False)),
             [int(m) for m in data.get("calls", [])],
+            [int(m) for m in data.get("offers", [])],
         )
 
 

@@ -1,13 +1,15 @@
 """A player away, their seat handed to a computer by the creator: what the group and the
-player read of it (not a leave), and "Play again" seating them again in place of the
-computer that stood in."""
+player read of it (not a leave), "Play again" seating them again in place of the computer
+that stood in, and the offer's button taken away once the game is over."""
 
 from __future__ import annotations
+
+import time
 
 from bot_kit import Group, plain
 from test_e2e_offers import time_out_until_away
 
-from bot.models import Player, SeatChange
+from bot.models import Player, SeatChange, Status
 from fakeapi import StoredMessage
 from fakeapi.players import Table
 
@@ -81,3 +83,36 @@ def test_a_seat_change_stored_before_the_away_mark_reads_as_a_leave() -> None:
     assert SeatChange(2, 0, 5, ayu).to_json() == [2, 0, 5, [7, "Ayu"]]
     away = SeatChange(2, 0, 5, ayu, away=True)
     assert SeatChange.from_json(away.to_json()) == away
+
+
+async def test_the_away_offer_loses_its_button_when_the_game_ends(group: Group) -> None:
+    """Both people away: the first one's offer is left untapped, the second's stops the game
+    with no result; the offer keeps its words and loses its button."""
+    ayu = group.users[0]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await group.open_table("matador", players=2)
+        lobby = group.lobby()
+        await group.server.wait_for(lambda: "🤖 + normal" in str(lobby.button_texts))
+        for label in ("🤖 + normal", "▶ Start"):
+            record = ayu.press(lobby, label)
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        game = group.game()
+        assert game.status is Status.PLAYING
+        while game.status is Status.PLAYING:
+            seat = game.match.to_move  # type: ignore[union-attr]
+            if seat is not None and not game.players[seat].is_computer:
+                async with runtime.locks.game(game.game_id):
+                    game.deadline = time.time()
+                    await runtime.service.expire(game, game.move_no)
+            else:  # the computer's move, made by its timer
+                moved = game.move_no
+                await group.server.wait_for(lambda m=moved: game.move_no != m)  # type: ignore[misc]
+        assert game.status is Status.STOPPED
+        await group.server.wait_for(
+            lambda: group.said("Everybody at the table is away, so the game ends"))
+        offer = next(m for m in group.server.bot_messages(group.chat)
+                     if "seems to be away" in (m.text or ""))
+        await group.server.wait_for(lambda: not offer.buttons)
+        assert "seems to be away" in (offer.text or "")
+        await runtime.publisher.idle()
+        assert group.game().messages.offers == []
