@@ -128,6 +128,9 @@ class Messages:
     # in the group: of no use once the lobby is closed (started or cancelled), when the
     # group's sync deletes them; nor once a newer call is posted (deleted then too).
     calls: list[int] = field(default_factory=list)
+    # The offers posted in the group to hand an away player's seat to a computer: their
+    # buttons are taken away when the game ends, however it ends (a tap would do nothing).
+    offers: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(
@@ -144,6 +147,7 @@ class Messages:
                 "table_moves": self.table_moves,
                 "bot_removed": self.bot_removed,
                 "calls": self.calls,
+                "offers": self.offers,
             }
         )
 
@@ -163,6 +167,7 @@ class Messages:
             data.get("table_moves"),
             bool(data.get("bot_removed", False)),
             [int(m) for m in data.get("calls", [])],
+            [int(m) for m in data.get("offers", [])],
         )
 
 
@@ -190,19 +195,23 @@ class TimerState:
 @dataclass(frozen=True, slots=True)
 class SeatChange:
     """A seat changed hands: ``left`` sat there until ``moves`` moves of hand ``hand`` were
-    made. History keeps who made each move."""
+    made. History keeps who made each move. ``away``: ``left`` did not leave, the creator or
+    an admin handed the seat on while they were away; they are told so, and invited back."""
 
     seat: int
     hand: int
     moves: int
     left: Player
+    away: bool = False
 
     def to_json(self) -> list[object]:
-        return [self.seat, self.hand, self.moves, self.left.to_json()]
+        data = [self.seat, self.hand, self.moves, self.left.to_json()]
+        return [*data, 1] if self.away else data  # (changes stored before it have four)
 
     @classmethod
     def from_json(cls, data: list[Any]) -> SeatChange:
-        return cls(int(data[0]), int(data[1]), int(data[2]), Player.from_json(data[3]))
+        return cls(int(data[0]), int(data[1]), int(data[2]), Player.from_json(data[3]),
+                   len(data) > 4 and bool(data[4]))
 
 
 @dataclass(slots=True)
@@ -298,10 +307,12 @@ class Outgoing:
 @dataclass(frozen=True, slots=True)
 class MatchRatings:
     """How a match just ended moves ratings on the group's board of its game: each seat's
-    (None for a computer, kept off the board), and each leaver's, by name."""
+    (None for a computer, kept off the board), and each leaver's, by name: those who left
+    (``leavers``) and those whose seat was handed on while they were away (``away``)."""
 
     seats: tuple[int | None, ...] = ()
     leavers: tuple[tuple[str, int], ...] = ()
+    away: tuple[tuple[str, int], ...] = ()
 
 
 class Composer(Protocol):

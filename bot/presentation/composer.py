@@ -113,7 +113,7 @@ class TextComposer:
 def with_leavers(t: Translator, text: str, game: Game, ratings: MatchRatings) -> str:
     """``text`` of a match stopped with no result, and below it how the loss each leaver
     keeps moved their rating (the seats' changes are None: a stop moves nobody else)."""
-    if not ratings.leavers:
+    if not ratings.leavers and not ratings.away:
         return text
     return f"{text}\n{rating_line(t, game.names, ratings)}"
 

@@ -310,11 +310,13 @@ def game_end_line(t: Translator, game: Game) -> str:
 def rating_line(t: Translator, names: Sequence[str], ratings: MatchRatings) -> str:
     """How the match moved each person's rating on the group's board of the game, said to be
     a change ("" when nobody has one: computers are kept off the board), those who left it
-    last: it counted as lost for them."""
+    or were replaced while away last: it counted as lost for them."""
     moved = [f"{named(name)} {signed(change)}" for name, change in zip(
         names, ratings.seats, strict=True) if change is not None]
     moved += [t("{name} (left the match) {change}", name=named(name), change=signed(change))
               for name, change in ratings.leavers]
+    moved += [t("{name} (replaced by a computer while away) {change}", name=named(name),
+                change=signed(change)) for name, change in ratings.away]
     return t("Rating change on this group's scoreboard: {list}.", list=" · ".join(moved)) \
         if moved else ""
 

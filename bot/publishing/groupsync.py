@@ -17,13 +17,15 @@ from engine import TableView, table_view
 from ..i18n import translator
 from ..models import Game, Status
 from ..presentation import captions, keyboards, lobbytexts
+from ..presentation.callbacks import decode
+from ..presentation.gamebuttons import ReplaceAway
 from ..presentation.painter import Urgency
 from ..presentation.pictures import PictureMaker, picture_names
 from ..service import GameService
 from ..service.locks import Locks
 from .delivery import outcome_unknown
 from .messenger import LOBBY, TABLE, Draft, Messenger, Place, digest, key_of
-from .questions import close_questions, delete_calls
+from .questions import close_offers, close_questions, delete_calls
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
 from .tails import Tails
 
@@ -41,6 +43,11 @@ class EarlyTable:
 
     shows: tuple[TableView, tuple[str, ...], str]
     photo: asyncio.Future[bytes]
+
+
+def _offers_a_computer(buttons: list[list[list[str]]] | None) -> bool:
+    """Whether an announcement's buttons offer a computer for an away player's seat."""
+    return any(isinstance(decode(data), ReplaceAway) for row in buttons or () for _, data in row)
 
 
 def _shows(game: Game, view: TableView) -> tuple[TableView, tuple[str, ...], str]:
@@ -111,14 +118,16 @@ class GroupSync:
             if self.on_table_shown is not None:
                 self.on_table_shown(game_id, drained)
         changed |= await close_questions(self.messenger, game)
+        changed |= await close_offers(self.messenger, game)
         changed |= await delete_calls(self.messenger, game)
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
 
     async def _drain_outbox(self, game_id: int) -> bool:
-        """Send the game's announcements in order; whether a lobby's call was posted (its id
-        is kept, for its deletion once the lobby is closed)."""
+        """Send the game's announcements in order; whether a lobby's call or an away player's
+        offer was posted (its id is kept, for its deletion once the lobby is closed, or its
+        buttons' removal once the game is over)."""
         game = self.service.game(game_id)
         thread_id = game.thread_id if game is not None else None
         items = await self.service.storage.pending_outbox(game_id)
@@ -148,6 +157,10 @@ class GroupSync:
                                                         markup, thread_id)
                 if lobby is not None and item.chat_id == lobby.chat_id:
                     lobby.messages.calls.append(sent_id)
+                    posted = True
+                elif game is not None and item.chat_id == game.chat_id \
+                        and _offers_a_computer(item.buttons):
+                    game.messages.offers.append(sent_id)
                     posted = True
             except WithdrawnError:
                 log.info("announcement %s of game %s dropped: the lobby has closed",

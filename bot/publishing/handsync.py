@@ -162,15 +162,21 @@ class HandSync:
 
     async def _farewells(self, game: Game) -> None:
         """A player whose seat a computer took is told so, in place of their last hand (whose
-        buttons would no longer work)."""
+        buttons would no longer work): one who was away, why, and that "Play again" seats
+        them again."""
         for change in game.seat_changes:
             current = game.messages.hands.get(change.seat)
             if current is None or not game.players[change.seat].is_computer:
                 continue
             language = await self.service.storage.user_language(change.left.user_id)
             t = translator(language or game.language)
-            text = t("🤖 {computer} plays your seat now. Thanks for playing!",  # one robot
-                     computer=wording.named(game.players[change.seat].name.removeprefix("🤖 ")))
+            computer = wording.named(game.players[change.seat].name.removeprefix("🤖 "))
+            text = t("🤖 Your time ran out three turns in a row, so your seat was handed to "
+                     "{computer}, who plays it to the end of the match. If the table plays "
+                     "again (“🔁 Play again”), your seat there is kept for you.",
+                     computer=computer) if change.away \
+                else t("🤖 {computer} plays your seat now. Thanks for playing!",  # one robot
+                       computer=computer)
             try:
                 await self.messenger.bot.edit_message_caption(
                     chat_id=change.left.user_id, message_id=current.message_id, caption=text,

@@ -1,12 +1,13 @@
 """Group messages whose point passes as the game moves on: the questions a running game
-asks (/stop's and /leave's "are you sure?"), whose buttons go once the game is over, and the
+asks (/stop's and /leave's "are you sure?"), whose buttons go once the game is over, the
+offers to hand an away player's seat to a computer, whose buttons go then too, and the
 lobby's calls to start, deleted once the lobby is closed or a newer one is posted."""
 
 from __future__ import annotations
 
 import logging
 
-from telegram.error import BadRequest
+from telegram.error import BadRequest, Forbidden
 
 from ..i18n import translator
 from ..models import Game, Status
@@ -31,6 +32,24 @@ async def close_questions(messenger: Messenger, game: Game) -> bool:
             log.info("question %s of game %s could not be closed", message_id, game.game_id)
         if message_id in messages.questions:  # (unless answered meanwhile)
             messages.questions.remove(message_id)
+    return True
+
+
+async def close_offers(messenger: Messenger, game: Game) -> bool:
+    """Take the buttons off the game's offers of a computer for an away player's seat once
+    the game is over, keeping their words (who was away); whether there were any (the
+    caller saves the game's messages). One already without them (its seat was handed over)
+    or gone counts as done; Telegram unanswered raises (the next sync tries again)."""
+    offers = game.messages.offers
+    if game.status.open or not offers:
+        return False
+    for message_id in list(offers):
+        try:
+            await messenger.bot.edit_message_reply_markup(game.chat_id, message_id,
+                                                          reply_markup=None)
+        except (BadRequest, Forbidden):
+            pass
+        offers.remove(message_id)
     return True
 
 

@@ -132,15 +132,15 @@ class Lobbies(Chats):
             await self.needs_private_chat(user.user_id, f"join{existing.game_id}")
         if old.status is not Status.FINISHED:
             raise OutOfDateError()
-        if old.seat_of(user.user_id) is None or old.players[old.seat_of(user.user_id) or 0] \
-                .is_computer:
+        people = seated_again(old)
+        if all(p.user_id != user.user_id or p.is_computer for p in people):
             raise UserError(N_("Only the players of that match can start it again."))
         if existing is not None and rematch:
             await self.join(existing, user)
             return existing
         if existing is not None:
             raise UserError(TABLE_OPEN)
-        seated = old.players[1:] + old.players[:1]
+        seated = people[1:] + people[:1]
         game = Game(0, old.chat_id, Status.LOBBY, old.game_name, dict(old.options), user.user_id,
                     [user if p.user_id == user.user_id else p for p in seated], None, 0,
                     old.language, Messages(), old.turn_seconds,
@@ -173,7 +173,8 @@ class Lobbies(Chats):
         options, still waiting to start, opened by one of its players (not a stranger's
         /newgame that happens to match an old result's button)."""
         return (lobby.status is Status.LOBBY and lobby.game_name == old.game_name
-                and lobby.options == old.options and old.seat_of(lobby.creator_id) is not None)
+                and lobby.options == old.options
+                and any(p.user_id == lobby.creator_id for p in seated_again(old)))
 
     async def take_seat(self, game: Game, player: Player) -> None:
         """The lobby's Join: the hand will go to the player's private chat, so it must be open
@@ -298,3 +299,13 @@ class Lobbies(Chats):
             raise UserError(N_("Only the player who created the game can cancel it."))
         # its calls to start not sent yet go with it (a lobby queues nothing else)
         await self._set_status(game, Status.CANCELLED, drop_outbox=True)
+
+
+def seated_again(old: Game) -> list[Player]:
+    """Who "Play again" seats, seat by seat: the match's players, where a computer stood in
+    for someone who was away the person it stood in for (the group did not choose that
+    computer, and the person did not leave); a computer the group seated stays, and so does
+    the one that took the seat of a player who left (/leave)."""
+    back = {change.seat: change.left for change in old.seat_changes if change.away}
+    return [back.get(seat, player) if player.is_computer else player
+            for seat, player in enumerate(old.players)]

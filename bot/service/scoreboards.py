@@ -124,7 +124,10 @@ async def rating_changes(storage: Storage, game: Game, ended: MatchEnded | None,
         return after[user_id] - before.get(user_id, fresh)
     if not stopped:
         seated = tuple(None if p.is_computer else change(p.user_id) for p in game.players)
-    return MatchRatings(seated, tuple((name, change(uid)) for uid, name, _seat in leavers))
+    away = {c.left.user_id for c in game.seat_changes if c.away}
+    return MatchRatings(
+        seated, tuple((name, change(uid)) for uid, name, _seat in leavers if uid not in away),
+        tuple((name, change(uid)) for uid, name, _seat in leavers if uid in away))
 
 
 async def player_stats(storage: Storage, user_id: int, name: str = "") -> PlayerStats:

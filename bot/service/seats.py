@@ -57,7 +57,7 @@ class Seats(Play):
             raise UserError(N_("You are not playing in this game."))
         if asked_seat is not None:
             self.check_asked(game, user_id, asked_seat)
-        return await self._hand_over(game, seat, REPLACEMENT_LEVEL)
+        return await self._hand_over(game, seat, REPLACEMENT_LEVEL, away=False)
 
     @staticmethod
     def has_left(game: Game, user_id: int, seat: int) -> bool:
@@ -88,10 +88,11 @@ class Seats(Play):
                          N_("Only the game's creator or a group admin can do that."))
         if seat not in game.timer.away:
             raise UserError(N_("That player is at the table and plays on."))
-        return await self._hand_over(game, seat, level)
+        return await self._hand_over(game, seat, level, away=True)
 
-    async def _hand_over(self, game: Game, seat: int, level: str) -> Player:
-        """Hand ``seat`` to a computer player of ``level`` and say so in the group."""
+    async def _hand_over(self, game: Game, seat: int, level: str, away: bool) -> Player:
+        """Hand ``seat`` to a computer player of ``level`` and say so in the group; ``away``:
+        its player did not leave, the seat was handed on while they were away."""
         if game.status is not Status.PLAYING or not 0 <= seat < len(game.players):
             raise UserError(N_("This game is over."))
         leaving = game.players[seat]
@@ -100,7 +101,7 @@ class Seats(Play):
         newcomer = computer(level, {p.user_id for p in game.players})
         assert game.match is not None
         hand = game.match.hand
-        game.seat_changes.append(SeatChange(seat, hand.number, len(hand.moves), leaving))
+        game.seat_changes.append(SeatChange(seat, hand.number, len(hand.moves), leaving, away))
         game.players[seat] = newcomer
         game.timer.timeouts.pop(seat, None)
         if seat in game.timer.away:

@@ -1,0 +1,118 @@
+"""A player away, their seat handed to a computer by the creator: what the group and the
+player read of it (not a leave), "Play again" seating them again in place of the computer
+that stood in, and the offer's button taken away once the game is over."""
+
+from __future__ import annotations
+
+import time
+
+from bot_kit import Group, plain
+from test_e2e_offers import time_out_until_away
+
+from bot.models import Player, SeatChange, Status
+from fakeapi import StoredMessage
+from fakeapi.players import Table
+
+
+async def hand_budi_over(group: Group) -> Player:
+    """Budi lets his time run out until he seems away, and Ayu, the creator, hands his seat
+    to a computer player: the computer."""
+    ayu = group.users[0]
+    await group.start("gaple target=1")  # one hand decides the match
+    offer = await time_out_until_away(group, 1)
+    tap = ayu.press(offer, offer.buttons[0][0].callback_data or "")
+    await group.server.wait_for(lambda: tap.answered)
+    stand_in = group.game().players[1]
+    assert stand_in.is_computer
+    return stand_in
+
+
+async def play_to_the_result(group: Group) -> StoredMessage:
+    ayu, _budi, sergei, thora = group.users[:4]
+    await Table(group.server, [ayu, sergei, thora]).play_until(group.match_over)
+    return await group.server.wait_for(lambda: next(
+        (m for m in group.server.bot_messages(group.chat)
+         if m.content.startswith("The match is over")), None))
+
+
+async def test_the_away_player_is_told_why_a_computer_has_their_seat(group: Group) -> None:
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05):
+        stand_in = await hand_budi_over(group)
+        note = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.content.startswith("🤖") and "seat" in m.content), None))
+        assert plain(note.content) == (
+            f"🤖 Your time ran out three turns in a row, so your seat was handed to "
+            f"{stand_in.name.removeprefix('🤖 ')}, who plays it to the end of the match. If "
+            "the table plays again (“🔁 Play again”), your seat there is kept for you.")
+
+
+async def test_the_result_says_the_away_player_was_replaced_not_that_they_left(
+        group: Group) -> None:
+    async with group.bot(computer_pause=0.05):
+        await hand_budi_over(group)
+        words = plain((await play_to_the_result(group)).content)
+        assert "Budi (replaced by a computer while away) " in words  # (still a loss: README)
+        assert "left the match" not in words
+
+
+async def test_play_again_seats_the_away_player_not_the_computer_that_stood_in(
+        group: Group) -> None:
+    ayu, budi, sergei, thora = group.users[:4]
+    async with group.bot(computer_pause=0.05):
+        await hand_budi_over(group)
+        first = group.game()
+        result = await play_to_the_result(group)
+        again = sergei.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: again.answered)
+        rematch = group.service.open_game_in(group.chat.id)
+        assert rematch is not None and rematch.game_id != first.game_id
+        # The seats turned one place, Budi in his own, the computer that stood in gone.
+        assert [p.name for p in rematch.players] == ["Budi", "Sergei", "Þóra", "Ayu"]
+        assert set(rematch.pending) == {budi.id, thora.id, ayu.id}
+        back = budi.press(result, "🔁 Play again")  # his tap confirms his seat, as Join would
+        await group.server.wait_for(lambda: back.answered)
+        assert back.answer_text == "You joined the game."
+        assert budi.id not in rematch.pending
+
+
+def test_a_seat_change_stored_before_the_away_mark_reads_as_a_leave() -> None:
+    ayu = Player(7, "Ayu")
+    assert SeatChange.from_json([2, 0, 5, [7, "Ayu"]]) == SeatChange(2, 0, 5, ayu)
+    assert SeatChange(2, 0, 5, ayu).to_json() == [2, 0, 5, [7, "Ayu"]]
+    away = SeatChange(2, 0, 5, ayu, away=True)
+    assert SeatChange.from_json(away.to_json()) == away
+
+
+async def test_the_away_offer_loses_its_button_when_the_game_ends(group: Group) -> None:
+    """Both people away: the first one's offer is left untapped, the second's stops the game
+    with no result; the offer keeps its words and loses its button."""
+    ayu = group.users[0]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await group.open_table("matador", players=2)
+        lobby = group.lobby()
+        await group.server.wait_for(lambda: "🤖 + normal" in str(lobby.button_texts))
+        for label in ("🤖 + normal", "▶ Start"):
+            record = ayu.press(lobby, label)
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        game = group.game()
+        assert game.status is Status.PLAYING
+        while game.status is Status.PLAYING:
+            seat = game.match.to_move  # type: ignore[union-attr]
+            if seat is not None and not game.players[seat].is_computer:
+                async with runtime.locks.game(game.game_id):
+                    game.deadline = time.time()
+                    await runtime.service.expire(game, game.move_no)
+            else:  # the computer's move, made by its timer
+                moved = game.move_no
+                await group.server.wait_for(lambda m=moved: game.move_no != m)  # type: ignore[misc]
+        assert game.status is Status.STOPPED
+        await group.server.wait_for(
+            lambda: group.said("Everybody at the table is away, so the game ends"))
+        offer = next(m for m in group.server.bot_messages(group.chat)
+                     if "seems to be away" in (m.text or ""))
+        await group.server.wait_for(lambda: not offer.buttons)
+        assert "seems to be away" in (offer.text or "")
+        await runtime.publisher.idle()
+        assert group.game().messages.offers == []
