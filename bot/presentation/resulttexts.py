@@ -270,7 +270,7 @@ def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
     if not extra and not ended.pips_count:
         # The points of play alone decided (Six-matador: the pips left count for nothing and
         # winning adds nothing): the hand's highest score, which knocks may put below 0.
-        return t("{name} wins the hand with its highest score: {points}.", name=name,
+        return t("{name} wins the hand with the highest score: {points}.", name=name,
                  points=points)
     if ended.reason is HandEndReason.OUT:
         return t("{name} wins the hand: +{extra} for going out, {points} in this hand.",

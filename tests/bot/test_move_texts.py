@@ -155,7 +155,7 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
                                      (0, 6), 0, (0, 6)))
     text = plain(resulttexts.hand_result_text(T, game, most, replace(view, result=most)))
     assert "Scored during the hand: Bob 6 (tiles along 1, free sixes 5)." in text
-    assert "Bob wins the hand with its highest score: 6." in text
+    assert "Bob wins the hand with the highest score: 6." in text
     assert "Pips counted" not in text  # Six-matador's pips count for nothing
     lighter = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (0, 6), (0, 6), 0,
                         (0, 6))  # won by the lighter hand, with nothing more for it
@@ -176,7 +176,7 @@ def test_a_six_matador_hand_won_below_zero_is_not_said_to_be_the_most_points() -
                                       (-12, -6), (-12, -6), 0, (-12, -6)))
     text = plain(resulttexts.hand_result_text(T, game_of(match), debts,
                                               replace(view, result=debts)))
-    assert "Bob wins the hand with its highest score: -6." in text
+    assert "Bob wins the hand with the highest score: -6." in text
     assert "most" not in text
 
 
