@@ -129,6 +129,11 @@ class GroupSync:
         offer was posted (its id is kept, for its deletion once the lobby is closed, or its
         buttons' removal once the game is over)."""
         game = self.service.game(game_id)
+        if game is not None and game.messages.topic_gone and game.status.open:
+            # Its topic went and the stop's commit, which drops the topic's outbox, is in
+            # flight (the status changes only once it is committed): rows read now may be
+            # that outbox's, and the thread already reads as General's. The commit syncs.
+            return False
         thread_id = game.thread_id if game is not None else None
         items = await self.service.storage.pending_outbox(game_id)
         if game is not None and game.thread_id != thread_id:
