@@ -363,10 +363,12 @@ class GroupSync:
         return self._wait(game_id)
 
     def table_is_last(self, game: Game) -> bool:
-        """Whether the game's table is the newest message the bot knows of in its place
-        (and none is on its way below it): posting it again would change nothing there."""
+        """Whether the game's table is the newest message in its place, as far as a bot that
+        reads its chat in full can see (and none is on its way below it): posting it again
+        would change nothing there."""
         table = game.messages.table_message
-        return (table is not None and game.game_id not in self.moving_down
+        return (table is not None and self.tails.reads_all(game.chat_id)
+                and game.game_id not in self.moving_down
                 and not self.messenger.in_flight(game.game_id, TABLE)
                 and self.tails.newest(game.chat_id, game.thread_id) == table)
 

@@ -45,6 +45,15 @@ async def said_below(group: Group, table: StoredMessage) -> None:
                                 > table.message_id)
 
 
+async def talked(group: Group) -> None:
+    """Someone says something plain in the group, and the bot receives it: it reads the
+    group in full (privacy mode would have hidden that)."""
+    said = group.send(group.users[4], "good luck, all")
+    tails = group.runtime.publisher.group.tails  # type: ignore[union-attr]
+    await group.server.wait_for(lambda: tails.newest(group.chat.id, None) == said.message_id)
+    assert tails.reads_all(group.chat.id)
+
+
 async def test_table_comes_down_from_the_group_and_stays_live(group: Group) -> None:
     async with group.bot():
         table = await group.start("gaple")
@@ -73,6 +82,7 @@ async def test_table_comes_down_from_the_group_and_stays_live(group: Group) -> N
 async def test_table_comes_down_from_private_and_from_both_buttons(group: Group) -> None:
     group.server.world.privacy_mode = False  # the bot reads the group: it knows what is last
     async with group.bot():
+        await talked(group)
         table = await group.start("gaple")
         await table.play_one()
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
@@ -208,9 +218,11 @@ async def test_the_winner_is_cheered_in_private_with_a_message_effect(group: Gro
 async def test_the_table_already_last_is_not_posted_again(group: Group) -> None:
     """QA: "⬇ Table" pressed on a table that is the group's last message posted it again
     anyway, for whoever pressed it. /table, a message below the table, still brings it.
-    Only a bot that reads every message of the group can tell (privacy mode off)."""
+    Only a bot seen to read every message of the group can tell (privacy mode off, and it
+    received a plain message there)."""
     group.server.world.privacy_mode = False
     async with group.bot() as rt:
+        await talked(group)
         table = await group.start("gaple")
         await table.play_one()
         await rt.publisher.idle()
@@ -227,6 +239,24 @@ async def test_the_table_already_last_is_not_posted_again(group: Group) -> None:
         assert not old.deleted and table_message(group) is old
         talk = group.send(group.users[1], "/table")
         await moved_below(group, old, talk)
+
+
+async def test_a_group_never_seen_read_in_full_gets_the_table_down(group: Group) -> None:
+    """The bot's privacy mode is off, but it has received nothing privacy mode would have
+    hidden in this group (privacy mode applies as it was when the bot joined, and no bot
+    receives other bots' messages): it cannot tell that the table is last, so the button
+    brings it down."""
+    group.server.world.privacy_mode = False
+    async with group.bot() as rt:
+        table = await group.start("gaple")
+        await table.play_one()
+        await rt.publisher.idle()
+        old = table_message(group)
+        assert not rt.publisher.group.tails.reads_all(group.chat.id)
+        record = group.users[1].press(old, "⬇ Table")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "The table is at the bottom of the group now."
+        await moved_below(group, old, old)
 
 
 async def test_in_privacy_mode_the_button_always_brings_the_table_down(group: Group) -> None:
