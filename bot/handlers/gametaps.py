@@ -226,7 +226,7 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     topic = game.thread_id is not None
     # Pressed again and again: nothing to do. Only where the bot is seen to read every message
     # (privacy mode off when it joined, or an admin): elsewhere people talk below it unseen.
-    if rt.publisher.group.table_is_last(game):
+    if rt.publisher.group.reposts.table_is_last(game):
         return (t("The table is already the last message in the topic, as far as I can see. "
                   "To post it again anyway, send /table.") if topic else
                 t("The table is already the last message in the group, as far as I can see. "

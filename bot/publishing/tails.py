@@ -15,6 +15,7 @@ the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 #: Places (a chat, or one topic of a forum) remembered, at most (then forgotten all at once,
@@ -52,6 +53,13 @@ class Tails:
     def newest(self, chat_id: int, thread_id: int | None) -> int | None:
         """The newest message id known in that place, if any."""
         return self._newest.get((chat_id, thread_id))
+
+    def forget(self, chats: Callable[[int], bool]) -> None:
+        """Forget the places of the chats ``chats`` picks (a fleet worker gave their shard
+        away: the next owner hears what is said there, so what is known here grows stale)."""
+        for key in [key for key in self._newest if chats(key[0])]:
+            del self._newest[key]
+        self._read_in_full = {chat for chat in self._read_in_full if not chats(chat)}
 
     def answered(self, endpoint: str, answer: object) -> None:
         """A Bot API call's answer: the messages a send made (a media group's several) are

@@ -95,7 +95,7 @@ async def test_table_comes_down_from_private_and_from_both_buttons(group: Group)
              if m.message_id > asked.message_id and not m.photo), None))
         assert reply.text == "Your table is at the bottom of the group now."
         new = await moved_below(group, old, old)
-        group.runtime.publisher.group.repost_gap = 0.0  # type: ignore[union-attr]
+        group.runtime.publisher.group.reposts.repost_gap = 0.0  # type: ignore[union-attr]
         # The button on a private hand: the table is the group's last message already...
         hand = next(m for m in reversed(group.server.bot_messages(group.users[1].private_chat))
                     if not m.deleted and m.photo)
@@ -279,7 +279,7 @@ async def test_the_table_is_posted_again_at_most_once_in_a_moment(group: Group) 
     """One /table after another: the second waits for the gap after the first re-post (a
     tap meanwhile is told so), and every request in the gap comes to one post."""
     async with group.bot() as rt:
-        rt.publisher.group.repost_gap = 1.5
+        rt.publisher.group.reposts.repost_gap = 1.5
         table = await group.start("gaple")
         await table.play_one()
         await rt.publisher.idle()
@@ -298,3 +298,24 @@ async def test_the_table_is_posted_again_at_most_once_in_a_moment(group: Group) 
         await asyncio.sleep(0.2)
         await rt.publisher.idle()
         assert len(group.server.requests_for("sendPhoto", group.chat)) == sends + 1
+
+
+async def test_a_game_let_go_forgets_its_table_waiting_to_come_down(group: Group) -> None:
+    """A fleet worker gives the game's shard away (or the game leaves memory): the table
+    asked to come down after the gap is not posted by this process, and no gap is kept."""
+    async with group.bot() as rt:
+        reposts = rt.publisher.group.reposts
+        reposts.repost_gap = 60.0
+        table = await group.start("gaple")
+        await table.play_one()
+        await rt.publisher.idle()
+        old = table_message(group)
+        first = await moved_below(group, old, group.send(group.users[1], "/table"))
+        game = group.game()
+        assert rt.table_down(game) > 0  # waits for the gap
+        assert reposts.asked(game.game_id) and game.game_id in reposts.moved_at
+        rt.publisher.forget_reposts([game.game_id])
+        assert not reposts.asked(game.game_id) and game.game_id not in reposts.moved_at
+        assert not rt.publisher._coming_down
+        assert rt.table_down(game) == 0  # (asked anew: no gap kept)
+        await moved_below(group, first, first)

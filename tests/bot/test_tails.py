@@ -89,3 +89,14 @@ def test_what_privacy_mode_would_have_hidden() -> None:
     assert not hides(said("nice", reply_to=bot))
     assert not hides(said("hey @dominobot"))
     assert not hides(Message(3, NOW, chat, from_user=person))  # no text
+
+
+def test_the_chats_of_a_shard_given_away_are_forgotten() -> None:
+    known = Tails()
+    known.saw(-1, None, 5, unprompted=True)
+    known.saw(-1, 3, 6)
+    known.saw(-2, None, 7, unprompted=True)
+    known.forget(lambda chat: chat == -1)
+    assert known.newest(-1, None) is None and known.newest(-1, 3) is None
+    assert not known.reads_all(-1)
+    assert known.newest(-2, None) == 7 and known.reads_all(-2)
