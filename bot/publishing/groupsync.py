@@ -79,7 +79,8 @@ class GroupSync:
         self.drawing: dict[int, asyncio.Future[bytes]] = {}
 
     async def sync(self, game_id: int) -> None:
-        changed = await self._drain_outbox(game_id)
+        await self._drain_outbox(game_id)
+        changed = False
         game = self.service.game(game_id)
         if game is None:
             return
@@ -97,7 +98,7 @@ class GroupSync:
                     break
             # Moves were committed meanwhile: their announcements go first (a hand that
             # ended is told before the next hand's table is posted).
-            changed |= await self._drain_outbox(game_id)
+            await self._drain_outbox(game_id)
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby, thread_id)
         if table is not None:
@@ -114,23 +115,24 @@ class GroupSync:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
 
-    async def _drain_outbox(self, game_id: int) -> bool:
-        """Send the game's announcements in order; whether a lobby's call or an away player's
-        offer was posted (its id is kept, for its deletion once the lobby is closed, or its
-        buttons' removal once the game is over)."""
+    async def _drain_outbox(self, game_id: int) -> None:
+        """Send the game's announcements in order. The id of a lobby's call or an away
+        player's offer is saved as soon as it is posted (for the call's deletion once the
+        lobby is closed, the offer's buttons' removal once the game is over): a sync failing
+        later must not leave it in memory alone, where a restart would lose it."""
         game = self.service.game(game_id)
         if game is not None and game.messages.topic_gone and game.status.open:
             # Its topic went and the stop's commit, which drops the topic's outbox, is in
             # flight (the status changes only once it is committed): rows read now may be
             # that outbox's, and the thread already reads as General's. The commit syncs.
-            return False
+            return
         thread_id = game.thread_id if game is not None else None
         items = await self.service.storage.pending_outbox(game_id)
         if game is not None and game.thread_id != thread_id:
             # Its topic went while the outbox was read (a topic gone changes the game in
             # memory before its commit drops that outbox): these rows may be the dropped
             # ones, which were the topic's and not General's. Its commit syncs it again.
-            return False
+            return
         # What a lobby queues calls its players to the start (the table is ready, or open
         # the private chat first). Read while the game is still a lobby, these rows are its
         # calls: Start, and a topic gone, change the game in memory before their commit, so
@@ -138,7 +140,6 @@ class GroupSync:
         # back by the group's budget until the lobby has closed, a call is dropped unsent.
         lobby = game if game is not None and game.status is Status.LOBBY \
             and not game.messages.topic_gone else None
-        posted = False
         for item in items:
             markup = None
             if item.buttons:
@@ -151,12 +152,10 @@ class GroupSync:
                     sent_id = await self.messenger.send(item.chat_id, item.text, item.photo,
                                                         markup, thread_id)
                 if lobby is not None and item.chat_id == lobby.chat_id:
-                    lobby.messages.calls.append(sent_id)
-                    posted = True
+                    await self._keep(lobby, lobby.messages.calls, sent_id)
                 elif game is not None and item.chat_id == game.chat_id \
                         and _offers_a_computer(item.buttons):
-                    game.messages.offers.append(sent_id)
-                    posted = True
+                    await self._keep(game, game.messages.offers, sent_id)
             except WithdrawnError:
                 log.info("announcement %s of game %s dropped: the lobby has closed",
                          item.id, game_id)
@@ -171,7 +170,12 @@ class GroupSync:
                 # announcement is better lost than doubled (at most once).
                 log.warning("announcement %s of game %s may be lost", item.id, game_id)
             await self.service.storage.outbox_done(item.id)
-        return posted
+
+    async def _keep(self, game: Game, ids: list[int], sent_id: int) -> None:
+        """A call or an offer posted: its id kept with the game's messages, saved now."""
+        async with self.locks.game(game.game_id):
+            ids.append(sent_id)
+            await self.service.save_messages(game)
 
     # --- lobby -------------------------------------------------------------------------
     def _lobby_draft(self, game: Game) -> Draft | None:
