@@ -232,8 +232,7 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
                 t("The table is already the last message in the group, as far as I can see. "
                   "To post it again anyway, send /table.")), None
     if rt.table_down(game) > 0:  # posted again a moment ago: once more when its time is up
-        return (t("The table comes down to the bottom of the topic in a few seconds.") if topic
-                else t("The table comes down to the bottom of the group in a few seconds.")), None
+        return wording.table_coming_down(t, topic), None
     return (t("The table is at the bottom of the topic now.") if topic
             else t("The table is at the bottom of the group now.")), None
 

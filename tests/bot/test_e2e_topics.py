@@ -304,12 +304,12 @@ async def test_a_topic_closed_before_the_outbox_is_read_sends_nothing_of_it_to_g
             await syncs.wait()
             await sync(game_id)
 
-        async def slow_save(g: Game, status: Status, outgoing: list[Outgoing], now: float,
-                            drop_outbox: bool = False) -> None:
+        async def slow_save(stopped: Game, status: Status, outgoing: Sequence[Outgoing],
+                            now: float, drop_outbox: bool = False) -> None:
             if status is Status.STOPPED:
                 committing.set()
                 await commits.wait()
-            await save_status(g, status, outgoing, now, drop_outbox)
+            await save_status(stopped, status, outgoing, now, drop_outbox)
 
         at.send(budi, "/leave")
         ask = await server.wait_for(lambda: next(
@@ -317,7 +317,7 @@ async def test_a_topic_closed_before_the_outbox_is_read_sends_nothing_of_it_to_g
             None))
         await runtime.publisher.idle()
         group_sync.sync = held_sync  # type: ignore[method-assign]
-        storage.save_status = slow_save  # type: ignore[method-assign]
+        storage.save_status = slow_save  # type: ignore[method-assign, assignment]
         try:
             budi.press(ask, "Yes, leave")  # queues "a computer takes the seat of Budi"
             await asyncio.wait_for(syncing.wait(), 5)
@@ -334,6 +334,22 @@ async def test_a_topic_closed_before_the_outbox_is_read_sends_nothing_of_it_to_g
         await runtime.publisher.idle()
     (told,) = general_texts(forum)
     assert "takes the seat" not in told
+
+
+async def test_table_asked_again_in_the_gap_is_answered_in_the_topic(forum: Group) -> None:
+    """/table twice in a moment in a topic: the second is told, there, that the table comes
+    down to the bottom of the topic once the gap is over."""
+    server, ayu = forum.server, forum.users[0]
+    async with under_way(forum) as (_, at, _table, runtime):
+        runtime.publisher.group.reposts.repost_gap = 60.0
+        table = at.game().messages.table_message
+        at.send(ayu, "/table")
+        await server.wait_for(lambda: at.game().messages.table_message != table,
+                              message="the table posted again in the topic")
+        at.send(ayu, "/table")
+        await server.wait_for(lambda: at.said("in a few seconds"), message="the answer")
+    assert at.texts()[-1] == "The table comes down to the bottom of the topic in a few seconds."
+    assert not general_texts(forum)
 
 
 async def test_a_deleted_topic_stops_its_game_without_retrying_forever(forum: Group) -> None:
