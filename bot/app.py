@@ -164,8 +164,8 @@ def build_application(
         storage, TextComposer(pictures), seed_source or (lambda: secrets.token_bytes(SEED_BYTES)),
         draw=pictures.drawn,
     )
-    publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter)
-    publisher.group.tails = tails
+    publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter,
+                          tails=tails)
     latency = TableLatency(metrics)
     publisher.group.on_table_shown = latency.shown
     assert application.job_queue is not None

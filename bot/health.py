@@ -17,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, JobQueue
 
 from .handlers.runtime import Runtime, runtime
-from .handlers.updates import thread_of
+from .handlers.updates import privacy_hides, thread_of
 from .logs import bind, counted
 from .models import Status
 from .serving.latency import stamp_arrival
@@ -60,7 +60,9 @@ async def arriving(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.message  # a new one in a group: the newest of its place the bot knows
     if message is not None and message.chat.type != ChatType.PRIVATE:
         runtime(context).publisher.group.tails.saw(message.chat.id, thread_of(message),
-                                                   message.message_id)
+                                                   message.message_id,
+                                                   privacy_hides(message, context.bot.id,
+                                                                 context.bot.username))
 
 
 def schedule_watch(application: Application) -> None:  # type: ignore[type-arg]

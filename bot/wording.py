@@ -22,6 +22,13 @@ END_WORDS = {End.LEFT: N_("left"), End.RIGHT: N_("right"), End.UP: N_("up"),
              End.DOWN: N_("down")}
 
 
+def table_coming_down(t: Translator, topic: bool) -> str:
+    """The answer to /table or "⬇ Table" in the gap after the table's last re-post: it is
+    not lost, it comes when the gap is over."""
+    return (t("The table comes down to the bottom of the topic in a few seconds.") if topic
+            else t("The table comes down to the bottom of the group in a few seconds."))
+
+
 def short_name(name: str) -> str:
     """Names as the bot stores them: at most ``NAME_LIMIT`` characters, with an ellipsis."""
     name = " ".join(name.split()) or "?"

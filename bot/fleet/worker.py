@@ -6,7 +6,8 @@ for each shard it takes it does what the single process does at start-up, for it
 its open games, resolves its overdue turns and arms its timers, and syncs every game with
 committed announcements or messages to repair. It gives a shard back in the reverse order:
 stops pulling, lets what is in flight finish, cancels the shard's timers, stops its groups'
-syncs before their next call (a call in flight finishes), and evicts its games. Each update
+syncs before their next call (a call in flight finishes), evicts its games, and forgets their
+tables waiting to come down (/table) and what it knew of its chats' newest messages. Each update
 is handled inside the fence (:mod:`bot.storage.fencing`): the first effect transaction or tap
 answer marks it done, or the worker does after the handler.
 
@@ -163,6 +164,9 @@ class FleetWorker(GameMoves):
                     await held.enter_async_context(rt.locks.game(game_id))
                 rt.service.evict(shards, count)  # and what waits for one finds the game gone
             rt.status_lines.forget(g.game_id for g in games)
+            # a /table waiting, and the chats' newest messages: the next owner hears them
+            rt.publisher.forget_reposts([g.game_id for g in games])
+            rt.publisher.group.tails.forget(lambda chat: shard_of(chat, count) in shards)
         finally:  # (raising or cancelled: the sweep lets go what is left of these shards)
             self.holding -= shards
             self._giving -= shards

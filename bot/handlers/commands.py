@@ -325,8 +325,10 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             t = await chat_tr(update, rt, game)
             await reply(update, t("No game is being played here: /newgame opens a table."))
             return
-        rt.table_down(game)  # the table itself is the answer
-        return
+        if rt.table_down(game) > 0:  # posted again a moment ago: it comes when the gap ends
+            t = await chat_tr(update, rt, game)
+            await reply(update, wording.table_coming_down(t, game.thread_id is not None))
+        return  # (otherwise the table itself is the answer)
     t = tr(update)
     playing = [g for g in rt.service.games_of_user(user.id) if g.status is Status.PLAYING]
     if not playing:

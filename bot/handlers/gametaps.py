@@ -212,7 +212,7 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
                       ) -> Answer:
     """"Table": the game's table posted again at the bottom of the group (or its topic);
     from the group, anyone there may ask, from a private hand only its player. Not when the
-    table is the newest message there (as far as a bot that reads the group's every message
+    table is the newest message there (as far as a bot seen to read the group's every message
     knows), and not twice in a moment."""
     t = translator_of(query)
     game = await game_named(rt, tap.game_id, query)
@@ -224,16 +224,15 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if game.status is not Status.PLAYING:
         raise GameOverError()
     topic = game.thread_id is not None
-    # Pressed again and again: nothing to do. Only a bot that reads every message of a group
-    # (privacy mode off) can tell: in privacy mode people talk below the table unseen.
-    if context.bot.can_read_all_group_messages and rt.publisher.group.table_is_last(game):
+    # Pressed again and again: nothing to do. Only where the bot is seen to read every message
+    # (privacy mode off when it joined, or an admin): elsewhere people talk below it unseen.
+    if rt.publisher.group.reposts.table_is_last(game):
         return (t("The table is already the last message in the topic, as far as I can see. "
                   "To post it again anyway, send /table.") if topic else
                 t("The table is already the last message in the group, as far as I can see. "
                   "To post it again anyway, send /table.")), None
     if rt.table_down(game) > 0:  # posted again a moment ago: once more when its time is up
-        return (t("The table comes down to the bottom of the topic in a few seconds.") if topic
-                else t("The table comes down to the bottom of the group in a few seconds.")), None
+        return wording.table_coming_down(t, topic), None
     return (t("The table is at the bottom of the topic now.") if topic
             else t("The table is at the bottom of the group now.")), None
 

@@ -136,6 +136,21 @@ def thread_of(message: MaybeInaccessibleMessage | None) -> int | None:
     return None
 
 
+def privacy_hides(message: Message, bot_id: int, bot_username: str | None) -> bool:
+    """Whether Telegram's privacy mode would have kept this group message from the bot: plain
+    text that is no command, no reply to the bot and does not name it. Receiving one shows
+    that the bot reads that group in full (the "⬇ Table" button trusts only such a group)."""
+    text = message.text
+    if not text or text.startswith("/"):
+        return False
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None and replied.from_user.id == bot_id:
+        return False
+    named = bot_username is not None and f"@{bot_username}".lower() in text.lower()
+    return not named and not any(entity.user is not None and entity.user.id == bot_id
+                                 for entity in message.entities)
+
+
 async def remember(rt: Runtime, user: User, private_ok: bool | None = None) -> None:
     await rt.service.remember_user(
         user.id, player_of(user).name, user.username, user.language_code, private_ok

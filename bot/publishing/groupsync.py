@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -27,13 +26,10 @@ from .delivery import outcome_unknown
 from .messenger import LOBBY, TABLE, Draft, Messenger, Place, digest, key_of
 from .questions import close_offers, close_questions, delete_calls
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
+from .reposts import Reposts
 from .tails import Tails
 
 log = logging.getLogger(__name__)
-#: Seconds between two posts of a game's table at the bottom of its group (/table, "⬇ Table"):
-#: one person pressing it again and again cannot fill the group, nor spend its budget, with
-#: it; a request sooner is carried out when the time is up.
-REPOST_GAP = 15.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -60,7 +56,7 @@ class GroupSync:
     the game's lock, drawn and sent outside it."""
 
     def __init__(self, messenger: Messenger, service: GameService, pictures: PictureMaker,
-                 locks: Locks, limiter: FloodLimiter | None) -> None:
+                 locks: Locks, limiter: FloodLimiter | None, tails: Tails) -> None:
         self.messenger = messenger
         self.service = service
         self.pictures = pictures
@@ -70,16 +66,10 @@ class GroupSync:
         self.on_table_shown: Callable[[int, int], None] | None = None
         #: Told (game, message id) each time the table is posted as a new message.
         self.on_table_posted: Callable[[int, int], None] | None = None
-        #: Games whose table is to be posted again at the bottom of the group (/table): the
-        #: group's sync does it, so that only it ever changes which message is the table.
-        self.moving_down: set[int] = set()
-        #: When each game's table was last posted again that way (the clock's time), for
-        #: the games of the last ``repost_gap`` seconds: one re-post a game in that time.
-        self.moved_at: dict[int, float] = {}
-        self.repost_gap = REPOST_GAP
-        self.clock: Callable[[], float] = time.monotonic
-        #: The newest message the bot knows of in each place (set by the application).
-        self.tails = Tails()
+        #: The newest message the bot knows of in each place.
+        self.tails = tails
+        #: Tables asked to come down to the bottom of their group (/table, "⬇ Table").
+        self.reposts = Reposts(messenger, tails)
         #: Games whose lobby message is known to be gone (an admin deleted it): their next
         #: sync posts it anew.
         self.lost_lobbies: set[int] = set()
@@ -89,7 +79,8 @@ class GroupSync:
         self.drawing: dict[int, asyncio.Future[bytes]] = {}
 
     async def sync(self, game_id: int) -> None:
-        changed = await self._drain_outbox(game_id)
+        await self._drain_outbox(game_id)
+        changed = False
         game = self.service.game(game_id)
         if game is None:
             return
@@ -107,7 +98,7 @@ class GroupSync:
                     break
             # Moves were committed meanwhile: their announcements go first (a hand that
             # ended is told before the next hand's table is posted).
-            changed |= await self._drain_outbox(game_id)
+            await self._drain_outbox(game_id)
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby, thread_id)
         if table is not None:
@@ -124,18 +115,24 @@ class GroupSync:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
 
-    async def _drain_outbox(self, game_id: int) -> bool:
-        """Send the game's announcements in order; whether a lobby's call or an away player's
-        offer was posted (its id is kept, for its deletion once the lobby is closed, or its
-        buttons' removal once the game is over)."""
+    async def _drain_outbox(self, game_id: int) -> None:
+        """Send the game's announcements in order. The id of a lobby's call or an away
+        player's offer is saved as soon as it is posted (for the call's deletion once the
+        lobby is closed, the offer's buttons' removal once the game is over): a sync failing
+        later must not leave it in memory alone, where a restart would lose it."""
         game = self.service.game(game_id)
+        if game is not None and game.messages.topic_gone and game.status.open:
+            # Its topic went and the stop's commit, which drops the topic's outbox, is in
+            # flight (the status changes only once it is committed): rows read now may be
+            # that outbox's, and the thread already reads as General's. The commit syncs.
+            return
         thread_id = game.thread_id if game is not None else None
         items = await self.service.storage.pending_outbox(game_id)
         if game is not None and game.thread_id != thread_id:
             # Its topic went while the outbox was read (a topic gone changes the game in
             # memory before its commit drops that outbox): these rows may be the dropped
             # ones, which were the topic's and not General's. Its commit syncs it again.
-            return False
+            return
         # What a lobby queues calls its players to the start (the table is ready, or open
         # the private chat first). Read while the game is still a lobby, these rows are its
         # calls: Start, and a topic gone, change the game in memory before their commit, so
@@ -143,7 +140,6 @@ class GroupSync:
         # back by the group's budget until the lobby has closed, a call is dropped unsent.
         lobby = game if game is not None and game.status is Status.LOBBY \
             and not game.messages.topic_gone else None
-        posted = False
         for item in items:
             markup = None
             if item.buttons:
@@ -156,12 +152,10 @@ class GroupSync:
                     sent_id = await self.messenger.send(item.chat_id, item.text, item.photo,
                                                         markup, thread_id)
                 if lobby is not None and item.chat_id == lobby.chat_id:
-                    lobby.messages.calls.append(sent_id)
-                    posted = True
+                    await self._keep(lobby, lobby.messages.calls, sent_id)
                 elif game is not None and item.chat_id == game.chat_id \
                         and _offers_a_computer(item.buttons):
-                    game.messages.offers.append(sent_id)
-                    posted = True
+                    await self._keep(game, game.messages.offers, sent_id)
             except WithdrawnError:
                 log.info("announcement %s of game %s dropped: the lobby has closed",
                          item.id, game_id)
@@ -176,7 +170,12 @@ class GroupSync:
                 # announcement is better lost than doubled (at most once).
                 log.warning("announcement %s of game %s may be lost", item.id, game_id)
             await self.service.storage.outbox_done(item.id)
-        return posted
+
+    async def _keep(self, game: Game, ids: list[int], sent_id: int) -> None:
+        """A call or an offer posted: its id kept with the game's messages, saved now."""
+        async with self.locks.game(game.game_id):
+            ids.append(sent_id)
+            await self.service.save_messages(game)
 
     # --- lobby -------------------------------------------------------------------------
     def _lobby_draft(self, game: Game) -> Draft | None:
@@ -244,7 +243,7 @@ class GroupSync:
         key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
                      game.timer.warned)
         if (key_of(game.messages.table_key) == key and game.messages.table_hand == match.hand.number
-                and not self._moving(game.game_id)):
+                and not self.reposts.moving(game.game_id)):
             return None
         view = table_view(match)
         closing = "" if game.status.open else (
@@ -324,7 +323,7 @@ class GroupSync:
             await self._finish_table(game, messages.table_message, messages.table_hand)
             messages.table_message = None
         # /table: the table posted again below, then the one above retired
-        moved = messages.table_message if self._moving(game.game_id) else None
+        moved = messages.table_message if self.reposts.moving(game.game_id) else None
         posted = messages.table_message is None or moved is not None or not await \
             self.messenger.edit(game.chat_id, messages.table_message, draft, messages.table_key)
         if posted:
@@ -338,9 +337,9 @@ class GroupSync:
         messages.table_moves = moves
         messages.table_key = draft.stored
         if moved is not None:
-            self._moved(game.game_id)
+            self.reposts.moved(game.game_id)
         elif posted:  # at the bottom now anyway (a new hand's table): no /table waits
-            self.moving_down.discard(game.game_id)
+            self.reposts.posted(game.game_id)
         if moved is not None and game.chat_id == chat:  # one live table a game: the one
             await self.messenger.retire(chat, moved, delete=True)  # above goes, as a hand's
         return True
@@ -349,39 +348,6 @@ class GroupSync:
         """The game's lobby message is gone: its next sync posts it anew (the caller asks the
         publisher for one)."""
         self.lost_lobbies.add(game_id)
-
-    def bring_down(self, game_id: int) -> float:
-        """Post the game's table again at the bottom of the group at its next sync (the
-        caller asks the publisher for one); the seconds until it may go, when the table was
-        posted again a moment ago (the caller asks for a sync then too)."""
-        self.moving_down.add(game_id)
-        return self._wait(game_id)
-
-    def table_is_last(self, game: Game) -> bool:
-        """Whether the game's table is the newest message the bot knows of in its place
-        (and none is on its way below it): posting it again would change nothing there."""
-        table = game.messages.table_message
-        return (table is not None and game.game_id not in self.moving_down
-                and not self.messenger.in_flight(game.game_id, TABLE)
-                and self.tails.newest(game.chat_id, game.thread_id) == table)
-
-    def _wait(self, game_id: int) -> float:
-        """The seconds until the game's table may be posted again below (0: now)."""
-        at = self.moved_at.get(game_id)
-        return 0.0 if at is None else max(0.0, at + self.repost_gap - self.clock())
-
-    def _moving(self, game_id: int) -> bool:
-        """Whether this sync posts the table again below: asked for, and not too soon."""
-        return game_id in self.moving_down and self._wait(game_id) == 0.0
-
-    def _moved(self, game_id: int) -> None:
-        """The table was posted again below: the next time waits ``repost_gap`` from now
-        (the times past it are forgotten)."""
-        self.moving_down.discard(game_id)
-        now = self.clock()
-        for old in [g for g, at in self.moved_at.items() if at + self.repost_gap <= now]:
-            del self.moved_at[old]
-        self.moved_at[game_id] = now
 
     async def _finish_table(self, game: Game, message_id: int, hand_number: int | None) -> None:
         """The table of a hand that is over shows how it ended (the last tile, knock or dead

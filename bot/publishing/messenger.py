@@ -167,7 +167,8 @@ class Messenger:
     @contextlib.contextmanager
     def sending(self, game_id: int, place: Place) -> Iterator[None]:
         """Marks a send of the game's message at ``place`` in flight (see :meth:`sent`);
-        the new message's id is to be recorded inside, with no await after the send."""
+        the new message's id is to be recorded as soon as the block ends, with no await
+        between (a tap waiting in :meth:`sent` then finds it recorded)."""
         key = (game_id, place)
         sending = self._sending[key] = asyncio.Event()
         try:

@@ -9,6 +9,7 @@ the bot learns of every message it sends, however sent (:mod:`bot.publishing.tai
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -18,6 +19,7 @@ from telegram.ext import BaseRateLimiter
 
 from ..serving.metrics import ApiOutcome, Metrics
 
+log = logging.getLogger(__name__)
 LimiterArgs = TypeVar("LimiterArgs")
 Answer = bool | JSONDict | list[JSONDict]
 
@@ -66,7 +68,10 @@ class MeteredLimiter(BaseRateLimiter[LimiterArgs]):
                 raise
             self._metrics.api_call(endpoint, ApiOutcome.OK)
             if self._on_answer is not None:
-                self._on_answer(endpoint, answer)
+                try:
+                    self._on_answer(endpoint, answer)
+                except Exception:  # Telegram made the call: it must not look failed
+                    log.exception("noting the answer to %s failed", endpoint)
             return answer
 
         return await self._inner.process_request(

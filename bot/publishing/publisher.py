@@ -38,6 +38,7 @@ from .handsync import HandSync
 from .messenger import MayNotWriteError, Messenger, TopicGoneError
 from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
+from .tails import Tails
 
 log = logging.getLogger(__name__)
 #: The key of a hand message a restored backup knows: it matches no hand, so it is sent anew.
@@ -63,12 +64,14 @@ class Publisher:
     def __init__(
         self, bot: Bot, service: GameService, pictures: PictureMaker, locks: Locks,
         bot_username: str = "", limiter: FloodLimiter | None = None,
+        tails: Tails | None = None,
     ) -> None:
         self.service = service
         self.locks = locks
         self.limiter = limiter
         self.messenger = Messenger(bot, service, pictures.painter, bot_username)
-        self.group = GroupSync(self.messenger, service, pictures, locks, limiter)
+        self.group = GroupSync(self.messenger, service, pictures, locks, limiter,
+                               tails if tails is not None else Tails())
         self.hands = HandSync(self.messenger, service, pictures, locks, self.request,
                               self.group.table_drawn)
         self.group.on_table_posted = self._table_posted
@@ -110,7 +113,7 @@ class Publisher:
         """/table: post the game's table again at the bottom of its group, soon; the seconds
         it waits first when it was posted again a moment ago (then every request meanwhile
         comes to the one post, when the time is up)."""
-        wait = self.group.bring_down(game_id)
+        wait = self.group.reposts.ask(game_id)
         if wait == 0:
             self.request(game_id)
         elif game_id not in self._coming_down:
@@ -118,9 +121,18 @@ class Publisher:
                 wait, self._bring_down_due, game_id)
         return wait
 
+    def forget_reposts(self, game_ids: Collection[int]) -> None:
+        """These games leave this process (over, or given to another worker): no table of
+        theirs waits to come down here, and no gap is kept for them."""
+        for game_id in game_ids:
+            waiting = self._coming_down.pop(game_id, None)
+            if waiting is not None:
+                waiting.cancel()
+        self.group.reposts.forget(game_ids)
+
     def _bring_down_due(self, game_id: int) -> None:
         self._coming_down.pop(game_id, None)
-        if game_id in self.group.moving_down and not self._stopping.is_set():
+        if self.group.reposts.asked(game_id) and not self._stopping.is_set():
             self.bring_table_down(game_id)  # (again later, should the timer come early)
 
     def repost_lobby(self, game_id: int) -> None:
@@ -138,7 +150,7 @@ class Publisher:
         for seat, hand in list(messages.hands.items()):
             messages.hands[seat] = HandMessage(hand.message_id, RESTORED)
         if game.status is Status.PLAYING:
-            self.group.bring_down(game.game_id)
+            self.group.reposts.ask(game.game_id)
         messages.lobby_key = None
         self.request(game.game_id)
 
@@ -186,8 +198,7 @@ class Publisher:
             return
         self.service.release(game_id)
         self.notices.forget(game_id)
-        self.group.moving_down.discard(game_id)  # a /table the game's end made moot
-        self.group.moved_at.pop(game_id, None)
+        self.forget_reposts([game_id])  # a /table the game's end made moot
         self.group.lost_lobbies.discard(game_id)
         self._muted.discard(game_id)
         self.group.forget(game_id)

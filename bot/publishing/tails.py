@@ -5,17 +5,21 @@ The bot learns of a message by receiving it (an update) or by sending it (every 
 answer, seen from around the rate limiter: :class:`~bot.publishing.metering.MeteredLimiter`),
 whoever sent it and however. In a group where it sees only commands and the replies to it
 (Telegram's privacy mode, the default), what people say among themselves is unknown to it,
-so the button asks only a bot that reads every message (``can_read_all_group_messages``);
-a place it knows nothing of (after a restart, say) is never taken for one whose newest
-message is the table.
+so the button trusts only a chat the bot has been shown to read in full: one where it got
+a message privacy mode would have hidden. The bot's global flag
+(``can_read_all_group_messages``) is no such evidence: turning privacy mode off applies only
+to groups the bot joins afterwards, and no bot ever receives another bot's messages. A place
+it knows nothing of (after a restart, say) is never taken for one whose newest message is
+the table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-#: Places (a chat, or one topic of a forum) remembered, at most (then forgotten all at once:
-#: a place forgotten only lets the table be posted again).
+#: Places (a chat, or one topic of a forum) remembered, at most (then forgotten all at once,
+#: with the chats read in full: a place forgotten only lets the table be posted again).
 PLACES_KEPT = 16384
 
 
@@ -25,19 +29,37 @@ class Tails:
 
     def __init__(self) -> None:
         self._newest: dict[tuple[int, int | None], int] = {}
+        self._read_in_full: set[int] = set()
 
-    def saw(self, chat_id: int, thread_id: int | None, message_id: int) -> None:
-        """A message the bot received or sent in that place."""
+    def saw(self, chat_id: int, thread_id: int | None, message_id: int,
+            unprompted: bool = False) -> None:
+        """A message the bot received or sent in that place; ``unprompted``: one privacy
+        mode would have hidden (so the bot reads that chat in full)."""
         key = (chat_id, thread_id)
         newest = self._newest.get(key)
         if newest is None and len(self._newest) >= PLACES_KEPT:
             self._newest.clear()
+            self._read_in_full.clear()
         if newest is None or message_id > newest:
             self._newest[key] = message_id
+        if unprompted:
+            self._read_in_full.add(chat_id)
+
+    def reads_all(self, chat_id: int) -> bool:
+        """Whether the bot is known to receive every message of that chat: only then is the
+        newest message it knows there the newest there is (as far as it can see)."""
+        return chat_id in self._read_in_full
 
     def newest(self, chat_id: int, thread_id: int | None) -> int | None:
         """The newest message id known in that place, if any."""
         return self._newest.get((chat_id, thread_id))
+
+    def forget(self, chats: Callable[[int], bool]) -> None:
+        """Forget the places of the chats ``chats`` picks (a fleet worker gave their shard
+        away: the next owner hears what is said there, so what is known here grows stale)."""
+        for key in [key for key in self._newest if chats(key[0])]:
+            del self._newest[key]
+        self._read_in_full = {chat for chat in self._read_in_full if not chats(chat)}
 
     def answered(self, endpoint: str, answer: object) -> None:
         """A Bot API call's answer: the messages a send made (a media group's several) are

@@ -4,9 +4,11 @@ restarted meanwhile; never sent once the lobby has closed (QA)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot_kit import Group, die_after_commit, lobby_button
 
-from bot.models import Status
+from bot.models import Game, Status
 from fakeapi import StoredMessage
 
 CALL = "the table is ready"
@@ -123,3 +125,24 @@ async def test_a_newer_call_deletes_the_older_one(group: Group) -> None:
         assert group.game().messages.calls == [second.message_id]
         await press_lobby(group, "s")
         await group.server.wait_for(lambda: second.deleted, message="the call stayed")
+
+
+async def test_a_call_is_saved_as_soon_as_it_is_posted(group: Group) -> None:
+    """The call's id is saved before the rest of its sync runs: a sync that posts the call
+    and fails after would otherwise leave it in memory only, and a restart would never
+    delete the call."""
+    async with group.bot() as rt:
+        sync = rt.publisher.group._sync_lobby
+        stored: list[list[int]] = []
+
+        async def noting(game: Game, *args: Any) -> bool:
+            if game.messages.calls and not stored:
+                saved = await rt.storage.load_game(game.game_id)
+                assert saved is not None
+                stored.append(list(saved.messages.calls))
+            return await sync(game, *args)
+        rt.publisher.group._sync_lobby = noting  # type: ignore[method-assign, assignment]
+        await group.open_table("pair")
+        call = await posted_call(group)
+        await rt.publisher.idle()
+    assert stored == [[call.message_id]]

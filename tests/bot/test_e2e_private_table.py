@@ -5,7 +5,6 @@ celebrated with a message effect in the winner's private chat."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import re
 
@@ -45,6 +44,15 @@ async def said_below(group: Group, table: StoredMessage) -> None:
                                 > table.message_id)
 
 
+async def talked(group: Group) -> None:
+    """Someone says something plain in the group, and the bot receives it: it reads the
+    group in full (privacy mode would have hidden that)."""
+    said = group.send(group.users[4], "good luck, all")
+    tails = group.runtime.publisher.group.tails  # type: ignore[union-attr]
+    await group.server.wait_for(lambda: tails.newest(group.chat.id, None) == said.message_id)
+    assert tails.reads_all(group.chat.id)
+
+
 async def test_table_comes_down_from_the_group_and_stays_live(group: Group) -> None:
     async with group.bot():
         table = await group.start("gaple")
@@ -73,6 +81,7 @@ async def test_table_comes_down_from_the_group_and_stays_live(group: Group) -> N
 async def test_table_comes_down_from_private_and_from_both_buttons(group: Group) -> None:
     group.server.world.privacy_mode = False  # the bot reads the group: it knows what is last
     async with group.bot():
+        await talked(group)
         table = await group.start("gaple")
         await table.play_one()
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
@@ -85,7 +94,7 @@ async def test_table_comes_down_from_private_and_from_both_buttons(group: Group)
              if m.message_id > asked.message_id and not m.photo), None))
         assert reply.text == "Your table is at the bottom of the group now."
         new = await moved_below(group, old, old)
-        group.runtime.publisher.group.repost_gap = 0.0  # type: ignore[union-attr]
+        group.runtime.publisher.group.reposts.repost_gap = 0.0  # type: ignore[union-attr]
         # The button on a private hand: the table is the group's last message already...
         hand = next(m for m in reversed(group.server.bot_messages(group.users[1].private_chat))
                     if not m.deleted and m.photo)
@@ -208,9 +217,11 @@ async def test_the_winner_is_cheered_in_private_with_a_message_effect(group: Gro
 async def test_the_table_already_last_is_not_posted_again(group: Group) -> None:
     """QA: "⬇ Table" pressed on a table that is the group's last message posted it again
     anyway, for whoever pressed it. /table, a message below the table, still brings it.
-    Only a bot that reads every message of the group can tell (privacy mode off)."""
+    Only a bot seen to read every message of the group can tell (privacy mode off, and it
+    received a plain message there)."""
     group.server.world.privacy_mode = False
     async with group.bot() as rt:
+        await talked(group)
         table = await group.start("gaple")
         await table.play_one()
         await rt.publisher.idle()
@@ -227,6 +238,24 @@ async def test_the_table_already_last_is_not_posted_again(group: Group) -> None:
         assert not old.deleted and table_message(group) is old
         talk = group.send(group.users[1], "/table")
         await moved_below(group, old, talk)
+
+
+async def test_a_group_never_seen_read_in_full_gets_the_table_down(group: Group) -> None:
+    """The bot's privacy mode is off, but it has received nothing privacy mode would have
+    hidden in this group (privacy mode applies as it was when the bot joined, and no bot
+    receives other bots' messages): it cannot tell that the table is last, so the button
+    brings it down."""
+    group.server.world.privacy_mode = False
+    async with group.bot() as rt:
+        table = await group.start("gaple")
+        await table.play_one()
+        await rt.publisher.idle()
+        old = table_message(group)
+        assert not rt.publisher.group.tails.reads_all(group.chat.id)
+        record = group.users[1].press(old, "⬇ Table")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "The table is at the bottom of the group now."
+        await moved_below(group, old, old)
 
 
 async def test_in_privacy_mode_the_button_always_brings_the_table_down(group: Group) -> None:
@@ -247,24 +276,48 @@ async def test_in_privacy_mode_the_button_always_brings_the_table_down(group: Gr
 
 async def test_the_table_is_posted_again_at_most_once_in_a_moment(group: Group) -> None:
     """One /table after another: the second waits for the gap after the first re-post (a
-    tap meanwhile is told so), and every request in the gap comes to one post."""
+    /table or a tap meanwhile is told so), and every request in the gap comes to one post."""
     async with group.bot() as rt:
-        rt.publisher.group.repost_gap = 1.5
+        rt.publisher.group.reposts.repost_gap = 5.0  # (the asserts below fit in it at ease)
         table = await group.start("gaple")
         await table.play_one()
         await rt.publisher.idle()
         old = table_message(group)
         first = await moved_below(group, old, group.send(group.users[1], "/table"))
         sends = len(group.server.requests_for("sendPhoto", group.chat))
-        talk = group.send(group.users[2], "/table")
-        group.send(group.users[3], "/table")
-        await asyncio.sleep(0.4)
-        assert table_message(group) is first and not first.deleted  # not yet
+        for user in group.users[2:4]:
+            asked = group.send(user, "/table")
+            told = await group.server.wait_for(lambda a=asked: next(  # type: ignore[misc]
+                (m for m in group.server.bot_messages(group.chat)
+                 if m.message_id > a.message_id and not m.photo), None))
+            assert told.text == "The table comes down to the bottom of the group in a few seconds."
         record = group.users[4].press(first, "⬇ Table")
         await group.server.wait_for(lambda: record.answered)
         assert record.answer_text == ("The table comes down to the bottom of the group in a "
                                       "few seconds.")
-        await moved_below(group, first, talk)
-        await asyncio.sleep(0.2)
+        await rt.publisher.idle()
+        assert table_message(group) is first and not first.deleted  # not yet
+        await moved_below(group, first, told)
         await rt.publisher.idle()
         assert len(group.server.requests_for("sendPhoto", group.chat)) == sends + 1
+
+
+async def test_a_game_let_go_forgets_its_table_waiting_to_come_down(group: Group) -> None:
+    """A fleet worker gives the game's shard away (or the game leaves memory): the table
+    asked to come down after the gap is not posted by this process, and no gap is kept."""
+    async with group.bot() as rt:
+        reposts = rt.publisher.group.reposts
+        reposts.repost_gap = 60.0
+        table = await group.start("gaple")
+        await table.play_one()
+        await rt.publisher.idle()
+        old = table_message(group)
+        first = await moved_below(group, old, group.send(group.users[1], "/table"))
+        game = group.game()
+        assert rt.table_down(game) > 0  # waits for the gap
+        assert reposts.asked(game.game_id) and game.game_id in reposts.moved_at
+        rt.publisher.forget_reposts([game.game_id])
+        assert not reposts.asked(game.game_id) and game.game_id not in reposts.moved_at
+        assert not rt.publisher._coming_down
+        assert rt.table_down(game) == 0  # (asked anew: no gap kept)
+        await moved_below(group, first, first)

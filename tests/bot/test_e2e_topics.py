@@ -17,7 +17,7 @@ import pytest
 from bot_kit import NAMES, Group, counting_seeds, lobby_button
 
 from bot.handlers.runtime import Runtime
-from bot.models import Status
+from bot.models import Game, Outgoing, Status
 from bot.presentation.painter import Urgency
 from bot.storage import OutboxItem
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
@@ -283,6 +283,73 @@ async def test_a_topic_closed_while_its_outbox_is_read_sends_nothing_of_it_to_ge
     (told,) = general_texts(forum)
     assert told.startswith("The topic of the Gaple game was closed, so the game ends with no "
                            "result.") and "takes the seat" not in told
+
+
+async def test_a_topic_closed_before_the_outbox_is_read_sends_nothing_of_it_to_general(
+    forum: Group,
+) -> None:
+    """The stop has moved the game to General in memory while its commit, which drops the
+    topic's announcements, is still in flight (another connection, as on PostgreSQL), when
+    the group's sync reads the outbox: it reads no thread and rows still there, and must
+    not post them in General; the stop's own sync posts only its notice."""
+    server, ayu = forum.server, forum.users[0]
+    async with under_way(forum) as (topic, at, _, runtime):
+        game, budi = at.game(), forum.users[1]
+        storage, group_sync = runtime.service.storage, runtime.publisher.group
+        sync, save_status = group_sync.sync, storage.save_status
+        syncs, commits, syncing, committing = (asyncio.Event() for _ in range(4))
+
+        async def held_sync(game_id: int) -> None:
+            syncing.set()
+            await syncs.wait()
+            await sync(game_id)
+
+        async def slow_save(stopped: Game, status: Status, outgoing: Sequence[Outgoing],
+                            now: float, drop_outbox: bool = False) -> None:
+            if status is Status.STOPPED:
+                committing.set()
+                await commits.wait()
+            await save_status(stopped, status, outgoing, now, drop_outbox)
+
+        at.send(budi, "/leave")
+        ask = await server.wait_for(lambda: next(
+            (m for m in server.bot_messages(forum.chat) if "Yes, leave" in str(m.button_texts)),
+            None))
+        await runtime.publisher.idle()
+        group_sync.sync = held_sync  # type: ignore[method-assign]
+        storage.save_status = slow_save  # type: ignore[method-assign, assignment]
+        try:
+            budi.press(ask, "Yes, leave")  # queues "a computer takes the seat of Budi"
+            await asyncio.wait_for(syncing.wait(), 5)
+            server.close_topic(topic, ayu)
+            await asyncio.wait_for(committing.wait(), 5)
+            assert game.thread_id is None and game.status.open
+            syncs.set()
+            await asyncio.sleep(0.5)  # the sync reads the rows the stop is dropping
+        finally:
+            syncs.set()
+            commits.set()
+        await server.wait_for(lambda: told_in_general(forum, "closed"),
+                              message="General told that the topic was closed")
+        await runtime.publisher.idle()
+    (told,) = general_texts(forum)
+    assert "takes the seat" not in told
+
+
+async def test_table_asked_again_in_the_gap_is_answered_in_the_topic(forum: Group) -> None:
+    """/table twice in a moment in a topic: the second is told, there, that the table comes
+    down to the bottom of the topic once the gap is over."""
+    server, ayu = forum.server, forum.users[0]
+    async with under_way(forum) as (_, at, _table, runtime):
+        runtime.publisher.group.reposts.repost_gap = 60.0
+        table = at.game().messages.table_message
+        at.send(ayu, "/table")
+        await server.wait_for(lambda: at.game().messages.table_message != table,
+                              message="the table posted again in the topic")
+        at.send(ayu, "/table")
+        await server.wait_for(lambda: at.said("in a few seconds"), message="the answer")
+    assert at.texts()[-1] == "The table comes down to the bottom of the topic in a few seconds."
+    assert not general_texts(forum)
 
 
 async def test_a_deleted_topic_stops_its_game_without_retrying_forever(forum: Group) -> None:

@@ -63,6 +63,23 @@ async def test_each_attempt_is_counted_with_its_outcome(
     assert metrics.telegram_answered_within(60)
 
 
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_a_failing_answer_hook_does_not_fail_the_call(
+    telegram_server: FakeTelegramServer, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The message was sent: a fault in what notes its answer is logged, and the send still
+    returns its message (failed, it could be sent twice)."""
+    def broken(endpoint: str, answer: object) -> None:
+        raise KeyError("tails")
+    alice = telegram_server.add_user("Alice", started=True)
+    limiter = MeteredLimiter(AIORateLimiter(max_retries=1), Metrics(), on_answer=broken)
+    async with ExtBot(telegram_server.token, base_url=f"{telegram_server.api_root}/bot",
+                      rate_limiter=limiter) as bot:
+        sent = await bot.send_message(alice.id, "hello")
+    assert sent.text == "hello"
+    assert [r for r in caplog.records if "noting the answer to sendMessage" in r.getMessage()]
+
+
 async def test_no_answer_is_a_network_outcome_and_not_an_answer() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -17,8 +17,10 @@ import pytest
 
 from bot.errors import UserError
 from bot.fleet.moves import GameMoves
+from bot.fleet.routing import shard_of
 from bot.fleet.worker import FleetWorker
 from bot.models import Game, Player
+from bot.publishing.tails import Tails
 from bot.service import GameService
 from bot.service.lobby import TABLE_OPEN
 from bot.service.locks import Locks
@@ -258,6 +260,42 @@ async def test_a_give_that_fails_leaves_the_shards_not_held() -> None:
     with pytest.raises(OSError):
         await worker.give(frozenset({1}))
     assert worker.holding == worker._giving == {0}
+
+
+async def test_a_shard_given_away_forgets_its_tables_waiting_and_its_chats_newest() -> None:
+    """What this worker knew of the shard's chats (their newest messages, which it read in
+    full) and of its games' tables asked to come down goes with the shard: the next owner
+    hears what is said there now, and posts the tables asked for."""
+    game = SimpleNamespace(game_id=9, chat_id=1)
+    given = shard_of(game.chat_id, SHARDS)
+    kept = next(c for c in range(2, 99) if shard_of(c, SHARDS) != given)
+    tails = Tails()
+    forgotten: list[list[int]] = []
+    tails.saw(game.chat_id, None, 5, unprompted=True)
+    tails.saw(kept, None, 6, unprompted=True)
+
+    async def release(shards: object, grace: float) -> None:
+        pass
+
+    async def done(*args: object) -> bool:
+        return True
+    worker = FleetWorker.__new__(FleetWorker)
+    worker.rt = SimpleNamespace(  # type: ignore[assignment]
+        service=SimpleNamespace(games_in=lambda shards, count: [game],
+                                evict=lambda shards, count: [game]),
+        timers=SimpleNamespace(cancel=lambda game_id: None),
+        limiter=SimpleNamespace(refuse=lambda chats: None), locks=Locks(),
+        status_lines=SimpleNamespace(forget=lambda game_ids: None),
+        publisher=SimpleNamespace(forget_reposts=forgotten.append,
+                                  group=SimpleNamespace(tails=tails)))
+    worker.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    worker.feeder = SimpleNamespace(release=release)  # type: ignore[assignment]
+    worker._reshare = worker._stop_syncs = done  # type: ignore[method-assign, assignment]
+    worker.holding = worker._giving = frozenset(range(SHARDS))
+    await worker.give(frozenset({given}))
+    assert forgotten == [[game.game_id]]
+    assert tails.newest(game.chat_id, None) is None and not tails.reads_all(game.chat_id)
+    assert tails.newest(kept, None) == 6 and tails.reads_all(kept)
 
 
 async def test_games_of_a_shard_given_back_meanwhile_are_not_run() -> None:

@@ -1,7 +1,8 @@
 """What an operator relies on, on a real PostgreSQL: every process of a fleet uses the
 database's ``FLEET_SHARDS`` (a receiver with another number refuses to start, as a worker
-does, and a receiver that comes first records its own), and ``pg_stat_activity`` says which
-worker or receiver holds each connection (``application_name``: ``<kind>/<WORKER_NAME>``)."""
+does, and a receiver that comes first records its own), a database that refuses them stops
+both (exit 1, one line), and ``pg_stat_activity`` says which worker or receiver holds each
+connection (``application_name``: ``<kind>/<WORKER_NAME>``)."""
 
 from __future__ import annotations
 
@@ -144,7 +145,7 @@ async def test_a_receiver_and_a_worker_with_another_count_exit_2(fleet: Fleet) -
     assert [r["value"] for r in rows] == ["16"]
 
 
-# --- pg_stat_activity names the processes ---------------------------------------------------
+# --- a database that refuses them stops them ------------------------------------------------
 async def test_a_receiver_and_a_worker_a_database_refuses_exit_1(fleet: Fleet) -> None:
     """A database that does not exist is a mistake to fix, not an outage to wait out: the
     receiver stops as the worker does (one line each, exit 1), instead of answering 503 while
@@ -170,6 +171,7 @@ async def test_a_receiver_and_a_worker_a_database_refuses_exit_1(fleet: Fleet) -
         assert SECRET not in text and password not in text
 
 
+# --- pg_stat_activity names the processes ---------------------------------------------------
 async def test_pg_stat_activity_names_each_worker_and_receiver(fleet: Fleet) -> None:
     assert fleet.database_url is not None
     url = fleet.database_url
