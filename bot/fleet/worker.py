@@ -127,6 +127,8 @@ class FleetWorker(GameMoves):
         rt, count = self.rt, self.settings.shards
         rt.limiter.admit([c for c in rt.limiter.refused
                           if isinstance(c, int) and shard_of(c, count) in shards])
+        # (their people's commands were another's to answer until now)
+        rt.limiter.took_chats(lambda chat: shard_of(chat, count) in shards)
         self.holding |= shards
         try:
             games = await rt.service.load_open_games(shards=shards, shard_count=count)

@@ -11,7 +11,9 @@ many senders as the window has slots, each part is one call in a longer period (
 limit per period, though one window may get a call from each). The overall window is
 shared, each worker taking its part (:meth:`FleetShares.share_overall`). The
 other workers' sends are never in this one's windows: slots they may have used are counted as
-used (:meth:`FleetShares._used_elsewhere`). A 429 is told to the other workers
+used (:meth:`FleetShares._used_elsewhere`); so a worker taking a shard counts the whole window
+of each private chat in it used as of the take (:meth:`FleetShares.took_chats`: their last
+owner answered those people until then). A 429 is told to the other workers
 (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold
 <bot.publishing.ratelimit.FloodLimiter.hold>`). A worker giving a shard away refuses its
 groups' calls from then on, and once their games' syncs settled, every call made for those
@@ -88,6 +90,9 @@ class FleetShares:
     _refused: set[int | str]
     _refused_games: dict[int, tuple[int | str, float]]  # a game let go: its chat then, when
     _hands_for: dict[int, dict[int, float]]  # a private chat: its games' last hands, when
+    _took: list[tuple[Callable[[int], bool], float]]  # shards taken lately: their chats, when
+    _chats: dict[int | str, tuple[Window, ...]]
+    foreign: Callable[[int | str], bool] | None
     _raising: asyncio.TimerHandle | None
     _raising_to: int
 
@@ -176,6 +181,36 @@ class FleetShares:
         that died, all of the window but what this worker sent there itself."""
         if slots > 0:
             window.add(slots, self.clock())
+
+    def took_chats(self, chats: Callable[[int], bool]) -> None:
+        """This worker took, just now, the shards of the private chats for which ``chats`` is
+        true. Their last owner answered their people's commands until it let the shards go
+        (its handlers in flight finish first, up to the handover's grace: a /start's
+        greeting, maybe a moment before the person's first hand from here), and what it sent
+        is in none of this worker's windows: each such chat counts the whole window used as
+        of now, one kept here (:meth:`taken_over`) or one made within a period
+        (:meth:`_made_private`)."""
+        now = self.clock()
+        self._took = [(taken, at) for taken, at in self._took
+                      if now - at < self.limits.private[1]]
+        self._took.append((chats, now))
+        for chat in [c for c in self._chats if private_chat(c) and chats(c)]:
+            self.taken_over(chat)
+
+    def _made_private(self, window: Window, chat: int) -> None:
+        """A private chat's window, just made, counts what other workers may have sent there
+        lately: while the chat's own shard is another's, one send just now (that worker
+        answers the person's commands: their /start's greeting just before a game, the usual
+        case); within a period of this worker taking that shard (:meth:`took_chats`), the
+        whole window as of the take (the shard is this worker's by now, but its last owner
+        answered them until then)."""
+        now = self.clock()
+        whole, period = self.limits.private
+        taken = [at for chats, at in self._took if now - at < period and chats(chat)]
+        if taken:
+            window.add(whole, max(taken))
+        if self.foreign is not None and self.foreign(chat):
+            self._used_elsewhere(window, 1)
 
     def taken_over(self, chat: int | str) -> None:
         """Another worker sent to ``chat`` until now: its short window (a private chat's 3 in

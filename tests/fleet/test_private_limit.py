@@ -362,3 +362,35 @@ async def test_a_finished_game_taken_with_its_last_words_left_counts_its_chats_f
     await moves._run_games([], {5})
     assert requested == [5]
     assert not any(limiter.free_now(chat) for chat in (7, 8, -1001))
+
+
+async def test_a_worker_taking_a_shard_counts_the_private_chats_in_it_full() -> None:
+    # The shard's last owner answered its people's commands until it let it go (a /start's
+    # greeting in flight as it gave the shard away): their windows here, kept or made within
+    # a period, count the whole window used as of the take; those of other shards do not.
+    now = [0.0]
+    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
+
+    async def none(*args: object, **kwargs: object) -> list[Game]:
+        return []
+
+    async def answer() -> bool:
+        return True
+    worker = FleetWorker.__new__(FleetWorker)
+    worker.rt = SimpleNamespace(  # type: ignore[assignment]
+        limiter=limiter, service=SimpleNamespace(load_open_games=none, outbox_games=none),
+        status_lines=SimpleNamespace(loaded=lambda games: None),
+        timers=SimpleNamespace(resume=none))
+    worker.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    worker.feeder = SimpleNamespace(own=lambda shards: None)  # type: ignore[assignment]
+    worker.keeper = SimpleNamespace(owned=frozenset())  # type: ignore[assignment]
+    worker.holding, worker._senders_of = frozenset(), {}
+    kept, made, elsewhere = 9, 13, 8  # (shards 1, 1 and 0)
+    await limiter.process_request(answer, (), {}, "sendPhoto", {"chat_id": kept}, None)
+    now[0] = 1.0
+    await worker.take(frozenset({1}))
+    now[0] = 2.0
+    assert not limiter.free_now(kept) and not limiter.free_now(made)
+    assert limiter.free_now(elsewhere)
+    now[0] = 4.0
+    assert limiter.free_now(kept) and limiter.free_now(made)
