@@ -32,7 +32,7 @@ import asyncio
 import contextvars
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .floodwindows import Limits, Window, private_chat
 
@@ -52,6 +52,9 @@ HAND_GAME_SECONDS = 900.0
 
 _FOR_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("call_for_game",
                                                                       default=None)
+#: The handler's task answering an update, and the update's shard (:func:`for_update`).
+_FOR_UPDATE: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, int] | None] = \
+    contextvars.ContextVar("call_for_update", default=None)
 #: Whether the calls are a game's syncs' (its table and hands), not its /notify notices'.
 _SYNCING: contextvars.ContextVar[bool] = contextvars.ContextVar("syncing", default=False)
 
@@ -69,6 +72,18 @@ def for_game(game_id: int) -> Iterator[None]:
     finally:
         _SYNCING.reset(syncing)
         _FOR_GAME.reset(token)
+
+
+@contextmanager
+def for_update(shard: int) -> Iterator[None]:
+    """Inside, the calls of this task answer an update of ``shard`` (not those of the tasks it
+    starts: a game's syncs go on): refused once this worker gave that shard away while they
+    ran (:meth:`FleetShares.refuse_handlers`)."""
+    token = _FOR_UPDATE.set((asyncio.current_task(), shard))
+    try:
+        yield
+    finally:
+        _FOR_UPDATE.reset(token)
 
 
 def context_for_game(game_id: int) -> contextvars.Context:
@@ -89,6 +104,7 @@ class FleetShares:
     _overall: Window
     _refused: set[int | str]
     _refused_games: dict[int, tuple[int | str, float]]  # a game let go: its chat then, when
+    _refused_shards: set[int]  # shards given away: the calls of their updates' handlers
     _hands_for: dict[int, dict[int, float]]  # a private chat: its games' last hands, when
     _took: list[tuple[Callable[[int], bool], float]]  # shards taken lately: their chats, when
     _chats: dict[int | str, tuple[Window, ...]]
@@ -295,10 +311,26 @@ class FleetShares:
         for game in games:
             self._refused_games.pop(game, None)
 
+    def refuse_handlers(self, shards: Iterable[int]) -> None:
+        """No call of a handler of an update of ``shards`` goes any more (:func:`for_update`;
+        those waiting end at once): their shards were given away, and the handlers outlived
+        the handover's grace (left behind). The next owner handles their updates again, and
+        counts the chats of those shards from its take on (:meth:`took_chats`): a reply of
+        a handler left behind here (a /start's greeting held by the limits) would reach a
+        person after that, and make four in 3 s with the next owner's."""
+        self._refused_shards.update(shards)
+        self._notify()
+
+    def admit_handlers(self, shards: Iterable[int]) -> None:
+        """The handlers of updates of ``shards`` call again (the shards came back)."""
+        self._refused_shards.difference_update(shards)
+
     def _refuses(self, chat: int | str | None) -> bool:
         """Whether a call to ``chat``, made in this context, is refused."""
         return chat in self._refused or (
-            bool(self._refused_games) and _FOR_GAME.get() in self._refused_games)
+            bool(self._refused_games) and _FOR_GAME.get() in self._refused_games) or (
+            bool(self._refused_shards) and (update := _FOR_UPDATE.get()) is not None
+            and update[0] is asyncio.current_task() and update[1] in self._refused_shards)
 
     @property
     def refused(self) -> frozenset[int | str]:

@@ -118,6 +118,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         self._closed = False
         self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
         self._refused_games: dict[int, tuple[int | str, float]] = {}  # and games' (chat, when)
+        self._refused_shards: set[int] = set()  # and the handlers' of their updates
         self._hands_for: dict[int, dict[int, float]] = {}  # a private chat's recent games
         self._took: list[tuple[Callable[[int], bool], float]] = []  # shards taken lately
         self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon

@@ -21,7 +21,7 @@ from bot.fleet.routing import shard_of
 from bot.fleet.settings import WORKER_KEY, FleetSettings
 from bot.fleet.worker import FleetWorker
 from bot.models import Game, Messages, Player, Status
-from bot.publishing.fleetshares import REFUSED_GAME_SECONDS, context_for_game, for_game
+from bot.publishing.fleetshares import REFUSED_GAME_SECONDS, context_for_game, for_game, for_update
 from bot.publishing.floodwindows import Limits
 from bot.publishing.publisher import Publisher
 from bot.publishing.ratelimit import FloodLimiter, StoppingError
@@ -337,6 +337,8 @@ async def test_a_worker_giving_a_table_away_stops_its_hands_and_shrinks_a_part_i
     await limiter.process_request(answer, (), {}, "sendPhoto", {"chat_id": 7}, None)
     assert limiter.free_now(7)  # the whole window: two more may go
     await worker.give(frozenset({1}))
+    with for_update(1):  # (a handler of its updates left behind)
+        assert not limiter.free_now(8)
     with for_game(given.game_id):
         assert during == [True] and not limiter.free_now(8)  # then none goes any more
     assert limiter.free_now(8) and limiter.refused == {given_chat}  # (a reply still goes)
@@ -388,9 +390,11 @@ async def test_a_worker_taking_a_shard_counts_the_private_chats_in_it_full() -> 
     kept, made, elsewhere = 9, 13, 8  # (shards 1, 1 and 0)
     await limiter.process_request(answer, (), {}, "sendPhoto", {"chat_id": kept}, None)
     now[0] = 1.0
+    limiter.refuse_handlers({1})  # (given away before)
     await worker.take(frozenset({1}))
     now[0] = 2.0
     assert not limiter.free_now(kept) and not limiter.free_now(made)
-    assert limiter.free_now(elsewhere)
+    with for_update(1):
+        assert limiter.free_now(elsewhere)
     now[0] = 4.0
     assert limiter.free_now(kept) and limiter.free_now(made)

@@ -2,7 +2,8 @@
 shrinks for a game's hands waits until every worker's part is current; more senders than
 slots share the limit's rate; a part that grows gains nothing another may have used; a reply
 or a notice goes at once; a game's first hand here waits, a game taken over has had it; a
-chat of a shard taken counts what its last owner may have sent there."""
+chat of a shard taken counts what its last owner may have sent there, and a handler that the
+last owner left behind sends nothing more."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from itertools import pairwise
 
 import pytest
 
-from bot.publishing.fleetshares import context_for_game, for_game
+from bot.publishing.fleetshares import context_for_game, for_game, for_update
 from bot.publishing.floodwindows import Limits
-from bot.publishing.ratelimit import FloodLimiter
+from bot.publishing.ratelimit import FloodLimiter, StoppingError
 from fakeapi.ratelimit import max_in_window
 
 PERSON = 7
@@ -286,3 +287,34 @@ async def test_a_chat_of_a_shard_taken_counts_what_its_last_owner_answered() -> 
     now[0] = 20.0  # a window made more than a period after the take starts empty
     b._chats.clear()
     assert b.free_now(PERSON)
+
+
+async def test_a_handler_left_behind_by_a_shard_given_away_sends_nothing_more() -> None:
+    # Seen in the fleet's end-to-end run (its workers starting as the tables opened, on a
+    # loaded machine): the first worker gave shards away while four /start handlers still
+    # waited for slots to greet; past the handover's grace it let them go on, and a greeting
+    # reached a person 0.3 s after the next owner had answered the same /start again and
+    # counted the chat from its take on: its first hands made four in 3 s. A handler left
+    # behind sends nothing more; another shard's, and the tasks it started, still do.
+    person = Person(senders=1)
+    person.limiter._windows(PERSON)[0].close_until(1.0)  # (a slot at 1 s)
+    started: list[asyncio.Task[None]] = []
+
+    async def handler(shard: int, what: str) -> None:
+        with for_update(shard):
+            started.append(asyncio.create_task(person.send(f"{what}'s sync")))
+            await person.send(what, "sendMessage")
+
+    left, other = (asyncio.create_task(handler(shard, what))
+                   for shard, what in ((1, "left"), (2, "other")))
+    await asyncio.sleep(0)
+    person.limiter.refuse_handlers([1])
+    with pytest.raises(StoppingError):
+        await asyncio.wait_for(left, 1.0)  # (held back, it would wait for a clock that stands)
+    await person.until(1.5)
+    await asyncio.gather(other, *started)
+    assert sorted(what for what, _ in person.log) == ["left's sync", "other", "other's sync"]
+    with for_update(1):
+        assert not person.limiter.free_now(PERSON + 1)
+        person.limiter.admit_handlers([1])  # the shard came back
+        assert person.limiter.free_now(PERSON + 1)
