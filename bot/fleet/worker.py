@@ -183,6 +183,8 @@ class FleetWorker(GameMoves):
                 for_update(row.shard):
             if update is not None:
                 await self.application.process_update(update)
+            if self.rt.limiter.refuses_handlers(row.shard):
+                return  # (left behind, its replies refused: the next owner handles it again)
             await self._mark(row, fence)
 
     async def _mark_for_answer(self, fence: fencing.UpdateFence) -> bool:

@@ -325,11 +325,17 @@ class FleetShares:
         """The handlers of updates of ``shards`` call again (the shards came back)."""
         self._refused_shards.difference_update(shards)
 
-    def _refuses(self, chat: int | str | None) -> bool:
-        """Whether a call to ``chat``, made in this context, is refused."""
+    def refuses_handlers(self, shard: int) -> bool:
+        """Whether the handlers of updates of ``shard`` are refused (:meth:`refuse_handlers`):
+        one left behind then does not mark its update done, for the next owner to handle."""
+        return shard in self._refused_shards
+
+    def _refuses(self, chat: int | str | None, count: bool = True) -> bool:
+        """Whether a call to ``chat``, made in this context, is refused (a handler's left
+        behind, only when ``count``: Telegram counts it; a tap's answer still goes)."""
         return chat in self._refused or (
             bool(self._refused_games) and _FOR_GAME.get() in self._refused_games) or (
-            bool(self._refused_shards) and (update := _FOR_UPDATE.get()) is not None
+            count and bool(self._refused_shards) and (update := _FOR_UPDATE.get()) is not None
             and update[0] is asyncio.current_task() and update[1] in self._refused_shards)
 
     @property

@@ -188,7 +188,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
                 # (asked each time the call may go: a call that waited goes with its part of
                 # now, not with the one of when it came, which may be more than a period old)
                 self.share_private(chat, await self.senders(chat))
-            if self._closed or self._refuses(chat):
+            if self._closed or self._refuses(chat, count):
                 raise StoppingError
             now = self.clock()
             at = self._free_at(chat, count, now)

@@ -309,6 +309,7 @@ async def test_a_handler_left_behind_by_a_shard_given_away_sends_nothing_more() 
                    for shard, what in ((1, "left"), (2, "other")))
     await asyncio.sleep(0)
     person.limiter.refuse_handlers([1])
+    assert person.limiter.refuses_handlers(1) and not person.limiter.refuses_handlers(2)
     with pytest.raises(StoppingError):
         await asyncio.wait_for(left, 1.0)  # (held back, it would wait for a clock that stands)
     await person.until(1.5)
