@@ -93,7 +93,13 @@ What lived in one process, and how each works in the fleet:
   wait: no other worker's count changes with the owner, and the next owner counts the
   window full).
   A worker's window for a private chat of another's shard also starts with one send
-  counted (the greeting to a /start just before a game, the usual case).
+  counted (the greeting to a /start just before a game, the usual case); one of a shard it
+  took less than a period ago starts with the whole window counted as of the take, as do
+  those it kept: the last owner answered that person until it let the shard go (a /start's
+  handler in flight finishes first, so its greeting may reach them a moment before their
+  first hand from the new owner, which also seats them). A handler still running past the
+  handover's grace (left behind) makes no call any more: the next owner handles its update
+  again, and a late reply of the last owner would come after the take.
   A worker taking a shard counts each of its games' chats' short window as full (the last
   owner's recent sends are not in its own windows), those of finished games with
   announcements left too. The overall 30 a second is

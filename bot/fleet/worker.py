@@ -33,7 +33,7 @@ from telegram.ext import Application
 from ..handlers.runtime import KEY, Runtime
 from ..logs import counted
 from ..models import Game
-from ..publishing.fleetshares import RAISE_MARGIN
+from ..publishing.fleetshares import RAISE_MARGIN, for_update
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
@@ -130,6 +130,9 @@ class FleetWorker(GameMoves):
         rt, count = self.rt, self.settings.shards
         rt.limiter.admit([c for c in rt.limiter.refused
                           if isinstance(c, int) and shard_of(c, count) in shards])
+        # (their people's commands were another's to answer until now)
+        rt.limiter.took_chats(lambda chat: shard_of(chat, count) in shards)
+        rt.limiter.admit_handlers(shards)
         self.holding |= shards
         try:
             games = await rt.service.load_open_games(shards=shards, shard_count=count)
@@ -148,6 +151,7 @@ class FleetWorker(GameMoves):
         rt, count = self.rt, self.settings.shards
         try:
             await self.feeder.release(shards, HANDLER_GRACE)
+            rt.limiter.refuse_handlers(shards)  # (those left behind send nothing more)
             games = rt.service.games_in(shards, count)
             for game in games:
                 rt.timers.cancel(game.game_id)
@@ -181,9 +185,12 @@ class FleetWorker(GameMoves):
         except Exception:
             log.exception("update %d cannot be read: skipped", row.update_id)
             update = None
-        with fencing.handling(row.update_id, self._mark_for_answer) as fence:
+        with fencing.handling(row.update_id, self._mark_for_answer) as fence, \
+                for_update(row.shard):
             if update is not None:
                 await self.application.process_update(update)
+            if self.rt.limiter.refuses_handlers(row.shard):
+                return  # (left behind, its replies refused: the next owner handles it again)
             await self._mark(row, fence)
 
     async def _mark_for_answer(self, fence: fencing.UpdateFence) -> bool:

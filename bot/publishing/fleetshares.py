@@ -11,7 +11,9 @@ many senders as the window has slots, each part is one call in a longer period (
 limit per period, though one window may get a call from each). The overall window is
 shared, each worker taking its part (:meth:`FleetShares.share_overall`). The
 other workers' sends are never in this one's windows: slots they may have used are counted as
-used (:meth:`FleetShares._used_elsewhere`). A 429 is told to the other workers
+used (:meth:`FleetShares._used_elsewhere`); so a worker taking a shard counts the whole window
+of each private chat in it used as of the take (:meth:`FleetShares.took_chats`: their last
+owner answered those people until then). A 429 is told to the other workers
 (``on_pause``), which pause that chat too (:meth:`FloodLimiter.hold
 <bot.publishing.ratelimit.FloodLimiter.hold>`). A worker giving a shard away refuses its
 groups' calls from then on, and once their games' syncs settled, every call made for those
@@ -30,7 +32,7 @@ import asyncio
 import contextvars
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .floodwindows import Limits, Window, private_chat
 
@@ -50,6 +52,9 @@ HAND_GAME_SECONDS = 900.0
 
 _FOR_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("call_for_game",
                                                                       default=None)
+#: The handler's task answering an update, and the update's shard (:func:`for_update`).
+_FOR_UPDATE: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, int] | None] = \
+    contextvars.ContextVar("call_for_update", default=None)
 #: Whether the calls are a game's syncs' (its table and hands), not its /notify notices'.
 _SYNCING: contextvars.ContextVar[bool] = contextvars.ContextVar("syncing", default=False)
 
@@ -67,6 +72,18 @@ def for_game(game_id: int) -> Iterator[None]:
     finally:
         _SYNCING.reset(syncing)
         _FOR_GAME.reset(token)
+
+
+@contextmanager
+def for_update(shard: int) -> Iterator[None]:
+    """Inside, the calls of this task answer an update of ``shard`` (not those of the tasks it
+    starts: a game's syncs go on): refused once this worker gave that shard away while they
+    ran (:meth:`FleetShares.refuse_handlers`)."""
+    token = _FOR_UPDATE.set((asyncio.current_task(), shard))
+    try:
+        yield
+    finally:
+        _FOR_UPDATE.reset(token)
 
 
 def context_for_game(game_id: int) -> contextvars.Context:
@@ -87,7 +104,11 @@ class FleetShares:
     _overall: Window
     _refused: set[int | str]
     _refused_games: dict[int, tuple[int | str, float]]  # a game let go: its chat then, when
+    _refused_shards: set[int]  # shards given away: the calls of their updates' handlers
     _hands_for: dict[int, dict[int, float]]  # a private chat: its games' last hands, when
+    _took: list[tuple[Callable[[int], bool], float]]  # shards taken lately: their chats, when
+    _chats: dict[int | str, tuple[Window, ...]]
+    foreign: Callable[[int | str], bool] | None
     _raising: asyncio.TimerHandle | None
     _raising_to: int
 
@@ -177,6 +198,36 @@ class FleetShares:
         if slots > 0:
             window.add(slots, self.clock())
 
+    def took_chats(self, chats: Callable[[int], bool]) -> None:
+        """This worker took, just now, the shards of the private chats for which ``chats`` is
+        true. Their last owner answered their people's commands until it let the shards go
+        (its handlers in flight finish first, up to the handover's grace: a /start's
+        greeting, maybe a moment before the person's first hand from here), and what it sent
+        is in none of this worker's windows: each such chat counts the whole window used as
+        of now, one kept here (:meth:`taken_over`) or one made within a period
+        (:meth:`_made_private`)."""
+        now = self.clock()
+        self._took = [(taken, at) for taken, at in self._took
+                      if now - at < self.limits.private[1]]
+        self._took.append((chats, now))
+        for chat in [c for c in self._chats if private_chat(c) and chats(c)]:
+            self.taken_over(chat)
+
+    def _made_private(self, window: Window, chat: int) -> None:
+        """A private chat's window, just made, counts what other workers may have sent there
+        lately: while the chat's own shard is another's, one send just now (that worker
+        answers the person's commands: their /start's greeting just before a game, the usual
+        case); within a period of this worker taking that shard (:meth:`took_chats`), the
+        whole window as of the take (the shard is this worker's by now, but its last owner
+        answered them until then)."""
+        now = self.clock()
+        whole, period = self.limits.private
+        taken = [at for chats, at in self._took if now - at < period and chats(chat)]
+        if taken:
+            window.add(whole, max(taken))
+        if self.foreign is not None and self.foreign(chat):
+            self._used_elsewhere(window, 1)
+
     def taken_over(self, chat: int | str) -> None:
         """Another worker sent to ``chat`` until now: its short window (a private chat's 3 in
         3 s, a group's pace) is counted full (:meth:`_used_elsewhere`)."""
@@ -260,10 +311,32 @@ class FleetShares:
         for game in games:
             self._refused_games.pop(game, None)
 
-    def _refuses(self, chat: int | str | None) -> bool:
-        """Whether a call to ``chat``, made in this context, is refused."""
+    def refuse_handlers(self, shards: Iterable[int]) -> None:
+        """No call of a handler of an update of ``shards`` goes any more (:func:`for_update`;
+        those waiting end at once): their shards were given away, and the handlers outlived
+        the handover's grace (left behind). The next owner handles their updates again, and
+        counts the chats of those shards from its take on (:meth:`took_chats`): a reply of
+        a handler left behind here (a /start's greeting held by the limits) would reach a
+        person after that, and make four in 3 s with the next owner's."""
+        self._refused_shards.update(shards)
+        self._notify()
+
+    def admit_handlers(self, shards: Iterable[int]) -> None:
+        """The handlers of updates of ``shards`` call again (the shards came back)."""
+        self._refused_shards.difference_update(shards)
+
+    def refuses_handlers(self, shard: int) -> bool:
+        """Whether the handlers of updates of ``shard`` are refused (:meth:`refuse_handlers`):
+        one left behind then does not mark its update done, for the next owner to handle."""
+        return shard in self._refused_shards
+
+    def _refuses(self, chat: int | str | None, count: bool = True) -> bool:
+        """Whether a call to ``chat``, made in this context, is refused (a handler's left
+        behind, only when ``count``: Telegram counts it; a tap's answer still goes)."""
         return chat in self._refused or (
-            bool(self._refused_games) and _FOR_GAME.get() in self._refused_games)
+            bool(self._refused_games) and _FOR_GAME.get() in self._refused_games) or (
+            count and bool(self._refused_shards) and (update := _FOR_UPDATE.get()) is not None
+            and update[0] is asyncio.current_task() and update[1] in self._refused_shards)
 
     @property
     def refused(self) -> frozenset[int | str]:

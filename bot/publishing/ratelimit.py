@@ -118,7 +118,9 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         self._closed = False
         self._refused: set[int | str] = set()  # chats whose calls end with StoppingError
         self._refused_games: dict[int, tuple[int | str, float]] = {}  # and games' (chat, when)
+        self._refused_shards: set[int] = set()  # and the handlers' of their updates
         self._hands_for: dict[int, dict[int, float]] = {}  # a private chat's recent games
+        self._took: list[tuple[Callable[[int], bool], float]] = []  # shards taken lately
         self._raising: asyncio.TimerHandle | None = None  # a larger overall share, soon
         self._raising_to = 0
         self._calls: set[asyncio.Task[Any]] = set()  # tasks with a call in flight
@@ -150,10 +152,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
         if windows is None:
             if private_chat(chat):
                 windows = (Window(*self.limits.private),)
-                if self.foreign is not None and self.foreign(chat):
-                    # Another worker answers this person's own commands (their /start's
-                    # greeting, maybe just now): one send.
-                    self._used_elsewhere(windows[0], 1)
+                self._made_private(windows[0], chat)
             else:  # a group, a supergroup or a channel
                 windows = (Window(*self.limits.group), Window(*self.limits.group_pace))
             if len(self._chats) > 4096:
@@ -189,7 +188,7 @@ class FloodLimiter(FleetShares, BaseRateLimiter[None]):
                 # (asked each time the call may go: a call that waited goes with its part of
                 # now, not with the one of when it came, which may be more than a period old)
                 self.share_private(chat, await self.senders(chat))
-            if self._closed or self._refuses(chat):
+            if self._closed or self._refuses(chat, count):
                 raise StoppingError
             now = self.clock()
             at = self._free_at(chat, count, now)

@@ -21,7 +21,7 @@ from bot.fleet.routing import shard_of
 from bot.fleet.settings import WORKER_KEY, FleetSettings
 from bot.fleet.worker import FleetWorker
 from bot.models import Game, Messages, Player, Status
-from bot.publishing.fleetshares import REFUSED_GAME_SECONDS, context_for_game, for_game
+from bot.publishing.fleetshares import REFUSED_GAME_SECONDS, context_for_game, for_game, for_update
 from bot.publishing.floodwindows import Limits
 from bot.publishing.publisher import Publisher
 from bot.publishing.ratelimit import FloodLimiter, StoppingError
@@ -337,6 +337,8 @@ async def test_a_worker_giving_a_table_away_stops_its_hands_and_shrinks_a_part_i
     await limiter.process_request(answer, (), {}, "sendPhoto", {"chat_id": 7}, None)
     assert limiter.free_now(7)  # the whole window: two more may go
     await worker.give(frozenset({1}))
+    with for_update(1):  # (a handler of its updates left behind)
+        assert not limiter.free_now(8)
     with for_game(given.game_id):
         assert during == [True] and not limiter.free_now(8)  # then none goes any more
     assert limiter.free_now(8) and limiter.refused == {given_chat}  # (a reply still goes)
@@ -362,3 +364,37 @@ async def test_a_finished_game_taken_with_its_last_words_left_counts_its_chats_f
     await moves._run_games([], {5})
     assert requested == [5]
     assert not any(limiter.free_now(chat) for chat in (7, 8, -1001))
+
+
+async def test_a_worker_taking_a_shard_counts_the_private_chats_in_it_full() -> None:
+    # The shard's last owner answered its people's commands until it let it go (a /start's
+    # greeting in flight as it gave the shard away): their windows here, kept or made within
+    # a period, count the whole window used as of the take; those of other shards do not.
+    now = [0.0]
+    limiter = FloodLimiter(Limits(), clock=lambda: now[0])
+
+    async def none(*args: object, **kwargs: object) -> list[Game]:
+        return []
+
+    async def answer() -> bool:
+        return True
+    worker = FleetWorker.__new__(FleetWorker)
+    worker.rt = SimpleNamespace(  # type: ignore[assignment]
+        limiter=limiter, service=SimpleNamespace(load_open_games=none, outbox_games=none),
+        status_lines=SimpleNamespace(loaded=lambda games: None),
+        timers=SimpleNamespace(resume=none))
+    worker.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    worker.feeder = SimpleNamespace(own=lambda shards: None)  # type: ignore[assignment]
+    worker.keeper = SimpleNamespace(owned=frozenset())  # type: ignore[assignment]
+    worker.holding, worker._senders_of = frozenset(), {}
+    kept, made, elsewhere = 9, 13, 8  # (shards 1, 1 and 0)
+    await limiter.process_request(answer, (), {}, "sendPhoto", {"chat_id": kept}, None)
+    now[0] = 1.0
+    limiter.refuse_handlers({1})  # (given away before)
+    await worker.take(frozenset({1}))
+    now[0] = 2.0
+    assert not limiter.free_now(kept) and not limiter.free_now(made)
+    with for_update(1):
+        assert limiter.free_now(elsewhere)
+    now[0] = 4.0
+    assert limiter.free_now(kept) and limiter.free_now(made)

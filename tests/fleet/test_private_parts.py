@@ -1,7 +1,9 @@
 """A person's private chat as several workers' parts, on a fake clock: a worker whose part
 shrinks for a game's hands waits until every worker's part is current; more senders than
 slots share the limit's rate; a part that grows gains nothing another may have used; a reply
-or a notice goes at once; a game's first hand here waits, a game taken over has had it."""
+or a notice goes at once; a game's first hand here waits, a game taken over has had it; a
+chat of a shard taken counts what its last owner may have sent there, and a handler that the
+last owner left behind sends nothing more."""
 
 from __future__ import annotations
 
@@ -11,9 +13,9 @@ from itertools import pairwise
 
 import pytest
 
-from bot.publishing.fleetshares import context_for_game, for_game
+from bot.publishing.fleetshares import context_for_game, for_game, for_update
 from bot.publishing.floodwindows import Limits
-from bot.publishing.ratelimit import FloodLimiter
+from bot.publishing.ratelimit import FloodLimiter, StoppingError
 from fakeapi.ratelimit import max_in_window
 
 PERSON = 7
@@ -247,3 +249,73 @@ async def test_many_tables_of_one_person_keep_their_hands_going() -> None:
 async def hands_for_ever(person: Person, game: int) -> None:
     while True:
         await person.send(f"hand {game}")
+
+
+async def test_a_chat_of_a_shard_taken_counts_what_its_last_owner_answered() -> None:
+    # The fleet's start on a loaded machine: worker A, holding every shard at first, answers
+    # a person's /start while it gives the shard of their chat away (a handler in flight
+    # finishes first). B takes that shard and the one of the person's table a moment later,
+    # and sends the game's first hands: its window of a chat of its own shard (so not one of
+    # another's, with one send counted) started empty, and A's greeting made four in 3 s. B
+    # counts the whole window used as of its take: in a window made within a period of it,
+    # and in one it kept.
+    now, log = [0.0], []
+    a, b = (FloodLimiter(Limits(), clock=lambda: now[0]) for _ in range(2))
+
+    async def say(limiter: FloodLimiter, chat: int) -> None:
+        async def call() -> bool:
+            log.append(("a" if limiter is a else "b", now[0], chat))
+            return True
+        await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": chat}, None)
+
+    kept = PERSON + 1  # a person B sent to already, from a table of its own
+    await say(b, kept)
+    now[0] = 0.5
+    await say(a, PERSON)  # the greeting
+    await say(a, kept)  # a reply
+    now[0] = 1.0
+    b.took_chats(lambda chat: chat in (PERSON, kept))
+    b.foreign = lambda chat: False  # (their shard is B's now)
+    now[0] = 1.5
+    calls = [asyncio.create_task(say(b, chat)) for chat in (PERSON, kept) for _ in range(3)]
+    await advance(now, 6.0, [b])
+    await asyncio.gather(*calls)
+    for chat in (PERSON, kept):
+        assert max_in_window(sorted(at for _, at, to in log if to == chat), 3.0) == 3
+    assert [at for who, at, to in log if who == "b" and to == PERSON] == [4.0] * 3
+    assert [at for who, at, to in log if who == "b" and to == kept] == [0.0, 3.0, 4.0, 4.0]
+    now[0] = 20.0  # a window made more than a period after the take starts empty
+    b._chats.clear()
+    assert b.free_now(PERSON)
+
+
+async def test_a_handler_left_behind_by_a_shard_given_away_sends_nothing_more() -> None:
+    # Seen in the fleet's end-to-end run (its workers starting as the tables opened, on a
+    # loaded machine): the first worker gave shards away while four /start handlers still
+    # waited for slots to greet; past the handover's grace it let them go on, and a greeting
+    # reached a person 0.3 s after the next owner had answered the same /start again and
+    # counted the chat from its take on: its first hands made four in 3 s. A handler left
+    # behind sends nothing more; another shard's, and the tasks it started, still do.
+    person = Person(senders=1)
+    person.limiter._windows(PERSON)[0].close_until(1.0)  # (a slot at 1 s)
+    started: list[asyncio.Task[None]] = []
+
+    async def handler(shard: int, what: str) -> None:
+        with for_update(shard):
+            started.append(asyncio.create_task(person.send(f"{what}'s sync")))
+            await person.send(what, "sendMessage")
+
+    left, other = (asyncio.create_task(handler(shard, what))
+                   for shard, what in ((1, "left"), (2, "other")))
+    await asyncio.sleep(0)
+    person.limiter.refuse_handlers([1])
+    assert person.limiter.refuses_handlers(1) and not person.limiter.refuses_handlers(2)
+    with pytest.raises(StoppingError):
+        await asyncio.wait_for(left, 1.0)  # (held back, it would wait for a clock that stands)
+    await person.until(1.5)
+    await asyncio.gather(other, *started)
+    assert sorted(what for what, _ in person.log) == ["left's sync", "other", "other's sync"]
+    with for_update(1):
+        assert not person.limiter.free_now(PERSON + 1)
+        person.limiter.admit_handlers([1])  # the shard came back
+        assert person.limiter.free_now(PERSON + 1)
