@@ -284,7 +284,8 @@ async def test_a_shard_given_away_forgets_its_tables_waiting_and_its_chats_newes
         service=SimpleNamespace(games_in=lambda shards, count: [game],
                                 evict=lambda shards, count: [game]),
         timers=SimpleNamespace(cancel=lambda game_id: None),
-        limiter=SimpleNamespace(refuse=lambda chats: None), locks=Locks(),
+        limiter=SimpleNamespace(refuse=lambda chats: None,
+                                refuse_handlers=lambda shards: None), locks=Locks(),
         status_lines=SimpleNamespace(forget=lambda game_ids: None),
         publisher=SimpleNamespace(forget_reposts=forgotten.append,
                                   group=SimpleNamespace(tails=tails)))

@@ -25,6 +25,7 @@ from bot.publishing.fleetshares import REFUSED_GAME_SECONDS, context_for_game, f
 from bot.publishing.floodwindows import Limits
 from bot.publishing.publisher import Publisher
 from bot.publishing.ratelimit import FloodLimiter, StoppingError
+from bot.publishing.tails import Tails
 from bot.service.locks import Locks
 from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
@@ -317,7 +318,8 @@ async def test_a_worker_giving_a_table_away_stops_its_hands_and_shrinks_a_part_i
     worker = FleetWorker.__new__(FleetWorker)
     worker.rt = SimpleNamespace(  # type: ignore[assignment]
         limiter=limiter, locks=Locks(), timers=SimpleNamespace(cancel=lambda game_id: None),
-        publisher=SimpleNamespace(settled=settled),
+        publisher=SimpleNamespace(settled=settled, forget_reposts=lambda game_ids: None,
+                                  group=SimpleNamespace(tails=Tails())),
         service=SimpleNamespace(
             games_in=lambda shards, count: [g for g in memory
                                             if shard_of(g.chat_id, count) in shards],
