@@ -4,8 +4,10 @@ replay of its stored actions. The processes and the tables the tests start are i
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import asyncpg  # type: ignore[import-untyped]
@@ -79,3 +81,12 @@ def _outcome(chat_id: int, status: str, match_json: str | None,
         result["winner_side"] if result else None,
         tuple(match.scores) if match is not None and match.over else None,
         winner, hands, len(match.hands) if match is not None else 0, error, winner_name)
+
+
+async def until(condition: Callable[[], object], timeout: float = 10.0) -> float:
+    """Wait for ``condition()`` to hold; the seconds it took."""
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < timeout, "timed out"
+        await asyncio.sleep(0.02)
+    return time.monotonic() - start

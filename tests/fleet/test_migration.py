@@ -14,7 +14,6 @@ import asyncio
 import dataclasses
 import logging
 import random
-import socket
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
@@ -22,7 +21,7 @@ from typing import Any
 
 import asyncpg
 import pytest
-from fleet_kit import outcomes
+from fleet_kit import outcomes, until
 
 from bot.app import build_application, running
 from bot.config import BotConfig
@@ -34,6 +33,7 @@ from bot.handlers.runtime import KEY, Runtime
 from bot.serving.webserver import HttpSettings
 from bot.storage import fleet as fleet_sql
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage, WebhookTiming
+from testservers import free_port
 from testservers.tables import Table
 
 SHARDS = 4
@@ -41,17 +41,6 @@ SECRET = "migration_secret"
 SUPERGROUP_BASE = -1001000000000  # the fake server's supergroup ids: this minus a number
 
 
-async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.02)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclasses.dataclass

@@ -7,7 +7,6 @@ connection (``application_name``: ``<kind>/<WORKER_NAME>``)."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from typing import Any
 
 import aiohttp
@@ -22,6 +21,7 @@ from bot.fleet.settings import FleetSettings, application_name
 from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from bot.storage import Storage
 from bot.storage import fleet as sql
+from testservers import free_port
 from testservers.fleet import SECRET, Fleet
 
 TOKEN = "123456:" + "A" * 35
@@ -35,11 +35,6 @@ WHO_HOLDS_WHAT = """
 REFUSAL = ("FLEET_SHARDS is 8 here but 16 in the database: every process of a fleet must use "
            "the same number")
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def group_message(update_id: int) -> dict[str, Any]:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-import socket
 import time
-from collections.abc import Callable
 
 import asyncpg  # type: ignore[import-untyped]
+from fleet_kit import until
 from telegram.ext import Application
 
 from bot.app import build_application, running
@@ -26,23 +25,13 @@ from bot.handlers.runtime import KEY, Runtime
 from bot.serving.webserver import HttpSettings
 from fakeapi import FakeTelegramServer, WebhookTiming
 from fakeapi.players import live_buttons, second_taps
+from testservers import free_port
 from testservers.tables import Table
 
 SHARDS = 4
 SECRET = "overdue_secret"
 
 
-async def until(condition: Callable[[], object], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.02)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def test_a_tap_queued_while_no_worker_ran_the_game_counts_though_its_turn_ran_out(
@@ -70,7 +59,7 @@ async def test_a_tap_queued_while_no_worker_ran_the_game_counts_though_its_turn_
             await server.wait_for(lambda: server.webhook.target is not None)
             async with running(worker("a")) as first:
                 keeper = first.bot_data[WORKER_KEY].keeper
-                await until(lambda: len(keeper.owned) == SHARDS)
+                await until(lambda: len(keeper.owned) == SHARDS, timeout=20)
                 await table.open()
                 user, message = await server.wait_for(table.whose_turn, timeout=30)
                 rt: Runtime = first.bot_data[KEY]
@@ -105,7 +94,7 @@ async def test_a_tap_queued_while_no_worker_ran_the_game_counts_though_its_turn_
                     assert not record.answer_text, record.answer_text
                 rt = second.bot_data[KEY]
                 await until(lambda: (g := rt.service.game(game_id)) is not None
-                            and g.move_no > before)
+                            and g.move_no > before, timeout=20)
                 taken = rt.service.game(game_id)
                 assert taken is not None
                 assert taken.timer.timeouts == {} and not taken.timer.auto_moves

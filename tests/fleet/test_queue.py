@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
+from fleet_kit import until
 from fleet_pg import database  # noqa: F401  (a fixture)
 from telegram.error import BadRequest
 
@@ -44,12 +45,6 @@ async def put(pool: asyncpg.Pool, update_id: int, key: int) -> bool:
     return await sql.insert_update(pool, update_id, shard_of(key, SHARDS), key, body,
                                    time.time())
 
-
-async def until(condition: object, timeout: float = 10.0) -> None:
-    start = time.monotonic()
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() - start < timeout, "timed out"
-        await asyncio.sleep(0.02)
 
 
 async def test_an_update_is_stored_once(pool: asyncpg.Pool) -> None:

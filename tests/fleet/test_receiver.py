@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -25,17 +24,12 @@ from bot.presentation.tilebuttons import Lay
 from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from bot.storage import Storage
 from engine import Tile
-from testservers import PostgresServer
+from testservers import PostgresServer, free_port
 
 SECRET = "fleet_secret-1"
 SHARDS = 16
 TOKEN = "123456:" + "A" * 35
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Hook:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import socket
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
 import pytest
+from fleet_kit import until
 from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.app import build_application, running
@@ -28,7 +28,7 @@ from bot.service import GameService
 from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
 from fakeapi import FakeTelegramServer, StoredMessage, WebhookTiming
-from testservers import PostgresServer
+from testservers import PostgresServer, free_port
 
 SHARDS = 64
 LOCK_KEY = lock_key("123456:" + "A" * 35)
@@ -53,14 +53,6 @@ class Recorder:
 def keeper(url: str, name: str, recorder: Recorder, tick: float = 0.2) -> ShardKeeper:
     return ShardKeeper(url, SHARDS, LOCK_KEY, name, recorder.take, recorder.give, tick=tick)
 
-
-async def until(condition: object, timeout: float = 10.0) -> float:
-    """Wait for ``condition()`` to hold; the seconds it took."""
-    start = time.monotonic()
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() - start < timeout, "timed out"
-        await asyncio.sleep(0.02)
-    return time.monotonic() - start
 
 
 @pytest.fixture
@@ -176,11 +168,6 @@ def lobby(chat_id: int, thread: int | None = None) -> Game:
 # --- two workers and a receiver, in-process, against the fake Bot API ----------------------
 SECRET = "handover_secret"
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def join_data(message: StoredMessage) -> str | None:
