@@ -114,6 +114,27 @@ async def test_a_receiver_that_comes_first_records_its_count(database: str) -> N
         await record_shards(database, 16)  # a worker started later with another number
 
 
+async def refused_at_start(fleet: Fleet, code: int, line_end: str) -> list[str]:
+    """A receiver and a worker started against ``fleet``'s database: each exits ``code``
+    with one CRITICAL line ending in ``line_end``, no traceback, no ERROR and no secret;
+    their logs."""
+    receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"), free_port())
+    worker = fleet._member("worker-1", ("-m", "bot.fleet", "worker"), None)
+    await asyncio.gather(receiver.start(), worker.start())
+    texts = []
+    for member in (receiver, worker):
+        assert member.process is not None
+        async with asyncio.timeout(60):
+            assert await member.process.wait() == code, member.log.read_text()
+        text = member.log.read_text()
+        critical = [line for line in text.splitlines() if "CRITICAL" in line]
+        assert len(critical) == 1 and critical[0].endswith(line_end), text
+        assert "Traceback" not in text and "ERROR" not in text, text
+        assert SECRET not in text
+        texts.append(text)
+    return texts
+
+
 async def test_a_receiver_and_a_worker_with_another_count_exit_2(fleet: Fleet) -> None:
     """As the operator sees it: one line each, the same one, exit 2, no traceback, no secret."""
     password = "Sekr3tPassw0rd"  # PostgreSQL trusts the test's connections: any password does
@@ -124,18 +145,8 @@ async def test_a_receiver_and_a_worker_with_another_count_exit_2(fleet: Fleet) -
     await record_shards(fleet.database_url, 16)
     fleet.database_url = fleet.database_url.replace("postgres@", f"postgres:{password}@")
     fleet.settings["FLEET_SHARDS"] = "8"
-    receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"), free_port())
-    worker = fleet._member("worker-1", ("-m", "bot.fleet", "worker"), None)
-    await asyncio.gather(receiver.start(), worker.start())
-    for member in (receiver, worker):
-        assert member.process is not None
-        async with asyncio.timeout(60):
-            assert await member.process.wait() == 2, member.log.read_text()
-        text = member.log.read_text()
-        critical = [line for line in text.splitlines() if "CRITICAL" in line]
-        assert len(critical) == 1 and critical[0].endswith(REFUSAL), text
-        assert "Traceback" not in text and "ERROR" not in text, text
-        assert SECRET not in text and password not in text
+    for text in await refused_at_start(fleet, 2, REFUSAL):
+        assert password not in text
     rows = await query(fleet.database_url, "SELECT value FROM fleet_meta WHERE name='shards'")
     assert [r["value"] for r in rows] == ["16"]
 
@@ -149,20 +160,11 @@ async def test_a_receiver_and_a_worker_a_database_refuses_exit_1(fleet: Fleet) -
     assert fleet.database_url is not None
     base, _ = fleet.database_url.rsplit("/", 1)
     fleet.database_url = base.replace("postgres@", f"postgres:{password}@") + "/no_such_db"
-    receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"), free_port())
-    worker = fleet._member("worker-1", ("-m", "bot.fleet", "worker"), None)
-    await asyncio.gather(receiver.start(), worker.start())
-    for member in (receiver, worker):
-        assert member.process is not None
-        async with asyncio.timeout(60):
-            assert await member.process.wait() == 1, member.log.read_text()
-        text = member.log.read_text()
-        critical = [line for line in text.splitlines() if "CRITICAL" in line]
-        assert len(critical) == 1, text
-        assert critical[0].endswith('/no_such_db: database "no_such_db" does not exist '
-                                    "(create it (createdb), or fix DATABASE_URL)"), text
-        assert "Traceback" not in text and "ERROR" not in text, text
+    missing = ('/no_such_db: database "no_such_db" does not exist '
+               "(create it (createdb), or fix DATABASE_URL)")
+    for text in await refused_at_start(fleet, 1, missing):
         assert "WARNING" not in text, text  # not waited for
+        assert password not in text
         assert SECRET not in text and password not in text
 
 
