@@ -282,6 +282,15 @@ class Messenger:
         except (BadRequest, Forbidden, ChatMigrated):
             pass
 
+    async def unbutton(self, chat_id: int, message_id: int) -> None:
+        """Take a message's buttons off, keeping its words: one already without them, gone
+        or in a chat closed to the bot counts as done; Telegram unanswered raises (the next
+        sync tries again)."""
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except (BadRequest, Forbidden):
+            pass
+
     async def retire(self, chat_id: int, message_id: int, delete: bool) -> None:
         """Take an old message out of play: delete it, or at least remove its buttons."""
         try:

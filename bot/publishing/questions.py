@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest
 
 from ..i18n import translator
 from ..models import Game, Status
@@ -39,16 +39,12 @@ async def close_offers(messenger: Messenger, game: Game) -> bool:
     """Take the buttons off the game's offers of a computer for an away player's seat once
     the game is over, keeping their words (who was away); whether there were any (the
     caller saves the game's messages). One already without them (its seat was handed over)
-    or gone counts as done; Telegram unanswered raises (the next sync tries again)."""
+    or gone counts as done (:meth:`Messenger.unbutton`)."""
     offers = game.messages.offers
     if game.status.open or not offers:
         return False
     for message_id in list(offers):
-        try:
-            await messenger.bot.edit_message_reply_markup(game.chat_id, message_id,
-                                                          reply_markup=None)
-        except (BadRequest, Forbidden):
-            pass
+        await messenger.unbutton(game.chat_id, message_id)
         offers.remove(message_id)
     return True
 
