@@ -139,6 +139,13 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
         if tap.action is LobbyAction.OTHER_PAIRS:
             await rt.service.other_pairs(game, user.id)
             return t("New pairs: see the table."), None
+        if tap.action is LobbyAction.FREE_SEATS:
+            freed = await rt.service.free_unconfirmed(game, user.id)
+            names = ", ".join(wording.isolated(wording.shorten(p.name)) for p in freed)
+            return t.plural("Seat freed: {names}. Others can Join now, or add a computer "
+                            "player (🤖).",
+                            "Seats freed: {names}. Others can Join now, or add computer "
+                            "players (🤖).", len(freed), names=names), None
         await rt.service.start(game, user.id)
         return t("Let's play!"), None
 

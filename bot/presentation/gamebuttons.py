@@ -50,6 +50,7 @@ class LobbyAction(enum.Enum):
     CANCEL = "c"
     REMOVE_COMPUTER = "k"  # take the last computer player off
     OTHER_PAIRS = "t"  # partnership games: the next way of pairing the seated players
+    FREE_SEATS = "F"  # a rematch goes on without the players who have not confirmed
 
 
 @kind("lobby", ("action", letters({a.value: a for a in LobbyAction})), ("game_id", NUMBER))

@@ -25,7 +25,7 @@ from .gamebuttons import (
     ShowTable,
     StopAnswer,
 )
-from .lobbytexts import PRIVATE_CHAT_BUTTON
+from .lobbytexts import FREE_SEATS_BUTTON, PRIVATE_CHAT_BUTTON
 from .tilebuttons import BackToHand, Lay, TileIntent, TileTap
 
 TILES_PER_ROW = 4
@@ -86,7 +86,8 @@ def _computer_rows(t: Translator, gid: int) -> list[list[InlineKeyboardButton]]:
 def lobby(
     t: Translator, game: Game, bot_username: str, pairs: bool = False
 ) -> InlineKeyboardMarkup:
-    """The lobby's buttons; ``pairs``: the table is played in partnerships, and full."""
+    """The lobby's buttons; ``pairs``: the table is played in partnerships, and full. While
+    a rematch's seats wait for their players' Join, its creator may free them instead."""
     gid = game.game_id
     return InlineKeyboardMarkup(
         [
@@ -94,6 +95,8 @@ def lobby(
              _button(t("Leave"), LobbyTap(gid, LobbyAction.LEAVE))],
             [_button(t("▶ Start"), LobbyTap(gid, LobbyAction.START)),
              _button(t("Cancel"), LobbyTap(gid, LobbyAction.CANCEL))],
+            *([[_button(t(FREE_SEATS_BUTTON), LobbyTap(gid, LobbyAction.FREE_SEATS))]]
+              if game.pending else []),
             *_computer_rows(t, gid),
             *([[_button(t("🔀 Other pairs"), LobbyTap(gid, LobbyAction.OTHER_PAIRS))]]
               if pairs else []),

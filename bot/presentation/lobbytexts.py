@@ -14,6 +14,8 @@ from .resulttexts import penalty_rule
 UNREACHABLE = "📵"
 #: The lobby's button that opens the private chat (its deep link seats the player too).
 PRIVATE_CHAT_BUTTON = N_("💬 Open my private chat")
+#: A rematch's button while seats are unconfirmed: its creator goes on without their players.
+FREE_SEATS_BUTTON = N_("🪑 Free unconfirmed seats")
 #: The Join button, on the lobby and on a /notify notice (there a deep link that seats).
 JOIN_BUTTON = N_("✋ Join")
 #: /notify's replies in the group: on, off, and the private chat to open first.

@@ -121,7 +121,8 @@ class Lobbies(Chats):
     async def rematch(self, old: Game, user: Player) -> Game:
         """A new table of the same game, options, turn time and players, the seats turned one
         place so that the lead moves on. ``user`` (one of its people) opens it; the others are
-        seated but each confirms with a tap (Join), or leaves. When the table is open already
+        seated but each confirms with a tap (Join), or leaves; its creator may go on without
+        those who do not (:meth:`free_unconfirmed`). When the table is open already
         (another player tapped first), ``user`` takes their seat at it."""
         existing = self.open_game_in(old.chat_id, old.thread_id)
         rematch = existing is not None and self.is_rematch(existing, old)
@@ -292,6 +293,24 @@ class Lobbies(Chats):
         if user_id in game.pending:
             game.pending.remove(user_id)
         await self._save_players(game, self._lobby_notices(game, was))
+
+    async def free_unconfirmed(self, game: Game, user_id: int) -> list[Player]:
+        """The creator of a rematch goes on without the players who have not confirmed their
+        seats (away, or gone to bed): otherwise the table waits for them for ever. Their
+        seats are empty again, for anyone to Join (they too, while one is free) or for a
+        computer player; the players freed, in seat order."""
+        self._lobby(game)
+        if user_id != game.creator_id:
+            raise UserError(N_("Only the player who created the game can free seats."))
+        freed = [p for p in game.players if p.user_id in game.pending]
+        if not freed:  # they all confirmed since the button was drawn
+            raise UserError(N_("Everyone has confirmed: there is no seat to free."))
+        was = self._lobby_state(game)
+        game.players[:] = [p for p in game.players if p.user_id not in game.pending]
+        game.pending.clear()
+        await self._check_reach(game)  # the freed players' marks go with them
+        await self._save_players(game, self._lobby_notices(game, was))
+        return freed
 
     async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:
         self._lobby(game)

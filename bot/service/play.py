@@ -40,7 +40,8 @@ class Play(Lobbies):
                 raise UserError(N_("The game needs {count} players."), count=low)
             raise UserError(N_("The game needs {low} to {high} players."), low=low, high=high)
         if game.pending:
-            raise UserError(N_("Waiting for {names} to confirm with Join."), names=", ".join(
+            raise UserError(N_("Waiting for {names} to confirm with Join. To go on without "
+                               "them, free their seats with the 🪑 button."), names=", ".join(
                 p.name for p in game.players if p.user_id in game.pending))
         before = list(game.unreachable_ids)
         await self._check_reach(game)  # as it is now: a chat may have opened or bounced

@@ -7,7 +7,7 @@ from bot_kit import Group, lobby_button, plain
 from test_e2e_hand_change import up_to_the_last_move
 
 from bot.models import Status
-from fakeapi import StoredMessage
+from fakeapi import FakeUser, StoredMessage
 from fakeapi.players import Table
 
 
@@ -94,6 +94,49 @@ async def test_a_second_play_again_seats_the_tapper_in_the_new_table(group: Grou
         twice = budi.press(result, "🔁 Play again")
         await group.server.wait_for(lambda: twice.answered)
         assert twice.answer_text == "You are already in this game."
+
+
+async def test_the_creator_of_a_rematch_goes_on_without_a_player_who_never_confirms(
+        group: Group) -> None:
+    """Þóra never taps Join at the rematch Budi opened: Start tells Budi whom the table waits
+    for and how to go on; the 🪑 button frees her seat (Budi's alone), a computer takes it."""
+    ayu, budi, sergei = group.users[:3]
+    async with group.bot(computer_pause=0.05):
+        await group.start("gaple target=1")
+        await Table(group.server, group.users[:4]).play_until(group.match_over)
+        result = await question(group, "🔁 Play again")
+        opened = budi.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: opened.answered)
+        lobby = await group.server.wait_for(lambda: next(
+            (m for m in reversed(group.server.bot_messages(group.chat))
+             if lobby_button(m, "j") and "⏳" in (m.text or "")), None))
+        for user in (sergei, ayu):
+            record = user.press(lobby, lobby_button(lobby, "j") or "")
+            await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
+        await group.server.wait_for(lambda: "Ayu ⏳" not in plain(lobby.content))
+        assert "Þóra ⏳" in plain(lobby.content)
+
+        async def tap(user: FakeUser, label: str) -> str:
+            record = user.press(lobby, label)
+            await group.server.wait_for(lambda: record.answered)
+            return plain(record.answer_text or "")
+
+        assert await tap(budi, "▶ Start") == (
+            "Waiting for Þóra to confirm with Join. To go on without them, free their seats "
+            "with the 🪑 button.")
+        assert await tap(sergei, "🪑 Free unconfirmed seats") == (
+            "Only the player who created the game can free seats.")
+        assert len(group.game().players) == 4
+        assert await tap(budi, "🪑 Free unconfirmed seats") == (
+            "Seat freed: Þóra. Others can Join now, or add a computer player (🤖).")
+        await group.server.wait_for(lambda: "1 more player needed." in plain(lobby.content))
+        assert "Þóra" not in plain(lobby.content)
+        assert "🪑 Free unconfirmed seats" not in str(lobby.button_texts)
+        assert await tap(budi, "🤖 + normal") != ""
+        assert await tap(budi, "▶ Start") == "Let's play!"
+        game = group.game()
+        assert game.status is Status.PLAYING and game.players[3].is_computer
+        assert [p.name for p in game.players[:3]] == ["Budi", "Sergei", "Ayu"]
 
 
 async def test_play_again_does_not_seat_the_tapper_at_a_strangers_table(group: Group) -> None:

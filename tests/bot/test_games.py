@@ -300,3 +300,51 @@ async def test_the_match_end_says_how_each_rating_moved(storage: Storage) -> Non
     if sorted(scores).count(scores[last]) == 1:  # nobody tied with the last
         assert changes[last] < 0
     assert sum(change < 0 for change in changes) >= 1
+
+
+def finished(players: Sequence[Player], name: str = "pair") -> Game:
+    """A match just over, as "Play again" reads it: its table, not its play."""
+    return Game(90, -100, Status.FINISHED, name, {}, players[0].user_id, list(players), None,
+                40, "en", Messages())
+
+
+async def test_a_rematch_goes_on_without_a_player_who_never_confirms(storage: Storage) -> None:
+    """Dan never taps Join at the rematch Bob opened: Start says whom it waits for and how
+    to go on without him; only Bob may free his seat, which a computer player then takes."""
+    service = service_for(storage)
+    game = await service.rematch(finished([ANN, BOB, CID, DAN]), BOB)
+    for player in (CID, ANN):
+        await service.join(game, player)
+    assert game.names == ["Bob", "Cid", "Dan", "Ann"] and game.pending == [DAN.user_id]
+    with pytest.raises(UserError) as waiting:
+        await service.start(game, BOB.user_id)
+    assert translator("en")(waiting.value.message, **waiting.value.params) == (
+        "Waiting for Dan to confirm with Join. To go on without them, free their seats with "
+        "the 🪑 button.")
+    with pytest.raises(UserError) as refused:
+        await service.free_unconfirmed(game, CID.user_id)
+    assert refused.value.message == "Only the player who created the game can free seats."
+    assert game.pending == [DAN.user_id] and len(game.players) == 4
+    assert await service.free_unconfirmed(game, BOB.user_id) == [DAN]
+    assert game.names == ["Bob", "Cid", "Ann"] and game.pending == []
+    [stored] = await service_for(storage).load_open_games()
+    assert stored.players == game.players and stored.pending == []
+    with pytest.raises(UserError) as again:  # its button, tapped a second time
+        await service.free_unconfirmed(game, BOB.user_id)
+    assert again.value.message == "Everyone has confirmed: there is no seat to free."
+    await service.add_computer(game, BOB.user_id, "normal")
+    assert [i.text for i in await storage.pending_outbox(game.game_id)] == ["ready"]
+    await service.start(game, BOB.user_id)
+    assert game.status is Status.PLAYING and game.players[3].is_computer
+    with pytest.raises(UserError):  # too late for Dan's Join
+        await service.join(game, DAN)
+
+
+async def test_a_freed_player_joins_again_while_a_seat_is_free(storage: Storage) -> None:
+    """Freed, Dan is a newcomer like any other: his Join takes a free seat, at the end."""
+    service = service_for(storage)
+    game = await service.rematch(finished([ANN, BOB, CID, DAN]), BOB)
+    await service.free_unconfirmed(game, BOB.user_id)
+    assert game.names == ["Bob"]
+    await service.join(game, DAN)
+    assert game.names == ["Bob", "Dan"] and game.pending == []
