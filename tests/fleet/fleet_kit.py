@@ -1,17 +1,21 @@
-"""What the fleet tests check a match by: each table's match as stored, against the engine's
-replay of its stored actions. The processes and the tables the tests start are in
-``testservers.fleet`` and ``testservers.tables`` (shared with ``benchmarks.fleet``)."""
+"""What the fleet tests share: what they check a match by (each table's match as stored,
+against the engine's replay of its stored actions), a wait, and the stand-ins the unit tests of
+a worker build (a lobby, a worker's game moves). The processes and the tables the tests start
+are in ``testservers.fleet`` and ``testservers.tables`` (shared with ``benchmarks.fleet``)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import asyncpg  # type: ignore[import-untyped]
 
+from bot.fleet.moves import GameMoves
+from bot.models import Game, Messages, Player, Status
 from bot.wording import isolated
 from engine.record import replay
 from fakeapi import FakeChat
@@ -90,3 +94,28 @@ async def until(condition: Callable[[], object], timeout: float = 10.0) -> float
         assert time.monotonic() - start < timeout, "timed out"
         await asyncio.sleep(0.02)
     return time.monotonic() - start
+
+
+def seated(chat_id: int, *users: int) -> Game:
+    """A lobby in ``chat_id`` with ``users`` seated (each named P and their id), not stored."""
+    players = [Player(user, f"P{user}") for user in users]
+    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, players, None, 0, "en", Messages())
+
+
+def game_moves(limiter: object, service: object, requested: list[int], shards: int,
+               holding: Iterable[int] | None = None,
+               resume: Callable[[list[Game]], Awaitable[None]] | None = None) -> GameMoves:
+    """A worker's game moves over stand-ins of its runtime: ``limiter`` and ``service``,
+    holding ``holding`` of ``shards`` (every one by default); the games whose syncs it
+    requests go to ``requested``, those it resumes to ``resume``."""
+    async def nothing(games: list[Game]) -> None:
+        return None
+
+    moves = GameMoves()
+    moves.rt = SimpleNamespace(  # type: ignore[assignment]
+        status_lines=SimpleNamespace(loaded=lambda games: None), limiter=limiter,
+        service=service, publisher=SimpleNamespace(request=requested.append),
+        timers=SimpleNamespace(resume=resume or nothing))
+    moves.settings = SimpleNamespace(shards=shards)  # type: ignore[assignment]
+    moves.holding = frozenset(range(shards) if holding is None else holding)
+    return moves
