@@ -96,10 +96,12 @@ async def until(condition: Callable[[], object], timeout: float = 10.0) -> float
     return time.monotonic() - start
 
 
-def seated(chat_id: int, *users: int) -> Game:
-    """A lobby in ``chat_id`` with ``users`` seated (each named P and their id), not stored."""
+def seated(chat_id: int, *users: int, thread: int | None = None) -> Game:
+    """A lobby in ``chat_id`` (its topic ``thread``) with ``users`` seated (each named P and
+    their id), not stored."""
     players = [Player(user, f"P{user}") for user in users]
-    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, players, None, 0, "en", Messages())
+    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, players, None, 0, "en", Messages(),
+                thread_id=thread)
 
 
 def game_moves(limiter: object, service: object, requested: list[int], shards: int,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from fleet_kit import until
+from fleet_kit import seated, until
 from fleet_pg import database  # noqa: F401  (a fixture)
 
 from bot.app import build_application, running
@@ -21,7 +21,7 @@ from bot.fleet.routing import shard_of
 from bot.fleet.settings import LIVE_WORKERS, WORKER_KEY, FleetSettings
 from bot.fleet.shards import ShardKeeper, lock_key
 from bot.handlers.runtime import KEY
-from bot.models import Game, Messages, Player, Status
+from bot.models import Status
 from bot.presentation.composer import TextComposer
 from bot.presentation.pictures import PictureMaker
 from bot.service import GameService
@@ -140,8 +140,8 @@ async def test_a_shards_games_are_loaded_and_evicted_with_it(tmp_path: Path) -> 
     service = GameService(storage, TextComposer(PictureMaker("classic")))
     try:
         chats = [-1001, -1002, -1009, 6, 13]
-        ids = {chat: await storage.insert_game(lobby(chat), 0.0) for chat in chats}
-        finished = await storage.insert_game(lobby(-1001, thread=4), 0.0)
+        ids = {chat: await storage.insert_game(seated(chat, 1), 0.0) for chat in chats}
+        finished = await storage.insert_game(seated(-1001, 1, thread=4), 0.0)
         done = await storage.load_game(finished)
         assert done is not None
         await storage.save_status(done, Status.FINISHED, [], 1.0)
@@ -158,11 +158,6 @@ async def test_a_shards_games_are_loaded_and_evicted_with_it(tmp_path: Path) -> 
         assert {g.game_id for g in service.open_games()} == {ids[-1001], ids[-1009]}
     finally:
         await storage.close()
-
-
-def lobby(chat_id: int, thread: int | None = None) -> Game:
-    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
-                Messages(), thread_id=thread)
 
 
 # --- two workers and a receiver, in-process, against the fake Bot API ----------------------
