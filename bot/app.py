@@ -12,13 +12,7 @@ from contextlib import asynccontextmanager
 from functools import partial
 from typing import TYPE_CHECKING
 
-from telegram import (
-    Bot,
-    BotCommand,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    Update,
-)
+from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -45,6 +39,7 @@ from .fleet.settings import (
 from .fleet.worker import FleetWorker
 from .handlers import buttons, chatevents, commands
 from .handlers.boards import scoreboard_command, stats_command
+from .handlers.commandmenu import register_commands
 from .handlers.menu import settings_command
 from .handlers.replays import replay_command
 from .handlers.runtime import KEY, Runtime
@@ -52,7 +47,6 @@ from .handlers.timers import Timers
 from .handlers.updates import error_handler
 from .handlers.verify import verify_command
 from .health import arriving, readiness, schedule_watch
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, translator
 from .logs import StatusLines, bind, counted
 from .models import Game
 from .presentation.callbacks import PATTERNS
@@ -93,30 +87,6 @@ POLL_CALL = "polling_action_cb"
 #: loop's turns, while a move's table is drawn. 0.5 ms lets the commit go on beside the picture
 #: (issue 23: docs/PERFORMANCE.md).
 SWITCH_INTERVAL = 0.0005
-
-GROUP_COMMANDS = (
-    ("newgame", N_("Open a domino table")),
-    ("notify", N_("Tell me in private when a table opens here")),
-    ("table", commands.TABLE_COMMAND),
-    ("hand", N_("Send me my tiles again")),
-    ("leave", N_("Leave the game")),
-    ("stop", N_("Stop the running game")),
-    ("scoreboard", N_("Who wins in this group")),
-    ("stats", N_("My statistics")),
-    ("settings", N_("House rules, turn timer, language")),
-    ("rules", N_("How the games are played")),
-    ("help", N_("What I can do")),
-    ("replay", N_("Watch the last hand again, move by move")),
-)
-PRIVATE_COMMANDS = (
-    ("hand", N_("Send me my tiles again")),
-    ("table", commands.TABLE_COMMAND),
-    ("stats", N_("My statistics")),
-    ("rules", N_("How the games are played")),
-    ("help", N_("What I can do")),
-    ("replay", N_("Watch my last hands again, move by move")),
-    ("verify", N_("Check the deal of a hand I played")),
-)
 
 
 def build_application(
@@ -292,17 +262,6 @@ async def _resume(rt: Runtime) -> int:
         rt.publisher.request(game_id)
     await rt.timers.resume()
     return len(games)
-
-
-async def register_commands(bot: Bot) -> None:
-    """Command lists per scope (groups, private chats) and per language."""
-    for language in LANGUAGES:
-        t = translator(language)
-        code = None if language == DEFAULT_LANGUAGE else language
-        for scope, listed in ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
-                              (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS)):
-            await bot.set_my_commands([BotCommand(c, t(d)) for c, d in listed], scope=scope,
-                                      language_code=code)
 
 
 def begin_stop(application: Application) -> None:  # type: ignore[type-arg]

@@ -26,7 +26,7 @@ from engine import OptionValueError, variant
 from .. import wording
 from ..errors import PrivateChatClosedError, UserError
 from ..gamebook import GAMES, find_game
-from ..i18n import N_, Translator
+from ..i18n import Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..publishing.messenger import reply_target_gone
@@ -55,8 +55,6 @@ OPTION_FORM = re.compile(r"([A-Za-z_0-9]{1,32})=([A-Za-z0-9-]{1,32})")
 TYPED_MAX = 1_000_000
 #: A deep link's table number as the bot writes it: no leading zero, at most 18 digits.
 TABLE_NUMBER = r"{}([1-9][0-9]{{0,17}})"
-#: /table in the command menus (group and private), as app.py lists it
-TABLE_COMMAND = N_("Bring the table down to the bottom of the group")
 
 
 async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

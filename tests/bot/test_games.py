@@ -6,6 +6,7 @@ import ast
 import itertools
 import json
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -53,14 +54,27 @@ class RecordingComposer:
         return [Outgoing(f"{newcomer.name} for {leaving.name}")]
 
 
-@pytest.fixture
-async def storage(database: Path | str) -> AsyncIterator[Storage]:
+async def opened_private_chats(storage: Storage) -> None:
+    """The players have started their private chats with the bot: a table can start."""
+    for player in (ANN, BOB, CID, DAN):
+        await storage.remember_user(player.user_id, player.name, None, "en", private_ok=True)
+
+
+@asynccontextmanager
+async def people_storage(database: Path | str) -> AsyncIterator[Storage]:
+    """A database of either engine whose people opened their private chats with the bot (the
+    ``storage`` fixture here and of the tests that play the service's games the same way)."""
     store = Storage(database)
     await store.open()
-    for player in (ANN, BOB, CID, DAN):  # they opened their private chats with the bot
-        await store.remember_user(player.user_id, player.name, None, "en", private_ok=True)
+    await opened_private_chats(store)
     yield store
     await store.close()
+
+
+@pytest.fixture
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    async with people_storage(database) as store:
+        yield store
 
 
 def service_for(storage: Storage) -> GameService:

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from test_games import ANN, BOB, CID, DAN, service_for, started_game
+from test_games import ANN, people_storage, service_for, started_game
 
 from bot.models import Game, Messages, Outgoing, Player, Status
 from bot.storage import StaleMoveError, Storage, UpdateTakenError, handling
@@ -20,12 +20,9 @@ Effect = Callable[[Storage, Game], Awaitable[object]]
 
 @pytest.fixture
 async def storage(database: Path | str) -> AsyncIterator[Storage]:
-    store = Storage(database)
-    await store.open()
-    for player in (ANN, BOB, CID, DAN):
-        await store.remember_user(player.user_id, player.name, None, "en", private_ok=True)
-    yield store
-    await store.close()
+    """A database of either engine whose people opened their private chats with the bot."""
+    async with people_storage(database) as store:
+        yield store
 
 
 async def received(storage: Storage, update_id: int, done: bool = False) -> None:

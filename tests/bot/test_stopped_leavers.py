@@ -9,7 +9,16 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_games import ANN, BOB, CID, DAN, RecordingComposer, service_for, started_game
+from test_games import (
+    ANN,
+    BOB,
+    CID,
+    DAN,
+    RecordingComposer,
+    people_storage,
+    service_for,
+    started_game,
+)
 
 from bot.errors import UserError
 from bot.i18n import Translator
@@ -27,12 +36,8 @@ GROUP = -100
 @pytest.fixture
 async def storage(database: Path | str) -> AsyncIterator[Storage]:
     """A database of either engine whose people opened their private chats with the bot."""
-    store = Storage(database)
-    await store.open()
-    for player in (ANN, BOB, CID, DAN):
-        await store.remember_user(player.user_id, player.name, None, "en", private_ok=True)
-    yield store
-    await store.close()
+    async with people_storage(database) as store:
+        yield store
 
 
 class Clock:

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 from bot_kit import Group
-from test_games import ANN, BOB, CID, DAN, RecordingComposer
+from test_games import ANN, BOB, CID, DAN, RecordingComposer, opened_private_chats
 
 from bot.handlers.timers import OVERDUE_STEP, OVERDUE_WAIT, Timers
 from bot.models import AWAY_AFTER, Game, Status
@@ -30,12 +30,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-async def opened_private_chats(storage: Storage) -> None:
-    """The players have started their private chats with the bot: a table can start."""
-    for player in (ANN, BOB, CID, DAN):
-        await storage.remember_user(player.user_id, player.name, None, "en", private_ok=True)
 
 
 async def timed_game(storage: Storage, clock: Clock) -> tuple[GameService, Game]:

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from fleet_kit import game_moves
 
 from bot.errors import UserError
 from bot.fleet.moves import GameMoves
@@ -306,15 +307,9 @@ async def test_games_of_a_shard_given_back_meanwhile_are_not_run() -> None:
     async def resume(games: list[Game]) -> None:
         resumed.append(list(games))
     game = SimpleNamespace(game_id=9, chat_id=1, players=[])  # shard 1, given back
-    moves = GameMoves()
-    moves.rt = SimpleNamespace(  # type: ignore[assignment]
-        status_lines=SimpleNamespace(loaded=lambda games: None),
-        limiter=SimpleNamespace(taken_over=lambda chat: None),
-        service=SimpleNamespace(game=lambda game_id: game),
-        publisher=SimpleNamespace(request=requested.append),
-        timers=SimpleNamespace(resume=resume))
-    moves.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
-    moves.holding = frozenset({0})
+    moves = game_moves(SimpleNamespace(taken_over=lambda chat: None),
+                       SimpleNamespace(game=lambda game_id: game), requested, SHARDS,
+                       holding={0}, resume=resume)
     await moves._run_games([game], {9})  # type: ignore[list-item]
     assert requested == [] and resumed == [[]]
 

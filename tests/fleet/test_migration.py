@@ -21,16 +21,13 @@ from typing import Any
 
 import asyncpg
 import pytest
-from fleet_kit import outcomes, until
+from fleet_kit import in_process, outcomes, until
 
-from bot.app import build_application, running
-from bot.config import BotConfig
-from bot.fleet.receiver import receiving
+from bot.app import running
 from bot.fleet.routing import shard_of
-from bot.fleet.settings import WORKER_KEY, FleetSettings
+from bot.fleet.settings import WORKER_KEY
 from bot.fleet.worker import FleetWorker
 from bot.handlers.runtime import KEY, Runtime
-from bot.serving.webserver import HttpSettings
 from bot.storage import fleet as fleet_sql
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage, WebhookTiming
 from testservers import free_port
@@ -64,20 +61,11 @@ class TwoWorkers:
 async def two_workers(postgres_url: str) -> AsyncIterator[TwoWorkers]:
     async with FakeTelegramServer() as server, AsyncExitStack() as stack:
         server.webhook.timing = WebhookTiming(timeout=5.0, first_retry=0.02, max_retry=0.2)
-        config = BotConfig(token=server.token, api_base_url=server.api_root,
-                           database_url=postgres_url, computer_pause=0.2,
-                           group_messages_per_minute=100_000, messages_per_second=100_000,
-                           private_messages_per_period=100_000)
-        port = free_port()
-        hook = HttpSettings(f"http://127.0.0.1:{port}/hook", SECRET, "127.0.0.1", port)
-        plain = HttpSettings(None, SECRET, "127.0.0.1", None)
-        fleet = FleetSettings(postgres_url, SHARDS, "a", tick=0.2, poll=0.5)
-        apps = {name: build_application(config, http=plain,
-                                        fleet=dataclasses.replace(fleet, worker_name=name))
-                for name in ("a", "b")}
+        setup = in_process(server, postgres_url, SECRET, SHARDS, computer_pause=0.2)
+        apps = {name: setup.worker(name) for name in ("a", "b")}
         for app in apps.values():
             await stack.enter_async_context(running(app))
-        await stack.enter_async_context(receiving(config, hook, fleet))
+        await stack.enter_async_context(setup.receiver())
         keepers = {n: app.bot_data[WORKER_KEY].keeper for n, app in apps.items()}
         await until(lambda: all(len(k.owned) == SHARDS // 2 for k in keepers.values()))
         await server.wait_for(lambda: server.webhook.target is not None)

@@ -9,55 +9,35 @@ real PostgreSQL and the fake Bot API server delivering by webhook."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import random
 import time
 
 import asyncpg  # type: ignore[import-untyped]
-from fleet_kit import until
-from telegram.ext import Application
+from fleet_kit import in_process, until
 
-from bot.app import build_application, running
-from bot.config import BotConfig
-from bot.fleet.receiver import receiving
-from bot.fleet.settings import WORKER_KEY, FleetSettings
+from bot.app import running
+from bot.fleet.settings import WORKER_KEY
 from bot.handlers.runtime import KEY, Runtime
-from bot.serving.webserver import HttpSettings
 from fakeapi import FakeTelegramServer, WebhookTiming
 from fakeapi.players import live_buttons, second_taps
-from testservers import free_port
 from testservers.tables import Table
 
 SHARDS = 4
 SECRET = "overdue_secret"
 
 
-
-
 async def test_a_tap_queued_while_no_worker_ran_the_game_counts_though_its_turn_ran_out(
         postgres_url: str) -> None:
     async with FakeTelegramServer() as server:
         server.webhook.timing = WebhookTiming(timeout=5.0, first_retry=0.02, max_retry=0.2)
-        config = BotConfig(token=server.token, api_base_url=server.api_root,
-                           database_url=postgres_url, computer_pause=0.2,
-                           group_messages_per_minute=100_000, messages_per_second=100_000,
-                           private_messages_per_period=100_000)
-        port = free_port()
-        hook = HttpSettings(f"http://127.0.0.1:{port}/hook", SECRET, "127.0.0.1", port)
-        plain = HttpSettings(None, SECRET, "127.0.0.1", None)
-        fleet = FleetSettings(postgres_url, SHARDS, "a", tick=0.2, poll=0.5)
-
-        def worker(name: str) -> Application:  # type: ignore[type-arg]
-            return build_application(config, http=plain,
-                                     fleet=dataclasses.replace(fleet, worker_name=name))
-
+        setup = in_process(server, postgres_url, SECRET, SHARDS, computer_pause=0.2)
         users = [server.add_user(name, language_code="en", started=True)
                  for name in ("Ayu", "Budi")]
         chat = server.add_group("Dominoes", members=users, admins=users[:1])
         table = Table(server, chat, users, "kolbasa", random.Random(5))
-        async with receiving(config, hook, fleet):
+        async with setup.receiver():
             await server.wait_for(lambda: server.webhook.target is not None)
-            async with running(worker("a")) as first:
+            async with running(setup.worker("a")) as first:
                 keeper = first.bot_data[WORKER_KEY].keeper
                 await until(lambda: len(keeper.owned) == SHARDS, timeout=20)
                 await table.open()
@@ -83,7 +63,7 @@ async def test_a_tap_queued_while_no_worker_ran_the_game_counts_though_its_turn_
                                  time.time() - 10, game_id)
             finally:
                 await db.close()
-            async with running(worker("b")) as second:
+            async with running(setup.worker("b")) as second:
                 await server.wait_for(lambda: record.answered, timeout=20)
                 assert not record.answer_text, record.answer_text  # no "It is Ayu's turn"
                 await server.wait_for(lambda: message.deleted or live_buttons(message) != shown)

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
-from fleet_kit import until
+from fleet_kit import seated, until
 from fleet_pg import database  # noqa: F401  (a fixture)
 from telegram.error import BadRequest
 
@@ -20,7 +20,7 @@ from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
 from bot.logs import Context, bind
-from bot.models import Game, Messages, Player, Status
+from bot.models import Player
 from bot.publishing.delivery import answer_tap
 from bot.publishing.floodwindows import Limits
 from bot.publishing.ratelimit import FloodLimiter, StoppingError
@@ -119,7 +119,7 @@ async def test_two_feeders_racing_handle_each_update_once(pool: asyncpg.Pool,
             await asyncio.sleep(random.uniform(0, 0.005))
             with fencing.handling(row.update_id) as fence:
                 try:  # an effect: a lobby opened in the update's chat
-                    await storage.insert_game(lobby(row.route_key), time.time())
+                    await storage.insert_game(seated(row.route_key, 1), time.time())
                 except fencing.UpdateTakenError:
                     refused.append((worker, row.update_id))
                 assert fence.marked or (worker, row.update_id) in refused
@@ -148,11 +148,6 @@ async def test_two_feeders_racing_handle_each_update_once(pool: asyncpg.Pool,
     assert a.handled and b.handled  # both did work: they raced
     assert refused  # and the fence turned second handlings away
     assert await sql.waiting_updates(pool, range(SHARDS)) == []
-
-
-def lobby(chat_id: int) -> Game:
-    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
-                Messages())
 
 
 async def test_a_released_shard_is_no_longer_pulled(pool: asyncpg.Pool) -> None:
@@ -315,11 +310,11 @@ async def test_a_players_private_chat_is_routed_by_their_newest_open_game(
     storage = Storage(database)
     await storage.open()
     try:
-        older, newer = lobby(-100), lobby(-200)
+        older, newer = seated(-100, 1), seated(-200, 1)
         newer.players.append(Player(12, "Budi"))
         for game in (older, newer):
             await storage.insert_game(game, time.time())
-        other = lobby(-300)
+        other = seated(-300, 1)
         other.players[0] = Player(123, "Sergei")  # 12's digits inside another id
         await storage.insert_game(other, time.time())
     finally:

@@ -4,31 +4,27 @@ dies (as a SIGKILLed worker's does) the other takes them all within a couple of 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
 import pytest
-from fleet_kit import until
+from fleet_kit import in_process, seated, until
 from fleet_pg import database  # noqa: F401  (a fixture)
 
-from bot.app import build_application, running
-from bot.config import BotConfig
-from bot.fleet.receiver import receiving
+from bot.app import running
 from bot.fleet.routing import shard_of
-from bot.fleet.settings import LIVE_WORKERS, WORKER_KEY, FleetSettings
+from bot.fleet.settings import LIVE_WORKERS, WORKER_KEY
 from bot.fleet.shards import ShardKeeper, lock_key
 from bot.handlers.runtime import KEY
-from bot.models import Game, Messages, Player, Status
+from bot.models import Status
 from bot.presentation.composer import TextComposer
 from bot.presentation.pictures import PictureMaker
 from bot.service import GameService
-from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
 from fakeapi import FakeTelegramServer, StoredMessage, WebhookTiming
-from testservers import PostgresServer, free_port
+from testservers import PostgresServer
 
 SHARDS = 64
 LOCK_KEY = lock_key("123456:" + "A" * 35)
@@ -140,8 +136,8 @@ async def test_a_shards_games_are_loaded_and_evicted_with_it(tmp_path: Path) -> 
     service = GameService(storage, TextComposer(PictureMaker("classic")))
     try:
         chats = [-1001, -1002, -1009, 6, 13]
-        ids = {chat: await storage.insert_game(lobby(chat), 0.0) for chat in chats}
-        finished = await storage.insert_game(lobby(-1001, thread=4), 0.0)
+        ids = {chat: await storage.insert_game(seated(chat, 1), 0.0) for chat in chats}
+        finished = await storage.insert_game(seated(-1001, 1, thread=4), 0.0)
         done = await storage.load_game(finished)
         assert done is not None
         await storage.save_status(done, Status.FINISHED, [], 1.0)
@@ -158,11 +154,6 @@ async def test_a_shards_games_are_loaded_and_evicted_with_it(tmp_path: Path) -> 
         assert {g.game_id for g in service.open_games()} == {ids[-1001], ids[-1009]}
     finally:
         await storage.close()
-
-
-def lobby(chat_id: int, thread: int | None = None) -> Game:
-    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
-                Messages(), thread_id=thread)
 
 
 # --- two workers and a receiver, in-process, against the fake Bot API ----------------------
@@ -186,21 +177,12 @@ async def test_a_worker_leaving_hands_its_table_over(postgres_url: str) -> None:
         server.webhook.timing = WebhookTiming(timeout=5.0, first_retry=0.02, max_retry=0.2)
         ayu, budi = server.add_user("Ayu"), server.add_user("Budi")
         chat = server.add_group("Dominoes", members=[ayu, budi], admins=[ayu])
-        config = BotConfig(token=server.token, api_base_url=server.api_root,
-                           database_url=postgres_url,
-                           group_messages_per_minute=100_000, messages_per_second=100_000,
-                           private_messages_per_period=100_000)
-        port = free_port()
-        hook = HttpSettings(f"http://127.0.0.1:{port}/hook", SECRET, "127.0.0.1", port)
-        plain = HttpSettings(None, SECRET, "127.0.0.1", None)
-        fleet = FleetSettings(postgres_url, 4, "a", tick=0.2, poll=0.5)
-        workers = {name: build_application(config, http=plain,
-                                           fleet=dataclasses.replace(fleet, worker_name=name))
-                   for name in ("a", "b")}
+        setup = in_process(server, postgres_url, SECRET, 4)
+        workers = {name: setup.worker(name) for name in ("a", "b")}
         runs = {name: running(app) for name, app in workers.items()}
         await runs["a"].__aenter__()
         try:
-            async with receiving(config, hook, fleet):
+            async with setup.receiver():
                 await server.wait_for(lambda: server.webhook.target is not None)
                 for user in (ayu, budi):
                     user.send_private("/start")
@@ -267,15 +249,9 @@ async def test_a_worker_and_a_receiver_carry_on_after_postgresql_restarts(
         server.webhook.timing = WebhookTiming(timeout=5.0, first_retry=0.05, max_retry=0.5)
         ayu, budi = server.add_user("Ayu"), server.add_user("Budi")
         chat = server.add_group("Dominoes", members=[ayu, budi], admins=[ayu])
-        config = BotConfig(token=server.token, api_base_url=server.api_root,
-                           database_url=postgres_url, group_messages_per_minute=100_000,
-                           messages_per_second=100_000, private_messages_per_period=100_000)
-        port = free_port()
-        hook = HttpSettings(f"http://127.0.0.1:{port}/hook", SECRET, "127.0.0.1", port)
-        fleet = FleetSettings(postgres_url, 4, "solo", tick=0.2, poll=0.5)
-        app = build_application(config, http=HttpSettings(None, SECRET, "127.0.0.1", None),
-                                fleet=fleet)
-        async with running(app), receiving(config, hook, fleet):
+        setup = in_process(server, postgres_url, SECRET, 4, name="solo")
+        app = setup.worker("solo")
+        async with running(app), setup.receiver():
             keeper = app.bot_data[WORKER_KEY].keeper
             await until(lambda: len(keeper.owned) == 4)
             for user in (ayu, budi):
