@@ -196,6 +196,17 @@ def lays_of(view: PlayerView, tile: Tile) -> tuple[Play | Cut, ...]:
     return tuple(a for a in view.legal if isinstance(a, Play | Cut) and a.tile is tile)
 
 
+def says_lie(view: PlayerView, play: Play) -> bool:
+    """Whether the button names how ``play`` lies ("along", "across"): where both ways are
+    offered at its end, and where a tile that is not a double lies crosswise (a matador or
+    honour laid as one, also where it could not go along), so the player knows before the
+    tap. A double with one way is left unsaid: it lies as that game lays its doubles (an
+    "across" on every Bergen double, or on Muggins' spinner, would say nothing new)."""
+    if play.cross is None:
+        return False
+    return (play.cross and not play.tile.is_double) or len(view.ways_for(play.tile, play.end)) > 1
+
+
 END_MARKS = {End.LEFT: "◀", End.RIGHT: "▶", End.UP: "▲", End.DOWN: "▼"}
 
 
@@ -203,9 +214,9 @@ def lay_choice(
     t: Translator, game: Game, view: PlayerView, move_no: int, tile: Tile
 ) -> InlineKeyboardMarkup:
     """The second tap: one button per legal lay of ``tile``, then Back. Each end is named as
-    on the picture, with its number ("◀ left 5"), along or across where both may be, and what
-    it would score; a plain line's two ends stand side by side, elsewhere each end and way
-    has its row, and each ribbon a cut may give away."""
+    on the picture, with its number ("◀ left 5"), how the tile lies where :func:`says_lie`
+    asks for it, and what it would score; a plain line's two ends stand side by side,
+    elsewhere each end and way has its row, and each ribbon a cut may give away."""
     gid = game.game_id
     layout = view.table.layout
     numbers = {end.end: "/".join(map(str, end.numbers)) for end in layout.ends}
@@ -225,7 +236,7 @@ def lay_choice(
         else:  # a plain line's two ends are named as every other layout's ("◀ left 5")
             assert type(action) is Play and action.end is not None
             text = f"{END_MARKS[action.end]} {t(END_WORDS[action.end])} {numbers[action.end]}"
-            if action.cross is not None and len(view.ways_for(tile, action.end)) > 1:
+            if says_lie(view, action):
                 text += " " + (t("across") if action.cross else t("along"))
         points = view.points_of(action)
         if points:

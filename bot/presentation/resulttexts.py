@@ -151,8 +151,9 @@ def hand_result_lines(t: Translator, game: Game, ended: HandEnded, view: TableVi
         lines.append(t("Pairs' pips: {sums}.", sums=" · ".join(
             pair_names(names, side) + f" {sum(ended.totals[s] for s in side)}"
             for side in view.sides)))
-    # Bergen's two reserved tiles are never drawn: left in the stock, they tell nothing.
-    if ended.stock_left > view.stock_reserve:
+    # Counted as the table's "Stock: 2 tiles." counts it: Bergen's two tiles never drawn
+    # included (they are in the stock, RULES), so a blocked Bergen hand says its 2 too.
+    if ended.stock_left:
         lines.append(t.plural("{count} tile was left in the stock.",
                               "{count} tiles were left in the stock.", ended.stock_left))
     lines += _scored_lines(t, view, ended, names)

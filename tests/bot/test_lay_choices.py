@@ -105,10 +105,52 @@ def test_matador_asks_along_or_across_where_both_are_legal() -> None:
     match.apply(0, Play(Tile(1, 2)))
     buttons = choice_buttons(match, 1, "1-6")
     assert [label for label, _ in buttons[:-1]] == ["◀ left 1 along", "◀ left 1 across",
-                                                    "▶ right 2"]
+                                                    "▶ right 2 across"]
     assert [tap for _, tap in buttons[:-1]] == [
         Lay(1, 5, Tile(1, 6), End.LEFT, Way.ALONG), Lay(1, 5, Tile(1, 6), End.LEFT, Way.ACROSS),
         Lay(1, 5, Tile(1, 6), End.RIGHT, Way.ACROSS)]
+
+
+def test_a_matador_that_can_only_go_crosswise_says_so_in_every_language() -> None:
+    """QA: French's honour 2-5 showed "◀ left 0" beside "▶ right 5 along" and "▶ right 5
+    across", though on the 0 it can only lie crosswise; a non-double laid crosswise says so
+    whether or not it could go along there too."""
+    match = started("french", "5-6 0-1 0-2 0-3 1-2", "2-5 0-0 1-1 2-4 3-3")
+    match.apply(0, Play(Tile(5, 6)))
+    for language in LANGUAGES:
+        t = translator(language)
+        across, along = t("across"), t("along")
+        view = player_view(match, 1)
+        markup = keyboards.lay_choice(t, game_of(match), view, 5, Tile(2, 5))
+        words = [b.text.split(" ", 3)[3:] for row in markup.inline_keyboard[:-1] for b in row]
+        ways = [decode(b.callback_data).way  # type: ignore[union-attr]
+                for row in markup.inline_keyboard[:-1] for b in row]
+        assert ways == [Way.ALONG, Way.ACROSS, Way.ACROSS], ways
+        assert words == [[along], [across], [across]], (language, words)
+    assert [label for label, _ in choice_buttons(match, 1, "2-5")[:-1]] == [
+        "◀ left 5 along", "◀ left 5 across", "▶ right 6 across"]
+
+
+def test_six_matadors_matadors_say_across_and_doubles_with_one_way_say_nothing() -> None:
+    """Six-matador lays its matadors only crosswise (D24): 1-5 says "across" at every end;
+    the double matador 3-3 lies across as doubles do and 4-4 along as the game lays it, so
+    neither says how; nor does a Bergen double, always crosswise."""
+    match = started("six-matador", "1-2 0-1 0-2 0-3 0-4 0-5", "1-5 3-3 4-4 2-3 5-5 6-6")
+    match.apply(0, Play(Tile(1, 2)))
+    labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 1, "1-5")[:-1]]
+    assert labels == ["◀ left 1 across", "▶ right 2 across"]
+    labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 1, "3-3")[:-1]]
+    assert labels == ["◀ left 1", "▶ right 2"]
+    labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 1, "4-4")[:-1]]
+    assert labels == ["▶ right 2"]
+    bergen = started("bergen", "1-1 1-2 0-3 0-4 0-5 0-6", "1-3 2-2 2-3 3-3 4-4 5-5")
+    bergen.apply(0, Play(Tile(1, 1)))
+    bergen.apply(1, Play(Tile(1, 3), End.RIGHT))
+    labels = [label.split(" +")[0] for label, _ in choice_buttons(bergen, 0, "1-2")[:-1]]
+    assert labels == ["◀ left 1"]
+    bergen.apply(0, Play(Tile(1, 2), End.LEFT))
+    labels = [label.split(" +")[0] for label, _ in choice_buttons(bergen, 1, "3-3")[:-1]]
+    assert labels == ["▶ right 3"]
 
 
 def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:

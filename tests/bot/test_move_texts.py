@@ -283,14 +283,29 @@ def test_the_hands_result_shows_the_pips_only_where_they_count() -> None:
     assert "Pips counted: Ann 9, Bob 30." in _ended(matador, lightest)
 
 
-def test_the_stock_left_is_told_only_beyond_bergens_reserve() -> None:
-    """Bergen never draws its last two tiles: a blocked hand always leaves them, which tells
-    nothing; more than two left (a player went out early) is worth saying."""
+def test_the_stock_left_is_told_as_the_table_counts_it() -> None:
+    """Bergen never draws its last two tiles, but they are in the stock (RULES) and the
+    table's "Stock: 2 tiles." counts them: the result counts them too, so a blocked hand says
+    its 2 (QA: "6 tiles were left" counted them, while 2 alone went unsaid)."""
     bergen = started("bergen", "0-0 1-2 1-3 1-4 1-5 1-6", "0-2 2-3 2-4 2-5 2-6 3-4")
     bergen.apply(0, Play(Tile(0, 0)))
     blocked = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (10, 25), (4, 0), (4, 0), 2,
                         (2, 0))
-    assert "left in the stock" not in _ended(bergen, blocked)
+    assert "2 tiles were left in the stock." in _ended(bergen, blocked)
+    scenario = json.loads((CONFORMANCE / "bergen_blocked_all_doubles.json").read_text("utf-8"))
+    match = replay(scenario, seeds=False).match
+    assert match is not None
+    view = table_view(match)
+    assert view.result is not None and view.result.reason is HandEndReason.BLOCKED
+    game = replace(game_of(match), players=[Player(i + 1, f"P{i}") for i in
+                                            range(len(view.result.totals))])
+    for language in LANGUAGES:
+        t = translator(language)
+        result = resulttexts.hand_result_text(t, game, view.result, view)
+        assert t.plural("{count} tile was left in the stock.",
+                        "{count} tiles were left in the stock.", 2) in result, result
+        assert captions.stock_line(t, view) == t.plural(
+            "Stock: {count} tile.", "Stock: {count} tiles.", 2)
     out = HandEnded(0, HandEndReason.OUT, 0, True, 0, (0, 25), (4, 0), (4, 0), 8, (2, 0))
     assert "8 tiles were left in the stock." in _ended(bergen, out)
     kolbasa = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
