@@ -98,9 +98,16 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
         return t("Blocked after {name}'s {tile}: no tile left, in any hand or in the stock, "
                  "fits the ends.", name=named(mover(game, view, index)),
                  tile=str(view.history[index].tile))
+    if drew and 0 < ended.stock_left <= view.stock_reserve:
+        # Bergen: the stock is down to its tiles never drawn. "Nothing left to draw" above
+        # the result's "2 tiles were left in the stock" read as a contradiction.
+        return t.plural("Blocked: only the {count} tile that is never drawn is left in the "
+                        "stock, and nobody can lay a tile.",
+                        "Blocked: only the {count} tiles that are never drawn are left in the "
+                        "stock, and nobody can lay a tile.", ended.stock_left)
     if drew:
         # Draws came after the last tile (Matador, Muggins…): that tile did not block the
-        # hand, the stock running out did (or in Bergen, reaching the two never drawn).
+        # hand, the stock running out did.
         return t("Blocked: nothing left to draw, and nobody can lay a tile.")
     return t("Blocked after {name}'s {tile}: nobody can lay a tile.",
              name=named(mover(game, view, index)), tile=str(view.history[index].tile))

@@ -203,7 +203,8 @@ async def test_bergens_plus_two_to_the_only_hand_without_a_double_says_why(
             lambda: bool(group.hand_results()))
     result = group.hand_results()[0].splitlines()
     # draws came after the last tile laid: it was not that tile that blocked the hand
-    assert result[1] == "Blocked: nothing left to draw, and nobody can lay a tile."
+    assert result[1] == ("Blocked: only the 2 tiles that are never drawn are left in the stock, "
+                         "and nobody can lay a tile.")
     reason = result.index("Ayu is the only one holding no double.")
     assert result[reason + 1].startswith("Ayu wins the blocked hand: +2 for it")
     # A draw and the knock or lay it led to are one line of the table's caption.
