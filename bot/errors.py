@@ -63,6 +63,18 @@ class OutOfDateError(UserError):
         super().__init__(N_("That button is out of date."))
 
 
+class SupersededError(UserError):
+    """A finished match's "Play again" after a newer game opened in its place: only the
+    latest result's starts a table (an old one would open a table its players left long
+    ago, and take the place from the latest)."""
+
+    code = "superseded"
+
+    def __init__(self) -> None:
+        super().__init__(N_("A newer game has been played here since: use the latest "
+                            "result's 🔁 Play again, or /newgame."))
+
+
 class NotYourTurnError(UserError):
     """Another seat is to move: ``to_move_name`` names its player as it goes into a text
     (isolated, :func:`bot.wording.isolated`), None when nobody is to move."""

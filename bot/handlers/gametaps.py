@@ -15,7 +15,7 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
 from .. import wording
-from ..errors import GameOverError
+from ..errors import GameOverError, SupersededError
 from ..gamebook import GAMES
 from ..i18n import N_, translator
 from ..models import Game, Status
@@ -95,16 +95,22 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 
 async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: PlayAgain
                        ) -> Answer:
-    """A rematch: the same table again, its players asked to confirm."""
+    """A rematch: the same table again, its players asked to confirm. A stale button (a
+    newer game opened since) is refused and taken off its message."""
     old, user, t = await game_named(rt, tap.game_id, query), query.from_user, translator_of(query)
-    async with rt.locks.chat(old.chat_id):
-        lobby = rt.service.open_game_in(old.chat_id, old.thread_id)
-        if lobby is None or not rt.service.is_rematch(lobby, old):
-            await rt.service.rematch(old, player_of(user))
-            return t("A new table is open: the others press Join to play again."), None
-        # Another player opened it first: this tap takes a seat there, as Join would.
-        async with rt.locks.game(lobby.game_id):
-            await rt.service.rematch(old, player_of(user))
+    try:
+        async with rt.locks.chat(old.chat_id):
+            lobby = rt.service.open_game_in(old.chat_id, old.thread_id)
+            if lobby is None or not rt.service.is_rematch(lobby, old):
+                await rt.service.rematch(old, player_of(user))
+                return t("A new table is open: the others press Join to play again."), None
+            # Another player opened it first: this tap takes a seat there, as Join would.
+            async with rt.locks.game(lobby.game_id):
+                await rt.service.rematch(old, player_of(user))
+    except SupersededError:
+        with contextlib.suppress(TelegramError):  # (the toast says why, whatever Telegram does)
+            await edit_tapped(query)
+        raise
     return t("You joined the game."), None
 
 

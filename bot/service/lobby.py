@@ -9,7 +9,13 @@ from typing import Any
 
 from engine import BadInputError, variant
 
-from ..errors import OutOfDateError, PrivateChatClosedError, StorageError, UserError
+from ..errors import (
+    OutOfDateError,
+    PrivateChatClosedError,
+    StorageError,
+    SupersededError,
+    UserError,
+)
 from ..gamebook import GAMES
 from ..i18n import DEFAULT_LANGUAGE, N_, pick_language
 from ..models import Game, Messages, Outgoing, Player, Status, computer
@@ -123,24 +129,29 @@ class Lobbies(Chats):
         place so that the lead moves on. ``user`` (one of its people) opens it; the others are
         seated but each confirms with a tap (Join), or leaves; its creator may go on without
         those who do not (:meth:`free_unconfirmed`). When the table is open already
-        (another player tapped first), ``user`` takes their seat at it."""
+        (another player tapped first), ``user`` takes their seat at it. Only the latest
+        match of its place plays again: once another game opened there, its button is
+        stale (:class:`SupersededError`)."""
         existing = self.open_game_in(old.chat_id, old.thread_id)
         rematch = existing is not None and self.is_rematch(existing, old)
-        if existing is not None and rematch and existing.seat_of(user.user_id) is None:
-            # Another player opened it first: this takes a seat there, as Join would, and
-            # the hand goes to the private chat (a seat kept for the user is confirmed
-            # whether or not it is open).
-            await self.needs_private_chat(user.user_id, f"join{existing.game_id}")
+        if existing is not None and rematch:
+            await self._check_latest(old, existing)  # (before a link to the seat there)
+            if existing.seat_of(user.user_id) is None:
+                # Another player opened it first: this takes a seat there, as Join would,
+                # and the hand goes to the private chat (a seat kept for the user is
+                # confirmed whether or not it is open).
+                await self.needs_private_chat(user.user_id, f"join{existing.game_id}")
         if old.status is not Status.FINISHED:
             raise OutOfDateError()
         people = seated_again(old)
         if all(p.user_id != user.user_id or p.is_computer for p in people):
             raise UserError(N_("Only the players of that match can start it again."))
-        if existing is not None and rematch:
+        if existing is not None and not rematch:  # worded as /newgame words it
+            raise UserError(already_there(existing))
+        if existing is not None:  # (its rematch: another player opened it first)
             await self.join(existing, user)
             return existing
-        if existing is not None:
-            raise UserError(TABLE_OPEN)
+        await self._check_latest(old, None)
         seated = people[1:] + people[:1]
         game = Game(0, old.chat_id, Status.LOBBY, old.game_name, dict(old.options), user.user_id,
                     [user if p.user_id == user.user_id else p for p in seated], None, 0,
@@ -153,6 +164,13 @@ class Lobbies(Chats):
         self._remember(game)
         self._changed(game)
         return game
+
+    async def _check_latest(self, old: Game, rematch: Game | None) -> None:
+        """Refuse ``old``'s "Play again" once a game newer than it opened in its place, but
+        for ``rematch``, the table its "Play again" opened (:class:`SupersededError`)."""
+        since = await self.storage.games_since(old.chat_id, old.thread_id, old.game_id)
+        if any(rematch is None or game_id != rematch.game_id for game_id in since):
+            raise SupersededError()
 
     async def _insert(self, game: Game, notify: bool = False) -> int:
         """Store a new lobby; its id. Refused as a table open there when the database has an

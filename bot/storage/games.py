@@ -91,6 +91,16 @@ class GameRows(Connection):
             (chat_id, thread_id))
         return None if row is None or row[0] is None else int(row[0])
 
+    async def games_since(self, chat_id: int, thread_id: int | None, game_id: int,
+                          limit: int = 2) -> list[int]:
+        """The games opened in ``game_id``'s topic (as :meth:`last_game_id`) after it, oldest
+        first, at most ``limit``: whether its result's "Play again" is still the latest."""
+        rows = await self.fetch_all(
+            "SELECT game_id FROM games WHERE chat_id=?"
+            " AND coalesce(thread_id, 0) = coalesce(CAST(? AS BIGINT), 0) AND game_id > ?"
+            " ORDER BY game_id LIMIT ?", (chat_id, thread_id, game_id, limit))
+        return [int(row["game_id"]) for row in rows]
+
     async def last_played_game_id(self, chat_id: int, thread_id: int | None) -> int | None:
         """The newest game of a chat's topic (as :meth:`last_game_id`) with a finished hand:
         the one under way, or the last one (a lobby opened since has nothing to show)."""

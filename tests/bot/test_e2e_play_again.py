@@ -1,0 +1,47 @@
+"""An old result's "🔁 Play again" in a group that has played on: refused while the next game
+is played (as /newgame is), and stale, its button taken off, once that game is over; the
+latest result's opens the table, and the others' taps on it join it."""
+
+from __future__ import annotations
+
+from bot_kit import Group
+
+from bot.models import Status
+from fakeapi import StoredMessage
+
+
+def results(group: Group) -> list[StoredMessage]:
+    """The group's match results with their "Play again" button, oldest first."""
+    return [m for m in group.messages()
+            if any((b.callback_data or "").startswith("g:") for row in m.buttons for b in row)]
+
+
+async def test_only_the_latest_result_plays_again(group: Group) -> None:
+    ayu, budi = group.users[:2]
+    async with group.bot() as runtime:
+        table = await group.start("french target=1", players=2)
+        await table.play_until(group.match_over)
+        await runtime.publisher.idle()
+        [first] = results(group)
+        table = await group.start("french target=1", players=2)
+        playing = budi.press(first, "🔁 Play again")
+        await group.server.wait_for(lambda: playing.answered)
+        assert playing.answer_text == "A game is already running in this chat."
+        await table.play_until(lambda: len(results(group)) == 2)
+        await runtime.publisher.idle()
+        latest = results(group)[1]
+        stale = budi.press(first, "🔁 Play again")
+        await group.server.wait_for(lambda: stale.answered)
+        assert stale.answer_text == (
+            "A newer game has been played here since: use the latest result's 🔁 Play again, "
+            "or /newgame.")
+        assert runtime.service.open_game_in(group.chat.id) is None
+        assert first.buttons == [] and results(group) == [latest]
+        again = ayu.press(latest, "🔁 Play again")
+        await group.server.wait_for(lambda: again.answered)
+        assert again.answer_text == "A new table is open: the others press Join to play again."
+        joined = budi.press(latest, "🔁 Play again")
+        await group.server.wait_for(lambda: joined.answered)
+        assert joined.answer_text == "You joined the game."
+        rematch = group.game()
+        assert rematch.status is Status.LOBBY and rematch.pending == []
