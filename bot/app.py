@@ -214,6 +214,8 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     if not rt.webhook and rt.http.port is not None:  # polling, with health and metrics
         rt.web = WebServer(build_web_app(rt.metrics, readiness(rt)), rt.http.host, rt.http.port)
         await rt.web.start()
+    # once started (a failure before is its one line): a mistyped path shows as new
+    log.info("database: %s", rt.storage.described())
     if fleet is None:
         log.info("resumed %s", counted(resumed, "open game"))
     else:

@@ -22,6 +22,7 @@ from engine import variant
 from ..errors import UserError
 from ..gamebook import GAMES, presentation
 from ..i18n import N_, Translator, translator
+from ..models import Game
 from ..presentation.gamebuttons import SettingTap
 from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
@@ -40,6 +41,10 @@ TARGET_LABEL = N_("Target: {value}")
 CHOICES_PER_ROW = 3
 SHORT_CHOICE = 10  # characters: three such buttons fit a row on a phone
 DONE = "done"
+#: A choice's toast when a table open in the group keeps what it opened with: an admin takes
+#: a table not started yet for a new one, and the creator's options must not change under it.
+KEPT_BY_OPEN_TABLE = N_("Saved. A table already open here keeps its own settings; new tables "
+                        "take these.")
 
 
 def general_value(t: Translator, name: str, value: Any) -> str:
@@ -99,8 +104,8 @@ def _rows(
 
 def main_page(t: Translator, settings: GroupSettings) -> tuple[str, InlineKeyboardMarkup]:
     lines = [t("<b>Settings of this group</b>"),
-             t("New games take them; a running game keeps its own, but speaks a new language "
-               "at once. Tap to change.")]
+             t("New tables take them; a table already open, waiting for players or playing, "
+               "keeps its own, but speaks a new language at once. Tap to change.")]
     general = []
     for name, label in GENERAL_LABELS.items():
         text = t(label, value=general_value(t, name, getattr(settings, name)))
@@ -182,6 +187,16 @@ def chose(settings: GroupSettings, tap: SettingTap) -> GroupSettings:
     return settings.with_option(tap.page, tap.name, value)
 
 
+def kept_by_open_tables(tap: SettingTap, open_games: Sequence[Game]) -> bool:
+    """Whether a table open in the group keeps what it opened with instead of the choice
+    ``tap``: the turn time, or the house rules of the game it plays. (It speaks a new
+    language at once; which game /newgame offers and whether computers are ranked are no
+    table's.)"""
+    if tap.page:
+        return any(game.game_name == tap.page for game in open_games)
+    return tap.name == "turn_seconds" and bool(open_games)
+
+
 def valid_tap(tap: SettingTap) -> bool:
     if tap.page and tap.page not in GAMES:
         return False
@@ -256,8 +271,9 @@ async def setting_button(
         if tap.name == "language" and settings.language is not None:  # spoken at once
             for game_id in await rt.service.speak_in(chat_id, settings.language, rt.locks):
                 rt.publisher.request(game_id)
+        kept = kept_by_open_tables(tap, rt.service.open_games_in(chat_id))
         tap = SettingTap(tap.page)
-        toast = t("Saved.")
+        toast = t(KEPT_BY_OPEN_TABLE) if kept else t("Saved.")
     shown = await group_tr(rt, chat_id, query.from_user)
     text, markup = page_for(shown, settings, tap)
     try:

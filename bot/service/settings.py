@@ -1,9 +1,9 @@
 """Per-group settings: the house rules a group plays each game by, its turn timer, its
 language, and whether computer players appear on its scoreboard.
 
-Stored as JSON per chat (``{"games": {game: {option: value}}, ...}``). A new game takes them; a
-running game keeps what it started with. Each game's options and their choices are its
-variant's; a stored value the variant no longer accepts is dropped when read.
+Stored as JSON per chat (``{"games": {game: {option: value}}, ...}``). A new table takes them;
+one already open (a lobby too) keeps what it opened with. Each game's options and their
+choices are its variant's; a stored value the variant no longer accepts is dropped when read.
 """
 
 from __future__ import annotations

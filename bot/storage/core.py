@@ -48,6 +48,9 @@ class Connection:
         #: Users' languages as last read or written by this process (SQLite only, as above:
         #: every write of a user's language goes through ``ChatRows.remember_user``).
         self.languages: dict[int, str | None] = {}
+        #: The schema version the last :meth:`migrate` found (0: a new, empty database), for
+        #: the start-up line that names the database (:meth:`described`).
+        self.found_version: int | None = None
 
     @property
     def dialect(self) -> str:
@@ -100,6 +103,7 @@ class Connection:
     async def migrate(self, up_to: int | None = None) -> None:
         async with self.engine.migration_lock():
             version = await self.schema_version()
+            self.found_version = version
             if version > len(MIGRATIONS):
                 raise StorageError(
                     f"the database schema is version {version}, newer than this bot "
@@ -113,6 +117,21 @@ class Connection:
                     else:
                         await step(tx)
                     await self.engine.set_schema_version(tx, number)
+
+    def described(self) -> str:
+        """Which database this is and what opening it found, for the operator: a mistyped
+        path makes a new, empty one (missing folders are created on purpose), which this
+        says. Its name never holds a password."""
+        found, latest = self.found_version, len(MIGRATIONS)
+        if found is None:  # not opened yet
+            return self.engine.name
+        if found == 0:
+            state = "new: created now"
+        elif found == latest:
+            state = f"schema {latest}"
+        else:
+            state = f"schema {latest}, upgraded from {found}"
+        return f"{self.engine.name} ({state})"
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

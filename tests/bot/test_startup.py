@@ -24,6 +24,8 @@ import pytest
 from test_e2e_operations import free_port
 
 from bot.launch import TOKEN_REJECTED
+from bot.storage import Storage
+from bot.storage.schema import MIGRATIONS
 from fakeapi import FakeTelegramServer
 
 #: The settings the bot reads: none may leak in from the environment the tests run in.
@@ -32,6 +34,7 @@ SETTINGS = ("TELEGRAM_BOT_TOKEN", "TELEGRAM_API_BASE_URL", "DATABASE_PATH", "LOG
 OTHER_TOKEN = "7000000002:AAAnotherTokenTelegramDoesNotKnow0001"
 STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")
 RUNNING = "INFO bot: running: Ctrl-C or SIGTERM stops the bot"
+#: After the line naming the database (:func:`started`).
 STARTED = ["INFO bot.app: resumed 0 open games", "INFO telegram.ext.Application: "
            "Application started", RUNNING]
 STOPPED = ["INFO bot: stopping",
@@ -39,6 +42,13 @@ STOPPED = ["INFO bot: stopping",
            "INFO telegram.ext.Application: Application.stop() complete",
            "INFO bot: stopped"]
 WAIT = 30.0  # seconds a step may take on a busy machine
+
+
+def started(folder: Path, *, new: bool = True, name: str = "bot.sqlite3") -> list[str]:
+    """The start-up lines of a bot on the database ``folder / name``: new (made by this
+    start) or one an earlier start made."""
+    state = "new: created now" if new else f"schema {len(MIGRATIONS)}"
+    return [f"INFO bot.app: database: {folder / name} ({state})", *STARTED]
 
 
 def bot_env(folder: Path, **settings: str) -> dict[str, str]:
@@ -195,7 +205,7 @@ async def test_telegram_out_of_reach_is_retried_until_it_answers(tmp_path: Path)
             assert await bot.ended() == 0
     tried = attempts(bot.lines)
     assert tried[:2] == [(1, 1), (2, 2)]  # backing off, one line per attempt
-    assert bot.unstamped()[len(tried):] == STARTED + STOPPED
+    assert bot.unstamped()[len(tried):] == started(tmp_path) + STOPPED
 
 
 async def test_telegram_down_at_start_is_retried_until_it_answers(
@@ -210,7 +220,7 @@ async def test_telegram_down_at_start_is_retried_until_it_answers(
         assert await bot.ended() == 0
     tried = attempts(bot.lines)
     assert all("(Bad Gateway)" in line for line in bot.lines[:len(tried)])
-    assert bot.unstamped()[len(tried):] == STARTED + STOPPED
+    assert bot.unstamped()[len(tried):] == started(tmp_path) + STOPPED
 
 
 async def test_ctrl_c_while_telegram_is_out_of_reach_ends_quietly(tmp_path: Path) -> None:
@@ -234,7 +244,7 @@ async def test_ctrl_c_ends_the_bot_and_its_workers_quietly(telegram: FakeTelegra
             await asyncio.sleep(0.05)
         bot.signal_group(signal.SIGINT)
         assert await bot.ended() == 0
-    assert bot.unstamped() == STARTED + STOPPED
+    assert bot.unstamped() == started(tmp_path) + STOPPED
 
 
 async def test_sigterm_ends_quietly_in_json_lines(telegram: FakeTelegramServer, tmp_path: Path
@@ -245,7 +255,7 @@ async def test_sigterm_ends_quietly_in_json_lines(telegram: FakeTelegramServer, 
         assert await bot.ended() == 0
     lines = [json.loads(line) for line in bot.lines]
     assert [f"{line['level']} {line['logger']}: {line['message']}" for line in lines] == (
-        STARTED + STOPPED)
+        started(tmp_path) + STOPPED)
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", line["time"])
                for line in lines)
 
@@ -310,6 +320,35 @@ async def test_a_locked_database_is_one_line(telegram: FakeTelegramServer, tmp_p
         "(another process holds it: stop it, or use another file)"]
 
 
+async def test_the_database_is_named_and_a_new_one_said_to_be_new(
+    telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A mistyped DATABASE_PATH makes a new, empty database (its missing folders too): the
+    start-up names the file and says it was made now; the next start, which schema it has."""
+    name = "typo/dominoes.sqlite3"
+    settings = server_settings(telegram, DATABASE_PATH=str(tmp_path / name))
+    for new in (True, False):
+        async with bot_process(tmp_path, **settings) as bot:
+            await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+            bot.process.send_signal(signal.SIGTERM)
+            assert await bot.ended() == 0
+        assert bot.unstamped() == started(tmp_path, new=new, name=name) + STOPPED
+
+
+async def test_a_database_an_older_bot_left_is_said_to_be_upgraded(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = Storage(path)
+    await old.open(schema_version=len(MIGRATIONS) - 1)
+    await old.close()
+    storage = Storage(path)
+    await storage.open()
+    try:
+        assert storage.described() == (
+            f"{path} (schema {len(MIGRATIONS)}, upgraded from {len(MIGRATIONS) - 1})")
+    finally:
+        await storage.close()
+
+
 async def test_an_http_port_already_taken_is_one_line(telegram: FakeTelegramServer,
                                                       tmp_path: Path) -> None:
     with socket.socket() as taken:
@@ -362,7 +401,7 @@ async def test_a_second_bot_on_the_same_database_is_refused(telegram: FakeTelegr
         await again.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
         again.process.send_signal(signal.SIGTERM)
         assert await again.ended() == 0
-    assert again.unstamped() == STARTED + STOPPED
+    assert again.unstamped() == started(tmp_path, new=False) + STOPPED
 
 
 def test_help_and_version_answer_without_starting_the_bot(tmp_path: Path) -> None:

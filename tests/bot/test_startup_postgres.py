@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 from test_e2e_operations import free_port
-from test_startup import RUNNING, STAMP, bot_process, server_settings
+from test_startup import RUNNING, STAMP, STARTED, STOPPED, bot_process, server_settings
 
 from bot.errors import StorageError
 from bot.storage import StorageUnavailableError
 from bot.storage.postgres import PostgresEngine
+from bot.storage.schema import MIGRATIONS
 from fakeapi import FakeTelegramServer
 from testservers import PostgresServer
 
@@ -81,6 +82,25 @@ async def test_a_database_that_does_not_exist_is_one_line(postgres: PostgresServ
         f"CRITICAL bot: cannot connect to PostgreSQL at 127.0.0.1:{postgres.port}/"
         'no_such_database: database "no_such_database" does not exist '
         "(create it (createdb), or fix DATABASE_URL)"], bot.text()
+
+
+async def test_the_database_is_named_without_its_password(postgres_url: str,
+                                                          telegram: FakeTelegramServer,
+                                                          tmp_path: Path) -> None:
+    """The start-up names the database (host:port/database, no password) and says whether
+    it was new; the test server trusts every connection, so any password does."""
+    url = postgres_url.replace("postgresql://postgres@", "postgresql://postgres:sekret@")
+    assert "sekret" in url
+    where = url.rpartition("@")[2]
+    settings = server_settings(telegram, DATABASE_URL=url)
+    for state in ("new: created now", f"schema {len(MIGRATIONS)}"):
+        async with bot_process(tmp_path, **settings) as bot:
+            await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+            bot.process.send_signal(signal.SIGTERM)
+            assert await bot.ended() == 0
+        assert bot.unstamped() == [
+            f"INFO bot.app: database: {where} ({state})", *STARTED, *STOPPED], bot.text()
+        assert "sekret" not in bot.text()
 
 
 async def test_a_server_that_will_not_speak_tls_is_not_waited_for(postgres: PostgresServer
