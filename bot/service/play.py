@@ -3,7 +3,7 @@ player whose time ran out), and what follows it until a human must act."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 from engine import (
     Action,
@@ -19,12 +19,17 @@ from engine.ai import safest_action
 
 from ..errors import GameOverError, NotPlayingError, NotYourTurnError, OutOfDateError, UserError
 from ..i18n import N_
-from ..models import AWAY_AFTER, Game, Outgoing, Status
+from ..models import AWAY_AFTER, Game, Outgoing, Player, Status
 from ..refusals import rule_message
-from ..wording import isolated
+from ..wording import isolated, shorten
 from .lobby import Lobbies
 from .scoreboards import rating_changes
 from .thinker import Question
+
+
+def _names(players: Iterable[Player]) -> str:
+    """Players named in a toast (at most 200 characters): each shortened and isolated."""
+    return ", ".join(isolated(shorten(p.name)) for p in players)
 
 
 class Play(Lobbies):
@@ -34,15 +39,15 @@ class Play(Lobbies):
         self._lobby(game)
         if user_id != game.creator_id:
             raise UserError(N_("Only the player who created the game can start it."))
+        if game.pending:  # first: freeing their seats is the way on, however many are seated
+            raise UserError(N_("Waiting for {names} to confirm with Join. To go on without "
+                               "them, free their seats with the 🪑 button."), names=_names(
+                p for p in game.players if p.user_id in game.pending))
         if len(game.players) not in game.seat_counts:
             low, high = min(game.seat_counts), max(game.seat_counts)
             if low == high:
                 raise UserError(N_("The game needs {count} players."), count=low)
             raise UserError(N_("The game needs {low} to {high} players."), low=low, high=high)
-        if game.pending:
-            raise UserError(N_("Waiting for {names} to confirm with Join. To go on without "
-                               "them, free their seats with the 🪑 button."), names=", ".join(
-                p.name for p in game.players if p.user_id in game.pending))
         before = list(game.unreachable_ids)
         await self._check_reach(game)  # as it is now: a chat may have opened or bounced
         if game.unreachable_players:
@@ -52,7 +57,7 @@ class Play(Lobbies):
                 raise UserError(N_("Open our private chat first (the 💬 button in the lobby), "
                                    "then press Start."))
             raise UserError(N_("Waiting for {names} to open a private chat with me."),
-                            names=", ".join(p.name for p in game.unreachable_players))
+                            names=_names(game.unreachable_players))
         try:
             match = Match(game.game_name, len(game.players), game.options)
         except BadInputError:

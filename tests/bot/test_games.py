@@ -333,7 +333,7 @@ async def test_a_rematch_goes_on_without_a_player_who_never_confirms(storage: St
     with pytest.raises(UserError) as waiting:
         await service.start(game, BOB.user_id)
     assert translator("en")(waiting.value.message, **waiting.value.params) == (
-        "Waiting for Dan to confirm with Join. To go on without them, free their seats with "
+        "Waiting for \u2068Dan\u2069 to confirm with Join. To go on without them, free their seats with "
         "the 🪑 button.")
     with pytest.raises(UserError) as refused:
         await service.free_unconfirmed(game, CID.user_id)
@@ -352,6 +352,24 @@ async def test_a_rematch_goes_on_without_a_player_who_never_confirms(storage: St
     assert game.status is Status.PLAYING and game.players[3].is_computer
     with pytest.raises(UserError):  # too late for Dan's Join
         await service.join(game, DAN)
+
+
+async def test_start_names_the_unconfirmed_first_shortened_even_with_a_seat_left_empty(
+        storage: Storage) -> None:
+    """Cid left the rematch and Dan, whose name is long, never confirmed: Start names Dan and
+    the 🪑 way on (freeing him is the way on either way), not only "needs 4 players"; and
+    a toast's names are cut short, so that it stays within Telegram's 200 characters."""
+    service = service_for(storage)
+    dan = Player(DAN.user_id, "Daniel " + "the very patient domino player " * 4)
+    game = await service.rematch(finished([ANN, BOB, CID, dan]), BOB)
+    await service.join(game, ANN)
+    await service.leave(game, CID.user_id)
+    assert len(game.players) == 3 and game.pending == [DAN.user_id]
+    with pytest.raises(UserError) as waiting:
+        await service.start(game, BOB.user_id)
+    text = translator("en")(waiting.value.message, **waiting.value.params)
+    assert text.startswith("Waiting for \u2068Daniel the very patient domino")
+    assert "…\u2069 to confirm with Join" in text and "🪑" in text and len(text) <= 200
 
 
 async def test_a_freed_player_joins_again_while_a_seat_is_free(storage: Storage) -> None:
