@@ -182,9 +182,13 @@ class GroupSync:
         t = translator(game.language)
         if game.status is Status.LOBBY:
             text = lobbytexts.lobby_text(t, game)
-            return Draft(digest(text, "lobby"), text,
-                         keyboards.lobby(t, game, self.messenger.bot_username,
-                                         bool(game.partnerships)))
+            markup = keyboards.lobby(t, game, self.messenger.bot_username,
+                                     bool(game.partnerships))
+            # The buttons too: a lobby whose buttons changed with its words the same (a
+            # button a new version adds) is edited, after a restart as at any time.
+            buttons = [[(b.text, b.callback_data, b.url) for b in row]
+                       for row in markup.inline_keyboard]
+            return Draft(digest(text, "lobby", buttons), text, markup)
         if game.messages.lobby is None:
             return None
         if game.status is Status.CANCELLED or game.match is None:

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
+
+import pytest
+from telegram import InlineKeyboardMarkup
 
 from bot.i18n import LANGUAGES, translator
 from bot.models import Game, Messages, Player, Status
 from bot.presentation import keyboards
 from bot.presentation.callbacks import decode
 from bot.presentation.gamebuttons import LobbyAction, LobbyTap
+from bot.publishing.groupsync import GroupSync
 
 
 def test_the_button_that_takes_a_computer_off_says_so_in_words_on_its_own_row() -> None:
@@ -26,3 +31,19 @@ def test_the_button_that_takes_a_computer_off_says_so_in_words_on_its_own_row() 
         label = removing[0][0][0]
         assert label.startswith("🤖") and len(label) <= 30, label
         assert len(re.findall(r"\w+", label)) >= 2, label  # words, not a bare mark
+
+
+def test_a_lobby_whose_buttons_changed_alone_is_edited(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """A lobby posted before a version that adds a button (the rematch's 🪑) got it only
+    when its words next changed: the key the lobby's message is kept under covers its
+    buttons as well as its words."""
+    game = Game(1, -100, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ann")], None, 5, "en",
+                Messages())
+    sync = SimpleNamespace(messenger=SimpleNamespace(bot_username="domino_bot"))
+    before = GroupSync._lobby_draft(sync, game)  # type: ignore[arg-type]
+    assert before is not None and before.markup is not None
+    fewer = InlineKeyboardMarkup(before.markup.inline_keyboard[:-1])
+    monkeypatch.setattr(keyboards, "lobby", lambda *args: fewer)
+    after = GroupSync._lobby_draft(sync, game)  # type: ignore[arg-type]
+    assert after is not None and after.text == before.text and after.key != before.key
