@@ -72,12 +72,13 @@ def linkable(game: Game) -> bool:
 
 
 def table_url(game: Game) -> str | None:
-    """A t.me link to the game's table message (its topic's, in a forum), or to its topic
-    while the table has no message yet; None in a basic group, and in a supergroup's chat
-    while its table has no message."""
+    """A t.me link to the game's table message (its topic's, in a forum); while the table
+    has no message yet (a first turn's hand goes out before it), to its lobby's, just above
+    where the table comes, else to its topic; None in a basic group, which has no links."""
     if not linkable(game):
         return None
-    table, thread = game.messages.table_message, game.thread_id
-    parts = (str(game.chat_id)[4:], thread, table)
+    message = game.messages.table_message or game.messages.lobby
+    thread = game.thread_id
+    parts = (str(game.chat_id)[4:], thread, message)
     path = "/".join(str(part) for part in parts if part is not None)
-    return f"https://t.me/c/{path}" if table is not None or thread is not None else None
+    return f"https://t.me/c/{path}" if message is not None or thread is not None else None

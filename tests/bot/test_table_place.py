@@ -3,10 +3,14 @@ there is one, and every hand caption within Telegram's limit with the longest na
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_since_last_turn import T, turns
 
+from bot.models import Game, Messages, Player, Status
 from bot.presentation import captions
+from bot.publishing.places import table_url
 from bot.wording import CAPTION_LIMIT, FSI, PDI
 
 URL = "https://t.me/c/1000000001/2/345"
@@ -33,3 +37,20 @@ def test_a_caption_with_the_longest_names_keeps_its_place_line_within_the_limit(
     for turn in turns("gaple", seed):
         caption = captions.hand_caption(T, turn.game, turn.view, table_link=place)
         assert len(caption) <= CAPTION_LIMIT and place in caption.split("\n")
+
+
+def test_a_hand_sent_before_its_table_links_to_the_lobby_then_to_the_table() -> None:
+    """A first turn's hand goes out before the table is posted: in a supergroup it links
+    to the lobby's message, just above where the table comes (it had no link at all), and
+    to the table once there is one; a basic group has no links."""
+    game = Game(7, -1001234567890, Status.PLAYING, "gaple", {}, 1, [Player(1, "Ann")], None,
+                5, "en", Messages(lobby=40))
+    assert table_url(game) == "https://t.me/c/1234567890/40"
+    game.messages.table_message = 45
+    assert table_url(game) == "https://t.me/c/1234567890/45"
+    assert table_url(replace(game, thread_id=2, messages=Messages(lobby=40))) == (
+        "https://t.me/c/1234567890/2/40")
+    assert table_url(replace(game, thread_id=2, messages=Messages())) == (
+        "https://t.me/c/1234567890/2")
+    assert table_url(replace(game, chat_id=-12345)) is None
+    assert table_url(replace(game, messages=Messages())) is None
