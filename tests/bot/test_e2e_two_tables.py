@@ -103,7 +103,7 @@ async def test_hands_in_two_groups_name_their_group_and_table_asks_which(
         at_office.runtime = runtime
         await both_playing(at_club, at_office)
         # A waiting hand links to the table once it is posted (a turn's hand, sent at once,
-        # may be out before it: then it names the group alone).
+        # may be out before it: then it links to the lobby, just above where the table comes).
         url = f"https://t.me/c/{str(club.id)[4:]}/{at_club.game().messages.table_message}"
         waiting = next(hand for hand in (hand_of(group, person, "group Domino club")
                                          for person in (ayu, budi))
