@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from engine import End
 
@@ -12,6 +12,7 @@ from .i18n import N_, Translator
 from .models import Player
 
 CAPTION_LIMIT = 1024
+TOAST_LIMIT = 200  # a tap's answer: Telegram refuses a longer one, and the tap goes unanswered
 # Unicode's first-strong isolate and pop directional isolate (UAX #9)
 FSI, PDI = "\N{FIRST STRONG ISOLATE}", "\N{POP DIRECTIONAL ISOLATE}"
 # The isolate initiators: left-to-right, right-to-left and first-strong (UAX #9)
@@ -150,6 +151,17 @@ def named(text: str) -> str:
 def mention(user_id: int, person: str) -> str:
     """A link to the user, its isolates outside the link (so they are not part of it)."""
     return isolated(person, lambda name: f'<a href="tg://user?id={user_id}">{esc(name)}</a>')
+
+
+def toast_names(players: Iterable[Player]) -> str:
+    """Players named in a toast (plain text): each shortened and isolated."""
+    return ", ".join(isolated(shorten(player.name)) for player in players)
+
+
+def toast(text: str) -> str:
+    """A tap's answer within Telegram's limit: cut with "…" where names or a language made
+    it longer (never a refused answer, which would leave the tap spinning)."""
+    return text if len(text) <= TOAST_LIMIT else cut(text, TOAST_LIMIT - 1) + "…"
 
 
 def who(player: Player) -> str:

@@ -147,7 +147,7 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             return t("New pairs: see the table."), None
         if tap.action is LobbyAction.FREE_SEATS:
             freed = await rt.service.free_unconfirmed(game, user.id)
-            names = ", ".join(wording.isolated(wording.shorten(p.name)) for p in freed)
+            names = wording.toast_names(freed)
             return t.plural("Seat freed: {names}. Others can Join now, or add a computer "
                             "player (🤖).",
                             "Seats freed: {names}. Others can Join now, or add computer "

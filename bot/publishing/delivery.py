@@ -9,6 +9,8 @@ import logging
 from telegram import CallbackQuery
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
+from ..wording import toast
+
 log = logging.getLogger(__name__)
 
 #: Telegram keeps a tap's spinner for 15 s; answers are tried until a little before that.
@@ -52,6 +54,7 @@ async def answer_tap(query: CallbackQuery, text: str | None, url: str | None) ->
     arrived, since Telegram refuses a second one. True when it was answered for sure."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + ANSWER_WINDOW
+    text = toast(text) if text is not None else None
     pause = 0.25
     while True:
         try:

@@ -3,7 +3,7 @@ player whose time ran out), and what follows it until a human must act."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 
 from engine import (
     Action,
@@ -19,17 +19,12 @@ from engine.ai import safest_action
 
 from ..errors import GameOverError, NotPlayingError, NotYourTurnError, OutOfDateError, UserError
 from ..i18n import N_
-from ..models import AWAY_AFTER, Game, Outgoing, Player, Status
+from ..models import AWAY_AFTER, Game, Outgoing, Status
 from ..refusals import rule_message
-from ..wording import isolated, shorten
+from ..wording import isolated, toast_names
 from .lobby import Lobbies
 from .scoreboards import rating_changes
 from .thinker import Question
-
-
-def _names(players: Iterable[Player]) -> str:
-    """Players named in a toast (at most 200 characters): each shortened and isolated."""
-    return ", ".join(isolated(shorten(p.name)) for p in players)
 
 
 class Play(Lobbies):
@@ -41,7 +36,7 @@ class Play(Lobbies):
             raise UserError(N_("Only the player who created the game can start it."))
         if game.pending:  # first: freeing their seats is the way on, however many are seated
             raise UserError(N_("Waiting for {names} to confirm with Join. To go on without "
-                               "them, free their seats with the 🪑 button."), names=_names(
+                               "them, free their seats with the 🪑 button."), names=toast_names(
                 p for p in game.players if p.user_id in game.pending))
         if len(game.players) not in game.seat_counts:
             low, high = min(game.seat_counts), max(game.seat_counts)
@@ -57,7 +52,7 @@ class Play(Lobbies):
                 raise UserError(N_("Open our private chat first (the 💬 button in the lobby), "
                                    "then press Start."))
             raise UserError(N_("Waiting for {names} to open a private chat with me."),
-                            names=_names(game.unreachable_players))
+                            names=toast_names(game.unreachable_players))
         try:
             match = Match(game.game_name, len(game.players), game.options)
         except BadInputError:

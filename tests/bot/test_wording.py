@@ -3,7 +3,12 @@ directional controls unable to reach past it; cuts never leave an isolate open."
 
 from __future__ import annotations
 
+import pytest
+
+from bot import wording
+from bot.i18n import LANGUAGES, translator
 from bot.models import Player
+from bot.publishing.delivery import answer_tap
 from bot.wording import FSI, PDI, cut, fit_caption, isolated, mention, named, neutralised, who
 
 LRI, RLI = "\N{LEFT-TO-RIGHT ISOLATE}", "\N{RIGHT-TO-LEFT ISOLATE}"
@@ -55,3 +60,39 @@ def test_a_cut_never_splits_an_isolated_name_or_a_tag() -> None:
     assert cut("a &amp; b", 4) == "a "
     long_line = f"{named('Ayu')} " * 300
     assert fit_caption(long_line).count(FSI) == fit_caption(long_line).count(PDI)
+
+
+def test_a_toast_is_cut_within_telegrams_limit_and_never_splits_a_name() -> None:
+    names = wording.toast_names([Player(i, "Ann" + "n" * 30) for i in range(8)])
+    text = wording.toast(f"Waiting for {names} to confirm with Join.")
+    assert len(text) <= wording.TOAST_LIMIT and text.endswith("…")
+    assert text.count(FSI) == text.count(PDI)  # a name is whole or left out
+    assert wording.toast("Saved.") == "Saved."
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rematch_toasts_fit_with_three_of_the_longest_names(language: str) -> None:
+    """Three unconfirmed players with names as long as the bot keeps them: Start's refusal
+    and the freed seats' answer fit whole, in every language (not cut by the safety net)."""
+    t = translator(language)
+    names = wording.toast_names(
+        [Player(i, wording.short_name("Wolfeschlegelsteinhausenberger " * 2)) for i in range(3)])
+    texts = [t("Waiting for {names} to confirm with Join. To go on without them, free their "
+               "seats with the 🪑 button.", names=names),
+             t.plural("Seat freed: {names}. Others can Join now, or add a computer player (🤖).",
+                      "Seats freed: {names}. Others can Join now, or add computer players (🤖).",
+                      3, names=names)]
+    assert all(len(text) <= wording.TOAST_LIMIT for text in texts), [len(x) for x in texts]
+
+
+async def test_a_tap_is_answered_within_the_limit_whatever_its_text() -> None:
+    answered: list[str | None] = []
+
+    class Query:
+        id = "1"
+
+        async def answer(self, text: str | None = None, url: str | None = None) -> None:
+            answered.append(text)
+
+    assert await answer_tap(Query(), "x" * 300, None)  # type: ignore[arg-type]
+    assert answered and len(answered[0] or "") == wording.TOAST_LIMIT
