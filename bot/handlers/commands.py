@@ -80,6 +80,15 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     if m := re.fullmatch(TABLE_NUMBER.format("join"), payload):
         lobby = rt.service.game(int(m.group(1)))
+        seat = lobby.seat_of(user.id) if lobby is not None else None
+        if lobby is not None and lobby.status is Status.PLAYING and seat is not None:
+            # the lobby's link followed after Start by someone seated: the game is theirs
+            await rt.resend_hand(lobby, seat)
+            return
+        if lobby is not None and lobby.status is Status.PLAYING:
+            await reply(update, t("That table has started without you. When its game is "
+                                  "over, anyone can open the next one with /newgame."))
+            return
         if lobby is None or lobby.status is not Status.LOBBY:
             await reply(update, t(
                 "That table is no longer open. Ask the group to open another with /newgame."
