@@ -37,7 +37,7 @@ from .fleet.settings import (
     application_name,
 )
 from .fleet.worker import FleetWorker
-from .handlers import buttons, chatevents, commands
+from .handlers import buttons, chatevents, commands, start
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.commandmenu import register_commands
 from .handlers.menu import settings_command
@@ -168,7 +168,7 @@ def build_application(
     application.add_handler(TypeHandler(Update, arriving), group=-1)
 
     for name, callback in (
-        ("start", commands.start_command), ("newgame", commands.newgame_command),
+        ("start", start.start_command), ("newgame", commands.newgame_command),
         ("notify", commands.notify_command), ("table", commands.table_command),
         ("stop", commands.stop_command), ("leave", commands.leave_command),
         ("settings", settings_command), ("hand", commands.hand_command),

@@ -65,7 +65,7 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
             else:
                 toast, url = await route(runtime(context), context, query, button)
         except PrivateChatClosedError as closed:  # hands go there: open it first, /start acts
-            url = runtime(context).private_link(closed.payload)
+            url = runtime(context).private_link(closed.payload, query.from_user.id)
         except UserError as exc:
             toast = t(exc.message, **exc.params)
         except StoppingError as stopping:  # a reply the limit held when sends were stopped

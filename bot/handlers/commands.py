@@ -30,7 +30,7 @@ from ..i18n import Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..publishing.messenger import reply_target_gone
-from ..service.lobby import NOTIFY_LINKS, already_there
+from ..service.lobby import already_there
 from .runtime import Runtime, runtime
 from .updates import (
     anonymous,
@@ -39,8 +39,6 @@ from .updates import (
     is_admin,
     is_group,
     open_table,
-    player_of,
-    private_sender,
     remember,
     reply,
     thread_of,
@@ -53,65 +51,7 @@ OPTION_FORM = re.compile(r"([A-Za-z_0-9]{1,32})=([A-Za-z0-9-]{1,32})")
 #: The highest whole number a group may type for an option the rules leave open (a match's
 #: target): a match to a million points is already one nobody finishes.
 TYPED_MAX = 1_000_000
-#: A deep link's table number as the bot writes it: no leading zero, at most 18 digits.
-TABLE_NUMBER = r"{}([1-9][0-9]{{0,17}})"
 
-
-async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/start in private: opens the chat hands go to; deep links join a table or resend tiles."""
-    rt = runtime(context)
-    sender = await private_sender(update, rt, lobbytexts.help_text)
-    if sender is None:
-        return
-    user, t = sender
-    payload = context.args[0] if context.args else ""
-    if payload in NOTIFY_LINKS:  # from /notify's button: the chat is open, /notify can go on
-        topic = payload == NOTIFY_LINKS[1]
-        await reply(update, t(lobbytexts.NOTIFY_CHAT_OPEN_TOPIC if topic
-                              else lobbytexts.NOTIFY_CHAT_OPEN))
-        return
-    await rt.resend_unreached(user.id)
-    await rt.service.reach_changed_everywhere(user.id, rt.locks)
-    if payload.startswith(("join", "hand")) and not re.fullmatch(
-        TABLE_NUMBER.format(payload[:4]), payload
-    ):
-        await reply(update, t("That link does not name a table: tap Join or “My tiles” in "
-                              "the group instead."))
-        return
-    if m := re.fullmatch(TABLE_NUMBER.format("join"), payload):
-        lobby = rt.service.game(int(m.group(1)))
-        seat = lobby.seat_of(user.id) if lobby is not None else None
-        if lobby is not None and lobby.status is Status.PLAYING and seat is not None:
-            # the lobby's link followed after Start by someone seated: the game is theirs
-            await rt.resend_hand(lobby, seat)
-            return
-        if lobby is not None and lobby.status is Status.PLAYING:
-            await reply(update, t("That table has started without you. When its game is "
-                                  "over, anyone can open the next one with /newgame."))
-            return
-        if lobby is None or lobby.status is not Status.LOBBY:
-            await reply(update, t(
-                "That table is no longer open. Ask the group to open another with /newgame."
-            ))
-            return
-        async with rt.locks.game(lobby.game_id):
-            try:
-                if lobby.seat_of(user.id) is None or user.id in lobby.pending:
-                    await rt.service.join(lobby, player_of(user))
-            except UserError as exc:
-                await reply(update, t(exc.message, **exc.params))
-                return
-        await reply(update, t("You have a seat at the table. Your tiles will come here."))
-        return
-    if m := re.fullmatch(TABLE_NUMBER.format("hand"), payload):
-        playing = rt.service.game(int(m.group(1)))
-        seat = playing.seat_of(user.id) if playing else None
-        if playing is not None and seat is not None and playing.status is Status.PLAYING:
-            await rt.resend_hand(playing, seat)
-            return
-    await reply(update, t("Hello! Add me to a group and type /newgame there. "
-                          "Your tiles will come to you here, in private."),
-                reply_markup=keyboards.add_to_group(t, rt.bot_username))
 
 
 async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -312,7 +252,7 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await rt.service.needs_private_chat(user.id, f"hand{playing[0].game_id}")
     except PrivateChatClosedError as closed:
         t = await chat_tr(update, rt, playing[0])
-        await reply(update, t(closed.message, link=rt.private_link(closed.payload)))
+        await reply(update, t(closed.message, link=rt.private_link(closed.payload, user.id)))
         return
     for game in playing:
         await rt.resend_hand(game, rt.service.seat_of(game, user.id))
@@ -396,7 +336,7 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await reply(update, t(lobbytexts.NOTIFY_NEEDS_CHAT),
                     reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton(
                         t(lobbytexts.PRIVATE_CHAT_BUTTON),
-                        url=rt.private_link(closed.payload))]]))
+                        url=rt.private_link(closed.payload, user.id))]]))
         return
     await reply(update, t(lobbytexts.NOTIFY_ON if on else lobbytexts.NOTIFY_OFF))
 

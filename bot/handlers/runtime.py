@@ -30,6 +30,7 @@ from ..serving.latency import TableLatency
 from ..serving.metrics import Metrics
 from ..serving.webserver import HttpSettings, WebServer
 from ..storage import Storage
+from .startlinks import StartLinks
 from .timers import Timers
 
 if TYPE_CHECKING:  # asyncpg is imported only where PostgreSQL is used
@@ -55,6 +56,7 @@ class Runtime:
     status_lines: StatusLines  # a game's opening, start and end said once in the log
     web: WebServer | None = None  # the HTTP server of polling mode, while it runs
     reach: Reach = field(default_factory=Reach)  # an outage's end said once
+    start_links: StartLinks = field(default_factory=StartLinks)  # links just handed out
     claim: DatabaseClaim | None = None  # on PostgreSQL: this bot's hold on the database
     stop: Callable[[], None] | None = None  # stops the process (set by bot.launch.run)
 
@@ -72,8 +74,10 @@ class Runtime:
         """An admin closed the game's forum topic: the game ends and General is told why."""
         await self.publisher.topic_gone(game_id, thread_id, deleted=False)
 
-    def private_link(self, payload: str) -> str:
-        """The link that opens the bot's private chat and sends /start ``payload``."""
+    def private_link(self, payload: str, user_id: int) -> str:
+        """The link that opens the bot's private chat and sends /start ``payload``, handed
+        to ``user_id``: a plain /start from them soon after acts as the link would."""
+        self.start_links.give(user_id, payload)
         return deep_link(self.bot_username, payload)
 
     async def resend_hand(self, game: Game, seat: int) -> None:

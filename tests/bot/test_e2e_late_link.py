@@ -1,10 +1,13 @@
 """The lobby's link to the private chat (``/start join<table>``) followed after the table has
 started: a seated player gets their tiles, anyone else is told the game began without them,
-instead of "That table is no longer open" for a game being played (newcomer QA)."""
+instead of "That table is no longer open" for a game being played; and the private chat
+opened by hand after a Join that needed it: a plain /start acts as the link (newcomer QA)."""
 
 from __future__ import annotations
 
-from bot_kit import Group
+from bot_kit import Group, lobby_button
+
+from bot.handlers.startlinks import KEPT_SECONDS, StartLinks
 
 
 async def test_the_lobby_link_after_start_sends_a_seated_player_the_tiles(group: Group) -> None:
@@ -28,3 +31,31 @@ async def test_the_lobby_link_after_start_sends_a_seated_player_the_tiles(group:
         assert not any("no longer open" in (m.text or "")
                        for user in (budi, dewi)
                        for m in group.server.bot_messages(user.private_chat))
+
+
+async def test_a_plain_start_after_a_join_that_needed_the_chat_takes_the_seat(
+        group: Group) -> None:
+    """Dewi taps Join before ever talking to the bot and opens the private chat by hand,
+    not through the link the tap gave: her plain /start seats her, as the link would have."""
+    dewi = group.users[4]
+    async with group.bot():
+        await group.open_table("gaple-dead", players=3)
+        lobby = group.lobby()
+        record = dewi.press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.url and "start=join" in record.url and dewi.id not in lobby.mentioned_user_ids
+        dewi.send_private("/start")
+        await group.server.wait_for(lambda: any(
+            m.text == "You have a seat at the table. Your tiles will come here."
+            for m in group.server.bot_messages(dewi.private_chat)))
+        await group.server.wait_for(lambda: dewi.id in lobby.mentioned_user_ids)
+
+
+def test_a_link_given_stands_in_for_a_plain_start_once_and_for_ten_minutes() -> None:
+    now = [0.0]
+    links = StartLinks(clock=lambda: now[0])
+    links.give(7, "join12")
+    assert links.take(7) == "join12" and links.take(7) == ""
+    links.give(7, "join13")
+    now[0] += KEPT_SECONDS + 1
+    assert links.take(7) == "" and links.take(8) == ""

@@ -1,0 +1,77 @@
+"""/start in the private chat: it opens the chat the hands go to, and its deep links join
+a table, send a player's tiles again, or let /notify go on."""
+
+from __future__ import annotations
+
+import re
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from ..errors import UserError
+from ..models import Status
+from ..presentation import keyboards, lobbytexts
+from ..service.lobby import NOTIFY_LINKS
+from .runtime import runtime
+from .updates import player_of, private_sender, reply
+
+#: A deep link's table number as the bot writes it: no leading zero, at most 18 digits.
+TABLE_NUMBER = r"{}([1-9][0-9]{{0,17}})"
+
+
+async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start in private: opens the chat hands go to; deep links join a table or resend tiles."""
+    rt = runtime(context)
+    sender = await private_sender(update, rt, lobbytexts.help_text)
+    if sender is None:
+        return
+    user, t = sender
+    given = rt.start_links.take(user.id)  # a link just handed out, opened by hand instead
+    payload = context.args[0] if context.args else given
+    if payload in NOTIFY_LINKS:  # from /notify's button: the chat is open, /notify can go on
+        topic = payload == NOTIFY_LINKS[1]
+        await reply(update, t(lobbytexts.NOTIFY_CHAT_OPEN_TOPIC if topic
+                              else lobbytexts.NOTIFY_CHAT_OPEN))
+        return
+    await rt.resend_unreached(user.id)
+    await rt.service.reach_changed_everywhere(user.id, rt.locks)
+    if payload.startswith(("join", "hand")) and not re.fullmatch(
+        TABLE_NUMBER.format(payload[:4]), payload
+    ):
+        await reply(update, t("That link does not name a table: tap Join or “My tiles” in "
+                              "the group instead."))
+        return
+    if m := re.fullmatch(TABLE_NUMBER.format("join"), payload):
+        lobby = rt.service.game(int(m.group(1)))
+        seat = lobby.seat_of(user.id) if lobby is not None else None
+        if lobby is not None and lobby.status is Status.PLAYING and seat is not None:
+            # the lobby's link followed after Start by someone seated: the game is theirs
+            await rt.resend_hand(lobby, seat)
+            return
+        if lobby is not None and lobby.status is Status.PLAYING:
+            await reply(update, t("That table has started without you. When its game is "
+                                  "over, anyone can open the next one with /newgame."))
+            return
+        if lobby is None or lobby.status is not Status.LOBBY:
+            await reply(update, t(
+                "That table is no longer open. Ask the group to open another with /newgame."
+            ))
+            return
+        async with rt.locks.game(lobby.game_id):
+            try:
+                if lobby.seat_of(user.id) is None or user.id in lobby.pending:
+                    await rt.service.join(lobby, player_of(user))
+            except UserError as exc:
+                await reply(update, t(exc.message, **exc.params))
+                return
+        await reply(update, t("You have a seat at the table. Your tiles will come here."))
+        return
+    if m := re.fullmatch(TABLE_NUMBER.format("hand"), payload):
+        playing = rt.service.game(int(m.group(1)))
+        seat = playing.seat_of(user.id) if playing else None
+        if playing is not None and seat is not None and playing.status is Status.PLAYING:
+            await rt.resend_hand(playing, seat)
+            return
+    await reply(update, t("Hello! Add me to a group and type /newgame there. "
+                          "Your tiles will come to you here, in private."),
+                reply_markup=keyboards.add_to_group(t, rt.bot_username))
