@@ -4,12 +4,16 @@ closed, a group become a supergroup."""
 
 from __future__ import annotations
 
+import contextlib
+
 from telegram import Update
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from ..presentation import lobbytexts
 from .runtime import runtime
-from .updates import thread_of
+from .updates import group_tr, thread_of
 
 
 async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -30,6 +34,14 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
         return
     if not gone:
         member = change.new_chat_member
+        arrived = change.old_chat_member.status in (ChatMemberStatus.LEFT,
+                                                     ChatMemberStatus.BANNED)
+        if (arrived and change.chat.type != ChatType.CHANNEL and rt.welcomes.due(change.chat.id)
+                and getattr(member, "can_send_messages", True)):
+            t = await group_tr(rt, change.chat.id, change.from_user)
+            with contextlib.suppress(TelegramError):  # (gone again, or not let to write)
+                await context.bot.send_message(change.chat.id, lobbytexts.help_text(t),
+                                               parse_mode=ParseMode.HTML)
         if getattr(member, "can_send_messages", True):  # (a restricted bot's says)
             # Added back, or allowed to write again: what waits for this group goes now
             # (the table, announcements an admin's restriction held back).

@@ -32,6 +32,7 @@ from ..serving.webserver import HttpSettings, WebServer
 from ..storage import Storage
 from .startlinks import StartLinks
 from .timers import Timers
+from .welcome import Welcomes
 
 if TYPE_CHECKING:  # asyncpg is imported only where PostgreSQL is used
     from ..storage.claim import DatabaseClaim
@@ -57,6 +58,7 @@ class Runtime:
     web: WebServer | None = None  # the HTTP server of polling mode, while it runs
     reach: Reach = field(default_factory=Reach)  # an outage's end said once
     start_links: StartLinks = field(default_factory=StartLinks)  # links just handed out
+    welcomes: Welcomes = field(default_factory=Welcomes)  # the help read on the bot's arrival
     claim: DatabaseClaim | None = None  # on PostgreSQL: this bot's hold on the database
     stop: Callable[[], None] | None = None  # stops the process (set by bot.launch.run)
 

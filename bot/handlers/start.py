@@ -13,7 +13,8 @@ from ..models import Status
 from ..presentation import keyboards, lobbytexts
 from ..service.lobby import NOTIFY_LINKS
 from .runtime import runtime
-from .updates import player_of, private_sender, reply
+from .updates import is_group, player_of, private_sender, reply
+from .welcome import ADDED_PAYLOAD
 
 #: A deep link's table number as the bot writes it: no leading zero, at most 18 digits.
 TABLE_NUMBER = r"{}([1-9][0-9]{{0,17}})"
@@ -22,6 +23,10 @@ TABLE_NUMBER = r"{}([1-9][0-9]{{0,17}})"
 async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start in private: opens the chat hands go to; deep links join a table or resend tiles."""
     rt = runtime(context)
+    chat = update.effective_chat
+    if (context.args == [ADDED_PAYLOAD] and chat is not None and is_group(chat)
+            and not rt.welcomes.due(chat.id)):
+        return  # the "Add me to a group" link: its help was posted as the bot arrived
     sender = await private_sender(update, rt, lobbytexts.help_text)
     if sender is None:
         return
