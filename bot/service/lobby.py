@@ -130,8 +130,8 @@ class Lobbies(Chats):
         seated but each confirms with a tap (Join), or leaves; its creator may go on without
         those who do not (:meth:`free_unconfirmed`). When the table is open already
         (another player tapped first), ``user`` takes their seat at it. Only the latest
-        match of its place plays again: once another game opened there, its button is
-        stale (:class:`SupersededError`)."""
+        match of its place plays again: once another game opened there (and was not
+        cancelled), its button is stale (:class:`SupersededError`)."""
         existing = self.open_game_in(old.chat_id, old.thread_id)
         rematch = existing is not None and self.is_rematch(existing, old)
         if existing is not None and rematch:
@@ -167,7 +167,8 @@ class Lobbies(Chats):
 
     async def _check_latest(self, old: Game, rematch: Game | None) -> None:
         """Refuse ``old``'s "Play again" once a game newer than it opened in its place, but
-        for ``rematch``, the table its "Play again" opened (:class:`SupersededError`)."""
+        for ``rematch``, the table its "Play again" opened (:class:`SupersededError`). A
+        cancelled table does not count: nobody played it, and it holds the place no more."""
         since = await self.storage.games_since(old.chat_id, old.thread_id, old.game_id)
         if any(rematch is None or game_id != rematch.game_id for game_id in since):
             raise SupersededError()

@@ -1,6 +1,6 @@
 """Only the latest match of a place plays again: an old result's "Play again" is refused once
-a newer game opened there (but for the table that very button opened), and one tapped while a
-game is being played says so, as /newgame does. On each engine."""
+a newer game opened there and was not cancelled (but for the table that very button opened),
+and one tapped while a game is being played says so, as /newgame does. On each engine."""
 
 from __future__ import annotations
 
@@ -74,15 +74,34 @@ async def test_an_old_results_play_again_is_refused_after_a_newer_match(
 
 async def test_a_results_play_again_opens_one_table_only(storage: Storage) -> None:
     """The table a result's button opened takes the others' taps on it while it waits; once
-    it is closed (or played) the old button is stale."""
+    it is cancelled the button opens a table again (nobody played), once played it is
+    stale."""
     service = service_for(storage)
     first = await finished(storage, [ANN, BOB, CID])
     table = await service.rematch(first, ANN)
     assert await service.rematch(first, BOB) is table
     await service.cancel(table, ANN.user_id, False)
-    with pytest.raises(SupersededError):
-        await service.rematch(first, CID)
-    assert service.open_game_in(-100, None) is None
+    again = await service.rematch(first, CID)
+    assert again is not table and again.creator_id == CID.user_id
+    await service.rematch(first, ANN)
+    await service.rematch(first, BOB)
+    await service.add_computer(again, CID.user_id, "normal")
+    await service.start(again, CID.user_id)
+    with pytest.raises(UserError):  # being played: worded as /newgame words it
+        await service.rematch(first, ANN)
+
+
+async def test_a_strangers_cancelled_table_does_not_make_the_result_stale(
+        storage: Storage) -> None:
+    """After Ann and Bob's match a stranger opens a table and cancels it: nothing was played,
+    so Bob's "Play again" on the result still opens theirs."""
+    service = service_for(storage)
+    first = await finished(storage, [ANN, BOB])
+    stranger = await service.create(-100, DAN, "pair", "en")
+    await service.cancel(stranger, DAN.user_id, False)
+    assert await storage.games_since(-100, None, first.game_id) == []
+    table = await service.rematch(first, BOB)
+    assert table.creator_id == BOB.user_id and service.open_game_in(-100, None) is table
 
 
 async def test_play_again_while_a_game_is_played_says_so_as_newgame_does(
