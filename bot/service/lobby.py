@@ -327,8 +327,12 @@ class Lobbies(Chats):
         was = self._lobby_state(game)
         game.players[:] = [p for p in game.players if p.user_id not in game.pending]
         game.pending.clear()
-        await self._check_reach(game)  # the freed players' marks go with them
-        await self._save_players(game, self._lobby_notices(game, was))
+        try:
+            await self._check_reach(game)  # the freed players' marks go with them
+            await self._save_players(game, self._lobby_notices(game, was))
+        except BaseException:
+            await self.reload(game.game_id)  # memory ran ahead of the database: drop it
+            raise
         return freed
 
     async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:

@@ -115,3 +115,20 @@ async def test_play_again_while_a_game_is_played_says_so_as_newgame_does(
     with pytest.raises(UserError) as newgame:
         await service.create(-100, DAN, "pair", "en")
     assert said(newgame) == said(running)
+
+
+async def test_freeing_seats_that_fails_to_commit_keeps_the_table_as_stored(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 🪑's write fails: the players it would free are still seated and still awaited in
+    memory, as in the database (not dropped from one and kept in the other)."""
+    service = service_for(storage)
+    table = await service.rematch(await finished(storage, [ANN, BOB, CID]), BOB)
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("the disk is full")
+    monkeypatch.setattr(storage, "save_players", broken)
+    with pytest.raises(RuntimeError):
+        await service.free_unconfirmed(table, BOB.user_id)
+    assert service.game(table.game_id) is table
+    assert table.names == ["Bob", "Cid", "Ann"]
+    assert table.pending == [CID.user_id, ANN.user_id]
