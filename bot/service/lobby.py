@@ -125,8 +125,10 @@ class Lobbies(Chats):
         await self.storage.move_subscriptions(old_chat_id, new_chat_id)
 
     async def rematch(self, old: Game, user: Player) -> Game:
-        """A new table of the same game, options, turn time and players, the seats turned one
-        place so that the lead moves on. ``user`` (one of its people) opens it; the others are
+        """A new table of the same game, options (house rules) and players, the seats turned
+        one place so that the lead moves on; it speaks the group's language and takes its
+        turn time as they are now (as /newgame's table does: /settings may have changed
+        them since). ``user`` (one of its people) opens it; the others are
         seated but each confirms with a tap (Join), or leaves; its creator may go on without
         those who do not (:meth:`free_unconfirmed`). When the table is open already
         (another player tapped first), ``user`` takes their seat at it. Only the latest
@@ -152,10 +154,11 @@ class Lobbies(Chats):
             await self.join(existing, user)
             return existing
         await self._check_latest(old, None)
+        settings = await self.group_settings(old.chat_id)
         seated = people[1:] + people[:1]
         game = Game(0, old.chat_id, Status.LOBBY, old.game_name, dict(old.options), user.user_id,
                     [user if p.user_id == user.user_id else p for p in seated], None, 0,
-                    old.language, Messages(), old.turn_seconds,
+                    settings.language or old.language, Messages(), settings.turn_seconds,
                     pending=[p.user_id for p in seated
                              if not p.is_computer and p.user_id != user.user_id],
                     thread_id=old.thread_id)

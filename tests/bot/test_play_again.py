@@ -13,6 +13,7 @@ from test_games import ANN, BOB, CID, DAN, people_storage, service_for, started_
 from bot.errors import SupersededError, UserError
 from bot.i18n import translator
 from bot.models import Game, Messages, Player, Status
+from bot.service.settings import GroupSettings
 from bot.storage import Storage
 
 STALE = ("A newer game has been played here since: use the latest result's 🔁 Play again, "
@@ -132,3 +133,19 @@ async def test_freeing_seats_that_fails_to_commit_keeps_the_table_as_stored(
     assert service.game(table.game_id) is table
     assert table.names == ["Bob", "Cid", "Ann"]
     assert table.pending == [CID.user_id, ANN.user_id]
+
+
+async def test_play_again_speaks_the_groups_language_and_takes_its_turn_time_now(
+        storage: Storage) -> None:
+    """An admin switched the group to Russian and a minute a turn after the match: its Play
+    again opens a Russian table with that turn time, as /newgame would, and keeps the match's
+    game, house rules and players (not the group's house rules of now)."""
+    service = service_for(storage)
+    old = await finished(storage, [ANN, BOB])
+    old.options, old.turn_seconds = {"target": 100}, 90
+    await service.save_group_settings(-100, GroupSettings(
+        turn_seconds=60, language="ru", games={"pair": {"target": 150}}))
+    table = await service.rematch(old, BOB)
+    assert (table.language, table.turn_seconds) == ("ru", 60)
+    assert (table.game_name, table.options) == ("pair", {"target": 100})
+    assert table.names == ["Bob", "Ann"]
