@@ -8,7 +8,9 @@ here by family, :mod:`.tiletaps` serves the hand's tiles.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 
 from telegram import CallbackQuery
 from telegram.constants import ParseMode
@@ -55,6 +57,8 @@ from .updates import (
 STRAY = N_("This message is out of date: the table's newest message is below.")
 #: The toast of a tap on the game picker of someone else's /newgame.
 NOT_THE_ASKER = N_("Only the player who typed /newgame can pick the game.")
+log = logging.getLogger(__name__)
+_unbuttoning: set[asyncio.Task[None]] = set()  # stale buttons being taken off (kept referenced)
 
 
 async def _delete_quietly(query: CallbackQuery) -> None:
@@ -96,7 +100,7 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: PlayAgain
                        ) -> Answer:
     """A rematch: the same table again, its players asked to confirm. A stale button (a
-    newer game opened since) is refused and taken off its message."""
+    newer game played since) is refused and taken off its message, after the answer."""
     old, user, t = await game_named(rt, tap.game_id, query), query.from_user, translator_of(query)
     try:
         async with rt.locks.chat(old.chat_id):
@@ -108,10 +112,22 @@ async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
             async with rt.locks.game(lobby.game_id):
                 await rt.service.rematch(old, player_of(user))
     except SupersededError:
-        with contextlib.suppress(TelegramError):  # (the toast says why, whatever Telegram does)
-            await edit_tapped(query)
+        # In the background: the edit waits its turn in the group's budget of messages, the
+        # toast (which says why) does not wait for it.
+        task = asyncio.create_task(_take_buttons_off(query), name=f"unbutton-{query.id}")
+        _unbuttoning.add(task)
+        task.add_done_callback(_unbuttoning.discard)
         raise
     return t("You joined the game."), None
+
+
+async def _take_buttons_off(query: CallbackQuery) -> None:
+    """A stale result's buttons off its message; Telegram's refusal changes nothing (the
+    toast has said why)."""
+    try:
+        await edit_tapped(query)
+    except TelegramError as error:
+        log.debug("a stale Play again kept its button: %s", error)
 
 
 async def settings_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: SettingTap

@@ -125,13 +125,15 @@ class Lobbies(Chats):
         await self.storage.move_subscriptions(old_chat_id, new_chat_id)
 
     async def rematch(self, old: Game, user: Player) -> Game:
-        """A new table of the same game, options, turn time and players, the seats turned one
-        place so that the lead moves on. ``user`` (one of its people) opens it; the others are
+        """A new table of the same game, options (house rules) and players, the seats turned
+        one place so that the lead moves on; it speaks the group's language and takes its
+        turn time as they are now (as /newgame's table does: /settings may have changed
+        them since). ``user`` (one of its people) opens it; the others are
         seated but each confirms with a tap (Join), or leaves; its creator may go on without
         those who do not (:meth:`free_unconfirmed`). When the table is open already
         (another player tapped first), ``user`` takes their seat at it. Only the latest
-        match of its place plays again: once another game opened there, its button is
-        stale (:class:`SupersededError`)."""
+        match of its place plays again: once another game opened there (and was not
+        cancelled), its button is stale (:class:`SupersededError`)."""
         existing = self.open_game_in(old.chat_id, old.thread_id)
         rematch = existing is not None and self.is_rematch(existing, old)
         if existing is not None and rematch:
@@ -152,10 +154,11 @@ class Lobbies(Chats):
             await self.join(existing, user)
             return existing
         await self._check_latest(old, None)
+        settings = await self.group_settings(old.chat_id)
         seated = people[1:] + people[:1]
         game = Game(0, old.chat_id, Status.LOBBY, old.game_name, dict(old.options), user.user_id,
                     [user if p.user_id == user.user_id else p for p in seated], None, 0,
-                    old.language, Messages(), old.turn_seconds,
+                    settings.language or old.language, Messages(), settings.turn_seconds,
                     pending=[p.user_id for p in seated
                              if not p.is_computer and p.user_id != user.user_id],
                     thread_id=old.thread_id)
@@ -167,7 +170,8 @@ class Lobbies(Chats):
 
     async def _check_latest(self, old: Game, rematch: Game | None) -> None:
         """Refuse ``old``'s "Play again" once a game newer than it opened in its place, but
-        for ``rematch``, the table its "Play again" opened (:class:`SupersededError`)."""
+        for ``rematch``, the table its "Play again" opened (:class:`SupersededError`). A
+        cancelled table does not count: nobody played it, and it holds the place no more."""
         since = await self.storage.games_since(old.chat_id, old.thread_id, old.game_id)
         if any(rematch is None or game_id != rematch.game_id for game_id in since):
             raise SupersededError()
@@ -326,8 +330,12 @@ class Lobbies(Chats):
         was = self._lobby_state(game)
         game.players[:] = [p for p in game.players if p.user_id not in game.pending]
         game.pending.clear()
-        await self._check_reach(game)  # the freed players' marks go with them
-        await self._save_players(game, self._lobby_notices(game, was))
+        try:
+            await self._check_reach(game)  # the freed players' marks go with them
+            await self._save_players(game, self._lobby_notices(game, was))
+        except BaseException:
+            await self.reload(game.game_id)  # memory ran ahead of the database: drop it
+            raise
         return freed
 
     async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:

@@ -93,12 +93,14 @@ class GameRows(Connection):
 
     async def games_since(self, chat_id: int, thread_id: int | None, game_id: int,
                           limit: int = 2) -> list[int]:
-        """The games opened in ``game_id``'s topic (as :meth:`last_game_id`) after it, oldest
-        first, at most ``limit``: whether its result's "Play again" is still the latest."""
+        """The games opened in ``game_id``'s topic (as :meth:`last_game_id`) after it and not
+        cancelled (a table nobody played), oldest first, at most ``limit``: whether its
+        result's "Play again" is still the latest."""
         rows = await self.fetch_all(
             "SELECT game_id FROM games WHERE chat_id=?"
             " AND coalesce(thread_id, 0) = coalesce(CAST(? AS BIGINT), 0) AND game_id > ?"
-            " ORDER BY game_id LIMIT ?", (chat_id, thread_id, game_id, limit))
+            " AND status <> ? ORDER BY game_id LIMIT ?",
+            (chat_id, thread_id, game_id, Status.CANCELLED.value, limit))
         return [int(row["game_id"]) for row in rows]
 
     async def last_played_game_id(self, chat_id: int, thread_id: int | None) -> int | None:

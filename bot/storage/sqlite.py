@@ -55,7 +55,9 @@ class SqliteEngine(Engine):
 
     @property
     def name(self) -> str:
-        return str(self.path)
+        """The file's absolute path, not the path as configured: a relative one started from
+        the wrong folder names a new file there, and this shows where."""
+        return str(self.path.resolve() if isinstance(self.path, Path) else self.path)
 
     @property
     def db(self) -> aiosqlite.Connection:

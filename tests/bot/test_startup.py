@@ -48,7 +48,7 @@ def started(folder: Path, *, new: bool = True, name: str = "bot.sqlite3") -> lis
     """The start-up lines of a bot on the database ``folder / name``: new (made by this
     start) or one an earlier start made."""
     state = "new: created now" if new else f"schema {len(MIGRATIONS)}"
-    return [f"INFO bot.app: database: {folder / name} ({state})", *STARTED]
+    return [f"INFO bot.app: database: {(folder / name).resolve()} ({state})", *STARTED]
 
 
 def bot_env(folder: Path, **settings: str) -> dict[str, str]:
@@ -344,7 +344,21 @@ async def test_a_database_an_older_bot_left_is_said_to_be_upgraded(tmp_path: Pat
     await storage.open()
     try:
         assert storage.described() == (
-            f"{path} (schema {len(MIGRATIONS)}, upgraded from {len(MIGRATIONS) - 1})")
+            f"{path.resolve()} (schema {len(MIGRATIONS)}, upgraded from {len(MIGRATIONS) - 1})")
+    finally:
+        await storage.close()
+
+
+async def test_a_relative_database_path_is_named_absolute(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DATABASE_PATH=dominoes.sqlite3 in the wrong working folder makes a new file there: the
+    start-up line names it by its absolute path, which shows the folder."""
+    monkeypatch.chdir(tmp_path)
+    storage = Storage("dominoes.sqlite3")
+    await storage.open()
+    try:
+        assert storage.described() == (
+            f"{tmp_path.resolve() / 'dominoes.sqlite3'} (new: created now)")
     finally:
         await storage.close()
 
