@@ -64,7 +64,8 @@ def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
     if board.penalty_points:
         lines.append(t("Points here are penalties: fewer is better."))
     if not board.standings:
-        return "\n".join([*lines, "", t("No finished matches yet.")])
+        return "\n".join([*lines, "", t("No finished matches yet: open a table with "
+                                         "/newgame.")])
     lines.append("")
     for place, s in zip(places(board.standings), board.standings[:limit], strict=False):
         head = t("{place}. <b>{name}</b>, rating {rating}", place=place, name=named(s.name),

@@ -41,8 +41,10 @@ class Play(Lobbies):
         if len(game.players) not in game.seat_counts:
             low, high = min(game.seat_counts), max(game.seat_counts)
             if low == high:
-                raise UserError(N_("The game needs {count} players."), count=low)
-            raise UserError(N_("The game needs {low} to {high} players."), low=low, high=high)
+                raise UserError(N_("The game needs {count} players: friends press Join, or "
+                                   "the 🤖 buttons add computer players."), count=low)
+            raise UserError(N_("The game needs {low} to {high} players: friends press Join, "
+                               "or the 🤖 buttons add computer players."), low=low, high=high)
         before = list(game.unreachable_ids)
         await self._check_reach(game)  # as it is now: a chat may have opened or bounced
         if game.unreachable_players:

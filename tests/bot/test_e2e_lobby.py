@@ -136,7 +136,8 @@ async def test_leave_start_and_cancel_rules(group: Group) -> None:
         lobby = group.lobby()
         early = ayu.press(lobby, "▶ Start")
         await group.server.wait_for(lambda: early.answered)
-        assert early.answer_text == "The game needs 4 players."
+        assert early.answer_text == ("The game needs 4 players: friends press Join, or the 🤖 "
+                                     "buttons add computer players.")
         not_creator = budi.press(lobby, "▶ Start")
         await group.server.wait_for(lambda: not_creator.answered)
         assert "created" in (not_creator.answer_text or "")

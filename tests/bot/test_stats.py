@@ -415,7 +415,8 @@ async def test_every_word_of_the_stats_message_is_translated(storage: Storage) -
 
 async def test_an_empty_board_says_so(storage: Storage) -> None:
     board = await scoreboard(storage, OTHER_GROUP, "gaple")
-    assert "No finished matches yet." in scoreboard_text(Translator("en"), board)
+    assert "No finished matches yet: open a table with /newgame." in scoreboard_text(
+        Translator("en"), board)
 
 
 async def test_the_period_is_dated_in_the_groups_time_zone(storage: Storage) -> None:
