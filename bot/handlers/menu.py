@@ -102,22 +102,29 @@ def _rows(
     return [list(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
 
 
-def main_page(t: Translator, settings: GroupSettings) -> tuple[str, InlineKeyboardMarkup]:
-    lines = [t("<b>Settings of this group</b>"),
-             t("New tables take them; a table already open, waiting for players or playing, "
-               "keeps its own, but speaks a new language at once. Tap to change.")]
-    general = []
-    for name, label in GENERAL_LABELS.items():
-        text = t(label, value=general_value(t, name, getattr(settings, name)))
-        lines.append("• " + text)
-        general.append(_button(text, SettingTap("", name)))
+def _general(t: Translator, settings: GroupSettings) -> list[str]:
+    """Each general setting's line: its name and the group's value."""
+    return [t(label, value=general_value(t, name, getattr(settings, name)))
+            for name, label in GENERAL_LABELS.items()]
+
+
+def _summary(t: Translator, settings: GroupSettings) -> list[str]:
+    """What the group has set, as the menu's first page lists it."""
     # Each game's house rules are on its own page: the group reads the menu, not nine games'
     # rules at once. Here, only which games this group plays its own way.
     changed = [esc(t(presentation(game).title)) for game in GAMES if settings.games.get(game)]
-    lines.append("")
-    lines.append(t("House rules changed for: {games}.", games=", ".join(changed)) if changed
-                 else t("Every game is played by its own rules here."))
-    lines.append(t("Tap a game for its house rules."))
+    return ["• " + esc(line) for line in _general(t, settings)] + [
+        "", t("House rules changed for: {games}.", games=", ".join(changed)) if changed
+        else t("Every game is played by its own rules here.")]
+
+
+def main_page(t: Translator, settings: GroupSettings) -> tuple[str, InlineKeyboardMarkup]:
+    lines = [t("<b>Settings of this group</b>"),
+             t("New tables take them; a table already open, waiting for players or playing, "
+               "keeps its own, but speaks a new language at once. Tap to change."),
+             *_summary(t, settings), t("Tap a game for its house rules.")]
+    general = [_button(text, SettingTap("", name))
+               for name, text in zip(GENERAL_LABELS, _general(t, settings), strict=True)]
     games = [_button(t(presentation(game).title) + " …", SettingTap(game)) for game in GAMES]
     rows = _rows(general, 1) + _rows(games, 1)
     rows.append([_button(t("✔ Done"), SettingTap("", DONE))])
@@ -231,8 +238,10 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     refused = None if as_group_admin(update) else await refusal_to_change(
         rt, context, chat.id, user.id, t)
-    if refused is not None:
-        await message.reply_text(refused)
+    if refused is not None:  # what is set, at least: a player asks to know the turn time
+        await message.reply_text("\n".join([esc(refused), "", t("<b>Settings of this group</b>"),
+                                             *_summary(t, settings)]),
+                                 parse_mode=ParseMode.HTML)
         return
     text, markup = main_page(t, settings)
     sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)

@@ -64,7 +64,7 @@ async def test_the_settings_menu_changes_settings_for_admins_only(group: Group) 
         ayu.send(group.chat, "/settings")
         menu = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(group.chat)
-             if "Settings of this group" in (m.text or "")), None))
+             if "Settings of this group" in (m.text or "") and m.buttons), None))
         async def tap(who: object, label: str) -> str | None:
             record = who.press(menu, label)  # type: ignore[attr-defined]
             await group.server.wait_for(lambda: record.answered)
@@ -114,10 +114,21 @@ async def test_a_failed_admin_lookup_lets_nobody_change_the_settings(group: Grou
                                description="Internal Server Error")
         budi.send(group.chat, "/settings")
         await group.server.wait_for(lambda: group.said("Please try again"))
-        assert not group.said("Settings of this group")
+        assert not menus(group)
         budi.send(group.chat, "/settings")  # the next lookup works: Budi is no admin
         await group.server.wait_for(lambda: group.said("Only the group's admins"))
-        assert not group.said("Settings of this group")
+        assert not menus(group)
+        # what is set, read only: a player asks to know the turn time
+        refusal = next(m for m in group.server.bot_messages(group.chat)
+                       if "Only the group's admins" in (m.text or ""))
+        assert "Settings of this group" in (refusal.text or "") and "Turn time" in (
+            refusal.text or "")
+
+
+def menus(group: Group) -> list[str]:
+    """The settings menus posted: messages with the menu's buttons."""
+    return [m.text or "" for m in group.server.bot_messages(group.chat)
+            if any(b.text == "✔ Done" for row in m.buttons for b in row)]
 
 
 async def test_a_new_language_is_spoken_at_once_by_the_running_game(group: Group) -> None:
