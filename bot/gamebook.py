@@ -66,7 +66,7 @@ ENTRIES = (
         "gaple-dead",
         N_("Gaple with dead tiles"),
         N_("<b>Gaple with dead tiles</b> (4 or 5 players). 4 players take 6 tiles (or 7 with the "
-           "deal-7 option), 5 players take 5; the first middle tile is turned up and starts the "
+           "deal=7 option), 5 players take 5; the first middle tile is turned up and starts the "
            "line (with 7 each there is no middle: the holder of 0-0 leads it in the first hand, "
            "later the last winner leads a double). If you cannot lay, you put one tile of your "
            "choice face down: a dead tile that counts against you. The hand ends when someone "

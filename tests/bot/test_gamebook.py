@@ -72,6 +72,7 @@ def test_gaple_dead_rules_say_who_leads_when_nothing_lies_in_the_middle() -> Non
     assert {action.tile for action in player_view(match, seat).legal} == {Tile(0, 0)}  # type: ignore[attr-defined]
     rules = PRESENTATIONS["gaple-dead"].rules
     assert "with 7 each there is no middle: the holder of 0-0 leads it" in rules
+    assert "(or 7 with the deal=7 option)" in rules  # what /newgame reads, not "deal-7"
     for language, zero_zero in {"ru": "пусто-пусто", "id": "balak kosong", "is": "0-0"}.items():
         assert zero_zero in translator(language)(rules), language
 
