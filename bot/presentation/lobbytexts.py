@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import OptionSpec, variant
 
-from ..gamebook import GAMES, presentation
+from ..gamebook import GAMES, name_key, presentation
 from ..i18n import N_, Translator
 from ..models import Game
 from ..wording import esc, named, names_of, or_list, title, who
@@ -41,6 +41,13 @@ def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
     # What to type: /newgame reads on/off (and true/false, yes/no) in English only.
     words = ["on" if c is True else "off" if c is False else str(c) for c in offered]
     return or_list(t, words)
+
+
+def games_list(t: Translator) -> str:
+    """The games by their names in the chat's language, each with the id to type where that
+    name is not it: "Gaple, Gaple with dead tiles (gaple-dead), …"."""
+    return ", ".join(esc(title(t, game)) if name_key(title(t, game)) == name_key(game)
+                     else f"{esc(title(t, game))} ({game})" for game in GAMES)
 
 
 def rules_text(t: Translator, game: str) -> str:
