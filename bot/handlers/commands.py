@@ -191,7 +191,9 @@ def read_options(
     for word in words:
         m = OPTION_FORM.fullmatch(word)
         if not m:
-            return options, t("Options are written name=value, like target=150.")
+            return options, t("I could not read “{word}”: options are written name=value, "
+                              "like {example}.", word=wording.quote(word),
+                              example=lobbytexts.option_example(game))
         option = spec.option_spec(m.group(1).lower())
         if option is None:
             return options, t("{game} has no option {option}. Its options: {names}.",

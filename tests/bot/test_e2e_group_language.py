@@ -47,7 +47,9 @@ async def test_group_replies_speak_the_groups_language_not_the_senders(
             "/start": shown(lobbytexts.help_text(t)),
             "/newgame chess": t("I don't know the game {game}. I play: {games}.",
                                 game=wording.quote("chess"), games=lobbytexts.games_list(t)),
-            "/newgame pair target": t("Options are written name=value, like target=150."),
+            "/newgame pair target": t("I could not read “{word}”: options are written "
+                                      "name=value, like {example}.",
+                                      word="target", example="first_lead=lot"),
             "/stats": shown(stats),
             "/hand": t("You are not playing a game right now."),
             "/table": t("No game is being played here: /newgame opens a table."),
@@ -104,7 +106,8 @@ async def test_a_game_is_named_as_the_groups_language_shows_it(
             "I don't know the game {game}. I play: {games}.",
             game="Domino Kartu", games=lobbytexts.games_list(t)))
         assert await answer(group, sender, f"/newgame {dead} deal-7") == plain(t(
-            "Options are written name=value, like target=150."))
+            "I could not read “{word}”: options are written name=value, like {example}.",
+            word="deal-7", example="deal=7"))
         sender.send_private("/start")
         group.send(sender, f"/newgame {pairs.upper()} first_lead=lot")
         await group.server.wait_for(group._lobby_or_none)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.gamebook import GAMES, PRESENTATIONS, find_game, name_key, names_of, read_game
 from bot.i18n import LANGUAGES, translator
-from bot.presentation.lobbytexts import games_list
+from bot.presentation.lobbytexts import games_list, option_example
 from engine import VARIANTS, Match, Tile, player_view, table_view, variant
 
 BOT = Path(__file__).parents[2] / "bot"
@@ -160,3 +160,10 @@ def test_the_games_are_listed_by_their_names_in_the_chats_language_with_the_id_t
     assert games_list(translator("en")).startswith(
         "Gaple, Gaple with dead tiles (gaple-dead), Pair dominoes (pair), Kolbasa, ")
 
+
+def test_the_example_of_an_option_is_one_the_game_takes() -> None:
+    assert option_example("gaple-dead") == "deal=7"
+    for game in GAMES:
+        name, value = option_example(game).split("=")
+        spec = variant(game).option_spec(name)
+        assert spec is not None and spec.parse(value) != spec.default, game
