@@ -9,13 +9,16 @@ the lobby, and the targets /settings suggests. Everything else in the bot iterat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from engine import Variant, variant
 
-from .i18n import N_
+from .i18n import LANGUAGES, N_, translator
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,7 @@ ENTRIES = (
         "gaple-dead",
         N_("Gaple with dead tiles"),
         N_("<b>Gaple with dead tiles</b> (4 or 5 players). 4 players take 6 tiles (or 7 with the "
-           "deal-7 option), 5 players take 5; the first middle tile is turned up and starts the "
+           "deal=7 option), 5 players take 5; the first middle tile is turned up and starts the "
            "line (with 7 each there is no middle: the holder of 0-0 leads it in the first hand, "
            "later the last winner leads a double). If you cannot lay, you put one tile of your "
            "choice face down: a dead tile that counts against you. The hand ends when someone "
@@ -223,10 +226,47 @@ def presentation(game: str) -> GamePresentation:
     return PRESENTATIONS[game]
 
 
+# --- the names a player types ---------------------------------------------------------------
+#: What does not tell two names apart: spaces, hyphens, dashes, underscores and dots.
+_SEPARATORS = re.compile(r"[\s\-_.\u2010-\u2015]+")
+#: Letters a keyboard without them writes otherwise (the accents go in :func:`name_key`).
+_SPELLED = str.maketrans({"ё": "е", "ð": "d", "þ": "th", "æ": "ae", "ø": "o"})  # noqa: RUF001
+
+
+def name_key(text: str) -> str:
+    """A game's name made comparable: case, separators and accents do not count, so that
+    "paradomino", "Sexu matador" and a Russian name typed with e for yo find their game."""
+    folded = unicodedata.normalize("NFKD", text.casefold().translate(_SPELLED))
+    return _SEPARATORS.sub("", "".join(c for c in folded if not unicodedata.combining(c)))
+
+
+def names_of(game: str) -> tuple[str, ...]:
+    """Every name ``game`` is known by: its id, the engine's aliases and its title in each of
+    the bot's languages (what its buttons, /rules and the lobby show)."""
+    entry = PRESENTATIONS[game]
+    return (game, *entry.variant.aliases, *(translator(lang)(entry.title) for lang in LANGUAGES))
+
+
+@cache
+def _games_by_key() -> dict[str, str]:
+    """Each name's key -> its game (built on first use: the titles come from the catalogues)."""
+    return {name_key(name): game for game in GAMES for name in names_of(game)}
+
+
 def find_game(text: str) -> str | None:
-    """The game a user means by ``text`` (a name or an alias), if the bot offers it."""
-    try:
-        name = variant(text).name
-    except ValueError:
-        return None
-    return name if name in PRESENTATIONS else None
+    """The game a user means by ``text`` (its id, an alias or a title), if the bot offers it."""
+    return _games_by_key().get(name_key(text))
+
+
+def read_game(words: Sequence[str]) -> tuple[str, int] | None:
+    """The game named by the first of ``words`` and how many words its name takes. The longest
+    name wins: "Gaple with dead tiles" is that game, not Gaple followed by three words."""
+    longest = max(map(len, _games_by_key()))
+    found: tuple[str, int] | None = None
+    for count in range(1, len(words) + 1):
+        key = name_key(" ".join(words[:count]))
+        if len(key) > longest:  # (no name is longer: the rest are options)
+            break
+        if (game := _games_by_key().get(key)) is not None:
+            found = game, count
+    return found

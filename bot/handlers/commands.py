@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
+from itertools import takewhile
 
 from telegram import (
     InlineKeyboardButton,
@@ -25,7 +26,7 @@ from engine import OptionValueError, variant
 
 from .. import wording
 from ..errors import PrivateChatClosedError, UserError
-from ..gamebook import GAMES, find_game
+from ..gamebook import find_game, read_game
 from ..i18n import Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
@@ -78,12 +79,14 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if not args:
         await reply(update, t("Which game?"), reply_markup=keyboards.game_picker(t, user.id))
         return
-    name = find_game(args[0])
-    if name is None:
+    found = read_game(args)
+    if found is None:  # quoted: the words before the options, the name they meant to write
+        typed = " ".join(takewhile(lambda word: "=" not in word, args)) or args[0]
         await reply(update, t("I don't know the game {game}. I play: {games}.",
-                              game=wording.quote(args[0]), games=", ".join(GAMES)))
+                              game=wording.quote(typed), games=lobbytexts.games_list(t)))
         return
-    options, refusal = read_options(t, name, args[1:])
+    name, length = found
+    options, refusal = read_options(t, name, args[length:])
     if refusal is None:
         try:
             await open_table(rt, chat, user, name, options, thread)
@@ -137,7 +140,9 @@ def read_options(
     for word in words:
         m = OPTION_FORM.fullmatch(word)
         if not m:
-            return options, t("Options are written name=value, like target=150.")
+            return options, t("I could not read “{word}”: options are written name=value, "
+                              "like {example}.", word=wording.quote(word),
+                              example=lobbytexts.option_example(game))
         option = spec.option_spec(m.group(1).lower())
         if option is None:
             return options, t("{game} has no option {option}. Its options: {names}.",
@@ -307,10 +312,11 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if not args:
         await reply(update, t("Which game's rules?"), reply_markup=keyboards.rules_picker(t))
         return
-    name = find_game(args[0])
+    name = find_game(" ".join(args))  # the whole name: not its first word, nor with more
     if name is None:
         await reply(update, t("There is no game called {game}. The games: {games}.",
-                              game=wording.quote(args[0]), games=", ".join(GAMES)))
+                              game=wording.quote(" ".join(args)),
+                              games=lobbytexts.games_list(t)))
         return
     await reply(update, lobbytexts.rules_text(t, name))
 

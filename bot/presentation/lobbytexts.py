@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import OptionSpec, variant
 
-from ..gamebook import GAMES, presentation
+from ..gamebook import GAMES, name_key, presentation
 from ..i18n import N_, Translator
 from ..models import Game
 from ..wording import esc, named, names_of, or_list, title, who
@@ -38,9 +38,32 @@ def allowed(t: Translator, game: str, spec: OptionSpec) -> str:
         return t("a whole number from {low} to {high}", low=spec.low, high=spec.high)
     worded = presentation(game).options.get(spec.name)
     offered = [c for c in spec.choices if worded is None or c in worded.choices]
-    # What to type: /newgame reads on/off (and true/false, yes/no) in English only.
-    words = ["on" if c is True else "off" if c is False else str(c) for c in offered]
-    return or_list(t, words)
+    return or_list(t, [typed(c) for c in offered])
+
+
+def typed(value: object) -> str:
+    """An option's value as /newgame reads it: on/off (and true/false, yes/no) in English
+    only, whatever the chat's language."""
+    return "on" if value is True else "off" if value is False else str(value)
+
+
+def option_example(game: str) -> str:
+    """An option of ``game`` written as /newgame reads it, for one who wrote one wrongly: a
+    choice of its own other than the default (deal=7), else the highest target it offers."""
+    spec, entry = variant(game), presentation(game)
+    for name, worded in entry.options.items():
+        default = spec.defaults.get(name)
+        other = next((c for c in worded.choices if c != default), None)
+        if other is not None:
+            return f"{name}={typed(other)}"
+    return f"target={max(entry.targets)}"
+
+
+def games_list(t: Translator) -> str:
+    """The games by their names in the chat's language, each with the id to type where that
+    name is not it: "Gaple, Gaple with dead tiles (gaple-dead), …"."""
+    return ", ".join(esc(title(t, game)) if name_key(title(t, game)) == name_key(game)
+                     else f"{esc(title(t, game))} ({game})" for game in GAMES)
 
 
 def rules_text(t: Translator, game: str) -> str:

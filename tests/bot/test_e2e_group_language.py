@@ -7,8 +7,8 @@ import pytest
 from bot_kit import Group, plain
 
 from bot import wording
-from bot.gamebook import GAMES
-from bot.i18n import translator
+from bot.gamebook import PRESENTATIONS
+from bot.i18n import LANGUAGES, translator
 from bot.presentation import checktexts, lobbytexts
 from bot.presentation.boardtexts import stats_text
 from bot.service.settings import GroupSettings
@@ -46,8 +46,10 @@ async def test_group_replies_speak_the_groups_language_not_the_senders(
             "/help": shown(lobbytexts.help_text(t)),
             "/start": shown(lobbytexts.help_text(t)),
             "/newgame chess": t("I don't know the game {game}. I play: {games}.",
-                                game=wording.quote("chess"), games=", ".join(GAMES)),
-            "/newgame pair target": t("Options are written name=value, like target=150."),
+                                game=wording.quote("chess"), games=lobbytexts.games_list(t)),
+            "/newgame pair target": t("I could not read “{word}”: options are written "
+                                      "name=value, like {example}.",
+                                      word="target", example="first_lead=lot"),
             "/stats": shown(stats),
             "/hand": t("You are not playing a game right now."),
             "/table": t("No game is being played here: /newgame opens a table."),
@@ -81,3 +83,33 @@ async def test_a_group_without_a_language_answers_in_the_senders(group: Group) -
         assert await answer(group, ivan, "/help") == shown(lobbytexts.help_text(translator("ru")))
         assert await answer(group, group.users[1], "/help") == shown(
             lobbytexts.help_text(translator("en")))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_game_is_named_as_the_groups_language_shows_it(
+        group: Group, language: str) -> None:
+    """QA: "/rules Gaple með dauðum steinum" showed plain Gaple's rules, "/newgame Домино
+    парами" knew no game Домино: the whole name, as the buttons show it, is read (the English
+    sender types the group's words), and an unknown one is answered with the names it shows."""
+    t = translator(language)
+    sender = group.users[0]
+    dead, pairs = (t(PRESENTATIONS[game].title) for game in ("gaple-dead", "pair"))
+    async with group.bot() as runtime:
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings(language=language).to_json())
+        assert await answer(group, sender, f"/rules {dead}") == shown(
+            lobbytexts.rules_text(t, "gaple-dead"))
+        assert await answer(group, sender, f"/rules {dead} and more") == plain(t(
+            "There is no game called {game}. The games: {games}.",
+            game=wording.quote(f"{dead} and more"), games=lobbytexts.games_list(t)))
+        assert await answer(group, sender, "/newgame Domino Kartu target=50") == plain(t(
+            "I don't know the game {game}. I play: {games}.",
+            game="Domino Kartu", games=lobbytexts.games_list(t)))
+        assert await answer(group, sender, f"/newgame {dead} deal-7") == plain(t(
+            "I could not read “{word}”: options are written name=value, like {example}.",
+            word="deal-7", example="deal=7"))
+        sender.send_private("/start")
+        group.send(sender, f"/newgame {pairs.upper()} first_lead=lot")
+        await group.server.wait_for(group._lobby_or_none)
+    game = group.game()
+    assert (game.game_name, game.options.get("first_lead")) == ("pair", "lot")

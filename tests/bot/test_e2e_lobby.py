@@ -188,12 +188,17 @@ async def test_a_bare_rules_offers_a_button_per_game(group: Group) -> None:
         assert "Pair dominoes (4 players" not in (rules.text or "")  # one game, not a wall
         ayu.send(group.chat, "/rules nosuch")
         await group.server.wait_for(lambda: group.said(
-            "There is no game called nosuch. The games: gaple, gaple-dead, pair, kolbasa, "
-            "matador, six-matador, french, muggins, bergen."))
-        ayu.send(group.chat, "/rules DEAD")
+            "There is no game called nosuch. The games: Gaple, Gaple with dead tiles "
+            "(gaple-dead), Pair dominoes (pair), Kolbasa, Matador, Six-matador, French, "
+            "Muggins, Bergen."))
+        ayu.send(group.chat, "/rules Gaple with dead tiles")  # as the button shows it
         await group.server.wait_for(lambda: sum(
             (m.text or "").startswith("Gaple with dead tiles (4 or 5")
             for m in group.server.bot_messages(group.chat)) == 2)
+        ayu.send(group.chat, "/rules DEAD")
+        await group.server.wait_for(lambda: sum(
+            (m.text or "").startswith("Gaple with dead tiles (4 or 5")
+            for m in group.server.bot_messages(group.chat)) == 3)
 
 
 async def test_start_in_private_offers_to_add_the_bot_to_a_group(group: Group) -> None:

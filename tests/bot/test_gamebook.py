@@ -6,8 +6,9 @@ import random
 import re
 from pathlib import Path
 
-from bot.gamebook import GAMES, PRESENTATIONS, find_game
+from bot.gamebook import GAMES, PRESENTATIONS, find_game, name_key, names_of, read_game
 from bot.i18n import LANGUAGES, translator
+from bot.presentation.lobbytexts import games_list, option_example
 from engine import VARIANTS, Match, Tile, player_view, table_view, variant
 
 BOT = Path(__file__).parents[2] / "bot"
@@ -72,6 +73,7 @@ def test_gaple_dead_rules_say_who_leads_when_nothing_lies_in_the_middle() -> Non
     assert {action.tile for action in player_view(match, seat).legal} == {Tile(0, 0)}  # type: ignore[attr-defined]
     rules = PRESENTATIONS["gaple-dead"].rules
     assert "with 7 each there is no middle: the holder of 0-0 leads it" in rules
+    assert "(or 7 with the deal=7 option)" in rules  # what /newgame reads, not "deal-7"
     for language, zero_zero in {"ru": "пусто-пусто", "id": "balak kosong", "is": "0-0"}.items():
         assert zero_zero in translator(language)(rules), language
 
@@ -90,3 +92,78 @@ def test_six_matador_rules_say_a_0_end_takes_only_a_matador_though_0_and_6_make_
         texts = [entry.rules, *(words for option in entry.options.values()
                                 for words in (option.label, *option.in_force.values()))]
         assert not any("за матадора" in russian(text) for text in texts), entry.name
+
+
+def titles() -> list[tuple[str, str, str]]:
+    """(game, language, the game's name as that language's buttons, /rules and lobby show it),
+    from the catalogues."""
+    return [(game, language, translator(language)(PRESENTATIONS[game].title))
+            for game in GAMES for language in LANGUAGES]
+
+
+#: How a keyboard without these letters writes them (Icelandic, Russian's ё).
+PLAIN = str.maketrans({"á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u", "ý": "y", "ö": "o",
+                       "ð": "d", "þ": "th", "æ": "ae", "ё": "е", "Ё": "Е"})  # noqa: RUF001
+
+
+def test_a_game_is_found_by_its_name_in_every_language_however_it_is_typed() -> None:
+    """QA: "/newgame Домино парами", "/rules Gaple með dauðum steinum" named no game; the whole
+    name is read, whatever its case, hyphens or spaces, with or without accents or ё."""
+    for game, language, name in titles():
+        spellings = {name, name.upper(), name.lower(), name.replace("-", " "),
+                     name.replace(" ", "-"), name.translate(PLAIN), name.lower().translate(PLAIN)}
+        for typed in spellings:
+            words = typed.split()
+            assert find_game(typed) == game, (language, typed)
+            assert read_game(words) == (game, len(words)), (language, typed)
+            assert read_game([*words, "target=150", "x"]) == (game, len(words)), (language, typed)
+
+
+def test_no_name_names_two_games() -> None:
+    owner: dict[str, str] = {}
+    for game in GAMES:
+        for name in names_of(game):
+            assert owner.setdefault(name_key(name), game) == game, (name, owner[name_key(name)])
+    assert len(owner) > 4 * len(GAMES)  # ids, aliases and the titles of four languages
+
+
+def test_the_longest_name_wins_and_the_words_after_it_are_options() -> None:
+    """ "Gaple with dead tiles" starts with "Gaple", "Matador enam" with "Matador": the
+    longer game, not the shorter one followed by words that are no options."""
+    for words, found in [
+        ("Gaple with dead tiles", ("gaple-dead", 4)),
+        ("Gaple with dead tiles deal=7", ("gaple-dead", 4)),
+        ("Gaple with dead", ("gaple", 1)),
+        ("Gaple deal-7", ("gaple", 1)),
+        ("gaple dead", ("gaple-dead", 2)),
+        ("Matador enam target=50", ("six-matador", 2)),
+        ("Six matador", ("six-matador", 2)),
+        ("Гапле со сбросом", ("gaple-dead", 3)),  # noqa: RUF001
+        ("Domino", None),
+        ("chess gaple", None),
+        ("target=150", None),
+    ]:
+        assert read_game(words.split()) == found, words
+    assert find_game("Gaple with dead") is None and find_game("Domino") is None
+    assert read_game(["x" * 4000] * 2000) is None
+
+
+def test_the_games_are_listed_by_their_names_in_the_chats_language_with_the_id_to_type() -> None:
+    for language in LANGUAGES:
+        t = translator(language)
+        listed = games_list(t).split(", ")
+        assert len(listed) == len(GAMES) and len(games_list(t)) < 1000, language
+        for game, shown in zip(GAMES, listed, strict=True):
+            name = t(PRESENTATIONS[game].title)
+            assert shown in (name, f"{name} ({game})"), (language, shown)
+            assert shown == f"{name} ({game})" or name_key(name) == name_key(game)
+    assert games_list(translator("en")).startswith(
+        "Gaple, Gaple with dead tiles (gaple-dead), Pair dominoes (pair), Kolbasa, ")
+
+
+def test_the_example_of_an_option_is_one_the_game_takes() -> None:
+    assert option_example("gaple-dead") == "deal=7"
+    for game in GAMES:
+        name, value = option_example(game).split("=")
+        spec = variant(game).option_spec(name)
+        assert spec is not None and spec.parse(value) != spec.default, game
