@@ -333,8 +333,8 @@ async def test_a_rematch_goes_on_without_a_player_who_never_confirms(storage: St
     with pytest.raises(UserError) as waiting:
         await service.start(game, BOB.user_id)
     assert translator("en")(waiting.value.message, **waiting.value.params) == (
-        "Waiting for \u2068Dan\u2069 to confirm with Join. To go on without them, free their seats with "
-        "the 🪑 button.")
+        "Waiting for \u2068Dan\u2069 to confirm with Join. To go on without them, free their "
+        "seats with the 🪑 button.")
     with pytest.raises(UserError) as refused:
         await service.free_unconfirmed(game, CID.user_id)
     assert refused.value.message == "Only the player who created the game can free seats."
