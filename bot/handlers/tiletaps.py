@@ -49,7 +49,8 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     async with rt.locks.game(game.game_id):
         if isinstance(tap, TileTap) and tap.intent is TileIntent.INERT:
             rt.service.turn_of(game, user.id)  # out of turn, it says whose turn it is
-            return t("You cannot lay that tile now."), None
+            # its turn: another tile is playable (the engine knocks for a hand with none)
+            return t("You cannot lay that tile now: the ones marked ✅ can go."), None
         action = tap.action() if isinstance(tap, TileTap | Lay) else None
         if action is None:
             assert isinstance(tap, TileTap | BackToHand)

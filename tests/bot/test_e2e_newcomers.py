@@ -1,13 +1,15 @@
 """The lobby's link to the private chat (``/start join<table>``) followed after the table has
 started: a seated player gets their tiles, anyone else is told the game began without them,
 instead of "That table is no longer open" for a game being played; and the private chat
-opened by hand after a Join that needed it: a plain /start acts as the link (newcomer QA)."""
+opened by hand after a Join that needed it: a plain /start acts as the link; a tile that
+cannot go, tapped on one's turn, says which can (newcomer QA)."""
 
 from __future__ import annotations
 
 from bot_kit import Group, lobby_button
 
 from bot.handlers.startlinks import KEPT_SECONDS, StartLinks
+from fakeapi.players import PLAY_MARKS
 
 
 async def test_the_lobby_link_after_start_sends_a_seated_player_the_tiles(group: Group) -> None:
@@ -59,3 +61,24 @@ def test_a_link_given_stands_in_for_a_plain_start_once_and_for_ten_minutes() -> 
     links.give(7, "join13")
     now[0] += KEPT_SECONDS + 1
     assert links.take(7) == "" and links.take(8) == ""
+
+
+async def test_an_unmarked_tile_tapped_on_ones_turn_says_which_can_go(group: Group) -> None:
+    """A newcomer tapped a tile of their hand that cannot go (Gaple's first lead): "You
+    cannot lay that tile now." said nothing of what could (newcomer QA)."""
+    async with group.bot():
+        table = await group.start("gaple")
+        turn = None
+        while turn is None:  # a turn whose hand holds a tile that cannot go now
+            await group.server.wait_for(lambda: table.whose_turn() is not None)
+            user, message = table.whose_turn()  # type: ignore[misc]
+            unmarked = [b.text for row in message.buttons for b in row
+                        if b.callback_data and not b.text.startswith(PLAY_MARKS)
+                        and "-" in b.text]
+            turn = (user, message, unmarked[0]) if unmarked else None
+            if turn is None:
+                await table.play_one()
+        user, message, label = turn
+        record = user.press(message, label)
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "You cannot lay that tile now: the ones marked ✅ can go."
