@@ -25,13 +25,15 @@ async def close_questions(messenger: Messenger, game: Game) -> bool:
     t = translator(game.language)
     text = t("The game was stopped.") if game.status is Status.STOPPED else t(
         "This game is over.")
+    chat_id = game.chat_id
     for message_id in list(messages.questions):
+        if message_id not in messages.questions:  # answered, or the chat moved, meanwhile
+            continue
         try:
-            await messenger.edit(game.chat_id, message_id, Draft("closed", text, None))
+            await messenger.edit(chat_id, message_id, Draft("closed", text, None))
         except BadRequest:
             log.info("question %s of game %s could not be closed", message_id, game.game_id)
-        if message_id in messages.questions:  # (unless answered meanwhile)
-            messages.questions.remove(message_id)
+        _forget(messages.questions, message_id)
     return True
 
 
@@ -43,9 +45,11 @@ async def close_offers(messenger: Messenger, game: Game) -> bool:
     offers = game.messages.offers
     if game.status.open or not offers:
         return False
+    chat_id = game.chat_id  # (the chat they are in, whatever the game's becomes meanwhile)
     for message_id in list(offers):
-        await messenger.unbutton(game.chat_id, message_id)
-        offers.remove(message_id)
+        if message_id in offers:
+            await messenger.unbutton(chat_id, message_id)
+            _forget(offers, message_id)
     return True
 
 
@@ -58,7 +62,17 @@ async def delete_calls(messenger: Messenger, game: Game) -> bool:
     stale = calls[:-1] if game.status is Status.LOBBY else list(calls)
     if not stale:
         return False
+    chat_id = game.chat_id
     for message_id in stale:
-        await messenger.delete(game.chat_id, message_id)
-        calls.remove(message_id)
+        if message_id in calls:
+            await messenger.delete(chat_id, message_id)
+            _forget(calls, message_id)
     return True
+
+
+def _forget(message_ids: list[int], message_id: int) -> None:
+    """Drop ``message_id`` from the game's list, unless it went while its call was in flight:
+    a group become a supergroup forgets the old chat's message ids (its messages stay there,
+    and the same numbers name others in the new chat, never to be touched)."""
+    if message_id in message_ids:
+        message_ids.remove(message_id)
