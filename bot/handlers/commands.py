@@ -19,6 +19,7 @@ from telegram import (
     Update,
     User,
 )
+from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
@@ -348,4 +349,11 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await reply(update, lobbytexts.help_text(await chat_tr(update, runtime(context))))
+    """The help; in the private chat with the button that adds the bot to a group, where its
+    games are played (as /start there has)."""
+    rt = runtime(context)
+    t = await chat_tr(update, rt)
+    chat = update.effective_chat
+    private = chat is not None and chat.type == ChatType.PRIVATE
+    await reply(update, lobbytexts.help_text(t),
+                reply_markup=keyboards.add_to_group(t, rt.bot_username) if private else None)

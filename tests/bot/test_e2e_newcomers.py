@@ -82,3 +82,22 @@ async def test_an_unmarked_tile_tapped_on_ones_turn_says_which_can_go(group: Gro
         record = user.press(message, label)
         await group.server.wait_for(lambda: record.answered)
         assert record.answer_text == "You cannot lay that tile now: the ones marked ✅ can go."
+
+
+async def test_help_in_private_offers_to_add_the_bot_to_a_group(group: Group) -> None:
+    """/help in the private chat is the same help, with the button that adds the bot to a
+    group, where its games are played, as /start there has (newcomer QA); in the group the
+    help has no button."""
+    ayu = group.users[0]
+    async with group.bot():
+        ayu.send_private("/help")
+        private = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(ayu.private_chat) if m.buttons), None))
+        assert "Dominoes for your group" in (private.text or "")
+        assert private.buttons[0][0].url == (
+            f"https://t.me/{group.server.bot.username}?startgroup=new")
+        ayu.send(group.chat, "/help")
+        public = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Dominoes for your group" in (m.text or "")), None))
+        assert not public.buttons
