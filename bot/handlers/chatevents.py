@@ -33,16 +33,16 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
             await rt.resend_unreached(change.chat.id)  # unblocked: the tiles go at once
         return
     if not gone:
-        member = change.new_chat_member
+        may_write = getattr(change.new_chat_member, "can_send_messages", True)  # (restricted)
         arrived = change.old_chat_member.status in (ChatMemberStatus.LEFT,
                                                      ChatMemberStatus.BANNED)
-        if (arrived and change.chat.type != ChatType.CHANNEL and rt.welcomes.due(change.chat.id)
-                and getattr(member, "can_send_messages", True)):
+        if (may_write and arrived and change.chat.type != ChatType.CHANNEL
+                and rt.welcomes.due(change.chat.id)):
             t = await group_tr(rt, change.chat.id, change.from_user)
             with contextlib.suppress(TelegramError):  # (gone again, or not let to write)
                 await context.bot.send_message(change.chat.id, lobbytexts.help_text(t),
                                                parse_mode=ParseMode.HTML)
-        if getattr(member, "can_send_messages", True):  # (a restricted bot's says)
+        if may_write:
             # Added back, or allowed to write again: what waits for this group goes now
             # (the table, announcements an admin's restriction held back).
             for game_id in await rt.service.games_waiting_in(change.chat.id):

@@ -8,7 +8,6 @@ here by family, :mod:`.tiletaps` serves the hand's tiles.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 
@@ -39,7 +38,7 @@ from ..presentation.gamebuttons import (
 from ..publishing.messenger import LOBBY, TABLE
 from .menu import setting_button
 from .runtime import Runtime
-from .taps import Answer, Context, game_named, is_current, translator_of
+from .taps import Answer, Context, game_named, in_background, is_current, translator_of
 from .updates import (
     accessible,
     edit_tapped,
@@ -58,7 +57,6 @@ STRAY = N_("This message is out of date: the table's newest message is below.")
 #: The toast of a tap on the game picker of someone else's /newgame.
 NOT_THE_ASKER = N_("Only the player who typed /newgame can pick the game.")
 log = logging.getLogger(__name__)
-_unbuttoning: set[asyncio.Task[None]] = set()  # stale buttons being taken off (kept referenced)
 
 
 async def _delete_quietly(query: CallbackQuery) -> None:
@@ -114,18 +112,18 @@ async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
     except SupersededError:
         # In the background: the edit waits its turn in the group's budget of messages, the
         # toast (which says why) does not wait for it.
-        task = asyncio.create_task(_take_buttons_off(query), name=f"unbutton-{query.id}")
-        _unbuttoning.add(task)
-        task.add_done_callback(_unbuttoning.discard)
+        if accessible(query.message):
+            in_background(_take_buttons_off(rt, query.message.chat.id,
+                                            query.message.message_id), f"unbutton-{query.id}")
         raise
     return t("You joined the game."), None
 
 
-async def _take_buttons_off(query: CallbackQuery) -> None:
-    """A stale result's buttons off its message; Telegram's refusal changes nothing (the
-    toast has said why)."""
+async def _take_buttons_off(rt: Runtime, chat_id: int, message_id: int) -> None:
+    """A stale result's buttons off its message; Telegram unanswered changes nothing (the
+    toast has said why, and a tap there is refused again)."""
     try:
-        await edit_tapped(query)
+        await rt.publisher.messenger.unbutton(chat_id, message_id)
     except TelegramError as error:
         log.debug("a stale Play again kept its button: %s", error)
 

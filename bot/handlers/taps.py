@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Coroutine
 from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from telegram import CallbackQuery
 from telegram.error import TelegramError
@@ -36,8 +38,9 @@ SEND_WAIT = 2.0
 answered_early: ContextVar[bool] = ContextVar("answered_early", default=False)
 #: When the early answer went (or stopped being waited for): time.monotonic().
 early_answer_at: ContextVar[float] = ContextVar("early_answer_at", default=0.0)
-_answering: set[asyncio.Task[bool]] = set()  # early answers still retrying (kept referenced)
+_background: set[asyncio.Task[Any]] = set()  # tasks nobody awaits, kept referenced till done
 Context = ContextTypes.DEFAULT_TYPE
+T = TypeVar("T")
 
 
 async def answer_early(query: CallbackQuery) -> None:
@@ -45,11 +48,19 @@ async def answer_early(query: CallbackQuery) -> None:
     drawn, or before the edit that asks the second tap's question. The spinner stops at
     once. Waits at most :data:`EARLY_ANSWER_WAIT` for it."""
     answered_early.set(True)
-    answer = asyncio.create_task(answer_tap(query, None, None), name=f"answer-{query.id}")
-    _answering.add(answer)
-    answer.add_done_callback(_answering.discard)
+    answer = in_background(answer_tap(query, None, None), f"answer-{query.id}")
     await asyncio.wait({answer}, timeout=EARLY_ANSWER_WAIT)
     early_answer_at.set(time.monotonic())
+
+
+def in_background(work: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
+    """Run ``work`` while the tap's handler goes on (an early answer still retrying, a stale
+    button being taken off): held here until done, since the loop keeps only a weak
+    reference to a task and one nobody holds may be collected half-way."""
+    task = asyncio.create_task(work, name=name)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+    return task
 
 
 def translator_of(query: CallbackQuery) -> Translator:
