@@ -157,10 +157,16 @@ def lobby_status(t: Translator, game: Game) -> str:
     return ready
 
 
+def lobby_heading(t: Translator, game: Game) -> str:
+    """The lobby's first paragraph, the game and its options, which its message keeps once
+    the game has started."""
+    return "\n".join([t("<b>{title}</b>: a new table", title=esc(title(t, game.game_name))),
+                      options_line(t, game)])
+
+
 def lobby_text(t: Translator, game: Game) -> str:
     lines = [
-        t("<b>{title}</b>: a new table", title=esc(title(t, game.game_name))),
-        options_line(t, game),
+        lobby_heading(t, game),
         "",
         t("Players ({count}):", count=len(game.players)),
     ]

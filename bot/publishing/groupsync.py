@@ -194,8 +194,8 @@ class GroupSync:
         if game.status is Status.CANCELLED or game.match is None:
             text = t("This table was closed before the game started.")
         else:
-            text = (lobbytexts.lobby_text(t, game).split("\n\n")[0] + "\n"
-                    + t("The game has started."))
+            # The heading alone (a sync runs at every move), the rest of the lobby gone.
+            text = lobbytexts.lobby_heading(t, game) + "\n" + t("The game has started.")
         return Draft(digest(text, "closed"), text, None)
 
     async def _sync_lobby(self, game: Game, draft: Draft, thread_id: int | None) -> bool:

@@ -23,6 +23,7 @@ from ..models import Drawing, Messages
 from ..presentation.painter import Painter, Urgency
 from ..service import GameService
 from ..waiting import wait_set
+from .markupwire import markup_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +228,7 @@ class Messenger:
             "chat_id": chat_id, "photo": InputFile(photo), "caption": text,
             "disable_notification": DEFAULT_NONE, "message_thread_id": thread_id,
             "parse_mode": ParseMode.HTML, "protect_content": DEFAULT_NONE,
-            "reply_markup": markup,
+            "reply_markup": None if markup is None else markup_json(markup),
         }
         answer = await self.bot._post("sendPhoto", data)
         message_id = answer.get("message_id") if isinstance(answer, dict) else None
@@ -241,8 +242,9 @@ class Messenger:
         """Edit in place (the caption alone when ``shown``, the stored key of what the
         message shows, has the same picture); False when the message is gone (or left behind
         in a group that became a supergroup)."""
-        data: dict[str, object] = {"chat_id": chat_id, "message_id": message_id,
-                                   "reply_markup": draft.markup}
+        data: dict[str, object] = {
+            "chat_id": chat_id, "message_id": message_id,
+            "reply_markup": None if draft.markup is None else markup_json(draft.markup)}
         try:
             if draft.photo is not None and same_picture(shown, draft):
                 await self._edit("editMessageCaption", data, caption=draft.text,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 import typing
 from collections.abc import Callable, Mapping
@@ -51,8 +52,15 @@ class Timeouts(typing.NamedTuple):
     media_write: float | None = 20.0
 
 
+#: What httpx escapes in a multipart header parameter: backslashes, quotes, control bytes
+#: but ESC. Field names and file names almost never hold any.
+_ESCAPED = re.compile(r'[\\"\x00-\x1a\x1c-\x1f]')
+
+
 def _quoted(value: str) -> bytes:
     """A multipart header parameter as httpx writes it (quotes and control bytes escaped)."""
+    if _ESCAPED.search(value) is None:
+        return value.encode()
     escaped = value.replace("\\", "\\\\").replace('"', "%22")
     escaped = "".join(c if ord(c) > 0x1F or c == "\x1b" else f"%{ord(c):02X}" for c in escaped)
     return escaped.encode()

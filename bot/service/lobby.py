@@ -4,6 +4,8 @@ reach in private yet, and who asked to be told in private when a table opens (/n
 from __future__ import annotations
 
 import enum
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -212,20 +214,33 @@ class Lobbies(Chats):
         if not await self.storage.private_ok(user_id):
             raise PrivateChatClosedError(payload)
 
+    @asynccontextmanager
+    async def _changing(self, game: Game) -> AsyncIterator[None]:
+        """A change of the lobby's seats made in memory, then saved: should the save (or a
+        read on the way) fail, the game is read again from the database, which has the
+        lobby as it was, so that memory and the database never tell two tables apart."""
+        try:
+            yield
+        except BaseException:
+            await self.reload(game.game_id)
+            raise
+
     async def join(self, game: Game, player: Player) -> None:
         """``player`` takes a seat, or confirms the one a rematch kept for them."""
         self._lobby(game)
-        was = self._lobby_state(game)
-        if player.user_id in game.pending:  # a rematch's player confirms their seat
-            game.pending.remove(player.user_id)
-        elif game.seat_of(player.user_id) is not None:
+        confirming = player.user_id in game.pending  # a rematch's player confirms their seat
+        if not confirming and game.seat_of(player.user_id) is not None:
             raise UserError(N_("You are already in this game."))
-        elif len(game.players) >= max(game.seat_counts):
+        if not confirming and len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
-        else:
-            game.players.append(player)
-        await self._check_reach(game)
-        await self._save_players(game, self._lobby_notices(game, was))
+        was = self._lobby_state(game)
+        async with self._changing(game):
+            if confirming:
+                game.pending.remove(player.user_id)
+            else:
+                game.players.append(player)
+            await self._check_reach(game)
+            await self._save_players(game, self._lobby_notices(game, was))
 
     async def add_computer(self, game: Game, user_id: int, level: str) -> Player:
         """The creator seats a computer player of ``level``."""
@@ -236,8 +251,9 @@ class Lobbies(Chats):
             raise UserError(N_("This game is full."))
         player = computer(level, {p.user_id for p in game.players})
         was = self._lobby_state(game)
-        game.players.append(player)
-        await self._save_players(game, self._lobby_notices(game, was))
+        async with self._changing(game):
+            game.players.append(player)
+            await self._save_players(game, self._lobby_notices(game, was))
         return player
 
     @staticmethod
@@ -274,9 +290,10 @@ class Lobbies(Chats):
         if game.status is not Status.LOBBY or game.seat_of(user_id) is None:
             return
         was, before = self._lobby_state(game), list(game.unreachable_ids)
-        await self._check_reach(game)
-        if game.unreachable_ids != before:
-            await self._save_players(game, self._lobby_notices(game, was))
+        async with self._changing(game):
+            await self._check_reach(game)
+            if game.unreachable_ids != before:
+                await self._save_players(game, self._lobby_notices(game, was))
 
     async def remove_computer(self, game: Game, user_id: int) -> None:
         """The creator takes the last computer player off the table."""
@@ -287,8 +304,9 @@ class Lobbies(Chats):
         for seat in range(len(game.players) - 1, -1, -1):
             if game.players[seat].is_computer:
                 was = self._lobby_state(game)
-                del game.players[seat]
-                await self._save_players(game, self._lobby_notices(game, was))
+                async with self._changing(game):
+                    del game.players[seat]
+                    await self._save_players(game, self._lobby_notices(game, was))
                 return
         raise UserError(N_("There is no computer player at this table."))
 
@@ -300,8 +318,9 @@ class Lobbies(Chats):
             raise UserError(N_("Only the player who created the game can change the pairs."))
         if not game.partnerships:
             raise UserError(N_("This game has no pairs."))
-        game.players[1:] = game.players[2:] + game.players[1:2]
-        await self._save_players(game)
+        async with self._changing(game):
+            game.players[1:] = game.players[2:] + game.players[1:2]
+            await self._save_players(game)
 
     async def leave(self, game: Game, user_id: int) -> None:
         self._lobby(game)
@@ -311,10 +330,11 @@ class Lobbies(Chats):
         if user_id == game.creator_id:
             raise UserError(N_("You created this game: cancel it instead."))
         was = self._lobby_state(game)
-        del game.players[seat]
-        if user_id in game.pending:
-            game.pending.remove(user_id)
-        await self._save_players(game, self._lobby_notices(game, was))
+        async with self._changing(game):
+            del game.players[seat]
+            if user_id in game.pending:
+                game.pending.remove(user_id)
+            await self._save_players(game, self._lobby_notices(game, was))
 
     async def free_unconfirmed(self, game: Game, user_id: int) -> list[Player]:
         """The creator of a rematch goes on without the players who have not confirmed their
@@ -328,14 +348,11 @@ class Lobbies(Chats):
         if not freed:  # they all confirmed since the button was drawn
             raise UserError(N_("Everyone has confirmed: there is no seat to free."))
         was = self._lobby_state(game)
-        game.players[:] = [p for p in game.players if p.user_id not in game.pending]
-        game.pending.clear()
-        try:
+        async with self._changing(game):
+            game.players[:] = [p for p in game.players if p.user_id not in game.pending]
+            game.pending.clear()
             await self._check_reach(game)  # the freed players' marks go with them
             await self._save_players(game, self._lobby_notices(game, was))
-        except BaseException:
-            await self.reload(game.game_id)  # memory ran ahead of the database: drop it
-            raise
         return freed
 
     async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:

@@ -10,10 +10,11 @@ from telegram import InlineKeyboardMarkup
 
 from bot.i18n import LANGUAGES, translator
 from bot.models import Game, Messages, Player, Status
-from bot.presentation import keyboards
+from bot.presentation import keyboards, lobbytexts
 from bot.presentation.callbacks import decode
 from bot.presentation.gamebuttons import LobbyAction, LobbyTap
 from bot.publishing.groupsync import GroupSync
+from engine import Match
 
 
 def test_the_button_that_takes_a_computer_off_says_so_in_words_on_its_own_row() -> None:
@@ -47,3 +48,24 @@ def test_a_lobby_whose_buttons_changed_alone_is_edited(monkeypatch: pytest.Monke
     monkeypatch.setattr(keyboards, "lobby", lambda *args: fewer)
     after = GroupSync._lobby_draft(sync, game)  # type: ignore[arg-type]
     assert after is not None and after.text == before.text and after.key != before.key
+
+
+
+def test_a_started_tables_lobby_keeps_the_lobbys_first_paragraph() -> None:
+    """The lobby's message, once its game has started, keeps the lobby's heading (the game
+    and its options, a penalty game's rule line too) above "The game has started."."""
+    sync = SimpleNamespace(messenger=SimpleNamespace(bot_username="domino_bot"))
+    for name in ("pair", "french", "bergen"):
+        match = Match(name, 4)
+        for language in LANGUAGES:
+            t = translator(language)
+            game = Game(1, -100, Status.LOBBY, name, {}, 1,
+                        [Player(n, letter) for n, letter in enumerate("ABCD", 1)], None, 5,
+                        language, Messages(lobby=10))
+            lobby = lobbytexts.lobby_text(t, game)
+            game.status, game.match = Status.PLAYING, match
+            draft = GroupSync._lobby_draft(sync, game)  # type: ignore[arg-type]
+            assert draft is not None
+            assert draft.text == lobby.split("\n\n")[0] + "\n" + t("The game has started.")
+            # the game, its options (and a penalty game's rule), that it has started
+            assert draft.text.count("\n") == (3 if name == "french" else 2)

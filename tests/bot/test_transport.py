@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 from aiohttp import web
+from httpx._multipart import _format_form_param
 from telegram import InputFile
 from telegram.error import NetworkError, TimedOut
 from telegram.request import RequestData
@@ -19,6 +20,7 @@ from bot.publishing.transport import (
     POOL_FULL,
     AiohttpRequest,
     Timeouts,
+    _quoted,
     bot_request,
     poll_request,
 )
@@ -88,6 +90,15 @@ async def test_a_picture_arrives_whole_with_its_fields(echo: str) -> None:
     assert fields["chat_id"] == "-100" and fields["caption"] == "Ayu laid 3-5"
     (name,) = (k for k in fields if k.startswith("attached"))
     assert fields[name] == ["ta%22ble.png", "image/png", PICTURE.hex()]
+
+
+def test_a_field_or_file_name_is_escaped_as_httpx_escapes_it() -> None:
+    """Every ASCII character alone and among others, and names with none to escape (the
+    usual case, which skips the escaping)."""
+    names = [chr(c) for c in range(128)] + [f"a{chr(c)}b" for c in range(128)]
+    names += ["reply_markup", "photo", "attach://hand.png", "Ъ ё \u2014 \\\\\"x\"", ""]
+    for name in names:
+        assert _quoted(name) == _format_form_param("n", name)[len('n="'):-1], repr(name)
 
 
 async def test_a_dropped_connection_is_a_network_error_whose_outcome_is_unknown() -> None:
