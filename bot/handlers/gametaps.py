@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from telegram import CallbackQuery
+from telegram import CallbackQuery, Message
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
@@ -20,7 +20,7 @@ from ..errors import GameOverError, SupersededError
 from ..gamebook import GAMES
 from ..i18n import N_, translator
 from ..models import Game, Status
-from ..presentation import lobbytexts
+from ..presentation import lobbytexts, resulttexts
 from ..presentation.gamebuttons import (
     AddComputer,
     LeaveAnswer,
@@ -113,17 +113,19 @@ async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
         # In the background: the edit waits its turn in the group's budget of messages, the
         # toast (which says why) does not wait for it.
         if accessible(query.message):
-            in_background(_take_buttons_off(rt, query.message.chat.id,
-                                            query.message.message_id), f"unbutton-{query.id}")
+            in_background(_take_buttons_off(rt, query.message), f"unbutton-{query.id}")
         raise
     return t("You joined the game."), None
 
 
-async def _take_buttons_off(rt: Runtime, chat_id: int, message_id: int) -> None:
-    """A stale result's buttons off its message; Telegram unanswered changes nothing (the
-    toast has said why, and a tap there is refused again)."""
+async def _take_buttons_off(rt: Runtime, message: Message) -> None:
+    """A stale result's buttons off its message, and the line that points to them; Telegram
+    unanswered changes nothing (the toast has said why, and a tap there is refused again)."""
+    caption = message.caption_html if message.caption else None
     try:
-        await rt.publisher.messenger.unbutton(chat_id, message_id)
+        await rt.publisher.messenger.unbutton(
+            message.chat.id, message.message_id,
+            None if caption is None else resulttexts.without_play_again(caption))
     except TelegramError as error:
         log.debug("a stale Play again kept its button: %s", error)
 

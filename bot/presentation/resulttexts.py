@@ -3,6 +3,7 @@ match's results, the settling up."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 from engine import (
@@ -18,7 +19,7 @@ from engine import (
 from renderers import signed
 
 from ..gamebook import presentation
-from ..i18n import N_, Translator
+from ..i18n import LANGUAGES, N_, Translator, translator
 from ..models import Game, MatchRatings, Status
 from ..wording import and_list, code, named, pair_names
 from .movetexts import mover
@@ -37,6 +38,9 @@ REASON_NOUNS: dict[ScoreReason, str] = {
     ScoreReason.OUT: N_("going out"),
     ScoreReason.BLOCKED: N_("blocked hand"),
 }
+
+#: The match result's last line, over its "🔁 Play again" button.
+PLAY_AGAIN = N_("Play again with the same players and rules: tap below, or /newgame.")
 
 
 #: The longest line of points of play that is still read at a glance (about two lines on a
@@ -351,5 +355,13 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
         lines.append(settled)
     if ratings is not None and ratings.seats:
         lines.append(rating_line(t, names, ratings))
-    lines.append(t("Play again with the same players and rules: tap below, or /newgame."))
+    lines.append(t(PLAY_AGAIN))
     return "\n".join(line for line in lines if line)
+
+
+def without_play_again(caption_html: str) -> str:
+    """A match result's words once its "Play again" button is taken off (a newer game was
+    played): the line pointing to the button left out, in whichever language it was written."""
+    pointers = {translator(language)(PLAY_AGAIN) for language in LANGUAGES}
+    return "\n".join(line for line in caption_html.split("\n")
+                     if html.unescape(line) not in pointers)  # (however it was escaped)

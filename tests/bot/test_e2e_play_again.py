@@ -31,8 +31,11 @@ async def test_only_the_latest_result_plays_again(group: Group) -> None:
         await runtime.publisher.idle()
         latest = results(group)[1]
         # the button's removal waits its turn in the group's budget: the answer does not
-        held = group.server.hold("editMessageReplyMarkup", after_acting=False, chat=group.chat,
+        held = group.server.hold("editMessageCaption", after_acting=False, chat=group.chat,
                                  timeout=30)
+        said, marks = first.caption or "", first.entities
+        assert said.endswith("\nPlay again with the same players and rules: tap below, or "
+                             "/newgame.")
         stale = budi.press(first, "🔁 Play again")
         await group.server.wait_for(lambda: stale.answered, timeout=5)
         assert stale.answer_text == (
@@ -43,6 +46,9 @@ async def test_only_the_latest_result_plays_again(group: Group) -> None:
         assert first.buttons != []
         held.release()
         await group.server.wait_for(lambda: first.buttons == [])
+        # its words stay, but for the line that pointed to the button
+        assert first.caption == said.rsplit("\n", 1)[0]
+        assert first.entities == marks and marks  # the bold and the names as they were
         assert results(group) == [latest]
         again = ayu.press(latest, "🔁 Play again")
         await group.server.wait_for(lambda: again.answered)
