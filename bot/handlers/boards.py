@@ -10,6 +10,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
 from ..errors import UserError
+from ..presentation import lobbytexts
 from ..presentation.boardtexts import (
     board_heading,
     scoreboard_picture,
@@ -38,8 +39,10 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
         return
     try:
         query = parse_query(context.args or [])
-    except UserError as exc:
-        await message.reply_text(t(exc.message, **exc.params))
+    except UserError as exc:  # the games by their names in the group's language
+        games = {"games": lobbytexts.games_list(t)} if "games" in exc.params else {}
+        await message.reply_text(t(exc.message, **{**exc.params, **games}),
+                                 parse_mode=ParseMode.HTML)  # (the word typed comes escaped)
         return
     board = await rt.service.scoreboard(chat.id, query.game, query.since(time.time()),
                                         include_computers=settings.rank_computers)

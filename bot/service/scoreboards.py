@@ -22,8 +22,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from engine import MatchEnded, variant
 
 from ..errors import UserError
-from ..gamebook import GAMES, find_game
-from ..i18n import N_
+from ..gamebook import GAMES, name_key, read_game
+from ..i18n import LANGUAGES, N_, translator
 from ..models import Game, MatchRatings
 from ..storage import (
     HandRecord,
@@ -165,30 +165,50 @@ class BoardQuery:
 
 
 def parse_query(words: Sequence[str]) -> BoardQuery:
-    """``/scoreboard [game] [week|month|all]`` in any order, each at most once; anything
-    else is a :class:`UserError`."""
+    """``/scoreboard [game] [week|month|all]`` in any order, each at most once; a game by
+    any of its names (several words too), a period in English or in any of the bot's
+    languages; anything else is a :class:`UserError`."""
     game: str | None = None
     period: str | None = None
-    for word in (w.lower() for w in words):
-        if (found := find_game(word)) is not None:
+    periods = _period_words()
+    at = 0
+    while at < len(words):
+        if (found := read_game(words[at:])) is not None:
+            name, length = found
             if game is not None:
                 raise UserError(N_("{word} is a second game: name one game at most."),
-                                word=quote(word))
-            game = found
-        elif word in PERIODS:
-            if period is not None:
-                raise UserError(N_("{word} is a second period: give one of week, month or all."),
-                                word=quote(word))
-            period = word
-        else:
+                                word=quote(" ".join(words[at:at + length])))
+            game, at = name, at + length
+            continue
+        word = words[at]
+        if (said := periods.get(name_key(word))) is None:
             raise UserError(
-                N_("I don't know the filter {word}: use a game ({games}), week, month or all."),
+                N_("I don't know the filter {word}. Name a game: {games}; or a period: week, "
+                   "month or all."),
                 word=quote(word), games=", ".join(GAMES),
             )
+        if period is not None:
+            raise UserError(N_("{word} is a second period: give one of week, month or all."),
+                            word=quote(word))
+        period, at = said, at + 1
     return BoardQuery(game, period or "all")
 
 
-PERIODS = ("all", "month", "week")
+#: The periods /scoreboard takes, each also in the bot's languages ("неделя", "bulan").
+PERIODS = {
+    # TRANSLATORS: a word typed after /scoreboard: this week's matches only
+    "week": N_("week"),
+    # TRANSLATORS: a word typed after /scoreboard: this month's matches only
+    "month": N_("month"),
+    # TRANSLATORS: a word typed after /scoreboard: every match ever played in the group
+    "all": N_("all"),
+}
+
+
+def _period_words() -> dict[str, str]:
+    """Each period by every word that names it, made comparable as games' names are."""
+    return {name_key(said): period for period, word in PERIODS.items()
+            for said in (word, *(translator(language)(word) for language in LANGUAGES))}
 
 
 def week_start(now: float, tz: tzinfo = UTC) -> float:

@@ -9,6 +9,9 @@ import pytest
 from bot_kit import Group, lobby_button
 
 from bot.handlers import boards
+from bot.i18n import translator
+from bot.service.settings import GroupSettings
+from fakeapi import StoredMessage
 
 
 async def play_short_match(group: Group) -> None:
@@ -73,3 +76,23 @@ async def test_a_filter_given_twice_is_refused_not_taken_last(group: Group) -> N
         await group.server.wait_for(lambda: group.said(
             "gaple is a second game: name one game at most."))
         assert not any(m.photo for m in group.server.bot_messages(group.chat))
+
+
+def said(group: Group, fragment: str) -> StoredMessage | None:
+    return next((m for m in reversed(group.messages()) if fragment in m.content), None)
+
+
+async def test_a_russian_group_asks_for_its_board_in_its_own_words(group: Group) -> None:
+    """The game by its Russian name, of two words, and the period in Russian; a filter the
+    bot does not know is answered with the games' Russian names."""
+    t = translator("ru")
+    async with group.bot() as runtime:
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings(language="ru").to_json())
+        group.users[0].send(group.chat, "/scoreboard Домино парами неделя")
+        board = await group.server.wait_for(lambda: said(
+            group, t("No finished matches yet: open a table with /newgame.")))
+        assert "Домино парами" in board.content
+        group.users[0].send(group.chat, "/scoreboard шахматы")
+        refusal = await group.server.wait_for(lambda: said(group, "шахматы"))
+        assert "Домино парами" in refusal.content and "неделя, месяц или все" in refusal.content

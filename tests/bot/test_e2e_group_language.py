@@ -50,6 +50,9 @@ async def test_group_replies_speak_the_groups_language_not_the_senders(
             "/newgame pair target": t("I could not read “{word}”: options are written "
                                       "name=value, like {example}.",
                                       word="target", example="first_lead=lot"),
+            "/scoreboard chess": t("I don't know the filter {word}. Name a game: {games}; or "
+                                   "a period: week, month or all.", word="chess",
+                                   games=lobbytexts.games_list(t)),
             "/stats": shown(stats),
             "/hand": t("You are not playing a game right now."),
             "/table": t("No game is being played here: /newgame opens a table."),

@@ -352,6 +352,14 @@ def test_scoreboard_words_choose_game_and_period() -> None:
     assert parse_query(["PAIR", "month"]) == BoardQuery("pair", "month")
     assert parse_query(["all", "gaple-dead"]) == BoardQuery("gaple-dead", "all")
     assert parse_query(["week", "dead"]) == BoardQuery("gaple-dead", "week")
+    # names of several words, and the periods in the bot's languages
+    assert parse_query(["Домино", "парами", "неделя"]) == BoardQuery("pair", "week")
+    assert parse_query(["BULAN", "Gaple", "with", "dead", "tiles"]) == BoardQuery(
+        "gaple-dead", "month")
+    assert parse_query(["allt"]) == BoardQuery(None, "all")
+    with pytest.raises(UserError) as raised:
+        parse_query(["pair", "Domino", "Prancis"])
+    assert raised.value.params["word"] == "Domino Prancis"
     with pytest.raises(UserError) as raised:
         parse_query(["chess"])
     assert raised.value.params["word"] == "chess"
