@@ -45,6 +45,19 @@ class NotPlayingError(UserError):
         super().__init__(N_("You are not playing in this game."))
 
 
+class SeatHandedOnError(NotPlayingError):
+    """The user played in the game, but a computer player has their seat now: they left it,
+    or it was handed on while they were away."""
+
+    code = "seat_handed_on"
+
+    def __init__(self, away: bool) -> None:
+        UserError.__init__(self, N_(
+            "A computer player took your seat while you were away and plays on. If the table "
+            "plays again (“🔁 Play again”), your seat there is kept for you.") if away else N_(
+            "You left this game: a computer player plays your seat now."))
+
+
 class GameOverError(UserError):
     """The game is no longer being played."""
 
