@@ -332,8 +332,8 @@ class Composer(Protocol):
 
     def stopped(self, game: Game, by: str, ratings: MatchRatings) -> list[Outgoing]: ...
 
-    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings
-                   ) -> list[Outgoing]: ...
+    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings,
+                   topic: str | None = None) -> list[Outgoing]: ...
 
 
 def move_number(match: Match | None) -> int:

@@ -49,7 +49,8 @@ class Clock:
 
 
 class Composer(RecordingComposer):
-    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings) -> list[Outgoing]:
+    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings,
+                   topic: str | None = None) -> list[Outgoing]:
         leavers = f" {list(ratings.leavers)}" if ratings.leavers else ""
         return [Outgoing(f"topic gone{leavers}")]
 
