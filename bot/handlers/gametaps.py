@@ -179,9 +179,15 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
     game = await game_named(rt, tap.game_id, query)
     admin = await is_admin(context, game.chat_id, user.id)
     async with rt.locks.game(game.game_id):
-        await rt.service.replace_away(game, user.id, admin, tap.seat)
+        away = game.players[tap.seat] if 0 <= tap.seat < len(game.players) else None
+        newcomer = await rt.service.replace_away(game, user.id, admin, tap.seat)
+    # The offer says what became of it: its "can hand the seat" would read as still open.
+    done = translator(game.language)(
+        "{name} ran out of time three turns in a row and seemed to be away: {computer} plays "
+        "their seat now.", name=wording.who(away) if away else "?",
+        computer=wording.named(newcomer.name))
     with contextlib.suppress(TelegramError):
-        await edit_tapped(query)
+        await edit_tapped(query, text=done)
     t = translator_of(query)
     return t("A computer player takes the seat."), None
 
