@@ -131,6 +131,9 @@ class Messages:
     # The offers posted in the group to hand an away player's seat to a computer: their
     # buttons are taken away when the game ends, however it ends (a tap would do nothing).
     offers: list[int] = field(default_factory=list)
+    # The group's notices that a seat's tiles cannot reach its player, by seat: deleted once
+    # their tiles do (the notice would say otherwise for the rest of the game).
+    unreachable_notes: dict[int, int] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return dumps(
@@ -148,6 +151,7 @@ class Messages:
                 "bot_removed": self.bot_removed,
                 "calls": self.calls,
                 "offers": self.offers,
+                "unreachable_notes": {str(s): m for s, m in self.unreachable_notes.items()},
             }
         )
 
@@ -168,6 +172,7 @@ class Messages:
             bool(data.get("bot_removed", False)),
             [int(m) for m in data.get("calls", [])],
             [int(m) for m in data.get("offers", [])],
+            {int(s): int(m) for s, m in data.get("unreachable_notes", {}).items()},
         )
 
 

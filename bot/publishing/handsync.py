@@ -270,6 +270,9 @@ class HandSync:
             await self.messenger.retire(player.user_id, current.message_id, delete=True)
         if seat in messages.announced_unreachable:
             messages.announced_unreachable.remove(seat)
+        note = messages.unreachable_notes.pop(seat, None)
+        if note is not None:  # their tiles reach them now: the group's notice is untrue
+            await self.messenger.delete(game.chat_id, note)
         return True
 
     async def _unreachable(self, game: Game, seat: int) -> None:
@@ -293,8 +296,9 @@ class HandSync:
                 "I cannot send {name} their tiles: they have not started a private chat with "
                 "me, or they blocked me. {name}, open {link}, press Start, then tap “My tiles” "
                 "here. The game waits; its creator can also /stop it.", name=name, link=link)
-        await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
+        note = await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
         game.messages.announced_unreachable.append(seat)  # told once, after the group really was
+        game.messages.unreachable_notes[seat] = note
 
     async def resend_hand(self, game: Game, seat: int) -> None:
         """Forget the seat's hand message so the next sync sends a fresh one."""

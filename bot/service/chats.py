@@ -103,6 +103,7 @@ class Chats(Commits):
             messages.questions.clear()
             messages.calls.clear()
             messages.offers.clear()
+            messages.unreachable_notes.clear()
             await self.storage.save_messages(game)
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
         for game in moving:
