@@ -318,6 +318,9 @@ class MatchRatings:
     seats: tuple[int | None, ...] = ()
     leavers: tuple[tuple[str, int], ...] = ()
     away: tuple[tuple[str, int], ...] = ()
+    #: Each of those (leavers and away) by the seat a computer took from them: (seat, name,
+    #: change), for the match's picture, which names them in that seat's row.
+    handed_on: tuple[tuple[int, str, int], ...] = ()
 
 
 class Composer(Protocol):

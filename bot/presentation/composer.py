@@ -125,9 +125,15 @@ class TextComposer:
         assert match is not None
         again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
         view = table_view(match)
+        # A seat a computer took shows the person who sat there, with the rating change they
+        # keep, as the caption does (player QA: the picture showed the computer alone).
+        changes = list(ratings.seats)
+        for seat, _name, change in ratings.handed_on:
+            changes[seat] = change
+        stood_in = {seat: name for seat, name, _change in ratings.handed_on}
         return [Outgoing(fit_caption(match_result_text(t, game, ended, view, ratings)),
                          buttons=(again,),
-                         drawing=self.pictures.match_end_drawing(game, view, ratings.seats))]
+                         drawing=self.pictures.match_end_drawing(game, view, changes, stood_in))]
 
 
 def with_leavers(t: Translator, text: str, game: Game, ratings: MatchRatings) -> str:
