@@ -102,6 +102,15 @@ class HandMessage:
     key: str  # what it shows: the publisher skips edits that would change nothing
 
 
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A half-time nudge sent to a player's private chat, for the turn made at ``move_no``."""
+
+    message_id: int
+    move_no: int
+    user_id: int  # whose chat it is in (the seat may have changed hands since)
+
+
 @dataclass(slots=True)
 class Messages:
     """The Telegram messages a game owns, kept so a restart can bring them up to date."""
@@ -134,6 +143,8 @@ class Messages:
     # The group's notices that a seat's tiles cannot reach its player, by seat: deleted once
     # their tiles do (the notice would say otherwise for the rest of the game).
     unreachable_notes: dict[int, int] = field(default_factory=dict)
+    # The half-time nudges in players' private chats, by seat: deleted once the turn passes.
+    reminders: dict[int, Reminder] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return dumps(
@@ -152,6 +163,8 @@ class Messages:
                 "calls": self.calls,
                 "offers": self.offers,
                 "unreachable_notes": {str(s): m for s, m in self.unreachable_notes.items()},
+                "reminders": {str(s): [r.message_id, r.move_no, r.user_id]
+                              for s, r in self.reminders.items()},
             }
         )
 
@@ -173,6 +186,7 @@ class Messages:
             [int(m) for m in data.get("calls", [])],
             [int(m) for m in data.get("offers", [])],
             {int(s): int(m) for s, m in data.get("unreachable_notes", {}).items()},
+            {int(s): Reminder(*map(int, r)) for s, r in data.get("reminders", {}).items()},
         )
 
 

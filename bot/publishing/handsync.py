@@ -24,6 +24,7 @@ from ..service import GameService
 from ..service.locks import Locks
 from .messenger import Draft, Messenger, digest, key_of
 from .places import Places, linkable, table_url
+from .reminders import sync_reminders
 
 #: Telegram's 🎉 message effect, on the match's win in the winner's private chat (private
 #: chats only: Telegram refuses effects elsewhere).
@@ -77,6 +78,7 @@ class HandSync:
               for seat, drafts in seats),
             return_exceptions=True)
         changed = any(result is True for result in results)
+        changed |= await sync_reminders(self.messenger, game, languages)
         errors = [r for r in results if isinstance(r, BaseException)]
         failed = next((e for e in errors if isinstance(e, RetryAfter)),
                       next(iter(errors), None))
