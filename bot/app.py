@@ -274,6 +274,12 @@ def begin_stop(application: Application) -> None:  # type: ignore[type-arg]
     rt: Runtime = application.bot_data[KEY]
     rt.publisher.stop_retrying()
     rt.limiter.drain(STOP_GRACE)
+    # No timer starts any more (a turn's time-out, a computer's move): one started while the
+    # job queue shuts down was cancelled mid-way, an ERROR and a traceback in the log
+    # (operator QA). The jobs are the games' state, armed again at the next start.
+    scheduler = application.job_queue.scheduler if application.job_queue else None
+    if scheduler is not None and scheduler.running:
+        scheduler.pause()  # (a paused one: nothing)
     # PTB's polling sleeps up to 30 s between failed getUpdates, and its stop waits for
     # that sleep: end it now (its stop takes the cancellation; the offset is not advanced,
     # so no update is lost).
