@@ -40,6 +40,7 @@ _TOPIC_GONE = {
                              "so the table is closed. Open a new one with /newgame."),
 }
 
+
 class TextComposer:
     """The service's :class:`~bot.games.Composer`: announcements for the group, with pictures."""
 
@@ -93,7 +94,7 @@ class TextComposer:
         how its leavers' ratings moved). A table that had not started is closed, not
         ended."""
         t = translator(game.language)
-        names = {"game": title(t, game.game_name), "topic": isolated(shorten(topic or "", 40))}
+        names = {"game": title(t, game.game_name), "topic": named(shorten(topic or "", 40))}
         started = game.status is not Status.LOBBY and game.match is not None
         text = t(_TOPIC_GONE[started, deleted, bool(topic)], **names)
         return [Outgoing(with_leavers(t, text, game, ratings))]

@@ -52,6 +52,7 @@ def labels_for(language: str, game: str | None = None) -> TableLabels:
 #: A seat's name on the match's picture when a computer took it from someone.
 STOOD_IN = N_("{computer} for {name}")
 
+
 def picture_names(game: Game, players: Sequence[Player] | None = None) -> list[str]:
     """Seat names for pictures, as the texts write them: a computer's "🤖 Rio" (the renderers
     draw the robot, which no font of theirs has); ``players``: those of an earlier hand."""

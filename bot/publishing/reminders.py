@@ -32,17 +32,19 @@ def due_seat(game: Game) -> int | None:
 async def sync_reminders(messenger: Messenger, game: Game, languages: list[str | None]
                          ) -> bool:
     """Delete each nudge whose turn has passed and send the one due; whether the game's
-    messages changed (the caller saves them). A nudge that cannot be sent is not sent
-    again this turn: the time-out plays for the player."""
+    messages changed (the caller saves them). A nudge is forgotten only once deleted (a
+    deletion Telegram did not answer raises, and the next sync tries again); one that
+    cannot be sent is not sent again this turn: the time-out plays for the player."""
     messages = game.messages
-    due = due_seat(game)
+    due, move_no = due_seat(game), game.move_no  # (read before any wait: moves go on)
     changed = False
     for seat, reminder in list(messages.reminders.items()):
-        if seat != due or reminder.move_no != game.move_no:
-            del messages.reminders[seat]
-            changed = True
+        if seat != due or reminder.move_no != move_no:
             if reminder.message_id:
                 await messenger.delete(reminder.user_id, reminder.message_id)
+            if messages.reminders.get(seat) is reminder:
+                del messages.reminders[seat]
+            changed = True
     if due is None or due in messages.reminders:
         return changed
     player = game.players[due]
@@ -55,5 +57,5 @@ async def sync_reminders(messenger: Messenger, game: Game, languages: list[str |
         sent = await messenger.send(player.user_id, text, None, None)
     except TelegramError:
         sent = 0  # (none to delete; not tried again this turn)
-    messages.reminders[due] = Reminder(sent, game.move_no, player.user_id)
+    messages.reminders[due] = Reminder(sent, move_no, player.user_id)
     return True

@@ -83,7 +83,9 @@ class Play(Lobbies):
 
     @staticmethod
     def seat_of(game: Game, user_id: int) -> int:
-        """The seat of ``user_id`` at ``game``; :class:`NotPlayingError` if they have none."""
+        """The seat of ``user_id`` at ``game``; :class:`NotPlayingError` if they have none
+        (:class:`SeatHandedOnError` when a computer took it, :class:`GameOverError` once
+        the game they played is over)."""
         seat = game.seat_of(user_id)
         if seat is None:
             handed = [change for change in game.seat_changes if change.left.user_id == user_id]

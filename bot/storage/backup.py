@@ -65,6 +65,7 @@ class Backup:
 #: The first bytes of every SQLite database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
 
+
 def database_path(env: Mapping[str, str] | None = None) -> Path:
     """The database the bot uses: ``DATABASE_PATH`` or the bot's default."""
     env = os.environ if env is None else env

@@ -34,3 +34,10 @@ def test_general_names_the_topic_and_says_whether_a_game_or_a_lobby_ended() -> N
             assert ("no result" in said.text) is started, said.text
             assert ("deleted" in said.text) is deleted and ("closed" in said.text) is (
                 not deleted or not started), said.text
+
+
+def test_a_topics_name_is_escaped_for_html() -> None:
+    """Sent as HTML: "Tom & <Jerry>" raw would make Telegram refuse the notice."""
+    composer = TextComposer(PictureMaker("classic"))
+    [said] = composer.topic_gone(table("en", True), False, NO_RATINGS, "Tom & <Jerry>")
+    assert "Tom &amp; &lt;Jerry&gt;" in said.text
