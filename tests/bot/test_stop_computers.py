@@ -4,12 +4,14 @@ job cancelled mid-way and the pool "failed: replacing it" (operator QA)."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 from pathlib import Path
 
-from bot_kit import lobby_button
+from bot_kit import Group, lobby_button
 from test_startup import RUNNING, bot_process, server_settings
 
+from bot.app import begin_stop
 from fakeapi import FakeTelegramServer
 from fakeapi.players import Table
 
@@ -37,3 +39,19 @@ async def test_a_stop_while_computers_play_is_quiet(telegram: FakeTelegramServer
     noisy = [line for line in bot.lines if "ERROR" in line or "CRITICAL" in line
              or "Traceback" in line or "WARNING" in line]
     assert noisy == [], bot.text()
+
+
+async def test_no_timer_starts_once_stopping_has_begun(group: Group) -> None:
+    """What makes the stop above quiet, without its timing: a job due after the stop began
+    (a computer's move, a turn's time-out) does not run; the next start arms it again."""
+    ran: list[str] = []
+
+    async def job(_context: object) -> None:
+        ran.append("ran")
+    async with group.bot():
+        application = group.extra["application"]
+        assert application.job_queue is not None
+        application.job_queue.run_once(job, 0.3, name="probe")
+        begin_stop(application)
+        await asyncio.sleep(0.8)
+        assert ran == []
