@@ -272,6 +272,7 @@ def begin_stop(application: Application) -> None:  # type: ignore[type-arg]
     What was committed stays in the database (the outbox included) and the syncs after the
     restart send it."""
     rt: Runtime = application.bot_data[KEY]
+    rt.stopping = True
     rt.publisher.stop_retrying()
     rt.limiter.drain(STOP_GRACE)
     # No timer starts any more (a turn's time-out, a computer's move): one started while the
@@ -347,6 +348,8 @@ async def running(
                                     allowed_updates=allowed_updates(),
                                     error_callback=partial(_poll_failed, rt.reach))
     await application.start()
+    if rt.stopping:  # stopped while starting: the job queue, started now, starts no timer
+        begin_stop(application)
     try:
         if rt.webhook:
             async with serving_webhook(application, rt.http, rt.metrics, readiness(rt),

@@ -11,7 +11,7 @@ from pathlib import Path
 from bot_kit import Group, lobby_button
 from test_startup import RUNNING, bot_process, server_settings
 
-from bot.app import begin_stop
+from bot.app import begin_stop, build_application, running
 from fakeapi import FakeTelegramServer
 from fakeapi.players import Table
 
@@ -55,3 +55,19 @@ async def test_no_timer_starts_once_stopping_has_begun(group: Group) -> None:
         begin_stop(application)
         await asyncio.sleep(0.8)
         assert ran == []
+
+
+async def test_a_stop_begun_while_starting_starts_no_timer_either(group: Group) -> None:
+    """SIGTERM while the games are loaded (before the job queue runs): once it runs, it is
+    paused at once, as a stop begun later would have it."""
+    ran: list[str] = []
+
+    async def job(_context: object) -> None:
+        ran.append("ran")
+    application = build_application(group.settings(), seed_source=group.seeds)
+    begin_stop(application)
+    async with running(application):
+        assert application.job_queue is not None
+        application.job_queue.run_once(job, 0.2, name="probe")
+        await asyncio.sleep(0.6)
+    assert ran == []
