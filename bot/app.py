@@ -272,8 +272,15 @@ def begin_stop(application: Application) -> None:  # type: ignore[type-arg]
     What was committed stays in the database (the outbox included) and the syncs after the
     restart send it."""
     rt: Runtime = application.bot_data[KEY]
+    rt.stopping = True
     rt.publisher.stop_retrying()
     rt.limiter.drain(STOP_GRACE)
+    # No timer starts any more (a turn's time-out, a computer's move): one started while the
+    # job queue shuts down was cancelled mid-way, an ERROR and a traceback in the log
+    # (operator QA). The jobs are the games' state, armed again at the next start.
+    scheduler = application.job_queue.scheduler if application.job_queue else None
+    if scheduler is not None and scheduler.running:
+        scheduler.pause()  # (a paused one: nothing)
     # PTB's polling sleeps up to 30 s between failed getUpdates, and its stop waits for
     # that sleep: end it now (its stop takes the cancellation; the offset is not advanced,
     # so no update is lost).
@@ -341,6 +348,8 @@ async def running(
                                     allowed_updates=allowed_updates(),
                                     error_callback=partial(_poll_failed, rt.reach))
     await application.start()
+    if rt.stopping:  # stopped while starting: the job queue, started now, starts no timer
+        begin_stop(application)
     try:
         if rt.webhook:
             async with serving_webhook(application, rt.http, rt.metrics, readiness(rt),

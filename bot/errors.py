@@ -41,8 +41,21 @@ class NotPlayingError(UserError):
 
     code = "not_playing"
 
-    def __init__(self) -> None:
-        super().__init__(N_("You are not playing in this game."))
+    def __init__(self, message: str = N_("You are not playing in this game.")) -> None:
+        super().__init__(message)
+
+
+class SeatHandedOnError(NotPlayingError):
+    """The user played in the game, but a computer player has their seat now: they left it,
+    or it was handed on while they were away."""
+
+    code = "seat_handed_on"
+
+    def __init__(self, away: bool) -> None:
+        super().__init__(N_(
+            "A computer player took your seat while you were away and plays on. If the table "
+            "plays again (“🔁 Play again”), your seat there is kept for you.") if away else N_(
+            "You left this game: a computer player plays your seat now."))
 
 
 class GameOverError(UserError):

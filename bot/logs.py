@@ -89,6 +89,25 @@ class Redacting(logging.Filter):
         return True
 
 
+class ForeseenErrors(logging.Filter):
+    """python-telegram-bot's ERROR and traceback for a failure the bot expects, as the one
+    WARNING line an operator needs: the last getUpdates of a stop, which a Telegram that no
+    longer answers fails (operator QA); its updates come again at the next start."""
+
+    LAST_POLL = "Error while calling `get_updates` one more time"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "telegram.ext.Updater" and str(record.msg).startswith(
+                self.LAST_POLL):
+            error = record.exc_info[1] if record.exc_info else None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg = ("the stop's last getUpdates failed (%s): Telegram may send the last "
+                          "updates read again at the next start")
+            record.args = (f"{type(error).__name__}: {error}" if error else "no answer",)
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 class TextFormatter(logging.Formatter):
     """``time LEVEL logger [chat=... game=...]: message`` on one line (a traceback
     follows on its own lines only for an unexpected error)."""
@@ -132,6 +151,7 @@ def log_handler(form: LogFormat, secrets: Secrets = (),
     context and the secrets redacted."""
     handler = logging.StreamHandler(sys.stderr if stream is None else stream)
     handler.addFilter(Context())
+    handler.addFilter(ForeseenErrors())
     handler.addFilter(Redacting(secrets))
     handler.setFormatter(JsonFormatter() if form is LogFormat.JSON else TextFormatter())
     return handler

@@ -102,6 +102,15 @@ class HandMessage:
     key: str  # what it shows: the publisher skips edits that would change nothing
 
 
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A half-time nudge sent to a player's private chat, for the turn made at ``move_no``."""
+
+    message_id: int
+    move_no: int
+    user_id: int  # whose chat it is in (the seat may have changed hands since)
+
+
 @dataclass(slots=True)
 class Messages:
     """The Telegram messages a game owns, kept so a restart can bring them up to date."""
@@ -131,6 +140,11 @@ class Messages:
     # The offers posted in the group to hand an away player's seat to a computer: their
     # buttons are taken away when the game ends, however it ends (a tap would do nothing).
     offers: list[int] = field(default_factory=list)
+    # The group's notices that a seat's tiles cannot reach its player, by seat: deleted once
+    # their tiles do (the notice would say otherwise for the rest of the game).
+    unreachable_notes: dict[int, int] = field(default_factory=dict)
+    # The half-time nudges in players' private chats, by seat: deleted once the turn passes.
+    reminders: dict[int, Reminder] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return dumps(
@@ -148,6 +162,9 @@ class Messages:
                 "bot_removed": self.bot_removed,
                 "calls": self.calls,
                 "offers": self.offers,
+                "unreachable_notes": {str(s): m for s, m in self.unreachable_notes.items()},
+                "reminders": {str(s): [r.message_id, r.move_no, r.user_id]
+                              for s, r in self.reminders.items()},
             }
         )
 
@@ -168,6 +185,8 @@ class Messages:
             bool(data.get("bot_removed", False)),
             [int(m) for m in data.get("calls", [])],
             [int(m) for m in data.get("offers", [])],
+            {int(s): int(m) for s, m in data.get("unreachable_notes", {}).items()},
+            {int(s): Reminder(*map(int, r)) for s, r in data.get("reminders", {}).items()},
         )
 
 
@@ -313,6 +332,9 @@ class MatchRatings:
     seats: tuple[int | None, ...] = ()
     leavers: tuple[tuple[str, int], ...] = ()
     away: tuple[tuple[str, int], ...] = ()
+    #: Each of those (leavers and away) by the seat a computer took from them: (seat, name,
+    #: change), for the match's picture, which names them in that seat's row.
+    handed_on: tuple[tuple[int, str, int], ...] = ()
 
 
 class Composer(Protocol):
@@ -332,8 +354,8 @@ class Composer(Protocol):
 
     def stopped(self, game: Game, by: str, ratings: MatchRatings) -> list[Outgoing]: ...
 
-    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings
-                   ) -> list[Outgoing]: ...
+    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings,
+                   topic: str | None = None) -> list[Outgoing]: ...
 
 
 def move_number(match: Match | None) -> int:

@@ -56,6 +56,9 @@ from .updates import (
 STRAY = N_("This message is out of date: the table's newest message is below.")
 #: The toast of a tap on the game picker of someone else's /newgame.
 NOT_THE_ASKER = N_("Only the player who typed /newgame can pick the game.")
+#: An away player's seat offer once a computer took the seat.
+SEAT_HANDED = N_("{name} ran out of time three turns in a row and seemed to be away: {computer} "
+                 "plays their seat now.")
 log = logging.getLogger(__name__)
 
 
@@ -179,9 +182,13 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
     game = await game_named(rt, tap.game_id, query)
     admin = await is_admin(context, game.chat_id, user.id)
     async with rt.locks.game(game.game_id):
-        await rt.service.replace_away(game, user.id, admin, tap.seat)
+        away = game.players[tap.seat] if 0 <= tap.seat < len(game.players) else None
+        newcomer = await rt.service.replace_away(game, user.id, admin, tap.seat)
+    # The offer says what became of it: its "can hand the seat" would read as still open.
+    done = translator(game.language)(SEAT_HANDED, name=wording.who(away) if away else "?",
+                                     computer=wording.named(newcomer.name))
     with contextlib.suppress(TelegramError):
-        await edit_tapped(query)
+        await edit_tapped(query, text=done)
     t = translator_of(query)
     return t("A computer player takes the seat."), None
 

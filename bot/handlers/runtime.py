@@ -61,6 +61,7 @@ class Runtime:
     welcomes: Welcomes = field(default_factory=Welcomes)  # the help read on the bot's arrival
     claim: DatabaseClaim | None = None  # on PostgreSQL: this bot's hold on the database
     stop: Callable[[], None] | None = None  # stops the process (set by bot.launch.run)
+    stopping: bool = False  # a stop has begun (bot.app.begin_stop)
 
     @property
     def webhook(self) -> bool:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from engine import Event, HandEnded, MatchEnded, TableView, table_view
 
-from ..i18n import Translator, translator
-from ..models import Game, MatchRatings, Outgoing, Player
-from ..wording import fit_caption, isolated, named, title, who
+from ..i18n import N_, Translator, translator
+from ..models import Game, MatchRatings, Outgoing, Player, Status
+from ..wording import fit_caption, isolated, named, shorten, title, who
 from .gamebuttons import CheckDeal, PlayAgain, ReplaceAway, ReplayHand
 from .lobbytexts import PRIVATE_CHAT_BUTTON
 from .replaytexts import REPLAY_BUTTON
@@ -17,6 +17,28 @@ from .resulttexts import hand_result_text, match_result_text, rating_line
 
 if TYPE_CHECKING:
     from .pictures import PictureMaker
+
+
+#: Why a game in a forum topic ended, said in General: by (whether it had started, whether
+#: its topic was deleted rather than closed, whether the topic's name is known).
+_TOPIC_GONE = {
+    (True, True, False): N_("The topic of the {game} game was deleted, so the game ends with "
+                            "no result. Open a new table with /newgame."),
+    (True, False, False): N_("The topic of the {game} game was closed, so the game ends with "
+                             "no result. Open a new table with /newgame."),
+    (True, True, True): N_("The topic “{topic}” was deleted, so its {game} game ends with no "
+                           "result. Open a new table with /newgame."),
+    (True, False, True): N_("The topic “{topic}” was closed, so its {game} game ends with no "
+                            "result. Open a new table with /newgame."),
+    (False, True, False): N_("The topic of the {game} table was deleted before the game "
+                             "started, so the table is closed. Open a new one with /newgame."),
+    (False, False, False): N_("The topic of the {game} table was closed before the game "
+                              "started, so the table is closed. Open a new one with /newgame."),
+    (False, True, True): N_("The topic “{topic}” was deleted before its {game} game started, "
+                            "so the table is closed. Open a new one with /newgame."),
+    (False, False, True): N_("The topic “{topic}” was closed before its {game} game started, "
+                             "so the table is closed. Open a new one with /newgame."),
+}
 
 
 class TextComposer:
@@ -65,17 +87,16 @@ class TextComposer:
             text = t("{name} stopped the game. Nobody wins it.", name=by)
         return [Outgoing(with_leavers(t, text, game, ratings))]
 
-    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings) -> list[Outgoing]:
-        """Said in the General topic: which game ended there, and why (and, as at a stop, how
-        its leavers' ratings moved)."""
+    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings,
+                   topic: str | None = None) -> list[Outgoing]:
+        """Said in the General topic: which game ended there (by its topic's name, when the
+        bot knows it: a forum may play several games at once), and why (and, as at a stop,
+        how its leavers' ratings moved). A table that had not started is closed, not
+        ended."""
         t = translator(game.language)
-        name = title(t, game.game_name)
-        if deleted:
-            text = t("The topic of the {game} game was deleted, so the game ends with no "
-                     "result. Open a new table with /newgame.", game=name)
-        else:
-            text = t("The topic of the {game} game was closed, so the game ends with no "
-                     "result. Open a new table with /newgame.", game=name)
+        names = {"game": title(t, game.game_name), "topic": named(shorten(topic or "", 40))}
+        started = game.status is not Status.LOBBY and game.match is not None
+        text = t(_TOPIC_GONE[started, deleted, bool(topic)], **names)
         return [Outgoing(with_leavers(t, text, game, ratings))]
 
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
@@ -105,9 +126,15 @@ class TextComposer:
         assert match is not None
         again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
         view = table_view(match)
+        # A seat a computer took shows the person who sat there, with the rating change they
+        # keep, as the caption does (player QA: the picture showed the computer alone).
+        changes = list(ratings.seats)
+        for seat, _name, change in ratings.handed_on:
+            changes[seat] = change
+        stood_in = {seat: name for seat, name, _change in ratings.handed_on}
         return [Outgoing(fit_caption(match_result_text(t, game, ended, view, ratings)),
                          buttons=(again,),
-                         drawing=self.pictures.match_end_drawing(game, view, ratings.seats))]
+                         drawing=self.pictures.match_end_drawing(game, view, changes, stood_in))]
 
 
 def with_leavers(t: Translator, text: str, game: Game, ratings: MatchRatings) -> str:

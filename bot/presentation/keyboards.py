@@ -71,15 +71,20 @@ def add_to_group(t: Translator, bot_username: str) -> InlineKeyboardMarkup:
         t("👥 Add me to a group"), url=f"https://t.me/{bot_username}?startgroup=new")]])
 
 
-def _computer_rows(t: Translator, gid: int) -> list[list[InlineKeyboardButton]]:
-    """One button per computer level, two to a row, then the one that takes one off, on a
-    row of its own: it says what it does in words (a bare "🤖 ✕" told nobody), and a third
-    button beside two levels would cut them."""
-    buttons = [_button(t(LEVEL_BUTTONS[level]), AddComputer(gid, level))
-               for level in COMPUTER_LEVELS]
-    rows = [buttons[i : i + LEVELS_PER_ROW] for i in range(0, len(buttons), LEVELS_PER_ROW)]
-    rows.append([_button(t("🤖 ✕ Remove a computer player"),
-                         LobbyTap(gid, LobbyAction.REMOVE_COMPUTER))])
+def _computer_rows(t: Translator, game: Game) -> list[list[InlineKeyboardButton]]:
+    """While a seat is free, one button per computer level, two to a row; while a computer
+    sits, the one that takes one off, on a row of its own: it says what it does in words (a
+    bare "🤖 ✕" told nobody), and a third button beside two levels would cut them. A button
+    that could only be refused is not shown (a full table's levels)."""
+    gid = game.game_id
+    rows: list[list[InlineKeyboardButton]] = []
+    if len(game.players) < max(game.seat_counts):
+        buttons = [_button(t(LEVEL_BUTTONS[level]), AddComputer(gid, level))
+                   for level in COMPUTER_LEVELS]
+        rows += [buttons[i : i + LEVELS_PER_ROW] for i in range(0, len(buttons), LEVELS_PER_ROW)]
+    if any(player.is_computer for player in game.players):
+        rows.append([_button(t("🤖 ✕ Remove a computer player"),
+                             LobbyTap(gid, LobbyAction.REMOVE_COMPUTER))])
     return rows
 
 
@@ -97,7 +102,7 @@ def lobby(
              _button(t("Cancel"), LobbyTap(gid, LobbyAction.CANCEL))],
             *([[_button(t(FREE_SEATS_BUTTON), LobbyTap(gid, LobbyAction.FREE_SEATS))]]
               if game.pending else []),
-            *_computer_rows(t, gid),
+            *_computer_rows(t, game),
             *([[_button(t("🔀 Other pairs"), LobbyTap(gid, LobbyAction.OTHER_PAIRS))]]
               if pairs else []),
             [InlineKeyboardButton(t(PRIVATE_CHAT_BUTTON),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields, replace
@@ -47,6 +47,10 @@ def labels_for(language: str, game: str | None = None) -> TableLabels:
         words.update({field: t(msgid) for field, msgid in own.items()})
     games = tuple((name, t(entry.title)) for name, entry in PRESENTATIONS.items())
     return TableLabels(games=games, **words)
+
+
+#: A seat's name on the match's picture when a computer took it from someone.
+STOOD_IN = N_("{computer} for {name}")
 
 
 def picture_names(game: Game, players: Sequence[Player] | None = None) -> list[str]:
@@ -122,9 +126,16 @@ class PictureMaker:
         return self.match_end_drawing(game, view, rating_changes)()
 
     def match_end_drawing(self, game: Game, view: TableView,
-                          rating_changes: Sequence[int | None] = ()) -> Drawing:
+                          rating_changes: Sequence[int | None] = (),
+                          stood_in: Mapping[int, str] | None = None) -> Drawing:
+        """The match's end; ``stood_in``: the seats a computer took, by the name of the
+        person it took them from ("🤖 Rio for Budi")."""
+        names = picture_names(game)
+        t = translator(game.language)
+        for seat, name in (stood_in or {}).items():
+            names[seat] = t(STOOD_IN, computer=names[seat], name=name)
         return self._timed("match_end", partial(
-            renderers.render_match_end, view, picture_names(game),
+            renderers.render_match_end, view, names,
             rating_changes=tuple(rating_changes), theme=self.theme,
             labels=labels_for(game.language, game.game_name)))
 

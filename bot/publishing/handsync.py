@@ -24,6 +24,7 @@ from ..service import GameService
 from ..service.locks import Locks
 from .messenger import Draft, Messenger, digest, key_of
 from .places import Places, linkable, table_url
+from .reminders import sync_reminders
 
 #: Telegram's 🎉 message effect, on the match's win in the winner's private chat (private
 #: chats only: Telegram refuses effects elsewhere).
@@ -76,6 +77,10 @@ class HandSync:
             *(self._sync_drawn_hand(game, seat, *drafts, languages[seat])
               for seat, drafts in seats),
             return_exceptions=True)
+        try:  # (its failure is one more error: what the hands changed is saved first)
+            results.append(await sync_reminders(self.messenger, game, languages))
+        except Exception as error:
+            results.append(error)
         changed = any(result is True for result in results)
         errors = [r for r in results if isinstance(r, BaseException)]
         failed = next((e for e in errors if isinstance(e, RetryAfter)),
@@ -270,6 +275,11 @@ class HandSync:
             await self.messenger.retire(player.user_id, current.message_id, delete=True)
         if seat in messages.announced_unreachable:
             messages.announced_unreachable.remove(seat)
+        note = messages.unreachable_notes.get(seat)
+        if note is not None:  # their tiles reach them now: the group's notice is untrue
+            await self.messenger.delete(game.chat_id, note)  # (forgotten once deleted)
+            if messages.unreachable_notes.get(seat) == note:
+                del messages.unreachable_notes[seat]
         return True
 
     async def _unreachable(self, game: Game, seat: int) -> None:
@@ -293,8 +303,13 @@ class HandSync:
                 "I cannot send {name} their tiles: they have not started a private chat with "
                 "me, or they blocked me. {name}, open {link}, press Start, then tap “My tiles” "
                 "here. The game waits; its creator can also /stop it.", name=name, link=link)
-        await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
+        note = await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
         game.messages.announced_unreachable.append(seat)  # told once, after the group really was
+        older = game.messages.unreachable_notes.get(seat)
+        game.messages.unreachable_notes[seat] = note
+        if older is not None:  # told again (blocked once more): one notice stands, the newest
+            with contextlib.suppress(TelegramError):
+                await self.messenger.delete(game.chat_id, older)
 
     async def resend_hand(self, game: Game, seat: int) -> None:
         """Forget the seat's hand message so the next sync sends a fresh one."""

@@ -30,6 +30,6 @@ def markup_json(markup: InlineKeyboardMarkup) -> str:
             out.append({name: value for name in PLAIN
                         if (value := getattr(button, name)) is not None})
         rows.append(out)
-    if markup.api_kwargs:
+    if markup.api_kwargs or not rows:  # (PTB writes an empty keyboard as {})
         return json.dumps(markup.to_dict())
     return json.dumps({"inline_keyboard": rows})

@@ -77,11 +77,13 @@ class Chats(Commits):
             return False
         status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
         ratings = await self._stop_ratings(game)
+        topic = await self.storage.topic_name(game.chat_id, thread_id)  # named in General
         game.thread_id = None
         game.messages.lobby = game.messages.table_message = None
         game.messages.topic_gone = True
         try:
-            await self._set_status(game, status, self.composer.topic_gone(game, deleted, ratings),
+            await self._set_status(game, status,
+                                   self.composer.topic_gone(game, deleted, ratings, topic),
                                    drop_outbox=True)
         except BaseException:
             await self.reload(game.game_id)
@@ -101,6 +103,7 @@ class Chats(Commits):
             messages.questions.clear()
             messages.calls.clear()
             messages.offers.clear()
+            messages.unreachable_notes.clear()
             await self.storage.save_messages(game)
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
         for game in moving:

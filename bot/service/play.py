@@ -17,7 +17,14 @@ from engine import (
 )
 from engine.ai import safest_action
 
-from ..errors import GameOverError, NotPlayingError, NotYourTurnError, OutOfDateError, UserError
+from ..errors import (
+    GameOverError,
+    NotPlayingError,
+    NotYourTurnError,
+    OutOfDateError,
+    SeatHandedOnError,
+    UserError,
+)
 from ..i18n import N_
 from ..models import AWAY_AFTER, Game, Outgoing, Status
 from ..refusals import rule_message
@@ -76,9 +83,15 @@ class Play(Lobbies):
 
     @staticmethod
     def seat_of(game: Game, user_id: int) -> int:
-        """The seat of ``user_id`` at ``game``; :class:`NotPlayingError` if they have none."""
+        """The seat of ``user_id`` at ``game``; :class:`NotPlayingError` if they have none
+        (:class:`SeatHandedOnError` when a computer took it, :class:`GameOverError` once
+        the game they played is over)."""
         seat = game.seat_of(user_id)
         if seat is None:
+            handed = [change for change in game.seat_changes if change.left.user_id == user_id]
+            if handed:  # they did play it: why they no longer do
+                raise SeatHandedOnError(handed[-1].away) if game.status.open \
+                    else GameOverError()
             raise NotPlayingError()
         return seat
 

@@ -127,7 +127,8 @@ async def rating_changes(storage: Storage, game: Game, ended: MatchEnded | None,
     away = {c.left.user_id for c in game.seat_changes if c.away}
     return MatchRatings(
         seated, tuple((name, change(uid)) for uid, name, _seat in leavers if uid not in away),
-        tuple((name, change(uid)) for uid, name, _seat in leavers if uid in away))
+        tuple((name, change(uid)) for uid, name, _seat in leavers if uid in away),
+        tuple((seat, name, change(uid)) for uid, name, seat in leavers))
 
 
 async def player_stats(storage: Storage, user_id: int, name: str = "") -> PlayerStats:

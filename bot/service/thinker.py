@@ -145,6 +145,8 @@ class Thinker:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken or hung pool (or one that cannot start)
+            if self._closed:  # closed under it: the bot is stopping (operator QA: a warning)
+                return None
             log.warning("the thinking pool failed (%r): replacing it", exc)
             self._replace()
         self.inline += 1

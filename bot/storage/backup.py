@@ -62,6 +62,10 @@ class Backup:
     seconds: float
 
 
+#: The first bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
 def database_path(env: Mapping[str, str] | None = None) -> Path:
     """The database the bot uses: ``DATABASE_PATH`` or the bot's default."""
     env = os.environ if env is None else env
@@ -84,6 +88,11 @@ def back_up(database: Path, destination: Path, *, folder: bool = False,
         destination = destination / f"dominoes-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
     if destination.exists() and destination.samefile(database):
         raise BackupError(f"{destination} is the database itself: choose another destination")
+    if destination.exists() and not _is_sqlite(destination):
+        # An earlier backup may be replaced (a cron job's fixed name); a mistyped name must
+        # not turn a configuration file into a database (operator QA: .env was replaced).
+        raise BackupError(f"{destination} exists and is not an SQLite database: choose "
+                          "another destination (a backup replaces only an earlier backup)")
     temporary = destination.with_name(f".{destination.name}.{os.getpid()}.partial")
     try:
         _create(temporary)
@@ -99,6 +108,17 @@ def back_up(database: Path, destination: Path, *, folder: bool = False,
         raise BackupError(f"cannot write {destination}: {error.strerror or error}") from None
     _sync_folder(destination.parent)
     return Backup(destination, destination.stat().st_size, time.monotonic() - started)
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether ``path`` is an SQLite database (an earlier backup), by its first bytes; an
+    empty file counts, as SQLite's own empty database is one."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(SQLITE_HEADER))
+    except OSError:
+        return False  # (a folder, or unreadable: refused rather than replaced)
+    return head in (b"", SQLITE_HEADER)
 
 
 def _make_folder(folder: Path) -> None:

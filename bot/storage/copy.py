@@ -156,8 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     where = PostgresEngine(args.target).name
     try:
         counts = copy(args.source, args.target, args.replace)
-    except StorageError as error:
-        print(f"copy failed: {error}", file=sys.stderr)
+    except StorageError as error:  # (the engine's hints name the bot's setting: here, the URL)
+        print(f"copy failed: {str(error).replace('DATABASE_URL', 'the target URL')}",
+              file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("copy interrupted: the target was left as it was", file=sys.stderr)

@@ -76,6 +76,7 @@ class SqliteEngine(Engine):
                     f": {why}" if why else f" ({_reason(error)})")) from None
         try:
             if isinstance(self.path, Path):
+                _create_private(self.path)
                 await asyncio.to_thread(_probe, self.path)
             self._db = await aiosqlite.connect(str(self.path), isolation_level=None)
             self._db.row_factory = aiosqlite.Row
@@ -197,6 +198,14 @@ def _in_the_way(folder: Path) -> str | None:
     if existing is None or existing.is_dir():
         return None
     return f"{existing} is a file, not a folder"
+
+
+def _create_private(path: Path) -> None:
+    """A new database file readable by its owner alone, as backups are (it holds every
+    group's games); SQLite gives its journal files the database's mode. An existing file is
+    left as it is; one that cannot be made is for opening it to explain."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
 
 
 def _probe(path: Path) -> None:

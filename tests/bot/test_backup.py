@@ -173,6 +173,12 @@ def test_command_bad_paths_are_one_line_and_a_failure(tmp_path: Path) -> None:
             {},
             "backup failed: cannot read notes.txt: file is not a database\n",
         ),
+        (  # a mistyped destination that names another file: kept (it was replaced)
+            ["notes.txt", "--database", "live.sqlite3"],
+            {},
+            "backup failed: notes.txt exists and is not an SQLite database: choose another "
+            "destination (a backup replaces only an earlier backup)\n",
+        ),
         (  # PostgreSQL is backed up by pg_dump: said, not tried (and no password shown)
             ["out.sqlite3", "--database", "postgresql://bot:sekret@db/domino"],
             {},
@@ -187,6 +193,15 @@ def test_command_bad_paths_are_one_line_and_a_failure(tmp_path: Path) -> None:
     for args, env, message in cases:
         assert run(args, tmp_path, **env) == (1, "", message), args
     assert sorted(p.name for p in tmp_path.iterdir()) == ["live.sqlite3", "notes.txt"]
+    assert (tmp_path / "notes.txt").read_text() == "not a database"
+
+
+def test_an_earlier_backup_is_replaced(tmp_path: Path) -> None:
+    """A fixed destination (a cron job's, the Docker example's) takes each new backup."""
+    live = tmp_path / "live.sqlite3"
+    writing_database(live).close()
+    first = back_up(live, tmp_path / "backup.sqlite3")
+    assert back_up(live, first.path).path == first.path
 
 
 def test_a_destination_ending_in_a_slash_is_a_folder_made_for_it(tmp_path: Path) -> None:

@@ -24,6 +24,11 @@ async def hand_budi_over(group: Group) -> Player:
     await group.server.wait_for(lambda: tap.answered)
     stand_in = group.game().players[1]
     assert stand_in.is_computer
+    # the offer says what became of it, with no button (player QA: it still offered it)
+    await group.server.wait_for(lambda: "plays their seat now" in offer.content)
+    assert plain(offer.content) == (
+        f"Budi ran out of time three turns in a row and seemed to be away: {stand_in.name} "
+        "plays their seat now.") and offer.buttons == []
     return stand_in
 
 

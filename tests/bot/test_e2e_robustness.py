@@ -179,11 +179,16 @@ async def test_a_player_who_blocked_the_bot_can_come_back(group: Group) -> None:
         # The turn timer runs (90 s by default): the group is told the bot plays for them.
         assert group.said("when their time runs out, I play for them")
         assert not group.said("The game waits")
+        [notice] = [m for m in group.server.bot_messages(group.chat)
+                    if m.content.startswith("I cannot send")]
         nxt.unblock_bot()
         nxt.send_private("/start")
         await group.server.wait_for(lambda: active_hand(group.server, nxt) is not None,
                                     message="the hand was not sent again")
+        # The group's notice goes once it is no longer true (player QA: it stayed).
+        await group.server.wait_for(lambda: notice.deleted, message="the notice stayed")
         await table.play_one()
+        assert group.game().messages.unreachable_notes == {}
 
 
 async def test_without_a_turn_timer_the_game_waits_for_a_player_who_blocked_the_bot(

@@ -171,6 +171,11 @@ async def under_way(forum: Group) -> AsyncIterator[tuple[FakeTopic, Group, Table
         await runtime.publisher.idle()
 
 
+#: General's words for the game of the topic "Evening" closed while it was played.
+CLOSED_EVENING = ("The topic “\u2068Evening\u2069” was closed, so its Gaple game ends with no "
+                  "result. Open a new table with /newgame.")
+
+
 def told_in_general(forum: Group, what: str) -> list[str]:
     return [t for t in general_texts(forum) if f"was {what}" in t]
 
@@ -191,8 +196,7 @@ async def test_a_topic_closed_during_a_game_stops_it_and_general_hears_why(
         assert runtime.service.open_game_in(forum.chat.id, topic.thread_id) is None
     assert game.status is Status.STOPPED and game.thread_id is None
     assert told_in_general(forum, "closed") == [
-        "The topic of the Gaple game was closed, so the game ends with no result. "
-        "Open a new table with /newgame."]
+        CLOSED_EVENING]
     assert not at.said("The match is over")
     assert len([e for e in server.errors if "TOPIC_CLOSED" in (e.description or "")]) <= 1
     assert stale.answer_text == "This game is over."
@@ -240,8 +244,7 @@ async def test_a_topic_closed_while_its_table_is_drawn_posts_nothing_in_general(
         await runtime.publisher.idle()
     assert game.status is Status.STOPPED and game.thread_id is None
     assert general_texts(forum) == [
-        "The topic of the Gaple game was closed, so the game ends with no result. "
-        "Open a new table with /newgame."]
+        CLOSED_EVENING]
     assert not [m for m in server.topic_messages(forum.chat, None) if m.photo]
 
 
@@ -281,8 +284,7 @@ async def test_a_topic_closed_while_its_outbox_is_read_sends_nothing_of_it_to_ge
                               message="General told that the topic was closed")
         await runtime.publisher.idle()
     (told,) = general_texts(forum)
-    assert told.startswith("The topic of the Gaple game was closed, so the game ends with no "
-                           "result.") and "takes the seat" not in told
+    assert told.startswith(CLOSED_EVENING) and "takes the seat" not in told
 
 
 async def test_a_topic_closed_before_the_outbox_is_read_sends_nothing_of_it_to_general(

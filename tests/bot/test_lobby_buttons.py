@@ -9,10 +9,10 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import LANGUAGES, translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Messages, Player, Status, computer
 from bot.presentation import keyboards, lobbytexts
 from bot.presentation.callbacks import decode
-from bot.presentation.gamebuttons import LobbyAction, LobbyTap
+from bot.presentation.gamebuttons import AddComputer, LobbyAction, LobbyTap
 from bot.publishing.groupsync import GroupSync
 from engine import Match
 
@@ -20,8 +20,8 @@ from engine import Match
 def test_the_button_that_takes_a_computer_off_says_so_in_words_on_its_own_row() -> None:
     """'🤖 ✕' (tester) told nobody what it did: it names the act, in every language, on a
     row of its own, the phone's whole width, where its words are never cut."""
-    game = Game(1, -100, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ann")], None, 5, "en",
-                Messages())
+    game = Game(1, -100, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ann"), computer("easy", {1})],
+                None, 5, "en", Messages())
     for language in LANGUAGES:
         markup = keyboards.lobby(translator(language), game, "domino_bot")
         rows = [[(b.text, decode(b.callback_data) if b.callback_data else None) for b in row]
@@ -49,6 +49,22 @@ def test_a_lobby_whose_buttons_changed_alone_is_edited(monkeypatch: pytest.Monke
     after = GroupSync._lobby_draft(sync, game)  # type: ignore[arg-type]
     assert after is not None and after.text == before.text and after.key != before.key
 
+
+def test_a_lobby_shows_no_button_that_could_only_be_refused() -> None:
+    """A full table offers no computer to add, a table without one none to take off (the
+    taps were refused: "This game is full.", "There is no computer player at this table.")."""
+    def taps(players: list[Player]) -> set[object]:
+        game = Game(1, -100, Status.LOBBY, "pair", {}, 1, players, None, 5, "en", Messages())
+        return {type(tap) if isinstance(tap, AddComputer) else tap
+                for row in keyboards.lobby(translator("en"), game, "bot").inline_keyboard
+                for tap in (decode(b.callback_data) for b in row if b.callback_data)}
+    people = [Player(n, name) for n, name in enumerate(("Ann", "Bob", "Cid", "Dan"), 1)]
+    remove = LobbyTap(1, LobbyAction.REMOVE_COMPUTER)
+    assert AddComputer in taps(people[:3]) and remove not in taps(people[:3])
+    assert AddComputer not in taps(people) and remove not in taps(people)
+    with_computer = [*people[:3], computer("hard", {1, 2, 3})]
+    assert AddComputer not in taps(with_computer) and remove in taps(with_computer)
+    assert {AddComputer, remove} <= taps(with_computer[1:])
 
 
 def test_a_started_tables_lobby_keeps_the_lobbys_first_paragraph() -> None:

@@ -12,6 +12,7 @@ import re
 
 import pytest
 from _pytest.capture import CaptureFixture
+from telegram.error import TimedOut
 
 from bot.config import config_from_env
 from bot.errors import ConfigError
@@ -164,3 +165,23 @@ def test_counts_agree_with_their_nouns() -> None:
         "0 open games", "1 open game", "2 open games"]
     assert counted(1, "worker live", "workers live") == "1 worker live"
     assert counted(3, "worker live", "workers live") == "3 workers live"
+
+
+def test_a_stops_last_poll_that_fails_is_one_warning_line() -> None:
+    """PTB logs an ERROR and a traceback when the last getUpdates of a stop fails (Telegram
+    no longer answering): the operator reads one WARNING line saying what it means."""
+    stream = io.StringIO()
+    updater = logging.getLogger("telegram.ext.Updater")
+    handler = log_handler(LogFormat.TEXT, (), stream)
+    updater.addHandler(handler)
+    try:
+        raise TimedOut("Timed out")
+    except TimedOut:  # as PTB's Updater logs it
+        updater.exception("Error while calling `get_updates` one more time to mark all "
+                          "fetched updates. Suppressing error to ensure graceful shutdown.")
+    finally:
+        updater.removeHandler(handler)
+    [line] = stream.getvalue().splitlines()
+    assert line.endswith("WARNING telegram.ext.Updater: the stop's last getUpdates failed "
+                         "(TimedOut: Timed out): Telegram may send the last updates read "
+                         "again at the next start")

@@ -59,7 +59,7 @@ def test_buttons_of_other_kinds_and_extra_fields_go_through_ptb() -> None:
     extra = InlineKeyboardButton("New", callback_data="x", api_kwargs={"future": 1})
     for markup in (InlineKeyboardMarkup([[InlineKeyboardButton("a", callback_data="a")],
                                          [login]]),
-                   InlineKeyboardMarkup([[extra]]),
+                   InlineKeyboardMarkup([[extra]]), InlineKeyboardMarkup([]),
                    InlineKeyboardMarkup([[InlineKeyboardButton("a", url="https://t.me/x")]],
                                         api_kwargs={"future": True})):
         assert markup_json(markup) == ptb(markup)

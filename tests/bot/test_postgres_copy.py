@@ -118,7 +118,8 @@ async def test_a_target_with_rows_is_refused_unless_replaced(
     await pg.close()
 
 
-@pytest.mark.parametrize("case", ["no source", "not sqlite", "no server", "not postgresql"])
+@pytest.mark.parametrize("case", ["no source", "not sqlite", "no server", "no database",
+                                  "not postgresql"])
 async def test_failures_are_one_line_without_the_password(
     case: str, tmp_path: Path, postgres_url: str
 ) -> None:
@@ -128,6 +129,7 @@ async def test_failures_are_one_line_without_the_password(
         "no source": (1, f"copy failed: no database at {tmp_path}/gone.sqlite3"),
         "not sqlite": (1, "copy failed: cannot read "),
         "no server": (1, "copy failed: cannot connect to PostgreSQL at 127.0.0.1:"),
+        "no database": (1, "copy failed: cannot connect to PostgreSQL at "),
         "not postgresql": (2, "usage: python -m bot.storage.copy"),
     }[case]
     if case == "no source":
@@ -136,6 +138,8 @@ async def test_failures_are_one_line_without_the_password(
         source.write_text("not a database")
     elif case == "no server":
         target = f"postgresql://bot:sekret@127.0.0.1:{free_port()}/bot"
+    elif case == "no database":  # the hint names the URL given, not the bot's DATABASE_URL
+        target = postgres_url.rsplit("/", 1)[0] + "/no_such_database"
     else:
         target = "mysql://bot:sekret@127.0.0.1/bot"
     code, out, err = await run(str(source), target)
@@ -143,3 +147,5 @@ async def test_failures_are_one_line_without_the_password(
     assert err.startswith(expected[1]) and "sekret" not in err
     if code == 1:
         assert err.count("\n") == 1
+    if case == "no database":
+        assert err.endswith("(create it (createdb), or fix the target URL)\n"), err

@@ -20,9 +20,9 @@ from test_games import (
     started_game,
 )
 
-from bot.errors import UserError
+from bot.errors import GameOverError, NotPlayingError, UserError
 from bot.i18n import Translator
-from bot.models import Game, MatchRatings, Outgoing, Status
+from bot.models import Game, MatchRatings, Outgoing, Player, Status
 from bot.presentation.boardtexts import board_heading
 from bot.service import GameService
 from bot.service.ratings import fresh_rating, standings
@@ -49,7 +49,8 @@ class Clock:
 
 
 class Composer(RecordingComposer):
-    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings) -> list[Outgoing]:
+    def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings,
+                   topic: str | None = None) -> list[Outgoing]:
         leavers = f" {list(ratings.leavers)}" if ratings.leavers else ""
         return [Outgoing(f"topic gone{leavers}")]
 
@@ -216,3 +217,29 @@ def test_a_stopped_match_reads_the_others_ratings_as_they_were() -> None:
     assert against_strong[10] == before[10] and against_weak[11] == before[11]
     assert -1 not in against_strong  # the computer seated at the stop is on no board
 
+
+
+async def test_a_player_whose_seat_was_taken_is_told_why_not_that_they_never_played(
+        storage: Storage) -> None:
+    """Ann left, Bob's seat was handed on while he was away: their old hands' buttons (and
+    /hand) say so; once the game is over, that it is over; a stranger is not playing."""
+    service = service_for(storage)
+    game = await started_game(service)
+    await service.quit(game, ANN.user_id)
+    bob = game.seat_of(BOB.user_id)
+    assert bob is not None
+    game.timer.away.append(bob)
+    await service.replace_away(game, CID.user_id, True, bob)
+    said = {}
+    for user in (ANN, BOB, Player(99, "Eve")):
+        with pytest.raises(NotPlayingError) as refused:
+            service.seat_of(game, user.user_id)
+        said[user.name] = refused.value.message
+    assert said == {
+        "Ann": "You left this game: a computer player plays your seat now.",
+        "Bob": "A computer player took your seat while you were away and plays on. If the "
+               "table plays again (“🔁 Play again”), your seat there is kept for you.",
+        "Eve": "You are not playing in this game."}
+    await service.stop(game, CID.user_id, is_admin=True)
+    with pytest.raises(GameOverError):
+        service.seat_of(game, BOB.user_id)

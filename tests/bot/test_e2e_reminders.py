@@ -1,0 +1,31 @@
+"""Half a turn's time gone: the player to move is nudged in private (an edit of the table
+notifies nobody), and the nudge goes once their turn has passed."""
+
+from __future__ import annotations
+
+from bot_kit import Group
+
+from fakeapi.players import Table
+
+
+async def test_the_player_to_move_is_nudged_at_half_time_and_the_nudge_goes_after(
+        group: Group) -> None:
+    async with group.bot() as runtime:
+        await group.start("gaple")
+        table = Table(group.server, group.users[:4])
+        user, _hand = await group.server.wait_for(table.whose_turn)
+        game = group.game()
+        async with runtime.locks.game(game.game_id):  # half the turn's time is gone
+            assert await runtime.service.warn(game, game.move_no)
+        nudge = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(user.private_chat)
+             if m.content.startswith("⏳ Your turn")), None), message="no nudge")
+        assert nudge.content == "⏳ Your turn: 45 seconds left, then I move for you."
+        await runtime.publisher.idle()
+        others = [u for u in group.users[:4] if u is not user]
+        assert not any(m.content.startswith("⏳") for u in others
+                       for m in group.server.bot_messages(u.private_chat))
+        await table.play_one()
+        await group.server.wait_for(lambda: nudge.deleted, message="the nudge stayed")
+        await runtime.publisher.idle()
+        assert group.game().messages.reminders == {}

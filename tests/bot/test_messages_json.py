@@ -1,0 +1,19 @@
+"""A game's messages survive a restart: what is stored reads back the same."""
+
+from __future__ import annotations
+
+from bot.models import HandMessage, Messages, Reminder
+
+
+def test_every_kind_of_message_reads_back_as_stored() -> None:
+    messages = Messages(lobby=1, lobby_key="l", table_message=2, table_hand=0, table_key="t",
+                        hands={1: HandMessage(3, "k")}, announced_unreachable=[2],
+                        topic_gone=True, questions=[4], table_moves=5, bot_removed=True,
+                        calls=[6], offers=[7], unreachable_notes={2: 8},
+                        reminders={1: Reminder(9, 10, 11)})
+    assert Messages.from_json(messages.to_json()) == messages
+
+
+def test_messages_stored_before_notices_and_nudges_were_kept_read_as_none() -> None:
+    old = '{"lobby": 1, "unreachable": [2], "offers": [7]}'
+    assert Messages.from_json(old) == Messages(lobby=1, announced_unreachable=[2], offers=[7])
