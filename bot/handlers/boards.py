@@ -39,9 +39,8 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
         return
     try:
         query = parse_query(context.args or [])
-    except UserError as exc:  # the games by their names in the group's language
-        games = {"games": lobbytexts.games_list(t)} if "games" in exc.params else {}
-        await message.reply_text(t(exc.message, **{**exc.params, **games}),
+    except UserError as exc:  # (a filter not known: the games named in the group's language)
+        await message.reply_text(t(exc.message, games=lobbytexts.games_list(t), **exc.params),
                                  parse_mode=ParseMode.HTML)  # (the word typed comes escaped)
         return
     board = await rt.service.scoreboard(chat.id, query.game, query.since(time.time()),

@@ -81,13 +81,10 @@ class Chats(Commits):
         game.thread_id = None
         game.messages.lobby = game.messages.table_message = None
         game.messages.topic_gone = True
-        try:
+        async with self.undone_on_failure(game):
             await self._set_status(game, status,
                                    self.composer.topic_gone(game, deleted, ratings, topic),
                                    drop_outbox=True)
-        except BaseException:
-            await self.reload(game.game_id)
-            raise
         return True
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:

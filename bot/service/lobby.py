@@ -4,8 +4,6 @@ reach in private yet, and who asked to be told in private when a table opens (/n
 from __future__ import annotations
 
 import enum
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -214,17 +212,6 @@ class Lobbies(Chats):
         if not await self.storage.private_ok(user_id):
             raise PrivateChatClosedError(payload)
 
-    @asynccontextmanager
-    async def _changing(self, game: Game) -> AsyncIterator[None]:
-        """A change of the lobby's seats made in memory, then saved: should the save (or a
-        read on the way) fail, the game is read again from the database, which has the
-        lobby as it was, so that memory and the database never tell two tables apart."""
-        try:
-            yield
-        except BaseException:
-            await self.reload(game.game_id)
-            raise
-
     async def join(self, game: Game, player: Player) -> None:
         """``player`` takes a seat, or confirms the one a rematch kept for them."""
         self._lobby(game)
@@ -234,7 +221,7 @@ class Lobbies(Chats):
         if not confirming and len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
         was = self._lobby_state(game)
-        async with self._changing(game):
+        async with self.undone_on_failure(game):
             if confirming:
                 game.pending.remove(player.user_id)
             else:
@@ -251,7 +238,7 @@ class Lobbies(Chats):
             raise UserError(N_("This game is full."))
         player = computer(level, {p.user_id for p in game.players})
         was = self._lobby_state(game)
-        async with self._changing(game):
+        async with self.undone_on_failure(game):
             game.players.append(player)
             await self._save_players(game, self._lobby_notices(game, was))
         return player
@@ -290,7 +277,7 @@ class Lobbies(Chats):
         if game.status is not Status.LOBBY or game.seat_of(user_id) is None:
             return
         was, before = self._lobby_state(game), list(game.unreachable_ids)
-        async with self._changing(game):
+        async with self.undone_on_failure(game):
             await self._check_reach(game)
             if game.unreachable_ids != before:
                 await self._save_players(game, self._lobby_notices(game, was))
@@ -304,7 +291,7 @@ class Lobbies(Chats):
         for seat in range(len(game.players) - 1, -1, -1):
             if game.players[seat].is_computer:
                 was = self._lobby_state(game)
-                async with self._changing(game):
+                async with self.undone_on_failure(game):
                     del game.players[seat]
                     await self._save_players(game, self._lobby_notices(game, was))
                 return
@@ -318,7 +305,7 @@ class Lobbies(Chats):
             raise UserError(N_("Only the player who created the game can change the pairs."))
         if not game.partnerships:
             raise UserError(N_("This game has no pairs."))
-        async with self._changing(game):
+        async with self.undone_on_failure(game):
             game.players[1:] = game.players[2:] + game.players[1:2]
             await self._save_players(game)
 
@@ -330,7 +317,7 @@ class Lobbies(Chats):
         if user_id == game.creator_id:
             raise UserError(N_("You created this game: cancel it instead."))
         was = self._lobby_state(game)
-        async with self._changing(game):
+        async with self.undone_on_failure(game):
             del game.players[seat]
             if user_id in game.pending:
                 game.pending.remove(user_id)
@@ -348,7 +335,7 @@ class Lobbies(Chats):
         if not freed:  # they all confirmed since the button was drawn
             raise UserError(N_("Everyone has confirmed: there is no seat to free."))
         was = self._lobby_state(game)
-        async with self._changing(game):
+        async with self.undone_on_failure(game):
             game.players[:] = [p for p in game.players if p.user_id not in game.pending]
             game.pending.clear()
             await self._check_reach(game)  # the freed players' marks go with them

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable
+from contextlib import asynccontextmanager
 
 from engine import SEED_BYTES
 
@@ -109,6 +110,17 @@ class GameMemory:
         for place, gid in list(self._open_by_place.items()):
             if gid not in self._by_id:
                 del self._open_by_place[place]
+
+    @asynccontextmanager
+    async def undone_on_failure(self, game: Game) -> AsyncIterator[None]:
+        """A change made to the game in memory, then committed: should the commit (or a read
+        on the way) fail, the game is read again from the database, which has it as it was,
+        so that memory never runs ahead of what is stored."""
+        try:
+            yield
+        except BaseException:
+            await self.reload(game.game_id)
+            raise
 
     async def reload(self, game_id: int, whole: bool = False) -> Game | None:
         """Read a game again from the database, into the same object when memory has one.

@@ -70,15 +70,12 @@ class Play(Lobbies):
         game.match = match
         events, outgoing = self._settle(game, match.deal_from_seed(self.seed_source()))
         game.status = Status.PLAYING
-        try:
+        async with self.undone_on_failure(game):
             # The lobby's calls to start not sent yet (the group's budget held them back)
             # would come after the start: dropped with it, in its transaction (a sync already
             # sending one drops it at its send, and those sent are deleted after the start:
             # bot.publishing.groupsync). A lobby queues nothing else.
             await self._commit(game, events, outgoing, previous_move_no=0, drop_outbox=True)
-        except BaseException:
-            await self.reload(game.game_id)
-            raise
         return events
 
     @staticmethod
@@ -188,7 +185,7 @@ class Play(Lobbies):
             events = match.apply(seat, action)
         except DominoError as exc:
             raise UserError(rule_message(exc)) from None
-        try:
+        async with self.undone_on_failure(game):  # (the move is in memory already)
             events, outgoing = self._settle(game, events)
             outgoing += await self._match_end(game, events)
             away = self._track_time(game, seat, where, timed_out)
@@ -203,9 +200,6 @@ class Play(Lobbies):
             await self._commit(game, events, outgoing, previous)
             if self.on_move is not None:
                 self.on_move(game)
-        except BaseException:
-            await self.reload(game.game_id)  # memory ran ahead of the database: drop it
-            raise
         return events
 
     async def _match_end(self, game: Game, events: list[Event]) -> list[Outgoing]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
+from functools import cache
 
 from engine import MatchEnded, variant
 
@@ -186,7 +187,7 @@ def parse_query(words: Sequence[str]) -> BoardQuery:
             raise UserError(
                 N_("I don't know the filter {word}. Name a game: {games}; or a period: week, "
                    "month or all."),
-                word=quote(word), games=", ".join(GAMES),
+                word=quote(word),  # (the games: the handler names them in the chat's language)
             )
         if period is not None:
             raise UserError(N_("{word} is a second period: give one of week, month or all."),
@@ -206,6 +207,7 @@ PERIODS = {
 }
 
 
+@cache
 def _period_words() -> dict[str, str]:
     """Each period by every word that names it, made comparable as games' names are."""
     return {name_key(said): period for period, word in PERIODS.items()

@@ -107,12 +107,9 @@ class Seats(Play):
         if seat in game.timer.away:
             game.timer.away.remove(seat)
         game.deadline = self._deadline(game)
-        try:
+        async with self.undone_on_failure(game):
             await self.storage.save_seats(game, self.composer.replaced(game, leaving, newcomer),
                                           self.clock())
-        except BaseException:
-            await self.reload(game.game_id)  # memory ran ahead of the database: drop it
-            raise
         self._changed(game)
         return newcomer
 

@@ -27,8 +27,7 @@ def test_a_seat_handed_on_shows_whom_it_was_taken_from(monkeypatch: pytest.Monke
     rng = random.Random(2)
     while match.winner is None:
         match.deal_hand(rng)
-        for _ in random_hand(match, rng):
-            pass
+        list(random_hand(match, rng))  # (played out)
     rio = computer("normal", {1, 3, 4})
     players = [Player(1, "Ayu"), rio, Player(3, "Sergei"), Player(4, "Þóra")]
     for language, said in (("en", "🤖 Rio for Budi"), ("ru", "🤖 Rio вместо Budi")):
