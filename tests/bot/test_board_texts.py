@@ -4,11 +4,11 @@ computer took their seat before the first hand ended): no "hands won: 0 of 0".""
 from __future__ import annotations
 
 from bot.i18n import Translator
-# (names come isolated, U+2068 ... U+2069, so a right-to-left name keeps the line in order)
 from bot.presentation.boardtexts import scoreboard_text, stats_text
 from bot.service.ratings import Standing
 from bot.service.scoreboards import GameStats, PlayerStats, Scoreboard
 
+# (names come isolated, U+2068 ... U+2069, so a right-to-left name keeps the line in order)
 AWAY = Standing(user_id=1, name="Budi", rating=970, skill=-0.2, mu=24.0, sigma=8.0, played=1,
                 won=0, drawn=0, hands_played=0, hands_won=0, points=None, streak=-1)
 PLAYED = Standing(user_id=2, name="Ayu", rating=1030, skill=0.2, mu=26.0, sigma=8.0, played=1,
@@ -24,7 +24,8 @@ def test_a_player_without_hands_shows_the_match_alone() -> None:
 
 
 def test_their_stats_have_no_empty_line() -> None:
-    stats = PlayerStats(user_id=1, name="Budi", games=(GameStats(game="gaple", standing=AWAY, groups=1),))
+    gaple = GameStats(game="gaple", standing=AWAY, groups=1)
+    stats = PlayerStats(user_id=1, name="Budi", games=(gaple,))
     assert stats_text(Translator("en"), stats).splitlines() == [
         "<b>⁨Budi⁩</b>: figures across groups", "", "<b>Gaple</b>, rating 970",
         "won 0 of 1 (0%)", "in 1 group"]
