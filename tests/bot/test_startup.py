@@ -293,6 +293,20 @@ async def test_a_database_folder_the_bot_cannot_write_is_one_line(
         r"permitted|Read-only file system)\)", line), line
 
 
+async def test_a_database_folder_the_bot_cannot_write_is_said_while_telegram_is_away(
+    tmp_path: Path
+) -> None:
+    """The database is checked before Telegram is waited for: an operator offline (or
+    behind a firewall) learns of the folder at once, not once Telegram answers."""
+    database = unwritable_folder(tmp_path) / "dominoes.sqlite3"
+    settings = {"TELEGRAM_BOT_TOKEN": OTHER_TOKEN, "DATABASE_PATH": str(database),
+                "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{free_port()}"}
+    async with bot_process(tmp_path, **settings) as bot:
+        assert await bot.ended() == 1
+    (line,) = bot.unstamped()
+    assert line.startswith(f"CRITICAL bot: cannot open the database {database}: the folder ")
+
+
 async def test_a_damaged_database_is_one_line(telegram: FakeTelegramServer, tmp_path: Path
                                               ) -> None:
     database = tmp_path / "dominoes.sqlite3"
