@@ -180,6 +180,7 @@ async def test_a_debugging_bot_that_runs_never_logs_its_token(
         assert await bot.ended() == 0
     assert telegram.token.partition(":")[2] not in bot.text()
     assert "Traceback" not in bot.text()
+    assert not [line for line in bot.lines if "aiosqlite" in line]  # (two a statement)
 
 
 # --- Telegram out of reach, signals -----------------------------------------------------------
