@@ -423,7 +423,7 @@ async def test_a_second_bot_on_the_same_database_is_refused(telegram: FakeTelegr
         # PostgreSQL reads it the same way).
         code, out, err = await finish(tmp_path, "backups/", module="bot.storage.backup")
         assert (code, err) == (0, ""), err
-        assert out.startswith(f"backed up {database} to backups/dominoes-")
+        assert out.startswith(f"backed up {database} to {tmp_path}/backups/dominoes-")
         os.killpg(first.process.pid, signal.SIGKILL)  # no clean stop: the OS frees the lock
         await first.process.wait()
     async with bot_process(tmp_path, **server_settings(telegram)) as again:
