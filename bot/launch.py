@@ -74,7 +74,7 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
 
 async def _serve(application: Application, stopping: asyncio.Event) -> int:  # type: ignore[type-arg]
     try:
-        for reach in (_reach_telegram, _reach_database):
+        for reach in (_reach_database, _reach_telegram):
             if not await _keep_trying(stopping, partial(reach, application)):
                 return 0  # stopped before it could be reached
         async with running(application, POLL_TIMEOUT):
@@ -131,17 +131,13 @@ async def _reach_telegram(application: Application) -> Failure | None:  # type: 
 
 
 async def _reach_database(application: Application) -> Failure | None:  # type: ignore[type-arg]
-    """On PostgreSQL, one connection made and closed: a server that is not up yet (its
-    container starting beside the bot's, a restart) is waited for, not a reason to exit;
-    one that refuses the bot (a password, a missing database) raises :class:`StorageError`."""
-    engine = runtime_of(application).storage.engine
-    if engine.dialect != "postgresql":
-        return None
-    from .storage.postgres import PostgresEngine
-
-    assert isinstance(engine, PostgresEngine)
+    """The database checked before Telegram is waited for: SQLite's folder and file (what
+    is wrong there is said at once, not once Telegram answers); on PostgreSQL, one connection
+    made and closed: a server that is not up yet (its container starting beside the bot's, a
+    restart) is waited for, not a reason to exit; one that refuses the bot (a password, a
+    missing database) raises :class:`StorageError`."""
     try:
-        await engine.probe()
+        await runtime_of(application).storage.engine.probe()
     except StorageUnavailableError as error:
         return str(error), 0.0
     return None

@@ -26,9 +26,10 @@ from .models import Game, Status
 
 _chat: ContextVar[int | None] = ContextVar("log_chat", default=None)
 _game: ContextVar[int | None] = ContextVar("log_game", default=None)
-#: Loggers that say every request (httpx: with its URL, which holds the token) or every
-#: job run: warnings only.
-CHATTY = ("httpx", "httpcore", "aiohttp.access", "apscheduler")
+#: Loggers that say every request (httpx: with its URL, which holds the token), every job
+#: run or every SQLite statement (aiosqlite: two lines each, most of a debugging bot's
+#: lines): warnings only, even at LOG_LEVEL=DEBUG.
+CHATTY = ("httpx", "httpcore", "aiohttp.access", "apscheduler", "aiosqlite")
 REDACTED = "<token>"
 #: A secret shorter than this is hidden only where it is quoted as such (``:password@``,
 #: ``'secret'``): alone, it would mangle ordinary words.

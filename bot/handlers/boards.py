@@ -45,10 +45,12 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
         return
     board = await rt.service.scoreboard(chat.id, query.game, query.since(time.time()),
                                         include_computers=settings.rank_computers)
+    in_topic = bool(message.is_topic_message)
     if not board.standings:
-        await message.reply_text(scoreboard_text(t, board), parse_mode=ParseMode.HTML)
+        await message.reply_text(scoreboard_text(t, board, in_topic=in_topic),
+                                 parse_mode=ParseMode.HTML)
         return
-    caption = scoreboard_text(t, board, CAPTION_ROWS)
+    caption = scoreboard_text(t, board, CAPTION_ROWS, in_topic=in_topic)
     if len(caption) > CAPTION_LIMIT:
         caption = "\n".join(board_heading(t, board))
     # Drawn in the painter's thread like every picture: FreeType's faces are shared, and

@@ -73,9 +73,20 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     if m := re.fullmatch(TABLE_NUMBER.format("hand"), payload):
         playing = rt.service.game(int(m.group(1)))
-        seat = playing.seat_of(user.id) if playing else None
-        if playing is not None and seat is not None and playing.status is Status.PLAYING:
+        if playing is not None and playing.status is Status.PLAYING and (
+                playing.played_by(user.id)):
+            try:  # (a computer took their seat: they are told so, not greeted as new)
+                seat = rt.service.seat_of(playing, user.id)
+            except UserError as exc:
+                await reply(update, t(exc.message, **exc.params))
+                return
             await rt.resend_hand(playing, seat)
+            return
+    for left in rt.service.games_left_by(user.id):  # back in private after a computer took
+        try:                                        # their seat: why no tiles come
+            rt.service.seat_of(left, user.id)
+        except UserError as exc:
+            await reply(update, t(exc.message, **exc.params))
             return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),

@@ -39,7 +39,9 @@ def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC, *,
 
 def _details(t: Translator, s: Standing, penalty: bool) -> list[str]:
     """The figures after the rating and the record, shared by both messages."""
-    parts = [t("hands won: {won} of {played}", won=s.hands_won, played=s.hands_played)]
+    # (none played: a player whose seat a computer took before a hand ended)
+    parts = [t("hands won: {won} of {played}", won=s.hands_won, played=s.hands_played)
+             ] if s.hands_played else []
     if s.points is not None:
         words = N_("penalty points: {points}") if penalty else N_("points: {points}")
         parts.append(t(words, points=s.points))
@@ -57,10 +59,14 @@ def _record(t: Translator, s: Standing) -> str:
 
 
 def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
-                    tz: tzinfo = UTC) -> str:
-    """The board as an HTML message (the picture's text fallback), best ``limit`` players."""
+                    tz: tzinfo = UTC, in_topic: bool = False) -> str:
+    """The board as an HTML message (the picture's text fallback), best ``limit`` players;
+    asked for in a forum topic, it says that it counts the whole group's games (a topic's
+    players would otherwise take it for their topic's)."""
     heading, details = board_heading(t, board, tz)
     lines = [f"<b>{esc(heading)}</b>", esc(details)]
+    if in_topic:
+        lines.append(t("This board counts the games of every topic in this group."))
     if board.penalty_points:
         lines.append(t("Points here are penalties: fewer is better."))
     if not board.standings:
@@ -70,7 +76,8 @@ def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
     for place, s in zip(places(board.standings), board.standings[:limit], strict=False):
         head = t("{place}. <b>{name}</b>, rating {rating}", place=place, name=named(s.name),
                  rating=s.rating)
-        lines.append(f"{head}: {_record(t, s)}; {'; '.join(_details(t, s, board.penalty_points))}")
+        figures = [_record(t, s), *_details(t, s, board.penalty_points)]
+        lines.append(f"{head}: {'; '.join(figures)}")
     if len(board.standings) > limit:
         lines.append(t("… and {count} more", count=len(board.standings) - limit))
     return "\n".join(lines)
@@ -87,7 +94,7 @@ def stats_text(t: Translator, stats: PlayerStats) -> str:
             "",
             t("<b>{game}</b>, rating {rating}", game=esc(title(t, game.game)), rating=s.rating),
             _record(t, s),
-            "; ".join(_details(t, s, penalty_points(game.game))),
+            *filter(None, ["; ".join(_details(t, s, penalty_points(game.game)))]),
             t.plural("in {count} group", "in {count} groups", game.groups),
         ]
     return "\n".join(lines)

@@ -78,7 +78,8 @@ class HandSync:
               for seat, drafts in seats),
             return_exceptions=True)
         try:  # (its failure is one more error: what the hands changed is saved first)
-            results.append(await sync_reminders(self.messenger, game, languages))
+            results.append(await sync_reminders(self.messenger, game, languages,
+                                                self.service.clock()))
         except Exception as error:
             results.append(error)
         changed = any(result is True for result in results)

@@ -29,10 +29,11 @@ def due_seat(game: Game) -> int | None:
     return seat
 
 
-async def sync_reminders(messenger: Messenger, game: Game, languages: list[str | None]
-                         ) -> bool:
-    """Delete each nudge whose turn has passed and send the one due; whether the game's
-    messages changed (the caller saves them). A nudge is forgotten only once deleted (a
+async def sync_reminders(messenger: Messenger, game: Game, languages: list[str | None],
+                         now: float) -> bool:
+    """Delete each nudge whose turn has passed and send the one due, saying the time left at
+    ``now`` (a flood wait may have taken some of the half); whether the game's messages
+    changed (the caller saves them). A nudge is forgotten only once deleted (a
     deletion Telegram did not answer raises, and the next sync tries again); one that
     cannot be sent is not sent again this turn: the time-out plays for the player."""
     messages = game.messages
@@ -50,7 +51,8 @@ async def sync_reminders(messenger: Messenger, game: Game, languages: list[str |
     player = game.players[due]
     language = languages[due] if due < len(languages) else None
     t = translator(language or game.language)
-    seconds = game.turn_seconds // 2
+    left = game.turn_seconds / 2 if game.deadline is None else game.deadline - now
+    seconds = max(1, round(left))
     text = t.plural("⏳ Your turn: {count} second left, then I move for you.",
                     "⏳ Your turn: {count} seconds left, then I move for you.", seconds)
     try:

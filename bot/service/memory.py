@@ -247,6 +247,11 @@ class GameMemory:
     def games_of_user(self, user_id: int) -> list[Game]:
         return [g for g in self.open_games() if g.seat_of(user_id) is not None]
 
+    def games_left_by(self, user_id: int) -> list[Game]:
+        """The matches under way that ``user_id`` played until a computer took their seat."""
+        return [g for g in self.open_games() if g.status is Status.PLAYING
+                and g.seat_of(user_id) is None and g.played_by(user_id)]
+
     async def read_games_of_user(self, user_id: int) -> list[Game]:
         """The open games ``user_id`` sits in: memory's (:meth:`games_of_user`). When memory
         has none and may lack some (a fleet worker, :attr:`on_load` set: one whose shards a

@@ -206,9 +206,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if is_postgres_url(args.database or os.environ.get("DATABASE_URL", "").strip()):
         print(f"backup failed: {PG_DUMP}", file=sys.stderr)
         return 1
-    database = Path(args.database) if args.database else database_path()
+    # Absolute, as the bot logs its database: a cron job's mail names where it looked.
+    database = (Path(args.database) if args.database else database_path()).absolute()
     try:
-        backup = back_up(database, Path(args.destination),
+        backup = back_up(database, Path(args.destination).absolute(),
                          folder=names_folder(args.destination))
     except BackupError as error:
         print(f"backup failed: {error}", file=sys.stderr)

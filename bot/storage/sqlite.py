@@ -65,19 +65,29 @@ class SqliteEngine(Engine):
             raise StorageError("storage is not open")
         return self._db
 
-    async def open(self) -> None:
-        if isinstance(self.path, Path):
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                folder = self.path.parent
-                why = _in_the_way(folder)
-                raise StorageError(f"cannot create the database folder {folder}" + (
-                    f": {why}" if why else f" ({_reason(error)})")) from None
+    async def probe(self) -> None:
+        """The folder made, the file made (0600) and read the way the bot will read it: a
+        folder that cannot be written or a file locked or damaged is said at once, before
+        the bot waits for Telegram (which may not answer for hours)."""
+        if not isinstance(self.path, Path):
+            return
         try:
-            if isinstance(self.path, Path):
-                _create_private(self.path)
-                await asyncio.to_thread(_probe, self.path)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            folder = self.path.parent
+            why = _in_the_way(folder)
+            raise StorageError(f"cannot create the database folder {folder}" + (
+                f": {why}" if why else f" ({_reason(error)})")) from None
+        try:
+            _create_private(self.path)
+            await asyncio.to_thread(_probe, self.path)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot open the database {self.path}: {self._cause(error)}"
+                               ) from None
+
+    async def open(self) -> None:
+        await self.probe()
+        try:
             self._db = await aiosqlite.connect(str(self.path), isolation_level=None)
             self._db.row_factory = aiosqlite.Row
             await self._db.execute("PRAGMA journal_mode=WAL")

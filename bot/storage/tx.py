@@ -83,6 +83,12 @@ class Engine(ABC):
         """Where the data is, for messages: a path, or host:port/database (never a password)."""
 
     @abstractmethod
+    async def probe(self) -> None:
+        """Check, before the bot starts, that the data can be reached, and leave nothing
+        open: what waiting may cure raises :class:`StorageUnavailableError`, what it cannot
+        :class:`StorageError` (one line for the operator)."""
+
+    @abstractmethod
     async def open(self) -> None: ...
 
     @abstractmethod

@@ -138,7 +138,8 @@ def test_command_backs_up_the_configured_database_in_one_line(tmp_path: Path) ->
     finally:
         db.close()
     size = (tmp_path / "copy.sqlite3").stat().st_size
-    expected = f"backed up data/dominoes.sqlite3 to copy.sqlite3 ({size} bytes, integrity ok)\n"
+    expected = (f"backed up {tmp_path}/data/dominoes.sqlite3 to {tmp_path}/copy.sqlite3 "
+                f"({size} bytes, integrity ok)\n")  # (absolute, as the bot logs it)
     assert (code, out, err) == (0, expected, "")
     assert rows(tmp_path / "copy.sqlite3") == (3, 3, "ok")
 
@@ -151,7 +152,7 @@ def test_command_bad_paths_are_one_line_and_a_failure(tmp_path: Path) -> None:
         (
             ["out.sqlite3", "--database", "missing.sqlite3"],
             {},
-            "backup failed: no database at missing.sqlite3\n",
+            f"backup failed: no database at {tmp_path}/missing.sqlite3\n",
         ),
         (
             ["out.sqlite3"],
@@ -161,22 +162,24 @@ def test_command_bad_paths_are_one_line_and_a_failure(tmp_path: Path) -> None:
         (
             ["nowhere/out.sqlite3", "--database", "live.sqlite3"],
             {},
-            "backup failed: cannot write nowhere/out.sqlite3: No such file or directory\n",
+            f"backup failed: cannot write {tmp_path}/nowhere/out.sqlite3: No such file or "
+            "directory\n",
         ),
         (
             ["notes.txt/out.sqlite3", "--database", "live.sqlite3"],
             {},
-            "backup failed: cannot write notes.txt/out.sqlite3: Not a directory\n",
+            f"backup failed: cannot write {tmp_path}/notes.txt/out.sqlite3: Not a directory\n",
         ),
         (
             ["out.sqlite3", "--database", "notes.txt"],
             {},
-            "backup failed: cannot read notes.txt: file is not a database\n",
+            f"backup failed: cannot read {tmp_path}/notes.txt: file is not a database\n",
         ),
         (  # a mistyped destination that names another file: kept (it was replaced)
             ["notes.txt", "--database", "live.sqlite3"],
             {},
-            "backup failed: notes.txt exists and is not an SQLite database: choose another "
+            f"backup failed: {tmp_path}/notes.txt exists and is not an SQLite database: choose "
+            "another "
             "destination (a backup replaces only an earlier backup)\n",
         ),
         (  # PostgreSQL is backed up by pg_dump: said, not tried (and no password shown)
@@ -219,12 +222,14 @@ def test_a_destination_ending_in_a_slash_is_a_folder_made_for_it(tmp_path: Path)
         made = list((tmp_path / folder).iterdir())
         assert len(made) == 1 and made[0].name.startswith("dominoes-"), made
         size = made[0].stat().st_size
-        assert (code, out, err) == (0, f"backed up data/dominoes.sqlite3 to {folder}/"
-                                       f"{made[0].name} ({size} bytes, integrity ok)\n", "")
+        assert (code, out, err) == (0, f"backed up {tmp_path}/data/dominoes.sqlite3 to "
+                                       f"{tmp_path}/{folder}/{made[0].name} ({size} bytes, "
+                                       "integrity ok)\n", "")
         assert rows(made[0]) == (2, 2, "ok")
     code, out, err = run(["nowhere/backups/"], tmp_path, DATABASE_PATH=str(live))
     assert (code, out) == (1, "")
-    assert err == "backup failed: cannot write nowhere/backups: No such file or directory\n"
+    assert err == (f"backup failed: cannot write {tmp_path}/nowhere/backups: No such file or "
+                   "directory\n")
 
 
 def test_the_installed_command_names_itself(tmp_path: Path) -> None:

@@ -53,6 +53,21 @@ async def test_the_away_player_is_told_why_a_computer_has_their_seat(group: Grou
             "the table plays again (“🔁 Play again”), your seat there is kept for you.")
 
 
+async def test_the_away_player_back_in_private_is_told_why_no_tiles_come(group: Group) -> None:
+    """A /start, plain or from the group's "My tiles" link, is not greeted as a newcomer's."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05):
+        await hand_budi_over(group)
+        for command in ("/start", f"/start hand{group.game().game_id}"):
+            sent = budi.send_private(command)
+            answer = await group.server.wait_for(lambda s=sent: next(  # type: ignore[misc]
+                (m for m in group.server.bot_messages(budi.private_chat)
+                 if m.message_id > s.message_id and not m.photo), None))
+            assert plain(answer.content) == (
+                "A computer player took your seat while you were away and plays on. If the "
+                "table plays again (“🔁 Play again”), your seat there is kept for you.")
+
+
 async def test_the_result_says_the_away_player_was_replaced_not_that_they_left(
         group: Group) -> None:
     async with group.bot(computer_pause=0.05):

@@ -1,5 +1,6 @@
 """Half a turn's time gone: the player to move is nudged in private (an edit of the table
-notifies nobody), and the nudge goes once their turn has passed."""
+notifies nobody) with the time actually left, and the nudge goes once their turn has
+passed."""
 
 from __future__ import annotations
 
@@ -15,12 +16,16 @@ async def test_the_player_to_move_is_nudged_at_half_time_and_the_nudge_goes_afte
         table = Table(group.server, group.users[:4])
         user, _hand = await group.server.wait_for(table.whose_turn)
         game = group.game()
-        async with runtime.locks.game(game.game_id):  # half the turn's time is gone
+        deadline = game.deadline
+        assert deadline is not None
+        # More than half the turn's time is gone (the warning was late: a flood wait)
+        runtime.service.clock = lambda: deadline - 31.6
+        async with runtime.locks.game(game.game_id):
             assert await runtime.service.warn(game, game.move_no)
         nudge = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(user.private_chat)
              if m.content.startswith("⏳ Your turn")), None), message="no nudge")
-        assert nudge.content == "⏳ Your turn: 45 seconds left, then I move for you."
+        assert nudge.content == "⏳ Your turn: 32 seconds left, then I move for you."
         await runtime.publisher.idle()
         others = [u for u in group.users[:4] if u is not user]
         assert not any(m.content.startswith("⏳") for u in others

@@ -180,6 +180,7 @@ async def test_a_debugging_bot_that_runs_never_logs_its_token(
         assert await bot.ended() == 0
     assert telegram.token.partition(":")[2] not in bot.text()
     assert "Traceback" not in bot.text()
+    assert not [line for line in bot.lines if "aiosqlite" in line]  # (two a statement)
 
 
 # --- Telegram out of reach, signals -----------------------------------------------------------
@@ -291,6 +292,20 @@ async def test_a_database_folder_the_bot_cannot_write_is_one_line(
         rf"{re.escape(str(database.parent))} is not writable: creating a file there fails "
         r"\((Permission denied|Operation not "
         r"permitted|Read-only file system)\)", line), line
+
+
+async def test_a_database_folder_the_bot_cannot_write_is_said_while_telegram_is_away(
+    tmp_path: Path
+) -> None:
+    """The database is checked before Telegram is waited for: an operator offline (or
+    behind a firewall) learns of the folder at once, not once Telegram answers."""
+    database = unwritable_folder(tmp_path) / "dominoes.sqlite3"
+    settings = {"TELEGRAM_BOT_TOKEN": OTHER_TOKEN, "DATABASE_PATH": str(database),
+                "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{free_port()}"}
+    async with bot_process(tmp_path, **settings) as bot:
+        assert await bot.ended() == 1
+    (line,) = bot.unstamped()
+    assert line.startswith(f"CRITICAL bot: cannot open the database {database}: the folder ")
 
 
 async def test_a_damaged_database_is_one_line(telegram: FakeTelegramServer, tmp_path: Path
@@ -408,7 +423,7 @@ async def test_a_second_bot_on_the_same_database_is_refused(telegram: FakeTelegr
         # PostgreSQL reads it the same way).
         code, out, err = await finish(tmp_path, "backups/", module="bot.storage.backup")
         assert (code, err) == (0, ""), err
-        assert out.startswith(f"backed up {database} to backups/dominoes-")
+        assert out.startswith(f"backed up {database} to {tmp_path}/backups/dominoes-")
         os.killpg(first.process.pid, signal.SIGKILL)  # no clean stop: the OS frees the lock
         await first.process.wait()
     async with bot_process(tmp_path, **server_settings(telegram)) as again:

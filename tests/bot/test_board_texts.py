@@ -1,0 +1,31 @@
+"""The scoreboard's and /stats' lines for a player who played no hand of their matches (a
+computer took their seat before the first hand ended): no "hands won: 0 of 0"."""
+
+from __future__ import annotations
+
+from bot.i18n import Translator
+from bot.presentation.boardtexts import scoreboard_text, stats_text
+from bot.service.ratings import Standing
+from bot.service.scoreboards import GameStats, PlayerStats, Scoreboard
+
+# (names come isolated, U+2068 ... U+2069, so a right-to-left name keeps the line in order)
+AWAY = Standing(user_id=1, name="Budi", rating=970, skill=-0.2, mu=24.0, sigma=8.0, played=1,
+                won=0, drawn=0, hands_played=0, hands_won=0, points=None, streak=-1)
+PLAYED = Standing(user_id=2, name="Ayu", rating=1030, skill=0.2, mu=26.0, sigma=8.0, played=1,
+                  won=1, drawn=0, hands_played=5, hands_won=3, points=None, streak=1)
+
+
+def test_a_player_without_hands_shows_the_match_alone() -> None:
+    board = Scoreboard(chat_id=-1, game=None, since=None, until=None, matches=1,
+                       standings=(PLAYED, AWAY))
+    lines = scoreboard_text(Translator("en"), board).splitlines()
+    assert lines[-2] == "1. <b>⁨Ayu⁩</b>, rating 1030: won 1 of 1 (100%); hands won: 3 of 5"
+    assert lines[-1] == "2. <b>⁨Budi⁩</b>, rating 970: won 0 of 1 (0%)"
+
+
+def test_their_stats_have_no_empty_line() -> None:
+    gaple = GameStats(game="gaple", standing=AWAY, groups=1)
+    stats = PlayerStats(user_id=1, name="Budi", games=(gaple,))
+    assert stats_text(Translator("en"), stats).splitlines() == [
+        "<b>⁨Budi⁩</b>: figures across groups", "", "<b>Gaple</b>, rating 970",
+        "won 0 of 1 (0%)", "in 1 group"]
