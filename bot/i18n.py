@@ -47,7 +47,14 @@ def translator(language: str | None) -> Translator:
 
 def pick_language(code: str | None) -> str:
     """The catalogue language for a Telegram ``language_code`` such as ``ru`` or ``pt-br``."""
+    return supported_language(code) or DEFAULT_LANGUAGE
+
+
+def supported_language(code: str | None) -> str | None:
+    """The catalogue for ``code`` when the bot speaks it, else None: a player whose
+    language it does not speak reads their tiles in their group's language rather than in
+    English (a Ukrainian in a Russian group reads Russian)."""
     if not code:
-        return DEFAULT_LANGUAGE
+        return None
     base = code.lower().replace("_", "-").split("-")[0]
-    return base if base in LANGUAGES else DEFAULT_LANGUAGE
+    return base if base in LANGUAGES else None

@@ -15,7 +15,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from engine import PlayerView, Tile, player_view
 
 from .. import wording
-from ..i18n import Translator, translator
+from ..i18n import Translator, supported_language, translator
 from ..models import Game, HandMessage, Status
 from ..presentation import captions, keyboards, resulttexts
 from ..presentation.painter import Urgency
@@ -58,7 +58,8 @@ class HandSync:
         # Private messages speak each player's own language when the bot has it.
         known = await self.service.storage.user_languages(
             p.user_id for p in game.players if not p.is_computer)
-        languages = [None if p.is_computer else known.get(p.user_id) for p in game.players]
+        languages = [None if p.is_computer else supported_language(known.get(p.user_id))
+                     for p in game.players]
         if self._table_drawn is not None:
             await self._table_drawn(game_id)
         async with self.locks.game(game_id):

@@ -23,7 +23,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from ..i18n import translator
+from ..i18n import supported_language, translator
 from ..logs import bind
 from ..models import Game, Status
 from ..presentation import lobbytexts
@@ -102,8 +102,9 @@ class Notices:
             bind(chat=game.chat_id, game=game_id)
             title = await self.service.storage.chat_title(game.chat_id)
             languages = await self.service.storage.user_languages(n.user_id for n in notices)
-            await asyncio.gather(*(self._notice(game, title, n, languages.get(n.user_id))
-                                   for n in notices))
+            await asyncio.gather(*(self._notice(
+                game, title, n, supported_language(languages.get(n.user_id)) or game.language)
+                for n in notices))
         except Exception:
             self._read.discard(game_id)  # the next sync of the game tries again
             log.exception("sending the notices of game %s failed", game_id)

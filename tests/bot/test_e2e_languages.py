@@ -44,6 +44,23 @@ async def test_private_messages_use_the_players_language(group: Group) -> None:
         assert all("кон" in c.lower() for c in captions), captions
 
 
+async def test_a_player_whose_language_the_bot_lacks_reads_the_groups(group: Group) -> None:
+    """A Ukrainian in a Russian group reads Russian, not English; Ayu's English stays."""
+    budi = group.users[1]
+    budi.language_code = "uk"
+    async with group.bot() as runtime:
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings(language="ru").to_json())
+        await group.start("pair")
+        await group.server.wait_for(lambda: all(any(
+            m.photo for m in group.server.bot_messages(u.private_chat))
+            for u in group.users[:2]))
+    captions = {u.first_name: [m.caption or "" for m in group.server.bot_messages(
+        u.private_chat) if m.photo] for u in group.users[:2]}
+    assert all("кон" in c.lower() for c in captions["Budi"]), captions
+    assert all("hand" in c for c in captions["Ayu"]), captions
+
+
 async def test_command_lists_are_registered_per_scope_and_language(group: Group) -> None:
     async with group.bot():
         calls = group.server.requests_for("setMyCommands")
