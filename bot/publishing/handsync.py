@@ -79,8 +79,9 @@ class HandSync:
               for seat, drafts in seats),
             return_exceptions=True)
         try:  # (its failure is one more error: what the hands changed is saved first)
-            results.append(await sync_reminders(self.messenger, game, languages,
-                                                self.service.clock()))
+            results.append(await sync_reminders(
+                self.messenger, game, languages, self.service.clock(),
+                lambda t: self._table_link(t, game)))
         except Exception as error:
             results.append(error)
         changed = any(result is True for result in results)
@@ -229,9 +230,11 @@ class HandSync:
                 or match.result.winner is None or seat not in match.sides[match.result.winner]:
             return
         with contextlib.suppress(TelegramError):  # a lost cheer is better than a doubled one
-            await self.messenger.bot.send_message(
-                game.players[seat].user_id, t("🎉 You won the match. Well played!"),
-                message_effect_id=WIN_EFFECT)
+            cheer = wording.esc(t("🎉 You won the match. Well played!"))
+            await self.messenger.bot.send_message(  # (which match: a player may be at two)
+                game.players[seat].user_id,
+                "\n".join(filter(None, [cheer, self._table_link(t, game)])),
+                parse_mode=ParseMode.HTML, message_effect_id=WIN_EFFECT)
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft, ended: Draft | None = None
                          ) -> bool:

@@ -8,9 +8,11 @@ once the turn has passed, so their chat keeps only their tiles.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from telegram.error import TelegramError
 
-from ..i18n import translator
+from ..i18n import Translator, translator
 from ..models import Game, Reminder, Status
 from .messenger import Messenger
 
@@ -30,10 +32,11 @@ def due_seat(game: Game) -> int | None:
 
 
 async def sync_reminders(messenger: Messenger, game: Game, languages: list[str | None],
-                         now: float) -> bool:
+                         now: float, way_back: Callable[[Translator], str]) -> bool:
     """Delete each nudge whose turn has passed and send the one due, saying the time left at
-    ``now`` (a flood wait may have taken some of the half); whether the game's messages
-    changed (the caller saves them). A nudge is forgotten only once deleted (a
+    ``now`` (a flood wait may have taken some of the half) and, by ``way_back``, which table
+    it is (a player at two tables had two nudges alike); whether the game's messages changed
+    (the caller saves them). A nudge is forgotten only once deleted (a
     deletion Telegram did not answer raises, and the next sync tries again); one that
     cannot be sent is not sent again this turn: the time-out plays for the player."""
     messages = game.messages
@@ -53,8 +56,10 @@ async def sync_reminders(messenger: Messenger, game: Game, languages: list[str |
     t = translator(language or game.language)
     left = game.turn_seconds / 2 if game.deadline is None else game.deadline - now
     seconds = max(1, round(left))
-    text = t.plural("⏳ Your turn: {count} second left, then I move for you.",
-                    "⏳ Your turn: {count} seconds left, then I move for you.", seconds)
+    text = "\n".join(filter(None, [
+        t.plural("⏳ Your turn: {count} second left, then I move for you.",
+                 "⏳ Your turn: {count} seconds left, then I move for you.", seconds),
+        way_back(t)]))
     try:
         sent = await messenger.send(player.user_id, text, None, None)
     except TelegramError:

@@ -209,9 +209,11 @@ async def test_the_winner_is_cheered_in_private_with_a_message_effect(group: Gro
     assert all(r.params["message_effect_id"] == WIN_EFFECT for r in cheers)
     assert sorted(r.chat_id for r in cheers) == sorted(winners)  # each winner once, privately
     for user in group.users[:4]:
-        said = [m.text for m in group.server.bot_messages(user.private_chat)
+        said = [plain(m.text) for m in group.server.bot_messages(user.private_chat)
                 if m.text and "You won the match" in m.text]
-        assert said == (["🎉 You won the match. Well played!"] if user.id in winners else [])
+        # (and which match: a player may be at two tables)
+        assert said == ([f"🎉 You won the match. Well played!\n↩ The table is in the group "
+                         f"{group.chat.title}."] if user.id in winners else [])
 
 
 async def test_the_table_already_last_is_not_posted_again(group: Group) -> None:

@@ -4,7 +4,7 @@ passed."""
 
 from __future__ import annotations
 
-from bot_kit import Group
+from bot_kit import Group, plain
 
 from fakeapi.players import Table
 
@@ -25,7 +25,9 @@ async def test_the_player_to_move_is_nudged_at_half_time_and_the_nudge_goes_afte
         nudge = await group.server.wait_for(lambda: next(
             (m for m in group.server.bot_messages(user.private_chat)
              if m.content.startswith("⏳ Your turn")), None), message="no nudge")
-        assert nudge.content == "⏳ Your turn: 32 seconds left, then I move for you."
+        assert plain(nudge.content) == (  # (and which table: a player may be at two)
+            "⏳ Your turn: 32 seconds left, then I move for you.\n"
+            f"↩ The table is in the group {group.chat.title}.")
         await runtime.publisher.idle()
         others = [u for u in group.users[:4] if u is not user]
         assert not any(m.content.startswith("⏳") for u in others
