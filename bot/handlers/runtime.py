@@ -87,13 +87,16 @@ class Runtime:
         """Send the seat's hand again, as a fresh private message."""
         await self.publisher.hands.resend_hand(game, seat)
 
-    async def resend_unreached(self, user_id: int) -> None:
+    async def resend_unreached(self, user_id: int) -> set[int]:
         """The user's private chat is open again (a /start, an unblock): the hands the group
-        was told could not reach them go now."""
+        was told could not reach them go now; the games whose hand went."""
+        sent = set()
         for game in self.service.games_of_user(user_id):
             seat = game.seat_of(user_id)
             if seat is not None and seat in game.messages.announced_unreachable:
                 await self.resend_hand(game, seat)
+                sent.add(game.game_id)
+        return sent
 
     def table_down(self, game: Game) -> float:
         """Post the game's table again at the bottom of its group (the old one retired); the

@@ -38,7 +38,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         await reply(update, t(lobbytexts.NOTIFY_CHAT_OPEN_TOPIC if topic
                               else lobbytexts.NOTIFY_CHAT_OPEN))
         return
-    await rt.resend_unreached(user.id)
+    resent = await rt.resend_unreached(user.id)
     await rt.service.reach_changed_everywhere(user.id, rt.locks)
     if payload.startswith(("join", "hand")) and not re.fullmatch(
         TABLE_NUMBER.format(payload[:4]), payload
@@ -88,6 +88,13 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         except UserError as exc:
             await reply(update, t(exc.message, **exc.params))
             return
+    seated = [(game, seat) for game in rt.service.games_of_user(user.id)
+              if game.status is Status.PLAYING and (seat := game.seat_of(user.id)) is not None]
+    if seated:  # back in private mid-game (an unblock, a chat cleared): their tiles, not a
+        for game, seat in seated:  # newcomer's greeting
+            if game.game_id not in resent:
+                await rt.resend_hand(game, seat)
+        return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),
                 reply_markup=keyboards.add_to_group(t, rt.bot_username))

@@ -182,13 +182,29 @@ async def test_a_player_who_blocked_the_bot_can_come_back(group: Group) -> None:
         [notice] = [m for m in group.server.bot_messages(group.chat)
                     if m.content.startswith("I cannot send")]
         nxt.unblock_bot()
-        nxt.send_private("/start")
+        back = nxt.send_private("/start")
         await group.server.wait_for(lambda: active_hand(group.server, nxt) is not None,
                                     message="the hand was not sent again")
         # The group's notice goes once it is no longer true (player QA: it stayed).
         await group.server.wait_for(lambda: notice.deleted, message="the notice stayed")
         await table.play_one()
         assert group.game().messages.unreachable_notes == {}
+        # Back mid-game, their tiles answer the /start, not a newcomer's greeting (player QA)
+        assert not [m for m in group.server.bot_messages(nxt.private_chat)
+                    if m.content.startswith("Hello!") and m.message_id > back.message_id]
+
+
+async def test_a_seated_players_start_sends_their_tiles_again(group: Group) -> None:
+    """A /start from someone at a running table (their chat cleared, say): their tiles."""
+    async with group.bot():
+        table = await group.start("gaple")
+        user, hand = await group.server.wait_for(table.whose_turn)
+        again = user.send_private("/start")
+        await group.server.wait_for(lambda: hand.deleted and active_hand(
+            group.server, user) is not None, message="the tiles were not sent again")
+        await group.server.wait_idle()
+    assert not [m for m in group.server.bot_messages(user.private_chat)
+                if m.content.startswith("Hello!") and m.message_id > again.message_id]
 
 
 async def test_without_a_turn_timer_the_game_waits_for_a_player_who_blocked_the_bot(
