@@ -15,7 +15,7 @@ from telegram.error import TelegramError
 from engine import Discard, PlayerView, Tile
 
 from ..errors import UserError
-from ..i18n import Translator
+from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards
 from ..presentation.tilebuttons import BackToHand, Lay, TileIntent, TileTap
@@ -23,6 +23,9 @@ from ..publishing.messenger import Place, message_at
 from .runtime import Runtime
 from .taps import Answer, Context, answer_early, game_named, is_current, translator_of
 from .updates import accessible
+
+#: A tile tapped that has no lay (or put face down) now: an old button, a hand moved on.
+CANNOT_LAY_NOW = N_("You cannot lay that tile now.")
 
 
 async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
@@ -79,12 +82,12 @@ async def _show_choice(
     choosing: Tile | None = None
     if isinstance(tap, TileTap) and tap.intent is TileIntent.ASK_DISCARD:
         if not any(type(a) is Discard and a.tile is tap.tile for a in view.legal):
-            raise UserError("You cannot lay that tile now.")
+            raise UserError(CANNOT_LAY_NOW)
         choosing = tap.tile
         markup = keyboards.discard_confirmation(t, game, game.move_no, tap.tile)
     elif isinstance(tap, TileTap):
         if not keyboards.lays_of(view, tap.tile):
-            raise UserError("You cannot lay that tile now.")
+            raise UserError(CANNOT_LAY_NOW)
         choosing = tap.tile
         markup = keyboards.lay_choice(t, game, view, game.move_no, tap.tile)
     else:
