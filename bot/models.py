@@ -96,7 +96,7 @@ def computer(level: str, taken: set[int]) -> Player:
     raise UserError(N_("No more computer players of that level are free."))
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class HandMessage:
     message_id: int
     key: str  # what it shows: the publisher skips edits that would change nothing

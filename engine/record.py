@@ -35,7 +35,7 @@ class ReplayError:
     message: str
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Replay:
     match: Match | None  # None when the scenario named no valid game, table or options
     error: ReplayError | None

@@ -4,7 +4,7 @@ Each kind of button is its own frozen value with the fields it carries and nothi
 is declared once: the :func:`kind` above its class names its family (the handler that serves
 it) and its form: a prefix of one letter (which may itself carry a field), then its fields,
 each with a :class:`Codec` that writes and reads it. A kind whose form changed lists its
-earlier forms (``legacy``), so buttons already sitting in chats keep working after an upgrade.
+``earlier_forms``, so buttons already sitting in chats keep working after an upgrade.
 
 This module is that declaring machinery, apart from the kinds themselves
 (:mod:`.gamebuttons`, :mod:`.tilebuttons`) and from decoding any data into one of them
@@ -111,7 +111,7 @@ class Kind:
     cls: type[ButtonData]
     family: str
     form: Form
-    legacy: tuple[Form, ...] = ()
+    earlier_forms: tuple[Form, ...] = ()
 
 
 KINDS: dict[type, Kind] = {}
@@ -119,7 +119,7 @@ B = TypeVar("B", bound="ButtonData")
 
 
 def kind(family: str, prefix: str | tuple[str, Codec[Any]],
-         *fields_: tuple[str | None, Codec[Any]], legacy: tuple[Form, ...] = ()
+         *fields_: tuple[str | None, Codec[Any]], earlier_forms: tuple[Form, ...] = ()
          ) -> Callable[[type[B]], type[B]]:
     """Declare a kind of button: the class below is its value, written as ``prefix`` and
     ``fields_`` (today's form), served by the handler of ``family``."""
@@ -133,7 +133,7 @@ def kind(family: str, prefix: str | tuple[str, Codec[Any]],
         if written != declared:  # a kind's form names exactly its fields, or it cannot round-trip
             raise TypeError(f"{cls.__name__}: its form writes {sorted(written)}, "
                             f"its fields are {sorted(declared)}")
-        KINDS[cls] = Kind(cls, family, form, legacy)
+        KINDS[cls] = Kind(cls, family, form, earlier_forms)
         return cls
 
     return register

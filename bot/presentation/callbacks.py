@@ -4,7 +4,7 @@ Any client can send any 64 bytes, so :func:`decode` trusts nothing: data that do
 known form exactly is ``None``, and every field is range-checked. Buttons that act on a game
 carry its id, and those that act on a position its move number, so a stale one is recognised.
 Buttons already sitting in chats keep working after an upgrade: a kind's earlier forms
-(``legacy``) decode into today's value.
+(``earlier_forms``) decode into today's value.
 
 The kinds are declared (:mod:`.buttonforms`) beside their values (:mod:`.gamebuttons`,
 :mod:`.tilebuttons`); this module gathers them all, as :data:`Button`, for decoding and for
@@ -44,7 +44,7 @@ _KINDS: tuple[Kind, ...] = tuple(KINDS[cls] for cls in get_args(Button))
 if len(_KINDS) != len(KINDS):  # a kind declared but left out of Button would never decode
     raise TypeError("every kind of button declared must be one of Button")
 _FORMS: tuple[tuple[re.Pattern[str], Form, type[ButtonData]], ...] = tuple(
-    (form.regex(), form, k.cls) for k in _KINDS for form in (k.form, *k.legacy))
+    (form.regex(), form, k.cls) for k in _KINDS for form in (k.form, *k.earlier_forms))
 
 
 def kinds_of(family: str) -> tuple[type[ButtonData], ...]:
@@ -54,7 +54,7 @@ def kinds_of(family: str) -> tuple[type[ButtonData], ...]:
 
 def _family_pattern(family: str) -> str:
     prefixes = [form.prefix_pattern for k in _KINDS if k.family == family
-                for form in (k.form, *k.legacy)]
+                for form in (k.form, *k.earlier_forms)]
     return "^(?:" + "|".join(dict.fromkeys(prefixes)) + "):"
 
 

@@ -41,7 +41,7 @@ _TILE_FIELDS = (("game_id", NUMBER), ("move_no", NUMBER), ("tile", TILE))
 
 @kind("play", ("intent", _INTENT), *_TILE_FIELDS,
       # Until the lay button was one kind, a tap on a tile also carried an end ("-").
-      legacy=(Form(("intent", _INTENT), (*_TILE_FIELDS, (IGNORED, TWO_ENDS))),))
+      earlier_forms=(Form(("intent", _INTENT), (*_TILE_FIELDS, (IGNORED, TWO_ENDS))),))
 @dataclass(frozen=True, slots=True)
 class TileTap(ButtonData):
     """A tap on a tile of the hand that lays nothing yet."""
@@ -74,7 +74,7 @@ _WAY = letters({w.value: w for w in Way})
 
 
 @kind("play", "p", *_TILE_FIELDS, ("end", FOUR_ENDS), ("way", _WAY),
-      legacy=(
+      earlier_forms=(
           # Until the lay button was one kind: the line games' lay, with one of two ends (the
           # engine resolved the way) ...
           Form("p", (*_TILE_FIELDS, ("end", TWO_ENDS)), {"way": Way.ANY}),
