@@ -40,13 +40,13 @@ from testservers import PostgresServer
 from testservers.postgres import find_binaries
 
 # The same lookups before the seats' rows: the players' JSON matched as text.
-OLD_OPEN = ("SELECT game_id, chat_id, players FROM games WHERE status IN ('lobby', 'playing')"
-            " AND players LIKE ? ORDER BY game_id DESC")
-OLD_HANDS = ("SELECT game_id, players FROM hand_results WHERE players LIKE ?"
-             " ORDER BY game_id DESC, hand_number DESC LIMIT ? OFFSET ?")
-OLD_MATCHES = ("SELECT m.game_id, m.variant, m.chat_id, m.players, m.leavers"
-               " FROM match_results m"
-               " WHERE m.players LIKE ? OR m.leavers LIKE ? ORDER BY m.finished_at, m.game_id")
+TEXT_OPEN = ("SELECT game_id, chat_id, players FROM games WHERE status IN ('lobby', 'playing')"
+             " AND players LIKE ? ORDER BY game_id DESC")
+TEXT_HANDS = ("SELECT game_id, players FROM hand_results WHERE players LIKE ?"
+              " ORDER BY game_id DESC, hand_number DESC LIMIT ? OFFSET ?")
+TEXT_MATCHES = ("SELECT m.game_id, m.variant, m.chat_id, m.players, m.leavers"
+                " FROM match_results m"
+                " WHERE m.players LIKE ? OR m.leavers LIKE ? ORDER BY m.finished_at, m.game_id")
 
 PEOPLE_PER_TABLE = 4
 
@@ -106,11 +106,11 @@ def _lookups(storage: Storage) -> dict[str, tuple[Lookup, Lookup]]:
 
     return {
         "open_tables": (lambda p: fetch(PLAYER_OPEN_GAMES, [p]),
-                        lambda p: fetch(OLD_OPEN, [pattern(p)])),
+                        lambda p: fetch(TEXT_OPEN, [pattern(p)])),
         "recent_hands": (lambda p: fetch(HANDS_OF_PLAYER, [p, 64, 0]),
-                         lambda p: fetch(OLD_HANDS, [pattern(p), 64, 0])),
+                         lambda p: fetch(TEXT_HANDS, [pattern(p), 64, 0])),
         "matches": (lambda p: fetch(MATCHES_OF_PLAYER, [p]),
-                    lambda p: fetch(OLD_MATCHES, [f"%{p}%", f"%{p}%"])),
+                    lambda p: fetch(TEXT_MATCHES, [f"%{p}%", f"%{p}%"])),
     }
 
 
@@ -131,21 +131,21 @@ async def measure(storage: Storage, args: argparse.Namespace) -> dict[str, Any]:
     filled = time.perf_counter() - started
     await storage.execute("ANALYZE")  # as autovacuum would soon: the planner's row counts
     figures: dict[str, Any] = {"fill_seconds": round(filled, 1), "people": people}
-    for name, (new, old) in _lookups(storage).items():
-        new_ms: list[float] = []
-        old_ms: list[float] = []
+    for name, (by_seats, as_text) in _lookups(storage).items():
+        seats_ms: list[float] = []
+        text_ms: list[float] = []
         for _ in range(args.rounds):
             person = rng.randint(1, people)
-            new_took, new_found = await _timed(new, person)
-            old_took, old_found = await _timed(old, person)
-            if new_found != old_found:
-                raise SystemExit(f"{name}: person {person}: by seats {sorted(new_found)},"
-                                 f" as text {sorted(old_found)}")
-            new_ms.append(new_took)
-            old_ms.append(old_took)
-        new_median, old_median = statistics.median(new_ms), statistics.median(old_ms)
-        figures[name] = {"seats_ms": round(new_median, 3), "text_ms": round(old_median, 3),
-                         "ratio": round(old_median / new_median, 1)}
+            seats_took, seats_found = await _timed(by_seats, person)
+            text_took, text_found = await _timed(as_text, person)
+            if seats_found != text_found:
+                raise SystemExit(f"{name}: person {person}: by seats {sorted(seats_found)},"
+                                 f" as text {sorted(text_found)}")
+            seats_ms.append(seats_took)
+            text_ms.append(text_took)
+        seats_median, text_median = statistics.median(seats_ms), statistics.median(text_ms)
+        figures[name] = {"seats_ms": round(seats_median, 3), "text_ms": round(text_median, 3),
+                         "ratio": round(text_median / seats_median, 1)}
     return figures
 
 
