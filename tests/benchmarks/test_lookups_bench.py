@@ -31,12 +31,12 @@ def test_a_lookup_that_finds_other_games_stops_the_run(
 
     def losing(storage: Storage) -> dict[str, tuple[bench.Lookup, bench.Lookup]]:
         lookups = dict(real(storage))
-        new, old = lookups["open_tables"]
+        by_seats, as_text = lookups["open_tables"]
 
         async def newest_lost(person: int) -> list[Any]:
-            return list(await new(person))[1:]
+            return list(await by_seats(person))[1:]
 
-        lookups["open_tables"] = (newest_lost, old)
+        lookups["open_tables"] = (newest_lost, as_text)
         return lookups
 
     monkeypatch.setattr(bench, "_lookups", losing)
