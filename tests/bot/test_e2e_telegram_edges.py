@@ -108,7 +108,8 @@ async def test_taps_on_messages_days_old_act_as_on_new_ones(
                 break
             await table.play_one()
         else:
-            pytest.skip("no tile asked for its end")
+            # (the deals are seeded: a change to dealing must not turn this into a skip)
+            pytest.fail("no tile asked for its end in 40 moves: deal other tiles")
         group.server.age(hand, days=3)
         record = user.press(hand, asks[0].text)
         await group.server.wait_for(lambda: record.answered)
