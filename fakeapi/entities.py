@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from html import unescape
 from typing import Any
 
+from .errors import FakeTelegramError
+
 _SIMPLE_TAGS = {
     "b": "bold",
     "strong": "bold",
@@ -41,7 +43,7 @@ _MENTION_LINK = re.compile(r"tg://user\?id=(\d+)")
 UserLookup = Callable[[int], dict[str, Any] | None]
 
 
-class EntityParseError(ValueError):
+class EntityParseError(FakeTelegramError, ValueError):
     """The text cannot be parsed in its parse mode; the message is Telegram's wording."""
 
 

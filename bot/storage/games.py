@@ -21,6 +21,7 @@ from engine import (
     variant,
 )
 
+from ..errors import BotError
 from ..models import Game, Messages, Outgoing, Player, SeatChange, Status, TimerState, dumps
 from .core import Connection
 from .fencing import current, fence
@@ -38,8 +39,9 @@ HANDS_OF_PLAYER = ("SELECT h.game_id, h.players FROM seats s"
 # every hand a person ever played first)
 
 
-class StaleMoveError(Exception):
-    """The game's move number in the database is not the one the change was made from."""
+class StaleMoveError(BotError):
+    """The game's move number in the database is not the one the change was made from (not
+    a :class:`StorageError`: the database answered, another change came first)."""
 
 
 def game_from_row(row: Any) -> Game:
