@@ -15,6 +15,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from ..background import held
 from ..errors import StorageError
 from ..handlers.runtime import Runtime
 from ..logs import counted
@@ -56,12 +57,10 @@ class GameMoves:
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
         """Run ``work`` in a task :meth:`stop` waits for; what it raises is logged."""
-        task = asyncio.create_task(work, name=name)
-        self._writes.add(task)
-        task.add_done_callback(self._done)
+        held(self._writes, work, name).add_done_callback(self._failed)
 
-    def _done(self, task: asyncio.Task[None]) -> None:
-        self._writes.discard(task)
+    @staticmethod
+    def _failed(task: asyncio.Task[None]) -> None:
         error = None if task.cancelled() else task.exception()
         if error is not None:
             log.error("%s failed", task.get_name(), exc_info=error)

@@ -18,6 +18,7 @@ from telegram import CallbackQuery
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from ..background import held
 from ..errors import OutOfDateError
 from ..i18n import Translator, translator
 from ..models import Game
@@ -57,10 +58,7 @@ def in_background(work: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
     """Run ``work`` while the tap's handler goes on (an early answer still retrying, a stale
     button being taken off): held here until done, since the loop keeps only a weak
     reference to a task and one nobody holds may be collected half-way."""
-    task = asyncio.create_task(work, name=name)
-    _background.add(task)
-    task.add_done_callback(_background.discard)
-    return task
+    return held(_background, work, name)
 
 
 def translator_of(query: CallbackQuery) -> Translator:

@@ -23,6 +23,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from ..background import held
 from ..i18n import supported_language, translator
 from ..logs import bind
 from ..models import Game, Status
@@ -85,9 +86,7 @@ class Notices:
 
     def _start(self, work: Coroutine[Any, Any, None], name: str,
                context: contextvars.Context) -> None:
-        task = asyncio.create_task(work, name=name, context=context)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        held(self._tasks, work, name, context)
 
     async def _deliver(self, game_id: int) -> None:
         """The game's notices; all dropped unsent when its lobby has closed or started."""

@@ -22,6 +22,7 @@ from telegram import Bot, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
+from ..background import held
 from ..i18n import translator
 from ..models import Game
 from ..presentation.pictures import PictureMaker
@@ -124,9 +125,7 @@ class Replays:
             log.exception("a replay failed")
 
     def _keep(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        task = asyncio.create_task(work, name=name)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        held(self._tasks, work, name)
 
     async def idle(self, timeout: float | None = None) -> None:
         """Wait for the replays on their way (a stopping bot, a test); after ``timeout``
