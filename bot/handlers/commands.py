@@ -31,6 +31,7 @@ from ..gamebook import find_game, read_game
 from ..i18n import Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
+from ..publishing.groupsync import TABLE_REFUSED
 from ..publishing.messenger import reply_target_gone
 from ..service.lobby import already_there
 from .runtime import Runtime, runtime
@@ -278,7 +279,11 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             t = await chat_tr(update, rt, game)
             await reply(update, t("No game is being played here: /newgame opens a table."))
             return
-        if rt.table_down(game) > 0:  # posted again a moment ago: it comes when the gap ends
+        wait = rt.table_down(game)
+        if rt.publisher.group.photos_refused(game.game_id):  # the table is not there: why
+            t = await chat_tr(update, rt, game)
+            await reply(update, t(TABLE_REFUSED))
+        elif wait > 0:  # posted again a moment ago: it comes when the gap ends
             t = await chat_tr(update, rt, game)
             await reply(update, wording.table_coming_down(t, game.thread_id is not None))
         return  # (otherwise the table itself is the answer)
@@ -295,7 +300,9 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                     reply_markup=keyboards.tables_picker(t, places))
         return
     soon = rt.table_down(playing[0]) > 0  # (posted again a moment ago)
-    if playing[0].thread_id is not None:
+    if rt.publisher.group.photos_refused(playing[0].game_id):  # the table is not there
+        await reply(update, t(TABLE_REFUSED))
+    elif playing[0].thread_id is not None:
         await reply(update, t("Your table comes down to the bottom of its topic in a few "
                               "seconds.") if soon else
                     t("Your table is at the bottom of its topic now."))
