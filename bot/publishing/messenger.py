@@ -293,8 +293,9 @@ class Messenger:
     ) -> bool:
         """Edit in place (the caption alone when ``shown``, the stored key of what the
         message shows, has the same picture); False when the message is gone (or left behind
-        in a group that became a supergroup). A new picture the group refuses raises
-        :class:`PhotosRefusedError`; a group gone, :class:`ChatGoneError`."""
+        in a group that became a supergroup, or in a group gone: its send says so). A new
+        picture the group refuses raises :class:`PhotosRefusedError`; a basic group's 403
+        that it is deleted, :class:`ChatGoneError`."""
         data: dict[str, object] = {
             "chat_id": chat_id, "message_id": message_id,
             "reply_markup": None if draft.markup is None else markup_json(draft.markup)}
@@ -320,8 +321,6 @@ class Messenger:
         except BadRequest as exc:
             if not_modified(exc):
                 return True
-            if chat_gone(chat_id, exc):
-                raise ChatGoneError(chat_id, exc.message) from exc
             if photos_refused(exc):
                 raise PhotosRefusedError(chat_id, exc.message) from exc
             if "not found" in exc.message.lower() or "can't be edited" in exc.message.lower():
