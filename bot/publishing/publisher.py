@@ -33,7 +33,7 @@ from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from .delivery import outcome_unknown
 from .fleetshares import for_game
-from .groupsync import GroupSync
+from .groupsync import TABLE_REFUSED, GroupSync
 from .handsync import HandSync
 from .messenger import (
     ChatGoneError,
@@ -58,9 +58,14 @@ MUTED_TRIES = 4
 MUTED = N_("I may not send messages in the group {group} now, so its table stands still "
            "there. An admin can let me write again; meanwhile your game goes on here.")
 #: What each player hears when the group takes the bot's texts but not its photos.
-NO_PHOTOS = N_("I may not send photos in the group {group} now, so its table is not shown "
-               "there. An admin can allow media for members, or make me an admin; meanwhile "
-               "your game goes on here.")
+NO_PHOTOS = N_("I may not send photos in the group {group} now, so I cannot show the game's "
+               "table there. An admin can allow media for members, or make me an admin; "
+               "meanwhile your game goes on here.")
+
+#: The answer to /table or "⬇ Table" (asked in private) while the group refuses the bot's
+#: messages: the table cannot come down there.
+TABLE_MUTED = N_("I may not send messages in the group now, so its table cannot be posted "
+                 "there. An admin can let me write again.")
 
 
 class Channel(Protocol):
@@ -131,6 +136,13 @@ class Publisher:
             self._coming_down[game_id] = asyncio.get_running_loop().call_later(
                 wait, self._bring_down_due, game_id)
         return wait
+
+    def table_refused(self, game_id: int) -> str | None:
+        """Why the game's table cannot come down in its group now, as its last sync found
+        (the answer to a /table, untranslated), or None: it can."""
+        if self.group.photos_refused(game_id):
+            return TABLE_REFUSED
+        return TABLE_MUTED if self._muted.get(game_id) == MUTED else None
 
     def forget_reposts(self, game_ids: Collection[int]) -> None:
         """These games leave this process (over, or given to another worker): no table of

@@ -175,3 +175,34 @@ async def test_a_call_whose_id_is_not_saved_is_not_posted_twice(group: Group) ->
         await rt.publisher.idle()
         saved = await rt.storage.load_game(group.game().game_id)
         assert saved is not None and saved.messages.calls == []
+
+
+async def test_table_asked_in_private_while_the_bot_may_not_write_says_so(
+        telegram: FakeTelegramServer, supergroup: Group, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot may send nothing in the group: /table and "⬇ Table" in private say the table
+    cannot be posted there, not that it is at the bottom; once it may, they say so again."""
+    users, chat, group = supergroup.users, supergroup.chat, supergroup
+    muted = "I may not send messages in the group now"
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await runtime.publisher.idle()
+        telegram.restrict_bot(chat, may_send=False)
+        users[1].send(chat, "/table")
+        await telegram.wait_for(lambda: all(texts(
+            telegram, telegram.bot_messages(u.private_chat), "may not send messages")
+            for u in users))
+        users[2].send_private("/table")
+        await telegram.wait_for(lambda: texts(
+            telegram, telegram.bot_messages(users[2].private_chat), muted))
+        hand = [m for m in telegram.bot_messages(users[0].private_chat) if m.photo][-1]
+        tap = users[0].press(hand, "⬇ Table")
+        await telegram.wait_for(lambda: tap.answered)
+        assert (tap.answer_text or "").startswith(muted), tap.answer_text
+        telegram.restrict_bot(chat, may_send=True)
+        await runtime.publisher.idle()
+        users[3].send_private("/table")
+        await telegram.wait_for(lambda: texts(
+            telegram, telegram.bot_messages(users[3].private_chat), "bottom of the group"))
+    assert not complaints(caplog)
