@@ -122,6 +122,10 @@ class FakeChat:
     is_forum: bool = False
     topics: dict[int, FakeTopic] = field(default_factory=dict)
     general_closed: bool = False  # a forum's General topic, closed by an admin
+    #: A restricted bot may still send text messages there, but no media (photos).
+    bot_texts_only: bool = False
+    #: The group was deleted: Telegram refuses every call about it.
+    deleted: bool = False
 
     def to_api(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "type": self.type}

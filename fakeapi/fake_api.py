@@ -201,11 +201,19 @@ class FakeTelegramServer:
         InaccessibleMessage and the bot may no longer delete it."""
         self.world.age(message, days * 86400)
 
-    def restrict_bot(self, chat: FakeChat, *, may_send: bool, by: FakeUser | None = None
-                     ) -> None:
+    def restrict_bot(self, chat: FakeChat, *, may_send: bool, may_send_media: bool = True,
+                     by: FakeUser | None = None) -> None:
         """A supergroup's admin forbids the bot to send messages there (``may_send=False``:
-        its sends answer "not enough rights to send ... to the chat") or allows it again."""
-        self.world.restrict_bot(chat, may_send=may_send, by=by)
+        its sends answer "not enough rights to send ... to the chat"), or media alone
+        (``may_send_media=False``: its photos are refused, its texts go), or allows them
+        again."""
+        self.world.restrict_bot(chat, may_send=may_send, may_send_media=may_send_media, by=by)
+
+    def delete_group(self, chat: FakeChat) -> None:
+        """An owner deletes the group, and Telegram tells the bot nothing: its calls about it
+        answer 403 "the group chat was deleted" (a basic group) or 400 "chat not found"."""
+        chat.deleted = True
+        self._notify()
 
     def delete_message(self, message: StoredMessage, by: FakeUser) -> None:
         """``by`` deletes a message (a group's admin any message, anyone their own; in a

@@ -119,17 +119,20 @@ class Membership(ChatLog):
         self.log(chat, f"{actor.first_name} added the bot")
         self._bot_membership(chat, actor, removed=False, was=old)
 
-    def restrict_bot(self, chat: FakeChat, *, may_send: bool, by: FakeUser | None = None
-                     ) -> None:
-        """A supergroup's admin takes from the bot the right to send messages (or gives it
-        back): Telegram tells it with my_chat_member, and refuses its sends meanwhile."""
+    def restrict_bot(self, chat: FakeChat, *, may_send: bool, may_send_media: bool = True,
+                     by: FakeUser | None = None) -> None:
+        """A supergroup's admin takes from the bot the right to send messages, or media alone
+        (``may_send_media``), or gives them back: Telegram tells it with my_chat_member, and
+        refuses what it may not send meanwhile."""
         if chat.type != "supergroup":
             raise ScenarioError("only a supergroup restricts one member")
         old = self.member(chat, self.bot)
-        chat.members[self.bot.id] = "member" if may_send else "restricted"
+        free = may_send and may_send_media
+        chat.members[self.bot.id] = "member" if free else "restricted"
+        chat.bot_texts_only = may_send and not may_send_media
         actor = by or self._an_admin(chat)
-        self.log(chat, f"{actor.first_name} {'lets' if may_send else 'forbids'} the bot "
-                       "send messages")
+        self.log(chat, f"{actor.first_name} {'lets' if free else 'forbids'} the bot send "
+                       f"{'media' if may_send else 'messages'}")
         self.updates.push("my_chat_member", {
             "chat": chat.to_api(), "from": actor.to_api(), "date": int(time.time()),
             "old_chat_member": old, "new_chat_member": self.member(chat, self.bot)})
@@ -147,9 +150,10 @@ class Membership(ChatLog):
             rights = with_required_flags("ChatMemberAdministrator", base, True)
             return rights | {"can_be_edited": False, "is_anonymous": False,
                              "can_pin_messages": True}
-        if status == "restricted":  # (a restricted one here may send nothing)
+        if status == "restricted":  # (a restricted one here may send nothing, or texts alone)
+            texts = user is self.bot and chat.bot_texts_only
             return with_required_flags("ChatMemberRestricted", base, False) | {
-                "is_member": True, "until_date": 0}
+                "is_member": True, "until_date": 0, "can_send_messages": texts}
         if status == "kicked":
             return base | {"until_date": 0}
         return base
@@ -190,8 +194,10 @@ class Membership(ChatLog):
         chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
         if chat is None and chat_id in self.users:
             chat = self.private_chat(self.users[chat_id])
-        if chat is None:
+        if chat is None or (chat.deleted and chat.type != "group"):
             raise ApiError.bad_request("chat not found")
+        if chat.deleted:  # (a basic group's own words)
+            raise ApiError.forbidden("the group chat was deleted")
         if chat.migrated_to is not None:
             raise ApiError.bad_request(
                 "group chat was upgraded to a supergroup chat",
@@ -230,6 +236,13 @@ class Membership(ChatLog):
         )
 
     def check_may_send(self, chat: FakeChat, what: str) -> None:
-        """A restricted bot's sends are refused (its edits are not)."""
-        if chat.members.get(self.bot.id) == "restricted":
+        """A restricted bot's sends are refused (its edits are not), but its text messages
+        where it may send those alone."""
+        if chat.members.get(self.bot.id) == "restricted" and not (
+                chat.bot_texts_only and what == "text messages"):
+            raise ApiError.bad_request(f"not enough rights to send {what} to the chat")
+
+    def check_may_edit_media(self, chat: FakeChat, what: str) -> None:
+        """A bot that may send texts alone may not put new media in its messages either."""
+        if chat.members.get(self.bot.id) == "restricted" and chat.bot_texts_only:
             raise ApiError.bad_request(f"not enough rights to send {what} to the chat")

@@ -212,6 +212,7 @@ def edit_message_caption(world: World, call: Call) -> dict[str, Any]:
 @handler("editMessageMedia")
 def edit_message_media(world: World, call: Call) -> dict[str, Any]:
     message = _editable(world, call.params)
+    world.check_may_edit_media(message.chat, "photos")
     media = call.params["media"]
     if media.get("type") != "photo":
         raise ApiError.bad_request(

@@ -32,6 +32,7 @@ from ..i18n import Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..publishing.messenger import reply_target_gone
+from ..publishing.publisher import TABLE_MUTED
 from ..service.lobby import already_there
 from .runtime import Runtime, runtime
 from .updates import (
@@ -278,7 +279,14 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             t = await chat_tr(update, rt, game)
             await reply(update, t("No game is being played here: /newgame opens a table."))
             return
-        if rt.table_down(game) > 0:  # posted again a moment ago: it comes when the gap ends
+        wait = rt.table_down(game)
+        refused = rt.publisher.table_refused(game.game_id)
+        if refused == TABLE_MUTED:  # no reply may go either
+            return
+        if refused is not None:  # the table is not there: why
+            t = await chat_tr(update, rt, game)
+            await reply(update, t(refused))
+        elif wait > 0:  # posted again a moment ago: it comes when the gap ends
             t = await chat_tr(update, rt, game)
             await reply(update, wording.table_coming_down(t, game.thread_id is not None))
         return  # (otherwise the table itself is the answer)
@@ -295,7 +303,10 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                     reply_markup=keyboards.tables_picker(t, places))
         return
     soon = rt.table_down(playing[0]) > 0  # (posted again a moment ago)
-    if playing[0].thread_id is not None:
+    refused = rt.publisher.table_refused(playing[0].game_id)
+    if refused is not None:  # the group refuses its photos, or any message: not there
+        await reply(update, t(refused))
+    elif playing[0].thread_id is not None:
         await reply(update, t("Your table comes down to the bottom of its topic in a few "
                               "seconds.") if soon else
                     t("Your table is at the bottom of its topic now."))

@@ -13,7 +13,7 @@ from telegram.error import BadRequest, NetworkError
 
 from engine import TableView, table_view
 
-from ..i18n import translator
+from ..i18n import N_, translator
 from ..models import Game, Status
 from ..presentation import captions, keyboards, lobbytexts
 from ..presentation.callbacks import decode
@@ -23,13 +23,29 @@ from ..presentation.pictures import PictureMaker, picture_names
 from ..service import GameService
 from ..service.locks import Locks
 from .delivery import outcome_unknown
-from .messenger import LOBBY, TABLE, Draft, Messenger, Place, digest, key_of
+from .messenger import (
+    LOBBY,
+    TABLE,
+    Draft,
+    Messenger,
+    PhotosRefusedError,
+    Place,
+    digest,
+    key_of,
+)
 from .questions import close_offers, close_questions, delete_calls
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
 from .reposts import Reposts
 from .tails import Tails
 
 log = logging.getLogger(__name__)
+#: What a group that refuses the bot's photos is told, once, in place of its table.
+NO_PHOTOS_HERE = N_("I may not send photos in this group, so I cannot show the game's table "
+                    "here. An admin can allow media for members, or make me an admin; "
+                    "meanwhile the game goes on in private.")
+#: The answer to /table or "⬇ Table" while the group refuses the table's picture.
+TABLE_REFUSED = N_("The group does not let me send photos, so its table cannot be posted "
+                   "there. An admin can allow media for members, or make me an admin.")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -77,10 +93,21 @@ class GroupSync:
         self.early: dict[int, EarlyTable] = {}
         #: The tables being drawn early, until drawn (taken by a sync or not).
         self.drawing: dict[int, asyncio.Future[bytes]] = {}
+        #: Games whose group refused the table's picture at their last try (and was told).
+        self.no_photos: set[int] = set()
+
+    def photos_refused(self, game_id: int) -> bool:
+        """Whether the game's group refused its table's picture at the last try: the table
+        is not there (or stands still), whatever a /table asks."""
+        return game_id in self.no_photos
 
     async def sync(self, game_id: int) -> None:
-        await self._drain_outbox(game_id)
-        changed = False
+        """Bring the game's group messages up to date. A group that refuses the table's
+        picture but not texts gets the rest (announcements, calls deleted, questions closed)
+        and is told why the table is missing; :class:`PhotosRefusedError` is raised at the
+        end, for the players to be told too."""
+        changed = await self._drain_outbox(game_id)
+        refused: PhotosRefusedError | None = None
         game = self.service.game(game_id)
         if game is None:
             return
@@ -98,41 +125,63 @@ class GroupSync:
                     break
             # Moves were committed meanwhile: their announcements go first (a hand that
             # ended is told before the next hand's table is posted).
-            await self._drain_outbox(game_id)
+            changed |= await self._drain_outbox(game_id)
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby, thread_id)
         if table is not None:
             draft, hand_number, early, moves = table
             drawn = await self.messenger.drawn(draft) if early is None \
                 else replace(draft, photo=await early)
-            changed |= await self._sync_table(game, drawn, hand_number, moves, thread_id)
-            if self.on_table_shown is not None:
-                self.on_table_shown(game_id, drained)
+            try:
+                changed |= await self._sync_table(game, drawn, hand_number, moves, thread_id)
+            except PhotosRefusedError as exc:
+                refused = exc  # the table waits (its key unchanged): the next sync tries again
+                changed = True  # (a finished hand's table may be done with meanwhile)
+                await self._tell_no_photos(game, thread_id)
+            else:
+                self.no_photos.discard(game_id)
+                if self.on_table_shown is not None:
+                    self.on_table_shown(game_id, drained)
         changed |= await close_questions(self.messenger, game)
         changed |= await close_offers(self.messenger, game)
         changed |= await delete_calls(self.messenger, game)
         if changed:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
+        if refused is not None:
+            raise refused
 
-    async def _drain_outbox(self, game_id: int) -> None:
+    async def _tell_no_photos(self, game: Game, thread_id: int | None) -> None:
+        """The group refused the table's picture: it is told why, in words, once (again only
+        after a table went through)."""
+        if game.game_id in self.no_photos or game.thread_id != thread_id:
+            return
+        text = translator(game.language)(NO_PHOTOS_HERE)
+        await self.messenger.send(game.chat_id, text, None, None, thread_id)
+        self.no_photos.add(game.game_id)
+        log.info("game %s: its group %s refuses the bot's photos", game.game_id, game.chat_id)
+
+    async def _drain_outbox(self, game_id: int) -> bool:
         """Send the game's announcements in order. The id of a lobby's call or an away
         player's offer is saved as soon as it is posted (for the call's deletion once the
         lobby is closed, the offer's buttons' removal once the game is over): a sync failing
-        later must not leave it in memory alone, where a restart would lose it."""
+        later must not leave it in memory alone, where a restart would lose it. Each is
+        marked sent once Telegram took it, whether that save fails or not (then the game's
+        messages are left to the sync's own save: True)."""
+        unsaved = False
         game = self.service.game(game_id)
         if game is not None and game.messages.topic_gone and game.status.open:
             # Its topic went and the stop's commit, which drops the topic's outbox, is in
             # flight (the status changes only once it is committed): rows read now may be
             # that outbox's, and the thread already reads as General's. The commit syncs.
-            return
+            return unsaved
         thread_id = game.thread_id if game is not None else None
         items = await self.service.storage.pending_outbox(game_id)
         if game is not None and game.thread_id != thread_id:
             # Its topic went while the outbox was read (a topic gone changes the game in
             # memory before its commit drops that outbox): these rows may be the dropped
             # ones, which were the topic's and not General's. Its commit syncs it again.
-            return
+            return unsaved
         # What a lobby queues calls its players to the start (the table is ready, or open
         # the private chat first). Read while the game is still a lobby, these rows are its
         # calls: Start, and a topic gone, change the game in memory before their commit, so
@@ -147,15 +196,16 @@ class GroupSync:
                     [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
                      for row in item.buttons]
                 )
+            kept: tuple[Game, list[int], int] | None = None
             try:
                 with only_if(lambda: lobby is None or lobby.status is Status.LOBBY):
-                    sent_id = await self.messenger.send(item.chat_id, item.text, item.photo,
-                                                        markup, thread_id)
+                    sent_id = await self._announce(item.chat_id, item.text, item.photo,
+                                                   markup, thread_id)
                 if lobby is not None and item.chat_id == lobby.chat_id:
-                    await self._keep(lobby, lobby.messages.calls, sent_id)
+                    kept = (lobby, lobby.messages.calls, sent_id)
                 elif game is not None and item.chat_id == game.chat_id \
                         and _offers_a_computer(item.buttons):
-                    await self._keep(game, game.messages.offers, sent_id)
+                    kept = (game, game.messages.offers, sent_id)
             except WithdrawnError:
                 log.info("announcement %s of game %s dropped: the lobby has closed",
                          item.id, game_id)
@@ -169,13 +219,34 @@ class GroupSync:
                 # Perhaps shown: the table's caption repeats what matters, so an
                 # announcement is better lost than doubled (at most once).
                 log.warning("announcement %s of game %s may be lost", item.id, game_id)
-            await self.service.storage.outbox_done(item.id)
+            await self.service.storage.outbox_done(item.id)  # sent: never again
+            if kept is not None and not await self._keep(*kept):
+                unsaved = True
+        return unsaved
 
-    async def _keep(self, game: Game, ids: list[int], sent_id: int) -> None:
-        """A call or an offer posted: its id kept with the game's messages, saved now."""
+    async def _announce(self, chat_id: int, text: str, photo: bytes | None,
+                        markup: InlineKeyboardMarkup | None, thread_id: int | None) -> int:
+        """Post an announcement; its words alone where the group refuses the bot's photos
+        (a hand's result is told all the same; the table's caption says the rest)."""
+        try:
+            return await self.messenger.send(chat_id, text, photo, markup, thread_id)
+        except PhotosRefusedError:
+            if photo is None:
+                raise
+            return await self.messenger.send(chat_id, text, None, markup, thread_id)
+
+    async def _keep(self, game: Game, ids: list[int], sent_id: int) -> bool:
+        """A call or an offer posted: its id kept with the game's messages, saved now;
+        whether the save went (else it stays in memory, for the next save of the game)."""
         async with self.locks.game(game.game_id):
             ids.append(sent_id)
-            await self.service.save_messages(game)
+            try:
+                await self.service.save_messages(game)
+            except Exception as exc:
+                log.warning("saving the id of game %s's announcement %s failed: %r",
+                            game.game_id, sent_id, exc)
+                return False
+        return True
 
     # --- lobby -------------------------------------------------------------------------
     def _lobby_draft(self, game: Game) -> Draft | None:

@@ -108,25 +108,67 @@ class MayNotWriteError(Exception):
         self.chat_id = chat_id
 
 
+class PhotosRefusedError(Exception):
+    """Telegram refuses the bot's photos in a group, its texts not: the group's members may
+    send no media (a rule that binds a bot that is not an admin), or an admin took that right
+    from the bot alone."""
+
+    def __init__(self, chat_id: int, refusal: str) -> None:
+        super().__init__(f"may not send photos in chat {chat_id}: {refusal}")
+        self.chat_id = chat_id
+
+
+class ChatGoneError(Exception):
+    """Telegram answers that a group is gone (deleted): nothing is sent there ever again,
+    and no update says so."""
+
+    def __init__(self, chat_id: int, refusal: str) -> None:
+        super().__init__(f"chat {chat_id} is gone: {refusal}")
+        self.chat_id = chat_id
+        self.refusal = refusal
+
+
 #: Telegram's words for a send refused for want of the right to send there.
 _NO_RIGHTS = ("not enough rights to send", "have no rights to send", "chat_write_forbidden",
               "chat_restricted", "need administrator rights")
+#: Its words when the refused right is the one to send photos (texts may go).
+_NO_PHOTOS = ("rights to send photos", "chat_send_photos_forbidden",
+              "chat_send_media_forbidden")
+#: Its words for a group that is gone: a basic group's 403, anything's 400.
+_GONE = ("group chat was deleted", "chat not found")
+
+
+def photos_refused(error: BadRequest) -> bool:
+    """Whether Telegram refused a call because the bot may not send photos in that chat."""
+    message = error.message.lower()
+    return any(words in message for words in _NO_PHOTOS)
 
 
 def may_not_write(error: BadRequest) -> bool:
-    """Whether Telegram refused a call because the bot may not send messages in that chat."""
+    """Whether Telegram refused a call because the bot may not send messages in that chat
+    (not when photos alone are refused: see :func:`photos_refused`)."""
     message = error.message.lower()
-    return any(words in message for words in _NO_RIGHTS)
+    return any(words in message for words in _NO_RIGHTS) and not photos_refused(error)
+
+
+def chat_gone(chat_id: int, error: BaseException) -> bool:
+    """Whether Telegram's refusal says that the group ``chat_id`` is gone (a private chat's
+    "chat not found" is a person's, not this)."""
+    return chat_id < 0 and isinstance(error, (BadRequest, Forbidden)) and any(
+        words in error.message.lower() for words in _GONE)
 
 
 def refused_here(error: BaseException) -> bool:
     """Whether Telegram refuses the bot the chat or topic itself (removed, blocked, forbidden
-    to write, a topic closed or deleted, a group become a supergroup): nothing to retry or
-    to apologise for there, where an apology would be refused too."""
-    if isinstance(error, (Forbidden, ChatMigrated, MayNotWriteError, TopicGoneError)):
+    to write or to send photos, a topic closed or deleted, a group become a supergroup or
+    deleted): nothing to retry or to apologise for there, where an apology would be refused
+    too."""
+    if isinstance(error, (Forbidden, ChatMigrated, MayNotWriteError, TopicGoneError,
+                          PhotosRefusedError, ChatGoneError)):
         return True
     return isinstance(error, BadRequest) and (
-        topic_refusal(error) is not None or may_not_write(error))
+        topic_refusal(error) is not None or may_not_write(error) or photos_refused(error)
+        or "chat not found" in error.message.lower())
 
 
 def topic_refusal(error: BadRequest) -> bool | None:
@@ -197,7 +239,9 @@ class Messenger:
     ) -> int:
         """Send to a chat, or to one topic of a forum (``thread_id``; None: General, where
         the Bot API takes no thread id), and give the new message's id. A refused topic
-        raises :class:`TopicGoneError`."""
+        raises :class:`TopicGoneError`; a group that refuses the bot's sends, or its photos
+        alone, :class:`MayNotWriteError` or :class:`PhotosRefusedError`; a group gone,
+        :class:`ChatGoneError`."""
         try:
             if photo is None:
                 sent = await self.bot.send_message(
@@ -209,7 +253,15 @@ class Messenger:
         except ChatMigrated as exc:
             await self.service.migrate_chat(chat_id, exc.new_chat_id)
             return await self.send(exc.new_chat_id, text, photo, markup, thread_id)
+        except Forbidden as exc:
+            if chat_gone(chat_id, exc):
+                raise ChatGoneError(chat_id, exc.message) from exc
+            raise
         except BadRequest as exc:
+            if chat_gone(chat_id, exc):
+                raise ChatGoneError(chat_id, exc.message) from exc
+            if photos_refused(exc):
+                raise PhotosRefusedError(chat_id, exc.message) from exc
             deleted = topic_refusal(exc)
             if thread_id is not None and deleted is not None:
                 raise TopicGoneError(thread_id, deleted) from exc
@@ -241,7 +293,9 @@ class Messenger:
     ) -> bool:
         """Edit in place (the caption alone when ``shown``, the stored key of what the
         message shows, has the same picture); False when the message is gone (or left behind
-        in a group that became a supergroup)."""
+        in a group that became a supergroup, or in a group gone: its send says so). A new
+        picture the group refuses raises :class:`PhotosRefusedError`; a basic group's 403
+        that it is deleted, :class:`ChatGoneError`."""
         data: dict[str, object] = {
             "chat_id": chat_id, "message_id": message_id,
             "reply_markup": None if draft.markup is None else markup_json(draft.markup)}
@@ -260,9 +314,15 @@ class Messenger:
             # behind in the old group, the game follows (the caller sends it anew there).
             await self.service.migrate_chat(chat_id, exc.new_chat_id)
             return False
+        except Forbidden as exc:
+            if chat_gone(chat_id, exc):
+                raise ChatGoneError(chat_id, exc.message) from exc
+            raise
         except BadRequest as exc:
             if not_modified(exc):
                 return True
+            if photos_refused(exc):
+                raise PhotosRefusedError(chat_id, exc.message) from exc
             if "not found" in exc.message.lower() or "can't be edited" in exc.message.lower():
                 return False
             raise

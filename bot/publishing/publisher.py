@@ -33,9 +33,15 @@ from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from .delivery import outcome_unknown
 from .fleetshares import for_game
-from .groupsync import GroupSync
+from .groupsync import TABLE_REFUSED, GroupSync
 from .handsync import HandSync
-from .messenger import MayNotWriteError, Messenger, TopicGoneError
+from .messenger import (
+    ChatGoneError,
+    MayNotWriteError,
+    Messenger,
+    PhotosRefusedError,
+    TopicGoneError,
+)
 from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .tails import Tails
@@ -51,6 +57,15 @@ MUTED_TRIES = 4
 #: What each player of a game hears when the bot may no longer write in its group.
 MUTED = N_("I may not send messages in the group {group} now, so its table stands still "
            "there. An admin can let me write again; meanwhile your game goes on here.")
+#: What each player hears when the group takes the bot's texts but not its photos.
+NO_PHOTOS = N_("I may not send photos in the group {group} now, so I cannot show the game's "
+               "table there. An admin can allow media for members, or make me an admin; "
+               "meanwhile your game goes on here.")
+
+#: The answer to /table or "⬇ Table" (asked in private) while the group refuses the bot's
+#: messages: the table cannot come down there.
+TABLE_MUTED = N_("I may not send messages in the group now, so its table cannot be posted "
+                 "there. An admin can let me write again.")
 
 
 class Channel(Protocol):
@@ -82,8 +97,9 @@ class Publisher:
         self._stopping = asyncio.Event()
         #: Games whose table waits to be posted again below (see :meth:`bring_table_down`).
         self._coming_down: dict[int, asyncio.TimerHandle] = {}
-        #: Games whose players were told that the bot may not write in their group.
-        self._muted: set[int] = set()
+        #: Games whose players were told that the bot may not write in their group (or not
+        #: send photos there): what they were told.
+        self._muted: dict[int, str] = {}
         self._telling: set[asyncio.Task[None]] = set()  # those notices, each on its own
         # The C heap's free memory back after games leave memory.
         self.trimmer = Trimmer(find_malloc_trim())
@@ -120,6 +136,13 @@ class Publisher:
             self._coming_down[game_id] = asyncio.get_running_loop().call_later(
                 wait, self._bring_down_due, game_id)
         return wait
+
+    def table_refused(self, game_id: int) -> str | None:
+        """Why the game's table cannot come down in its group now, as its last sync found
+        (the answer to a /table, untranslated), or None: it can."""
+        if self.group.photos_refused(game_id):
+            return TABLE_REFUSED
+        return TABLE_MUTED if self._muted.get(game_id) == MUTED else None
 
     def forget_reposts(self, game_ids: Collection[int]) -> None:
         """These games leave this process (over, or given to another worker): no table of
@@ -200,7 +223,8 @@ class Publisher:
         self.notices.forget(game_id)
         self.forget_reposts([game_id])  # a /table the game's end made moot
         self.group.lost_lobbies.discard(game_id)
-        self._muted.discard(game_id)
+        self._muted.pop(game_id, None)
+        self.group.no_photos.discard(game_id)
         self.group.forget(game_id)
         self.hands.linked.pop(game_id, None)
         if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
@@ -219,7 +243,7 @@ class Publisher:
                     await self._channels[channel].sync(game_id)
                     failures = 0
                     if channel == GROUP:  # the lobby is up: now its /notify notices
-                        self._muted.discard(game_id)  # (and the bot writes there again)
+                        self._muted.pop(game_id, None)  # (and the bot writes there again)
                         self.notices.after_group_sync(game_id)
                 except RetryAfter as exc:
                     # The limiter holds the chat for retry_after; without one, wait here.
@@ -229,17 +253,29 @@ class Publisher:
                         self._dirty.add(key)
                 except StoppingError:
                     pass  # committed state waits in the database for the restart
+                except ChatGoneError as gone:
+                    # The group was deleted (no update says so): its games end as when the
+                    # bot is removed from it.
+                    failures = 0
+                    try:
+                        await self.chat_gone(game_id, gone)
+                    except Exception:
+                        log.exception("stopping game %s after its group went failed", game_id)
                 except Forbidden as refused:
                     # The bot was removed from the group (or may not post there): not a blip
                     # to retry; the member update that says so stops the game.
                     log.info("%s sync of game %s refused: %s", channel, game_id, refused)
-                except MayNotWriteError as refused:
-                    # An admin took the bot's right to send there: the game goes on in
-                    # private, its players are told once, and the next sync (the next move,
-                    # or the right given back) sends what waits (the outbox keeps it).
-                    log.info("%s sync of game %s refused: %s", channel, game_id, refused)
+                except (MayNotWriteError, PhotosRefusedError) as refused:
+                    # An admin took the bot's right to send there (or to send photos: the
+                    # group had the rest): the game goes on in private, its players are told
+                    # once, and the next sync (the next move, or the right given back) sends
+                    # what waits (the outbox keeps it, the table's key is unchanged).
+                    words = NO_PHOTOS if isinstance(refused, PhotosRefusedError) else MUTED
+                    # (once a line: each move's sync is refused the same way until then)
+                    (log.debug if self._muted.get(game_id) == words else log.info)(
+                        "%s sync of game %s refused: %s", channel, game_id, refused)
                     try:
-                        await self._tell_players_muted(game_id)
+                        await self._tell_players_muted(game_id, words)
                     except Exception:  # (reading the group's title or the players' languages)
                         log.exception("telling game %s's players the group is closed to the "
                                       "bot failed", game_id)
@@ -270,20 +306,21 @@ class Publisher:
                     del self._tasks[key]  # no await since the check: no request is lost
                     return
 
-    async def _tell_players_muted(self, game_id: int) -> None:
-        """Tell a game's players, once, in private, that the bot may not write in their group:
-        its table stands still there until an admin lets it write, and the game goes on."""
+    async def _tell_players_muted(self, game_id: int, words: str = MUTED) -> None:
+        """Tell a game's players, once, in private, that the bot may not write in their group
+        (or send photos there, ``words``): its table stands still there until an admin lets
+        it, and the game goes on."""
         game = self.service.game(game_id)
-        if game is None or game.status is not Status.PLAYING or game_id in self._muted:
+        if game is None or game.status is not Status.PLAYING or self._muted.get(game_id) == words:
             return
-        self._muted.add(game_id)
+        self._muted[game_id] = words
         title = self.hands.places.chat_titles.get(game.chat_id) \
             or await self.service.storage.chat_title(game.chat_id) or ""
         people = [p.user_id for p in game.players if not p.is_computer]
         known = await self.service.storage.user_languages(people)
         for user_id in dict.fromkeys(people):
             t = translator(known.get(user_id) or game.language)
-            text = t(MUTED, group=wording.named(wording.shorten(title, 64)))
+            text = t(words, group=wording.named(wording.shorten(title, 64)))
             # Apart from the sync: a flood wait here must not hold back the group's next one
             task = asyncio.create_task(self._tell_muted(user_id, text),
                                        name=f"muted-{game_id}-{user_id}")
@@ -345,6 +382,22 @@ class Publisher:
         while self._tasks or self.notices.tasks or self._telling:
             await asyncio.gather(*self._tasks.values(), *self.notices.tasks, *self._telling,
                                  return_exceptions=True)
+
+    async def chat_gone(self, game_id: int, gone: ChatGoneError) -> None:
+        """Telegram says a game's group is gone (deleted, and no update told): every game
+        open there ends as when the bot is removed from the group (its players told so in
+        private); a game already over there is only logged."""
+        ended = []
+        for game in self.service.open_games_in(gone.chat_id):  # one per topic in a forum
+            async with self.locks.game(game.game_id):
+                if game.status.open:
+                    await self.service.abandon(game)
+                    ended.append(game.game_id)
+        if ended:
+            log.info("group %s is gone (Telegram: %s): game %s stopped", gone.chat_id,
+                     gone.refusal, ", ".join(map(str, ended)))
+        else:  # (its last messages, after the stop: said above)
+            log.debug("group sync of game %s refused: %s", game_id, gone)
 
     async def topic_gone(self, game_id: int, thread_id: int, deleted: bool) -> None:
         """The topic of a game was closed or deleted: stop the game, tell General."""

@@ -733,3 +733,31 @@ async def test_what_admins_and_time_do_to_a_group_is_told_as_telegram_tells_it(
     assert server.updates[6]["callback_query"]["message"]["date"] == 0  # inaccessible
     for update in server.updates:
         assert server.schema.validate_object("Update", update) == []
+
+
+async def test_a_bot_may_be_kept_to_texts_and_a_group_deleted_without_a_word(
+    server: FakeTelegramServer, ptb: telegram.Bot, alice: Any,
+) -> None:
+    """An admin forbids the bot media alone: its texts go, its photos and new pictures are
+    refused, and its member update says so; a deleted group refuses every call, a basic
+    group with 403 "the group chat was deleted", a supergroup with "chat not found"."""
+    group = server.add_group("Super", [alice], owner=alice, supergroup=True)
+    picture = await ptb.send_photo(group.id, png("red"))
+    server.restrict_bot(group, may_send=True, may_send_media=False)
+    await ptb.send_message(group.id, "words go")
+    with pytest.raises(telegram.error.BadRequest, match=r"(?i)not enough rights to send photos"):
+        await ptb.send_photo(group.id, png("red"))
+    with pytest.raises(telegram.error.BadRequest, match=r"(?i)not enough rights to send photos"):
+        await ptb.edit_message_media(telegram.InputMediaPhoto(png("blue")), group.id,
+                                     picture.message_id)
+    member = server.updates[-1]["my_chat_member"]["new_chat_member"]
+    assert member["status"] == "restricted" and member["can_send_messages"] is True
+    assert member["can_send_photos"] is False
+    assert server.schema.validate_object("Update", server.updates[-1]) == []
+    server.restrict_bot(group, may_send=True)
+    await ptb.send_photo(group.id, png("red"))
+    basic = server.add_group("Basic", [alice], owner=alice)
+    for chat, refusal in ((group, telegram.error.BadRequest), (basic, telegram.error.Forbidden)):
+        server.delete_group(chat)
+        with pytest.raises(refusal, match=r"(?i)chat not found|group chat was deleted"):
+            await ptb.send_message(chat.id, "anyone?")
