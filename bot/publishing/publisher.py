@@ -24,7 +24,7 @@ from telegram import Bot
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from .. import wording
-from ..i18n import N_, translator
+from ..i18n import N_, supported_language, translator
 from ..models import Game, HandMessage, Status
 from ..presentation.pictures import PictureMaker
 from ..service import GameService
@@ -319,7 +319,7 @@ class Publisher:
         people = [p.user_id for p in game.players if not p.is_computer]
         known = await self.service.storage.user_languages(people)
         for user_id in dict.fromkeys(people):
-            t = translator(known.get(user_id) or game.language)
+            t = translator(supported_language(known.get(user_id)) or game.language)
             text = t(words, group=wording.named(wording.shorten(title, 64)))
             # Apart from the sync: a flood wait here must not hold back the group's next one
             task = asyncio.create_task(self._tell_muted(user_id, text),
