@@ -107,7 +107,8 @@ class Connection:
             if version > len(MIGRATIONS):
                 raise StorageError(
                     f"the database schema is version {version}, newer than this bot "
-                    f"({len(MIGRATIONS)}): upgrade the bot"
+                    f"({len(MIGRATIONS)}): run the newer bot, or to go back restore the "
+                    "backup made before its first start (an upgrade cannot be undone)"
                 )
             for number in range(version + 1, (up_to or len(MIGRATIONS)) + 1):
                 step = MIGRATIONS[number - 1]
