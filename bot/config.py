@@ -68,8 +68,11 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
             "(see .env.example)"
         )
     if not TOKEN_PATTERN.match(token):
+        quoted = len(token) > 1 and token[0] == token[-1] and token[0] in "'\""
         raise ConfigError(
             "TELEGRAM_BOT_TOKEN does not look like a bot token (expected 123456789:AAE...)"
+            + (": remove the quotes around it (docker run --env-file keeps them)"
+               if quoted and TOKEN_PATTERN.match(token[1:-1]) else "")
         )
     base = env.get("TELEGRAM_API_BASE_URL", "").strip() or "https://api.telegram.org"
     if not re.match(r"^https?://[^\s/]+", base):

@@ -207,8 +207,9 @@ class GroupSync:
                         and _offers_a_computer(item.buttons):
                     kept = (game, game.messages.offers, sent_id)
             except WithdrawnError:
-                log.info("announcement %s of game %s dropped: the lobby has closed",
-                         item.id, game_id)
+                # (every quick start does this to its "press Start" call: nothing to act on)
+                log.debug("announcement %s of game %s dropped: the lobby has closed",
+                          item.id, game_id)
             except BadRequest:
                 # Telegram refuses this one for good: a single bad announcement must not
                 # block every later sync of the game.

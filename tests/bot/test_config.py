@@ -46,6 +46,17 @@ def test_bad_settings_raise_config_error(env: dict[str, str]) -> None:
         config_from_env(env)
 
 
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_a_quoted_token_is_told_to_lose_its_quotes(quote: str) -> None:
+    """``docker run --env-file`` keeps the quotes a .env may put around a value."""
+    with pytest.raises(ConfigError, match="remove the quotes around it") as raised:
+        config_from_env({"TELEGRAM_BOT_TOKEN": f"{quote}{TOKEN}{quote}"})
+    assert TOKEN.partition(":")[2] not in str(raised.value)
+    with pytest.raises(ConfigError) as plain:
+        config_from_env({"TELEGRAM_BOT_TOKEN": '"not-a-token"'})
+    assert "quotes" not in str(plain.value)
+
+
 @pytest.mark.parametrize("token", ["", "garbage"])
 def test_bot_stops_with_one_clear_line(tmp_path: Path, token: str) -> None:
     env = {"PATH": "/usr/bin:/bin", "TELEGRAM_BOT_TOKEN": token}
