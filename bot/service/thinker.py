@@ -10,7 +10,9 @@ applies it only if the game is still at that move.
 
 Workers start with "forkserver" (never a fork of the bot's threads and event loop). A pool
 that breaks (a worker killed) or hangs is replaced, and that one decision is made in a thread
-instead: a game never waits for a pool that is gone. Closing never waits for a worker.
+instead; the decisions the old pool still held are asked again of the new one: a game never
+waits for a pool that is gone. A decision that raises leaves the pool as it is (the seat then
+plays its safest move). Closing never waits for a worker.
 Workers leave when the bot's process dies, however it dies (:func:`_leave_with_the_bot`), and
 the resource tracker then removes the pool's semaphores without a word (:data:`TRACKER_QUIET`).
 """
@@ -176,11 +178,11 @@ class Thinker:
                 async with asyncio.timeout(PATIENCE):
                     return await asyncio.wrap_future(future)
             except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():  # its caller stopped: it stops
+                    raise
                 if self._closed:  # closed under it: the bot is stopping
                     return None
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():  # a stop: it stops
-                    raise
                 continue  # cancelled with its pool, replaced under it: ask the new one
             except Exception as exc:
                 if self._closed:  # closed under it: the bot is stopping (operator QA: a warning)
