@@ -86,6 +86,7 @@ class Timers:
     def cancel(self, game_id: int) -> None:
         """Remove the game's timer jobs (it ended, or its shard went to another worker)."""
         self._overdue.pop(game_id, None)
+        self._failures.pop(game_id, None)  # (its turn's timers armed anew: the move was made)
         for name in job_names(game_id):
             job = self._armed.pop(name, None)
             # A job that has run is gone from the scheduler already: nothing to remove.
@@ -101,7 +102,6 @@ class Timers:
         in ``not_before`` seconds at the earliest."""
         self.cancel(game.game_id)
         if game.status is not Status.PLAYING:
-            self._failures.pop(game.game_id, None)
             return
         turn, warn, move = job_names(game.game_id)
         data = (game.game_id, game.move_no)
@@ -221,6 +221,7 @@ class Timers:
                 return True
             if game is not None:
                 self.schedule(game)
+                return False
         self._failures.pop(game_id, None)
         return False
 
