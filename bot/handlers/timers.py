@@ -43,6 +43,10 @@ OVERDUE_GRACE = 5.0
 #: :data:`OVERDUE_STEP`.
 OVERDUE_WAIT = 30.0
 OVERDUE_STEP = 0.5
+#: Seconds before a timer job that failed (not refused: a database error, say) runs again,
+#: doubled at each failure of the game's jobs in a row, up to :data:`RETRY_MOST`.
+RETRY_FIRST = 2.0
+RETRY_MOST = 60.0
 
 
 def nothing_queued(game: Game) -> bool:
@@ -77,10 +81,12 @@ class Timers:
         # every job it holds (``get_jobs_by_name``), three times a move: 1.7 ms a move with
         # 1,000 jobs armed, 9 ms with 5,000, on the event loop.
         self._armed: dict[str, Job[Any]] = {}
+        self._failures: dict[int, int] = {}  # a game's timer jobs failed in a row: how many
 
     def cancel(self, game_id: int) -> None:
         """Remove the game's timer jobs (it ended, or its shard went to another worker)."""
         self._overdue.pop(game_id, None)
+        self._failures.pop(game_id, None)  # (its turn's timers armed anew: the move was made)
         for name in job_names(game_id):
             job = self._armed.pop(name, None)
             # A job that has run is gone from the scheduler already: nothing to remove.
@@ -176,6 +182,8 @@ class Timers:
         kind = context.job.name.split(":")[0]
         game_id, move_no = job_data(context)
         try:
+            if game_id in self._failures and not await self._reread(game_id, move_no):
+                return
             if kind == "computer":
                 await self.computer_move(game_id, move_no)
             elif kind == "turn" and self._holds(game_id, move_no):
@@ -190,10 +198,53 @@ class Timers:
             game = self.service.game(game_id)
             if kind == "computer" or (game is not None and game.move_no != move_no):
                 self._again(game_id)  # (a turn's timers again only for a turn that moved on)
-        except Exception:
-            log.exception("%s job of game %s failed", kind, game_id)
-            if kind == "computer":
-                self._again(game_id)
+        except Exception as exc:
+            # A database that failed (or any other error): memory was read again as the
+            # database has it, and the job tries again a little later, each time later (a
+            # table whose every human is away moves only by its time-outs).
+            delay = self._failed(game_id)
+            log.warning("%s job of game %s failed (%s): tried again in %g s", kind, game_id,
+                        f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__,
+                        delay)
+            self._retry(context.job.name, game_id, move_no, delay)
+        else:
+            self._failures.pop(game_id, None)
+
+    async def _reread(self, game_id: int, move_no: int) -> bool:
+        """Before a job tries again what failed: the game read again from the database (its
+        reading after the failure may have failed too, leaving memory ahead); False, with
+        the timers of its turn armed, when it has moved on from ``move_no``."""
+        if self.service.game(game_id) is not None:
+            async with self.locks.game(game_id):
+                game = await self.service.reload(game_id)
+            if game is not None and game.move_no == move_no:
+                return True
+            if game is not None:
+                self.schedule(game)
+                return False
+        self._failures.pop(game_id, None)
+        return False
+
+    def _failed(self, game_id: int) -> float:
+        """Seconds until a failed job of the game runs again: :data:`RETRY_FIRST`, doubled
+        at each failure in a row, :data:`RETRY_MOST` at most."""
+        failures = self._failures.get(game_id, 0)
+        self._failures[game_id] = failures + 1
+        return min(RETRY_MOST, RETRY_FIRST * 2.0 ** min(failures, 16))
+
+    def _retry(self, name: str, game_id: int, move_no: int, delay: float) -> None:
+        """Arm a failed job again in ``delay`` seconds; if the game has moved on meanwhile
+        (the database had another move), its current turn's timers instead."""
+        game = self.service.game(game_id)
+        if game is None:
+            return
+        if game.move_no != move_no or game.status is not Status.PLAYING:
+            self.schedule(game)
+            return
+        armed = self._armed.get(name)
+        if armed is not None and self.job_queue.scheduler.get_job(armed.job.id) is not None:
+            return  # armed again meanwhile (by a resume): it runs then
+        self._arm(name, delay, (game_id, move_no))
 
     def _again(self, game_id: int) -> None:
         """A computer's move failed, or a timer's move was refused (memory was behind the

@@ -172,7 +172,11 @@ class Play(Lobbies):
         if game.status is not Status.PLAYING or game.move_no != move_no or game.timer.warned:
             return False
         game.timer.warned = True
-        await self.storage.save_timer(game)
+        try:
+            await self.storage.save_timer(game)
+        except BaseException:  # not stored: memory is not ahead of the database
+            game.timer.warned = False
+            raise
         self._changed(game)
         return True
 

@@ -10,7 +10,9 @@ applies it only if the game is still at that move.
 
 Workers start with "forkserver" (never a fork of the bot's threads and event loop). A pool
 that breaks (a worker killed) or hangs is replaced, and that one decision is made in a thread
-instead: a game never waits for a pool that is gone. Closing never waits for a worker.
+instead; the decisions the old pool still held are asked again of the new one: a game never
+waits for a pool that is gone. A decision that raises leaves the pool as it is (the seat then
+plays its safest move). Closing never waits for a worker.
 Workers leave when the bot's process dies, however it dies (:func:`_leave_with_the_bot`), and
 the resource tracker then removes the pool's semaphores without a word (:data:`TRACKER_QUIET`).
 """
@@ -25,7 +27,7 @@ import random
 import signal
 import sys
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 
@@ -34,6 +36,9 @@ from engine import Match, ai, match_from_json, match_to_json, player_view
 log = logging.getLogger(__name__)
 #: After this long a worker is taken for hung: the pool is replaced, the move made inline.
 PATIENCE = 10.0
+#: How many times a decision is asked of a pool (each replaced under it) before it is made
+#: in a thread.
+ASKS = 3
 #: A warnings filter for multiprocessing's resource tracker, a process that outlives a bot
 #: killed by SIGKILL: it then removes the pool's queues' semaphores (five), as it is there to
 #: do, but warns "There appear to be 5 leaked semaphore objects to clean up at shutdown", a
@@ -65,6 +70,24 @@ def decide(question: Question) -> int:
     view = player_view(match, question.seat)
     action = ai.player(question.level).choose(view, random.Random(question.seed))
     return view.legal.index(action)
+
+
+def fallback(question: Question) -> int:
+    """The index of the seat's safest action (what a time-out plays): the answer when the
+    decision itself cannot be made."""
+    view = player_view(match_from_json(question.record), question.seat)
+    return view.legal.index(ai.safest_action(view))
+
+
+def _raised_by_decide(future: Future[int] | None, exc: BaseException) -> bool:
+    """Whether ``exc`` is what :func:`decide` raised in a worker (not a broken pool's error,
+    nor the time-out of a hung one)."""
+    return (future is not None and future.done() and not future.cancelled()
+            and future.exception() is exc and not isinstance(exc, BrokenExecutor))
+
+
+def _said(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _ready() -> int:
@@ -132,25 +155,54 @@ class Thinker:
 
     async def choose(self, question: Question) -> int | None:
         """The chosen action's index (made in a thread when the pool fails); None once the
-        thinker is closed: the bot is stopping, and the move is made after its restart."""
-        if self._closed:
-            return None
-        try:
-            if self._pool is None:
-                self.start()
-            if self._pool is not None:  # (None: none can be made here, start said why)
-                future: Future[int] = self._pool.submit(decide, question)
+        thinker is closed: the bot is stopping, and the move is made after its restart.
+
+        A decision still queued when the pool is replaced (another game's decision broke or
+        hung it) was cancelled with that pool, not by this game: it is asked again, of the
+        new pool. A decision that raises for its position leaves the pool as it is: it is
+        made once more in a thread, and should that fail too the seat plays the safest move,
+        as a time-out would (:func:`fallback`): a game never waits for a move that cannot be
+        decided. Each answer depends only on the question (its record and seed)."""
+        for _ in range(ASKS):
+            if self._closed:
+                return None
+            pool: ProcessPoolExecutor | None = None
+            future: Future[int] | None = None
+            try:
+                if self._pool is None:
+                    self.start()
+                pool = self._pool
+                if pool is None:  # none can be made here (start said why): in a thread
+                    break
+                future = pool.submit(decide, question)
                 async with asyncio.timeout(PATIENCE):
                     return await asyncio.wrap_future(future)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # a broken or hung pool (or one that cannot start)
-            if self._closed:  # closed under it: the bot is stopping (operator QA: a warning)
-                return None
-            log.warning("the thinking pool failed (%r): replacing it", exc)
-            self._replace()
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():  # its caller stopped: it stops
+                    raise
+                if self._closed:  # closed under it: the bot is stopping
+                    return None
+                continue  # cancelled with its pool, replaced under it: ask the new one
+            except Exception as exc:
+                if self._closed:  # closed under it: the bot is stopping (operator QA: a warning)
+                    return None
+                if pool is not None and pool is not self._pool:
+                    continue  # another decision broke or hung its pool: ask the new one
+                if _raised_by_decide(future, exc):  # in a worker that is fine: kept
+                    log.warning("a %s player's decision failed (%s): made again in a thread",
+                                question.level, _said(exc))
+                else:  # a broken or hung pool (or one that cannot start)
+                    log.warning("the thinking pool failed (%s): replacing it", _said(exc))
+                    self._replace()
+                break
         self.inline += 1
-        return await asyncio.to_thread(decide, question)
+        try:
+            return await asyncio.to_thread(decide, question)
+        except Exception as exc:
+            log.warning("a %s player's decision failed (%s): its seat plays the safest move",
+                        question.level, _said(exc))
+            return fallback(question)
 
     def _replace(self) -> None:
         old, self._pool = self._pool, None
