@@ -28,8 +28,9 @@ class Chats(Commits):
         for game in self.open_games_in(chat_id):
             async with locks.game(game.game_id):
                 if game.status.open and game.language != language:
-                    game.language = language
-                    await self.storage.save_language(game)
+                    async with self.undone_on_failure(game):
+                        game.language = language
+                        await self.storage.save_language(game)
                     changed.append(game.game_id)
         return changed
 
@@ -78,10 +79,10 @@ class Chats(Commits):
         status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
         ratings = await self._stop_ratings(game)
         topic = await self.storage.topic_name(game.chat_id, thread_id)  # named in General
-        game.thread_id = None
-        game.messages.lobby = game.messages.table_message = None
-        game.messages.topic_gone = True
-        async with self.undone_on_failure(game):
+        # (all of it undone should the stop fail to commit: the game plays on in its topic)
+        async with self.undone_on_failure(game, lobby=None, table_message=None,
+                                          topic_gone=True):
+            game.thread_id = None
             await self._set_status(game, status,
                                    self.composer.topic_gone(game, deleted, ratings, topic),
                                    drop_outbox=True)
@@ -94,14 +95,11 @@ class Chats(Commits):
         next sync posts the lobby and the table in the supergroup."""
         moving = [game for game in self._by_id.values() if game.chat_id == old_chat_id]
         for game in moving:  # forgotten before the move commits: whoever reads the game
-            messages = game.messages  # after it (a fleet's other worker) posts anew too
-            messages.lobby = messages.lobby_key = None
-            messages.table_message = messages.table_key = None
-            messages.questions.clear()
-            messages.calls.clear()
-            messages.offers.clear()
-            messages.unreachable_notes.clear()
-            await self.storage.save_messages(game)
+            # after it (a fleet's other worker) posts anew too
+            async with self.messages_undone_on_failure(
+                    game, lobby=None, lobby_key=None, table_message=None, table_key=None,
+                    questions=[], calls=[], offers=[], unreachable_notes={}):
+                await self.storage.save_messages(game)
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
         for game in moving:
             game.chat_id = new_chat_id
