@@ -262,7 +262,6 @@ async def setting_button(
     refused = await refusal_to_change(rt, context, chat_id, query.from_user.id, t)
     if refused is not None:
         return refused
-    settings = await rt.service.group_settings(chat_id)
     if tap.name == DONE:
         try:
             await edit_tapped(query)
@@ -272,18 +271,19 @@ async def setting_button(
         return t("Saved.")
     toast = None
     if tap.choice is not None:
-        try:
-            settings = chose(settings, tap)
+        try:  # (the settings as stored now, under the chat's lock: another change is kept)
+            settings, spoken = await rt.service.change_group_settings(
+                chat_id, lambda now: chose(now, tap), rt.locks)
         except (IndexError, KeyError, ValueError):
             return t("That button is out of date.")
-        await rt.service.save_group_settings(chat_id, settings)
-        if tap.name == "language" and settings.language is not None:  # spoken at once
-            for game_id in await rt.service.speak_in(chat_id, settings.language, rt.locks):
-                rt.publisher.request(game_id)
+        for game_id in spoken:  # a new language is spoken at once
+            rt.publisher.request(game_id)
         kept = kept_by_open_tables(tap, rt.service.open_games_in(chat_id))
         tap = SettingTap(tap.page)
         toast = t(KEPT_BY_OPEN_TABLE) if kept else t("Saved.")
-    shown = await group_tr(rt, chat_id, query.from_user)
+    else:
+        settings = await rt.service.group_settings(chat_id)
+    shown = await group_tr(rt, chat_id, query.from_user, settings=settings)
     text, markup = page_for(shown, settings, tap)
     try:
         await edit_tapped(query, text=text, markup=markup)

@@ -4,6 +4,8 @@ forum topic closed or deleted, a group that became a supergroup."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..models import Game, Status
 from .commits import Commits
 from .locks import Locks
@@ -18,7 +20,40 @@ class Chats(Commits):
         return GroupSettings.from_json(await self.storage.chat_settings(chat_id))
 
     async def save_group_settings(self, chat_id: int, settings: GroupSettings) -> None:
+        """Store the group's settings whole: for a group's first settings, or a test's. A
+        change to them goes through :meth:`change_group_settings` (or, under the chat's
+        lock, :meth:`_changed_settings`), which reads them as they are first."""
         await self.storage.save_chat_settings(chat_id, settings.to_json())
+
+    async def change_group_settings(
+        self, chat_id: int, change: Callable[[GroupSettings], GroupSettings], locks: Locks,
+    ) -> tuple[GroupSettings, list[int]]:
+        """Apply one change (a /settings choice) to the group's settings as stored now,
+        under the chat's lock: two admins' taps, or a tap while the group's first table
+        gives it its language, each keep the other's change (updates run side by side, and
+        each writes the settings whole). A new language is spoken at once, under the same
+        lock (:meth:`speak_in`). The settings now, and the games to bring up to date. What
+        ``change`` raises (a choice no longer offered) is raised, and nothing is saved."""
+        async with locks.chat(chat_id):
+            was = await self.group_settings(chat_id)
+            settings = await self._changed_settings(chat_id, change, was)
+            spoken = []
+            if settings.language is not None and settings.language != was.language:
+                spoken = await self.speak_in(chat_id, settings.language, locks)
+            return settings, spoken
+
+    async def _changed_settings(
+        self, chat_id: int, change: Callable[[GroupSettings], GroupSettings],
+        settings: GroupSettings | None = None,
+    ) -> GroupSettings:
+        """The group's settings (``settings``: as just read) changed and stored; the caller
+        holds the chat's lock (``Locks.chat``), which every change takes."""
+        if settings is None:
+            settings = await self.group_settings(chat_id)
+        changed = change(settings)
+        if changed != settings:
+            await self.save_group_settings(chat_id, changed)
+        return changed
 
     async def speak_in(self, chat_id: int, language: str, locks: Locks) -> list[int]:
         """The group chose another language: its open games, in every topic, speak it from

@@ -5,8 +5,10 @@ announcements and draws its table (review)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from test_games import ANN, BOB, RecordingComposer, people_storage
 from bot.models import Game, MatchRatings, Outgoing, Status
 from bot.service import GameService
 from bot.service.locks import Locks
+from bot.service.settings import GroupSettings
 from bot.storage import Storage
 
 TOPIC = 77
@@ -158,3 +161,110 @@ async def test_a_migration_that_fails_keeps_the_old_groups_messages(
     assert (game.messages.lobby, game.messages.table_message) == (5, 6)
     assert game.messages.questions == [7]
     as_stored(game, await storage.load_game(game.game_id))
+
+
+# --- two changes to a group's settings at once ---------------------------------------------
+async def held_first_write(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, locks: Locks,
+    first: Callable[[], Coroutine[Any, Any, object]],
+    second: Callable[[], Coroutine[Any, Any, object]],
+) -> None:
+    """Run ``first`` and ``second`` side by side, ``first``'s settings write held until
+    ``second`` has gone as far as it can: waiting for the chat's lock, or (without it) past
+    its own read of the settings."""
+    release, held = asyncio.Event(), asyncio.Event()
+    writes, reads, asked = 0, 0, 0
+    real_write, real_read = storage.save_chat_settings, storage.chat_settings
+
+    async def write(chat_id: int, settings: str) -> None:
+        nonlocal writes
+        writes += 1
+        if writes == 1:
+            held.set()
+            await release.wait()
+        await real_write(chat_id, settings)
+
+    async def read(chat_id: int) -> str | None:
+        nonlocal reads
+        reads += 1
+        return await real_read(chat_id)
+
+    real_chat = locks.chat
+
+    def chat(chat_id: int) -> Any:
+        nonlocal asked
+        asked += 1
+        return real_chat(chat_id)
+    monkeypatch.setattr(storage, "save_chat_settings", write)
+    monkeypatch.setattr(storage, "chat_settings", read)
+    monkeypatch.setattr(locks, "chat", chat)
+    one = asyncio.create_task(first())
+    await asyncio.wait_for(held.wait(), 10)
+    read_before = reads
+    two = asyncio.create_task(second())
+    async with asyncio.timeout(10):
+        while asked < 2 and reads == read_before and not two.done():
+            await asyncio.sleep(0.01)
+        if asked >= 2:  # waiting for the lock: let it queue
+            for _ in range(10):
+                await asyncio.sleep(0)
+        else:  # no lock: the second read the settings before the first wrote them
+            while not two.done() and writes < 2:
+                await asyncio.sleep(0.01)
+    release.set()
+    await asyncio.wait_for(asyncio.gather(one, two), 10)
+
+
+async def test_two_settings_changed_at_once_are_both_kept(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    service, locks = service_for(storage), Locks()
+    await service.save_group_settings(-100, GroupSettings(language="en"))
+
+    async def turn_time() -> object:
+        return await service.change_group_settings(
+            -100, lambda s: replace(s, turn_seconds=60), locks)
+
+    async def ranked() -> object:
+        return await service.change_group_settings(
+            -100, lambda s: replace(s, rank_computers=True), locks)
+    await held_first_write(storage, monkeypatch, locks, turn_time, ranked)
+    settings = await service.group_settings(-100)
+    assert (settings.turn_seconds, settings.rank_computers) == (60, True)
+
+
+async def test_a_change_while_the_first_table_gives_the_language_is_kept(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group's first /newgame writes its language (as updates.open_table calls it,
+    under the chat's lock) while an admin picks a turn time in /settings."""
+    service, locks = service_for(storage), Locks()
+
+    async def newgame() -> object:
+        async with locks.chat(-100):
+            return await service.open_table(-100, "Group", ANN, "ru", "pair", {})
+
+    async def turn_time() -> object:
+        return await service.change_group_settings(
+            -100, lambda s: replace(s, turn_seconds=60), locks)
+    await held_first_write(storage, monkeypatch, locks, newgame, turn_time)
+    settings = await service.group_settings(-100)
+    assert (settings.language, settings.turn_seconds) == ("ru", 60)
+    game = service.open_game_in(-100)
+    assert game is not None and game.language == "ru"
+
+
+async def test_a_new_language_is_spoken_by_the_open_tables(storage: Storage) -> None:
+    service, locks = service_for(storage), Locks()
+    game = await lobby_in_topic(service)
+    settings, spoken = await service.change_group_settings(
+        -100, lambda s: replace(s, language="id"), locks)
+    assert settings.language == "id" and spoken == [game.game_id] and game.language == "id"
+    _, spoken = await service.change_group_settings(  # the same again: nothing to say
+        -100, lambda s: replace(s, language="id"), locks)
+    assert spoken == []
+    with pytest.raises(KeyError):  # a choice no longer offered: nothing saved
+        await service.change_group_settings(-100, _no_such_choice, locks)
+    assert (await service.group_settings(-100)).language == "id"
+
+
+def _no_such_choice(settings: GroupSettings) -> GroupSettings:
+    raise KeyError("gone")
