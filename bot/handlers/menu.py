@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -28,7 +28,7 @@ from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
 from .runtime import Runtime, runtime
-from .updates import as_group_admin, chat_tr, edit_tapped, group_tr
+from .updates import as_group_admin, chat_tr, edit_tapped, group_tr, is_group
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
@@ -233,7 +233,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     settings = await rt.service.group_settings(chat.id)
     t = await chat_tr(update, rt, settings=settings)
-    if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+    if not is_group(chat):
         await message.reply_text(t("Settings belong to a group: type /settings there."))
         return
     refused = None if as_group_admin(update) else await refusal_to_change(
@@ -254,7 +254,7 @@ async def setting_button(
     """Show a page of the menu, or pick a choice; returns the toast."""
     message = query.message
     t = translator(query.from_user.language_code)
-    if (message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP)
+    if (message is None or not is_group(message.chat)
             or not valid_tap(tap)
             or await rt.service.settings_menu(message.chat.id) != message.message_id):
         return t("That button is out of date.")
@@ -262,7 +262,6 @@ async def setting_button(
     refused = await refusal_to_change(rt, context, chat_id, query.from_user.id, t)
     if refused is not None:
         return refused
-    settings = await rt.service.group_settings(chat_id)
     if tap.name == DONE:
         try:
             await edit_tapped(query)
@@ -272,18 +271,19 @@ async def setting_button(
         return t("Saved.")
     toast = None
     if tap.choice is not None:
-        try:
-            settings = chose(settings, tap)
+        try:  # (the settings as stored now, under the chat's lock: another change is kept)
+            settings, spoken = await rt.service.change_group_settings(
+                chat_id, lambda now: chose(now, tap), rt.locks)
         except (IndexError, KeyError, ValueError):
             return t("That button is out of date.")
-        await rt.service.save_group_settings(chat_id, settings)
-        if tap.name == "language" and settings.language is not None:  # spoken at once
-            for game_id in await rt.service.speak_in(chat_id, settings.language, rt.locks):
-                rt.publisher.request(game_id)
+        for game_id in spoken:  # a new language is spoken at once
+            rt.publisher.request(game_id)
         kept = kept_by_open_tables(tap, rt.service.open_games_in(chat_id))
         tap = SettingTap(tap.page)
         toast = t(KEPT_BY_OPEN_TABLE) if kept else t("Saved.")
-    shown = await group_tr(rt, chat_id, query.from_user)
+    else:
+        settings = await rt.service.group_settings(chat_id)
+    shown = await group_tr(rt, chat_id, query.from_user, settings=settings)
     text, markup = page_for(shown, settings, tap)
     try:
         await edit_tapped(query, text=text, markup=markup)

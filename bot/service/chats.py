@@ -4,6 +4,8 @@ forum topic closed or deleted, a group that became a supergroup."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..models import Game, Status
 from .commits import Commits
 from .locks import Locks
@@ -18,7 +20,40 @@ class Chats(Commits):
         return GroupSettings.from_json(await self.storage.chat_settings(chat_id))
 
     async def save_group_settings(self, chat_id: int, settings: GroupSettings) -> None:
+        """Store the group's settings whole: for a group's first settings, or a test's. A
+        change to them goes through :meth:`change_group_settings` (or, under the chat's
+        lock, :meth:`_changed_settings`), which reads them as they are first."""
         await self.storage.save_chat_settings(chat_id, settings.to_json())
+
+    async def change_group_settings(
+        self, chat_id: int, change: Callable[[GroupSettings], GroupSettings], locks: Locks,
+    ) -> tuple[GroupSettings, list[int]]:
+        """Apply one change (a /settings choice) to the group's settings as stored now,
+        under the chat's lock: two admins' taps, or a tap while the group's first table
+        gives it its language, each keep the other's change (updates run side by side, and
+        each writes the settings whole). A new language is spoken at once, under the same
+        lock (:meth:`speak_in`). The settings now, and the games to bring up to date. What
+        ``change`` raises (a choice no longer offered) is raised, and nothing is saved."""
+        async with locks.chat(chat_id):
+            was = await self.group_settings(chat_id)
+            settings = await self._changed_settings(chat_id, change, was)
+            spoken = []
+            if settings.language is not None and settings.language != was.language:
+                spoken = await self.speak_in(chat_id, settings.language, locks)
+            return settings, spoken
+
+    async def _changed_settings(
+        self, chat_id: int, change: Callable[[GroupSettings], GroupSettings],
+        settings: GroupSettings | None = None,
+    ) -> GroupSettings:
+        """The group's settings (``settings``: as just read) changed and stored; the caller
+        holds the chat's lock (``Locks.chat``), which every change takes."""
+        if settings is None:
+            settings = await self.group_settings(chat_id)
+        changed = change(settings)
+        if changed != settings:
+            await self.save_group_settings(chat_id, changed)
+        return changed
 
     async def speak_in(self, chat_id: int, language: str, locks: Locks) -> list[int]:
         """The group chose another language: its open games, in every topic, speak it from
@@ -28,8 +63,9 @@ class Chats(Commits):
         for game in self.open_games_in(chat_id):
             async with locks.game(game.game_id):
                 if game.status.open and game.language != language:
-                    game.language = language
-                    await self.storage.save_language(game)
+                    async with self.undone_on_failure(game):
+                        game.language = language
+                        await self.storage.save_language(game)
                     changed.append(game.game_id)
         return changed
 
@@ -78,10 +114,10 @@ class Chats(Commits):
         status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
         ratings = await self._stop_ratings(game)
         topic = await self.storage.topic_name(game.chat_id, thread_id)  # named in General
-        game.thread_id = None
-        game.messages.lobby = game.messages.table_message = None
-        game.messages.topic_gone = True
-        async with self.undone_on_failure(game):
+        # (all of it undone should the stop fail to commit: the game plays on in its topic)
+        async with self.undone_on_failure(game, lobby=None, table_message=None,
+                                          topic_gone=True):
+            game.thread_id = None
             await self._set_status(game, status,
                                    self.composer.topic_gone(game, deleted, ratings, topic),
                                    drop_outbox=True)
@@ -94,14 +130,11 @@ class Chats(Commits):
         next sync posts the lobby and the table in the supergroup."""
         moving = [game for game in self._by_id.values() if game.chat_id == old_chat_id]
         for game in moving:  # forgotten before the move commits: whoever reads the game
-            messages = game.messages  # after it (a fleet's other worker) posts anew too
-            messages.lobby = messages.lobby_key = None
-            messages.table_message = messages.table_key = None
-            messages.questions.clear()
-            messages.calls.clear()
-            messages.offers.clear()
-            messages.unreachable_notes.clear()
-            await self.storage.save_messages(game)
+            # after it (a fleet's other worker) posts anew too
+            async with self.messages_undone_on_failure(
+                    game, lobby=None, lobby_key=None, table_message=None, table_key=None,
+                    questions=[], calls=[], offers=[], unreachable_notes={}):
+                await self.storage.save_messages(game)
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
         for game in moving:
             game.chat_id = new_chat_id

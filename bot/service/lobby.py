@@ -58,11 +58,13 @@ class Lobbies(Chats):
     ) -> Game:
         """Open a table with the group's settings (``options`` win), in the forum topic
         ``thread_id`` if given. A group speaks the language of whoever opened its first
-        table, until /settings; refusals are worded in :meth:`group_language`."""
-        settings = await self.group_settings(chat_id)
-        if settings.language is None:
-            settings = replace(settings, language=pick_language(creator_language))
-            await self.save_group_settings(chat_id, settings)
+        table, until /settings; refusals are worded in :meth:`group_language`. The caller
+        holds the chat's lock (``Locks.chat``): the first table's language is a change to
+        the group's settings, as a /settings choice is (:meth:`change_group_settings`)."""
+        language = pick_language(creator_language)
+        settings = await self._changed_settings(
+            chat_id, lambda now: now if now.language is not None
+            else replace(now, language=language))
         await self.storage.save_chat_title(chat_id, chat_title)
         merged = settings.game_options(game_name) | options
         try:

@@ -112,23 +112,56 @@ class GameMemory:
                 del self._open_by_place[place]
 
     @asynccontextmanager
-    async def undone_on_failure(self, game: Game) -> AsyncIterator[None]:
+    async def undone_on_failure(self, game: Game, **messages: object) -> AsyncIterator[None]:
         """A change made to the game in memory, then committed: should the commit (or a read
         on the way) fail, the game is read again from the database, which has it as it was,
-        so that memory never runs ahead of what is stored."""
+        so that memory never runs ahead of what is stored. The caller holds the game's lock.
+
+        Its messages stay memory's on a reload (:meth:`reload`): those the change sets
+        (``messages``: fields of :class:`~bot.models.Messages` and their new values, set
+        here) are read back with the rest, each unless the publisher changed it meanwhile
+        (it posts without the game's lock: what it posted is what Telegram shows). When even
+        the reload fails, they are put back as they were here."""
+        async with self._messages_set(game, messages, reload=True):
+            yield
+
+    @asynccontextmanager
+    async def messages_undone_on_failure(self, game: Game,
+                                         **messages: object) -> AsyncIterator[None]:
+        """As :meth:`undone_on_failure` for a write of the game's messages alone, by a caller
+        without the game's lock: the messages set are put back as they were, and nothing else
+        is read again (a reload would take the game from under a move on its way)."""
+        async with self._messages_set(game, messages, reload=False):
+            yield
+
+    @asynccontextmanager
+    async def _messages_set(self, game: Game, messages: dict[str, object],
+                            reload: bool) -> AsyncIterator[None]:
+        before = {name: getattr(game.messages, name) for name in messages}
+        for name, value in messages.items():
+            setattr(game.messages, name, value)
         try:
             yield
         except BaseException:
-            await self.reload(game.game_id)
+            ours = [name for name, value in messages.items()
+                    if getattr(game.messages, name) == value]  # (not the publisher's since)
+            try:
+                if reload and await self.reload(game.game_id, stored=ours) is game:
+                    ours = []  # (as stored: else this object is no longer memory's)
+            finally:
+                for name in ours:
+                    setattr(game.messages, name, before[name])
             raise
 
-    async def reload(self, game_id: int, whole: bool = False) -> Game | None:
+    async def reload(self, game_id: int, whole: bool = False,
+                     stored: Collection[str] = ()) -> Game | None:
         """Read a game again from the database, into the same object when memory has one.
 
         Keeping the object means a tap or timer already holding it (waiting for the game's
         lock) sees the committed state, never a move that failed half-way. Its messages stay
-        memory's (never behind what Telegram shows), unless ``whole``: a copy read before
-        the game came to this process (a fleet worker adopting it) names its old chat's.
+        memory's (never behind what Telegram shows), but for the fields named in ``stored``
+        (a change that failed had set them), unless ``whole``: a copy read before the game
+        came to this process (a fleet worker adopting it) names its old chat's.
         """
         fresh = await self.storage.load_game(game_id)
         for place, gid in list(self._open_by_place.items()):
@@ -144,6 +177,8 @@ class GameMemory:
             for name in Game.__slots__:
                 if whole or name != "messages":  # (what Telegram shows: see above)
                     setattr(game, name, getattr(fresh, name))
+            for name in () if whole else stored:
+                setattr(game.messages, name, getattr(fresh.messages, name))
         await self._check_reach(game)
         self._remember(game)
         if game is fresh:

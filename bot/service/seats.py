@@ -41,8 +41,8 @@ class Seats(Play):
     async def abandon(self, game: Game) -> None:
         """The bot was removed from the group: no result, and nothing left to send there;
         the players' private messages say why (the flag is saved with the status)."""
-        game.messages.bot_removed = True
-        await self._set_status(game, Status.STOPPED, drop_outbox=True)
+        async with self.undone_on_failure(game, bot_removed=True):
+            await self._set_status(game, Status.STOPPED, drop_outbox=True)
 
     async def quit(self, game: Game, user_id: int, asked_seat: int | None = None) -> Player:
         """A seated player leaves a running game; a computer player takes the seat so the
@@ -101,13 +101,14 @@ class Seats(Play):
         newcomer = computer(level, {p.user_id for p in game.players})
         assert game.match is not None
         hand = game.match.hand
-        game.seat_changes.append(SeatChange(seat, hand.number, len(hand.moves), leaving, away))
-        game.players[seat] = newcomer
-        game.timer.timeouts.pop(seat, None)
-        if seat in game.timer.away:
-            game.timer.away.remove(seat)
-        game.deadline = self._deadline(game)
         async with self.undone_on_failure(game):
+            game.seat_changes.append(
+                SeatChange(seat, hand.number, len(hand.moves), leaving, away))
+            game.players[seat] = newcomer
+            game.timer.timeouts.pop(seat, None)
+            if seat in game.timer.away:
+                game.timer.away.remove(seat)
+            game.deadline = self._deadline(game)
             await self.storage.save_seats(game, self.composer.replaced(game, leaving, newcomer),
                                           self.clock())
         self._changed(game)
