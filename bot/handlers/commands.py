@@ -191,11 +191,15 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     if game.status is Status.LOBBY:  # nothing to stop yet: the lobby's Cancel closes it
         lobby = game.messages.lobby
-        may_cancel = user.id == game.creator_id or as_group_admin(update) \
-            or await is_admin(context, game.chat_id, user.id)
-        await reply(update, t("The game has not started yet. To close the table, press Cancel "
-                              "in the lobby.") if may_cancel else
-                    t("Only the player who created the game can cancel it."),
+        try:
+            rt.service.check_may_cancel(game, user.id, as_group_admin(update) or (
+                user.id != game.creator_id  # (no admin lookup for the creator)
+                and await is_admin(context, game.chat_id, user.id)))
+            answer = t("The game has not started yet. To close the table, press Cancel in "
+                       "the lobby.")
+        except UserError as exc:
+            answer = t(exc.message, **exc.params)
+        await reply(update, answer,
                     reply_parameters=ReplyParameters(lobby, allow_sending_without_reply=True)
                     if lobby else None)
         return

@@ -344,10 +344,16 @@ class Lobbies(Chats):
             await self._save_players(game, self._lobby_notices(game, was))
         return freed
 
-    async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:
-        self._lobby(game)
+    @staticmethod
+    def check_may_cancel(game: Game, user_id: int, is_admin: bool) -> None:
+        """Raise :class:`UserError` unless ``user_id`` may close ``game``'s lobby: its creator
+        or an admin of its group."""
         if user_id != game.creator_id and not is_admin:
             raise UserError(N_("Only the player who created the game can cancel it."))
+
+    async def cancel(self, game: Game, user_id: int, is_admin: bool) -> None:
+        self._lobby(game)
+        self.check_may_cancel(game, user_id, is_admin)
         # its calls to start not sent yet go with it (a lobby queues nothing else)
         await self._set_status(game, Status.CANCELLED, drop_outbox=True)
 
