@@ -262,13 +262,19 @@ class GameMemory:
         return [g for g in self.open_games() if g.chat_id == chat_id]
 
     async def games_waiting_in(self, chat_id: int) -> list[int]:
-        """The games of a chat with something to bring up to date there: every open one, and
-        the finished ones with announcements still to send."""
+        """The games of a chat with something to bring up to date there: every open one, the
+        finished ones with announcements still to send, and its last game if it stopped as
+        the bot was removed."""
         waiting = [g.game_id for g in self.open_games_in(chat_id)]
         for game_id in await self.outbox_games():
             game = await self.find(game_id) if game_id not in waiting else None
             if game is not None and game.chat_id == chat_id:
                 waiting.append(game_id)
+        last = await self.last_game_in(chat_id)
+        if last is not None and last.messages.bot_removed and last.game_id not in waiting:
+            # stopped as the bot was removed, its table left saying whose turn it was (the
+            # edit was refused): the bot back, the table says how it ended (player QA)
+            waiting.append(last.game_id)
         return waiting
 
     async def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:

@@ -107,7 +107,13 @@ async def test_a_bot_removed_and_added_back_opens_a_new_table(
         await group.server.wait_for(lambda: game.status is Status.STOPPED)
         group.users[1].send(group.chat, "/help")  # gone: the bot reads nothing there
         await runtime.publisher.idle()
+        table_message = group.server.message(group.chat, game.messages.table_message)  # type: ignore[arg-type]
+        assert table_message.buttons  # the stop's edit was refused: it still offers moves
         group.server.add_bot(group.chat)
+        # Back, the bot brings the stopped game's table to its end (player QA: it still said
+        # whose turn it was, with buttons)
+        await group.server.wait_for(lambda: not table_message.buttons,
+                                    message="the old table kept its buttons")
         group.users[2].send(group.chat, "/newgame gaple")
         await group.server.wait_for(lambda: group.game().game_id != game.game_id)
         lobby = await group.server.wait_for(group._lobby_or_none)
