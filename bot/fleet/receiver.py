@@ -14,6 +14,9 @@ with another ``FLEET_SHARDS`` than the database's it stops (one line, exit 2) ra
 updates under shards no worker reads. A database that will not have it (a wrong password, a
 database that does not exist, TLS refused) stops it too (one line, exit 1, as a worker's
 start): answering 503 for ever would only hide the mistake while Telegram's retries run out.
+So does a ``WEBHOOK_URL`` Telegram refuses (setWebhook's 400: one line, exit 2): every
+receiver registers the same URL, so none would ever be posted to, and a receiver kept ready
+would only hide that behind the balancer; Telegram out of reach is tried again instead.
 """
 
 from __future__ import annotations
@@ -29,11 +32,12 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 from telegram import Bot
-from telegram.error import InvalidToken, TelegramError
+from telegram.error import BadRequest, InvalidToken, TelegramError
 
 from ..config import BotConfig
 from ..errors import ConfigError, StorageError
 from ..serving.metrics import Metrics
+from ..serving.webhook import refused_url
 from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_web_app
 from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
@@ -83,7 +87,7 @@ class UpdateStore:
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1
             except StorageError as error:  # a server that will not have us: not waited for
-                self._refuse(error)
+                self.refuse(error)
                 return
         with contextlib.suppress(ConfigError, *DB_ERRORS):  # (said, or tried again by put)
             await self.agree(self.pool)
@@ -103,12 +107,13 @@ class UpdateStore:
         try:
             await sql.agree_shards(pool, self.shards)
         except ConfigError as error:
-            self._refuse(error)
+            self.refuse(error)
             raise
         self.agreed = True
 
-    def _refuse(self, error: ConfigError | StorageError) -> None:
-        """This receiver may not store updates: ``on_refused`` is told (it stops)."""
+    def refuse(self, error: ConfigError | StorageError) -> None:
+        """This receiver may not store updates (nor be ready): ``on_refused`` is told (it
+        stops)."""
         if self.refused is None:
             self.refused = error
             if self.on_refused is not None:
@@ -165,7 +170,8 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     A receiver whose ``FLEET_SHARDS`` the database refuses sets ``stopping`` and raises the
     :class:`ConfigError` as the block ends (it stored nothing meanwhile: not ready); so does
     one the database will not have (a password, a missing database), with the
-    :class:`StorageError`. A server not up yet is waited for."""
+    :class:`StorageError`, and one whose ``WEBHOOK_URL`` Telegram refuses (the
+    :class:`ConfigError` naming it). A server not up yet is waited for."""
     if http.webhook_url is None or http.port is None:
         raise ConfigError("a receiver needs WEBHOOK_URL and HTTP_PORT")
     store = UpdateStore(fleet.database_url, fleet.shards, fleet.worker_name,
@@ -176,7 +182,8 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     server = WebServer(build_web_app(metrics, {"database": store.ready}, endpoint),
                        http.host, http.port)
     await server.start()
-    registering = (asyncio.create_task(_register(config, http), name="set-webhook")
+    registering = (asyncio.create_task(_register(config, http, store.refuse),
+                                       name="set-webhook")
                    if register else None)
     try:
         yield server
@@ -191,8 +198,10 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
         raise store.refused
 
 
-async def _register(config: BotConfig, http: HttpSettings) -> None:
-    """setWebhook (every receiver registers the same URL and secret: harmless)."""
+async def _register(config: BotConfig, http: HttpSettings,
+                    refused: Callable[[ConfigError], None]) -> None:
+    """setWebhook (every receiver registers the same URL and secret: harmless); its refusal
+    (400: the URL) goes to ``refused``, and is not tried again."""
     from ..app import allowed_updates
 
     assert http.webhook_url is not None
@@ -208,6 +217,9 @@ async def _register(config: BotConfig, http: HttpSettings) -> None:
         except InvalidToken:
             log.critical("Telegram rejected TELEGRAM_BOT_TOKEN")
             raise
+        except BadRequest as error:
+            refused(refused_url(http.webhook_url, error))
+            return
         except TelegramError as error:
             log.warning("setWebhook failed (%s): trying again in %.0f s (attempt %d)",
                         error, delay, attempt)
