@@ -14,9 +14,10 @@ with another ``FLEET_SHARDS`` than the database's it stops (one line, exit 2) ra
 updates under shards no worker reads. A database that will not have it (a wrong password, a
 database that does not exist, TLS refused) stops it too (one line, exit 1, as a worker's
 start): answering 503 for ever would only hide the mistake while Telegram's retries run out.
-So does a ``WEBHOOK_URL`` Telegram refuses (setWebhook's 400: one line, exit 2): every
-receiver registers the same URL, so none would ever be posted to, and a receiver kept ready
-would only hide that behind the balancer; Telegram out of reach is tried again instead.
+So does a ``WEBHOOK_URL`` Telegram refuses (setWebhook's 400: one line, exit 2), and a token
+it rejects (as a worker's start says it): every receiver registers the same URL, so none
+would ever be posted to, and a receiver kept ready would only hide that behind the balancer;
+Telegram out of reach is tried again instead.
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     A receiver whose ``FLEET_SHARDS`` the database refuses sets ``stopping`` and raises the
     :class:`ConfigError` as the block ends (it stored nothing meanwhile: not ready); so does
     one the database will not have (a password, a missing database), with the
-    :class:`StorageError`, and one whose ``WEBHOOK_URL`` Telegram refuses (the
+    :class:`StorageError`, and one whose ``WEBHOOK_URL`` or token Telegram refuses (the
     :class:`ConfigError` naming it). A server not up yet is waited for."""
     if http.webhook_url is None or http.port is None:
         raise ConfigError("a receiver needs WEBHOOK_URL and HTTP_PORT")
@@ -191,7 +192,7 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
         await server.stop()
         if registering is not None:
             registering.cancel()
-            with contextlib.suppress(asyncio.CancelledError, InvalidToken):
+            with contextlib.suppress(asyncio.CancelledError):
                 await registering
         await store.close()
     if store.refused is not None:
@@ -200,9 +201,10 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
 
 async def _register(config: BotConfig, http: HttpSettings,
                     refused: Callable[[ConfigError], None]) -> None:
-    """setWebhook (every receiver registers the same URL and secret: harmless); its refusal
-    (400: the URL) goes to ``refused``, and is not tried again."""
+    """setWebhook (every receiver registers the same URL and secret: harmless); Telegram's
+    refusal (400: the URL; 401: the token) goes to ``refused``, and is not tried again."""
     from ..app import allowed_updates
+    from ..launch import TOKEN_REJECTED
 
     assert http.webhook_url is not None
     bot = Bot(config.token, base_url=config.bot_url, base_file_url=config.file_url)
@@ -214,9 +216,9 @@ async def _register(config: BotConfig, http: HttpSettings,
                                       allowed_updates=allowed_updates())
             log.info("webhook registered: Telegram posts updates to %s", http.webhook_url)
             return
-        except InvalidToken:
-            log.critical("Telegram rejected TELEGRAM_BOT_TOKEN")
-            raise
+        except InvalidToken:  # as the worker's start says it (exit 2)
+            refused(ConfigError(TOKEN_REJECTED))
+            return
         except BadRequest as error:
             refused(refused_url(http.webhook_url, error))
             return

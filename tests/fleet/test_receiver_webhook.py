@@ -15,6 +15,7 @@ from bot.config import BotConfig
 from bot.errors import ConfigError
 from bot.fleet.receiver import receiving
 from bot.fleet.settings import FleetSettings
+from bot.launch import TOKEN_REJECTED
 from bot.serving.webserver import HttpSettings
 from fakeapi import FakeTelegramServer
 from testservers import free_port
@@ -64,3 +65,18 @@ async def test_telegram_out_of_reach_is_tried_again(
     assert [r.getMessage() for r in caplog.records if r.name == "bot.fleet.receiver"
             and "setWebhook" in r.getMessage()] == [
         "setWebhook failed (Bad Gateway): trying again in 1 s (attempt 1)"]
+
+
+async def test_a_token_telegram_rejects_stops_the_receiver(
+        bot_api: FakeTelegramServer, database: str,  # noqa: F811
+) -> None:
+    port = free_port()
+    http = HttpSettings("https://fleet.example/hook", SECRET, "127.0.0.1", port)
+    config = BotConfig("7000000002:AAAnotherTokenTelegramDoesNotKnow0001",
+                       api_base_url=bot_api.api_root)
+    stopping = asyncio.Event()
+    with pytest.raises(ConfigError) as refused:
+        async with receiving(config, http, FleetSettings(database, 4), stopping=stopping):
+            await asyncio.wait_for(stopping.wait(), 20)
+            assert await ready(port) == 503
+    assert str(refused.value) == TOKEN_REJECTED
