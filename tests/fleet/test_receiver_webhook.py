@@ -19,6 +19,7 @@ from bot.launch import TOKEN_REJECTED
 from bot.serving.webserver import HttpSettings
 from fakeapi import FakeTelegramServer
 from testservers import free_port
+from testservers.fleet import Fleet
 
 SECRET = "fleet_secret-1"
 REFUSED_URL = "https://fleet.example:8081/hook"  # (the fake refuses that port, as Telegram)
@@ -80,3 +81,18 @@ async def test_a_token_telegram_rejects_stops_the_receiver(
             await asyncio.wait_for(stopping.wait(), 20)
             assert await ready(port) == 503
     assert str(refused.value) == TOKEN_REJECTED
+
+
+async def test_python_m_bot_fleet_receiver_with_a_refused_url_exits_2(fleet: Fleet) -> None:
+    """As the operator sees it: one CRITICAL line, exit 2 (systemd and Docker do not restart
+    a setting to fix), no traceback."""
+    fleet.settings["WEBHOOK_URL"] = REFUSED_URL
+    receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"), free_port())
+    await receiver.start()
+    assert receiver.process is not None
+    async with asyncio.timeout(60):
+        assert await receiver.process.wait() == 2, receiver.log.read_text()
+    text = receiver.log.read_text()
+    assert "Traceback" not in text and "ERROR" not in text and "WARNING" not in text, text
+    assert [line.split(" ", 2)[2] for line in text.splitlines() if "CRITICAL" in line] == [
+        f"CRITICAL bot: Telegram refused WEBHOOK_URL {REFUSED_URL}: {REFUSAL}"]
