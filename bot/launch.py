@@ -8,7 +8,9 @@ never the token).
   :data:`MAX_BACKOFF` seconds, until it answers or a signal stops the bot (exit 0).
   PostgreSQL refusing the bot (its password, a missing database): one line, exit 1.
 - The database unusable (folder not writable, file locked or damaged, disk full): one line
-  naming the path and the cause, exit 1. The same for an HTTP port already taken (exit 2).
+  naming the path and the cause, exit 1. The same for an HTTP port already taken (exit 2),
+  and a WEBHOOK_URL Telegram refuses (setWebhook's 400, its reason: exit 2; Telegram out of
+  reach meanwhile is tried again, :func:`bot.serving.webhook.register`).
 - SIGINT (Ctrl-C) and SIGTERM: stopping starts at once (:func:`bot.app.begin_stop`) and the
   bot ends quietly, exit 0.
 """

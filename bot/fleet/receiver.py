@@ -14,6 +14,10 @@ with another ``FLEET_SHARDS`` than the database's it stops (one line, exit 2) ra
 updates under shards no worker reads. A database that will not have it (a wrong password, a
 database that does not exist, TLS refused) stops it too (one line, exit 1, as a worker's
 start): answering 503 for ever would only hide the mistake while Telegram's retries run out.
+So does a ``WEBHOOK_URL`` Telegram refuses (setWebhook's 400: one line, exit 2), and a token
+it rejects (as a worker's start says it): every receiver registers the same URL, so none
+would ever be posted to, and a receiver kept ready would only hide that behind the balancer;
+Telegram out of reach is tried again instead.
 """
 
 from __future__ import annotations
@@ -29,11 +33,12 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 from telegram import Bot
-from telegram.error import InvalidToken, TelegramError
+from telegram.error import BadRequest, InvalidToken, TelegramError
 
 from ..config import BotConfig
 from ..errors import ConfigError, StorageError
 from ..serving.metrics import Metrics
+from ..serving.webhook import refused_url
 from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_web_app
 from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
@@ -83,7 +88,7 @@ class UpdateStore:
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1
             except StorageError as error:  # a server that will not have us: not waited for
-                self._refuse(error)
+                self.refuse(error)
                 return
         with contextlib.suppress(ConfigError, *DB_ERRORS):  # (said, or tried again by put)
             await self.agree(self.pool)
@@ -103,12 +108,13 @@ class UpdateStore:
         try:
             await sql.agree_shards(pool, self.shards)
         except ConfigError as error:
-            self._refuse(error)
+            self.refuse(error)
             raise
         self.agreed = True
 
-    def _refuse(self, error: ConfigError | StorageError) -> None:
-        """This receiver may not store updates: ``on_refused`` is told (it stops)."""
+    def refuse(self, error: ConfigError | StorageError) -> None:
+        """This receiver may not store updates (nor be ready): ``on_refused`` is told (it
+        stops)."""
         if self.refused is None:
             self.refused = error
             if self.on_refused is not None:
@@ -165,7 +171,8 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     A receiver whose ``FLEET_SHARDS`` the database refuses sets ``stopping`` and raises the
     :class:`ConfigError` as the block ends (it stored nothing meanwhile: not ready); so does
     one the database will not have (a password, a missing database), with the
-    :class:`StorageError`. A server not up yet is waited for."""
+    :class:`StorageError`, and one whose ``WEBHOOK_URL`` or token Telegram refuses (the
+    :class:`ConfigError` naming it). A server not up yet is waited for."""
     if http.webhook_url is None or http.port is None:
         raise ConfigError("a receiver needs WEBHOOK_URL and HTTP_PORT")
     store = UpdateStore(fleet.database_url, fleet.shards, fleet.worker_name,
@@ -176,7 +183,8 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     server = WebServer(build_web_app(metrics, {"database": store.ready}, endpoint),
                        http.host, http.port)
     await server.start()
-    registering = (asyncio.create_task(_register(config, http), name="set-webhook")
+    registering = (asyncio.create_task(_register(config, http, store.refuse),
+                                       name="set-webhook")
                    if register else None)
     try:
         yield server
@@ -184,16 +192,19 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
         await server.stop()
         if registering is not None:
             registering.cancel()
-            with contextlib.suppress(asyncio.CancelledError, InvalidToken):
+            with contextlib.suppress(asyncio.CancelledError):
                 await registering
         await store.close()
     if store.refused is not None:
         raise store.refused
 
 
-async def _register(config: BotConfig, http: HttpSettings) -> None:
-    """setWebhook (every receiver registers the same URL and secret: harmless)."""
+async def _register(config: BotConfig, http: HttpSettings,
+                    refused: Callable[[ConfigError], None]) -> None:
+    """setWebhook (every receiver registers the same URL and secret: harmless); Telegram's
+    refusal (400: the URL; 401: the token) goes to ``refused``, and is not tried again."""
     from ..app import allowed_updates
+    from ..launch import TOKEN_REJECTED
 
     assert http.webhook_url is not None
     bot = Bot(config.token, base_url=config.bot_url, base_file_url=config.file_url)
@@ -205,9 +216,12 @@ async def _register(config: BotConfig, http: HttpSettings) -> None:
                                       allowed_updates=allowed_updates())
             log.info("webhook registered: Telegram posts updates to %s", http.webhook_url)
             return
-        except InvalidToken:
-            log.critical("Telegram rejected TELEGRAM_BOT_TOKEN")
-            raise
+        except InvalidToken:  # as the worker's start says it (exit 2)
+            refused(ConfigError(TOKEN_REJECTED))
+            return
+        except BadRequest as error:
+            refused(refused_url(http.webhook_url, error))
+            return
         except TelegramError as error:
             log.warning("setWebhook failed (%s): trying again in %.0f s (attempt %d)",
                         error, delay, attempt)

@@ -27,8 +27,10 @@ from .. import wording
 from ..i18n import N_, supported_language, translator
 from ..models import Game, HandMessage, Status
 from ..presentation.pictures import PictureMaker
+from ..reach import Reach
 from ..service import GameService
 from ..service.locks import Locks
+from ..storage import StorageUnavailableError
 from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from .delivery import outcome_unknown
@@ -79,9 +81,14 @@ class Publisher:
     def __init__(
         self, bot: Bot, service: GameService, pictures: PictureMaker, locks: Locks,
         bot_username: str = "", limiter: FloodLimiter | None = None,
-        tails: Tails | None = None,
+        tails: Tails | None = None, reach: Reach | None = None,
     ) -> None:
         self.service = service
+        #: Telegram's outages as the syncs meet them: the first failure is a WARNING line,
+        #: the others DEBUG until a sync gets through, whose end ``reach`` says once (the
+        #: process's own, shared with polling's, or one of the publisher's).
+        self.reach = reach if reach is not None else Reach()
+        self._telegram_away = False
         self.locks = locks
         self.limiter = limiter
         self.messenger = Messenger(bot, service, pictures.painter, bot_username)
@@ -203,6 +210,8 @@ class Publisher:
         try:
             try:
                 await self.service.hold(game_id)
+            except StorageUnavailableError as away:  # (the engine said the outage once)
+                log.debug("reading game %s for its sync failed: %s", game_id, away)
             except Exception:  # the sync reads the game itself, and retries
                 log.exception("reading game %s for its sync failed", game_id)
             await self._run(key)
@@ -234,6 +243,7 @@ class Publisher:
     async def _run(self, key: tuple[int, str]) -> None:
         game_id, channel = key
         failures = 0
+        away = 0  # failed attempts in a row while the database was away
         # A flood wait ends this round (the next one draws the latest state); every call is
         # made for the game (a fleet worker that let it go refuses them: fleetshares.for_game).
         with no_retries(), for_game(game_id):
@@ -241,7 +251,10 @@ class Publisher:
                 self._dirty.discard(key)
                 try:
                     await self._channels[channel].sync(game_id)
-                    failures = 0
+                    failures = away = 0
+                    if self._telegram_away:
+                        self._telegram_away = False
+                        self.reach.answered()
                     if channel == GROUP:  # the lobby is up: now its /notify notices
                         self._muted.pop(game_id, None)  # (and the bot writes there again)
                         self.notices.after_group_sync(game_id)
@@ -253,6 +266,19 @@ class Publisher:
                         self._dirty.add(key)
                 except StoppingError:
                     pass  # committed state waits in the database for the restart
+                except StorageUnavailableError as unavailable:
+                    # PostgreSQL is away (the engine's own lines say when it goes and comes
+                    # back; each storage call already waited for it up to retry_for): this
+                    # sync is tried again until it answers, however long, not given up after
+                    # MAX_RETRIES as a failure of its own would be.
+                    away += 1
+                    (log.warning if away == 1 else log.debug)(
+                        "%s sync of game %s waits for the database: %s", channel, game_id,
+                        unavailable)
+                    if not self._stopping.is_set():
+                        await self._pause(min(30.0, 2.0 ** away))
+                        if not self._stopping.is_set():
+                            self._dirty.add(key)
                 except ChatGoneError as gone:
                     # The group was deleted (no update says so): its games end as when the
                     # bot is removed from it.
@@ -292,9 +318,14 @@ class Publisher:
                     # backing off, a few times; a later change of the game syncs again anyway.
                     failures += 1
                     if isinstance(failed, NetworkError) and not isinstance(failed, BadRequest):
-                        # Telegram's 5xx, a time-out: its trouble, one line (no traceback)
-                        log.warning("%s sync of game %s failed (%d): %s", channel, game_id,
-                                    failures, failed)
+                        # Telegram's 5xx, a time-out: its trouble, one line (no traceback),
+                        # and one for the outage: every game's syncs meet it (its end is
+                        # one line too, the reach's)
+                        (log.debug if self._telegram_away else log.warning)(
+                            "%s sync of game %s failed (%d): %s", channel, game_id, failures,
+                            failed)
+                        self._telegram_away = True
+                        self.reach.failed()
                     else:
                         log.exception("%s sync of game %s failed (%d)", channel, game_id,
                                       failures)

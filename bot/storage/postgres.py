@@ -5,7 +5,9 @@ The same SQL as SQLite's (``?`` placeholders, rewritten here to ``$1, $2, ...``)
 refuses at start-up becomes a :class:`StorageError` with one line for the operator, and never
 the URL's password. A connection lost to a restarting server fails the operation with
 :class:`StorageUnavailableError`; :meth:`PostgresEngine.retrying` runs it again after a short
-wait, for at most ``retry_for`` seconds, and the pool connects anew.
+wait, for at most ``retry_for`` seconds, and the pool connects anew. The outage is told once
+however many operations wait for it: a WARNING when the first fails, each retry at DEBUG, and
+one INFO line, ``PostgreSQL at host:5432/db answers again after 22 s``, at the first answer.
 """
 
 from __future__ import annotations
@@ -158,6 +160,8 @@ class PostgresEngine(Engine):
         #: What pg_stat_activity shows for its connections (a fleet worker's carry its name).
         self.application_name = APPLICATION_NAME
         self._pool: Any = None
+        #: Since when (monotonic) the server has not answered an operation (None: it does).
+        self._away_since: float | None = None
         parts = urlsplit(url)
         self._password = unquote(parts.password or "")
         try:
@@ -255,13 +259,31 @@ class PostgresEngine(Engine):
         wait = 0.1
         while True:
             try:
-                return await operation()
+                result = await operation()
             except StorageUnavailableError as error:
+                self._went_away(error)
                 if time.monotonic() + wait > deadline:
                     raise
-                log.warning("%s: trying again in %.1f s", error, wait)
+                log.debug("%s: trying again in %.1f s", error, wait)
+            else:
+                self._answered()
+                return result
             await asyncio.sleep(wait)
             wait = min(wait * 2, 2.0)
+
+    def _went_away(self, error: StorageUnavailableError) -> None:
+        """An operation found the server away: the outage's one WARNING line, at its start."""
+        if self._away_since is None:
+            self._away_since = time.monotonic()
+            log.warning("%s: waiting for it (its operations tried again for up to %.0f s "
+                        "each)", error, self.retry_for)
+
+    def _answered(self) -> None:
+        """An operation was answered: after an outage, one line saying how long it lasted."""
+        if self._away_since is not None:
+            since, self._away_since = self._away_since, None
+            log.info("PostgreSQL at %s answers again after %.0f s", self.name,
+                     time.monotonic() - since)
 
     async def _acquire(self) -> Any:
         try:

@@ -1,0 +1,98 @@
+"""A receiver whose WEBHOOK_URL Telegram refuses (setWebhook's 400) stops, naming the setting
+and Telegram's reason (``python -m bot.fleet receiver``: one line, exit 2), not ready
+meanwhile; one that cannot reach Telegram keeps trying and serves."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import aiohttp
+import pytest
+from fleet_pg import database  # noqa: F401  (a fixture)
+
+from bot.config import BotConfig
+from bot.errors import ConfigError
+from bot.fleet.receiver import receiving
+from bot.fleet.settings import FleetSettings
+from bot.launch import TOKEN_REJECTED
+from bot.serving.webserver import HttpSettings
+from fakeapi import FakeTelegramServer
+from testservers import free_port
+from testservers.fleet import Fleet
+
+SECRET = "fleet_secret-1"
+REFUSED_URL = "https://fleet.example:8081/hook"  # (the fake refuses that port, as Telegram)
+REFUSAL = "Bad webhook: webhook can be set up only on ports 80, 88, 443 or 8443"
+
+
+async def ready(port: int) -> int:
+    async with aiohttp.ClientSession() as client, \
+            client.get(f"http://127.0.0.1:{port}/healthz/ready") as answer:
+        return answer.status
+
+
+async def test_a_webhook_url_telegram_refuses_stops_the_receiver(
+        bot_api: FakeTelegramServer, database: str,  # noqa: F811
+        caplog: pytest.LogCaptureFixture) -> None:
+    port = free_port()
+    http = HttpSettings(REFUSED_URL, SECRET, "127.0.0.1", port)
+    config = BotConfig(bot_api.token, api_base_url=bot_api.api_root)
+    stopping = asyncio.Event()
+    with pytest.raises(ConfigError) as refused:
+        async with receiving(config, http, FleetSettings(database, 4), stopping=stopping):
+            await asyncio.wait_for(stopping.wait(), 20)
+            assert await ready(port) == 503  # (a balancer sends it nothing)
+    assert str(refused.value) == f"Telegram refused WEBHOOK_URL {REFUSED_URL}: {REFUSAL}"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
+async def test_telegram_out_of_reach_is_tried_again(
+        bot_api: FakeTelegramServer, database: str,  # noqa: F811
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    bot_api.fail_next("setWebhook", error_code=502, description="Bad Gateway")
+    port = free_port()
+    http = HttpSettings("https://fleet.example/hook", SECRET, "127.0.0.1", port)
+    config = BotConfig(bot_api.token, api_base_url=bot_api.api_root)
+    stopping = asyncio.Event()
+    async with receiving(config, http, FleetSettings(database, 4), stopping=stopping):
+        for _ in range(100):
+            if "webhook registered" in caplog.text:
+                break
+            await asyncio.sleep(0.05)
+        assert await ready(port) == 200
+    assert not stopping.is_set()
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.fleet.receiver"
+            and "setWebhook" in r.getMessage()] == [
+        "setWebhook failed (Bad Gateway): trying again in 1 s (attempt 1)"]
+
+
+async def test_a_token_telegram_rejects_stops_the_receiver(
+        bot_api: FakeTelegramServer, database: str,  # noqa: F811
+) -> None:
+    port = free_port()
+    http = HttpSettings("https://fleet.example/hook", SECRET, "127.0.0.1", port)
+    config = BotConfig("7000000002:AAAnotherTokenTelegramDoesNotKnow0001",
+                       api_base_url=bot_api.api_root)
+    stopping = asyncio.Event()
+    with pytest.raises(ConfigError) as refused:
+        async with receiving(config, http, FleetSettings(database, 4), stopping=stopping):
+            await asyncio.wait_for(stopping.wait(), 20)
+            assert await ready(port) == 503
+    assert str(refused.value) == TOKEN_REJECTED
+
+
+async def test_python_m_bot_fleet_receiver_with_a_refused_url_exits_2(fleet: Fleet) -> None:
+    """As the operator sees it: one CRITICAL line, exit 2 (systemd and Docker do not restart
+    a setting to fix), no traceback."""
+    fleet.settings["WEBHOOK_URL"] = REFUSED_URL
+    receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"), free_port())
+    await receiver.start()
+    assert receiver.process is not None
+    async with asyncio.timeout(60):
+        assert await receiver.process.wait() == 2, receiver.log.read_text()
+    text = receiver.log.read_text()
+    assert "Traceback" not in text and "ERROR" not in text and "WARNING" not in text, text
+    assert [line.split(" ", 2)[2] for line in text.splitlines() if "CRITICAL" in line] == [
+        f"CRITICAL bot: Telegram refused WEBHOOK_URL {REFUSED_URL}: {REFUSAL}"]
