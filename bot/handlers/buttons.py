@@ -22,6 +22,7 @@ from ..presentation.callbacks import decode, kinds_of
 from ..publishing.delivery import answer_tap
 from ..publishing.ratelimit import StoppingError
 from ..serving.latency import arrived
+from ..storage import StorageUnavailableError
 from .gametaps import (
     again_tapped,
     game_picked,
@@ -70,6 +71,9 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
             toast = t(exc.message, **exc.params)
         except StoppingError as stopping:  # a reply the limit held when sends were stopped
             log.info("reply not sent: %s", stopping)
+        except StorageUnavailableError as away:  # (its outage is told by the engine: one line)
+            log.warning("button %r not handled: %s", query.data, away)
+            toast = t("Something went wrong. Please try again.")
         except Exception:
             log.exception("button %r failed", query.data)
             toast = t("Something went wrong. Please try again.")

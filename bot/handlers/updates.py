@@ -29,7 +29,7 @@ from ..publishing.delivery import outcome_unknown
 from ..publishing.messenger import refused_here
 from ..publishing.ratelimit import StoppingError
 from ..service.settings import GroupSettings
-from ..storage import UpdateTakenError
+from ..storage import StorageUnavailableError, UpdateTakenError
 from .admins import admins_of
 from .runtime import Runtime, runtime
 
@@ -256,6 +256,8 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     if isinstance(context.error, NetworkError) and not isinstance(context.error, BadRequest):
         # Telegram's 5xx, a time-out, a dropped connection: Telegram's trouble, one line
         log.warning("update failed: Telegram answered %s", context.error)
+    elif isinstance(context.error, StorageUnavailableError):  # PostgreSQL away: one line
+        log.warning("update failed: %s", context.error)
     else:
         log.error("update failed", exc_info=context.error)
     if context.error is not None and outcome_unknown(context.error):
