@@ -10,7 +10,6 @@ import pytest
 from bot_kit import Group
 
 from bot.storage import StorageUnavailableError
-from fakeapi.players import Table
 
 AWAY = "PostgreSQL at 127.0.0.1:5432/domino is unavailable: connection refused"
 
