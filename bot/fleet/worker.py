@@ -27,13 +27,13 @@ import time
 from collections.abc import Collection
 
 import asyncpg  # type: ignore[import-untyped]
-from telegram import Update
 from telegram.ext import Application
 
 from ..handlers.runtime import KEY, Runtime
 from ..logs import counted
 from ..models import Game
 from ..publishing.fleetshares import RAISE_MARGIN, for_update
+from ..serving.webhook import read_update
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
@@ -180,11 +180,7 @@ class FleetWorker(GameMoves):
     # --- updates -----------------------------------------------------------------------------
     async def handle(self, row: QueuedUpdate) -> None:
         """One update, fenced; marked done after its handler unless an effect did it."""
-        try:
-            update = Update.de_json(row.data(), self.application.bot)
-        except Exception:
-            log.exception("update %d cannot be read: skipped", row.update_id)
-            update = None
+        update = read_update(row.data(), self.application.bot)  # (None: one line, skipped)
         with fencing.handling(row.update_id, self._mark_for_answer) as fence, \
                 for_update(row.shard):
             if update is not None:
