@@ -9,13 +9,14 @@ games of each shard it takes, and cancels their jobs when it gives one back.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from telegram.ext import ContextTypes, Job, JobQueue
 
-from ..errors import UserError
+from ..errors import StorageError, UserError
 from ..models import Game, Status
 from ..service import GameService
 from ..service.locks import Locks
@@ -202,10 +203,14 @@ class Timers:
             # A database that failed (or any other error): memory was read again as the
             # database has it, and the job tries again a little later, each time later (a
             # table whose every human is away moves only by its time-outs).
+            first = game_id not in self._failures
             delay = self._failed(game_id)
+            # The database's trouble is one line; anything else is a bug, whose traceback
+            # is shown at its first failure in a row (it is tried again all the same)
+            expected = isinstance(exc, StorageError | OSError | sqlite3.Error)
             log.warning("%s job of game %s failed (%s): tried again in %g s", kind, game_id,
                         f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__,
-                        delay)
+                        delay, exc_info=None if expected or not first else exc)
             self._retry(context.job.name, game_id, move_no, delay)
         else:
             self._failures.pop(game_id, None)
