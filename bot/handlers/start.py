@@ -82,12 +82,6 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                 return
             await rt.resend_hand(playing, seat)
             return
-    for left in rt.service.games_left_by(user.id):  # back in private after a computer took
-        try:                                        # their seat: why no tiles come
-            rt.service.seat_of(left, user.id)
-        except UserError as exc:
-            await reply(update, t(exc.message, **exc.params))
-            return
     seated = [(game, seat) for game in rt.service.games_of_user(user.id)
               if game.status is Status.PLAYING and (seat := game.seat_of(user.id)) is not None]
     if seated:  # back in private mid-game (an unblock, a chat cleared): their tiles, not a
@@ -95,6 +89,12 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             if game.game_id not in resent:
                 await rt.resend_hand(game, seat)
         return
+    for left in rt.service.games_left_by(user.id):  # seated nowhere, a computer having taken
+        try:                                        # their seat: why no tiles come
+            rt.service.seat_of(left, user.id)
+        except UserError as exc:
+            await reply(update, t(exc.message, **exc.params))
+            return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),
                 reply_markup=keyboards.add_to_group(t, rt.bot_username))

@@ -276,7 +276,7 @@ class Publisher:
                         "%s sync of game %s waits for the database: %s", channel, game_id,
                         unavailable)
                     if not self._stopping.is_set():
-                        await self._pause(min(30.0, 2.0 ** away))
+                        await self._pause(min(30.0, 2.0 ** min(away, 5)))
                         if not self._stopping.is_set():
                             self._dirty.add(key)
                 except ChatGoneError as gone:

@@ -68,6 +68,28 @@ async def test_the_away_player_back_in_private_is_told_why_no_tiles_come(group: 
                 "table plays again (“🔁 Play again”), your seat there is kept for you.")
 
 
+async def test_a_start_from_an_away_player_seated_at_another_table_sends_those_tiles(
+        group: Group) -> None:
+    """The table where they still play comes first (review: they were told of the seat
+    they lost, and got no tiles)."""
+    budi, sergei = group.users[1], group.users[2]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await hand_budi_over(group)
+        chat = group.server.add_group("Second", members=[budi, sergei], admins=[budi])
+        other = Group(group.server, chat, [budi, sergei], group.database, group.seeds)
+        other.runtime = runtime
+        await other.start("kolbasa", players=2)
+        await runtime.publisher.idle()
+        sent = budi.send_private("/start")
+        hand = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.message_id > sent.message_id and m.photo), None), message="no tiles")
+        assert "Second" in plain(hand.content)
+        await runtime.publisher.idle()
+        assert not [m for m in group.server.bot_messages(budi.private_chat)
+                    if m.message_id > sent.message_id and "took your seat" in m.content]
+
+
 async def test_the_result_says_the_away_player_was_replaced_not_that_they_left(
         group: Group) -> None:
     async with group.bot(computer_pause=0.05):

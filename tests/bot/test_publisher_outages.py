@@ -65,6 +65,26 @@ async def test_a_sync_waits_for_the_database_in_one_line(
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
 
 
+async def test_a_database_away_for_hours_is_waited_for_at_most_30_s_a_try(
+        group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over a thousand tries (some 17 hours away) the pause stays 30 s (review: its power
+    of two overflowed, and the sync was lost)."""
+    async with group.bot() as runtime:
+        publisher = runtime.publisher
+        asked: list[float] = []
+
+        async def no_wait(seconds: float) -> None:
+            asked.append(seconds)
+
+        monkeypatch.setattr(publisher, "_pause", no_wait)
+        failing(publisher, "group", StorageUnavailableError(AWAY), 1100)
+        await group.open_table("pair", 2)
+        await publisher.idle()
+        assert group.game().messages.lobby is not None  # synced once the database answered
+    assert len(asked) >= 1100 and asked[:5] == [2.0, 4.0, 8.0, 16.0, 30.0]
+    assert set(asked[5:]) == {30.0}
+
+
 async def test_telegram_out_of_reach_is_one_line_for_every_sync(
         group: Group, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
