@@ -270,11 +270,12 @@ class GameMemory:
             game = await self.find(game_id) if game_id not in waiting else None
             if game is not None and game.chat_id == chat_id:
                 waiting.append(game_id)
-        last = await self.last_game_in(chat_id)
-        if last is not None and last.messages.bot_removed and last.game_id not in waiting:
-            # stopped as the bot was removed, its table left saying whose turn it was (the
-            # edit was refused): the bot back, the table says how it ended (player QA)
-            waiting.append(last.game_id)
+        for game_id in await self.storage.last_game_ids(chat_id):  # (one a topic)
+            last = await self.find(game_id) if game_id not in waiting else None
+            if last is not None and last.messages.bot_removed:
+                # stopped as the bot was removed, its table left saying whose turn it was
+                # (the edit was refused): the bot back, the table says how it ended (QA)
+                waiting.append(game_id)
         return waiting
 
     async def last_game_in(self, chat_id: int, thread_id: int | None = None) -> Game | None:

@@ -93,6 +93,14 @@ class GameRows(Connection):
             (chat_id, thread_id))
         return None if row is None or row[0] is None else int(row[0])
 
+    async def last_game_ids(self, chat_id: int) -> list[int]:
+        """The newest game of each of a chat's topics (General's, or the chat's, among them),
+        oldest first."""
+        rows = await self.fetch_all(
+            "SELECT MAX(game_id) FROM games WHERE chat_id=? GROUP BY coalesce(thread_id, 0)"
+            " ORDER BY 1", (chat_id,))
+        return [int(row[0]) for row in rows]
+
     async def games_since(self, chat_id: int, thread_id: int | None, game_id: int,
                           limit: int = 2) -> list[int]:
         """The games opened in ``game_id``'s topic (as :meth:`last_game_id`) after it and not

@@ -313,7 +313,10 @@ async def test_telegrams_own_failures_are_retried_with_a_warning_not_an_error(
         assert group.server.message(group.chat, group.game().messages.table_message  # type: ignore[arg-type]
                                     ).photo is not None
     warned = complaints(caplog, logging.WARNING)
-    assert not complaints(caplog) and len(warned) == 2, warned
+    # (one a failure, or one for both when the second came while the first was not yet
+    # over: Telegram's outage is told once, however many syncs meet it)
+    assert not complaints(caplog) and 1 <= len(warned) <= 2, warned
+    assert all("sync of game" in line and "failed" in line for line in warned), warned
     assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)
 
 

@@ -194,3 +194,21 @@ async def test_version_13_keeps_each_forum_topics_latest_name(database: Path | s
     assert [await storage.topic_name(-100, 7), await storage.topic_name(-100, 9),
             await storage.topic_name(-200, 7)] == ["Evening games", "Weekend", "Другая"]
     await storage.close()
+
+
+async def test_the_newest_game_of_each_topic(database: Path | str) -> None:
+    """A chat's newest game per topic (General's, thread None, among them): what a bot added
+    back to the group brings up to date."""
+    storage = Storage(database)
+    await storage.open()
+
+    def game(chat_id: int, thread_id: int | None, status: Status) -> Game:
+        return Game(0, chat_id, status, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
+                    Messages(), thread_id=thread_id)
+
+    placed = [(-100, None), (-100, 7), (-100, None), (-100, 7), (-100, 9), (-200, None)]
+    ids = [await storage.insert_game(game(chat, thread, Status.STOPPED), 0.0)
+           for chat, thread in placed]
+    assert await storage.last_game_ids(-100) == [ids[2], ids[3], ids[4]]
+    assert await storage.last_game_ids(-300) == []
+    await storage.close()
