@@ -145,6 +145,9 @@ class Messages:
     unreachable_notes: dict[int, int] = field(default_factory=dict)
     # The half-time nudges in players' private chats, by seat: deleted once the turn passes.
     reminders: dict[int, Reminder] = field(default_factory=dict)
+    # With ``bot_removed``: the group itself was deleted (Telegram said so, no update did),
+    # which the players' private messages say rather than that the bot was removed.
+    group_gone: bool = False
 
     def to_json(self) -> str:
         return dumps(
@@ -165,6 +168,7 @@ class Messages:
                 "unreachable_notes": {str(s): m for s, m in self.unreachable_notes.items()},
                 "reminders": {str(s): [r.message_id, r.move_no, r.user_id]
                               for s, r in self.reminders.items()},
+                "group_gone": self.group_gone,
             }
         )
 
@@ -187,6 +191,7 @@ class Messages:
             [int(m) for m in data.get("offers", [])],
             {int(s): int(m) for s, m in data.get("unreachable_notes", {}).items()},
             {int(s): Reminder(*map(int, r)) for s, r in data.get("reminders", {}).items()},
+            bool(data.get("group_gone", False)),
         )
 
 

@@ -312,6 +312,8 @@ def game_end_line(t: Translator, game: Game) -> str:
             return t("The match is over: it is a draw.")
         return t("The match is over: 🏆 {names} won it.", names=" & ".join(
             named(game.players[s].name) for s in match.sides[winner]))
+    if game.status is Status.STOPPED and game.messages.group_gone:
+        return t("The game was stopped: its group was deleted.")
     if game.status is Status.STOPPED and game.messages.bot_removed:
         return t("The game was stopped: I was removed from the group.")
     if game.status is Status.STOPPED:

@@ -422,7 +422,7 @@ class Publisher:
         for game in self.service.open_games_in(gone.chat_id):  # one per topic in a forum
             async with self.locks.game(game.game_id):
                 if game.status.open:
-                    await self.service.abandon(game)
+                    await self.service.abandon(game, group_gone=True)
                     ended.append(game.game_id)
         if ended:
             log.info("group %s is gone (Telegram: %s): game %s stopped", gone.chat_id,

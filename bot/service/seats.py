@@ -38,10 +38,11 @@ class Seats(Play):
         ratings = await self._stop_ratings(game)
         await self._set_status(game, Status.STOPPED, self.composer.stopped(game, by, ratings))
 
-    async def abandon(self, game: Game) -> None:
-        """The bot was removed from the group: no result, and nothing left to send there;
-        the players' private messages say why (the flag is saved with the status)."""
-        async with self.undone_on_failure(game, bot_removed=True):
+    async def abandon(self, game: Game, group_gone: bool = False) -> None:
+        """The bot was removed from the group (or the group was deleted: ``group_gone``): no
+        result, and nothing left to send there; the players' private messages say why (the
+        flags are saved with the status)."""
+        async with self.undone_on_failure(game, bot_removed=True, group_gone=group_gone):
             await self._set_status(game, Status.STOPPED, drop_outbox=True)
 
     async def quit(self, game: Game, user_id: int, asked_seat: int | None = None) -> Player:

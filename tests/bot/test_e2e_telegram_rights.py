@@ -137,12 +137,12 @@ async def test_a_deleted_group_ends_its_game_as_a_removed_bot_does(
         await table.play_one()  # its sync finds the group gone
         await telegram.wait_for(lambda: game.status is Status.STOPPED)
         await runtime.publisher.idle()
-    assert game.messages.bot_removed
+    assert game.messages.bot_removed and game.messages.group_gone
     for user in users[:4]:
         last = [m for m in telegram.bot_messages(user.private_chat)
                 if m.photo and not m.deleted][-1]
-        assert (last.caption or "").endswith(
-            "The game was stopped: I was removed from the group."), last.caption
+        assert (last.caption or "").endswith(  # (review: it said the bot was removed)
+            "The game was stopped: its group was deleted."), last.caption
     assert not complaints(caplog, logging.WARNING)
     said = [r.getMessage() for r in caplog.records
             if r.name.startswith("bot.publishing") and r.levelno >= logging.INFO]

@@ -10,7 +10,7 @@ def test_every_kind_of_message_reads_back_as_stored() -> None:
                         hands={1: HandMessage(3, "k")}, announced_unreachable=[2],
                         topic_gone=True, questions=[4], table_moves=5, bot_removed=True,
                         calls=[6], offers=[7], unreachable_notes={2: 8},
-                        reminders={1: Reminder(9, 10, 11)})
+                        reminders={1: Reminder(9, 10, 11)}, group_gone=True)
     assert Messages.from_json(messages.to_json()) == messages
 
 
