@@ -95,6 +95,9 @@ class GroupSync:
         self.drawing: dict[int, asyncio.Future[bytes]] = {}
         #: Games whose group refused the table's picture at their last try (and was told).
         self.no_photos: set[int] = set()
+        #: Announcements sent whose mark as sent failed (the database away): the retried
+        #: sync marks them, and does not send them again.
+        self.sent_not_done: set[int] = set()
 
     def photos_refused(self, game_id: int) -> bool:
         """Whether the game's group refused its table's picture at the last try: the table
@@ -190,6 +193,9 @@ class GroupSync:
         lobby = game if game is not None and game.status is Status.LOBBY \
             and not game.messages.topic_gone else None
         for item in items:
+            if item.id in self.sent_not_done:  # (sent, its mark failed: marked now, not sent)
+                await self._done(item.id)
+                continue
             markup = None
             if item.buttons:
                 markup = InlineKeyboardMarkup(
@@ -220,10 +226,15 @@ class GroupSync:
                 # Perhaps shown: the table's caption repeats what matters, so an
                 # announcement is better lost than doubled (at most once).
                 log.warning("announcement %s of game %s may be lost", item.id, game_id)
-            await self.service.storage.outbox_done(item.id)  # sent: never again
+            self.sent_not_done.add(item.id)  # sent (or never to be): never again, even
+            await self._done(item.id)           # should its mark fail (a database away)
             if kept is not None and not await self._keep(*kept):
                 unsaved = True
         return unsaved
+
+    async def _done(self, item_id: int) -> None:
+        await self.service.storage.outbox_done(item_id)
+        self.sent_not_done.discard(item_id)
 
     async def _announce(self, chat_id: int, text: str, photo: bytes | None,
                         markup: InlineKeyboardMarkup | None, thread_id: int | None) -> int:

@@ -177,6 +177,27 @@ async def test_a_call_whose_id_is_not_saved_is_not_posted_twice(group: Group) ->
         assert saved is not None and saved.messages.calls == []
 
 
+async def test_a_call_whose_mark_as_sent_fails_is_not_posted_twice(group: Group) -> None:
+    """Marking a posted call as sent fails (the database away past its retries): the sync
+    is tried again, and marks it without posting it again (review)."""
+    async with group.bot() as rt:
+        done = rt.storage.outbox_done
+        blips: list[int] = []
+
+        async def blip(item_id: int) -> None:
+            if not blips:
+                blips.append(item_id)
+                raise StorageUnavailableError("PostgreSQL is unavailable")
+            await done(item_id)
+        rt.storage.outbox_done = blip  # type: ignore[method-assign]
+        await group.open_table("pair")
+        await rt.publisher.idle()
+        calls = [m for m in group.server.messages(group.chat, include_deleted=True)
+                 if m.from_bot and CALL in (m.text or "")]
+        assert blips and len(calls) == 1
+        assert await rt.storage.pending_outbox(group.game().game_id) == []
+
+
 async def test_table_asked_in_private_while_the_bot_may_not_write_says_so(
         telegram: FakeTelegramServer, supergroup: Group, caplog: pytest.LogCaptureFixture
 ) -> None:
