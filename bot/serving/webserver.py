@@ -21,6 +21,7 @@ import os
 import re
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,8 @@ LIVE_PATH = "/healthz/live"
 READY_PATH = "/healthz/ready"
 METRICS_PATH = "/metrics"
 CHECK_TIMEOUT = 2.0  # seconds a readiness check may take before it counts as failed
+#: Seconds between two lines about webhook requests refused for their secret.
+REFUSALS_EVERY = 60.0
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts
 
 #: A readiness check: True when its part works. May be a coroutine function.
@@ -117,8 +120,10 @@ def build_web_app(
         if not _SECRET.fullmatch(webhook.secret_token) or not webhook.path.startswith("/"):
             raise ConfigError("the webhook needs a path and a secret token Telegram accepts")
 
+        refusals = Refusals()
+
         async def receive(request: web.Request) -> web.Response:
-            return await _receive(request, webhook)
+            return await _receive(request, webhook, refusals)
 
         app.router.add_post(webhook.path, receive)
     return app
@@ -141,10 +146,30 @@ async def _passes(name: str, check: Check) -> bool:
     return bool(result)
 
 
-async def _receive(request: web.Request, webhook: WebhookEndpoint) -> web.Response:
+class Refusals:
+    """Webhook requests refused for their secret, told at most once a minute with their
+    count: a scanner must not fill the log (behind a proxy each names only the proxy)."""
+
+    def __init__(self, every: float = REFUSALS_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.every, self.clock = every, clock
+        self.count = 0
+        self.told: float | None = None
+
+    def note(self, remote: str | None) -> None:
+        self.count += 1
+        now = self.clock()
+        if self.told is None or now - self.told >= self.every:
+            log.warning("webhook requests without the right secret token: %d since the last "
+                        "such line (the latest from %s)", self.count, remote)
+            self.count, self.told = 0, now
+
+
+async def _receive(request: web.Request, webhook: WebhookEndpoint,
+                   refusals: Refusals) -> web.Response:
     sent = request.headers.get(SECRET_HEADER, "").encode()
     if not hmac.compare_digest(sent, webhook.secret_token.encode()):
-        log.warning("webhook request from %s without the right secret token", request.remote)
+        refusals.note(request.remote)
         return web.Response(status=403)
     try:
         update = await request.json()

@@ -79,9 +79,15 @@ async def stored(url: str) -> list[tuple[int, int, int]]:
     return [(r["update_id"], r["shard"], r["route_key"]) for r in rows]
 
 
-async def test_the_secret_is_checked(hook: Hook, database: str) -> None:  # noqa: F811
-    assert await hook.post(group_message(1), secret="wrong") == 403
-    assert await hook.post(group_message(1), secret="") == 403
+async def test_the_secret_is_checked(hook: Hook, database: str,  # noqa: F811
+                                     caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="bot.serving.webserver"):
+        for _ in range(20):  # a scanner: one line, not one a request (operator QA)
+            assert await hook.post(group_message(1), secret="wrong") == 403
+        assert await hook.post(group_message(1), secret="") == 403
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.serving.webserver"] == [
+        "webhook requests without the right secret token: 1 since the last such line (the "
+        "latest from 127.0.0.1)"]
     assert await stored(database) == []
     assert await hook.post(group_message(1)) == 200
     assert await stored(database) == [(1, shard_of(-1001, SHARDS), -1001)]
