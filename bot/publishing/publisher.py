@@ -236,8 +236,13 @@ class Publisher:
         self.group.no_photos.discard(game_id)
         self.group.forget(game_id)
         self.hands.linked.pop(game_id, None)
-        if not any(g.chat_id == game.chat_id for g in self.service.open_games()):
-            self.hands.places.forget(game.chat_id)
+        # The chat's names go once no game there is open, nor synced: games stopped together
+        # still draw their hands, whose way back names the group (QA: it lost its names)
+        chat = game.chat_id
+        if not any(g.chat_id == chat for g in self.service.open_games()) and not any(
+                (other := self.service.game(gid)) is not None and other.chat_id == chat
+                for gid, _ in self._tasks):
+            self.hands.places.forget(chat)
         self.trimmer.after_release()
 
     async def _run(self, key: tuple[int, str]) -> None:
@@ -272,9 +277,9 @@ class Publisher:
                     # sync is tried again until it answers, however long, not given up after
                     # MAX_RETRIES as a failure of its own would be.
                     away += 1
-                    (log.warning if away == 1 else log.debug)(
-                        "%s sync of game %s waits for the database: %s", channel, game_id,
-                        unavailable)
+                    # (the storage says the outage once for every game: here, DEBUG)
+                    log.debug("%s sync of game %s waits for the database: %s", channel,
+                              game_id, unavailable)
                     if not self._stopping.is_set():
                         await self._pause(min(30.0, 2.0 ** min(away, 5)))
                         if not self._stopping.is_set():
