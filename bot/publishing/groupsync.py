@@ -140,6 +140,7 @@ class GroupSync:
             except PhotosRefusedError as exc:
                 refused = exc  # the table waits (its key unchanged): the next sync tries again
                 changed = True  # (a finished hand's table may be done with meanwhile)
+                await self._retire_stale_table(game, thread_id)
                 await self._tell_no_photos(game, thread_id)
             else:
                 self.no_photos.discard(game_id)
@@ -153,6 +154,17 @@ class GroupSync:
                 await self.service.save_messages(game)
         if refused is not None:
             raise refused
+
+    async def _retire_stale_table(self, game: Game, thread_id: int | None) -> None:
+        """Photos refused mid-game: the table posted before stands still, showing a turn and
+        ends long gone, with buttons (QA): it goes (or loses its buttons), and the table is
+        posted anew, below, once photos are allowed."""
+        stale = game.messages.table_message
+        if stale is None or game.thread_id != thread_id:
+            return
+        await self.messenger.retire(game.chat_id, stale, delete=True)
+        if game.messages.table_message == stale:
+            game.messages.table_message = game.messages.table_key = None
 
     async def _tell_no_photos(self, game: Game, thread_id: int | None) -> None:
         """The group refused the table's picture: it is told why, in words, once (again only

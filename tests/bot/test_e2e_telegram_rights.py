@@ -94,6 +94,28 @@ async def test_a_group_that_refuses_photos_gets_the_rest_and_the_table_once_allo
     assert not complaints(caplog, logging.WARNING)
 
 
+async def test_photos_refused_mid_game_take_the_stale_table_away(
+        telegram: FakeTelegramServer, supergroup: Group) -> None:
+    """The table posted before photos were refused would stand still, a turn and ends long
+    gone, its buttons live (QA): it goes, and comes back below once photos are allowed."""
+    users, chat, group = supergroup.users, supergroup.chat, supergroup
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await runtime.publisher.idle()
+        stale = telegram.message(chat, group.game().messages.table_message)  # type: ignore[arg-type]
+        telegram.restrict_bot(chat, may_send=True, may_send_media=False)
+        await table.play_one()
+        await runtime.publisher.idle()
+        assert stale.deleted and group.game().messages.table_message is None
+        assert len(texts(telegram, telegram.bot_messages(chat), NO_PHOTOS_HERE)) == 1
+        telegram.restrict_bot(chat, may_send=True)
+        await table.play_one()
+        await telegram.wait_for(lambda: group.game().messages.table_message is not None)
+        await runtime.publisher.idle()
+        assert telegram.bot_messages(chat)[-1].photo is not None
+
+
 async def test_a_hand_result_goes_in_words_where_photos_are_refused(
         telegram: FakeTelegramServer, supergroup: Group, caplog: pytest.LogCaptureFixture
 ) -> None:
