@@ -98,7 +98,7 @@ async def test_photos_refused_mid_game_take_the_stale_table_away(
         telegram: FakeTelegramServer, supergroup: Group) -> None:
     """The table posted before photos were refused would stand still, a turn and ends long
     gone, its buttons live (QA): it goes, and comes back below once photos are allowed."""
-    users, chat, group = supergroup.users, supergroup.chat, supergroup
+    chat, group = supergroup.chat, supergroup
     async with group.bot() as runtime:
         table = await group.start("gaple")
         await table.play_one()
