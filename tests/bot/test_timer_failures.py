@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -58,122 +59,115 @@ def failing(times: int, error: Exception
     return wrap
 
 
+@dataclass
+class Timed:
+    """A four-seat gaple game with a 90 s turn, its timers armed on :class:`Jobs`."""
+
+    storage: Storage
+    clock: Clock
+    service: GameService
+    game: Game
+    jobs: Jobs
+    timers: Timers
+
+
+@pytest.fixture
+async def timed(database: Path | str) -> AsyncIterator[Timed]:
+    storage = Storage(database)
+    await storage.open()
+    try:
+        clock = Clock()
+        service, game = await timed_game(storage, clock)
+        jobs = Jobs()
+        timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
+        timers.schedule(game)
+        yield Timed(storage, clock, service, game, jobs, timers)
+    finally:
+        await storage.close()
+
+
 def lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.name == "bot.handlers.timers"]
 
 
 async def test_a_time_out_whose_commit_fails_is_tried_again_later_and_later(
-        database: Path | str, caplog: pytest.LogCaptureFixture,
+        timed: Timed, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    storage = Storage(database)
-    await storage.open()
-    try:
-        clock = Clock()
-        service, game = await timed_game(storage, clock)
-        jobs = Jobs()
-        timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
-        timers.schedule(game)
-        before, seat = game.move_no, game.match.to_move  # type: ignore[union-attr]
-        turn = f"turn:{game.game_id}"
-        monkeypatch.setattr(storage, "commit_move",
-                            failing(3, OSError("disk I/O error"))(storage.commit_move))
-        clock.now += 91
-        delays = []
-        with caplog.at_level(logging.INFO, logger="bot.handlers.timers"):
-            for _ in range(3):
-                await jobs.run(turn)
-                assert game.move_no == before and not game.timer.timeouts  # as stored
-                delays.append(jobs.when(turn))
-            said = lines(caplog)
-            await jobs.run(turn)  # the database works again
-        assert delays == [RETRY_FIRST, 2 * RETRY_FIRST, 4 * RETRY_FIRST]
-        assert [r.levelno for r in said] == [logging.WARNING] * 3
-        assert not any(r.exc_info for r in said)
-        assert "disk I/O error" in said[0].getMessage()
-        assert game.move_no > before and game.timer.timeouts == {seat: 1}
-        assert game.match.hand.moves[-1].seat == seat  # type: ignore[union-attr]
-        assert timers._failures == {}  # the next failure waits the shortest again
-    finally:
-        await storage.close()
+    storage, clock, game, jobs, timers = (
+        timed.storage, timed.clock, timed.game, timed.jobs, timed.timers)
+    before, seat = game.move_no, game.match.to_move  # type: ignore[union-attr]
+    turn = f"turn:{game.game_id}"
+    monkeypatch.setattr(storage, "commit_move",
+                        failing(3, OSError("disk I/O error"))(storage.commit_move))
+    clock.now += 91
+    delays = []
+    with caplog.at_level(logging.INFO, logger="bot.handlers.timers"):
+        for _ in range(3):
+            await jobs.run(turn)
+            assert game.move_no == before and not game.timer.timeouts  # as stored
+            delays.append(jobs.when(turn))
+        said = lines(caplog)
+        await jobs.run(turn)  # the database works again
+    assert delays == [RETRY_FIRST, 2 * RETRY_FIRST, 4 * RETRY_FIRST]
+    assert [r.levelno for r in said] == [logging.WARNING] * 3
+    assert not any(r.exc_info for r in said)
+    assert "disk I/O error" in said[0].getMessage()
+    assert game.move_no > before and game.timer.timeouts == {seat: 1}
+    assert game.match.hand.moves[-1].seat == seat  # type: ignore[union-attr]
+    assert timers._failures == {}  # the next failure waits the shortest again
 
 
 async def test_a_bug_in_a_time_out_shows_its_traceback_once_and_is_tried_again(
-        database: Path | str, caplog: pytest.LogCaptureFixture,
+        timed: Timed, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Not the database's trouble: a bug, whose traceback the operator needs (review: it
     was retried for ever in lines that never showed where it failed)."""
-    storage = Storage(database)
-    await storage.open()
-    try:
-        clock = Clock()
-        service, game = await timed_game(storage, clock)
-        jobs = Jobs()
-        timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
-        timers.schedule(game)
-        turn = f"turn:{game.game_id}"
-        monkeypatch.setattr(storage, "commit_move",
-                            failing(2, KeyError("seat"))(storage.commit_move))
-        clock.now += 91
-        with caplog.at_level(logging.INFO, logger="bot.handlers.timers"):
-            for _ in range(2):
-                await jobs.run(turn)
-            said = lines(caplog)
-        assert [r.levelno for r in said] == [logging.WARNING] * 2
-        assert [bool(r.exc_info) for r in said] == [True, False]  # (once in a row)
-        assert jobs.when(turn) == 2 * RETRY_FIRST  # tried again all the same
-    finally:
-        await storage.close()
+    storage, clock, game, jobs = timed.storage, timed.clock, timed.game, timed.jobs
+    turn = f"turn:{game.game_id}"
+    monkeypatch.setattr(storage, "commit_move",
+                        failing(2, KeyError("seat"))(storage.commit_move))
+    clock.now += 91
+    with caplog.at_level(logging.INFO, logger="bot.handlers.timers"):
+        for _ in range(2):
+            await jobs.run(turn)
+        said = lines(caplog)
+    assert [r.levelno for r in said] == [logging.WARNING] * 2
+    assert [bool(r.exc_info) for r in said] == [True, False]  # (once in a row)
+    assert jobs.when(turn) == 2 * RETRY_FIRST  # tried again all the same
 
 
-async def test_the_wait_between_tries_has_a_ceiling(database: Path | str,
+async def test_the_wait_between_tries_has_a_ceiling(timed: Timed,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    storage = Storage(database)
-    await storage.open()
-    try:
-        clock = Clock()
-        service, game = await timed_game(storage, clock)
-        jobs = Jobs()
-        timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
-        timers.schedule(game)
-        monkeypatch.setattr(storage, "commit_move",
-                            failing(40, OSError("database is locked"))(storage.commit_move))
-        clock.now += 91
-        for _ in range(40):
-            await jobs.run(f"turn:{game.game_id}")
-        assert jobs.when(f"turn:{game.game_id}") == RETRY_MOST
-    finally:
-        await storage.close()
+    storage, clock, game, jobs = timed.storage, timed.clock, timed.game, timed.jobs
+    monkeypatch.setattr(storage, "commit_move",
+                        failing(40, OSError("database is locked"))(storage.commit_move))
+    clock.now += 91
+    for _ in range(40):
+        await jobs.run(f"turn:{game.game_id}")
+    assert jobs.when(f"turn:{game.game_id}") == RETRY_MOST
 
 
 async def test_a_half_time_warning_whose_save_fails_is_tried_again(
-        database: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
+        timed: Timed, monkeypatch: pytest.MonkeyPatch) -> None:
     """And memory does not say it was given before the database does: the warning is given
     when the save works, once."""
-    storage = Storage(database)
-    await storage.open()
-    try:
-        clock = Clock()
-        service, game = await timed_game(storage, clock)
-        jobs = Jobs()
-        timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
-        timers.schedule(game)
-        warn = f"warn:{game.game_id}"
-        assert jobs.when(warn) == 45
-        changed: list[Game] = []
-        service.on_change = changed.append
-        monkeypatch.setattr(storage, "save_timer",
-                            failing(1, OSError("disk I/O error"))(storage.save_timer))
-        clock.now += 45
-        await jobs.run(warn)
-        assert not game.timer.warned and changed == []
-        assert jobs.when(warn) == RETRY_FIRST
-        clock.now += RETRY_FIRST
-        await jobs.run(warn)
-        assert game.timer.warned and changed == [game]
-        stored = await storage.load_game(game.game_id)
-        assert stored is not None and stored.timer.warned
-    finally:
-        await storage.close()
+    storage, clock, service, game, jobs = (
+        timed.storage, timed.clock, timed.service, timed.game, timed.jobs)
+    warn = f"warn:{game.game_id}"
+    assert jobs.when(warn) == 45
+    changed: list[Game] = []
+    service.on_change = changed.append
+    monkeypatch.setattr(storage, "save_timer",
+                        failing(1, OSError("disk I/O error"))(storage.save_timer))
+    clock.now += 45
+    await jobs.run(warn)
+    assert not game.timer.warned and changed == []
+    assert jobs.when(warn) == RETRY_FIRST
+    clock.now += RETRY_FIRST
+    await jobs.run(warn)
+    assert game.timer.warned and changed == [game]
+    stored = await storage.load_game(game.game_id)
+    assert stored is not None and stored.timer.warned
 
 
 async def test_a_warning_not_saved_leaves_memory_as_stored(database: Path | str,
@@ -235,31 +229,22 @@ async def test_a_computer_move_whose_commit_fails_is_tried_again_later_and_later
 
 
 async def test_a_retry_reads_the_game_again_when_memory_was_left_ahead(
-        database: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
+        timed: Timed, monkeypatch: pytest.MonkeyPatch) -> None:
     """The commit failed and so did reading the game again (the database was gone): memory
     holds a move the database has not. The next try reads it first, so the time-out is the
     seat's whose turn it is, not the next one's."""
-    storage = Storage(database)
-    await storage.open()
-    try:
-        clock = Clock()
-        service, game = await timed_game(storage, clock)
-        jobs = Jobs()
-        timers = Timers(jobs, service, Locks(), clock=clock)  # type: ignore[arg-type]
-        timers.schedule(game)
-        match = game.match
-        assert match is not None
-        before, seat, moves = game.move_no, match.to_move, len(match.hand.moves)
-        monkeypatch.setattr(storage, "commit_move",
-                            failing(1, OSError("disk I/O error"))(storage.commit_move))
-        monkeypatch.setattr(storage, "load_game",
-                            failing(1, OSError("disk I/O error"))(storage.load_game))
-        clock.now += 91
-        await jobs.run(f"turn:{game.game_id}")
-        assert game.match is match and len(match.hand.moves) == moves + 1  # ahead of it
-        await jobs.run(f"turn:{game.game_id}")
-        match = game.match
-        assert match is not None and game.move_no > before
-        assert len(match.hand.moves) == moves + 1 and match.hand.moves[-1].seat == seat
-    finally:
-        await storage.close()
+    storage, clock, game, jobs = timed.storage, timed.clock, timed.game, timed.jobs
+    match = game.match
+    assert match is not None
+    before, seat, moves = game.move_no, match.to_move, len(match.hand.moves)
+    monkeypatch.setattr(storage, "commit_move",
+                        failing(1, OSError("disk I/O error"))(storage.commit_move))
+    monkeypatch.setattr(storage, "load_game",
+                        failing(1, OSError("disk I/O error"))(storage.load_game))
+    clock.now += 91
+    await jobs.run(f"turn:{game.game_id}")
+    assert game.match is match and len(match.hand.moves) == moves + 1  # ahead of it
+    await jobs.run(f"turn:{game.game_id}")
+    match = game.match
+    assert match is not None and game.move_no > before
+    assert len(match.hand.moves) == moves + 1 and match.hand.moves[-1].seat == seat
