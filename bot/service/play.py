@@ -67,10 +67,10 @@ class Play(Lobbies):
         except BadInputError:
             raise UserError(N_("These options do not fit a table of {count} players."),
                             count=len(game.players)) from None
-        game.match = match
-        events, outgoing = self._settle(game, match.deal_from_seed(self.seed_source()))
-        game.status = Status.PLAYING
-        async with self.undone_on_failure(game):
+        async with self.undone_on_failure(game):  # (what the start changes, undone with it)
+            game.match = match
+            events, outgoing = self._settle(game, match.deal_from_seed(self.seed_source()))
+            game.status = Status.PLAYING
             # The lobby's calls to start not sent yet (the group's budget held them back)
             # would come after the start: dropped with it, in its transaction (a sync already
             # sending one drops it at its send, and those sent are deleted after the start:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_games import ANN, BOB, RecordingComposer, people_storage
+from test_games import ANN, BOB, CID, DAN, RecordingComposer, people_storage
 
 from bot.models import Game, MatchRatings, Outgoing, Status
 from bot.service import GameService
@@ -268,3 +268,21 @@ async def test_a_new_language_is_spoken_by_the_open_tables(storage: Storage) -> 
 
 def _no_such_choice(settings: GroupSettings) -> GroupSettings:
     raise KeyError("gone")
+
+
+async def test_a_start_that_fails_before_its_commit_leaves_the_lobby(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal's announcements cannot be made (a bug in their words): the table is a lobby
+    still, with no match (review: memory held a match on a lobby)."""
+    service = service_for(storage)
+    game = await service.create(-100, ANN, "gaple", "en")
+    for player in (BOB, CID, DAN):
+        await service.join(game, player)
+
+    def broken(game: Game, events: object) -> list[Outgoing]:
+        raise KeyError("seat")
+    monkeypatch.setattr(service.composer, "announcements", broken)
+    with pytest.raises(KeyError):
+        await service.start(game, ANN.user_id)
+    assert game.status is Status.LOBBY and game.match is None
+    as_stored(game, await storage.load_game(game.game_id))
