@@ -8,6 +8,7 @@ import enum
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Protocol
 
 from engine import Event, KeptHands, Match, variant
@@ -300,7 +301,9 @@ class Game:
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
-        return variant(self.game_name).seat_counts
+        """The table sizes this game is played by with its options (QA: a deal of 7 at
+        gaple-dead let a fifth player sit, and Start then refused the options)."""
+        return _seat_counts(self.game_name, tuple(sorted(self.options.items())))
 
     @property
     def partnerships(self) -> tuple[tuple[int, ...], ...]:
@@ -368,3 +371,8 @@ def move_number(match: Match | None) -> int:
     if match is None:
         return 0
     return sum(len(hand.moves) for hand in match.hands) + len(match.hands)
+
+
+@cache
+def _seat_counts(game_name: str, options: tuple[tuple[str, Any], ...]) -> tuple[int, ...]:
+    return variant(game_name).seat_counts_for(dict(options))

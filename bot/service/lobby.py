@@ -140,16 +140,17 @@ class Lobbies(Chats):
         rematch = existing is not None and self.is_rematch(existing, old)
         if existing is not None and rematch:
             await self._check_latest(old, existing)  # (before a link to the seat there)
-            if existing.seat_of(user.user_id) is None:
-                # Another player opened it first: this takes a seat there, as Join would,
-                # and the hand goes to the private chat (a seat kept for the user is
-                # confirmed whether or not it is open).
-                await self.needs_private_chat(user.user_id, f"join{existing.game_id}")
         if old.status is not Status.FINISHED:
             raise OutOfDateError()
         people = seated_again(old)
         if all(p.user_id != user.user_id or p.is_computer for p in people):
+            # (before any link to the private chat: the same answer however the tap is timed)
             raise UserError(N_("Only the players of that match can start it again."))
+        if existing is not None and rematch and existing.seat_of(user.user_id) is None:
+            # Another player opened it first: this takes a seat there, as Join would, and
+            # the hand goes to the private chat (a seat kept for the user is confirmed
+            # whether or not it is open).
+            await self.needs_private_chat(user.user_id, f"join{existing.game_id}")
         if existing is not None and not rematch:  # worded as /newgame words it
             raise UserError(already_there(existing))
         if existing is not None:  # (its rematch: another player opened it first)
@@ -205,6 +206,7 @@ class Lobbies(Chats):
         """The lobby's Join: the hand will go to the player's private chat, so it must be open
         first (:class:`PrivateChatClosedError`, whose link's /start takes the seat); then as
         :meth:`join`."""
+        self._may_join(game, player)  # (a full table is said before a link to the chat)
         await self.needs_private_chat(player.user_id, f"join{game.game_id}")
         await self.join(game, player)
 
@@ -214,14 +216,20 @@ class Lobbies(Chats):
         if not await self.storage.private_ok(user_id):
             raise PrivateChatClosedError(payload)
 
-    async def join(self, game: Game, player: Player) -> None:
-        """``player`` takes a seat, or confirms the one a rematch kept for them."""
+    def _may_join(self, game: Game, player: Player) -> bool:
+        """Raise :class:`UserError` unless ``player`` may take a seat at the lobby; whether
+        they confirm the one a rematch kept for them."""
         self._lobby(game)
-        confirming = player.user_id in game.pending  # a rematch's player confirms their seat
+        confirming = player.user_id in game.pending
         if not confirming and game.seat_of(player.user_id) is not None:
             raise UserError(N_("You are already in this game."))
         if not confirming and len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
+        return confirming
+
+    async def join(self, game: Game, player: Player) -> None:
+        """``player`` takes a seat, or confirms the one a rematch kept for them."""
+        confirming = self._may_join(game, player)
         was = self._lobby_state(game)
         async with self.undone_on_failure(game):
             if confirming:

@@ -107,6 +107,18 @@ class Variant:
         assert error is not None
         raise error
 
+    def seat_counts_for(self, given: Mapping[str, object]) -> tuple[int, ...]:
+        """The table sizes the ``given`` options fit (gaple-dead's ``deal=7`` is four
+        players', not five); every size the game is played by when they fit none."""
+        fitting = []
+        for seats in self.seat_counts:
+            try:
+                self.options(given, seats)
+            except BadInputError:
+                continue
+            fitting.append(seats)
+        return tuple(fitting) or self.seat_counts
+
     def check_seats(self, seats: object) -> None:
         if type(seats) is not int or seats not in self.seat_counts:
             allowed = " or ".join(map(str, self.seat_counts))

@@ -88,15 +88,30 @@ async def test_the_lobby_shows_the_target_for_the_players_seated(group: Group) -
 
 async def test_options_for_another_table_size_open_a_lobby_and_are_checked_at_start(
         group: Group) -> None:
-    """deal=5 is for five players: the lobby opens with it, and a start with four says why
-    it cannot go."""
+    """deal=5 is for five players: the lobby opens with it, and a start with four says it
+    needs five; deal=7 is for four: a fifth is not seated, and four may start (QA: the lobby
+    seated five, said it was ready, and Start refused the options)."""
     async with group.bot():
         await group.open_table("gaple-dead deal=5", players=4)
         lobby = group.lobby()
         start = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
         await group.server.wait_for(lambda: start.answered)
-        assert start.answer_text == "These options do not fit a table of 4 players."
+        assert start.answer_text == ("The game needs 5 players: friends press Join, or the "
+                                     "🤖 buttons add computer players.")
         assert not group.said("not valid")
+        cancel = group.users[0].press(lobby, lobby_button(lobby, "c") or "")
+        await group.server.wait_for(lambda: cancel.answered)
+    async with group.bot():
+        await group.open_table("gaple-dead deal=7", players=4)
+        lobby = group.lobby()
+        assert "5" not in (lobby.text or "").split("\n")[0]  # (a table of four)
+        fifth = group.users[4].press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda: fifth.answered)
+        assert fifth.answer_text == "This game is full."
+        assert not [row for row in lobby.buttons for b in row if b.text.startswith("🤖 +")]
+        start = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: start.answered)
+        assert start.answer_text == "Let's play!"
 
 
 async def test_bad_options_are_explained(group: Group) -> None:

@@ -58,3 +58,24 @@ async def test_only_the_latest_result_plays_again(group: Group) -> None:
         assert joined.answer_text == "You joined the game."
         rematch = group.game()
         assert rematch.status is Status.LOBBY and rematch.pending == []
+
+
+async def test_a_stranger_hears_the_same_however_the_tap_is_timed(group: Group) -> None:
+    """Someone who did not play the match taps its "Play again": told it is for its players,
+    before and after a player opened the table again (QA: after, a link to the private chat
+    that would seat them came instead)."""
+    ayu, dewi = group.users[0], group.users[4]
+    async with group.bot() as runtime:
+        table = await group.start("french target=1", players=2)
+        await table.play_until(group.match_over)
+        await runtime.publisher.idle()
+        [result] = results(group)
+        answers = []
+        for opener in (None, ayu):
+            if opener is not None:
+                opened = opener.press(result, "🔁 Play again")
+                await group.server.wait_for(lambda o=opened: o.answered)  # type: ignore[misc]
+            tap = dewi.press(result, "🔁 Play again")
+            await group.server.wait_for(lambda t=tap: t.answered)  # type: ignore[misc]
+            answers.append((tap.answer_text, tap.url))
+    assert answers == [("Only the players of that match can start it again.", None)] * 2
