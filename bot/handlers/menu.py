@@ -131,6 +131,11 @@ def main_page(t: Translator, settings: GroupSettings) -> tuple[str, InlineKeyboa
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
+def closed_page(t: Translator, settings: GroupSettings) -> str:
+    """The menu once closed (✔ Done): what the group has set, no buttons to tap."""
+    return "\n".join([t("<b>Settings of this group</b>"), *_summary(t, settings)])
+
+
 def game_page(t: Translator, settings: GroupSettings, game: str
               ) -> tuple[str, InlineKeyboardMarkup]:
     lines = [t("<b>{title}</b>: house rules", title=esc(t(presentation(game).title)))]
@@ -262,13 +267,15 @@ async def setting_button(
     refused = await refusal_to_change(rt, context, chat_id, query.from_user.id, t)
     if refused is not None:
         return refused
-    if tap.name == DONE:
-        try:
-            await edit_tapped(query)
+    if tap.name == DONE:  # (each choice was saved as it was made: nothing to save here)
+        settings = await rt.service.group_settings(chat_id)
+        shown = await group_tr(rt, chat_id, query.from_user, settings=settings)
+        try:  # the group's settings as they stand, without the words that said to tap (QA)
+            await edit_tapped(query, text=closed_page(shown, settings))
         except TelegramError:
             pass
         await rt.service.settings_menu_posted(chat_id, None)
-        return t("Saved.")
+        return None
     toast = None
     if tap.choice is not None:
         try:  # (the settings as stored now, under the chat's lock: another change is kept)

@@ -106,6 +106,9 @@ async def test_the_settings_menu_changes_settings_for_admins_only(group: Group) 
         assert settings.game_options("pair") == {}  # each game keeps its own target
         done = ayu.press(menu, "✔ Done")
         await group.server.wait_for(lambda: done.answered and not menu.buttons)
+        # closed, it says what is set, and no longer to tap (QA)
+        assert "Turn time: 120 s" in (menu.text or "") and "Tap" not in (menu.text or "")
+        assert done.answer_text is None
 
 
 async def test_a_group_speaks_the_language_of_its_first_table(group: Group) -> None:
