@@ -72,6 +72,7 @@ from .views import (
     TableView,
     player_view,
     table_view,
+    unfinished_seed,
 )
 
 __all__ = [
@@ -154,5 +155,6 @@ __all__ = [
     "player_view",
     "replay",
     "table_view",
+    "unfinished_seed",
     "variant",
 ]

@@ -226,6 +226,17 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
     )
 
 
+def unfinished_seed(match: Match) -> tuple[str, str] | None:
+    """The seed (hex) and fingerprint of the match's hand left unfinished, for a game its
+    players ended before the hand did: revealed then, so that the deal can be checked as a
+    finished hand's is (while the hand is played the seed stays secret: it makes every hand
+    known). None when no hand is unfinished, or its deal was not made from a seed."""
+    hand = match.hands[-1] if match.hands else None
+    if hand is None or hand.over or hand.deal.seed is None:
+        return None
+    return hand.deal.seed.hex(), fingerprint(hand.deal.seed)
+
+
 def player_view(match: Match, seat: int, hand_number: int | None = None) -> PlayerView:
     """What ``seat`` may know of the current hand, or of the earlier hand ``hand_number`` as
     it ended (its tiles left, the table with its scores then)."""

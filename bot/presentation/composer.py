@@ -13,7 +13,12 @@ from ..wording import fit_caption, isolated, named, shorten, title, who
 from .gamebuttons import CheckDeal, PlayAgain, ReplaceAway, ReplayHand
 from .lobbytexts import PRIVATE_CHAT_BUTTON
 from .replaytexts import REPLAY_BUTTON
-from .resulttexts import hand_result_text, match_result_text, rating_line
+from .resulttexts import (
+    hand_result_text,
+    match_result_text,
+    rating_line,
+    unfinished_seed_lines,
+)
 
 if TYPE_CHECKING:
     from .pictures import PictureMaker
@@ -85,7 +90,8 @@ class TextComposer:
             text = t("Everybody at the table is away, so the game ends with no result.")
         else:
             text = t("{name} stopped the game. Nobody wins it.", name=by)
-        return [Outgoing(with_leavers(t, text, game, ratings))]
+        return [Outgoing("\n".join([with_leavers(t, text, game, ratings),
+                                    *unfinished_seed_lines(t, game)]))]
 
     def topic_gone(self, game: Game, deleted: bool, ratings: MatchRatings,
                    topic: str | None = None) -> list[Outgoing]:
@@ -97,7 +103,8 @@ class TextComposer:
         names = {"game": title(t, game.game_name), "topic": named(shorten(topic or "", 40))}
         started = game.status is not Status.LOBBY and game.match is not None
         text = t(_TOPIC_GONE[started, deleted, bool(topic)], **names)
-        return [Outgoing(with_leavers(t, text, game, ratings))]
+        return [Outgoing("\n".join([with_leavers(t, text, game, ratings),
+                                    *unfinished_seed_lines(t, game)]))]
 
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
         t = translator(game.language)

@@ -15,6 +15,7 @@ from engine import (
     PublicMove,
     ScoreReason,
     TableView,
+    unfinished_seed,
 )
 from renderers import signed
 
@@ -211,6 +212,19 @@ def seed_lines(t: Translator, view: TableView) -> list[str]:
     return [t("🔓 The deal's seed: {seed}. Its SHA-256 starts with {fingerprint}, the "
               "fingerprint shown before the hand.", seed=code(view.seed),
               fingerprint=code(view.fingerprint))]
+
+
+def unfinished_seed_lines(t: Translator, game: Game) -> list[str]:
+    """A game ended before its hand did: the seed of that hand's deal, now that nothing is
+    left to play with it, to check against the fingerprint shown before it (QA: a player who
+    suspected the deal of a stopped game had nothing to check)."""
+    revealed = None if game.match is None else unfinished_seed(game.match)
+    if revealed is None:
+        return []
+    seed, print_ = revealed
+    return [t("🔓 The unfinished hand's seed: {seed}. Its SHA-256 starts with {fingerprint}, "
+              "the fingerprint shown before the hand.", seed=code(seed),
+              fingerprint=code(print_))]
 
 
 def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Sequence[str]

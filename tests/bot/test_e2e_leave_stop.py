@@ -4,7 +4,9 @@ more (a group admin keeps theirs)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -87,6 +89,8 @@ async def test_a_creator_who_left_keeps_her_loss_when_the_game_is_stopped(group:
         await table.play_one()
         await leave(group, ayu)
         assert group.game().players[0].is_computer
+        table_caption = group.server.message(  # type: ignore[union-attr]
+            group.chat, group.game().messages.table_message).content  # type: ignore[arg-type]
         await stop(group, ayu)
         game = group.game()
         stopped = await group.server.wait_for(lambda: next(
@@ -108,9 +112,18 @@ async def test_a_creator_who_left_keeps_her_loss_when_the_game_is_stopped(group:
     assert board.standings[0].rating < fresh_rating()
     # The change is said with the stop, as a finished match says its changes: hers alone.
     change = board.standings[0].rating - fresh_rating()
-    assert stopped.endswith(
+    said, revealed = stopped.rsplit("\n", 1)
+    assert said.endswith(
         f"stopped the game. Nobody wins it.\nRating change on this group's scoreboard: "
         f"Ayu (left the match) {change}."), stopped
+    # The hand left unfinished can be checked as a finished one can: its seed, now that
+    # nothing is played with it, against the fingerprint the table showed (QA)
+    match = re.fullmatch(r"🔓 The unfinished hand's seed: ([0-9a-f]{64})\. Its SHA-256 "
+                         r"starts with ([0-9a-f]+), the fingerprint shown before the hand\.",
+                         revealed)
+    assert match is not None, revealed
+    assert hashlib.sha256(bytes.fromhex(match[1])).hexdigest().startswith(match[2])
+    assert f"🔒 Deal fingerprint: {match[2]}" in table_caption
     assert [(g.game, g.standing.played, g.standing.won) for g in figures.games] == [
         ("gaple", 1, 0)]
     assert stored_results(group.database) == [(game.game_id, [[ayu.id, "Ayu", 0]])]

@@ -195,8 +195,9 @@ async def test_a_topic_closed_during_a_game_stops_it_and_general_hears_why(
         await server.wait_for(lambda: stale.answered)
         assert runtime.service.open_game_in(forum.chat.id, topic.thread_id) is None
     assert game.status is Status.STOPPED and game.thread_id is None
-    assert told_in_general(forum, "closed") == [
-        CLOSED_EVENING]
+    [told] = told_in_general(forum, "closed")
+    said, revealed = told.split("\n")  # (and the unfinished hand's seed, to check its deal)
+    assert said == CLOSED_EVENING and revealed.startswith("🔓 The unfinished hand's seed: ")
     assert not at.said("The match is over")
     assert len([e for e in server.errors if "TOPIC_CLOSED" in (e.description or "")]) <= 1
     assert stale.answer_text == "This game is over."
@@ -243,8 +244,7 @@ async def test_a_topic_closed_while_its_table_is_drawn_posts_nothing_in_general(
                               message="General told that the topic was closed")
         await runtime.publisher.idle()
     assert game.status is Status.STOPPED and game.thread_id is None
-    assert general_texts(forum) == [
-        CLOSED_EVENING]
+    assert [text.split("\n")[0] for text in general_texts(forum)] == [CLOSED_EVENING]
     assert not [m for m in server.topic_messages(forum.chat, None) if m.photo]
 
 
