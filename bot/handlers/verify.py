@@ -11,10 +11,10 @@ from telegram.ext import ContextTypes
 
 from ..errors import OutOfDateError, UserError
 from ..i18n import Translator, translator
-from ..models import Game
+from ..models import Game, Status
 from ..presentation import checktexts
 from ..presentation.gamebuttons import CheckDeal
-from ..service.fairness import check_for, checkable_hands
+from ..service.fairness import HAND_GOING_ON, check_for, checkable_hands
 from .runtime import Runtime, runtime
 from .updates import is_group, private_sender, reply
 
@@ -62,8 +62,9 @@ async def verify_command(update: Update, context: Context) -> None:
         return
     user, t = sender
     hands = await checkable_hands(rt.service, user.id)
-    if not hands:
-        await reply(update, t(checktexts.NOTHING_YET))
+    if not hands:  # (a first hand still played: its seed is secret until it ends, QA)
+        playing = any(g.status is Status.PLAYING for g in rt.service.games_of_user(user.id))
+        await reply(update, t(HAND_GOING_ON if playing else checktexts.NOTHING_YET))
         return
     game, hand = hands[0]
     markup: InlineKeyboardMarkup | None = checktexts.earlier_hands(t, hands[1:])

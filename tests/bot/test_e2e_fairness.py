@@ -295,3 +295,20 @@ async def test_a_hand_dealt_before_seeds_says_it_has_none(tmp_path: Path) -> Non
             player.send_private("/verify")
             said = await server.wait_for(lambda: check_message(finished, player))
     assert "dealt before deals had seeds" in said and "✓" not in said
+
+
+async def test_verify_during_a_first_hand_says_its_seed_is_secret_until_it_ends(
+        group: Group) -> None:
+    """Not that the player has finished no hand (QA: the wrong reason, while playing one)."""
+    budi, dewi = group.users[1], group.users[4]
+    async with group.bot():
+        await group.start("pair")
+        for user, said in ((budi, "That hand is still being played: its seed stays secret "
+                                  "until it ends."),
+                           (dewi, "You have not finished a hand yet: once you have, /verify "
+                                  "shows its check.")):
+            sent = user.send_private("/verify")
+            answer = await group.server.wait_for(lambda u=user, s=sent: next(  # type: ignore[misc]
+                (m for m in group.server.bot_messages(u.private_chat)
+                 if m.message_id > s.message_id), None))
+            assert answer.content == said
