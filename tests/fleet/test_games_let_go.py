@@ -98,7 +98,8 @@ async def test_a_games_syncs_make_their_calls_for_it_so_that_letting_it_go_stops
 
     publisher = SimpleNamespace(_dirty=set(), _channels={"hands": HandChannel()},
                                 _tasks={(9, "hands"): None, (10, "hands"): None},
-                                _stopping=asyncio.Event(), limiter=limiter)
+                                _stopping=asyncio.Event(), limiter=limiter,
+                                _telegram_away=False)
     for game_id in (9, 10):
         await Publisher._run(publisher, (game_id, "hands"))  # type: ignore[arg-type]
     assert isinstance(results[9], StoppingError)
