@@ -75,8 +75,9 @@ ENTRIES = (
            "choice face down: a dead tile that counts against you. The hand ends when someone "
            "has no tiles or nobody can lay; every player's total is the pips in hand plus dead "
            "tiles, and the lowest total wins (a tie goes to the player whose lowest counted "
-           "tile is the lowest). Totals add up over the match; when someone reaches "
-           "{target}, the lowest running total wins."),
+           "tile is the lowest). Who plays first onto the turned tile: a player chosen by lot "
+           "in the first hand, later the last winner. Totals add up over the match; when "
+           "someone reaches {target}, the lowest running total wins."),
         # Going out does not win here: the lowest total does.
         N_("{name} laid their last tile, {tile}."),
         {
@@ -101,8 +102,8 @@ ENTRIES = (
            "7 tiles each). The holder of the highest double leads it in the first hand; later the "
            "lead passes to the next seat. Lay a matching tile or knock; knocking while you can lay "
            "is not allowed. When a player lays their last tile, their pair scores the pips in the "
-           "opponents' hands; if nobody can lay, the pair with fewer pips wins them. First pair to "
-           "{target} points wins."),
+           "opponents' hands; if nobody can lay, the pair with fewer pips wins them. A blocked "
+           "hand with equal pips is a draw: nobody scores. First pair to {target} points wins."),
         N_("Domino! {name} went out with {tile}."),
         {
             "first_lead": OptionText(
@@ -197,8 +198,9 @@ ENTRIES = (
            "open ends are added up: when they make a multiple of 5 you score that many (your "
            "hand message shows what each tile would score). If you cannot lay, I draw for you "
            "until you can. Going out scores 10; in a blocked hand the fewest pips scores the "
-           "others' pips minus their own, rounded to the nearest 5. First to {target} points "
-           "wins."),
+           "others' pips minus their own, rounded to the nearest 5. The first hand is led by a "
+           "player chosen by lot, later hands by the last winner, with any tile. Once the stock "
+           "is empty, if you cannot lay you knock. First to {target} points wins."),
         N_("Domino! {name} went out with {tile}."),
         targets=(100, 150, 200, 250),
     ),
@@ -211,8 +213,8 @@ ENTRIES = (
            "when one of the end tiles is a double (a triple header). If you cannot lay, I draw "
            "one tile for you (the last two stay in the stock); if it does not fit, you knock. "
            "Going out scores 2; if nobody can lay, the 2 go to the lightest hand without a "
-           "double (if every hand holds one, to the lowest double). First to {target} points "
-           "wins."),
+           "double (if every hand holds one, to the lowest double). With no double dealt, the "
+           "holder of the lowest tile leads it. First to {target} points wins."),
         N_("{name} went out with {tile}!"),  # the result says what going out scored
         targets=(10, 15, 21),
     ),
