@@ -76,7 +76,11 @@ def game_option_names(game: str) -> tuple[str, ...]:
 
 def game_value(t: Translator, game: str, name: str, value: Any) -> str:
     if name == "target":
-        return t("game default") if value is None else str(value)
+        if value is not None:
+            return str(value)
+        spec = variant(game)  # (its number said: admins could not tell it, QA; Bergen's 15 / 10)
+        defaults = dict.fromkeys(spec.default_target(seats) for seats in spec.seat_counts)
+        return f"{t('game default')} ({' / '.join(map(str, defaults))})"
     return t(presentation(game).options[name].choices[value])
 
 

@@ -38,13 +38,13 @@ async def test_a_lobby_keeps_its_turn_time_and_the_admin_is_told(group: Group) -
         assert "New tables take them; a table already open" in (menu.text or "")
         # Bergen's house rules: the lobby plays Bergen, so it keeps them too.
         await tap(group, ayu, menu, "Bergen …")
-        await tap(group, ayu, menu, "Target: game default")
+        await tap(group, ayu, menu, "Target: game default (15 / 10)")  # (its number, QA)
         assert await tap(group, ayu, menu, "21") == KEPT
         await tap(group, ayu, menu, "↩ Back")
         # What no open table takes is just saved: another game's rules, the game /newgame
         # offers, the language (which the table speaks at once).
         await tap(group, ayu, menu, "Pair dominoes …")
-        await tap(group, ayu, menu, "Target: game default")
+        await tap(group, ayu, menu, "Target: game default (100)")
         assert await tap(group, ayu, menu, "150") == "Saved."
         await tap(group, ayu, menu, "↩ Back")
         await tap(group, ayu, menu, "Game: ask")
