@@ -43,6 +43,8 @@ SHORT_CHOICE = 10  # characters: three such buttons fit a row on a phone
 DONE = "done"
 #: A choice's toast when a table open in the group keeps what it opened with: an admin takes
 #: a table not started yet for a new one, and the creator's options must not change under it.
+#: A game's target when the group chose none (its number follows).
+GAME_DEFAULT = N_("game default")
 KEPT_BY_OPEN_TABLE = N_("Saved. A table already open here keeps its own settings; new tables "
                         "take these.")
 
@@ -80,7 +82,7 @@ def game_value(t: Translator, game: str, name: str, value: Any) -> str:
             return str(value)
         spec = variant(game)  # (its number said: admins could not tell it, QA; Bergen's 15 / 10)
         defaults = dict.fromkeys(spec.default_target(seats) for seats in spec.seat_counts)
-        return f"{t('game default')} ({' / '.join(map(str, defaults))})"
+        return f"{t(GAME_DEFAULT)} ({' / '.join(map(str, defaults))})"
     return t(presentation(game).options[name].choices[value])
 
 

@@ -7,7 +7,7 @@ from engine import OptionSpec, variant
 from ..gamebook import GAMES, name_key, presentation
 from ..i18n import N_, Translator
 from ..models import Game
-from ..wording import esc, named, names_of, or_list, title, who
+from ..wording import esc, named, names_of, or_list, shorten, title, who
 from .resulttexts import penalty_rule
 
 #: The lobby's mark by a seat the bot cannot reach in private.
@@ -193,10 +193,12 @@ def private_chat_hint(t: Translator, game: Game) -> str:
         names=names_of(game.unreachable_players), button=t(PRIVATE_CHAT_BUTTON))
 
 
-def table_opened(t: Translator, game: Game, opener: str, group: str | None) -> str:
+def table_opened(t: Translator, game: Game, opener: str, group: str | None,
+                 topic: str | None = None) -> str:
     """A /notify subscriber's private notice: who opened which game where, its options, and
     how to stop these (the Join button under it seats them). A subscription is a topic's:
-    /notify is sent again there (the bot does not know a topic's name)."""
+    /notify is sent again there, named when the bot knows its name (QA: a subscriber to
+    several topics could not tell which)."""
     names = {"player": named(opener), "game": esc(title(t, game.game_name)),
              "group": named(group or "?")}
     if game.thread_id is None:  # a group without topics, or its General topic
@@ -204,6 +206,14 @@ def table_opened(t: Translator, game: Game, opener: str, group: str | None) -> s
             t("🔔 {player} opened a table of <b>{game}</b> in {group}.", **names),
             options_line(t, game),
             t("Send /notify in the group again to stop these messages."),
+        ])
+    if topic:
+        return "\n".join([
+            t("🔔 {player} opened a table of <b>{game}</b> in the topic {topic} of {group}.",
+              topic=named(shorten(topic, 40)), **names),
+            options_line(t, game),
+            t("Send /notify in the topic {topic} again to stop these messages.",
+              topic=named(shorten(topic, 40))),
         ])
     return "\n".join([
         t("🔔 {player} opened a table of <b>{game}</b> in a topic of {group}.", **names),

@@ -100,15 +100,18 @@ class Notices:
                 return
             bind(chat=game.chat_id, game=game_id)
             title = await self.service.storage.chat_title(game.chat_id)
+            topic = None if game.thread_id is None else \
+                await self.service.storage.topic_name(game.chat_id, game.thread_id)
             languages = await self.service.storage.user_languages(n.user_id for n in notices)
             await asyncio.gather(*(self._notice(
-                game, title, n, supported_language(languages.get(n.user_id)) or game.language)
+                game, title, topic, n,
+                supported_language(languages.get(n.user_id)) or game.language)
                 for n in notices))
         except Exception:
             self._read.discard(game_id)  # the next sync of the game tries again
             log.exception("sending the notices of game %s failed", game_id)
 
-    async def _notice(self, game: Game, group: str | None, notice: Notice,
+    async def _notice(self, game: Game, group: str | None, topic: str | None, notice: Notice,
                       language: str | None) -> None:
         """One subscriber told of ``game``'s lobby, with the deep link that seats them; one
         who blocked the bot leaves every list, quietly."""
@@ -123,7 +126,7 @@ class Notices:
                 return
             try:
                 await self.messenger.bot.send_message(
-                    notice.user_id, lobbytexts.table_opened(t, game, opener, group),
+                    notice.user_id, lobbytexts.table_opened(t, game, opener, group, topic),
                     parse_mode=ParseMode.HTML, reply_markup=markup)
             except StoppingError:
                 return  # committed: the restart sends it

@@ -168,9 +168,10 @@ async def test_notices_are_per_topic(telegram: FakeTelegramServer, tmp_path: Pat
         await group.server.wait_for(lambda: notices(group, budi))
         await group.runtime.publisher.idle()  # type: ignore[union-attr]
         (told,) = notices(group, budi)
-        assert plain(told.content).startswith(
-            "🔔 Ayu opened a table of Muggins in a topic of Domino club.")
-        assert "Send /notify in the topic again to stop these messages." in told.content
+        assert plain(told.content).startswith(  # (the topic named: QA)
+            "🔔 Ayu opened a table of Muggins in the topic Evening of Domino club.")
+        assert plain(told.content).endswith(
+            "Send /notify in the topic Evening again to stop these messages.")
 
 
 async def test_two_hundred_subscribers_are_told_within_the_limits(
