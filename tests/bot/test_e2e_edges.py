@@ -37,14 +37,16 @@ async def test_a_very_long_name_plays_within_telegrams_limits(telegram: FakeTele
     assert "…" in (group.lobby_or_text())
 
 
-async def test_options_that_do_not_fit_the_table_are_explained(group: Group) -> None:
+async def test_options_for_fewer_players_keep_the_extra_ones_out(group: Group) -> None:
+    """gaple-dead's deal of 7 is four players': the fifth is not seated, so Start never has
+    to refuse the options (it did: "These options do not fit a table of 5 players")."""
     async with group.bot():
-        await group.open_table("gaple-dead deal=7", players=5)
+        await group.open_table("gaple-dead deal=7", players=4)
         lobby = group.lobby()
-        record = group.users[0].press(lobby, lobby_button(lobby, "s") or "")
+        record = group.users[4].press(lobby, lobby_button(lobby, "j") or "")
         await group.server.wait_for(lambda: record.answered)
-        assert record.answer_text == "These options do not fit a table of 5 players."
-        assert group.game().status is Status.LOBBY
+        assert record.answer_text == "This game is full."
+        assert len(group.game().players) == 4 and group.game().status is Status.LOBBY
 
 
 async def test_a_bot_removed_from_the_group_ends_its_game(
