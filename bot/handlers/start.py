@@ -89,9 +89,10 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             if game.game_id not in resent:
                 await rt.resend_hand(game, seat)
         return
-    for left in rt.service.games_left_by(user.id):  # seated nowhere, a computer having taken
-        try:                                        # their seat: why no tiles come
-            rt.service.seat_of(left, user.id)
+    left = rt.service.games_left_by(user.id)
+    if left:  # seated nowhere, a computer having taken their seat: why no tiles come
+        try:
+            rt.service.seat_of(left[0], user.id)  # (raises the reason)
         except UserError as exc:
             await reply(update, t(exc.message, **exc.params))
             return
