@@ -95,7 +95,7 @@ class Publisher:
         self.group = GroupSync(self.messenger, service, pictures, locks, limiter,
                                tails if tails is not None else Tails())
         self.hands = HandSync(self.messenger, service, pictures, locks, self.request,
-                              self.group.table_drawn)
+                              self.group.early.table_drawn)
         self.group.on_table_posted = self._table_posted
         self.notices = Notices(self.messenger, service, locks, limiter)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
@@ -234,7 +234,7 @@ class Publisher:
         self.group.lost_lobbies.discard(game_id)
         self._muted.pop(game_id, None)
         self.group.no_photos.discard(game_id)
-        self.group.forget(game_id)
+        self.group.early.forget(game_id)
         self.hands.linked.pop(game_id, None)
         # The chat's names go once no game there is open, nor synced: games stopped together
         # still draw their hands, whose way back names the group (QA: it lost its names)
