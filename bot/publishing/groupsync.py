@@ -1,28 +1,23 @@
-"""The publisher's group channel: a game's announcements (the outbox, in order), its lobby
-and its table picture, in the group or the game's forum topic."""
+"""The publisher's group channel: a game's announcements (the outbox, in order:
+:mod:`bot.publishing.outbox`), its lobby and its table picture (begun early, at times:
+:mod:`bot.publishing.earlytables`), in the group or the game's forum topic."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import BadRequest, NetworkError
-
-from engine import TableView, table_view
+from engine import table_view
 
 from ..i18n import N_, translator
 from ..models import Game, Status
 from ..presentation import captions, keyboards, lobbytexts
-from ..presentation.callbacks import decode
-from ..presentation.gamebuttons import ReplaceAway
-from ..presentation.painter import Urgency
-from ..presentation.pictures import PictureMaker, picture_names
+from ..presentation.pictures import PictureMaker
 from ..service import GameService
 from ..service.locks import Locks
-from .delivery import outcome_unknown
+from .earlytables import EarlyTables, shows
 from .messenger import (
     LOBBY,
     TABLE,
@@ -33,6 +28,7 @@ from .messenger import (
     digest,
     key_of,
 )
+from .outbox import Outbox
 from .questions import close_offers, close_questions, delete_calls
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
 from .reposts import Reposts
@@ -46,25 +42,6 @@ NO_PHOTOS_HERE = N_("I may not send photos in this group, so I cannot show the g
 #: The answer to /table or "⬇ Table" while the group refuses the table's picture.
 TABLE_REFUSED = N_("The group does not let me send photos, so its table cannot be posted "
                    "there. An admin can allow media for members, or make me an admin.")
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class EarlyTable:
-    """A table's picture begun as its move was accepted, before the move was committed:
-    what it shows (the view, the seats' names, the language) and the picture to come."""
-
-    shows: tuple[TableView, tuple[str, ...], str]
-    photo: asyncio.Future[bytes]
-
-
-def _offers_a_computer(buttons: list[list[list[str]]] | None) -> bool:
-    """Whether an announcement's buttons offer a computer for an away player's seat."""
-    return any(isinstance(decode(data), ReplaceAway) for row in buttons or () for _, data in row)
-
-
-def _shows(game: Game, view: TableView) -> tuple[TableView, tuple[str, ...], str]:
-    """What a table picture of ``game`` is drawn from (its theme is the bot's)."""
-    return view, tuple(picture_names(game)), game.language
 
 
 class GroupSync:
@@ -90,14 +67,11 @@ class GroupSync:
         #: sync posts it anew.
         self.lost_lobbies: set[int] = set()
         #: Tables drawn ahead of their sync, from a move accepted and being committed.
-        self.early: dict[int, EarlyTable] = {}
-        #: The tables being drawn early, until drawn (taken by a sync or not).
-        self.drawing: dict[int, asyncio.Future[bytes]] = {}
+        self.early = EarlyTables(pictures)
         #: Games whose group refused the table's picture at their last try (and was told).
         self.no_photos: set[int] = set()
-        #: Announcements sent whose mark as sent failed (the database away): the retried
-        #: sync marks them, and does not send them again.
-        self.sent_not_done: set[int] = set()
+        #: The game's announcements, sent before its lobby and table.
+        self.outbox = Outbox(messenger, service, locks)
 
     def photos_refused(self, game_id: int) -> bool:
         """Whether the game's group refused its table's picture at the last try: the table
@@ -109,7 +83,7 @@ class GroupSync:
         picture but not texts gets the rest (announcements, calls deleted, questions closed)
         and is told why the table is missing; :class:`PhotosRefusedError` is raised at the
         end, for the players to be told too."""
-        changed = await self._drain_outbox(game_id)
+        changed = await self.outbox.drain(game_id)
         refused: PhotosRefusedError | None = None
         game = self.service.game(game_id)
         if game is None:
@@ -128,7 +102,7 @@ class GroupSync:
                     break
             # Moves were committed meanwhile: their announcements go first (a hand that
             # ended is told before the next hand's table is posted).
-            changed |= await self._drain_outbox(game_id)
+            changed |= await self.outbox.drain(game_id)
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby, thread_id)
         if table is not None:
@@ -175,102 +149,6 @@ class GroupSync:
         await self.messenger.send(game.chat_id, text, None, None, thread_id)
         self.no_photos.add(game.game_id)
         log.info("game %s: its group %s refuses the bot's photos", game.game_id, game.chat_id)
-
-    async def _drain_outbox(self, game_id: int) -> bool:
-        """Send the game's announcements in order. The id of a lobby's call or an away
-        player's offer is saved as soon as it is posted (for the call's deletion once the
-        lobby is closed, the offer's buttons' removal once the game is over): a sync failing
-        later must not leave it in memory alone, where a restart would lose it. Each is
-        marked sent once Telegram took it, whether that save fails or not (then the game's
-        messages are left to the sync's own save: True)."""
-        unsaved = False
-        game = self.service.game(game_id)
-        if game is not None and game.messages.topic_gone and game.status.open:
-            # Its topic went and the stop's commit, which drops the topic's outbox, is in
-            # flight (the status changes only once it is committed): rows read now may be
-            # that outbox's, and the thread already reads as General's. The commit syncs.
-            return unsaved
-        thread_id = game.thread_id if game is not None else None
-        items = await self.service.storage.pending_outbox(game_id)
-        if game is not None and game.thread_id != thread_id:
-            # Its topic went while the outbox was read (a topic gone changes the game in
-            # memory before its commit drops that outbox): these rows may be the dropped
-            # ones, which were the topic's and not General's. Its commit syncs it again.
-            return unsaved
-        # What a lobby queues calls its players to the start (the table is ready, or open
-        # the private chat first). Read while the game is still a lobby, these rows are its
-        # calls: Start, and a topic gone, change the game in memory before their commit, so
-        # their own announcements never read as the lobby's, and a cancel queues none. Held
-        # back by the group's budget until the lobby has closed, a call is dropped unsent.
-        lobby = game if game is not None and game.status is Status.LOBBY \
-            and not game.messages.topic_gone else None
-        for item in items:
-            if item.id in self.sent_not_done:  # (sent, its mark failed: marked now, not sent)
-                await self._done(item.id)
-                continue
-            markup = None
-            if item.buttons:
-                markup = InlineKeyboardMarkup(
-                    [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
-                     for row in item.buttons]
-                )
-            kept: tuple[Game, list[int], int] | None = None
-            try:
-                with only_if(lambda: lobby is None or lobby.status is Status.LOBBY):
-                    sent_id = await self._announce(item.chat_id, item.text, item.photo,
-                                                   markup, thread_id)
-                if lobby is not None and item.chat_id == lobby.chat_id:
-                    kept = (lobby, lobby.messages.calls, sent_id)
-                elif game is not None and item.chat_id == game.chat_id \
-                        and _offers_a_computer(item.buttons):
-                    kept = (game, game.messages.offers, sent_id)
-            except WithdrawnError:
-                # (every quick start does this to its "press Start" call: nothing to act on)
-                log.debug("announcement %s of game %s dropped: the lobby has closed",
-                          item.id, game_id)
-            except BadRequest:
-                # Telegram refuses this one for good: a single bad announcement must not
-                # block every later sync of the game.
-                log.exception("dropping announcement %s of game %s", item.id, game_id)
-            except NetworkError as exc:
-                if not outcome_unknown(exc):
-                    raise  # surely not shown: the retried sync sends it
-                # Perhaps shown: the table's caption repeats what matters, so an
-                # announcement is better lost than doubled (at most once).
-                log.warning("announcement %s of game %s may be lost", item.id, game_id)
-            self.sent_not_done.add(item.id)  # sent (or never to be): never again, even
-            await self._done(item.id)           # should its mark fail (a database away)
-            if kept is not None and not await self._keep(*kept):
-                unsaved = True
-        return unsaved
-
-    async def _done(self, item_id: int) -> None:
-        await self.service.storage.outbox_done(item_id)
-        self.sent_not_done.discard(item_id)
-
-    async def _announce(self, chat_id: int, text: str, photo: bytes | None,
-                        markup: InlineKeyboardMarkup | None, thread_id: int | None) -> int:
-        """Post an announcement; its words alone where the group refuses the bot's photos
-        (a hand's result is told all the same; the table's caption says the rest)."""
-        try:
-            return await self.messenger.send(chat_id, text, photo, markup, thread_id)
-        except PhotosRefusedError:
-            if photo is None:
-                raise
-            return await self.messenger.send(chat_id, text, None, markup, thread_id)
-
-    async def _keep(self, game: Game, ids: list[int], sent_id: int) -> bool:
-        """A call or an offer posted: its id kept with the game's messages, saved now;
-        whether the save went (else it stays in memory, for the next save of the game)."""
-        async with self.locks.game(game.game_id):
-            ids.append(sent_id)
-            try:
-                await self.service.save_messages(game)
-            except Exception as exc:
-                log.warning("saving the id of game %s's announcement %s failed: %r",
-                            game.game_id, sent_id, exc)
-                return False
-        return True
 
     # --- lobby -------------------------------------------------------------------------
     def _lobby_draft(self, game: Game) -> Draft | None:
@@ -351,7 +229,7 @@ class GroupSync:
         caption = captions.table_caption(t, game, view, _seen(game, match.hand.number),
                                          closing)
         markup = keyboards.my_tiles(t, game) if game.status is Status.PLAYING else None
-        early = self._early_photo(game.game_id, _shows(game, view))
+        early = self.early.take(game.game_id, shows(game, view))
         drawing = self.pictures.table_drawing(game, view) if early is None else None
         return (Draft(key, caption, markup, drawing=drawing), match.hand.number, early,
                 len(view.history))
@@ -364,55 +242,15 @@ class GroupSync:
         return not (match is None or not match.hands or game.messages.topic_gone
                     or game.status in (Status.LOBBY, Status.CANCELLED))
 
-    # A move's table waited for the move's commit (a few milliseconds of SQLite, its fsync
-    # mostly) before its drawing began: now the drawing starts as the move is accepted, in the
-    # painter's thread, while SQLite's thread writes the commit; the sync that follows the
-    # commit takes the picture when it shows the same table (else it is dropped).
     def draw_early(self, game: Game) -> None:
         """A move of ``game`` was accepted and is being committed (its state in memory, under
-        the game's lock): begin drawing its table now, if the group's budget would let the
-        table's edit go now (else the sync draws the latest state when it may go)."""
+        the game's lock): begin drawing its table now (:mod:`bot.publishing.earlytables`), if
+        the group's budget would let the table's edit go now (else the sync draws the latest
+        state when it may go)."""
         if not self._shows_table(game) or (
                 self.limiter is not None and not self.limiter.free_now(game.chat_id)):
             return
-        assert game.match is not None
-        view = table_view(game.match)
-        self.forget(game.game_id)
-        photo = self.pictures.painter.draw(self.pictures.table_drawing(game, view),
-                                           Urgency.TABLE)
-        self.early[game.game_id] = EarlyTable(_shows(game, view), photo)
-        self.drawing[game.game_id] = photo
-        photo.add_done_callback(lambda _: self._drawn(game.game_id, photo))
-
-    def _drawn(self, game_id: int, photo: asyncio.Future[bytes]) -> None:
-        if self.drawing.get(game_id) is photo:
-            del self.drawing[game_id]
-
-    async def table_drawn(self, game_id: int) -> None:
-        """Wait while the game's table is being drawn early. The hands' drafts (some
-        milliseconds of the event loop's Python) wait for it: made beside it, they took the
-        interpreter lock from the picture half of the time, and the hands' pictures are drawn
-        after the table's anyway."""
-        photo = self.drawing.get(game_id)
-        if photo is not None:
-            await asyncio.wait({photo})
-
-    def forget(self, game_id: int) -> None:
-        """Drop the table drawn early for ``game_id`` (its failure, if it failed, unread)."""
-        early = self.early.pop(game_id, None)
-        if early is not None:
-            early.photo.add_done_callback(_unread)
-
-    def _early_photo(self, game_id: int, shows: tuple[TableView, tuple[str, ...], str]
-                     ) -> asyncio.Future[bytes] | None:
-        """The table's picture begun early, when it shows the same table (taken); an early
-        picture of anything else is dropped."""
-        early = self.early.get(game_id)
-        if early is None or early.shows != shows:
-            self.forget(game_id)
-            return None
-        del self.early[game_id]
-        return early.photo
+        self.early.draw(game)
 
     async def _sync_table(self, game: Game, draft: Draft, number: int, moves: int,
                           thread_id: int | None) -> bool:
@@ -473,8 +311,3 @@ def _seen(game: Game, hand_number: int) -> int | None:
     messages = game.messages
     return messages.table_moves if messages.table_hand == hand_number else None
 
-
-def _unread(photo: asyncio.Future[bytes]) -> None:
-    """A picture nobody awaits: its failure is not worth a "never retrieved" warning."""
-    if not photo.cancelled():
-        photo.exception()

@@ -10,7 +10,8 @@ This module runs the syncs (when, how often, what a failure means); the two chan
 game has are :mod:`bot.publishing.groupsync` (announcements, lobby, table) and
 :mod:`bot.publishing.handsync` (the private hands), and what they share is
 :mod:`bot.publishing.messenger`; a lobby's /notify notices (:mod:`bot.publishing.notices`)
-follow its group sync.
+follow its group sync, and a group closed to the bot is told to its players in private
+(:mod:`bot.publishing.mutednotices`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from collections.abc import Collection
 from typing import Protocol
 
 from telegram import Bot
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
-from .. import wording
-from ..i18n import N_, supported_language, translator
+from ..i18n import N_
 from ..models import Game, HandMessage, Status
 from ..presentation.pictures import PictureMaker
 from ..reach import Reach
@@ -33,7 +33,6 @@ from ..service.locks import Locks
 from ..storage import StorageUnavailableError
 from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
-from .delivery import outcome_unknown
 from .fleetshares import for_game
 from .groupsync import TABLE_REFUSED, GroupSync
 from .handsync import HandSync
@@ -44,6 +43,7 @@ from .messenger import (
     PhotosRefusedError,
     TopicGoneError,
 )
+from .mutednotices import MUTED, NO_PHOTOS, MutedNotices
 from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .tails import Tails
@@ -53,17 +53,6 @@ log = logging.getLogger(__name__)
 RESTORED = "restored"
 GROUP, HANDS = "group", "hands"
 MAX_RETRIES = 5
-#: Times a player's notice that the bot may not write in their group is tried: again after a
-#: flood wait (its retry_after waited out) or a failure that surely sent nothing.
-MUTED_TRIES = 4
-#: What each player of a game hears when the bot may no longer write in its group.
-MUTED = N_("I may not send messages in the group {group} now, so its table stands still "
-           "there. An admin can let me write again; meanwhile your game goes on here.")
-#: What each player hears when the group takes the bot's texts but not its photos.
-NO_PHOTOS = N_("I may not send photos in the group {group} now, so I cannot show the game's "
-               "table there. An admin can allow media for members, or make me an admin; "
-               "meanwhile your game goes on here.")
-
 #: The answer to /table or "⬇ Table" (asked in private) while the group refuses the bot's
 #: messages: the table cannot come down there.
 TABLE_MUTED = N_("I may not send messages in the group now, so its table cannot be posted "
@@ -95,7 +84,7 @@ class Publisher:
         self.group = GroupSync(self.messenger, service, pictures, locks, limiter,
                                tails if tails is not None else Tails())
         self.hands = HandSync(self.messenger, service, pictures, locks, self.request,
-                              self.group.table_drawn)
+                              self.group.early.table_drawn)
         self.group.on_table_posted = self._table_posted
         self.notices = Notices(self.messenger, service, locks, limiter)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
@@ -104,10 +93,9 @@ class Publisher:
         self._stopping = asyncio.Event()
         #: Games whose table waits to be posted again below (see :meth:`bring_table_down`).
         self._coming_down: dict[int, asyncio.TimerHandle] = {}
-        #: Games whose players were told that the bot may not write in their group (or not
-        #: send photos there): what they were told.
-        self._muted: dict[int, str] = {}
-        self._telling: set[asyncio.Task[None]] = set()  # those notices, each on its own
+        #: The players told that the bot may not write in their group (or not send photos
+        #: there), and those notices.
+        self.muted = MutedNotices(self.messenger, service, self.hands.places, self._stopping)
         # The C heap's free memory back after games leave memory.
         self.trimmer = Trimmer(find_malloc_trim())
 
@@ -149,7 +137,7 @@ class Publisher:
         (the answer to a /table, untranslated), or None: it can."""
         if self.group.photos_refused(game_id):
             return TABLE_REFUSED
-        return TABLE_MUTED if self._muted.get(game_id) == MUTED else None
+        return TABLE_MUTED if self.muted.told.get(game_id) == MUTED else None
 
     def forget_reposts(self, game_ids: Collection[int]) -> None:
         """These games leave this process (over, or given to another worker): no table of
@@ -232,9 +220,9 @@ class Publisher:
         self.notices.forget(game_id)
         self.forget_reposts([game_id])  # a /table the game's end made moot
         self.group.lost_lobbies.discard(game_id)
-        self._muted.pop(game_id, None)
+        self.muted.forget(game_id)
         self.group.no_photos.discard(game_id)
-        self.group.forget(game_id)
+        self.group.early.forget(game_id)
         self.hands.linked.pop(game_id, None)
         # The chat's names go once no game there is open, nor synced: games stopped together
         # still draw their hands, whose way back names the group (QA: it lost its names)
@@ -261,7 +249,7 @@ class Publisher:
                         self._telegram_away = False
                         self.reach.answered()
                     if channel == GROUP:  # the lobby is up: now its /notify notices
-                        self._muted.pop(game_id, None)  # (and the bot writes there again)
+                        self.muted.forget(game_id)  # (and the bot writes there again)
                         self.notices.after_group_sync(game_id)
                 except RetryAfter as exc:
                     # The limiter holds the chat for retry_after; without one, wait here.
@@ -303,10 +291,10 @@ class Publisher:
                     # what waits (the outbox keeps it, the table's key is unchanged).
                     words = NO_PHOTOS if isinstance(refused, PhotosRefusedError) else MUTED
                     # (once a line: each move's sync is refused the same way until then)
-                    (log.debug if self._muted.get(game_id) == words else log.info)(
+                    (log.debug if self.muted.told.get(game_id) == words else log.info)(
                         "%s sync of game %s refused: %s", channel, game_id, refused)
                     try:
-                        await self._tell_players_muted(game_id, words)
+                        await self.muted.tell_players(game_id, words)
                     except Exception:  # (reading the group's title or the players' languages)
                         log.exception("telling game %s's players the group is closed to the "
                                       "bot failed", game_id)
@@ -342,60 +330,6 @@ class Publisher:
                     del self._tasks[key]  # no await since the check: no request is lost
                     return
 
-    async def _tell_players_muted(self, game_id: int, words: str = MUTED) -> None:
-        """Tell a game's players, once, in private, that the bot may not write in their group
-        (or send photos there, ``words``): its table stands still there until an admin lets
-        it, and the game goes on."""
-        game = self.service.game(game_id)
-        if game is None or game.status is not Status.PLAYING or self._muted.get(game_id) == words:
-            return
-        self._muted[game_id] = words
-        title = self.hands.places.chat_titles.get(game.chat_id) \
-            or await self.service.storage.chat_title(game.chat_id) or ""
-        people = [p.user_id for p in game.players if not p.is_computer]
-        known = await self.service.storage.user_languages(people)
-        for user_id in dict.fromkeys(people):
-            t = translator(supported_language(known.get(user_id)) or game.language)
-            text = t(words, group=wording.named(wording.shorten(title, 64)))
-            # Apart from the sync: a flood wait here must not hold back the group's next one
-            task = asyncio.create_task(self._tell_muted(user_id, text),
-                                       name=f"muted-{game_id}-{user_id}")
-            self._telling.add(task)
-            task.add_done_callback(self._telling.discard)
-
-    async def _tell_muted(self, user_id: int, text: str) -> None:
-        """One player's notice that the bot may not write in their group: after a flood wait
-        (its retry_after waited out, cut short when the bot stops) or a failure that surely
-        sent nothing, tried again, :data:`MUTED_TRIES` times in all; not to one who blocked
-        the bot, nor again when it may have arrived (the hands say the rest)."""
-        for attempt in range(1, MUTED_TRIES + 1):
-            try:
-                with no_retries():  # (a 429 comes back at once, its chat paused: see below)
-                    await self.messenger.send(user_id, text, None, None)
-                return
-            except RetryAfter as exc:
-                wait, failure = seconds_of(exc), str(exc)
-            except StoppingError:
-                return
-            except NetworkError as exc:
-                if isinstance(exc, BadRequest) or outcome_unknown(exc):
-                    log.info("telling %s the group is closed to the bot failed: %s", user_id,
-                             exc)
-                    return
-                wait, failure = min(30.0, 2.0 ** attempt), str(exc)
-            except TelegramError as exc:  # (blocked: Forbidden)
-                log.info("telling %s the group is closed to the bot failed: %s", user_id, exc)
-                return
-            except Exception:
-                log.exception("telling %s the group is closed to the bot failed", user_id)
-                return
-            if attempt < MUTED_TRIES:
-                await self._pause(wait)
-            if self._stopping.is_set():
-                break
-        log.info("telling %s the group is closed to the bot failed: %s (%d tries)", user_id,
-                 failure, attempt)
-
     async def _pause(self, seconds: float) -> None:
         """Sleep before a retry; cut short when the bot is stopping."""
         await wait_set(self._stopping, seconds)
@@ -415,8 +349,8 @@ class Publisher:
     async def idle(self) -> None:
         """Wait until no sync is running, nor any notice (/notify's, the group closed to the bot)
         (tests and shutdown)."""
-        while self._tasks or self.notices.tasks or self._telling:
-            await asyncio.gather(*self._tasks.values(), *self.notices.tasks, *self._telling,
+        while self._tasks or self.notices.tasks or self.muted.tasks:
+            await asyncio.gather(*self._tasks.values(), *self.notices.tasks, *self.muted.tasks,
                                  return_exceptions=True)
 
     async def chat_gone(self, game_id: int, gone: ChatGoneError) -> None:

@@ -73,8 +73,8 @@ class Play(Lobbies):
             game.status = Status.PLAYING
             # The lobby's calls to start not sent yet (the group's budget held them back)
             # would come after the start: dropped with it, in its transaction (a sync already
-            # sending one drops it at its send, and those sent are deleted after the start:
-            # bot.publishing.groupsync). A lobby queues nothing else.
+            # sending one drops it at its send: bot.publishing.outbox; and those sent are
+            # deleted after the start: bot.publishing.groupsync). A lobby queues nothing else.
             await self._commit(game, events, outgoing, previous_move_no=0, drop_outbox=True)
         return events
 

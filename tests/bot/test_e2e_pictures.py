@@ -178,7 +178,7 @@ async def test_a_moves_table_is_begun_before_its_commit_and_drawn_once(group: Gr
                 table_view(game.match), picture_names(game), theme=runtime.pictures.theme,
                 labels=labels_for(game.language, game.game_name))
             played += 1
-        assert runtime.publisher.group.early == {}
+        assert runtime.publisher.group.early.tables == {}
 
 
 async def test_a_table_begun_for_a_move_that_was_not_committed_is_never_shown(
@@ -205,12 +205,12 @@ async def test_a_table_begun_for_a_move_that_was_not_committed_is_never_shown(
         record = user.press(message, table.choose(live_buttons(message)))  # a lead: one tap
         await group.server.wait_for(lambda: record.answered)
         await group.server.wait_idle()
-        assert game.move_no == before and game.game_id in runtime.publisher.group.early
+        assert game.move_no == before and game.game_id in runtime.publisher.group.early.tables
         storage.commit_move = commit  # type: ignore[method-assign]
         runtime.publisher.bring_table_down(game.game_id)  # the table drawn again, below
         await group.server.wait_idle()
         await runtime.publisher.idle()
-        assert game.match is not None and runtime.publisher.group.early == {}
+        assert game.match is not None and runtime.publisher.group.early.tables == {}
         shown = next(m for m in group.messages() if m.message_id == game.messages.table_message)
         assert shown.current.photo is not None
         assert shown.current.photo.data == render_table(

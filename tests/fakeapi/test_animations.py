@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -28,12 +27,6 @@ def png() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (40, 30), "red").save(out, "PNG")
     return out.getvalue()
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[aiohttp.ClientSession]:
-    async with aiohttp.ClientSession() as session:
-        yield session
 
 
 @pytest.fixture

@@ -6,16 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
 import telegram
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from fakeapi import FakeTelegramServer
-
-
-@pytest.fixture
-def alice(server: FakeTelegramServer) -> Any:
-    return server.add_user("Alice", username="alice", started=True)
 
 
 def go() -> InlineKeyboardMarkup:
