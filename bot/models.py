@@ -17,6 +17,10 @@ from .errors import UserError
 from .i18n import N_
 
 AWAY_AFTER = 3  # time-outs in a row before a player is considered away
+#: An away player's turn, at most: the safe move made for them comes soon, not after the whole
+#: turn's time at each of their turns (player QA: ten minutes of waiting a hand), and a
+#: player who comes back still has the moment to tap a tile.
+AWAY_TURN_SECONDS = 15
 REPLACEMENT_LEVEL = "normal"  # who takes the seat of a player who leaves
 
 
@@ -271,6 +275,20 @@ class Game:
                 return seat
         return None
 
+    def turn_time(self, seat: int) -> int:
+        """The seconds ``seat`` has for a turn (0: no clock): the group's turn time, an away
+        player's at most :data:`AWAY_TURN_SECONDS`."""
+        if seat in self.timer.away:
+            return min(self.turn_seconds, AWAY_TURN_SECONDS)
+        return self.turn_seconds
+
+    def creator_at_table(self) -> bool:
+        """Whether the creator still plays here and is not away: who speaks for the table
+        when a seat of someone away may be handed to a computer (else any player still at
+        it may)."""
+        seat = self.seat_of(self.creator_id)
+        return seat is not None and seat not in self.timer.away
+
     def played_by(self, user_id: int) -> bool:
         """Whether ``user_id`` sat at this table, now or before their seat changed hands."""
         return self.seat_of(user_id) is not None or any(
@@ -351,6 +369,8 @@ class Composer(Protocol):
     def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]: ...
 
     def away(self, game: Game, seat: int) -> list[Outgoing]: ...
+
+    def back(self, game: Game, seat: int) -> list[Outgoing]: ...
 
     def ready(self, game: Game) -> list[Outgoing]: ...
 

@@ -112,6 +112,8 @@ def turn_lines(t: Translator, game: Game, view: TableView) -> list[str]:
     player = game.players[view.to_move]
     if player.is_computer:
         lines = [t("{name} is thinking…", name=who(player))]
+    elif view.to_move in game.timer.away:  # (its short turn: bot.service.commits._deadline)
+        return [t("{name} seems to be away: I move for them in a moment.", name=who(player))]
     else:
         lines = [t("Your turn, {name}!", name=who(player))]
     if game.timer.warned and game.turn_seconds:
@@ -340,7 +342,7 @@ def _prompt(t: Translator, game: Game, view: PlayerView, over: bool, choosing: T
             prompt.append(t("Your turn: tap a marked tile to lay it."))
         if game.turn_seconds:
             prompt.append(t("⏳ {seconds} s to move, then I move for you.",
-                            seconds=game.turn_seconds))
+                            seconds=game.turn_time(view.seat)))
     else:
         prompt.append(t("Not your turn yet: I will write when it is."))
     return prompt

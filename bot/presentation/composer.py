@@ -56,13 +56,21 @@ class TextComposer:
         t = translator(game.language)
         player = game.players[seat]
         offer = ReplaceAway(game.game_id, seat).encode()
-        return [Outgoing(
-            t("{name} ran out of time three turns in a row and seems to be away. I keep making "
-              "safe moves for them. The game's creator or an admin can hand the seat to a "
-              "computer player, or end the game with /stop.",
-              name=who(player)),
-            buttons=(((t("🤖 A computer plays for {name}", name=isolated(player.name)), offer),),),
-        )]
+        if game.creator_at_table():
+            text = t("{name} ran out of time three turns in a row and seems to be away. I keep "
+                     "making safe moves for them. The game's creator or an admin can hand the "
+                     "seat to a computer player, or end the game with /stop.", name=who(player))
+        else:  # who may answer the offer then (bot.service.seats.Seats.replace_away)
+            text = t("{name} ran out of time three turns in a row and seems to be away. I keep "
+                     "making safe moves for them. Anyone playing at this table can hand the "
+                     "seat to a computer player; an admin can also end the game with /stop.",
+                     name=who(player))
+        return [Outgoing(text, buttons=(
+            ((t("🤖 A computer plays for {name}", name=isolated(player.name)), offer),),))]
+
+    def back(self, game: Game, seat: int) -> list[Outgoing]:
+        t = translator(game.language)
+        return [Outgoing(t("{name} is back and plays on.", name=who(game.players[seat])))]
 
     def ready(self, game: Game) -> list[Outgoing]:
         t = translator(game.language)

@@ -37,12 +37,13 @@ class Commits(GameMemory):
         self._changed(game)
 
     def _deadline(self, game: Game) -> float | None:
-        """A human seat to move gets the group's turn time; computers need no clock."""
+        """A human seat to move gets its turn time (:meth:`Game.turn_time`); computers need
+        no clock."""
         match = game.match
         if (game.status is not Status.PLAYING or game.turn_seconds <= 0 or match is None
                 or match.to_move is None or game.players[match.to_move].is_computer):
             return None
-        return self.clock() + game.turn_seconds
+        return self.clock() + game.turn_time(match.to_move)
 
     async def _set_status(
         self, game: Game, status: Status, outgoing: list[Outgoing] | None = None,

@@ -215,13 +215,15 @@ class Play(Lobbies):
         return []
 
     def _track_time(self, game: Game, seat: int, where: str, timed_out: bool) -> list[Outgoing]:
-        """Count time-outs in a row; the third marks the seat away and says so."""
+        """Count time-outs in a row; the third marks the seat away and says so, as a move of
+        the seat's own says that it is back."""
         timer = game.timer
         if not timed_out:
             timer.timeouts.pop(seat, None)
-            if seat in timer.away:
-                timer.away.remove(seat)
-            return []
+            if seat not in timer.away:
+                return []
+            timer.away.remove(seat)
+            return self.composer.back(game, seat)
         timer.auto_moves.append(where)
         timer.timeouts[seat] = timer.timeouts.get(seat, 0) + 1
         if timer.timeouts[seat] < AWAY_AFTER or seat in timer.away:

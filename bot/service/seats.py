@@ -78,15 +78,19 @@ class Seats(Play):
     async def replace_away(
         self, game: Game, user_id: int, is_admin: bool, seat: int, level: str = REPLACEMENT_LEVEL
     ) -> Player:
-        """The creator or an admin hands the seat of an away player to a computer player.
+        """The creator or an admin hands the seat of an away player to a computer player; so
+        may anyone still playing at the table when the creator is away or gone (player QA:
+        an away creator left the others no way on).
 
         Valid only while the offer holds: the game is on and that seat's player is away (three
         time-outs in a row, and no move of their own since), whatever button asked for it.
         """
         if game.status is not Status.PLAYING:
             raise UserError(N_("This game is over."))
-        _check_in_charge(game, user_id, is_admin,
-                         N_("Only the game's creator or a group admin can do that."))
+        mine = game.seat_of(user_id)
+        if is_admin or game.creator_at_table() or mine is None or mine in game.timer.away:
+            _check_in_charge(game, user_id, is_admin,
+                             N_("Only the game's creator or a group admin can do that."))
         if seat not in game.timer.away:
             raise UserError(N_("That player is at the table and plays on."))
         return await self._hand_over(game, seat, level, away=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import time
 
-from bot_kit import Group
+from bot_kit import Group, plain
 
-from bot.models import Status
+from bot.models import AWAY_TURN_SECONDS, Status
 from bot.presentation.gamebuttons import ReplaceAway, SettingTap
 from bot.service.settings import GroupSettings
 from fakeapi import StoredMessage
@@ -85,6 +85,8 @@ async def test_a_seat_offer_is_refused_once_the_player_is_back(group: Group) -> 
             await others.play_one()
         await table.play_one()
         assert absent_seat not in game.timer.away
+        # The group hears it (player QA: the players waited on, not knowing he was back).
+        await group.server.wait_for(lambda: group.said("Sergei is back and plays on."))
         record = ayu.press(offer, offer.buttons[0][0].callback_data or "")
         await group.server.wait_for(lambda: record.answered)
         assert record.answer_text == "That player is at the table and plays on."
@@ -96,3 +98,44 @@ async def test_a_seat_offer_is_refused_once_the_player_is_back(group: Group) -> 
         assert forged.answer_text == "That player is at the table and plays on."
         assert not any(p.is_computer for p in game.players)
         assert runtime is not None
+
+
+async def test_an_away_player_moves_at_once_and_an_away_creators_seat_is_anyones_to_hand_on(
+        group: Group) -> None:
+    """Ayu, the creator, goes away: her turns are played after a short clock, not the whole
+    turn's (ten minutes of waiting a hand); the group's table says she is away, not "your
+    turn"; and Budi, who is neither creator nor admin, may give her seat to a computer
+    (player QA: nobody at the table could)."""
+    budi = group.users[1]
+    async with group.bot() as runtime:
+        await group.start("pair")
+        game = group.game()
+        offer = await time_out_until_away(group, 0)
+        assert "Anyone playing at this table can hand the seat" in (offer.text or "")
+        others = Table(group.server, group.users[1:4])
+        while game.match.to_move != 0:  # type: ignore[union-attr]
+            await others.play_one()
+        assert game.deadline is not None
+        assert game.deadline - time.time() <= AWAY_TURN_SECONDS < game.turn_seconds
+        table = await table_message(group)
+        await group.server.wait_for(
+            lambda: "Ayu seems to be away: I move for them in a moment." in plain(table.content))
+        assert "Your turn, Ayu" not in plain(table.content)
+        record = budi.press(offer, offer.buttons[0][0].callback_data or "")
+        await group.server.wait_for(lambda: record.answered)
+        assert game.players[0].is_computer, record.answer_text
+        assert runtime is not None
+
+
+async def test_with_the_creator_at_the_table_only_she_or_an_admin_hands_a_seat_on(
+        group: Group) -> None:
+    budi = group.users[1]
+    async with group.bot():
+        await group.start("pair")
+        game = group.game()
+        offer = await time_out_until_away(group, 2)
+        assert "The game's creator or an admin can hand the seat" in (offer.text or "")
+        record = budi.press(offer, offer.buttons[0][0].callback_data or "")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "Only the game's creator or a group admin can do that."
+        assert not game.players[2].is_computer

@@ -40,6 +40,9 @@ class RecordingComposer:
     def away(self, game: Game, seat: int) -> list[Outgoing]:
         return [Outgoing(f"away {seat}")]
 
+    def back(self, game: Game, seat: int) -> list[Outgoing]:
+        return [Outgoing(f"back {seat}")]
+
     def stopped(self, game: Game, by: str, ratings: MatchRatings) -> list[Outgoing]:
         leavers = f" {list(ratings.leavers)}" if ratings.leavers else ""
         return [Outgoing(f"stopped by {by}{leavers}")]
