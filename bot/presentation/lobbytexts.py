@@ -227,3 +227,18 @@ def table_opened(t: Translator, game: Game, opener: str, group: str | None,
         options_line(t, game),
         t("Send /notify in the topic again to stop these messages."),
     ])
+
+
+def rematch_opened(t: Translator, game: Game, opener: str, group: str | None,
+                   topic: str | None = None) -> str:
+    """A rematch's player's private notice: who asked to play again where, and that their
+    seat waits for their Join (the button under it): a player who plays from the private
+    chat alone would not see the group's new table (player QA)."""
+    names = {"player": named(opener), "game": esc(title(t, game.game_name)),
+             "group": named(group or "?")}
+    if topic:
+        return t("🔁 {player} wants to play <b>{game}</b> again in the topic {topic} of {group}, "
+                 "with the same players: your seat is kept for you. Tap Join to take it.",
+                 topic=named(shorten(topic, 40)), **names)
+    return t("🔁 {player} wants to play <b>{game}</b> again in {group}, with the same players: "
+             "your seat is kept for you. Tap Join to take it.", **names)
