@@ -83,7 +83,8 @@ ENTRIES = (
         {
             "deal": OptionText(
                 N_("Deal: {value}"),
-                {6: N_("6 each, 4 in the middle"), 7: N_("7 each, none in the middle")},
+                {6: N_("6 each (5 with five players), the rest in the middle"),
+                 7: N_("7 each, none in the middle")},
                 {7: N_("7 tiles each, nothing in the middle")},
             ),
             "dead_tiles": OptionText(

@@ -70,6 +70,8 @@ class TableView:
     # Whether the game scores during play (Muggins, Bergen, Six-matador): each seat's points
     # of play are shown all hand long. (Matador's optional matador points show once scored.)
     points_in_play: bool = False
+    # The target is reached but the best score is shared, so the match plays on (D3).
+    tied_past_target: bool = False
     # Tiles of the stock that are never drawn (Bergen's two): left there, they tell nothing.
     stock_reserve: int = 0
     # Once the match is over, where its game settles the final scores (Six-matador, D25): per
@@ -218,6 +220,7 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
         scored=scored,
         lowest_total_wins=match.variant.lowest_total_wins,
         points_in_play=match.variant.points_in_play,
+        tied_past_target=latest and match.target_reached and not match.over,
         stock_reserve=match.variant.stock_reserve,
         settlement=(match.variant.settlement(match.scores, match.winner)
                     if match.over and latest else None),

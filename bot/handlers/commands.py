@@ -73,7 +73,8 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     thread = thread_of(update.effective_message)  # a forum's topic holds its own game
     existing = rt.service.open_game_in(chat.id, thread)
     if existing is not None:
-        await _already_open(update, rt, existing)
+        found = read_game(args) if args else None
+        await _already_open(update, rt, existing, None if found is None else found[0])
         return
     settings = await rt.service.group_settings(chat.id)
     if not args and settings.default_game is not None:
@@ -104,18 +105,26 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         await reply(update, refusal)
 
 
-async def _already_open(update: Update, rt: Runtime, existing: Game) -> None:
+async def _already_open(update: Update, rt: Runtime, existing: Game,
+                        wanted: str | None = None) -> None:
     """/newgame where a table is open (or a game is played): say so, replying to it; a lobby
-    or table an admin deleted is posted again below the answer."""
+    or table an admin deleted is posted again below the answer. ``wanted``: the game asked
+    for, which its creator is told does not open while theirs waits (player QA: "press
+    Start" alone read as if the new game had opened)."""
     t = await chat_tr(update, rt, existing)
     user = update.effective_user
     seat = existing.seat_of(user.id) if user is not None else None
     if existing.status is Status.LOBBY and seat is not None and user is not None \
             and user.id not in existing.pending:  # in it already (a rematch's must Join)
         target = existing.messages.lobby
-        text = t("You opened this table: press Start on it when everyone is in.") \
-            if user is not None and user.id == existing.creator_id else \
-            t("You already have a seat at this table: its creator starts the game.")
+        if user.id != existing.creator_id:
+            text = t("You already have a seat at this table: its creator starts the game.")
+        elif wanted is not None and wanted != existing.game_name:
+            text = t("Your {game} table is still open: press Start on it, or Cancel it to "
+                     "open {other} instead.", game=wording.title(t, existing.game_name),
+                     other=wording.title(t, wanted))
+        else:
+            text = t("You opened this table: press Start on it when everyone is in.")
     elif existing.status is Status.LOBBY:
         target, text = existing.messages.lobby, t(already_there(existing))
     else:

@@ -53,7 +53,7 @@ def general_value(t: Translator, name: str, value: Any) -> str:
     if name == "default_game":
         return t("ask") if value is None else t(presentation(value).title)
     if name == "turn_seconds":
-        return t("off") if value == 0 else t("{seconds} s", seconds=value)
+        return t("no limit") if value == 0 else t("{seconds} s", seconds=value)
     if name == "language":
         return t("first table's") if value is None else LANGUAGE_NAMES[value]
     return t("on") if value else t("off")

@@ -120,8 +120,17 @@ SCOREBOARD_WORDS = {
 }
 
 
-def scoreboard_labels(t: Translator) -> ScoreboardLabels:
-    return ScoreboardLabels(**{key: t(msgid) for key, msgid in SCOREBOARD_WORDS.items()})
+#: The points column of a board whose points are penalties (the lowest total wins).
+PENALTY_COLUMN = N_("penalty")
+
+
+def scoreboard_labels(t: Translator, penalty: bool = False) -> ScoreboardLabels:
+    """The picture's words; ``penalty``: its points are penalty points (player QA: the column
+    said "points" beside a text that said they are penalties)."""
+    labels = {key: t(msgid) for key, msgid in SCOREBOARD_WORDS.items()}
+    if penalty:
+        labels["points"] = t(PENALTY_COLUMN)
+    return ScoreboardLabels(**labels)
 
 
 def picture_rows(board: Scoreboard, limit: int = PICTURE_ROWS) -> list[ScoreboardRow]:
@@ -138,4 +147,4 @@ def scoreboard_picture(t: Translator, board: Scoreboard, *, theme: str = "classi
     """The board as a PNG: the best ``limit`` players."""
     heading, details = board_heading(t, board, tz, stopped=False)
     return render_scoreboard(picture_rows(board, limit), title=heading, subtitle=details,
-                             labels=scoreboard_labels(t), theme=theme)
+                             labels=scoreboard_labels(t, board.penalty_points), theme=theme)

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import Cut, Discard, End, Play, PlayerView, Tile
+from engine import Cut, Discard, End, Play, PlayerView, Tile, variant
 
 from ..gamebook import GAMES
 from ..i18n import N_, Translator
@@ -203,13 +203,15 @@ def lays_of(view: PlayerView, tile: Tile) -> tuple[Play | Cut, ...]:
 
 def says_lie(view: PlayerView, play: Play) -> bool:
     """Whether the button names how ``play`` lies ("along", "across"): where both ways are
-    offered at its end, and where a tile that is not a double lies crosswise (a matador or
-    honour laid as one, also where it could not go along), so the player knows before the
-    tap. A double with one way is left unsaid: it lies as that game lays its doubles (an
-    "across" on every Bergen double, or on Muggins' spinner, would say nothing new)."""
+    offered at its end, and where a tile lies crosswise unlike others of its kind (a matador
+    or honour, doubles among them: Matador's 0-0 lies across, its other doubles along), so
+    the player knows before the tap. Another double with one way is left unsaid: it lies as
+    that game lays its doubles (an "across" on every Bergen double, or on Muggins' spinner,
+    would say nothing new)."""
     if play.cross is None:
         return False
-    return (play.cross and not play.tile.is_double) or len(view.ways_for(play.tile, play.end)) > 1
+    odd = not play.tile.is_double or play.tile in variant(view.table.game).matadors
+    return (play.cross and odd) or len(view.ways_for(play.tile, play.end)) > 1
 
 
 END_MARKS = {End.LEFT: "◀", End.RIGHT: "▶", End.UP: "▲", End.DOWN: "▼"}

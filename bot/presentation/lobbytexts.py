@@ -66,6 +66,11 @@ def games_list(t: Translator) -> str:
                      else f"{esc(title(t, game))} ({game})" for game in GAMES)
 
 
+#: /rules of a game that plays on after the target while the lead is shared.
+PLAYS_ON_TIE = N_("If the lead is shared when the target is reached, the match goes on until "
+                  "one player is ahead alone.")
+
+
 def rules_text(t: Translator, game: str) -> str:
     """The game's rules, with its target for the fewest players, and the target of the
     other table sizes where it differs (Bergen: 15 for two, 10 for three or four)."""
@@ -79,6 +84,8 @@ def rules_text(t: Translator, game: str) -> str:
         text += " " + t.plural("With {seats} players, the target is {count} point.",
                                "With {seats} players, the target is {count} points.", target,
                                seats=counts)
+    if spec.plays_on_tie:  # (docs/RULES.md, D3; player QA: the match went on with no word why)
+        text += " " + t(PLAYS_ON_TIE)
     return text
 
 
@@ -103,7 +110,7 @@ def help_text(t: Translator) -> str:
         "/rules [game] — how each game is played\n\n"
         "Games: {games}. For example: /newgame gaple-dead deal=7 target=150\n"
         "Your tiles come to you privately, so open a private chat with me before you join.",
-        games=", ".join(GAMES),
+        games=games_list(t),  # (player QA: the ids alone, in Latin letters, in every language)
     ) + "\n\n" + t(
         "🔒 Every deal can be checked: its fingerprint is shown before the hand, its seed "
         "after it; /verify in our private chat shows the check.") + "\n" + t(REPLAY_HELP)
@@ -220,3 +227,18 @@ def table_opened(t: Translator, game: Game, opener: str, group: str | None,
         options_line(t, game),
         t("Send /notify in the topic again to stop these messages."),
     ])
+
+
+def rematch_opened(t: Translator, game: Game, opener: str, group: str | None,
+                   topic: str | None = None) -> str:
+    """A rematch's player's private notice: who asked to play again where, and that their
+    seat waits for their Join (the button under it): a player who plays from the private
+    chat alone would not see the group's new table (player QA)."""
+    names = {"player": named(opener), "game": esc(title(t, game.game_name)),
+             "group": named(group or "?")}
+    if topic:
+        return t("🔁 {player} wants to play <b>{game}</b> again in the topic {topic} of {group}, "
+                 "with the same players: your seat is kept for you. Tap Join to take it.",
+                 topic=named(shorten(topic, 40)), **names)
+    return t("🔁 {player} wants to play <b>{game}</b> again in {group}, with the same players: "
+             "your seat is kept for you. Tap Join to take it.", **names)

@@ -28,7 +28,7 @@ from .movetexts import mover
 # Why points were scored, as nouns, in a hand's list of the points of play: "matadors 2 times
 # 10" (the order here is the order of the list)
 REASON_NOUNS: dict[ScoreReason, str] = {
-    ScoreReason.FIFTEEN: N_("count"),
+    ScoreReason.FIFTEEN: N_("open ends"),  # (the picture says "count" beside a sum)
     ScoreReason.DOUBLE_HEADER: N_("double headers"),
     ScoreReason.TRIPLE_HEADER: N_("triple headers"),
     ScoreReason.DOUBLE_LEAD: N_("double lead"),
@@ -90,6 +90,9 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
         move = view.history[last] if last >= 0 else None
         if ended.by_play and move is not None and move.tile is not None:
             return t(presentation(view.game).went_out, name=name, tile=str(move.tile))
+        if move is not None and move.kind is ActionKind.DISCARD and move.seat == ended.out_seat:
+            # (player QA: "has no tiles left" read as going out, with the highest total)
+            return t("{name} put their last tile face down and has none left.", name=name)
         return t("{name} has no tiles left.", name=name)
     plays = [i for i, move in enumerate(view.history) if move.tile is not None]
     if not plays:
@@ -190,7 +193,20 @@ def hand_result_lines(t: Translator, game: Game, ended: HandEnded, view: TableVi
                            first=named(names[side[0]]), second=named(names[side[1]]),
                            points=points))
     lines.append(scores_line(t, view, names))
+    lines += played_on_lines(t, view, names)
     return lines
+
+
+def played_on_lines(t: Translator, view: TableView, names: Sequence[str]) -> list[str]:
+    """Why the match goes on although the target is reached: the lead is shared (docs/RULES.md,
+    D3). Said with the hand's result (player QA: the next hand began with no word why)."""
+    if not view.tied_past_target or view.result is None:
+        return []
+    best = min(view.scores) if view.lowest_total_wins else max(view.scores)
+    level = [pair_names(names, seats) for side, seats in enumerate(view.sides)
+             if view.scores[side] == best]
+    return [t("{names} share the lead on {score}, so the match goes on until one is ahead "
+              "alone.", names=and_list(t, level), score=best)]
 
 
 def drawn_hand_line(t: Translator, lowest_total_wins: bool, ended: HandEnded) -> str:

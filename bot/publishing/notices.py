@@ -120,13 +120,19 @@ class Notices:
         link = deep_link(self.messenger.bot_username, f"join{game.game_id}")
         markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lobbytexts.JOIN_BUTTON),
                                                              url=link)]])
+        if notice.user_id in game.pending:  # a rematch's player: the seat waits for them
+            text = lobbytexts.rematch_opened(t, game, opener, group, topic)
+        else:
+            text = lobbytexts.table_opened(t, game, opener, group, topic)
         async with self._at_once:
-            if game.status is not Status.LOBBY:  # started or closed meanwhile: nothing to join
+            if game.status is not Status.LOBBY or (  # started or closed: nothing to join
+                    game.seat_of(notice.user_id) is not None
+                    and notice.user_id not in game.pending):  # seated meanwhile
                 await self.service.notices_done([notice])
                 return
             try:
                 await self.messenger.bot.send_message(
-                    notice.user_id, lobbytexts.table_opened(t, game, opener, group, topic),
+                    notice.user_id, text,
                     parse_mode=ParseMode.HTML, reply_markup=markup)
             except StoppingError:
                 return  # committed: the restart sends it

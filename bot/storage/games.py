@@ -146,7 +146,8 @@ class GameRows(Connection):
 
     async def insert_game(self, game: Game, now: float, notify: bool = False) -> int:
         """Store a new lobby; returns its id. With ``notify``, a /notify notice for each
-        subscriber of its topic in the same transaction (told of every opening or none)."""
+        subscriber of its topic in the same transaction (told of every opening or none); a
+        rematch's players asked to confirm are told in any case."""
         async def write(tx: Tx) -> int:
             await fence(tx)
             row = await tx.fetch_one(
@@ -159,8 +160,8 @@ class GameRows(Connection):
             )
             assert row is not None
             await sat_at(tx, _seats_of(game, int(row[0])))
-            if notify:
-                await queue_notices(tx, int(row[0]), game, now)
+            if notify or game.pending:
+                await queue_notices(tx, int(row[0]), game, now, subscribers=notify)
             return int(row[0])
         return await self.write(write)
 

@@ -32,9 +32,22 @@ def _topic(thread_id: int | None) -> int:
     return thread_id or 0
 
 
-async def queue_notices(tx: Tx, game_id: int, game: Game, now: float) -> int:
+async def queue_notices(tx: Tx, game_id: int, game: Game, now: float,
+                        subscribers: bool = True) -> int:
     """In the transaction that stores the lobby ``game_id``: a notice for each subscriber
-    of its topic the bot can reach in private, its creator aside; how many."""
+    of its topic the bot can reach in private, its creator aside (with ``subscribers``);
+    how many. A rematch's players asked to confirm their seats (its ``pending``) are told
+    it too: whoever plays from the private chat alone would not see the group's new table
+    (player QA)."""
+    if game.pending:
+        marks = ", ".join("?" * len(game.pending))
+        await tx.execute(
+            "INSERT INTO notices (game_id, user_id, created_at)"
+            f" SELECT ?, u.user_id, ? FROM users u WHERE u.user_id IN ({marks})"
+            " AND u.private_ok=1",
+            (game_id, now, *game.pending))
+    if not subscribers:
+        return 0
     return await tx.execute(
         "INSERT INTO notices (game_id, user_id, created_at)"
         " SELECT ?, s.user_id, ? FROM subscriptions s"

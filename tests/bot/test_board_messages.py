@@ -10,6 +10,7 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+import pytest
 from PIL import Image
 from results_kit import (
     ANN,
@@ -20,6 +21,7 @@ from results_kit import (
 )
 
 from bot.i18n import Translator
+from bot.presentation import boardtexts
 from bot.presentation.boardtexts import (
     board_heading,
     scoreboard_labels,
@@ -29,6 +31,7 @@ from bot.presentation.boardtexts import (
 )
 from bot.service.scoreboards import BoardQuery, player_stats, scoreboard
 from bot.storage import Storage
+from renderers import ScoreboardLabels
 
 
 class Marking(Translator):
@@ -98,3 +101,19 @@ async def test_the_picture_draws_the_best_players_with_translated_labels(
         with Image.open(io.BytesIO(png)) as image:
             heights.append(image.height)
     assert heights[0] < heights[1] == heights[2]  # five players in the group
+
+
+async def test_a_penalty_boards_picture_heads_its_points_column_penalty(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player QA: the gaple-dead board's picture said "points" beside a text saying they are
+    penalties, the lower the better."""
+    drawn: list[str] = []
+
+    def render(*args: object, labels: ScoreboardLabels, **kwargs: object) -> bytes:
+        drawn.append(labels.points)
+        return b""
+
+    monkeypatch.setattr(boardtexts, "render_scoreboard", render)
+    for game in ("gaple-dead", "gaple"):
+        scoreboard_picture(Marking(), await scoreboard(storage, GROUP, game))
+    assert drawn == ["⟦penalty⟧", "⟦points⟧"]

@@ -248,3 +248,9 @@ def test_the_last_hands_result_says_the_match_is_won_not_who_won() -> None:
         assert labels.match_won not in (labels.winner, labels.draw), language
         assert labels.match_drawn not in (labels.winner, labels.draw), language
     assert "партия" in labels_for("ru").match_won and "партия" in labels_for("ru").match_drawn
+
+
+def test_a_turn_without_a_clock_reads_as_no_limit_not_as_a_switch_turned_off() -> None:
+    """Player QA: "Turn time: off" (id "nonaktif") read as the timer being broken."""
+    assert general_value(translator("en"), "turn_seconds", 0) == "no limit"
+    assert general_value(translator("id"), "turn_seconds", 0) == "tanpa batas"

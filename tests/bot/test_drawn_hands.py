@@ -65,5 +65,15 @@ def test_a_drawn_six_matador_hand_keeps_the_points_of_play() -> None:
     assert any(ended.scored)
     lines = result_lines(game, ended, "en")
     assert "A drawn hand: nobody wins it; the points scored during play count." in lines
-    assert "Кон вничью: победителя нет, очки, набранные по ходу кона, засчитываются." in \
+    assert "Кон вничью: победителя нет, но очки, набранные по ходу кона, засчитываются." in \
         result_lines(game, ended, "ru")
+
+
+def test_a_last_tile_put_face_down_is_not_told_as_going_out() -> None:
+    """Gaple-dead: a player who empties their hand by a dead tile has often the highest
+    total; "has no tiles left" read as a win (player QA)."""
+    game, ended = first_hand_where(
+        "gaple-dead", 4, lambda ended: ended.out_seat is not None and not ended.by_play)
+    name = NAMES[ended.out_seat]  # type: ignore[index]
+    assert f"{name} put their last tile face down and has none left." in \
+        result_lines(game, ended, "en")

@@ -75,6 +75,8 @@ async def test_a_private_help_stays_in_the_persons_language(group: Group) -> Non
         reply = await group.server.wait_for(
             lambda: group.server.last_bot_message(ivan.private_chat))
     assert plain(reply.content) == shown(lobbytexts.help_text(translator("ru")))
+    # the games by their Russian names, each with the word to type (player QA: ids alone)
+    assert "Колбаса (kolbasa), Матадор (matador)" in plain(reply.content)
 
 
 async def test_a_group_without_a_language_answers_in_the_senders(group: Group) -> None:

@@ -73,7 +73,7 @@ async def test_each_player_sees_only_their_own_tiles(group: Group) -> None:
 
 
 ENDINGS = re.compile(r"went out with \d+-\d+|laid their last tile, \d+-\d+|Blocked after .+'s "
-                     r"\d+-\d+|has no tiles left|Blocked: nobody")
+                     r"\d+-\d+|has no tiles left|put their last tile face down|Blocked: nobody")
 
 
 @pytest.mark.parametrize("game", ["gaple", "gaple-dead", "pair"])

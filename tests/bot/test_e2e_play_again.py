@@ -4,7 +4,7 @@ latest result's opens the table, and the others' taps on it join it."""
 
 from __future__ import annotations
 
-from bot_kit import Group
+from bot_kit import Group, plain
 
 from bot.models import Status
 from fakeapi import StoredMessage
@@ -79,3 +79,34 @@ async def test_a_stranger_hears_the_same_however_the_tap_is_timed(group: Group) 
             await group.server.wait_for(lambda t=tap: t.answered)  # type: ignore[misc]
             answers.append((tap.answer_text, tap.url))
     assert answers == [("Only the players of that match can start it again.", None)] * 2
+
+
+async def test_the_others_are_told_in_private_and_their_join_link_takes_the_seat(
+        group: Group) -> None:
+    """Player QA: a player who plays from the private chat alone never saw that the table
+    played again. Each player asked to confirm hears it there, with a Join that seats them;
+    the one who asked for it hears nothing."""
+    ayu, budi = group.users[:2]
+    async with group.bot() as runtime:
+        table = await group.start("french target=1", players=2)
+        await table.play_until(group.match_over)
+        await runtime.publisher.idle()
+        [result] = results(group)
+        again = ayu.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: again.answered)
+        rematch = group.game()
+        assert rematch.pending == [budi.id]
+        notice = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if "wants to play" in (m.text or "")), None))
+        assert plain(notice.content) == (
+            "🔁 Ayu wants to play French again in Domino evening, with the same players: your "
+            "seat is kept for you. Tap Join to take it.")
+        [[join]] = notice.buttons
+        assert join.url is not None and join.url.endswith(f"?start=join{rematch.game_id}")
+        budi.send_private(f"/start join{rematch.game_id}")
+        await group.server.wait_for(lambda: rematch.pending == [])
+        assert rematch.seat_of(budi.id) is not None
+        await runtime.publisher.idle()
+        assert not any("wants to play" in (m.text or "")
+                       for m in group.server.bot_messages(ayu.private_chat))

@@ -271,15 +271,22 @@ async def test_newgame_in_a_lobby_one_sits_at_says_so_rather_than_to_join(group:
         group.send(group.users[1], "/newgame pair")  # seated: the creator starts it
         await group.server.wait_for(
             lambda: group.said("You already have a seat at this table: its creator starts"))
-        group.send(group.users[0], "/newgame gaple")  # the creator: Start is theirs
+        group.send(group.users[0], "/newgame pair")  # the creator: Start is theirs
         await group.server.wait_for(
             lambda: group.said("You opened this table: press Start on it when everyone is in."))
+        # ... and another game does not open while theirs waits (player QA: "press Start"
+        # alone read as if it had)
+        group.send(group.users[0], "/newgame gaple")
+        await group.server.wait_for(lambda: group.said(
+            "Your Pair dominoes table is still open: press Start on it, or Cancel it to open "
+            "Gaple instead."))
         group.send(group.users[2], "/newgame gaple")  # not seated: Join it
         await group.server.wait_for(lambda: group.said("A table is already open here: press Join"))
         replies = [m for m in group.server.bot_messages(group.chat)
-                   if (m.text or "").startswith(("You already", "You opened", "A table is"))]
+                   if (m.text or "").startswith(("You already", "You opened", "A table is",
+                                                 "Your Pair"))]
         lobby = group.lobby()
-        assert len(replies) == 3 and all(m.reply_to is lobby for m in replies)
+        assert len(replies) == 4 and all(m.reply_to is lobby for m in replies)
 
 
 async def test_a_flood_wait_is_waited_out(group: Group) -> None:

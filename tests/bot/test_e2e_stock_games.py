@@ -150,7 +150,7 @@ async def test_muggins_points_are_told_in_the_table_caption_not_in_messages_of_t
         assert listed is not None, text
         for part in listed:
             name, total, *_ = part.split(" ")
-            assert part.endswith(" (count)"), part  # its one reason, its sum not said twice
+            assert part.endswith(" (open ends)"), part  # its one reason, its sum not said twice
             assert hand.result.scored[names.index(name)] == int(total)
 
 

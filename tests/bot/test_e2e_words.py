@@ -165,9 +165,9 @@ async def test_settings_show_each_games_house_rules_on_its_own_page(group: Group
             await group.server.wait_for(lambda: record.answered)
 
         await tap("Gaple with dead tiles …")
-        assert "Deal: 6 each, 4 in the middle" in (menu.text or "")
+        assert "Deal: 6 each (5 with five players), the rest in the middle" in (menu.text or "")
         assert "Kolbasa" not in (menu.text or "")  # one game a page
-        await tap("Deal: 6 each, 4 in the middle")
+        await tap("Deal: 6 each (5 with five players), the rest in the middle")
         await tap("7 each, none in the middle")
         await tap("↩ Back")
         assert "House rules changed for: Gaple with dead tiles." in (menu.text or "")

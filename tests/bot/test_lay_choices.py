@@ -131,16 +131,17 @@ def test_a_matador_that_can_only_go_crosswise_says_so_in_every_language() -> Non
         "◀ left 5 along", "◀ left 5 across", "▶ right 6 across"]
 
 
-def test_six_matadors_matadors_say_across_and_doubles_with_one_way_say_nothing() -> None:
-    """Six-matador lays its matadors only crosswise (D24): 1-5 says "across" at every end;
-    the double matador 3-3 lies across as doubles do and 4-4 along as the game lays it, so
-    neither says how; nor does a Bergen double, always crosswise."""
+def test_six_matadors_matadors_say_across_and_other_doubles_with_one_way_say_nothing() -> None:
+    """Six-matador lays its matadors only crosswise (D24): 1-5 says "across" at every end, and
+    so does the double matador 3-3, which lies across where the game's other doubles lie
+    along (player QA: 0-0 and 3-3 said nothing beside a 1-5 "across"); 4-4 lies along as the
+    game lays doubles and says nothing, nor does a Bergen double, always crosswise."""
     match = started("six-matador", "1-2 0-1 0-2 0-3 0-4 0-5", "1-5 3-3 4-4 2-3 5-5 6-6")
     match.apply(0, Play(Tile(1, 2)))
     labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 1, "1-5")[:-1]]
     assert labels == ["◀ left 1 across", "▶ right 2 across"]
     labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 1, "3-3")[:-1]]
-    assert labels == ["◀ left 1", "▶ right 2"]
+    assert labels == ["◀ left 1 across", "▶ right 2 across"]
     labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 1, "4-4")[:-1]]
     assert labels == ["▶ right 2"]
     bergen = started("bergen", "1-1 1-2 0-3 0-4 0-5 0-6", "1-3 2-2 2-3 3-3 4-4 5-5")

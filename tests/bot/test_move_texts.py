@@ -80,7 +80,7 @@ def test_the_points_of_play_are_listed_by_reason_in_a_fixed_order() -> None:
         "matadors 20, tiles along 2, free sixes 5, knocks -12")
     counts = [lay((5, ScoreReason.FIFTEEN)), lay((10, ScoreReason.FIFTEEN)),
               lay((15, ScoreReason.FIFTEEN))]
-    assert resulttexts.points_list(T, counts, 0) == "count 30"
+    assert resulttexts.points_list(T, counts, 0) == "open ends 30"
 
 
 def test_the_ribbon_that_waits_is_explained_in_every_language() -> None:

@@ -90,6 +90,18 @@ async def test_a_lobby_commits_a_notice_for_each_reachable_subscriber(
     assert await storage.pending_notices(game_id) == [Notice(game_id, SERGEI)]
 
 
+async def test_a_rematchs_players_asked_to_confirm_are_told_subscribers_or_not(
+        storage: Storage) -> None:
+    """Each player the rematch waits for whom the bot can reach in private, and no
+    subscriber (a rematch's table is its players')."""
+    await subscribe(storage, SERGEI)
+    rematch = lobby()
+    rematch.players += [Player(BUDI, "Budi"), Player(DEWI, "Dewi")]
+    rematch.pending = [BUDI, DEWI]
+    rematch.game_id = await storage.insert_game(rematch, 1.0)
+    assert await storage.pending_notices(rematch.game_id) == [Notice(rematch.game_id, BUDI)]
+
+
 async def test_notices_are_committed_with_the_lobby_or_not_at_all(storage: Storage) -> None:
     """A second open table in the topic is refused by the database: no notice of it stays."""
     await subscribe(storage, BUDI)
