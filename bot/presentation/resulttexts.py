@@ -205,6 +205,8 @@ def played_on_lines(t: Translator, view: TableView, names: Sequence[str]) -> lis
     best = min(view.scores) if view.lowest_total_wins else max(view.scores)
     level = [pair_names(names, seats) for side, seats in enumerate(view.sides)
              if view.scores[side] == best]
+    if len(level) < 2:
+        return []
     return [t("{names} share the lead on {score}, so the match goes on until one is ahead "
               "alone.", names=and_list(t, level), score=best)]
 
