@@ -122,7 +122,7 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
 
 
 def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:
-    """A seat's points of play in a hand, by reason, each reason's sum: "count 30",
+    """A seat's points of play in a hand, by reason, each reason's sum: "open ends 30",
     "matadors 20, tiles along 8, knocks -12"; "" if the seat scored nothing. (Each lay's
     points were told in the caption as it was made: the result keeps to the sums.)"""
     return _sums_text(t, _point_sums(moves, seat))
