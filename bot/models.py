@@ -276,7 +276,7 @@ class Game:
         return None
 
     def turn_time(self, seat: int) -> int:
-        """The seconds ``seat`` has for a turn (0: no clock): the group's turn time, an away
+        """The seconds ``seat`` has for a turn (0: no clock): the table's turn time, an away
         player's at most :data:`AWAY_TURN_SECONDS`."""
         if seat in self.timer.away:
             return min(self.turn_seconds, AWAY_TURN_SECONDS)

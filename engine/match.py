@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from .actions import Action, Draw, Knock
 from .deal import Deal, shuffle_deal
@@ -105,6 +106,8 @@ class Match:
         self.sides = self.variant.sides(seats)
         self._one_seat_sides = all(len(side) == 1 for side in self.sides)
         self.hands: list[Hand] = []
+        # Per hand: whether the seat drawn by lot decides who leads it (said at its start).
+        self.lot_leads: list[bool] = []
         self.scores: tuple[int, ...] = (0,) * len(self.sides)
         self.over = False
         self.winner: int | None = None
@@ -173,6 +176,10 @@ class Match:
         return self._start(deal, opening)
 
     def _start(self, deal: Deal, opening: Opening) -> list[Event]:
+        previous = self._previous()
+        self.lot_leads.append(len({
+            self.variant.opening(self.options, replace(deal, lot=seat), previous).opener
+            for seat in range(self.seats)}) > 1)
         hand = new_hand(self.variant, self.options, deal, opening, len(self.hands), self.scores)
         self.hands.append(hand)
         events = list(hand.start_events)

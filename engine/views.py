@@ -14,6 +14,7 @@ from .actions import Action, ActionKind, Cut, Discard, Draw, Knock, Play
 from .errors import BadInputError
 from .events import HandEnded
 from .fairness import fingerprint
+from .hand import Hand
 from .layout import Placed
 from .match import Match
 from .options import Options
@@ -70,8 +71,10 @@ class TableView:
     # Whether the game scores during play (Muggins, Bergen, Six-matador): each seat's points
     # of play are shown all hand long. (Matador's optional matador points show once scored.)
     points_in_play: bool = False
-    # The target is reached but the best score is shared, so the match plays on (D3).
+    # This hand, the last to end, left the target reached but the best score shared, so the
+    # match plays on (D3).
     tied_past_target: bool = False
+    opener_by_lot: bool = False  # the seat drawn by lot leads this hand
     # Tiles of the stock that are never drawn (Bergen's two): left there, they tell nothing.
     stock_reserve: int = 0
     # Once the match is over, where its game settles the final scores (Six-matador, D25): per
@@ -220,13 +223,22 @@ def table_view(match: Match, hand_number: int | None = None) -> TableView:
         scored=scored,
         lowest_total_wins=match.variant.lowest_total_wins,
         points_in_play=match.variant.points_in_play,
-        tied_past_target=latest and match.target_reached and not match.over,
+        tied_past_target=_tied_past_target(match, hand),
+        opener_by_lot=match.lot_leads[hand.number],
         stock_reserve=match.variant.stock_reserve,
         settlement=(match.variant.settlement(match.scores, match.winner)
                     if match.over and latest else None),
         fingerprint=None if seed is None else fingerprint(seed),
         seed=seed.hex() if seed is not None and over else None,
     )
+
+
+def _tied_past_target(match: Match, hand: Hand) -> bool:
+    """Whether ``hand`` is the last that ended and left the target reached with the best score
+    shared (the match plays on: D3); also once the next hand is dealt, whose players' private
+    messages still show this one's end."""
+    last_over = next((h for h in reversed(match.hands) if h.over), None)
+    return hand is last_over and match.target_reached and not match.over
 
 
 def unfinished_seed(match: Match) -> tuple[str, str] | None:

@@ -177,7 +177,8 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
 
 async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: ReplaceAway
                          ) -> Answer:
-    """Hand an away player's seat to a computer player (the creator or an admin)."""
+    """Hand an away player's seat to a computer player (the creator or an admin; anyone still
+    playing when the creator is the one away or gone: bot.service.seats.Seats.replace_away)."""
     user = query.from_user
     game = await game_named(rt, tap.game_id, query)
     admin = await is_admin(context, game.chat_id, user.id)

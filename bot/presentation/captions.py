@@ -116,6 +116,9 @@ def turn_lines(t: Translator, game: Game, view: TableView) -> list[str]:
         return [t("{name} seems to be away: I move for them in a moment.", name=who(player))]
     else:
         lines = [t("Your turn, {name}!", name=who(player))]
+    if view.opener_by_lot and not view.history and view.to_move == view.opener:
+        # (player QA: nobody knew why that seat led the hand of Matador)
+        lines.insert(0, t("{name} leads: drawn by lot.", name=who(player)))
     if game.timer.warned and game.turn_seconds:
         lines.append(t.plural("⏳ {count} second left, then I move for you.",
                               "⏳ {count} seconds left, then I move for you.",

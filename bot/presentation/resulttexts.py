@@ -122,7 +122,7 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
 
 
 def points_list(t: Translator, moves: Sequence[PublicMove], seat: int) -> str:
-    """A seat's points of play in a hand, by reason, each reason's sum: "count 30",
+    """A seat's points of play in a hand, by reason, each reason's sum: "open ends 30",
     "matadors 20, tiles along 8, knocks -12"; "" if the seat scored nothing. (Each lay's
     points were told in the caption as it was made: the result keeps to the sums.)"""
     return _sums_text(t, _point_sums(moves, seat))
@@ -205,6 +205,8 @@ def played_on_lines(t: Translator, view: TableView, names: Sequence[str]) -> lis
     best = min(view.scores) if view.lowest_total_wins else max(view.scores)
     level = [pair_names(names, seats) for side, seats in enumerate(view.sides)
              if view.scores[side] == best]
+    if len(level) < 2:
+        return []
     return [t("{names} share the lead on {score}, so the match goes on until one is ahead "
               "alone.", names=and_list(t, level), score=best)]
 

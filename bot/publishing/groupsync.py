@@ -217,8 +217,9 @@ class GroupSync:
             return None
         assert match is not None
         t = translator(game.language)
+        # (a seat handed to a computer changes no move number, but the names: player QA)
         key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
-                     game.timer.warned)
+                     game.timer.warned, len(game.seat_changes))
         if (key_of(game.messages.table_key) == key and game.messages.table_hand == match.hand.number
                 and not self.reposts.moving(game.game_id)):
             return None

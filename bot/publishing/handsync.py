@@ -185,6 +185,8 @@ class HandSync:
                      computer=computer) if change.away \
                 else t("🤖 {computer} plays your seat now. Thanks for playing!",  # one robot
                        computer=computer)
+            # which table (player QA: at two tables, each with a "🤖 Rio", it could be either)
+            text = "\n".join(filter(None, [text, self._table_link(t, game)]))
             try:
                 await self.messenger.bot.edit_message_caption(
                     chat_id=change.left.user_id, message_id=current.message_id, caption=text,

@@ -1,6 +1,7 @@
 """The /notify notices: once a lobby's message is posted in its group, each subscriber its
 opening committed a notice for is told in private, in their language, with the deep link
-that seats them.
+that seats them; so is each player a rematch's lobby waits for (Play again), that their
+seat is kept.
 
 The publisher calls :meth:`Notices.after_group_sync` after each sync of a game's group
 channel, so every path that opens a table (/newgame, the game picker, a restart that finds
@@ -113,21 +114,25 @@ class Notices:
 
     async def _notice(self, game: Game, group: str | None, topic: str | None, notice: Notice,
                       language: str | None) -> None:
-        """One subscriber told of ``game``'s lobby, with the deep link that seats them; one
-        who blocked the bot leaves every list, quietly."""
+        """One subscriber told of ``game``'s lobby, or one of a rematch's players that their
+        seat waits, with the deep link that seats them; one who blocked the bot leaves every
+        list, quietly."""
         t = translator(language)
         opener = next((p.name for p in game.players if p.user_id == game.creator_id), "?")
         link = deep_link(self.messenger.bot_username, f"join{game.game_id}")
         markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lobbytexts.JOIN_BUTTON),
                                                              url=link)]])
-        if notice.user_id in game.pending:  # a rematch's player: the seat waits for them
-            text = lobbytexts.rematch_opened(t, game, opener, group, topic)
-        else:
-            text = lobbytexts.table_opened(t, game, opener, group, topic)
         async with self._at_once:
-            if game.status is not Status.LOBBY or (  # started or closed: nothing to join
-                    game.seat_of(notice.user_id) is not None
-                    and notice.user_id not in game.pending):  # seated meanwhile
+            # Read once its turn came: a rematch's player may have confirmed or left meanwhile
+            # (a rematch's notices are its players', never a subscriber's).
+            if notice.user_id in game.pending:  # a rematch's player: the seat waits for them
+                text = lobbytexts.rematch_opened(t, game, opener, group, topic)
+            elif game.seat_of(notice.user_id) is None and await self.service.storage.subscribed(
+                    game.chat_id, game.thread_id, notice.user_id):
+                text = lobbytexts.table_opened(t, game, opener, group, topic)
+            else:  # seated, or gone from a rematch they were asked to: nothing to tell
+                text = ""
+            if game.status is not Status.LOBBY or not text:  # started or closed: nothing to join
                 await self.service.notices_done([notice])
                 return
             try:

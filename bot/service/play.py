@@ -223,7 +223,8 @@ class Play(Lobbies):
             if seat not in timer.away:
                 return []
             timer.away.remove(seat)
-            return self.composer.back(game, seat)
+            over = game.match is not None and game.match.over  # (its result says the rest)
+            return [] if over else self.composer.back(game, seat)
         timer.auto_moves.append(where)
         timer.timeouts[seat] = timer.timeouts.get(seat, 0) + 1
         if timer.timeouts[seat] < AWAY_AFTER or seat in timer.away:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..errors import UserError
 from ..i18n import N_
 from ..models import REPLACEMENT_LEVEL, Game, Player, SeatChange, Status, computer
+from ..wording import isolated
 from .play import Play
 
 
@@ -87,12 +88,17 @@ class Seats(Play):
         """
         if game.status is not Status.PLAYING:
             raise UserError(N_("This game is over."))
+        if seat not in game.timer.away:  # (first: the offer is stale, whoever taps it)
+            raise UserError(N_("That player is at the table and plays on."))
         mine = game.seat_of(user_id)
-        if is_admin or game.creator_at_table() or mine is None or mine in game.timer.away:
+        if is_admin or mine is None or mine in game.timer.away:
             _check_in_charge(game, user_id, is_admin,
                              N_("Only the game's creator or a group admin can do that."))
-        if seat not in game.timer.away:
-            raise UserError(N_("That player is at the table and plays on."))
+        elif game.creator_at_table() and user_id != game.creator_id:
+            # (an offer posted while she was away said anyone at the table could: review)
+            creator = game.players[game.seat_of(game.creator_id) or 0]
+            raise UserError(N_("{name}, who opened this table, is playing: only they or a "
+                               "group admin can hand a seat on."), name=isolated(creator.name))
         return await self._hand_over(game, seat, level, away=True)
 
     async def _hand_over(self, game: Game, seat: int, level: str, away: bool) -> Player:

@@ -39,20 +39,22 @@ async def queue_notices(tx: Tx, game_id: int, game: Game, now: float,
     how many. A rematch's players asked to confirm their seats (its ``pending``) are told
     it too: whoever plays from the private chat alone would not see the group's new table
     (player QA)."""
+    queued = 0
     if game.pending:
         marks = ", ".join("?" * len(game.pending))
-        await tx.execute(
+        queued = await tx.execute(
             "INSERT INTO notices (game_id, user_id, created_at)"
             f" SELECT ?, u.user_id, ? FROM users u WHERE u.user_id IN ({marks})"
             " AND u.private_ok=1",
             (game_id, now, *game.pending))
     if not subscribers:
-        return 0
-    return await tx.execute(
+        return queued
+    return queued + await tx.execute(
         "INSERT INTO notices (game_id, user_id, created_at)"
         " SELECT ?, s.user_id, ? FROM subscriptions s"
         " JOIN users u ON u.user_id = s.user_id"
-        " WHERE s.chat_id=? AND s.thread_id=? AND s.user_id<>? AND u.private_ok=1",
+        " WHERE s.chat_id=? AND s.thread_id=? AND s.user_id<>? AND u.private_ok=1"
+        " ON CONFLICT (game_id, user_id) DO NOTHING",  # (a player asked, and a subscriber)
         (game_id, now, game.chat_id, _topic(game.thread_id), game.creator_id),
     )
 

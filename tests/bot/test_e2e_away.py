@@ -50,7 +50,18 @@ async def test_the_away_player_is_told_why_a_computer_has_their_seat(group: Grou
         assert plain(note.content) == (
             f"🤖 Your time ran out three turns in a row, so your seat was handed to "
             f"{stand_in.name.removeprefix('🤖 ')}, who plays it to the end of the match. If "
-            "the table plays again (“🔁 Play again”), your seat there is kept for you.")
+            "the table plays again (“🔁 Play again”), your seat there is kept for you.\n"
+            "↩ The table is in the group Domino evening.")  # which one (QA: two tables)
+
+
+async def test_the_groups_table_names_the_computer_at_once(group: Group) -> None:
+    """Player QA: the table showed the away player's name (and the partner's hand its old
+    partner) until the next move, a seat changing no move number."""
+    async with group.bot(computer_pause=30):  # its move waits: the table is read first
+        stand_in = await hand_budi_over(group)
+        table_id = group.game().messages.table_message
+        table = next(m for m in group.messages() if m.message_id == table_id)
+        await group.server.wait_for(lambda: plain(stand_in.name) in plain(table.content))
 
 
 async def test_the_away_player_back_in_private_is_told_why_no_tiles_come(group: Group) -> None:

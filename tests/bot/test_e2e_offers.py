@@ -137,5 +137,27 @@ async def test_with_the_creator_at_the_table_only_she_or_an_admin_hands_a_seat_o
         assert "The game's creator or an admin can hand the seat" in (offer.text or "")
         record = budi.press(offer, offer.buttons[0][0].callback_data or "")
         await group.server.wait_for(lambda: record.answered)
-        assert record.answer_text == "Only the game's creator or a group admin can do that."
+        assert plain(record.answer_text or "") == (
+            "Ayu, who opened this table, is playing: only they or a group admin can hand a "
+            "seat on.")
         assert not game.players[2].is_computer
+
+
+async def test_an_away_creator_back_at_the_table_makes_her_offer_stale_for_everyone(
+        group: Group) -> None:
+    """Player QA: Þóra tapped the offer that said anyone at the table could, after Ayu came
+    back, and read that only the creator or an admin could: the offer is out of date."""
+    ayu, thora = group.users[0], group.users[3]
+    async with group.bot():
+        table = await group.start("pair")
+        game = group.game()
+        offer = await time_out_until_away(group, 0)
+        others = Table(group.server, group.users[1:4])
+        while game.match.to_move != 0:  # type: ignore[union-attr]
+            await others.play_one()
+        await table.play_one()  # Ayu plays a tile herself
+        await group.server.wait_for(lambda: group.said("Ayu is back and plays on."))
+        record = thora.press(offer, offer.buttons[0][0].callback_data or "")
+        await group.server.wait_for(lambda: record.answered)
+        assert record.answer_text == "That player is at the table and plays on."
+        assert not game.players[0].is_computer and ayu is group.users[0]

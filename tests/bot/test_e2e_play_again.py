@@ -10,6 +10,16 @@ from bot.models import Status
 from fakeapi import StoredMessage
 
 
+async def played_once(group: Group) -> StoredMessage:
+    """A French match of two played to its end: its result, with its Play again."""
+    table = await group.start("french target=1", players=2)
+    await table.play_until(group.match_over)
+    assert group.runtime is not None
+    await group.runtime.publisher.idle()
+    [result] = results(group)
+    return result
+
+
 def results(group: Group) -> list[StoredMessage]:
     """The group's match results with their "Play again" button, oldest first."""
     return [m for m in group.messages()
@@ -65,11 +75,8 @@ async def test_a_stranger_hears_the_same_however_the_tap_is_timed(group: Group) 
     before and after a player opened the table again (QA: after, a link to the private chat
     that would seat them came instead)."""
     ayu, dewi = group.users[0], group.users[4]
-    async with group.bot() as runtime:
-        table = await group.start("french target=1", players=2)
-        await table.play_until(group.match_over)
-        await runtime.publisher.idle()
-        [result] = results(group)
+    async with group.bot():
+        result = await played_once(group)
         answers = []
         for opener in (None, ayu):
             if opener is not None:
@@ -88,10 +95,7 @@ async def test_the_others_are_told_in_private_and_their_join_link_takes_the_seat
     the one who asked for it hears nothing."""
     ayu, budi = group.users[:2]
     async with group.bot() as runtime:
-        table = await group.start("french target=1", players=2)
-        await table.play_until(group.match_over)
-        await runtime.publisher.idle()
-        [result] = results(group)
+        result = await played_once(group)
         again = ayu.press(result, "🔁 Play again")
         await group.server.wait_for(lambda: again.answered)
         rematch = group.game()
@@ -110,3 +114,24 @@ async def test_the_others_are_told_in_private_and_their_join_link_takes_the_seat
         await runtime.publisher.idle()
         assert not any("wants to play" in (m.text or "")
                        for m in group.server.bot_messages(ayu.private_chat))
+
+
+async def test_a_player_who_leaves_the_rematch_before_the_notice_goes_is_not_told(
+        group: Group) -> None:
+    """Review: the notice's words were chosen before its turn to go, and one who left was
+    sent a /notify notice they never asked for (or told their seat was kept)."""
+    ayu, budi = group.users[:2]
+    async with group.bot() as runtime:
+        result = await played_once(group)
+        lobby_post = group.server.hold("sendMessage", after_acting=True, chat=group.chat)
+        again = ayu.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: again.answered and lobby_post.holding)
+        rematch = group.game()
+        budi.send(group.chat, "/leave")  # (the notices wait for the lobby's post)
+        await group.server.wait_for(lambda: rematch.seat_of(budi.id) is None)
+        lobby_post.release()
+        await group.server.wait_for(lambda: rematch.messages.lobby is not None)
+        await runtime.publisher.idle()
+        assert await runtime.storage.pending_notices(rematch.game_id) == []
+        assert not [m for m in group.server.bot_messages(budi.private_chat)
+                    if "🔁" in (m.text or "") or "🔔" in (m.text or "")]

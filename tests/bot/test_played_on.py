@@ -4,6 +4,7 @@ hand began with no word of explanation)."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 from bot_kit import plain
@@ -18,9 +19,10 @@ from engine import table_view, variant
 LINE = "Ayu and Budi share the lead on 50, so the match goes on until one is ahead alone."
 
 
-def result_lines(scores: tuple[int, ...], reached: bool) -> list[str]:
+def result_lines(scores: tuple[int, ...], reached: bool, dealt_on: bool = False) -> list[str]:
     """The first hand of a three-player Kolbasa match as it ended, the match's scores then
-    being ``scores`` against a target of 50 (``reached``: as the engine records it)."""
+    being ``scores`` against a target of 50 (``reached``: as the engine records it); with
+    ``dealt_on``, as seen once the next hand is dealt (the players' private messages)."""
     game, ended = first_hand_where("kolbasa", 3, lambda ended: True)
     match = game.match
     assert match is not None
@@ -28,12 +30,20 @@ def result_lines(scores: tuple[int, ...], reached: bool) -> list[str]:
     over, winner, reached_now = match.variant.match_outcome(match.options, scores, reached)
     match.scores, match.over, match.winner, match.target_reached = (
         scores, over, winner, reached_now)
-    view = table_view(match)
+    ended = replace(ended, scores=scores)  # (the scores the hand's end left)
+    match.hands[0].result = ended
+    if dealt_on:
+        match.deal_hand(random.Random(1))
+    view = table_view(match, 0)
     return plain(hand_result_text(translator("en"), game, ended, view)).split("\n")
 
 
 def test_a_shared_lead_past_the_target_is_said_with_the_hand_result() -> None:
     assert LINE in result_lines((50, 50, 20), False)
+
+
+def test_the_players_private_result_says_it_too_once_the_next_hand_is_dealt() -> None:
+    assert LINE in result_lines((50, 50, 20), False, dealt_on=True)
 
 
 def test_no_word_of_it_below_the_target_or_once_someone_leads_alone() -> None:

@@ -100,6 +100,12 @@ async def test_a_rematchs_players_asked_to_confirm_are_told_subscribers_or_not(
     rematch.pending = [BUDI, DEWI]
     rematch.game_id = await storage.insert_game(rematch, 1.0)
     assert await storage.pending_notices(rematch.game_id) == [Notice(rematch.game_id, BUDI)]
+    # Asked, and a subscriber too, were a table to tell both: one notice
+    await storage.save_status(rematch, Status.CANCELLED, [], 2.0)
+    await subscribe(storage, BUDI)
+    game_id = await storage.insert_game(rematch, 3.0, notify=True)
+    assert await storage.pending_notices(game_id) == [Notice(game_id, BUDI),
+                                                      Notice(game_id, SERGEI)]
 
 
 async def test_notices_are_committed_with_the_lobby_or_not_at_all(storage: Storage) -> None:
