@@ -62,7 +62,8 @@ ENTRIES = (
            "the first hand; later the last winner leads any tile. Lay a tile whose number matches "
            "an open end; if you cannot, you knock (pass). The first to lay their last tile calls "
            "\"gaple!\" and scores the pips left in all other hands. If nobody can lay, the fewest "
-           "pips wins (a tie is a draw). First to {target} points wins the match."),
+           "pips wins and scores the same way; a tie is a drawn hand that scores nothing, and "
+           "its leader leads the next. First to {target} points wins the match."),
         N_("Gaple! {name} went out with {tile}."),
     ),
     GamePresentation(
