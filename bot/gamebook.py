@@ -62,7 +62,8 @@ ENTRIES = (
            "the first hand; later the last winner leads any tile. Lay a tile whose number matches "
            "an open end; if you cannot, you knock (pass). The first to lay their last tile calls "
            "\"gaple!\" and scores the pips left in all other hands. If nobody can lay, the fewest "
-           "pips wins (a tie is a draw). First to {target} points wins the match."),
+           "pips wins and scores the same way; a tie is a drawn hand that scores nothing, and "
+           "its leader leads the next. First to {target} points wins the match."),
         N_("Gaple! {name} went out with {tile}."),
     ),
     GamePresentation(
@@ -124,7 +125,7 @@ ENTRIES = (
         N_("Kolbasa"),
         N_("<b>Kolbasa</b>, \"the sausage\" (2 to 4 players, 7 tiles each; 2 or 3 players draw "
            "from a stock). The first hand is led with 1-1 (if nobody holds it, the next double "
-           "up); later the last winner leads a double. It lies across as the base, and two "
+           "up: 2-2, 3-3 … 6-6, and 0-0 last); later the last winner leads a double. It lies across as the base, and two "
            "ribbons grow from it, left and right: lay a matching tile on a ribbon that is not "
            "longer than the other. When both ribbons are equally long you may cut them instead: "
            "lay the tile showing both end numbers across them, and give one ribbon to the "

@@ -240,5 +240,8 @@ def rematch_opened(t: Translator, game: Game, opener: str, group: str | None,
         return t("🔁 {player} wants to play <b>{game}</b> again in the topic {topic} of {group}, "
                  "with the same players: your seat is kept for you. Tap Join to take it.",
                  topic=named(shorten(topic, 40)), **names)
+    if game.thread_id is not None:  # a topic whose name the bot has not seen
+        return t("🔁 {player} wants to play <b>{game}</b> again in a topic of {group}, with the "
+                 "same players: your seat is kept for you. Tap Join to take it.", **names)
     return t("🔁 {player} wants to play <b>{game}</b> again in {group}, with the same players: "
              "your seat is kept for you. Tap Join to take it.", **names)

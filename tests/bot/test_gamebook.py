@@ -167,3 +167,13 @@ def test_the_example_of_an_option_is_one_the_game_takes() -> None:
         name, value = option_example(game).split("=")
         spec = variant(game).option_spec(name)
         assert spec is not None and spec.parse(value) != spec.default, game
+
+
+def test_gaple_rules_say_how_a_blocked_hand_scores_and_who_leads_after_a_draw() -> None:
+    """Player QA: /rules gaple said who wins a blocked hand but not that the winner scores
+    the others' pips, nor who leads after a drawn hand (docs/RULES.md, gaple)."""
+    rules = PRESENTATIONS["gaple"].rules
+    assert "the fewest pips wins and scores the same way" in rules
+    assert "a tie is a drawn hand that scores nothing, and its leader leads the next" in rules
+    for language in ("ru", "id", "is"):
+        assert translator(language)(rules) != rules, language

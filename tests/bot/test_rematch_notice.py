@@ -1,0 +1,25 @@
+"""Play again's word to the players it waits for names where the table is: the group, the
+topic by its name, or "a topic" when the bot has not seen the topic's name (QA: it said the
+group alone, as if the table were in General)."""
+
+from __future__ import annotations
+
+from bot_kit import plain
+
+from bot.i18n import translator
+from bot.models import Game, Messages, Player, Status
+from bot.presentation.lobbytexts import rematch_opened
+
+
+def rematch(thread_id: int | None) -> Game:
+    return Game(9, -100, Status.LOBBY, "pair", {}, 1, [Player(1, "Ayu"), Player(2, "Budi")],
+                None, 0, "en", Messages(), pending=[2], thread_id=thread_id)
+
+
+def test_the_notice_names_the_tables_place() -> None:
+    t = translator("en")
+    assert plain(rematch_opened(t, rematch(None), "Ayu", "Club")).startswith(
+        "🔁 Ayu wants to play <b>Pair dominoes</b> again in Club,")
+    assert "again in the topic Pairs of Club," in plain(
+        rematch_opened(t, rematch(7), "Ayu", "Club", "Pairs"))
+    assert "again in a topic of Club," in plain(rematch_opened(t, rematch(7), "Ayu", "Club"))
