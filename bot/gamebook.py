@@ -125,7 +125,8 @@ ENTRIES = (
         N_("Kolbasa"),
         N_("<b>Kolbasa</b>, \"the sausage\" (2 to 4 players, 7 tiles each; 2 or 3 players draw "
            "from a stock). The first hand is led with 1-1 (if nobody holds it, the next double "
-           "up: 2-2, 3-3 … 6-6, and 0-0 last); later the last winner leads a double. It lies across as the base, and two "
+           "up: 2-2, 3-3 … 6-6, and 0-0 last); later the last winner leads a double. It lies "
+           "across as the base, and two "
            "ribbons grow from it, left and right: lay a matching tile on a ribbon that is not "
            "longer than the other. When both ribbons are equally long you may cut them instead: "
            "lay the tile showing both end numbers across them, and give one ribbon to the "

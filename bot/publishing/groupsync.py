@@ -217,9 +217,11 @@ class GroupSync:
             return None
         assert match is not None
         t = translator(game.language)
-        # (a seat handed to a computer changes no move number, but the names: player QA)
+        # A seat handed to a computer changes no move number, but the names (player QA);
+        # counted only once there is one, so that the keys stored before stand (a restart
+        # after an upgrade edits no table that did not change).
         key = digest(game.status.value, game.move_no, game.language, self.pictures.theme,
-                     game.timer.warned, len(game.seat_changes))
+                     game.timer.warned, *([len(game.seat_changes)] if game.seat_changes else []))
         if (key_of(game.messages.table_key) == key and game.messages.table_hand == match.hand.number
                 and not self.reposts.moving(game.game_id)):
             return None

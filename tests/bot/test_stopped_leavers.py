@@ -164,9 +164,11 @@ async def test_a_creator_who_left_may_no_longer_stop_the_game(storage: Storage) 
     with pytest.raises(UserError) as refused:
         await service.stop(game, ANN.user_id, is_admin=False)
     assert refused.value.message == "You are not playing in this game."
-    # Nor may she hand another's seat to a computer (its player would keep a loss for it).
+    # Nor may she hand another's seat to a computer (its player would keep a loss for it),
+    # though he is away.
     bob = game.seat_of(BOB.user_id)
     assert bob is not None
+    game.timer.away.append(bob)
     with pytest.raises(UserError) as refused:
         await service.replace_away(game, ANN.user_id, False, bob)
     assert refused.value.message == "You are not playing in this game."
