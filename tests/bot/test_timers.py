@@ -7,6 +7,7 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -375,3 +376,30 @@ async def test_timers_find_their_jobs_by_name_without_scanning_the_queue(
         assert len(names) == 398 and "turn:8" not in names and names.count("turn:7") == 1
     finally:
         await jobs.stop(wait=False)
+
+
+async def test_a_player_back_with_the_matchs_last_move_is_not_said_to_be_back(
+        database: Path | str) -> None:
+    """Every move of this match is made by a seat that was away, by its own hand: each is
+    said to be back, but for the move that ends the match (its result says the rest)."""
+    storage = Storage(database)
+    await storage.open()
+    try:
+        service, game = await timed_game(storage, Clock())
+        match = game.match
+        assert match is not None
+        match.options = replace(match.options, target=1)  # the first hand won ends it
+        moves = 0
+        while game.status is Status.PLAYING:
+            seat = match.to_move
+            assert seat is not None
+            game.timer.away[:] = [seat]
+            await service.act(game, game.players[seat].user_id, game.move_no,
+                              match.legal_actions()[0])
+            moves += 1
+        texts = [item.text for item in await storage.pending_outbox(game.game_id)]
+        backs = [text for text in texts if text.startswith("back ")]
+        assert game.status is Status.FINISHED and texts[-1].startswith("match over")
+        assert len(backs) == moves - 1 and not texts[-2].startswith("back ")
+    finally:
+        await storage.close()
