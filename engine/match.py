@@ -57,6 +57,14 @@ def plays_on_line(game: Variant, options: Options, seats: int) -> bool:
     )
 
 
+def lot_decides(game: Variant, options: Options, deal: Deal,
+                previous: PreviousHand | None) -> bool:
+    """Whether the seat drawn by lot decides who leads ``deal``'s hand: its opener differs
+    with the lot."""
+    return len({game.opening(options, replace(deal, lot=seat), previous).opener
+                for seat in range(deal.seats)}) > 1
+
+
 def new_hand(
     game: Variant,
     options: Options,
@@ -176,10 +184,7 @@ class Match:
         return self._start(deal, opening)
 
     def _start(self, deal: Deal, opening: Opening) -> list[Event]:
-        previous = self._previous()
-        self.lot_leads.append(len({
-            self.variant.opening(self.options, replace(deal, lot=seat), previous).opener
-            for seat in range(self.seats)}) > 1)
+        self.lot_leads.append(lot_decides(self.variant, self.options, deal, self._previous()))
         hand = new_hand(self.variant, self.options, deal, opening, len(self.hands), self.scores)
         self.hands.append(hand)
         events = list(hand.start_events)

@@ -16,13 +16,13 @@ import argparse
 import io
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NoReturn, TextIO
 
 from .deal import Deal
 from .errors import BadInputError
 from .fairness import FINGERPRINT_DIGITS, fingerprint, parse_seed
-from .match import Match, first_playable
+from .match import Match, first_playable, lot_decides
 from .seams import PreviousHand
 from .tiles import Tile
 
@@ -53,11 +53,8 @@ def seeded_hand(match: Match, seed: bytes, first_hand: bool = True) -> SeededHan
         return made[-1]
 
     deal, _ = first_playable(match.variant, match.options, recorded, previous)
-    openers = {
-        match.variant.opening(match.options, replace(deal, lot=seat), previous).opener
-        for seat in range(match.seats)
-    }
-    return SeededHand(deal.settled(), tuple(made[:-1]), len(openers) > 1)
+    return SeededHand(deal.settled(), tuple(made[:-1]),
+                      lot_decides(match.variant, match.options, deal, previous))
 
 
 @dataclass(frozen=True, slots=True)
