@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .errors import BadInputError, shown
 from .tiles import End, Tile
 
 
@@ -77,6 +78,34 @@ Action = Play | Knock | Discard | Draw | Cut
 
 KNOCK = Knock()
 DRAW = Draw()
+
+
+def check_form(seat: object, action: object) -> None:
+    """Refuse, as bad input, a seat or an action that is not made of the right values (a
+    ``True`` seat is a 1 to Python, and a match holding it could not be read back), before
+    any rule looks at it."""
+    if type(seat) is not int:
+        raise BadInputError(f"a seat is a whole number, not {shown(seat)}")
+    kind = type(action)
+    if kind is Play:
+        play: Play = action  # type: ignore[assignment]
+        _check_value(play.tile, Tile, "a tile")
+        _check_value(play.end, End, "an end", optional=True)
+        if play.left_half is not None and type(play.left_half) is not int:
+            raise BadInputError(f"a half is a whole number, not {shown(play.left_half)}")
+        _check_value(play.cross, bool, "along or across", optional=True)
+    elif kind is Discard:
+        _check_value(action.tile, Tile, "a tile")  # type: ignore[attr-defined]
+    elif kind is Cut:
+        _check_value(action.tile, Tile, "a tile")  # type: ignore[attr-defined]
+        _check_value(action.give, End, "a ribbon")  # type: ignore[attr-defined]
+    elif kind is not Knock and kind is not Draw:
+        raise BadInputError(f"not an action: {shown(action)}")
+
+
+def _check_value(value: object, kind: type, what: str, optional: bool = False) -> None:
+    if (value is None and not optional) or (value is not None and type(value) is not kind):
+        raise BadInputError(f"expected {what}, not {shown(value)}")
 
 
 class Move(NamedTuple):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from operator import add
 
-from .actions import DRAW, KNOCK, Action, Cut, Discard, Draw, Knock, Move, Play
+from .actions import DRAW, KNOCK, Action, Cut, Discard, Draw, Knock, Move, Play, check_form
 from .errors import (
     CannotDrawError,
     CutNotAllowedError,
@@ -106,8 +106,10 @@ class Hand(HandPosition):
         Raises :class:`HandOverError`, :class:`NotYourTurnError`, :class:`TileNotInHandError`,
         :class:`WrongLeadError`, :class:`TileDoesNotFitError`, :class:`EndRequiredError`,
         :class:`MustPlayError`, :class:`MustDrawError`, :class:`CannotDrawError`,
-        :class:`WrongStuckActionError` or the layout's own errors.
+        :class:`WrongStuckActionError` or the layout's own errors; :class:`BadInputError` for
+        a seat or action not made of the right values.
         """
+        check_form(seat, action)
         if self.to_move is None:
             raise HandOverError("this hand is already over")
         if seat != self.to_move:
@@ -146,7 +148,7 @@ class Hand(HandPosition):
             if not self.holds(seat, action.tile):  # type: ignore[union-attr]
                 raise TileNotInHandError(f"you do not hold {action.tile}")  # type: ignore[union-attr]
             return self._check_cut(seat, action)  # type: ignore[arg-type]
-        raise TypeError(f"not an action: {action!r}")
+        raise AssertionError(f"not an action: {action!r}")  # (check_form refused it)
 
     def _check_stuck(self, seat: int) -> None:
         if self.can_lay(seat):

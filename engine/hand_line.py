@@ -10,7 +10,7 @@ simulations that replay thousands of hands per decision; the tiles themselves ar
 
 from __future__ import annotations
 
-from .actions import KNOCK, Action, ActionKind, Discard, Move, Play
+from .actions import KNOCK, Action, ActionKind, Discard, Move, Play, check_form
 from .deal import Deal
 from .errors import EndRequiredError, TileDoesNotFitError
 from .events import Event, HandEndReason, TilePlayed
@@ -264,12 +264,15 @@ class LineHand(Hand):
         masks = self.masks
         if type(action) is Play:
             tile = action.tile
+            if type(tile) is not Tile or type(seat) is not int:
+                check_form(seat, action)  # refuses it: a True seat is 1, a text no tile
             bit = tile.bit
             left = self.left
             end = action.end
             # The common case is checked inline: a held tile laid at an end it fits.
             if (
-                end is None
+                (end is not LEFT and end is not RIGHT)
+                or action.cross is not None
                 or left is None
                 or seat != self.to_move
                 or not masks[seat] & bit
@@ -290,7 +293,8 @@ class LineHand(Hand):
                 action = AT_LEFT[tile.index]
             masks[seat] ^= bit
             self.in_hands ^= bit
-        elif not (action is KNOCK and self._legal is KNOCK_ONLY and seat == self.to_move):
+        elif not (action is KNOCK and self._legal is KNOCK_ONLY and seat == self.to_move
+                  and type(seat) is int):
             action = self.check(seat, action)
             if type(action) is Discard:
                 self._discard(seat, action.tile)
