@@ -8,11 +8,14 @@ comparing every pair of sides does not. A person who left a match is rated as a 
 whether it finished or was stopped afterwards (:func:`_rate_leavers`); a stopped match moves
 nobody else.
 
-The rating shown is :func:`shown_skill` on the display scale, ``RATING_BASE + RATING_SCALE *
-skill``: the estimate mu drawn towards the start by what the bot does not know yet. The
+The rating shown is a skill on the display scale, ``RATING_BASE + RATING_SCALE * skill``: the
+estimate mu drawn towards the start while the player has played few rated matches
+(:func:`shown_skill`), moved after each match the way mu moved (:func:`next_shown`). The
 conservative ordinal mu - 3 sigma, shown before, swung by +208 / -108 after a group's first
 match and rose even for losers, only because sigma shrinks for everyone once they have played;
-see :func:`shown_skill` for why the damped estimate does not.
+damping mu by sigma instead (1 - (sigma / sigma0)^2) let a pair win show +1 and a win of two
++3, as sigma shrinks far less in those matches; see :func:`shown_skill` for why neither
+happens now.
 """
 
 from __future__ import annotations
@@ -32,20 +35,62 @@ _MODEL = BradleyTerryFull()
 _START = _MODEL.rating()  # where every player starts: mu 25, sigma 25/3
 
 
-def shown_skill(mu: float, sigma: float) -> float:
-    """The skill a player is shown and ranked by: how far mu is from the start, times the
-    share of the start's uncertainty that the matches have removed, 1 - (sigma / sigma0)^2.
+#: How many rated matches the shown rating takes to come halfway to the estimate mu.
+LEARNING_MATCHES = 3
 
-    That share is what the model has learnt about the player: 0 before the first match (every
-    newcomer shows exactly ``RATING_BASE``), near 1 after many. So a rating cannot swing while
-    the bot knows little (a first match of four moves it by about +30 / -10 on the display
-    scale, not the ordinal's +208 / -3), a loser never gains merely by being better known, and
-    a newcomer's lucky win does not put them above a group's regulars: the same protection
-    the conservative mu - 3 sigma gave, without its jumps. Over many matches the shown rating
-    comes to mu itself.
+
+def shown_skill(mu: float, played: int) -> float:
+    """The skill a player's shown rating aims at after ``played`` rated matches: how far mu is
+    from the start, times the share ``played / (played + LEARNING_MATCHES)`` of it the bot
+    takes as learnt.
+
+    The share is 0 before the first match (every newcomer shows exactly ``RATING_BASE``), 1/4
+    after one, 1/2 after three, near 1 after many: over many matches the shown rating comes to
+    mu itself, and a newcomer's lucky win shows a quarter of what mu made of it, so it does not
+    put them above a group's regulars who have shown they are better than the start. The share
+    counts matches, whatever their shape: the damping by sigma it replaces, 1 - (sigma /
+    sigma0)^2, was tiny after a pair match or a match of two (sigma 8.33 -> 8.18 or 8.07) and
+    large after one of four (-> 7.50), on top of mu's own larger move there. A first match
+    (a newcomer's first win; a loss of the same match) and ten straight wins over the same
+    opponents, on the display scale, damped by sigma before and by matches now:
+
+    ======================  ==============  ==============  ==============
+    match                   first win       first loss      ten wins
+    ======================  ==============  ==============  ==============
+    two players             +3 -> +13       -3 -> -13       +80 -> +181
+    pairs (2 v 2)           +1 -> +10       -1 -> -10       +38 -> +135
+    three, each for self    +13 -> +26      -7 -> -13       +172 -> +271
+    four, each for self     +30 -> +40      -10 -> -13      +240 -> +324
+    ======================  ==============  ==============  ==============
+
+    (A first loss: each loser's of that first match, the losers tied. Mu alone, undamped,
+    would show +53 / +39 / +105 / +158 for the first wins.) A newcomer who wins a first match
+    of four over the three best of five regulars (30 matches among them) shows about +52 (+71
+    damped by sigma): second to the best of them, as before.
+
+    How the shown rating moves after a match is :func:`next_shown`'s: the share grows with
+    every match, won or lost, so the target alone could rise for a loser whose mu is above the
+    start (one lucky win of four, +40, then a loss to a regular of two: mu -2.5, and the
+    target +46; the rating shown falls to +23).
     """
-    learnt = max(0.0, 1.0 - (sigma / _START.sigma) ** 2)
-    return (mu - _START.mu) * learnt
+    return (mu - _START.mu) * played / (played + LEARNING_MATCHES)
+
+
+def next_shown(shown: float, mu_before: float, mu_after: float, played: int) -> float:
+    """The shown skill after a rated match that moved mu from ``mu_before`` to ``mu_after``,
+    the player's ``played``-th, where it was ``shown`` before.
+
+    It moves the way mu moved, never the other way, and at least by the damped change of mu:
+    when mu fell (every loser of a match of two sides, the last of a match of several), to
+    :func:`shown_skill` or ``shown`` plus the damped fall, whichever is lower; when it rose,
+    to the higher of the two. So a loser never gains merely by being better known (the share
+    growing), and every match moves the rating visibly. Where the target was not reached, the
+    rating catches up with it at the next move the other way; a gap opens only while the share
+    still grows, so over many matches the shown rating is the target, and comes to mu.
+    """
+    target = shown_skill(mu_after, played)
+    step = shown + (mu_after - mu_before) * played / (played + LEARNING_MATCHES)
+    return max(target, step) if mu_after >= mu_before else min(target, step)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +100,7 @@ class Standing:
     user_id: int
     name: str
     rating: int  # shown: RATING_BASE + RATING_SCALE * skill, rounded
-    skill: float  # shown_skill(mu, sigma): what the order follows
+    skill: float  # next_shown over the player's matches: what the order follows
     mu: float
     sigma: float
     played: int
@@ -90,19 +135,23 @@ class _Tally:
     hands_won: int = 0
     points: int = 0
     streak: int = 0
+    skill: float = 0.0  # shown: next_shown over the matches so far
 
-    def record(self, outcome: int) -> None:
-        """One more finished match: +1 won, -1 lost, 0 drawn (a draw ends any streak)."""
+    def record(self, outcome: int, rating: BradleyTerryFullRating) -> None:
+        """One more rated match, which left the player at ``rating``: ``outcome`` +1 won, -1
+        lost, 0 drawn (a draw ends any streak)."""
         self.played += 1
+        self.skill = next_shown(self.skill, self.rating.mu, rating.mu, self.played)
+        self.rating = rating
         self.won += outcome > 0
         self.drawn += outcome == 0
         same_way = self.streak * outcome > 0
         self.streak = self.streak + outcome if same_way else outcome
 
     def standing(self, user_id: int, name: str, with_points: bool) -> Standing:
-        skill = shown_skill(self.rating.mu, self.rating.sigma)
         return Standing(
-            user_id, name, round(RATING_BASE + RATING_SCALE * skill), skill, self.rating.mu,
+            user_id, name, round(RATING_BASE + RATING_SCALE * self.skill), self.skill,
+            self.rating.mu,
             self.rating.sigma, self.played, self.won, self.drawn, self.hands_played,
             self.hands_won, self.points if with_points else None, self.streak,
         )
@@ -128,13 +177,12 @@ def standings(matches: Iterable[MatchRecord], hands: Iterable[HandRecord], *,
             tally.name = name  # the latest name wins
         teams = [[seats[seat].rating for seat in side] for side in match.sides]
         rated = _MODEL.rate(teams, ranks=match.ranks())
-        for side_seats, team in zip(match.sides, rated, strict=True):
-            for seat, rating in zip(side_seats, team, strict=True):
-                seats[seat].rating = rating
+        after = {seat: rating for side_seats, team in zip(match.sides, rated, strict=True)
+                 for seat, rating in zip(side_seats, team, strict=True)}
         outcomes = match.outcomes()
         for seat, tally in enumerate(seats):
             side = match.side_of(seat)
-            tally.record(outcomes[side])
+            tally.record(outcomes[side], after[seat])
             for hand in by_game.get(match.game_id, ()):
                 tally.hands_played += 1
                 tally.hands_won += hand.winner == side
@@ -168,8 +216,7 @@ def _rate_leavers(match: MatchRecord, tallies: dict[int, _Tally]) -> None:
                                                                         strict=True)]
                    for seats_of, team in zip(match.sides, teams, strict=True)]
         lost = [max(ranks) + 1 if n == side else rank for n, rank in enumerate(ranks)]
-        tally.rating = _MODEL.rate(instead, ranks=lost)[side][place]
-        tally.record(-1)
+        tally.record(-1, _MODEL.rate(instead, ranks=lost)[side][place])
 
 
 def places(standings: Sequence[Standing]) -> list[int]:

@@ -63,7 +63,7 @@ _PENALTY_RULE = re.compile(r"Penalty points: (.*?)\. The match ends when someone
                            r"the lowest total wins\.")
 _DRAWS_THEN = re.compile(r"^(• )?(.+?) drew (a tile|\d+ tiles) from the stock\.\n(?:• )?\2 ",
                          re.MULTILINE)
-_RATINGS = {"rating 1049": "rating 1001", "rating 970": "rating 999"}  # damped while new
+_RATINGS = {"rating 1049": "rating 1010", "rating 970": "rating 990"}  # damped while new
 
 
 #: A line of two plain open ends (a Muggins table before it said its count).

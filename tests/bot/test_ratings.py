@@ -3,6 +3,7 @@ the records, the rating shown and the places it gives."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import fields
 
 import pytest
@@ -13,6 +14,7 @@ from bot.service.ratings import (
     RATING_SCALE,
     Standing,
     fresh_rating,
+    next_shown,
     places,
     shown_skill,
     standings,
@@ -23,6 +25,20 @@ from bot.storage import MatchRecord
 def duel(game_id: int, winner: int, loser: int) -> MatchRecord:
     return MatchRecord(game_id, GROUP, "gaple", ((winner, f"p{winner}"), (loser, f"p{loser}")),
                        ((0,), (1,)), 0, (100, 0), float(game_id))
+
+
+def match(game_id: int, game: str, players: tuple[int, ...], winner: int = 0) -> MatchRecord:
+    """A match of ``game`` (pairs: seats 0 and 2 against 1 and 3; else each for themselves)
+    that side ``winner`` won, the others tied behind it."""
+    sides = ((0, 2), (1, 3)) if game == "pair" else tuple((seat,) for seat in range(len(players)))
+    scores = tuple(100 if side == winner else 0 for side in range(len(sides)))
+    return MatchRecord(game_id, GROUP, game, tuple((p, f"p{p}") for p in players), sides, winner,
+                       scores, float(game_id))
+
+
+def shown(history: list[MatchRecord]) -> dict[int, int]:
+    """Everyone's shown rating after ``history``, less the base."""
+    return {s.user_id: s.rating - RATING_BASE for s in standings(history, [])}
 
 
 def test_beating_stronger_players_rates_higher_than_beating_weaker_ones() -> None:
@@ -72,10 +88,11 @@ def test_the_rating_shown_is_the_estimate_damped_by_what_is_not_known_yet() -> N
     board = standings([duel(1, 1, 2)], [])
     assert [(s.user_id, s.streak) for s in board] == [(1, 1), (2, -1)]
     for s in board:
-        assert s.skill == pytest.approx(shown_skill(s.mu, s.sigma))
+        assert s.skill == pytest.approx(shown_skill(s.mu, s.played))  # after one match
         assert s.rating == round(RATING_BASE + RATING_SCALE * s.skill)
     assert board[0].rating > RATING_BASE > board[1].rating
     assert fresh_rating() == RATING_BASE  # a newcomer shows exactly the base
+    assert shown_skill(40.0, 0) == 0.0 and next_shown(0.0, 25.0, 40.0, 0) == 0.0
     assert standings([], []) == ()
 
 
@@ -112,3 +129,73 @@ def test_players_with_the_same_rating_share_a_place() -> None:
         return Standing(**{**fields_, "name": "x", "rating": rating})  # type: ignore[arg-type]
 
     assert places([standing(1200), standing(1100), standing(1100), standing(900)]) == [1, 2, 2, 4]
+
+
+def test_a_first_win_moves_the_rating_visibly_whatever_the_matchs_shape() -> None:
+    """Damped by sigma, a first pair win showed +1 and a first win of two +3 (sigma shrinks
+    little in those), a first win of four +30; damped by matches played, each is in sight."""
+    pair = shown([match(1, "pair", (1, 2, 3, 4))])
+    assert pair[1] == pair[3] >= 8 and pair[2] == pair[4] <= -8
+    two = shown([match(1, "gaple", (1, 2))])
+    assert two[1] >= 8 and two[2] <= -8
+    four = shown([match(1, "gaple", (1, 2, 3, 4))])
+    three = shown([match(1, "gaple", (1, 2, 3))])
+    assert two[1] <= three[1] <= four[1] <= 50  # a bigger match says more, not wildly more
+    assert all(-20 <= m <= -8 for m in (*four.values(), *three.values()) if m < 0)
+
+
+def test_ten_pair_wins_in_a_row_raise_the_rating_steadily() -> None:
+    """QA: ten straight wins of one pair over another showed 1038 (+1 to +5 a match)."""
+    history: list[MatchRecord] = []
+    steps = []
+    for game_id in range(1, 11):
+        before = shown(history).get(1, 0)
+        history.append(match(game_id, "pair", (1, 2, 3, 4)))
+        steps.append(shown(history)[1] - before)
+    assert all(step >= 8 for step in steps), steps
+    assert sum(steps) >= 100
+    assert all(shown(history[:n])[2] > shown(history[:n + 1])[2] for n in range(1, 10))
+
+
+def test_a_loser_never_gains_by_being_better_known() -> None:
+    """The share of mu shown grows with every match played, lost ones too: a newcomer's lucky
+    win of four (+40), then a loss to a regular of two, moved mu down by 2.5 and the share
+    from 1/4 to 2/5, which alone would show +46. The rating shown falls instead."""
+    history = [match(n, "gaple", (1, 2)) for n in range(1, 9)]  # 1 is a regular, 2 is beaten
+    history.append(match(9, "gaple", (50, 60, 61, 62)))  # 50's first match, won
+    lucky = shown(history)[50]
+    history.append(match(10, "gaple", (1, 50)))
+    assert shown(history)[50] <= lucky - 8
+
+
+def test_over_mixed_matches_the_rating_moves_with_the_estimate() -> None:
+    """Sixty matches of every shape among six players: a loser of two sides or the last of
+    several never rises, a winner never falls, and the shown rating stays near the damped
+    estimate, coming to it as the share shown stops growing."""
+    chance = random.Random(5)
+    strength = {player: chance.gauss(0, 1) for player in range(1, 7)}
+    history: list[MatchRecord] = []
+    before = {s.user_id: s for s in standings(history, [])}
+    for game_id in range(1, 61):
+        game = chance.choice(("pair", "gaple"))
+        players = tuple(chance.sample(range(1, 7), 4 if game == "pair" else chance.randint(2, 4)))
+        sides = 2 if game == "pair" else len(players)
+        strong = [sum(strength[players[seat]] for seat in range(len(players))
+                      if seat % sides == side) + chance.gauss(0, 1) for side in range(sides)]
+        winner = max(range(sides), key=strong.__getitem__)
+        history.append(match(game_id, game, players, winner))
+        after = {s.user_id: s for s in standings(history, [])}
+        for seat, player in enumerate(players):
+            was = before.get(player)
+            if was is None:
+                continue
+            moved, now = after[player].skill - was.skill, after[player]
+            assert moved * (now.mu - was.mu) > 0, (game_id, player)  # the way the estimate went
+            if seat % sides == winner:
+                assert moved > 0, (game_id, player)
+            elif sides == 2:
+                assert moved < 0, (game_id, player)
+        before = after
+    assert min(s.played for s in before.values()) >= 30
+    for s in before.values():  # after 30 matches or more, within 2 of the damped estimate
+        assert RATING_SCALE * abs(s.skill - shown_skill(s.mu, s.played)) <= 2
