@@ -17,7 +17,7 @@ import pytest
 from bot_kit import NAMES, Group, counting_seeds, lobby_button
 
 from bot.handlers.runtime import Runtime
-from bot.models import Game, Outgoing, Status
+from bot.models import Game, Outgoing, Status, computer
 from bot.presentation.painter import Urgency
 from bot.storage import OutboxItem
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
@@ -135,6 +135,27 @@ async def test_two_topics_hold_two_games_at_once_each_in_its_own_topic(forum: Gr
     assert sends and all(r.params.get("message_thread_id") in (evening.thread_id,
                                                                weekend.thread_id)
                          for r in sends)
+
+
+async def test_computers_at_two_tables_of_a_group_have_different_names(forum: Group) -> None:
+    """Player QA: the tables of two topics both had a "🤖 Rio"; a computer seated at one
+    table takes a name no computer has at the group's other open tables, while one is free."""
+    (_, first), (_, second) = two_topics(forum)
+    async with running(forum, first, second):
+        await open_table(first)
+        await open_table(second)
+        one, two = first.game(), second.game()
+        await forum.server.wait_idle()
+    names = [[p.name for p in game.players if p.is_computer] for game in (one, two)]
+    assert names == [["🤖 Rio", "🤖 Zeno"], ["🤖 Nova", "🤖 Juno"]]
+
+
+def test_a_computer_takes_a_name_used_elsewhere_only_when_no_other_is_free() -> None:
+    taken = {computer("normal", set()).user_id}
+    elsewhere = {computer("normal", taken).user_id, -203, -204}  # Zeno, Nova, Juno
+    assert computer("normal", taken, elsewhere).name == "🤖 Zeno"
+    assert computer("normal", taken, {-203}).name == "🤖 Zeno"
+    assert computer("normal", set(), {-201, -202}).name == "🤖 Nova"
 
 
 async def test_the_general_topic_plays_without_a_thread_id(forum: Group) -> None:
