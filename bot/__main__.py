@@ -8,7 +8,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from .cli import program, version
+from .cli import held, program, version
 from .errors import ConfigError, StorageError
 
 EPILOG = ("Settings come from the environment and from a .env file in the current folder "
@@ -29,6 +29,11 @@ def arguments(argv: Sequence[str] | None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the bot; its exit code (see :func:`bot.cli.held` for ``ON_CONFIG_ERROR``)."""
+    return held(_run(argv))
+
+
+def _run(argv: Sequence[str] | None) -> int:
     arguments(argv)
     from .config import config_from_env, load_dotenv_file
     from .serving.webserver import http_settings_from_env

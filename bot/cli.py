@@ -27,3 +27,32 @@ def version() -> str:
         return f"domino-bot {installed('domino-bot')}"
     except PackageNotFoundError:
         return "domino-bot (version unknown: not installed; pip install -e . says it)"
+
+
+#: ``ON_CONFIG_ERROR=wait``: a bot that cannot start for its settings (exit code 2: a token
+#: missing or rejected, a bad value) waits for SIGTERM or Ctrl-C instead of exiting, and then
+#: exits 2. Compose's ``restart: unless-stopped`` restarts whatever exits, whatever its code
+#: (Docker's restart policies cannot tell exit codes apart), so it started such a bot again
+#: and again; waiting, the container stays up and unhealthy (no HTTP server answers its
+#: health check), its one line said once. The compose files set it; unset, the bot exits.
+HOLD_SETTING = "ON_CONFIG_ERROR"
+CONFIG_ERROR = 2  # the exit code of a configuration error, as of a usage error
+
+
+def held(code: int) -> int:
+    """``code``, once the bot may exit with it: at once, unless it is a configuration
+    error's and ``ON_CONFIG_ERROR=wait`` asks to wait for a stop (signal) first."""
+    if code != CONFIG_ERROR or os.environ.get(HOLD_SETTING, "").strip().lower() != "wait":
+        return code
+    import logging
+    import signal
+
+    stops = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # (before the line: none is missed)
+    # (unconfigured, logging writes a warning's bare text on stderr, as the error's line)
+    logging.getLogger("bot").warning(
+        "waiting (%s=wait) rather than exiting, so that the container is not restarted in "
+        "a loop: fix the setting, then recreate the container (docker compose up -d)",
+        HOLD_SETTING)
+    signal.sigwait(stops)
+    return code

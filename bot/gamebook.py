@@ -46,6 +46,9 @@ class GamePresentation:
     # Words the table picture shows for this game in place of the renderers' defaults
     # (TableLabels field -> msgid): French calls its matadors honours.
     picture_words: Mapping[str, str] = field(default_factory=dict)
+    # Sentences /rules adds after ``rules``, each a msgid of its own (so the translations of
+    # ``rules`` stand): points players asked about, as the engine decides them.
+    notes: tuple[str, ...] = ()
 
     @property
     def variant(self) -> Variant:
@@ -96,6 +99,12 @@ ENTRIES = (
                 {True: N_("0-0 counts 25 when it is your only blank")},
             ),
         },
+        notes=(  # (player QA; engine.variants.gaple_dead: score and match_result)
+            N_("In a tied hand, a player left with no tiles at all (none in hand, none dead) "
+               "wins over a player who has some."),
+            N_("If the lowest running total is shared when the match ends, the match is a "
+               "draw."),
+        ),
     ),
     GamePresentation(
         "pair",

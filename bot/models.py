@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
@@ -91,14 +91,18 @@ COMPUTER_NAMES = {
 COMPUTER_LEVELS = tuple(COMPUTER_NAMES)  # the lobby buttons carry an index into this
 
 
-def computer(level: str, taken: set[int]) -> Player:
-    """The first computer player of ``level`` whose identity is not already seated."""
+def computer(level: str, taken: set[int], elsewhere: Collection[int] = ()) -> Player:
+    """The first computer player of ``level`` whose identity is not already seated at its
+    table (``taken``), preferring one not seated at the group's other open tables either
+    (``elsewhere``: player QA, two topics' tables both had a "🤖 Rio"); when every free one
+    plays elsewhere, the first free one."""
     base = {"easy": 100, "normal": 200, "hard": 300, "expert": 400}[level]
-    for index, name in enumerate(COMPUTER_NAMES[level]):
-        user_id = -(base + index + 1)
-        if user_id not in taken:
-            return Player(user_id, f"🤖 {name}", level)
-    raise UserError(N_("No more computer players of that level are free."))
+    free = [Player(-(base + index + 1), f"🤖 {name}", level)
+            for index, name in enumerate(COMPUTER_NAMES[level])
+            if -(base + index + 1) not in taken]
+    if not free:
+        raise UserError(N_("No more computer players of that level are free."))
+    return next((p for p in free if p.user_id not in elsewhere), free[0])
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,3 +116,39 @@ async def test_the_healthcheck_passes_while_the_bot_serves_and_fails_when_it_doe
     finally:
         await server.stop()
     assert await run_healthcheck(free_port()) != 0
+
+
+def block(text: str, start: str) -> str:
+    """The lines of a YAML block: the one that is ``start``, then those indented deeper."""
+    lines = text.splitlines()
+    first = lines.index(start)
+    depth = len(start) - len(start.lstrip())
+    rest = []
+    for line in lines[first + 1:]:
+        if line.strip() and len(line) - len(line.lstrip()) <= depth:
+            break
+        rest.append(line)
+    return "\n".join([start, *rest])
+
+
+def test_compose_keeps_a_bot_with_bad_settings_waiting_rather_than_restarting_it() -> None:
+    """"restart: unless-stopped" restarts whatever exits, whatever its code: a bot whose token
+    is missing or rejected (exit 2) was started again and again. Every bot service of the
+    compose files sets ON_CONFIG_ERROR=wait (bot.cli.held); the image does not (a bare
+    docker run exits 2, as before)."""
+    single = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    bot = block(single, "  bot:")
+    assert "restart: unless-stopped" in bot
+    assert '      ON_CONFIG_ERROR: "wait"' in block(bot, "    environment:")
+    fleet = (ROOT / "compose.fleet.yaml").read_text(encoding="utf-8")
+    assert '  ON_CONFIG_ERROR: "wait"' in block(fleet, "x-fleet-env: &fleet-env")
+    services = block(fleet, "services:")
+    # each bot service (the receivers, the worker) merges the fleet's environment
+    bots = re.findall(r"^  ([\w-]+):(?: &\w+)?\n    <<: \*bot$", services, re.M)
+    assert bots == ["receiver-1", "worker"]
+    for name in bots:
+        own = block(services, next(line for line in services.splitlines()
+                                   if line.startswith(f"  {name}:")))
+        assert "      <<: *fleet-env" in block(own, "    environment:"), name
+    assert "  receiver-2: *receiver" in services
+    assert "ON_CONFIG_ERROR" not in DOCKERFILE

@@ -20,7 +20,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from ..cli import program, version
+from ..cli import held, program, version
 from ..errors import ConfigError, StorageError
 
 log = logging.getLogger("bot")
@@ -44,6 +44,11 @@ def role_of(argv: Sequence[str] | None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a receiver or a worker; its exit code (see :func:`bot.cli.held`)."""
+    return held(_run(argv))
+
+
+def _run(argv: Sequence[str] | None) -> int:
     role = role_of(argv)
     from ..config import config_from_env, load_dotenv_file
     from ..serving.webserver import http_settings_from_env

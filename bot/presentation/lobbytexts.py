@@ -84,6 +84,7 @@ def rules_text(t: Translator, game: str) -> str:
         text += " " + t.plural("With {seats} players, the target is {count} point.",
                                "With {seats} players, the target is {count} points.", target,
                                seats=counts)
+    text += "".join(" " + t(note) for note in presentation(game).notes)
     if spec.plays_on_tie:  # (docs/RULES.md, D3; player QA: the match went on with no word why)
         text += " " + t(PLAYS_ON_TIE)
     return text

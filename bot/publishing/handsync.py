@@ -118,11 +118,13 @@ class HandSync:
         caption = captions.hand_caption(t, game, view, table_link=self._table_link(t, game),
                                         closing=closing)
         if game.status is Status.PLAYING and view.my_turn:
-            key = f"{hand_number}:A:{game.move_no}"
+            # and who sits where: a seat handed to a computer changes no move number, yet
+            # the turn's text names the players (edited in place, see :meth:`_sync_hand`)
+            key = f"{hand_number}:A:{game.move_no}:{digest(game.names)}"
         else:  # a waiting message changes only when what it says changes
             key = f"{hand_number}:W:{digest(caption, len(view.hand))}"
         current = game.messages.hands.get(seat)
-        if current is not None and key_of(current.key) == key:
+        if current is not None and _shows(current.key, key):
             return None
         # Matador: a player may hold no tiles while the hand goes on (no buttons to show)
         markup = keyboards.hand(t, game, view, game.move_no) \
@@ -247,8 +249,10 @@ class HandSync:
         player = game.players[seat]
         messages = game.messages
         current = messages.hands.get(seat)
+        # A turn is sent anew (it notifies), unless the message shows this very turn already
+        # and only who sits where changed since (a seat handed to a computer): edited then.
         fresh = current is None or current.key.split(":")[0] != draft.key.split(":")[0] or (
-            ":A:" in draft.key
+            ":A:" in draft.key and _turn_of(current.key) != _turn_of(draft.key)
         )
         try:
             if (
@@ -330,14 +334,30 @@ class HandSync:
         self._request(game.game_id)
 
 
+def _shows(stored: str, key: str) -> bool:
+    """Whether a hand message whose stored key is ``stored`` shows what ``key`` says. A turn's
+    key stored before it named the players (``hand:A:move``, a bot of an earlier version)
+    is taken to show them: its message is left as it is (no edit of every turn at once)."""
+    shown = key_of(stored) or ""
+    return shown == key or (shown.count(":") == 2 and _turn_of(shown) == _turn_of(key)
+                            and ":A:" in key)
+
+
+def _turn_of(key: str) -> list[str]:
+    """What turn a hand message's stored key shows (``hand``, ``A``, ``move``), whoever it
+    names; a waiting message's key has no move (only its ``hand``, ``W``, ``digest``)."""
+    return (key_of(key) or "").split(":")[:3]
+
+
 def _still_current(game: Game, seat: int, user_id: int, key: str) -> bool:
-    """Whether a hand draft's key (``hand:A:move`` on a turn, ``hand:W:digest`` otherwise),
-    made for ``user_id`` in ``seat``, still fits the game: the same person in the seat (not a
-    computer that took it), the same hand, and on a turn, the same move of a game still
-    played (a /stop or a topic closed changes no move number)."""
+    """Whether a hand draft's key (``hand:A:move:names`` on a turn, ``hand:W:digest``
+    otherwise), made for ``user_id`` in ``seat``, still fits the game: the same person in the
+    seat (not a computer that took it), the same hand, and on a turn, the same move of a game
+    still played (a /stop or a topic closed changes no move number)."""
     hand, kind, rest = key.split(":", 2)
     match = game.match
     if game.players[seat].user_id != user_id or match is None or not match.hands \
             or str(match.hand.number) != hand:
         return False
-    return kind != "A" or (rest == str(game.move_no) and game.status is Status.PLAYING)
+    return kind != "A" or (rest.split(":")[0] == str(game.move_no)
+                           and game.status is Status.PLAYING)

@@ -24,7 +24,7 @@ from typing import Protocol
 from telegram import Bot
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
-from ..i18n import N_
+from ..i18n import N_, supported_language, translator
 from ..models import Game, HandMessage, Status
 from ..presentation.pictures import PictureMaker
 from ..reach import Reach
@@ -33,6 +33,7 @@ from ..service.locks import Locks
 from ..storage import StorageUnavailableError
 from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
+from ..wording import named, shorten, title
 from .fleetshares import for_game
 from .groupsync import TABLE_REFUSED, GroupSync
 from .handsync import HandSync
@@ -57,6 +58,17 @@ MAX_RETRIES = 5
 #: messages: the table cannot come down there.
 TABLE_MUTED = N_("I may not send messages in the group now, so its table cannot be posted "
                  "there. An admin can let me write again.")
+
+#: Said in private to who sent /newgame in a forum topic the bot may not write in (closed:
+#: only admins write there; or deleted meanwhile), by whether the bot knows its name.
+TOPIC_CLOSED = {
+    True: N_("I could not open the {game} table: the topic “{topic}” is closed, so I may not "
+             "write there. Reopen it, or send /newgame in another topic."),
+    False: N_("I could not open the {game} table: its topic is closed, so I may not write "
+              "there. Reopen it, or send /newgame in another topic."),
+}
+TOPIC_DELETED = N_("I could not open the {game} table: its topic was deleted. Send /newgame "
+                   "in another topic.")
 
 
 class Channel(Protocol):
@@ -370,12 +382,36 @@ class Publisher:
             log.debug("group sync of game %s refused: %s", game_id, gone)
 
     async def topic_gone(self, game_id: int, thread_id: int, deleted: bool) -> None:
-        """The topic of a game was closed or deleted: stop the game, tell General."""
+        """The topic of a game was closed or deleted: stop the game, tell General. A lobby
+        the topic never showed (a /newgame sent by an admin in a closed topic, where the bot
+        may not write) was seen by nobody: General hears nothing of it (player QA: it was
+        answered there), its creator is told in private."""
         game = self.service.game(game_id)
         if game is None:
             return
         async with self.locks.game(game_id):
-            if await self.service.topic_gone(game, thread_id, deleted):
-                log.info("game %s stopped: its topic %s was %s", game_id, thread_id,
-                         "deleted" if deleted else "closed")
+            unseen = game.status is Status.LOBBY and game.messages.lobby is None
+            if not await self.service.topic_gone(game, thread_id, deleted, quiet=unseen):
+                return
+            log.info("game %s stopped: its topic %s was %s", game_id, thread_id,
+                     "deleted" if deleted else "closed")
+        if unseen:
+            await self._tell_creator(game, thread_id, deleted)
+
+    async def _tell_creator(self, game: Game, thread_id: int, deleted: bool) -> None:
+        """Tell the creator of a lobby its topic refused why there is no table (nothing when
+        they have no private chat with the bot: never a word in General)."""
+        storage = self.service.storage
+        try:
+            t = translator(supported_language(await storage.user_language(game.creator_id))
+                           or game.language)
+            topic = await storage.topic_name(game.chat_id, thread_id)
+            names = {"game": title(t, game.game_name), "topic": named(shorten(topic or "", 40))}
+            text = t(TOPIC_DELETED if deleted else TOPIC_CLOSED[bool(topic)], **names)
+            await self.messenger.send(game.creator_id, text, None, None)
+        except (Forbidden, BadRequest):
+            pass  # no private chat with the bot: nothing said, anywhere
+        except Exception:
+            log.exception("telling the creator of game %s its topic refused it failed",
+                          game.game_id)
 

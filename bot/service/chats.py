@@ -105,10 +105,12 @@ class Chats(Commits):
             game.messages.questions.remove(message_id)
             await self.storage.save_messages(game)
 
-    async def topic_gone(self, game: Game, thread_id: int, deleted: bool) -> bool:
+    async def topic_gone(self, game: Game, thread_id: int, deleted: bool,
+                         quiet: bool = False) -> bool:
         """The game's topic was closed or deleted: the game ends with no result, its last
-        words go to the General topic instead, and its messages in the topic are forgotten.
-        False when that was already done (or the game has moved on)."""
+        words go to the General topic instead (``quiet``: none, a lobby nobody saw), and its
+        messages in the topic are forgotten. False when that was already done (or the game
+        has moved on)."""
         if not game.status.open or game.thread_id != thread_id:
             return False
         status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
@@ -118,9 +120,8 @@ class Chats(Commits):
         async with self.undone_on_failure(game, lobby=None, table_message=None,
                                           topic_gone=True):
             game.thread_id = None
-            await self._set_status(game, status,
-                                   self.composer.topic_gone(game, deleted, ratings, topic),
-                                   drop_outbox=True)
+            said = [] if quiet else self.composer.topic_gone(game, deleted, ratings, topic)
+            await self._set_status(game, status, said, drop_outbox=True)
         return True
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:

@@ -246,7 +246,8 @@ class Lobbies(Chats):
             raise UserError(N_("Only the player who created the game can add computer players."))
         if len(game.players) >= max(game.seat_counts):
             raise UserError(N_("This game is full."))
-        player = computer(level, {p.user_id for p in game.players})
+        player = computer(level, {p.user_id for p in game.players},
+                          self.computers_elsewhere(game))
         was = self._lobby_state(game)
         async with self.undone_on_failure(game):
             game.players.append(player)

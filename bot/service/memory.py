@@ -261,6 +261,14 @@ class GameMemory:
         """Every open game of a chat, whatever its topic."""
         return [g for g in self.open_games() if g.chat_id == chat_id]
 
+    def computers_elsewhere(self, game: Game) -> set[int]:
+        """The computer players seated at the group's other open tables (its other topics'):
+        a computer joining ``game`` is given another name while one is free, so two tables of
+        one group have no two "🤖 Rio" (player QA). Memory holds every open game of a chat
+        (a fleet worker owns the chat's shard whole): no database round trip."""
+        return {p.user_id for other in self.open_games_in(game.chat_id)
+                if other.game_id != game.game_id for p in other.players if p.is_computer}
+
     async def games_waiting_in(self, chat_id: int) -> list[int]:
         """The games of a chat with something to bring up to date there: every open one, the
         finished ones with announcements still to send, and its last game if it stopped as

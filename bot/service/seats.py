@@ -109,7 +109,8 @@ class Seats(Play):
         leaving = game.players[seat]
         if leaving.is_computer:
             raise UserError(N_("A computer player already plays that seat."))
-        newcomer = computer(level, {p.user_id for p in game.players})
+        newcomer = computer(level, {p.user_id for p in game.players},
+                            self.computers_elsewhere(game))
         assert game.match is not None
         hand = game.match.hand
         async with self.undone_on_failure(game):

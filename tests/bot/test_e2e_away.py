@@ -64,6 +64,32 @@ async def test_the_groups_table_names_the_computer_at_once(group: Group) -> None
         await group.server.wait_for(lambda: plain(stand_in.name) in plain(table.content))
 
 
+async def test_the_player_on_turn_reads_the_computers_name_in_the_same_message(
+        group: Group) -> None:
+    """Player QA: the hand message of the player whose turn it was kept naming the away
+    player until they moved. It is edited (a new message would notify them again)."""
+    server = group.server
+    async with group.bot(computer_pause=30) as runtime:
+        stand_in = await hand_budi_over(group)
+        game = group.game()
+        on_turn = game.match.to_move  # type: ignore[union-attr]
+        assert on_turn not in (None, 1)
+        user = group.users[on_turn]
+        await server.wait_for(lambda: any(
+            plain(stand_in.name) in plain(m.content) for m in server.bot_messages(
+                user.private_chat) if m.photo and not m.deleted))
+        await runtime.publisher.idle()
+        hands = [m for m in server.bot_messages(user.private_chat) if m.photo and not m.deleted]
+        now = hands[-1]
+        assert now.message_id == game.messages.hands[on_turn].message_id
+        def counts(caption: str | None) -> str:  # (the moves since name who made them)
+            return next(line for line in plain(caption or "").splitlines()
+                        if line.startswith("Tiles in hand"))
+
+        assert "Budi" in counts(now.versions[0].caption)  # sent before, edited since
+        assert f" · {plain(stand_in.name)} " in counts(now.caption)
+
+
 async def test_the_away_player_back_in_private_is_told_why_no_tiles_come(group: Group) -> None:
     """A /start, plain or from the group's "My tiles" link, is not greeted as a newcomer's."""
     budi = group.users[1]

@@ -14,10 +14,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from bot_kit import NAMES, Group, counting_seeds, lobby_button
+from bot_kit import NAMES, Group, counting_seeds, lobby_button, plain
 
 from bot.handlers.runtime import Runtime
-from bot.models import Game, Outgoing, Status
+from bot.models import Game, Outgoing, Status, computer
 from bot.presentation.painter import Urgency
 from bot.storage import OutboxItem
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
@@ -137,6 +137,27 @@ async def test_two_topics_hold_two_games_at_once_each_in_its_own_topic(forum: Gr
                          for r in sends)
 
 
+async def test_computers_at_two_tables_of_a_group_have_different_names(forum: Group) -> None:
+    """Player QA: the tables of two topics both had a "🤖 Rio"; a computer seated at one
+    table takes a name no computer has at the group's other open tables, while one is free."""
+    (_, first), (_, second) = two_topics(forum)
+    async with running(forum, first, second):
+        await open_table(first)
+        await open_table(second)
+        one, two = first.game(), second.game()
+        await forum.server.wait_idle()
+    names = [[p.name for p in game.players if p.is_computer] for game in (one, two)]
+    assert names == [["🤖 Rio", "🤖 Zeno"], ["🤖 Nova", "🤖 Juno"]]
+
+
+def test_a_computer_takes_a_name_used_elsewhere_only_when_no_other_is_free() -> None:
+    taken = {computer("normal", set()).user_id}
+    elsewhere = {computer("normal", taken).user_id, -203, -204}  # Zeno, Nova, Juno
+    assert computer("normal", taken, elsewhere).name == "🤖 Zeno"
+    assert computer("normal", taken, {-203}).name == "🤖 Zeno"
+    assert computer("normal", set(), {-201, -202}).name == "🤖 Nova"
+
+
 async def test_the_general_topic_plays_without_a_thread_id(forum: Group) -> None:
     server = forum.server
     general = place(forum, None, forum.users[:2])
@@ -201,6 +222,48 @@ async def test_a_topic_closed_during_a_game_stops_it_and_general_hears_why(
     assert not at.said("The match is over")
     assert len([e for e in server.errors if "TOPIC_CLOSED" in (e.description or "")]) <= 1
     assert stale.answer_text == "This game is over."
+
+
+async def test_newgame_in_a_closed_topic_is_answered_in_private_not_in_general(
+        forum: Group) -> None:
+    """An admin may still write in a closed topic, the bot (not an admin) may not: Telegram
+    answers its sends there "TOPIC_CLOSED". A /newgame sent there opens no table and
+    says nothing in General; its sender hears why in private."""
+    server, ayu = forum.server, forum.users[0]
+    topic = server.create_topic(forum.chat, "Evening", ayu)
+    at = place(forum, topic, forum.users[:2])
+    ayu.send_private("/start")
+    server.close_topic(topic, ayu)
+    async with running(forum, at) as runtime:
+        at.send(ayu, "/newgame gaple")
+        told = await server.wait_for(lambda: next(
+            (m for m in server.bot_messages(ayu.private_chat)
+             if "could not open" in m.content), None), message="Ayu told in private")
+        await server.wait_idle(quiet=0.3)
+        await runtime.publisher.idle()
+        assert runtime.service.open_games() == []
+    assert plain(told.content) == (
+        "I could not open the Gaple table: the topic “Evening” is closed, so I may not write "
+        "there. Reopen it, or send /newgame in another topic.")
+    assert general_texts(forum) == [] and server.topic_messages(forum.chat, topic) == []
+    assert len(server.bot_messages(ayu.private_chat)) == 2  # (the /start's welcome)
+
+
+async def test_newgame_in_a_closed_topic_by_a_stranger_to_the_bot_says_nothing(
+        forum: Group) -> None:
+    """Ayu never opened a private chat with the bot: nobody hears of the refused table."""
+    server, ayu = forum.server, forum.users[0]
+    topic = server.create_topic(forum.chat, "Evening", ayu)
+    server.close_topic(topic, ayu)
+    at = place(forum, topic, forum.users[:2])
+    async with running(forum, at) as runtime:
+        at.send(ayu, "/newgame gaple")
+        await server.wait_for(lambda: any("TOPIC_CLOSED" in (e.description or "")
+                                          for e in server.errors))
+        await server.wait_idle(quiet=0.3)
+        await runtime.publisher.idle()
+        assert runtime.service.open_games() == []
+    assert server.bot_messages(forum.chat) == server.bot_messages(ayu.private_chat) == []
 
 
 async def test_a_topic_closed_while_its_table_is_drawn_posts_nothing_in_general(

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from bot.gamebook import GAMES, PRESENTATIONS, find_game, name_key, names_of, read_game
 from bot.i18n import LANGUAGES, translator
-from bot.presentation.lobbytexts import games_list, option_example
-from engine import VARIANTS, Match, Tile, player_view, table_view, variant
+from bot.presentation.lobbytexts import games_list, option_example, rules_text
+from engine import VARIANTS, HandEndReason, Match, Tile, player_view, table_view, variant
 
 BOT = Path(__file__).parents[2] / "bot"
 
@@ -177,3 +177,25 @@ def test_gaple_rules_say_how_a_blocked_hand_scores_and_who_leads_after_a_draw() 
     assert "a tie is a drawn hand that scores nothing, and its leader leads the next" in rules
     for language in ("ru", "id", "is"):
         assert translator(language)(rules) != rules, language
+
+
+def test_gaple_dead_rules_say_who_wins_a_tie_with_no_tiles_and_that_a_match_can_be_drawn(
+        ) -> None:
+    """Player QA asked both; /rules says what the engine decides (engine.variants.gaple_dead:
+    ``score`` ranks a seat with no counted tiles first among equal totals, ``match_result``
+    gives no winner when the lowest running total is shared at the end)."""
+    t = translator("en")
+    rules = rules_text(t, "gaple-dead")
+    spec = variant("gaple-dead")
+    options = spec.options({}, 4)
+    # Ayu went out (no tiles), Budi kept 0-0 alone: both total 0, and Ayu wins the hand.
+    hands = [[], [Tile(0, 0)], [Tile(5, 6)], [Tile(6, 6)]]
+    end = spec.ending(options, HandEndReason.OUT, 0, hands)
+    assert end.totals[:2] == (0, 0) and spec.score(options, end).winner == 0
+    assert ("In a tied hand, a player left with no tiles at all (none in hand, none dead) wins "
+            "over a player who has some.") in rules
+    assert spec.match_result(options, (101, 40, 40, 70)) == (True, None)
+    assert rules.endswith(
+        "If the lowest running total is shared when the match ends, the match is a draw.")
+    # Gaple's match is never drawn (one side scores a hand: one reaches the target first).
+    assert rules_text(t, "gaple").endswith("First to 100 points wins the match.")

@@ -30,7 +30,8 @@ from fakeapi import FakeTelegramServer
 
 #: The settings the bot reads: none may leak in from the environment the tests run in.
 SETTINGS = ("TELEGRAM_BOT_TOKEN", "TELEGRAM_API_BASE_URL", "DATABASE_PATH", "LOG_LEVEL",
-            "LOG_FORMAT", "WEBHOOK_URL", "WEBHOOK_SECRET", "HTTP_PORT", "HTTP_HOST")
+            "LOG_FORMAT", "WEBHOOK_URL", "WEBHOOK_SECRET", "HTTP_PORT", "HTTP_HOST",
+            "ON_CONFIG_ERROR")
 OTHER_TOKEN = "7000000002:AAAnotherTokenTelegramDoesNotKnow0001"
 STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")
 RUNNING = "INFO bot: running: Ctrl-C or SIGTERM stops the bot"
@@ -157,6 +158,38 @@ async def test_a_rejected_token_is_one_line(telegram: FakeTelegramServer, tmp_pa
     async with bot_process(tmp_path, **settings) as bot:
         assert await bot.ended() == 2
     assert bot.unstamped() == [f"CRITICAL bot: {TOKEN_REJECTED}"]
+
+
+#: What a bot that cannot start for its settings writes when ON_CONFIG_ERROR=wait.
+WAITING = ("waiting (ON_CONFIG_ERROR=wait) rather than exiting, so that the container is not "
+           "restarted in a loop: fix the setting, then recreate the container (docker compose "
+           "up -d)")
+
+
+async def test_a_missing_token_waits_for_a_stop_when_the_compose_files_ask(tmp_path: Path
+                                                                         ) -> None:
+    """compose's "restart: unless-stopped" restarted a bot that exited 2 in a loop."""
+    async with bot_process(tmp_path, ON_CONFIG_ERROR="wait") as bot:
+        await bot.until(lambda lines: WAITING in lines)
+        await asyncio.sleep(0.3)
+        assert bot.process.returncode is None, "it waits"
+        bot.process.send_signal(signal.SIGTERM)  # (as docker stop does)
+        assert await bot.ended() == 2
+    assert bot.lines == ["domino-bot: TELEGRAM_BOT_TOKEN is not set: put the token from "
+                         "@BotFather in .env (see .env.example)", WAITING]
+
+
+async def test_a_rejected_token_waits_for_a_stop_when_asked(telegram: FakeTelegramServer,
+                                                            tmp_path: Path) -> None:
+    settings = server_settings(telegram, TELEGRAM_BOT_TOKEN=OTHER_TOKEN,
+                               ON_CONFIG_ERROR="wait")
+    async with bot_process(tmp_path, **settings) as bot:
+        await bot.until(lambda lines: any(WAITING in line for line in lines))
+        await asyncio.sleep(0.3)
+        assert bot.process.returncode is None, "it waits"
+        bot.process.send_signal(signal.SIGTERM)
+        assert await bot.ended() == 2
+    assert bot.unstamped() == [f"CRITICAL bot: {TOKEN_REJECTED}", f"WARNING bot: {WAITING}"]
 
 
 async def test_the_token_is_in_no_line_even_when_debugging(telegram: FakeTelegramServer,

@@ -5,8 +5,11 @@ secret or the database's password."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from testservers.fleet import ROOT, SECRET, Fleet
@@ -62,3 +65,26 @@ async def test_a_lone_worker_counts_in_english(fleet: Fleet) -> None:
     assert "bot.fleet.worker: fleet worker worker-1 started: 1 shard in the fleet" in said
     assert "bot.fleet.worker: took 1 shard (1 now): 0 open games" in said
     assert "bot.fleet.worker: 1 worker live: this one sends up to 30 a second" in said
+
+
+def test_a_worker_with_no_token_waits_for_a_stop_when_the_compose_file_asks(
+        tmp_path: Path) -> None:
+    """compose.fleet.yaml sets ON_CONFIG_ERROR=wait: a worker that cannot start for its
+    settings is not restarted in a loop (bot.cli.held)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TELEGRAM_BOT_TOKEN", "DATABASE_URL")}
+    env["ON_CONFIG_ERROR"] = "wait"
+    process = subprocess.Popen([sys.executable, "-m", "bot.fleet", "worker"], cwd=tmp_path,
+                               env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        first, second = process.stderr.readline(), process.stderr.readline()
+        assert first.startswith("domino-bot fleet worker: TELEGRAM_BOT_TOKEN is not set")
+        assert second.startswith("waiting (ON_CONFIG_ERROR=wait) rather than exiting")
+        time.sleep(0.3)
+        assert process.poll() is None, "it waits"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 2
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
