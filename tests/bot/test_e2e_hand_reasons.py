@@ -86,7 +86,8 @@ async def test_a_blocked_bergen_hand_won_by_the_lowest_double_says_so(
 @pytest.mark.parametrize("dealt", ["kolbasa_out_by_cut"], indirect=True)
 async def test_the_player_who_takes_a_ribbon_is_told_its_tiles(
         group: Group, dealt: dict[str, Any]) -> None:
-    """Budi cuts with 0-2 and gives the right ribbon (2-3) to Ayu, who moves next."""
+    """Budi cuts with 0-2 and gives the lower ribbon (the engine's right, 2-3) to Ayu, who
+    moves next."""
     ayu = group.users[0]
     script = Script(dealt)
     async with group.bot():
@@ -95,9 +96,9 @@ async def test_the_player_who_takes_a_ribbon_is_told_its_tiles(
         total = len(script.moves)
         await player.play_until(lambda: total - len(script.moves) == 4)  # up to the cut
         await group.server.wait_for(lambda: any(
-            "you take the right ribbon" in text for text in private_texts(group, ayu)))
-    mine = next(text for text in private_texts(group, ayu) if "you take the right" in text)
-    assert "• ✂ Budi cut with 0-2: you take the right ribbon: 2-3." in mine
+            "you take the lower ribbon" in text for text in private_texts(group, ayu)))
+    mine = next(text for text in private_texts(group, ayu) if "you take the lower" in text)
+    assert "• ✂ Budi cut with 0-2: you take the lower ribbon: 2-3." in mine
     assert "Ayu takes" not in mine
     group_says = "\n".join(group.texts())
-    assert "✂ Budi cut with 0-2: Ayu takes the right ribbon, 1 tile" in group_says
+    assert "✂ Budi cut with 0-2: Ayu takes the lower ribbon, 1 tile" in group_says
