@@ -176,6 +176,41 @@ def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
     assert "✂ Bob cut with 3-4: Ann takes the upper ribbon, 1 tile, and moves next." in table
 
 
+def test_kolbasas_ribbons_are_named_upper_and_lower_as_the_picture_draws_them() -> None:
+    """Player QA: the picture draws the two ribbons one above the other, both running right,
+    but buttons, captions and moves said "left" and "right", and players looked for a ribbon
+    running off to the left. Every word is now upper and lower, the marks ▲ and ▼ as on the
+    picture; the buttons' data keep the engine's L and R, so buttons posted before still
+    work; other games' ends keep their names."""
+    match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    match.apply(0, Play(Tile(1, 1)))
+    match.apply(1, Play(Tile(1, 3), End.LEFT))
+    match.apply(0, Play(Tile(1, 4), End.RIGHT))
+    view = player_view(match, 1)
+    markup = keyboards.lay_choice(T, game_of(match), view, 5, Tile(3, 4))
+    data = {b.text: b.callback_data for row in markup.inline_keyboard for b in row}
+    assert data == {"▲ upper 3": "p:1:5:13:L:a", "▼ lower 4": "p:1:5:13:R:a",
+                    "✂ give upper ribbon: 1 tile": "p:1:5:13:L:c",
+                    "✂ give lower ribbon: 1 tile": "p:1:5:13:R:c", "↩ Back": "b:1:5"}
+    assert captions.gains_line(T, [(Tile(3, 4), End.LEFT, 5)], "ribbons") \
+        == "Points if you lay now: 3-4 upper +5."
+    assert captions.gains_line(T, [(Tile(3, 4), End.LEFT, 5)]) \
+        == "Points if you lay now: 3-4 left +5."
+    match.apply(1, Cut(Tile(3, 4), End.RIGHT))
+    table = plain(captions.table_caption(T, game_of(match), table_view(match)))
+    assert "✂ Bob cut with 3-4: Ann takes the lower ribbon, 1 tile, and moves next." in table
+    words = " ".join([table, *data])
+    assert " left" not in words and " right" not in words
+    # A plain line and the other layouts keep their left and right.
+    line = started("bergen", "1-1 1-2 0-3 0-4 0-5 0-6", "1-3 2-2 2-3 3-3 4-4 5-5")
+    line.apply(0, Play(Tile(1, 1)))
+    assert [label for label, _ in choice_buttons(line, 1, "1-3")[:-1]] == ["◀ left 1",
+                                                                          "▶ right 1"]
+    line.apply(1, Play(Tile(1, 3), End.LEFT))
+    assert "Bob laid 1-3 on the left." in plain(
+        captions.table_caption(T, game_of(line), table_view(line)))
+
+
 def test_the_tiles_drawn_are_the_drawers_to_read() -> None:
     match = started("muggins", "6-6 0-1 0-2 0-3 1-2 1-3 1-4", "2-2 2-3 2-4 3-3 3-4 4-4 5-5",
                     stock="0-4 0-6")
