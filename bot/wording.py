@@ -21,6 +21,17 @@ NAME_LIMIT = 24
 # An end of the layout as captions and buttons name it
 END_WORDS = {End.LEFT: N_("left"), End.RIGHT: N_("right"), End.UP: N_("up"),
              End.DOWN: N_("down")}
+# Kolbasa's two ribbons (the engine's left and right ends), named as the table picture draws
+# them: one above the other, both running right from the base (player QA: told "left" and
+# "right", players looked for a ribbon running off to the left). The picture's labels
+# (renderers.labels.TableLabels.upper/lower) are the same words.
+RIBBON_WORDS = {End.LEFT: N_("upper"), End.RIGHT: N_("lower")}
+
+
+def end_words(kind: str) -> dict[End, str]:
+    """The ends' names (msgids) on a layout of ``kind`` (``LayoutView.kind``): Kolbasa's
+    ribbons are upper and lower, every other layout's ends left, right, up and down."""
+    return RIBBON_WORDS if kind == "ribbons" else END_WORDS
 
 
 def table_coming_down(t: Translator, topic: bool) -> str:

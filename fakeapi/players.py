@@ -3,7 +3,8 @@
 Used by the end-to-end tests and the offline demo. A player looks only at what the bot sent
 to their own private chat, like a person would: the marked tiles (✅ to lay, ⬛ to put face
 down), and the second tap when there is one: the end buttons (◀ / ▶, and ▲ / ▼ for the ends
-up and down, each maybe "across" or "along") when a tile has several places, the ribbon a cut
+up and down or Kolbasa's upper and lower ribbons, each maybe "across" or "along") when a tile
+has several places, the ribbon a cut
 gives away (✂), the confirmation of a tile put face down.
 """
 

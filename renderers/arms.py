@@ -14,9 +14,10 @@ spinner may move off the middle (:func:`hub_place`), away from where its long ar
 lets the tiles be larger.
 
 Ribbons: the base stands across at the left of the figure and the two ribbons run right from
-its two halves, side by side, the left ribbon on top. The figure is centred in the area. Long
-ribbons fold at the area's edge, away from each other (the left one up, the right one down)
-rather than shrink below :data:`FLAT_RIBBONS`.
+its two halves, side by side, the left ribbon on top (players are told the engine's left and
+right ribbons as the upper and the lower one, as drawn here). The figure is centred in the
+area. Long ribbons fold at the area's edge, away from each other (the left one up, the right
+one down) rather than shrink below :data:`FLAT_RIBBONS`.
 
 Either way the largest tile size (from :data:`~renderers.snake.SIDES`) is used at which every
 tile and end mark lies inside the area and no two overlap; on a cross, too, where an arm's

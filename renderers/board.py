@@ -239,12 +239,12 @@ ARROW = 13
 
 @cache
 def _arrow(pointing: int, colour: Colour) -> Image.Image:
-    """A triangle pointing left (-1) or right (1), as the buttons' ◀ and ▶ (the UI font has
+    """A triangle pointing up (-1) or down (1), as the buttons' ▲ and ▼ (the UI font has
     no such glyph); a sprite, pasted: the frame records only what is pasted or lettered."""
     size = ARROW
     sprite = Image.new("RGBA", (2 * size, 2 * size), (0, 0, 0, 0))
     tip, back = (0, 2 * size - 1) if pointing < 0 else (2 * size - 1, 0)
-    ImageDraw.Draw(sprite).polygon([(tip, size), (back, 0), (back, 2 * size - 1)],
+    ImageDraw.Draw(sprite).polygon([(size, tip), (0, back), (2 * size - 1, back)],
                                    fill=colour)
     return named(sprite, "arrow", pointing, colour)
 
@@ -253,20 +253,21 @@ def ribbon_names_width(layout: LayoutView, labels: TableLabels) -> int:
     """The room the ribbons' names take at the figure's left (none but Kolbasa's)."""
     if layout.kind != "ribbons":
         return 0
-    words = max(width_of(labels.left, RIBBON_SIZE, True), width_of(labels.right, RIBBON_SIZE,
-                                                                    True))
+    words = max(width_of(labels.upper, RIBBON_SIZE, True), width_of(labels.lower, RIBBON_SIZE,
+                                                                     True))
     return round(2 * ARROW + 10 + min(words, RIBBON_WORDS) + 20)
 
 
 def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequence[Spot],
                   palette: Theme, labels: TableLabels, area: Rect) -> None:
     """Kolbasa's two ribbons named as the buttons and captions name them, left of the base,
-    each beside its own: "◀ left" the upper one, "▶ right" the lower one."""
+    each beside its own: "▲ upper" and "▼ lower" (the engine's left and right ends; player
+    QA: "◀ left" by a ribbon running right was looked for off to the base's left)."""
     left, top, _, _ = area
     base = spots[0]  # the figure lays the base first
     x = left + base.x - 20
-    for y, pointing, words in ((top + base.y + base.side / 2, -1, labels.left),
-                               (top + base.y + 1.5 * base.side, 1, labels.right)):
+    for y, pointing, words in ((top + base.y + base.side / 2, -1, labels.upper),
+                               (top + base.y + 1.5 * base.side, 1, labels.lower)):
         used = text(draw, (x, y), words, RIBBON_SIZE, palette.text, bold=True, anchor="rm",
                     max_width=RIBBON_WORDS)
         paste(canvas, _arrow(pointing, palette.accent), x - used - 10 - 2 * ARROW, y - ARROW)

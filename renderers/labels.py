@@ -52,9 +52,10 @@ class TableLabels:
     # so the caller gives French tables "honour only" here (dataclasses.replace).
     only_matador: str = "matador only"
     ribbon_waits: str = "waits for the other ribbon"  # Kolbasa: explains a grey end mark
-    # Kolbasa: each ribbon named by the end the buttons and captions call it ("◀ left").
-    left: str = "left"
-    right: str = "right"
+    # Kolbasa: each ribbon named as the buttons and captions call it, by where it lies on the
+    # picture: "▲ upper" the engine's left end, "▼ lower" its right.
+    upper: str = "upper"
+    lower: str = "lower"
     # The end of a match.
     match_over: str = "Match over"
     final_score: str = "final score"

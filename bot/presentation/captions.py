@@ -21,8 +21,8 @@ from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..wording import (
     CAPTION_LIMIT,
-    END_WORDS,
     code,
+    end_words,
     esc,
     fit_caption,
     isolated,
@@ -34,10 +34,11 @@ from ..wording import (
 from .movetexts import drawn_for_you, moves_lines
 from .resulttexts import hand_end_line, hand_result_lines, penalty_rule, scores_line
 
-# Kolbasa: the ribbon that must wait, explained where its ⏸ is shown
+# Kolbasa: the ribbon that must wait, explained where its ⏸ is shown; the ribbons named as
+# the picture draws them, the engine's left end the upper one (wording.RIBBON_WORDS)
 WAITS: dict[End, str] = {
-    End.LEFT: N_("⏸ The left ribbon waits until the right one catches up."),
-    End.RIGHT: N_("⏸ The right ribbon waits until the left one catches up."),
+    End.LEFT: N_("⏸ The upper ribbon waits until the lower one catches up."),
+    End.RIGHT: N_("⏸ The lower ribbon waits until the upper one catches up."),
 }
 
 
@@ -64,15 +65,17 @@ def _layout_lines(t: Translator, view: TableView) -> list[str]:
 
 def ends_line(t: Translator, layout: LayoutView) -> str:
     """A plain line's two numbers, "Open ends: 3 and 5."; other layouts' ends by name, "Open
-    ends: left 3 · right 5 · up 2" (Kolbasa's ribbon that must wait is marked); where the
-    game scores the count, what each end adds to it and the count, "left 0 · right 5-5 (10)
-    · up 6 (0); count 10", so the parts add up to what a lay scores."""
+    ends: left 3 · right 5 · up 2", Kolbasa's ribbons as the picture draws them, "upper 3 ·
+    lower 5 ⏸" (the ribbon that must wait marked); where the game scores the count, what each
+    end adds to it and the count, "left 0 · right 5-5 (10) · up 6 (0); count 10", so the
+    parts add up to what a lay scores."""
     if layout.plain:
         left, right = (end.numbers[0] for end in layout.ends)
         return t("Open ends: {left} and {right}.", left=left, right=right)
     parts = []
+    words = end_words(layout.kind)
     for end in layout.ends:
-        text = f"{t(END_WORDS[end.end])} {_end_numbers(end, layout.scores_count)}"
+        text = f"{t(words[end.end])} {_end_numbers(end, layout.scores_count)}"
         parts.append(text if end.open else text + " ⏸")
     if layout.scores_count:
         return t("Open ends: {ends}; count {count}.", ends=" · ".join(parts),
@@ -201,12 +204,13 @@ def line_text(t: Translator, layout: LayoutView) -> str:
         return " ".join(f"{laid.first}-{laid.second}" for laid in tiles) or "—"
     if layout.kind == "ribbons" and layout.center is not None:
         # Kolbasa's ribbons grow side by side from the base, each told from the base out
-        # (as one line, the left ribbon read as if it ran off to the base's left).
+        # (as one line, the upper ribbon, the engine's left, read as if it ran off to the
+        # base's left); named upper and lower as the picture draws them.
         base = row(layout.line[layout.center : layout.center + 1])
-        left = [LaidTile(laid.tile, laid.second, laid.first, laid.cross)
-                for laid in reversed(layout.line[: layout.center])]
-        return t("Base {base} · left ribbon: {left} · right ribbon: {right}.", base=base,
-                 left=row(left), right=row(layout.line[layout.center + 1 :]))
+        upper = [LaidTile(laid.tile, laid.second, laid.first, laid.cross)
+                 for laid in reversed(layout.line[: layout.center])]
+        return t("Base {base} · upper ribbon: {upper} · lower ribbon: {lower}.", base=base,
+                 upper=row(upper), lower=row(layout.line[layout.center + 1 :]))
     parts = [row(layout.line)]
     if layout.up:
         parts.append(f"▲ {row(layout.up)}")
@@ -294,7 +298,8 @@ def _turn_notes(t: Translator, game: Game, view: PlayerView, choosing_now: bool)
                 best[key] = max(points, best.get(key, points))
         if best:
             lines.append(gains_line(
-                t, [(tile, end, points) for (tile, end), points in best.items()]))
+                t, [(tile, end, points) for (tile, end), points in best.items()],
+                view.table.layout.kind))
     if view.my_turn and view.cuts():
         taker = game.players[(view.seat - 1) % len(game.players)]
         lines.append(t("You may cut with {tile}: the ribbon you give goes to {name}.",
@@ -316,9 +321,12 @@ def _drawn_lines(t: Translator, game: Game, view: PlayerView) -> list[str]:
     return [drawn_for_you(t, view.drawn)]
 
 
-def gains_line(t: Translator, gains: Sequence[tuple[Tile, End | None, int]]) -> str:
-    """Private: what each playable tile would score now."""
-    parts = [f"{tile} {t(END_WORDS[end])} +{points}" if end is not None else f"{tile} +{points}"
+def gains_line(t: Translator, gains: Sequence[tuple[Tile, End | None, int]],
+               kind: str = "line") -> str:
+    """Private: what each playable tile would score now (each end named as on a layout of
+    ``kind``)."""
+    words = end_words(kind)
+    parts = [f"{tile} {t(words[end])} +{points}" if end is not None else f"{tile} +{points}"
              for tile, end, points in gains]
     return t("Points if you lay now: {list}.", list=" · ".join(parts))
 

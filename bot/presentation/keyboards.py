@@ -12,7 +12,7 @@ from engine import Cut, Discard, End, Play, PlayerView, Tile, variant
 from ..gamebook import GAMES
 from ..i18n import N_, Translator
 from ..models import COMPUTER_LEVELS, Game
-from ..wording import END_WORDS, isolated, shorten, title
+from ..wording import end_words, isolated, shorten, title
 from .callbacks import Button
 from .gamebuttons import (
     AddComputer,
@@ -215,34 +215,39 @@ def says_lie(view: PlayerView, play: Play) -> bool:
 
 
 END_MARKS = {End.LEFT: "◀", End.RIGHT: "▶", End.UP: "▲", End.DOWN: "▼"}
+# Kolbasa's ribbons lie one above the other on the picture, marked there as here
+RIBBON_MARKS = {End.LEFT: "▲", End.RIGHT: "▼"}
 
 
 def lay_choice(
     t: Translator, game: Game, view: PlayerView, move_no: int, tile: Tile
 ) -> InlineKeyboardMarkup:
     """The second tap: one button per legal lay of ``tile``, then Back. Each end is named as
-    on the picture, with its number ("◀ left 5"), how the tile lies where :func:`says_lie`
-    asks for it, and what it would score; a plain line's two ends stand side by side,
-    elsewhere each end and way has its row, and each ribbon a cut may give away."""
+    on the picture, with its number ("◀ left 5", Kolbasa's "▲ upper 5"), how the tile lies
+    where :func:`says_lie` asks for it, and what it would score; a plain line's two ends stand
+    side by side, elsewhere each end and way has its row, and each ribbon a cut may give
+    away. (The callback data keep the engine's ends, L and R, whatever the words.)"""
     gid = game.game_id
     layout = view.table.layout
+    words = end_words(layout.kind)
+    marks = RIBBON_MARKS if layout.kind == "ribbons" else END_MARKS
     numbers = {end.end: "/".join(map(str, end.numbers)) for end in layout.ends}
     sizes = {end.end: end.tiles for end in layout.ends}
     buttons = []
     for action in lays_of(view, tile):
         if type(action) is Cut:
             # The caption says the previous player takes the tiles; the count is said in
-            # tiles, as beside "◀ left 4" a bare "(5)" read as an end's number. Each button
+            # tiles, as beside "▲ upper 4" a bare "(5)" read as an end's number. Each button
             # has its own row, the phone's whole width.
             count = sizes.get(action.give, 0)
-            text = t.plural("✂ give left ribbon: {count} tile",
-                            "✂ give left ribbon: {count} tiles", count) \
+            text = t.plural("✂ give upper ribbon: {count} tile",
+                            "✂ give upper ribbon: {count} tiles", count) \
                 if action.give is End.LEFT else \
-                t.plural("✂ give right ribbon: {count} tile",
-                         "✂ give right ribbon: {count} tiles", count)
+                t.plural("✂ give lower ribbon: {count} tile",
+                         "✂ give lower ribbon: {count} tiles", count)
         else:  # a plain line's two ends are named as every other layout's ("◀ left 5")
             assert type(action) is Play and action.end is not None
-            text = f"{END_MARKS[action.end]} {t(END_WORDS[action.end])} {numbers[action.end]}"
+            text = f"{marks[action.end]} {t(words[action.end])} {numbers[action.end]}"
             if says_lie(view, action):
                 text += " " + (t("across") if action.cross else t("along"))
         points = view.points_of(action)

@@ -31,6 +31,12 @@ _LAID: dict[tuple[End, bool], str] = {
     (End.UP, True): N_("{name} laid {tile} across upwards."),
     (End.DOWN, True): N_("{name} laid {tile} across downwards."),
 }
+# ... on Kolbasa's ribbons, named as the picture draws them (wording.RIBBON_WORDS); no tile
+# lies across on a ribbon
+_LAID_ON_RIBBON: dict[End, str] = {
+    End.LEFT: N_("{name} laid {tile} on the upper ribbon."),
+    End.RIGHT: N_("{name} laid {tile} on the lower ribbon."),
+}
 
 # Why a lay scored, after "+15: ..." (a knock's cost is said in its own sentence: knock_cost)
 REASONS: dict[ScoreReason, str] = {
@@ -47,11 +53,11 @@ REASONS: dict[ScoreReason, str] = {
 
 
 def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = False,
-                  taker: str = "", last: bool = False) -> str:
+                  taker: str = "", last: bool = False, kind: str = "line") -> str:
     """One move as the group reads it, with what it scored; ``name`` is whoever made it and
     ``taker`` whoever took the piece of a cut (both escaped here); ``last``: the hand ended
-    with it."""
-    text = _describe_move(t, move, named(name), named(taker) if taker else "", last)
+    with it; ``kind``: the layout's (``LayoutView.kind``), which names its ends."""
+    text = _describe_move(t, move, named(name), named(taker) if taker else "", last, kind)
     scored = move_points(t, move)
     if scored:
         text += " " + scored
@@ -60,13 +66,16 @@ def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = 
     return text
 
 
-def _describe_move(t: Translator, move: PublicMove, name: str, taker: str, last: bool) -> str:
+def _describe_move(t: Translator, move: PublicMove, name: str, taker: str, last: bool,
+                   kind: str) -> str:
     """The move's own sentence (names already escaped)."""
     if move.kind is ActionKind.PLAY:
         assert move.tile is not None
         if move.ends_before is None:
             return t("{name} led {tile}.", name=name, tile=str(move.tile))
         assert move.end is not None
+        if kind == "ribbons" and move.end in _LAID_ON_RIBBON:
+            return t(_LAID_ON_RIBBON[move.end], name=name, tile=str(move.tile))
         return t(_LAID[move.end, bool(move.cross)], name=name, tile=str(move.tile))
     if move.kind is ActionKind.KNOCK:
         cost = knock_cost(move)
@@ -128,29 +137,31 @@ def describe_draws(t: Translator, name: str, count: int) -> str:
 
 def describe_cut(t: Translator, move: PublicMove, name: str, taker: str,
                  last: bool = False) -> str:
-    """Kolbasa's cut (names already escaped): which ribbon went to whom, and how many tiles;
-    that the taker moves next, unless the cut was the cutter's last tile (``last``)."""
+    """Kolbasa's cut (names already escaped): which ribbon went to whom, named as the picture
+    draws it (the engine's left end the upper ribbon), and how many tiles; that the taker
+    moves next, unless the cut was the cutter's last tile (``last``)."""
     assert move.tile is not None
     count, tile = len(move.taken), str(move.tile)
     if last and move.end is End.LEFT:
-        return t.plural("✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tile.",
-                        "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} "
+        return t.plural("✂ {name} cut with {tile}: {taker} takes the upper ribbon, {count} "
+                        "tile.",
+                        "✂ {name} cut with {tile}: {taker} takes the upper ribbon, {count} "
                         "tiles.", count, name=name, tile=tile, taker=taker)
     if last:
-        return t.plural("✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} "
+        return t.plural("✂ {name} cut with {tile}: {taker} takes the lower ribbon, {count} "
                         "tile.",
-                        "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} "
+                        "✂ {name} cut with {tile}: {taker} takes the lower ribbon, {count} "
                         "tiles.", count, name=name, tile=tile, taker=taker)
     if move.end is End.LEFT:
         return t.plural(
-            "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tile, and "
+            "✂ {name} cut with {tile}: {taker} takes the upper ribbon, {count} tile, and "
             "moves next.",
-            "✂ {name} cut with {tile}: {taker} takes the left ribbon, {count} tiles, and "
+            "✂ {name} cut with {tile}: {taker} takes the upper ribbon, {count} tiles, and "
             "moves next.", count, name=name, tile=tile, taker=taker)
     return t.plural(
-        "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tile, and "
+        "✂ {name} cut with {tile}: {taker} takes the lower ribbon, {count} tile, and "
         "moves next.",
-        "✂ {name} cut with {tile}: {taker} takes the right ribbon, {count} tiles, and "
+        "✂ {name} cut with {tile}: {taker} takes the lower ribbon, {count} tiles, and "
         "moves next.", count, name=name, tile=tile, taker=taker)
 
 
@@ -160,9 +171,9 @@ def describe_cut_to_taker(t: Translator, move: PublicMove, name: str) -> str:
     assert move.tile is not None
     tiles = ", ".join(map(str, move.taken))
     if move.end is End.LEFT:
-        return t("✂ {name} cut with {tile}: you take the left ribbon: {tiles}.", name=name,
+        return t("✂ {name} cut with {tile}: you take the upper ribbon: {tiles}.", name=name,
                  tile=str(move.tile), tiles=tiles)
-    return t("✂ {name} cut with {tile}: you take the right ribbon: {tiles}.", name=name,
+    return t("✂ {name} cut with {tile}: you take the lower ribbon: {tiles}.", name=name,
              tile=str(move.tile), tiles=tiles)
 
 
@@ -271,7 +282,8 @@ def _one_move(t: Translator, game: Game, view: TableView, index: int, auto: set[
         taker = game.player_at(seat, view.hand_number, index).name
     return describe_move(t, move, mover(game, view, index),
                          auto is not None and f"{view.hand_number}:{index}" in auto, taker,
-                         last=view.result is not None and index + 1 == len(view.history))
+                         last=view.result is not None and index + 1 == len(view.history),
+                         kind=view.layout.kind)
 
 
 def mover(game: Game, view: TableView, index: int) -> str:

@@ -31,13 +31,19 @@ def tile(text: str) -> Tile:
     return Tile(int(a), int(b))
 
 
+# Kolbasa's buttons name the engine's left and right ribbons as the picture draws them
+RIBBON_WORDS = {"left": "upper", "right": "lower"}
+
+
 class Script:
     """A chooser for :class:`Table` that taps an example's lays and cuts in order (the bot
-    draws and knocks by itself for a player who has no choice)."""
+    draws and knocks by itself for a player who has no choice); ``ribbons``: the example's
+    ends are Kolbasa's ribbons, whose buttons say upper and lower."""
 
-    def __init__(self, hand: dict[str, Any]) -> None:
-        self.moves = [(tile(a["cut"]), f"give {a['give']}") if "cut" in a
-                      else (tile(a["play"]), a.get("end", ""))
+    def __init__(self, hand: dict[str, Any], ribbons: bool = False) -> None:
+        words = RIBBON_WORDS if ribbons else {}
+        self.moves = [(tile(a["cut"]), f"give {words.get(a['give'], a['give'])}") if "cut" in a
+                      else (tile(a["play"]), words.get(a.get("end", ""), a.get("end", "")))
                       for a in hand["actions"] if "play" in a or "cut" in a]
         self.second = ""
 
@@ -86,18 +92,19 @@ async def test_a_blocked_bergen_hand_won_by_the_lowest_double_says_so(
 @pytest.mark.parametrize("dealt", ["kolbasa_out_by_cut"], indirect=True)
 async def test_the_player_who_takes_a_ribbon_is_told_its_tiles(
         group: Group, dealt: dict[str, Any]) -> None:
-    """Budi cuts with 0-2 and gives the right ribbon (2-3) to Ayu, who moves next."""
+    """Budi cuts with 0-2 and gives the lower ribbon (the engine's right, 2-3) to Ayu, who
+    moves next."""
     ayu = group.users[0]
-    script = Script(dealt)
+    script = Script(dealt, ribbons=True)
     async with group.bot():
         table = await group.start("kolbasa", players=2)
         player = Table(group.server, table.players, script)
         total = len(script.moves)
         await player.play_until(lambda: total - len(script.moves) == 4)  # up to the cut
         await group.server.wait_for(lambda: any(
-            "you take the right ribbon" in text for text in private_texts(group, ayu)))
-    mine = next(text for text in private_texts(group, ayu) if "you take the right" in text)
-    assert "• ✂ Budi cut with 0-2: you take the right ribbon: 2-3." in mine
+            "you take the lower ribbon" in text for text in private_texts(group, ayu)))
+    mine = next(text for text in private_texts(group, ayu) if "you take the lower" in text)
+    assert "• ✂ Budi cut with 0-2: you take the lower ribbon: 2-3." in mine
     assert "Ayu takes" not in mine
     group_says = "\n".join(group.texts())
-    assert "✂ Budi cut with 0-2: Ayu takes the right ribbon, 1 tile" in group_says
+    assert "✂ Budi cut with 0-2: Ayu takes the lower ribbon, 1 tile" in group_says

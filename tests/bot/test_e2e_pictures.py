@@ -123,14 +123,14 @@ async def test_a_hand_result_picture_that_fails_costs_only_the_picture(group: Gr
 
 def test_pictures_name_computers_and_ribbons_as_the_texts_do() -> None:
     """Issue 24.8 and 24.2: "🤖 Rio" on pictures as in texts (not "Rio (AI)"); Kolbasa's
-    ribbons named with the buttons' words, and the match end's "rating change", from the
-    catalogues."""
+    ribbons named with the buttons' words (upper and lower, as drawn), and the match end's
+    "rating change", from the catalogues."""
     game = cast(Game, SimpleNamespace(players=[Player(7, "Ayu"), computer("normal", set())]))
     assert picture_names(game) == ["Ayu", "🤖 Rio"]
     for language in LANGUAGES:
         t = translator(language)
         labels = labels_for(language, "kolbasa")
-        assert (labels.left, labels.right) == (t("left"), t("right"))
+        assert (labels.upper, labels.lower) == (t("upper"), t("lower"))
         assert labels.rating == t("rating change")
         if language != "en":
             assert labels.rating != "rating change", language

@@ -68,12 +68,16 @@ _RATINGS = {"rating 1049": "rating 1010", "rating 970": "rating 990"}  # damped 
 
 #: A line of two plain open ends (a Muggins table before it said its count).
 _PLAIN_ENDS = re.compile(r"(?m)^(Open ends: left (\d+) · right (\d+))\.$")
+#: Kolbasa's ribbons, since named upper and lower as the picture draws them (player QA).
+_RIBBONS = {" on the left.": " on the upper ribbon.", " on the right.": " on the lower ribbon.",
+            "Open ends: left ": "Open ends: upper ", " · right ": " · lower "}
 
 
 def issue_24(text: str) -> str:
     """A stored text as today's bot words it, read without the names' isolates (see
     bot_kit.plain): a penalty match's rule said once (not in every caption), a player's draws
-    told on the line of the move they led to, ratings damped, Muggins' count beside its ends."""
+    told on the line of the move they led to, ratings damped, Muggins' count beside its ends;
+    and since, Kolbasa's ribbons named upper and lower."""
     text = _PENALTY_RULE.sub(r"Penalty points: \1 (to \2)", plain(text))
     text = _DRAWS_THEN.sub(lambda m: f"{m[1] or ''}{m[2]} drew {m[3]} from the stock. {m[2]} ",
                            text)
@@ -81,6 +85,9 @@ def issue_24(text: str) -> str:
         text = text.replace(before, now)
     if text.startswith("Muggins"):  # its open ends now say the count they make
         text = _PLAIN_ENDS.sub(lambda m: f"{m[1]}; count {int(m[2]) + int(m[3])}.", text)
+    if text.startswith("Kolbasa"):
+        for before, now in _RIBBONS.items():
+            text = text.replace(before, now)
     if "Not your turn yet" in text:  # a knock made for the player is told on their next turn
         text = re.sub(r"(?m)^(I drew .*\n)?You could not lay a tile, so I knocked for you[^\n]*\n",
                       "", text)

@@ -94,6 +94,14 @@ def test_six_matador_rules_say_a_0_end_takes_only_a_matador_though_0_and_6_make_
         assert not any("за матадора" in russian(text) for text in texts), entry.name
 
 
+def test_kolbasa_rules_name_the_ribbons_as_the_picture_draws_them() -> None:
+    """Player QA: the picture draws the ribbons one above the other, both running right; the
+    rules said they grow "left and right", and players looked for a ribbon running left."""
+    rules = PRESENTATIONS["kolbasa"].rules
+    assert "two ribbons grow from it side by side, an upper and a lower one" in rules
+    assert "left" not in rules and "right" not in rules
+
+
 def titles() -> list[tuple[str, str, str]]:
     """(game, language, the game's name as that language's buttons, /rules and lobby show it),
     from the catalogues."""

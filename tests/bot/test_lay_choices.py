@@ -75,7 +75,8 @@ def test_the_open_ends_add_up_to_the_count_a_lay_scores() -> None:
     assert line == "Open ends: left 5-5 (10) · right 0 · up 5 (0) · down 5 (0); count 10."
     kolbasa = started("kolbasa", "1-1 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
     kolbasa.apply(0, Play(Tile(1, 1)))
-    assert captions.ends_line(T, table_view(kolbasa).layout) == "Open ends: left 1 · right 1."
+    # Kolbasa's ribbons, as the picture draws them
+    assert captions.ends_line(T, table_view(kolbasa).layout) == "Open ends: upper 1 · lower 1."
 
 
 def test_the_hand_shows_the_stock_and_what_each_tile_would_score() -> None:
@@ -161,15 +162,53 @@ def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
     match.apply(0, Play(Tile(1, 4), End.RIGHT))
     buttons = choice_buttons(match, 1, "3-4")
     labels = [label for label, _ in buttons[:-1]]
-    # The count is said in tiles: beside "◀ left 4", a bare "(1)" read as an end's number.
-    assert "✂ give left ribbon: 1 tile" in labels
-    assert "✂ give right ribbon: 1 tile" in labels
+    # The count is said in tiles: beside "▲ upper 4", a bare "(1)" read as an end's number.
+    # The ribbons are named as the picture draws them, one above the other (player QA: told
+    # "left" and "right", players looked for a ribbon running off to the left).
+    assert labels == ["▲ upper 3", "▼ lower 4", "✂ give upper ribbon: 1 tile",
+                      "✂ give lower ribbon: 1 tile"]
+    assert not any("left" in label or "right" in label for label in labels)
     assert Lay(1, 5, Tile(3, 4), End.LEFT, Way.CUT) in [tap for _, tap in buttons]
     caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 1)))
     assert "You may cut with 3-4: the ribbon you give goes to Ann." in caption
     match.apply(1, Cut(Tile(3, 4), End.LEFT))
     table = plain(captions.table_caption(T, game_of(match), table_view(match)))
-    assert "✂ Bob cut with 3-4: Ann takes the left ribbon, 1 tile, and moves next." in table
+    assert "✂ Bob cut with 3-4: Ann takes the upper ribbon, 1 tile, and moves next." in table
+
+
+def test_kolbasas_ribbons_are_named_upper_and_lower_as_the_picture_draws_them() -> None:
+    """Player QA: the picture draws the two ribbons one above the other, both running right,
+    but buttons, captions and moves said "left" and "right", and players looked for a ribbon
+    running off to the left. Every word is now upper and lower, the marks ▲ and ▼ as on the
+    picture; the buttons' data keep the engine's L and R, so buttons posted before still
+    work; other games' ends keep their names."""
+    match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    match.apply(0, Play(Tile(1, 1)))
+    match.apply(1, Play(Tile(1, 3), End.LEFT))
+    match.apply(0, Play(Tile(1, 4), End.RIGHT))
+    view = player_view(match, 1)
+    markup = keyboards.lay_choice(T, game_of(match), view, 5, Tile(3, 4))
+    data = {b.text: b.callback_data for row in markup.inline_keyboard for b in row}
+    assert data == {"▲ upper 3": "p:1:5:13:L:a", "▼ lower 4": "p:1:5:13:R:a",
+                    "✂ give upper ribbon: 1 tile": "p:1:5:13:L:c",
+                    "✂ give lower ribbon: 1 tile": "p:1:5:13:R:c", "↩ Back": "b:1:5"}
+    assert captions.gains_line(T, [(Tile(3, 4), End.LEFT, 5)], "ribbons") \
+        == "Points if you lay now: 3-4 upper +5."
+    assert captions.gains_line(T, [(Tile(3, 4), End.LEFT, 5)]) \
+        == "Points if you lay now: 3-4 left +5."
+    match.apply(1, Cut(Tile(3, 4), End.RIGHT))
+    table = plain(captions.table_caption(T, game_of(match), table_view(match)))
+    assert "✂ Bob cut with 3-4: Ann takes the lower ribbon, 1 tile, and moves next." in table
+    words = " ".join([table, *data])
+    assert " left" not in words and " right" not in words
+    # A plain line and the other layouts keep their left and right.
+    line = started("bergen", "1-1 1-2 0-3 0-4 0-5 0-6", "1-3 2-2 2-3 3-3 4-4 5-5")
+    line.apply(0, Play(Tile(1, 1)))
+    assert [label for label, _ in choice_buttons(line, 1, "1-3")[:-1]] == ["◀ left 1",
+                                                                          "▶ right 1"]
+    line.apply(1, Play(Tile(1, 3), End.LEFT))
+    assert "Bob laid 1-3 on the left." in plain(
+        captions.table_caption(T, game_of(line), table_view(line)))
 
 
 def test_the_tiles_drawn_are_the_drawers_to_read() -> None:
@@ -187,17 +226,17 @@ def test_the_tiles_drawn_are_the_drawers_to_read() -> None:
 
 
 def test_kolbasas_tiles_are_told_as_a_base_and_two_ribbons() -> None:
-    """Kolbasa's two ribbons grow side by side from the base: told as one line ("Line: 3-1
-    1-1 1-4."), the left ribbon read as if it ran off to the left of the base."""
+    """Kolbasa's two ribbons grow side by side from the base, each told from the base out and
+    named upper and lower, as the picture draws them (not "Line: 3-1 1-1 1-4.")."""
     match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
     match.apply(0, Play(Tile(1, 1)))
     caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 1)))
-    assert "Base 1-1 · left ribbon: — · right ribbon: —." in caption
+    assert "Base 1-1 · upper ribbon: — · lower ribbon: —." in caption
     match.apply(1, Play(Tile(1, 3), End.LEFT))
     match.apply(0, Play(Tile(1, 4), End.RIGHT))
     match.apply(1, Play(Tile(3, 4), End.LEFT))
     caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 0)))
-    assert "Base 1-1 · left ribbon: 1-3 3-4 · right ribbon: 1-4." in caption
+    assert "Base 1-1 · upper ribbon: 1-3 3-4 · lower ribbon: 1-4." in caption
     assert "Line:" not in caption
 
 

@@ -86,15 +86,17 @@ def test_the_points_of_play_are_listed_by_reason_in_a_fixed_order() -> None:
 def test_the_ribbon_that_waits_is_explained_in_every_language() -> None:
     match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
     match.apply(0, Play(Tile(1, 1)))
-    match.apply(1, Play(Tile(1, 3), End.LEFT))  # the left ribbon is a tile ahead: it waits
+    match.apply(1, Play(Tile(1, 3), End.LEFT))  # the upper ribbon is a tile ahead: it waits
     english = plain(captions.table_caption(T, game_of(match), table_view(match)))
-    assert "Open ends: left 3 ⏸ · right 1." in english
-    assert "⏸ The left ribbon waits until the right one catches up." in english
+    # Named as the picture draws them, one above the other (player QA: no ribbon runs left)
+    assert "Open ends: upper 3 ⏸ · lower 1." in english
+    assert "⏸ The upper ribbon waits until the lower one catches up." in english
+    assert "Bob laid 1-3 on the upper ribbon." in english
     for language in LANGUAGES:
         t = translator(language)
         caption = plain(captions.table_caption(t, game_of(match), table_view(match)))
         waits = next(line for line in caption.splitlines() if line.startswith("⏸ "))
-        assert waits == t("⏸ The left ribbon waits until the right one catches up.")
+        assert waits == t("⏸ The upper ribbon waits until the lower one catches up.")
         assert language == "en" or waits not in english  # translated
     match.apply(0, Play(Tile(1, 4), End.RIGHT))  # level again: nothing waits
     assert "⏸" not in plain(captions.table_caption(T, game_of(match), table_view(match)))
@@ -107,14 +109,14 @@ def test_the_cut_buttons_fit_a_phone_in_every_language() -> None:
     match.apply(0, Play(Tile(1, 4), End.RIGHT))
     for language in LANGUAGES:
         t = translator(language)
-        for side in ("left", "right"):
+        for side in ("upper", "lower"):
             for count in (1, 2, 5, 10):  # every plural form, and a long ribbon's two digits
                 label = t.plural(f"✂ give {side} ribbon: {{count}} tile",
                                  f"✂ give {side} ribbon: {{count}} tiles", count)
                 # each on its own row, the phone's whole width
                 assert len(label) <= 34 and str(count) in label, label
     labels = [label for label, _ in choice_buttons(match, 1, "3-4")]
-    assert "✂ give left ribbon: 1 tile" in labels and "✂ give right ribbon: 1 tile" in labels
+    assert "✂ give upper ribbon: 1 tile" in labels and "✂ give lower ribbon: 1 tile" in labels
 
 
 def test_frenchs_table_picture_names_its_honours_in_every_language() -> None:
@@ -438,7 +440,7 @@ def test_a_cut_with_the_cutters_last_tile_does_not_say_the_taker_moves_next() ->
     cuts = [line for line in lines if line.startswith("✂")]
     assert len(cuts) == 3 and cuts[-1] == lines[-1]
     assert all(cut.endswith(", and moves next.") for cut in cuts[:2])
-    assert cuts[-1] == (f"✂ {named('Bob')} cut with 0-1: {named('Ann')} takes the right "
+    assert cuts[-1] == (f"✂ {named('Bob')} cut with 0-1: {named('Ann')} takes the lower "
                         "ribbon, 5 tiles.")
 
 

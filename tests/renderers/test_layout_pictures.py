@@ -7,16 +7,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import pairwise
+from typing import Any
 
 import pytest
 from picture_kit import laid_view
+from PIL import Image, ImageDraw
 
+import renderers.canvas
 from engine import ActionKind, End, LayoutView, PublicMove, ScoreReason, TableView
 from goldens.positions import long_tables
 from goldens.samples import FOUND_TABLES, Sample, labels_for, names_for
 from renderers import render_table
 from renderers.arms import Figure, largest
-from renderers.board import badge_words, end_colours, header_kind, status_lines
+from renderers.board import _arrow, badge_words, end_colours, header_kind, status_lines
 from renderers.labels import ENGLISH
 from renderers.seats import signed
 from renderers.snake import Spot
@@ -117,6 +120,38 @@ def test_kolbasa_ribbons_keep_their_marks_on_their_own_side(by_name: dict[str, S
         middle = base.y + base.side
         assert marks[End.LEFT].y + figure.badge_radius <= middle
         assert marks[End.RIGHT].y - figure.badge_radius >= middle
+
+
+def test_kolbasas_ribbons_are_named_upper_and_lower_as_they_lie(
+        by_name: dict[str, Sample], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player QA: the ribbons lie one above the other, both running right, yet the picture
+    named them "◀ left" and "▶ right", and players looked for a ribbon running off to the
+    left. Each is named with the caller's upper and lower words (the buttons' and captions'),
+    the upper by the upper ribbon, beside a triangle pointing up or down as the buttons' ▲
+    and ▼."""
+    assert (ENGLISH.upper, ENGLISH.lower) == ("upper", "lower")
+    drawn: dict[str, float] = {}
+    original = renderers.canvas.letter
+
+    def recording(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,
+                  *args: Any, **kwargs: Any) -> None:
+        drawn[words] = xy[1]
+        original(draw, xy, words, size, *args, **kwargs)
+
+    monkeypatch.setattr(renderers.canvas, "letter", recording)
+    view = by_name["table-kolbasa-2"].table
+    assert view is not None
+    render_table(view, names_for(2), labels=replace(ENGLISH, upper="Upo", lower="Lowa"))
+    assert drawn["Upo"] < drawn["Lowa"]
+    assert not {"left", "right", ENGLISH.upper, ENGLISH.lower} & set(drawn)
+
+    def opaque(sprite: Image.Image, row: int) -> int:
+        alpha = sprite.getchannel("A")
+        return sum(1 for x in range(sprite.width) if alpha.getpixel((x, row)))
+
+    up, down = _arrow(-1, (250, 200, 40)), _arrow(1, (250, 200, 40))
+    assert opaque(up, 0) <= 2 < opaque(up, up.height - 1)  # a tip on top, its base below
+    assert opaque(down, down.height - 1) <= 2 < opaque(down, 0)
 
 
 def test_cut_off_tiles_and_a_closed_ribbon_are_drawn(by_name: dict[str, Sample],
