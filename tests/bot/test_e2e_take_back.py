@@ -79,7 +79,7 @@ async def test_the_away_player_takes_the_seat_back_plays_and_is_credited(group: 
 
 async def test_two_taps_at_once_give_the_seat_once(group: Group) -> None:
     budi = group.users[1]
-    async with group.bot(computer_pause=0.05):
+    async with group.bot(computer_pause=0.05) as runtime:
         robot = await hand_budi_over(group)
         game = group.game()
         offer = await the_offer(group, budi)
@@ -91,6 +91,7 @@ async def test_two_taps_at_once_give_the_seat_once(group: Group) -> None:
         assert [c.left for c in game.seat_changes].count(robot) == 1
         assert game.players[1].user_id == budi.id
         await group.server.wait_for(lambda: group.said("Budi is back"))
+        await runtime.publisher.idle()
         assert sum("Budi is back" in text for text in group.texts()) == 1
 
 
@@ -145,3 +146,32 @@ async def test_an_old_hand_tile_offers_the_way_back_and_a_late_tap_is_refused(
         assert late.answer_text == MATCH_OVER
         await group.server.wait_for(lambda: offer.button_texts == [])
         assert group.game().players[1] == robot
+
+
+async def test_my_tiles_and_hand_offer_the_way_back_in_private(group: Group) -> None:
+    """The group's "My tiles" and /hand, from a player whose seat went while he was away:
+    the way back comes to his private chat (player QA: not a dead end)."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await hand_budi_over(group)
+        first = await the_offer(group, budi)
+        table = next(m for m in group.messages()
+                     if m.message_id == group.game().messages.table_message)
+        mine = budi.press(table, "👀 My tiles")
+        await group.server.wait_for(lambda: mine.answered)
+        assert mine.answer_text == ("A computer player took your seat while you were away: I "
+                                    "sent you “↩ Take my seat back” in our private chat.")
+        second = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.message_id > first.message_id and BACK in m.button_texts), None))
+        sent = budi.send_private("/hand")
+        third = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.message_id > sent.message_id and BACK in m.button_texts), None))
+        tap = budi.press(second, BACK)  # any of them gives the seat back, once
+        await group.server.wait_for(lambda: tap.answered)
+        assert group.game().players[1].user_id == budi.id
+        again = budi.press(third, BACK)
+        await group.server.wait_for(lambda: again.answered)
+        assert again.answer_text == ALREADY_BACK
+        await runtime.publisher.idle()
