@@ -13,9 +13,10 @@ from bot.errors import OutOfDateError, SeatHandedOnError, UserError
 from bot.models import Game, SeatChange, Status
 from bot.service import GameService
 from bot.service.lobby import seated_again
+from bot.service.ratings import standings
 from bot.service.returns import ALREADY_BACK, LEFT_FOR_GOOD, MATCH_OVER, may_take_back
 from bot.service.scoreboards import rating_changes
-from bot.storage import Storage, leavers_of
+from bot.storage import MatchRecord, Storage, leavers_of
 from engine import MatchEnded
 
 
@@ -193,3 +194,16 @@ async def test_back_then_away_again_or_gone_reads_as_the_last_change_says(
     ratings = await rating_changes(storage, game, None, 0.0)
     assert [name for name, _ in ratings.leavers] == ["Bob"] and ratings.away == ()
 
+
+
+def test_a_person_seated_at_the_end_is_rated_once_even_if_a_record_names_them_a_leaver() -> None:
+    """The rule (bot.service.ratings._rate_leavers): seated at the end, the seat's result
+    alone; a record that also named them a leaver changes nothing."""
+    pair = ((0, 2), (1, 3))
+    seated = ((1, "a"), (2, "b"), (3, "c"), (4, "d"))
+    won = MatchRecord(1, 1, "pair", seated, pair, 0, (101, 20), 1.0)
+    also_leaver = MatchRecord(1, 1, "pair", seated, pair, 0, (101, 20), 1.0,
+                              leavers=((1, "a", 0),))
+    assert standings([also_leaver], []) == standings([won], [])
+    (a,) = [s for s in standings([also_leaver], []) if s.user_id == 1]
+    assert (a.played, a.won) == (1, 1)
