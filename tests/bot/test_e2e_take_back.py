@@ -11,6 +11,7 @@ from contextlib import closing
 
 from bot_kit import Group, plain
 from test_e2e_away import hand_budi_over, play_to_the_result
+from test_e2e_leave_stop import leave
 
 from bot.models import Status
 from bot.presentation.tilebuttons import TileIntent, TileTap
@@ -175,3 +176,21 @@ async def test_my_tiles_and_hand_offer_the_way_back_in_private(group: Group) -> 
         await group.server.wait_for(lambda: again.answered)
         assert again.answer_text == ALREADY_BACK
         await runtime.publisher.idle()
+
+
+async def test_back_and_then_gone_with_leave_is_thanked_with_no_way_back(group: Group) -> None:
+    """Each seat's farewell follows its last change: back, then /leave, is a leave."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await hand_budi_over(group)
+        tap = budi.press(await the_offer(group, budi), BACK)
+        await group.server.wait_for(lambda: tap.answered)
+        hand = await group.server.wait_for(lambda: next(
+            (m for m in reversed(group.server.bot_messages(budi.private_chat))
+             if m.photo and not m.deleted and m.buttons), None), message="no tiles")
+        await leave(group, budi)
+        await group.server.wait_for(lambda: "Thanks for playing!" in hand.content)
+        await runtime.publisher.idle()
+        assert hand.button_texts == [] and BACK not in hand.content
+        assert not [m for m in group.server.bot_messages(budi.private_chat)
+                    if not m.deleted and BACK in m.button_texts]
