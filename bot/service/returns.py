@@ -68,8 +68,9 @@ class Returns(Seats):
         the game's lock, so no move is half made, and a computer's decision thought out
         meanwhile is dropped when it comes (its seat is no computer's any more:
         :meth:`~bot.service.play.Play.computer_move`). The change, the seat, a fresh turn
-        clock and the group's announcement are committed together, or none of them. Their
-        away count starts afresh. ``name``: their name now (else as it was). Returns the
+        clock when the seat is to move (another's turn keeps its own) and the group's
+        announcement are committed together, or none of them. Their away count starts
+        afresh. ``name``: their name now (else as it was). Returns the
         computer that gave the seat back."""
         change = self.check_take_back(game, user_id, seat)
         match = game.match
@@ -83,7 +84,8 @@ class Returns(Seats):
             game.timer.timeouts.pop(seat, None)
             if seat in game.timer.away:
                 game.timer.away.remove(seat)
-            game.deadline = self._deadline(game)
+            if match.to_move == seat:  # theirs now, with a whole turn's time (another's
+                game.deadline = self._deadline(game)  # turn keeps the time it has left)
             await self.storage.save_seats(game, self.composer.returned(game, person, computer),
                                           self.clock())
         self._changed(game)

@@ -207,3 +207,20 @@ def test_a_person_seated_at_the_end_is_rated_once_even_if_a_record_names_them_a_
     assert standings([also_leaver], []) == standings([won], [])
     (a,) = [s for s in standings([also_leaver], []) if s.user_id == 1]
     assert (a.played, a.won) == (1, 1)
+
+
+async def test_a_return_on_anothers_turn_leaves_that_turns_clock_alone(storage: Storage) -> None:
+    service = service_for(storage)
+    game = await started_game(service)
+    game.turn_seconds = 60
+    bob = await hand_bob_over(service, game)
+    assert game.match is not None
+    while game.match.to_move in (bob, None) or game.players[game.match.to_move].is_computer:
+        seat = game.match.to_move
+        assert seat is not None
+        await service.act(game, game.players[seat].user_id, game.move_no,
+                          game.match.legal_actions()[0])
+    game.deadline = 30.0  # half of that turn gone
+    service.clock = lambda: 45.0
+    await service.take_back(game, BOB.user_id, bob)
+    assert game.deadline == 30.0
