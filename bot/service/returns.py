@@ -70,8 +70,8 @@ class Returns(Seats):
         :meth:`~bot.service.play.Play.computer_move`). The change, the seat, a fresh turn
         clock when the seat is to move (another's turn keeps its own) and the group's
         announcement are committed together, or none of them. Their away count starts
-        afresh. ``name``: their name now (else as it was). Returns the
-        computer that gave the seat back."""
+        afresh. ``name``: their name now (else as it was). Returns the computer that gave
+        the seat back."""
         change = self.check_take_back(game, user_id, seat)
         match = game.match
         assert match is not None
