@@ -185,12 +185,15 @@ async def test_back_and_then_gone_with_leave_is_thanked_with_no_way_back(group: 
         await hand_budi_over(group)
         tap = budi.press(await the_offer(group, budi), BACK)
         await group.server.wait_for(lambda: tap.answered)
-        hand = await group.server.wait_for(lambda: next(
-            (m for m in reversed(group.server.bot_messages(budi.private_chat))
-             if m.photo and not m.deleted and m.buttons), None), message="no tiles")
+        await group.server.wait_for(lambda: any(
+            m.photo and not m.deleted and m.buttons and BACK not in m.button_texts
+            for m in group.server.bot_messages(budi.private_chat)), message="no tiles")
         await leave(group, budi)
-        await group.server.wait_for(lambda: "Thanks for playing!" in hand.content)
+        # (his hand of the moment, whichever message that is, says goodbye)
+        bye = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if not m.deleted and "Thanks for playing!" in m.content), None))
         await runtime.publisher.idle()
-        assert hand.button_texts == [] and BACK not in hand.content
+        assert bye.button_texts == [] and BACK not in bye.content
         assert not [m for m in group.server.bot_messages(budi.private_chat)
                     if not m.deleted and BACK in m.button_texts]
