@@ -36,6 +36,11 @@ async def test_the_away_player_takes_the_seat_back_plays_and_is_credited(group: 
         robot = await hand_budi_over(group)
         game = group.game()
         offer = await the_offer(group, budi)
+        await runtime.publisher.idle()
+        table_id = game.messages.table_message
+        table = next(m for m in group.messages() if m.message_id == table_id)
+        edits = table.edit_count
+        assert robot.name in plain(table.content)
         tap = budi.press(offer, BACK)
         await group.server.wait_for(lambda: tap.answered)
         assert tap.answer_text == "Your seat is yours again: your tiles are on their way."
@@ -45,10 +50,12 @@ async def test_the_away_player_takes_the_seat_back_plays_and_is_credited(group: 
         # The group hears it; the table names him again; the offer says it is done.
         await group.server.wait_for(lambda: group.said(
             f"Budi is back and takes their seat from {robot.name}."))
-        table_id = game.messages.table_message
-        table = next(m for m in group.messages() if m.message_id == table_id)
-        await group.server.wait_for(lambda: "Budi" in plain(table.content)
-                                    and robot.name not in plain(table.content))
+
+        def score_line() -> str:  # (the caption's line that names each seat)
+            return next((line for line in plain(table.content).splitlines()
+                         if line.startswith("Score:")), "")
+        await group.server.wait_for(lambda: table.edit_count > edits and "Budi" in score_line()
+                                    and robot.name not in score_line())
         await group.server.wait_for(lambda: offer.button_texts == [])
         assert plain(offer.content) == (
             f"✅ You took your seat back from {robot.name}. Your tiles come below.")
