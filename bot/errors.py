@@ -51,11 +51,18 @@ class SeatHandedOnError(NotPlayingError):
 
     code = "seat_handed_on"
 
-    def __init__(self, away: bool) -> None:
-        super().__init__(N_(
-            "A computer player took your seat while you were away and plays on. If the table "
-            "plays again (“🔁 Play again”), your seat there is kept for you.") if away else N_(
-            "You left this game: a computer player plays your seat now."))
+    def __init__(self, away: bool, seat: int | None = None) -> None:
+        if seat is not None:  # (they may take it back: bot.service.returns)
+            super().__init__(N_(
+                "A computer player took your seat while you were away and plays it for now: "
+                "“↩ Take my seat back” in our private chat gives it back to you."))
+        else:
+            super().__init__(N_(
+                "A computer player took your seat while you were away and plays on. If the "
+                "table plays again (“🔁 Play again”), your seat there is kept for you.")
+                if away else N_("You left this game: a computer player plays your seat now."))
+        #: The seat they may take back now, None when they may not.
+        self.seat = seat
 
 
 class GameOverError(UserError):

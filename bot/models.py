@@ -229,7 +229,9 @@ class TimerState:
 class SeatChange:
     """A seat changed hands: ``left`` sat there until ``moves`` moves of hand ``hand`` were
     made. History keeps who made each move. ``away``: ``left`` did not leave, the creator or
-    an admin handed the seat on while they were away; they are told so, and invited back."""
+    an admin handed the seat on while they were away; they are told so, and invited back. A
+    ``left`` who is a computer gave the seat back to the person it stood in for, who took it
+    back during the match (:mod:`bot.service.returns`)."""
 
     seat: int
     hand: int
@@ -383,6 +385,8 @@ class Composer(Protocol):
     def match_end(self, game: Game, ended: Any, ratings: MatchRatings) -> list[Outgoing]: ...
 
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]: ...
+
+    def returned(self, game: Game, person: Player, computer: Player) -> list[Outgoing]: ...
 
     def stopped(self, game: Game, by: str, ratings: MatchRatings) -> list[Outgoing]: ...
 

@@ -93,7 +93,9 @@ class GameMoves:
         <bot.publishing.ratelimit.FloodLimiter.taken_over>`); and its hands have had their
         first one (:meth:`~bot.publishing.fleetshares.FleetShares.hands_sent`)."""
         people = {p.user_id for p in game.players if not p.is_computer}
-        for chat in {game.chat_id} | people | {c.left.user_id for c in game.seat_changes}:
+        # (a computer that gave a seat back is in the changes too: no chat of its own)
+        left = {c.left.user_id for c in game.seat_changes if not c.left.is_computer}
+        for chat in {game.chat_id} | people | left:
             self.rt.limiter.taken_over(chat)
         self.rt.limiter.hands_sent(people, game.game_id)  # (by the last owner: no first one)
 

@@ -36,6 +36,7 @@ from .gametaps import (
     table_asked,
 )
 from .replays import replay_tapped
+from .returns import take_back_tapped
 from .runtime import Runtime, runtime
 from .taps import Answer, Context, answered_early, early_answer_at
 from .tiletaps import tile_tapped
@@ -109,6 +110,7 @@ ROUTES: dict[str, Route] = {
     "stop": stop_tapped,
     "leave": leave_tapped,
     "replace": replace_tapped,
+    "reclaim": take_back_tapped,
     "settings": settings_tapped,
     "replay": replay_tapped,
     "verify": check_tapped,

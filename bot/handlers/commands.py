@@ -30,10 +30,11 @@ from ..errors import PrivateChatClosedError, UserError
 from ..gamebook import find_game, read_game
 from ..i18n import Translator
 from ..models import Game, Status
-from ..presentation import keyboards, lobbytexts
+from ..presentation import keyboards, lobbytexts, returntexts
 from ..publishing.messenger import reply_target_gone
 from ..publishing.publisher import TABLE_MUTED
 from ..service.lobby import already_there
+from .returns import offered_back
 from .runtime import Runtime, runtime
 from .updates import (
     anonymous,
@@ -266,6 +267,10 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     playing = [g for g in games if g.status is Status.PLAYING]
     if not playing:
         t = await chat_tr(update, rt)
+        if await offered_back(rt, user.id, chat.id if is_group(chat) else None):
+            if is_group(chat):
+                await reply(update, t(returntexts.TAKE_BACK_SENT))
+            return
         await reply(update, t("You are not playing a game right now."))
         return
     try:

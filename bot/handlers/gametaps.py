@@ -16,11 +16,11 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
 from .. import wording
-from ..errors import GameOverError, SupersededError
+from ..errors import GameOverError, SeatHandedOnError, SupersededError
 from ..gamebook import GAMES
 from ..i18n import N_, translator
 from ..models import Game, Status
-from ..presentation import lobbytexts, resulttexts
+from ..presentation import lobbytexts, resulttexts, returntexts
 from ..presentation.gamebuttons import (
     AddComputer,
     LeaveAnswer,
@@ -37,6 +37,7 @@ from ..presentation.gamebuttons import (
 )
 from ..publishing.messenger import LOBBY, TABLE
 from .menu import setting_button
+from .returns import offer_back
 from .runtime import Runtime
 from .taps import Answer, Context, game_named, in_background, is_current, translator_of
 from .updates import (
@@ -237,7 +238,15 @@ async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: S
                      ) -> Answer:
     user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
-    seat = rt.service.playing_seat(game, user.id)
+    try:
+        seat = rt.service.playing_seat(game, user.id)
+    except SeatHandedOnError as handed:  # away, a computer took the seat: the way back
+        if handed.seat is None:
+            raise
+        await rt.service.needs_private_chat(user.id, f"hand{game.game_id}")  # (/start offers)
+        if not await offer_back(rt, game, user.id, handed.seat):
+            raise
+        return t(returntexts.TAKE_BACK_SENT), None
     if not await is_current(rt, query, game, TABLE, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     await rt.service.needs_private_chat(user.id, f"hand{game.game_id}")

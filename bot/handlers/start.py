@@ -8,11 +8,13 @@ import re
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from ..errors import UserError
-from ..models import Status
+from ..errors import SeatHandedOnError, UserError
+from ..i18n import Translator
+from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..service.lobby import NOTIFY_LINKS
-from .runtime import runtime
+from .returns import offer_back
+from .runtime import Runtime, runtime
 from .updates import is_group, player_of, private_sender, reply
 from .welcome import ADDED_PAYLOAD
 
@@ -78,7 +80,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             try:  # (a computer took their seat: they are told so, not greeted as new)
                 seat = rt.service.seat_of(playing, user.id)
             except UserError as exc:
-                await reply(update, t(exc.message, **exc.params))
+                await _why_no_tiles(update, rt, t, playing, exc)
                 return
             await rt.resend_hand(playing, seat)
             return
@@ -94,8 +96,18 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         try:
             rt.service.seat_of(left[0], user.id)  # (raises the reason)
         except UserError as exc:
-            await reply(update, t(exc.message, **exc.params))
+            await _why_no_tiles(update, rt, t, left[0], exc)
             return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),
                 reply_markup=keyboards.add_to_group(t, rt.bot_username))
+
+
+async def _why_no_tiles(update: Update, rt: Runtime, t: Translator, game: Game,
+                        refusal: UserError) -> None:
+    """Why no tiles come from ``game``: a computer took the seat. When it was handed on
+    while they were away and they may take it back, the way back (its button), else why."""
+    seat = refusal.seat if isinstance(refusal, SeatHandedOnError) else None
+    user = update.effective_user
+    if seat is None or user is None or not await offer_back(rt, game, user.id, seat):
+        await reply(update, t(refusal.message, **refusal.params))

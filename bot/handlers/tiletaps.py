@@ -14,12 +14,13 @@ from telegram.error import TelegramError
 
 from engine import Discard, PlayerView, Tile
 
-from ..errors import UserError
+from ..errors import SeatHandedOnError, UserError
 from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards
 from ..presentation.tilebuttons import BackToHand, Lay, TileIntent, TileTap
 from ..publishing.messenger import Place, message_at
+from .returns import offered_in_place
 from .runtime import Runtime
 from .taps import Answer, Context, answer_early, game_named, is_current, translator_of
 from .updates import accessible
@@ -32,7 +33,12 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                       tap: TileTap | Lay | BackToHand) -> Answer:
     user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
-    seat = rt.service.seat_of(game, user.id)
+    try:
+        seat = rt.service.seat_of(game, user.id)
+    except SeatHandedOnError as handed:  # away, a computer took the seat: the way back
+        if handed.seat is None:
+            raise
+        return await offered_in_place(rt, query, game, handed.seat)
     stray = t("This message is out of date: your tiles are in the newest one.")
     current = await is_current(rt, query, game, seat, stray)
     lost = not current and _lost(query, game, seat)  # (a current message is never lost)

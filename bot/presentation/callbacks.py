@@ -31,12 +31,13 @@ from .gamebuttons import (
     ShowRules,
     ShowTable,
     StopAnswer,
+    TakeSeatBack,
 )
 from .tilebuttons import BackToHand, Lay, TileTap
 
 Button = (PickGame | ShowRules | PlayAgain | LobbyTap | AddComputer | TileTap | Lay
           | BackToHand | ShowHand | ShowTable | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap
-          | ReplayHand | CheckDeal)
+          | ReplayHand | CheckDeal | TakeSeatBack)
 
 #: Every kind of button, in the order of :data:`Button`: the order :func:`decode` tries their
 #: forms in, and :data:`PATTERNS` lists a family's prefixes in.

@@ -45,6 +45,9 @@ _TOPIC_GONE = {
                              "so the table is closed. Open a new one with /newgame."),
 }
 
+#: The group hears that a person took back their seat from the computer that had it.
+RETURNED = N_("{name} is back and takes their seat from {computer}.")
+
 
 class TextComposer:
     """The service's :class:`~bot.games.Composer`: announcements for the group, with pictures."""
@@ -118,6 +121,11 @@ class TextComposer:
         t = translator(game.language)
         return [Outgoing(t("{computer} takes the seat of {name} and plays on for them.",
                            computer=named(newcomer.name), name=named(leaving.name)))]
+
+    def returned(self, game: Game, person: Player, computer: Player) -> list[Outgoing]:
+        """A person took back the seat a computer was handed while they were away."""
+        t = translator(game.language)
+        return [Outgoing(t(RETURNED, name=who(person), computer=named(computer.name)))]
 
     def announcements(self, game: Game, events: Sequence[Event]) -> list[Outgoing]:
         t = translator(game.language)

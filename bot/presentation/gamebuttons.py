@@ -1,10 +1,11 @@
 """The kinds of button that act on a table or a match rather than on a tile of a hand.
 
 The pickers under a bare /newgame and /rules, the lobby's taps, the table's "My tiles" and
-"Table", the questions a game asks (stop, leave, hand a seat to a computer), the /settings
-menu and what sits under a result (play again, replay a hand, check its deal). Each is
-declared with :func:`.buttonforms.kind`; :mod:`.tilebuttons` holds the hand's own buttons,
-which carry a move number and engine actions.
+"Table", the questions a game asks (stop, leave, hand a seat to a computer), the way back to a
+seat handed on while its player was away, the /settings menu and what sits under a result
+(play again, replay a hand, check its deal). Each is declared with
+:func:`.buttonforms.kind`; :mod:`.tilebuttons` holds the hand's own buttons, which carry a
+move number and engine actions.
 """
 
 from __future__ import annotations
@@ -108,6 +109,16 @@ class LeaveAnswer(ButtonData):
 @dataclass(frozen=True, slots=True)
 class ReplaceAway(ButtonData):
     """Hand the seat of an away player to a computer player."""
+
+    game_id: int
+    seat: int
+
+
+@kind("reclaim", "T", ("game_id", NUMBER), ("seat", NUMBER))
+@dataclass(frozen=True, slots=True)
+class TakeSeatBack(ButtonData):
+    """"Take my seat back", in the private chat of a player whose seat was handed to a
+    computer while they were away: they play it again (bot.service.returns)."""
 
     game_id: int
     seat: int

@@ -17,7 +17,7 @@ from engine import PlayerView, Tile, player_view
 from .. import wording
 from ..i18n import Translator, supported_language, translator
 from ..models import Game, HandMessage, Status
-from ..presentation import captions, keyboards, resulttexts
+from ..presentation import captions, keyboards, resulttexts, returntexts
 from ..presentation.painter import Urgency
 from ..presentation.pictures import PictureMaker
 from ..service import GameService
@@ -172,35 +172,61 @@ class HandSync:
 
     async def _farewells(self, game: Game) -> None:
         """A player whose seat a computer took is told so, in place of their last hand (whose
-        buttons would no longer work): one who was away, why, and that "Play again" seats
-        them again."""
-        for change in game.seat_changes:
+        buttons would no longer work): one who left, thanks; one who was away, why, that
+        "↩ Take my seat back" gives it back while the match is on (its button, while it is),
+        and that "Play again" seats them again. Each seat as its last change left it."""
+        latest = {change.seat: change for change in game.seat_changes}
+        for change in latest.values():
             current = game.messages.hands.get(change.seat)
-            if current is None or not game.players[change.seat].is_computer:
+            if current is None or not game.players[change.seat].is_computer \
+                    or change.left.is_computer:
                 continue
             language = await self.service.storage.user_language(change.left.user_id)
             t = translator(language or game.language)
-            computer = wording.named(game.players[change.seat].name.removeprefix("🤖 "))
-            text = t("🤖 Your time ran out three turns in a row, so your seat was handed to "
-                     "{computer}, who plays it to the end of the match. If the table plays "
-                     "again (“🔁 Play again”), your seat there is kept for you.",
-                     computer=computer) if change.away \
-                else t("🤖 {computer} plays your seat now. Thanks for playing!",  # one robot
-                       computer=computer)
             # which table (player QA: at two tables, each with a "🤖 Rio", it could be either)
-            text = "\n".join(filter(None, [text, self._table_link(t, game)]))
+            place = self._table_link(t, game)
+            markup = None
+            if change.away:
+                text = returntexts.handed_while_away(t, game.players[change.seat].name, place)
+                if game.status is Status.PLAYING:
+                    markup = returntexts.take_back(t, game.game_id, change.seat)
+            else:
+                computer = wording.named(game.players[change.seat].name.removeprefix("🤖 "))
+                text = "\n".join(filter(None, [t(  # one robot
+                    "🤖 {computer} plays your seat now. Thanks for playing!",
+                    computer=computer), place]))
             try:
                 await self.messenger.bot.edit_message_caption(
                     chat_id=change.left.user_id, message_id=current.message_id, caption=text,
-                    parse_mode=ParseMode.HTML, reply_markup=None)
+                    parse_mode=ParseMode.HTML, reply_markup=markup)
             except Forbidden:
                 pass  # they blocked the bot: nothing to tell
             except BadRequest:  # the hand message is gone: say it in a message of its own
                 with contextlib.suppress(TelegramError):
-                    await self.messenger.send(change.left.user_id, text, None, None)
+                    await self.messenger.send(change.left.user_id, text, None, markup)
             async with self.locks.game(game.game_id):
                 game.messages.hands.pop(change.seat, None)
                 await self.service.save_messages(game)
+
+    async def offer_back(self, game: Game, user_id: int, seat: int,
+                         message_id: int | None = None) -> None:
+        """The way back to ``seat``, handed to a computer while ``user_id`` was away, in
+        their private chat: in place of ``message_id`` (an old hand of theirs, tapped),
+        else (or when it cannot be edited) in a message of its own. Telegram's refusals
+        raise."""
+        await self.places.learn(game)
+        language = await self.service.storage.user_language(user_id)
+        t = translator(language or game.language)
+        text = returntexts.handed_while_away(t, game.players[seat].name,
+                                             self._table_link(t, game))
+        markup = returntexts.take_back(t, game.game_id, seat)
+        if message_id is not None:
+            with contextlib.suppress(BadRequest):  # (not a picture's caption, or gone)
+                await self.messenger.bot.edit_message_caption(
+                    chat_id=user_id, message_id=message_id, caption=text,
+                    parse_mode=ParseMode.HTML, reply_markup=markup)
+                return
+        await self.messenger.send(user_id, text, None, markup)
 
     def _table_link(self, t: Translator, game: Game) -> str:
         """A way back to the table: its group and topic, a link to it where Telegram has one

@@ -11,7 +11,8 @@ the handlers.
 Each concern is a module, and each builds on the one before: the games in memory
 (:mod:`.memory`), committing (:mod:`.commits`), the game's messages and place (:mod:`.chats`),
 lobbies (:mod:`.lobby`), play (:mod:`.play`; the moves nobody decides are the engine's:
-``Match.play_forced``), and stopping, leaving and replacing (:mod:`.seats`). Beside them: a
+``Match.play_forced``), stopping, leaving and replacing (:mod:`.seats`), and a seat taken
+back by the player it was handed on from while away (:mod:`.returns`). Beside them: a
 group's settings (:mod:`.settings`), the per-game locks (:mod:`.locks`), the computer players'
 process pool (:mod:`.thinker`), ratings (:mod:`.ratings`) and scoreboards
 (:mod:`.scoreboards`).
@@ -20,13 +21,13 @@ process pool (:mod:`.thinker`), ratings (:mod:`.ratings`) and scoreboards
 from __future__ import annotations
 
 from .lobby import LobbyState
+from .returns import Returns
 from .scoreboards import PlayerStats, Scoreboard, player_stats, scoreboard
-from .seats import Seats
 
 __all__ = ["GameService", "LobbyState"]
 
 
-class GameService(Seats):
+class GameService(Returns):
     """Every change to a game goes through here, one transaction per accepted request."""
 
     async def scoreboard(self, chat_id: int, game: str | None, since: float | None, *,

@@ -371,7 +371,9 @@ def seated_again(old: Game) -> list[Player]:
     """Who "Play again" seats, seat by seat: the match's players, where a computer stood in
     for someone who was away the person it stood in for (the group did not choose that
     computer, and the person did not leave); a computer the group seated stays, and so does
-    the one that took the seat of a player who left (/leave)."""
-    back = {change.seat: change.left for change in old.seat_changes if change.away}
+    the one that took the seat of a player who left (/leave). Each seat as its last change
+    left it (a player who took their seat back and then left it is gone)."""
+    latest = {change.seat: change for change in old.seat_changes}
+    back = {seat: change.left for seat, change in latest.items() if change.away}
     return [back.get(seat, player) if player.is_computer else player
             for seat, player in enumerate(old.players)]

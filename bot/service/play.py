@@ -26,7 +26,7 @@ from ..errors import (
     UserError,
 )
 from ..i18n import N_
-from ..models import AWAY_AFTER, Game, Outgoing, Status
+from ..models import AWAY_AFTER, Game, Outgoing, SeatChange, Status
 from ..refusals import rule_message
 from ..wording import isolated, toast_names
 from .lobby import Lobbies
@@ -86,11 +86,28 @@ class Play(Lobbies):
         seat = game.seat_of(user_id)
         if seat is None:
             handed = [change for change in game.seat_changes if change.left.user_id == user_id]
-            if handed:  # they did play it: why they no longer do
-                raise SeatHandedOnError(handed[-1].away) if game.status.open \
-                    else GameOverError()
+            if handed:  # they did play it: why they no longer do (and the way back, if any)
+                back = Play.handed_while_away(game, user_id) \
+                    if game.status is Status.PLAYING else None
+                raise SeatHandedOnError(handed[-1].away, None if back is None else back[0]) \
+                    if game.status.open else GameOverError()
             raise NotPlayingError()
         return seat
+
+    @staticmethod
+    def handed_while_away(game: Game, user_id: int) -> tuple[int, SeatChange] | None:
+        """The seat ``user_id`` may take back (:mod:`.returns`), with the change that took
+        it from them: the seat's last change handed it from them to a computer while they
+        were away, and that computer plays it still. None when there is none (whatever the
+        game's status)."""
+        if game.seat_of(user_id) is not None:
+            return None
+        latest = {change.seat: change for change in game.seat_changes}
+        for seat, change in latest.items():
+            if change.left.user_id == user_id and change.away \
+                    and 0 <= seat < len(game.players) and game.players[seat].is_computer:
+                return seat, change
+        return None
 
     def playing_seat(self, game: Game, user_id: int) -> int:
         """The seat of ``user_id`` in a match under way (:class:`NotPlayingError`,

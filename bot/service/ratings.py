@@ -5,7 +5,8 @@ board's scope, in the order the matches finished, ranks its sides by the result 
 teams; a drawn match ties its leaders, and the others lost). Plackett-Luce, openskill's default,
 rates a tie for first no higher than the runner-up, which a drawn gaple-dead match would show;
 comparing every pair of sides does not. A person who left a match is rated as a loser of it,
-whether it finished or was stopped afterwards (:func:`_rate_leavers`); a stopped match moves
+whether it finished or was stopped afterwards (:func:`_rate_leavers`), unless they took their
+seat back and sat in it at the end (then the seat's result alone); a stopped match moves
 nobody else.
 
 The rating shown is a skill on the display scale, ``RATING_BASE + RATING_SCALE * skill``: the
@@ -199,15 +200,22 @@ def _rate_leavers(match: MatchRecord, tallies: dict[int, _Tally]) -> None:
     """Each leaver of ``match`` is rated as if they had sat on in their seat and their side
     had lost: the same change as a loser of this match, whatever the side did without them;
     in a stopped match, as the one side that lost where all the others drew. The seated
-    players' ratings are read as they came to the match, and left alone."""
-    if not match.leavers:
+    players' ratings are read as they came to the match, and left alone.
+
+    One rating change a person a match: someone seated at its end (one who took back a seat
+    handed on while they were away, :mod:`bot.service.returns`) is rated by the seat's result
+    alone, never also as a leaver (:func:`~bot.storage.results.leavers_of` records none such;
+    a record that named one anyway is read so too)."""
+    seated = {uid for uid, _name in match.players}
+    leavers = [leaver for leaver in match.leavers if leaver[0] not in seated]
+    if not leavers:
         return
 
     def rating_of(user_id: int) -> BradleyTerryFullRating:
         return tallies[user_id].rating if user_id in tallies else _MODEL.rating()
     teams = [[rating_of(match.players[seat][0]) for seat in side] for side in match.sides]
     ranks = match.ranks()
-    for uid, name, seat in match.leavers:
+    for uid, name, seat in leavers:
         tally = tallies.setdefault(uid, _Tally(name))
         tally.name = name
         side = match.side_of(seat)

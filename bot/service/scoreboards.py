@@ -125,7 +125,10 @@ async def rating_changes(storage: Storage, game: Game, ended: MatchEnded | None,
         return after[user_id] - before.get(user_id, fresh)
     if not stopped:
         seated = tuple(None if p.is_computer else change(p.user_id) for p in game.players)
-    away = {c.left.user_id for c in game.seat_changes if c.away}
+    # Each leaver as their last change left them: one back from being away who then left
+    # with /leave left the match (bot.service.returns).
+    last = {c.left.user_id: c.away for c in game.seat_changes}
+    away = {uid for uid, was_away in last.items() if was_away}
     return MatchRatings(
         seated, tuple((name, change(uid)) for uid, name, _seat in leavers if uid not in away),
         tuple((name, change(uid)) for uid, name, _seat in leavers if uid in away),

@@ -25,6 +25,7 @@ from bot.presentation.gamebuttons import (
     ShowHand,
     ShowRules,
     StopAnswer,
+    TakeSeatBack,
 )
 from bot.presentation.tilebuttons import BackToHand, Lay, TileIntent, TileTap, Way
 from engine import Cut, Discard, End, Play, Tile
@@ -51,7 +52,7 @@ def every_kind_of_button() -> list[Button]:
     buttons += [PlayAgain(BIG), CheckDeal(BIG, 0), CheckDeal(7, 12)]
     buttons += [SettingTap(), SettingTap("", "done"), SettingTap("", "turn_seconds", 6),
                 SettingTap("gaple-dead", "blank_double_25", 1), SettingTap("pair")]
-    buttons += [ReplayHand(BIG, 0), ReplayHand(7, 12)]
+    buttons += [ReplayHand(BIG, 0), ReplayHand(7, 12), TakeSeatBack(BIG, 3)]
     return buttons
 
 

@@ -49,9 +49,11 @@ async def test_the_away_player_is_told_why_a_computer_has_their_seat(group: Grou
              if m.content.startswith("🤖") and "seat" in m.content), None))
         assert plain(note.content) == (
             f"🤖 Your time ran out three turns in a row, so your seat was handed to "
-            f"{stand_in.name.removeprefix('🤖 ')}, who plays it to the end of the match. If "
-            "the table plays again (“🔁 Play again”), your seat there is kept for you.\n"
+            f"{stand_in.name.removeprefix('🤖 ')}, who plays it for now. Back? Tap “↩ Take my "
+            "seat back” while the match is on. If the table plays again (“🔁 Play again”), "
+            "your seat there is kept for you.\n"
             "↩ The table is in the group Domino evening.")  # which one (QA: two tables)
+        assert note.button_texts == ["↩ Take my seat back"]  # (bot.service.returns)
 
 
 async def test_the_groups_table_names_the_computer_at_once(group: Group) -> None:
@@ -100,9 +102,9 @@ async def test_the_away_player_back_in_private_is_told_why_no_tiles_come(group: 
             answer = await group.server.wait_for(lambda s=sent: next(  # type: ignore[misc]
                 (m for m in group.server.bot_messages(budi.private_chat)
                  if m.message_id > s.message_id and not m.photo), None))
-            assert plain(answer.content) == (
-                "A computer player took your seat while you were away and plays on. If the "
-                "table plays again (“🔁 Play again”), your seat there is kept for you.")
+            assert plain(answer.content).startswith(  # and the way back (its button)
+                "🤖 Your time ran out three turns in a row, so your seat was handed to ")
+            assert answer.button_texts == ["↩ Take my seat back"]
 
 
 async def test_a_start_from_an_away_player_seated_at_another_table_sends_those_tiles(

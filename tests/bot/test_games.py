@@ -56,6 +56,9 @@ class RecordingComposer:
     def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
         return [Outgoing(f"{newcomer.name} for {leaving.name}")]
 
+    def returned(self, game: Game, person: Player, computer: Player) -> list[Outgoing]:
+        return [Outgoing(f"{person.name} back from {computer.name}")]
+
 
 async def opened_private_chats(storage: Storage) -> None:
     """The players have started their private chats with the bot: a table can start."""

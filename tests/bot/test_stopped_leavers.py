@@ -239,8 +239,9 @@ async def test_a_player_whose_seat_was_taken_is_told_why_not_that_they_never_pla
         said[user.name] = refused.value.message
     assert said == {
         "Ann": "You left this game: a computer player plays your seat now.",
-        "Bob": "A computer player took your seat while you were away and plays on. If the "
-               "table plays again (“🔁 Play again”), your seat there is kept for you.",
+        # (he may take it back while the match is on: bot.service.returns)
+        "Bob": "A computer player took your seat while you were away and plays it for now: "
+               "“↩ Take my seat back” in our private chat gives it back to you.",
         "Eve": "You are not playing in this game."}
     await service.stop(game, CID.user_id, is_admin=True)
     with pytest.raises(GameOverError):

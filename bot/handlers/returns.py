@@ -1,0 +1,109 @@
+"""The way back to a seat handed to a computer while its player was away
+(:mod:`bot.service.returns`): "↩ Take my seat back", and that button offered wherever such a
+player reaches for their old seat (an old hand's tile, the group's "My tiles", /start, /hand).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+
+from ..errors import UserError
+from ..i18n import translator
+from ..models import Game
+from ..presentation import returntexts
+from ..presentation.gamebuttons import TakeSeatBack
+from ..wording import named
+from .runtime import Runtime
+from .taps import Answer, Context, game_named, in_background, translator_of
+from .updates import accessible, player_of
+
+log = logging.getLogger(__name__)
+
+
+async def take_back_tapped(rt: Runtime, context: Context, query: CallbackQuery,
+                           tap: TakeSeatBack) -> Answer:
+    """The seat is theirs again at once (the game's lock keeps a computer's move, the
+    match's end and a second tap each wholly before or after it); their tiles follow in a
+    new message. Whatever the answer, the button tapped has done its work: a refusal (a
+    second tap, the match over, the seat taken back already) takes it off too."""
+    user, t = query.from_user, translator_of(query)
+    game = await game_named(rt, tap.game_id, query)
+    try:
+        async with rt.locks.game(game.game_id):
+            computer = await rt.service.take_back(game, user.id, tap.seat,
+                                                  player_of(user).name)
+    except UserError:
+        _unbutton(query, None)
+        raise
+    language = await rt.service.storage.user_language(user.id)  # (as their hands speak)
+    _unbutton(query, translator(language or game.language)(
+        returntexts.TAKEN_BACK_NOTE, computer=named(computer.name)))
+    await rt.resend_hand(game, tap.seat)  # (its tiles, even where they had bounced before)
+    return t(returntexts.TAKEN_BACK), None
+
+
+def _unbutton(query: CallbackQuery, caption: str | None) -> None:
+    """The tapped offer without its button (and with ``caption``, HTML, when given), in the
+    background: the toast does not wait for the edit."""
+    message = query.message
+    if message is None:
+        return
+    in_background(_edit(query, caption), f"unbutton-{query.id}")
+
+
+async def _edit(query: CallbackQuery, caption: str | None) -> None:
+    message = query.message
+    assert message is not None
+    bot, chat_id, message_id = query.get_bot(), message.chat.id, message.message_id
+    try:
+        if caption is not None and accessible(message) and message.photo:
+            await bot.edit_message_caption(chat_id=chat_id, message_id=message_id,
+                                           caption=caption, parse_mode=ParseMode.HTML)
+        elif caption is not None and accessible(message):
+            await bot.edit_message_text(caption, chat_id, message_id,
+                                        parse_mode=ParseMode.HTML)
+        else:
+            await bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+    except TelegramError as error:  # already without it, or gone: nothing to take off
+        log.debug("a take-back offer kept its button: %s", error)
+
+
+async def offer_back(rt: Runtime, game: Game, user_id: int, seat: int,
+                     message_id: int | None = None) -> bool:
+    """Offer ``user_id`` the way back to ``seat`` in private (in place of ``message_id``
+    when given: see :meth:`~bot.publishing.handsync.HandSync.offer_back`); whether it went
+    (a chat closed to the bot, or Telegram unanswered, leaves the toast to say it)."""
+    try:
+        await rt.publisher.hands.offer_back(game, user_id, seat, message_id)
+    except TelegramError as error:
+        log.info("the way back to a seat of game %s was not sent: %s", game.game_id, error)
+        return False
+    return True
+
+
+async def offered_in_place(rt: Runtime, query: CallbackQuery, game: Game, seat: int
+                           ) -> Answer:
+    """A tap on an old hand of a player who may take their seat back: the message tapped
+    says why its tiles no longer play and offers the way back."""
+    message = query.message
+    in_private = message is not None and message.chat.id == query.from_user.id
+    await offer_back(rt, game, query.from_user.id, seat,
+                     message.message_id if in_private and message is not None else None)
+    return translator_of(query)(returntexts.TAKE_BACK_BELOW), None
+
+
+async def offered_back(rt: Runtime, user_id: int, chat_id: int | None) -> bool:
+    """/hand from someone seated nowhere whose seat a computer was handed while they were
+    away (of the group ``chat_id``, when asked there): the way back to it, in private;
+    whether it went."""
+    offered = False
+    for game in rt.service.games_left_by(user_id):
+        back = rt.service.handed_while_away(game, user_id)
+        if back is not None and chat_id in (None, game.chat_id) \
+                and await rt.service.storage.private_ok(user_id):
+            offered = await offer_back(rt, game, user_id, back[0]) or offered
+    return offered

@@ -1,0 +1,40 @@
+"""What a player whose seat was handed to a computer while they were away reads in private:
+the way back to it (bot.service.returns), and what became of their tap."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ..i18n import N_, Translator
+from ..wording import named
+from .gamebuttons import TakeSeatBack
+
+#: The button that gives the seat back (its label is named in the texts below).
+TAKE_BACK_BUTTON = N_("↩ Take my seat back")
+#: In place of the player's last hand, and again wherever they ask for their tiles.
+HANDED_WHILE_AWAY = N_(
+    "🤖 Your time ran out three turns in a row, so your seat was handed to {computer}, who "
+    "plays it for now. Back? Tap “↩ Take my seat back” while the match is on. If the table "
+    "plays again (“🔁 Play again”), your seat there is kept for you.")
+#: The toast of a tap on an old hand's tile: the message tapped now offers the way back.
+TAKE_BACK_BELOW = N_("A computer player took your seat while you were away: tap “↩ Take my "
+                     "seat back” to play on.")
+#: The toast of "My tiles" in the group: the way back went to the private chat.
+TAKE_BACK_SENT = N_("A computer player took your seat while you were away: I sent you "
+                    "“↩ Take my seat back” in our private chat.")
+#: The toast of the tap that took the seat back.
+TAKEN_BACK = N_("Your seat is yours again: your tiles are on their way.")
+#: What the message tapped says once the seat is theirs again.
+TAKEN_BACK_NOTE = N_("✅ You took your seat back from {computer}. Your tiles come below.")
+
+
+def take_back(t: Translator, game_id: int, seat: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        t(TAKE_BACK_BUTTON), callback_data=TakeSeatBack(game_id, seat).encode())]])
+
+
+def handed_while_away(t: Translator, computer: str, place: str) -> str:
+    """The offer's words (HTML): why the seat went, how to take it back, and which table
+    (``place``, HTML: a person may play at two, each with its "🤖 Rio")."""
+    text = t(HANDED_WHILE_AWAY, computer=named(computer.removeprefix("🤖 ")))
+    return "\n".join(filter(None, [text, place]))

@@ -1,0 +1,206 @@
+"""A player away, their seat handed to a computer, takes it back during the match with the
+button of their private chat (bot.service.returns): the seat is theirs at once, the group is
+told, their tiles come back, and the match ends with them credited; two taps, a tap on the
+computer's turn, a tap on an old hand's tile and a tap after the match are each answered."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+
+from bot_kit import Group, plain
+from test_e2e_away import hand_budi_over, play_to_the_result
+from test_e2e_leave_stop import leave
+
+from bot.models import Status
+from bot.presentation.tilebuttons import TileIntent, TileTap
+from bot.service.returns import ALREADY_BACK, MATCH_OVER
+from engine import Tile
+from fakeapi import FakeUser, StoredMessage
+from fakeapi.players import Table, active_hand, live_buttons
+
+BACK = "↩ Take my seat back"
+
+
+async def the_offer(group: Group, user: FakeUser) -> StoredMessage:
+    """The message of ``user``'s private chat that offers the way back to their seat."""
+    return await group.server.wait_for(lambda: next(
+        (m for m in group.server.bot_messages(user.private_chat)
+         if not m.deleted and BACK in m.button_texts), None), message="no way back offered")
+
+
+async def test_the_away_player_takes_the_seat_back_plays_and_is_credited(group: Group) -> None:
+    ayu, budi, sergei, thora = group.users[:4]
+    async with group.bot(computer_pause=0.05) as runtime:
+        robot = await hand_budi_over(group)
+        game = group.game()
+        offer = await the_offer(group, budi)
+        await runtime.publisher.idle()
+        table_id = game.messages.table_message
+        table = next(m for m in group.messages() if m.message_id == table_id)
+        edits = table.edit_count
+        assert robot.name in plain(table.content)
+        tap = budi.press(offer, BACK)
+        await group.server.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "Your seat is yours again: your tiles are on their way."
+        assert game.players[1].user_id == budi.id and game.status is Status.PLAYING
+        back = game.seat_changes[-1]
+        assert back.left == robot and back.seat == 1
+        # The group hears it; the table names him again; the offer says it is done.
+        await group.server.wait_for(lambda: group.said(
+            f"Budi is back and takes their seat from {robot.name}."))
+
+        def score_line() -> str:  # (the caption's line that names each seat)
+            return next((line for line in plain(table.content).splitlines()
+                         if line.startswith("Score:")), "")
+        await group.server.wait_for(lambda: table.edit_count > edits and "Budi" in score_line()
+                                    and robot.name not in score_line())
+        await group.server.wait_for(lambda: offer.button_texts == [])
+        assert plain(offer.content) == (
+            f"✅ You took your seat back from {robot.name}. Your tiles come below.")
+        # His tiles come back, with the usual buttons (live on his turn).
+        await group.server.wait_for(lambda: any(
+            m.photo and not m.deleted and m.message_id > offer.message_id
+            for m in group.server.bot_messages(budi.private_chat)), message="no tiles")
+        # He plays on with the others to the end.
+        await Table(group.server, [ayu, budi, sergei, thora]).play_until(group.match_over)
+        result = await play_to_the_result(group)
+        await runtime.publisher.idle()
+        match = game.match
+        assert match is not None and game.status is Status.FINISHED
+        moved = [i for i, move in enumerate(match.hands[back.hand].moves)
+                 if move.seat == 1 and i >= back.moves]
+        assert moved, "Budi made no move of his own after taking his seat back"
+        assert all(game.player_at(1, back.hand, i).user_id == budi.id for i in moved)
+        words = plain(result.content)
+        assert "replaced by a computer" not in words and "left the match" not in words
+        assert "Budi" in words and robot.name not in words
+        with closing(sqlite3.connect(group.database)) as db:
+            players, scores, winner, leavers = db.execute(
+                "SELECT players, scores, winner_side, leavers FROM match_results"
+                " WHERE game_id=?", (game.game_id,)).fetchone()
+        assert [p[0] for p in json.loads(players)][1] == budi.id
+        assert tuple(json.loads(scores)) == match.scores and winner == match.winner
+        assert json.loads(leavers) == []  # one result for him: the seat's, not a leaver's
+
+
+async def test_two_taps_at_once_give_the_seat_once(group: Group) -> None:
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05) as runtime:
+        robot = await hand_budi_over(group)
+        game = group.game()
+        offer = await the_offer(group, budi)
+        data = offer.buttons[0][0].callback_data or ""
+        taps = [budi.press_raw(offer, data), budi.press_raw(offer, data)]
+        await group.server.wait_for(lambda: all(tap.answered for tap in taps))
+        assert sorted(tap.answer_text or "" for tap in taps) == sorted(
+            ["Your seat is yours again: your tiles are on their way.", ALREADY_BACK])
+        assert [c.left for c in game.seat_changes].count(robot) == 1
+        assert game.players[1].user_id == budi.id
+        await group.server.wait_for(lambda: group.said("Budi is back"))
+        await runtime.publisher.idle()
+        assert sum("Budi is back" in text for text in group.texts()) == 1
+
+
+async def test_a_tap_on_the_computers_turn_makes_it_his_turn_and_no_move_for_him(
+        group: Group) -> None:
+    """The computer's move is waiting (its pause) when he taps: it never comes, the turn is
+    his at the same move number, with his clock, and his tap on a tile plays it."""
+    ayu, budi, sergei, thora = group.users[:4]
+    async with group.bot(computer_pause=30) as runtime:
+        robot = await hand_budi_over(group)
+        game = group.game()
+        match = game.match
+        assert match is not None
+        others = Table(group.server, [ayu, sergei, thora])
+        while match.to_move != 1:
+            await others.play_one()
+        assert game.players[1] == robot
+        moves = game.move_no
+        tap = budi.press(await the_offer(group, budi), BACK)
+        await group.server.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "Your seat is yours again: your tiles are on their way."
+        assert game.move_no == moves and match.to_move == 1 and game.deadline is not None
+        assert runtime.timers._armed.get(f"computer:{game.game_id}") is None
+        await group.server.wait_for(lambda: active_hand(group.server, budi) is not None,
+                                    message="no live hand for him")
+        hand = active_hand(group.server, budi)
+        assert hand is not None and live_buttons(hand)
+        number, index = match.hand.number, len(match.hand.moves)
+        await Table(group.server, [budi]).play_one()
+        assert game.move_no > moves and match.hands[number].moves[index].seat == 1
+
+
+async def test_an_old_hand_tile_offers_the_way_back_and_a_late_tap_is_refused(
+        group: Group) -> None:
+    """A tile of his last hand, tapped after the seat went, explains and offers the way back
+    in that message; once the match is over, the offer's tap says so and loses its button."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05):
+        robot = await hand_budi_over(group)
+        game = group.game()
+        offer = await the_offer(group, budi)
+        tile = TileTap(game.game_id, game.move_no - 1, Tile(0, 1), TileIntent.CHOOSE_END)
+        old = budi.press_raw(offer, tile.encode())  # a tile's button of his last hand
+        await group.server.wait_for(lambda: old.answered)
+        assert old.answer_text == ("A computer player took your seat while you were away: tap "
+                                   "“↩ Take my seat back” to play on.")
+        assert offer.button_texts == [BACK] and robot.name.removeprefix("🤖 ") in offer.content
+        assert game.players[1] == robot  # (offered, not taken)
+        await play_to_the_result(group)
+        late = budi.press(offer, BACK)
+        await group.server.wait_for(lambda: late.answered)
+        assert late.answer_text == MATCH_OVER
+        await group.server.wait_for(lambda: offer.button_texts == [])
+        assert group.game().players[1] == robot
+
+
+async def test_my_tiles_and_hand_offer_the_way_back_in_private(group: Group) -> None:
+    """The group's "My tiles" and /hand, from a player whose seat went while he was away:
+    the way back comes to his private chat (player QA: not a dead end)."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await hand_budi_over(group)
+        first = await the_offer(group, budi)
+        table = next(m for m in group.messages()
+                     if m.message_id == group.game().messages.table_message)
+        mine = budi.press(table, "👀 My tiles")
+        await group.server.wait_for(lambda: mine.answered)
+        assert mine.answer_text == ("A computer player took your seat while you were away: I "
+                                    "sent you “↩ Take my seat back” in our private chat.")
+        second = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.message_id > first.message_id and BACK in m.button_texts), None))
+        sent = budi.send_private("/hand")
+        third = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.message_id > sent.message_id and BACK in m.button_texts), None))
+        tap = budi.press(second, BACK)  # any of them gives the seat back, once
+        await group.server.wait_for(lambda: tap.answered)
+        assert group.game().players[1].user_id == budi.id
+        again = budi.press(third, BACK)
+        await group.server.wait_for(lambda: again.answered)
+        assert again.answer_text == ALREADY_BACK
+        await runtime.publisher.idle()
+
+
+async def test_back_and_then_gone_with_leave_is_thanked_with_no_way_back(group: Group) -> None:
+    """Each seat's farewell follows its last change: back, then /leave, is a leave."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await hand_budi_over(group)
+        tap = budi.press(await the_offer(group, budi), BACK)
+        await group.server.wait_for(lambda: tap.answered)
+        await group.server.wait_for(lambda: any(
+            m.photo and not m.deleted and m.buttons and BACK not in m.button_texts
+            for m in group.server.bot_messages(budi.private_chat)), message="no tiles")
+        await leave(group, budi)
+        # (his hand of the moment, whichever message that is, says goodbye)
+        bye = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if not m.deleted and "Thanks for playing!" in m.content), None))
+        await runtime.publisher.idle()
+        assert bye.button_texts == [] and BACK not in bye.content
+        assert not [m for m in group.server.bot_messages(budi.private_chat)
+                    if not m.deleted and BACK in m.button_texts]
