@@ -40,7 +40,7 @@ from .fleet.worker import FleetWorker
 from .handlers import buttons, chatevents, commands, privatetext, start
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.commandmenu import register_commands
-from .handlers.menu import settings_command
+from .handlers.menu import language_command, settings_command
 from .handlers.replays import replay_command
 from .handlers.runtime import KEY, Runtime
 from .handlers.timers import Timers
@@ -172,6 +172,7 @@ def build_application(
         ("notify", commands.notify_command), ("table", commands.table_command),
         ("stop", commands.stop_command), ("leave", commands.leave_command),
         ("settings", settings_command), ("hand", commands.hand_command),
+        ("language", language_command), ("lang", language_command),
         ("rules", commands.rules_command), ("help", commands.help_command),
         ("scoreboard", scoreboard_command), ("stats", stats_command),
         ("replay", replay_command),

@@ -21,14 +21,14 @@ from engine import variant
 
 from ..errors import UserError
 from ..gamebook import GAMES, presentation
-from ..i18n import N_, Translator, translator
+from ..i18n import N_, Translator, supported_language, translator
 from ..models import Game
 from ..presentation.gamebuttons import SettingTap
 from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
 from .runtime import Runtime, runtime
-from .updates import as_group_admin, chat_tr, edit_tapped, group_tr, is_group
+from .updates import as_group_admin, chat_tr, edit_tapped, group_tr, is_group, reply
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
@@ -45,6 +45,14 @@ DONE = "done"
 #: a table not started yet for a new one, and the creator's options must not change under it.
 #: A game's target when the group chose none (its number follows).
 GAME_DEFAULT = N_("game default")
+#: /language in private: the person's own language is their Telegram app's.
+OWN_LANGUAGE = N_("I write to you in your Telegram app's language: {language}. To read me in "
+                  "another ({languages}), switch Telegram's language. A group's language is "
+                  "chosen there, with /language.")
+OWN_LANGUAGE_NOT_SPOKEN = N_("I do not speak your Telegram app's language yet, so I write to "
+                             "you in English, and your tiles come in your group's language. "
+                             "I speak: {languages}. A group's language is chosen there, with "
+                             "/language.")
 KEPT_BY_OPEN_TABLE = N_("Saved. A table already open here keeps its own settings; new tables "
                         "take these.")
 
@@ -238,6 +246,27 @@ async def refusal_to_change(
 
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _open_menu(update, context, SettingTap())
+
+
+async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/language (/lang): in a group, /settings opened at its choice of languages (QA: no
+    reply at all); in private, where the person's own language comes from."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is not None and user is not None and not is_group(chat):
+        t = translator(user.language_code)
+        own = supported_language(user.language_code)
+        names = ", ".join(LANGUAGE_NAMES.values())
+        await reply(update, t(OWN_LANGUAGE, language=LANGUAGE_NAMES[own], languages=names)
+                    if own else t(OWN_LANGUAGE_NOT_SPOKEN, languages=names))
+        return
+    await _open_menu(update, context, SettingTap("", "language"))
+
+
+async def _open_menu(update: Update, context: ContextTypes.DEFAULT_TYPE, tap: SettingTap
+                     ) -> None:
+    """Post the group's /settings menu at the page ``tap`` opens, for an admin; anyone else
+    reads why not, and what is set."""
     rt = runtime(context)
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or message is None:
@@ -254,7 +283,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                                              *_summary(t, settings)]),
                                  parse_mode=ParseMode.HTML)
         return
-    text, markup = main_page(t, settings)
+    text, markup = page_for(t, settings, tap)
     sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
     await rt.service.settings_menu_posted(chat.id, sent.message_id)
 
