@@ -38,6 +38,9 @@ GENERAL_LABELS = {
     "rank_computers": N_("Computers ranked: {value}"),
 }
 TARGET_LABEL = N_("Target: {value}")
+#: The group's language when no admin chose one: its adder's, or its first started table's.
+AUTOMATIC_LANGUAGE = N_("automatic ({language})")
+AUTOMATIC = N_("automatic")
 CHOICES_PER_ROW = 3
 SHORT_CHOICE = 10  # characters: three such buttons fit a row on a phone
 DONE = "done"
@@ -57,13 +60,18 @@ KEPT_BY_OPEN_TABLE = N_("Saved. A table already open here keeps its own settings
                         "take these.")
 
 
-def general_value(t: Translator, name: str, value: Any) -> str:
+def general_value(t: Translator, name: str, value: Any,
+                  settings: GroupSettings | None = None) -> str:
+    """A general setting's ``value`` as the menu words it (``settings``: the group's)."""
     if name == "default_game":
         return t("ask") if value is None else t(presentation(value).title)
     if name == "turn_seconds":
         return t("no limit") if value == 0 else t("{seconds} s", seconds=value)
     if name == "language":
-        return t("first table's") if value is None else LANGUAGE_NAMES[value]
+        if value is not None:
+            return LANGUAGE_NAMES[value]
+        auto = settings.auto_language if settings else None  # (what "automatic" speaks)
+        return t(AUTOMATIC_LANGUAGE, language=LANGUAGE_NAMES[auto]) if auto else t(AUTOMATIC)
     return t("on") if value else t("off")
 
 
@@ -118,7 +126,7 @@ def _rows(
 
 def _general(t: Translator, settings: GroupSettings) -> list[str]:
     """Each general setting's line: its name and the group's value."""
-    return [t(label, value=general_value(t, name, getattr(settings, name)))
+    return [t(label, value=general_value(t, name, getattr(settings, name), settings))
             for name, label in GENERAL_LABELS.items()]
 
 
@@ -170,8 +178,8 @@ def choice_page(t: Translator, settings: GroupSettings, page: str, name: str
         heading = game_label(t, page, name, current)
     else:
         choices, current = GENERAL[name], getattr(settings, name)
-        words = [general_value(t, name, choice) for choice in choices]
-        heading = t(GENERAL_LABELS[name], value=general_value(t, name, current))
+        words = [general_value(t, name, choice, settings) for choice in choices]
+        heading = t(GENERAL_LABELS[name], value=general_value(t, name, current, settings))
     buttons = [
         _button(("✅ " if _same(choice, current) else "") + word, SettingTap(page, name, index))
         for index, (choice, word) in enumerate(zip(choices, words, strict=True))
