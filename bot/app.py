@@ -37,10 +37,10 @@ from .fleet.settings import (
     application_name,
 )
 from .fleet.worker import FleetWorker
-from .handlers import buttons, chatevents, commands, start
+from .handlers import buttons, chatevents, commands, privatetext, start
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.commandmenu import register_commands
-from .handlers.menu import settings_command
+from .handlers.menu import language_command, settings_command
 from .handlers.replays import replay_command
 from .handlers.runtime import KEY, Runtime
 from .handlers.timers import Timers
@@ -172,6 +172,7 @@ def build_application(
         ("notify", commands.notify_command), ("table", commands.table_command),
         ("stop", commands.stop_command), ("leave", commands.leave_command),
         ("settings", settings_command), ("hand", commands.hand_command),
+        ("language", language_command), ("lang", language_command),
         ("rules", commands.rules_command), ("help", commands.help_command),
         ("scoreboard", scoreboard_command), ("stats", stats_command),
         ("replay", replay_command),
@@ -189,6 +190,11 @@ def build_application(
                                            chatevents.topic_closed_handler))
     application.add_handler(MessageHandler(filters.ChatType.GROUPS,
                                            chatevents.topic_named_handler), group=1)
+    # A person's plain text in private, answered once (groups send none: privacy mode)
+    application.add_handler(MessageHandler(
+        filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & filters.TEXT
+        & ~filters.COMMAND & ~filters.FORWARDED & ~filters.VIA_BOT,
+        privatetext.private_text_handler))
     application.add_handler(
         ChatMemberHandler(chatevents.membership_handler, ChatMemberHandler.MY_CHAT_MEMBER)
     )

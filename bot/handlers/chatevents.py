@@ -36,6 +36,12 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
         may_write = getattr(change.new_chat_member, "can_send_messages", True)  # (restricted)
         arrived = change.old_chat_member.status in (ChatMemberStatus.LEFT,
                                                      ChatMemberStatus.BANNED)
+        if arrived and change.chat.type != ChatType.CHANNEL:
+            # the group speaks its adder's language from its first message (QA: a guest's
+            # table, cancelled, had set it, and replies came in two languages meanwhile)
+            for game_id in await rt.service.bot_added(
+                    change.chat.id, change.from_user.language_code, rt.locks):
+                rt.publisher.request(game_id)
         if (may_write and arrived and change.chat.type != ChatType.CHANNEL
                 and rt.welcomes.due(change.chat.id)):
             t = await group_tr(rt, change.chat.id, change.from_user)

@@ -19,6 +19,7 @@ GROUP_COMMANDS = (
     ("scoreboard", N_("Who wins in this group")),
     ("stats", N_("My statistics")),
     ("settings", N_("House rules, turn timer, language")),
+    ("language", N_("The group's language")),
     ("rules", N_("How the games are played")),
     ("help", N_("What I can do")),
     ("replay", N_("Watch the last hand again, move by move")),
@@ -31,6 +32,7 @@ PRIVATE_COMMANDS = (
     ("help", N_("What I can do")),
     ("replay", N_("Watch my last hands again, move by move")),
     ("verify", N_("Check the deal of a hand I played")),
+    ("language", N_("Which language I write to you in")),
 )
 
 

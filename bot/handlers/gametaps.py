@@ -173,7 +173,8 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                             "Seats freed: {names}. Others can Join now, or add computer "
                             "players (🤖).", len(freed), names=names), None
         await rt.service.start(game, user.id)
-        return t("Let's play!"), None
+    await rt.service.table_started(game, rt.locks)  # (the chat's lock: not in the game's)
+    return t("Let's play!"), None
 
 
 async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: ReplaceAway

@@ -21,14 +21,14 @@ from engine import variant
 
 from ..errors import UserError
 from ..gamebook import GAMES, presentation
-from ..i18n import N_, Translator, translator
+from ..i18n import N_, Translator, supported_language, translator
 from ..models import Game
 from ..presentation.gamebuttons import SettingTap
 from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
 from .runtime import Runtime, runtime
-from .updates import as_group_admin, chat_tr, edit_tapped, group_tr, is_group
+from .updates import as_group_admin, chat_tr, edit_tapped, group_tr, is_group, reply
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
@@ -38,6 +38,9 @@ GENERAL_LABELS = {
     "rank_computers": N_("Computers ranked: {value}"),
 }
 TARGET_LABEL = N_("Target: {value}")
+#: The group's language when no admin chose one: its adder's, or its first started table's.
+AUTOMATIC_LANGUAGE = N_("automatic ({language})")
+AUTOMATIC = N_("automatic")
 CHOICES_PER_ROW = 3
 SHORT_CHOICE = 10  # characters: three such buttons fit a row on a phone
 DONE = "done"
@@ -45,17 +48,30 @@ DONE = "done"
 #: a table not started yet for a new one, and the creator's options must not change under it.
 #: A game's target when the group chose none (its number follows).
 GAME_DEFAULT = N_("game default")
+#: /language in private: the person's own language is their Telegram app's.
+OWN_LANGUAGE = N_("I write to you in your Telegram app's language: {language}. To read me in "
+                  "another ({languages}), switch Telegram's language. A group's language is "
+                  "chosen there, with /language.")
+OWN_LANGUAGE_NOT_SPOKEN = N_("I do not speak your Telegram app's language yet, so I write to "
+                             "you in English, and your tiles come in your group's language. "
+                             "I speak: {languages}. A group's language is chosen there, with "
+                             "/language.")
 KEPT_BY_OPEN_TABLE = N_("Saved. A table already open here keeps its own settings; new tables "
                         "take these.")
 
 
-def general_value(t: Translator, name: str, value: Any) -> str:
+def general_value(t: Translator, name: str, value: Any,
+                  settings: GroupSettings | None = None) -> str:
+    """A general setting's ``value`` as the menu words it (``settings``: the group's)."""
     if name == "default_game":
         return t("ask") if value is None else t(presentation(value).title)
     if name == "turn_seconds":
         return t("no limit") if value == 0 else t("{seconds} s", seconds=value)
     if name == "language":
-        return t("first table's") if value is None else LANGUAGE_NAMES[value]
+        if value is not None:
+            return LANGUAGE_NAMES[value]
+        auto = settings.auto_language if settings else None  # (what "automatic" speaks)
+        return t(AUTOMATIC_LANGUAGE, language=LANGUAGE_NAMES[auto]) if auto else t(AUTOMATIC)
     return t("on") if value else t("off")
 
 
@@ -110,7 +126,7 @@ def _rows(
 
 def _general(t: Translator, settings: GroupSettings) -> list[str]:
     """Each general setting's line: its name and the group's value."""
-    return [t(label, value=general_value(t, name, getattr(settings, name)))
+    return [t(label, value=general_value(t, name, getattr(settings, name), settings))
             for name, label in GENERAL_LABELS.items()]
 
 
@@ -162,8 +178,8 @@ def choice_page(t: Translator, settings: GroupSettings, page: str, name: str
         heading = game_label(t, page, name, current)
     else:
         choices, current = GENERAL[name], getattr(settings, name)
-        words = [general_value(t, name, choice) for choice in choices]
-        heading = t(GENERAL_LABELS[name], value=general_value(t, name, current))
+        words = [general_value(t, name, choice, settings) for choice in choices]
+        heading = t(GENERAL_LABELS[name], value=general_value(t, name, current, settings))
     buttons = [
         _button(("✅ " if _same(choice, current) else "") + word, SettingTap(page, name, index))
         for index, (choice, word) in enumerate(zip(choices, words, strict=True))
@@ -238,6 +254,27 @@ async def refusal_to_change(
 
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _open_menu(update, context, SettingTap())
+
+
+async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/language (/lang): in a group, /settings opened at its choice of languages (QA: no
+    reply at all); in private, where the person's own language comes from."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is not None and user is not None and not is_group(chat):
+        t = translator(user.language_code)
+        own = supported_language(user.language_code)
+        names = ", ".join(LANGUAGE_NAMES.values())
+        await reply(update, t(OWN_LANGUAGE, language=LANGUAGE_NAMES[own], languages=names)
+                    if own else t(OWN_LANGUAGE_NOT_SPOKEN, languages=names))
+        return
+    await _open_menu(update, context, SettingTap("", "language"))
+
+
+async def _open_menu(update: Update, context: ContextTypes.DEFAULT_TYPE, tap: SettingTap
+                     ) -> None:
+    """Post the group's /settings menu at the page ``tap`` opens, for an admin; anyone else
+    reads why not, and what is set."""
     rt = runtime(context)
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or message is None:
@@ -254,7 +291,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                                              *_summary(t, settings)]),
                                  parse_mode=ParseMode.HTML)
         return
-    text, markup = main_page(t, settings)
+    text, markup = page_for(t, settings, tap)
     sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
     await rt.service.settings_menu_posted(chat.id, sent.message_id)
 

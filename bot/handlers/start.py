@@ -9,10 +9,11 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from ..errors import SeatHandedOnError, UserError
-from ..i18n import Translator
+from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts
 from ..service.lobby import NOTIFY_LINKS
+from ..wording import named, shorten
 from .returns import offer_back
 from .runtime import Runtime, runtime
 from .updates import is_group, player_of, private_sender, reply
@@ -20,6 +21,20 @@ from .welcome import ADDED_PAYLOAD
 
 #: A deep link's table number as the bot writes it: no leading zero, at most 18 digits.
 TABLE_NUMBER = r"{}([1-9][0-9]{{0,17}})"
+#: /start from someone seated at a table not started yet (its link, or a plain /start).
+SEATED_IN = N_("You have a seat at the table in {group}: your tiles will come here when the "
+               "game starts.")
+SEATED = N_("You have a seat at the table: your tiles will come here when the game starts.")
+
+
+async def seated_text(rt: Runtime, t: Translator, lobbies: list[Game]) -> str:
+    """What /start says to someone seated at ``lobbies`` (not started yet): where, so that a
+    /start sent while waiting reads as the seat it is, not as a newcomer's greeting (QA)."""
+    lines = []
+    for lobby in lobbies:
+        group = (await rt.place_of(lobby))[0]
+        lines.append(t(SEATED_IN, group=named(shorten(group, 64))) if group else t(SEATED))
+    return "\n".join(dict.fromkeys(lines))  # (two tables in groups not named: said once)
 
 
 async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -71,7 +86,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             except UserError as exc:
                 await reply(update, t(exc.message, **exc.params))
                 return
-        await reply(update, t("You have a seat at the table. Your tiles will come here."))
+        await reply(update, await seated_text(rt, t, [lobby]))
         return
     if m := re.fullmatch(TABLE_NUMBER.format("hand"), payload):
         playing = rt.service.game(int(m.group(1)))
@@ -90,6 +105,11 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         for game, seat in seated:  # newcomer's greeting
             if game.game_id not in resent:
                 await rt.resend_hand(game, seat)
+        return
+    waiting = [game for game in rt.service.games_of_user(user.id)
+               if game.status is Status.LOBBY and user.id not in game.pending]
+    if waiting:  # seated at a table not started yet (QA: greeted as a newcomer)
+        await reply(update, await seated_text(rt, t, waiting))
         return
     left = rt.service.games_left_by(user.id)
     if left:  # seated nowhere, a computer having taken their seat: why no tiles come

@@ -112,15 +112,18 @@ async def group_tr(rt: Runtime, chat_id: int, person: User | None,
                    game: Game | None = None, settings: GroupSettings | None = None
                    ) -> Translator:
     """The group's language: that of ``game``, the group's game the message is about (its
-    table speaks it, whatever /settings said since), else the one its settings name. A
-    group has none until its first table gives it its opener's: until then, ``person``'s
-    (who writes or taps), the one their table would give it; nobody's (an anonymous
-    admin, a channel): the default, as ``GameService.group_language`` says."""
+    table speaks it, whatever /settings said since), else the one its settings name (an
+    admin's choice, else the automatic one: ``GroupSettings.spoken``). A group without
+    one (added by someone whose language the bot lacks, and no table started): its open
+    table's, while one is open; else ``person``'s (who writes or taps), the one their
+    table would speak; nobody's (an anonymous admin, a channel): the default."""
     if game is not None:
         return translator(game.language)
     if settings is None:
         settings = await rt.service.group_settings(chat_id)
-    return translator(settings.language or (person.language_code if person else None))
+    spoken = settings.spoken or next(
+        (table.language for table in rt.service.open_games_in(chat_id)), None)
+    return translator(spoken or (person.language_code if person else None))
 
 
 def is_group(chat: Chat | None) -> bool:

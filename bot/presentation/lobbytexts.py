@@ -152,6 +152,9 @@ def lobby_status(t: Translator, game: Game) -> str:
                         low - seated)
         if low != high:
             need += " " + t("The game takes {low} to {high} players.", low=low, high=high)
+        else:  # (QA: Gaple's lobby alone did not say how many play it)
+            need += " " + t.plural("The game takes {count} player.",
+                                   "The game takes {count} players.", low)
         return need
     if game.unreachable_players:  # Start would be refused: say whom it waits for
         return t.plural("{count} player: waiting for {names} to open a private chat with me.",

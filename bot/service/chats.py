@@ -5,7 +5,9 @@ forum topic closed or deleted, a group that became a supergroup."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
+from ..i18n import supported_language
 from ..models import Game, Status
 from .commits import Commits
 from .locks import Locks
@@ -38,9 +40,30 @@ class Chats(Commits):
             was = await self.group_settings(chat_id)
             settings = await self._changed_settings(chat_id, change, was)
             spoken = []
-            if settings.language is not None and settings.language != was.language:
-                spoken = await self.speak_in(chat_id, settings.language, locks)
+            if settings.spoken is not None and settings.spoken != was.spoken:
+                spoken = await self.speak_in(chat_id, settings.spoken, locks)
             return settings, spoken
+
+    async def bot_added(self, chat_id: int, adder_language: str | None, locks: Locks
+                        ) -> list[int]:
+        """The bot was added to the group: it speaks the language of whoever added it (its
+        welcome's) when no admin chose one, and the bot speaks it; the games to bring up to
+        date (a group added back may have one open)."""
+        language = supported_language(adder_language)
+        if language is None:  # (its first table to start gives it one: table_started)
+            return []
+        return (await self.change_group_settings(
+            chat_id, lambda now: replace(now, auto_language=language), locks))[1]
+
+    async def table_started(self, game: Game, locks: Locks) -> None:
+        """A table started: a group with no language yet (added by someone whose language
+        the bot does not speak, or before it noted whose) speaks that table's from now on.
+        One cancelled does not count (QA: a guest's table, cancelled, set the group's).
+        Takes the chat's lock: not to be called under the game's."""
+        if (await self.group_settings(game.chat_id)).spoken is None:
+            await self.change_group_settings(
+                game.chat_id, lambda now: now if now.spoken is not None
+                else replace(now, auto_language=game.language), locks)
 
     async def _changed_settings(
         self, chat_id: int, change: Callable[[GroupSettings], GroupSettings],

@@ -4,7 +4,6 @@ reach in private yet, and who asked to be told in private when a table opens (/n
 from __future__ import annotations
 
 import enum
-from dataclasses import replace
 from typing import Any
 
 from engine import BadInputError, variant
@@ -57,26 +56,26 @@ class Lobbies(Chats):
         game_name: str, options: dict[str, object], thread_id: int | None = None,
     ) -> Game:
         """Open a table with the group's settings (``options`` win), in the forum topic
-        ``thread_id`` if given. A group speaks the language of whoever opened its first
-        table, until /settings; refusals are worded in :meth:`group_language`. The caller
-        holds the chat's lock (``Locks.chat``): the first table's language is a change to
-        the group's settings, as a /settings choice is (:meth:`change_group_settings`)."""
-        language = pick_language(creator_language)
-        settings = await self._changed_settings(
-            chat_id, lambda now: now if now.language is not None
-            else replace(now, language=language))
+        ``thread_id`` if given, in the group's language; a group with none yet (see
+        ``GroupSettings.auto_language``) is not given one by a table that may be cancelled:
+        the table speaks that of another open in the group (a forum's topic), else its
+        opener's, and gives it the group once started (:meth:`table_started`). Refusals
+        are worded in :meth:`group_language`. The caller holds the chat's lock."""
+        settings = await self.group_settings(chat_id)
         await self.storage.save_chat_title(chat_id, chat_title)
         merged = settings.game_options(game_name) | options
+        language = settings.spoken or next(
+            (game.language for game in self.open_games_in(chat_id)), None)
         try:
             return await self.create(chat_id, creator, game_name,
-                                     settings.language or DEFAULT_LANGUAGE, merged,
-                                     settings.turn_seconds, thread_id)
+                                     language or pick_language(creator_language),
+                                     merged, settings.turn_seconds, thread_id)
         except BadInputError:
             raise UserError(N_("Those options are not valid for this game.")) from None
 
     async def group_language(self, chat_id: int) -> str:
         """The language the group is spoken to in."""
-        return (await self.group_settings(chat_id)).language or DEFAULT_LANGUAGE
+        return (await self.group_settings(chat_id)).spoken or DEFAULT_LANGUAGE
 
     async def create(
         self, chat_id: int, creator: Player, game_name: str, language: str,
@@ -161,7 +160,7 @@ class Lobbies(Chats):
         seated = people[1:] + people[:1]
         game = Game(0, old.chat_id, Status.LOBBY, old.game_name, dict(old.options), user.user_id,
                     [user if p.user_id == user.user_id else p for p in seated], None, 0,
-                    settings.language or old.language, Messages(), settings.turn_seconds,
+                    settings.spoken or old.language, Messages(), settings.turn_seconds,
                     pending=[p.user_id for p in seated
                              if not p.is_computer and p.user_id != user.user_id],
                     thread_id=old.thread_id)

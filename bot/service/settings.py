@@ -25,7 +25,7 @@ DEFAULT_TURN_SECONDS = 90
 GENERAL: dict[str, tuple[Any, ...]] = {
     "default_game": (None, *GAMES),  # None: /newgame asks which game
     "turn_seconds": TURN_CHOICES,
-    "language": (None, *LANGUAGES),  # None until the first table: then its opener's language
+    "language": (None, *LANGUAGES),  # None: automatic (``GroupSettings.auto_language``)
     "rank_computers": (False, True),
 }
 
@@ -34,9 +34,20 @@ GENERAL: dict[str, tuple[Any, ...]] = {
 class GroupSettings:
     default_game: str | None = None
     turn_seconds: int = DEFAULT_TURN_SECONDS
+    #: An admin's choice (None: automatic). Before ``auto_language`` existed the first table
+    #: stored its opener's here: such a group keeps it, as if chosen.
     language: str | None = None
     rank_computers: bool = False  # computer players on the scoreboard
     games: Mapping[str, Mapping[str, object]] = field(default_factory=dict)  # chosen options
+    #: The language spoken when no admin chose one: that of whoever added the bot, when the
+    #: bot speaks it (the group's welcome was in it), else of the first table that started.
+    auto_language: str | None = None
+
+    @property
+    def spoken(self) -> str | None:
+        """The group's language: an admin's choice, else the automatic one; None until the
+        group has one (each person is then answered in their own)."""
+        return self.language or self.auto_language
 
     def to_json(self) -> str:
         data: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -58,7 +69,8 @@ class GroupSettings:
                     valid = {k: v for k, v in options.items() if accepts(game, k, v)}
                     if valid:
                         chosen[game] = valid
-        return cls(games=chosen, **clean)
+        auto = data.get("auto_language")
+        return cls(games=chosen, auto_language=auto if auto in LANGUAGES else None, **clean)
 
     def game_options(self, game: str) -> dict[str, object]:
         """The engine options these settings give ``game``: what the group chose for it."""

@@ -3,11 +3,14 @@ it writes in private is in the person's own (README, Languages)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from bot_kit import Group, plain
+from bot_kit import Group, lobby_button, plain
 
 from bot import wording
 from bot.gamebook import PRESENTATIONS
+from bot.handlers.menu import AUTOMATIC_LANGUAGE
 from bot.i18n import LANGUAGES, translator
 from bot.presentation import checktexts, lobbytexts
 from bot.presentation.boardtexts import stats_text
@@ -118,3 +121,41 @@ async def test_a_game_is_named_as_the_groups_language_shows_it(
         await group.server.wait_for(group._lobby_or_none)
     game = group.game()
     assert (game.game_name, game.options.get("first_lead")) == ("pair", "lot")
+
+
+async def test_a_group_speaks_the_language_of_whoever_added_the_bot(group: Group) -> None:
+    """QA: Ayu (Indonesian) added the bot and read its welcome in Indonesian; Budi's
+    (English) /newgame was then asked "Which game?" in English, and his table, cancelled,
+    made the group English for good. The group speaks its adder's language from its first
+    message, whoever writes or opens a table; an admin's choice wins over it."""
+    ayu, budi, dewi = group.users[0], group.users[1], group.users[4]
+    ayu.language_code = "id"
+    t = translator("id")
+    async with group.bot() as runtime:
+        group.server.kick_bot(group.chat)
+        await group.server.wait_idle()
+        group.server.add_bot(group.chat, by=ayu)
+        await group.server.wait_for(lambda: any(
+            plain(text) == shown(lobbytexts.help_text(t)) for text in group.texts()))
+        assert await answer(group, budi, "/newgame") == t("Which game?")
+        budi.send_private("/start")
+        group.send(budi, "/newgame gaple")
+        lobby = await group.server.wait_for(group._lobby_or_none)
+        assert group.game().language == "id"
+        cancel = budi.press(lobby, lobby_button(lobby, "c") or "")
+        await group.server.wait_for(lambda: cancel.answered)
+        assert await answer(group, dewi, "/help") == shown(lobbytexts.help_text(t))
+        menu = plain(await answer(group, ayu, "/settings"))
+        assert t("Language: {value}", value=t(AUTOMATIC_LANGUAGE, language="Bahasa Indonesia")
+                 ) in menu
+        await runtime.service.change_group_settings(  # an admin chooses English
+            group.chat.id, lambda now: replace(now, language="en"), runtime.locks)
+        group.server.kick_bot(group.chat)
+        await group.server.wait_idle()
+        budi.language_code = "ru"
+        group.server.add_bot(group.chat, by=budi)  # added back by a Russian: still English
+        await group.server.wait_idle()
+        assert await answer(group, dewi, "/help") == shown(
+            lobbytexts.help_text(translator("en")))
+        settings = await runtime.service.group_settings(group.chat.id)
+    assert (settings.language, settings.auto_language) == ("en", "ru")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from bot_kit import Group
+from bot_kit import Group, lobby_button
 
 from bot.service.settings import GroupSettings
 
@@ -90,9 +90,9 @@ async def test_the_settings_menu_changes_settings_for_admins_only(group: Group) 
         await tap(ayu, "Turn time: 90 s")  # opens the row of choices
         assert "✅ 90 s" in menu.button_texts and "↩ Back" in menu.button_texts
         assert await tap(ayu, "120 s") == "Saved."  # back on the main page
-        refused = await tap(budi, "Language: first table's")
+        refused = await tap(budi, "Language: automatic")
         assert "admins" in (refused or "")
-        await tap(ayu, "Language: first table's")
+        await tap(ayu, "Language: automatic")
         await tap(ayu, "English")
         await tap(ayu, "Gaple with dead tiles …")
         await tap(ayu, "Deal: 6 each (5 with five players), the rest in the middle")
@@ -111,18 +111,34 @@ async def test_the_settings_menu_changes_settings_for_admins_only(group: Group) 
         assert done.answer_text is None
 
 
-async def test_a_group_speaks_the_language_of_its_first_table(group: Group) -> None:
-    sergei, ayu = group.users[2], group.users[0]
+async def test_a_group_added_by_nobody_it_speaks_to_speaks_its_first_started_tables(
+        group: Group) -> None:
+    """A group whose adder's language the bot lacks (or added before it noted whose) takes
+    the language of its first table to start; not that of a table cancelled (QA: a guest's
+    cancelled table fixed the group's language)."""
+    ayu, budi, sergei = group.users[:3]
     sergei.language_code = "ru"
     async with group.bot() as runtime:
+        for user in (budi, sergei):
+            user.send_private("/start")
         sergei.send(group.chat, "/newgame gaple")
         await group.server.wait_for(lambda: group.said("Игроки"))
         cancel = sergei.press(group.lobby(), f"c:{group.game().game_id}")
         await group.server.wait_for(lambda: cancel.answered)
-        ayu.send(group.chat, "/newgame pair")  # Ayu's Telegram is English; the group is not
-        await group.server.wait_for(lambda: group.said("Домино парами"))
-        settings = GroupSettings.from_json(await runtime.storage.chat_settings(group.chat.id))
-    assert settings.language == "ru"
+        ayu.send(group.chat, "/newgame pair")  # the cancelled table gave the group nothing
+        await group.server.wait_for(lambda: group.said("Pair dominoes: a new table"))
+        assert (await runtime.service.group_settings(group.chat.id)).spoken is None
+        cancel = ayu.press(group.lobby(), f"c:{group.game().game_id}")
+        await group.server.wait_for(lambda: cancel.answered)
+        sergei.send(group.chat, "/newgame kolbasa")
+        await group.server.wait_for(lambda: group.said("Колбаса"))
+        lobby = group.lobby()
+        joined = budi.press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda: joined.answered)
+        started = sergei.press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: started.answered)
+        settings = await runtime.service.group_settings(group.chat.id)
+    assert (settings.language, settings.auto_language) == (None, "ru")
 
 
 async def test_a_failed_admin_lookup_lets_nobody_change_the_settings(group: Group) -> None:

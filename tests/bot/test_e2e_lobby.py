@@ -463,3 +463,12 @@ async def test_a_call_to_start_held_back_by_the_groups_budget_is_never_sent_once
                                     timeout=20, message="the table was not posted")
         await rt.publisher.idle()
     assert not group.said("the table is ready"), group.texts()
+
+
+async def test_a_lobby_of_a_game_for_four_says_how_many_play_it(group: Group) -> None:
+    """QA: Gaple's lobby said "3 more players needed." alone, where every game played by 2
+    to 4 said how many play it."""
+    async with group.bot():
+        await group.open_table("gaple", players=1)
+        lobby = group.lobby()
+        assert "3 more players needed. The game takes 4 players." in (lobby.text or "")

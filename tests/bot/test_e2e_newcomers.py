@@ -6,7 +6,7 @@ cannot go, tapped on one's turn, says which can (newcomer QA)."""
 
 from __future__ import annotations
 
-from bot_kit import Group, lobby_button
+from bot_kit import Group, lobby_button, plain
 
 from bot.handlers.startlinks import KEPT_SECONDS, StartLinks
 from fakeapi.players import PLAY_MARKS
@@ -48,7 +48,8 @@ async def test_a_plain_start_after_a_join_that_needed_the_chat_takes_the_seat(
         assert record.url and "start=join" in record.url and dewi.id not in lobby.mentioned_user_ids
         dewi.send_private("/start")
         await group.server.wait_for(lambda: any(
-            m.text == "You have a seat at the table. Your tiles will come here."
+            plain(m.text or "") == "You have a seat at the table in Domino evening: your "
+                                   "tiles will come here when the game starts."
             for m in group.server.bot_messages(dewi.private_chat)))
         await group.server.wait_for(lambda: dewi.id in lobby.mentioned_user_ids)
 
@@ -101,3 +102,22 @@ async def test_help_in_private_offers_to_add_the_bot_to_a_group(group: Group) ->
             (m for m in group.server.bot_messages(group.chat)
              if "Dominoes for your group" in (m.text or "")), None))
         assert not public.buttons
+
+
+async def test_a_start_from_someone_seated_in_a_lobby_says_where_the_seat_is(
+        group: Group) -> None:
+    """QA: Budi, seated at a table not started yet, sent /start and read the newcomer's
+    "Hello! Add me to a group…": he is told of his seat, and where (as the lobby's link
+    says); once the game runs, /start sends his tiles again, as before."""
+    budi = group.users[1]
+    async with group.bot():
+        await group.open_table("gaple", players=2)
+        await group.server.wait_idle()
+        last = max(m.message_id for m in group.server.bot_messages(budi.private_chat))
+        budi.send_private("/start")
+        said = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.message_id > last), None))
+        assert plain(said.text or "") == ("You have a seat at the table in Domino evening: "
+                                          "your tiles will come here when the game starts.")
+        assert not said.buttons

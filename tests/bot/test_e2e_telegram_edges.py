@@ -169,7 +169,7 @@ async def test_a_lobby_button_forged_in_a_strangers_private_chat_does_nothing(
         mine: list[StoredMessage] = []
         while not mine or mine[-1].message_id < lobby:  # /help: a message and its answer
             if mine and (lobby - mine[-1].message_id) % 2:
-                stranger.send_private("hello")  # unanswered: one id
+                stranger.send_private("/nosuch")  # unanswered: one id
             stranger.send_private("/help")
             mine = await answered(group, stranger, len(mine))
         here = next(m for m in mine if m.message_id == lobby)

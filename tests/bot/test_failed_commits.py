@@ -232,24 +232,25 @@ async def test_two_settings_changed_at_once_are_both_kept(
     assert (settings.turn_seconds, settings.rank_computers) == (60, True)
 
 
-async def test_a_change_while_the_first_table_gives_the_language_is_kept(
+async def test_a_change_while_the_bots_adder_gives_the_language_is_kept(
         storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The group's first /newgame writes its language (as updates.open_table calls it,
-    under the chat's lock) while an admin picks a turn time in /settings."""
+    """The bot, added to a group, writes its adder's language as the group's (as the
+    membership handler calls it) while an admin picks a turn time in /settings; the group's
+    first table then speaks it, whoever opens it."""
     service, locks = service_for(storage), Locks()
 
-    async def newgame() -> object:
-        async with locks.chat(-100):
-            return await service.open_table(-100, "Group", ANN, "ru", "pair", {})
+    async def added() -> object:
+        return await service.bot_added(-100, "ru", locks)
 
     async def turn_time() -> object:
         return await service.change_group_settings(
             -100, lambda s: replace(s, turn_seconds=60), locks)
-    await held_first_write(storage, monkeypatch, locks, newgame, turn_time)
+    await held_first_write(storage, monkeypatch, locks, added, turn_time)
     settings = await service.group_settings(-100)
-    assert (settings.language, settings.turn_seconds) == ("ru", 60)
-    game = service.open_game_in(-100)
-    assert game is not None and game.language == "ru"
+    assert (settings.auto_language, settings.turn_seconds) == ("ru", 60)
+    async with locks.chat(-100):
+        game = await service.open_table(-100, "Group", ANN, "en", "pair", {})
+    assert game.language == "ru"
 
 
 async def test_a_new_language_is_spoken_by_the_open_tables(storage: Storage) -> None:
