@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Collection
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
@@ -31,6 +32,12 @@ MUTED = N_("I may not send messages in the group {group} now, so its table stand
 NO_PHOTOS = N_("I may not send photos in the group {group} now, so I cannot show the game's "
                "table there. An admin can allow media for members, or make me an admin; "
                "meanwhile your game goes on here.")
+
+#: What one who asked for a game's table below hears when the group refused the post, the
+#: table above kept and edited.
+TABLE_KEPT_NOTE = N_("The group {group} does not let me post there now, so its table cannot "
+                     "come down to the bottom; I keep the one above up to date. An admin can "
+                     "let me send messages and photos again.")
 
 
 class MutedNotices:
@@ -60,10 +67,18 @@ class MutedNotices:
         if game is None or game.status is not Status.PLAYING or self.told.get(game_id) == words:
             return
         self.told[game_id] = words
+        await self.tell_people(game_id, [p.user_id for p in game.players if not p.is_computer],
+                               words)
+
+    async def tell_people(self, game_id: int, people: Collection[int], words: str) -> None:
+        """Tell these people, in private, each in their language, ``words`` about the game's
+        group (named in them as ``{group}``)."""
+        game = self.service.game(game_id)
+        if game is None or not people:
+            return
         title = self.places.chat_titles.get(game.chat_id) \
             or await self.service.storage.chat_title(game.chat_id) or ""
-        people = [p.user_id for p in game.players if not p.is_computer]
-        known = await self.service.storage.user_languages(people)
+        known = await self.service.storage.user_languages(list(people))
         for user_id in dict.fromkeys(people):
             t = translator(supported_language(known.get(user_id)) or game.language)
             text = t(words, group=wording.named(wording.shorten(title, 64)))

@@ -34,7 +34,7 @@ from ..storage import StorageUnavailableError
 from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from .fleetshares import for_game
-from .groupsync import TABLE_REFUSED, GroupSync
+from .groupsync import TABLE_KEPT, TABLE_REFUSED, GroupSync
 from .handsync import HandSync
 from .messenger import (
     ChatGoneError,
@@ -43,7 +43,7 @@ from .messenger import (
     PhotosRefusedError,
     TopicGoneError,
 )
-from .mutednotices import MUTED, NO_PHOTOS, MutedNotices
+from .mutednotices import MUTED, NO_PHOTOS, TABLE_KEPT_NOTE, MutedNotices
 from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .tails import Tails
@@ -57,6 +57,9 @@ MAX_RETRIES = 5
 #: messages: the table cannot come down there.
 TABLE_MUTED = N_("I may not send messages in the group now, so its table cannot be posted "
                  "there. An admin can let me write again.")
+#: Why a table asked for cannot come down where no answer may go in the group (the asker is
+#: told in private when the sync meets the refusal).
+NOT_IN_THE_GROUP = (TABLE_MUTED, TABLE_KEPT)
 
 
 class Channel(Protocol):
@@ -86,6 +89,7 @@ class Publisher:
         self.hands = HandSync(self.messenger, service, pictures, locks, self.request,
                               self.group.early.table_drawn)
         self.group.on_table_posted = self._table_posted
+        self.group.on_repost_refused = self._repost_refused
         self.notices = Notices(self.messenger, service, locks, limiter)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
@@ -120,11 +124,17 @@ class Publisher:
         if self.hands.links_elsewhere(game_id, message_id):
             self.request(game_id, (HANDS,))
 
-    def bring_table_down(self, game_id: int) -> float:
+    async def _repost_refused(self, game_id: int, askers: set[int]) -> None:
+        """The group refused the game's table below, the one above kept: those who asked
+        for it hear why, in private."""
+        await self.muted.tell_people(game_id, askers, TABLE_KEPT_NOTE)
+
+    def bring_table_down(self, game_id: int, asker: int | None = None) -> float:
         """/table: post the game's table again at the bottom of its group, soon; the seconds
         it waits first when it was posted again a moment ago (then every request meanwhile
-        comes to the one post, when the time is up)."""
-        wait = self.group.reposts.ask(game_id)
+        comes to the one post, when the time is up). ``asker``: who is told in private should
+        the group refuse the post (one not told otherwise)."""
+        wait = self.group.reposts.ask(game_id, asker)
         if wait == 0:
             self.request(game_id)
         elif game_id not in self._coming_down:
@@ -137,7 +147,15 @@ class Publisher:
         (the answer to a /table, untranslated), or None: it can."""
         if self.group.photos_refused(game_id):
             return TABLE_REFUSED
-        return TABLE_MUTED if self.muted.told.get(game_id) == MUTED else None
+        if self.muted.told.get(game_id) == MUTED:
+            return TABLE_MUTED
+        return self.group.reposts.refusals.get(game_id)
+
+    def may_post(self, game_id: int) -> None:
+        """An admin let the bot send in the game's group again: a /table is tried as if
+        nothing had been refused (the sync that follows sends what waits)."""
+        self.group.reposts.may_post(game_id)
+        self.request(game_id)
 
     def forget_reposts(self, game_ids: Collection[int]) -> None:
         """These games leave this process (over, or given to another worker): no table of
