@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine import table_view
@@ -45,9 +45,18 @@ TABLE_REFUSED = N_("The group does not let me send photos, so its table cannot b
                    "there. An admin can allow media for members, or make me an admin.")
 #: The answer to /table or "⬇ Table" while the group refuses the bot's posts but its table
 #: there is still edited.
-TABLE_KEPT = N_("The group does not let me post there now, so its table cannot come down to "
-                "the bottom; I keep the one above up to date. An admin can let me send "
-                "messages and photos again.")
+TABLE_KEPT = N_("I may not send messages in the group now, so its table cannot come down to "
+                "the bottom; I keep the one above up to date. An admin can let me write "
+                "again.")
+
+
+class RepostRefusedError(MayNotWriteError):
+    """The group refused the table's post below (/table), its edits not: the table above
+    stays, kept up to date; the players are told once, and ``askers``, who asked for it."""
+
+    def __init__(self, chat_id: int, askers: set[int]) -> None:
+        super().__init__(chat_id, "the table's post below refused, the table above kept")
+        self.askers = askers
 
 
 class GroupSync:
@@ -65,9 +74,9 @@ class GroupSync:
         self.on_table_shown: Callable[[int, int], None] | None = None
         #: Told (game, message id) each time the table is posted as a new message.
         self.on_table_posted: Callable[[int, int], None] | None = None
-        #: Told (game, people) when the group refused the table's post below, the table
-        #: above kept: who asked for it, to hear why.
-        self.on_repost_refused: Callable[[int, set[int]], Awaitable[None]] | None = None
+        #: Games whose table's post below the group refused at this sync, the table above
+        #: kept: who asked for it, to hear why (see :class:`RepostRefusedError`).
+        self.kept: dict[int, set[int]] = {}
         #: The newest message the bot knows of in each place.
         self.tails = tails
         #: Tables asked to come down to the bottom of their group (/table, "⬇ Table").
@@ -94,6 +103,7 @@ class GroupSync:
         end, for the players to be told too."""
         changed = await self.outbox.drain(game_id)
         refused: PhotosRefusedError | None = None
+        self.kept.pop(game_id, None)
         game = self.service.game(game_id)
         if game is None:
             return
@@ -137,6 +147,9 @@ class GroupSync:
                 await self.service.save_messages(game)
         if refused is not None:
             raise refused
+        kept = self.kept.pop(game_id, None)
+        if kept is not None:
+            raise RepostRefusedError(game.chat_id, kept)
 
     async def _retire_stale_table(self, game: Game, thread_id: int | None) -> None:
         """Photos refused mid-game: the table posted before stands still, showing a turn and
@@ -306,20 +319,16 @@ class GroupSync:
         if moved is not None and game.chat_id == chat:  # one live table a game: the one
             await self.messenger.retire(chat, moved, delete=True)  # above goes, as a hand's
         elif refused is not None and not posted:  # (the table above edited: it is kept)
-            await self._repost_refused(game, refused)
+            self._repost_refused(game, refused)
         return True
 
-    async def _repost_refused(self, game: Game, refused: Exception) -> None:
+    def _repost_refused(self, game: Game, refused: Exception) -> None:
         """The group refused the table's post below (an admin took the bot's right to send
         there, or its photos): the table above stays where it is and is edited (a bot's
-        edits go where its sends are refused), and those who asked hear why in private."""
-        log.info("game %s: its table was not posted again below: %s", game.game_id, refused)
-        askers = self.reposts.refused(game.game_id, TABLE_KEPT)
-        if askers and self.on_repost_refused is not None:
-            try:
-                await self.on_repost_refused(game.game_id, askers)
-            except Exception:  # (reading the group's title or the askers' languages)
-                log.exception("telling game %s's askers the table stays failed", game.game_id)
+        edits go where its sends are refused), and the sync ends saying so
+        (:class:`RepostRefusedError`), for the players and those who asked to hear why."""
+        log.debug("game %s: its table was not posted again below: %s", game.game_id, refused)
+        self.kept[game.game_id] = self.reposts.refused(game.game_id, TABLE_KEPT)
 
     def lobby_lost(self, game_id: int) -> None:
         """The game's lobby message is gone: its next sync posts it anew (the caller asks the

@@ -35,9 +35,9 @@ NO_PHOTOS = N_("I may not send photos in the group {group} now, so I cannot show
 
 #: What one who asked for a game's table below hears when the group refused the post, the
 #: table above kept and edited.
-TABLE_KEPT_NOTE = N_("The group {group} does not let me post there now, so its table cannot "
-                     "come down to the bottom; I keep the one above up to date. An admin can "
-                     "let me send messages and photos again.")
+TABLE_KEPT_NOTE = N_("I may not send messages in the group {group} now, so its table cannot "
+                     "come down to the bottom there; I keep the one above up to date. An "
+                     "admin can let me write again.")
 
 
 class MutedNotices:
@@ -59,16 +59,21 @@ class MutedNotices:
         after this is told anew."""
         self.told.pop(game_id, None)
 
-    async def tell_players(self, game_id: int, words: str = MUTED) -> None:
+    async def tell_players(self, game_id: int, words: str = MUTED,
+                           askers: Collection[int] = ()) -> None:
         """Tell a game's players, once, in private, that the bot may not write in their group
         (or send photos there, ``words``): its table stands still there until an admin lets
-        it, and the game goes on."""
+        it (or cannot come down), and the game goes on; and ``askers``, who asked for its
+        table, each time (a player once)."""
         game = self.service.game(game_id)
-        if game is None or game.status is not Status.PLAYING or self.told.get(game_id) == words:
+        if game is None or game.status is not Status.PLAYING:
             return
-        self.told[game_id] = words
-        await self.tell_people(game_id, [p.user_id for p in game.players if not p.is_computer],
-                               words)
+        players = [p.user_id for p in game.players if not p.is_computer]
+        people = [a for a in askers if a not in players]
+        if self.told.get(game_id) != words:
+            self.told[game_id] = words
+            people = players + people
+        await self.tell_people(game_id, people, words)
 
     async def tell_people(self, game_id: int, people: Collection[int], words: str) -> None:
         """Tell these people, in private, each in their language, ``words`` about the game's

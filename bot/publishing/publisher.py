@@ -34,7 +34,7 @@ from ..storage import StorageUnavailableError
 from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from .fleetshares import for_game
-from .groupsync import TABLE_KEPT, TABLE_REFUSED, GroupSync
+from .groupsync import TABLE_KEPT, TABLE_REFUSED, GroupSync, RepostRefusedError
 from .handsync import HandSync
 from .messenger import (
     ChatGoneError,
@@ -89,7 +89,6 @@ class Publisher:
         self.hands = HandSync(self.messenger, service, pictures, locks, self.request,
                               self.group.early.table_drawn)
         self.group.on_table_posted = self._table_posted
-        self.group.on_repost_refused = self._repost_refused
         self.notices = Notices(self.messenger, service, locks, limiter)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
@@ -123,11 +122,6 @@ class Publisher:
         (a hand's first message is often out before its table is)."""
         if self.hands.links_elsewhere(game_id, message_id):
             self.request(game_id, (HANDS,))
-
-    async def _repost_refused(self, game_id: int, askers: set[int]) -> None:
-        """The group refused the game's table below, the one above kept: those who asked
-        for it hear why, in private."""
-        await self.muted.tell_people(game_id, askers, TABLE_KEPT_NOTE)
 
     def bring_table_down(self, game_id: int, asker: int | None = None) -> float:
         """/table: post the game's table again at the bottom of its group, soon; the seconds
@@ -240,6 +234,7 @@ class Publisher:
         self.group.lost_lobbies.discard(game_id)
         self.muted.forget(game_id)
         self.group.no_photos.discard(game_id)
+        self.group.kept.pop(game_id, None)
         self.group.early.forget(game_id)
         self.hands.linked.pop(game_id, None)
         # The chat's names go once no game there is open, nor synced: games stopped together
@@ -267,7 +262,10 @@ class Publisher:
                         self._telegram_away = False
                         self.reach.answered()
                     if channel == GROUP:  # the lobby is up: now its /notify notices
-                        self.muted.forget(game_id)  # (and the bot writes there again)
+                        # (and the bot writes there again, unless its edits alone go: a
+                        # /table refused, the players told once)
+                        if game_id not in self.group.reposts.refusals:
+                            self.muted.forget(game_id)
                         self.notices.after_group_sync(game_id)
                 except RetryAfter as exc:
                     # The limiter holds the chat for retry_after; without one, wait here.
@@ -307,12 +305,16 @@ class Publisher:
                     # group had the rest): the game goes on in private, its players are told
                     # once, and the next sync (the next move, or the right given back) sends
                     # what waits (the outbox keeps it, the table's key is unchanged).
-                    words = NO_PHOTOS if isinstance(refused, PhotosRefusedError) else MUTED
+                    # (a /table refused, the table above kept: they hear it cannot come
+                    # down, and so do those who asked)
+                    words = NO_PHOTOS if isinstance(refused, PhotosRefusedError) else \
+                        TABLE_KEPT_NOTE if isinstance(refused, RepostRefusedError) else MUTED
+                    askers = refused.askers if isinstance(refused, RepostRefusedError) else ()
                     # (once a line: each move's sync is refused the same way until then)
                     (log.debug if self.muted.told.get(game_id) == words else log.info)(
                         "%s sync of game %s refused: %s", channel, game_id, refused)
                     try:
-                        await self.muted.tell_players(game_id, words)
+                        await self.muted.tell_players(game_id, words, askers)
                     except Exception:  # (reading the group's title or the players' languages)
                         log.exception("telling game %s's players the group is closed to the "
                                       "bot failed", game_id)

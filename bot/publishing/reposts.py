@@ -85,18 +85,18 @@ class Reposts:
 
     def refused(self, game_id: int, why: str) -> set[int]:
         """The group refused the table's post below (``why``: what a /table is answered
-        now, untranslated): the table above stays, the request is dropped (tried again
-        after ``repost_gap`` at the soonest, should someone ask again); who asked and was
+        now, untranslated): the table above stays, and the request waits, tried again after
+        ``repost_gap`` (the table comes down once the group takes it); who asked and was
         not told why, to be told now."""
-        self.moving_down.discard(game_id)
         self.refusals[game_id] = why
         self._tried(game_id)
         return self.askers.pop(game_id, set())
 
     def may_post(self, game_id: int) -> None:
         """The bot may post in the game's group again (an admin said so): a /table is
-        answered as if nothing was refused."""
+        answered as if nothing was refused, and one refused comes down at once."""
         self.refusals.pop(game_id, None)
+        self.moved_at.pop(game_id, None)
 
     def table_is_last(self, game: Game) -> bool:
         """Whether the game's table is the newest message in its place, as far as a bot that
