@@ -33,8 +33,8 @@ NO_PHOTOS = N_("I may not send photos in the group {group} now, so I cannot show
                "table there. An admin can allow media for members, or make me an admin; "
                "meanwhile your game goes on here.")
 
-#: What one who asked for a game's table below hears when the group refused the post, the
-#: table above kept and edited.
+#: What each player hears (once), and each one who asked for the table below, when the
+#: group refused that post, the table above kept and edited.
 TABLE_KEPT_NOTE = N_("I may not send messages in the group {group} now, so its table cannot "
                      "come down to the bottom there; I keep the one above up to date. An "
                      "admin can let me write again.")
