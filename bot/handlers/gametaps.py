@@ -282,7 +282,9 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
                   "To post it again anyway, send /table.") if topic else
                 t("The table is already the last message in the group, as far as I can see. "
                   "To post it again anyway, send /table.")), None
-    if rt.table_down(game) > 0:  # posted again a moment ago: once more when its time is up
+    # Answered before the post is tried: should the group refuse it, the tapper hears why in
+    # private. Posted again a moment ago: once more when its time is up.
+    if rt.table_down(game, query.from_user.id) > 0:
         return wording.table_coming_down(t, topic), None
     return (t("The table is at the bottom of the topic now.") if topic
             else t("The table is at the bottom of the group now.")), None

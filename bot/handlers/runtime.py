@@ -98,10 +98,11 @@ class Runtime:
                 sent.add(game.game_id)
         return sent
 
-    def table_down(self, game: Game) -> float:
+    def table_down(self, game: Game, asker: int | None = None) -> float:
         """Post the game's table again at the bottom of its group (the old one retired); the
-        seconds it waits first, when it was posted again a moment ago."""
-        return self.publisher.bring_table_down(game.game_id)
+        seconds it waits first, when it was posted again a moment ago. ``asker``: who is told
+        in private should the group refuse the post (one not told why otherwise)."""
+        return self.publisher.bring_table_down(game.game_id, asker)
 
     def message_gone(self, game: Game, lobby: bool) -> None:
         """The game's lobby (``lobby``) or table message is gone from the group (an admin

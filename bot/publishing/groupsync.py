@@ -22,6 +22,7 @@ from .messenger import (
     LOBBY,
     TABLE,
     Draft,
+    MayNotWriteError,
     Messenger,
     PhotosRefusedError,
     Place,
@@ -42,6 +43,20 @@ NO_PHOTOS_HERE = N_("I may not send photos in this group, so I cannot show the g
 #: The answer to /table or "⬇ Table" while the group refuses the table's picture.
 TABLE_REFUSED = N_("The group does not let me send photos, so its table cannot be posted "
                    "there. An admin can allow media for members, or make me an admin.")
+#: The answer to /table or "⬇ Table" while the group refuses the bot's posts but its table
+#: there is still edited.
+TABLE_KEPT = N_("I may not send messages in the group now, so its table cannot come down to "
+                "the bottom; I keep the one above up to date. An admin can let me write "
+                "again.")
+
+
+class RepostRefusedError(MayNotWriteError):
+    """The group refused the table's post below (/table), its edits not: the table above
+    stays, kept up to date; the players are told once, and ``askers``, who asked for it."""
+
+    def __init__(self, chat_id: int, askers: set[int]) -> None:
+        super().__init__(chat_id, "the table's post below refused, the table above kept")
+        self.askers = askers
 
 
 class GroupSync:
@@ -59,6 +74,9 @@ class GroupSync:
         self.on_table_shown: Callable[[int, int], None] | None = None
         #: Told (game, message id) each time the table is posted as a new message.
         self.on_table_posted: Callable[[int, int], None] | None = None
+        #: Games whose table's post below the group refused at this sync, the table above
+        #: kept: who asked for it, to hear why (see :class:`RepostRefusedError`).
+        self.kept: dict[int, set[int]] = {}
         #: The newest message the bot knows of in each place.
         self.tails = tails
         #: Tables asked to come down to the bottom of their group (/table, "⬇ Table").
@@ -85,6 +103,7 @@ class GroupSync:
         end, for the players to be told too."""
         changed = await self.outbox.drain(game_id)
         refused: PhotosRefusedError | None = None
+        self.kept.pop(game_id, None)
         game = self.service.game(game_id)
         if game is None:
             return
@@ -128,6 +147,9 @@ class GroupSync:
                 await self.service.save_messages(game)
         if refused is not None:
             raise refused
+        kept = self.kept.pop(game_id, None)
+        if kept is not None:
+            raise RepostRefusedError(game.chat_id, kept)
 
     async def _retire_stale_table(self, game: Game, thread_id: int | None) -> None:
         """Photos refused mid-game: the table posted before stands still, showing a turn and
@@ -262,14 +284,28 @@ class GroupSync:
         if messages.table_message is not None and messages.table_hand != number:
             await self._finish_table(game, messages.table_message, messages.table_hand)
             messages.table_message = None
-        # /table: the table posted again below, then the one above retired
+        # /table: the table posted again below, then the one above retired; the post
+        # refused, the one above stays, edited as before (QA: it was deleted, and the group
+        # that took the bot's edits was left without a table)
         moved = messages.table_message if self.reposts.moving(game.game_id) else None
-        posted = messages.table_message is None or moved is not None or not await \
-            self.messenger.edit(game.chat_id, messages.table_message, draft, messages.table_key)
-        if posted:
+        sent_id: int | None = None
+        refused: Exception | None = None
+        if moved is not None:
+            try:
+                sent_id = await self._post(game, TABLE, draft, thread_id)
+            except (MayNotWriteError, PhotosRefusedError) as exc:
+                moved, refused = None, exc
+            else:
+                if sent_id is None:
+                    return False
+        posted = moved is not None or messages.table_message is None or (
+            not _shown(messages.table_key, draft) and not await self.messenger.edit(
+                game.chat_id, messages.table_message, draft, messages.table_key))
+        if posted and moved is None:
             sent_id = await self._post(game, TABLE, draft, thread_id)
             if sent_id is None:
                 return False
+        if sent_id is not None:
             messages.table_message = sent_id  # from now on this one's buttons act
             if self.on_table_posted is not None:
                 self.on_table_posted(game.game_id, sent_id)
@@ -282,7 +318,17 @@ class GroupSync:
             self.reposts.posted(game.game_id)
         if moved is not None and game.chat_id == chat:  # one live table a game: the one
             await self.messenger.retire(chat, moved, delete=True)  # above goes, as a hand's
+        elif refused is not None and not posted:  # (the table above edited: it is kept)
+            self._repost_refused(game, refused)
         return True
+
+    def _repost_refused(self, game: Game, refused: Exception) -> None:
+        """The group refused the table's post below (an admin took the bot's right to send
+        there, or its photos): the table above stays where it is and is edited (a bot's
+        edits go where its sends are refused), and the sync ends saying so
+        (:class:`RepostRefusedError`), for the players and those who asked to hear why."""
+        log.debug("game %s: its table was not posted again below: %s", game.game_id, refused)
+        self.kept[game.game_id] = self.reposts.refused(game.game_id, TABLE_KEPT)
 
     def lobby_lost(self, game_id: int) -> None:
         """The game's lobby message is gone: its next sync posts it anew (the caller asks the
@@ -306,6 +352,13 @@ class GroupSync:
         chat = game.chat_id
         if not await self.messenger.edit(chat, message_id, final) and game.chat_id == chat:
             await self.messenger.retire(chat, message_id, delete=False)
+
+
+def _shown(stored: str | None, draft: Draft) -> bool:
+    """Whether a table message whose stored key is ``stored`` shows the draft already (a
+    /table with no move since: the table kept where its post below was refused needs no
+    edit)."""
+    return stored is not None and stored == draft.stored
 
 
 def _seen(game: Game, hand_number: int) -> int | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Collection
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
@@ -32,6 +33,12 @@ NO_PHOTOS = N_("I may not send photos in the group {group} now, so I cannot show
                "table there. An admin can allow media for members, or make me an admin; "
                "meanwhile your game goes on here.")
 
+#: What each player hears (once), and each one who asked for the table below, when the
+#: group refused that post, the table above kept and edited.
+TABLE_KEPT_NOTE = N_("I may not send messages in the group {group} now, so its table cannot "
+                     "come down to the bottom there; I keep the one above up to date. An "
+                     "admin can let me write again.")
+
 
 class MutedNotices:
     """Tells the players of the games whose group is closed to the bot, once a closing."""
@@ -52,18 +59,31 @@ class MutedNotices:
         after this is told anew."""
         self.told.pop(game_id, None)
 
-    async def tell_players(self, game_id: int, words: str = MUTED) -> None:
+    async def tell_players(self, game_id: int, words: str = MUTED,
+                           askers: Collection[int] = ()) -> None:
         """Tell a game's players, once, in private, that the bot may not write in their group
         (or send photos there, ``words``): its table stands still there until an admin lets
-        it, and the game goes on."""
+        it (or cannot come down), and the game goes on; and ``askers``, who asked for its
+        table, each time (a player once)."""
         game = self.service.game(game_id)
-        if game is None or game.status is not Status.PLAYING or self.told.get(game_id) == words:
+        if game is None or game.status is not Status.PLAYING:
             return
-        self.told[game_id] = words
+        players = [p.user_id for p in game.players if not p.is_computer]
+        people = [a for a in askers if a not in players]
+        if self.told.get(game_id) != words:
+            self.told[game_id] = words
+            people = players + people
+        await self.tell_people(game_id, people, words)
+
+    async def tell_people(self, game_id: int, people: Collection[int], words: str) -> None:
+        """Tell these people, in private, each in their language, ``words`` about the game's
+        group (named in them as ``{group}``)."""
+        game = self.service.game(game_id)
+        if game is None or not people:
+            return
         title = self.places.chat_titles.get(game.chat_id) \
             or await self.service.storage.chat_title(game.chat_id) or ""
-        people = [p.user_id for p in game.players if not p.is_computer]
-        known = await self.service.storage.user_languages(people)
+        known = await self.service.storage.user_languages(list(people))
         for user_id in dict.fromkeys(people):
             t = translator(supported_language(known.get(user_id)) or game.language)
             text = t(words, group=wording.named(wording.shorten(title, 64)))

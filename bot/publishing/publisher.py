@@ -35,7 +35,7 @@ from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from ..wording import named, shorten, title
 from .fleetshares import for_game
-from .groupsync import TABLE_REFUSED, GroupSync
+from .groupsync import TABLE_KEPT, TABLE_REFUSED, GroupSync, RepostRefusedError
 from .handsync import HandSync
 from .messenger import (
     ChatGoneError,
@@ -44,7 +44,7 @@ from .messenger import (
     PhotosRefusedError,
     TopicGoneError,
 )
-from .mutednotices import MUTED, NO_PHOTOS, MutedNotices
+from .mutednotices import MUTED, NO_PHOTOS, TABLE_KEPT_NOTE, MutedNotices
 from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .tails import Tails
@@ -58,6 +58,9 @@ MAX_RETRIES = 5
 #: messages: the table cannot come down there.
 TABLE_MUTED = N_("I may not send messages in the group now, so its table cannot be posted "
                  "there. An admin can let me write again.")
+#: Why a table asked for cannot come down where no answer may go in the group (the asker is
+#: told in private when the sync meets the refusal).
+NOT_IN_THE_GROUP = (TABLE_MUTED, TABLE_KEPT)
 
 #: Said in private to who sent /newgame in a forum topic the bot may not write in (closed:
 #: only admins write there; or deleted meanwhile), by whether the bot knows its name.
@@ -132,11 +135,12 @@ class Publisher:
         if self.hands.links_elsewhere(game_id, message_id):
             self.request(game_id, (HANDS,))
 
-    def bring_table_down(self, game_id: int) -> float:
+    def bring_table_down(self, game_id: int, asker: int | None = None) -> float:
         """/table: post the game's table again at the bottom of its group, soon; the seconds
         it waits first when it was posted again a moment ago (then every request meanwhile
-        comes to the one post, when the time is up)."""
-        wait = self.group.reposts.ask(game_id)
+        comes to the one post, when the time is up). ``asker``: who is told in private should
+        the group refuse the post (one not told otherwise)."""
+        wait = self.group.reposts.ask(game_id, asker)
         if wait == 0:
             self.request(game_id)
         elif game_id not in self._coming_down:
@@ -149,7 +153,15 @@ class Publisher:
         (the answer to a /table, untranslated), or None: it can."""
         if self.group.photos_refused(game_id):
             return TABLE_REFUSED
-        return TABLE_MUTED if self.muted.told.get(game_id) == MUTED else None
+        if self.muted.told.get(game_id) == MUTED:
+            return TABLE_MUTED
+        return self.group.reposts.refusals.get(game_id)
+
+    def may_post(self, game_id: int) -> None:
+        """An admin let the bot send in the game's group again: a /table is tried as if
+        nothing had been refused (the sync that follows sends what waits)."""
+        self.group.reposts.may_post(game_id)
+        self.request(game_id)
 
     def forget_reposts(self, game_ids: Collection[int]) -> None:
         """These games leave this process (over, or given to another worker): no table of
@@ -234,6 +246,7 @@ class Publisher:
         self.group.lost_lobbies.discard(game_id)
         self.muted.forget(game_id)
         self.group.no_photos.discard(game_id)
+        self.group.kept.pop(game_id, None)
         self.group.early.forget(game_id)
         self.hands.linked.pop(game_id, None)
         # The chat's names go once no game there is open, nor synced: games stopped together
@@ -261,7 +274,10 @@ class Publisher:
                         self._telegram_away = False
                         self.reach.answered()
                     if channel == GROUP:  # the lobby is up: now its /notify notices
-                        self.muted.forget(game_id)  # (and the bot writes there again)
+                        # (and the bot writes there again, unless its edits alone go: a
+                        # /table refused, the players told once)
+                        if game_id not in self.group.reposts.refusals:
+                            self.muted.forget(game_id)
                         self.notices.after_group_sync(game_id)
                 except RetryAfter as exc:
                     # The limiter holds the chat for retry_after; without one, wait here.
@@ -301,12 +317,16 @@ class Publisher:
                     # group had the rest): the game goes on in private, its players are told
                     # once, and the next sync (the next move, or the right given back) sends
                     # what waits (the outbox keeps it, the table's key is unchanged).
-                    words = NO_PHOTOS if isinstance(refused, PhotosRefusedError) else MUTED
+                    # (a /table refused, the table above kept: they hear it cannot come
+                    # down, and so do those who asked)
+                    words = NO_PHOTOS if isinstance(refused, PhotosRefusedError) else \
+                        TABLE_KEPT_NOTE if isinstance(refused, RepostRefusedError) else MUTED
+                    askers = refused.askers if isinstance(refused, RepostRefusedError) else ()
                     # (once a line: each move's sync is refused the same way until then)
                     (log.debug if self.muted.told.get(game_id) == words else log.info)(
                         "%s sync of game %s refused: %s", channel, game_id, refused)
                     try:
-                        await self.muted.tell_players(game_id, words)
+                        await self.muted.tell_players(game_id, words, askers)
                     except Exception:  # (reading the group's title or the players' languages)
                         log.exception("telling game %s's players the group is closed to the "
                                       "bot failed", game_id)

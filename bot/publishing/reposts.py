@@ -34,10 +34,20 @@ class Reposts:
         self.moved_at: dict[int, float] = {}
         self.repost_gap = REPOST_GAP
         self.clock: Callable[[], float] = time.monotonic
+        #: Who asked for each waiting game's table and was not told why it cannot come (a
+        #: /table in a group that takes no reply, a tap answered before the post): told in
+        #: private should the group refuse the post.
+        self.askers: dict[int, set[int]] = {}
+        #: Games whose group refused the table's last post below, the table above kept
+        #: (see :meth:`refused`): why, until a table is posted there again.
+        self.refusals: dict[int, str] = {}
 
-    def ask(self, game_id: int) -> float:
-        """The table is to come down at the game's next sync; the seconds until it may."""
+    def ask(self, game_id: int, asker: int | None = None) -> float:
+        """The table is to come down at the game's next sync (``asker``: who is to hear
+        should the group refuse it); the seconds until it may."""
         self.moving_down.add(game_id)
+        if asker is not None:
+            self.askers.setdefault(game_id, set()).add(asker)
         return self.wait(game_id)
 
     def asked(self, game_id: int) -> bool:
@@ -56,15 +66,37 @@ class Reposts:
     def moved(self, game_id: int) -> None:
         """The table was posted again below: the next time waits ``repost_gap`` from now
         (the times past it are forgotten)."""
-        self.moving_down.discard(game_id)
+        self.posted(game_id)
+        self._tried(game_id)
+
+    def _tried(self, game_id: int) -> None:
+        """The table's post below was tried now: the next waits ``repost_gap``."""
         now = self.clock()
         for old in [g for g, at in self.moved_at.items() if at + self.repost_gap <= now]:
             del self.moved_at[old]
         self.moved_at[game_id] = now
 
     def posted(self, game_id: int) -> None:
-        """A new table message (a new hand's): at the bottom anyway, no request waits."""
+        """A new table message (a new hand's): at the bottom anyway, no request waits (and
+        the group takes the bot's posts)."""
         self.moving_down.discard(game_id)
+        self.askers.pop(game_id, None)
+        self.refusals.pop(game_id, None)
+
+    def refused(self, game_id: int, why: str) -> set[int]:
+        """The group refused the table's post below (``why``: what a /table is answered
+        now, untranslated): the table above stays, and the request waits, tried again after
+        ``repost_gap`` (the table comes down once the group takes it); who asked and was
+        not told why, to be told now."""
+        self.refusals[game_id] = why
+        self._tried(game_id)
+        return self.askers.pop(game_id, set())
+
+    def may_post(self, game_id: int) -> None:
+        """The bot may post in the game's group again (an admin said so): a /table is
+        answered as if nothing was refused, and one refused comes down at once."""
+        self.refusals.pop(game_id, None)
+        self.moved_at.pop(game_id, None)
 
     def table_is_last(self, game: Game) -> bool:
         """Whether the game's table is the newest message in its place, as far as a bot that
@@ -82,3 +114,5 @@ class Reposts:
         self.moving_down.difference_update(game_ids)
         for game_id in game_ids:
             self.moved_at.pop(game_id, None)
+            self.askers.pop(game_id, None)
+            self.refusals.pop(game_id, None)

@@ -21,6 +21,8 @@ NO_PHOTOS_HERE = "I may not send photos in this group"
 TABLE_REFUSED = "The group does not let me send photos"
 NO_PHOTOS_PRIVATE = "I may not send photos in the group"
 CALL = "the table is ready"
+TABLE_KEPT = "I may not send messages in the group now, so its table cannot come down"
+TABLE_KEPT_NOTE = "I may not send messages in the group ⁨Super⁩ now, so its table cannot come"
 
 
 @pytest.fixture
@@ -244,8 +246,63 @@ async def test_table_asked_in_private_while_the_bot_may_not_write_says_so(
         await telegram.wait_for(lambda: tap.answered)
         assert (tap.answer_text or "").startswith(muted), tap.answer_text
         telegram.restrict_bot(chat, may_send=True)
+        game_id = group.game().game_id  # (its update read, the bot may post again)
+        await telegram.wait_for(lambda: runtime.publisher.table_refused(game_id) is None)
         await runtime.publisher.idle()
         users[3].send_private("/table")
         await telegram.wait_for(lambda: texts(
             telegram, telegram.bot_messages(users[3].private_chat), "bottom of the group"))
+    assert not complaints(caplog)
+
+
+async def test_a_table_the_group_refuses_to_post_again_stays_and_is_edited(
+        telegram: FakeTelegramServer, supergroup: Group, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An admin took the bot's right to send, and someone asks for the table (QA): its post
+    below is refused, the table above stays and is edited at each move (it was deleted, and
+    the group left with no table); the players hear why once, and so does the one who asked;
+    once the bot may write again, the table comes down."""
+    users, chat, group = supergroup.users, supergroup.chat, supergroup
+    players, dewi = users[:2], users[3]  # Dewi plays not: a member who asks
+    async with group.bot() as runtime:
+        dewi.send_private("/start")  # (so that the bot may write to her)
+        table = await group.start("kolbasa", players=2)
+        await table.play_one()
+        await runtime.publisher.idle()
+        shown = group.game().messages.table_message
+        assert shown is not None
+        telegram.restrict_bot(chat, may_send=False)
+        await table.play_one()  # (its edits go)
+        await runtime.publisher.idle()
+        before = len(telegram.requests)
+        dewi.send(chat, "/table")
+        await telegram.wait_for(lambda: any(
+            r.method == "sendPhoto" for r in telegram.requests[before:]))
+        await runtime.publisher.idle()
+        calls = telegram.requests[before:]
+        assert not [r for r in calls if r.method == "deleteMessage"], calls
+        assert [r.method for r in calls if not r.ok] == ["sendPhoto"], calls  # (in the group)
+        message = telegram.message(chat, shown)
+        assert not message.deleted and group.game().messages.table_message == shown
+        await telegram.wait_for(lambda: all(
+            texts(telegram, telegram.bot_messages(u.private_chat), TABLE_KEPT_NOTE)
+            for u in (*players, dewi)))
+        assert not texts(telegram, telegram.bot_messages(users[2].private_chat), "may not")
+        edits = len(message.versions)
+        await table.play_one()  # the table is the group's still
+        await runtime.publisher.idle()
+        assert len(message.versions) > edits and message.current.photo is not None
+        hand = [m for m in telegram.bot_messages(users[0].private_chat) if m.photo][-1]
+        tap = users[0].press(hand, "⬇ Table")  # asked again: answered at once
+        await telegram.wait_for(lambda: tap.answered)
+        assert (tap.answer_text or "").startswith(TABLE_KEPT), tap.answer_text
+        # The bot may write again: the table asked for comes down, the one above goes.
+        telegram.restrict_bot(chat, may_send=True)
+        await telegram.wait_for(lambda: group.game().messages.table_message != shown)
+        await runtime.publisher.idle()
+        assert message.deleted
+        assert telegram.bot_messages(chat)[-1].message_id == group.game().messages.table_message
+        for user in (*players, dewi):  # told once
+            assert len(texts(telegram, telegram.bot_messages(user.private_chat),
+                             TABLE_KEPT_NOTE)) == 1
     assert not complaints(caplog)
