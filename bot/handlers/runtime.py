@@ -75,7 +75,7 @@ class Runtime:
 
     async def topic_closed(self, game_id: int, thread_id: int) -> None:
         """An admin closed the game's forum topic: the game ends and General is told why."""
-        await self.publisher.topic_gone(game_id, thread_id, deleted=False)
+        await self.publisher.gone.topic_gone(game_id, thread_id, deleted=False)
 
     def private_link(self, payload: str, user_id: int) -> str:
         """The link that opens the bot's private chat and sends /start ``payload``, handed

@@ -24,7 +24,7 @@ from typing import Protocol
 from telegram import Bot
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
-from ..i18n import N_, supported_language, translator
+from ..i18n import N_
 from ..models import Game, HandMessage, Status
 from ..presentation.pictures import PictureMaker
 from ..reach import Reach
@@ -33,8 +33,8 @@ from ..service.locks import Locks
 from ..storage import StorageUnavailableError
 from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
-from ..wording import named, shorten, title
 from .fleetshares import for_game
+from .gonechats import GoneChats
 from .groupsync import TABLE_KEPT, TABLE_REFUSED, GroupSync, RepostRefusedError
 from .handsync import HandSync
 from .messenger import (
@@ -61,18 +61,6 @@ TABLE_MUTED = N_("I may not send messages in the group now, so its table cannot 
 #: Why a table asked for cannot come down where no answer may go in the group (the asker is
 #: told in private when the sync meets the refusal).
 NOT_IN_THE_GROUP = (TABLE_MUTED, TABLE_KEPT)
-
-#: Said in private to who sent /newgame in a forum topic the bot may not write in (closed:
-#: only admins write there; or deleted meanwhile), by whether the bot knows its name.
-TOPIC_CLOSED = {
-    True: N_("I could not open the {game} table: the topic “{topic}” is closed, so I may not "
-             "write there. Reopen it, or send /newgame in another topic."),
-    False: N_("I could not open the {game} table: its topic is closed, so I may not write "
-              "there. Reopen it, or send /newgame in another topic."),
-}
-TOPIC_DELETED = N_("I could not open the {game} table: its topic was deleted. Send /newgame "
-                   "in another topic.")
-
 
 class Channel(Protocol):
     async def sync(self, game_id: int) -> None:
@@ -113,6 +101,7 @@ class Publisher:
         self.muted = MutedNotices(self.messenger, service, self.hands.places, self._stopping)
         # The C heap's free memory back after games leave memory.
         self.trimmer = Trimmer(find_malloc_trim())
+        self.gone = GoneChats(service, locks, self.messenger)
 
     # --- scheduling --------------------------------------------------------------------
     # Two channels per game: the group (announcements, lobby, table) and the private hands.
@@ -305,7 +294,7 @@ class Publisher:
                     # bot is removed from it.
                     failures = 0
                     try:
-                        await self.chat_gone(game_id, gone)
+                        await self.gone.chat_gone(game_id, gone)
                     except Exception:
                         log.exception("stopping game %s after its group went failed", game_id)
                 except Forbidden as refused:
@@ -335,7 +324,7 @@ class Publisher:
                     # (its stop marks the game dirty again, which sends them).
                     failures = 0
                     try:
-                        await self.topic_gone(game_id, gone.thread_id, gone.deleted)
+                        await self.gone.topic_gone(game_id, gone.thread_id, gone.deleted)
                     except Exception:
                         log.exception("stopping game %s after its topic went failed", game_id)
                 except Exception as failed:
@@ -384,54 +373,3 @@ class Publisher:
         while self._tasks or self.notices.tasks or self.muted.tasks:
             await asyncio.gather(*self._tasks.values(), *self.notices.tasks, *self.muted.tasks,
                                  return_exceptions=True)
-
-    async def chat_gone(self, game_id: int, gone: ChatGoneError) -> None:
-        """Telegram says a game's group is gone (deleted, and no update told): every game
-        open there ends as when the bot is removed from the group (its players told so in
-        private); a game already over there is only logged."""
-        ended = []
-        for game in self.service.open_games_in(gone.chat_id):  # one per topic in a forum
-            async with self.locks.game(game.game_id):
-                if game.status.open:
-                    await self.service.abandon(game, group_gone=True)
-                    ended.append(game.game_id)
-        if ended:
-            log.info("group %s is gone (Telegram: %s): game %s stopped", gone.chat_id,
-                     gone.refusal, ", ".join(map(str, ended)))
-        else:  # (its last messages, after the stop: said above)
-            log.debug("group sync of game %s refused: %s", game_id, gone)
-
-    async def topic_gone(self, game_id: int, thread_id: int, deleted: bool) -> None:
-        """The topic of a game was closed or deleted: stop the game, tell General. A lobby
-        the topic never showed (a /newgame sent by an admin in a closed topic, where the bot
-        may not write) was seen by nobody: General hears nothing of it (player QA: it was
-        answered there), its creator is told in private."""
-        game = self.service.game(game_id)
-        if game is None:
-            return
-        async with self.locks.game(game_id):
-            unseen = game.status is Status.LOBBY and game.messages.lobby is None
-            if not await self.service.topic_gone(game, thread_id, deleted, quiet=unseen):
-                return
-            log.info("game %s stopped: its topic %s was %s", game_id, thread_id,
-                     "deleted" if deleted else "closed")
-        if unseen:
-            await self._tell_creator(game, thread_id, deleted)
-
-    async def _tell_creator(self, game: Game, thread_id: int, deleted: bool) -> None:
-        """Tell the creator of a lobby its topic refused why there is no table (nothing when
-        they have no private chat with the bot: never a word in General)."""
-        storage = self.service.storage
-        try:
-            t = translator(supported_language(await storage.user_language(game.creator_id))
-                           or game.language)
-            topic = await storage.topic_name(game.chat_id, thread_id)
-            names = {"game": title(t, game.game_name), "topic": named(shorten(topic or "", 40))}
-            text = t(TOPIC_DELETED if deleted else TOPIC_CLOSED[bool(topic)], **names)
-            await self.messenger.send(game.creator_id, text, None, None)
-        except (Forbidden, BadRequest):
-            pass  # no private chat with the bot: nothing said, anywhere
-        except Exception:
-            log.exception("telling the creator of game %s its topic refused it failed",
-                          game.game_id)
-
