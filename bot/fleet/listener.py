@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 import asyncpg  # type: ignore[import-untyped]
 
 from ..logs import counted
+from ..storage.postgres import DATABASE_ERRORS, cause
 from .background import ended
 
 log = logging.getLogger(__name__)
@@ -54,9 +55,9 @@ class Listener:
                     await conn.fetchval("SELECT 1")
             except asyncio.CancelledError:
                 raise
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            except DATABASE_ERRORS as error:
                 log.warning("listening for the fleet's notifications failed (%s): trying again "
-                            "in %.1f s (attempt %d)", error, delay, attempt)
+                            "in %.1f s (attempt %d)", cause(error), delay, attempt)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1

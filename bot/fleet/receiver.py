@@ -42,14 +42,13 @@ from ..serving.webhook import refused_url
 from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_web_app
 from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
-from ..storage.postgres import PostgresEngine, quiet_pool_floor_retries
+from ..storage.postgres import DATABASE_ERRORS, PostgresEngine, cause, quiet_pool_floor_retries
 from .background import ended
 from .routing import route_key, shard_of
 from .settings import RECEIVER_APPLICATION, FleetSettings, application_name
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 10.0
-DB_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
 class UpdateStore:
@@ -90,7 +89,7 @@ class UpdateStore:
             except StorageError as error:  # a server that will not have us: not waited for
                 self.refuse(error)
                 return
-        with contextlib.suppress(ConfigError, *DB_ERRORS):  # (said, or tried again by put)
+        with contextlib.suppress(ConfigError, *DATABASE_ERRORS):  # (said, or tried by put)
             await self.agree(self.pool)
 
     async def agree(self, pool: asyncpg.Pool) -> None:
@@ -145,12 +144,12 @@ class UpdateStore:
                                     key, json.dumps(update, separators=(",", ":")), time.time())
         except ConfigError as error:
             raise StorageError(str(error)) from None
-        except DB_ERRORS as error:
+        except DATABASE_ERRORS as error:  # away, or its tables not made yet: 503
             if not self._failing:
                 log.warning("cannot store updates (%s): answering 503 until the database is "
-                            "back", error)
+                            "back", cause(error))
             self._failing = True
-            raise StorageError(f"the update could not be stored: {error}") from None
+            raise StorageError(f"the update could not be stored: {cause(error)}") from None
         if self._failing:
             log.info("storing updates again")
             self._failing = False

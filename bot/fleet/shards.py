@@ -24,7 +24,9 @@ import asyncpg  # type: ignore[import-untyped]
 
 from ..errors import StorageError
 from ..logs import counted
+from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
+from ..storage.postgres import DATABASE_ERRORS, cause, lost
 from .background import ended
 from .settings import LIVE_WORKERS, LOCK_APPLICATION, application_name
 
@@ -99,10 +101,11 @@ class ShardKeeper:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database went away (or loading a shard failed)
-                if isinstance(error, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError,
-                                      StorageError)):
-                    log.warning("shard locks: the database is unreachable (%s): trying again "
-                                "in %.1f s (attempt %d)", error, delay, attempt)
+                if isinstance(error, (*DATABASE_ERRORS, StorageError)):  # said, not a bug
+                    log.warning("shard locks: the database is %s (%s): trying again in %.1f s "
+                                "(attempt %d)", "unreachable" if lost(error) or isinstance(
+                                    error, StorageUnavailableError) else "refusing",
+                                cause(error), delay, attempt)
                 else:
                     log.exception("shard locks: trying again in %.1f s (attempt %d)", delay,
                                   attempt)

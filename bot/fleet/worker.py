@@ -37,6 +37,7 @@ from ..serving.webhook import read_update
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
+from ..storage.postgres import cause
 from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
 from .moves import SYNC_GRACE, GameMoves
@@ -197,7 +198,7 @@ class FleetWorker(GameMoves):
             return await sql.mark_own(self.pool, fence.update_id, fence.stamp)
         except DB_ERRORS as error:
             log.warning("marking update %d before its answer failed (%s): not answered",
-                        fence.update_id, error)
+                        fence.update_id, cause(error))
             return False
 
     async def _mark(self, row: QueuedUpdate, fence: fencing.UpdateFence) -> None:
@@ -211,7 +212,7 @@ class FleetWorker(GameMoves):
                     return  # the next owner reads it again; its fence decides
                 attempt += 1
                 log.warning("marking update %d done failed (%s): trying again (attempt %d)",
-                            row.update_id, error, attempt)
+                            row.update_id, cause(error), attempt)
                 await asyncio.sleep(min(5.0, 0.5 * attempt))
 
     def _heard_update(self, payload: str | None) -> None:
@@ -227,7 +228,7 @@ class FleetWorker(GameMoves):
         try:
             await sql.flood_wait(self.pool, chat, until)
         except DB_ERRORS as error:
-            log.warning("telling the fleet of chat %s's flood wait failed: %s", chat, error)
+            log.warning("telling the fleet of chat %s's flood wait failed: %s", chat, cause(error))
 
     def _heard_flood(self, payload: str | None) -> None:
         heard = None if payload is None else sql.parse_flood(payload)
@@ -319,7 +320,7 @@ class FleetWorker(GameMoves):
             try:
                 await self.purge()
             except DB_ERRORS as error:
-                log.warning("trimming handled updates failed (%s): next time", error)
+                log.warning("trimming handled updates failed (%s): next time", cause(error))
             await asyncio.sleep(PURGE_EVERY)
 
     async def purge(self, now: float | None = None) -> int:
