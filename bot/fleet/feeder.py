@@ -21,7 +21,7 @@ import asyncpg  # type: ignore[import-untyped]
 from ..logs import counted
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
-from ..storage.postgres import DATABASE_ERRORS
+from ..storage.postgres import DATABASE_ERRORS, cause
 from ..waiting import wait_set
 from .background import ended
 
@@ -119,8 +119,9 @@ class Feeder:
                 failing = 0
             except Exception as error:  # the database went away: the next round tries again
                 failing += 1
-                log.warning("reading the update queue failed (%s): trying again (attempt %d)",
-                            error, failing)
+                log.log(logging.WARNING if failing == 1 else logging.DEBUG,
+                        "reading the update queue failed (%s): trying again (attempt %d)",
+                        cause(error), failing)
 
     async def pull(self) -> int:
         """Queue what waits in the owned shards; how many updates were new here."""

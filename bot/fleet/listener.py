@@ -1,5 +1,6 @@
 """One dedicated connection LISTENing to the fleet's channels, made again while PostgreSQL is
-away (one line per attempt). After every (re)connection each channel's callback is told
+away (a WARNING at the first failed attempt, the next ones at DEBUG, and one line once it
+listens again). After every (re)connection each channel's callback is told
 ``None``: notifications sent meanwhile were lost, so whoever listens looks for themselves."""
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ class Listener:
             except asyncio.CancelledError:
                 raise
             except DATABASE_ERRORS as error:
-                log.warning("listening for the fleet's notifications failed (%s): trying again "
-                            "in %.1f s (attempt %d)", cause(error), delay, attempt)
+                log.log(logging.WARNING if attempt == 1 else logging.DEBUG,
+                        "listening for the fleet's notifications failed (%s): trying again "
+                        "in %.1f s (attempt %d)", cause(error), delay, attempt)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1

@@ -127,7 +127,8 @@ class GameMoves:
         rt = self.rt
         try:
             if not await self._stop_syncs({game_id: chat_id}):
-                log.info("game %s's syncs still running after %.0f s: let go anyway", game_id,
+                log.info("letting game %s go: its messages still being sent after %.0f s, "
+                         "stopped there (its next owner sends the rest)", game_id,
                          2 * SYNC_GRACE)
             async with rt.locks.game(game_id):
                 game = rt.service.game(game_id)

@@ -37,6 +37,7 @@ from telegram.error import BadRequest, InvalidToken, TelegramError
 
 from ..config import BotConfig
 from ..errors import ConfigError, StorageError
+from ..logs import counted
 from ..serving.metrics import Metrics
 from ..serving.webhook import refused_url
 from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_web_app
@@ -53,7 +54,8 @@ MAX_BACKOFF = 10.0
 
 class UpdateStore:
     """The receiver's side of the queue: a connection pool, made again while PostgreSQL is
-    away (one line per attempt), and the insert that answers for each update."""
+    away (a WARNING at the first failed attempt, the next ones at DEBUG), and the insert
+    that answers for each update."""
 
     def __init__(self, url: str, shards: int, name: str = "",
                  on_refused: Callable[[], None] | None = None) -> None:
@@ -82,13 +84,16 @@ class UpdateStore:
                     self.url, min_size=1, max_size=10, server_settings={
                         "application_name": application_name(RECEIVER_APPLICATION, self.name)}))
             except StorageUnavailableError as error:
-                log.warning("%s: trying again in %.1f s (attempt %d)", error, delay, attempt)
+                log.log(logging.WARNING if attempt == 1 else logging.DEBUG,
+                        "%s: trying again in %.1f s (attempt %d)", error, delay, attempt)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1
             except StorageError as error:  # a server that will not have us: not waited for
                 self.refuse(error)
                 return
+        if attempt > 1:
+            log.info("connected to PostgreSQL after %s", counted(attempt - 1, "attempt"))
         with contextlib.suppress(ConfigError, *DATABASE_ERRORS):  # (said, or tried by put)
             await self.agree(self.pool)
 
@@ -222,8 +227,9 @@ async def _register(config: BotConfig, http: HttpSettings,
             refused(refused_url(http.webhook_url, error))
             return
         except TelegramError as error:
-            log.warning("setWebhook failed (%s): trying again in %.0f s (attempt %d)",
-                        error, delay, attempt)
+            log.log(logging.WARNING if attempt == 1 else logging.DEBUG,
+                    "setWebhook failed (%s): trying again in %.0f s (attempt %d)", error, delay,
+                    attempt)
         await asyncio.sleep(delay)
         delay = min(60.0, delay * 2)
         attempt += 1

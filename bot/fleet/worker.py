@@ -162,8 +162,9 @@ class FleetWorker(GameMoves):
             rt.limiter.refuse({g.chat_id for g in games})
             await self._reshare(shards, games)
             if not await self._stop_syncs({g.game_id: g.chat_id for g in games}):
-                log.info("syncs still running after %.0f s: their games are evicted anyway",
-                         2 * SYNC_GRACE)
+                log.info("giving back %s: their games' messages still being sent after %.0f s, "
+                         "stopped there (the next owner sends the rest)",
+                         counted(len(shards), "shard"), 2 * SYNC_GRACE)
             async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
                 for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes 1st
                     await held.enter_async_context(rt.locks.game(game_id))
@@ -211,8 +212,9 @@ class FleetWorker(GameMoves):
                 if row.shard not in self.feeder.owned:
                     return  # the next owner reads it again; its fence decides
                 attempt += 1
-                log.warning("marking update %d done failed (%s): trying again (attempt %d)",
-                            row.update_id, cause(error), attempt)
+                log.log(logging.WARNING if attempt == 1 else logging.DEBUG,
+                        "marking update %d done failed (%s): trying again (attempt %d)",
+                        row.update_id, cause(error), attempt)
                 await asyncio.sleep(min(5.0, 0.5 * attempt))
 
     def _heard_update(self, payload: str | None) -> None:

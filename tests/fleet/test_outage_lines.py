@@ -134,3 +134,62 @@ async def test_a_receiver_answers_503_for_a_connection_lost_mid_query(
     lines = [(r.levelname, r.getMessage()) for r in caplog.records]
     assert lines == [("WARNING", "cannot store updates (the connection was lost): answering "
                                  "503 until the database is back")]
+
+
+async def test_the_shard_keepers_attempts_are_one_warning_and_one_line_back(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    attempts = 0
+
+    async def connect(*args: object, **kwargs: object) -> FakeConnection:
+        nonlocal attempts
+        attempts += 1
+        if attempts <= 4:
+            raise ConnectionRefusedError(111, "Connection refused")
+        return FakeConnection()
+
+    async def balance(self: ShardKeeper) -> None:
+        pass
+
+    async def nothing(shards: frozenset[int]) -> None:
+        pass
+
+    monkeypatch.setattr(asyncpg, "connect", connect)
+    monkeypatch.setattr(ShardKeeper, "balance", balance)
+    caplog.set_level(logging.INFO)
+    keeper = ShardKeeper(URL, 4, 1, "t", nothing, nothing, tick=0.01)
+    keeper.start()
+    try:
+        await until(lambda: keeper.connected)
+    finally:
+        await keeper.stop()
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records
+             if r.name == "bot.fleet.shards"]
+    assert [level for level, _ in lines] == ["WARNING", "INFO"], lines
+    assert "(attempt 1)" in lines[0][1]
+    assert lines[1][1] == "shard locks: connected again after 4 attempts"
+
+
+async def test_the_listeners_attempts_are_one_warning_and_one_line_back(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    attempts = 0
+
+    async def connect(*args: object, **kwargs: object) -> FakeConnection:
+        nonlocal attempts
+        attempts += 1
+        if attempts <= 2:
+            raise ConnectionRefusedError(111, "Connection refused")
+        return FakeConnection()
+
+    heard: list[str | None] = []
+    monkeypatch.setattr(asyncpg, "connect", connect)
+    caplog.set_level(logging.INFO)
+    listener = Listener(URL, {"ch": heard.append})
+    listener.start()
+    try:
+        await until(lambda: heard == [None], timeout=5.0)
+    finally:
+        await listener.stop()
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records
+             if r.name == "bot.fleet.listener"]
+    assert [level for level, _ in lines] == ["WARNING", "INFO"], lines
+    assert lines[1][1] == "listening again after 2 attempts"
