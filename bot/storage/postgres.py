@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
-from ..config import UNENCODED_PASSWORD, unencoded_password
+from ..config import unencoded_password, url_problem
 from ..errors import StorageError
 from .schema import postgres_ddl
 from .tx import Engine, Row, StorageUnavailableError, T, Tx
@@ -207,8 +207,8 @@ class PostgresEngine(Engine):
         self._password = unquote(parts.password or "")
         try:
             where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
-        except ValueError:  # a port that is not a number
-            where = parts.hostname or "?"
+        except ValueError:  # several hosts (h1:5432,h2:5433), or a port that is not a number
+            where = parts.netloc.rpartition("@")[2] or "?"
         self._name = f"{where}/{parts.path.lstrip('/') or parts.username or 'postgres'}"
         if unencoded_password(url):  # what urlsplit read is pieces of the password
             self._name = "the URL's host"
@@ -250,8 +250,9 @@ class PostgresEngine(Engine):
     async def connecting(self, connect: Callable[[], Awaitable[Any]]) -> Any:
         """What ``connect`` makes; refused, one line for the operator (a server that cannot
         be reached yet as :class:`StorageUnavailableError`: worth waiting for)."""
-        if unencoded_password(self.url):
-            raise StorageError(f"cannot connect to PostgreSQL: the URL's {UNENCODED_PASSWORD}")
+        problem = url_problem(self.url)
+        if problem is not None:
+            raise StorageError(f"cannot connect to PostgreSQL: the URL's {problem}")
         try:
             return await connect()
         except Exception as error:  # asyncpg raises many kinds: each gets its one line
