@@ -186,7 +186,11 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     endpoint = WebhookEndpoint(http.webhook_path, http.webhook_secret, store.put)
     server = WebServer(build_web_app(metrics, {"database": store.ready}, endpoint),
                        http.host, http.port)
-    await server.start()
+    try:
+        await server.start()
+    except BaseException:  # (the port taken: its one line, and nothing left running)
+        await store.close()
+        raise
     registering = (asyncio.create_task(_register(config, http, store.refuse),
                                        name="set-webhook")
                    if register else None)
