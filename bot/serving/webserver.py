@@ -125,7 +125,9 @@ def build_web_app(
         refusals = Refusals()
 
         async def receive(request: web.Request) -> web.Response:
-            return await _receive(request, webhook, refusals)
+            response = await _receive(request, webhook, refusals)
+            metrics.webhook_answered(response.status)
+            return response
 
         app.router.add_post(webhook.path, receive)
     return app
