@@ -53,9 +53,9 @@ MAX_BACKOFF = 10.0
 
 
 class UpdateStore:
-    """The receiver's side of the queue: a connection pool, made again while PostgreSQL is
-    away (a WARNING at the first failed attempt, the next ones at DEBUG), and the insert
-    that answers for each update."""
+    """The receiver's side of the queue: a connection pool, made at the start once PostgreSQL
+    answers (one line per attempt, as a worker's start says it, and one when it does), and
+    the insert that answers for each update (the pool reconnects by itself later)."""
 
     def __init__(self, url: str, shards: int, name: str = "",
                  on_refused: Callable[[], None] | None = None,
@@ -86,8 +86,7 @@ class UpdateStore:
                     self.url, min_size=1, max_size=10, server_settings={
                         "application_name": application_name(RECEIVER_APPLICATION, self.name)}))
             except StorageUnavailableError as error:
-                log.log(logging.WARNING if attempt == 1 else logging.DEBUG,
-                        "%s: trying again in %.1f s (attempt %d)", error, delay, attempt)
+                log.warning("%s: trying again in %.1f s (attempt %d)", error, delay, attempt)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1
@@ -244,9 +243,8 @@ async def _register(config: BotConfig, http: HttpSettings,
             return
         except TelegramError as error:
             metrics.api_call(method, outcome_of(error))
-            log.log(logging.WARNING if attempt == 1 else logging.DEBUG,
-                    "setWebhook failed (%s): trying again in %.0f s (attempt %d)", error, delay,
-                    attempt)
+            log.warning("setWebhook failed (%s): trying again in %.0f s (attempt %d)",
+                        error, delay, attempt)
         await asyncio.sleep(delay)
         delay = min(60.0, delay * 2)
         attempt += 1
