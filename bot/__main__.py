@@ -12,8 +12,8 @@ from .cli import held, program, version
 from .errors import ConfigError, StorageError
 
 EPILOG = ("Settings come from the environment and from a .env file in the current folder "
-          "(a variable already set wins): TELEGRAM_BOT_TOKEN is required. README.md's "
-          "Settings table lists every variable, .env.example shows them, and "
+          "(a variable already set wins, unless empty): TELEGRAM_BOT_TOKEN is required. "
+          "README.md's Settings table lists every variable, .env.example shows them, and "
           "docs/OPERATIONS.md says how to run, check and back up the bot.")
 
 

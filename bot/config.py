@@ -89,8 +89,9 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
         # Not the value itself in the message: it may hold a password.
         raise ConfigError("DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@"
                           "host:port/database (unset it to use the SQLite file)")
-    if url is not None and unencoded_password(url):
-        raise ConfigError(f"DATABASE_URL's {UNENCODED_PASSWORD}")
+    problem = None if url is None else url_problem(url)
+    if problem is not None:
+        raise ConfigError(f"DATABASE_URL's {problem}")
     return BotConfig(
         token=token,
         api_base_url=base.rstrip("/"),
@@ -120,6 +121,29 @@ def unencoded_password(url: str) -> bool:
     user and password, where a PostgreSQL URL's ``@`` belongs."""
     userinfo, at, _ = url.partition("://")[2].rpartition("@")
     return bool(at) and any(character in userinfo for character in _RESERVED)
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with a PostgreSQL URL before any connection is tried, as the rest of a
+    line starting "DATABASE_URL's " (or another name for the URL); None when nothing is.
+    An unencoded character in the user or password (:data:`UNENCODED_PASSWORD`), or a port
+    that is not a number from 1 to 65535 (asyncpg raises a bare ValueError for
+    ``host:abc`` and ``host:5432:1``, and tries ``host:99999`` for ever)."""
+    if unencoded_password(url):
+        return UNENCODED_PASSWORD
+    netloc = re.split(r"[/?#]", url.partition("://")[2], maxsplit=1)[0]
+    _, at, hosts = netloc.rpartition("@")
+    for host in hosts.split(","):  # (asyncpg takes several: h1:5432,h2:5433)
+        if host.startswith("["):  # an IPv6 address: [::1]:5432
+            rest = host.partition("]")[2]
+            port = rest.removeprefix(":") if rest.startswith(":") else rest
+        else:
+            port = host.partition(":")[2]
+        if port and not (port.isdigit() and 1 <= int(port) <= 65535):
+            # (with no "@" what stands before the ":" may be a user, and after it a password)
+            return ("port must be a number from 1 to 65535" + (f", not {port!r}" if at else "")
+                    + ": postgresql://user:password@host:5432/database")
+    return None
 
 
 def _theme(env: dict[str, str]) -> str:

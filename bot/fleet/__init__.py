@@ -115,6 +115,7 @@ What lived in one process, and how each works in the fleet:
   learns that a player opened their private chat when it next reads it (starting a game reads
   it again), and /hand in private resends the hands of the games that worker holds.
 - PostgreSQL restarting. Receivers answer 503 meanwhile (Telegram retries); workers lose
-  their lock connection and with it their shards (stop pulling, evict), reconnect with one
-  line per attempt and take their share again; nothing crashes.
+  their lock connection and with it their shards (stop pulling, evict), reconnect (a line when
+  the outage starts and one when it ends: the attempts between are DEBUG) and take their share
+  again; nothing crashes.
 """

@@ -21,12 +21,13 @@ import asyncpg  # type: ignore[import-untyped]
 from ..logs import counted
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
+from ..storage.postgres import DATABASE_ERRORS, cause
 from ..waiting import wait_set
 from .background import ended
 
 log = logging.getLogger(__name__)
 Handle = Callable[[QueuedUpdate], Coroutine[Any, Any, None]]
-DB_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
+DB_ERRORS = DATABASE_ERRORS  # (the storage's own list: one for every loop of the fleet)
 #: Seconds a lost shard's handlers in flight may take before they are left behind.
 LOST_GRACE = 10.0
 
@@ -118,8 +119,9 @@ class Feeder:
                 failing = 0
             except Exception as error:  # the database went away: the next round tries again
                 failing += 1
-                log.warning("reading the update queue failed (%s): trying again (attempt %d)",
-                            error, failing)
+                log.log(logging.WARNING if failing == 1 else logging.DEBUG,
+                        "reading the update queue failed (%s): trying again (attempt %d)",
+                        cause(error), failing)
 
     async def pull(self) -> int:
         """Queue what waits in the owned shards; how many updates were new here."""

@@ -1,5 +1,6 @@
 """One dedicated connection LISTENing to the fleet's channels, made again while PostgreSQL is
-away (one line per attempt). After every (re)connection each channel's callback is told
+away (a WARNING at the first failed attempt, the next ones at DEBUG, and one line once it
+listens again). After every (re)connection each channel's callback is told
 ``None``: notifications sent meanwhile were lost, so whoever listens looks for themselves."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable, Mapping
 import asyncpg  # type: ignore[import-untyped]
 
 from ..logs import counted
+from ..storage.postgres import DATABASE_ERRORS, cause
 from .background import ended
 
 log = logging.getLogger(__name__)
@@ -54,9 +56,10 @@ class Listener:
                     await conn.fetchval("SELECT 1")
             except asyncio.CancelledError:
                 raise
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                log.warning("listening for the fleet's notifications failed (%s): trying again "
-                            "in %.1f s (attempt %d)", error, delay, attempt)
+            except DATABASE_ERRORS as error:
+                log.log(logging.WARNING if attempt == 1 else logging.DEBUG,
+                        "listening for the fleet's notifications failed (%s): trying again "
+                        "in %.1f s (attempt %d)", cause(error), delay, attempt)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
                 attempt += 1

@@ -21,6 +21,7 @@ from ..handlers.runtime import Runtime
 from ..logs import counted
 from ..models import Game
 from ..storage import fleet as sql
+from ..storage.postgres import cause
 from .feeder import DB_ERRORS, Feeder
 from .routing import shard_of
 from .settings import FleetSettings
@@ -32,7 +33,7 @@ SYNC_GRACE = 5.0
 #: open games of the shards it holds missing from its memory.
 SWEEP_EVERY = 5.0
 #: What reading or writing the database raises when it fails (asyncpg's, or the storage's).
-STORE_ERRORS = (*DB_ERRORS, StorageError)
+STORE_ERRORS: tuple[type[Exception], ...] = (*DB_ERRORS, StorageError)
 
 
 class GameMoves:
@@ -126,7 +127,8 @@ class GameMoves:
         rt = self.rt
         try:
             if not await self._stop_syncs({game_id: chat_id}):
-                log.info("game %s's syncs still running after %.0f s: let go anyway", game_id,
+                log.info("letting game %s go: its messages still being sent after %.0f s, "
+                         "stopped there (its next owner sends the rest)", game_id,
                          2 * SYNC_GRACE)
             async with rt.locks.game(game_id):
                 game = rt.service.game(game_id)
@@ -150,7 +152,7 @@ class GameMoves:
                 return
             except DB_ERRORS as error:
                 log.warning("telling the owner of chat %s that game %s is theirs failed (%s): "
-                            "attempt %d", chat_id, game_id, error, attempt)
+                            "attempt %d", chat_id, game_id, cause(error), attempt)
                 await asyncio.sleep(attempt)
 
     async def _stop_syncs(self, games: dict[int, int]) -> bool:
@@ -195,7 +197,7 @@ class GameMoves:
                 found = await sql.outbox_game_chats(rt.storage, shards, count) | found
         except STORE_ERRORS as error:
             log.warning("looking for the games missing from memory failed (%s): next time",
-                        error)
+                        cause(error))
             return
         except Exception:
             log.exception("looking for the games missing from memory failed: next time")
@@ -264,7 +266,7 @@ class GameMoves:
         except STORE_ERRORS as error:
             self._unrun |= ids
             log.warning("reading the games of chat %s failed (%s): the next sweep reads them",
-                        chat, error)
+                        chat, cause(error))
             return
         except Exception:
             self._unrun |= ids

@@ -37,28 +37,31 @@ from telegram.error import BadRequest, InvalidToken, TelegramError
 
 from ..config import BotConfig
 from ..errors import ConfigError, StorageError
-from ..serving.metrics import Metrics
+from ..logs import counted
+from ..serving.metrics import ApiOutcome, Metrics
 from ..serving.webhook import refused_url
 from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_web_app
 from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
-from ..storage.postgres import PostgresEngine, quiet_pool_floor_retries
+from ..storage.postgres import DATABASE_ERRORS, PostgresEngine, cause, quiet_pool_floor_retries
 from .background import ended
 from .routing import route_key, shard_of
 from .settings import RECEIVER_APPLICATION, FleetSettings, application_name
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 10.0
-DB_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
 class UpdateStore:
-    """The receiver's side of the queue: a connection pool, made again while PostgreSQL is
-    away (one line per attempt), and the insert that answers for each update."""
+    """The receiver's side of the queue: a connection pool, made at the start once PostgreSQL
+    answers (one line per attempt, as a worker's start says it, and one when it does), and
+    the insert that answers for each update (the pool reconnects by itself later)."""
 
     def __init__(self, url: str, shards: int, name: str = "",
-                 on_refused: Callable[[], None] | None = None) -> None:
+                 on_refused: Callable[[], None] | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.url = url
+        self.metrics = metrics if metrics is not None else Metrics()
         self.shards = shards
         self.name = name  # (WORKER_NAME: its connections carry it, as a worker's do)
         self.on_refused = on_refused
@@ -90,7 +93,9 @@ class UpdateStore:
             except StorageError as error:  # a server that will not have us: not waited for
                 self.refuse(error)
                 return
-        with contextlib.suppress(ConfigError, *DB_ERRORS):  # (said, or tried again by put)
+        if attempt > 1:
+            log.info("connected to PostgreSQL after %s", counted(attempt - 1, "attempt"))
+        with contextlib.suppress(ConfigError, *DATABASE_ERRORS):  # (said, or tried by put)
             await self.agree(self.pool)
 
     async def agree(self, pool: asyncpg.Pool) -> None:
@@ -141,20 +146,22 @@ class UpdateStore:
             key = await route_key(update, lambda game_id: sql.chat_of_game(pool, game_id),
                                   lambda user_id: sql.chat_of_player(pool, user_id))
             key = 0 if key is None else key
-            await sql.insert_update(pool, int(update["update_id"]), shard_of(key, self.shards),
-                                    key, json.dumps(update, separators=(",", ":")), time.time())
+            new = await sql.insert_update(
+                pool, int(update["update_id"]), shard_of(key, self.shards), key,
+                json.dumps(update, separators=(",", ":")), time.time())
         except ConfigError as error:
             raise StorageError(str(error)) from None
-        except DB_ERRORS as error:
+        except DATABASE_ERRORS as error:  # away, or its tables not made yet: 503
             if not self._failing:
                 log.warning("cannot store updates (%s): answering 503 until the database is "
-                            "back", error)
+                            "back", cause(error))
             self._failing = True
-            raise StorageError(f"the update could not be stored: {error}") from None
+            raise StorageError(f"the update could not be stored: {cause(error)}") from None
         if self._failing:
             log.info("storing updates again")
             self._failing = False
         self.stored += 1
+        self.metrics.update_stored(new)
 
     async def ready(self) -> bool:
         """The database answers (a receiver that cannot commit is not ready)."""
@@ -175,15 +182,19 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     :class:`ConfigError` naming it). A server not up yet is waited for."""
     if http.webhook_url is None or http.port is None:
         raise ConfigError("a receiver needs WEBHOOK_URL and HTTP_PORT")
+    metrics = Metrics()  # (the webhook's answers, the updates stored, Telegram's calls)
     store = UpdateStore(fleet.database_url, fleet.shards, fleet.worker_name,
-                        None if stopping is None else stopping.set)
+                        None if stopping is None else stopping.set, metrics)
     store.start()
-    metrics = Metrics()
     endpoint = WebhookEndpoint(http.webhook_path, http.webhook_secret, store.put)
     server = WebServer(build_web_app(metrics, {"database": store.ready}, endpoint),
                        http.host, http.port)
-    await server.start()
-    registering = (asyncio.create_task(_register(config, http, store.refuse),
+    try:
+        await server.start()
+    except BaseException:  # (the port taken: its one line, and nothing left running)
+        await store.close()
+        raise
+    registering = (asyncio.create_task(_register(config, http, store.refuse, metrics),
                                        name="set-webhook")
                    if register else None)
     try:
@@ -200,29 +211,38 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
 
 
 async def _register(config: BotConfig, http: HttpSettings,
-                    refused: Callable[[ConfigError], None]) -> None:
+                    refused: Callable[[ConfigError], None], metrics: Metrics) -> None:
     """setWebhook (every receiver registers the same URL and secret: harmless); Telegram's
-    refusal (400: the URL; 401: the token) goes to ``refused``, and is not tried again."""
+    refusal (400: the URL; 401: the token) goes to ``refused``, and is not tried again. Its
+    calls (getMe, setWebhook) are counted in ``metrics`` as a worker's are."""
     from ..app import allowed_updates
     from ..launch import TOKEN_REJECTED
+    from ..publishing.metering import outcome_of
 
     assert http.webhook_url is not None
     bot = Bot(config.token, base_url=config.bot_url, base_file_url=config.file_url)
     attempt, delay = 1, 1.0
     while True:
+        method = "getMe"
         try:
             async with bot:  # getMe first: the token is checked
+                metrics.api_call(method, ApiOutcome.OK)
+                method = "setWebhook"
                 await bot.set_webhook(http.webhook_url, secret_token=http.webhook_secret,
                                       allowed_updates=allowed_updates())
+                metrics.api_call(method, ApiOutcome.OK)
             log.info("webhook registered: Telegram posts updates to %s", http.webhook_url)
             return
         except InvalidToken:  # as the worker's start says it (exit 2)
+            metrics.api_call(method, ApiOutcome.REFUSED)
             refused(ConfigError(TOKEN_REJECTED))
             return
         except BadRequest as error:
+            metrics.api_call(method, ApiOutcome.REFUSED)
             refused(refused_url(http.webhook_url, error))
             return
         except TelegramError as error:
+            metrics.api_call(method, outcome_of(error))
             log.warning("setWebhook failed (%s): trying again in %.0f s (attempt %d)",
                         error, delay, attempt)
         await asyncio.sleep(delay)

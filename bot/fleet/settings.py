@@ -18,7 +18,7 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..config import UNENCODED_PASSWORD, unencoded_password
+from ..config import url_problem
 from ..errors import ConfigError
 
 #: The kinds of a fleet process's connections, as ``application_name`` starts: a worker's
@@ -65,8 +65,9 @@ def fleet_settings_from_env(env: Mapping[str, str] | None = None) -> FleetSettin
     url = env.get("DATABASE_URL", "").strip()
     if not url.startswith(("postgresql://", "postgres://")):
         raise ConfigError("fleet mode needs DATABASE_URL=postgresql://user:password@host:port/db")
-    if unencoded_password(url):
-        raise ConfigError(f"DATABASE_URL's {UNENCODED_PASSWORD}")
+    problem = url_problem(url)
+    if problem is not None:
+        raise ConfigError(f"DATABASE_URL's {problem}")
     text = env.get("FLEET_SHARDS", "").strip() or str(DEFAULT_SHARDS)
     if not text.isdigit() or not 1 <= int(text) <= MAX_SHARDS:
         raise ConfigError(f"FLEET_SHARDS must be a whole number from 1 to {MAX_SHARDS}, "

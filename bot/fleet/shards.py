@@ -7,8 +7,8 @@ up to its share (``ceil(shards / live)``) and gives back what it holds beyond it
 killed with SIGKILL drops its connection, PostgreSQL frees its locks at once, and the others
 take its shards on their next tick. When the lock connection itself fails (PostgreSQL
 restarting, a network cut) every shard is lost at once: the worker stops pulling them (what is
-in flight finishes, its effects fenced), then the keeper reconnects, one line per attempt, and
-takes its share again.
+in flight finishes, its effects fenced), then the keeper reconnects (a WARNING at the first failed
+attempt, the next ones at DEBUG, and one line once connected again) and takes its share again.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ import asyncpg  # type: ignore[import-untyped]
 
 from ..errors import StorageError
 from ..logs import counted
+from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
+from ..storage.postgres import DATABASE_ERRORS, cause, lost
 from .background import ended
 from .settings import LIVE_WORKERS, LOCK_APPLICATION, application_name
 
@@ -99,10 +101,12 @@ class ShardKeeper:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database went away (or loading a shard failed)
-                if isinstance(error, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError,
-                                      StorageError)):
-                    log.warning("shard locks: the database is unreachable (%s): trying again "
-                                "in %.1f s (attempt %d)", error, delay, attempt)
+                if isinstance(error, (*DATABASE_ERRORS, StorageError)):  # said, not a bug
+                    log.log(logging.WARNING if attempt == 1 else logging.DEBUG,
+                            "shard locks: the database is %s (%s): trying again in %.1f s "
+                            "(attempt %d)", "unreachable" if lost(error) or isinstance(
+                                    error, StorageUnavailableError) else "refusing",
+                                cause(error), delay, attempt)
                 else:
                     log.exception("shard locks: trying again in %.1f s (attempt %d)", delay,
                                   attempt)

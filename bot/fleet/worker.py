@@ -37,6 +37,7 @@ from ..serving.webhook import read_update
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
+from ..storage.postgres import cause
 from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
 from .moves import SYNC_GRACE, GameMoves
@@ -161,8 +162,9 @@ class FleetWorker(GameMoves):
             rt.limiter.refuse({g.chat_id for g in games})
             await self._reshare(shards, games)
             if not await self._stop_syncs({g.game_id: g.chat_id for g in games}):
-                log.info("syncs still running after %.0f s: their games are evicted anyway",
-                         2 * SYNC_GRACE)
+                log.info("giving back %s: their games' messages still being sent after %.0f s, "
+                         "stopped there (the next owner sends the rest)",
+                         counted(len(shards), "shard"), 2 * SYNC_GRACE)
             async with contextlib.AsyncExitStack() as held:  # what runs inside a game's lock
                 for game_id in sorted(g.game_id for g in games):  # (a timer job) finishes 1st
                     await held.enter_async_context(rt.locks.game(game_id))
@@ -197,7 +199,7 @@ class FleetWorker(GameMoves):
             return await sql.mark_own(self.pool, fence.update_id, fence.stamp)
         except DB_ERRORS as error:
             log.warning("marking update %d before its answer failed (%s): not answered",
-                        fence.update_id, error)
+                        fence.update_id, cause(error))
             return False
 
     async def _mark(self, row: QueuedUpdate, fence: fencing.UpdateFence) -> None:
@@ -210,8 +212,9 @@ class FleetWorker(GameMoves):
                 if row.shard not in self.feeder.owned:
                     return  # the next owner reads it again; its fence decides
                 attempt += 1
-                log.warning("marking update %d done failed (%s): trying again (attempt %d)",
-                            row.update_id, error, attempt)
+                log.log(logging.WARNING if attempt == 1 else logging.DEBUG,
+                        "marking update %d done failed (%s): trying again (attempt %d)",
+                        row.update_id, cause(error), attempt)
                 await asyncio.sleep(min(5.0, 0.5 * attempt))
 
     def _heard_update(self, payload: str | None) -> None:
@@ -227,7 +230,7 @@ class FleetWorker(GameMoves):
         try:
             await sql.flood_wait(self.pool, chat, until)
         except DB_ERRORS as error:
-            log.warning("telling the fleet of chat %s's flood wait failed: %s", chat, error)
+            log.warning("telling the fleet of chat %s's flood wait failed: %s", chat, cause(error))
 
     def _heard_flood(self, payload: str | None) -> None:
         heard = None if payload is None else sql.parse_flood(payload)
@@ -319,7 +322,7 @@ class FleetWorker(GameMoves):
             try:
                 await self.purge()
             except DB_ERRORS as error:
-                log.warning("trimming handled updates failed (%s): next time", error)
+                log.warning("trimming handled updates failed (%s): next time", cause(error))
             await asyncio.sleep(PURGE_EVERY)
 
     async def purge(self, now: float | None = None) -> int:

@@ -101,6 +101,20 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=reg,
         )
+        self.webhook_requests = Counter(
+            "domino_webhook_requests",
+            "Telegram's webhook POSTs, by the answer given (200 taken, 400 not an update, "
+            "403 wrong secret token, 503 not stored: Telegram sends it again).",
+            ["status"],
+            registry=reg,
+        )
+        self.updates_stored = Counter(
+            "domino_fleet_updates_stored",
+            "Updates a fleet's receiver stored in the queue (new), or found there already "
+            "(duplicate: Telegram sent it again).",
+            ["outcome"],
+            registry=reg,
+        )
         self._last_ok: float | None = None  # time.monotonic() of the last answered call
 
     # --- recording ----------------------------------------------------------------------
@@ -129,6 +143,14 @@ class Metrics:
             self.api_last_ok.set(time.time())
         if outcome is ApiOutcome.RETRY_AFTER:
             self.flood_waits.inc()
+
+    def webhook_answered(self, status: int) -> None:
+        """One webhook POST answered ``status``."""
+        self.webhook_requests.labels(status=str(status)).inc()
+
+    def update_stored(self, new: bool) -> None:
+        """A receiver stored an update (``new``), or found it stored already."""
+        self.updates_stored.labels(outcome="new" if new else "duplicate").inc()
 
     def flood_waited(self, seconds: float) -> None:
         """The bot spent ``seconds`` waiting out a 429 before sending again."""

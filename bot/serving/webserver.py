@@ -101,9 +101,11 @@ def build_web_app(
 ) -> web.Application:
     """The aiohttp application; ``checks`` name the readiness checks (database, telegram)."""
     checks = dict(checks)
+    failures = CheckFailures()
 
     async def ready(request: web.Request) -> web.Response:
-        failed = [name for name, check in checks.items() if not await _passes(name, check)]
+        failed = [name for name, check in checks.items()
+                  if not await _passes(name, check, failures)]
         if failed:
             return web.json_response({"ready": False, "failed": failed}, status=503)
         return web.json_response({"ready": True})
@@ -123,7 +125,9 @@ def build_web_app(
         refusals = Refusals()
 
         async def receive(request: web.Request) -> web.Response:
-            return await _receive(request, webhook, refusals)
+            response = await _receive(request, webhook, refusals)
+            metrics.webhook_answered(response.status)
+            return response
 
         app.router.add_post(webhook.path, receive)
     return app
@@ -133,17 +137,46 @@ async def _live(request: web.Request) -> web.Response:
     return web.json_response({"live": True})
 
 
-async def _passes(name: str, check: Check) -> bool:
-    """Run one check; raising or taking longer than CHECK_TIMEOUT is failing."""
+async def _passes(name: str, check: Check, failures: CheckFailures) -> bool:
+    """Run one check; raising or taking longer than CHECK_TIMEOUT is failing (told by
+    ``failures``: once when it starts, once when it ends)."""
     try:
         result = check()
         if inspect.isawaitable(result):
             async with asyncio.timeout(CHECK_TIMEOUT):
                 result = await result
     except Exception as error:  # a broken check must answer 503, not 500
-        log.warning("readiness check %s failed: %s", name, type(error).__name__)
+        failures.failed(name, error)
         return False
+    if result:
+        failures.passed(name)
     return bool(result)
+
+
+class CheckFailures:
+    """A readiness check that raises is told once when it starts failing and once when it
+    passes again, not at every probe: a balancer or an orchestrator asks every few seconds,
+    and an outage is a line when it starts and one when it ends (docs/OPERATIONS.md)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.since: dict[str, float] = {}
+
+    def failed(self, name: str, error: Exception) -> None:
+        if name in self.since:
+            return
+        self.since[name] = self.clock()
+        if isinstance(error, TimeoutError):
+            reason = f"no answer within {CHECK_TIMEOUT:g} s"
+        else:
+            reason = " ".join(str(error).split()) or type(error).__name__
+        log.warning("readiness check %s failed (%s): answering 503 until it passes", name,
+                    reason)
+
+    def passed(self, name: str) -> None:
+        since = self.since.pop(name, None)
+        if since is not None:
+            log.info("readiness check %s passes again after %.0f s", name, self.clock() - since)
 
 
 class Refusals:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..config import UNENCODED_PASSWORD, unencoded_password
+from ..config import url_problem
 from ..errors import StorageError
 from .backup import BackupError, back_up
 from .core import is_postgres_url
@@ -151,8 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not is_postgres_url(args.target):
         parser.error("the target must be a postgresql:// URL")
-    if unencoded_password(args.target):
-        parser.error(f"the target URL's {UNENCODED_PASSWORD}")
+    problem = url_problem(args.target)
+    if problem is not None:
+        parser.error(f"the target URL's {problem}")
     where = PostgresEngine(args.target).name
     try:
         counts = copy(args.source, args.target, args.replace)

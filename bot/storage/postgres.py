@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
-from ..config import UNENCODED_PASSWORD, unencoded_password
+from ..config import unencoded_password, url_problem
 from ..errors import StorageError
 from .schema import postgres_ddl
 from .tx import Engine, Row, StorageUnavailableError, T, Tx
@@ -104,13 +104,54 @@ def _changed(status: str) -> int:
 def lost(error: BaseException, connection: Any = None) -> bool:
     """The server is gone or going, not the statement wrong: worth trying again later. A
     server that ends a session sends a FATAL message before it closes the socket: a query
-    sent between the two meets asyncpg's InternalClientError on a connection closing."""
+    sent between the two meets asyncpg's InternalClientError on a connection closing.
+
+    The one classification of an outage: the storage's operations, the fleet's lock,
+    LISTEN and receiver connections all ask it (an outage is a WARNING line there, without
+    a traceback), and :func:`cause` says it to the operator."""
     return isinstance(error, (OSError, asyncpg.PostgresConnectionError,
                               asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError,
                               asyncpg.CrashShutdownError, asyncpg.TooManyConnectionsError,
                               asyncpg.InternalClientError)) \
         or (isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)) \
         or (connection is not None and _closed(connection))
+
+
+#: Whatever the database, or the way to it, raises: the server away, a connection lost
+#: under an operation (asyncpg's InternalClientError, neither a PostgresError nor an
+#: InterfaceError), a statement refused. What the fleet's loops (the shard locks, LISTEN,
+#: the queue, a receiver's inserts) catch, say in one line (:func:`cause`, no traceback) and
+#: try again; the outages among them are :func:`lost`.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
+
+#: What an operator reads for asyncpg's errors that only say, in its own terms ("cannot
+#: switch to state 12; another operation (2) is in progress", "connection is closed"), that
+#: the connection went away under the operation.
+CONNECTION_LOST = "the connection was lost"
+
+#: asyncpg's reasons with what they usually mean.
+_HINTS: tuple[tuple[type[BaseException], str], ...] = (
+    (socket.gaierror, "unknown host: check DATABASE_URL"),
+    (asyncpg.InvalidPasswordError, "check the user and password in DATABASE_URL"),
+    (asyncpg.InvalidCatalogNameError, "create it (createdb), or fix DATABASE_URL"),
+    (asyncpg.CannotConnectNowError, "the server is starting or stopping: try again"),
+    (TimeoutError, "no answer in time: is the host right, and the server up?"),
+    (ConnectionRefusedError, "is PostgreSQL running there, on that port?"),
+)
+
+
+def cause(error: BaseException, password: str = "") -> str:
+    """asyncpg's reason in one line, what it usually means, and never ``password``; a
+    connection lost under an operation is :data:`CONNECTION_LOST`."""
+    if isinstance(error, asyncpg.InternalClientError) or (
+            isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)):
+        return CONNECTION_LOST
+    text = " ".join(str(error).split()) or type(error).__name__
+    if password:
+        text = text.replace(password, "***")
+    hint = next((hint for kind, hint in _HINTS if isinstance(error, kind)), None)
+    return f"{text} ({hint})" if hint else text
 
 
 def _not_up_yet(error: BaseException) -> bool:
@@ -166,8 +207,8 @@ class PostgresEngine(Engine):
         self._password = unquote(parts.password or "")
         try:
             where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
-        except ValueError:  # a port that is not a number
-            where = parts.hostname or "?"
+        except ValueError:  # several hosts (h1:5432,h2:5433), or a port that is not a number
+            where = parts.netloc.rpartition("@")[2] or "?"
         self._name = f"{where}/{parts.path.lstrip('/') or parts.username or 'postgres'}"
         if unencoded_password(url):  # what urlsplit read is pieces of the password
             self._name = "the URL's host"
@@ -209,8 +250,9 @@ class PostgresEngine(Engine):
     async def connecting(self, connect: Callable[[], Awaitable[Any]]) -> Any:
         """What ``connect`` makes; refused, one line for the operator (a server that cannot
         be reached yet as :class:`StorageUnavailableError`: worth waiting for)."""
-        if unencoded_password(self.url):
-            raise StorageError(f"cannot connect to PostgreSQL: the URL's {UNENCODED_PASSWORD}")
+        problem = url_problem(self.url)
+        if problem is not None:
+            raise StorageError(f"cannot connect to PostgreSQL: the URL's {problem}")
         try:
             return await connect()
         except Exception as error:  # asyncpg raises many kinds: each gets its one line
@@ -220,19 +262,7 @@ class PostgresEngine(Engine):
 
     def cause(self, error: BaseException) -> str:
         """asyncpg's reason in one line, what it usually means, and no password."""
-        hints: list[tuple[type[BaseException], str]] = [
-            (socket.gaierror, "unknown host: check DATABASE_URL"),
-            (asyncpg.InvalidPasswordError, "check the user and password in DATABASE_URL"),
-            (asyncpg.InvalidCatalogNameError, "create it (createdb), or fix DATABASE_URL"),
-            (asyncpg.CannotConnectNowError, "the server is starting or stopping: try again"),
-            (TimeoutError, "no answer in time: is the host right, and the server up?"),
-            (ConnectionRefusedError, "is PostgreSQL running there, on that port?"),
-        ]
-        text = " ".join(str(error).split()) or type(error).__name__
-        if self._password:
-            text = text.replace(self._password, "***")
-        hint = next((hint for kind, hint in hints if isinstance(error, kind)), None)
-        return f"{text} ({hint})" if hint else text
+        return cause(error, self._password)
 
     def refused(self, error: Exception) -> StorageError | None:
         if isinstance(error, StorageError):

@@ -266,7 +266,9 @@ def held_alone(path: Path, wait: float = STOPPING_WAIT) -> Iterator[None]:
             waited = 0.0
             while not _lock(descriptor):
                 if waited >= wait:
-                    raise StorageError(f"cannot open the database {path}: another bot"
+                    # (named as the start-up line names it: a relative DATABASE_PATH
+                    # started from another folder is another file)
+                    raise StorageError(f"cannot open the database {path.resolve()}: another bot"
                                        f"{_holder(descriptor)} is using it: stop that one "
                                        "first, or set another DATABASE_PATH")
                 time.sleep(0.25)  # before the bot starts: nothing else runs yet

@@ -133,3 +133,14 @@ def test_the_bot_reads_dotenv_under_an_empty_variable(tmp_path: Path) -> None:
     )
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == "domino-bot: TABLE_THEME must be one of classic, dark, not 'pink'\n"
+
+
+def test_the_docs_say_an_empty_variable_does_not_hide_dotenv() -> None:
+    """What the test above checks, as .env.example and --help tell it (they said only that a
+    variable already set wins: operator QA found `HTTP_PORT=` did not unset .env's)."""
+    from bot.__main__ import EPILOG
+
+    root = Path(__file__).resolve().parents[2]
+    header = (root / ".env.example").read_text().split("\n\n")[0]
+    assert "win over this file,\n# unless empty" in header
+    assert "(a variable already set wins, unless empty)" in EPILOG

@@ -63,3 +63,15 @@ def test_a_lock_file_it_cannot_write_is_locked_read_only(
     with held_alone(database, wait=0):
         monkeypatch.setattr(os, "open", opened)
         assert first_holds(database)  # guarded all the same
+
+
+def test_the_refusal_names_the_database_by_its_absolute_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the start-up line names it (docs/OPERATIONS.md): a relative DATABASE_PATH says
+    which folder it was taken in."""
+    monkeypatch.chdir(tmp_path)
+    database = Path("data/dominoes.sqlite3")
+    absolute = tmp_path.resolve() / database
+    with held_alone(database, wait=0), pytest.raises(StorageError) as refused:
+        held_alone(database, wait=0).__enter__()
+    assert str(refused.value).startswith(f"cannot open the database {absolute}: another bot")

@@ -6,7 +6,10 @@ said once. (The start-up tests run the whole bot; these check the lines themselv
 from __future__ import annotations
 
 import logging
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -88,6 +91,49 @@ def test_an_unencoded_reserved_character_in_the_password_is_named(url: str) -> N
 def test_a_well_encoded_url_passes(url: str) -> None:
     assert not unencoded_password(url)
     assert config_from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "DATABASE_URL": url}).database_url == url
+
+
+@pytest.mark.parametrize(("url", "port"), [
+    ("postgresql://u:x@127.0.0.1:abc/domino", "abc"),
+    ("postgresql://u:x@127.0.0.1:55439:1/domino", "55439:1"),
+    ("postgresql://u:x@127.0.0.1:99999/domino", "99999"),
+    ("postgresql://u:x@127.0.0.1:0/domino", "0"),
+    ("postgresql://u:x@db1:5432,db2:x/domino", "x"),
+    ("postgresql://u:x@[::1]:65536/domino", "65536")])
+def test_a_port_that_is_no_port_is_a_setting_refused(url: str, port: str) -> None:
+    """Not asyncpg's "invalid literal for int()" at the first connection (exit 1), nor a
+    server tried for ever at port 99999 (operator QA): a malformed setting, exit 2."""
+    said = (f"DATABASE_URL's port must be a number from 1 to 65535, not {port!r}: "
+            "postgresql://user:password@host:5432/database")
+    with pytest.raises(ConfigError) as refused:
+        config_from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert str(refused.value) == said
+    with pytest.raises(ConfigError) as refused:
+        fleet_settings_from_env({"DATABASE_URL": url})
+    assert str(refused.value) == said
+
+
+def test_a_url_without_its_host_does_not_quote_the_password_as_a_port() -> None:
+    with pytest.raises(ConfigError) as refused:
+        config_from_env({"TELEGRAM_BOT_TOKEN": TOKEN,
+                         "DATABASE_URL": "postgresql://bot:secret/domino"})
+    assert "secret" not in str(refused.value)
+
+
+def test_python_m_bot_with_a_bad_port_exits_2_in_one_line(tmp_path: Path) -> None:
+    env = {"PATH": os.environ["PATH"], "TELEGRAM_BOT_TOKEN": TOKEN,
+           "DATABASE_URL": "postgresql://u:x@127.0.0.1:abc/domino"}
+    for module in (["bot"], ["bot.fleet", "worker"]):
+        ran = subprocess.run([sys.executable, "-m", *module], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 2, ran.stderr
+        assert ran.stderr.count("\n") == 1 and "port must be a number from 1 to 65535, " \
+            "not 'abc'" in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
+
+
+def test_the_engine_names_the_hosts_of_a_url_with_several() -> None:
+    engine = PostgresEngine("postgresql://u:secret@db1:5432,db2:5433/domino")
+    assert engine.name == "db1:5432,db2:5433/domino"
 
 
 async def test_the_engine_names_no_piece_of_such_a_password() -> None:

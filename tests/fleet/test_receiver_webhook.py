@@ -96,3 +96,83 @@ async def test_python_m_bot_fleet_receiver_with_a_refused_url_exits_2(fleet: Fle
     assert "Traceback" not in text and "ERROR" not in text and "WARNING" not in text, text
     assert [line.split(" ", 2)[2] for line in text.splitlines() if "CRITICAL" in line] == [
         f"CRITICAL bot: Telegram refused WEBHOOK_URL {REFUSED_URL}: {REFUSAL}"]
+
+
+async def test_a_receiver_whose_port_is_taken_leaves_nothing_running(
+        bot_api: FakeTelegramServer) -> None:
+    """Its one line (ConfigError), and its database connector cancelled and its pool closed:
+    nothing pending for the loop's close to destroy (operator QA: "Task was destroyed but it
+    is pending! task: <Task pending name='receiver-pool' ...>")."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        http = HttpSettings("https://fleet.example/hook", SECRET, "127.0.0.1", port)
+        config = BotConfig(bot_api.token, api_base_url=bot_api.api_root)
+        fleet = FleetSettings(f"postgresql://u@127.0.0.1:{free_port()}/db", 4)
+        with pytest.raises(ConfigError, match="address already in use"):
+            async with receiving(config, http, fleet):
+                pass
+    left = [t for t in asyncio.all_tasks() if t.get_name() == "receiver-pool" and not t.done()]
+    assert not left
+
+
+async def test_python_m_bot_fleet_receiver_on_a_taken_port_exits_2_in_one_line(
+        fleet: Fleet) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"),
+                                 taken.getsockname()[1])
+        await receiver.start()
+        assert receiver.process is not None
+        async with asyncio.timeout(60):
+            assert await receiver.process.wait() == 2
+    text = receiver.log.read_text()
+    assert [line for line in text.splitlines() if line.strip()] == [
+        line for line in text.splitlines() if "CRITICAL" in line], text
+    assert "address already in use" in text
+
+
+async def test_a_receivers_metrics_count_what_it_did(
+        bot_api: FakeTelegramServer, database: str) -> None:  # noqa: F811
+    """docs/OPERATIONS.md says to scrape every receiver's /metrics (operator QA: all zero
+    after hundreds of POSTs and a setWebhook answered): the webhook's answers, the updates
+    stored and found stored already, and Telegram's calls."""
+    port = free_port()
+    http = HttpSettings("https://fleet.example/hook", SECRET, "127.0.0.1", port)
+    config = BotConfig(bot_api.token, api_base_url=bot_api.api_root)
+    base = f"http://127.0.0.1:{port}"
+    update = {"update_id": 1, "message": {
+        "message_id": 1, "date": 0, "text": "/newgame",
+        "chat": {"id": -1001, "type": "supergroup", "title": "g"},
+        "from": {"id": 5, "is_bot": False, "first_name": "A"}}}
+    async with receiving(config, http, FleetSettings(database, 4)), \
+            aiohttp.ClientSession() as client:
+        for _ in range(200):
+            if await ready(port) == 200:
+                break
+            await asyncio.sleep(0.05)
+        for secret in (SECRET, SECRET, "wrong"):
+            async with client.post(f"{base}/hook", json=update,
+                                   headers={"X-Telegram-Bot-Api-Secret-Token": secret}):
+                pass
+        for _ in range(200):  # (setWebhook runs in the background)
+            async with client.get(f"{base}/metrics") as answer:
+                text = await answer.text()
+            if 'method="setWebhook"' in text:
+                break
+            await asyncio.sleep(0.05)
+    values = {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+              for line in text.splitlines() if line and not line.startswith("#")}
+    assert values['domino_webhook_requests_total{status="200"}'] == 2
+    assert values['domino_webhook_requests_total{status="403"}'] == 1
+    assert values['domino_fleet_updates_stored_total{outcome="new"}'] == 1
+    assert values['domino_fleet_updates_stored_total{outcome="duplicate"}'] == 1
+    assert values['domino_bot_api_calls_total{method="setWebhook",outcome="ok"}'] == 1
+    assert values['domino_bot_api_calls_total{method="getMe",outcome="ok"}'] == 1
+    assert values["domino_bot_api_last_ok_timestamp_seconds"] > 0
