@@ -56,7 +56,6 @@ class HandSync:
             return
         await self.places.learn(game)
         await self._farewells(game)
-        offers_closed = await self._close_back_offers(game)
         # Private messages speak each player's own language when the bot has it.
         known = await self.service.storage.user_languages(
             p.user_id for p in game.players if not p.is_computer)
@@ -79,6 +78,7 @@ class HandSync:
         results = await asyncio.gather(
             *(self._sync_drawn_hand(game, seat, *drafts, languages[seat])
               for seat, drafts in seats),
+            self._close_back_offers(game),  # (a chat's flood wait holds back no one's tiles)
             return_exceptions=True)
         try:  # (its failure is one more error: what the hands changed is saved first)
             results.append(await sync_reminders(
@@ -86,7 +86,7 @@ class HandSync:
                 lambda t: self._table_link(t, game)))
         except Exception as error:
             results.append(error)
-        changed = offers_closed or any(result is True for result in results)
+        changed = any(result is True for result in results)
         errors = [r for r in results if isinstance(r, BaseException)]
         failed = next((e for e in errors if isinstance(e, RetryAfter)),
                       next(iter(errors), None))
