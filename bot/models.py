@@ -157,6 +157,12 @@ class Messages:
     # With ``bot_removed``: the group itself was deleted (Telegram said so, no update did),
     # which the players' private messages say rather than that the bot was removed.
     group_gone: bool = False
+    # The ways back ("↩ Take my seat back") offered in private to players whose seat went to
+    # a computer while they were away, by user id (their private chat), oldest first: the
+    # hands' sync takes the button off every one but the newest, and off all of them once
+    # the seat is theirs again or the match is over (one live offer at most, never a dead
+    # one). Games stored before it have none.
+    back_offers: dict[int, list[int]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return dumps(
@@ -178,6 +184,7 @@ class Messages:
                 "reminders": {str(s): [r.message_id, r.move_no, r.user_id]
                               for s, r in self.reminders.items()},
                 "group_gone": self.group_gone,
+                "back_offers": {str(u): ids for u, ids in self.back_offers.items()},
             }
         )
 
@@ -201,6 +208,8 @@ class Messages:
             {int(s): int(m) for s, m in data.get("unreachable_notes", {}).items()},
             {int(s): Reminder(*map(int, r)) for s, r in data.get("reminders", {}).items()},
             bool(data.get("group_gone", False)),
+            {int(u): [int(m) for m in ids]
+             for u, ids in data.get("back_offers", {}).items()},
         )
 
 

@@ -2,7 +2,11 @@
 (tied sides share a place and its medal), partners together in one row, and, where the caller
 gives them, how each player's rating moved (+12 in the accent colour, -8 in the knock colour),
 and where the game settles the final scores (Six-matador), what each side receives or pays
-beside its score, with its sign. The bot sends it with the match-end message."""
+beside its score, with its sign. A person a computer replaced during the match has a row of
+their own below the sides, with their rating change and the caller's note (who played on for
+them): the seat's row shows the computer and the seat's score alone (player QA: "1 🤖 Rio for
+Budi -40" on the winning row read as the winner losing 40). The bot sends it with the
+match-end message."""
 
 from __future__ import annotations
 
@@ -45,9 +49,39 @@ def ranked_sides(view: TableView) -> list[tuple[int, int]]:
     return list(zip(shared_places(keys), order, strict=True))
 
 
-def _height(view: TableView) -> int:
+#: A person a computer replaced: (name, note, rating change).
+Replaced = tuple[str, str, int]
+
+
+def _height(view: TableView, replaced: int = 0) -> int:
     rows = sum(len(seats) * LINE_H + 2 * ROW_PAD + ROW_GAP for seats in view.sides)
+    rows += replaced * (LINE_H + 2 * ROW_PAD + ROW_GAP)
     return HEADER + PAD + COLUMNS_H + rows + PAD
+
+
+def _replaced_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, view: TableView,
+                  person: Replaced, palette: Theme) -> int:
+    """A replaced person's row: no place, no score, their name, the note and their rating
+    change in its column; returns its height."""
+    name, note, change = person
+    height = LINE_H + 2 * ROW_PAD
+    left, right = MARGIN + 12, WIDTH - MARGIN - 12
+    paste(canvas, rounded(right - left, height, 18, palette.panel, palette.panel_edge, 2),
+          left, top)
+    y = top + height / 2
+    name_left = left + 16 + 2 * PLACE_R + 20
+    settle_right = right - PAD - SCORE_W
+    rating_right = settle_right - (SETTLE_W if view.settlement is not None else 0)
+    colour = palette.accent if change > 0 else palette.knock if change < 0 else palette.muted
+    figure = text(draw, (rating_right, y + 14), signed(change), FIGURE_SIZE, colour,
+                  bold=True, anchor="rs")
+    room = rating_right - figure - 24 - name_left  # (no score: the row's words reach further)
+    drawn = text(draw, (name_left, y), name, NAME_SIZE, palette.text, anchor="lm",
+                 max_width=room * 0.55 if note else room)
+    if note:
+        text(draw, (name_left + drawn + 16, y + 2), note, CAPTION_SIZE, palette.muted,
+             anchor="lm", max_width=room - drawn - 16)
+    return height
 
 
 def _side_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, place: int, side: int,
@@ -94,14 +128,15 @@ def _side_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, place: i
 
 
 def draw_match_end(view: TableView, names: Sequence[str], changes: Sequence[int | None],
-                   palette: Theme, labels: TableLabels) -> Image.Image:
+                   palette: Theme, labels: TableLabels, replaced: Sequence[Replaced] = ()
+                   ) -> Image.Image:
     """The match's end as a Pillow image (see :func:`render_match_end`)."""
     if not view.match_over:
         raise ViewMismatchError("the match is not over yet: there are no final scores")
     if changes and len(changes) != view.seats:
         raise ViewMismatchError(f"{view.seats} seats need {view.seats} rating changes")
     shown = seat_names(names, view.seats, labels)
-    canvas = backdrop(palette.name, WIDTH, _height(view)).copy()
+    canvas = backdrop(palette.name, WIDTH, _height(view, len(replaced))).copy()
     draw = ImageDraw.Draw(canvas)
     verdict = labels.match_won if view.match_winner is not None else labels.match_drawn
     reserved = pill(canvas, draw, WIDTH - MARGIN - 8, HEADER // 2 + 2 - 24, verdict,
@@ -119,7 +154,7 @@ def draw_match_end(view: TableView, names: Sequence[str], changes: Sequence[int 
         text(draw, (rating_right, baseline), labels.settlement, CAPTION_SIZE, palette.muted,
              anchor="rs", max_width=SETTLE_W - 20)
         rating_right -= SETTLE_W
-    if any(change is not None for change in changes):
+    if replaced or any(change is not None for change in changes):
         # The names' column has no heading: "rating change" may reach over it.
         text(draw, (rating_right, baseline), labels.rating, CAPTION_SIZE, palette.muted,
              anchor="rs", max_width=rating_right - MARGIN - 120)
@@ -127,15 +162,19 @@ def draw_match_end(view: TableView, names: Sequence[str], changes: Sequence[int 
     for place, side in ranked_sides(view):
         top += _side_row(canvas, draw, top, place, side, view, shown, changes, palette)
         top += ROW_GAP
+    for person in replaced:
+        top += _replaced_row(canvas, draw, top, view, person, palette) + ROW_GAP
     return canvas
 
 
 def render_match_end(view: TableView, names: Sequence[str], *,
                      rating_changes: Sequence[int | None] = (), theme: str = "classic",
-                     labels: TableLabels | None = None) -> bytes:
+                     labels: TableLabels | None = None, replaced: Sequence[Replaced] = ()
+                     ) -> bytes:
     """The final scores as PNG bytes: ``rating_changes[seat]`` (if given) is how that seat's
-    rating moved, None for a seat without one (a computer player). Raises
-    :class:`ViewMismatchError` while the match is on."""
+    rating moved, None for a seat without one (a computer player); ``replaced``: the people
+    a computer replaced during the match, each (name, note, rating change), on rows of
+    their own below the sides. Raises :class:`ViewMismatchError` while the match is on."""
     palette = find_theme(theme)
-    return encode(draw_match_end(view, names, rating_changes, palette, labels or ENGLISH),
-                  palette)
+    return encode(draw_match_end(view, names, rating_changes, palette, labels or ENGLISH,
+                                 replaced), palette)

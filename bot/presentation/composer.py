@@ -149,15 +149,15 @@ class TextComposer:
         assert match is not None
         again = ((t("🔁 Play again"), PlayAgain(game.game_id).encode()),)
         view = table_view(match)
-        # A seat a computer took shows the person who sat there, with the rating change they
-        # keep, as the caption does (player QA: the picture showed the computer alone).
-        changes = list(ratings.seats)
-        for seat, _name, change in ratings.handed_on:
-            changes[seat] = change
-        stood_in = {seat: name for seat, name, _change in ratings.handed_on}
+        # A seat a computer took: the person who sat there has a row of their own with the
+        # rating change they keep, as the caption says it (player QA: the picture showed the
+        # computer alone, then put the person's loss on the computer's, the winner's, row).
+        replaced = [(seat, name, change, (name, change) in ratings.away)
+                    for seat, name, change in ratings.handed_on]
         return [Outgoing(fit_caption(match_result_text(t, game, ended, view, ratings)),
                          buttons=(again,),
-                         drawing=self.pictures.match_end_drawing(game, view, changes, stood_in))]
+                         drawing=self.pictures.match_end_drawing(game, view, ratings.seats,
+                                                                 replaced))]
 
 
 def with_leavers(t: Translator, text: str, game: Game, ratings: MatchRatings) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields, replace
@@ -49,8 +49,11 @@ def labels_for(language: str, game: str | None = None) -> TableLabels:
     return TableLabels(games=games, **words)
 
 
-#: A seat's name on the match's picture when a computer took it from someone.
-STOOD_IN = N_("{computer} for {name}")
+#: On the match's picture, beside the name of someone a computer replaced while they were
+#: away, on their own row with their rating change (the seat's row shows the computer).
+AWAY_NOTE = N_("away: {computer} played on")
+#: The same for someone who left the match (/leave).
+LEFT_NOTE = N_("left: {computer} played on")
 
 
 def picture_names(game: Game, players: Sequence[Player] | None = None) -> list[str]:
@@ -127,17 +130,22 @@ class PictureMaker:
 
     def match_end_drawing(self, game: Game, view: TableView,
                           rating_changes: Sequence[int | None] = (),
-                          stood_in: Mapping[int, str] | None = None) -> Drawing:
-        """The match's end; ``stood_in``: the seats a computer took, by the name of the
-        person it took them from ("🤖 Rio for Budi")."""
+                          replaced: Sequence[tuple[int, str, int, bool]] = ()) -> Drawing:
+        """The match's end; ``replaced``: the people a computer took a seat from, each
+        (seat, name, rating change, whether they were away rather than gone with /leave),
+        on rows of their own with their change, which computer played on said beside their
+        name ("Budi  away: Rio played on  -40"); the seat's row shows the computer and the
+        seat's score alone (player QA: "🤖 Rio for Budi -40" on the winning row)."""
         names = picture_names(game)
         t = translator(game.language)
-        for seat, name in (stood_in or {}).items():
-            names[seat] = t(STOOD_IN, computer=names[seat], name=name)
+        rows = tuple(
+            (name, t(AWAY_NOTE if away else LEFT_NOTE,
+                     computer=names[seat].removeprefix(f"{ROBOT} ")), change)
+            for seat, name, change, away in replaced)
         return self._timed("match_end", partial(
             renderers.render_match_end, view, names,
             rating_changes=tuple(rating_changes), theme=self.theme,
-            labels=labels_for(game.language, game.game_name)))
+            labels=labels_for(game.language, game.game_name), replaced=rows))
 
     def hand_result_drawing(self, game: Game, view: TableView) -> Drawing:
         return self._timed("hand_result", partial(

@@ -1,5 +1,6 @@
 """The match's end picture names the person a computer stood in for, with the rating change
-they keep, as its caption does."""
+they keep, as its caption does: on a row of their own, never on the computer's (player QA:
+"1 🤖 Rio for Budi -40" on the winning row read as the winner losing 40)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ def test_a_seat_handed_on_shows_whom_it_was_taken_from(monkeypatch: pytest.Monke
     drawn: dict[str, Any] = {}
 
     def recorded(view: object, names: list[str], **kwargs: Any) -> bytes:
-        drawn.update(names=names, changes=kwargs["rating_changes"])
+        drawn.update(names=names, changes=kwargs["rating_changes"],
+                     replaced=kwargs["replaced"])
         return b""
     monkeypatch.setattr(renderers, "render_match_end", recorded)
     match = Match("gaple", 4, {"target": 1})
@@ -29,16 +31,18 @@ def test_a_seat_handed_on_shows_whom_it_was_taken_from(monkeypatch: pytest.Monke
         match.deal_hand(rng)
         list(random_hand(match, rng))  # (played out)
     rio = computer("normal", {1, 3, 4})
-    players = [Player(1, "Ayu"), rio, Player(3, "Sergei"), Player(4, "Þóra")]
-    for language, said in (("en", "🤖 Rio for Budi"), ("ru", "🤖 Rio вместо Budi")):
-        game = Game(1, -100, Status.PLAYING, "gaple", {}, 1, players, match, 5, language,
-                    Messages())
-        ratings = MatchRatings((30, None, -10, -10), (), (("Budi", -30),), ((1, "Budi", -30),))
-        [result] = TextComposer(PictureMaker("classic")).match_end(
-            game, MatchEnded(match.winner, match.scores), ratings)
-        assert result.drawing is not None
-        result.drawing()
-        assert drawn == {"names": ["Ayu", said.replace("Rio", rio.name.removeprefix("🤖 ")),
-                                   "Sergei", "Þóra"],
-                         "changes": (30, -30, -10, -10)}
-        assert "Budi" in result.text and "-30" in result.text
+    zeno = computer("normal", {1, 3, 4, rio.user_id})
+    players = [Player(1, "Ayu"), rio, Player(3, "Sergei"), zeno]
+    game = Game(1, -100, Status.PLAYING, "gaple", {}, 1, players, match, 5, "en", Messages())
+    ratings = MatchRatings((30, None, -10, None), (("Þóra", -20),), (("Budi", -30),),
+                           ((1, "Budi", -30), (3, "Þóra", -20)))
+    [result] = TextComposer(PictureMaker("classic")).match_end(
+        game, MatchEnded(match.winner, match.scores), ratings)
+    assert result.drawing is not None
+    result.drawing()
+    rio_name, zeno_name = (p.name.removeprefix("🤖 ") for p in (rio, zeno))
+    assert drawn == {"names": ["Ayu", rio.name, "Sergei", zeno.name],
+                     "changes": (30, None, -10, None),  # (a computer's row: no change)
+                     "replaced": (("Budi", f"away: {rio_name} played on", -30),
+                                  ("Þóra", f"left: {zeno_name} played on", -20))}
+    assert "Budi" in result.text and "-30" in result.text

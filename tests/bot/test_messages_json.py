@@ -10,10 +10,18 @@ def test_every_kind_of_message_reads_back_as_stored() -> None:
                         hands={1: HandMessage(3, "k")}, announced_unreachable=[2],
                         topic_gone=True, questions=[4], table_moves=5, bot_removed=True,
                         calls=[6], offers=[7], unreachable_notes={2: 8},
-                        reminders={1: Reminder(9, 10, 11)}, group_gone=True)
+                        reminders={1: Reminder(9, 10, 11)}, group_gone=True,
+                        back_offers={12: [13, 14]})
     assert Messages.from_json(messages.to_json()) == messages
 
 
 def test_messages_stored_before_notices_and_nudges_were_kept_read_as_none() -> None:
     old = '{"lobby": 1, "unreachable": [2], "offers": [7]}'
     assert Messages.from_json(old) == Messages(lobby=1, announced_unreachable=[2], offers=[7])
+
+
+def test_messages_stored_before_ways_back_were_kept_have_none() -> None:
+    """A game stored before the private offers of a seat back were kept reads none."""
+    assert Messages.from_json('{"lobby": 1}').back_offers == {}
+    assert Messages.from_json(Messages(back_offers={-5: [1]}).to_json()).back_offers == {
+        -5: [1]}

@@ -59,3 +59,16 @@ def test_the_match_end_refuses_a_match_still_on() -> None:
         render_match_end(replace(pair, match_over=False), names_for(4))
     with pytest.raises(ViewMismatchError):
         render_match_end(pair, names_for(4), rating_changes=(1, 2))
+
+
+def test_a_replaced_person_has_a_row_of_their_own_with_their_change(
+        by_name: dict[str, Sample], drawn_text: list[str]) -> None:
+    """Below the sides, with no place and no score: the name, the note, the change."""
+    view = by_name["match-end-pair"].table
+    assert view is not None
+    plain = render_match_end(view, names_for(4), rating_changes=(5, None, -5, -5))
+    drawn_text.clear()
+    png = render_match_end(view, names_for(4), rating_changes=(5, None, -5, -5),
+                           replaced=(("Budi", "away: Rio played on", -40),))
+    assert {"Budi", "away: Rio played on", "-40"} <= set(drawn_text)
+    assert drawn_text.count("-40") == 1 and png != plain
