@@ -303,6 +303,7 @@ async def test_verify_during_a_first_hand_says_its_seed_is_secret_until_it_ends(
     budi, dewi = group.users[1], group.users[4]
     async with group.bot():
         await group.start("pair")
+        await group.server.wait_idle()  # the hands sent first: the next message answers
         for user, said in ((budi, "That hand is still being played: its seed stays secret "
                                   "until it ends."),
                            (dewi, "You have not finished a hand yet: once you have, /verify "
