@@ -103,18 +103,9 @@ async def test_the_listener_outlives_a_connection_lost_mid_query(
             raise state_error()
         return connection
 
-    heard: list[str | None] = []
     monkeypatch.setattr(asyncpg, "connect", connect)
     monkeypatch.setattr(listener_module, "HEARTBEAT", 0.01)
-    caplog.set_level(logging.INFO)
-    listener = Listener(URL, {"ch": heard.append})
-    listener.start()
-    try:
-        await until(lambda: heard == [None], timeout=5.0)
-    finally:
-        await listener.stop()
-    lines = [(r.levelname, r.getMessage()) for r in caplog.records
-             if r.name == "bot.fleet.listener"]
+    lines = await listened(caplog)
     assert lines[0][0] == "WARNING" and "(the connection was lost)" in lines[0][1]
     assert lines[1] == ("INFO", "listening again after 1 attempt")
 
@@ -136,24 +127,46 @@ async def test_a_receiver_answers_503_for_a_connection_lost_mid_query(
                                  "503 until the database is back")]
 
 
-async def test_the_shard_keepers_attempts_are_one_warning_and_one_line_back(
-        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+def refuse_connections(monkeypatch: pytest.MonkeyPatch, failures: int) -> None:
+    """asyncpg.connect refused ``failures`` times (PostgreSQL down), then connected."""
     attempts = 0
 
     async def connect(*args: object, **kwargs: object) -> FakeConnection:
         nonlocal attempts
         attempts += 1
-        if attempts <= 4:
+        if attempts <= failures:
             raise ConnectionRefusedError(111, "Connection refused")
         return FakeConnection()
 
+    monkeypatch.setattr(asyncpg, "connect", connect)
+
+
+async def listened(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str]]:
+    """The listener's lines from its start until it first hears (its start's heartbeat)."""
+    heard: list[str | None] = []
+    caplog.set_level(logging.INFO)
+    listener = Listener(URL, {"ch": heard.append})
+    listener.start()
+    try:
+        await until(lambda: heard == [None], timeout=5.0)
+    finally:
+        await listener.stop()
+    return lines_of(caplog, "bot.fleet.listener")
+
+
+def lines_of(caplog: pytest.LogCaptureFixture, logger: str) -> list[tuple[str, str]]:
+    return [(r.levelname, r.getMessage()) for r in caplog.records if r.name == logger]
+
+
+async def test_the_shard_keepers_attempts_are_one_warning_and_one_line_back(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     async def balance(self: ShardKeeper) -> None:
         pass
 
     async def nothing(shards: frozenset[int]) -> None:
         pass
 
-    monkeypatch.setattr(asyncpg, "connect", connect)
+    refuse_connections(monkeypatch, 4)
     monkeypatch.setattr(ShardKeeper, "balance", balance)
     caplog.set_level(logging.INFO)
     keeper = ShardKeeper(URL, 4, 1, "t", nothing, nothing, tick=0.01)
@@ -162,8 +175,7 @@ async def test_the_shard_keepers_attempts_are_one_warning_and_one_line_back(
         await until(lambda: keeper.connected)
     finally:
         await keeper.stop()
-    lines = [(r.levelname, r.getMessage()) for r in caplog.records
-             if r.name == "bot.fleet.shards"]
+    lines = lines_of(caplog, "bot.fleet.shards")
     assert [level for level, _ in lines] == ["WARNING", "INFO"], lines
     assert "(attempt 1)" in lines[0][1]
     assert lines[1][1] == "shard locks: connected again after 4 attempts"
@@ -171,25 +183,7 @@ async def test_the_shard_keepers_attempts_are_one_warning_and_one_line_back(
 
 async def test_the_listeners_attempts_are_one_warning_and_one_line_back(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    attempts = 0
-
-    async def connect(*args: object, **kwargs: object) -> FakeConnection:
-        nonlocal attempts
-        attempts += 1
-        if attempts <= 2:
-            raise ConnectionRefusedError(111, "Connection refused")
-        return FakeConnection()
-
-    heard: list[str | None] = []
-    monkeypatch.setattr(asyncpg, "connect", connect)
-    caplog.set_level(logging.INFO)
-    listener = Listener(URL, {"ch": heard.append})
-    listener.start()
-    try:
-        await until(lambda: heard == [None], timeout=5.0)
-    finally:
-        await listener.stop()
-    lines = [(r.levelname, r.getMessage()) for r in caplog.records
-             if r.name == "bot.fleet.listener"]
+    refuse_connections(monkeypatch, 2)
+    lines = await listened(caplog)
     assert [level for level, _ in lines] == ["WARNING", "INFO"], lines
     assert lines[1][1] == "listening again after 2 attempts"
