@@ -21,7 +21,7 @@ import asyncpg  # type: ignore[import-untyped]
 from ..logs import counted
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
-from ..storage.postgres import DATABASE_ERRORS, cause
+from ..storage.outages import DATABASE_ERRORS, cause
 from ..waiting import wait_set
 from .background import ended
 

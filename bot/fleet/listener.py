@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 import asyncpg  # type: ignore[import-untyped]
 
 from ..logs import counted
-from ..storage.postgres import DATABASE_ERRORS, cause
+from ..storage.outages import DATABASE_ERRORS, cause
 from .background import ended
 
 log = logging.getLogger(__name__)

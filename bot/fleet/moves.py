@@ -21,7 +21,7 @@ from ..handlers.runtime import Runtime
 from ..logs import counted
 from ..models import Game
 from ..storage import fleet as sql
-from ..storage.postgres import cause
+from ..storage.outages import cause
 from .feeder import DB_ERRORS, Feeder
 from .routing import shard_of
 from .settings import FleetSettings

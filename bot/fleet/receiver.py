@@ -43,7 +43,8 @@ from ..serving.webhook import refused_url
 from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_web_app
 from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
-from ..storage.postgres import DATABASE_ERRORS, PostgresEngine, cause, quiet_pool_floor_retries
+from ..storage.outages import DATABASE_ERRORS, cause
+from ..storage.postgres import PostgresEngine, quiet_pool_floor_retries
 from .background import ended
 from .routing import route_key, shard_of
 from .settings import RECEIVER_APPLICATION, FleetSettings, application_name

@@ -26,7 +26,7 @@ from ..errors import StorageError
 from ..logs import counted
 from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
-from ..storage.postgres import DATABASE_ERRORS, cause, lost
+from ..storage.outages import DATABASE_ERRORS, cause, lost
 from .background import ended
 from .settings import LIVE_WORKERS, LOCK_APPLICATION, application_name
 

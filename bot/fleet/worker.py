@@ -37,7 +37,7 @@ from ..serving.webhook import read_update
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
-from ..storage.postgres import cause
+from ..storage.outages import cause
 from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
 from .moves import SYNC_GRACE, GameMoves

@@ -110,7 +110,7 @@ ROUTES: dict[str, Route] = {
     "stop": stop_tapped,
     "leave": leave_tapped,
     "replace": replace_tapped,
-    "reclaim": take_back_tapped,
+    "take_back": take_back_tapped,
     "settings": settings_tapped,
     "replay": replay_tapped,
     "verify": check_tapped,

@@ -36,6 +36,7 @@ from ..presentation.gamebuttons import (
     StopAnswer,
 )
 from ..publishing.messenger import LOBBY, TABLE
+from ..storage import StorageUnavailableError
 from .menu import setting_button
 from .returns import offer_back
 from .runtime import Runtime
@@ -173,8 +174,21 @@ async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                             "Seats freed: {names}. Others can Join now, or add computer "
                             "players (🤖).", len(freed), names=names), None
         await rt.service.start(game, user.id)
-    await rt.service.table_started(game, rt.locks)  # (the chat's lock: not in the game's)
+    await give_language(rt, game)  # (the chat's lock: not in the game's)
     return t("Let's play!"), None
+
+
+async def give_language(rt: Runtime, game: Game) -> None:
+    """The table started (committed): a group with no language yet takes its language
+    (:meth:`bot.service.chats.Chats.table_started`). Its write failing costs that alone (the
+    group's next table to start gives it one), not the Start tap's "Let's play!": an error
+    there read as a game that did not start (review)."""
+    try:
+        await rt.service.table_started(game, rt.locks)
+    except StorageUnavailableError as away:  # (its outage is told by the engine: one line)
+        log.warning("game %s: its group's language not stored: %s", game.game_id, away)
+    except Exception:
+        log.exception("game %s: storing its group's language failed", game.game_id)
 
 
 async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: ReplaceAway

@@ -114,7 +114,7 @@ class ReplaceAway(ButtonData):
     seat: int
 
 
-@kind("reclaim", "T", ("game_id", NUMBER), ("seat", NUMBER))
+@kind("take_back", "T", ("game_id", NUMBER), ("seat", NUMBER))
 @dataclass(frozen=True, slots=True)
 class TakeSeatBack(ButtonData):
     """"Take my seat back", in the private chat of a player whose seat was handed to a

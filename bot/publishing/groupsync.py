@@ -289,12 +289,23 @@ class GroupSync:
         # that took the bot's edits was left without a table)
         moved = messages.table_message if self.reposts.moving(game.game_id) else None
         sent_id: int | None = None
-        refused: Exception | None = None
+        refused: MayNotWriteError | None = None
         if moved is not None:
             try:
                 sent_id = await self._post(game, TABLE, draft, thread_id)
-            except (MayNotWriteError, PhotosRefusedError) as exc:
+            except MayNotWriteError as exc:
                 moved, refused = None, exc
+            except PhotosRefusedError:
+                # Telegram refuses a muted bot's photo in the words it refuses photos alone
+                # with: the group is told why in words, and only where that is refused too
+                # is the table above kept as above; else the photos' way (:meth:`sync`:
+                # review, the players heard "I may not send messages", the group nothing).
+                try:
+                    await self._tell_no_photos(game, thread_id)
+                except MayNotWriteError as exc:
+                    moved, refused = None, exc
+                else:
+                    raise
             else:
                 if sent_id is None:
                     return False
@@ -322,11 +333,12 @@ class GroupSync:
             self._repost_refused(game, refused)
         return True
 
-    def _repost_refused(self, game: Game, refused: Exception) -> None:
+    def _repost_refused(self, game: Game, refused: MayNotWriteError) -> None:
         """The group refused the table's post below (an admin took the bot's right to send
-        there, or its photos): the table above stays where it is and is edited (a bot's
-        edits go where its sends are refused), and the sync ends saying so
-        (:class:`RepostRefusedError`), for the players and those who asked to hear why."""
+        there; its photos refused go the way of any table's, :meth:`sync`): the table above
+        stays where it is and is edited (a bot's edits go where its sends are refused), and
+        the sync ends saying so (:class:`RepostRefusedError`), for the players and those who
+        asked to hear why."""
         log.debug("game %s: its table was not posted again below: %s", game.game_id, refused)
         self.kept[game.game_id] = self.reposts.refused(game.game_id, TABLE_KEPT)
 

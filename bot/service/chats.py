@@ -48,12 +48,17 @@ class Chats(Commits):
                         ) -> list[int]:
         """The bot was added to the group: it speaks the language of whoever added it (its
         welcome's) when no admin chose one, and the bot speaks it; the games to bring up to
-        date (a group added back may have one open)."""
+        date (a lobby open in a group that had no language yet). Only a group with no
+        automatic language yet takes one: added back, or its upgrade to a supergroup told as
+        the bot joining it, by someone else, it keeps the one it had (review: that person's
+        language was spoken at once by open games, even mid-match); an admin chooses
+        another in /settings."""
         language = supported_language(adder_language)
         if language is None:  # (its first table to start gives it one: table_started)
             return []
         return (await self.change_group_settings(
-            chat_id, lambda now: replace(now, auto_language=language), locks))[1]
+            chat_id, lambda now: now if now.auto_language is not None
+            else replace(now, auto_language=language), locks))[1]
 
     async def table_started(self, game: Game, locks: Locks) -> None:
         """A table started: a group with no language yet (added by someone whose language

@@ -16,7 +16,7 @@ from ..errors import (
     UserError,
 )
 from ..gamebook import GAMES
-from ..i18n import DEFAULT_LANGUAGE, N_, pick_language
+from ..i18n import N_, pick_language
 from ..models import Game, Messages, Outgoing, Player, Status, computer
 from ..storage import Notice
 from .chats import Chats
@@ -60,7 +60,8 @@ class Lobbies(Chats):
         ``GroupSettings.auto_language``) is not given one by a table that may be cancelled:
         the table speaks that of another open in the group (a forum's topic), else its
         opener's, and gives it the group once started (:meth:`table_started`). Refusals
-        are worded in :meth:`group_language`. The caller holds the chat's lock."""
+        are worded by the caller, in the group's language as the handlers read it
+        (``bot.handlers.updates.group_tr``). The caller holds the chat's lock."""
         settings = await self.group_settings(chat_id)
         await self.storage.save_chat_title(chat_id, chat_title)
         merged = settings.game_options(game_name) | options
@@ -72,10 +73,6 @@ class Lobbies(Chats):
                                      merged, settings.turn_seconds, thread_id)
         except BadInputError:
             raise UserError(N_("Those options are not valid for this game.")) from None
-
-    async def group_language(self, chat_id: int) -> str:
-        """The language the group is spoken to in."""
-        return (await self.group_settings(chat_id)).spoken or DEFAULT_LANGUAGE
 
     async def create(
         self, chat_id: int, creator: Player, game_name: str, language: str,

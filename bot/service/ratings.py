@@ -81,7 +81,8 @@ def next_shown(shown: float, mu_before: float, mu_after: float, played: int) -> 
     """The shown skill after a rated match that moved mu from ``mu_before`` to ``mu_after``,
     the player's ``played``-th, where it was ``shown`` before.
 
-    It moves the way mu moved, never the other way, and at least by the damped change of mu:
+    It moves the way mu moved, never the other way (not at all when mu did not move), and
+    at least by the damped change of mu:
     when mu fell (every loser of a match of two sides, the last of a match of several), to
     :func:`shown_skill` or ``shown`` plus the damped fall, whichever is lower; when it rose,
     to the higher of the two. So a loser never gains merely by being better known (the share
@@ -89,9 +90,11 @@ def next_shown(shown: float, mu_before: float, mu_after: float, played: int) -> 
     rating catches up with it at the next move the other way; a gap opens only while the share
     still grows, so over many matches the shown rating is the target, and comes to mu.
     """
+    if mu_after == mu_before:  # (the share alone grew: the rating stays where it was)
+        return shown
     target = shown_skill(mu_after, played)
     step = shown + (mu_after - mu_before) * played / (played + LEARNING_MATCHES)
-    return max(target, step) if mu_after >= mu_before else min(target, step)
+    return max(target, step) if mu_after > mu_before else min(target, step)
 
 
 @dataclass(frozen=True, slots=True)

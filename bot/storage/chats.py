@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..models import dumps, json_object
 from .core import Connection, marks
 from .fencing import fence
 from .tx import Tx
@@ -127,19 +128,15 @@ class ChatRows(Connection):
         )
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """A group became a supergroup: everything of the old id moves to the new one."""
+        """A group became a supergroup: everything of the old id moves to the new one (its
+        settings merged into any the supergroup has already: :func:`merge_chat_row`)."""
         async def write(tx: Tx) -> None:
             await fence(tx)
             for table in ("games", "outbox", "hand_results", "match_results"):
                 await tx.execute(
                     f"UPDATE {table} SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id)
                 )
-            await tx.execute(
-                "INSERT INTO chats (chat_id, title, language, settings, settings_menu)"
-                " SELECT CAST(? AS BIGINT), title, language, settings, settings_menu FROM chats"
-                " WHERE chat_id=? ON CONFLICT (chat_id) DO NOTHING",
-                (new_chat_id, old_chat_id),
-            )
+            await merge_chat_row(tx, old_chat_id, new_chat_id)
         await self.write(write)
 
     # --- outbox ------------------------------------------------------------------------
@@ -178,3 +175,33 @@ class ChatRows(Connection):
         await self.execute("DELETE FROM outbox WHERE id=?", (item_id,))
 
 
+
+
+async def merge_chat_row(tx: Tx, old_chat_id: int, new_chat_id: int) -> None:
+    """The old group's row copied to the supergroup's. Telegram may tell of the bot joining
+    the supergroup before the upgrade is handled, and that writes a row for it (its adder's
+    automatic language): the old group's settings and title win over it, and its automatic
+    language is kept only when the old group had none (review: the admin's language, turn
+    time and house rules were lost)."""
+    columns = "title, language, settings, settings_menu"
+    old = await tx.fetch_one(f"SELECT {columns} FROM chats WHERE chat_id=?", (old_chat_id,))
+    if old is None:
+        return
+    new = await tx.fetch_one(f"SELECT {columns} FROM chats WHERE chat_id=?", (new_chat_id,))
+    if new is None:
+        await tx.execute(
+            f"INSERT INTO chats (chat_id, {columns}) VALUES (?, ?, ?, ?, ?)",
+            (new_chat_id, old["title"], old["language"], old["settings"], old["settings_menu"]))
+        return
+    settings = json_object(old["settings"])
+    if not settings.get("auto_language"):
+        auto = json_object(new["settings"]).get("auto_language")
+        if auto:
+            settings["auto_language"] = auto
+    await tx.execute(
+        "UPDATE chats SET title=?, language=?, settings=?, settings_menu=? WHERE chat_id=?",
+        (old["title"] if old["title"] is not None else new["title"],
+         old["language"] if old["language"] is not None else new["language"],
+         dumps(settings),
+         new["settings_menu"] if new["settings_menu"] is not None else old["settings_menu"],
+         new_chat_id))

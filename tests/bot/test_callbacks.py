@@ -152,3 +152,16 @@ def test_buttons_written_before_the_one_lay_button_decode_to_the_same_action() -
     assert EARLIER_FORMS["q:7:3:4:U:x"].action() == Play(Tile(1, 2), End.UP, None, True)
     assert EARLIER_FORMS["z:7:3:4:R"].action() == Cut(Tile(1, 2), End.RIGHT)
     assert EARLIER_FORMS["d:7:3:4:-"].action() == Discard(Tile(1, 2))
+
+
+def test_take_my_seat_back_is_the_take_back_family_and_its_data_is_unchanged() -> None:
+    """The family is named as the button and its route (review: "reclaim"); the data its
+    buttons carry, on messages already sent, keeps its "T" prefix and decodes as before."""
+    from bot.handlers.buttons import ROUTES
+    from bot.handlers.returns import take_back_tapped
+
+    button = TakeSeatBack(42, 3)
+    assert kinds_of("take_back") == (TakeSeatBack,)
+    assert ROUTES["take_back"] is take_back_tapped
+    assert button.encode().startswith("T") and decode(button.encode()) == button
+    assert re.match(PATTERNS["take_back"], button.encode())

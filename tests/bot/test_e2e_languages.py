@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import re
 
 import pytest
-from bot_kit import Group, lobby_button
+from bot_kit import Group, complaints, lobby_button
 
+from bot.models import Status
 from bot.service.settings import GroupSettings
+from bot.storage import StorageUnavailableError
 
 WORDS = {  # a few words of each catalogue, as a player would see them
     "ru": {"players": "Игроки", "over": r"Кон \d+ окончен", "lobby_game": "Гапле"},
@@ -192,3 +195,33 @@ async def test_a_new_language_is_spoken_at_once_by_the_running_game(group: Group
         assert group.game().language == "ru"
         stored = await runtime.storage.load_game(group.game().game_id)
         assert stored is not None and stored.language == "ru"
+
+
+async def test_a_start_whose_language_cannot_be_stored_still_says_lets_play(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """The group's first table to start gives it its language after the start committed;
+    the database away just then (review): the Start tap is answered "Let's play!" (an error
+    read as a game that did not start), the outage is one line of the log, the game plays."""
+    ayu, budi = group.users[:2]
+    async with group.bot() as runtime:
+        for user in (ayu, budi):
+            user.send_private("/start")
+        ayu.send(group.chat, "/newgame kolbasa")
+        await group.server.wait_for(lambda: group.said("Kolbasa"))
+        lobby = group.lobby()
+        joined = budi.press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda: joined.answered)
+        failed: list[int] = []
+
+        async def away(chat_id: int, settings: str) -> None:
+            failed.append(chat_id)
+            raise StorageUnavailableError("PostgreSQL is unavailable")
+        runtime.storage.save_chat_settings = away  # type: ignore[method-assign]
+        started = ayu.press(lobby, lobby_button(lobby, "s") or "")
+        await group.server.wait_for(lambda: started.answered)
+        assert started.answer_text == "Let's play!"
+        assert failed == [group.chat.id]
+        assert group.game().status is Status.PLAYING
+    assert not complaints(caplog)
+    [line] = [r for r in caplog.records if "language not stored" in r.getMessage()]
+    assert line.levelno == logging.WARNING and line.exc_info is None

@@ -13,6 +13,7 @@ import pytest
 from bot_kit import NAMES, Group, complaints, counting_seeds, lobby_button
 
 from bot.models import Game, Status
+from bot.publishing.groupsync import TABLE_REFUSED as TABLE_REFUSED_MSGID
 from bot.storage import StorageUnavailableError
 from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
 from fakeapi.players import Table
@@ -281,7 +282,10 @@ async def test_a_table_the_group_refuses_to_post_again_stays_and_is_edited(
         await runtime.publisher.idle()
         calls = telegram.requests[before:]
         assert not [r for r in calls if r.method == "deleteMessage"], calls
-        assert [r.method for r in calls if not r.ok] == ["sendPhoto"], calls  # (in the group)
+        # (in the group: Telegram refuses a muted bot's photo in the words it refuses photos
+        # alone with, so the reason is tried in words, refused too)
+        assert [(r.method, r.chat_id) for r in calls if not r.ok] == [
+            ("sendPhoto", chat.id), ("sendMessage", chat.id)], calls
         message = telegram.message(chat, shown)
         assert not message.deleted and group.game().messages.table_message == shown
         await telegram.wait_for(lambda: all(
@@ -306,3 +310,41 @@ async def test_a_table_the_group_refuses_to_post_again_stays_and_is_edited(
             assert len(texts(telegram, telegram.bot_messages(user.private_chat),
                              TABLE_KEPT_NOTE)) == 1
     assert not complaints(caplog)
+
+
+async def test_a_table_asked_for_where_only_photos_are_refused_says_so_in_the_group(
+        telegram: FakeTelegramServer, supergroup: Group, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Photos refused mid-game, texts not, and a player asks for the table (review): the
+    group and the players hear that photos are refused, not that the bot may not write
+    (which the group, reading the bot's words, would see to be false); the table comes down
+    once photos are allowed."""
+    users, chat, group = supergroup.users, supergroup.chat, supergroup
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        await table.play_one()
+        await runtime.publisher.idle()
+        telegram.restrict_bot(chat, may_send=True, may_send_media=False)
+        users[1].send(chat, "/table")
+        await telegram.wait_for(lambda: texts(
+            telegram, telegram.bot_messages(chat), NO_PHOTOS_HERE))
+        await telegram.wait_for(lambda: all(told_in_private(telegram, u) for u in users))
+        await runtime.publisher.idle()
+        game_id = group.game().game_id
+        assert runtime.publisher.table_refused(game_id) == TABLE_REFUSED_MSGID
+        for user in users:
+            assert not texts(telegram, telegram.bot_messages(user.private_chat),
+                             "may not send messages")
+        before = len(telegram.bot_messages(chat))
+        users[2].send(chat, "/table")  # asked again: answered with the reason
+        await telegram.wait_for(lambda: len(telegram.bot_messages(chat)) > before)
+        assert TABLE_REFUSED in (telegram.bot_messages(chat)[-1].text or "")
+        assert len(texts(telegram, telegram.bot_messages(chat), NO_PHOTOS_HERE)) == 1
+        telegram.restrict_bot(chat, may_send=True)
+        await table.play_one()
+        await telegram.wait_for(lambda: group.game().messages.table_message is not None)
+        await runtime.publisher.idle()
+        assert telegram.bot_messages(chat)[-1].photo is not None
+        for user in users:  # told once
+            assert len(told_in_private(telegram, user)) == 1
+    assert not complaints(caplog, logging.WARNING)

@@ -7,6 +7,7 @@ import itertools
 import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from bot.i18n import translator
 from bot.models import Game, MatchRatings, Messages, Outgoing, Player, Status, move_number
 from bot.presentation.resulttexts import hand_result_text
 from bot.service import GameService
+from bot.service.locks import Locks
 from bot.storage import Storage
 from engine import KNOCK, Event, HandEnded, MatchEnded, Play, Tile, replay, table_view
 
@@ -285,6 +287,61 @@ async def test_a_question_posted_in_the_group_before_it_became_a_supergroup_stay
     assert game.messages.questions == [9]
     [loaded] = await service_for(storage).load_open_games()
     assert loaded.messages.questions == [9]
+
+
+@pytest.mark.parametrize("joined_first", [True, False])
+async def test_an_upgraded_group_keeps_its_settings_whichever_is_told_first(
+        storage: Storage, joined_first: bool) -> None:
+    """Telegram tells of the bot joining the new supergroup (its upgrader's language) before
+    or after the upgrade itself: the old group's settings win either way (review: told first,
+    the join's row kept and the admin's language, turn time and house rules were lost)."""
+    service, locks = service_for(storage), Locks()
+    await service.change_group_settings(-100, lambda s: replace(
+        s, language="ru", turn_seconds=30, games={"pair": {"target": 150}}), locks)
+    await storage.save_chat_title(-100, "Domino evening")
+    if joined_first:
+        await service.bot_added(-100200300, "id", locks)
+    await service.migrate_chat(-100, -100200300)
+    if not joined_first:
+        await service.bot_added(-100200300, "id", locks)
+    settings = await service.group_settings(-100200300)
+    assert (settings.language, settings.turn_seconds, settings.games, settings.spoken
+            ) == ("ru", 30, {"pair": {"target": 150}}, "ru")
+    assert await storage.chat_title(-100200300) == "Domino evening"
+
+
+async def test_an_upgraded_group_without_a_language_takes_the_joins(storage: Storage) -> None:
+    """The old group had no automatic language, the join told first gave the supergroup
+    one: it is kept beside the old group's settings."""
+    service, locks = service_for(storage), Locks()
+    await service.change_group_settings(-100, lambda s: replace(s, turn_seconds=30), locks)
+    await service.bot_added(-100200300, "id", locks)
+    await service.migrate_chat(-100, -100200300)
+    settings = await service.group_settings(-100200300)
+    assert (settings.turn_seconds, settings.auto_language) == (30, "id")
+
+
+@pytest.mark.parametrize("upgraded", [False, True])
+async def test_a_match_keeps_its_language_when_the_bot_is_added_again(
+        storage: Storage, upgraded: bool) -> None:
+    """The group speaks English (its adder's); mid-match the bot is told added again by a
+    Russian (the group upgraded to a supergroup, or a join after a restriction): the match
+    and the group stay English (review: the match switched to Russian at once)."""
+    service, locks = service_for(storage), Locks()
+    assert await service.bot_added(-100, "en", locks) == []
+    game = await started_game(service)
+    assert game.match is not None and game.match.to_move is not None
+    await service.act(game, game.players[game.match.to_move].user_id, game.move_no,
+                      game.match.legal_actions()[0])
+    chat = -100
+    if upgraded:
+        chat = -100200300
+        await service.migrate_chat(-100, chat)
+    assert await service.bot_added(chat, "ru", locks) == []
+    assert game.language == "en"
+    assert (await service.group_settings(chat)).spoken == "en"
+    [loaded] = await service_for(storage).load_open_games()
+    assert loaded.language == "en"
 
 
 def test_a_blocked_pair_hand_shows_both_pairs_sums() -> None:

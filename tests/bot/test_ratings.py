@@ -168,6 +168,15 @@ def test_a_loser_never_gains_by_being_better_known() -> None:
     assert shown(history)[50] <= lucky - 8
 
 
+def test_a_match_that_leaves_mu_as_it_was_leaves_the_rating_too() -> None:
+    """The share grows with every match: a player above the start whose mu a match left
+    where it was would rise by it alone (review: "moves the way mu moved")."""
+    mu = 40.0
+    shown = shown_skill(mu, 1) - 2.0  # below its target: a loss had held it down
+    assert next_shown(shown, mu, mu, 2) == shown
+    assert next_shown(shown, mu, mu + 1e-9, 2) > shown  # (any rise still lets it catch up)
+
+
 def test_over_mixed_matches_the_rating_moves_with_the_estimate() -> None:
     """Sixty matches of every shape among six players: a loser of two sides or the last of
     several never rises, a winner never falls, and the shown rating stays near the damped

@@ -20,7 +20,7 @@ from bot.fleet import receiver as receiver_module
 from bot.fleet.listener import Listener
 from bot.fleet.receiver import UpdateStore
 from bot.fleet.shards import ShardKeeper
-from bot.storage.postgres import CONNECTION_LOST, cause, lost
+from bot.storage.outages import CONNECTION_LOST, cause, lost
 
 URL = "postgresql://u:secret@127.0.0.1:5/db"
 STATE_TEXT = "cannot switch to state 12; another operation (2) is in progress"
