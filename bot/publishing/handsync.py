@@ -178,8 +178,7 @@ class HandSync:
         buttons would no longer work): one who left, thanks; one who was away, why, that
         "↩ Take my seat back" gives it back while the match is on (its button, while it is),
         and that "Play again" seats them again. Each seat as its last change left it."""
-        latest = {change.seat: change for change in game.seat_changes}
-        for change in latest.values():
+        for change in game.last_changes().values():
             current = game.messages.hands.get(change.seat)
             if current is None or not game.players[change.seat].is_computer \
                     or change.left.is_computer:
