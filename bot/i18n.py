@@ -58,3 +58,16 @@ def supported_language(code: str | None) -> str | None:
         return None
     base = code.lower().replace("_", "-").split("-")[0]
     return base if base in LANGUAGES else None
+
+
+def private_language(code: str | None, group_language: str) -> str:
+    """The language of what the bot writes a person in private about a group's game: their
+    own (``code``, their Telegram ``language_code`` as stored) when the bot speaks it, else
+    the game's group's (``group_language``), never English by default: a Ukrainian in a
+    Russian group reads their tiles, and everything else about that game, in Russian."""
+    return supported_language(code) or group_language
+
+
+def private_translator(code: str | None, group_language: str) -> Translator:
+    """The translator for a person's private messages about a game (:func:`private_language`)."""
+    return translator(private_language(code, group_language))

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
 from engine import Event, KeptHands, Match, variant
-
-from .errors import UserError
-from .i18n import N_
 
 AWAY_AFTER = 3  # time-outs in a row before a player is considered away
 #: An away player's turn, at most: the safe move made for them comes soon, not after the whole
@@ -76,33 +73,6 @@ class Player:
     @classmethod
     def from_json(cls, data: list[Any]) -> Player:
         return cls(int(data[0]), str(data[1]), str(data[2]) if len(data) > 2 else None)
-
-
-# Computer players: recognisable names, one fixed identity per name so the scoreboard can
-# follow them from game to game (it hides them from the human ranking unless asked).
-COMPUTER_NAMES = {
-    "easy": ("Kiwi", "Momo", "Bit", "Nib"),
-    "normal": ("Rio", "Zeno", "Nova", "Juno"),
-    "hard": ("Oracle", "Atlas", "Abacus", "Sage"),
-    "expert": ("Euler", "Gauss", "Noether", "Turing"),
-}
-
-
-COMPUTER_LEVELS = tuple(COMPUTER_NAMES)  # the lobby buttons carry an index into this
-
-
-def computer(level: str, taken: set[int], elsewhere: Collection[int] = ()) -> Player:
-    """The first computer player of ``level`` whose identity is not already seated at its
-    table (``taken``), preferring one not seated at the group's other open tables either
-    (``elsewhere``: player QA, two topics' tables both had a "🤖 Rio"); when every free one
-    plays elsewhere, the first free one."""
-    base = {"easy": 100, "normal": 200, "hard": 300, "expert": 400}[level]
-    free = [Player(-(base + index + 1), f"🤖 {name}", level)
-            for index, name in enumerate(COMPUTER_NAMES[level])
-            if -(base + index + 1) not in taken]
-    if not free:
-        raise UserError(N_("No more computer players of that level are free."))
-    return next((p for p in free if p.user_id not in elsewhere), free[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +278,17 @@ class Game:
         """Whether ``user_id`` sat at this table, now or before their seat changed hands."""
         return self.seat_of(user_id) is not None or any(
             change.left.user_id == user_id for change in self.seat_changes)
+
+    def last_changes(self) -> dict[int, SeatChange]:
+        """Each changed seat's last change, by seat: who sits there now and how they came to
+        (a player back from being away, then gone with /leave, is gone)."""
+        return {change.seat: change for change in self.seat_changes}
+
+    def last_change_of(self, user_id: int) -> SeatChange | None:
+        """The last change that took a seat from ``user_id`` (None: none did): whether they
+        left it (/leave) or had it handed on while away, as it stands now."""
+        return next((c for c in reversed(self.seat_changes) if c.left.user_id == user_id),
+                    None)
 
     @property
     def finished_hands(self) -> list[int]:

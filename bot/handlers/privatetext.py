@@ -12,7 +12,7 @@ from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards
 from .runtime import runtime
-from .start import seated_text
+from .start import seated_text, told_why_left
 from .updates import reply, tr
 
 #: At one table, not their turn.
@@ -61,5 +61,7 @@ async def private_text_handler(update: Update, context: ContextTypes.DEFAULT_TYP
     waiting = [g for g in games if g.status is Status.LOBBY and user.id not in g.pending]
     if waiting:  # as /start says it
         await reply(update, await seated_text(rt, t, waiting))
+        return
+    if await told_why_left(update, rt, t, user.id):  # as /start: not "add me to a group"
         return
     await reply(update, t(NO_GAME), reply_markup=keyboards.add_to_group(t, rt.bot_username))

@@ -12,7 +12,7 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
 from ..errors import UserError
-from ..i18n import translator
+from ..i18n import private_translator
 from ..models import Game
 from ..presentation import returntexts
 from ..presentation.gamebuttons import TakeSeatBack
@@ -39,9 +39,9 @@ async def take_back_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     except UserError:
         _unbutton(query, None)
         raise
-    language = await rt.service.storage.user_language(user.id)  # (as their hands speak)
-    _unbutton(query, translator(language or game.language)(
-        returntexts.TAKEN_BACK_NOTE, computer=named(computer.name)))
+    t_private = private_translator(  # (as their hands speak)
+        await rt.service.storage.user_language(user.id), game.language)
+    _unbutton(query, t_private(returntexts.TAKEN_BACK_NOTE, computer=named(computer.name)))
     await rt.resend_hand(game, tap.seat)  # (its tiles, even where they had bounced before)
     return t(returntexts.TAKEN_BACK), None
 

@@ -111,16 +111,26 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if waiting:  # seated at a table not started yet (QA: greeted as a newcomer)
         await reply(update, await seated_text(rt, t, waiting))
         return
-    left = rt.service.games_left_by(user.id)
-    if left:  # seated nowhere, a computer having taken their seat: why no tiles come
-        try:
-            rt.service.seat_of(left[0], user.id)  # (raises the reason)
-        except UserError as exc:
-            await _why_no_tiles(update, rt, t, left[0], exc)
-            return
+    if await told_why_left(update, rt, t, user.id):
+        return
     await reply(update, t("Hello! Add me to a group and type /newgame there. "
                           "Your tiles will come to you here, in private."),
                 reply_markup=keyboards.add_to_group(t, rt.bot_username))
+
+
+async def told_why_left(update: Update, rt: Runtime, t: Translator, user_id: int) -> bool:
+    """To someone seated nowhere whose seat in a match under way a computer took: why no
+    tiles come (:func:`_why_no_tiles`: the way back, or the reason there is none); whether
+    there was such a match."""
+    left = rt.service.games_left_by(user_id)
+    if not left:
+        return False
+    try:
+        rt.service.seat_of(left[0], user_id)  # (raises the reason)
+    except UserError as exc:
+        await _why_no_tiles(update, rt, t, left[0], exc)
+        return True
+    return False
 
 
 async def _why_no_tiles(update: Update, rt: Runtime, t: Translator, game: Game,

@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from engine import End, Tile, full_set
 
-from ..models import COMPUTER_LEVELS
+from ..computers import COMPUTER_LEVELS
 
 MAX_BYTES = 64
 _TILES = full_set(12)  # by Tile.index: the double-twelve set holds every game's tiles

@@ -9,9 +9,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Cut, Discard, End, Play, PlayerView, Tile, variant
 
+from ..computers import COMPUTER_LEVELS
 from ..gamebook import GAMES
 from ..i18n import N_, Translator
-from ..models import COMPUTER_LEVELS, Game
+from ..models import Game
 from ..wording import end_words, isolated, shorten, title
 from .callbacks import Button
 from .gamebuttons import (

@@ -8,7 +8,7 @@ import logging
 
 from telegram.error import BadRequest, Forbidden
 
-from ..i18n import N_, supported_language, translator
+from ..i18n import N_, private_translator
 from ..models import Game, Status
 from ..service import GameService
 from ..service.locks import Locks
@@ -75,8 +75,8 @@ class GoneChats:
         they have no private chat with the bot: never a word in General)."""
         storage = self.service.storage
         try:
-            t = translator(supported_language(await storage.user_language(game.creator_id))
-                           or game.language)
+            t = private_translator(await storage.user_language(game.creator_id),
+                                   game.language)
             topic = await storage.topic_name(game.chat_id, thread_id)
             names = {"game": title(t, game.game_name), "topic": named(shorten(topic or "", 40))}
             text = t(TOPIC_DELETED if deleted else TOPIC_CLOSED[bool(topic)], **names)

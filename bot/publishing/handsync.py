@@ -15,7 +15,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from engine import PlayerView, Tile, player_view
 
 from .. import wording
-from ..i18n import Translator, supported_language, translator
+from ..i18n import Translator, private_language, private_translator, translator
 from ..models import Game, HandMessage, Status
 from ..presentation import captions, keyboards, resulttexts, returntexts
 from ..presentation.painter import Urgency
@@ -59,7 +59,8 @@ class HandSync:
         # Private messages speak each player's own language when the bot has it.
         known = await self.service.storage.user_languages(
             p.user_id for p in game.players if not p.is_computer)
-        languages = [None if p.is_computer else supported_language(known.get(p.user_id))
+        languages = [None if p.is_computer else private_language(known.get(p.user_id),
+                                                                  game.language)
                      for p in game.players]
         if self._table_drawn is not None:
             await self._table_drawn(game_id)
@@ -177,14 +178,13 @@ class HandSync:
         buttons would no longer work): one who left, thanks; one who was away, why, that
         "↩ Take my seat back" gives it back while the match is on (its button, while it is),
         and that "Play again" seats them again. Each seat as its last change left it."""
-        latest = {change.seat: change for change in game.seat_changes}
-        for change in latest.values():
+        for change in game.last_changes().values():
             current = game.messages.hands.get(change.seat)
             if current is None or not game.players[change.seat].is_computer \
                     or change.left.is_computer:
                 continue
-            language = await self.service.storage.user_language(change.left.user_id)
-            t = translator(language or game.language)
+            t = private_translator(
+                await self.service.storage.user_language(change.left.user_id), game.language)
             # which table (player QA: at two tables, each with a "🤖 Rio", it could be either)
             place = self._table_link(t, game)
             markup = None
@@ -224,8 +224,8 @@ class HandSync:
         and off this one too once the seat is theirs again or the match is over
         (:meth:`_close_back_offers`)."""
         await self.places.learn(game)
-        language = await self.service.storage.user_language(user_id)
-        t = translator(language or game.language)
+        t = private_translator(await self.service.storage.user_language(user_id),
+                               game.language)
         text = returntexts.handed_while_away(t, game.players[seat].name,
                                              self._table_link(t, game))
         markup = returntexts.take_back(t, game.game_id, seat)

@@ -12,7 +12,7 @@ from collections.abc import Collection
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
 from .. import wording
-from ..i18n import N_, supported_language, translator
+from ..i18n import N_, private_translator
 from ..models import Status
 from ..service import GameService
 from ..waiting import wait_set
@@ -85,7 +85,7 @@ class MutedNotices:
             or await self.service.storage.chat_title(game.chat_id) or ""
         known = await self.service.storage.user_languages(list(people))
         for user_id in dict.fromkeys(people):
-            t = translator(supported_language(known.get(user_id)) or game.language)
+            t = private_translator(known.get(user_id), game.language)
             text = t(words, group=wording.named(wording.shorten(title, 64)))
             # Apart from the sync: a flood wait here must not hold back the group's next one
             task = asyncio.create_task(self._tell(user_id, text),

@@ -25,7 +25,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from ..background import held
-from ..i18n import supported_language, translator
+from ..i18n import private_language, translator
 from ..logs import bind
 from ..models import Game, Status
 from ..presentation import lobbytexts
@@ -106,7 +106,7 @@ class Notices:
             languages = await self.service.storage.user_languages(n.user_id for n in notices)
             await asyncio.gather(*(self._notice(
                 game, title, topic, n,
-                supported_language(languages.get(n.user_id)) or game.language)
+                private_language(languages.get(n.user_id), game.language))
                 for n in notices))
         except Exception:
             self._read.discard(game_id)  # the next sync of the game tries again

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import BadInputError, variant
 
+from ..computers import computer
 from ..errors import (
     OutOfDateError,
     PrivateChatClosedError,
@@ -17,7 +18,7 @@ from ..errors import (
 )
 from ..gamebook import GAMES
 from ..i18n import N_, pick_language
-from ..models import Game, Messages, Outgoing, Player, Status, computer
+from ..models import Game, Messages, Outgoing, Player, Status
 from ..storage import Notice
 from .chats import Chats
 from .locks import Locks
@@ -369,7 +370,6 @@ def seated_again(old: Game) -> list[Player]:
     computer, and the person did not leave); a computer the group seated stays, and so does
     the one that took the seat of a player who left (/leave). Each seat as its last change
     left it (a player who took their seat back and then left it is gone)."""
-    latest = {change.seat: change for change in old.seat_changes}
-    back = {seat: change.left for seat, change in latest.items() if change.away}
+    back = {seat: change.left for seat, change in old.last_changes().items() if change.away}
     return [back.get(seat, player) if player.is_computer else player
             for seat, player in enumerate(old.players)]

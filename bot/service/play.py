@@ -85,11 +85,12 @@ class Play(Lobbies):
         the game they played is over)."""
         seat = game.seat_of(user_id)
         if seat is None:
-            handed = [change for change in game.seat_changes if change.left.user_id == user_id]
-            if handed:  # they did play it: why they no longer do (and the way back, if any)
+            handed = game.last_change_of(user_id)
+            if handed is not None:  # they did play it: why they no longer do (and the
+                # way back, if any)
                 back = Play.handed_while_away(game, user_id) \
                     if game.status is Status.PLAYING else None
-                raise SeatHandedOnError(handed[-1].away, None if back is None else back[0]) \
+                raise SeatHandedOnError(handed.away, None if back is None else back[0]) \
                     if game.status.open else GameOverError()
             raise NotPlayingError()
         return seat
@@ -102,8 +103,7 @@ class Play(Lobbies):
         game's status)."""
         if game.seat_of(user_id) is not None:
             return None
-        latest = {change.seat: change for change in game.seat_changes}
-        for seat, change in latest.items():
+        for seat, change in game.last_changes().items():
             if change.left.user_id == user_id and change.away \
                     and 0 <= seat < len(game.players) and game.players[seat].is_computer:
                 return seat, change

@@ -56,8 +56,8 @@ class Returns(Seats):
             raise OutOfDateError()
         found = Returns.handed_while_away(game, user_id)
         if found is None or found[0] != seat:
-            mine = [c for c in game.seat_changes if c.left.user_id == user_id]
-            if mine and not mine[-1].away:
+            last = game.last_change_of(user_id)
+            if last is not None and not last.away:
                 raise UserError(LEFT_FOR_GOOD)
             raise OutOfDateError()
         return found[1]

@@ -127,8 +127,8 @@ async def rating_changes(storage: Storage, game: Game, ended: MatchEnded | None,
         seated = tuple(None if p.is_computer else change(p.user_id) for p in game.players)
     # Each leaver as their last change left them: one back from being away who then left
     # with /leave left the match (bot.service.returns).
-    last = {c.left.user_id: c.away for c in game.seat_changes}
-    away = {uid for uid, was_away in last.items() if was_away}
+    away = {uid for uid, _name, _seat in leavers
+            if (last := game.last_change_of(uid)) is not None and last.away}
     return MatchRatings(
         seated, tuple((name, change(uid)) for uid, name, _seat in leavers if uid not in away),
         tuple((name, change(uid)) for uid, name, _seat in leavers if uid in away),

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from ..computers import computer
 from ..errors import UserError
 from ..i18n import N_
-from ..models import REPLACEMENT_LEVEL, Game, Player, SeatChange, Status, computer
+from ..models import REPLACEMENT_LEVEL, Game, Player, SeatChange, Status
 from ..wording import isolated
 from .play import Play
 

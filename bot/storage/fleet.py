@@ -19,7 +19,7 @@ from typing import Any, Protocol, TypeAlias
 import asyncpg  # type: ignore[import-untyped]
 
 from ..errors import ConfigError
-from ..models import Game
+from ..models import Game, SeatChange
 from .games import game_from_row
 from .postgres import numbered
 
@@ -104,8 +104,10 @@ async def chat_of_game(db: Executor, game_id: int) -> int | None:
 
 
 async def chat_of_player(db: Executor, user_id: int) -> int | None:
-    """The chat of the newest open game ``user_id`` sits in: the receivers route the rest of
-    their private chat by it."""
+    """The chat of the newest open game ``user_id`` sits in, else of the newest match under
+    way whose seat was handed on from them while they were away (:func:`chats_of_player`):
+    the receivers route the rest of their private chat by it, so that the worker holding
+    that match offers the way back to their seat (/start, /hand, a text)."""
     chats = await chats_of_player(db, user_id)
     return chats[0] if chats else None
 
@@ -113,8 +115,10 @@ async def chat_of_player(db: Executor, user_id: int) -> int | None:
 #: The open games a person sits in, the newest first, found by their seats' rows (the
 #: ``seats`` table, by person: :func:`~.schema.sat_at`), then :func:`_seated` reads their
 #: players to be sure (a lobby's leaver keeps a row); the receivers ask it for each private
-#: message, a worker before a person's hands and for a private /hand memory lacks.
-PLAYER_OPEN_GAMES = ("SELECT g.game_id, g.chat_id, g.players FROM seats s"
+#: message, a worker before a person's hands and for a private /hand memory lacks. A seat
+#: changed hands keeps its person's row too (:func:`_handed_while_away` reads those).
+PLAYER_OPEN_GAMES = ("SELECT g.game_id, g.chat_id, g.status, g.players, g.seat_changes"
+                     " FROM seats s"
                      " JOIN games g ON g.game_id = s.game_id WHERE s.user_id = ?"
                      " AND g.status IN ('lobby', 'playing') ORDER BY g.game_id DESC")
 
@@ -124,10 +128,28 @@ def _seated(rows: Sequence[Any], user_id: int) -> list[Any]:
             if any(seat[0] == user_id for seat in json.loads(row["players"]))]
 
 
+def _handed_while_away(rows: Sequence[Any], user_id: int) -> list[Any]:
+    """The matches under way whose seat was handed on from ``user_id`` while they were away,
+    as their last change says (:meth:`~bot.models.Game.last_change_of`), and who sit there
+    no more: they may take it back (:func:`bot.service.returns.may_take_back`)."""
+    found = []
+    for row in rows:
+        if row["status"] != "playing" or _seated([row], user_id):
+            continue
+        mine = [c for c in json.loads(row["seat_changes"])
+                if SeatChange.from_json(c).left.user_id == user_id]
+        if mine and SeatChange.from_json(mine[-1]).away:
+            found.append(row)
+    return found
+
+
 async def chats_of_player(db: Executor, user_id: int) -> list[int]:
-    """The chats of the open games ``user_id`` sits in, the newest game's first."""
+    """The chats of the open games ``user_id`` sits in, the newest game's first; then those
+    of the matches under way whose seat was handed on from them while they were away (the
+    worker holding such a match offers the way back, and may write to them)."""
     rows = await db.fetch(numbered(PLAYER_OPEN_GAMES), int(user_id))
-    return [int(row["chat_id"]) for row in _seated(rows, user_id)]
+    return [int(row["chat_id"])
+            for row in [*_seated(rows, user_id), *_handed_while_away(rows, user_id)]]
 
 
 # --- the fleet's settings --------------------------------------------------------------------

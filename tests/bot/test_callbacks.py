@@ -7,8 +7,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.computers import COMPUTER_LEVELS
 from bot.gamebook import GAMES
-from bot.models import COMPUTER_LEVELS
 from bot.presentation.buttonforms import MAX_BYTES
 from bot.presentation.callbacks import PATTERNS, Button, decode, kinds_of
 from bot.presentation.gamebuttons import (

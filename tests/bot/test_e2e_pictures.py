@@ -12,9 +12,10 @@ from typing import Any, cast
 
 from bot_kit import Group
 
+from bot.computers import computer
 from bot.handlers.runtime import Runtime
 from bot.i18n import LANGUAGES, translator
-from bot.models import Game, Player, computer
+from bot.models import Game, Player
 from bot.presentation.pictures import Drawing, PictureMaker, labels_for, picture_names
 from engine import table_view
 from fakeapi.players import live_buttons

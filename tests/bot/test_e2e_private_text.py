@@ -8,9 +8,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot_kit import Group, plain
+from test_e2e_away import hand_budi_over
+from test_e2e_leave_stop import leave
+from test_e2e_take_back import BACK
 
 from bot.handlers.privatetext import NO_GAME
 from bot.i18n import translator
+from bot.service.returns import LEFT_FOR_GOOD
 from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
 
 
@@ -96,3 +100,25 @@ async def test_what_is_no_persons_plain_text_is_not_answered(group: Group) -> No
         await group.server.wait_for(lambda: updates.all_delivered)
         await group.server.wait_idle()
         assert len(group.server.bot_messages(ayu.private_chat)) == before
+
+
+async def test_a_text_from_a_player_whose_seat_went_while_away_offers_it_back(
+        group: Group) -> None:
+    """As /start does (review: the text got "add me to a group", mid-match)."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await hand_budi_over(group)
+        await runtime.publisher.idle()
+        said = await answer_to(group, budi, "hi, what now?")
+        assert said.button_texts == [BACK] and "Take my seat back" in plain(said.content)
+        await runtime.publisher.idle()
+
+
+async def test_a_text_from_a_player_who_left_says_they_left(group: Group) -> None:
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await group.start("pair")
+        await leave(group, budi)
+        await runtime.publisher.idle()
+        said = await answer_to(group, budi, "hello?")
+        assert said.text == translator("en")(LEFT_FOR_GOOD) and said.buttons == []

@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from contextlib import closing
 
 from bot_kit import Group, plain
 from test_e2e_away import hand_budi_over, play_to_the_result
 from test_e2e_leave_stop import leave
 
+from bot.i18n import translator
 from bot.models import Status
+from bot.presentation import returntexts
 from bot.presentation.tilebuttons import TileIntent, TileTap
 from bot.service.returns import ALREADY_BACK, MATCH_OVER
+from bot.service.settings import GroupSettings
+from bot.wording import named
 from engine import Tile
 from fakeapi import FakeUser, StoredMessage
 from fakeapi.players import Table, active_hand, live_buttons
@@ -56,9 +61,10 @@ async def test_the_away_player_takes_the_seat_back_plays_and_is_credited(group: 
                          if line.startswith("Score:")), "")
         await group.server.wait_for(lambda: table.edit_count > edits and "Budi" in score_line()
                                     and robot.name not in score_line())
-        await group.server.wait_for(lambda: offer.button_texts == [])
-        assert plain(offer.content) == (
-            f"✅ You took your seat back from {robot.name}. Your tiles come below.")
+        # (the sync may take the button off before the note replaces the words)
+        await group.server.wait_for(lambda: plain(offer.content) == (
+            f"✅ You took your seat back from {robot.name}. Your tiles come below."))
+        assert offer.button_texts == []
         # His tiles come back, with the usual buttons (live on his turn).
         await group.server.wait_for(lambda: any(
             m.photo and not m.deleted and m.message_id > offer.message_id
@@ -207,3 +213,55 @@ async def test_back_and_then_gone_with_leave_is_thanked_with_no_way_back(group: 
         assert bye.button_texts == [] and BACK not in bye.content
         assert not [m for m in group.server.bot_messages(budi.private_chat)
                     if not m.deleted and BACK in m.button_texts]
+
+
+async def test_the_way_back_speaks_the_groups_language_when_the_bot_lacks_theirs(
+        group: Group) -> None:
+    """A Ukrainian ('uk': a language the bot does not speak) in a Russian group reads his
+    tiles in Russian, and so the farewell with its button, the offer /hand sends and the
+    note once he is back (review: those three came in English)."""
+    ayu, budi = group.users[:2]
+    budi.language_code = "uk"
+    ru = translator("ru")
+    label = ru(returntexts.TAKE_BACK_BUTTON)
+    assert label != BACK
+    async with group.bot(computer_pause=0.05) as runtime:
+        await runtime.storage.save_chat_settings(
+            group.chat.id, GroupSettings(language="ru").to_json())
+        await group.start("gaple target=1")
+        game = group.game()
+        match = game.match
+        assert match is not None
+        others = Table(group.server, [ayu, *group.users[2:4]])
+        while 1 not in game.timer.away:  # (as test_e2e_offers' time_out_until_away, in ru)
+            assert game.status is Status.PLAYING, "the match ended before Budi was away"
+            if match.to_move == 1:
+                async with runtime.locks.game(game.game_id):
+                    game.deadline = time.time()
+                    await runtime.service.expire(game, game.move_no)
+            else:
+                await others.play_one()
+        async with runtime.locks.game(game.game_id):
+            robot = await runtime.service.replace_away(game, ayu.id, False, 1)
+        words = ru(returntexts.HANDED_WHILE_AWAY, computer=robot.name.removeprefix("🤖 "))
+
+        def offers() -> list[StoredMessage]:
+            return [m for m in group.server.bot_messages(budi.private_chat)
+                    if not m.deleted and label in m.button_texts]
+        farewell = await group.server.wait_for(lambda: next(iter(offers()), None),
+                                               message="no way back in Russian")
+        assert plain(farewell.content).startswith(words)
+        sent = budi.send_private("/hand")
+        offer = await group.server.wait_for(lambda: next(
+            (m for m in offers() if m.message_id > sent.message_id), None),
+            message="/hand offered no way back in Russian")
+        assert plain(offer.content).startswith(words)
+        tap = budi.press(offer, label)
+        await group.server.wait_for(lambda: tap.answered)
+        assert game.players[1].user_id == budi.id
+        note = plain(ru(returntexts.TAKEN_BACK_NOTE, computer=named(robot.name)))
+        # (the sync may take the button off before the note replaces the words)
+        await group.server.wait_for(lambda: plain(offer.content) == note,
+                                    message="no note in Russian")
+        assert offer.button_texts == []
+        await runtime.publisher.idle()

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from bot_kit import NAMES, Group, counting_seeds, lobby_button, plain
 
+from bot.computers import computer
 from bot.handlers.runtime import Runtime
-from bot.models import Game, Outgoing, Status, computer
+from bot.models import Game, Outgoing, Status
 from bot.presentation.painter import Urgency
 from bot.storage import OutboxItem
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage

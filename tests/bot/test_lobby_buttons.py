@@ -8,8 +8,9 @@ from types import SimpleNamespace
 import pytest
 from telegram import InlineKeyboardMarkup
 
+from bot.computers import computer
 from bot.i18n import LANGUAGES, translator
-from bot.models import Game, Messages, Player, Status, computer
+from bot.models import Game, Messages, Player, Status
 from bot.presentation import keyboards, lobbytexts
 from bot.presentation.callbacks import decode
 from bot.presentation.gamebuttons import AddComputer, LobbyAction, LobbyTap

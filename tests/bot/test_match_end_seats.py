@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 import renderers
-from bot.models import Game, MatchRatings, Messages, Player, Status, computer
+from bot.computers import computer
+from bot.models import Game, MatchRatings, Messages, Player, Status
 from bot.presentation.composer import TextComposer
 from bot.presentation.pictures import PictureMaker
 from engine import Match, MatchEnded

@@ -10,7 +10,7 @@ import pytest
 from test_games import ANN, BOB, CID, people_storage, play_to_the_end, service_for, started_game
 
 from bot.errors import OutOfDateError, SeatHandedOnError, UserError
-from bot.models import Game, SeatChange, Status
+from bot.models import Game, Messages, Player, SeatChange, Status
 from bot.service import GameService
 from bot.service.lobby import seated_again
 from bot.service.ratings import standings
@@ -224,3 +224,21 @@ async def test_a_return_on_anothers_turn_leaves_that_turns_clock_alone(storage: 
     service.clock = lambda: 45.0
     await service.take_back(game, BOB.user_id, bob)
     assert game.deadline == 30.0
+
+
+def test_each_seats_last_change_and_each_persons_last_change() -> None:
+    """The one rule taking a seat back reads (Game.last_changes, Game.last_change_of): the
+    last change of each seat, and the last change that took a seat from a person."""
+    rio, zeno = Player(-201, "🤖 Rio", "normal"), Player(-202, "🤖 Zeno", "normal")
+    game = Game(1, -100, Status.PLAYING, "gaple", {}, ANN.user_id, [zeno, rio], None, 0, "en",
+                Messages())
+    away = SeatChange(1, 0, 3, BOB, away=True)
+    back = SeatChange(1, 0, 5, rio)
+    gone = SeatChange(1, 0, 7, BOB)
+    game.seat_changes = [away, back, gone, SeatChange(0, 0, 8, ANN, away=True)]
+    assert game.last_changes() == {1: gone, 0: game.seat_changes[-1]}
+    assert game.last_change_of(BOB.user_id) == gone  # (back, then /leave: gone)
+    assert game.last_change_of(rio.user_id) == back
+    assert game.last_change_of(CID.user_id) is None
+    game.seat_changes = []
+    assert game.last_changes() == {} and game.last_change_of(BOB.user_id) is None

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bot.models import COMPUTER_LEVELS
+from bot.computers import COMPUTER_LEVELS
 from bot.service.thinker import Question, decide
 from engine import DRAW, KNOCK, Match, ai, match_from_json, match_to_json, player_view
 from tests.engine.fairness_kit import seed_of

@@ -20,7 +20,7 @@ from bot.fleet.feeder import Feeder
 from bot.fleet.listener import Listener
 from bot.fleet.routing import shard_of
 from bot.logs import Context, bind
-from bot.models import Player
+from bot.models import Game, Player, SeatChange, Status
 from bot.publishing.delivery import answer_tap
 from bot.publishing.floodwindows import Limits
 from bot.publishing.ratelimit import FloodLimiter, StoppingError
@@ -323,6 +323,38 @@ async def test_a_players_private_chat_is_routed_by_their_newest_open_game(
     assert await sql.chat_of_player(pool, 12) == -200
     assert await sql.chat_of_player(pool, 123) == -300
     assert await sql.chat_of_player(pool, 5) is None
+
+
+async def test_a_player_handed_on_while_away_is_routed_to_that_match(
+        pool: asyncpg.Pool, database: str) -> None:  # noqa: F811
+    """Seated nowhere, a person whose seat a computer was handed while they were away is
+    routed by that match's group, so that the worker holding it offers the way back to their
+    /start, /hand or text (review: they went by their own id, to a worker that may not hold
+    it); not one who left with /leave, nor one who took the seat back and left, nor once
+    the match is over; a table where they sit comes first."""
+    budi, rio = Player(12, "Budi"), Player(-201, "🤖 Rio", "normal")
+
+    def handed(chat: int, *changes: SeatChange, status: Status = Status.PLAYING) -> Game:
+        game = seated(chat, 1)
+        game.status = status
+        game.players.append(rio if changes[-1].left == budi else budi)
+        game.seat_changes = list(changes)
+        return game
+    away, left = SeatChange(1, 0, 3, budi, away=True), SeatChange(1, 0, 3, budi)
+    storage = Storage(database)
+    await storage.open()
+    try:
+        for game in (handed(-400, away), handed(-500, left),
+                     handed(-600, away, SeatChange(1, 0, 5, rio), left),
+                     handed(-700, away, status=Status.FINISHED)):
+            game.game_id = await storage.insert_game(game, time.time())
+            await storage.save_seats(game, [], time.time())  # (its changes)
+        assert await sql.chat_of_player(pool, 12) == -400
+        assert await sql.chats_of_player(pool, 12) == [-400]
+        await storage.insert_game(seated(-800, 12), time.time())  # (a table he sits at)
+        assert await sql.chats_of_player(pool, 12) == [-800, -400]
+    finally:
+        await storage.close()
 
 
 async def test_a_late_answer_refused_is_one_line_at_info(caplog: pytest.LogCaptureFixture

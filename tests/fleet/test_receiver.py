@@ -19,7 +19,7 @@ from bot.config import BotConfig
 from bot.fleet.receiver import receiving
 from bot.fleet.routing import shard_of
 from bot.fleet.settings import FleetSettings
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Messages, Player, SeatChange, Status
 from bot.presentation.tilebuttons import Lay
 from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from bot.storage import Storage
@@ -147,3 +147,28 @@ async def test_a_garbled_update_is_refused(hook: Hook) -> None:
     async with hook.client.post(f"{hook.base}/hook", data=body,
                                 headers={SECRET_HEADER: SECRET}) as answer:
         assert answer.status == 400
+
+
+async def test_a_player_handed_on_while_away_goes_to_the_matchs_group(
+        hook: Hook, database: str) -> None:  # noqa: F811
+    """Seated nowhere, his seat handed to a computer while he was away: his private /start
+    and text go by the match's group, to the worker that holds it and offers the way back
+    (review: they went by his own id, to a worker that may not hold it)."""
+    budi = Player(42, "Budi")
+    game = Game(0, -1006, Status.PLAYING, "gaple", {}, 1,
+                [Player(1, "Ayu"), Player(-201, "🤖 Rio", "normal")], None, 0, "en",
+                Messages(), seat_changes=[SeatChange(1, 0, 3, budi, away=True)])
+    storage = Storage(database)
+    await storage.open()
+    try:
+        game.game_id = await storage.insert_game(game, 0.0)
+        await storage.save_seats(game, [], 0.0)
+    finally:
+        await storage.close()
+    for update_id, text in ((30, "/start"), (31, "hello?")):
+        assert await hook.post({"update_id": update_id, "message": {
+            "message_id": update_id, "date": 0, "text": text,
+            "chat": {"id": 42, "type": "private"},
+            "from": {"id": 42, "is_bot": False, "first_name": "Budi"}}}) == 200
+    assert await stored(database) == [(30, shard_of(-1006, SHARDS), -1006),
+                                      (31, shard_of(-1006, SHARDS), -1006)]
