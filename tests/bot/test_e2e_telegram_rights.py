@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from bot_kit import NAMES, Group, complaints, counting_seeds, lobby_button
 
+from bot.handlers.runtime import Runtime
 from bot.models import Game, Status
 from bot.publishing.groupsync import TABLE_REFUSED as TABLE_REFUSED_MSGID
 from bot.storage import StorageUnavailableError
@@ -41,6 +42,16 @@ def texts(telegram: FakeTelegramServer, messages: list[StoredMessage], words: st
 def told_in_private(telegram: FakeTelegramServer, user: FakeUser) -> list[StoredMessage]:
     return texts(telegram, telegram.bot_messages(user.private_chat), NO_PHOTOS_PRIVATE)
 
+
+
+async def photos_allowed_again(telegram: FakeTelegramServer, group: Group, table: Table,
+                               runtime: Runtime) -> None:
+    """Photos allowed in the group again: the next move brings a table picture down."""
+    telegram.restrict_bot(group.chat, may_send=True)
+    await table.play_one()
+    await telegram.wait_for(lambda: group.game().messages.table_message is not None)
+    await runtime.publisher.idle()
+    assert telegram.bot_messages(group.chat)[-1].photo is not None
 
 async def test_a_group_that_refuses_photos_gets_the_rest_and_the_table_once_allowed(
         telegram: FakeTelegramServer, supergroup: Group, caplog: pytest.LogCaptureFixture
@@ -112,11 +123,7 @@ async def test_photos_refused_mid_game_take_the_stale_table_away(
         await runtime.publisher.idle()
         assert stale.deleted and group.game().messages.table_message is None
         assert len(texts(telegram, telegram.bot_messages(chat), NO_PHOTOS_HERE)) == 1
-        telegram.restrict_bot(chat, may_send=True)
-        await table.play_one()
-        await telegram.wait_for(lambda: group.game().messages.table_message is not None)
-        await runtime.publisher.idle()
-        assert telegram.bot_messages(chat)[-1].photo is not None
+        await photos_allowed_again(telegram, group, table, runtime)
 
 
 async def test_a_hand_result_goes_in_words_where_photos_are_refused(
@@ -340,11 +347,7 @@ async def test_a_table_asked_for_where_only_photos_are_refused_says_so_in_the_gr
         await telegram.wait_for(lambda: len(telegram.bot_messages(chat)) > before)
         assert TABLE_REFUSED in (telegram.bot_messages(chat)[-1].text or "")
         assert len(texts(telegram, telegram.bot_messages(chat), NO_PHOTOS_HERE)) == 1
-        telegram.restrict_bot(chat, may_send=True)
-        await table.play_one()
-        await telegram.wait_for(lambda: group.game().messages.table_message is not None)
-        await runtime.publisher.idle()
-        assert telegram.bot_messages(chat)[-1].photo is not None
+        await photos_allowed_again(telegram, group, table, runtime)
         for user in users:  # told once
             assert len(told_in_private(telegram, user)) == 1
     assert not complaints(caplog, logging.WARNING)
