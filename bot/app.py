@@ -75,6 +75,9 @@ if TYPE_CHECKING:  # asyncpg is imported only where PostgreSQL is used
 log = logging.getLogger(__name__)
 #: Seconds a stopping bot goes on sending what is due, before it abandons the rest.
 STOP_GRACE = 2.0
+#: Seconds back a start looks for games closed (finished or stopped) to sync: their tables'
+#: closing edits, which a SIGKILL may have cut off (older ones are left as they are).
+RECENTLY_CLOSED = 3600.0
 POLLING_TASK = "Updater:start_polling:polling_task"  # the name PTB 22 gives it
 #: The long poll itself runs in a task of its own (PTB 22's ``polling_action_cb``), which the
 #: polling task only waits for: cancelling the polling task leaves it holding getUpdates's one
@@ -264,7 +267,13 @@ async def _resume(rt: Runtime) -> int:
         for game in games:
             rt.publisher.send_anew(game)
             await rt.service.save_messages(game)  # kept if the bot stops before its sync
-    for game_id in sorted({g.game_id for g in games} | set(await rt.service.outbox_games())):
+    # A game closed just before the stop may have its table's closing edit still to make
+    # (it goes after the announcements, under the group's budget: QA, a SIGKILL seconds
+    # after a match's end left its table saying whose turn it was, with My tiles). Its sync
+    # edits nothing that is up to date.
+    closed = await rt.storage.closed_since(time.time() - RECENTLY_CLOSED)
+    for game_id in sorted({g.game_id for g in games} | set(await rt.service.outbox_games())
+                          | set(closed)):
         if rt.service.game(game_id) is None:
             await rt.service.reload(game_id)  # a finished game with announcements left
         rt.publisher.request(game_id)

@@ -83,6 +83,10 @@ class Runtime:
         self.start_links.give(user_id, payload)
         return deep_link(self.bot_username, payload)
 
+    async def adopt_hand(self, game: Game, seat: int, message_id: int) -> None:
+        """Make ``message_id`` (a turn's message the game lost the id of) the seat's hand."""
+        await self.publisher.hands.adopt_hand(game, seat, message_id)
+
     async def resend_hand(self, game: Game, seat: int) -> None:
         """Send the seat's hand again, as a fresh private message."""
         await self.publisher.hands.resend_hand(game, seat)

@@ -22,7 +22,15 @@ from ..presentation.tilebuttons import BackToHand, Lay, TileIntent, TileTap
 from ..publishing.messenger import Place, message_at
 from .returns import offered_in_place
 from .runtime import Runtime
-from .taps import Answer, Context, answer_early, game_named, is_current, translator_of
+from .taps import (
+    SEND_WAIT,
+    Answer,
+    Context,
+    answer_early,
+    game_named,
+    is_current,
+    translator_of,
+)
 from .updates import accessible
 
 #: A tile tapped that has no lay (or put face down) now: an old button, a hand moved on.
@@ -40,7 +48,8 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             raise
         return await offered_in_place(rt, query, game, handed.seat)
     stray = t("This message is out of date: your tiles are in the newest one.")
-    current = await is_current(rt, query, game, seat, stray)
+    current = await _adopted(rt, query, game, seat, tap) \
+        or await is_current(rt, query, game, seat, stray)
     lost = not current and _lost(query, game, seat)  # (a current message is never lost)
     if not current:
         if rt.sending_to(game.game_id, seat):  # a slow send: this is likely its message
@@ -69,6 +78,27 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
         await rt.service.tapped(game, user.id, tap.move_no, action,
                                 accepted=lambda: answer_early(query))
     return None, None
+
+
+async def _adopted(rt: Runtime, query: CallbackQuery, game: Game, seat: int,
+                   tap: TileTap | Lay | BackToHand) -> bool:
+    """Whether the tap's message, newer than the seat's the game knows, is its turn's
+    message at the game's very move, for the seat to move: sent just before the bot died,
+    its id never saved (QA: a SIGKILL the instant a turn arrived, the tap then resent the
+    tiles and played nothing). It is adopted as the seat's message, and the tap plays. A
+    button of another move is left to :func:`_lost` (a backup restored behind the chat)."""
+    match = game.match
+    if game.status is not Status.PLAYING or match is None or match.to_move != seat \
+            or tap.move_no != game.move_no or not _lost(query, game, seat):
+        return False
+    await rt.sent(game.game_id, seat, SEND_WAIT)  # (a send in flight: its answer decides)
+    if rt.sending_to(game.game_id, seat) or not _lost(query, game, seat) \
+            or tap.move_no != game.move_no or match is not game.match \
+            or game.status is not Status.PLAYING:
+        return False
+    assert query.message is not None  # (accessible: _lost)
+    await rt.adopt_hand(game, seat, query.message.message_id)
+    return True
 
 
 def _lost(query: CallbackQuery, game: Game, place: Place) -> bool:

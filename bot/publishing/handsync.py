@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardMarkup
@@ -26,6 +27,8 @@ from ..service.returns import may_take_back
 from .messenger import Draft, Messenger, digest, key_of
 from .places import Places, linkable, table_url
 from .reminders import sync_reminders
+
+log = logging.getLogger(__name__)
 
 #: Telegram's 🎉 message effect, on the match's win in the winner's private chat (private
 #: chats only: Telegram refuses effects elsewhere).
@@ -383,6 +386,29 @@ class HandSync:
         if older is not None:  # told again (blocked once more): one notice stands, the newest
             with contextlib.suppress(TelegramError):
                 await self.messenger.delete(game.chat_id, older)
+
+    async def adopt_hand(self, game: Game, seat: int, message_id: int) -> None:
+        """A turn's message the game does not know (sent just before a restart, its id never
+        saved), tapped at the move it shows: it becomes the seat's hand message, as if its
+        send's answer had been kept, so the tap plays. The message it replaces is deleted,
+        as a turn's send deletes it, unless it is an ended hand's record (kept)."""
+        match = game.match
+        assert match is not None
+        async with self.locks.game(game.game_id):
+            current = game.messages.hands.get(seat)
+            hand = str(match.hand.number)
+            # (this turn, its players' names unknown: the next sync edits them in place)
+            game.messages.hands[seat] = HandMessage(message_id, f"{hand}:A:{game.move_no}:?")
+            try:
+                await self.service.save_messages(game)
+            except Exception as exc:  # (kept in memory, for the next save of the game)
+                log.warning("saving the hand message adopted in game %s failed: %r",
+                            game.game_id, exc)
+        if current is not None and current.message_id != message_id \
+                and current.key.split(":")[0] == hand:
+            await self.messenger.retire(game.players[seat].user_id, current.message_id,
+                                       delete=True)
+        self._request(game.game_id)
 
     async def resend_hand(self, game: Game, seat: int) -> None:
         """Forget the seat's hand message so the next sync sends a fresh one."""

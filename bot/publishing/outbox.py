@@ -36,6 +36,9 @@ class Outbox:
         #: Announcements sent whose mark as sent failed (the database away): the retried
         #: sync marks them, and does not send them again.
         self.sent_not_done: set[int] = set()
+        #: Announcements this process marked in flight (their sends may be tried again here,
+        #: where a failure's outcome is known): one marked by an earlier life is never sent.
+        self.marked: set[int] = set()
 
     async def drain(self, game_id: int) -> bool:
         """Send the game's announcements in order. The id of a lobby's call or an away
@@ -69,6 +72,16 @@ class Outbox:
             if item.id in self.sent_not_done:  # (sent, its mark failed: marked now, not sent)
                 await self._done(item.id)
                 continue
+            if item.sending and item.id not in self.marked:
+                # Its send began in an earlier life of the bot, killed before the mark as
+                # sent: perhaps shown (a match's end with its Play again), never sent twice.
+                log.warning("announcement %s of game %s was in flight at a stop: not sent"
+                            " again", item.id, game_id)
+                await self._done(item.id)
+                continue
+            if item.id not in self.marked:  # (durable before the send goes)
+                await self.service.storage.outbox_sending(item.id, True)
+                self.marked.add(item.id)
             markup = None
             if item.buttons:
                 markup = InlineKeyboardMarkup(
@@ -95,10 +108,15 @@ class Outbox:
                 log.exception("dropping announcement %s of game %s", item.id, game_id)
             except NetworkError as exc:
                 if not outcome_unknown(exc):
+                    await self._unmark(item.id)
                     raise  # surely not shown: the retried sync sends it
                 # Perhaps shown: the table's caption repeats what matters, so an
                 # announcement is better lost than doubled (at most once).
                 log.warning("announcement %s of game %s may be lost", item.id, game_id)
+            except Exception as exc:
+                if not outcome_unknown(exc):  # (a stop before the call left, a chat gone)
+                    await self._unmark(item.id)
+                raise
             self.sent_not_done.add(item.id)  # sent (or never to be): never again, even
             await self._done(item.id)           # should its mark fail (a database away)
             if kept is not None and not await self._keep(*kept):
@@ -108,6 +126,15 @@ class Outbox:
     async def _done(self, item_id: int) -> None:
         await self.service.storage.outbox_done(item_id)
         self.sent_not_done.discard(item_id)
+        self.marked.discard(item_id)
+
+    async def _unmark(self, item_id: int) -> None:
+        """An announcement surely not shown is no longer in flight: a later life sends it
+        (this one does, by :attr:`marked`, should this write fail)."""
+        try:
+            await self.service.storage.outbox_sending(item_id, False)
+        except Exception as exc:
+            log.warning("unmarking announcement %s failed: %r", item_id, exc)
 
     async def _announce(self, chat_id: int, text: str, photo: bytes | None,
                         markup: InlineKeyboardMarkup | None, thread_id: int | None) -> int:

@@ -22,6 +22,8 @@ class OutboxItem:
     text: str
     photo: bytes | None
     buttons: list[list[list[str]]] | None = None
+    #: Marked in flight: its send began (and perhaps reached Telegram) before now.
+    sending: bool = False
 
 
 #: Games remembered with an empty outbox, at most (then forgotten all at once).
@@ -148,7 +150,8 @@ class ChatRows(Connection):
         if game_id in self.outbox_empty:
             return []
         rows = await self.fetch_all(
-            "SELECT id, game_id, chat_id, text, photo, buttons FROM outbox WHERE game_id=?"
+            "SELECT id, game_id, chat_id, text, photo, buttons, sending FROM outbox"
+            " WHERE game_id=?"
             " ORDER BY id",
             (game_id,),
         )
@@ -158,7 +161,7 @@ class ChatRows(Connection):
             self.outbox_empty.add(game_id)
         return [
             OutboxItem(r["id"], r["game_id"], r["chat_id"], r["text"], r["photo"],
-                       json.loads(r["buttons"]) if r["buttons"] else None)
+                       json.loads(r["buttons"]) if r["buttons"] else None, bool(r["sending"]))
             for r in rows
         ]
 
@@ -170,6 +173,12 @@ class ChatRows(Connection):
         """How many announcements wait to be sent, and when the oldest was committed."""
         row = await self.fetch_one("SELECT COUNT(*), MIN(created_at) FROM outbox")
         return (int(row[0]), row[1]) if row is not None else (0, None)
+
+    async def outbox_sending(self, item_id: int, sending: bool) -> None:
+        """Marks an announcement in flight, before its send (or no more, surely not sent):
+        found so by a later life of the bot (killed before its mark as sent), it is not sent
+        again."""
+        await self.execute("UPDATE outbox SET sending=? WHERE id=?", (int(sending), item_id))
 
     async def outbox_done(self, item_id: int) -> None:
         await self.execute("DELETE FROM outbox WHERE id=?", (item_id,))

@@ -81,6 +81,15 @@ class GameRows(Connection):
         )
         return [game_from_row(row) for row in rows]
 
+    async def closed_since(self, since: float) -> list[int]:
+        """The games finished or stopped since ``since`` (a time.time()): a restart syncs
+        them, so that a table whose closing edit a SIGKILL cut off says it is over."""
+        rows = await self.fetch_all(
+            "SELECT game_id FROM games WHERE status IN ('finished', 'stopped')"
+            " AND updated_at >= ? ORDER BY game_id", (since,)
+        )
+        return [int(row["game_id"]) for row in rows]
+
     async def load_game(self, game_id: int) -> Game | None:
         row = await self.fetch_one("SELECT * FROM games WHERE game_id=?", (game_id,))
         return None if row is None else game_from_row(row)

@@ -285,4 +285,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         PRIMARY KEY (chat_id, thread_id)
     );
     """,
+    # 14: an announcement marked in flight (1) just before it is sent: one a restart finds so
+    # may be shown already, and is dropped unsent (at most once, even across a SIGKILL)
+    """
+    ALTER TABLE outbox ADD COLUMN sending INTEGER NOT NULL DEFAULT 0;
+    """,
 )

@@ -1,0 +1,82 @@
+"""A turn's message whose id the bot never saved (QA: SIGKILLed the instant a turn reached
+its player, who tapped a ✅ tile while the bot restarted): the tap at the game's very move
+plays, and that message becomes the seat's hand message; a button of another move still has
+the tiles sent anew (a backup restored behind the chat)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+
+from bot_kit import Group
+
+from fakeapi import FakeUser, StoredMessage
+from fakeapi.players import live_buttons, second_taps
+
+
+async def a_turn_whose_id_was_lost(group: Group) -> tuple[FakeUser, StoredMessage, int]:
+    """A game two moves in, the bot stopped on a person's turn, the database left with the
+    seat's message before that turn's (as when the bot dies between the send and the save):
+    who is to move, their turn's message, the move number."""
+    async with group.bot():
+        table = await group.start("pair")
+        for _ in range(2):
+            await table.play_one()
+        user, message = await group.server.wait_for(table.whose_turn)
+        game = group.game()
+        before = game.move_no
+        seat = game.seat_of(user.id)
+        assert seat is not None
+    older = [m for m in group.server.bot_messages(user.private_chat)
+             if m.message_id < message.message_id]
+    with contextlib.closing(sqlite3.connect(group.database)) as db, db:
+        (stored,) = db.execute("SELECT messages FROM games WHERE game_id=?",
+                               (game.game_id,)).fetchone()
+        messages = json.loads(stored)
+        assert messages["hands"][str(seat)][0] == message.message_id
+        if older:
+            messages["hands"][str(seat)][0] = older[-1].message_id
+        else:
+            del messages["hands"][str(seat)]
+        db.execute("UPDATE games SET messages=? WHERE game_id=?",
+                   (json.dumps(messages), game.game_id))
+    return user, message, before
+
+
+async def test_a_tap_on_a_turn_whose_id_was_not_saved_plays_its_move(group: Group) -> None:
+    user, message, before = await a_turn_whose_id_was_lost(group)
+    record = user.press(message, live_buttons(message)[0])  # waits for the bot's next poll
+    async with group.bot():
+        game = group.game()
+        await group.server.wait_for(lambda: record.answered, message="the tap was not answered")
+        assert not record.answer_text, record.answer_text  # not "I sent your tiles..."
+        follow = second_taps(live_buttons(message))
+        if follow:  # the tile fits both ends: which one
+            record = user.press(message, follow[0])
+            await group.server.wait_for(lambda: record.answered)
+            assert not record.answer_text, record.answer_text
+        await group.server.wait_for(lambda: game.move_no > before,
+                                    message="the tap on the unsaved turn was not played")
+        await group.server.wait_idle()
+        seat = game.seat_of(user.id)
+        assert seat is not None
+        assert game.messages.hands[seat].message_id == message.message_id
+    assert not message.deleted
+    assert "out of date" not in (message.caption or message.text or "")
+    alive = [m for m in group.server.bot_messages(user.private_chat)
+             if not m.deleted and m.message_id != message.message_id and m.buttons
+             and any(b.callback_data for row in m.buttons for b in row)]
+    assert alive == [], [m.caption or m.text for m in alive]
+
+
+async def test_a_tap_of_another_move_on_an_unknown_message_still_resends_the_tiles(
+    group: Group,
+) -> None:
+    user, message, _ = await a_turn_whose_id_was_lost(group)
+    with contextlib.closing(sqlite3.connect(group.database)) as db, db:
+        db.execute("UPDATE games SET move_no=move_no-1 WHERE chat_id=?", (group.chat.id,))
+    record = user.press(message, live_buttons(message)[0])
+    async with group.bot():
+        await group.server.wait_for(lambda: record.answered, message="the tap was not answered")
+        assert record.answer_text == "I sent your tiles to our private chat."
