@@ -75,10 +75,10 @@ async def _edit(query: CallbackQuery, caption: str | None) -> None:
 async def offer_back(rt: Runtime, game: Game, user_id: int, seat: int,
                      message_id: int | None = None) -> bool:
     """Offer ``user_id`` the way back to ``seat`` in private (in place of ``message_id``
-    when given: see :meth:`~bot.publishing.handsync.HandSync.offer_back`); whether it went
+    when given: see :meth:`~bot.publishing.backoffers.BackOffers.offer_back`); whether it went
     (a chat closed to the bot, or Telegram unanswered, leaves the toast to say it)."""
     try:
-        await rt.publisher.hands.offer_back(game, user_id, seat, message_id)
+        await rt.publisher.hands.offers.offer_back(game, user_id, seat, message_id)
     except TelegramError as error:
         log.info("the way back to a seat of game %s was not sent: %s", game.game_id, error)
         return False

@@ -11,19 +11,19 @@ from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardMarkup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import Forbidden, RetryAfter, TelegramError
 
 from engine import PlayerView, Tile, player_view
 
 from .. import wording
-from ..i18n import Translator, private_language, private_translator, translator
+from ..i18n import Translator, private_language, translator
 from ..models import Game, HandMessage, Status
-from ..presentation import captions, keyboards, resulttexts, returntexts
+from ..presentation import captions, keyboards, resulttexts
 from ..presentation.painter import Urgency
 from ..presentation.pictures import PictureMaker
 from ..service import GameService
 from ..service.locks import Locks
-from ..service.returns import may_take_back
+from .backoffers import BackOffers
 from .messenger import Draft, Messenger, digest, key_of
 from .places import Places, linkable, table_url
 from .reminders import sync_reminders
@@ -52,13 +52,16 @@ class HandSync:
         #: The table message the hands of each game in a supergroup last linked to (None:
         #: none yet), so that a table posted anew brings their links up to date.
         self.linked: dict[int, int | None] = {}
+        #: The farewells and the ways back offered to players a computer replaced.
+        self.offers = BackOffers(messenger, service, locks, self.places, request,
+                                 lambda t, game: self._table_link(t, game))
 
     async def sync(self, game_id: int) -> None:
         game = self.service.game(game_id)
         if game is None:
             return
         await self.places.learn(game)
-        await self._farewells(game)
+        await self.offers.farewells(game)
         # Private messages speak each player's own language when the bot has it.
         known = await self.service.storage.user_languages(
             p.user_id for p in game.players if not p.is_computer)
@@ -82,7 +85,7 @@ class HandSync:
         results = await asyncio.gather(
             *(self._sync_drawn_hand(game, seat, *drafts, languages[seat])
               for seat, drafts in seats),
-            self._close_back_offers(game),  # (a chat's flood wait holds back no one's tiles)
+            self.offers.close_stale(game),  # (a chat's flood wait holds back no one's tiles)
             return_exceptions=True)
         try:  # (its failure is one more error: what the hands changed is saved first)
             results.append(await sync_reminders(
@@ -175,97 +178,6 @@ class HandSync:
                                      draft, current.key) and draft.stored != current.key:
             game.messages.hands[view.seat] = HandMessage(current.message_id, draft.stored)
             await self.service.save_messages(game)
-
-    async def _farewells(self, game: Game) -> None:
-        """A player whose seat a computer took is told so, in place of their last hand (whose
-        buttons would no longer work): one who left, thanks; one who was away, why, that
-        "↩ Take my seat back" gives it back while the match is on (its button, while it is),
-        and that "Play again" seats them again. Each seat as its last change left it."""
-        for change in game.last_changes().values():
-            current = game.messages.hands.get(change.seat)
-            if current is None or not game.players[change.seat].is_computer \
-                    or change.left.is_computer:
-                continue
-            t = private_translator(
-                await self.service.storage.user_language(change.left.user_id), game.language)
-            # which table (player QA: at two tables, each with a "🤖 Rio", it could be either)
-            place = self._table_link(t, game)
-            markup = None
-            if change.away:
-                text = returntexts.handed_while_away(t, game.players[change.seat].name, place)
-                if game.status is Status.PLAYING:
-                    markup = returntexts.take_back(t, game.game_id, change.seat)
-            else:
-                computer = wording.named(game.players[change.seat].name.removeprefix("🤖 "))
-                text = "\n".join(filter(None, [t(  # one robot
-                    "🤖 {computer} plays your seat now. Thanks for playing!",
-                    computer=computer), place]))
-            offer: int | None = None
-            try:
-                await self.messenger.bot.edit_message_caption(
-                    chat_id=change.left.user_id, message_id=current.message_id, caption=text,
-                    parse_mode=ParseMode.HTML, reply_markup=markup)
-                offer = current.message_id
-            except Forbidden:
-                pass  # they blocked the bot: nothing to tell
-            except BadRequest:  # the hand message is gone: say it in a message of its own
-                with contextlib.suppress(TelegramError):
-                    offer = await self.messenger.send(change.left.user_id, text, None, markup)
-            async with self.locks.game(game.game_id):
-                game.messages.hands.pop(change.seat, None)
-                if markup is not None and offer:  # (its button goes when it means nothing)
-                    _keep_offer(game, change.left.user_id, offer)
-                await self.service.save_messages(game)
-
-    async def offer_back(self, game: Game, user_id: int, seat: int,
-                         message_id: int | None = None) -> None:
-        """The way back to ``seat``, handed to a computer while ``user_id`` was away, in
-        their private chat: in place of ``message_id`` (an old hand of theirs, tapped),
-        else (or when it cannot be edited) in a message of its own. Telegram's refusals
-        raise. It is kept with the game's messages, the newest of the player's offers: the
-        next sync takes the button off the older ones (one live offer per player and game),
-        and off this one too once the seat is theirs again or the match is over
-        (:meth:`_close_back_offers`)."""
-        await self.places.learn(game)
-        t = private_translator(await self.service.storage.user_language(user_id),
-                               game.language)
-        text = returntexts.handed_while_away(t, game.players[seat].name,
-                                             self._table_link(t, game))
-        markup = returntexts.take_back(t, game.game_id, seat)
-        offer: int | None = None
-        if message_id is not None:
-            with contextlib.suppress(BadRequest):  # (not a picture's caption, or gone)
-                await self.messenger.bot.edit_message_caption(
-                    chat_id=user_id, message_id=message_id, caption=text,
-                    parse_mode=ParseMode.HTML, reply_markup=markup)
-                offer = message_id
-        if offer is None:
-            offer = await self.messenger.send(user_id, text, None, markup)
-        async with self.locks.game(game.game_id):
-            _keep_offer(game, user_id, offer)
-            await self.service.save_messages(game)
-        self._request(game.game_id)
-
-    async def _close_back_offers(self, game: Game) -> bool:
-        """Take the button off each way back offered in private that no longer means
-        anything, keeping its words: every one of a player's but the newest, and all of
-        them once the seat is theirs again (whichever offer they tapped) or the match is
-        over; whether any was (the caller saves the game's messages). One already without
-        it, gone or in a chat closed to the bot counts as done; Telegram unanswered raises,
-        and the next sync tries again (:meth:`Messenger.unbutton`). Each goes through the
-        private chat's limits as every call of the bot does."""
-        offers = game.messages.back_offers
-        stale = [(user_id, message_id) for user_id, ids in list(offers.items())
-                 for message_id in (ids[:-1] if may_take_back(game, user_id) else list(ids))]
-        for user_id, message_id in stale:
-            await self.messenger.unbutton(user_id, message_id)
-            async with self.locks.game(game.game_id):
-                ids = offers.get(user_id)
-                if ids is not None and message_id in ids:
-                    ids.remove(message_id)
-                if ids == []:
-                    del offers[user_id]
-        return bool(stale)
 
     def _table_link(self, t: Translator, game: Game) -> str:
         """A way back to the table: its group and topic, a link to it where Telegram has one
@@ -420,15 +332,6 @@ class HandSync:
             await self.messenger.retire(game.players[seat].user_id, current.message_id,
                                        delete=True)
         self._request(game.game_id)
-
-
-def _keep_offer(game: Game, user_id: int, message_id: int) -> None:
-    """A way back offered to ``user_id`` in ``message_id``: their newest (the caller holds
-    the game's lock and saves its messages)."""
-    ids = game.messages.back_offers.setdefault(user_id, [])
-    if message_id in ids:  # (an offer that was tapped on is offered again in place)
-        ids.remove(message_id)
-    ids.append(message_id)
 
 
 def _shows(stored: str, key: str) -> bool:

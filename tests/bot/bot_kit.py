@@ -25,7 +25,7 @@ from bot.service import GameService
 from bot.storage.games import game_from_row
 from bot.wording import FSI, PDI
 from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
-from fakeapi.players import Table
+from fakeapi.players import Table, live_buttons, second_taps
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra", "Dewi")
 # Every name in a text is isolated (bot.wording.isolated); tests about something else read
@@ -206,3 +206,21 @@ def lobby_button(message: StoredMessage, kind: str) -> str | None:
             if button.callback_data and button.callback_data.startswith(kind + ":"):
                 return button.callback_data
     return None
+
+
+async def tap_played(group: Group, user: FakeUser, message: StoredMessage, record: Any,
+                     before: int, shown: list[str], what: str) -> None:
+    """Whether a tile tap (``record``, on ``message`` showing ``shown``) is answered without
+    a refusal and played, the end picked where the tile fits both: the game's move number
+    passes ``before`` (``what``: the tap, in the failure's words)."""
+    game = group.game()
+    await group.server.wait_for(lambda: record.answered, message="the tap was not answered")
+    assert not record.answer_text, record.answer_text
+    await group.server.wait_for(lambda: message.deleted or live_buttons(message) != shown)
+    follow = second_taps(live_buttons(message))
+    if follow:  # the tile fits both ends: which one
+        record = user.press(message, follow[0])
+        await group.server.wait_for(lambda: record.answered)
+        assert not record.answer_text, record.answer_text
+    await group.server.wait_for(lambda: game.move_no > before, message=f"{what} was not played")
+    await group.server.wait_idle()

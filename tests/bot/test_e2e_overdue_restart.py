@@ -9,12 +9,12 @@ import contextlib
 import sqlite3
 import time
 
-from bot_kit import Group
+from bot_kit import Group, tap_played
 
 from bot.handlers.timers import OVERDUE_GRACE
 from bot.models import Game
 from fakeapi import FakeUser, StoredMessage
-from fakeapi.players import active_hand, live_buttons, second_taps
+from fakeapi.players import active_hand, live_buttons
 
 
 async def stopped_on_a_turn(group: Group) -> tuple[FakeUser, StoredMessage, int]:
@@ -51,17 +51,9 @@ async def test_a_tap_made_while_the_bot_was_down_counts_though_the_turn_ran_out(
     run_out(group)
     async with group.bot():
         game = group.game()
-        await group.server.wait_for(lambda: record.answered, message="the tap was not answered")
-        assert not record.answer_text, record.answer_text  # no refusal: "It is Ayu's turn"
-        await group.server.wait_for(lambda: message.deleted or live_buttons(message) != shown)
-        follow = second_taps(live_buttons(message))
-        if follow:  # the tile fits both ends: which one
-            record = user.press(message, follow[0])
-            await group.server.wait_for(lambda: record.answered)
-            assert not record.answer_text, record.answer_text
-        await group.server.wait_for(lambda: game.move_no > before,
-                                    message="the tap waiting at Telegram was not played")
-        await group.server.wait_idle()
+        # answered with no refusal ("It is Ayu's turn"), and played
+        await tap_played(group, user, message, record, before, shown,
+                         "the tap waiting at Telegram")
         assert game.timer.timeouts == {} and not game.timer.auto_moves
         assert "time ran out" not in table_caption(group, game)
         assert "time ran out" not in (message.caption or message.text or "")

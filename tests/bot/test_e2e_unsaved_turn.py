@@ -9,10 +9,10 @@ import contextlib
 import json
 import sqlite3
 
-from bot_kit import Group
+from bot_kit import Group, tap_played
 
 from fakeapi import FakeUser, StoredMessage
-from fakeapi.players import live_buttons, second_taps
+from fakeapi.players import live_buttons
 
 
 async def a_turn_whose_id_was_lost(group: Group) -> tuple[FakeUser, StoredMessage, int]:
@@ -46,19 +46,12 @@ async def a_turn_whose_id_was_lost(group: Group) -> tuple[FakeUser, StoredMessag
 
 async def test_a_tap_on_a_turn_whose_id_was_not_saved_plays_its_move(group: Group) -> None:
     user, message, before = await a_turn_whose_id_was_lost(group)
-    record = user.press(message, live_buttons(message)[0])  # waits for the bot's next poll
+    shown = live_buttons(message)
+    record = user.press(message, shown[0])  # waits for the bot's next poll
     async with group.bot():
         game = group.game()
-        await group.server.wait_for(lambda: record.answered, message="the tap was not answered")
-        assert not record.answer_text, record.answer_text  # not "I sent your tiles..."
-        follow = second_taps(live_buttons(message))
-        if follow:  # the tile fits both ends: which one
-            record = user.press(message, follow[0])
-            await group.server.wait_for(lambda: record.answered)
-            assert not record.answer_text, record.answer_text
-        await group.server.wait_for(lambda: game.move_no > before,
-                                    message="the tap on the unsaved turn was not played")
-        await group.server.wait_idle()
+        # answered with no words (not "I sent your tiles..."), and played
+        await tap_played(group, user, message, record, before, shown, "the unsaved turn's tap")
         seat = game.seat_of(user.id)
         assert seat is not None
         assert game.messages.hands[seat].message_id == message.message_id
