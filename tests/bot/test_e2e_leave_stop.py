@@ -21,18 +21,18 @@ from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
 
 
 async def question(group: Group, answer: str, after: int = 0) -> StoredMessage:
-    """The bot's newest question in the group (past its first ``after`` messages) that
-    offers the button ``answer``."""
+    """The bot's newest question in the group (sent after the message ``after``, an id: a
+    count of messages shrinks when the bot deletes one, CI) that offers the button
+    ``answer``."""
     return await group.server.wait_for(lambda: next(
-        (m for m in reversed(group.server.bot_messages(group.chat)[after:])
-         if answer in str(m.button_texts)), None))
+        (m for m in reversed(group.server.bot_messages(group.chat))
+         if m.message_id > after and answer in str(m.button_texts)), None))
 
 
 async def leave(group: Group, user: FakeUser) -> None:
     """``user`` leaves the running game through /leave and its confirmation."""
-    seen = len(group.server.bot_messages(group.chat))
-    group.send(user, "/leave")
-    ask = await question(group, "Yes, leave", seen)
+    asked = group.send(user, "/leave")
+    ask = await question(group, "Yes, leave", asked.message_id)
     assert "the match will count as lost for you" in (ask.text or "")
     tap = user.press(ask, "Yes, leave")
     await group.server.wait_for(lambda: tap.answered)
@@ -42,9 +42,8 @@ async def leave(group: Group, user: FakeUser) -> None:
 
 async def stop(group: Group, user: FakeUser) -> None:
     """``user`` stops the running game through /stop and its confirmation."""
-    seen = len(group.server.bot_messages(group.chat))
-    group.send(user, "/stop")
-    ask = await question(group, "Yes, stop the game", seen)
+    asked = group.send(user, "/stop")
+    ask = await question(group, "Yes, stop the game", asked.message_id)
     tap = user.press(ask, "Yes, stop the game")
     await group.server.wait_for(lambda: tap.answered)
     assert tap.answer_text == "The game is stopped."
@@ -53,10 +52,10 @@ async def stop(group: Group, user: FakeUser) -> None:
 
 async def stats_reply(group: Group, user: FakeUser) -> str:
     """What /stats tells ``user`` in the private chat."""
-    seen = len(group.server.bot_messages(user.private_chat))
-    user.send_private("/stats")
+    asked = user.send_private("/stats")
     reply = await group.server.wait_for(lambda: next(
-        (m for m in group.server.bot_messages(user.private_chat)[seen:]
+        (m for m in group.server.bot_messages(user.private_chat)
+         if m.message_id > asked.message_id
          if "figures" in (m.text or "") or "finished a match" in (m.text or "")), None))
     return plain(reply.text or "")
 
@@ -64,11 +63,10 @@ async def stats_reply(group: Group, user: FakeUser) -> str:
 async def scoreboard_reply(group: Group, user: FakeUser) -> str:
     """What /scoreboard shows in the group: the picture's caption, or the text of an empty
     board."""
-    seen = len(group.server.bot_messages(group.chat))
-    group.send(user, "/scoreboard")
+    asked = group.send(user, "/scoreboard")
     reply = await group.server.wait_for(lambda: next(
-        (m for m in group.server.bot_messages(group.chat)[seen:]
-         if "Scoreboard" in (m.caption or m.text or "")), None))
+        (m for m in group.server.bot_messages(group.chat)
+         if m.message_id > asked.message_id and "Scoreboard" in (m.caption or m.text or "")), None))
     return plain(reply.caption or reply.text or "")
 
 
@@ -156,9 +154,8 @@ async def test_a_creator_who_left_may_not_stop_the_game_and_an_admin_may(
         assert refusal.text == "You are not playing in this game."
         assert not refusal.buttons
         # Nor can she confirm the question an admin's /stop asks.
-        seen = len(group.server.bot_messages(group.chat))
-        group.send(dewi, "/stop")
-        ask = await question(group, "Yes, stop the game", seen)
+        asked = group.send(dewi, "/stop")
+        ask = await question(group, "Yes, stop the game", asked.message_id)
         tap = ayu.press(ask, "Yes, stop the game")
         await group.server.wait_for(lambda: tap.answered)
         assert tap.answer_text == "You are not playing in this game."
@@ -194,9 +191,8 @@ async def test_a_second_tap_of_yes_leave_finds_the_leave_done(group: Group) -> N
     async with group.bot(computer_pause=0.05):
         table = await group.start("gaple")
         await table.play_one()
-        seen = len(group.server.bot_messages(group.chat))
-        group.send(budi, "/leave")
-        ask = await question(group, "Yes, leave", seen)
+        asked = group.send(budi, "/leave")
+        ask = await question(group, "Yes, leave", asked.message_id)
         first = budi.press(ask, "Yes, leave")
         second = budi.press(ask, "Yes, leave")
         await group.server.wait_for(lambda: first.answered and second.answered)
@@ -218,9 +214,8 @@ async def test_no_stay_tapped_after_yes_leave_finds_the_leave_done(group: Group)
     async with group.bot(computer_pause=0.05):
         table = await group.start("gaple")
         await table.play_one()
-        seen = len(group.server.bot_messages(group.chat))
-        group.send(budi, "/leave")
-        ask = await question(group, "Yes, leave", seen)
+        asked = group.send(budi, "/leave")
+        ask = await question(group, "Yes, leave", asked.message_id)
         held = group.server.hold("deleteMessage", after_acting=False, chat=group.chat)
         leave = budi.press(ask, "Yes, leave")
         await group.server.wait_for(lambda: held.holding)
