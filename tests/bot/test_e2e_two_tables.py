@@ -13,10 +13,17 @@ from bot_kit import Group, plain
 from fakeapi import FakeTelegramServer, FakeUser, StoredMessage
 
 
+def newest_hand(group: Group, user: FakeUser, place: str) -> StoredMessage | None:
+    """``user``'s newest hand message whose caption names ``place`` (None: none yet)."""
+    return next((m for m in reversed(group.server.bot_messages(user.private_chat))
+                 if m.photo and not m.deleted and place in plain(m.content)), None)
+
+
 def hand_of(group: Group, user: FakeUser, place: str) -> StoredMessage:
     """``user``'s newest hand message whose caption names ``place``."""
-    return next(m for m in reversed(group.server.bot_messages(user.private_chat))
-                if m.photo and not m.deleted and place in plain(m.content))
+    hand = newest_hand(group, user, place)
+    assert hand is not None, f"no hand of {user.first_name} names {place}"
+    return hand
 
 
 def links(message: StoredMessage) -> list[tuple[str, str]]:
@@ -55,7 +62,8 @@ async def test_hands_in_two_topics_name_their_topic_and_table_asks_which(
         await both_playing(evening, weekend)
         internal = str(chat.id)[4:]
         for at, name in ((evening, "Evening"), (weekend, "Weekend")):
-            hand = hand_of(group, ayu, f"topic {name} ")
+            hand = await telegram.wait_for(
+                lambda n=name: newest_hand(group, ayu, f"topic {n} "))  # type: ignore[misc]
             assert plain(hand.content).endswith(
                 f"↩ The table is in the topic {name} of the group Domino club.")
             thread = at.topic.thread_id  # type: ignore[union-attr]
@@ -105,12 +113,15 @@ async def test_hands_in_two_groups_name_their_group_and_table_asks_which(
         # A waiting hand links to the table once it is posted (a turn's hand, sent at once,
         # may be out before it: then it links to the lobby, just above where the table comes).
         url = f"https://t.me/c/{str(club.id)[4:]}/{at_club.game().messages.table_message}"
-        waiting = next(hand for hand in (hand_of(group, person, "group Domino club")
-                                         for person in (ayu, budi))
-                       if "Not your turn yet" in hand.content)
+        # (waited for: under load a hand is edited to name its group after the bot was idle)
+        waiting = await telegram.wait_for(lambda: next(
+            (hand for hand in (newest_hand(group, person, "group Domino club")
+                               for person in (ayu, budi))
+             if hand is not None and "Not your turn yet" in hand.content), None),
+            message="a waiting hand naming the group Domino club")
         await telegram.wait_for(lambda: links(waiting) == [("Domino club", url)])
         assert plain(waiting.content).endswith("↩ The table is in the group Domino club.")
-        office_hand = hand_of(group, ayu, "group Office")
+        office_hand = await telegram.wait_for(lambda: newest_hand(group, ayu, "group Office"))
         assert plain(office_hand.content).endswith("↩ The table is in the group Office.")
         assert links(office_hand) == []
         question = await asked_which(telegram, ayu)
