@@ -113,14 +113,16 @@ async def test_hands_in_two_groups_name_their_group_and_table_asks_which(
         # A waiting hand links to the table once it is posted (a turn's hand, sent at once,
         # may be out before it: then it links to the lobby, just above where the table comes).
         url = f"https://t.me/c/{str(club.id)[4:]}/{at_club.game().messages.table_message}"
-        # (waited for: under load a hand is edited to name its group after the bot was idle)
-        waiting = await telegram.wait_for(lambda: next(
-            (hand for hand in (newest_hand(group, person, "group Domino club")
-                               for person in (ayu, budi))
-             if hand is not None and "Not your turn yet" in hand.content), None),
-            message="a waiting hand naming the group Domino club")
-        await telegram.wait_for(lambda: links(waiting) == [("Domino club", url)])
+        # The club's waiting hand, as the game records it (under load its caption is edited
+        # to name the group and link the table after the bot went quiet: waited for).
+        game = at_club.game()
+        seat = 1 - (game.match.to_move or 0)  # type: ignore[union-attr]
+        person = (ayu, budi)[seat] if game.players[0].user_id == ayu.id else (budi, ayu)[seat]
+        waiting = telegram.message(person.private_chat, game.messages.hands[seat].message_id)
+        await telegram.wait_for(lambda: links(waiting) == [("Domino club", url)],
+                                message="the waiting hand linking the club's table")
         assert plain(waiting.content).endswith("↩ The table is in the group Domino club.")
+        assert "Not your turn yet" in waiting.content
         office_hand = await telegram.wait_for(lambda: newest_hand(group, ayu, "group Office"))
         assert plain(office_hand.content).endswith("↩ The table is in the group Office.")
         assert links(office_hand) == []
