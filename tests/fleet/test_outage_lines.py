@@ -51,6 +51,14 @@ class FakeConnection:
         return 1
 
 
+async def no_shards(shards: frozenset[int]) -> None:
+    """The keeper's callbacks for shards taken or given back: these tests own no games."""
+
+
+async def no_balance(self: ShardKeeper) -> None:
+    """The keeper's balancing, left out: these tests look at its connection only."""
+
+
 def test_a_connection_lost_mid_query_is_an_outage_said_plainly() -> None:
     error = state_error()
     assert lost(error)
@@ -72,13 +80,10 @@ async def test_the_shard_keeper_says_a_lost_connection_in_one_warning(
         if ticks == 1:
             raise state_error()
 
-    async def nothing(shards: frozenset[int]) -> None:
-        pass
-
     monkeypatch.setattr(asyncpg, "connect", connect)
     monkeypatch.setattr(ShardKeeper, "balance", balance)
     caplog.set_level(logging.INFO)
-    keeper = ShardKeeper(URL, 4, 1, "t", nothing, nothing, tick=0.01)
+    keeper = ShardKeeper(URL, 4, 1, "t", no_shards, no_shards, tick=0.01)
     keeper.start()
     try:
         await until(lambda: ticks >= 3)
@@ -160,16 +165,10 @@ def lines_of(caplog: pytest.LogCaptureFixture, logger: str) -> list[tuple[str, s
 
 async def test_the_shard_keepers_attempts_are_one_warning_and_one_line_back(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    async def balance(self: ShardKeeper) -> None:
-        pass
-
-    async def nothing(shards: frozenset[int]) -> None:
-        pass
-
     refuse_connections(monkeypatch, 4)
-    monkeypatch.setattr(ShardKeeper, "balance", balance)
+    monkeypatch.setattr(ShardKeeper, "balance", no_balance)
     caplog.set_level(logging.INFO)
-    keeper = ShardKeeper(URL, 4, 1, "t", nothing, nothing, tick=0.01)
+    keeper = ShardKeeper(URL, 4, 1, "t", no_shards, no_shards, tick=0.01)
     keeper.start()
     try:
         await until(lambda: keeper.connected)
