@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery
-from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
 from ..errors import UserError
@@ -37,38 +36,34 @@ async def take_back_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             computer = await rt.service.take_back(game, user.id, tap.seat,
                                                   player_of(user).name)
     except UserError:
-        _unbutton(query, None)
+        _unbutton(rt, query, None)
         raise
     t_private = private_translator(  # (as their hands speak)
         await rt.service.storage.user_language(user.id), game.language)
-    _unbutton(query, t_private(returntexts.TAKEN_BACK_NOTE, computer=named(computer.name)))
+    _unbutton(rt, query, t_private(returntexts.TAKEN_BACK_NOTE, computer=named(computer.name)))
     await rt.resend_hand(game, tap.seat)  # (its tiles, even where they had bounced before)
     return t(returntexts.TAKEN_BACK), None
 
 
-def _unbutton(query: CallbackQuery, caption: str | None) -> None:
+def _unbutton(rt: Runtime, query: CallbackQuery, caption: str | None) -> None:
     """The tapped offer without its button (and with ``caption``, HTML, when given), in the
     background: the toast does not wait for the edit."""
     message = query.message
     if message is None:
         return
-    in_background(_edit(query, caption), f"unbutton-{query.id}")
+    if accessible(message):
+        photo = bool(message.photo)
+    else:  # a message too old to read: its buttons alone go
+        caption, photo = None, True
+    in_background(_edit(rt, message.chat.id, message.message_id, caption, photo),
+                  f"unbutton-{query.id}")
 
 
-async def _edit(query: CallbackQuery, caption: str | None) -> None:
-    message = query.message
-    assert message is not None
-    bot, chat_id, message_id = query.get_bot(), message.chat.id, message.message_id
+async def _edit(rt: Runtime, chat_id: int, message_id: int, caption: str | None,
+                photo: bool) -> None:
     try:
-        if caption is not None and accessible(message) and message.photo:
-            await bot.edit_message_caption(chat_id=chat_id, message_id=message_id,
-                                           caption=caption, parse_mode=ParseMode.HTML)
-        elif caption is not None and accessible(message):
-            await bot.edit_message_text(caption, chat_id, message_id,
-                                        parse_mode=ParseMode.HTML)
-        else:
-            await bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
-    except TelegramError as error:  # already without it, or gone: nothing to take off
+        await rt.publisher.messenger.unbutton(chat_id, message_id, caption, photo)
+    except TelegramError as error:  # Telegram unanswered: the button stays, harmlessly
         log.debug("a take-back offer kept its button: %s", error)
 
 
