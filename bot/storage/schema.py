@@ -286,8 +286,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     );
     """,
     # 14: an announcement marked in flight (1) just before it is sent: one a restart finds so
-    # may be shown already, and is dropped unsent (at most once, even across a SIGKILL)
+    # may be shown already, and is dropped unsent (at most once, even across a SIGKILL); the
+    # games closed lately, found by when (a start syncs them: closed_since) without reading
+    # every game ever played, and without an index written at every move of an open game
     """
     ALTER TABLE outbox ADD COLUMN sending INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX games_closed_at ON games(updated_at) WHERE status IN ('finished', 'stopped');
     """,
 )
