@@ -29,6 +29,7 @@ PLACE_R = 25  # a medal's radius
 MEDALS: tuple[Colour, ...] = (hex_colour("#f5c542"), hex_colour("#c9d1d9"), hex_colour("#d08a4e"))
 ON_MEDAL = hex_colour("#2a2000")
 NO_STREAK = "\u2013"  # a dash: not a word, nothing to translate
+PROVISIONAL_MARK = "?"  # after a provisional rating, as chess sites mark one: not a word
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,12 @@ class ScoreboardRow:
     streak: int  # n > 0: n wins in a row; n < 0: -n losses in a row; 0: none
     hands_won: int | None = None  # hands won in those matches (None: not counted)
     points: int | None = None  # points scored in those matches
+    provisional: bool = False  # the rating is provisional: drawn with PROVISIONAL_MARK
+
+
+def rating_text(rating: int, provisional: bool) -> str:
+    """A rating as a board writes it: "1158", or "1158?" while it is provisional."""
+    return f"{rating}{PROVISIONAL_MARK}" if provisional else str(rating)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +117,7 @@ def shared_places(keys: Sequence[object]) -> list[int]:
 def figures(row: ScoreboardRow, labels: ScoreboardLabels) -> dict[str, str]:
     """The words of a row's figures, by column."""
     return {
-        "rating": str(row.rating),
+        "rating": rating_text(row.rating, row.provisional),
         "played": str(row.played),
         "won": str(row.won),
         "win_rate": labels.percent.format(percent=round(100 * row.win_rate)),

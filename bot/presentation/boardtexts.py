@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, tzinfo
 
-from renderers.scoreboard import ScoreboardLabels, ScoreboardRow, render_scoreboard
+from renderers.scoreboard import (
+    ScoreboardLabels,
+    ScoreboardRow,
+    rating_text,
+    render_scoreboard,
+)
 
 from ..i18n import N_, Translator
-from ..service.ratings import Standing, places
+from ..service.ratings import PROVISIONAL_MATCHES, Standing, places
 from ..service.scoreboards import PlayerStats, Scoreboard
 from ..storage import penalty_points
 from ..wording import esc, named, title
@@ -35,6 +40,24 @@ def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC, *,
         details.append(t.plural("{count} match stopped after someone left",
                                 "{count} matches stopped after someone left", board.stopped))
     return heading, " · ".join(details)
+
+
+def _rating(s: Standing) -> str:
+    """The player's rating as the board writes it, marked while provisional."""
+    return rating_text(s.rating, s.provisional)
+
+
+def provisional_note(t: Translator, standings: tuple[Standing, ...]) -> list[str]:
+    """The footnote that says what the mark of a provisional rating means, where some rating
+    is provisional (none: no line)."""
+    if not any(s.provisional for s in standings):
+        return []
+    # TRANSLATORS: "?" is the mark after a rating ("1158?"), kept as it is
+    return [t.plural(
+        "? after a rating: provisional, fewer than {count} match played; a scoreboard lists "
+        "it after the established ones.",
+        "? after a rating: provisional, fewer than {count} matches played; a scoreboard lists "
+        "it after the established ones.", PROVISIONAL_MATCHES)]
 
 
 def _details(t: Translator, s: Standing, penalty: bool) -> list[str]:
@@ -75,12 +98,12 @@ def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
     lines.append("")
     for place, s in zip(places(board.standings), board.standings[:limit], strict=False):
         head = t("{place}. <b>{name}</b>, rating {rating}", place=place, name=named(s.name),
-                 rating=s.rating)
+                 rating=_rating(s))
         figures = [_record(t, s), *_details(t, s, board.penalty_points)]
         lines.append(f"{head}: {'; '.join(figures)}")
     if len(board.standings) > limit:
         lines.append(t("… and {count} more", count=len(board.standings) - limit))
-    return "\n".join(lines)
+    return "\n".join([*lines, *provisional_note(t, board.standings)])
 
 
 def stats_text(t: Translator, stats: PlayerStats) -> str:
@@ -92,12 +115,14 @@ def stats_text(t: Translator, stats: PlayerStats) -> str:
         s = game.standing
         lines += [
             "",
-            t("<b>{game}</b>, rating {rating}", game=esc(title(t, game.game)), rating=s.rating),
+            t("<b>{game}</b>, rating {rating}", game=esc(title(t, game.game)),
+              rating=_rating(s)),
             _record(t, s),
             *filter(None, ["; ".join(_details(t, s, penalty_points(game.game)))]),
             t.plural("in {count} group", "in {count} groups", game.groups),
         ]
-    return "\n".join(lines)
+    notes = provisional_note(t, tuple(game.standing for game in stats.games))
+    return "\n".join([*lines, *(["", *notes] if notes else [])])
 
 
 # --- the picture ---------------------------------------------------------------------------
@@ -137,7 +162,7 @@ def picture_rows(board: Scoreboard, limit: int = PICTURE_ROWS) -> list[Scoreboar
     """The rows of the board's picture: the best ``limit`` players, tied ones sharing a place."""
     return [
         ScoreboardRow(place, s.name, s.rating, s.played, s.won, s.win_rate, s.streak,
-                      s.hands_won, s.points)
+                      s.hands_won, s.points, s.provisional)
         for place, s in zip(places(board.standings), board.standings[:limit], strict=False)
     ]
 

@@ -9,14 +9,46 @@ whether it finished or was stopped afterwards (:func:`_rate_leavers`), unless th
 seat back and sat in it at the end (then the seat's result alone); a stopped match moves
 nobody else.
 
-The rating shown is a skill on the display scale, ``RATING_BASE + RATING_SCALE * skill``: the
-estimate mu drawn towards the start while the player has played few rated matches
-(:func:`shown_skill`), moved after each match the way mu moved (:func:`next_shown`). The
-conservative ordinal mu - 3 sigma, shown before, swung by +208 / -108 after a group's first
-match and rose even for losers, only because sigma shrinks for everyone once they have played;
-damping mu by sigma instead (1 - (sigma / sigma0)^2) let a pair win show +1 and a win of two
-+3, as sigma shrinks far less in those matches; see :func:`shown_skill` for why neither
-happens now.
+The rating shown starts at ``RATING_BASE`` and each rated match adds its change,
+:func:`rating_change`: how far it moved the model's estimate mu, ``RATING_SCALE`` points to a
+unit of mu, rounded (so the sum of the changes a player was shown is their rating). Mu moves
+less as the model grows sure of a player (its sigma shrinks) and as a result grows expected,
+so the changes shrink as a rating settles, as Elo-style ratings' do: a first match moves it
+most, the same pair beating the same pair again moves it less every time. A winner of two
+sides never falls, a loser never rises. Until a player has played ``PROVISIONAL_MATCHES``
+rated matches their rating is provisional (:attr:`Standing.provisional`, shown "1158?" as
+chess sites show one) and the board lists them after the established players, so one lucky
+win does not put a newcomer above regulars with a record.
+
+The rating shown before was mu damped by a share ``played / (played + 3)`` of it: every match
+raised the share, so the changes grew over a player's first matches (player QA saw a pair
+win five straight for +10, +18, +26, +27, +18), and a newcomer's first win showed a quarter of
+what it did to mu. Each win's change as one side keeps beating the same opponents:
+
+==================  =============================================  ================  ===========
+match               wins 1 to 10, damped by matches (before)       now, mu itself    10 wins
+==================  =============================================  ================  ===========
+pairs (2 v 2)       +10 +18 +18 +17 +16 +14 +12 +11 +10 +9         +39 +30 +23 +19   +135 / +176
+                                                                   +15 +13 +11 +10
+                                                                   +8 +8
+two players         +13 +24 +25 +24 +20 +19 +16 +15 +13 +12        +53 +40 +31 +25   +181 / +236
+                                                                   +21 +17 +15 +13
+                                                                   +11 +10
+three, each         +26 +43 +40 +35 +29 +26 +21 +19 +17 +15        +105 +67 +46 +33  +271 / +351
+                                                                   +26 +20 +17 +14
+                                                                   +12 +11
+four, each          +40 +56 +49 +40 +34 +28 +23 +21 +18 +15        +158 +82 +50 +34  +324 / +421
+                                                                   +25 +20 +16 +14
+                                                                   +12 +10
+==================  =============================================  ================  ===========
+
+The losers' changes mirror the winners' in a match of two sides (-10, -18, -18 ... before;
+-39, -30, -23 ... now); a loser of three or four each for self went -13, -22, -20 ... or -13,
+-19, -16 ... before, now -53, -34, -23 ... or -53, -27, -16 .... Five regulars who have played
+30 matches of two (each beating everyone after them): a newcomer who wins a first match of
+four over the three best showed 1056 before, third of six behind 1180 and 1086; now 1224?,
+beside the best's 1227 but listed sixth, after the five regulars, until five matches tell the
+bot more (tests/bot/test_ratings.py has each of these).
 """
 
 from __future__ import annotations
@@ -36,65 +68,20 @@ _MODEL = BradleyTerryFull()
 _START = _MODEL.rating()  # where every player starts: mu 25, sigma 25/3
 
 
-#: How many rated matches the shown rating takes to come halfway to the estimate mu.
-LEARNING_MATCHES = 3
+#: How many rated matches a player's rating stays provisional for: marked, and listed after
+#: the established players (FIDE rates a player after five games against rated opponents).
+PROVISIONAL_MATCHES = 5
 
 
-def shown_skill(mu: float, played: int) -> float:
-    """The skill a player's shown rating aims at after ``played`` rated matches: how far mu is
-    from the start, times the share ``played / (played + LEARNING_MATCHES)`` of it the bot
-    takes as learnt.
-
-    The share is 0 before the first match (every newcomer shows exactly ``RATING_BASE``), 1/4
-    after one, 1/2 after three, near 1 after many: over many matches the shown rating comes to
-    mu itself, and a newcomer's lucky win shows a quarter of what mu made of it, so it does not
-    put them above a group's regulars who have shown they are better than the start. The share
-    counts matches, whatever their shape: the damping by sigma it replaces, 1 - (sigma /
-    sigma0)^2, was tiny after a pair match or a match of two (sigma 8.33 -> 8.18 or 8.07) and
-    large after one of four (-> 7.50), on top of mu's own larger move there. A first match
-    (a newcomer's first win; a loss of the same match) and ten straight wins over the same
-    opponents, on the display scale, damped by sigma before and by matches now:
-
-    ======================  ==============  ==============  ==============
-    match                   first win       first loss      ten wins
-    ======================  ==============  ==============  ==============
-    two players             +3 -> +13       -3 -> -13       +80 -> +181
-    pairs (2 v 2)           +1 -> +10       -1 -> -10       +38 -> +135
-    three, each for self    +13 -> +26      -7 -> -13       +172 -> +271
-    four, each for self     +30 -> +40      -10 -> -13      +240 -> +324
-    ======================  ==============  ==============  ==============
-
-    (A first loss: each loser's of that first match, the losers tied. Mu alone, undamped,
-    would show +53 / +39 / +105 / +158 for the first wins.) A newcomer who wins a first match
-    of four over the three best of five regulars (30 matches among them) shows about +52 (+71
-    damped by sigma): second to the best of them, as before.
-
-    How the shown rating moves after a match is :func:`next_shown`'s: the share grows with
-    every match, won or lost, so the target alone could rise for a loser whose mu is above the
-    start (one lucky win of four, +40, then a loss to a regular of two: mu -2.5, and the
-    target +46; the rating shown falls to +23).
-    """
-    return (mu - _START.mu) * played / (played + LEARNING_MATCHES)
-
-
-def next_shown(shown: float, mu_before: float, mu_after: float, played: int) -> float:
-    """The shown skill after a rated match that moved mu from ``mu_before`` to ``mu_after``,
-    the player's ``played``-th, where it was ``shown`` before.
-
-    It moves the way mu moved, never the other way (not at all when mu did not move), and
-    at least by the damped change of mu:
-    when mu fell (every loser of a match of two sides, the last of a match of several), to
-    :func:`shown_skill` or ``shown`` plus the damped fall, whichever is lower; when it rose,
-    to the higher of the two. So a loser never gains merely by being better known (the share
-    growing), and every match moves the rating visibly. Where the target was not reached, the
-    rating catches up with it at the next move the other way; a gap opens only while the share
-    still grows, so over many matches the shown rating is the target, and comes to mu.
-    """
-    if mu_after == mu_before:  # (the share alone grew: the rating stays where it was)
-        return shown
-    target = shown_skill(mu_after, played)
-    step = shown + (mu_after - mu_before) * played / (played + LEARNING_MATCHES)
-    return max(target, step) if mu_after > mu_before else min(target, step)
+def rating_change(mu_before: float, mu_after: float) -> int:
+    """How a rated match that moved the estimate mu from ``mu_before`` to ``mu_after`` moves
+    the rating shown: ``RATING_SCALE`` points to a unit of mu, rounded. Rounding each change,
+    not the rating, keeps the changes a player sees in order (mu's changes in a streak shrink
+    by less than a point late on; differences of rounded ratings went 6, 7) and makes the
+    rating their sum. The sum strays from mu on the scale by a few points over hundreds of
+    matches (a change under half a point shows 0: 6 to 11 points after 350 matches each among
+    eight players, the ends of the board drawn in); the board follows the rating shown."""
+    return round(RATING_SCALE * (mu_after - mu_before))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +90,8 @@ class Standing:
 
     user_id: int
     name: str
-    rating: int  # shown: RATING_BASE + RATING_SCALE * skill, rounded
-    skill: float  # next_shown over the player's matches: what the order follows
+    rating: int  # shown: RATING_BASE plus each rated match's rating_change
+    skill: float  # mu less the start's, unrounded: what breaks a tie of the rating
     mu: float
     sigma: float
     played: int
@@ -127,6 +114,18 @@ class Standing:
     def is_computer(self) -> bool:
         return is_computer_id(self.user_id)
 
+    @property
+    def provisional(self) -> bool:
+        """Whether the rating is still provisional: fewer than ``PROVISIONAL_MATCHES`` rated
+        matches played (leaving one counts: it is a rated loss)."""
+        return self.played < PROVISIONAL_MATCHES
+
+    @property
+    def order(self) -> tuple[bool, int]:
+        """Where the board puts the player: the established players (by rating) before the
+        provisional ones (by rating). Equal orders share a place."""
+        return self.provisional, -self.rating
+
 
 @dataclass(slots=True)
 class _Tally:
@@ -139,13 +138,13 @@ class _Tally:
     hands_won: int = 0
     points: int = 0
     streak: int = 0
-    skill: float = 0.0  # shown: next_shown over the matches so far
+    shown: int = RATING_BASE  # the rating shown: the base plus every rating_change so far
 
     def record(self, outcome: int, rating: BradleyTerryFullRating) -> None:
         """One more rated match, which left the player at ``rating``: ``outcome`` +1 won, -1
         lost, 0 drawn (a draw ends any streak)."""
         self.played += 1
-        self.skill = next_shown(self.skill, self.rating.mu, rating.mu, self.played)
+        self.shown += rating_change(self.rating.mu, rating.mu)
         self.rating = rating
         self.won += outcome > 0
         self.drawn += outcome == 0
@@ -154,8 +153,7 @@ class _Tally:
 
     def standing(self, user_id: int, name: str, with_points: bool) -> Standing:
         return Standing(
-            user_id, name, round(RATING_BASE + RATING_SCALE * self.skill), self.skill,
-            self.rating.mu,
+            user_id, name, self.shown, self.rating.mu - _START.mu, self.rating.mu,
             self.rating.sigma, self.played, self.won, self.drawn, self.hands_played,
             self.hands_won, self.points if with_points else None, self.streak,
         )
@@ -163,7 +161,9 @@ class _Tally:
 
 def standings(matches: Iterable[MatchRecord], hands: Iterable[HandRecord], *,
               names: Mapping[int, str] | None = None) -> tuple[Standing, ...]:
-    """Everyone's figures over ``matches`` (hands of other games are ignored), best first.
+    """Everyone's figures over ``matches`` (hands of other games are ignored), best first:
+    the established players by rating, then the provisional ones by rating (where nobody is
+    established, everyone by rating).
 
     ``names`` overrides the names the matches recorded (say, with the current ones).
     """
@@ -196,7 +196,8 @@ def standings(matches: Iterable[MatchRecord], hands: Iterable[HandRecord], *,
         tally.standing(uid, (names or {}).get(uid, tally.name), with_points)
         for uid, tally in tallies.items()
     ]
-    return tuple(sorted(result, key=lambda s: (-s.skill, -s.won, s.name.casefold(), s.user_id)))
+    return tuple(sorted(result, key=lambda s: (*s.order, -s.skill, -s.won, s.name.casefold(),
+                                               s.user_id)))
 
 
 def _rate_leavers(match: MatchRecord, tallies: dict[int, _Tally]) -> None:
@@ -231,8 +232,9 @@ def _rate_leavers(match: MatchRecord, tallies: dict[int, _Tally]) -> None:
 
 
 def places(standings: Sequence[Standing]) -> list[int]:
-    """Each player's place: players with the same rating share one (1, 2, 2, 4)."""
-    return [1 + sum(other.rating > s.rating for other in standings) for s in standings]
+    """Each player's place: players with the same rating share one (1, 2, 2, 4), and every
+    established player is placed before every provisional one (:attr:`Standing.order`)."""
+    return [1 + sum(other.order < s.order for other in standings) for s in standings]
 
 
 def fresh_rating() -> int:

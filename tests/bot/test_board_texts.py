@@ -3,8 +3,10 @@ computer took their seat before the first hand ended): no "hands won: 0 of 0".""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.i18n import Translator
-from bot.presentation.boardtexts import scoreboard_text, stats_text
+from bot.presentation.boardtexts import picture_rows, scoreboard_text, stats_text
 from bot.service.ratings import Standing
 from bot.service.scoreboards import GameStats, PlayerStats, Scoreboard
 
@@ -19,13 +21,36 @@ def test_a_player_without_hands_shows_the_match_alone() -> None:
     board = Scoreboard(chat_id=-1, game=None, since=None, until=None, matches=1,
                        standings=(PLAYED, AWAY))
     lines = scoreboard_text(Translator("en"), board).splitlines()
-    assert lines[-2] == "1. <b>⁨Ayu⁩</b>, rating 1030: won 1 of 1 (100%); hands won: 3 of 5"
-    assert lines[-1] == "2. <b>⁨Budi⁩</b>, rating 970: won 0 of 1 (0%)"
+    assert lines[-3] == "1. <b>⁨Ayu⁩</b>, rating 1030?: won 1 of 1 (100%); hands won: 3 of 5"
+    assert lines[-2] == "2. <b>⁨Budi⁩</b>, rating 970?: won 0 of 1 (0%)"
+    assert lines[-1] == PROVISIONAL
 
 
 def test_their_stats_have_no_empty_line() -> None:
     gaple = GameStats(game="gaple", standing=AWAY, groups=1)
     stats = PlayerStats(user_id=1, name="Budi", games=(gaple,))
     assert stats_text(Translator("en"), stats).splitlines() == [
-        "<b>⁨Budi⁩</b>: figures across groups", "", "<b>Gaple</b>, rating 970",
-        "won 0 of 1 (0%)", "in 1 group"]
+        "<b>⁨Budi⁩</b>: figures across groups", "", "<b>Gaple</b>, rating 970?",
+        "won 0 of 1 (0%)", "in 1 group", "", PROVISIONAL]
+
+
+PROVISIONAL = ("? after a rating: provisional, fewer than 5 matches played; a scoreboard lists "
+               "it after the established ones.")
+
+
+def test_only_a_provisional_rating_is_marked_and_the_mark_explained_where_one_is() -> None:
+    """A rating is provisional for a player's first matches (bot.service.ratings): the board
+    marks it "1030?" as chess sites do, and says once what the mark means."""
+    regular = replace(PLAYED, user_id=3, name="Citra", rating=1100, played=12, won=7)
+    t = Translator("en")
+    alone = Scoreboard(chat_id=-1, game=None, since=None, until=None, matches=12,
+                       standings=(regular,))
+    assert scoreboard_text(t, alone).splitlines()[-1] == (
+        "1. <b>⁨Citra⁩</b>, rating 1100: won 7 of 12 (58%); hands won: 3 of 5")
+    both = replace(alone, standings=(regular, PLAYED))
+    lines = scoreboard_text(t, both).splitlines()
+    assert lines[-2].startswith("2. <b>⁨Ayu⁩</b>, rating 1030?: ") and lines[-1] == PROVISIONAL
+    assert [(row.rating, row.provisional) for row in picture_rows(both)] == [
+        (1100, False), (1030, True)]
+    stats = PlayerStats(user_id=3, name="Citra", games=(GameStats("gaple", 1, regular),))
+    assert "?" not in stats_text(t, stats)

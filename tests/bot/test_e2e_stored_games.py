@@ -63,7 +63,10 @@ _PENALTY_RULE = re.compile(r"Penalty points: (.*?)\. The match ends when someone
                            r"the lowest total wins\.")
 _DRAWS_THEN = re.compile(r"^(• )?(.+?) drew (a tile|\d+ tiles) from the stock\.\n(?:• )?\2 ",
                          re.MULTILINE)
-_RATINGS = {"rating 1049": "rating 1010", "rating 970": "rating 990"}  # damped while new
+# Ratings damped while new, since shown undamped and marked provisional (footnoted) instead.
+_RATINGS = {"rating 1049": "rating 1039?", "rating 970": "rating 961?"}
+PROVISIONAL = ("? after a rating: provisional, fewer than 5 matches played; a scoreboard lists "
+               "it after the established ones.")
 
 
 #: A line of two plain open ends (a Muggins table before it said its count).
@@ -372,7 +375,8 @@ async def the_scoreboard_is_the_same(group: Group) -> None:
     board = await group.server.wait_for(lambda: next(
         (m for m in reversed(group.messages()) if "Scoreboard" in (m.caption or "")
          and m.message_id > restored(group)), None))
-    assert plain(board.caption or "") == issue_24(GROUPS["finished"]["scoreboard"])
+    assert plain(board.caption or "") == "\n".join(
+        [issue_24(GROUPS["finished"]["scoreboard"]), PROVISIONAL])
 
 
 async def the_lobby_takes_old_taps(group: Group) -> None:

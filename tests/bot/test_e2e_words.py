@@ -271,13 +271,15 @@ async def test_indonesian_lays_are_pasang(group: Group) -> None:
 
 
 # --- 7. the match end's rating column -------------------------------------------------------
-async def test_the_match_end_says_ratings_change_and_a_first_match_moves_them_little(
+async def test_the_match_end_says_ratings_change_and_a_first_match_moves_them_its_way(
         group: Group) -> None:
+    """The ordinal showed +208 and losers near 0; the rating is mu itself (provisional while
+    new): the winner of four gains about what three wins of two would, each loser loses."""
     async with group.bot():
         table = await group.start("gaple target=1")  # the first hand decides the match
         await table.play_until(group.match_over)
     end = next(t for t in group.texts() if t.startswith("The match is over"))
     line = next(line for line in end.splitlines() if line.startswith("Rating change"))
     changes = [int(figure) for figure in re.findall(r" ([+-]\d+)", line)]
-    assert len(changes) == 4 and all(abs(change) <= 50 for change in changes), line
-    assert max(changes) > 0 > min(changes)  # the ordinal showed +208 and losers near 0
+    assert len(changes) == 4 and all(abs(change) <= 160 for change in changes), line
+    assert sorted(changes)[-2] < 0 < max(changes)  # one winner, and every loser falls

@@ -31,6 +31,7 @@ from renderers.scoreboard import (
     caption_lines,
     columns_height,
     draw_scoreboard,
+    figures,
     layout,
     shared_places,
     streak_text,
@@ -163,6 +164,14 @@ def test_hands_won_and_points_are_drawn_when_counted(drawn_text: list[str]) -> N
     drawn_text.clear()
     render_scoreboard(scoreboard_rows()[:1], title="S")
     assert "hands" not in drawn_text and "points" not in drawn_text
+
+
+def test_a_provisional_rating_is_drawn_with_its_mark(drawn_text: list[str]) -> None:
+    """A player's first matches give a provisional rating (bot.service.ratings): "1158?"."""
+    first = replace(scoreboard_rows()[0], rating=1158, provisional=True)
+    render_scoreboard([first, *scoreboard_rows()[1:2]], title="S")
+    assert "1158?" in drawn_text
+    assert figures(scoreboard_rows()[1], ENGLISH_SCOREBOARD)["rating"].isdigit()
 
 
 def _near(colour: tuple[int, ...], other: tuple[int, ...]) -> bool:
