@@ -61,14 +61,17 @@ async def test_the_away_player_takes_the_seat_back_plays_and_is_credited(group: 
                          if line.startswith("Score:")), "")
         await group.server.wait_for(lambda: table.edit_count > edits and "Budi" in score_line()
                                     and robot.name not in score_line())
-        # (the sync may take the button off before the note replaces the words)
-        await group.server.wait_for(lambda: plain(offer.content) == (
-            f"✅ You took your seat back from {robot.name}. Your tiles come below."))
-        assert offer.button_texts == []
-        # His tiles come back, with the usual buttons (live on his turn).
-        await group.server.wait_for(lambda: any(
-            m.photo and not m.deleted and m.message_id > offer.message_id
-            for m in group.server.bot_messages(budi.private_chat)), message="no tiles")
+        # The offer was his last hand's picture, the tiles he had when he left: it goes,
+        # and his tiles now come in a new message, with the usual buttons (live on his
+        # turn). Player QA: the old tiles stayed, under "✅ You took your seat back".
+        await group.server.wait_for(lambda: offer.deleted, message="the old tiles stayed")
+
+        def pictures() -> list[int]:
+            return [m.message_id for m in group.server.bot_messages(budi.private_chat)
+                    if m.photo and not m.deleted]
+        await group.server.wait_for(lambda: 1 in game.messages.hands and pictures() == [
+            game.messages.hands[1].message_id], message="no tiles, or old ones beside them")
+        assert pictures()[0] > offer.message_id
         # He plays on with the others to the end.
         await Table(group.server, [ayu, budi, sergei, thora]).play_until(group.match_over)
         result = await play_to_the_result(group)
@@ -188,10 +191,16 @@ async def test_my_tiles_and_hand_offer_the_way_back_in_private(group: Group) -> 
         tap = budi.press(third, BACK)
         await group.server.wait_for(lambda: tap.answered)
         assert group.game().players[1].user_id == budi.id
-        again = budi.press_raw(second, data or "")  # (a client that still shows it)
+        await runtime.publisher.idle()
+        # (an offer whose button was still on at the tap goes once the seat is back; one
+        # that lost it before stays, saying so)
+        stale = next(m for m in (second, first) if not m.deleted)
+        again = budi.press_raw(stale, data or "")  # (a client that still shows it)
         await group.server.wait_for(lambda: again.answered)
         assert again.answer_text == ALREADY_BACK
         await runtime.publisher.idle()
+        assert not [m for m in group.server.bot_messages(budi.private_chat)
+                    if not m.deleted and BACK in m.content]  # (no word invites a tap)
 
 
 async def test_back_and_then_gone_with_leave_is_thanked_with_no_way_back(group: Group) -> None:
