@@ -113,7 +113,7 @@ async def offered_back(rt: Runtime, user_id: int, chat_id: int | None) -> bool:
     away (of the group ``chat_id``, when asked there): the way back to it, in private;
     whether it went."""
     offered = False
-    for game in rt.service.games_left_by(user_id):
+    for game in await rt.service.read_games_left_by(user_id):  # (a fleet worker may adopt one)
         back = rt.service.handed_while_away(game, user_id)
         if back is not None and chat_id in (None, game.chat_id) \
                 and await rt.service.storage.private_ok(user_id):
