@@ -40,8 +40,10 @@ async def take_back_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             try:
                 computer = await rt.service.take_back(game, user.id, tap.seat,
                                                       player_of(user).name)
-            finally:  # this tap closes the offer tapped: the sync leaves it alone
+            except UserError:
                 await _forget_tapped(rt, game, user.id, query)
+                raise
+            await _forget_tapped(rt, game, user.id, query)  # (the tap closes it, not a sync)
     except UserError:
         _close(rt, game, query, None)
         raise
