@@ -116,8 +116,11 @@ def scores_in_play(view: TableView) -> bool:
 
 
 def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
-             scores_apart: bool) -> tuple[Seat, ...]:
-    knocked, won = knocked_lately(view), hand_winners(view)
+             scores_apart: bool, newcomers: frozenset[int] = frozenset()) -> tuple[Seat, ...]:
+    """What each seat's panel shows. ``newcomers``: seats whose player sat down after the
+    seat's last move (the caller knows who sat where; the view does not): that move was
+    another's, so a knock of it is not marked beside the name shown (whose it was not)."""
+    knocked, won = knocked_lately(view) - newcomers, hand_winners(view)
     in_play = scores_in_play(view) and len(view.scored) == len(view.sides)
     # Once the hand is over, all it gave each side (going out, a blocked hand's points): what
     # its score went up by, as the hand's result shows it.

@@ -208,8 +208,9 @@ def status_box(rects: Sequence[Rect]) -> Rect:
 
 
 def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette: Theme,
-             labels: TableLabels) -> None:
-    """Lay everything but the backdrop on ``canvas`` (as tall as :func:`picture_height`)."""
+             labels: TableLabels, newcomers: frozenset[int] = frozenset()) -> None:
+    """Lay everything but the backdrop on ``canvas`` (as tall as :func:`picture_height`);
+    ``newcomers``: see :func:`~renderers.seats.seats_of`."""
     shown = seat_names(names, view.seats, labels)
     draw = ImageDraw.Draw(canvas)
     header(canvas, draw, view, palette, labels, _middle(canvas, draw, view, palette, labels))
@@ -217,7 +218,7 @@ def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette
     if apart:
         _team_scores(canvas, draw, view, palette, labels)
     caption = score_caption(view, labels)
-    seats = seats_of(view, shown, palette, scores_apart=apart)
+    seats = seats_of(view, shown, palette, scores_apart=apart, newcomers=newcomers)
     rects = panels(seats, labels, caption, canvas.height)
     compact = compact_tiles(seats, rects, labels, caption)
     backs = tile_backs(seats, rects, labels, caption, compact)
@@ -229,28 +230,32 @@ def _compose(canvas: Image.Image, view: TableView, names: Sequence[str], palette
 
 
 def draw_table(view: TableView, names: Sequence[str], palette: Theme,
-               labels: TableLabels) -> Image.Image:
+               labels: TableLabels, newcomers: frozenset[int] = frozenset()) -> Image.Image:
     """The table as a Pillow image (see :func:`render_table`)."""
     canvas = backdrop(palette.name, WIDTH, picture_height(view, labels)).copy()
-    _compose(canvas, view, names, palette, labels)
+    _compose(canvas, view, names, palette, labels, newcomers)
     return canvas
 
 
 def table_picture(view: TableView, names: Sequence[str], *, theme: str = "classic",
-                  labels: TableLabels | None = None, since: Frame | None = None
-                  ) -> tuple[bytes, Frame]:
+                  labels: TableLabels | None = None, since: Frame | None = None,
+                  newcomers: frozenset[int] = frozenset()) -> tuple[bytes, Frame]:
     """The table's PNG bytes (the same as :func:`render_table`'s) and its
     :class:`~renderers.frames.Frame`, drawn only where the picture differs from ``since``,
     the frame of the same table's previous picture (one of another height is drawn whole)."""
     palette = find_theme(theme)
     labels = labels or ENGLISH
     return framed(palette, WIDTH, picture_height(view, labels),
-                  partial(_compose, view=view, names=names, palette=palette, labels=labels),
+                  partial(_compose, view=view, names=names, palette=palette, labels=labels,
+                          newcomers=newcomers),
                   since)
 
 
 def render_table(view: TableView, names: Sequence[str], *, theme: str = "classic",
-                 labels: TableLabels | None = None) -> bytes:
+                 labels: TableLabels | None = None, newcomers: frozenset[int] = frozenset()
+                 ) -> bytes:
     """The table as PNG bytes: the laid tiles, every seat with ``names[seat]``, scores and
-    markers; 1280 px wide and 960 to 1600 tall (:func:`picture_height`)."""
-    return table_picture(view, names, theme=theme, labels=labels)[0]
+    markers; 1280 px wide and 960 to 1600 tall (:func:`picture_height`). ``newcomers``: the
+    seats whose player sat down since the seat last moved, whose last knock, another's, is
+    not marked (:func:`~renderers.seats.seats_of`)."""
+    return table_picture(view, names, theme=theme, labels=labels, newcomers=newcomers)[0]

@@ -21,6 +21,7 @@ from ..gamebook import GAMES
 from ..i18n import N_, translator
 from ..models import Game, Status
 from ..presentation import lobbytexts, resulttexts, returntexts
+from ..presentation.composer import SEAT_HANDED
 from ..presentation.gamebuttons import (
     AddComputer,
     LeaveAnswer,
@@ -58,9 +59,6 @@ from .updates import (
 STRAY = N_("This message is out of date: the table's newest message is below.")
 #: The toast of a tap on the game picker of someone else's /newgame.
 NOT_THE_ASKER = N_("Only the player who typed /newgame can pick the game.")
-#: An away player's seat offer once a computer took the seat.
-SEAT_HANDED = N_("{name} ran out of time three turns in a row and seemed to be away: {computer} "
-                 "plays their seat now.")
 log = logging.getLogger(__name__)
 
 
@@ -201,11 +199,19 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
     async with rt.locks.game(game.game_id):
         away = game.players[tap.seat] if 0 <= tap.seat < len(game.players) else None
         newcomer = await rt.service.replace_away(game, user.id, admin, tap.seat)
-    # The offer says what became of it: its "can hand the seat" would read as still open.
-    done = translator(game.language)(SEAT_HANDED, name=wording.who(away) if away else "?",
-                                     computer=wording.named(newcomer.name))
-    with contextlib.suppress(TelegramError):
-        await edit_tapped(query, text=done)
+    # The question is answered: deleted, as /stop's and /leave's are, since the group's
+    # announcement says what became of it (player QA: the offer edited to say so and the
+    # announcement were the same news twice). Past the 48 hours a bot may delete it, its
+    # words say so instead: its "can hand the seat" would read as still open.
+    try:
+        if query.message is not None:
+            await query.get_bot().delete_message(query.message.chat.id,
+                                                 query.message.message_id)
+    except TelegramError:
+        done = translator(game.language)(SEAT_HANDED, name=wording.who(away) if away else "?",
+                                         computer=wording.named(newcomer.name))
+        with contextlib.suppress(TelegramError):
+            await edit_tapped(query, text=done)
     t = translator_of(query)
     return t("A computer player takes the seat."), None
 

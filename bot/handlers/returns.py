@@ -15,6 +15,7 @@ from ..i18n import private_translator
 from ..models import Game
 from ..presentation import returntexts
 from ..presentation.gamebuttons import TakeSeatBack
+from ..publishing.backoffers import forget_offer
 from ..wording import named
 from .runtime import Runtime
 from .taps import Answer, Context, game_named, in_background, translator_of
@@ -28,41 +29,59 @@ async def take_back_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     """The seat is theirs again at once (the game's lock keeps a computer's move, the
     match's end and a second tap each wholly before or after it); their tiles follow in a
     new message. Whatever the answer, the button tapped has done its work: a refusal (a
-    second tap, the match over, the seat taken back already) takes it off too."""
+    second tap, the match over, the seat taken back already) takes it off too, and the
+    offer's words say why it no longer works (:meth:`BackOffers.close`). An offer in an old
+    hand's picture goes once the seat is back: the new message has their tiles (player QA:
+    the tiles they had when they left stayed, under "✅ You took your seat back")."""
     user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
     try:
         async with rt.locks.game(game.game_id):
-            computer = await rt.service.take_back(game, user.id, tap.seat,
-                                                  player_of(user).name)
+            try:
+                computer = await rt.service.take_back(game, user.id, tap.seat,
+                                                      player_of(user).name)
+            except UserError:
+                await _forget_tapped(rt, game, user.id, query)
+                raise
+            await _forget_tapped(rt, game, user.id, query)  # (the tap closes it, not a sync)
     except UserError:
-        _unbutton(rt, query, None)
+        _close(rt, game, query, None)
         raise
     t_private = private_translator(  # (as their hands speak)
         await rt.service.storage.user_language(user.id), game.language)
-    _unbutton(rt, query, t_private(returntexts.TAKEN_BACK_NOTE, computer=named(computer.name)))
+    _close(rt, game, query, t_private(returntexts.TAKEN_BACK_NOTE, computer=named(computer.name)))
     await rt.resend_hand(game, tap.seat)  # (its tiles, even where they had bounced before)
     return t(returntexts.TAKEN_BACK), None
 
 
-def _unbutton(rt: Runtime, query: CallbackQuery, caption: str | None) -> None:
-    """The tapped offer without its button (and with ``caption``, HTML, when given), in the
-    background: the toast does not wait for the edit."""
+async def _forget_tapped(rt: Runtime, game: Game, user_id: int, query: CallbackQuery) -> None:
+    """The offer tapped is no longer one the sync closes (the caller holds the game's lock):
+    its tap does (:func:`_close`). A failed save leaves it to a later save of the game."""
     message = query.message
-    if message is None:
+    if message is None or message.message_id not in game.messages.back_offers.get(user_id, []):
         return
-    if accessible(message):
-        photo = bool(message.photo)
-    else:  # a message too old to read: its buttons alone go
-        caption, photo = None, True
-    in_background(_edit(rt, message.chat.id, message.message_id, caption, photo),
+    forget_offer(game, user_id, message.message_id)
+    try:
+        await rt.service.save_messages(game)
+    except Exception as error:  # (kept in memory: the next save of the game writes it)
+        log.warning("game %s: the offer tapped not saved as closed: %r", game.game_id, error)
+
+
+def _close(rt: Runtime, game: Game, query: CallbackQuery, note: str | None) -> None:
+    """The tapped offer out of play (with ``note``, HTML, when given: see
+    :meth:`BackOffers.close`), in the background: the toast does not wait for the edit."""
+    message = query.message
+    if message is None or message.chat.id != query.from_user.id:  # (offers are private)
+        return
+    photo = bool(message.photo) if accessible(message) else None  # (too old to read)
+    in_background(_edit(rt, game, query.from_user.id, message.message_id, photo, note),
                   f"unbutton-{query.id}")
 
 
-async def _edit(rt: Runtime, chat_id: int, message_id: int, caption: str | None,
-                photo: bool) -> None:
+async def _edit(rt: Runtime, game: Game, user_id: int, message_id: int, photo: bool | None,
+                note: str | None) -> None:
     try:
-        await rt.publisher.messenger.unbutton(chat_id, message_id, caption, photo)
+        await rt.publisher.hands.offers.close(game, user_id, message_id, photo, note)
     except TelegramError as error:  # Telegram unanswered: the button stays, harmlessly
         log.debug("a take-back offer kept its button: %s", error)
 
@@ -96,7 +115,7 @@ async def offered_back(rt: Runtime, user_id: int, chat_id: int | None) -> bool:
     away (of the group ``chat_id``, when asked there): the way back to it, in private;
     whether it went."""
     offered = False
-    for game in rt.service.games_left_by(user_id):
+    for game in await rt.service.read_games_left_by(user_id):  # (a fleet worker may adopt one)
         back = rt.service.handed_while_away(game, user_id)
         if back is not None and chat_id in (None, game.chat_id) \
                 and await rt.service.storage.private_ok(user_id):

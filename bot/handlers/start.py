@@ -122,7 +122,7 @@ async def told_why_left(update: Update, rt: Runtime, t: Translator, user_id: int
     """To someone seated nowhere whose seat in a match under way a computer took: why no
     tiles come (:func:`_why_no_tiles`: the way back, or the reason there is none); whether
     there was such a match."""
-    left = rt.service.games_left_by(user_id)
+    left = await rt.service.read_games_left_by(user_id)  # (a fleet worker may adopt one)
     if not left:
         return False
     try:

@@ -45,6 +45,10 @@ _TOPIC_GONE = {
                              "so the table is closed. Open a new one with /newgame."),
 }
 
+#: The group hears that a computer took the seat of a player who seemed away (the offer to
+#: hand it on, answered, is deleted: this is the one word of it the group reads).
+SEAT_HANDED = N_("{name} ran out of time three turns in a row and seemed to be away: {computer} "
+                 "plays their seat now.")
 #: The group hears that a person took back their seat from the computer that had it.
 RETURNED = N_("{name} is back and takes their seat from {computer}.")
 
@@ -117,8 +121,13 @@ class TextComposer:
         return [Outgoing("\n".join([with_leavers(t, text, game, ratings),
                                     *unfinished_seed_lines(t, game)]))]
 
-    def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
+    def replaced(self, game: Game, leaving: Player, newcomer: Player, away: bool = False
+                 ) -> list[Outgoing]:
+        """A computer took a seat: its player left (/leave), or seemed ``away`` and the offer
+        to hand the seat on was answered (said why, as the offer's question was)."""
         t = translator(game.language)
+        if away:
+            return [Outgoing(t(SEAT_HANDED, name=who(leaving), computer=named(newcomer.name)))]
         return [Outgoing(t("{computer} takes the seat of {name} and plays on for them.",
                            computer=named(newcomer.name), name=named(leaving.name)))]
 

@@ -72,6 +72,20 @@ def hand_players(game: Game, hand_number: int) -> list[Player]:
     return [game.player_at(seat, hand_number, moves) for seat in range(len(game.players))]
 
 
+def newcomers(game: Game, hand_number: int) -> frozenset[int]:
+    """The seats whose last move in hand ``hand_number`` was made by another than who sits
+    there now (a computer handed the seat since, or the person who took it back from the
+    computer): the table names who sits there, so it marks no knock of that move beside
+    their name (player QA: a person back in their seat showed the computer's knock)."""
+    match = game.match
+    if match is None or not 0 <= hand_number < len(match.hands):
+        return frozenset()
+    last = {seat: index for index, (seat, _) in enumerate(match.hands[hand_number].moves)}
+    return frozenset(seat for seat, index in last.items() if seat < len(game.players)
+                     and game.player_at(seat, hand_number, index).user_id
+                     != game.players[seat].user_id)
+
+
 # Pictures whose last frame is kept to draw the next one from: a table's frame is some 40 KB
 # (its compressed bands and its strokes' marks), a hand's some 10 KB; a picture not among them
 # is simply drawn whole. Some 64 tables with their players' hands.
@@ -105,12 +119,13 @@ class PictureMaker:
     def table_drawing(self, game: Game, view: TableView) -> Drawing:
         return self._timed("table", partial(
             self._table_png, game.game_id, view, tuple(picture_names(game)),
-            labels_for(game.language, game.game_name)))
+            labels_for(game.language, game.game_name), newcomers(game, view.hand_number)))
 
     def _table_png(self, game_id: int, view: TableView, names: tuple[str, ...],
-                   labels: TableLabels) -> bytes:
+                   labels: TableLabels, seated_since: frozenset[int] = frozenset()) -> bytes:
         return self._from_last(("table", game_id), partial(
-            table_picture, view, names, theme=self.theme, labels=labels))
+            table_picture, view, names, theme=self.theme, labels=labels,
+            newcomers=seated_since))
 
     def _from_last(self, key: Hashable, picture: Callable[..., tuple[bytes, Frame]]) -> bytes:
         """``picture`` drawn from the last frame kept under ``key``, its own kept instead."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from .. import wording
 from ..i18n import N_, Translator
 from ..wording import named
 from .gamebuttons import TakeSeatBack
@@ -26,6 +27,16 @@ TAKE_BACK_SENT = N_("A computer player took your seat while you were away: I sen
 TAKEN_BACK = N_("Your seat is yours again: your tiles are on their way.")
 #: What the message tapped says once the seat is theirs again.
 TAKEN_BACK_NOTE = N_("✅ You took your seat back from {computer}. Your tiles come below.")
+#: An offer without its button, in place of its words ("Tap ↩ Take my seat back" would
+#: invite a tap that does nothing): the seat is theirs again (where the offer, an old hand's
+#: picture, could not be deleted in favour of their tiles' new message) ...
+OFFER_SEAT_BACK = N_("✅ Your seat is yours again: your tiles are in the newest message.")
+#: ... the match is over (the words of the refusal a tap on it would get) ...
+OFFER_MATCH_OVER = N_("This match is over: your seat can no longer be taken back.")
+#: ... a newer offer holds the button ...
+OFFER_NEWER = N_("This offer is no longer open: the newest one is below.")
+#: ... or the seat is no longer theirs to take back (they left it with /leave since).
+OFFER_CLOSED = N_("This offer is no longer open.")
 
 
 def take_back(t: Translator, game_id: int, seat: int) -> InlineKeyboardMarkup:
@@ -38,3 +49,9 @@ def handed_while_away(t: Translator, computer: str, place: str) -> str:
     (``place``, HTML: a person may play at two, each with its "🤖 Rio")."""
     text = t(HANDED_WHILE_AWAY, computer=named(computer.removeprefix("🤖 ")))
     return "\n".join(filter(None, [text, place]))
+
+
+def closed_offer(t: Translator, words: str, place: str) -> str:
+    """An offer's words once it lost its button (HTML): ``words``, one of the ``OFFER_...``
+    msgids above, and which table (``place``, HTML), as the offer said."""
+    return "\n".join(filter(None, [wording.esc(t(words)), place]))

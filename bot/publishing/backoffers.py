@@ -106,24 +106,65 @@ class BackOffers:
 
     async def close_stale(self, game: Game) -> bool:
         """Take the button off each way back offered in private that no longer means
-        anything, keeping its words: every one of a player's but the newest, and all of
-        them once the seat is theirs again (whichever offer they tapped) or the match is
-        over; whether any was (the caller saves the game's messages). One already without
-        it, gone or in a chat closed to the bot counts as done; Telegram unanswered raises,
-        and the next sync tries again (:meth:`Messenger.unbutton`). Each goes through the
-        private chat's limits as every call of the bot does."""
+        anything: every one of a player's but the newest, and all of them once the seat is
+        theirs again (whichever offer they tapped) or the match is over; whether any was
+        (the caller saves the game's messages). Its words go too, as :meth:`close` says.
+        One already without it, gone or in a chat closed to the bot counts as done;
+        Telegram unanswered raises, and the next sync tries again (:meth:`Messenger.unbutton`).
+        Each goes through the private chat's limits as every call of the bot does."""
         offers = game.messages.back_offers
         stale = [(user_id, message_id) for user_id, ids in list(offers.items())
                  for message_id in (ids[:-1] if may_take_back(game, user_id) else list(ids))]
         for user_id, message_id in stale:
-            await self.messenger.unbutton(user_id, message_id)
+            async with self.locks.game(game.game_id):  # (the tap that took it back may have
+                if message_id not in offers.get(user_id, []):  # closed it meanwhile)
+                    continue
+            await self.close(game, user_id, message_id)
             async with self.locks.game(game.game_id):
-                ids = offers.get(user_id)
-                if ids is not None and message_id in ids:
-                    ids.remove(message_id)
-                if ids == []:
-                    del offers[user_id]
+                forget_offer(game, user_id, message_id)
         return bool(stale)
+
+    async def close(self, game: Game, user_id: int, message_id: int,
+                    photo: bool | None = None, note: str | None = None) -> None:
+        """One way back offered to ``user_id`` in ``message_id``, out of play: once their
+        seat is theirs again, an offer in an old hand's picture (``photo``; None: not known)
+        is deleted, its tiles long gone (their tiles' new message has them); else, or where
+        it cannot be deleted (after 48 hours), its button goes and its words say why it no
+        longer works (player QA: "Tap ↩ Take my seat back" stayed under no button), in
+        their language: ``note`` (HTML) when given, else the seat is back, the match is
+        over, a newer offer holds the button, or the seat is no longer theirs to take."""
+        if game.seat_of(user_id) is not None and photo is not False:
+            with contextlib.suppress(TelegramError):  # (too old to delete, or gone)
+                if await self.messenger.bot.delete_message(user_id, message_id):
+                    return
+        if note is None:
+            t = private_translator(await self.service.storage.user_language(user_id),
+                                   game.language)
+            note = returntexts.closed_offer(t, _why_closed(game, user_id),
+                                            self.table_link(t, game))
+        await self.messenger.unbutton(user_id, message_id, note, photo)
+
+
+def _why_closed(game: Game, user_id: int) -> str:
+    """Why an offer to ``user_id`` no longer works (one of returntexts' ``OFFER_...``)."""
+    if game.seat_of(user_id) is not None:
+        return returntexts.OFFER_SEAT_BACK
+    if game.status is not Status.PLAYING or game.match is None:
+        return returntexts.OFFER_MATCH_OVER
+    if may_take_back(game, user_id):
+        return returntexts.OFFER_NEWER
+    return returntexts.OFFER_CLOSED
+
+
+def forget_offer(game: Game, user_id: int, message_id: int) -> None:
+    """A way back offered to ``user_id`` in ``message_id`` is out of play (the caller holds
+    the game's lock and saves its messages)."""
+    offers = game.messages.back_offers
+    ids = offers.get(user_id)
+    if ids is not None and message_id in ids:
+        ids.remove(message_id)
+    if ids == []:
+        del offers[user_id]
 
 
 def _keep_offer(game: Game, user_id: int, message_id: int) -> None:

@@ -345,20 +345,26 @@ class Messenger:
             pass
 
     async def unbutton(self, chat_id: int, message_id: int, caption: str | None = None,
-                       photo: bool = True) -> None:
+                       photo: bool | None = True) -> None:
         """Take a message's buttons off, keeping its words, or putting ``caption`` (HTML) in
         place of a picture's, or of a text message's words when not ``photo`` (one edit
-        does both): one already without them, gone or in a chat closed to the bot counts as
-        done; Telegram unanswered raises (the next sync tries again)."""
+        does both; None: whichever it is, a picture's caption tried first): one already
+        without them, gone or in a chat closed to the bot counts as done; Telegram
+        unanswered raises (the next sync tries again)."""
         try:
             if caption is None:
                 await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
-            elif photo:  # an edit that names no keyboard leaves none
-                await self.bot.edit_message_caption(chat_id, message_id, caption=caption,
-                                                    parse_mode=ParseMode.HTML)
-            else:
-                await self.bot.edit_message_text(caption, chat_id, message_id,
-                                                 parse_mode=ParseMode.HTML)
+                return
+            if photo is not False:  # an edit that names no keyboard leaves none
+                try:
+                    await self.bot.edit_message_caption(chat_id, message_id, caption=caption,
+                                                        parse_mode=ParseMode.HTML)
+                    return
+                except BadRequest as error:  # (a text message has no caption to edit)
+                    if photo or "no caption" not in error.message.lower():
+                        raise
+            await self.bot.edit_message_text(caption, chat_id, message_id,
+                                             parse_mode=ParseMode.HTML)
         except (BadRequest, Forbidden):
             pass
 

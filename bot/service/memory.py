@@ -18,7 +18,13 @@ from engine import SEED_BYTES
 
 from ..models import Composer, Drawing, Game, Status
 from ..storage import Storage
-from ..storage.fleet import open_games_in, open_games_of, open_games_of_player, outbox_games_of
+from ..storage.fleet import (
+    games_left_by_player,
+    open_games_in,
+    open_games_of,
+    open_games_of_player,
+    outbox_games_of,
+)
 
 
 class GameMemory:
@@ -300,6 +306,19 @@ class GameMemory:
     def games_left_by(self, user_id: int) -> list[Game]:
         """The matches under way that ``user_id`` played until a computer took their seat."""
         return [g for g in self.open_games() if g.status is Status.PLAYING
+                and g.seat_of(user_id) is None and g.played_by(user_id)]
+
+    async def read_games_left_by(self, user_id: int) -> list[Game]:
+        """The matches under way ``user_id`` played until a computer took their seat:
+        memory's (:meth:`games_left_by`), else, as :meth:`read_games_of_user` does on a fleet
+        worker, those the database holds whose seat was handed on while they were away (the
+        ones with a way back), each read into memory and run."""
+        games = self.games_left_by(user_id)
+        if games or self.on_load is None:  # (one process: memory holds every open game)
+            return games
+        found = [await self.find(game_id)
+                 for game_id in await games_left_by_player(self.storage, user_id)]
+        return [g for g in found if g is not None and g.status is Status.PLAYING
                 and g.seat_of(user_id) is None and g.played_by(user_id)]
 
     async def read_games_of_user(self, user_id: int) -> list[Game]:

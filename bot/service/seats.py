@@ -122,8 +122,8 @@ class Seats(Play):
             if seat in game.timer.away:
                 game.timer.away.remove(seat)
             game.deadline = self._deadline(game)
-            await self.storage.save_seats(game, self.composer.replaced(game, leaving, newcomer),
-                                          self.clock())
+            await self.storage.save_seats(
+                game, self.composer.replaced(game, leaving, newcomer, away), self.clock())
         self._changed(game)
         return newcomer
 

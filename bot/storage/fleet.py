@@ -272,6 +272,14 @@ async def open_games_of_player(storage: Reader, user_id: int) -> list[int]:
     return [int(row["game_id"]) for row in _seated(rows, user_id)]
 
 
+async def games_left_by_player(storage: Reader, user_id: int) -> list[int]:
+    """The ids of the matches under way whose seat was handed on from ``user_id`` while they
+    were away and who sit there no more, the newest first (both engines): the matches whose
+    way back a private /start, /hand or text offers them."""
+    rows = await storage.fetch_all(PLAYER_OPEN_GAMES, [int(user_id)])
+    return [int(row["game_id"]) for row in _handed_while_away(rows, user_id)]
+
+
 async def outbox_games_in(storage: Reader, chat: int) -> list[int]:
     """The games of one chat with announcements committed and not yet sent."""
     rows = await storage.fetch_all(

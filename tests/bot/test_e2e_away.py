@@ -24,11 +24,15 @@ async def hand_budi_over(group: Group) -> Player:
     await group.server.wait_for(lambda: tap.answered)
     stand_in = group.game().players[1]
     assert stand_in.is_computer
-    # the offer says what became of it, with no button (player QA: it still offered it)
-    await group.server.wait_for(lambda: "plays their seat now" in offer.content)
-    assert plain(offer.content) == (
-        f"Budi ran out of time three turns in a row and seemed to be away: {stand_in.name} "
-        "plays their seat now.") and offer.buttons == []
+    # The group hears it once (player QA: the offer edited to say it, and an announcement
+    # "Rio takes the seat of Budi" below it): the answered offer goes, as an answered /stop
+    # does, and the announcement says why and who plays now. (Before: the offer stayed.)
+    news = (f"Budi ran out of time three turns in a row and seemed to be away: {stand_in.name} "
+            "plays their seat now.")
+    await group.server.wait_for(lambda: group.said(news) and offer.deleted,
+                                message="no single word of the hand-over")
+    assert sum(news in plain(m.content) or "takes the seat of Budi" in plain(m.content)
+               for m in group.messages() if not m.deleted) == 1
     return stand_in
 
 

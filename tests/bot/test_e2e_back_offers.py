@@ -6,13 +6,25 @@ again or the match is over, a restart in between or not."""
 
 from __future__ import annotations
 
-from bot_kit import Group
+from bot_kit import Group, plain
 from test_e2e_away import hand_budi_over, play_to_the_result
 from test_e2e_take_back import BACK, the_offer
 
 from bot.presentation.tilebuttons import TileIntent, TileTap
 from engine import Tile
 from fakeapi import FakeUser, StoredMessage
+
+#: Which table, as each offer says (a person may play at two).
+PLACE = "↩ The table is in the group Domino evening."
+#: An offer's words once a newer one holds the button.
+NEWER = "This offer is no longer open: the newest one is below.\n" + PLACE
+
+
+def not_inviting(group: Group, user: FakeUser) -> bool:
+    """Whether no message of ``user``'s private chat invites a tap on "↩ Take my seat back"
+    without having the button (player QA: the offers that lost it still said "Tap ...")."""
+    return all(BACK in m.button_texts for m in group.server.bot_messages(user.private_chat)
+               if not m.deleted and BACK in m.content)
 
 
 def live_offers(group: Group, user: FakeUser) -> list[StoredMessage]:
@@ -42,10 +54,13 @@ async def test_each_new_offer_replaces_the_last_and_taking_back_clears_them_all(
         mine = budi.press(table, "👀 My tiles")
         await group.server.wait_for(lambda: mine.answered)
         second = await newest_offer(group, budi, farewell.message_id)
-        assert farewell.button_texts == [] and robot.name.removeprefix("🤖 ") in \
-            farewell.content  # (its words kept: it told why)
+        # Its words go with its button (player QA: "Tap ↩ Take my seat back" stayed under
+        # no button); the newest offer says why.
+        await group.server.wait_for(lambda: plain(farewell.content) == NEWER)
+        assert farewell.button_texts == [] and robot.name not in farewell.content
         sent = budi.send_private("/hand")
         third = await newest_offer(group, budi, sent.message_id)
+        await group.server.wait_for(lambda: plain(second.content) == NEWER)
         assert second.button_texts == []
         # A tile of his old hand: that message offers it again, and is the live one.
         tile = TileTap(game.game_id, game.move_no - 1, Tile(0, 1), TileIntent.CHOOSE_END)
@@ -54,7 +69,7 @@ async def test_each_new_offer_replaces_the_last_and_taking_back_clears_them_all(
         await newest_offer(group, budi, farewell.message_id - 1)
         await group.server.wait_for(lambda: third.button_texts == [])
         await runtime.publisher.idle()
-        assert live_offers(group, budi) == [farewell]
+        assert live_offers(group, budi) == [farewell] and plain(third.content) == NEWER
     async with group.bot(computer_pause=0.05) as runtime:  # (a restart keeps them)
         assert group.game().messages.back_offers == {budi.id: [farewell.message_id]}
         fourth = budi.send_private("/hand")
@@ -66,6 +81,7 @@ async def test_each_new_offer_replaces_the_last_and_taking_back_clears_them_all(
         await runtime.publisher.idle()
         assert live_offers(group, budi) == []
         assert group.game().messages.back_offers == {}
+        assert not_inviting(group, budi)
 
 
 async def test_the_match_over_without_him_clears_every_offer(group: Group) -> None:
@@ -76,9 +92,12 @@ async def test_the_match_over_without_him_clears_every_offer(group: Group) -> No
         await runtime.publisher.idle()
         assert live_offers(group, budi) == [farewell]
         sent = budi.send_private("/hand")
-        await newest_offer(group, budi, sent.message_id)
+        newest = await newest_offer(group, budi, sent.message_id)
         await play_to_the_result(group)
         await runtime.publisher.idle()
         assert live_offers(group, budi) == []
         assert group.game().messages.back_offers == {}
-        assert "Take my seat back" in farewell.content  # (words kept, button gone)
+        assert plain(farewell.content) == NEWER
+        assert plain(newest.content) == (  # (its words say why, with its button gone)
+            "This match is over: your seat can no longer be taken back.\n" + PLACE)
+        assert not_inviting(group, budi)

@@ -5,12 +5,14 @@ computer's turn, a tap on an old hand's tile and a tap after the match are each 
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import time
 from contextlib import closing
 
 from bot_kit import Group, plain
+from PIL import Image
 from test_e2e_away import hand_budi_over, play_to_the_result
 from test_e2e_leave_stop import leave
 
@@ -21,9 +23,12 @@ from bot.presentation.tilebuttons import TileIntent, TileTap
 from bot.service.returns import ALREADY_BACK, MATCH_OVER
 from bot.service.settings import GroupSettings
 from bot.wording import named
-from engine import Tile
+from engine import Tile, table_view
 from fakeapi import FakeUser, StoredMessage
 from fakeapi.players import Table, active_hand, live_buttons
+from renderers.seats import knocked_lately
+from renderers.table import slots
+from renderers.themes import find_theme
 
 BACK = "↩ Take my seat back"
 
@@ -61,14 +66,17 @@ async def test_the_away_player_takes_the_seat_back_plays_and_is_credited(group: 
                          if line.startswith("Score:")), "")
         await group.server.wait_for(lambda: table.edit_count > edits and "Budi" in score_line()
                                     and robot.name not in score_line())
-        # (the sync may take the button off before the note replaces the words)
-        await group.server.wait_for(lambda: plain(offer.content) == (
-            f"✅ You took your seat back from {robot.name}. Your tiles come below."))
-        assert offer.button_texts == []
-        # His tiles come back, with the usual buttons (live on his turn).
-        await group.server.wait_for(lambda: any(
-            m.photo and not m.deleted and m.message_id > offer.message_id
-            for m in group.server.bot_messages(budi.private_chat)), message="no tiles")
+        # The offer was his last hand's picture, the tiles he had when he left: it goes,
+        # and his tiles now come in a new message, with the usual buttons (live on his
+        # turn). Player QA: the old tiles stayed, under "✅ You took your seat back".
+        await group.server.wait_for(lambda: offer.deleted, message="the old tiles stayed")
+
+        def pictures() -> list[int]:
+            return [m.message_id for m in group.server.bot_messages(budi.private_chat)
+                    if m.photo and not m.deleted]
+        await group.server.wait_for(lambda: 1 in game.messages.hands and pictures() == [
+            game.messages.hands[1].message_id], message="no tiles, or old ones beside them")
+        assert pictures()[0] > offer.message_id
         # He plays on with the others to the end.
         await Table(group.server, [ayu, budi, sergei, thora]).play_until(group.match_over)
         result = await play_to_the_result(group)
@@ -188,10 +196,16 @@ async def test_my_tiles_and_hand_offer_the_way_back_in_private(group: Group) -> 
         tap = budi.press(third, BACK)
         await group.server.wait_for(lambda: tap.answered)
         assert group.game().players[1].user_id == budi.id
-        again = budi.press_raw(second, data or "")  # (a client that still shows it)
+        await runtime.publisher.idle()
+        # (an offer whose button was still on at the tap goes once the seat is back; one
+        # that lost it before stays, saying so)
+        stale = next(m for m in (second, first) if not m.deleted)
+        again = budi.press_raw(stale, data or "")  # (a client that still shows it)
         await group.server.wait_for(lambda: again.answered)
         assert again.answer_text == ALREADY_BACK
         await runtime.publisher.idle()
+        assert not [m for m in group.server.bot_messages(budi.private_chat)
+                    if not m.deleted and BACK in m.content]  # (no word invites a tap)
 
 
 async def test_back_and_then_gone_with_leave_is_thanked_with_no_way_back(group: Group) -> None:
@@ -265,3 +279,45 @@ async def test_the_way_back_speaks_the_groups_language_when_the_bot_lacks_theirs
                                     message="no note in Russian")
         assert offer.button_texts == []
         await runtime.publisher.idle()
+
+
+def knock_shown(group: Group, seat: int) -> bool:
+    """Whether the group's table picture shows the knock mark in ``seat``'s panel."""
+    game = group.game()
+    table = next(m for m in group.messages() if m.message_id == game.messages.table_message)
+    assert table.photo_bytes is not None
+    with Image.open(io.BytesIO(table.photo_bytes)) as picture:
+        image = picture.convert("RGB")
+    knock = find_theme("classic").knock  # (within what the PNG's palette makes of it)
+    colours = image.crop(slots(len(game.players), image.height)[seat]).getcolors(1 << 20)
+    return sum(count for count, found in colours or []
+               if max(abs(a - b) for a, b in zip(found, knock, strict=True)) <= 12) > 500
+
+
+async def test_the_returners_seat_shows_no_knock_of_the_computer(group: Group) -> None:
+    """Player QA: back in his seat, Budi's panel kept the computer's last "knock" until the
+    next move, as if he had knocked. The knock stays in the log (the computer's, at its
+    move); the table, which names Budi now, marks no knock of his."""
+    ayu, budi, sergei, thora = group.users[:4]
+    async with group.bot(computer_pause=0.05) as runtime:
+        robot = await hand_budi_over(group)
+        game = group.game()
+        match = game.match
+        assert match is not None
+        offer = await the_offer(group, budi)
+        others = Table(group.server, [ayu, sergei, thora])
+        # (the deals are the same on every run: the computer knocks in this hand)
+        while not (1 in knocked_lately(table_view(match)) and match.to_move != 1):
+            assert match.hand.result is None, "the hand ended with no knock of the computer"
+            await others.play_one()
+        await runtime.publisher.idle()
+        assert knock_shown(group, 1)  # (the computer's, beside its name: true)
+        tap = budi.press(offer, BACK)
+        await group.server.wait_for(lambda: tap.answered)
+        assert game.players[1].user_id == budi.id
+        await group.server.wait_for(lambda: group.said("Budi is back"))
+        await runtime.publisher.idle()
+        table = next(m for m in group.messages() if m.message_id == game.messages.table_message)
+        assert "Budi" in plain(table.content) and 1 in knocked_lately(table_view(match))
+        assert not knock_shown(group, 1)
+        assert robot.name not in [p.name for p in game.players]

@@ -55,7 +55,8 @@ class RecordingComposer:
     def private_chats_needed(self, game: Game) -> list[Outgoing]:
         return [Outgoing("unreachable " + ", ".join(p.name for p in game.unreachable_players))]
 
-    def replaced(self, game: Game, leaving: Player, newcomer: Player) -> list[Outgoing]:
+    def replaced(self, game: Game, leaving: Player, newcomer: Player, away: bool = False
+                 ) -> list[Outgoing]:
         return [Outgoing(f"{newcomer.name} for {leaving.name}")]
 
     def returned(self, game: Game, person: Player, computer: Player) -> list[Outgoing]:

@@ -242,3 +242,24 @@ def test_each_seats_last_change_and_each_persons_last_change() -> None:
     assert game.last_change_of(CID.user_id) is None
     game.seat_changes = []
     assert game.last_changes() == {} and game.last_change_of(BOB.user_id) is None
+
+
+async def test_a_fleet_worker_reads_the_match_whose_seat_went_while_away(
+        storage: Storage) -> None:
+    """A private /start (or /hand) from Bob, whose seat went to a computer while he was
+    away, handled by a fleet worker whose memory lacks the match (its group's game just
+    moved into its shards): the match is read into memory and run, and gives the way back
+    (before: memory alone was asked, and Bob was greeted as a newcomer)."""
+    here = service_for(storage)
+    game = await started_game(here)
+    await hand_bob_over(here, game)
+    there = service_for(storage)
+    assert await there.read_games_left_by(BOB.user_id) == []  # one process: memory is all
+    loaded: list[int] = []
+    there.on_load = lambda g: loaded.append(g.game_id)  # a fleet worker
+    games = await there.read_games_left_by(BOB.user_id)
+    assert [g.game_id for g in games] == [game.game_id] and loaded == [game.game_id]
+    assert games[0] is there.game(game.game_id)
+    assert there.handed_while_away(games[0], BOB.user_id) is not None
+    assert await there.read_games_left_by(ANN.user_id) == []  # (she sits there)
+    assert await there.read_games_left_by(BOB.user_id) == games  # (memory has it now)

@@ -14,7 +14,7 @@ from bot.presentation.composer import TextComposer
 from bot.presentation.pictures import PictureMaker
 from bot.service import GameService
 from bot.storage import MIGRATIONS, Storage
-from bot.storage.fleet import PLAYER_OPEN_GAMES, open_games_of_player
+from bot.storage.fleet import PLAYER_OPEN_GAMES, games_left_by_player, open_games_of_player
 from bot.storage.games import HANDS_OF_PLAYER
 from bot.storage.results import MATCHES_OF_PLAYER
 from engine import HandEnded, HandEndReason, MatchEnded
@@ -58,6 +58,40 @@ async def test_a_persons_open_tables_are_those_they_sit_at_now(database: Path | 
         assert await open_games_of_player(storage, ROBOT.user_id) == []  # nobody asks
         await storage.save_status(second, Status.CANCELLED, [], 6.0)
         assert await open_games_of_player(storage, ANN) == [first.game_id]
+    finally:
+        await storage.close()
+
+
+async def test_the_matches_a_person_may_take_back_a_seat_of_are_found(
+        database: Path | str) -> None:
+    """What a fleet worker reads for a private /start or /hand from someone seated nowhere:
+    the matches under way whose seat was handed on from them while they were away (Eve),
+    not one left with /leave (Cid), nor one whose seat they took back (Dee), nor one over."""
+    storage = Storage(database)
+    await storage.open()
+    try:
+        games = []
+        for chat, people in ((-100, (ANN, EVE)), (-200, (BOB, CID)), (-300, (DEE, FAY)),
+                             (-400, (EVE, BOB))):
+            game = lobby(chat, *people)
+            game.game_id = await storage.insert_game(game, 1.0)
+            await storage.save_status(game, Status.PLAYING, [], 1.5)
+            games.append(game)
+        away, left, back, over = games
+        for game, seat, handed_while_away in ((away, 1, True), (left, 1, False),
+                                              (back, 0, True), (over, 0, True)):
+            game.seat_changes.append(SeatChange(seat, 0, 3, game.players[seat],
+                                                handed_while_away))
+            game.players[seat] = ROBOT
+            await storage.save_seats(game, [], 2.0)
+        back.seat_changes.append(SeatChange(0, 0, 5, ROBOT))  # (Dee took it back)
+        back.players[0] = person(DEE)
+        await storage.save_seats(back, [], 3.0)
+        await storage.save_status(over, Status.FINISHED, [], 4.0)
+        assert await games_left_by_player(storage, EVE) == [away.game_id]
+        assert await games_left_by_player(storage, CID) == []
+        assert await games_left_by_player(storage, DEE) == []
+        assert await games_left_by_player(storage, ANN) == []  # (seated: nothing to take)
     finally:
         await storage.close()
 

@@ -91,6 +91,19 @@ def test_a_seat_that_knocked_shows_the_knock_marker() -> None:
         assert _colour_in(image, rect, palette.knock) == player.knocked
 
 
+def test_a_newcomers_seat_shows_no_knock_of_the_one_before() -> None:
+    """A seat whose player sat down since its last move (the caller says which): that
+    knock was another's, and is not marked beside the name shown."""
+    match = first_position("gaple", 4, just_knocked, seeds=range(10))
+    assert match is not None
+    view = table_view(match)
+    knocked = frozenset(p.seat for p in view.players if p.knocked)
+    palette = find_theme("classic")
+    image = draw_table(view, names_for(4), palette, ENGLISH, newcomers=knocked)
+    for rect in slots(4):
+        assert not _colour_in(image, rect, palette.knock)
+
+
 @pytest.mark.parametrize("theme", THEMES)
 def test_only_the_tile_just_played_is_highlighted(theme: str) -> None:
     view = _view("pair", 4, moves=9)
