@@ -136,7 +136,7 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
 
     # The title keeps the hand's number whole: where Muggins' four ends leave too little
     # room, the word "ends" goes first, then "Your tiles" (a private chat's tiles are its own).
-    # The ribbons' words go after "Your tiles", their triangles stay.
+    # Kolbasa's "upper" and "lower" go only once "Your tiles" has gone; the triangles stay.
     if ends and not fits(title, marks(names) + word):
         if ribbons and fits(number, marks(names)):
             title = number
