@@ -157,6 +157,12 @@ def ribbon_ahead(match: Match) -> bool:
     return len(set(tiles)) == 2 and min(tiles) >= 2
 
 
+def ribbon_ahead_and_choice(match: Match) -> bool:
+    """One ribbon ahead of the other (so one end waits, grey), and the seat to move holding
+    a tile it may play and one it may not."""
+    return ribbon_ahead(match) and has_choice(match)
+
+
 def two_numbers(match: Match) -> bool:
     """An end shows two numbers (a crosswise matador)."""
     return any(len(e.numbers) == 2 for e in layout_of(match).ends)

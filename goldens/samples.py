@@ -29,6 +29,7 @@ from goldens.positions import (
     long_tables,
     played,
     ribbon_ahead,
+    ribbon_ahead_and_choice,
     to_move,
     triple_header,
     two_numbers,
@@ -155,16 +156,19 @@ def tables() -> tuple[Sample, ...]:
 
 
 def hands() -> tuple[Sample, ...]:
-    """A player's own tiles: playable and not, dead tiles, a spinner's four ends, two rows."""
+    """A player's own tiles: playable and not, dead tiles, a spinner's four ends, two rows,
+    Kolbasa's ribbons' ends."""
     pair = to_move(first_position("pair", 4, has_choice, seeds=(11,)))
     dead = to_move(first_position("gaple-dead", 4, has_choice, seeds=(12,),
                                   options={"set": 12}))
     four_ends = to_move(first_position("muggins", 3, four_ends_and_choice, seeds=(1,)))
+    ribbons = to_move(first_position("kolbasa", 4, ribbon_ahead_and_choice, seeds=(1,)))
     return (
         _hand("hand-pair", "classic", pair),
         _hand("hand-gaple-dead-12", "dark", dead),
         _hand("hand-muggins-3", "classic", four_ends),
         _hand("hand-muggins-15", "dark", drawn_hand(8)),  # 15 tiles: two rows
+        _hand("hand-kolbasa-4", "dark", ribbons),  # the ribbons' ends named, one waiting
     )
 
 

@@ -249,13 +249,41 @@ def _arrow(pointing: int, colour: Colour) -> Image.Image:
     return named(sprite, "arrow", pointing, colour)
 
 
+def ribbon_word(end: End, labels: TableLabels) -> tuple[int, str]:
+    """How Kolbasa's ribbon at ``end`` is named, as the buttons and captions name it: the
+    engine's left end is the upper ribbon, its triangle pointing up (-1, the buttons' ▲), the
+    right end the lower, pointing down (1, ▼)."""
+    return (-1, labels.upper) if end is End.LEFT else (1, labels.lower)
+
+
+def ribbon_name_width(end: End, labels: TableLabels, words: bool = True) -> float:
+    """How wide :func:`ribbon_name` draws the name of the ribbon at ``end``."""
+    if not words:
+        return 2 * ARROW
+    return 2 * ARROW + 10 + min(width_of(ribbon_word(end, labels)[1], RIBBON_SIZE, True),
+                                RIBBON_WORDS)
+
+
+def ribbon_name(canvas: Image.Image, draw: ImageDraw.ImageDraw, at: tuple[float, float],
+                end: End, palette: Theme, labels: TableLabels, words: bool = True) -> float:
+    """Kolbasa's ribbon at ``end`` named, ending at ``at`` (its right edge's middle): the
+    triangle of :func:`ribbon_word` and, with ``words``, its word after it; returns how wide.
+    The table names both beside the base, a player's hand picture each beside its end mark."""
+    x, y = at
+    pointing, name = ribbon_word(end, labels)
+    used = 0.0
+    if words:
+        used = text(draw, (x, y), name, RIBBON_SIZE, palette.text, bold=True, anchor="rm",
+                    max_width=RIBBON_WORDS) + 10
+    paste(canvas, _arrow(pointing, palette.accent), x - used - 2 * ARROW, y - ARROW)
+    return used + 2 * ARROW
+
+
 def ribbon_names_width(layout: LayoutView, labels: TableLabels) -> int:
     """The room the ribbons' names take at the figure's left (none but Kolbasa's)."""
     if layout.kind != "ribbons":
         return 0
-    words = max(width_of(labels.upper, RIBBON_SIZE, True), width_of(labels.lower, RIBBON_SIZE,
-                                                                     True))
-    return round(2 * ARROW + 10 + min(words, RIBBON_WORDS) + 20)
+    return round(max(ribbon_name_width(end, labels) for end in (End.LEFT, End.RIGHT)) + 20)
 
 
 def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequence[Spot],
@@ -266,11 +294,9 @@ def _ribbon_names(canvas: Image.Image, draw: ImageDraw.ImageDraw, spots: Sequenc
     left, top, _, _ = area
     base = spots[0]  # the figure lays the base first
     x = left + base.x - 20
-    for y, pointing, words in ((top + base.y + base.side / 2, -1, labels.upper),
-                               (top + base.y + 1.5 * base.side, 1, labels.lower)):
-        used = text(draw, (x, y), words, RIBBON_SIZE, palette.text, bold=True, anchor="rm",
-                    max_width=RIBBON_WORDS)
-        paste(canvas, _arrow(pointing, palette.accent), x - used - 10 - 2 * ARROW, y - ARROW)
+    for y, end in ((top + base.y + base.side / 2, End.LEFT),
+                   (top + base.y + 1.5 * base.side, End.RIGHT)):
+        ribbon_name(canvas, draw, (x, y), end, palette, labels)
 
 
 def status_lines(view: TableView, labels: TableLabels) -> list[tuple[str, str | None]]:

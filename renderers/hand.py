@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from engine import PlayerView, Tile
 
 from .backdrop import HEADER, MARGIN, backdrop
-from .board import end_colours, end_mark, mark_width
+from .board import end_colours, end_mark, mark_width, ribbon_name, ribbon_name_width
 from .canvas import face_up, pill, text, width_of
 from .fonts import SMALLEST_TEXT
 from .frames import Frame, framed
@@ -40,6 +40,7 @@ PER_ROW = 8
 ROW_GAP = 22  # from a row's labels to the next row's raised tiles
 DEAD_WORD_MOST = 220  # the word before the dead tiles, at most
 LABEL_APART = 12  # the least room between two tiles' labels
+RIBBON_GAP = 14  # more room between a ribbon's mark and the next ribbon's name
 
 
 def _looks(view: PlayerView, chosen: Tile | None = None) -> list[Look]:
@@ -113,35 +114,52 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
     # there would go stale. The group's table shows them all the time.
     current = view.my_turn or view.table.result is not None or view.table.to_move is None
     ends = view.table.layout.ends if current else ()
+    # Kolbasa's two ends are its ribbons, each mark named as the table and the buttons name
+    # it ("▲ upper", "▼ lower"): bare numbers did not say which ribbon was which.
+    ribbons = view.table.layout.kind == "ribbons"
     x = MARGIN + 8.0
     number = labels.hand.format(number=view.table.hand_number + 1)
     title = f"{labels.your_tiles} · {number}"
     radius = 28
     counts = view.table.layout.scores_count
-    marks = sum(mark_width(end, radius, counts) + 10 for end in ends)
-    word = min(width_of(labels.ends, LABEL_SIZE), 180) + 20 if ends else 0.0
+
+    def marks(names: bool) -> float:
+        return sum(mark_width(end, radius, counts) + 10
+                   + (ribbon_name_width(end.end, labels, names) + 10 + RIBBON_GAP if ribbons
+                      else 0) for end in ends)
+
+    word = min(width_of(labels.ends, LABEL_SIZE), 180) + 20 if ends and not ribbons else 0.0
+    names = True
 
     def fits(words: str, reserved: float) -> bool:
         return width_of(words, TITLE_SIZE, True) <= right - x - 18 - reserved
 
     # The title keeps the hand's number whole: where Muggins' four ends leave too little
     # room, the word "ends" goes first, then "Your tiles" (a private chat's tiles are its own).
-    if ends and not fits(title, marks + word):
-        if fits(title, marks):
+    # Kolbasa's "upper" and "lower" go only once "Your tiles" has gone; the triangles stay.
+    if ends and not fits(title, marks(names) + word):
+        if ribbons and fits(number, marks(names)):
+            title = number
+        elif ribbons:
+            names = False
+            title = title if fits(title, marks(names)) else number
+        elif fits(title, marks(names)):
             word = 0.0
         else:
             title = number
-            word = word if fits(title, marks + word) else 0.0
-    if ends:  # every open end, with all its numbers, as the table marks it
-        for end in reversed(ends):
-            fill, colour, ring = end_colours(end, palette, counts)
-            width = mark_width(end, radius, counts)
-            end_mark(canvas, draw, (right - width / 2, middle), radius, end, fill, colour, ring,
-                     counts)
-            right -= width + 10
-        if word:
-            right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
-                          anchor="rm", max_width=180) + 20
+            word = word if fits(title, marks(names) + word) else 0.0
+    for end in reversed(ends):  # every open end, with all its numbers, as the table marks it
+        fill, colour, ring = end_colours(end, palette, counts)
+        width = mark_width(end, radius, counts)
+        end_mark(canvas, draw, (right - width / 2, middle), radius, end, fill, colour, ring,
+                 counts)
+        right -= width + 10
+        if ribbons:
+            right -= ribbon_name(canvas, draw, (right, middle), end.end, palette, labels,
+                                 names) + 10 + RIBBON_GAP
+    if word:
+        right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
+                      anchor="rm", max_width=180) + 20
     text(draw, (x, middle), title, TITLE_SIZE, palette.text, bold=True, anchor="lm",
          max_width=right - x - 18)
 

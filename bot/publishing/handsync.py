@@ -128,8 +128,12 @@ class HandSync:
                                         closing=closing)
         if game.status is Status.PLAYING and view.my_turn:
             # and who sits where: a seat handed to a computer changes no move number, yet
-            # the turn's text names the players (edited in place, see :meth:`_sync_hand`)
-            key = f"{hand_number}:A:{game.move_no}:{digest(game.names)}"
+            # the turn's text names the players (edited in place, see :meth:`_sync_hand`);
+            # and the table it links to: a turn's hand is often out before its table (it
+            # linked the lobby until the move), and /table posts the table anew (it linked
+            # the message deleted). Only where there is a link: no other key changes.
+            url = table_url(game)
+            key = f"{hand_number}:A:{game.move_no}:{digest(game.names, *filter(None, [url]))}"
         else:  # a waiting message changes only when what it says changes
             key = f"{hand_number}:W:{digest(caption, len(view.hand))}"
         current = game.messages.hands.get(seat)

@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from engine import Match, PlayerView, Tile, player_view
+import renderers.board
+import renderers.canvas
+from engine import End, Match, PlayerView, Tile, player_view
 from goldens.positions import drawn_hand, first_position, has_choice, played
 from renderers import render_hand
+from renderers.board import ARROW
 from renderers.canvas import face_up, text, width_of
 from renderers.hand import draw_hand
 from renderers.labels import ENGLISH
@@ -244,3 +247,55 @@ def test_two_digit_labels_never_run_into_each_other(monkeypatch: pytest.MonkeyPa
     assert len(labels) == len(hand) and picture.width <= 1280
     for (_, right), (left, _) in itertools.pairwise(labels):
         assert left - right >= 8, labels
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "id", "is"])
+def test_kolbasas_end_marks_name_their_ribbons_as_the_table_does(
+        by_name: dict[str, Any], language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hand's header showed Kolbasa's two ends as bare numbers, while the table and the
+    buttons call the ribbons "▲ upper" and "▼ lower": each mark now has its ribbon's
+    triangle and word before it, upper first, as the table draws them; where the words do
+    not fit, the triangles stay and the hand's number is kept whole."""
+    from bot.presentation.pictures import labels_for
+
+    view = by_name["hand-kolbasa-4"].player
+    assert view is not None and view.my_turn and view.table.layout.kind == "ribbons"
+    upper, lower = (e for e in view.table.layout.ends)
+    assert (upper.end, lower.end) == (End.LEFT, End.RIGHT) and not upper.open
+    drawn: list[tuple[str, float]] = []
+    arrows: list[tuple[int, float]] = []
+    original_letter, original_paste = renderers.canvas.letter, renderers.board.paste
+
+    def letter(draw: Any, xy: tuple[float, float], words: str, *args: Any,
+               **kwargs: Any) -> None:
+        drawn.append((words, xy[0]))
+        original_letter(draw, xy, words, *args, **kwargs)
+
+    def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+        if sprite.size == (2 * ARROW, 2 * ARROW):  # a triangle: its tip on top points up
+            alpha = sprite.getchannel("A")
+            top = sum(1 for column in range(sprite.width) if alpha.getpixel((column, 0)))
+            arrows.append((-1 if top <= 2 else 1, x))
+        original_paste(canvas, sprite, x, y)
+
+    monkeypatch.setattr(renderers.canvas, "letter", letter)
+    monkeypatch.setattr(renderers.board, "paste", paste)
+    labels = labels_for(language, "kolbasa")
+    long_title = replace(labels, hand="Round of the match {number}")
+    for words, named in ((labels, True), (long_title, False)):
+        number = words.hand.format(number=view.table.hand_number + 1)
+        drawn.clear()
+        arrows.clear()
+        draw_hand(view, find_theme("dark"), words)
+        at = dict(drawn)
+        assert [pointing for pointing, _ in arrows] == [1, -1]  # drawn right to left
+        (_, down), (_, up) = arrows
+        assert up < at[str(upper.numbers[0])] < down < at[str(lower.numbers[0])]
+        if named:
+            assert up < at[labels.upper] < at[str(upper.numbers[0])]
+            assert down < at[labels.lower] < at[str(lower.numbers[0])]
+            assert labels.ends not in at
+        else:
+            assert not {words.upper, words.lower} & set(at)
+        assert any(text.endswith(number) for text in at), drawn
+        assert not any("…" in text for text in at), drawn
