@@ -17,13 +17,13 @@ from test_e2e_away import hand_budi_over, play_to_the_result
 from test_e2e_leave_stop import leave
 
 from bot.i18n import translator
-from bot.models import Status
+from bot.models import Game, Player, Status
 from bot.presentation import returntexts
 from bot.presentation.tilebuttons import TileIntent, TileTap
 from bot.service.returns import ALREADY_BACK, MATCH_OVER
 from bot.service.settings import GroupSettings
 from bot.wording import named
-from engine import Tile, table_view
+from engine import Match, Tile, table_view
 from fakeapi import FakeUser, StoredMessage
 from fakeapi.players import Table, active_hand, live_buttons
 from renderers.seats import knocked_lately
@@ -117,17 +117,23 @@ async def test_two_taps_at_once_give_the_seat_once(group: Group) -> None:
         assert sum("Budi is back" in text for text in group.texts()) == 1
 
 
+async def handed_over(group: Group) -> tuple[Player, Game, Match, Table]:
+    """Budi's seat handed to a computer: the computer, the game, its match, and the other
+    three people at the table, to play on."""
+    ayu, _, sergei, thora = group.users[:4]
+    robot = await hand_budi_over(group)
+    game = group.game()
+    assert game.match is not None
+    return robot, game, game.match, Table(group.server, [ayu, sergei, thora])
+
+
 async def test_a_tap_on_the_computers_turn_makes_it_his_turn_and_no_move_for_him(
         group: Group) -> None:
     """The computer's move is waiting (its pause) when he taps: it never comes, the turn is
     his at the same move number, with his clock, and his tap on a tile plays it."""
-    ayu, budi, sergei, thora = group.users[:4]
+    budi = group.users[1]
     async with group.bot(computer_pause=30) as runtime:
-        robot = await hand_budi_over(group)
-        game = group.game()
-        match = game.match
-        assert match is not None
-        others = Table(group.server, [ayu, sergei, thora])
+        robot, game, match, others = await handed_over(group)
         while match.to_move != 1:
             await others.play_one()
         assert game.players[1] == robot
@@ -298,14 +304,10 @@ async def test_the_returners_seat_shows_no_knock_of_the_computer(group: Group) -
     """Player QA: back in his seat, Budi's panel kept the computer's last "knock" until the
     next move, as if he had knocked. The knock stays in the log (the computer's, at its
     move); the table, which names Budi now, marks no knock of his."""
-    ayu, budi, sergei, thora = group.users[:4]
+    budi = group.users[1]
     async with group.bot(computer_pause=0.05) as runtime:
-        robot = await hand_budi_over(group)
-        game = group.game()
-        match = game.match
-        assert match is not None
+        robot, game, match, others = await handed_over(group)
         offer = await the_offer(group, budi)
-        others = Table(group.server, [ayu, sergei, thora])
         # (the deals are the same on every run: the computer knocks in this hand)
         while not (1 in knocked_lately(table_view(match)) and match.to_move != 1):
             assert match.hand.result is None, "the hand ended with no knock of the computer"
