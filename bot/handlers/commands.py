@@ -339,7 +339,9 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules GAME: that game's rules; a bare /rules: a button per game (one message each
     when tapped, rather than a wall of text)."""
-    t = await chat_tr(update, runtime(context))
+    rt, chat = runtime(context), update.effective_chat
+    settings = await rt.service.group_settings(chat.id) if chat and is_group(chat) else None
+    t = await chat_tr(update, rt, settings=settings)
     args = context.args or []
     if not args:
         await reply(update, t("Which game's rules?"), reply_markup=keyboards.rules_picker(t))
@@ -350,7 +352,8 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                               game=wording.quote(" ".join(args)),
                               games=lobbytexts.games_list(t)))
         return
-    await reply(update, lobbytexts.rules_text(t, name))
+    house = settings.game_options(name) if settings is not None else None
+    await reply(update, lobbytexts.rules_text(t, name, house))
 
 
 async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -87,10 +87,12 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     t = translator_of(query)
     if tap.game not in GAMES or query.message is None:
         return t("That button is out of date."), None
-    chat = query.message.chat
-    if is_group(chat):  # posted for the group to read
-        t = await group_tr(rt, chat.id, query.from_user)
-    text = lobbytexts.rules_text(t, tap.game)
+    chat, house = query.message.chat, None
+    if is_group(chat):  # posted for the group to read, with its house rules
+        settings = await rt.service.group_settings(chat.id)
+        t = await group_tr(rt, chat.id, query.from_user, settings=settings)
+        house = settings.game_options(tap.game)
+    text = lobbytexts.rules_text(t, tap.game, house)
     if accessible(query.message):  # a reply stays in the picker's forum topic
         await query.message.reply_text(text, parse_mode=ParseMode.HTML)
     else:  # a picker days old: Telegram no longer says which topic it is in

@@ -24,6 +24,7 @@ from ..gamebook import GAMES, presentation
 from ..i18n import N_, Translator, supported_language, translator
 from ..models import Game
 from ..presentation.gamebuttons import SettingTap
+from ..presentation.houserules import game_label, game_value
 from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
@@ -37,7 +38,6 @@ GENERAL_LABELS = {
     "language": N_("Language: {value}"),
     "rank_computers": N_("Computers ranked: {value}"),
 }
-TARGET_LABEL = N_("Target: {value}")
 #: The group's language when no admin chose one: its adder's, or its first started table's.
 AUTOMATIC_LANGUAGE = N_("automatic ({language})")
 AUTOMATIC = N_("automatic")
@@ -46,8 +46,6 @@ SHORT_CHOICE = 10  # characters: three such buttons fit a row on a phone
 DONE = "done"
 #: A choice's toast when a table open in the group keeps what it opened with: an admin takes
 #: a table not started yet for a new one, and the creator's options must not change under it.
-#: A game's target when the group chose none (its number follows).
-GAME_DEFAULT = N_("game default")
 #: /language in private: the person's own language is their Telegram app's.
 OWN_LANGUAGE = N_("I write to you in your Telegram app's language: {language}. To read me in "
                   "another ({languages}), switch Telegram's language. A group's language is "
@@ -90,21 +88,6 @@ def game_choices(game: str, name: str) -> tuple[Any, ...]:
 def game_option_names(game: str) -> tuple[str, ...]:
     """The options /settings shows for ``game``: the target, then those its entry words."""
     return ("target", *presentation(game).options)
-
-
-def game_value(t: Translator, game: str, name: str, value: Any) -> str:
-    if name == "target":
-        if value is not None:
-            return str(value)
-        spec = variant(game)  # (its number said: admins could not tell it, QA; Bergen's 15 / 10)
-        defaults = dict.fromkeys(spec.default_target(seats) for seats in spec.seat_counts)
-        return f"{t(GAME_DEFAULT)} ({' / '.join(map(str, defaults))})"
-    return t(presentation(game).options[name].choices[value])
-
-
-def game_label(t: Translator, game: str, name: str, value: Any) -> str:
-    label = TARGET_LABEL if name == "target" else presentation(game).options[name].label
-    return t(label, value=game_value(t, game, name, value))
 
 
 def chosen_value(settings: GroupSettings, game: str, name: str) -> Any:

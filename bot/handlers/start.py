@@ -70,6 +70,12 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             # the lobby's link followed after Start by someone seated: the game is theirs
             await rt.resend_hand(lobby, seat)
             return
+        if lobby is not None and lobby.status is Status.PLAYING and lobby.played_by(user.id):
+            try:  # (player QA: one who left was told the table "started without you")
+                rt.service.seat_of(lobby, user.id)
+            except UserError as exc:  # their seat went to a computer: what they may do
+                await _why_no_tiles(update, rt, t, lobby, exc)
+                return
         if lobby is not None and lobby.status is Status.PLAYING:
             await reply(update, t("That table has started without you. When its game is "
                                   "over, anyone can open the next one with /newgame."))

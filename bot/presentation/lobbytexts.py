@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine import OptionSpec, variant
 
 from ..gamebook import GAMES, name_key, presentation
 from ..i18n import N_, Translator
 from ..models import Game
 from ..wording import esc, named, names_of, or_list, shorten, title, who
+from .houserules import house_rules
 from .resulttexts import penalty_rule
 
 #: The lobby's mark by a seat the bot cannot reach in private.
@@ -71,9 +74,10 @@ PLAYS_ON_TIE = N_("If the lead is shared when the target is reached, the match g
                   "one player is ahead alone.")
 
 
-def rules_text(t: Translator, game: str) -> str:
+def rules_text(t: Translator, game: str, house: Mapping[str, object] | None = None) -> str:
     """The game's rules, with its target for the fewest players, and the target of the
-    other table sizes where it differs (Bergen: 15 for two, 10 for three or four)."""
+    other table sizes where it differs (Bergen: 15 for two, 10 for three or four); then, in
+    a group, what its ``house`` rules (the options its admins chose) change."""
     spec = variant(game)
     targets = {seats: spec.default_target(seats) for seats in spec.seat_counts}
     first = targets[spec.seat_counts[0]]
@@ -87,7 +91,8 @@ def rules_text(t: Translator, game: str) -> str:
     text += "".join(" " + t(note) for note in presentation(game).notes)
     if spec.plays_on_tie:  # (docs/RULES.md, D3; player QA: the match went on with no word why)
         text += " " + t(PLAYS_ON_TIE)
-    return text
+    chosen = house_rules(t, game, house or {})
+    return f"{text}\n\n{chosen}" if chosen else text
 
 
 #: /help's line on replays, after the rest (a msgid of its own: the list's translations stand).

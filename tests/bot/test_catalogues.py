@@ -11,8 +11,9 @@ import pytest
 import bot
 from bot.computers import COMPUTER_NAMES
 from bot.gamebook import GAMES, presentation
-from bot.handlers.menu import LANGUAGE_NAMES, game_value, general_value
+from bot.handlers.menu import LANGUAGE_NAMES, general_value
 from bot.i18n import LANGUAGES, pick_language, translator
+from bot.presentation.houserules import game_value
 from bot.presentation.pictures import PICTURE_WORDS, labels_for
 from bot.service.settings import GENERAL
 from catalogues import extract, load, missing, stale

@@ -10,6 +10,7 @@ from bot_kit import Group, lobby_button, plain
 from bot.handlers.gametaps import NOT_THE_ASKER
 from bot.i18n import translator
 from bot.models import Status
+from bot.service.settings import GroupSettings
 from fakeapi.demo import demo
 from fakeapi.players import Table
 
@@ -436,6 +437,40 @@ async def test_the_rules_say_the_target_of_every_table_size(group: Group) -> Non
                           "match goes on until one player is ahead alone.")
     one_target = next(text for text in group.texts() if text.startswith("Muggins"))
     assert "players, the target is" not in one_target
+
+
+async def test_the_rules_in_a_group_say_what_its_house_rules_change(group: Group) -> None:
+    """Player QA: /rules bergen said "first to 15" in a group whose admin set Bergen's target
+    to 21 (the next lobby said 21). In a group the rules end with what it plays differently,
+    by /rules and by the picker's button alike; in private, the game's own rules alone."""
+    ayu = group.users[0]
+    async with group.bot() as rt:
+        house = GroupSettings().with_option("bergen", "target", 21)
+        await rt.service.save_group_settings(group.chat.id, house)
+        ayu.send(group.chat, "/rules bergen")
+        said = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if (m.text or "").startswith("Bergen (")), None))
+        assert plain(said.content).endswith("\n\nIn this group: Target: 21.")
+        ayu.send(group.chat, "/rules")
+        picker = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if "Which game's rules?" in (m.text or "")), None))
+        record = ayu.press(picker, "Bergen")
+        await group.server.wait_for(lambda: record.answered)
+        await group.server.wait_for(lambda: sum(
+            plain(m.content).endswith("In this group: Target: 21.")
+            for m in group.server.bot_messages(group.chat)) == 2)
+        ayu.send(group.chat, "/rules muggins")  # a game the group left as it is
+        muggins = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if (m.text or "").startswith("Muggins")), None))
+        assert "In this group" not in (muggins.text or "")
+        ayu.send_private("/rules bergen")
+        private = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(ayu.private_chat)
+             if (m.text or "").startswith("Bergen (")), None))
+        assert "In this group" not in (private.text or "")
 
 
 async def test_a_call_to_start_held_back_by_the_groups_budget_is_never_sent_once_started(

@@ -7,8 +7,10 @@ cannot go, tapped on one's turn, says which can (newcomer QA)."""
 from __future__ import annotations
 
 from bot_kit import Group, lobby_button, plain
+from test_e2e_leave_stop import leave
 
 from bot.handlers.startlinks import KEPT_SECONDS, StartLinks
+from bot.service.returns import LEFT_FOR_GOOD
 from fakeapi.players import PLAY_MARKS
 
 
@@ -33,6 +35,24 @@ async def test_the_lobby_link_after_start_sends_a_seated_player_the_tiles(group:
         assert not any("no longer open" in (m.text or "")
                        for user in (budi, dewi)
                        for m in group.server.bot_messages(user.private_chat))
+
+
+async def test_the_lobby_link_tells_one_who_left_that_a_computer_plays_their_seat(
+        group: Group) -> None:
+    """Player QA: Ólafur left with /leave, then opened the lobby's link and was told the
+    table "started without you", though he sat there: he is told he left and a computer
+    plays his seat, as the table's "My tiles" tells him."""
+    budi = group.users[1]
+    async with group.bot():
+        await group.start("gaple")
+        game = group.game()
+        await leave(group, budi)
+        last = max(m.message_id for m in group.server.bot_messages(budi.private_chat))
+        budi.send_private(f"/start join{game.game_id}")
+        told = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.message_id > last and m.text), None))
+        assert told.text == LEFT_FOR_GOOD
 
 
 async def test_a_plain_start_after_a_join_that_needed_the_chat_takes_the_seat(
