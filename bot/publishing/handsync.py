@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 #: Telegram's 🎉 message effect, on the match's win in the winner's private chat (private
 #: chats only: Telegram refuses effects elsewhere).
 WIN_EFFECT = "5046509860389126442"
+#: After a turn's stored key while its player is picking how a tile goes (see _shows).
+CHOOSING = ":C"
 
 
 class HandSync:
@@ -133,7 +135,8 @@ class HandSync:
             # linked the lobby until the move), and /table posts the table anew (it linked
             # the message deleted). Only where there is a link: no other key changes.
             url = table_url(game)
-            key = f"{hand_number}:A:{game.move_no}:{digest(game.names, *filter(None, [url]))}"
+            key = f"{hand_number}:A:{game.move_no}:{digest(game.names)}" + (
+                f":{digest(url)}" if url else "")
         else:  # a waiting message changes only when what it says changes
             key = f"{hand_number}:W:{digest(caption, len(view.hand))}"
         current = game.messages.hands.get(seat)
@@ -173,15 +176,19 @@ class HandSync:
         current = game.messages.hands.get(view.seat)
         if current is None:
             return
+        turn = (key_of(current.key) or "").removesuffix(CHOOSING)
         caption = captions.hand_caption(t, game, view, choosing, self._table_link(t, game))
         with self.pictures.hands_of(game.game_id):
             drawing = self.pictures.hand_drawing(view, t.language, choosing)
         draft = await self.messenger.drawn(
-            Draft(key_of(current.key) or "", caption, markup, drawing=drawing), Urgency.HAND)
+            Draft(turn + (CHOOSING if choosing is not None else ""), caption, markup,
+                  drawing=drawing), Urgency.HAND)
         if await self.messenger.edit(game.players[view.seat].user_id, current.message_id,
                                      draft, current.key) and draft.stored != current.key:
             game.messages.hands[view.seat] = HandMessage(current.message_id, draft.stored)
             await self.service.save_messages(game)
+        if choosing is None:  # back at the tiles: a link that changed meanwhile is put right
+            self._request(game.game_id)
 
     def _table_link(self, t: Translator, game: Game) -> str:
         """A way back to the table: its group and topic, a link to it where Telegram has one
@@ -343,6 +350,12 @@ def _shows(stored: str, key: str) -> bool:
     key stored before it named the players (``hand:A:move``, a bot of an earlier version)
     is taken to show them: its message is left as it is (no edit of every turn at once)."""
     shown = key_of(stored) or ""
+    if shown.endswith(CHOOSING):
+        # A player picking how a tile goes (an end, along or across): a changed link to the
+        # table does not take the choice away from under their finger (QA: /table did); the
+        # choice made, or Back, brings the link up to date. Who sits where still does.
+        shown = shown.removesuffix(CHOOSING)
+        return shown.split(":")[:4] == key.split(":")[:4]
     return shown == key or (shown.count(":") == 2 and _turn_of(shown) == _turn_of(key)
                             and ":A:" in key)
 

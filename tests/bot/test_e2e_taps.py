@@ -9,6 +9,7 @@ import asyncio
 import re
 import time
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from bot_kit import Group, plain
@@ -16,7 +17,7 @@ from bot_kit import Group, plain
 import engine.match
 from bot.handlers.taps import SEND_WAIT
 from engine import Deal, Tile, full_set
-from fakeapi import FakeUser, Hold, StoredMessage
+from fakeapi import FakeTelegramServer, FakeUser, Hold, StoredMessage
 from fakeapi.players import live_buttons
 
 OUT_OF_DATE = "That message is out of date: your tiles are in the newest one."
@@ -201,3 +202,31 @@ async def test_a_tap_on_a_hand_message_whose_send_is_slower_than_the_wait_is_not
         await group.server.wait_for(lambda: game.move_no > before)
         sent = [m for m in group.server.bot_messages(budi.private_chat) if m.photo]
         assert sent[-1].message_id == message.message_id  # no hand sent anew
+
+
+async def test_a_table_posted_again_leaves_a_choice_in_progress_alone(
+        telegram: FakeTelegramServer, group: Group, dealt: None) -> None:
+    """Review: in a supergroup a turn's hand follows the table's link, and /table posted the
+    table anew while Þóra was picking an end for 3-4: her hand was edited back to all her
+    tiles, the choice gone from under her finger. The choice stays; Back brings the link up
+    to date."""
+    club = telegram.add_group("Domino club", members=group.users, supergroup=True)
+    at_club = replace(group, chat=club)
+    async with at_club.bot() as runtime:
+        thora, message = await thoras_turn(at_club)
+        record = thora.press(message, ASK)
+        await telegram.wait_for(lambda: record.answered and "◀" in str(message.button_texts))
+        choice = message.button_texts
+        game = at_club.game()
+        old = game.messages.table_message or 0
+        at_club.send(at_club.users[0], "/table")
+        await telegram.wait_for(lambda: game.messages.table_message not in (None, old)
+                                and telegram.message(club, old).deleted)
+        await runtime.publisher.idle()
+        assert message.button_texts == choice
+        back = thora.press(message, next(t for t in choice if "Back" in t))
+        await telegram.wait_for(lambda: back.answered and ASK in message.button_texts)
+        await runtime.publisher.idle()
+        new = f"https://t.me/c/{str(club.id)[4:]}/{game.messages.table_message}"
+        await telegram.wait_for(lambda: new in [e.get("url") for e in message.entities],
+                                message="Back did not bring the table's new link")
