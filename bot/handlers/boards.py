@@ -12,7 +12,9 @@ from telegram.ext import ContextTypes
 from ..errors import UserError
 from ..presentation import lobbytexts
 from ..presentation.boardtexts import (
+    PICTURE_ROWS,
     board_heading,
+    provisional_note,
     scoreboard_picture,
     scoreboard_text,
     stats_text,
@@ -51,8 +53,9 @@ async def scoreboard_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
                                  parse_mode=ParseMode.HTML)
         return
     caption = scoreboard_text(t, board, CAPTION_ROWS, in_topic=in_topic)
-    if len(caption) > CAPTION_LIMIT:
-        caption = "\n".join(board_heading(t, board))
+    if len(caption) > CAPTION_LIMIT:  # (the picture's "?" still explained)
+        caption = "\n".join([*board_heading(t, board),
+                             *provisional_note(t, board.standings[:PICTURE_ROWS])])
     # Drawn in the painter's thread like every picture: FreeType's faces are shared, and
     # drawing on the event loop would hold it up.
     picture = await rt.pictures.drawn(

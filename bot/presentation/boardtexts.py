@@ -103,7 +103,9 @@ def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
         lines.append(f"{head}: {'; '.join(figures)}")
     if len(board.standings) > limit:
         lines.append(t("… and {count} more", count=len(board.standings) - limit))
-    return "\n".join([*lines, *provisional_note(t, board.standings)])
+    # (the note where a row shown, here or on the picture, is provisional)
+    shown = board.standings[:max(limit, PICTURE_ROWS)]
+    return "\n".join([*lines, *provisional_note(t, shown)])
 
 
 def stats_text(t: Translator, stats: PlayerStats) -> str:

@@ -234,7 +234,11 @@ def _rate_leavers(match: MatchRecord, tallies: dict[int, _Tally]) -> None:
 def places(standings: Sequence[Standing]) -> list[int]:
     """Each player's place: players with the same rating share one (1, 2, 2, 4), and every
     established player is placed before every provisional one (:attr:`Standing.order`)."""
-    return [1 + sum(other.order < s.order for other in standings) for s in standings]
+    orders = [s.order for s in standings]
+    first: dict[tuple[bool, int], int] = {}
+    for place, order in enumerate(sorted(orders), start=1):  # (n log n: a board may be long)
+        first.setdefault(order, place)
+    return [first[order] for order in orders]
 
 
 def fresh_rating() -> int:

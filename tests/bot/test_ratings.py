@@ -268,3 +268,15 @@ def test_an_established_player_is_placed_above_a_provisional_one_of_the_same_rat
     board = [standing(1100, 9), standing(1000, 9), standing(1000, 9), standing(1200, 1),
              standing(1100, 2), standing(1100, 3)]
     assert places(board) == [1, 2, 2, 4, 5, 5]
+
+
+def test_places_rank_the_established_first_and_share_only_equal_orders() -> None:
+    """Review: a provisional player with an established one's rating gets a place of their
+    own, after every established player; equal orders share one."""
+    def standing(uid: int, rating: int, played: int) -> Standing:
+        return Standing(uid, f"P{uid}", rating, 0.0, 25.0, 8.0, played, 0, 0, 0, 0, None, 0)
+
+    board = [standing(1, 1100, 9), standing(2, 1050, 7), standing(3, 1050, 6),
+             standing(4, 1200, 2), standing(5, 1050, 1), standing(6, 990, 4)]
+    assert places(board) == [1, 2, 2, 4, 5, 6]
+    assert places(board[::-1]) == [6, 5, 4, 2, 2, 1]
