@@ -57,6 +57,7 @@ from .publishing.metering import MeteredLimiter
 from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter
 from .publishing.replays import Replays
+from .publishing.rewound import tell_rewound
 from .publishing.tails import Tails
 from .publishing.transport import bot_request, poll_request
 from .reach import Reach
@@ -265,6 +266,7 @@ async def _resume(rt: Runtime) -> int:
         log.info("started on a restored backup (made %s): the messages of %s are sent anew",
                  time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(backup)),
                  counted(len(games), "open game"))
+        await tell_rewound(rt.storage, games, backup)  # (goes out before the tables)
         for game in games:
             rt.publisher.send_anew(game)
             await rt.service.save_messages(game)  # kept if the bot stops before its sync
