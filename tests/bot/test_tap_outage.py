@@ -70,7 +70,9 @@ async def test_a_move_on_a_full_disk_is_one_line_an_apology_and_plays_once_freed
             await group.server.wait_for(
                 lambda: len(group.server.messages(private)) > before)
         problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
-        assert group.game().move_no == moves  # nothing applied
+        assert group.game().move_no == moves  # nothing applied, in memory or stored
+        stored = await storage.load_game(group.game().game_id)
+        assert stored is not None and stored.move_no == moves
         told = [m.text for m in group.server.messages(private)[before:]]
         assert told == ["Something went wrong. Please try again."]
         storage.commit_move = commit  # type: ignore[method-assign]
@@ -79,4 +81,22 @@ async def test_a_move_on_a_full_disk_is_one_line_an_apology_and_plays_once_freed
         await group.server.wait_for(lambda: group.game().move_no > moves)
     assert [r.getMessage() for r in problems] == [
         f"button {tile.callback_data!r} not handled: {FULL} (free some disk space)"]
+    assert not any(r.exc_info for r in problems)
+
+
+async def test_a_command_on_a_full_disk_is_one_line_and_an_apology(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    async with group.bot() as runtime:
+        async def full(*args: Any, **kwargs: Any) -> None:
+            raise sqlite3.OperationalError(FULL)
+
+        runtime.service.storage.insert_game = full  # type: ignore[method-assign]
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):
+            group.send(group.users[0], "/newgame gaple")
+            await group.server.wait_for(
+                lambda: group.said("Something went wrong. Please try again."))
+        problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in problems] == [
+        f"update failed: {FULL} (free some disk space)"]
     assert not any(r.exc_info for r in problems)
