@@ -87,7 +87,7 @@ async def test_a_move_on_a_full_disk_is_one_line_an_apology_and_plays_once_freed
 async def test_a_command_on_a_full_disk_is_one_line_and_an_apology(
         group: Group, caplog: pytest.LogCaptureFixture) -> None:
     async with group.bot() as runtime:
-        async def full(*args: Any, **kwargs: Any) -> None:
+        async def full(*args: Any, **kwargs: Any) -> int:
             raise sqlite3.OperationalError(FULL)
 
         runtime.service.storage.insert_game = full  # type: ignore[method-assign]
