@@ -13,7 +13,6 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from telegram import Update
-from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -28,6 +27,7 @@ from telegram.ext import (
 from engine import SEED_BYTES
 
 from .config import BotConfig
+from .conflicts import PollConflict, poll_failed
 from .errors import ConfigError
 from .fleet.settings import (
     POOL_APPLICATION,
@@ -57,6 +57,7 @@ from .publishing.metering import MeteredLimiter
 from .publishing.publisher import Publisher
 from .publishing.ratelimit import FloodLimiter
 from .publishing.replays import Replays
+from .publishing.rewound import tell_rewound
 from .publishing.tails import Tails
 from .publishing.transport import bot_request, poll_request
 from .reach import Reach
@@ -104,7 +105,7 @@ def build_application(
     if fleet is not None and http.webhook_url is not None:
         raise ConfigError("a fleet worker takes no webhook: the receivers do")
     metrics = Metrics()
-    reach = Reach()
+    reach, conflict = Reach(), PollConflict()
     tails = Tails()  # the newest message the bot knows of in each place
     limiter = FloodLimiter(Limits(
         overall=(config.messages_per_second, 1.0),
@@ -117,7 +118,7 @@ def build_application(
         .base_url(config.bot_url)
         .base_file_url(config.file_url)
         .request(bot_request())
-        .get_updates_request(poll_request(reach.answered))
+        .get_updates_request(poll_request(partial(_poll_answered, reach, conflict)))
         # counts every call, learns of every message sent, then limits it
         .rate_limiter(MeteredLimiter(limiter, metrics, on_answer=tails.answered))
         .concurrent_updates(True)
@@ -163,6 +164,7 @@ def build_application(
     application.bot_data[KEY] = Runtime(
         config, storage, service, publisher, locks, pictures, timers, limiter, metrics, http,
         latency, Replays(application.bot, pictures), status_lines, reach=reach,
+        conflict=conflict,
     )
     if fleet is not None:
         application.bot_data[SETTINGS_KEY] = fleet
@@ -264,6 +266,7 @@ async def _resume(rt: Runtime) -> int:
         log.info("started on a restored backup (made %s): the messages of %s are sent anew",
                  time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(backup)),
                  counted(len(games), "open game"))
+        await tell_rewound(rt.storage, games, backup)  # (goes out before the tables)
         for game in games:
             rt.publisher.send_anew(game)
             await rt.service.save_messages(game)  # kept if the bot stops before its sync
@@ -330,11 +333,9 @@ async def _on_shutdown(application: Application) -> None:  # type: ignore[type-a
         await claim.release()
 
 
-def _poll_failed(reach: Reach, error: TelegramError) -> None:
-    """A getUpdates that failed (PTB tries again by itself): one line, not a traceback (and
-    the first one answered after it says so)."""
-    log.warning("polling Telegram failed: %s (trying again)", error)
-    reach.failed()
+def _poll_answered(reach: Reach, conflict: PollConflict, sent: float) -> None:
+    reach.answered(sent)
+    conflict.answered(sent)
 
 
 def allowed_updates() -> list[str]:
@@ -361,7 +362,7 @@ async def running(
     if updater is not None:
         await updater.start_polling(poll_interval=0, timeout=poll_timeout,
                                     allowed_updates=allowed_updates(),
-                                    error_callback=partial(_poll_failed, rt.reach))
+                                    error_callback=partial(poll_failed, rt.reach, rt.conflict))
     await application.start()
     if rt.stopping:  # stopped while starting: the job queue, started now, starts no timer
         begin_stop(application)

@@ -9,20 +9,22 @@ once, with a short toast when refused. This module is that routing and answering
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram import CallbackQuery, Update
+from telegram.error import TelegramError
 
 from ..errors import PrivateChatClosedError, UserError
-from ..i18n import translator
+from ..i18n import N_, translator
 from ..presentation.callbacks import decode, kinds_of
 from ..publishing.delivery import answer_tap
 from ..publishing.ratelimit import StoppingError
 from ..serving.latency import arrived
-from ..storage import StorageUnavailableError
+from .failures import database_failure
 from .gametaps import (
     again_tapped,
     game_picked,
@@ -40,9 +42,12 @@ from .returns import take_back_tapped
 from .runtime import Runtime, runtime
 from .taps import Answer, Context, answered_early, early_answer_at
 from .tiletaps import tile_tapped
+from .updates import thread_of
 from .verify import check_tapped
 
 log = logging.getLogger(__name__)
+#: What a tap whose handling failed is told (the database's failure, a bug).
+APOLOGY = N_("Something went wrong. Please try again.")
 Route = Callable[[Runtime, Context, CallbackQuery, Any], Awaitable[Answer]]
 
 
@@ -58,6 +63,7 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
         tapped = arrived() or time.monotonic()
         t = translator(query.from_user.language_code)
         toast: str | None = None
+        apology: str | None = None
         url: str | None = None
         answered_early.set(False)
         try:
@@ -72,14 +78,19 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
             toast = t(exc.message, **exc.params)
         except StoppingError as stopping:  # a reply the limit held when sends were stopped
             log.info("reply not sent: %s", stopping)
-        except StorageUnavailableError as away:  # (its outage is told by the engine: one line)
-            log.warning("button %r not handled: %s", query.data, away)
-            toast = t("Something went wrong. Please try again.")
-        except Exception:
-            log.exception("button %r failed", query.data)
-            toast = t("Something went wrong. Please try again.")
+        except Exception as exc:
+            # The database's failure (PostgreSQL away, a full disk): one line naming it, the
+            # move not made (memory is undone with the commit); anything else is a bug.
+            failure = database_failure(exc)
+            if failure is None:
+                log.exception("button %r failed", query.data)
+            else:
+                log.warning("button %r not handled: %s", query.data, failure)
+            toast = apology = t(APOLOGY)
         if answered_early.get():
-            if toast is not None:
+            if toast is not None and toast is apology:
+                await apologise(query, toast)
+            elif toast is not None:
                 log.info("tap %s was answered before its move, which said %r", query.id, toast)
             runtime(context).metrics.tap_handled(early_answer_at.get() - tapped)
             return
@@ -87,6 +98,19 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
         runtime(context).metrics.tap_handled(time.monotonic() - tapped)
 
     return handle
+
+
+async def apologise(query: CallbackQuery, text: str) -> None:
+    """A tap answered early (blank, before its move was committed) whose move then failed:
+    a toast can no longer say so (a tap has one answer), so a message in the tapped message's
+    chat does, or the player would see the move just not happen. Telegram's refusal is not
+    an error here."""
+    message = query.message
+    if message is None:  # (an inline message: no chat to write in)
+        return
+    with contextlib.suppress(TelegramError):
+        await query.get_bot().send_message(message.chat.id, text,
+                                           message_thread_id=thread_of(message))
 
 
 async def unknown(update: Update, context: Context) -> None:

@@ -14,6 +14,7 @@ from telegram.ext import ContextTypes
 from engine import PlayerView, Tile
 
 from ..config import BotConfig
+from ..conflicts import PollConflict
 from ..i18n import Translator
 from ..logs import StatusLines
 from ..models import Game
@@ -57,6 +58,7 @@ class Runtime:
     status_lines: StatusLines  # a game's opening, start and end said once in the log
     web: WebServer | None = None  # the HTTP server of polling mode, while it runs
     reach: Reach = field(default_factory=Reach)  # an outage's end said once
+    conflict: PollConflict = field(default_factory=PollConflict)  # another poller's too
     start_links: StartLinks = field(default_factory=StartLinks)  # links just handed out
     welcomes: Welcomes = field(default_factory=Welcomes)  # the help read on the bot's arrival
     claim: DatabaseClaim | None = None  # on PostgreSQL: this bot's hold on the database

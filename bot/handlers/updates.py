@@ -29,8 +29,9 @@ from ..publishing.delivery import outcome_unknown
 from ..publishing.messenger import refused_here
 from ..publishing.ratelimit import StoppingError
 from ..service.settings import GroupSettings
-from ..storage import StorageUnavailableError, UpdateTakenError
+from ..storage import UpdateTakenError
 from .admins import admins_of
+from .failures import database_failure
 from .runtime import Runtime, runtime
 
 log = logging.getLogger(__name__)
@@ -259,8 +260,8 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     if isinstance(context.error, NetworkError) and not isinstance(context.error, BadRequest):
         # Telegram's 5xx, a time-out, a dropped connection: Telegram's trouble, one line
         log.warning("update failed: Telegram answered %s", context.error)
-    elif isinstance(context.error, StorageUnavailableError):  # PostgreSQL away: one line
-        log.warning("update failed: %s", context.error)
+    elif (failure := database_failure(context.error)) is not None:
+        log.warning("update failed: %s", failure)  # PostgreSQL away, a full disk: one line
     else:
         log.error("update failed", exc_info=context.error)
     if context.error is not None and outcome_unknown(context.error):

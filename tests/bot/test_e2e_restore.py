@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -119,3 +120,29 @@ async def test_a_tap_on_a_message_newer_than_the_restored_game_knows_sends_the_h
                                            message="the tap did not bring the turn")
         assert turn.message_id > message.message_id
         await table.play_one()  # the turn plays
+
+
+async def test_a_restored_backup_tells_the_group_its_moves_were_undone(
+    group: Group, tmp_path: Path,
+) -> None:
+    """Operator QA: after a restore the group saw its table posted again at an older
+    position, and nobody said why. One notice, in the group's language, before the table."""
+    await played_on_after(group, tmp_path / "backup.sqlite3", back_up)  # marks it
+    last = group.messages()[-1].message_id
+    async with group.bot():
+        await group.server.wait_for(
+            lambda: group.messages()[-1].message_id > last and group.messages()[-1].photo,
+            message="the table was not posted again")
+        await group.server.wait_idle()
+        new = [m for m in group.messages() if m.message_id > last and not m.deleted]
+    notices = [m.text for m in new if m.text and "restored from a backup" in m.text]
+    assert len(notices) == 1, [m.text or m.caption for m in new]
+    assert re.fullmatch(r"⏪ The bot was restored from a backup made \d{4}-\d\d-\d\d \d\d:\d\d "
+                        r"UTC: moves made since then are undone, and this game goes on from "
+                        r"where it was then\.", notices[0])
+    assert new[-1].photo  # the table after it
+    mark = len(group.server.requests)
+    async with group.bot():  # an ordinary restart says nothing
+        await group.server.wait_idle()
+        assert not [r for r in group.server.requests[mark:]
+                    if r.method in ("sendPhoto", "sendMessage")]
