@@ -39,6 +39,7 @@ from pathlib import Path
 from ..cli import program
 from ..config import BotConfig, load_dotenv_file
 from ..errors import StorageError
+from .causes import DAMAGED, damaged, hinted
 from .core import is_postgres_url
 from .restores import mark_copy
 
@@ -98,7 +99,7 @@ def back_up(database: Path, destination: Path, *, folder: bool = False,
         _create(temporary)
         try:
             _copy(database, temporary, marked)
-            _check(temporary)
+            _check(temporary, database)
             _sync(temporary)
             os.replace(temporary, destination)
         except BaseException:
@@ -146,33 +147,41 @@ def _copy(database: Path, temporary: Path, marked: bool) -> None:
         # Read-only: the backup never changes the live database.
         source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as error:
-        raise BackupError(f"cannot open {database}: {error}") from None
+        raise BackupError(f"cannot open {database}: {hinted(str(error))}") from None
     try:
         target = sqlite3.connect(temporary)
         try:
             try:
                 source.execute("SELECT count(*) FROM sqlite_master").fetchone()
             except sqlite3.Error as error:
-                raise BackupError(f"cannot read {database}: {error}") from None
+                raise BackupError(f"cannot read {database}: {hinted(str(error))}") from None
             try:
                 source.backup(target)  # every page in one step: one snapshot
                 # A self-contained file: the copy needs no -wal beside it.
                 target.execute("PRAGMA journal_mode=DELETE").fetchone()
                 if marked:  # a bot started on this copy sends its games' messages anew
                     mark_copy(target)
-            except sqlite3.Error as error:
-                raise BackupError(f"cannot write {temporary.parent}: {error}") from None
+            except sqlite3.Error as error:  # (a damaged page is the source's)
+                where = f"read {database}" if damaged(error) else f"write {temporary.parent}"
+                raise BackupError(f"cannot {where}: {hinted(str(error))}") from None
         finally:
             target.close()
     finally:
         source.close()
 
 
-def _check(temporary: Path) -> None:
-    with contextlib.closing(sqlite3.connect(temporary)) as copy:
-        rows = copy.execute("PRAGMA integrity_check").fetchall()
+def _check(temporary: Path, database: Path) -> None:
+    """The copy checked page by page: what is damaged there is the database's (the backup
+    copies its pages as they are), said in the line a damaged database gives."""
+    try:
+        with contextlib.closing(sqlite3.connect(temporary)) as copy:
+            rows = copy.execute("PRAGMA integrity_check").fetchall()
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot read {database}: {hinted(str(error))}") from None
     if [tuple(row) for row in rows] != [("ok",)]:
-        raise BackupError(f"the copy failed its integrity check: {rows[0][0]}")
+        first = " ".join(str(rows[0][0]).split())  # (SQLite's own lines, as one)
+        raise BackupError(f"the copy failed its integrity check: {first} "
+                          f"({DAMAGED})")
 
 
 def _sync(path: Path) -> None:

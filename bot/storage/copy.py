@@ -28,6 +28,7 @@ from typing import Any
 from ..config import url_problem
 from ..errors import StorageError
 from .backup import BackupError, back_up
+from .causes import hinted
 from .core import is_postgres_url
 from .postgres import PostgresEngine
 
@@ -72,16 +73,23 @@ def read_source(database: Path) -> list[Table]:
             await storage.close()
 
         asyncio.run(migrate())
-        with contextlib.closing(sqlite3.connect(snapshot)) as db:
-            names = [row[0] for row in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-                " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-            marks = dict(db.execute("SELECT name, seq FROM sqlite_sequence").fetchall())
-            tables = []
-            for name in names:
-                columns = tuple(row[1] for row in db.execute(f'PRAGMA table_info("{name}")'))
-                rows = db.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall()
-                tables.append(Table(name, columns, rows, int(marks.get(name, 0))))
+        try:
+            return _tables(snapshot)
+        except sqlite3.Error as error:  # (the backup's check passed: hardly ever)
+            raise CopyError(f"cannot read {database}: {hinted(str(error))}") from None
+
+
+def _tables(snapshot: Path) -> list[Table]:
+    with contextlib.closing(sqlite3.connect(snapshot)) as db:
+        names = [row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+            " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        marks = dict(db.execute("SELECT name, seq FROM sqlite_sequence").fetchall())
+        tables = []
+        for name in names:
+            columns = tuple(row[1] for row in db.execute(f'PRAGMA table_info("{name}")'))
+            rows = db.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall()
+            tables.append(Table(name, columns, rows, int(marks.get(name, 0))))
     return tables
 
 
