@@ -22,6 +22,8 @@ _HINTS = {"is locked": LOCKED, "not a database": DAMAGED, "malformed": DAMAGED,
 _UNUSABLE = {sqlite3.SQLITE_CORRUPT: DAMAGED, sqlite3.SQLITE_NOTADB: DAMAGED,
              sqlite3.SQLITE_FULL: FULL}
 _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+# SQLite's "disk I/O error"s that a full disk gives (operator QA: a tmpfs with 32 KB left).
+_EXTENDED = {"SQLITE_IOERR_SHMSIZE": f"its -shm file cannot grow: {FULL}"}
 
 
 def hinted(text: str) -> str:
@@ -50,5 +52,5 @@ def _hint(error: sqlite3.Error) -> str | None:
     raised without one)."""
     code = getattr(error, "sqlite_errorcode", None)
     if isinstance(code, int):
-        return _UNUSABLE.get(code & 0xFF)
+        return _UNUSABLE.get(code & 0xFF) or _EXTENDED.get(getattr(error, "sqlite_errorname", ""))
     return next((h for key, h in _HINTS.items() if key in str(error) and h != LOCKED), None)

@@ -118,7 +118,7 @@ class SqliteEngine(Engine):
             except OSError as probe:
                 return (f"the folder {folder} is not writable: creating a file there fails "
                         f"({_reason(probe)})")
-        return hinted(text)
+        return unusable(error) or hinted(text)
 
     async def close(self) -> None:
         db, self._db = self._db, None

@@ -5,6 +5,7 @@ or a full disk, never with a traceback (operator QA)."""
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from test_startup import bot_process, finish, server_settings
 from bot.errors import StorageError
 from bot.models import Game, Messages, Player, Status
 from bot.storage import Storage
+from bot.storage.causes import unusable
 from fakeapi import FakeTelegramServer
 
 
@@ -57,8 +59,9 @@ async def test_a_full_disk_while_resuming_is_the_databases_one_line(tmp_path: Pa
         lobby = Game(0, -1, Status.LOBBY, "gaple", {}, 1, [Player(1, "A")], None, 0, "en",
                      Messages())
         lobby.game_id = await storage.insert_game(lobby, 0.0)
-        (pages,) = await storage.fetch_one("PRAGMA page_count") or (0,)
-        await storage.execute(f"PRAGMA max_page_count = {pages}")
+        row = await storage.fetch_one("PRAGMA page_count")
+        assert row is not None
+        await storage.execute(f"PRAGMA max_page_count = {int(row[0])}")
         lobby.messages.questions = list(range(10_000))  # more than a page: one more needed
         with pytest.raises(StorageError) as full:
             await storage.save_messages(lobby)
@@ -68,3 +71,35 @@ async def test_a_full_disk_while_resuming_is_the_databases_one_line(tmp_path: Pa
             await storage.execute("INSERT INTO games (game_id) VALUES (?)", (lobby.game_id,))
     finally:
         await storage.close()
+
+
+def sqlite_error(text: str, name: str) -> sqlite3.Error:
+    """An error as SQLite raises it: its words, its (extended) result code and name."""
+    error = sqlite3.OperationalError(text)
+    error.sqlite_errorcode = getattr(sqlite3, name)
+    error.sqlite_errorname = name
+    return error
+
+
+@pytest.mark.parametrize(("error", "line"), [
+    (sqlite_error("database or disk is full", "SQLITE_FULL"),
+     "database or disk is full (free some disk space)"),
+    (OSError(errno.ENOSPC, "No space left on device"),
+     "database or disk is full (free some disk space)"),
+    (sqlite_error("database disk image is malformed", "SQLITE_CORRUPT"), DAMAGED),
+    (sqlite_error("file is not a database", "SQLITE_NOTADB"),
+     "file is not a database (the file is damaged or not SQLite: restore a backup)"),
+    # a tmpfs with 32 KB left: the -shm file cannot grow (operator QA, at start)
+    (sqlite_error("disk I/O error", "SQLITE_IOERR_SHMSIZE"),
+     "disk I/O error (its -shm file cannot grow: free some disk space)"),
+    (sqlite3.OperationalError("database or disk is full"),  # without its code: by its words
+     "database or disk is full (free some disk space)"),
+    # what waiting or the caller cures passes as it is
+    (sqlite_error("database is locked", "SQLITE_BUSY"), None),
+    (sqlite_error("UNIQUE constraint failed: games.game_id", "SQLITE_CONSTRAINT_PRIMARYKEY"),
+     None),
+    (OSError(errno.EACCES, "Permission denied"), None),
+])
+def test_what_leaves_a_file_unusable_is_one_line(error: BaseException, line: str | None
+                                                 ) -> None:
+    assert unusable(error) == line
