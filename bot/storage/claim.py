@@ -84,9 +84,9 @@ class DatabaseClaim:
             if waited >= wait:
                 holders = await self._who(self._conn, other)
                 await self._close()
-                raise ClaimRefusedError(f"cannot use the database {self.engine.name}: {holders} "
-                                   "using it: stop that first, or set another DATABASE_URL",
-                                   holders)
+                raise ClaimRefusedError(
+                    f"cannot use the database {self.engine.name}: {holders} using it: stop "
+                    "that first, or set another DATABASE_URL", holders)
             await asyncio.sleep(_POLL)
             waited += _POLL
         self._pid = self._conn.get_server_pid()
