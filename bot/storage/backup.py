@@ -12,8 +12,10 @@ its parent must exist). In a folder the copy is named for the time,
 ``--database``, else ``DATABASE_PATH`` (from the environment or ``.env``, as the bot reads it).
 The copy is written beside DEST under a temporary name, checked with ``PRAGMA
 integrity_check``, and only then renamed to DEST: a failed backup never leaves a half copy.
-Prints one line; exit 0 on success, 1 on failure, 2 on a usage error. The copy is readable
-by its owner alone (mode 0600): it holds every group's games.
+Nor does one stopped (SIGTERM, exit 143; Ctrl-C, 130), once SQLite's step at hand returns;
+one killed outright (SIGKILL) does, which the next backup to the same DEST (or folder)
+removes. Prints one line; exit 0 on success, 1 on failure, 2 on a usage error. The copy is
+readable by its owner alone (mode 0600): it holds every group's games.
 
 Restore: stop the bot; copy the backup over the database file; delete the database's ``-wal``
 and ``-shm`` files if they are there (they belong to the old database); start the bot.
@@ -29,16 +31,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
+import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
+from types import FrameType
 
 from ..cli import program
 from ..config import BotConfig, load_dotenv_file
 from ..errors import StorageError
+from .causes import DAMAGED, damaged, hinted
 from .core import is_postgres_url
 from .restores import mark_copy
 
@@ -51,6 +57,16 @@ PG_DUMP = ("the database is PostgreSQL (DATABASE_URL): back it up with pg_dump, 
 
 class BackupError(StorageError):
     """A backup could not be made; the message is one line naming the path and the cause."""
+
+
+class Stopped(BaseException):
+    """SIGTERM (a supervisor's stop, ``kill``) while backing up: raised where the backup is,
+    so that its temporary copy is removed as after any failure. A BaseException, as
+    KeyboardInterrupt is: nothing may take it for a failure to report and go on."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 @dataclass(frozen=True)
@@ -84,7 +100,8 @@ def back_up(database: Path, destination: Path, *, folder: bool = False,
         raise BackupError(f"no database at {database}")
     if folder:
         _make_folder(destination)
-    if destination.is_dir():
+    folder_given = destination if destination.is_dir() else None
+    if folder_given is not None:
         destination = destination / f"dominoes-{time.strftime('%Y%m%d-%H%M%S')}.sqlite3"
     if destination.exists() and destination.samefile(database):
         raise BackupError(f"{destination} is the database itself: choose another destination")
@@ -93,21 +110,72 @@ def back_up(database: Path, destination: Path, *, folder: bool = False,
         # not turn a configuration file into a database (operator QA: .env was replaced).
         raise BackupError(f"{destination} exists and is not an SQLite database: choose "
                           "another destination (a backup replaces only an earlier backup)")
-    temporary = destination.with_name(f".{destination.name}.{os.getpid()}.partial")
+    _remove_stale(destination, timed=destination.parent == folder_given)
+    temporary = destination.with_name(f".{destination.name}.{os.getpid()}{PARTIAL}")
     try:
         _create(temporary)
         try:
             _copy(database, temporary, marked)
-            _check(temporary)
+            _check(temporary, database)
             _sync(temporary)
             os.replace(temporary, destination)
         except BaseException:
-            temporary.unlink(missing_ok=True)
+            for left in (temporary, temporary.with_name(f"{temporary.name}-journal")):
+                left.unlink(missing_ok=True)
             raise
     except OSError as error:
         raise BackupError(f"cannot write {destination}: {error.strerror or error}") from None
     _sync_folder(destination.parent)
     return Backup(destination, destination.stat().st_size, time.monotonic() - started)
+
+
+#: How a backup's temporary copy is named: ``.NAME.PID.partial`` beside its destination.
+PARTIAL = ".partial"
+_STALE = re.compile(rf"^\.(?P<name>.+)\.(?P<pid>\d+){re.escape(PARTIAL)}(-journal)?$")
+_TIMED = re.compile(r"^dominoes-\d{8}-\d{6}\.sqlite3$")
+
+
+def _remove_stale(destination: Path, *, timed: bool) -> None:
+    """Remove what an earlier backup to the same destination left when it was killed
+    outright (SIGKILL, a power cut: its ``except`` never ran): temporary copies whose
+    process is gone. Into a folder, those of every timed name there. Best effort."""
+    with contextlib.suppress(OSError):
+        for entry in destination.parent.iterdir():
+            found = _STALE.match(entry.name)
+            if found is None or (found["name"] != destination.name and not (
+                    timed and _TIMED.match(found["name"]))):
+                continue
+            if not _running(int(found["pid"])):
+                entry.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs, other than this one (which has made no copy yet: a
+    container's every run may have the same pid)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's, or cannot tell: kept
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """SIGTERM raises :class:`Stopped` in the backup (Python's default for it ends the
+    process at once, leaving the temporary copy behind); SIGINT raises KeyboardInterrupt, as
+    by default. Either comes once SQLite's call at hand returns (a copy or a check is one
+    call). Restored afterwards."""
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise Stopped(signum)
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _is_sqlite(path: Path) -> bool:
@@ -146,33 +214,41 @@ def _copy(database: Path, temporary: Path, marked: bool) -> None:
         # Read-only: the backup never changes the live database.
         source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as error:
-        raise BackupError(f"cannot open {database}: {error}") from None
+        raise BackupError(f"cannot open {database}: {hinted(str(error))}") from None
     try:
         target = sqlite3.connect(temporary)
         try:
             try:
                 source.execute("SELECT count(*) FROM sqlite_master").fetchone()
             except sqlite3.Error as error:
-                raise BackupError(f"cannot read {database}: {error}") from None
+                raise BackupError(f"cannot read {database}: {hinted(str(error))}") from None
             try:
                 source.backup(target)  # every page in one step: one snapshot
                 # A self-contained file: the copy needs no -wal beside it.
                 target.execute("PRAGMA journal_mode=DELETE").fetchone()
                 if marked:  # a bot started on this copy sends its games' messages anew
                     mark_copy(target)
-            except sqlite3.Error as error:
-                raise BackupError(f"cannot write {temporary.parent}: {error}") from None
+            except sqlite3.Error as error:  # (a damaged page is the source's)
+                where = f"read {database}" if damaged(error) else f"write {temporary.parent}"
+                raise BackupError(f"cannot {where}: {hinted(str(error))}") from None
         finally:
             target.close()
     finally:
         source.close()
 
 
-def _check(temporary: Path) -> None:
-    with contextlib.closing(sqlite3.connect(temporary)) as copy:
-        rows = copy.execute("PRAGMA integrity_check").fetchall()
+def _check(temporary: Path, database: Path) -> None:
+    """The copy checked page by page: what is damaged there is the database's (the backup
+    copies its pages as they are), said in the line a damaged database gives."""
+    try:
+        with contextlib.closing(sqlite3.connect(temporary)) as copy:
+            rows = copy.execute("PRAGMA integrity_check").fetchall()
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot read {database}: {hinted(str(error))}") from None
     if [tuple(row) for row in rows] != [("ok",)]:
-        raise BackupError(f"the copy failed its integrity check: {rows[0][0]}")
+        first = " ".join(str(rows[0][0]).split())  # (SQLite's own lines, as one)
+        raise BackupError(f"the copy failed its integrity check: {first} "
+                          f"({DAMAGED})")
 
 
 def _sync(path: Path) -> None:
@@ -209,14 +285,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Absolute, as the bot logs its database: a cron job's mail names where it looked.
     database = (Path(args.database) if args.database else database_path()).absolute()
     try:
-        backup = back_up(database, Path(args.destination).absolute(),
-                         folder=names_folder(args.destination))
+        with stopped_by_signals():
+            backup = back_up(database, Path(args.destination).absolute(),
+                             folder=names_folder(args.destination))
     except BackupError as error:
         print(f"backup failed: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("backup interrupted: nothing was written", file=sys.stderr)
         return 130
+    except Stopped as stop:
+        print(f"backup stopped ({signal.Signals(stop.signum).name}): nothing was written",
+              file=sys.stderr)
+        return 128 + stop.signum
     print(f"backed up {database} to {backup.path} ({backup.size} bytes, integrity ok)")
     return 0
 

@@ -45,6 +45,16 @@ ORDER BY a.pid
 """
 
 
+class ClaimRefusedError(StorageError):
+    """Another process holds the claim: ``holders`` names it as :meth:`DatabaseClaim.take`
+    found it, e.g. ``a bot (PostgreSQL pid 4711 from 10.0.0.7) is`` (the copy to PostgreSQL
+    words its own refusal with it)."""
+
+    def __init__(self, message: str, holders: str) -> None:
+        super().__init__(message)
+        self.holders = holders
+
+
 class DatabaseClaim:
     """This process's part of the database: ``shared`` for a fleet worker, else the whole."""
 
@@ -64,18 +74,19 @@ class DatabaseClaim:
     def _function(self) -> str:
         return "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
 
-    async def take(self, wait: float = STOPPING_WAIT) -> None:
+    async def take(self, wait: float = STOPPING_WAIT, other: str = "another bot") -> None:
         """Hold the lock, waiting up to ``wait`` seconds for another bot to stop (a supervisor
         may start this one while the old one still sends what it holds); then watch it.
-        Refused, :class:`StorageError` says who holds it."""
+        Refused, :class:`ClaimRefusedError` says who holds it (a single bot called ``other``)."""
         self._conn = await self.engine.connect()
         waited = 0.0
         while not await self._try(self._conn):
             if waited >= wait:
-                holders = await self._who(self._conn)
+                holders = await self._who(self._conn, other)
                 await self._close()
-                raise StorageError(f"cannot use the database {self.engine.name}: {holders} "
-                                   "using it: stop that first, or set another DATABASE_URL")
+                raise ClaimRefusedError(
+                    f"cannot use the database {self.engine.name}: {holders} using it: stop "
+                    "that first, or set another DATABASE_URL", holders)
             await asyncio.sleep(_POLL)
             waited += _POLL
         self._pid = self._conn.get_server_pid()
@@ -97,17 +108,17 @@ class DatabaseClaim:
         """The sessions holding the lock: (mode, server pid, client address) each."""
         return list(await conn.fetch(_HOLDERS, CLAIM_LOCK >> 32, CLAIM_LOCK & 0xFFFFFFFF))
 
-    async def _who(self, conn: Any) -> str:
+    async def _who(self, conn: Any, other: str = "another bot") -> str:
         """Who holds the lock, for the operator: another bot or a fleet, with the server's
         pids of their connections (``pg_stat_activity``) and where they come from."""
         rows = await self._holders(conn)
         if not rows:
-            return "another bot is"  # gone since: it was stopping
+            return f"{other} is"  # gone since: it was stopping
         where = ", ".join(f"{pid}" + (f" from {host}" if host else "")
                           for _mode, pid, host in rows)
         pids = f"PostgreSQL pid{'s' if len(rows) > 1 else ''} {where}"
         if any(mode != "ShareLock" for mode, _pid, _host in rows):
-            return f"another bot ({pids}) is"
+            return f"{other} ({pids}) is"
         workers = "a fleet worker" if len(rows) == 1 else f"a fleet of {len(rows)} workers"
         return f"{workers} ({pids}) is"
 

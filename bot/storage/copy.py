@@ -9,7 +9,8 @@ after the highest id SQLite ever gave (its ``sqlite_sequence``), so no id is use
 target database must exist (the copy makes its tables) and hold no rows, unless ``--replace``
 says to empty it first. Prints a line a table and a total; exit 0 on success, 1 on failure
 (one line, never the URL's password), 2 on a usage error. Stop the bot before the copy: what
-it writes afterwards stays behind in SQLite.
+it writes afterwards stays behind in SQLite. A target a bot or a fleet runs on is refused, with
+``--replace`` too: the copy holds the bots' claim on it (:mod:`.claim`) while it copies.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from typing import Any
 from ..config import url_problem
 from ..errors import StorageError
 from .backup import BackupError, back_up
+from .causes import hinted
+from .claim import ClaimRefusedError, DatabaseClaim
 from .core import is_postgres_url
 from .postgres import PostgresEngine
 
@@ -72,27 +75,53 @@ def read_source(database: Path) -> list[Table]:
             await storage.close()
 
         asyncio.run(migrate())
-        with contextlib.closing(sqlite3.connect(snapshot)) as db:
-            names = [row[0] for row in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-                " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-            marks = dict(db.execute("SELECT name, seq FROM sqlite_sequence").fetchall())
-            tables = []
-            for name in names:
-                columns = tuple(row[1] for row in db.execute(f'PRAGMA table_info("{name}")'))
-                rows = db.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall()
-                tables.append(Table(name, columns, rows, int(marks.get(name, 0))))
+        try:
+            return _tables(snapshot)
+        except sqlite3.Error as error:  # (the backup's check passed: hardly ever)
+            raise CopyError(f"cannot read {database}: {hinted(str(error))}") from None
+
+
+def _tables(snapshot: Path) -> list[Table]:
+    with contextlib.closing(sqlite3.connect(snapshot)) as db:
+        names = [row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+            " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        marks = dict(db.execute("SELECT name, seq FROM sqlite_sequence").fetchall())
+        tables = []
+        for name in names:
+            columns = tuple(row[1] for row in db.execute(f'PRAGMA table_info("{name}")'))
+            rows = db.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall()
+            tables.append(Table(name, columns, rows, int(marks.get(name, 0))))
     return tables
 
 
 async def copy_into(tables: Sequence[Table], url: str, replace: bool = False) -> dict[str, int]:
-    """Write ``tables`` into the database at ``url``; returns the rows copied, by table."""
+    """Write ``tables`` into the database at ``url``; returns the rows copied, by table.
+    Refused while a bot or a fleet runs on it: the copy holds the bot's claim on the
+    database (:mod:`.claim`) from before its migrations to its commit, so no bot starts on
+    it meanwhile either."""
     from . import Storage
 
     storage = Storage(url)
-    await storage.open()  # the same migrations: the target has this bot's schema
     engine = storage.engine
     assert isinstance(engine, PostgresEngine)
+    claim = DatabaseClaim(engine, shared=False, on_taken=lambda why: None)
+    try:
+        await claim.take(wait=0, other="a bot")
+    except ClaimRefusedError as refused:
+        raise CopyError(f"cannot copy into {engine.name}: {refused.holders} running on it: "
+                        "stop it first (the copy never writes into a database in use)"
+                        ) from None
+    try:
+        await _copy_into(storage, engine, tables, replace)
+    finally:
+        await claim.release()
+    return {table.name: len(table.rows) for table in tables}
+
+
+async def _copy_into(storage: Any, engine: PostgresEngine, tables: Sequence[Table],
+                     replace: bool) -> None:
+    await storage.open()  # the same migrations: the target has this bot's schema
     try:
         async with engine.connection() as connection, connection.transaction():
             held = {t.name: await connection.fetchval(f'SELECT count(*) FROM "{t.name}"')
@@ -108,7 +137,6 @@ async def copy_into(tables: Sequence[Table], url: str, replace: bool = False) ->
                 await _copy_table(connection, table)
     finally:
         await storage.close()
-    return {table.name: len(table.rows) for table in tables}
 
 
 async def _copy_table(connection: Any, table: Table) -> None:

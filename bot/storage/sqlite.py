@@ -18,6 +18,7 @@ from typing import Any
 import aiosqlite
 
 from ..errors import StorageError
+from .causes import hinted, unusable
 from .tx import Engine, Row, Tx
 
 
@@ -117,46 +118,61 @@ class SqliteEngine(Engine):
             except OSError as probe:
                 return (f"the folder {folder} is not writable: creating a file there fails "
                         f"({_reason(probe)})")
-        hints = {"is locked": "another process holds it: stop it, or use another file",
-                 "not a database": "the file is damaged or not SQLite: restore a backup",
-                 "disk is full": "free some disk space"}
-        return next((f"{text} ({hint})" for key, hint in hints.items() if key in text), text)
+        return unusable(error) or hinted(text)
 
     async def close(self) -> None:
         db, self._db = self._db, None
         if db is not None:
             await db.close()
 
+    @contextlib.contextmanager
+    def _usable(self) -> Iterator[None]:
+        """A file found unusable (damaged, the disk full) raises :class:`StorageError`, one
+        line for the operator, as opening it would: a start that meets it after opening
+        (resuming the games) ends with that line, not a traceback. Other errors pass as
+        they are (a constraint, a bug)."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            said = unusable(error)
+            if said is None:
+                raise
+            raise StorageError(f"cannot use the database {self.name}: {said}") from None
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error: all or nothing."""
         db = self.db
         async with self._lock:
-            await db.execute("BEGIN IMMEDIATE")
-            tx = SqliteTx(db)
-            try:
-                yield tx
-                await db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:  # a failed COMMIT must not leave the transaction open
-                    await db.execute("ROLLBACK")
-                tx.rolled_back()
-                raise
+            with self._usable():
+                await db.execute("BEGIN IMMEDIATE")
+                tx = SqliteTx(db)
+                try:
+                    yield tx
+                    await db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:  # a failed COMMIT must not leave it open
+                        await db.execute("ROLLBACK")
+                    tx.rolled_back()
+                    raise
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement on its own: SQLite runs it in a transaction of its own (the
         connection is in autocommit mode), all or nothing and as durable as a COMMIT, in one
         hop to aiosqlite's thread rather than three (BEGIN, the statement, COMMIT)."""
         async with self._lock:
-            return await _execute(self.db, sql, params)
+            with self._usable():
+                return await _execute(self.db, sql, params)
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self._lock:
-            return await _fetch_all(self.db, sql, params)
+            with self._usable():
+                return await _fetch_all(self.db, sql, params)
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         async with self._lock:
-            return _first(await _fetch_all(self.db, sql, params))
+            with self._usable():
+                return _first(await _fetch_all(self.db, sql, params))
 
     def migration_lock(self) -> AbstractAsyncContextManager[None]:
         # A SQLite database serves one process; each migration is its own BEGIN IMMEDIATE
@@ -250,8 +266,12 @@ def held_alone(path: Path, wait: float = STOPPING_WAIT) -> Iterator[None]:
     line naming the database and the other's pid. Where the lock file cannot be made (a
     folder not writable) nothing is held: opening the database says why next; where it is
     not writable (left by another user) it is locked read-only, without a pid. The file stays
-    when the bot stops (removing it would let two bots lock two different files)."""
-    lock = path.with_name(f"{path.name}.lock")
+    when the bot stops (removing it would let two bots lock two different files). It sits
+    beside the file itself: a symbolic link's target (a bot started through a link to another
+    one's database is refused all the same). A disk too full to take the pid raises
+    :class:`StorageError`, as opening the database on it would."""
+    real = _real(path)
+    lock = real.with_name(f"{real.name}.lock")
     writable = True
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -274,13 +294,34 @@ def held_alone(path: Path, wait: float = STOPPING_WAIT) -> Iterator[None]:
                 time.sleep(0.25)  # before the bot starts: nothing else runs yet
                 waited += 0.25
             if writable:
-                os.ftruncate(descriptor, 0)
-                os.lseek(descriptor, 0, os.SEEK_SET)
-                os.write(descriptor, f"{os.getpid()}\n".encode())
+                _write_pid(descriptor, path)
         yield
     finally:
         if descriptor >= 0:
             os.close(descriptor)  # frees the lock
+
+
+def _real(path: Path) -> Path:
+    """``path`` with its symbolic links followed, as far as they lead (a loop of them: as
+    given, which SQLite cannot open either)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def _write_pid(descriptor: int, path: Path) -> None:
+    """This process's pid in the lock file, for a refused bot to name; a disk too full for
+    it is the database's one line (:func:`.causes.unusable`), any other failure leaves the
+    file without a pid (the lock holds all the same)."""
+    try:
+        os.ftruncate(descriptor, 0)
+        os.lseek(descriptor, 0, os.SEEK_SET)
+        os.write(descriptor, f"{os.getpid()}\n".encode())
+    except OSError as error:
+        said = unusable(error)
+        if said is not None:
+            raise StorageError(f"cannot open the database {path.resolve()}: {said}") from None
 
 
 def _opened(path: Path, flags: int) -> int:

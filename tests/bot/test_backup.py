@@ -173,7 +173,8 @@ def test_command_bad_paths_are_one_line_and_a_failure(tmp_path: Path) -> None:
         (
             ["out.sqlite3", "--database", "notes.txt"],
             {},
-            f"backup failed: cannot read {tmp_path}/notes.txt: file is not a database\n",
+            f"backup failed: cannot read {tmp_path}/notes.txt: file is not a database (the "
+            "file is damaged or not SQLite: restore a backup)\n",
         ),
         (  # a mistyped destination that names another file: kept (it was replaced)
             ["notes.txt", "--database", "live.sqlite3"],

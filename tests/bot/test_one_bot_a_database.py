@@ -4,6 +4,7 @@ a lock file another user left, not writable, still guards."""
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 from pathlib import Path
@@ -75,3 +76,39 @@ def test_the_refusal_names_the_database_by_its_absolute_path(
     with held_alone(database, wait=0), pytest.raises(StorageError) as refused:
         held_alone(database, wait=0).__enter__()
     assert str(refused.value).startswith(f"cannot open the database {absolute}: another bot")
+
+
+def test_a_second_bot_through_a_symbolic_link_is_refused(tmp_path: Path) -> None:
+    """The lock sits beside the file itself: a bot started on a link to another bot's
+    database (operator QA: DATABASE_PATH=link.sqlite3) does not lock a file of its own."""
+    database = tmp_path / "data" / "dominoes.sqlite3"
+    database.parent.mkdir()
+    database.touch()
+    link = tmp_path / "link.sqlite3"
+    link.symlink_to(database)
+    folder_link = tmp_path / "elsewhere"
+    folder_link.symlink_to(database.parent, target_is_directory=True)
+    for other in (link, folder_link / database.name):
+        with held_alone(database, wait=0), pytest.raises(
+                StorageError, match=rf"^cannot open the database {database}: another bot"):
+            held_alone(other, wait=0).__enter__()
+        with held_alone(other, wait=0):
+            assert first_holds(database)
+    assert not (tmp_path / "link.sqlite3.lock").exists()
+
+
+def test_a_disk_too_full_for_the_pid_is_the_databases_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """0 bytes free (operator QA, a full tmpfs): the pid cannot be written into the lock
+    file; the start ends with the line a full disk gives when opening the database."""
+    database = tmp_path / "dominoes.sqlite3"
+
+    def full(descriptor: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(StorageError) as refused:
+        held_alone(database, wait=0).__enter__()
+    assert str(refused.value) == (f"cannot open the database {database.resolve()}: database or "
+                                  "disk is full (free some disk space)")
+    monkeypatch.undo()
+    assert not first_holds(database)  # let go with the refusal

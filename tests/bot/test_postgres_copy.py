@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,8 @@ import pytest
 from bot.models import Game, Messages, Player, Status
 from bot.service.scoreboards import player_stats, scoreboard
 from bot.storage import Storage
+from bot.storage.claim import DatabaseClaim
+from bot.storage.postgres import PostgresEngine
 from bot.storage.restores import take_mark
 from engine import match_to_json
 from testservers import free_port
@@ -149,3 +152,36 @@ async def test_failures_are_one_line_without_the_password(
         assert err.count("\n") == 1
     if case == "no database":
         assert err.endswith("(create it (createdb), or fix the target URL)\n"), err
+
+
+@pytest.mark.parametrize("fleet", [False, True])
+async def test_a_database_a_bot_runs_on_is_refused_even_with_replace(
+    postgres_url: str, tmp_path: Path, fleet: bool
+) -> None:
+    """--replace emptied the tables under a running bot (operator QA): the copy holds the
+    bot's claim on the database (its advisory lock) while it copies, and is refused, in one
+    line naming who runs there, while a bot or a fleet's worker holds it."""
+    source = tmp_path / "bot.sqlite3"
+    shutil.copyfile(STORED, source)
+    assert (await run(str(source), postgres_url))[0] == 0
+    running = DatabaseClaim(PostgresEngine(postgres_url), shared=fleet, on_taken=print)
+    await running.take(wait=0)
+    try:
+        for args in ((), ("--replace",)):
+            code, out, err = await run(str(source), postgres_url, *args)
+            assert (code, out) == (1, "")
+            holder = "a fleet worker" if fleet else "a bot"
+            assert re.fullmatch(
+                rf"copy failed: cannot copy into 127\.0\.0\.1:\d+/\w+: {holder} \(PostgreSQL "
+                r"pid \d+( from [\d.:a-f]+)?\) is running on it: stop it first \(the copy "
+                r"never writes into a database in use\)\n", err), err
+    finally:
+        await running.release()
+    pg = Storage(postgres_url)
+    await pg.open()
+    try:
+        assert len(await pg.open_games()) == 10  # the bot's rows are all there
+    finally:
+        await pg.close()
+    code, out, err = await run(str(source), postgres_url, "--replace")  # the bot stopped
+    assert (code, err) == (0, "") and "games: 11 rows" in out

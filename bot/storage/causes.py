@@ -1,0 +1,56 @@
+"""What a SQLite file's failures mean for an operator, in one line: SQLite's reason, and what
+to do about it. One classification for the bot (:mod:`.sqlite`), the backup and the copy to
+PostgreSQL, so that a damaged file or a full disk reads the same in each (docs/OPERATIONS.md's
+start-up table), never as a traceback.
+"""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+
+DAMAGED = "the file is damaged or not SQLite: restore a backup"
+FULL = "free some disk space"
+LOCKED = "another process holds it: stop it, or use another file"
+#: SQLite's own words for a full disk (an OS's ENOSPC is said with them too).
+DISK_FULL = "database or disk is full"
+
+# SQLite's words, and what they usually mean for the operator.
+_HINTS = {"is locked": LOCKED, "not a database": DAMAGED, "malformed": DAMAGED,
+          "disk is full": FULL}
+# What no retry cures: the file damaged or not SQLite, the disk full (primary result codes).
+_UNUSABLE = {sqlite3.SQLITE_CORRUPT: DAMAGED, sqlite3.SQLITE_NOTADB: DAMAGED,
+             sqlite3.SQLITE_FULL: FULL}
+_NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+# SQLite's "disk I/O error"s that a full disk gives (operator QA: a tmpfs with 32 KB left).
+_EXTENDED = {"SQLITE_IOERR_SHMSIZE": f"its -shm file cannot grow: {FULL}"}
+
+
+def hinted(text: str) -> str:
+    """``text`` (SQLite's reason) with what it usually means, when it is one we know:
+    ``database or disk is full (free some disk space)``."""
+    return next((f"{text} ({hint})" for key, hint in _HINTS.items() if key in text), text)
+
+
+def damaged(error: BaseException) -> bool:
+    """Whether ``error`` says the file is damaged or not SQLite (not: the disk is full)."""
+    return isinstance(error, sqlite3.Error) and _hint(error) == DAMAGED
+
+
+def unusable(error: BaseException) -> str | None:
+    """The one line of a failure that leaves the file unusable until the operator acts (a
+    damaged file, a full disk; an OS's "No space left on device" included), else None (a
+    busy file, a bug: for the caller to handle as before)."""
+    if isinstance(error, OSError) and error.errno in _NO_SPACE:
+        return f"{DISK_FULL} ({FULL})"
+    hint = _hint(error) if isinstance(error, sqlite3.Error) else None
+    return None if hint is None else f"{error} ({hint})"
+
+
+def _hint(error: sqlite3.Error) -> str | None:
+    """What no retry cures, by SQLite's primary result code (or by its words, for an error
+    raised without one)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return _UNUSABLE.get(code & 0xFF) or _EXTENDED.get(getattr(error, "sqlite_errorname", ""))
+    return next((h for key, h in _HINTS.items() if key in str(error) and h != LOCKED), None)
