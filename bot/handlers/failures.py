@@ -7,15 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 from ..errors import StorageError
-
-#: What SQLite's words usually mean for the operator, the hints the storage gives the same
-#: words at start (``bot.storage.sqlite.SqliteEngine._cause``): a commit that fails once the
-#: bot runs says the same, without "cannot open".
-_HINTS = {
-    "disk is full": "free some disk space",
-    "readonly database": "the database file or its folder is not writable",
-    "disk I/O error": "the disk failed: check it, and free some space",
-}
+from ..storage.causes import hinted
 
 
 def database_failure(error: BaseException | None) -> str | None:
@@ -26,5 +18,4 @@ def database_failure(error: BaseException | None) -> str | None:
         return str(error)
     if not isinstance(error, sqlite3.Error):
         return None
-    text = str(error) or type(error).__name__
-    return next((f"{text} ({hint})" for key, hint in _HINTS.items() if key in text), text)
+    return hinted(str(error) or type(error).__name__)

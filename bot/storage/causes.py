@@ -15,9 +15,12 @@ LOCKED = "another process holds it: stop it, or use another file"
 #: SQLite's own words for a full disk (an OS's ENOSPC is said with them too).
 DISK_FULL = "database or disk is full"
 
+READ_ONLY = "the database file or its folder is not writable"
+DISK_FAILED = "the disk failed: check it, and free some space"
+
 # SQLite's words, and what they usually mean for the operator.
 _HINTS = {"is locked": LOCKED, "not a database": DAMAGED, "malformed": DAMAGED,
-          "disk is full": FULL}
+          "disk is full": FULL, "readonly database": READ_ONLY, "disk I/O error": DISK_FAILED}
 # What no retry cures: the file damaged or not SQLite, the disk full (primary result codes).
 _UNUSABLE = {sqlite3.SQLITE_CORRUPT: DAMAGED, sqlite3.SQLITE_NOTADB: DAMAGED,
              sqlite3.SQLITE_FULL: FULL}
@@ -53,4 +56,5 @@ def _hint(error: sqlite3.Error) -> str | None:
     code = getattr(error, "sqlite_errorcode", None)
     if isinstance(code, int):
         return _UNUSABLE.get(code & 0xFF) or _EXTENDED.get(getattr(error, "sqlite_errorname", ""))
-    return next((h for key, h in _HINTS.items() if key in str(error) and h != LOCKED), None)
+    return next((h for key, h in _HINTS.items() if key in str(error) and h in (DAMAGED, FULL)),
+                None)
