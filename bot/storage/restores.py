@@ -38,13 +38,28 @@ def mark_copy(copy: sqlite3.Connection, made_at: float | None = None) -> bool:
     return True
 
 
+#: How many game ids a start on a restored backup skips: the backup holds the counter of its
+#: day, so the games started after it would give their ids to the next ones, and their old
+#: buttons ("Play again", "Check the deal") would act on those (operator QA). More than any
+#: bot starts between a backup and its restore.
+SKIPPED_IDS = 1_000_000
+
+_SKIP_IDS = {
+    "sqlite": "UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'games'",
+    "postgresql": "SELECT setval(pg_get_serial_sequence('games', 'game_id'), "
+                  "nextval(pg_get_serial_sequence('games', 'game_id')) + ?)",
+}
+
+
 async def take_mark(storage: Connection) -> float | None:
     """When the backup this database was restored from was made, if it carries the mark,
-    which is taken away (the next start is an ordinary one); else None."""
+    which is taken away (the next start is an ordinary one), the next game's id then
+    :data:`SKIPPED_IDS` past the backup's; else None."""
     row = await storage.fetch_one("SELECT value FROM fleet_meta WHERE name=?", (RESTORED,))
     if row is None:
         return None
-    await storage.execute("DELETE FROM fleet_meta WHERE name=?", (RESTORED,))
+    await storage.execute(_SKIP_IDS[storage.dialect], (SKIPPED_IDS,))  # (first: a stop between
+    await storage.execute("DELETE FROM fleet_meta WHERE name=?", (RESTORED,))  # skips again)
     try:
         return float(row["value"])
     except ValueError:
