@@ -174,7 +174,7 @@ def with_leavers(t: Translator, text: str, game: Game, ratings: MatchRatings) ->
     keeps moved their rating (the seats' changes are None: a stop moves nobody else)."""
     if not ratings.leavers and not ratings.away:
         return text
-    return f"{text}\n{rating_line(t, game.names, ratings)}"
+    return f"{text}\n{rating_line(t, game.game_name, game.names, ratings)}"
 
 
 def hand_result_buttons(t: Translator, game: Game, view: TableView

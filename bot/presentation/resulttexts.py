@@ -22,7 +22,7 @@ from renderers import signed
 from ..gamebook import presentation
 from ..i18n import LANGUAGES, N_, Translator, translator
 from ..models import Game, MatchRatings, Status
-from ..wording import and_list, code, named, pair_names
+from ..wording import and_list, code, esc, named, pair_names, title
 from .movetexts import mover
 
 # Why points were scored, as nouns, in a hand's list of the points of play: "matadors 2 times
@@ -353,18 +353,19 @@ def game_end_line(t: Translator, game: Game) -> str:
     return t("The game is over.")
 
 
-def rating_line(t: Translator, names: Sequence[str], ratings: MatchRatings) -> str:
-    """How the match moved each person's rating on the group's board of the game, said to be
-    a change ("" when nobody has one: computers are kept off the board), those who left it
-    or were replaced while away last: it counted as lost for them."""
+def rating_line(t: Translator, game: str, names: Sequence[str], ratings: MatchRatings) -> str:
+    """How the match moved each person's rating on the group's board of ``game`` (named: a
+    bare /scoreboard rates every game together, which moves by other figures; review), said
+    to be a change ("" when nobody has one: computers are kept off the board), those who
+    left it or were replaced while away last: it counted as lost for them."""
     moved = [f"{named(name)} {signed(change)}" for name, change in zip(
         names, ratings.seats, strict=True) if change is not None]
     moved += [t("{name} (left the match) {change}", name=named(name), change=signed(change))
               for name, change in ratings.leavers]
     moved += [t("{name} (replaced by a computer while away) {change}", name=named(name),
                 change=signed(change)) for name, change in ratings.away]
-    return t("Rating change on this group's scoreboard: {list}.", list=" · ".join(moved)) \
-        if moved else ""
+    return t("Rating change on this group's {game} scoreboard: {list}.",
+             game=esc(title(t, game)), list=" · ".join(moved)) if moved else ""
 
 
 def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView,
@@ -388,7 +389,7 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
     if settled:
         lines.append(settled)
     if ratings is not None and ratings.seats:
-        lines.append(rating_line(t, names, ratings))
+        lines.append(rating_line(t, game.game_name, names, ratings))
     lines.append(t(PLAY_AGAIN))
     return "\n".join(line for line in lines if line)
 

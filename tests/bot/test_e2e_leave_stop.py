@@ -112,7 +112,7 @@ async def test_a_creator_who_left_keeps_her_loss_when_the_game_is_stopped(group:
     change = board.standings[0].rating - fresh_rating()
     said, revealed = stopped.rsplit("\n", 1)
     assert said.endswith(
-        f"stopped the game. Nobody wins it.\nRating change on this group's scoreboard: "
+        f"stopped the game. Nobody wins it.\nRating change on this group's Gaple scoreboard: "
         f"Ayu (left the match) {change}."), stopped
     # The hand left unfinished can be checked as a finished one can: its seed, now that
     # nothing is played with it, against the fingerprint the table showed (QA)

@@ -12,17 +12,18 @@ from renderers import signed
 
 
 def test_a_rating_that_did_not_move_reads_0_as_in_the_picture() -> None:
-    line = plain(rating_line(translator("en"), ("Ayu", "Budi", "Sergei"),
+    line = plain(rating_line(translator("en"), "pair", ("Ayu", "Budi", "Sergei"),
                              MatchRatings((0, 13, -13))))
-    assert line == "Rating change on this group's scoreboard: Ayu 0 · Budi +13 · Sergei -13."
+    assert line == ("Rating change on this group's Pair dominoes scoreboard: Ayu 0 · Budi +13 · "
+                    "Sergei -13.")
     assert "+0" not in line
     for change in (0, 13, -13):  # the picture's figures, word for word
         assert f"Ayu {signed(change)}" in plain(
-            rating_line(translator("en"), ("Ayu",), MatchRatings((change,))))
+            rating_line(translator("en"), "pair", ("Ayu",), MatchRatings((change,))))
 
 
 def test_who_left_the_match_comes_last_in_the_rating_line() -> None:
-    line = plain(rating_line(translator("en"), ("Ayu", "🤖 Rio"),
+    line = plain(rating_line(translator("en"), "pair", ("Ayu", "🤖 Rio"),
                              MatchRatings((9, None), (("Sergei", -7),))))
-    assert line == ("Rating change on this group's scoreboard: Ayu +9 · Sergei (left the match) "
-                    "-7.")
+    assert line == ("Rating change on this group's Pair dominoes scoreboard: Ayu +9 · Sergei "
+                    "(left the match) -7.")
