@@ -81,6 +81,11 @@ def _record(t: Translator, s: Standing) -> str:
     return record + ", " + t("drawn {count}", count=s.drawn) if s.drawn else record
 
 
+#: A board of every game when the group played several: its ratings are not any game's.
+ALL_GAMES = N_("Ratings here take every game together; /scoreboard with a game's name shows "
+               "that game's own.")
+
+
 def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
                     tz: tzinfo = UTC, in_topic: bool = False) -> str:
     """The board as an HTML message (the picture's text fallback), best ``limit`` players;
@@ -92,6 +97,8 @@ def scoreboard_text(t: Translator, board: Scoreboard, limit: int = TEXT_ROWS, *,
         lines.append(t("This board counts the games of every topic in this group."))
     if board.penalty_points:
         lines.append(t("Points here are penalties: fewer is better."))
+    if board.game is None and board.points_game is None and board.standings:
+        lines.append(t(ALL_GAMES))
     if not board.standings:
         return "\n".join([*lines, "", t("No finished matches yet: open a table with "
                                          "/newgame.")])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.i18n import Translator
-from bot.presentation.boardtexts import picture_rows, scoreboard_text, stats_text
+from bot.presentation.boardtexts import ALL_GAMES, picture_rows, scoreboard_text, stats_text
 from bot.service.ratings import Standing
 from bot.service.scoreboards import GameStats, PlayerStats, Scoreboard
 
@@ -54,3 +54,15 @@ def test_only_a_provisional_rating_is_marked_and_the_mark_explained_where_one_is
         (1100, False), (1030, True)]
     stats = PlayerStats(user_id=3, name="Citra", games=(GameStats("gaple", 1, regular),))
     assert "?" not in stats_text(t, stats)
+
+
+def test_a_board_of_several_games_says_its_ratings_are_no_one_games() -> None:
+    """Review: the match's line tells the change on that game's board; a bare /scoreboard of
+    a group that played several games rates them all together, and says so."""
+    t = Translator("en")
+    mixed = Scoreboard(chat_id=-1, game=None, since=None, until=None, matches=2,
+                       standings=(PLAYED, AWAY))
+    note = t(ALL_GAMES)
+    assert note in scoreboard_text(t, mixed).splitlines()
+    for one in (replace(mixed, points_game="gaple"), replace(mixed, game="gaple")):
+        assert note not in scoreboard_text(t, one)
