@@ -233,6 +233,8 @@ def hand_caption(
     # A waiting message names nothing that others' moves change, so it never goes stale.
     current = view.my_turn or over or choosing is not None
     lines += _acted_for(t, game, view)  # before the moves made since: it came first
+    if not current:
+        lines += _own_move(t, game, view)
     moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
                         draws=view.drawn_this_hand) if current else []
     if moves:
@@ -375,6 +377,24 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
     return lines
+
+
+#: A waiting message's first line after the player's own move, the move as the group hears
+#: it (player QA: a tap, a silent toast, and the message said only "not your turn yet").
+OWN_MOVE = N_("✔ Played: {move}")
+
+
+def _own_move(t: Translator, game: Game, view: PlayerView) -> list[str]:
+    """The seat's latest chosen move of the hand while it waits (none made by the bot for
+    it: :func:`_acted_for` tells those), so the tap that made it is confirmed."""
+    history = view.table.history
+    mine = since_last_turn(game, view).start - 1
+    if mine < 0 or view.table.result is not None \
+            or f"{view.table.hand_number}:{mine}" in game.timer.auto_moves:
+        return []
+    return [t(OWN_MOVE, move=line) for line in moves_lines(
+        t, game, view.table, range(mine, mine + 1), reader=view.seat,
+        draws=view.drawn_this_hand)] if history[mine].seat == view.seat else []
 
 
 def _away_line(t: Translator, game: Game, view: PlayerView) -> list[str]:

@@ -230,3 +230,17 @@ async def test_a_table_posted_again_leaves_a_choice_in_progress_alone(
         new = f"https://t.me/c/{str(club.id)[4:]}/{game.messages.table_message}"
         await telegram.wait_for(lambda: new in [e.get("url") for e in message.entities],
                                 message="Back did not bring the table's new link")
+
+
+async def test_a_waiting_hand_confirms_the_players_own_move(group: Group, dealt: None) -> None:
+    """Player QA: a tap played the tile with a silent toast, and the message said only "not
+    your turn yet": it now starts with the move, as the group hears it."""
+    async with group.bot():
+        thora, message = await thoras_turn(group)
+        record = thora.press(message, ASK)
+        await group.server.wait_for(lambda: "◀" in str(message.button_texts))
+        end = thora.press(message, next(t for t in message.button_texts if "◀" in t))
+        await group.server.wait_for(lambda: end.answered and "Not your turn yet" in plain(
+            message.content))
+        assert record.answered
+        assert "✔ Played: Þóra laid 3-4 on the left." in plain(message.content)
