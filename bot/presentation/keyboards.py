@@ -21,6 +21,7 @@ from .gamebuttons import (
     LobbyAction,
     LobbyTap,
     PickGame,
+    PlayAgain,
     ShowHand,
     ShowRules,
     ShowTable,
@@ -117,6 +118,12 @@ def my_tiles(t: Translator, game: Game) -> InlineKeyboardMarkup:
     again at the bottom of the group when talk has scrolled it away."""
     return InlineKeyboardMarkup([[_button(t("👀 My tiles"), ShowHand(game.game_id)),
                                   table_button(t, game)]])
+
+
+def play_again(t: Translator, game: Game) -> InlineKeyboardMarkup:
+    """A finished match's last hand message in private: the rematch, as the group's result
+    offers it (player QA: a player of the private chat could not start one from there)."""
+    return InlineKeyboardMarkup([[_button(t("🔁 Play again"), PlayAgain(game.game_id))]])
 
 
 def table_button(t: Translator, game: Game) -> InlineKeyboardButton:

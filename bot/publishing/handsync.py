@@ -144,7 +144,8 @@ class HandSync:
             return None
         # Matador: a player may hold no tiles while the hand goes on (no buttons to show)
         markup = keyboards.hand(t, game, view, game.move_no) \
-            if game.status.open and view.hand else None
+            if game.status.open and view.hand else \
+            keyboards.play_again(t, game) if game.status is Status.FINISHED else None
         return (Draft(key, caption, markup, drawing=self.pictures.hand_drawing(view, t.language)),
                 self._ended_draft(game, seat, t, current, hand_number))
 

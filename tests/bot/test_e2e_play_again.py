@@ -135,3 +135,22 @@ async def test_a_player_who_leaves_the_rematch_before_the_notice_goes_is_not_tol
         assert await runtime.storage.pending_notices(rematch.game_id) == []
         assert not [m for m in group.server.bot_messages(budi.private_chat)
                     if "🔁" in (m.text or "") or "🔔" in (m.text or "")]
+
+
+async def test_the_last_hand_in_private_plays_again_from_there(group: Group) -> None:
+    """Player QA: a player of the private chat met the match's end there with no way to a
+    rematch (it was the group's button alone). The last hand message offers it too; its tap
+    opens the table in the group as the group's would, and the other player is asked."""
+    ayu, budi = group.users[:2]
+    async with group.bot() as runtime:
+        await played_once(group)
+        game = group.game()
+        last = group.server.message(ayu.private_chat, game.messages.hands[0].message_id)
+        assert last.button_texts == ["🔁 Play again"]
+        tap = ayu.press(last, "🔁 Play again")
+        await group.server.wait_for(lambda: tap.answered)
+        assert tap.answer_text == "A new table is open: the others press Join to play again."
+        lobby = runtime.service.open_game_in(group.chat.id)
+        assert lobby is not None and lobby.status is Status.LOBBY
+        assert lobby.seat_of(ayu.id) is not None
+        assert budi.id in [p.user_id for p in lobby.players] or budi.id in lobby.pending
