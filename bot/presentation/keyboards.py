@@ -205,8 +205,32 @@ def discard_confirmation(t: Translator, game: Game, move_no: int, tile: Tile
 
 
 def lays_of(view: PlayerView, tile: Tile) -> tuple[Play | Cut, ...]:
-    """Every legal lay of ``tile``: each end and way, and the cuts it makes."""
-    return tuple(a for a in view.legal if isinstance(a, Play | Cut) and a.tile is tile)
+    """Every legal lay of ``tile`` that does something the others do not: each end and way,
+    and the cuts it makes; of two lays on a line's two ends alike, the first (player QA: a
+    Bergen double led, and 6-1 asked "◀ left 6 / ▶ right 6", the same move twice)."""
+    lays: dict[object, Play | Cut] = {}
+    for action in view.legal:
+        if isinstance(action, Play | Cut) and action.tile is tile:
+            lays.setdefault(_outcome(view, action), action)
+    return tuple(lays.values())
+
+
+def _outcome(view: PlayerView, action: Play | Cut) -> object:
+    """What a lay leaves for the rest of the hand, as far as the side of a line goes: on a
+    line (no spinner, no ribbons) an end is all its open numbers, whether a tile may go
+    there, what it counts (a double's both halves), whether the tile ending it is a double
+    and how it lies; two lays of one tile, one way, on ends alike in all that, scoring
+    alike, leave the same hand but for which side is which. Anything else is its own."""
+    layout = view.table.layout
+    if type(action) is not Play or action.end not in (End.LEFT, End.RIGHT) \
+            or layout.kind != "line" or not layout.line:
+        return action
+    end = next((e for e in layout.ends if e.end is action.end), None)
+    if end is None:
+        return action
+    laid = layout.line[0] if action.end is End.LEFT else layout.line[-1]
+    return (action.tile, action.cross, end.numbers, end.open, end.only_matadors, end.counted,
+            laid.tile.is_double, laid.cross, view.points_of(action))
 
 
 def says_lie(view: PlayerView, play: Play) -> bool:

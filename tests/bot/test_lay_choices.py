@@ -204,8 +204,8 @@ def test_kolbasas_ribbons_are_named_upper_and_lower_as_the_picture_draws_them() 
     # A plain line and the other layouts keep their left and right.
     line = started("bergen", "1-1 1-2 0-3 0-4 0-5 0-6", "1-3 2-2 2-3 3-3 4-4 5-5")
     line.apply(0, Play(Tile(1, 1)))
-    assert [label for label, _ in choice_buttons(line, 1, "1-3")[:-1]] == ["◀ left 1",
-                                                                          "▶ right 1"]
+    # (the double's two ends are alike: one lay, named as the line names its ends)
+    assert [label for label, _ in choice_buttons(line, 1, "1-3")[:-1]] == ["◀ left 1"]
     line.apply(1, Play(Tile(1, 3), End.LEFT))
     assert "Bob laid 1-3 on the left." in plain(
         captions.table_caption(T, game_of(line), table_view(line)))
@@ -266,3 +266,24 @@ def test_a_plain_lines_ends_read_as_every_other_games_in_every_language() -> Non
         plain_ends = captions.ends_line(t, table_view(line).layout)
         named_ends = captions.ends_line(t, table_view(muggins).layout)
         assert plain_ends.split(":")[0] == named_ends.split(":")[0], (plain_ends, named_ends)
+
+
+def test_two_ends_alike_ask_nothing_and_ends_that_differ_still_ask() -> None:
+    """Player QA: after a Bergen double lead, 6-1 asked "◀ left 6 / ▶ right 6", the same
+    move twice (Gaple's plain line already laid it at once). Ends alike in all a line keeps
+    (numbers, a double ending them, points) make one lay; a 6 ended by the double and a 6
+    ended by 2-6 differ (a double header is made at one only), and still ask."""
+    match = started("bergen", "6-6 2-3 0-6 0-1 0-2 1-2", "3-6 2-6 1-3 1-4 1-5 4-5")
+    match.apply(0, Play(Tile(6, 6)))
+    view = player_view(match, 1)
+    [lay] = keyboards.lays_of(view, Tile(3, 6))
+    hand = {b.text: decode(b.callback_data) for row in keyboards.hand(
+        T, game_of(match), view, 5).inline_keyboard for b in row}
+    assert hand["✅ 3-6"] == Lay.of(1, 5, lay)  # one tap lays it
+    match.apply(1, Play(Tile(3, 6), End.RIGHT))
+    match.apply(0, Play(Tile(2, 3), End.RIGHT))
+    match.apply(1, Play(Tile(2, 6), End.RIGHT))
+    ends = [(end.end, end.numbers) for end in table_view(match).layout.ends]
+    assert ends == [(End.LEFT, (6,)), (End.RIGHT, (6,))]
+    labels = [label for label, _ in choice_buttons(match, 0, "0-6")]
+    assert [label.split(" +")[0] for label in labels] == ["◀ left 6", "▶ right 6", "↩ Back"]
