@@ -103,4 +103,5 @@ async def test_every_hand_ends_on_its_final_position(group: Group, game: str) ->
         assert not any("the lowest total wins" in text for text in results)  # said once
     for user in group.users[:4]:  # every player hears privately how the match ended
         last = [m for m in group.server.bot_messages(user.private_chat) if m.photo][-1]
-        assert "The match is over: " in (last.caption or "") and not last.buttons
+        assert "The match is over: " in (last.caption or "")
+        assert last.button_texts == ["🔁 Play again"]  # (as the group's result offers it)
