@@ -118,6 +118,7 @@ class Messages:
     calls: list[int] = field(default_factory=list)
     # The offers posted in the group to hand an away player's seat to a computer: their
     # buttons are taken away when the game ends, however it ends (a tap would do nothing).
+    # One answered (the seat handed) is deleted, and leaves the list.
     offers: list[int] = field(default_factory=list)
     # The group's notices that a seat's tiles cannot reach its player, by seat: deleted once
     # their tiles do (the notice would say otherwise for the rest of the game).
