@@ -118,6 +118,7 @@ class Messages:
     calls: list[int] = field(default_factory=list)
     # The offers posted in the group to hand an away player's seat to a computer: their
     # buttons are taken away when the game ends, however it ends (a tap would do nothing).
+    # One answered (the seat handed) is deleted, and leaves the list.
     offers: list[int] = field(default_factory=list)
     # The group's notices that a seat's tiles cannot reach its player, by seat: deleted once
     # their tiles do (the notice would say otherwise for the rest of the game).
@@ -131,8 +132,10 @@ class Messages:
     # a computer while they were away, by user id (their private chat), oldest first: the
     # hands' sync takes the button off every one but the newest, and off all of them once
     # the seat is theirs again or the match is over (one live offer at most, never a dead
-    # one). Games stored before it have none.
-    back_offers: dict[int, list[int]] = field(default_factory=dict)
+    # one). Each id with its kind: True, an old hand's picture (its caption holds the words);
+    # False, a text message of its own; None, not known (stored before the kind was: a
+    # caption's edit is tried first). Games stored before it have none.
+    back_offers: dict[int, dict[int, bool | None]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return dumps(
@@ -154,7 +157,8 @@ class Messages:
                 "reminders": {str(s): [r.message_id, r.move_no, r.user_id]
                               for s, r in self.reminders.items()},
                 "group_gone": self.group_gone,
-                "back_offers": {str(u): ids for u, ids in self.back_offers.items()},
+                "back_offers": {str(u): [[m, photo] for m, photo in ids.items()]
+                                for u, ids in self.back_offers.items()},
             }
         )
 
@@ -178,9 +182,18 @@ class Messages:
             {int(s): int(m) for s, m in data.get("unreachable_notes", {}).items()},
             {int(s): Reminder(*map(int, r)) for s, r in data.get("reminders", {}).items()},
             bool(data.get("group_gone", False)),
-            {int(u): [int(m) for m in ids]
+            {int(u): dict(map(_back_offer, ids))
              for u, ids in data.get("back_offers", {}).items()},
         )
+
+
+def _back_offer(stored: int | list[Any]) -> tuple[int, bool | None]:
+    """One stored way back: ``[id, photo]``, or a plain id as stored before its kind was
+    (not known)."""
+    if isinstance(stored, list):
+        message_id, photo = stored
+        return int(message_id), None if photo is None else bool(photo)
+    return int(stored), None
 
 
 @dataclass(slots=True)

@@ -17,11 +17,12 @@ from PIL import Image, ImageDraw
 from engine import PlayerView, Tile
 
 from .backdrop import HEADER, MARGIN, backdrop
-from .board import end_colours, end_mark, mark_width, ribbon_name, ribbon_name_width
+from .board import end_colours, end_mark, mark_width
 from .canvas import face_up, pill, text, width_of
 from .fonts import SMALLEST_TEXT
 from .frames import Frame, framed
 from .labels import ENGLISH, TableLabels
+from .ribbons import ribbon_name, ribbon_name_width
 from .sprites import Look
 from .themes import Theme, find_theme
 

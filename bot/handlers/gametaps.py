@@ -8,7 +8,6 @@ here by family, :mod:`.tiletaps` serves the hand's tiles.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 from telegram import CallbackQuery, Message
@@ -44,7 +43,6 @@ from .runtime import Runtime
 from .taps import Answer, Context, game_named, in_background, is_current, translator_of
 from .updates import (
     accessible,
-    edit_tapped,
     group_tr,
     is_admin,
     is_group,
@@ -201,19 +199,14 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
     async with rt.locks.game(game.game_id):
         away = game.players[tap.seat] if 0 <= tap.seat < len(game.players) else None
         newcomer = await rt.service.replace_away(game, user.id, admin, tap.seat)
+        await _answered(rt, query, game)  # (the game's end has no buttons to take off it)
     # The question is answered: deleted, as /stop's and /leave's are, since the group's
     # announcement says what became of it (player QA: the offer edited to say so and the
     # announcement were the same news twice). Past the 48 hours a bot may delete it, its
     # words say so instead: its "can hand the seat" would read as still open.
-    try:
-        if query.message is not None:
-            await query.get_bot().delete_message(query.message.chat.id,
-                                                 query.message.message_id)
-    except TelegramError:
-        done = translator(game.language)(SEAT_HANDED, name=wording.who(away) if away else "?",
-                                         computer=wording.named(newcomer.name))
-        with contextlib.suppress(TelegramError):
-            await edit_tapped(query, text=done)
+    await retire_tapped(query, translator(game.language)(
+        SEAT_HANDED, name=wording.who(away) if away else "?",
+        computer=wording.named(newcomer.name)))
     t = translator_of(query)
     return t("A computer player takes the seat."), None
 

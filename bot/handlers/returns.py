@@ -58,7 +58,7 @@ async def _forget_tapped(rt: Runtime, game: Game, user_id: int, query: CallbackQ
     """The offer tapped is no longer one the sync closes (the caller holds the game's lock):
     its tap does (:func:`_close`). A failed save leaves it to a later save of the game."""
     message = query.message
-    if message is None or message.message_id not in game.messages.back_offers.get(user_id, []):
+    if message is None or message.message_id not in game.messages.back_offers.get(user_id, {}):
         return
     forget_offer(game, user_id, message.message_id)
     try:

@@ -70,12 +70,9 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             # the lobby's link followed after Start by someone seated: the game is theirs
             await rt.resend_hand(lobby, seat)
             return
-        if lobby is not None and lobby.status is Status.PLAYING and lobby.played_by(user.id):
-            try:  # (player QA: one who left was told the table "started without you")
-                rt.service.seat_of(lobby, user.id)
-            except UserError as exc:  # their seat went to a computer: what they may do
-                await _why_no_tiles(update, rt, t, lobby, exc)
-                return
+        if lobby is not None and lobby.status is Status.PLAYING and lobby.played_by(user.id) \
+                and await _seat_or_why(update, rt, t, lobby, user.id) is None:
+            return  # (player QA: one who left was told the table "started without you")
         if lobby is not None and lobby.status is Status.PLAYING:
             await reply(update, t("That table has started without you. When its game is "
                                   "over, anyone can open the next one with /newgame."))
@@ -98,12 +95,9 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         playing = rt.service.game(int(m.group(1)))
         if playing is not None and playing.status is Status.PLAYING and (
                 playing.played_by(user.id)):
-            try:  # (a computer took their seat: they are told so, not greeted as new)
-                seat = rt.service.seat_of(playing, user.id)
-            except UserError as exc:
-                await _why_no_tiles(update, rt, t, playing, exc)
-                return
-            await rt.resend_hand(playing, seat)
+            # (a computer took their seat: they are told so, not greeted as new)
+            if (seat := await _seat_or_why(update, rt, t, playing, user.id)) is not None:
+                await rt.resend_hand(playing, seat)
             return
     seated = [(game, seat) for game in rt.service.games_of_user(user.id)
               if game.status is Status.PLAYING and (seat := game.seat_of(user.id)) is not None]
@@ -129,14 +123,18 @@ async def told_why_left(update: Update, rt: Runtime, t: Translator, user_id: int
     tiles come (:func:`_why_no_tiles`: the way back, or the reason there is none); whether
     there was such a match."""
     left = await rt.service.read_games_left_by(user_id)  # (a fleet worker may adopt one)
-    if not left:
-        return False
+    return bool(left) and await _seat_or_why(update, rt, t, left[0], user_id) is None
+
+
+async def _seat_or_why(update: Update, rt: Runtime, t: Translator, game: Game, user_id: int
+                       ) -> int | None:
+    """The seat of ``user_id`` at ``game``; else None, and they are told why no tiles come
+    from it (:func:`_why_no_tiles`: the way back, or the reason there is none)."""
     try:
-        rt.service.seat_of(left[0], user_id)  # (raises the reason)
-    except UserError as exc:
-        await _why_no_tiles(update, rt, t, left[0], exc)
-        return True
-    return False
+        return rt.service.seat_of(game, user_id)
+    except UserError as exc:  # their seat went to a computer: what they may do
+        await _why_no_tiles(update, rt, t, game, exc)
+        return None
 
 
 async def _why_no_tiles(update: Update, rt: Runtime, t: Translator, game: Game,

@@ -217,9 +217,10 @@ async def edit_tapped(query: CallbackQuery, *, text: str | None = None,
         await bot.edit_message_reply_markup(chat_id, message_id, reply_markup=markup)
 
 
-async def retire_tapped(query: CallbackQuery) -> None:
+async def retire_tapped(query: CallbackQuery, fallback: str | None = None) -> None:
     """Take the tapped message away: delete it, or, past the 48 hours in which a bot may,
-    take its buttons away. Telegram's refusals are not errors here."""
+    take its buttons away (and edit in ``fallback``, if given, for its words: a question
+    whose words would read as still open). Telegram's refusals are not errors here."""
     message = query.message
     if message is None:
         return
@@ -227,7 +228,7 @@ async def retire_tapped(query: CallbackQuery) -> None:
         await query.get_bot().delete_message(message.chat.id, message.message_id)
     except TelegramError:
         with contextlib.suppress(TelegramError):
-            await edit_tapped(query)
+            await edit_tapped(query, text=fallback)
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:

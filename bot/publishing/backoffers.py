@@ -59,6 +59,7 @@ class BackOffers:
                     "🤖 {computer} plays your seat now. Thanks for playing!",
                     computer=computer), place]))
             offer: int | None = None
+            photo = True  # (in the hand's picture; else a message of its own)
             try:
                 await self.messenger.bot.edit_message_caption(
                     chat_id=change.left.user_id, message_id=current.message_id, caption=text,
@@ -67,12 +68,13 @@ class BackOffers:
             except Forbidden:
                 pass  # they blocked the bot: nothing to tell
             except BadRequest:  # the hand message is gone: say it in a message of its own
+                photo = False
                 with contextlib.suppress(TelegramError):
                     offer = await self.messenger.send(change.left.user_id, text, None, markup)
             async with self.locks.game(game.game_id):
                 game.messages.hands.pop(change.seat, None)
                 if markup is not None and offer:  # (its button goes when it means nothing)
-                    _keep_offer(game, change.left.user_id, offer)
+                    _keep_offer(game, change.left.user_id, offer, photo)
                 await self.service.save_messages(game)
 
     async def offer_back(self, game: Game, user_id: int, seat: int,
@@ -97,10 +99,11 @@ class BackOffers:
                     chat_id=user_id, message_id=message_id, caption=text,
                     parse_mode=ParseMode.HTML, reply_markup=markup)
                 offer = message_id
+        photo = offer is not None  # (in an old hand's picture; else a message of its own)
         if offer is None:
             offer = await self.messenger.send(user_id, text, None, markup)
         async with self.locks.game(game.game_id):
-            _keep_offer(game, user_id, offer)
+            _keep_offer(game, user_id, offer, photo)
             await self.service.save_messages(game)
         self.request(game.game_id)
 
@@ -113,13 +116,14 @@ class BackOffers:
         Telegram unanswered raises, and the next sync tries again (:meth:`Messenger.unbutton`).
         Each goes through the private chat's limits as every call of the bot does."""
         offers = game.messages.back_offers
-        stale = [(user_id, message_id) for user_id, ids in list(offers.items())
-                 for message_id in (ids[:-1] if may_take_back(game, user_id) else list(ids))]
-        for user_id, message_id in stale:
+        stale = [(user_id, message_id, photo) for user_id, ids in list(offers.items())
+                 for message_id, photo in list(ids.items())[
+                     :-1 if may_take_back(game, user_id) else None]]
+        for user_id, message_id, photo in stale:
             async with self.locks.game(game.game_id):  # (the tap that took it back may have
-                if message_id not in offers.get(user_id, []):  # closed it meanwhile)
+                if message_id not in offers.get(user_id, {}):  # closed it meanwhile)
                     continue
-            await self.close(game, user_id, message_id)
+            await self.close(game, user_id, message_id, photo)
             async with self.locks.game(game.game_id):
                 forget_offer(game, user_id, message_id)
         return bool(stale)
@@ -161,16 +165,15 @@ def forget_offer(game: Game, user_id: int, message_id: int) -> None:
     the game's lock and saves its messages)."""
     offers = game.messages.back_offers
     ids = offers.get(user_id)
-    if ids is not None and message_id in ids:
-        ids.remove(message_id)
-    if ids == []:
-        del offers[user_id]
+    if ids is not None:
+        ids.pop(message_id, None)
+        if not ids:
+            del offers[user_id]
 
 
-def _keep_offer(game: Game, user_id: int, message_id: int) -> None:
-    """A way back offered to ``user_id`` in ``message_id``: their newest (the caller holds
-    the game's lock and saves its messages)."""
-    ids = game.messages.back_offers.setdefault(user_id, [])
-    if message_id in ids:  # (an offer that was tapped on is offered again in place)
-        ids.remove(message_id)
-    ids.append(message_id)
+def _keep_offer(game: Game, user_id: int, message_id: int, photo: bool) -> None:
+    """A way back offered to ``user_id`` in ``message_id`` (``photo``: in a picture's
+    caption): their newest (the caller holds the game's lock and saves its messages)."""
+    ids = game.messages.back_offers.setdefault(user_id, {})
+    ids.pop(message_id, None)  # (an offer that was tapped on is offered again in place)
+    ids[message_id] = photo

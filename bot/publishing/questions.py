@@ -40,8 +40,9 @@ async def close_questions(messenger: Messenger, game: Game) -> bool:
 async def close_offers(messenger: Messenger, game: Game) -> bool:
     """Take the buttons off the game's offers of a computer for an away player's seat once
     the game is over, keeping their words (who was away); whether there were any (the
-    caller saves the game's messages). One already without them (its seat was handed over)
-    or gone counts as done (:meth:`Messenger.unbutton`)."""
+    caller saves the game's messages). One answered was deleted and left them (its seat was
+    handed over: ``GameService.answered``); one already without buttons or gone counts as
+    done (:meth:`Messenger.unbutton`)."""
     offers = game.messages.offers
     if game.status.open or not offers:
         return False

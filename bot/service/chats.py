@@ -128,9 +128,13 @@ class Chats(Commits):
             self._changed(game)   # timers are left alone: a computer's move is not re-armed)
 
     async def answered(self, game: Game, message_id: int) -> None:
-        """A question was answered (and taken away): nothing is left to close there."""
-        if message_id in game.messages.questions:
-            game.messages.questions.remove(message_id)
+        """A question, or an offer to hand an away player's seat on, was answered (and taken
+        away): nothing is left to close there when the game ends."""
+        kept = [ids for ids in (game.messages.questions, game.messages.offers)
+                if message_id in ids]
+        for ids in kept:
+            ids.remove(message_id)
+        if kept:
             await self.storage.save_messages(game)
 
     async def topic_gone(self, game: Game, thread_id: int, deleted: bool,

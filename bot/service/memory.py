@@ -305,8 +305,7 @@ class GameMemory:
 
     def games_left_by(self, user_id: int) -> list[Game]:
         """The matches under way that ``user_id`` played until a computer took their seat."""
-        return [g for g in self.open_games() if g.status is Status.PLAYING
-                and g.seat_of(user_id) is None and g.played_by(user_id)]
+        return _left_by(self.open_games(), user_id)
 
     async def read_games_left_by(self, user_id: int) -> list[Game]:
         """The matches under way ``user_id`` played until a computer took their seat:
@@ -318,8 +317,7 @@ class GameMemory:
             return games
         found = [await self.find(game_id)
                  for game_id in await games_left_by_player(self.storage, user_id)]
-        return [g for g in found if g is not None and g.status is Status.PLAYING
-                and g.seat_of(user_id) is None and g.played_by(user_id)]
+        return _left_by(filter(None, found), user_id)
 
     async def read_games_of_user(self, user_id: int) -> list[Game]:
         """The open games ``user_id`` sits in: memory's (:meth:`games_of_user`). When memory
@@ -340,3 +338,10 @@ class GameMemory:
         if game.status is Status.LOBBY:
             game.unreachable_ids = [p.user_id for p in game.players if not p.is_computer
                                 and not await self.storage.private_ok(p.user_id)]
+
+
+def _left_by(games: Iterable[Game], user_id: int) -> list[Game]:
+    """Of ``games``, the matches under way that ``user_id`` played until a computer took
+    their seat."""
+    return [g for g in games if g.status is Status.PLAYING
+            and g.seat_of(user_id) is None and g.played_by(user_id)]

@@ -89,7 +89,11 @@ class Seats(Play):
         """
         if game.status is not Status.PLAYING:
             raise UserError(N_("This game is over."))
-        if seat not in game.timer.away:  # (first: the offer is stale, whoever taps it)
+        if 0 <= seat < len(game.players) and game.players[seat].is_computer:
+            # (first: a second tap racing the first finds the seat handed, not its player
+            # back at the table)
+            raise UserError(N_("A computer player already plays that seat."))
+        if seat not in game.timer.away:  # (then: the offer is stale, whoever taps it)
             raise UserError(N_("That player is at the table and plays on."))
         mine = game.seat_of(user_id)
         if is_admin or mine is None or mine in game.timer.away:

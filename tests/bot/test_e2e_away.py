@@ -201,3 +201,66 @@ async def test_the_away_offer_loses_its_button_when_the_game_ends(group: Group) 
         assert "seems to be away" in (offer.text or "")
         await runtime.publisher.idle()
         assert group.game().messages.offers == []
+
+
+def _away_offer(group: Group) -> StoredMessage:
+    return next(m for m in group.server.messages(group.chat, include_deleted=True)
+                if m.from_bot and "seems to be away" in (m.versions[0].text or ""))
+
+
+def _calls_on(group: Group, message: StoredMessage) -> list[str]:
+    """The Bot API methods the bot called on ``message`` (in the group), in order."""
+    return [r.method for r in group.server.requests_for(chat=group.chat)
+            if r.params.get("message_id") == message.message_id]
+
+
+async def test_the_deleted_offer_costs_no_call_when_the_game_ends(group: Group) -> None:
+    """Review: the answered offer, deleted, stayed among the game's offers, and the match's
+    end spent an editMessageReplyMarkup on a message no longer there."""
+    async with group.bot(computer_pause=0.05) as runtime:
+        await hand_budi_over(group)
+        offer = _away_offer(group)
+        assert group.game().messages.offers == []
+        await play_to_the_result(group)
+        await runtime.publisher.idle()
+        assert _calls_on(group, offer) == ["deleteMessage"]
+
+
+async def test_an_offer_past_its_deletion_says_who_took_the_seat(group: Group) -> None:
+    """Past the 48 hours a bot may delete a message, the answered offer's words say the seat
+    was handed on (its "can hand the seat" would read as still open), and it loses its button,
+    so the game's end has nothing left to do there."""
+    ayu = group.users[0]
+    async with group.bot(computer_pause=0.05) as runtime:
+        await group.start("gaple target=1")
+        offer = await time_out_until_away(group, 1)
+        await runtime.publisher.idle()
+        group.server.fail_next("deleteMessage", chat=group.chat,
+                               description="Bad Request: message can't be deleted for everyone")
+        tap = ayu.press(offer, offer.buttons[0][0].callback_data or "")
+        await group.server.wait_for(lambda: tap.answered)
+        stand_in = group.game().players[1]
+        assert tap.answer_text == "A computer player takes the seat."
+        await group.server.wait_for(lambda: "plays their seat now" in (offer.text or ""))
+        assert plain(offer.text or "") == (
+            f"Budi ran out of time three turns in a row and seemed to be away: "
+            f"{plain(stand_in.name)} plays their seat now.")
+        assert not offer.buttons and not offer.deleted
+        await play_to_the_result(group)
+        await runtime.publisher.idle()
+        assert _calls_on(group, offer) == ["deleteMessage", "editMessageText"]
+
+
+async def test_a_second_tap_on_the_offer_hears_the_seat_was_handed_already(
+        group: Group) -> None:
+    """Review: a tap racing the first (come before the offer was deleted) was told the away
+    player was at the table and played on."""
+    ayu = group.users[0]
+    async with group.bot(computer_pause=30):
+        await group.start("gaple target=1")
+        offer = await time_out_until_away(group, 1)
+        data = offer.buttons[0][0].callback_data or ""
+        taps = [ayu.press(offer, data), ayu.press(offer, data)]
+        await group.server.wait_for(lambda: all(tap.answered for tap in taps))
+        assert sorted(tap.answer_text or "" for tap in taps) == [
+            "A computer player already plays that seat.", "A computer player takes the seat."]

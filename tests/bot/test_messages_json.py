@@ -11,7 +11,7 @@ def test_every_kind_of_message_reads_back_as_stored() -> None:
                         topic_gone=True, questions=[4], table_moves=5, bot_removed=True,
                         calls=[6], offers=[7], unreachable_notes={2: 8},
                         reminders={1: Reminder(9, 10, 11)}, group_gone=True,
-                        back_offers={12: [13, 14]})
+                        back_offers={12: {13: True, 14: False}, 15: {16: None}})
     assert Messages.from_json(messages.to_json()) == messages
 
 
@@ -23,5 +23,11 @@ def test_messages_stored_before_notices_and_nudges_were_kept_read_as_none() -> N
 def test_messages_stored_before_ways_back_were_kept_have_none() -> None:
     """A game stored before the private offers of a seat back were kept reads none."""
     assert Messages.from_json('{"lobby": 1}').back_offers == {}
-    assert Messages.from_json(Messages(back_offers={-5: [1]}).to_json()).back_offers == {
-        -5: [1]}
+    assert Messages.from_json(Messages(back_offers={-5: {1: False}}).to_json()).back_offers == {
+        -5: {1: False}}
+
+
+def test_ways_back_stored_before_their_kind_was_read_as_of_unknown_kind() -> None:
+    """Stored as plain ids (before their kind was kept): a caption's edit is tried first."""
+    old = '{"back_offers": {"12": [13, 14]}}'
+    assert Messages.from_json(old).back_offers == {12: {13: None, 14: None}}

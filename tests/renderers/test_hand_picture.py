@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from PIL import Image
 
-import renderers.board
 import renderers.canvas
+import renderers.ribbons
 from engine import End, Match, PlayerView, Tile, player_view
 from goldens.positions import drawn_hand, first_position, has_choice, played
 from renderers import render_hand
-from renderers.board import ARROW
 from renderers.canvas import face_up, text, width_of
 from renderers.hand import draw_hand
 from renderers.labels import ENGLISH
+from renderers.ribbons import ARROW
 from renderers.sprites import Look
 from renderers.themes import THEMES, find_theme
 
@@ -264,7 +264,7 @@ def test_kolbasas_end_marks_name_their_ribbons_as_the_table_does(
     assert (upper.end, lower.end) == (End.LEFT, End.RIGHT) and not upper.open
     drawn: list[tuple[str, float]] = []
     arrows: list[tuple[int, float]] = []
-    original_letter, original_paste = renderers.canvas.letter, renderers.board.paste
+    original_letter, original_paste = renderers.canvas.letter, renderers.ribbons.paste
 
     def letter(draw: Any, xy: tuple[float, float], words: str, *args: Any,
                **kwargs: Any) -> None:
@@ -279,7 +279,7 @@ def test_kolbasas_end_marks_name_their_ribbons_as_the_table_does(
         original_paste(canvas, sprite, x, y)
 
     monkeypatch.setattr(renderers.canvas, "letter", letter)
-    monkeypatch.setattr(renderers.board, "paste", paste)
+    monkeypatch.setattr(renderers.ribbons, "paste", paste)
     labels = labels_for(language, "kolbasa")
     long_title = replace(labels, hand="Round of the match {number}")
     for words, named in ((labels, True), (long_title, False)):

@@ -19,8 +19,9 @@ from goldens.positions import long_tables
 from goldens.samples import FOUND_TABLES, Sample, labels_for, names_for
 from renderers import render_table
 from renderers.arms import Figure, largest
-from renderers.board import _arrow, badge_words, end_colours, header_kind, status_lines
+from renderers.board import badge_words, end_colours, header_kind, status_lines
 from renderers.labels import ENGLISH
+from renderers.ribbons import _arrow
 from renderers.seats import signed
 from renderers.snake import Spot
 from renderers.table import LINE_AREA
