@@ -13,6 +13,8 @@ import pytest
 from bot_kit import Group
 from telegram.error import NetworkError
 
+from bot.app import build_application, running
+from bot.handlers.runtime import KEY, Runtime
 from bot.models import Game, Status
 from bot.publishing.publisher import MAX_RETRIES, Publisher
 from bot.storage import OutboxItem, Storage, StorageFailedError, StorageUnavailableError
@@ -175,3 +177,39 @@ async def test_a_full_disk_stops_no_game_and_its_syncs_wait_in_one_line(
         ("INFO", "the database works again after 0 s: the syncs waiting for it went through"),
     ]
 
+
+async def test_a_start_that_fails_after_resuming_games_leaves_no_sync_running(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """Operator QA: a start on a full disk failed in its resume (the one CRITICAL line) after
+    it had asked for the games' syncs, which went on once the storage was closed: an ERROR
+    and a traceback each ("storage is not open") before that line. They stop first."""
+    async with group.bot():
+        await group.open_table("pair", 2)
+    application = build_application(group.settings(), seed_source=group.seeds)
+    runtime: Runtime = application.bot_data[KEY]
+    publisher = runtime.publisher
+    gate = asyncio.Event()
+    asked: list[int] = []
+    for channel in (publisher.group, publisher.hands):
+        async def held(game_id: int, sync: Callable[[int], Awaitable[None]] = channel.sync
+                       ) -> None:
+            asked.append(game_id)
+            await gate.wait()  # (past the start's failure)
+            await sync(game_id)
+
+        channel.sync = held  # type: ignore[method-assign]
+
+    async def full() -> None:
+        await asyncio.sleep(0.05)  # (the syncs asked for begin meanwhile)
+        raise StorageFailedError(FULL)
+
+    runtime.timers.resume = full  # type: ignore[method-assign]
+    caplog.clear()
+    with pytest.raises(StorageFailedError):
+        async with running(application):
+            pass
+    gate.set()
+    await asyncio.sleep(0.2)  # a sync still running meets the storage closed
+    assert asked == [group.game().game_id] * 2
+    assert not publisher._tasks
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
