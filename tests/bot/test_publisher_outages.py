@@ -213,3 +213,38 @@ async def test_a_start_that_fails_after_resuming_games_leaves_no_sync_running(
     assert asked == [group.game().game_id] * 2
     assert not publisher._tasks
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
+
+
+async def test_a_group_gone_while_the_disk_is_full_stops_its_game_once_it_works(
+        group: Group, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Operator QA: the stop of a game whose group Telegram says is gone met the full disk,
+    an ERROR with a traceback ("stopping game 4 after its group went failed"), and was not
+    tried again. The disk is waited for as every sync waits for it; the group being gone
+    (not the disk) stops the game once the stop can be saved."""
+    caplog.set_level(logging.INFO)
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        publisher = runtime.publisher
+        await publisher.idle()
+        game = group.game()
+        quick(monkeypatch, publisher)
+        service = runtime.service
+        abandon, refused = service.abandon, [0]
+
+        async def full(*args: object, **kwargs: object) -> None:
+            refused[0] += 1
+            raise StorageFailedError(FULL)
+
+        service.abandon = full  # type: ignore[method-assign]
+        caplog.clear()
+        group.server.delete_group(group.chat)
+        await table.play_one()  # its sync finds the group gone
+        await group.server.wait_for(lambda: refused[0] > MAX_RETRIES + 2)
+        assert game.status is Status.PLAYING
+        service.abandon = abandon  # type: ignore[method-assign]
+        await group.server.wait_for(lambda: game.status is Status.STOPPED)
+        await publisher.idle()
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warned == [f"group sync of game {game.game_id} waits for the database: {FULL}"]
