@@ -18,19 +18,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Collection
 from typing import Protocol
 
 from telegram import Bot
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
+from ..errors import StorageError
 from ..i18n import N_
 from ..models import Game, HandMessage, Status
 from ..presentation.pictures import PictureMaker
 from ..reach import Reach
 from ..service import GameService
 from ..service.locks import Locks
-from ..storage import StorageUnavailableError
+from ..storage import StorageFailedError, StorageUnavailableError
 from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from .fleetshares import for_game
@@ -53,7 +55,14 @@ log = logging.getLogger(__name__)
 #: The key of a hand message a restored backup knows: it matches no hand, so it is sent anew.
 RESTORED = "restored"
 GROUP, HANDS = "group", "hands"
+#: A sync's own failures (a bug, a refusal of Telegram's no retry cures) are tried again this
+#: many times, then given up (the game's next change, or the restart, syncs it again). The
+#: outages are waited out however long they last, and stop no game: Telegram's 5xx and
+#: time-outs, the database away (:class:`StorageUnavailableError`), and the database unusable
+#: until the operator acts (:class:`StorageFailedError`: the disk full, the file damaged).
 MAX_RETRIES = 5
+#: Storage errors a sync waits out (see :data:`MAX_RETRIES`).
+OUTAGES = (StorageUnavailableError, StorageFailedError)
 #: The answer to /table or "⬇ Table" (asked in private) while the group refuses the bot's
 #: messages: the table cannot come down there.
 TABLE_MUTED = N_("I may not send messages in the group now, so its table cannot be posted "
@@ -81,6 +90,11 @@ class Publisher:
         #: process's own, shared with polling's, or one of the publisher's).
         self.reach = reach if reach is not None else Reach()
         self._telegram_away = False
+        #: The syncs waiting for the database to work again (the disk full, the file
+        #: damaged), and since when: the first is one WARNING line, the last one through one
+        #: INFO line (the outage's end); the others' tries are DEBUG.
+        self._storage_waiting: set[tuple[int, str]] = set()
+        self._storage_since = 0.0
         self.locks = locks
         self.limiter = limiter
         self.messenger = Messenger(bot, service, pictures.painter, bot_username)
@@ -211,16 +225,22 @@ class Publisher:
         try:
             try:
                 await self.service.hold(game_id)
-            except StorageUnavailableError as away:  # (the engine said the outage once)
+            except OUTAGES as away:  # (said once: by the engine, or by the sync that follows)
                 log.debug("reading game %s for its sync failed: %s", game_id, away)
-            except Exception:  # the sync reads the game itself, and retries
-                log.exception("reading game %s for its sync failed", game_id)
+            except Exception as failed:  # the sync reads the game itself, and retries
+                if self._closing(failed):
+                    log.debug("reading game %s for its sync failed: %s", game_id, failed)
+                else:
+                    log.exception("reading game %s for its sync failed", game_id)
             await self._run(key)
         finally:
             # Whatever ended the syncs (an error nothing caught too), the channel is free
             # again: a key left behind would hold every later request and keep idle() waiting.
             if self._tasks.get(key) is asyncio.current_task():
                 del self._tasks[key]
+            # (a sync stopped while it waited for the database: the outage's end is not
+            # known, the next start meets it if it lasts)
+            self._storage_waiting.discard(key)
             self._let_go(game_id)  # no await since _run's last check: no request is lost
 
     def _let_go(self, game_id: int) -> None:
@@ -258,7 +278,10 @@ class Publisher:
                 self._dirty.discard(key)
                 try:
                     await self._channels[channel].sync(game_id)
+                    if key in self._storage_waiting:
+                        await self._save_again(game_id)
                     failures = away = 0
+                    self._storage_works(key)
                     if self._telegram_away:
                         self._telegram_away = False
                         self.reach.answered()
@@ -276,25 +299,25 @@ class Publisher:
                         self._dirty.add(key)
                 except StoppingError:
                     pass  # committed state waits in the database for the restart
-                except StorageUnavailableError as unavailable:
+                except OUTAGES as outage:
                     # PostgreSQL is away (the engine's own lines say when it goes and comes
-                    # back; each storage call already waited for it up to retry_for): this
-                    # sync is tried again until it answers, however long, not given up after
-                    # MAX_RETRIES as a failure of its own would be.
+                    # back; each storage call already waited for it up to retry_for), or the
+                    # disk is full: this sync is tried again until the database works,
+                    # however long, not given up after MAX_RETRIES as a failure of its own
+                    # would be; the game goes on (operator QA: a full disk's sync was an
+                    # ERROR and a traceback, each).
                     away += 1
-                    # (the storage says the outage once for every game: here, DEBUG)
-                    log.debug("%s sync of game %s waits for the database: %s", channel,
-                              game_id, unavailable)
-                    if not self._stopping.is_set():
-                        await self._pause(min(30.0, 2.0 ** min(away, 5)))
-                        if not self._stopping.is_set():
-                            self._dirty.add(key)
+                    await self._wait_out(key, outage, away)
                 except ChatGoneError as gone:
                     # The group was deleted (no update says so): its games end as when the
                     # bot is removed from it.
                     failures = 0
                     try:
                         await self.gone.chat_gone(game_id, gone)
+                        self._storage_works(key)
+                    except OUTAGES as outage:  # (not stopped: the next try stops it)
+                        away += 1
+                        await self._wait_out(key, outage, away)
                     except Exception:
                         log.exception("stopping game %s after its group went failed", game_id)
                 except Forbidden as refused:
@@ -325,31 +348,84 @@ class Publisher:
                     failures = 0
                     try:
                         await self.gone.topic_gone(game_id, gone.thread_id, gone.deleted)
+                        self._storage_works(key)
+                    except OUTAGES as outage:
+                        away += 1
+                        await self._wait_out(key, outage, away)
                     except Exception:
                         log.exception("stopping game %s after its topic went failed", game_id)
                 except Exception as failed:
-                    # A network blip must not leave a player without their turn: try again,
-                    # backing off, a few times; a later change of the game syncs again anyway.
-                    failures += 1
-                    if isinstance(failed, NetworkError) and not isinstance(failed, BadRequest):
-                        # Telegram's 5xx, a time-out: its trouble, one line (no traceback),
-                        # and one for the outage: every game's syncs meet it (its end is
-                        # one line too, the reach's)
-                        (log.debug if self._telegram_away else log.warning)(
-                            "%s sync of game %s failed (%d): %s", channel, game_id, failures,
-                            failed)
-                        self._telegram_away = True
-                        self.reach.failed()
+                    if self._closing(failed):  # the bot stops: the restart syncs
+                        log.debug("%s sync of game %s ends: %s", channel, game_id, failed)
                     else:
-                        log.exception("%s sync of game %s failed (%d)", channel, game_id,
-                                      failures)
-                    if failures <= MAX_RETRIES and not self._stopping.is_set():
-                        await self._pause(min(30.0, 2.0 ** failures))
-                        if not self._stopping.is_set():
-                            self._dirty.add(key)
+                        # A network blip must not leave a player without their turn: try
+                        # again, backing off, a few times; a later change of the game syncs
+                        # again anyway.
+                        failures += 1
+                        if isinstance(failed, NetworkError) and \
+                                not isinstance(failed, BadRequest):
+                            # Telegram's 5xx, a time-out: its trouble, one line (no traceback),
+                            # and one for the outage: every game's syncs meet it (its end is
+                            # one line too, the reach's)
+                            (log.debug if self._telegram_away else log.warning)(
+                                "%s sync of game %s failed (%d): %s", channel, game_id,
+                                failures, failed)
+                            self._telegram_away = True
+                            self.reach.failed()
+                        else:
+                            log.exception("%s sync of game %s failed (%d)", channel, game_id,
+                                          failures)
+                        if failures <= MAX_RETRIES and not self._stopping.is_set():
+                            await self._pause(min(30.0, 2.0 ** failures))
+                            if not self._stopping.is_set():
+                                self._dirty.add(key)
                 if key not in self._dirty:
                     del self._tasks[key]  # no await since the check: no request is lost
                     return
+
+    async def _wait_out(self, key: tuple[int, str], outage: StorageError, tries: int) -> None:
+        """The database cannot do a sync's work (``tries`` times in a row): try again later,
+        backing off up to 30 s a try, for as long as it lasts. PostgreSQL away is the
+        engine's to say (here DEBUG); the disk full or the file damaged is one WARNING line
+        for every sync that meets it, and its end one INFO line (:meth:`_storage_works`)."""
+        game_id, channel = key
+        if isinstance(outage, StorageFailedError) and not self._storage_waiting:
+            self._storage_since = time.monotonic()
+            log.warning("%s sync of game %s waits for the database: %s", channel, game_id,
+                        outage)
+        else:
+            log.debug("%s sync of game %s waits for the database: %s", channel, game_id,
+                      outage)
+        if isinstance(outage, StorageFailedError):
+            self._storage_waiting.add(key)
+        if not self._stopping.is_set():
+            await self._pause(min(30.0, 2.0 ** min(tries, 5)))
+            if not self._stopping.is_set():
+                self._dirty.add(key)
+
+    async def _save_again(self, game_id: int) -> None:
+        """A sync got through after the database failed it: the messages it sent before
+        (their ids, kept in memory) are saved now, though this round changed nothing (a
+        restart edits them, rather than posting them again)."""
+        game = self.service.game(game_id)
+        if game is not None:
+            async with self.locks.game(game_id):
+                await self.service.save_messages(game)
+
+    def _storage_works(self, key: tuple[int, str]) -> None:
+        """``key``'s sync got through: when it was the last waiting for the database, the
+        outage's end, in one line."""
+        if key not in self._storage_waiting:
+            return
+        self._storage_waiting.discard(key)
+        if not self._storage_waiting:
+            log.info("the database works again after %.0f s: the syncs waiting for it went "
+                     "through", time.monotonic() - self._storage_since)
+
+    def _closing(self, error: Exception) -> bool:
+        """Whether ``error`` is the storage closing under a stopping bot (a sync still
+        running then ends quietly: what is committed waits for the restart)."""
+        return self._stopping.is_set() and isinstance(error, StorageError)
 
     async def _pause(self, seconds: float) -> None:
         """Sleep before a retry; cut short when the bot is stopping."""
@@ -362,6 +438,18 @@ class Publisher:
         for waiting in self._coming_down.values():
             waiting.cancel()
         self._coming_down.clear()
+
+    async def abandon(self) -> None:
+        """The start failed: every sync and notice still running is cancelled now, before
+        the storage closes under it (operator QA: each was an ERROR and a traceback before
+        the start's one line). What is committed waits in the database for the next start."""
+        self.stop_retrying()
+        while running := [*self._tasks.values(), *self.notices.tasks, *self.muted.tasks]:
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+            # (a sync cancelled before it began never ran the finally that frees its key)
+            self._tasks = {key: task for key, task in self._tasks.items() if not task.done()}
 
     def close(self) -> None:
         """The bot has stopped: the picture thread ends once it is idle."""

@@ -27,7 +27,7 @@ from .results import (
 )
 from .schema import MIGRATIONS
 from .subscriptions import Notice, SubscriptionRows
-from .tx import Row, StorageUnavailableError, Tx
+from .tx import Row, StorageFailedError, StorageUnavailableError, Tx
 
 
 class Storage(GameRows, ResultRows, ChatRows, SubscriptionRows):
@@ -46,6 +46,7 @@ __all__ = [
     "SeatRecord",
     "StaleMoveError",
     "Storage",
+    "StorageFailedError",
     "StorageUnavailableError",
     "Tx",
     "UpdateFence",

@@ -19,7 +19,7 @@ import aiosqlite
 
 from ..errors import StorageError
 from .causes import hinted, unusable
-from .tx import Engine, Row, Tx
+from .tx import Engine, Row, StorageFailedError, Tx
 
 
 class SqliteTx(Tx):
@@ -127,17 +127,17 @@ class SqliteEngine(Engine):
 
     @contextlib.contextmanager
     def _usable(self) -> Iterator[None]:
-        """A file found unusable (damaged, the disk full) raises :class:`StorageError`, one
-        line for the operator, as opening it would: a start that meets it after opening
-        (resuming the games) ends with that line, not a traceback. Other errors pass as
-        they are (a constraint, a bug)."""
+        """A file found unusable (damaged, the disk full) raises :class:`StorageFailedError`,
+        one line for the operator, as opening it would: a start that meets it after opening
+        (resuming the games) ends with that line, not a traceback, and a running bot's syncs
+        wait it out. Other errors pass as they are (a constraint, a bug)."""
         try:
             yield
         except sqlite3.Error as error:
             said = unusable(error)
             if said is None:
                 raise
-            raise StorageError(f"cannot use the database {self.name}: {said}") from None
+            raise StorageFailedError(f"cannot use the database {self.name}: {said}") from None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

@@ -32,6 +32,13 @@ class StorageUnavailableError(StorageError):
     transaction did not commit, or (if the connection died in the COMMIT) it is unknown."""
 
 
+class StorageFailedError(StorageError):
+    """The database answered, but cannot do the work until the operator acts: the disk is
+    full, or the file damaged (:mod:`.causes` says which, in the message's one line). The
+    transaction did not commit. What runs on (a sync) waits it out and tries again; a start
+    that meets it ends with its line."""
+
+
 class Tx(ABC):
     """One open transaction: all of its statements commit together, or none does."""
 

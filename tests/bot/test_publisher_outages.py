@@ -13,8 +13,11 @@ import pytest
 from bot_kit import Group
 from telegram.error import NetworkError
 
+from bot.app import build_application, running
+from bot.handlers.runtime import KEY, Runtime
+from bot.models import Game, Status
 from bot.publishing.publisher import MAX_RETRIES, Publisher
-from bot.storage import StorageUnavailableError
+from bot.storage import OutboxItem, Storage, StorageFailedError, StorageUnavailableError
 
 AWAY = "PostgreSQL at 127.0.0.1:5432/domino is unavailable: connection refused"
 
@@ -105,3 +108,143 @@ async def test_telegram_out_of_reach_is_one_line_for_every_sync(
     assert len(failed) == 1 and failed[0].endswith("failed (1): Bad Gateway"), failed
     assert [r.getMessage() for r in caplog.records if r.name == "bot.reach"] == [
         "reached Telegram again after 0 s"]
+
+
+FULL = ("cannot use the database /srv/dominoes.sqlite3: database or disk is full "
+        "(free some disk space)")
+
+
+class FullDisk:
+    """The storage's writes of a sync (``save``: its messages' ids) or its reads of the
+    outbox (``outbox``) raising what :mod:`bot.storage.sqlite` raises on a full disk,
+    while ``full`` names them; how many times each failed."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.full: set[str] = set()
+        self.failed = {"save": 0, "outbox": 0}
+        save, pending = storage.save_messages, storage.pending_outbox
+
+        async def save_messages(game: Game) -> None:
+            self._check("save")
+            await save(game)
+
+        async def pending_outbox(game_id: int) -> list[OutboxItem]:
+            self._check("outbox")
+            return await pending(game_id)
+
+        storage.save_messages = save_messages  # type: ignore[method-assign]
+        storage.pending_outbox = pending_outbox  # type: ignore[method-assign]
+
+    def _check(self, what: str) -> None:
+        if what in self.full:
+            self.failed[what] += 1
+            raise StorageFailedError(FULL)
+
+
+async def test_a_full_disk_stops_no_game_and_its_syncs_wait_in_one_line(
+        group: Group, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Operator QA: a sync meeting a full disk was an ERROR with a traceback each time, and
+    given up after its retries. It waits for the disk, however long (here past its
+    retries), the game goes on, the log says it once and its end once."""
+    caplog.set_level(logging.INFO)
+    async with group.bot() as runtime:
+        await group.start("gaple")
+        publisher = runtime.publisher
+        await publisher.idle()
+        game = group.game()
+        old = game.messages.table_message
+        quick(monkeypatch, publisher)
+        disk = FullDisk(runtime.service.storage)
+        caplog.clear()
+        disk.full = {"outbox"}
+        publisher.bring_table_down(game.game_id)  # a sync with something to save
+        await group.server.wait_for(lambda: disk.failed["outbox"] > MAX_RETRIES + 2)
+        disk.full = {"save"}  # (the table is posted again: its id is not saved)
+        await group.server.wait_for(lambda: disk.failed["save"] > MAX_RETRIES + 2)
+        assert game.status is Status.PLAYING
+        disk.full = set()
+        await publisher.idle()
+        stored = await runtime.service.storage.load_game(game.game_id)
+        assert stored is not None and stored.status is Status.PLAYING
+        assert stored.messages.table_message == game.messages.table_message != old
+        assert group.messages()[-1].message_id == game.messages.table_message
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    told = [(r.levelname, r.getMessage()) for r in caplog.records
+            if r.name == "bot.publishing.publisher" and r.levelno >= logging.INFO]
+    assert told == [
+        ("WARNING", f"group sync of game {game.game_id} waits for the database: {FULL}"),
+        ("INFO", "the database works again after 0 s: the syncs waiting for it went through"),
+    ]
+
+
+async def test_a_start_that_fails_after_resuming_games_leaves_no_sync_running(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """Operator QA: a start on a full disk failed in its resume (the one CRITICAL line) after
+    it had asked for the games' syncs, which went on once the storage was closed: an ERROR
+    and a traceback each ("storage is not open") before that line. They stop first."""
+    async with group.bot():
+        await group.open_table("pair", 2)
+    application = build_application(group.settings(), seed_source=group.seeds)
+    runtime: Runtime = application.bot_data[KEY]
+    publisher = runtime.publisher
+    gate = asyncio.Event()
+    asked: list[int] = []
+    for channel in (publisher.group, publisher.hands):
+        async def held(game_id: int, sync: Callable[[int], Awaitable[None]] = channel.sync
+                       ) -> None:
+            asked.append(game_id)
+            await gate.wait()  # (past the start's failure)
+            await sync(game_id)
+
+        channel.sync = held  # type: ignore[method-assign]
+
+    async def full() -> None:
+        await asyncio.sleep(0.05)  # (the syncs asked for begin meanwhile)
+        raise StorageFailedError(FULL)
+
+    runtime.timers.resume = full  # type: ignore[method-assign]
+    caplog.clear()
+    with pytest.raises(StorageFailedError):
+        async with running(application):
+            pass
+    gate.set()
+    await asyncio.sleep(0.2)  # a sync still running meets the storage closed
+    assert asked == [group.game().game_id] * 2
+    assert not publisher._tasks
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
+
+
+async def test_a_group_gone_while_the_disk_is_full_stops_its_game_once_it_works(
+        group: Group, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Operator QA: the stop of a game whose group Telegram says is gone met the full disk,
+    an ERROR with a traceback ("stopping game 4 after its group went failed"), and was not
+    tried again. The disk is waited for as every sync waits for it; the group being gone
+    (not the disk) stops the game once the stop can be saved."""
+    caplog.set_level(logging.INFO)
+    async with group.bot() as runtime:
+        table = await group.start("pair")
+        publisher = runtime.publisher
+        await publisher.idle()
+        game = group.game()
+        quick(monkeypatch, publisher)
+        service = runtime.service
+        abandon, refused = service.abandon, [0]
+
+        async def full(*args: object, **kwargs: object) -> None:
+            refused[0] += 1
+            raise StorageFailedError(FULL)
+
+        service.abandon = full  # type: ignore[method-assign]
+        caplog.clear()
+        group.server.delete_group(group.chat)
+        await table.play_one()  # its sync finds the group gone
+        await group.server.wait_for(lambda: refused[0] > MAX_RETRIES + 2)
+        assert game.status is Status.PLAYING
+        service.abandon = abandon  # type: ignore[method-assign]
+        await group.server.wait_for(lambda: game.status is Status.STOPPED)
+        await publisher.idle()
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warned == [f"group sync of game {game.game_id} waits for the database: {FULL}"]
