@@ -14,7 +14,7 @@ from functools import partial
 
 from PIL import Image, ImageDraw
 
-from engine import PlayerView, Tile
+from engine import HandEndReason, PlayerView, Tile
 
 from .backdrop import HEADER, MARGIN, backdrop
 from .board import end_colours, end_mark, mark_width
@@ -175,8 +175,17 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
 
 def _status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, palette: Theme,
             labels: TableLabels) -> None:
-    """What the player must do now, centred on the felt above the tiles."""
-    if view.must_discard():
+    """What the player must do now, centred on the felt above the tiles; once the hand is
+    over, that it is, and how where that is short to say."""
+    result = view.table.result
+    if result is not None:
+        if result.out_seat == view.seat:
+            words, fill = labels.you_went_out, palette.winner
+        elif result.reason is HandEndReason.BLOCKED:
+            words, fill = labels.hand_blocked, palette.muted
+        else:
+            words, fill = labels.hand_over, palette.muted
+    elif view.must_discard():
         words, fill = labels.lay_dead, palette.knock
     elif view.must_knock():
         words, fill = labels.knock, palette.knock
@@ -209,6 +218,9 @@ def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: Tabl
     draw = ImageDraw.Draw(canvas)
     _header(canvas, draw, view, palette, labels)
     _status(canvas, draw, view, palette, labels)
+    if not view.hand and not view.dead:  # went out: the felt says so rather than lie bare
+        text(draw, (width / 2, HEADER + STATUS_H + RAISE + side), labels.no_tiles_left,
+             TITLE_SIZE, palette.muted, anchor="mm", max_width=width - 2 * (MARGIN + EDGE))
     looks = _looks(view, chosen)
     gap = _gap(view, side)
     x = top = 0.0

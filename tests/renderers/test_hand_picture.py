@@ -15,7 +15,7 @@ import renderers.canvas
 import renderers.hand
 import renderers.ribbons
 from engine import End, Match, PlayerView, Tile, player_view
-from goldens.positions import drawn_hand, first_position, has_choice, played
+from goldens.positions import drawn_hand, ended, first_position, has_choice, played
 from renderers import render_hand
 from renderers.canvas import face_up, text, width_of
 from renderers.hand import draw_hand
@@ -357,3 +357,37 @@ def test_every_end_mark_has_its_buttons_triangle_before_it(
     number = labels.hand.format(number=view.table.hand_number + 1)
     assert any(words.endswith(number) for words in drawn), drawn
     assert not any("…" in words for words in drawn), drawn
+
+
+@pytest.mark.parametrize(("view", "pill"), [
+    (ended("muggins", 3, 2, out=False), ENGLISH.hand_over),
+    (ended("pair", 4, 2, out=False), ENGLISH.hand_blocked),
+    (ended("muggins", 3, 2, out=True), ENGLISH.you_went_out),
+], ids=["another-went-out", "blocked", "went-out"])
+def test_an_ended_hands_picture_says_it_ended_and_shows_no_ends(
+        view: PlayerView, pill: str, drawn_text: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player QA: the picture kept after a hand ended still had the "ends" row in its header,
+    and was a bare felt where the player had gone out. Now the ends go, a pill says how the
+    hand ended, and an empty hand says it has no tiles left."""
+    assert view.table.result is not None and view.table.layout.ends
+    marks: list[object] = []
+    monkeypatch.setattr(renderers.hand, "end_mark", lambda *args: marks.append(args) or 56)
+    draw_hand(view, find_theme("classic"), ENGLISH)
+    assert not marks and ENGLISH.ends not in drawn_text
+    assert pill in drawn_text and ENGLISH.your_turn not in drawn_text
+    assert (ENGLISH.no_tiles_left in drawn_text) is (not view.hand)
+    number = ENGLISH.hand.format(number=view.table.hand_number + 1)
+    assert f"{ENGLISH.your_tiles} · {number}" in drawn_text
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "id", "is"])
+def test_an_ended_hands_words_come_from_the_catalogues(language: str,
+                                                       drawn_text: list[str]) -> None:
+    """The new words are the bot's labels, each drawn whole in every language."""
+    from bot.presentation.pictures import labels_for
+
+    labels = labels_for(language)
+    draw_hand(ended("muggins", 3, 2, out=True), find_theme("dark"), labels)
+    assert {labels.you_went_out, labels.no_tiles_left} <= set(drawn_text)
+    assert not any("…" in words for words in drawn_text), drawn_text
