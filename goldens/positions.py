@@ -108,6 +108,16 @@ def to_move(match: Match | None) -> PlayerView:
     return player_view(match, match.to_move)
 
 
+def ended(game: str, seats: int, seed: int, *, out: bool) -> PlayerView:
+    """A private view kept after the first hand of a seeded match ended: of the seat that
+    went out (``out``), or else of the seat after it, still holding tiles."""
+    match = played(game, seats, 0, seed=seed, until_over=True)
+    result = match.hands[-1].result
+    assert result is not None
+    gone = result.out_seat if result.out_seat is not None else 0
+    return player_view(match, gone if out else (gone + 1) % seats)
+
+
 def layout_of(match: Match) -> LayoutView:
     return table_view(match).layout
 

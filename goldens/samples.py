@@ -18,6 +18,7 @@ from goldens.positions import (
     after_cut,
     double_header,
     drawn_hand,
+    ended,
     finished,
     first_position,
     found,
@@ -157,7 +158,7 @@ def tables() -> tuple[Sample, ...]:
 
 def hands() -> tuple[Sample, ...]:
     """A player's own tiles: playable and not, dead tiles, a spinner's four ends, two rows,
-    Kolbasa's ribbons' ends."""
+    Kolbasa's ribbons' ends, and two kept after their hand ended (gone out, blocked)."""
     pair = to_move(first_position("pair", 4, has_choice, seeds=(11,)))
     dead = to_move(first_position("gaple-dead", 4, has_choice, seeds=(12,),
                                   options={"set": 12}))
@@ -169,6 +170,9 @@ def hands() -> tuple[Sample, ...]:
         _hand("hand-muggins-3", "classic", four_ends),
         _hand("hand-muggins-15", "dark", drawn_hand(8)),  # 15 tiles: two rows
         _hand("hand-kolbasa-4", "dark", ribbons),  # the ribbons' ends named, one waiting
+        # Kept after the hand ended: no ends, a pill saying how it ended; went out, blocked.
+        _hand("hand-over-muggins-out", "dark", ended("muggins", 3, 2, out=True)),
+        _hand("hand-over-pair-blocked", "classic", ended("pair", 4, 2, out=False)),
     )
 
 

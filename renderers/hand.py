@@ -14,7 +14,7 @@ from functools import partial
 
 from PIL import Image, ImageDraw
 
-from engine import PlayerView, Tile
+from engine import HandEndReason, PlayerView, Tile
 
 from .backdrop import HEADER, MARGIN, backdrop
 from .board import end_colours, end_mark, mark_width
@@ -22,7 +22,7 @@ from .canvas import face_up, pill, text, width_of
 from .fonts import SMALLEST_TEXT
 from .frames import Frame, framed
 from .labels import ENGLISH, TableLabels
-from .ribbons import ribbon_name, ribbon_name_width
+from .ribbons import ARROW, end_arrow, ribbon_name, ribbon_name_width
 from .sprites import Look
 from .themes import Theme, find_theme
 
@@ -42,6 +42,8 @@ ROW_GAP = 22  # from a row's labels to the next row's raised tiles
 DEAD_WORD_MOST = 220  # the word before the dead tiles, at most
 LABEL_APART = 12  # the least room between two tiles' labels
 RIBBON_GAP = 14  # more room between a ribbon's mark and the next ribbon's name
+ARROW_GAP = 6  # from an end's triangle to its mark
+END_GAP = 10  # more room between an end's mark and the next end's triangle
 
 
 def _looks(view: PlayerView, chosen: Tile | None = None) -> list[Look]:
@@ -112,11 +114,14 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
     right = canvas.width - MARGIN - 8.0
     # The ends only while the picture is current: a waiting player's picture is not drawn
     # again after others' moves (nor does its caption name what they change), so ends shown
-    # there would go stale. The group's table shows them all the time.
-    current = view.my_turn or view.table.result is not None or view.table.to_move is None
-    ends = view.table.layout.ends if current else ()
+    # there would go stale. The group's table shows them all the time. Nor once the hand is
+    # over: the picture kept after it shows what was left in hand, and no end is open to play.
+    current = view.my_turn or view.table.to_move is None
+    ends = view.table.layout.ends if current and view.table.result is None else ()
     # Kolbasa's two ends are its ribbons, each mark named as the table and the buttons name
-    # it ("▲ upper", "▼ lower"): bare numbers did not say which ribbon was which.
+    # it ("▲ upper", "▼ lower"): bare numbers did not say which ribbon was which. Every
+    # other end has its button's triangle before it (◀ left, ▶ right, ▲ up, ▼ down): four
+    # bare Muggins circles did not say which button was which.
     ribbons = view.table.layout.kind == "ribbons"
     x = MARGIN + 8.0
     number = labels.hand.format(number=view.table.hand_number + 1)
@@ -127,7 +132,7 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
     def marks(names: bool) -> float:
         return sum(mark_width(end, radius, counts) + 10
                    + (ribbon_name_width(end.end, labels, names) + 10 + RIBBON_GAP if ribbons
-                      else 0) for end in ends)
+                      else 2 * ARROW + ARROW_GAP + END_GAP) for end in ends)
 
     word = min(width_of(labels.ends, LABEL_SIZE), 180) + 20 if ends and not ribbons else 0.0
     names = True
@@ -158,6 +163,9 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
         if ribbons:
             right -= ribbon_name(canvas, draw, (right, middle), end.end, palette, labels,
                                  names) + 10 + RIBBON_GAP
+        else:
+            right -= end_arrow(canvas, (right + 10 - ARROW_GAP, middle), end.end,
+                               palette.accent) + ARROW_GAP + END_GAP
     if word:
         right -= text(draw, (right, middle), labels.ends, LABEL_SIZE, palette.muted,
                       anchor="rm", max_width=180) + 20
@@ -167,8 +175,17 @@ def _header(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, pa
 
 def _status(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, palette: Theme,
             labels: TableLabels) -> None:
-    """What the player must do now, centred on the felt above the tiles."""
-    if view.must_discard():
+    """What the player must do now, centred on the felt above the tiles; once the hand is
+    over, that it is, and how where that is short to say."""
+    result = view.table.result
+    if result is not None:
+        if result.out_seat == view.seat:
+            words, fill = labels.you_went_out, palette.winner
+        elif result.reason is HandEndReason.BLOCKED:
+            words, fill = labels.hand_blocked, palette.muted
+        else:
+            words, fill = labels.hand_over, palette.muted
+    elif view.must_discard():
         words, fill = labels.lay_dead, palette.knock
     elif view.must_knock():
         words, fill = labels.knock, palette.knock
@@ -201,6 +218,9 @@ def _compose(canvas: Image.Image, view: PlayerView, palette: Theme, labels: Tabl
     draw = ImageDraw.Draw(canvas)
     _header(canvas, draw, view, palette, labels)
     _status(canvas, draw, view, palette, labels)
+    if not view.hand and not view.dead:  # went out: the felt says so rather than lie bare
+        text(draw, (width / 2, HEADER + STATUS_H + RAISE + side), labels.no_tiles_left,
+             TITLE_SIZE, palette.muted, anchor="mm", max_width=width - 2 * (MARGIN + EDGE))
     looks = _looks(view, chosen)
     gap = _gap(view, side)
     x = top = 0.0

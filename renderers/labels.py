@@ -36,6 +36,13 @@ class TableLabels:
     match_drawn: str = "match drawn"
     your_tiles: str = "Your tiles"  # the private picture's title, before "Hand n"
     your_turn: str = "your turn"
+    # The private picture kept after its hand ended: its pill, by how the hand ended (the
+    # player went out, nobody could lay, or another went out), and the line on the felt
+    # where no tile is left in the player's hand.
+    you_went_out: str = "you went out"
+    hand_blocked: str = "hand blocked"
+    hand_over: str = "hand over"
+    no_tiles_left: str = "no tiles left"
     lay_dead: str = "lay one face down"
     ends: str = "ends"
     # The draw pile's name, beside its count in the header (where the hand dealt one).

@@ -1,7 +1,8 @@
 """Kolbasa's two ribbons named as the buttons and captions name them: a triangle (▲ the upper
 ribbon, the engine's left end; ▼ the lower, its right end) and its word, beside the base on the
 table (:mod:`renderers.board`) and beside each end mark in a player's hand picture
-(:mod:`renderers.hand`)."""
+(:mod:`renderers.hand`); and the same triangles for every other layout's ends there, as its
+buttons mark them (◀ left, ▶ right, ▲ up, ▼ down)."""
 
 from __future__ import annotations
 
@@ -26,22 +27,34 @@ ARROW = 13
 
 
 @cache
-def _arrow(pointing: int, colour: Colour) -> Image.Image:
-    """A triangle pointing up (-1) or down (1), as the buttons' ▲ and ▼ (the UI font has
-    no such glyph); a sprite, pasted: the frame records only what is pasted or lettered."""
-    size = ARROW
+def arrow(pointing: End, colour: Colour) -> Image.Image:
+    """A triangle pointing the way ``pointing`` names, as the buttons' ◀ ▶ ▲ ▼ (the UI font
+    has no such glyph); a sprite, pasted: the frame records only what is pasted or
+    lettered."""
+    size, last = ARROW, 2 * ARROW - 1
+    corners = {End.UP: [(size, 0), (0, last), (last, last)],
+               End.DOWN: [(size, last), (0, 0), (last, 0)],
+               End.LEFT: [(0, size), (last, 0), (last, last)],
+               End.RIGHT: [(last, size), (0, 0), (0, last)]}[pointing]
     sprite = Image.new("RGBA", (2 * size, 2 * size), (0, 0, 0, 0))
-    tip, back = (0, 2 * size - 1) if pointing < 0 else (2 * size - 1, 0)
-    ImageDraw.Draw(sprite).polygon([(size, tip), (0, back), (2 * size - 1, back)],
-                                   fill=colour)
-    return named(sprite, "arrow", pointing, colour)
+    ImageDraw.Draw(sprite).polygon(corners, fill=colour)
+    return named(sprite, "arrow", pointing.value, colour)
 
 
-def ribbon_word(end: End, labels: TableLabels) -> tuple[int, str]:
+def end_arrow(canvas: Image.Image, at: tuple[float, float], pointing: End,
+              colour: Colour) -> float:
+    """The triangle of :func:`arrow`, ending at ``at`` (its right edge's middle); returns how
+    wide it is."""
+    x, y = at
+    paste(canvas, arrow(pointing, colour), x - 2 * ARROW, y - ARROW)
+    return 2 * ARROW
+
+
+def ribbon_word(end: End, labels: TableLabels) -> tuple[End, str]:
     """How Kolbasa's ribbon at ``end`` is named, as the buttons and captions name it: the
-    engine's left end is the upper ribbon, its triangle pointing up (-1, the buttons' ▲), the
-    right end the lower, pointing down (1, ▼)."""
-    return (-1, labels.upper) if end is End.LEFT else (1, labels.lower)
+    engine's left end is the upper ribbon, its triangle pointing up (the buttons' ▲), the
+    right end the lower, pointing down (▼)."""
+    return (End.UP, labels.upper) if end is End.LEFT else (End.DOWN, labels.lower)
 
 
 def ribbon_name_width(end: End, labels: TableLabels, words: bool = True) -> float:
@@ -63,8 +76,7 @@ def ribbon_name(canvas: Image.Image, draw: ImageDraw.ImageDraw, at: tuple[float,
     if words:
         used = text(draw, (x, y), name, RIBBON_SIZE, palette.text, bold=True, anchor="rm",
                     max_width=RIBBON_WORDS) + 10
-    paste(canvas, _arrow(pointing, palette.accent), x - used - 2 * ARROW, y - ARROW)
-    return used + 2 * ARROW
+    return used + end_arrow(canvas, (x - used, y), pointing, palette.accent)
 
 
 def ribbon_names_width(layout: LayoutView, labels: TableLabels) -> int:

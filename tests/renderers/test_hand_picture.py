@@ -12,9 +12,10 @@ import pytest
 from PIL import Image
 
 import renderers.canvas
+import renderers.hand
 import renderers.ribbons
 from engine import End, Match, PlayerView, Tile, player_view
-from goldens.positions import drawn_hand, first_position, has_choice, played
+from goldens.positions import drawn_hand, ended, first_position, has_choice, played
 from renderers import render_hand
 from renderers.canvas import face_up, text, width_of
 from renderers.hand import draw_hand
@@ -299,3 +300,94 @@ def test_kolbasas_end_marks_name_their_ribbons_as_the_table_does(
             assert not {words.upper, words.lower} & set(at)
         assert any(text.endswith(number) for text in at), drawn
         assert not any("…" in text for text in at), drawn
+
+
+@pytest.mark.parametrize(("sample", "language"), [
+    *(("hand-muggins-3", language) for language in ("en", "ru", "id", "is")),
+    ("hand-pair", "en"), ("hand-gaple-dead-12", "ru")])
+def test_every_end_mark_has_its_buttons_triangle_before_it(
+        by_name: dict[str, Any], sample: str, language: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player QA: Muggins' four end circles stood bare ("1 · 6+6 · 4 · 6", in Icelandic not
+    even "ends" before them), while the buttons say "◀ left", "▶ right", "▲ up", "▼ down":
+    each mark now has its button's triangle just before it, the plain line's two as well,
+    and the hand's number stays whole."""
+    from bot.presentation.pictures import labels_for
+
+    view = by_name[sample].player
+    assert view is not None and view.my_turn
+    marks: list[tuple[End, float, float]] = []  # each end, its mark's left and right edges
+    arrows: list[tuple[str, float]] = []  # each triangle's way and its right edge
+    original_mark, original_paste = renderers.hand.end_mark, renderers.ribbons.paste
+
+    def end_mark(canvas: Any, draw: Any, centre: tuple[float, float], radius: int, end: Any,
+                 *args: Any) -> int:
+        width = original_mark(canvas, draw, centre, radius, end, *args)
+        marks.append((end.end, centre[0] - width / 2, centre[0] + width / 2))
+        return width
+
+    def paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+        name = sprite.info.get("stroke")
+        if name and name[0] == "arrow":
+            arrows.append((name[1], x + sprite.width))
+        original_paste(canvas, sprite, x, y)
+
+    monkeypatch.setattr(renderers.hand, "end_mark", end_mark)
+    monkeypatch.setattr(renderers.ribbons, "paste", paste)
+    labels = labels_for(language)
+    drawn: list[str] = []
+    original_letter = renderers.canvas.letter
+
+    def letter(draw: Any, xy: tuple[float, float], words: str, *args: Any,
+               **kwargs: Any) -> None:
+        drawn.append(words)
+        original_letter(draw, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(renderers.canvas, "letter", letter)
+    draw_hand(view, find_theme("classic"), labels)
+    assert len(marks) == len(view.table.layout.ends) == len(arrows)
+    assert len(marks) in (2, 4)
+    for (end, left, _), (way, arrow_right) in zip(marks, arrows, strict=True):
+        assert way == end.value
+        assert 0 < left - arrow_right <= 10  # just before its own mark
+    edges = sorted(right for _, _, right in marks)
+    tips = sorted(right - 2 * ARROW for _, right in arrows)
+    for right, tip in zip(edges, tips[1:], strict=False):
+        assert tip - right >= 14  # clear of the previous end's mark
+    number = labels.hand.format(number=view.table.hand_number + 1)
+    assert any(words.endswith(number) for words in drawn), drawn
+    assert not any("…" in words for words in drawn), drawn
+
+
+@pytest.mark.parametrize(("view", "pill"), [
+    (ended("muggins", 3, 2, out=False), ENGLISH.hand_over),
+    (ended("pair", 4, 2, out=False), ENGLISH.hand_blocked),
+    (ended("muggins", 3, 2, out=True), ENGLISH.you_went_out),
+], ids=["another-went-out", "blocked", "went-out"])
+def test_an_ended_hands_picture_says_it_ended_and_shows_no_ends(
+        view: PlayerView, pill: str, drawn_text: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player QA: the picture kept after a hand ended still had the "ends" row in its header,
+    and was a bare felt where the player had gone out. Now the ends go, a pill says how the
+    hand ended, and an empty hand says it has no tiles left."""
+    assert view.table.result is not None and view.table.layout.ends
+    marks: list[object] = []
+    monkeypatch.setattr(renderers.hand, "end_mark", lambda *args: marks.append(args) or 56)
+    draw_hand(view, find_theme("classic"), ENGLISH)
+    assert not marks and ENGLISH.ends not in drawn_text
+    assert pill in drawn_text and ENGLISH.your_turn not in drawn_text
+    assert (ENGLISH.no_tiles_left in drawn_text) is (not view.hand)
+    number = ENGLISH.hand.format(number=view.table.hand_number + 1)
+    assert f"{ENGLISH.your_tiles} · {number}" in drawn_text
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "id", "is"])
+def test_an_ended_hands_words_come_from_the_catalogues(language: str,
+                                                       drawn_text: list[str]) -> None:
+    """The new words are the bot's labels, each drawn whole in every language."""
+    from bot.presentation.pictures import labels_for
+
+    labels = labels_for(language)
+    draw_hand(ended("muggins", 3, 2, out=True), find_theme("dark"), labels)
+    assert {labels.you_went_out, labels.no_tiles_left} <= set(drawn_text)
+    assert not any("…" in words for words in drawn_text), drawn_text

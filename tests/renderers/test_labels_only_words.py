@@ -44,6 +44,10 @@ RUSSIAN = TableLabels(
     match_drawn="матч вничью",
     your_tiles="Ваши кости",
     your_turn="ваш ход",
+    you_went_out="вы вышли",
+    hand_blocked="партия встала",
+    hand_over="партия окончена",
+    no_tiles_left="костей не осталось",
     lay_dead="сбросьте кость",
     ends="концы",
     stock="базар",
@@ -128,6 +132,8 @@ def test_every_word_on_every_picture_comes_from_labels_or_names(drawn_text: list
                              labels=RUSSIAN)
         elif sample.kind == "result":
             render_hand_result(sample.table, sample.names, labels=RUSSIAN)
+        elif sample.kind == "hand" and sample.player is not None:
+            render_hand(sample.player, labels=RUSSIAN)
     assert drawn_text
     allowed = _allowed(names + names_for(4) + ("Ann", "Bo") + names_for(3) + names_for(2))
     assert _leftover(drawn_text, allowed) == []

@@ -21,7 +21,7 @@ from renderers import render_table
 from renderers.arms import Figure, largest
 from renderers.board import badge_words, end_colours, header_kind, status_lines
 from renderers.labels import ENGLISH
-from renderers.ribbons import _arrow
+from renderers.ribbons import arrow
 from renderers.seats import signed
 from renderers.snake import Spot
 from renderers.table import LINE_AREA
@@ -150,7 +150,7 @@ def test_kolbasas_ribbons_are_named_upper_and_lower_as_they_lie(
         alpha = sprite.getchannel("A")
         return sum(1 for x in range(sprite.width) if alpha.getpixel((x, row)))
 
-    up, down = _arrow(-1, (250, 200, 40)), _arrow(1, (250, 200, 40))
+    up, down = arrow(End.UP, (250, 200, 40)), arrow(End.DOWN, (250, 200, 40))
     assert opaque(up, 0) <= 2 < opaque(up, up.height - 1)  # a tip on top, its base below
     assert opaque(down, down.height - 1) <= 2 < opaque(down, 0)
 
