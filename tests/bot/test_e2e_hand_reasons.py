@@ -14,7 +14,9 @@ import pytest
 from bot_kit import Group, plain
 
 import engine.match
-from engine import Deal, Tile
+from bot.presentation import keyboards
+from engine import Deal, Tile, player_view
+from engine.record import parse_move
 from fakeapi import FakeUser
 from fakeapi.players import TILE_BUTTON, Table
 
@@ -33,6 +35,7 @@ def tile(text: str) -> Tile:
 
 # Kolbasa's buttons name the engine's left and right ribbons as the picture draws them
 RIBBON_WORDS = {"left": "upper", "right": "lower"}
+MIRROR = {"left": "right", "right": "left"}
 
 
 class Script:
@@ -40,18 +43,43 @@ class Script:
     draws and knocks by itself for a player who has no choice); ``ribbons``: the example's
     ends are Kolbasa's ribbons, whose buttons say upper and lower."""
 
-    def __init__(self, hand: dict[str, Any], ribbons: bool = False) -> None:
+    def __init__(self, hand: dict[str, Any], game: str, ribbons: bool = False) -> None:
         words = RIBBON_WORDS if ribbons else {}
         self.moves = [(tile(a["cut"]), f"give {words.get(a['give'], a['give'])}") if "cut" in a
                       else (tile(a["play"]), words.get(a.get("end", ""), a.get("end", "")))
                       for a in hand["actions"] if "play" in a or "cut" in a]
+        self.merged = merged_lays(hand, game)
         self.second = ""
+        # A lay on one of a line's two ends alike is laid at once, on the first (the left):
+        # where the example laid it on the right, the line is its mirror from then on
+        self.mirrored = False
 
     def __call__(self, labels: list[str]) -> str:
         if any(TILE_BUTTON.match(label) for label in labels):  # which tile
-            played, self.second = self.moves.pop(0)
+            played, second = self.moves.pop(0)
+            self.second = MIRROR.get(second, second) if self.mirrored else second
+            if self.merged.pop(0) and self.second == "right":
+                self.mirrored = not self.mirrored
             return next(label for label in labels if label.endswith(" " + str(played)))
         return next(label for label in labels if f" {self.second} " in label + " ")
+
+
+def merged_lays(hand: dict[str, Any], game: str) -> list[bool]:
+    """For each lay or cut of the example, whether the bot lays it at once though the
+    engine offers it at two ends (ends alike: bot.presentation.keyboards.lays_of)."""
+    deal = Deal(tuple(tuple(tile(t) for t in seat) for seat in hand["deal"]), (),
+                hand["first"], None, tuple(tile(t) for t in hand["stock"]))
+    match = engine.match.Match(game, len(deal.hands))
+    match.start_hand(deal)
+    merged = []
+    for data in hand["actions"]:
+        move = parse_move(data, 6)
+        if "play" in data or "cut" in data:
+            view = player_view(match, move.seat)
+            offered = [a for a in view.legal if getattr(a, "tile", None) == move.action.tile]
+            merged.append(len(keyboards.lays_of(view, move.action.tile)) < len(offered))
+        match.apply(move.seat, move.action)
+    return merged
 
 
 @pytest.fixture
@@ -77,7 +105,7 @@ async def test_a_blocked_bergen_hand_won_by_the_lowest_double_says_so(
         group: Group, dealt: dict[str, Any]) -> None:
     async with group.bot():
         table = await group.start("bergen", players=3)
-        await Table(group.server, table.players, Script(dealt)).play_until(
+        await Table(group.server, table.players, Script(dealt, "bergen")).play_until(
             lambda: bool(group.hand_results()))
     result = group.hand_results()[0].splitlines()
     assert result[1].startswith("Blocked")
@@ -95,7 +123,7 @@ async def test_the_player_who_takes_a_ribbon_is_told_its_tiles(
     """Budi cuts with 0-2 and gives the lower ribbon (the engine's right, 2-3) to Ayu, who
     moves next."""
     ayu = group.users[0]
-    script = Script(dealt, ribbons=True)
+    script = Script(dealt, "kolbasa", ribbons=True)
     async with group.bot():
         table = await group.start("kolbasa", players=2)
         player = Table(group.server, table.players, script)

@@ -1,6 +1,7 @@
 """Every hand's end reaches each player's private chat: its message, edited to show how the
-hand ended and what it scored (what the group's result says), kept with no buttons above the
-next hand's, in the player's own language."""
+hand ended and what it scored (what the group's result says), kept with no buttons (the
+last, the match's end, with Play again) above the next hand's, in the player's own
+language."""
 
 from __future__ import annotations
 
@@ -88,7 +89,9 @@ async def test_every_hand_ends_in_each_private_chat_in_its_language(group: Group
             last = number == len(results)
             assert (t("This hand is over.") in caption) is not last
             assert ("🏆" in caption) is last  # the match's end, under its last hand
-            assert not message.buttons, (language, number)  # none left to tap
+            # none left to tap but, under the match's end, its Play again (as the group's)
+            assert message.button_texts == ([t("🔁 Play again")] if last else []), \
+                (language, number)
         assert active_hand(group.server, user) is None
 
 
@@ -139,7 +142,7 @@ async def test_hands_ended_by_a_computer_or_the_timer_are_told_too(group: Group)
     for number, result in enumerate(results, 1):
         [message] = kept[number]
         caption = plain(message.caption or "")
-        assert not message.buttons
+        assert message.button_texts == ([t("🔁 Play again")] if number == len(results) else [])
         score = re.search(r"^Score: (.+) \(to (\d+)\)$", result, re.M)
         assert score is not None
         assert t("Score: {scores} (to {target})", scores=score[1], target=int(score[2])) \
