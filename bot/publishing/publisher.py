@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Collection
+from collections.abc import Awaitable, Collection
 from typing import Protocol
 
 from telegram import Bot
@@ -49,6 +48,7 @@ from .messenger import (
 from .mutednotices import MUTED, NO_PHOTOS, TABLE_KEPT_NOTE, MutedNotices
 from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
+from .storagewaits import StorageWaits
 from .tails import Tails
 
 log = logging.getLogger(__name__)
@@ -90,11 +90,7 @@ class Publisher:
         #: process's own, shared with polling's, or one of the publisher's).
         self.reach = reach if reach is not None else Reach()
         self._telegram_away = False
-        #: The syncs waiting for the database to work again (the disk full, the file
-        #: damaged), and since when: the first is one WARNING line, the last one through one
-        #: INFO line (the outage's end); the others' tries are DEBUG.
-        self._storage_waiting: set[tuple[int, str]] = set()
-        self._storage_since = 0.0
+        self.storage_waits = StorageWaits()  # syncs waiting for the database to work
         self.locks = locks
         self.limiter = limiter
         self.messenger = Messenger(bot, service, pictures.painter, bot_username)
@@ -240,7 +236,7 @@ class Publisher:
                 del self._tasks[key]
             # (a sync stopped while it waited for the database: the outage's end is not
             # known, the next start meets it if it lasts)
-            self._storage_waiting.discard(key)
+            self.storage_waits.forget(key)
             self._let_go(game_id)  # no await since _run's last check: no request is lost
 
     def _let_go(self, game_id: int) -> None:
@@ -278,10 +274,10 @@ class Publisher:
                 self._dirty.discard(key)
                 try:
                     await self._channels[channel].sync(game_id)
-                    if key in self._storage_waiting:
+                    if self.storage_waits.waited(key):
                         await self._save_again(game_id)
                     failures = away = 0
-                    self._storage_works(key)
+                    self.storage_waits.worked(key)
                     if self._telegram_away:
                         self._telegram_away = False
                         self.reach.answered()
@@ -312,14 +308,8 @@ class Publisher:
                     # The group was deleted (no update says so): its games end as when the
                     # bot is removed from it.
                     failures = 0
-                    try:
-                        await self.gone.chat_gone(game_id, gone)
-                        self._storage_works(key)
-                    except OUTAGES as outage:  # (not stopped: the next try stops it)
-                        away += 1
-                        await self._wait_out(key, outage, away)
-                    except Exception:
-                        log.exception("stopping game %s after its group went failed", game_id)
+                    away = await self._stop_gone(key, self.gone.chat_gone(game_id, gone),
+                                                 "group", away)
                 except Forbidden as refused:
                     # The bot was removed from the group (or may not post there): not a blip
                     # to retry; the member update that says so stops the game.
@@ -346,14 +336,8 @@ class Publisher:
                     # Not a blip to retry: the game ends, and its last words go to General
                     # (its stop marks the game dirty again, which sends them).
                     failures = 0
-                    try:
-                        await self.gone.topic_gone(game_id, gone.thread_id, gone.deleted)
-                        self._storage_works(key)
-                    except OUTAGES as outage:
-                        away += 1
-                        await self._wait_out(key, outage, away)
-                    except Exception:
-                        log.exception("stopping game %s after its topic went failed", game_id)
+                    away = await self._stop_gone(key, self.gone.topic_gone(
+                        game_id, gone.thread_id, gone.deleted), "topic", away)
                 except Exception as failed:
                     if self._closing(failed):  # the bot stops: the restart syncs
                         log.debug("%s sync of game %s ends: %s", channel, game_id, failed)
@@ -383,21 +367,26 @@ class Publisher:
                     del self._tasks[key]  # no await since the check: no request is lost
                     return
 
+    async def _stop_gone(self, key: tuple[int, str], stopping: Awaitable[None], where: str,
+                         away: int) -> int:
+        """Stop a game whose group or topic is gone (``stopping``); a database that cannot
+        is waited out (not stopped: the next try stops it). The database's failures in a row
+        after it."""
+        try:
+            await stopping
+            self.storage_waits.worked(key)
+            return 0
+        except OUTAGES as outage:
+            await self._wait_out(key, outage, away + 1)
+            return away + 1
+        except Exception:
+            log.exception("stopping game %s after its %s went failed", key[0], where)
+            return away
+
     async def _wait_out(self, key: tuple[int, str], outage: StorageError, tries: int) -> None:
         """The database cannot do a sync's work (``tries`` times in a row): try again later,
-        backing off up to 30 s a try, for as long as it lasts. PostgreSQL away is the
-        engine's to say (here DEBUG); the disk full or the file damaged is one WARNING line
-        for every sync that meets it, and its end one INFO line (:meth:`_storage_works`)."""
-        game_id, channel = key
-        if isinstance(outage, StorageFailedError) and not self._storage_waiting:
-            self._storage_since = time.monotonic()
-            log.warning("%s sync of game %s waits for the database: %s", channel, game_id,
-                        outage)
-        else:
-            log.debug("%s sync of game %s waits for the database: %s", channel, game_id,
-                      outage)
-        if isinstance(outage, StorageFailedError):
-            self._storage_waiting.add(key)
+        backing off up to 30 s a try, for as long as it lasts (said in :class:`StorageWaits`)."""
+        self.storage_waits.failed(key, outage)
         if not self._stopping.is_set():
             await self._pause(min(30.0, 2.0 ** min(tries, 5)))
             if not self._stopping.is_set():
@@ -411,16 +400,6 @@ class Publisher:
         if game is not None:
             async with self.locks.game(game_id):
                 await self.service.save_messages(game)
-
-    def _storage_works(self, key: tuple[int, str]) -> None:
-        """``key``'s sync got through: when it was the last waiting for the database, the
-        outage's end, in one line."""
-        if key not in self._storage_waiting:
-            return
-        self._storage_waiting.discard(key)
-        if not self._storage_waiting:
-            log.info("the database works again after %.0f s: the syncs waiting for it went "
-                     "through", time.monotonic() - self._storage_since)
 
     def _closing(self, error: Exception) -> bool:
         """Whether ``error`` is the storage closing under a stopping bot (a sync still
