@@ -31,7 +31,7 @@ from ..wording import (
     title,
     who,
 )
-from .movetexts import drawn_for_you, moves_lines
+from .movetexts import drawn_for_you, moves_lines, own_move, since_last_turn
 from .resulttexts import hand_end_line, hand_result_lines, penalty_rule, scores_line
 
 # Kolbasa: the ribbon that must wait, explained where its ⏸ is shown; the ribbons named as
@@ -183,18 +183,6 @@ def deal_lines(t: Translator, view: TableView) -> list[str]:
 
 
 # What the bot does in a seat's name when nothing else is possible: not a turn of its own.
-FORCED = (ActionKind.DRAW, ActionKind.KNOCK)
-
-
-def since_last_turn(game: Game, view: PlayerView) -> range:
-    """The moves of this hand made since ``view``'s seat last chose a move (all of them if it
-    has not yet this hand): its own forced draws and knocks are among them, in order."""
-    history = view.table.history
-    mine = [i for i, move in enumerate(history)
-            if move.seat == view.seat and move.kind not in FORCED]
-    return range(mine[-1] + 1 if mine else 0, len(history))
-
-
 def line_text(t: Translator, layout: LayoutView) -> str:
     """The tiles laid, as they lie ("Line: 6-4 4-4 4-1."; Muggins' arms from the spinner out),
     for a player who plays from the private chat ("" before the lead)."""
@@ -234,7 +222,7 @@ def hand_caption(
     current = view.my_turn or over or choosing is not None
     lines += _acted_for(t, game, view)  # before the moves made since: it came first
     if not current:
-        lines += _own_move(t, game, view)
+        lines += own_move(t, game, view)
     moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
                         draws=view.drawn_this_hand) if current else []
     if moves:
@@ -377,24 +365,6 @@ def _acted_for(t: Translator, game: Game, view: PlayerView) -> list[str]:
                 lines.append(t("⏰ Your time ran out: I put {tile} face down for you.",
                                tile=str(view.dead[-1])))
     return lines
-
-
-#: A waiting message's first line after the player's own move, the move as the group hears
-#: it (player QA: a tap, a silent toast, and the message said only "not your turn yet").
-OWN_MOVE = N_("✔ Played: {move}")
-
-
-def _own_move(t: Translator, game: Game, view: PlayerView) -> list[str]:
-    """The seat's latest chosen move of the hand while it waits (none made by the bot for
-    it: :func:`_acted_for` tells those), so the tap that made it is confirmed."""
-    history = view.table.history
-    mine = since_last_turn(game, view).start - 1
-    if mine < 0 or view.table.result is not None \
-            or f"{view.table.hand_number}:{mine}" in game.timer.auto_moves:
-        return []
-    return [t(OWN_MOVE, move=line) for line in moves_lines(
-        t, game, view.table, range(mine, mine + 1), reader=view.seat,
-        draws=view.drawn_this_hand)] if history[mine].seat == view.seat else []
 
 
 def _away_line(t: Translator, game: Game, view: PlayerView) -> list[str]:

@@ -14,7 +14,7 @@ not a stream of "Ayu scores 5"; and every group message counts against Telegram'
 
 from __future__ import annotations
 
-from engine import ActionKind, End, PublicMove, ScoreReason, TableView, Tile
+from engine import ActionKind, End, PlayerView, PublicMove, ScoreReason, TableView, Tile
 
 from ..i18n import N_, Translator
 from ..models import Game
@@ -289,3 +289,33 @@ def _one_move(t: Translator, game: Game, view: TableView, index: int, auto: set[
 def mover(game: Game, view: TableView, index: int) -> str:
     """The name of whoever made move ``index`` of the viewed hand (as they were then)."""
     return game.player_at(view.history[index].seat, view.hand_number, index).name
+
+
+FORCED = (ActionKind.DRAW, ActionKind.KNOCK)
+
+
+def since_last_turn(game: Game, view: PlayerView) -> range:
+    """The moves of this hand made since ``view``'s seat last chose a move (all of them if it
+    has not yet this hand): its own forced draws and knocks are among them, in order."""
+    history = view.table.history
+    mine = [i for i, move in enumerate(history)
+            if move.seat == view.seat and move.kind not in FORCED]
+    return range(mine[-1] + 1 if mine else 0, len(history))
+
+
+#: A waiting message's first line after the player's own move, the move as the group hears
+#: it (player QA: a tap, a silent toast, and the message said only "not your turn yet").
+OWN_MOVE = N_("✔ Played: {move}")
+
+
+def own_move(t: Translator, game: Game, view: PlayerView) -> list[str]:
+    """The seat's latest chosen move of the hand while it waits (none made by the bot for
+    it: captions tells those), so the tap that made it is confirmed."""
+    history = view.table.history
+    mine = since_last_turn(game, view).start - 1
+    if mine < 0 or view.table.result is not None \
+            or f"{view.table.hand_number}:{mine}" in game.timer.auto_moves:
+        return []
+    return [t(OWN_MOVE, move=line) for line in moves_lines(
+        t, game, view.table, range(mine, mine + 1), reader=view.seat,
+        draws=view.drawn_this_hand)] if history[mine].seat == view.seat else []

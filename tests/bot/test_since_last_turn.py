@@ -40,7 +40,7 @@ class Turn:
     @property
     def moves(self) -> list[PublicMove]:
         history = self.view.table.history
-        return [history[i] for i in captions.since_last_turn(self.game, self.view)]
+        return [history[i] for i in movetexts.since_last_turn(self.game, self.view)]
 
 
 def turns(game_name: str, seed: int) -> Iterator[Turn]:
@@ -62,7 +62,7 @@ def turns(game_name: str, seed: int) -> Iterator[Turn]:
 
 def told(game: Game, view: PlayerView) -> Turn:
     table = view.table
-    indices = captions.since_last_turn(game, view)
+    indices = movetexts.since_last_turn(game, view)
     caption = captions.hand_caption(T, game, view, table_link=LINK)
     lines = caption.split("\n")
     listed: list[str] = []
