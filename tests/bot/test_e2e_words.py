@@ -199,7 +199,7 @@ async def test_bergens_plus_two_to_the_only_hand_without_a_double_says_why(
         group: Group, bergen_deal: dict[str, Any]) -> None:
     async with group.bot():
         table = await group.start("bergen", players=3)
-        await Table(group.server, table.players, Script(bergen_deal)).play_until(
+        await Table(group.server, table.players, Script(bergen_deal, "bergen")).play_until(
             lambda: bool(group.hand_results()))
     result = group.hand_results()[0].splitlines()
     # draws came after the last tile laid: it was not that tile that blocked the hand
