@@ -15,8 +15,7 @@ from bot_kit import Group, plain
 
 import engine.match
 from bot.presentation import keyboards
-from engine import Deal, Tile, player_view
-from engine.record import parse_move
+from engine import Cut, Deal, End, Play, Tile, player_view
 from fakeapi import FakeUser
 from fakeapi.players import TILE_BUTTON, Table
 
@@ -36,6 +35,7 @@ def tile(text: str) -> Tile:
 # Kolbasa's buttons name the engine's left and right ribbons as the picture draws them
 RIBBON_WORDS = {"left": "upper", "right": "lower"}
 MIRROR = {"left": "right", "right": "left"}
+END_NAMES = {"left": End.LEFT, "right": End.RIGHT}
 
 
 class Script:
@@ -66,19 +66,26 @@ class Script:
 
 def merged_lays(hand: dict[str, Any], game: str) -> list[bool]:
     """For each lay or cut of the example, whether the bot lays it at once though the
-    engine offers it at two ends (ends alike: bot.presentation.keyboards.lays_of)."""
+    engine offers it at two ends (ends alike: bot.presentation.keyboards.lays_of); the
+    draws and knocks between are the engine's (as the bot makes them for the players)."""
     deal = Deal(tuple(tuple(tile(t) for t in seat) for seat in hand["deal"]), (),
-                hand["first"], None, tuple(tile(t) for t in hand["stock"]))
-    match = engine.match.Match(game, len(deal.hands))
+                hand.get("first", 0), None, tuple(tile(t) for t in hand["stock"]))
+    match = engine.match.Match(game, len(deal.hands), automate=True)
     match.start_hand(deal)
     merged = []
     for data in hand["actions"]:
-        move = parse_move(data, 6)
-        if "play" in data or "cut" in data:
-            view = player_view(match, move.seat)
-            offered = [a for a in view.legal if getattr(a, "tile", None) == move.action.tile]
-            merged.append(len(keyboards.lays_of(view, move.action.tile)) < len(offered))
-        match.apply(move.seat, move.action)
+        if "play" in data:
+            action: Play | Cut = Play(tile(data["play"]), END_NAMES.get(data.get("end", "")))
+        elif "cut" in data:
+            action = Cut(tile(data["cut"]), END_NAMES[data["give"]])
+        else:
+            continue  # (a draw or a knock: made by the engine, as by the bot)
+        seat = match.to_move
+        assert seat is not None
+        view = player_view(match, seat)
+        offered = [a for a in view.legal if getattr(a, "tile", None) == action.tile]
+        merged.append(len(keyboards.lays_of(view, action.tile)) < len(offered))
+        match.apply(seat, action)
     return merged
 
 

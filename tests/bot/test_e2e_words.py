@@ -191,7 +191,9 @@ def bergen_deal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     deal = Deal(tuple(tiles(hand) for hand in BERGEN["deal"]), (), 0, None,
                 tiles(str(BERGEN["stock"])))
     monkeypatch.setattr(engine.match, "seeded_deal", lambda *args, **kwargs: deal)
-    return {"actions": [{"play": tile, "end": end} if end else {"play": tile}
+    return {"deal": [hand.split() for hand in BERGEN["deal"]],
+            "stock": str(BERGEN["stock"]).split(),
+            "actions": [{"play": tile, "end": end} if end else {"play": tile}
                         for tile, end in BERGEN["actions"]]}
 
 
