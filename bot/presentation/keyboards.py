@@ -208,29 +208,35 @@ def lays_of(view: PlayerView, tile: Tile) -> tuple[Play | Cut, ...]:
     """Every legal lay of ``tile`` that does something the others do not: each end and way,
     and the cuts it makes; of two lays on a line's two ends alike, the first (player QA: a
     Bergen double led, and 6-1 asked "◀ left 6 / ▶ right 6", the same move twice)."""
-    lays: dict[object, Play | Cut] = {}
+    lays: list[Play | Cut] = []
     for action in view.legal:
-        if isinstance(action, Play | Cut) and action.tile is tile:
-            lays.setdefault(_outcome(view, action), action)
-    return tuple(lays.values())
+        if isinstance(action, Play | Cut) and action.tile is tile \
+                and not any(_alike(view, action, kept) for kept in lays):
+            lays.append(action)
+    return tuple(lays)
 
 
-def _outcome(view: PlayerView, action: Play | Cut) -> object:
-    """What a lay leaves for the rest of the hand, as far as the side of a line goes: on a
-    line (no spinner, no ribbons) an end is all its open numbers, whether a tile may go
-    there, what it counts (a double's both halves), whether the tile ending it is a double
-    and how it lies; two lays of one tile, one way, on ends alike in all that, scoring
-    alike, leave the same hand but for which side is which. Anything else is its own."""
+def _alike(view: PlayerView, one: Play | Cut, other: Play | Cut) -> bool:
+    """Whether two lays of a tile leave the same hand but for which side is which: one way,
+    on a line's (no spinner, no ribbons) two ends alike in all the line keeps of an end (its
+    open numbers, whether a tile may go there, what it counts, whether the tile ending it is
+    a double and how it lies), scoring alike. Points are asked last: a move's hand message
+    builds its keyboard on every sync, and most tiles have one lay."""
     layout = view.table.layout
-    if type(action) is not Play or action.end not in (End.LEFT, End.RIGHT) \
-            or layout.kind != "line" or not layout.line:
-        return action
-    end = next((e for e in layout.ends if e.end is action.end), None)
-    if end is None:
-        return action
-    laid = layout.line[0] if action.end is End.LEFT else layout.line[-1]
-    return (action.tile, action.cross, end.numbers, end.open, end.only_matadors, end.counted,
-            laid.tile.is_double, laid.cross, view.points_of(action))
+    if type(one) is not Play or type(other) is not Play or layout.kind != "line" \
+            or not layout.line or one.cross != other.cross \
+            or {one.end, other.end} != {End.LEFT, End.RIGHT}:
+        return False
+    ends = {end.end: end for end in layout.ends}
+    if one.end not in ends or other.end not in ends:
+        return False
+    first, last = layout.line[0], layout.line[-1]
+    if (ends[End.LEFT].numbers, ends[End.LEFT].open, ends[End.LEFT].only_matadors,
+            ends[End.LEFT].counted, first.tile.is_double, first.cross) != (
+            ends[End.RIGHT].numbers, ends[End.RIGHT].open, ends[End.RIGHT].only_matadors,
+            ends[End.RIGHT].counted, last.tile.is_double, last.cross):
+        return False
+    return view.points_of(one) == view.points_of(other)
 
 
 def says_lie(view: PlayerView, play: Play) -> bool:
