@@ -162,5 +162,8 @@ def run_stopping(main: Coroutine[Any, Any, T]) -> T:
 def past_stopping() -> None:
     """The work is at its commit: a stop asked from now on (in :func:`stopped_by_signals`)
     is not delivered, and the work ends as it would have (cut in its commit, it could not
-    say whether anything changed)."""
+    say whether anything changed). One asked already (its cancel not landed yet) is raised
+    here, before the commit."""
+    if _stops.signum is not None:
+        raise Stopped(_stops.signum)
     _stops.settled = True
