@@ -2,7 +2,7 @@
 storage's one line, as SQLite's full disk is (:mod:`bot.storage.causes`): a sync waits it out
 in one WARNING and one line when it works again, a tap is one WARNING and the player's "Something
 went wrong", no traceback (operator QA: each sync was a failure of its own, five retries and a
-traceback each). The server refuses the writes itself (:mod:`pg_full`)."""
+traceback each). The server refuses the writes itself (:mod:`testservers.fulldisk`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from pathlib import Path
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 from bot_kit import Group
-from pg_full import CAUSE, WORDS, FullDisk
 from test_postgres_copy import STORED, run
 from test_publisher_outages import quick
 
@@ -25,6 +24,7 @@ from bot.publishing.publisher import MAX_RETRIES
 from bot.storage import Storage, StorageFailedError
 from bot.storage.causes import unusable
 from bot.storage.outages import cause, lost
+from testservers.fulldisk import CAUSE, WORDS, FullDisk
 
 
 def lobby(chat_id: int) -> Game:

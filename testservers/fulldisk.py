@@ -1,8 +1,9 @@
-"""A PostgreSQL server whose disk is full, as far as a bot on it can tell: while ``full``, every
-write into its tables is refused by the server itself with SQLSTATE 53100 (disk_full) and
-PostgreSQL's own words, which asyncpg reads into its ``DiskFullError`` on the driver's real path
-(a statement-level trigger raises it; filling a real disk needs a filesystem of its own). Reads
-go on, as on a real full disk. Each refusal is counted in a sequence, which no rollback undoes.
+"""A PostgreSQL server whose disk is full, as far as a bot on it can tell: while filled
+(:meth:`FullDisk.fill`), every write into its tables is refused by the server itself with
+SQLSTATE 53100 (disk_full) and PostgreSQL's own words, which asyncpg reads into its
+``DiskFullError`` on the driver's real path (a statement-level trigger raises it; filling a real
+disk needs a filesystem of its own). Reads go on, as on a real full disk. Each refusal is
+counted in a sequence, which no rollback undoes.
 """
 
 from __future__ import annotations
