@@ -68,10 +68,10 @@ def held(code: int) -> int:
 
 
 class Stopped(BaseException):
-    """SIGTERM (a supervisor's stop, ``kill``) while a tool works (:func:`stopped_by_signals`):
-    raised where the work is, so that what it made is removed as after any failure. A
-    BaseException, as KeyboardInterrupt is: nothing may take it for a failure to report and
-    go on."""
+    """SIGTERM (a supervisor's stop, ``kill``), or Ctrl-C where the tool asks for it, while a
+    tool works (:func:`stopped_by_signals`): raised where the work is, so that what it made
+    is removed as after any failure. A BaseException, as KeyboardInterrupt is: nothing may
+    take it for a failure to report and go on."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
