@@ -1,10 +1,19 @@
-"""What the commands share as commands: the name their usage lines give them, and the
-package's version."""
+"""What the commands share as commands: the name their usage lines give them, the package's
+version, and how a tool's work stops on SIGTERM or Ctrl-C leaving nothing behind."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import signal
 import sys
+from collections.abc import Coroutine, Iterator
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def program(module: str) -> str:
@@ -56,3 +65,105 @@ def held(code: int) -> int:
         HOLD_SETTING)
     signal.sigwait(stops)
     return code
+
+
+class Stopped(BaseException):
+    """SIGTERM (a supervisor's stop, ``kill``), or Ctrl-C where the tool asks for it, while a
+    tool works (:func:`stopped_by_signals`): raised where the work is, so that what it made
+    is removed as after any failure. A BaseException, as KeyboardInterrupt is: nothing may
+    take it for a failure to report and go on."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@dataclass
+class _Stops:
+    """The stop asked of the work in :func:`stopped_by_signals`, and how to deliver it."""
+
+    signum: int | None = None  # the stop asked (the first: later ones are not delivered)
+    task: asyncio.Task[Any] | None = None  # the coroutine run by run_stopping, to cancel
+    deferred: int = 0  # inside stops_deferred (or run_stopping): not raised where it lands
+    settled: bool = False  # past_stopping: the work ends as if no stop came
+
+
+_stops = _Stops()
+
+
+@contextlib.contextmanager
+def stopped_by_signals(*signums: int) -> Iterator[None]:
+    """``signums`` (default SIGTERM) raise :class:`Stopped` in the work (Python's default for
+    SIGTERM ends the process at once, leaving what the work made behind; SIGINT, left out,
+    raises KeyboardInterrupt as by default). In plain code it comes where the work is, once
+    the C call at hand (a step of SQLite's) returns; a coroutine run by :func:`run_stopping`
+    is cancelled, and Stopped raised when it has unwound (its ``finally`` blocks, a
+    transaction's rollback, ran). A second signal is not delivered: the first one's clean-up
+    runs to its end. Restored afterwards."""
+    def stop(signum: int, frame: FrameType | None) -> None:
+        if _stops.signum is not None or _stops.settled:
+            return
+        _stops.signum = signum
+        task = _stops.task
+        if task is not None and not task.done():
+            task.get_loop().call_soon_threadsafe(task.cancel)
+        if not _stops.deferred:
+            raise Stopped(signum)
+
+    global _stops
+    _stops = _Stops()
+    chosen = signums or (signal.SIGTERM,)
+    before = {signum: signal.signal(signum, stop) for signum in chosen}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        _stops = _Stops()
+
+
+@contextlib.contextmanager
+def stops_deferred() -> Iterator[None]:
+    """A stop asked in the block is raised at its end, not where it lands: around an event
+    loop whose work must not be cut anywhere (an exception raised inside the loop's own code
+    may be taken for a callback's failure and lost; aiosqlite's thread outlives a connect
+    cut half way)."""
+    _stops.deferred += 1
+    try:
+        yield
+    finally:
+        _stops.deferred -= 1
+    if _stops.signum is not None and not _stops.deferred and not _stops.settled:
+        raise Stopped(_stops.signum)
+
+
+def run_stopping(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)``, stopped as :func:`stopped_by_signals` stops plain code: a stop
+    cancels ``main``, which unwinds (a transaction rolls back, connections close), then
+    raises :class:`Stopped`."""
+    async def stoppable() -> T:
+        _stops.task = asyncio.current_task()
+        try:
+            if _stops.signum is not None:  # asked as the loop started
+                main.close()
+                raise Stopped(_stops.signum)
+            return await main
+        except asyncio.CancelledError:
+            if _stops.signum is None:
+                raise
+            raise Stopped(_stops.signum) from None
+        finally:
+            _stops.task = None
+
+    with stops_deferred():  # (what lands as the loop starts or ends: raised after it)
+        return asyncio.run(stoppable())
+
+
+def past_stopping() -> None:
+    """The work is at its commit: a stop asked from now on (in :func:`stopped_by_signals`)
+    is not delivered, and the work ends as it would have (cut in its commit, it could not
+    say whether anything changed). One asked already (its cancel not landed yet) is raised
+    here, before the commit."""
+    if _stops.signum is not None:
+        raise Stopped(_stops.signum)
+    _stops.settled = True

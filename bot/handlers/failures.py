@@ -7,15 +7,18 @@ from __future__ import annotations
 import sqlite3
 
 from ..errors import StorageError
-from ..storage.causes import hinted
+from ..storage.causes import hinted, server_hint, unusable
 
 
 def database_failure(error: BaseException | None) -> str | None:
     """``error`` in one line when it is the database's failure (the storage's own error, or
-    SQLite's: a move's commit on a full disk raises SQLite's ``database or disk is full``);
-    None for anything else."""
+    SQLite's: a move's commit on a full disk raises SQLite's ``database or disk is full``;
+    or a PostgreSQL server's full disk met on a connection of the fleet's own); None for
+    anything else."""
     if isinstance(error, StorageError):
         return str(error)
-    if not isinstance(error, sqlite3.Error):
+    if isinstance(error, sqlite3.Error):
+        return hinted(str(error) or type(error).__name__)
+    if error is None or server_hint(error) is None:
         return None
-    return hinted(str(error) or type(error).__name__)
+    return unusable(error)

@@ -36,12 +36,11 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from types import FrameType
 
-from ..cli import program
+from ..cli import Stopped, program, stopped_by_signals
 from ..config import BotConfig, load_dotenv_file
 from ..errors import StorageError
 from .causes import DAMAGED, damaged, hinted
@@ -57,16 +56,6 @@ PG_DUMP = ("the database is PostgreSQL (DATABASE_URL): back it up with pg_dump, 
 
 class BackupError(StorageError):
     """A backup could not be made; the message is one line naming the path and the cause."""
-
-
-class Stopped(BaseException):
-    """SIGTERM (a supervisor's stop, ``kill``) while backing up: raised where the backup is,
-    so that its temporary copy is removed as after any failure. A BaseException, as
-    KeyboardInterrupt is: nothing may take it for a failure to report and go on."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
 
 
 @dataclass(frozen=True)
@@ -161,21 +150,6 @@ def _running(pid: int) -> bool:
     except OSError:  # another user's, or cannot tell: kept
         return True
     return True
-
-
-@contextlib.contextmanager
-def stopped_by_signals() -> Iterator[None]:
-    """SIGTERM raises :class:`Stopped` in the backup (Python's default for it ends the
-    process at once, leaving the temporary copy behind); SIGINT raises KeyboardInterrupt, as
-    by default. Either comes once SQLite's call at hand returns (a copy or a check is one
-    call). Restored afterwards."""
-    def stop(signum: int, frame: FrameType | None) -> None:
-        raise Stopped(signum)
-    before = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
 
 
 def _is_sqlite(path: Path) -> bool:

@@ -1,7 +1,11 @@
-"""What a SQLite file's failures mean for an operator, in one line: SQLite's reason, and what
-to do about it. One classification for the bot (:mod:`.sqlite`), the backup and the copy to
-PostgreSQL, so that a damaged file or a full disk reads the same in each (docs/OPERATIONS.md's
-start-up table), never as a traceback.
+"""What a database's failures mean for an operator, in one line: the database's reason, and
+what to do about it. One classification for the bot (:mod:`.sqlite`, :mod:`.postgres`), the
+backup and the copy to PostgreSQL, so that a damaged file or a full disk reads the same in each
+(docs/OPERATIONS.md's start-up table), never as a traceback.
+
+PostgreSQL's are told by their SQLSTATE (asyncpg's errors carry it; asyncpg is not imported
+here, so that SQLite alone never loads it): its class 53, insufficient resources, is the full
+disk of a server (53100) and its kin, which no retry cures until the operator acts.
 """
 
 from __future__ import annotations
@@ -28,11 +32,44 @@ _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 # SQLite's "disk I/O error"s that a full disk gives (operator QA: a tmpfs with 32 KB left).
 _EXTENDED = {"SQLITE_IOERR_SHMSIZE": f"its -shm file cannot grow: {FULL}"}
 
+#: What a PostgreSQL server's full disk (SQLSTATE 53100, asyncpg's DiskFullError) means.
+SERVER_FULL = "free some disk space on the PostgreSQL server"
+# PostgreSQL's resource failures, by SQLSTATE, and what they usually mean. Not 53300, too
+# many connections: a connection freed lets the bot in, so it is an outage waited for as
+# the server away is (:func:`bot.storage.outages.lost`).
+_SQLSTATES = {
+    "53000": "the PostgreSQL server lacks a resource",  # insufficient_resources
+    "53100": SERVER_FULL,  # disk_full
+    "53200": "the PostgreSQL server is out of memory",  # out_of_memory
+    "53400": "a limit of the PostgreSQL server's configuration",  # configuration_limit_exceeded
+}
+
 
 def hinted(text: str) -> str:
     """``text`` (SQLite's reason) with what it usually means, when it is one we know:
     ``database or disk is full (free some disk space)``."""
     return next((f"{text} ({hint})" for key, hint in _HINTS.items() if key in text), text)
+
+
+def server_hint(error: BaseException) -> str | None:
+    """What a PostgreSQL error that no retry cures (a full disk, no memory) usually means,
+    else None: by its SQLSTATE; the server's own hint follows, except a full disk's ("Check
+    free disk space."), or where to look."""
+    state = getattr(error, "sqlstate", None)
+    hint = _SQLSTATES.get(state) if isinstance(state, str) else None
+    if hint is None or hint == SERVER_FULL:
+        return hint
+    said = getattr(error, "hint", None)
+    return f"{hint}: {' '.join(said.split())}" if isinstance(said, str) and said.strip() \
+        else f"{hint}: see its log"
+
+
+def server_words(error: BaseException) -> str:
+    """A PostgreSQL error's own message in one line, without the hint asyncpg adds on a line
+    of its own (:func:`server_hint` says it, in the operator's words)."""
+    said = getattr(error, "message", None)
+    text = said if isinstance(said, str) and said.strip() else str(error)
+    return " ".join(text.split()) or type(error).__name__
 
 
 def damaged(error: BaseException) -> bool:
@@ -41,11 +78,15 @@ def damaged(error: BaseException) -> bool:
 
 
 def unusable(error: BaseException) -> str | None:
-    """The one line of a failure that leaves the file unusable until the operator acts (a
-    damaged file, a full disk; an OS's "No space left on device" included), else None (a
-    busy file, a bug: for the caller to handle as before)."""
+    """The one line of a failure that leaves the database unusable until the operator acts
+    (a damaged file, a full disk; an OS's "No space left on device" included; a PostgreSQL
+    server's full disk or memory: :func:`server_hint`), else None (a busy file, a bug: for
+    the caller to handle as before)."""
     if isinstance(error, OSError) and error.errno in _NO_SPACE:
         return f"{DISK_FULL} ({FULL})"
+    served = server_hint(error)
+    if served is not None:
+        return f"{server_words(error)} ({served})"
     hint = _hint(error) if isinstance(error, sqlite3.Error) else None
     return None if hint is None else f"{error} ({hint})"
 

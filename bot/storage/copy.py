@@ -11,6 +11,11 @@ says to empty it first. Prints a line a table and a total; exit 0 on success, 1 
 (one line, never the URL's password), 2 on a usage error. Stop the bot before the copy: what
 it writes afterwards stays behind in SQLite. A target a bot or a fleet runs on is refused, with
 ``--replace`` too: the copy holds the bots' claim on it (:mod:`.claim`) while it copies.
+
+The target's migrations run in the copy's one transaction: a copy that fails, or is stopped
+(SIGTERM, exit 143; Ctrl-C, 130; one line), leaves the target as it was, no table made, and
+the temporary snapshot of the source removed. A stop that comes as the copy commits lets it
+finish (cut in its commit, nobody could say whether it was made).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -26,13 +32,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
+
+from ..cli import Stopped, past_stopping, run_stopping, stopped_by_signals, stops_deferred
 from ..config import url_problem
 from ..errors import StorageError
 from .backup import BackupError, back_up
 from .causes import hinted
 from .claim import ClaimRefusedError, DatabaseClaim
 from .core import is_postgres_url
-from .postgres import PostgresEngine
+from .postgres import PgTx, PostgresEngine
 
 
 class CopyError(StorageError):
@@ -71,10 +80,13 @@ def read_source(database: Path) -> list[Table]:
 
         async def migrate() -> None:
             storage = Storage(snapshot)
-            await storage.open()
-            await storage.close()
+            try:
+                await storage.open()
+            finally:
+                await storage.close()
 
-        asyncio.run(migrate())
+        with stops_deferred():  # (aiosqlite's thread outlives a connect cut half way)
+            asyncio.run(migrate())
         try:
             return _tables(snapshot)
         except sqlite3.Error as error:  # (the backup's check passed: hardly ever)
@@ -107,23 +119,30 @@ async def copy_into(tables: Sequence[Table], url: str, replace: bool = False) ->
     assert isinstance(engine, PostgresEngine)
     claim = DatabaseClaim(engine, shared=False, on_taken=lambda why: None)
     try:
-        await claim.take(wait=0, other="a bot")
-    except ClaimRefusedError as refused:
-        raise CopyError(f"cannot copy into {engine.name}: {refused.holders} running on it: "
-                        "stop it first (the copy never writes into a database in use)"
-                        ) from None
-    try:
+        try:
+            await claim.take(wait=0, other="a bot")
+        except ClaimRefusedError as refused:
+            raise CopyError(f"cannot copy into {engine.name}: {refused.holders} running on "
+                            "it: stop it first (the copy never writes into a database in use)"
+                            ) from None
         await _copy_into(storage, engine, tables, replace)
+    except asyncpg.PostgresError as error:  # (refused by the server: a type, a permission)
+        raise CopyError(f"cannot copy into {engine.name}: {engine.cause(error)}") from None
     finally:
-        await claim.release()
+        await claim.release()  # (stopped while taking it too)
     return {table.name: len(table.rows) for table in tables}
 
 
 async def _copy_into(storage: Any, engine: PostgresEngine, tables: Sequence[Table],
                      replace: bool) -> None:
-    await storage.open()  # the same migrations: the target has this bot's schema
+    await engine.open()
     try:
+        steps = storage.migrations(await storage.schema_version())
         async with engine.connection() as connection, connection.transaction():
+            # The same migrations as a bot's (the target has this bot's schema), in the
+            # copy's transaction: a copy that fails or is stopped leaves no table made.
+            for number in steps:
+                await storage.migrate_step(PgTx(connection), number)
             held = {t.name: await connection.fetchval(f'SELECT count(*) FROM "{t.name}"')
                     for t in tables}
             if any(held.values()) and not replace:
@@ -135,6 +154,7 @@ async def _copy_into(storage: Any, engine: PostgresEngine, tables: Sequence[Tabl
                 await connection.execute(f"TRUNCATE {names} RESTART IDENTITY")
             for table in tables:
                 await _copy_table(connection, table)
+            past_stopping()  # its commit next: a stop now lets it finish
     finally:
         await storage.close()
 
@@ -164,8 +184,10 @@ async def _copy_table(connection: Any, table: Table) -> None:
 
 
 def copy(database: Path, url: str, replace: bool = False) -> dict[str, int]:
+    """The copy; in :func:`~bot.cli.stopped_by_signals`, a stop cancels it (the transaction
+    rolled back, the snapshot removed) and raises :class:`~bot.cli.Stopped`."""
     tables = read_source(database)
-    return asyncio.run(copy_into(tables, url, replace))
+    return run_stopping(copy_into(tables, url, replace))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -184,19 +206,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"the target URL's {problem}")
     where = PostgresEngine(args.target).name
     try:
-        counts = copy(args.source, args.target, args.replace)
+        # (until the lines below are out: a stop as the copy commits lets it finish)
+        with stopped_by_signals(signal.SIGTERM, signal.SIGINT):
+            counts = copy(args.source, args.target, args.replace)
+            for name, count in counts.items():
+                print(f"{name}: {count} row{'' if count == 1 else 's'}")
+            print(f"copied {sum(counts.values())} rows in {len(counts)} tables from "
+                  f"{args.source} to {where}")
     except StorageError as error:  # (the engine's hints name the bot's setting: here, the URL)
         print(f"copy failed: {str(error).replace('DATABASE_URL', 'the target URL')}",
               file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("copy interrupted: the target was left as it was", file=sys.stderr)
-        return 130
-    for name, count in counts.items():
-        print(f"{name}: {count} row{'' if count == 1 else 's'}")
-    print(f"copied {sum(counts.values())} rows in {len(counts)} tables from {args.source} "
-          f"to {where}")
+    except (Stopped, KeyboardInterrupt) as stop:
+        signum = stop.signum if isinstance(stop, Stopped) else signal.SIGINT
+        print(f"copy {STOPPED[signum == signal.SIGINT]} ({signal.Signals(signum).name}): "
+              f"nothing was copied, {where} is as it was", file=sys.stderr)
+        return 128 + signum
     return 0
+
+
+#: How a stopped copy's line begins: stopped by SIGTERM, interrupted by Ctrl-C.
+STOPPED = ("stopped", "interrupted")
 
 
 if __name__ == "__main__":

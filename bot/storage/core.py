@@ -104,20 +104,30 @@ class Connection:
         async with self.engine.migration_lock():
             version = await self.schema_version()
             self.found_version = version
-            if version > len(MIGRATIONS):
-                raise StorageError(
-                    f"the database schema is version {version}, newer than this bot "
-                    f"({len(MIGRATIONS)}): run the newer bot, or to go back restore the "
-                    "backup made before its first start (an upgrade cannot be undone)"
-                )
-            for number in range(version + 1, (up_to or len(MIGRATIONS)) + 1):
-                step = MIGRATIONS[number - 1]
+            for number in self.migrations(version, up_to):
                 async with self.transaction() as tx:
-                    if isinstance(step, str):
-                        await tx.script(step)
-                    else:
-                        await step(tx)
-                    await self.engine.set_schema_version(tx, number)
+                    await self.migrate_step(tx, number)
+
+    def migrations(self, version: int, up_to: int | None = None) -> range:
+        """The migrations a database at schema ``version`` needs (up to ``up_to``); one newer
+        than this bot is refused, in one line."""
+        if version > len(MIGRATIONS):
+            raise StorageError(
+                f"the database schema is version {version}, newer than this bot "
+                f"({len(MIGRATIONS)}): run the newer bot, or to go back restore the "
+                "backup made before its first start (an upgrade cannot be undone)"
+            )
+        return range(version + 1, (up_to or len(MIGRATIONS)) + 1)
+
+    async def migrate_step(self, tx: Tx, number: int) -> None:
+        """Migration ``number`` in ``tx``, the schema version with it (the copy to PostgreSQL
+        runs them all in its own transaction: a copy that fails leaves no tables made)."""
+        step = MIGRATIONS[number - 1]
+        if isinstance(step, str):
+            await tx.script(step)
+        else:
+            await step(tx)
+        await self.engine.set_schema_version(tx, number)
 
     def described(self) -> str:
         """Which database this is and what opening it found, for the operator: a mistyped

@@ -9,6 +9,8 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from .causes import server_hint, server_words
+
 
 def lost(error: BaseException, connection: Any = None) -> bool:
     """The server is gone or going, not the statement wrong: worth trying again later. A
@@ -51,15 +53,18 @@ _HINTS: tuple[tuple[type[BaseException], str], ...] = (
 
 
 def cause(error: BaseException, password: str = "") -> str:
-    """asyncpg's reason in one line, what it usually means, and never ``password``; a
-    connection lost under an operation is :data:`CONNECTION_LOST`."""
+    """asyncpg's reason in one line, what it usually means (a server's full disk too:
+    :func:`.causes.server_hint`), and never ``password``; a connection lost under an
+    operation is :data:`CONNECTION_LOST`."""
     if isinstance(error, asyncpg.InternalClientError) or (
             isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)):
         return CONNECTION_LOST
-    text = " ".join(str(error).split()) or type(error).__name__
+    served = server_hint(error)  # (a full disk: the server's words, then the operator's)
+    text = server_words(error) if served else " ".join(str(error).split()) \
+        or type(error).__name__
     if password:
         text = text.replace(password, "***")
-    hint = next((hint for kind, hint in _HINTS if isinstance(error, kind)), None)
+    hint = next((hint for kind, hint in _HINTS if isinstance(error, kind)), served)
     return f"{text} ({hint})" if hint else text
 
 

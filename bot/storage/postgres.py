@@ -8,6 +8,9 @@ the URL's password. A connection lost to a restarting server fails the operation
 wait, for at most ``retry_for`` seconds, and the pool connects anew. The outage is told once
 however many operations wait for it: a WARNING when the first fails, each retry at DEBUG, and
 one INFO line, ``PostgreSQL at host:5432/db answers again after 22 s``, at the first answer.
+A server that answers but cannot do the work until the operator acts (its disk full, out of
+memory: :func:`.causes.unusable`) fails the operation with :class:`StorageFailedError`, one
+line, as SQLite's full disk does: what runs on (a sync) waits it out, not a retry here.
 """
 
 from __future__ import annotations
@@ -27,9 +30,10 @@ import asyncpg  # type: ignore[import-untyped]
 
 from ..config import unencoded_password, url_problem
 from ..errors import StorageError
+from .causes import unusable
 from .outages import cause, lost
 from .schema import postgres_ddl
-from .tx import Engine, Row, StorageUnavailableError, T, Tx
+from .tx import Engine, Row, StorageFailedError, StorageUnavailableError, T, Tx
 
 log = logging.getLogger(__name__)
 
@@ -215,6 +219,20 @@ class PostgresEngine(Engine):
         return StorageUnavailableError(
             f"PostgreSQL at {self.name} is unavailable: {self.cause(error)}")
 
+    def outage(self, error: BaseException, connection: Any = None) -> StorageError | None:
+        """``error`` as the storage's outage: the server lost (:meth:`unavailable`), or
+        unable to do the work until the operator acts, its disk full or out of memory
+        (:class:`StorageFailedError`, in SQLite's words for its own: ``cannot use the
+        database HOST:5432/db: could not extend file ...: No space left on device (free some
+        disk space on the PostgreSQL server)``); None for anything else (a constraint, a bug:
+        raised as it is)."""
+        if lost(error, connection):
+            return self.unavailable(error)
+        if unusable(error) is not None:
+            return StorageFailedError(f"cannot use the database {self.name}: "
+                                      f"{self.cause(error)}")
+        return None
+
     async def close(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
@@ -259,20 +277,21 @@ class PostgresEngine(Engine):
         try:
             return await self.pool.acquire()
         except Exception as error:
-            if lost(error):
-                raise self.unavailable(error) from None
+            if (outage := self.outage(error)) is not None:
+                raise outage from None
             raise
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[Any]:
-        """A connection of the pool; a lost server raises :class:`StorageUnavailableError`."""
+        """A connection of the pool; a lost server raises :class:`StorageUnavailableError`,
+        one that cannot do the work (its disk full) :class:`StorageFailedError`."""
         pool = self.pool
         connection = await self._acquire()
         try:
             yield connection
         except Exception as error:
-            if lost(error):
-                raise self.unavailable(error) from None
+            if (outage := self.outage(error)) is not None:
+                raise outage from None
             raise
         finally:
             await pool.release(connection)
@@ -296,8 +315,9 @@ class PostgresEngine(Engine):
             await transaction.commit()
         except BaseException as error:
             tx.rolled_back()
-            if isinstance(error, Exception) and lost(error, connection):
-                raise self.unavailable(error) from None
+            if isinstance(error, Exception) and (
+                    outage := self.outage(error, connection)) is not None:
+                raise outage from None
             raise
         finally:
             await self.pool.release(connection)
@@ -310,8 +330,8 @@ class PostgresEngine(Engine):
             await transaction.start()
         except BaseException as error:
             await pool.release(connection)
-            if isinstance(error, Exception) and lost(error):
-                raise self.unavailable(error) from None
+            if isinstance(error, Exception) and (outage := self.outage(error)) is not None:
+                raise outage from None
             raise
         return connection, transaction
 

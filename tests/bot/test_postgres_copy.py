@@ -185,3 +185,27 @@ async def test_a_database_a_bot_runs_on_is_refused_even_with_replace(
         await pg.close()
     code, out, err = await run(str(source), postgres_url, "--replace")  # the bot stopped
     assert (code, err) == (0, "") and "games: 11 rows" in out
+
+
+async def test_a_target_the_server_refuses_a_row_of_is_one_line_and_left_as_it_was(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A refusal of the server's while copying (here a column the source has no value for)
+    was a traceback: it is one line, and nothing is copied."""
+    target = Storage(postgres_url)
+    await target.open()
+    try:
+        await target.execute("ALTER TABLE users ADD COLUMN extra TEXT NOT NULL")
+        name = target.engine.name
+    finally:
+        await target.close()
+    code, out, err = await run(str(STORED), postgres_url)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"copy failed: cannot copy into {name}: null value in column ")
+    assert err.count("\n") == 1
+    pg = Storage(postgres_url)
+    await pg.open()
+    try:
+        assert await pg.open_games() == []
+    finally:
+        await pg.close()

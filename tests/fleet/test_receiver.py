@@ -25,6 +25,7 @@ from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from bot.storage import Storage
 from engine import Tile
 from testservers import PostgresServer, free_port
+from testservers.fulldisk import CAUSE, FullDisk
 
 SECRET = "fleet_secret-1"
 SHARDS = 16
@@ -139,6 +140,26 @@ async def test_503_while_the_database_is_down_then_200(
     noisy = [r for r in caplog.records if r.name.startswith("asyncpg")
              and (r.levelno >= logging.WARNING or r.exc_info)]
     assert not noisy, [r.getMessage() for r in noisy]  # the outage is the receiver's lines
+
+
+async def test_503_while_the_servers_disk_is_full_in_one_line_then_200(
+        hook: Hook, database: str, caplog: pytest.LogCaptureFixture) -> None:  # noqa: F811
+    """A full disk (SQLSTATE 53100) is said as the storage says it, naming what to do (it was
+    PostgreSQL's words alone, with its hint on a line of its own)."""
+    caplog.set_level(logging.INFO, logger="bot.fleet.receiver")
+    disk = FullDisk(database)
+    await disk.install()
+    await disk.fill()
+    for update_id in (40, 41):
+        assert await hook.post(group_message(update_id)) == 503
+    await disk.fill(False)
+    assert await hook.post(group_message(41)) == 200
+    assert [row[0] for row in await stored(database)] == [41]
+    assert [(r.levelname, r.getMessage()) for r in caplog.records
+            if r.name == "bot.fleet.receiver"] == [
+        ("WARNING", f"cannot store updates ({CAUSE}): answering 503 until the database is "
+                    "back"),
+        ("INFO", "storing updates again")]
 
 
 async def test_a_garbled_update_is_refused(hook: Hook) -> None:
