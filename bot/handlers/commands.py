@@ -338,19 +338,30 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules GAME: that game's rules; a bare /rules: a button per game (one message each
-    when tapped, rather than a wall of text)."""
+    when tapped, rather than a wall of text), or where a table is open, its game's rules
+    with the options it is played with (the buttons below, for the other games)."""
     rt, chat = runtime(context), update.effective_chat
     settings = await rt.service.group_settings(chat.id) if chat and is_group(chat) else None
     t = await chat_tr(update, rt, settings=settings)
+    table = rt.service.open_game_in(chat.id, thread_of(update.effective_message)) \
+        if chat is not None and settings is not None else None
     args = context.args or []
     if not args:
-        await reply(update, t("Which game's rules?"), reply_markup=keyboards.rules_picker(t))
+        if table is not None:
+            await reply(update, lobbytexts.table_rules_text(t, table),
+                        reply_markup=keyboards.rules_picker(t))
+        else:
+            await reply(update, t("Which game's rules?"),
+                        reply_markup=keyboards.rules_picker(t))
         return
     name = find_game(" ".join(args))  # the whole name: not its first word, nor with more
     if name is None:
         await reply(update, t("There is no game called {game}. The games: {games}.",
                               game=wording.quote(" ".join(args)),
                               games=lobbytexts.games_list(t)))
+        return
+    if table is not None and table.game_name == name:
+        await reply(update, lobbytexts.table_rules_text(t, table))
         return
     house = settings.game_options(name) if settings is not None else None
     await reply(update, lobbytexts.rules_text(t, name, house))

@@ -86,11 +86,16 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if tap.game not in GAMES or query.message is None:
         return t("That button is out of date."), None
     chat, house = query.message.chat, None
-    if is_group(chat):  # posted for the group to read, with its house rules
+    table = None
+    if is_group(chat):  # posted for the group to read, with its house rules (or the
+        # options of the table open there, when it plays that game)
         settings = await rt.service.group_settings(chat.id)
         t = await group_tr(rt, chat.id, query.from_user, settings=settings)
         house = settings.game_options(tap.game)
-    text = lobbytexts.rules_text(t, tap.game, house)
+        table = rt.service.open_game_in(chat.id, thread_of(query.message))
+    text = lobbytexts.table_rules_text(t, table) \
+        if table is not None and table.game_name == tap.game \
+        else lobbytexts.rules_text(t, tap.game, house)
     if accessible(query.message):  # a reply stays in the picker's forum topic
         await query.message.reply_text(text, parse_mode=ParseMode.HTML)
     else:  # a picker days old: Telegram no longer says which topic it is in

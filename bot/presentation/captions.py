@@ -67,15 +67,15 @@ def ends_line(t: Translator, layout: LayoutView) -> str:
     """A plain line's two numbers, "Open ends: 3 and 5."; other layouts' ends by name, "Open
     ends: left 3 · right 5 · up 2", Kolbasa's ribbons as the picture draws them, "upper 3 ·
     lower 5 ⏸" (the ribbon that must wait marked); where the game scores the count, what each
-    end adds to it and the count, "left 0 · right 5-5 (10) · up 6 (0); count 10", so the
-    parts add up to what a lay scores."""
+    end adds to it and the count, "left 0 · right 5-5 (10) · up 6 (not counted); count 10",
+    so the parts add up to what a lay scores."""
     if layout.plain:
         left, right = (end.numbers[0] for end in layout.ends)
         return t("Open ends: {left} and {right}.", left=left, right=right)
     parts = []
     words = end_words(layout.kind)
     for end in layout.ends:
-        text = f"{t(words[end.end])} {_end_numbers(end, layout.scores_count)}"
+        text = f"{t(words[end.end])} {_end_numbers(t, end, layout.scores_count)}"
         parts.append(text if end.open else text + " ⏸")
     if layout.scores_count:
         return t("Open ends: {ends}; count {count}.", ends=" · ".join(parts),
@@ -83,14 +83,21 @@ def ends_line(t: Translator, layout: LayoutView) -> str:
     return t("Open ends: {ends}.", ends=" · ".join(parts))
 
 
-def _end_numbers(end: OpenEnd, counted: bool) -> str:
+#: Muggins: an end that adds nothing to the count (the spinner's empty arm), in the words
+#: the picture's mark is explained with (player QA: a bare "1 (0)" said nothing).
+NOT_COUNTED = N_("not counted")
+
+
+def _end_numbers(t: Translator, end: OpenEnd, counted: bool) -> str:
     """An end's numbers; where the count scores, what the end adds when that is not its
-    number: both halves of a crosswise double, "5-5 (10)", or nothing, "6 (0)"."""
+    number: both halves of a crosswise double, "5-5 (10)", or nothing, "6 (not counted)"."""
     numbers = "/".join(map(str, end.numbers))
     if not counted or end.counted == end.numbers:
         return numbers
     if len(end.counted) > 1:
         return f"{'-'.join(map(str, end.counted))} ({sum(end.counted)})"
+    if not sum(end.counted):
+        return f"{numbers} ({t(NOT_COUNTED)})"
     return f"{numbers} ({sum(end.counted)})"
 
 

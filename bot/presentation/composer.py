@@ -72,8 +72,9 @@ class TextComposer:
                      "making safe moves for them. Anyone playing at this table can hand the "
                      "seat to a computer player; an admin can also end the game with /stop.",
                      name=who(player))
+        # (the button says what a tap does: "A computer plays for X" read as news, QA)
         return [Outgoing(text, buttons=(
-            ((t("🤖 A computer plays for {name}", name=isolated(player.name)), offer),),))]
+            ((t("🤖 Hand {name}'s seat to a computer", name=isolated(player.name)), offer),),))]
 
     def back(self, game: Game, seat: int) -> list[Outgoing]:
         t = translator(game.language)

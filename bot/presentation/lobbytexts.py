@@ -74,15 +74,18 @@ PLAYS_ON_TIE = N_("If the lead is shared when the target is reached, the match g
                   "one player is ahead alone.")
 
 
-def rules_text(t: Translator, game: str, house: Mapping[str, object] | None = None) -> str:
+def rules_text(t: Translator, game: str, house: Mapping[str, object] | None = None,
+               target: int | None = None) -> str:
     """The game's rules, with its target for the fewest players, and the target of the
-    other table sizes where it differs (Bergen: 15 for two, 10 for three or four); then, in
-    a group, what its ``house`` rules (the options its admins chose) change."""
+    other table sizes where it differs (Bergen: 15 for two, 10 for three or four), or a
+    table's own ``target``; then, in a group, what its ``house`` rules (the options its
+    admins chose) change."""
     spec = variant(game)
     targets = {seats: spec.default_target(seats) for seats in spec.seat_counts}
-    first = targets[spec.seat_counts[0]]
+    first = targets[spec.seat_counts[0]] if target is None else target
     text = t(presentation(game).rules, target=first)
-    others = [seats for seats in spec.seat_counts if targets[seats] != first]
+    others = [seats for seats in spec.seat_counts
+              if target is None and targets[seats] != first]
     for target in dict.fromkeys(targets[seats] for seats in others):
         counts = or_list(t, [str(seats) for seats in others if targets[seats] == target])
         text += " " + t.plural("With {seats} players, the target is {count} point.",
@@ -93,6 +96,19 @@ def rules_text(t: Translator, game: str, house: Mapping[str, object] | None = No
         text += " " + t(PLAYS_ON_TIE)
     chosen = house_rules(t, game, house or {})
     return f"{text}\n\n{chosen}" if chosen else text
+
+
+#: /rules where a table is open, after the game's own rules: the options it is played with
+#: (player QA: the rules said 200 at a table playing Muggins to 2,000).
+AT_THIS_TABLE = N_("<b>At this table:</b> {options}")
+
+
+def table_rules_text(t: Translator, game: Game) -> str:
+    """The rules of the game open at a table, to its target, with the options that table is
+    played with (the group's house rules are in them, or were before the table opened)."""
+    target = variant(game.game_name).lobby_options(game.options, len(game.players)).target
+    return f"{rules_text(t, game.game_name, target=target)}\n\n" + t(
+        AT_THIS_TABLE, options=options_line(t, game))
 
 
 #: /help's line on replays, after the rest (a msgid of its own: the list's translations stand).

@@ -266,7 +266,7 @@ class Publisher:
     async def _run(self, key: tuple[int, str]) -> None:
         game_id, channel = key
         failures = 0
-        away = 0  # failed attempts in a row while the database was away
+        away = 0  # failed attempts in a row while the database or Telegram was away
         # A flood wait ends this round (the next one draws the latest state); every call is
         # made for the game (a fleet worker that let it go refuses them: fleetshares.for_game).
         with no_retries(), for_game(game_id):
@@ -341,28 +341,29 @@ class Publisher:
                 except Exception as failed:
                     if self._closing(failed):  # the bot stops: the restart syncs
                         log.debug("%s sync of game %s ends: %s", channel, game_id, failed)
+                    elif isinstance(failed, NetworkError) and \
+                            not isinstance(failed, BadRequest):
+                        # Telegram's 5xx, a time-out: its trouble, waited out however long
+                        # it lasts, as the database's is (given up after a minute, the player
+                        # to move was not told until something else changed the game);
+                        # one line (no traceback) for the outage: every game's syncs meet it
+                        # (its end is one line too, the reach's)
+                        away += 1
+                        (log.debug if self._telegram_away else log.warning)(
+                            "%s sync of game %s failed (%d): %s", channel, game_id, away,
+                            failed)
+                        self._telegram_away = True
+                        self.reach.failed()
+                        await self._again(key, away)
                     else:
-                        # A network blip must not leave a player without their turn: try
+                        # A sync's own failure (a bug, a refusal no retry cures): tried
                         # again, backing off, a few times; a later change of the game syncs
                         # again anyway.
                         failures += 1
-                        if isinstance(failed, NetworkError) and \
-                                not isinstance(failed, BadRequest):
-                            # Telegram's 5xx, a time-out: its trouble, one line (no traceback),
-                            # and one for the outage: every game's syncs meet it (its end is
-                            # one line too, the reach's)
-                            (log.debug if self._telegram_away else log.warning)(
-                                "%s sync of game %s failed (%d): %s", channel, game_id,
-                                failures, failed)
-                            self._telegram_away = True
-                            self.reach.failed()
-                        else:
-                            log.exception("%s sync of game %s failed (%d)", channel, game_id,
-                                          failures)
-                        if failures <= MAX_RETRIES and not self._stopping.is_set():
-                            await self._pause(min(30.0, 2.0 ** failures))
-                            if not self._stopping.is_set():
-                                self._dirty.add(key)
+                        log.exception("%s sync of game %s failed (%d)", channel, game_id,
+                                      failures)
+                        if failures <= MAX_RETRIES:
+                            await self._again(key, failures)
                 if key not in self._dirty:
                     del self._tasks[key]  # no await since the check: no request is lost
                     return
@@ -387,6 +388,11 @@ class Publisher:
         """The database cannot do a sync's work (``tries`` times in a row): try again later,
         backing off up to 30 s a try, for as long as it lasts (said in :class:`StorageWaits`)."""
         self.storage_waits.failed(key, outage)
+        await self._again(key, tries)
+
+    async def _again(self, key: tuple[int, str], tries: int) -> None:
+        """``key``'s sync failed ``tries`` times in a row: it runs again after a pause that
+        doubles a try up to 30 s (unless the bot stops meanwhile: the restart syncs)."""
         if not self._stopping.is_set():
             await self._pause(min(30.0, 2.0 ** min(tries, 5)))
             if not self._stopping.is_set():

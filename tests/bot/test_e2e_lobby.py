@@ -473,6 +473,34 @@ async def test_the_rules_in_a_group_say_what_its_house_rules_change(group: Group
         assert "In this group" not in (private.text or "")
 
 
+async def test_the_rules_where_a_table_is_open_say_its_own_options(group: Group) -> None:
+    """Player QA: a bare /rules in a topic playing Muggins to 2,000 asked which game, and
+    Muggins' rules then said 200. Where a table is open, a bare /rules, /rules of its game
+    and the picker's button of its game say the rules with the table's options; another
+    game's rules stay the group's."""
+    ayu = group.users[0]
+    async with group.bot():
+        await group.start("muggins target=2000", 3)
+        ayu.send(group.chat, "/rules")
+        table_line = "\n\nAt this table: double-6 set · to 2000 points"
+        said = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if (m.text or "").startswith("Muggins, all fives")), None))
+        assert table_line in plain(said.content)
+        assert "First to 2000 points wins." in plain(said.content)  # (not the game's 200)
+        assert "Bergen" in said.button_texts  # the other games' rules a tap away
+        record = ayu.press(said, "Muggins")
+        await group.server.wait_for(lambda: record.answered)
+        ayu.send(group.chat, "/rules muggins")
+        await group.server.wait_for(lambda: sum(
+            table_line in plain(m.content) for m in group.server.bot_messages(group.chat)) == 3)
+        ayu.send(group.chat, "/rules bergen")
+        bergen = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if (m.text or "").startswith("Bergen (")), None))
+        assert "At this table" not in (bergen.text or "")
+
+
 async def test_a_call_to_start_held_back_by_the_groups_budget_is_never_sent_once_started(
     group: Group,
 ) -> None:

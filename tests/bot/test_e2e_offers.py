@@ -80,6 +80,7 @@ async def test_a_seat_offer_is_refused_once_the_player_is_back(group: Group) -> 
         game = group.game()
         absent_seat = 2  # Sergei; Ayu, the creator, is there to hand his seat over
         offer = await time_out_until_away(group, absent_seat)
+        assert offer.button_texts == ["🤖 Hand \u2068Sergei\u2069's seat to a computer"]
         # Sergei comes back and plays a turn of his own.
         others = Table(group.server, [u for u in group.users[:4] if u is not group.users[2]])
         while game.match.to_move != absent_seat:  # type: ignore[union-attr]

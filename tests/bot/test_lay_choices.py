@@ -72,7 +72,8 @@ def test_the_open_ends_add_up_to_the_count_a_lay_scores() -> None:
     match.apply(0, Play(Tile(5, 5)))
     match.apply(1, Play(Tile(0, 5), End.RIGHT))
     line = captions.ends_line(T, table_view(match).layout)
-    assert line == "Open ends: left 5-5 (10) · right 0 · up 5 (0) · down 5 (0); count 10."
+    assert line == ("Open ends: left 5-5 (10) · right 0 · up 5 (not counted) · "
+                    "down 5 (not counted); count 10.")
     kolbasa = started("kolbasa", "1-1 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
     kolbasa.apply(0, Play(Tile(1, 1)))
     # Kolbasa's ribbons, as the picture draws them
@@ -85,7 +86,8 @@ def test_the_hand_shows_the_stock_and_what_each_tile_would_score() -> None:
     view = player_view(match, 1)
     caption = captions.hand_caption(T, game_of(match), view)
     assert "Stock: 14 tiles." in caption
-    assert "Open ends: left 5 · right 5 · up 5 (0) · down 5 (0); count 10." in caption
+    assert ("Open ends: left 5 · right 5 · up 5 (not counted) · down 5 (not counted); "
+            "count 10.") in caption
     assert "Points if you lay now: 0-5" in caption
     markup = keyboards.hand(T, game_of(match), view, 5)
     taps = {b.text: decode(b.callback_data) for row in markup.inline_keyboard for b in row}

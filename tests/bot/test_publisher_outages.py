@@ -110,6 +110,29 @@ async def test_telegram_out_of_reach_is_one_line_for_every_sync(
         "reached Telegram again after 0 s"]
 
 
+async def test_telegram_away_past_a_syncs_retries_is_waited_out(
+        group: Group, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Telegram's 5xx for longer than a sync's own retries last (some 60 s): the sync is
+    not given up (it was, and the lobby or the player to move's hand stayed unsent until
+    the game changed again), and the outage is still one WARNING and one end line."""
+    caplog.set_level(logging.INFO)
+    async with group.bot() as runtime:
+        publisher = runtime.publisher
+        quick(monkeypatch, publisher)
+        calls = failing(publisher, "group", NetworkError("Bad Gateway"), MAX_RETRIES + 3)
+        failing(publisher, "hands", NetworkError("Bad Gateway"), MAX_RETRIES + 3)
+        await group.open_table("pair", 2)
+        await publisher.idle()
+        game = group.game()
+        assert calls.count(game.game_id) >= MAX_RETRIES + 4  # (past its own retries)
+        assert game.messages.lobby is not None
+        assert group.lobby().message_id == game.messages.lobby
+    assert [r.levelname for r in caplog.records if r.name == "bot.publishing.publisher"] \
+        == ["WARNING"]
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
 FULL = ("cannot use the database /srv/dominoes.sqlite3: database or disk is full "
         "(free some disk space)")
 
