@@ -59,6 +59,7 @@ from .hand import Hand
 from .layout import Placed
 from .match import Match
 from .options import Options, OptionSpec
+from .outcomes import LayOutcome, lay_outcome
 from .record import KeptHands, match_from_json, match_to_dict, match_to_json, replay
 from .replays import hand_tables
 from .tiles import End, Tile, full_set
@@ -116,6 +117,7 @@ __all__ = [
     "Knocked",
     "LaidTile",
     "LayoutView",
+    "LayOutcome",
     "Match",
     "MatchEnded",
     "Move",
@@ -152,6 +154,7 @@ __all__ = [
     "KeptHands",
     "match_to_dict",
     "match_to_json",
+    "lay_outcome",
     "player_view",
     "replay",
     "table_view",

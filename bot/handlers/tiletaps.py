@@ -18,6 +18,7 @@ from ..errors import SeatHandedOnError, UserError
 from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards
+from ..presentation.laychoices import lays_of
 from ..presentation.tilebuttons import BackToHand, Lay, TileIntent, TileTap
 from ..publishing.messenger import Place, message_at
 from .returns import offered_in_place
@@ -122,7 +123,8 @@ async def _show_choice(
         choosing = tap.tile
         markup = keyboards.discard_confirmation(t, game, game.move_no, tap.tile)
     elif isinstance(tap, TileTap):
-        if not keyboards.lays_of(view, tap.tile):
+        assert game.match is not None  # (a view to choose in: rt.service.choosing)
+        if not lays_of(view, tap.tile, game.match):
             raise UserError(CANNOT_LAY_NOW)
         choosing = tap.tile
         markup = keyboards.lay_choice(t, game, view, game.move_no, tap.tile)

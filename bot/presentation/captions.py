@@ -31,6 +31,7 @@ from ..wording import (
     title,
     who,
 )
+from .laychoices import choice_question
 from .movetexts import drawn_for_you, moves_lines, own_move, since_last_turn
 from .resulttexts import hand_end_line, hand_result_lines, penalty_rule, scores_line
 
@@ -339,7 +340,7 @@ def _prompt(t: Translator, game: Game, view: PlayerView, over: bool, choosing: T
     elif choosing is not None and view.must_discard():
         prompt.append(t("Put {tile} face down? It counts against you.", tile=str(choosing)))
     elif choosing is not None:
-        prompt.append(t("Where does {tile} go? Tap an end.", tile=str(choosing)))
+        prompt.append(choice_question(t, view, choosing, game.match))
     elif view.my_turn:
         if view.must_discard():
             prompt.append(t("You cannot lay a tile: choose one to put face down. "

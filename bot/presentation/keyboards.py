@@ -7,13 +7,13 @@ from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import Cut, Discard, End, Play, PlayerView, Tile, variant
+from engine import Discard, PlayerView, Tile
 
 from ..computers import COMPUTER_LEVELS
 from ..gamebook import GAMES
 from ..i18n import N_, Translator
 from ..models import Game
-from ..wording import end_words, isolated, shorten, title
+from ..wording import isolated, shorten, title
 from .callbacks import Button
 from .gamebuttons import (
     AddComputer,
@@ -27,6 +27,7 @@ from .gamebuttons import (
     ShowTable,
     StopAnswer,
 )
+from .laychoices import lay_words, lays_of
 from .lobbytexts import FREE_SEATS_BUTTON, PRIVATE_CHAT_BUTTON
 from .tilebuttons import BackToHand, Lay, TileIntent, TileTap
 
@@ -175,11 +176,13 @@ def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKey
     """The player's tiles: playable ones marked and live (a tile with one lay lays it, one
     with several asks which), the others inert."""
     gid = game.game_id
+    match = game.match
+    assert match is not None
     discards = {a.tile for a in view.legal if type(a) is Discard}
     buttons = []
     for tile in hand_order(view.hand):
         label = tile_label(tile)
-        lays = lays_of(view, tile)
+        lays = lays_of(view, tile, match)
         if len(lays) == 1:
             buttons.append(_button(f"✅ {label}", Lay.of(gid, move_no, lays[0]), Style.PLAY))
         elif lays:
@@ -204,94 +207,22 @@ def discard_confirmation(t: Translator, game: Game, move_no: int, tile: Tile
     ])
 
 
-def lays_of(view: PlayerView, tile: Tile) -> tuple[Play | Cut, ...]:
-    """Every legal lay of ``tile`` that does something the others do not: each end and way,
-    and the cuts it makes; of two lays on a line's two ends alike, the first (player QA: a
-    Bergen double led, and 6-1 asked "◀ left 6 / ▶ right 6", the same move twice)."""
-    lays: list[Play | Cut] = []
-    for action in view.legal:
-        if isinstance(action, Play | Cut) and action.tile is tile \
-                and not any(_alike(view, action, kept) for kept in lays):
-            lays.append(action)
-    return tuple(lays)
-
-
-def _alike(view: PlayerView, one: Play | Cut, other: Play | Cut) -> bool:
-    """Whether two lays of a tile leave the same hand but for which side is which: one way,
-    on a line's (no spinner, no ribbons) two ends alike in all the line keeps of an end (its
-    open numbers, whether a tile may go there, what it counts, whether the tile ending it is
-    a double and how it lies), scoring alike. Points are asked last: a move's hand message
-    builds its keyboard on every sync, and most tiles have one lay."""
-    layout = view.table.layout
-    if type(one) is not Play or type(other) is not Play or layout.kind != "line" \
-            or not layout.line or one.cross != other.cross \
-            or {one.end, other.end} != {End.LEFT, End.RIGHT}:
-        return False
-    ends = {end.end: end for end in layout.ends}
-    if one.end not in ends or other.end not in ends:
-        return False
-    first, last = layout.line[0], layout.line[-1]
-    if (ends[End.LEFT].numbers, ends[End.LEFT].open, ends[End.LEFT].only_matadors,
-            ends[End.LEFT].counted, first.tile.is_double, first.cross) != (
-            ends[End.RIGHT].numbers, ends[End.RIGHT].open, ends[End.RIGHT].only_matadors,
-            ends[End.RIGHT].counted, last.tile.is_double, last.cross):
-        return False
-    return view.points_of(one) == view.points_of(other)
-
-
-def says_lie(view: PlayerView, play: Play) -> bool:
-    """Whether the button names how ``play`` lies ("along", "across"): where both ways are
-    offered at its end, and where a tile lies crosswise unlike others of its kind (a matador
-    or honour, doubles among them: Matador's 0-0 lies across, its other doubles along), so
-    the player knows before the tap. Another double with one way is left unsaid: it lies as
-    that game lays its doubles (an "across" on every Bergen double, or on Muggins' spinner,
-    would say nothing new)."""
-    if play.cross is None:
-        return False
-    odd = not play.tile.is_double or play.tile in variant(view.table.game).matadors
-    return (play.cross and odd) or len(view.ways_for(play.tile, play.end)) > 1
-
-
-END_MARKS = {End.LEFT: "◀", End.RIGHT: "▶", End.UP: "▲", End.DOWN: "▼"}
-# Kolbasa's ribbons lie one above the other on the picture, marked there as here
-RIBBON_MARKS = {End.LEFT: "▲", End.RIGHT: "▼"}
-
-
 def lay_choice(
     t: Translator, game: Game, view: PlayerView, move_no: int, tile: Tile
 ) -> InlineKeyboardMarkup:
-    """The second tap: one button per legal lay of ``tile``, then Back. Each end is named as
-    on the picture, with its number ("◀ left 5", Kolbasa's "▲ upper 5"), how the tile lies
-    where :func:`says_lie` asks for it, and what it would score; a plain line's two ends stand
-    side by side, elsewhere each end and way has its row, and each ribbon a cut may give
-    away. (The callback data keep the engine's ends, L and R, whatever the words.)"""
+    """The second tap: one button per lay of ``tile`` that differs (:func:`lays_of`), then
+    Back. Each end is named as on the picture, with its number ("◀ left 5", Kolbasa's "▲
+    upper 5"), how the tile lies and what that leaves where the way is said ("◀ left 1 across
+    → 1/6"), a cut by the pips it gives, each with what it would score
+    (:func:`.laychoices.lay_words`); a plain line's two ends stand side by side, elsewhere
+    each end and way has its row, and each ribbon a cut may give away. (The callback data
+    keep the engine's ends, L and R, whatever the words.)"""
     gid = game.game_id
-    layout = view.table.layout
-    words = end_words(layout.kind)
-    marks = RIBBON_MARKS if layout.kind == "ribbons" else END_MARKS
-    numbers = {end.end: "/".join(map(str, end.numbers)) for end in layout.ends}
-    sizes = {end.end: end.tiles for end in layout.ends}
-    buttons = []
-    for action in lays_of(view, tile):
-        if type(action) is Cut:
-            # The caption says the previous player takes the tiles; the count is said in
-            # tiles, as beside "▲ upper 4" a bare "(5)" read as an end's number. Each button
-            # has its own row, the phone's whole width.
-            count = sizes.get(action.give, 0)
-            text = t.plural("✂ give upper ribbon: {count} tile",
-                            "✂ give upper ribbon: {count} tiles", count) \
-                if action.give is End.LEFT else \
-                t.plural("✂ give lower ribbon: {count} tile",
-                         "✂ give lower ribbon: {count} tiles", count)
-        else:  # a plain line's two ends are named as every other layout's ("◀ left 5")
-            assert type(action) is Play and action.end is not None
-            text = f"{marks[action.end]} {t(words[action.end])} {numbers[action.end]}"
-            if says_lie(view, action):
-                text += " " + (t("across") if action.cross else t("along"))
-        points = view.points_of(action)
-        if points:
-            text += f" +{points}"
-        buttons.append(_button(text, Lay.of(gid, move_no, action), Style.PLAY))
-    rows = [buttons] if layout.plain else [[button] for button in buttons]
+    match = game.match
+    assert match is not None
+    lays = lays_of(view, tile, match)
+    buttons = [_button(lay_words(t, view, match, action, lays), Lay.of(gid, move_no, action),
+                       Style.PLAY) for action in lays]
+    rows = [buttons] if view.table.layout.plain else [[button] for button in buttons]
     rows.append([_button(t("↩ Back"), BackToHand(gid, move_no))])
     return InlineKeyboardMarkup(rows)

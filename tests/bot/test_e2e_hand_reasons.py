@@ -14,7 +14,7 @@ import pytest
 from bot_kit import Group, plain
 
 import engine.match
-from bot.presentation import keyboards
+from bot.presentation import laychoices
 from engine import Cut, Deal, End, Play, Tile, player_view
 from fakeapi import FakeUser
 from fakeapi.players import TILE_BUTTON, Table
@@ -66,7 +66,7 @@ class Script:
 
 def merged_lays(hand: dict[str, Any], game: str) -> list[bool]:
     """For each lay or cut of the example, whether the bot lays it at once though the
-    engine offers it at two ends (ends alike: bot.presentation.keyboards.lays_of); the
+    engine offers it at two ends (ends alike: bot.presentation.laychoices.lays_of); the
     draws and knocks between are the engine's (as the bot makes them for the players)."""
     deal = Deal(tuple(tuple(tile(t) for t in seat) for seat in hand["deal"]), (),
                 hand.get("first", 0), None, tuple(tile(t) for t in hand["stock"]))
@@ -84,7 +84,7 @@ def merged_lays(hand: dict[str, Any], game: str) -> list[bool]:
         assert seat is not None
         view = player_view(match, seat)
         offered = [a for a in view.legal if getattr(a, "tile", None) == action.tile]
-        merged.append(len(keyboards.lays_of(view, action.tile)) < len(offered))
+        merged.append(len(laychoices.lays_of(view, action.tile, match)) < len(offered))
         match.apply(seat, action)
     return merged
 

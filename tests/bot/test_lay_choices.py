@@ -7,7 +7,7 @@ from bot_kit import plain
 
 from bot.i18n import LANGUAGES, translator
 from bot.models import Game, Messages, Player, Status
-from bot.presentation import captions, keyboards
+from bot.presentation import captions, keyboards, laychoices
 from bot.presentation.callbacks import decode
 from bot.presentation.tilebuttons import Lay, TileIntent, TileTap, Way
 from engine import DRAW, Cut, Deal, End, Match, Play, Tile, full_set, player_view, table_view
@@ -95,20 +95,54 @@ def test_the_hand_shows_the_stock_and_what_each_tile_would_score() -> None:
     assert taps["2-2"] == TileTap(1, 5, Tile(2, 2), TileIntent.INERT)
 
 
-def test_a_later_muggins_double_goes_along_or_across() -> None:
+def test_a_later_muggins_double_goes_along_or_across_and_says_the_count_each_leaves() -> None:
+    """Player QA: "along" and "across" did not say what they do. In Muggins a double across
+    counts both halves: each way says the count it leaves, the engine's (the lay tried on a
+    copy of the hand, here checked against the lay made)."""
+    deal = "5-5 0-0 4-4 3-5 1-2 1-3 1-6", "0-5 4-5 2-2 2-3 2-4 3-3 0-6"
+    moves = [(0, Play(Tile(5, 5))), (1, Play(Tile(4, 5), End.RIGHT)),
+             (0, Play(Tile(3, 5), End.UP)), (1, Play(Tile(0, 5), End.LEFT))]
+    match = started("muggins", *deal)
+    for seat, move in moves:
+        match.apply(seat, move)
+    assert table_view(match).layout.count == 7  # left 0 · right 4 · up 3 · down nothing
+    buttons = choice_buttons(match, 0, "4-4")
+    assert [label for label, _ in buttons[:-1]] == ["▶ right 4 along → count 7",
+                                                    "▶ right 4 across → count 11"]
+    for label, tap in buttons[:-1]:
+        assert isinstance(tap, Lay)
+        twin = started("muggins", *deal)
+        for seat, move in moves:
+            twin.apply(seat, move)
+        twin.apply(0, tap.action())
+        assert label.endswith(f"count {table_view(twin).layout.count}")
+
+
+def test_a_blank_double_along_or_across_is_one_lay_as_both_count_nothing() -> None:
+    """Muggins' 0-0 at a 0 counts 0 along and 0 + 0 across: the two ways leave the same
+    numbers, count and points, and play alike from then on (engine.LayOutcome.plays_alike),
+    so the tile asks nothing (it asked "◀ left 0 along / ◀ left 0 across")."""
     match = started("muggins", "5-5 0-0 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
     match.apply(0, Play(Tile(5, 5)))
     match.apply(1, Play(Tile(0, 5), End.LEFT))
-    labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 0, "0-0")[:-1]]
-    assert labels == ["◀ left 0 along", "◀ left 0 across"]
+    view = player_view(match, 0)
+    assert len([a for a in view.legal if isinstance(a, Play) and a.tile == Tile(0, 0)]) == 2
+    [lay] = laychoices.lays_of(view, Tile(0, 0), match)
+    hand = {b.text: decode(b.callback_data) for row in keyboards.hand(
+        T, game_of(match), view, 5).inline_keyboard for b in row}
+    assert hand["✅ 0-0"] == Lay.of(1, 5, lay)  # one tap lays it
+    labels = [label for label, _ in choice_buttons(match, 0, "0-0")]
+    assert labels == ["◀ left 0 +10", "↩ Back"]  # (0 + right 5 + up 5, the spinner)
 
 
 def test_matador_asks_along_or_across_where_both_are_legal() -> None:
     match = started("matador", "1-2 0-1 0-2 0-3 0-4 0-5", "1-6 2-2 2-3 3-3 4-4 5-5")
     match.apply(0, Play(Tile(1, 2)))
     buttons = choice_buttons(match, 1, "1-6")
-    assert [label for label, _ in buttons[:-1]] == ["◀ left 1 along", "◀ left 1 across",
-                                                    "▶ right 2 across"]
+    # along, 1-6 leaves the 1 it was laid on; across, both its halves (player QA: the words
+    # did not say what the choice does)
+    assert [label for label, _ in buttons[:-1]] == ["◀ left 1 along → 1", "◀ left 1 across → 1/6",
+                                                    "▶ right 2 across → 1/6"]
     assert [tap for _, tap in buttons[:-1]] == [
         Lay(1, 5, Tile(1, 6), End.LEFT, Way.ALONG), Lay(1, 5, Tile(1, 6), End.LEFT, Way.ACROSS),
         Lay(1, 5, Tile(1, 6), End.RIGHT, Way.ACROSS)]
@@ -125,13 +159,13 @@ def test_a_matador_that_can_only_go_crosswise_says_so_in_every_language() -> Non
         across, along = t("across"), t("along")
         view = player_view(match, 1)
         markup = keyboards.lay_choice(t, game_of(match), view, 5, Tile(2, 5))
-        words = [b.text.split(" ", 3)[3:] for row in markup.inline_keyboard[:-1] for b in row]
+        words = [b.text.split(" ", 3)[3] for row in markup.inline_keyboard[:-1] for b in row]
         ways = [decode(b.callback_data).way  # type: ignore[union-attr]
                 for row in markup.inline_keyboard[:-1] for b in row]
         assert ways == [Way.ALONG, Way.ACROSS, Way.ACROSS], ways
-        assert words == [[along], [across], [across]], (language, words)
+        assert words == [f"{along} → 5", f"{across} → 2/5", f"{across} → 2/5"], (language, words)
     assert [label for label, _ in choice_buttons(match, 1, "2-5")[:-1]] == [
-        "◀ left 5 along", "◀ left 5 across", "▶ right 6 across"]
+        "◀ left 5 along → 5", "◀ left 5 across → 2/5", "▶ right 6 across → 2/5"]
 
 
 def test_six_matadors_matadors_say_across_and_other_doubles_with_one_way_say_nothing() -> None:
@@ -142,9 +176,9 @@ def test_six_matadors_matadors_say_across_and_other_doubles_with_one_way_say_not
     match = started("six-matador", "1-2 0-1 0-2 0-3 0-4 0-5", "1-5 3-3 4-4 2-3 5-5 6-6")
     match.apply(0, Play(Tile(1, 2)))
     labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 1, "1-5")[:-1]]
-    assert labels == ["◀ left 1 across", "▶ right 2 across"]
+    assert labels == ["◀ left 1 across → 1/5", "▶ right 2 across → 1/5"]
     labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 1, "3-3")[:-1]]
-    assert labels == ["◀ left 1 across", "▶ right 2 across"]
+    assert labels == ["◀ left 1 across → 3", "▶ right 2 across → 3"]
     labels = [label.split(" +")[0] for label, _ in choice_buttons(match, 1, "4-4")[:-1]]
     assert labels == ["▶ right 2"]
     bergen = started("bergen", "1-1 1-2 0-3 0-4 0-5 0-6", "1-3 2-2 2-3 3-3 4-4 5-5")
@@ -157,18 +191,20 @@ def test_six_matadors_matadors_say_across_and_other_doubles_with_one_way_say_not
     assert labels == ["▶ right 3"]
 
 
-def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_tiles_go() -> None:
+def test_kolbasa_cut_asks_which_ribbon_to_give_and_how_many_pips_go() -> None:
     match = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
     match.apply(0, Play(Tile(1, 1)))
     match.apply(1, Play(Tile(1, 3), End.LEFT))
     match.apply(0, Play(Tile(1, 4), End.RIGHT))
     buttons = choice_buttons(match, 1, "3-4")
     labels = [label for label, _ in buttons[:-1]]
-    # The count is said in tiles: beside "▲ upper 4", a bare "(1)" read as an end's number.
-    # The ribbons are named as the picture draws them, one above the other (player QA: told
+    # The ribbons a cut may give always hold as many tiles (it needs them level): each
+    # button says the pips of the ribbon it gives (player QA: "1 tile" and "1 tile" told
+    # nothing), in words, as beside "▲ upper 4" a bare "(1)" read as an end's number. The
+    # ribbons are named as the picture draws them, one above the other (player QA: told
     # "left" and "right", players looked for a ribbon running off to the left).
-    assert labels == ["▲ upper 3", "▼ lower 4", "✂ give upper ribbon: 1 tile",
-                      "✂ give lower ribbon: 1 tile"]
+    assert labels == ["▲ upper 3", "▼ lower 4", "✂ give upper ribbon: 4 pips",
+                      "✂ give lower ribbon: 5 pips"]
     assert not any("left" in label or "right" in label for label in labels)
     assert Lay(1, 5, Tile(3, 4), End.LEFT, Way.CUT) in [tap for _, tap in buttons]
     caption = plain(captions.hand_caption(T, game_of(match), player_view(match, 1)))
@@ -192,8 +228,8 @@ def test_kolbasas_ribbons_are_named_upper_and_lower_as_the_picture_draws_them() 
     markup = keyboards.lay_choice(T, game_of(match), view, 5, Tile(3, 4))
     data = {b.text: b.callback_data for row in markup.inline_keyboard for b in row}
     assert data == {"▲ upper 3": "p:1:5:13:L:a", "▼ lower 4": "p:1:5:13:R:a",
-                    "✂ give upper ribbon: 1 tile": "p:1:5:13:L:c",
-                    "✂ give lower ribbon: 1 tile": "p:1:5:13:R:c", "↩ Back": "b:1:5"}
+                    "✂ give upper ribbon: 4 pips": "p:1:5:13:L:c",
+                    "✂ give lower ribbon: 5 pips": "p:1:5:13:R:c", "↩ Back": "b:1:5"}
     assert captions.gains_line(T, [(Tile(3, 4), End.LEFT, 5)], "ribbons") \
         == "Points if you lay now: 3-4 upper +5."
     assert captions.gains_line(T, [(Tile(3, 4), End.LEFT, 5)]) \
@@ -278,7 +314,7 @@ def test_two_ends_alike_ask_nothing_and_ends_that_differ_still_ask() -> None:
     match = started("bergen", "6-6 2-3 0-6 0-1 0-2 1-2", "3-6 2-6 1-3 1-4 1-5 4-5")
     match.apply(0, Play(Tile(6, 6)))
     view = player_view(match, 1)
-    [lay] = keyboards.lays_of(view, Tile(3, 6))
+    [lay] = laychoices.lays_of(view, Tile(3, 6), match)
     hand = {b.text: decode(b.callback_data) for row in keyboards.hand(
         T, game_of(match), view, 5).inline_keyboard for b in row}
     assert hand["✅ 3-6"] == Lay.of(1, 5, lay)  # one tap lays it
@@ -289,3 +325,25 @@ def test_two_ends_alike_ask_nothing_and_ends_that_differ_still_ask() -> None:
     assert ends == [(End.LEFT, (6,)), (End.RIGHT, (6,))]
     labels = [label for label, _ in choice_buttons(match, 0, "0-6")]
     assert [label.split(" +")[0] for label in labels] == ["◀ left 6", "▶ right 6", "↩ Back"]
+
+
+def test_the_question_above_the_buttons_says_what_their_arrow_and_scissors_tell() -> None:
+    """The caption asks in the buttons' words: where a way is said, that → is what it
+    leaves; where the tile cuts, that ✂ says the pips given; elsewhere only the end."""
+    matador = started("matador", "1-2 0-1 0-2 0-3 0-4 0-5", "1-6 2-2 2-3 3-3 4-4 5-5")
+    matador.apply(0, Play(Tile(1, 2)))
+    view = player_view(matador, 1)
+    asked = plain(captions.hand_caption(T, game_of(matador), view, Tile(1, 6)))
+    assert "Where does 1-6 go? Tap an end and a way: → says what it leaves." in asked
+    assert [label for label, _ in choice_buttons(matador, 1, "5-5")] == ["▶ right 2", "↩ Back"]
+    asked = plain(captions.hand_caption(T, game_of(matador), view, Tile(5, 5)))
+    assert "Where does 5-5 go? Tap an end." in asked
+    kolbasa = started("kolbasa", "1-1 1-4 0-0 0-2 0-5 0-6 2-2", "1-3 3-4 2-5 2-6 5-5 5-6 6-6")
+    kolbasa.apply(0, Play(Tile(1, 1)))
+    kolbasa.apply(1, Play(Tile(1, 3), End.LEFT))
+    kolbasa.apply(0, Play(Tile(1, 4), End.RIGHT))
+    asked = plain(captions.hand_caption(T, game_of(kolbasa), player_view(kolbasa, 1),
+                                        Tile(3, 4)))
+    assert "Where does 3-4 go? Tap a ribbon, or cut: ✂ says how many pips the ribbon you " \
+        "give holds." in asked
+    assert "You may cut with 3-4: the ribbon you give goes to Ann." in asked

@@ -110,13 +110,13 @@ def test_the_cut_buttons_fit_a_phone_in_every_language() -> None:
     for language in LANGUAGES:
         t = translator(language)
         for side in ("upper", "lower"):
-            for count in (1, 2, 5, 10):  # every plural form, and a long ribbon's two digits
-                label = t.plural(f"✂ give {side} ribbon: {{count}} tile",
-                                 f"✂ give {side} ribbon: {{count}} tiles", count)
+            for count in (1, 2, 5, 21, 88):  # every plural form, a long ribbon's pips
+                label = t.plural(f"✂ give {side} ribbon: {{count}} pip",
+                                 f"✂ give {side} ribbon: {{count}} pips", count)
                 # each on its own row, the phone's whole width
                 assert len(label) <= 34 and str(count) in label, label
     labels = [label for label, _ in choice_buttons(match, 1, "3-4")]
-    assert "✂ give upper ribbon: 1 tile" in labels and "✂ give lower ribbon: 1 tile" in labels
+    assert "✂ give upper ribbon: 4 pips" in labels and "✂ give lower ribbon: 5 pips" in labels
 
 
 def test_frenchs_table_picture_names_its_honours_in_every_language() -> None:
