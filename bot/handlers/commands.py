@@ -33,7 +33,7 @@ from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts, returntexts
 from ..publishing.messenger import reply_target_gone
 from ..publishing.publisher import NOT_IN_THE_GROUP
-from ..service.lobby import already_there
+from ..service.lobby import NEXT_TABLE, NOTIFIED, already_there
 from .returns import offered_back
 from .runtime import Runtime, runtime
 from .updates import (
@@ -130,6 +130,9 @@ async def _already_open(update: Update, rt: Runtime, existing: Game,
         target, text = existing.messages.lobby, t(already_there(existing))
     else:
         target, text = existing.messages.table_message, t(already_there(existing))
+        if seat is None and user is not None:  # a guest: how to hear of the next table
+            text += " " + t(NOTIFIED if await rt.service.notified(
+                existing.chat_id, existing.thread_id, user.id) else NEXT_TABLE)
     if target is None:
         await reply(update, text)
         return

@@ -27,6 +27,11 @@ from .locks import Locks
 TABLE_OPEN = N_("A table is already open here: press Join on it, or its creator can cancel it.")
 GAME_RUNNING = N_("A game is already running in this chat.")
 GAME_RUNNING_TOPIC = N_("A game is already running in this topic.")
+#: After "a game is already running", to one not playing it: how to hear of the next table
+#: (player QA: a late guest's /newgame met a closed door, and nothing said what to do).
+NEXT_TABLE = N_("Send /notify here, and I will tell you in private when the next table opens.")
+NOTIFIED = N_("I will tell you in private when the next table opens here (you asked with "
+              "/notify).")
 #: The /start payloads of /notify's "open the private chat" button, sent in a group (or its
 #: General topic) and in a topic: the chat opened, /start says where to send /notify again.
 NOTIFY_LINKS = ("notify", "notifytopic")
@@ -97,6 +102,10 @@ class Lobbies(Chats):
         self._remember(game)
         self._changed(game)
         return game
+
+    async def notified(self, chat_id: int, thread_id: int | None, user_id: int) -> bool:
+        """Whether the user hears of the topic's new tables (/notify)."""
+        return await self.storage.subscribed(chat_id, thread_id, user_id)
 
     async def toggle_notify(self, chat_id: int, thread_id: int | None, user_id: int) -> bool:
         """/notify: the user is told in private of the topic's new tables from now on, or no

@@ -501,6 +501,30 @@ async def test_the_rules_where_a_table_is_open_say_its_own_options(group: Group)
         assert "At this table" not in (bergen.text or "")
 
 
+async def test_a_guest_told_a_game_is_running_hears_how_to_learn_of_the_next_table(
+        group: Group) -> None:
+    """Player QA: a late guest's /newgame met "a game is already running" and nothing said
+    what to do. One not playing hears /notify's offer, or, having sent it, that the next
+    table will be told them; a player at the table hears the bare words."""
+    guest = group.users[4]
+    async with group.bot():
+        await group.start("pair")
+        guest.send(group.chat, "/newgame gaple")
+        await group.server.wait_for(lambda: group.said(
+            "A game is already running in this chat. Send /notify here, and I will tell you "
+            "in private when the next table opens."))
+        guest.send_private("/start")
+        guest.send(group.chat, "/notify")
+        await group.server.wait_for(lambda: group.said("I will message you in private"))
+        guest.send(group.chat, "/newgame gaple")
+        await group.server.wait_for(lambda: group.said(
+            "A game is already running in this chat. I will tell you in private when the "
+            "next table opens here (you asked with /notify)."))
+        group.users[1].send(group.chat, "/newgame gaple")
+        await group.server.wait_for(lambda: group.texts().count(
+            "A game is already running in this chat.") == 1)
+
+
 async def test_a_call_to_start_held_back_by_the_groups_budget_is_never_sent_once_started(
     group: Group,
 ) -> None:
