@@ -59,10 +59,17 @@ async def test_joined_from_the_group_the_invitation_says_so_and_the_old_play_aga
             f"🔁 French again: ✅ you are at the table.\n{PLACE}")
         # the old hands' Play again stays while the rematch waits: it seats there too
         assert [h.button_texts for h in hands] == [["🔁 Play again"]] * 2
+        [[again]] = hands[1].buttons
         assert await tap(group, ayu, lobby, lobby_button(lobby, "s") or "") == "Let's play!"
         await group.server.wait_for(lambda: rematch.status is Status.PLAYING)
         await runtime.publisher.idle()
         assert [h.buttons for h in hands] == [[], []]
+        # a tap that was on its way (a client not refreshed yet) points to the new match
+        late = budi.press_raw(hands[1], again.callback_data or "")
+        await group.server.wait_for(lambda: late.answered)
+        assert late.answer_text == (
+            "The new match is already being played, and you are at the table: your tiles are "
+            "in the newest message here (/hand sends them again).")
         assert plain(hands[0].content).endswith(f"won it.\n{PLACE}")  # (its words stay)
         assert rematch.messages.invitations == {} and rematch.messages.again_hands == {}
         assert plain(invitation.content).startswith("🔁 French again: ✅")  # (edited once)
