@@ -4,6 +4,7 @@ group alone, as if the table were in General)."""
 
 from __future__ import annotations
 
+import pytest
 from bot_kit import plain
 
 from bot.i18n import translator
@@ -23,3 +24,18 @@ def test_the_notice_names_the_tables_place() -> None:
     assert "again in the topic Pairs of Club," in plain(
         rematch_opened(t, rematch(7), "Ayu", "Club", "Pairs"))
     assert "again in a topic of Club," in plain(rematch_opened(t, rematch(7), "Ayu", "Club"))
+
+
+@pytest.mark.xfail(strict=True, reason="the ru msgstr quoting the names waits for the lead's "
+                   "catalogue update (helpers do not edit bot/locale)")
+def test_in_russian_the_topic_and_group_are_quoted_as_the_hands_way_back_quotes_them() -> None:
+    """Player QA: "Матадор в теме Матадор группы …" read as one name; the hands' footer
+    ("↩ Стол — в теме «…» группы «…»") quotes both, and so does the invitation now."""
+    t = translator("ru")
+    footer = plain(t("↩ The table is in the topic {topic} of the group {group}.",
+                     topic="Pairs", group="Club"))
+    assert "«Pairs»" in footer and "«Club»" in footer  # (the way the footer names them)
+    assert "в теме «Pairs» группы «Club»" in plain(
+        rematch_opened(t, rematch(7), "Ayu", "Club", "Pairs"))
+    assert "группы «Club»" in plain(rematch_opened(t, rematch(7), "Ayu", "Club"))
+    assert "в группе «Club»" in plain(rematch_opened(t, rematch(None), "Ayu", "Club"))
