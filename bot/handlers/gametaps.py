@@ -133,8 +133,8 @@ async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
 
 
 #: An old match's Play again tapped in private by a player of the game since begun there.
-PLAYING_ON = N_("The new match is already being played, and you are at the table: your tiles "
-                "are in the newest message here (/hand sends them again).")
+PLAYING_ON = N_("The new match is on and you are at its table: your tiles are in the newest "
+                "message (/hand sends them again).")
 
 
 def _played_on(rt: Runtime, old: Game, query: CallbackQuery) -> Game | None:

@@ -68,8 +68,8 @@ async def test_joined_from_the_group_the_invitation_says_so_and_the_old_play_aga
         late = budi.press_raw(hands[1], again.callback_data or "")
         await group.server.wait_for(lambda: late.answered)
         assert late.answer_text == (
-            "The new match is already being played, and you are at the table: your tiles are "
-            "in the newest message here (/hand sends them again).")
+            "The new match is on and you are at its table: your tiles are in the newest "
+            "message (/hand sends them again).")
         assert plain(hands[0].content).endswith(f"won it.\n{PLACE}")  # (its words stay)
         assert rematch.messages.invitations == {} and rematch.messages.again_hands == {}
         assert plain(invitation.content).startswith("🔁 French again: ✅")  # (edited once)
