@@ -136,6 +136,14 @@ class Messages:
     # False, a text message of its own; None, not known (stored before the kind was: a
     # caption's edit is tried first). Games stored before it have none.
     back_offers: dict[int, dict[int, bool | None]] = field(default_factory=dict)
+    # A rematch's private invitations ("🔁 … your seat is kept for you", with its Join), by
+    # user id: edited once the seat is taken, freed, or the table started or closed, so that
+    # none keeps a live button (player QA). Forgotten once edited.
+    invitations: dict[int, int] = field(default_factory=dict)
+    # A rematch's players' last hand messages of the match it plays again, by user id: their
+    # "🔁 Play again" button goes once the rematch starts (it would open nothing then);
+    # forgotten then, or when the rematch is closed before it starts (the button works again).
+    again_hands: dict[int, int] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return dumps(
@@ -159,6 +167,8 @@ class Messages:
                 "group_gone": self.group_gone,
                 "back_offers": {str(u): [[m, photo] for m, photo in ids.items()]
                                 for u, ids in self.back_offers.items()},
+                "invitations": {str(u): m for u, m in self.invitations.items()},
+                "again_hands": {str(u): m for u, m in self.again_hands.items()},
             }
         )
 
@@ -184,6 +194,8 @@ class Messages:
             bool(data.get("group_gone", False)),
             {int(u): dict(map(_back_offer, ids))
              for u, ids in data.get("back_offers", {}).items()},
+            {int(u): int(m) for u, m in data.get("invitations", {}).items()},
+            {int(u): int(m) for u, m in data.get("again_hands", {}).items()},
         )
 
 

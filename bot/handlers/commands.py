@@ -28,13 +28,13 @@ from engine import OptionValueError, variant
 from .. import wording
 from ..errors import PrivateChatClosedError, UserError
 from ..gamebook import find_game, read_game
-from ..i18n import Translator
+from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts, returntexts
 from ..publishing.messenger import reply_target_gone
 from ..publishing.publisher import NOT_IN_THE_GROUP
 from ..service.lobby import NEXT_TABLE, NOTIFIED, already_there
-from .returns import offered_back
+from .returns import left_with_leave, left_words, offered_back
 from .runtime import Runtime, runtime
 from .updates import (
     anonymous,
@@ -233,6 +233,14 @@ async def _ask(rt: Runtime, game: Game, question: Message | None) -> None:
             await rt.service.asked(game.game_id, question.message_id, question.chat_id)
 
 
+#: /leave's question in a running game: what leaving does, and that it is for good (player
+#: QA: one who left looked for a way back; "↩ Take my seat back" is for a seat handed on
+#: while its player was away, never after /leave).
+LEAVE_QUESTION = N_("Leave the game? A computer player will take your seat for the rest of the "
+                    "match, and the match will count as lost for you. You cannot take the "
+                    "seat back.")
+
+
 async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/leave: quit the lobby at once, or a running game after a confirmation tap."""
     found = await group_game(update, context)
@@ -252,8 +260,7 @@ async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                 await reply(update, t(exc.message, **exc.params))
         return
     await _ask(rt, game, await reply(
-        update, t("Leave the game? A computer player will take your seat, and the match "
-                  "will count as lost for you."),
+        update, t(LEAVE_QUESTION),
         reply_markup=keyboards.leave_confirmation(t, game, game.seat_of(user.id) or 0)))
 
 
@@ -273,6 +280,11 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         if await offered_back(rt, user.id, chat.id if is_group(chat) else None):
             if is_group(chat):
                 await reply(update, t(returntexts.TAKE_BACK_SENT))
+            return
+        left = await left_with_leave(rt, user.id, chat.id if is_group(chat) else None)
+        if left:  # which match, and that no way back leads there (player QA)
+            await reply(update, "\n\n".join([await left_words(rt, t, game, user.id)
+                                             for game in left]))
             return
         await reply(update, t("You are not playing a game right now."))
         return

@@ -15,7 +15,7 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
 from .. import wording
-from ..errors import GameOverError, SeatHandedOnError, SupersededError
+from ..errors import GameOverError, SeatHandedOnError, SupersededError, UserError
 from ..gamebook import GAMES
 from ..i18n import N_, translator
 from ..models import Game, Status
@@ -123,7 +123,46 @@ async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
         if accessible(query.message):
             in_background(_take_buttons_off(rt, query.message), f"unbutton-{query.id}")
         raise
+    except UserError:
+        running = _played_on(rt, old, query)
+        if running is None:
+            raise
+        # An old hand's Play again tapped in private while the next game is played there
+        # (its sync takes these off as that game starts: a tap came first, or one not
+        # known): the button goes, and a player of that game is told where their tiles are.
+        in_background(_unbutton_private(rt, query), f"unbutton-{query.id}")
+        if running.seat_of(user.id) is None:
+            raise
+        return t(PLAYING_ON), None
     return t("You joined the game."), None
+
+
+#: An old match's Play again tapped in private by a player of the game since begun there.
+PLAYING_ON = N_("The new match is on and you are at its table: your tiles are in the newest "
+                "message (/hand sends them again).")
+
+
+def _played_on(rt: Runtime, old: Game, query: CallbackQuery) -> Game | None:
+    """The game being played where ``old`` was, when the tap that would play ``old`` again
+    came from a private chat (an old hand's Play again); else None."""
+    message = query.message
+    if message is None or message.chat.id != query.from_user.id:
+        return None
+    running = rt.service.open_game_in(old.chat_id, old.thread_id)
+    return running if running is not None and running.status is Status.PLAYING \
+        and running.game_id > old.game_id else None
+
+
+async def _unbutton_private(rt: Runtime, query: CallbackQuery) -> None:
+    """The tapped private message's buttons off, its words kept (Telegram unanswered
+    changes nothing: a tap there is answered the same again)."""
+    message = query.message
+    if message is None:
+        return
+    try:
+        await rt.publisher.messenger.unbutton(message.chat.id, message.message_id)
+    except TelegramError as error:
+        log.debug("an old hand's Play again kept its button: %s", error)
 
 
 async def _take_buttons_off(rt: Runtime, message: Message) -> None:

@@ -10,12 +10,14 @@ import logging
 from telegram import CallbackQuery
 from telegram.error import TelegramError
 
+from .. import wording
 from ..errors import UserError
-from ..i18n import private_translator
+from ..i18n import Translator, private_translator
 from ..models import Game
-from ..presentation import returntexts
+from ..presentation import captions, returntexts
 from ..presentation.gamebuttons import TakeSeatBack
 from ..publishing.backoffers import forget_offer
+from ..publishing.places import table_url
 from ..wording import named
 from .runtime import Runtime
 from .taps import Answer, Context, game_named, in_background, translator_of
@@ -121,3 +123,24 @@ async def offered_back(rt: Runtime, user_id: int, chat_id: int | None) -> bool:
                 and await rt.service.storage.private_ok(user_id):
             offered = await offer_back(rt, game, user_id, back[0]) or offered
     return offered
+
+
+async def left_with_leave(rt: Runtime, user_id: int, chat_id: int | None) -> list[Game]:
+    """The matches still played that ``user_id`` left with /leave (of the group ``chat_id``,
+    when asked there), a computer in their seat: no way back leads to those."""
+    return [game for game in await rt.service.read_games_left_by(user_id)
+            if chat_id in (None, game.chat_id)
+            and (change := game.last_change_of(user_id)) is not None and not change.away
+            and 0 <= change.seat < len(game.players) and game.players[change.seat].is_computer]
+
+
+async def left_words(rt: Runtime, t: Translator, game: Game, user_id: int) -> str:
+    """What :func:`left_with_leave`'s ``game`` says to ``user_id`` (HTML): which match, where
+    its table is, who plays the seat, and that it cannot be taken back."""
+    change = game.last_change_of(user_id)
+    assert change is not None
+    group, topic = await rt.place_of(game)
+    return returntexts.left_with_leave(
+        t, wording.title(t, game.game_name),
+        game.players[change.seat].name.removeprefix("🤖 "),
+        captions.table_place(t, group, topic, table_url(game)))

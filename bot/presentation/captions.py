@@ -220,7 +220,8 @@ def hand_caption(
     table_link: str = "", closing: str = "",
 ) -> str:
     """The private hand message: enough to play a whole match from the private chat;
-    ``closing``, its last line (how the game ended)."""
+    ``closing``, how the game ended, its last line but the way back to the table
+    (``table_link``)."""
     table = view.table
     names = game.names
     lines = [t("<b>{title}</b> · hand {number}", title=esc(title(t, game.game_name)),
@@ -252,10 +253,10 @@ def hand_caption(
     if view.dead:
         tail.append(t("Your dead tiles: {tiles}.", tiles=", ".join(map(str, view.dead))))
     tail += _prompt(t, game, view, over, choosing)
+    if closing:  # how the game ended, then where its table is: the way back is always last
+        tail.append(closing)  # (player QA: the match's end came after it)
     if table_link:
         tail.append(table_link)
-    if closing:
-        tail.append(closing)
     # A caption over Telegram's limit loses its oldest moves, an ellipsis in their place, as the
     # table's does: fit_caption alone drops lines from the middle, often a move of the list,
     # which then left out a move the line and the counts below it showed (tester).

@@ -8,7 +8,7 @@ from engine import OptionSpec, variant
 
 from ..gamebook import GAMES, name_key, presentation
 from ..i18n import N_, Translator
-from ..models import Game
+from ..models import Game, Status
 from ..wording import esc, named, names_of, or_list, shorten, title, who
 from .houserules import house_rules
 from .resulttexts import penalty_rule
@@ -270,3 +270,27 @@ def rematch_opened(t: Translator, game: Game, opener: str, group: str | None,
                  "same players: your seat is kept for you. Tap Join to take it.", **names)
     return t("🔁 {player} wants to play <b>{game}</b> again in {group}, with the same players: "
              "your seat is kept for you. Tap Join to take it.", **names)
+
+
+#: A rematch's private invitation once it no longer waits for its player (its Join gone):
+#: they took the seat (from it, the group's lobby or the old hand's Play again) ...
+INVITATION_SEATED = N_("🔁 <b>{game}</b> again: ✅ you are at the table.")
+#: ... their seat is kept no longer (they left the lobby, or its creator freed the seat) ...
+INVITATION_FREED = N_("🔁 <b>{game}</b> again: your seat is no longer kept for you.")
+#: ... the table started without them ...
+INVITATION_STARTED = N_("🔁 <b>{game}</b> again: the table started without you.")
+#: ... or it was closed before it started.
+INVITATION_CLOSED = N_("🔁 <b>{game}</b> again: the table was closed before it started.")
+
+
+def invitation_closed(t: Translator, game: Game, user_id: int, place: str) -> str:
+    """A rematch's invitation to ``user_id`` once it waits for them no longer (HTML): why,
+    and which table (``place``, HTML: the way back the hands end with), with no button
+    (player QA: a Join under an invitation already taken up or gone stayed live)."""
+    if game.status is not Status.LOBBY and game.match is None:
+        words = INVITATION_CLOSED
+    elif game.seat_of(user_id) is not None:
+        words = INVITATION_SEATED
+    else:
+        words = INVITATION_FREED if game.status is Status.LOBBY else INVITATION_STARTED
+    return "\n".join(filter(None, [t(words, game=esc(title(t, game.game_name))), place]))

@@ -55,3 +55,19 @@ def closed_offer(t: Translator, words: str, place: str) -> str:
     """An offer's words once it lost its button (HTML): ``words``, one of the ``OFFER_...``
     msgids above, and which table (``place``, HTML), as the offer said."""
     return "\n".join(filter(None, [wording.esc(t(words)), place]))
+
+
+#: /hand from a player who left a match still played (/leave): which, and that there is no
+#: way back to that seat (player QA: "You are not playing a game right now" told nothing,
+#: and a player looked for a way back; "↩ Take my seat back" is for seats handed on while
+#: their player was away, never after /leave).
+LEFT_WITH_LEAVE = N_("🚪 You left <b>{game}</b> with /leave: {computer} plays your seat until "
+                     "the match ends, and the match counts as lost for you. A seat left with "
+                     "/leave cannot be taken back.")
+
+
+def left_with_leave(t: Translator, game: str, computer: str, place: str) -> str:
+    """The words (HTML) for one who left ``game`` (its title) with /leave: the computer that
+    plays their seat (its name), and which table (``place``, HTML, the hands' way back)."""
+    text = t(LEFT_WITH_LEAVE, game=wording.esc(game), computer=named(computer))
+    return "\n".join(filter(None, [text, place]))

@@ -24,6 +24,7 @@ from ..presentation.pictures import PictureMaker
 from ..service import GameService
 from ..service.locks import Locks
 from .backoffers import BackOffers
+from .invitations import Invitations
 from .messenger import Draft, Messenger, digest, key_of
 from .places import Places, linkable, table_url
 from .reminders import sync_reminders
@@ -57,6 +58,9 @@ class HandSync:
         #: The farewells and the ways back offered to players a computer replaced.
         self.offers = BackOffers(messenger, service, locks, self.places, request,
                                  lambda t, game: self._table_link(t, game))
+        #: A rematch's invitations and its players' old hands, closed once moot.
+        self.invitations = Invitations(messenger, service, locks,
+                                       lambda t, game: self._table_link(t, game))
 
     async def sync(self, game_id: int) -> None:
         game = self.service.game(game_id)
@@ -88,6 +92,7 @@ class HandSync:
             *(self._sync_drawn_hand(game, seat, *drafts, languages[seat])
               for seat, drafts in seats),
             self.offers.close_stale(game),  # (a chat's flood wait holds back no one's tiles)
+            self.invitations.close_stale(game),
             return_exceptions=True)
         try:  # (its failure is one more error: what the hands changed is saved first)
             results.append(await sync_reminders(

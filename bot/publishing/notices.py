@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -54,10 +54,12 @@ class Notices:
     """Sends each lobby's committed notices, once its group message is up."""
 
     def __init__(self, messenger: Messenger, service: GameService, locks: Locks,
-                 limiter: FloodLimiter | None) -> None:
+                 limiter: FloodLimiter | None,
+                 request: Callable[[int], None] | None = None) -> None:
         self.messenger = messenger  # its bot, and its username for the deep links
         self.service = service
         self.locks = locks
+        self._request = request  # the publisher's: sync a game soon
         count, period = limiter.limits.overall if limiter else (OVERALL_PER_SECOND, 1.0)
         self._at_once = asyncio.Semaphore(max(1, int(count / period * NOTICE_SHARE)))
         self._read: set[int] = set()  # games whose notices this run has read
@@ -125,7 +127,8 @@ class Notices:
         async with self._at_once:
             # Read once its turn came: a rematch's player may have confirmed or left meanwhile
             # (a rematch's notices are its players', never a subscriber's).
-            if notice.user_id in game.pending:  # a rematch's player: the seat waits for them
+            invited = notice.user_id in game.pending
+            if invited:  # a rematch's player: the seat waits for them
                 text = lobbytexts.rematch_opened(t, game, opener, group, topic)
             elif game.seat_of(notice.user_id) is None and await self.service.storage.subscribed(
                     game.chat_id, game.thread_id, notice.user_id):
@@ -136,9 +139,11 @@ class Notices:
                 await self.service.notices_done([notice])
                 return
             try:
-                await self.messenger.bot.send_message(
+                sent = await self.messenger.bot.send_message(
                     notice.user_id, text,
                     parse_mode=ParseMode.HTML, reply_markup=markup)
+                if invited:  # its Join goes once it waits for them no longer
+                    await self._keep(game, notice.user_id, sent.message_id)
             except StoppingError:
                 return  # committed: the restart sends it
             except (Forbidden, BadRequest) as refused:  # blocked, or the chat is gone
@@ -150,3 +155,18 @@ class Notices:
                             notice.user_id, exc_info=True)
             await self.service.notices_done([notice])
             await asyncio.sleep(NOTICE_WINDOW)  # its share of the budget is taken till then
+
+    async def _keep(self, game: Game, user_id: int, message_id: int) -> None:
+        """A rematch's invitation sent to ``user_id``: kept with the game's messages, for the
+        hands' sync to close (:mod:`bot.publishing.invitations`); should its player have
+        answered meanwhile (or the table started or closed), a sync closes it now. A failed
+        save leaves it to the game's next save (it is kept in memory)."""
+        async with self.locks.game(game.game_id):
+            game.messages.invitations[user_id] = message_id
+            try:
+                await self.service.save_messages(game)
+            except Exception as error:
+                log.warning("game %s: an invitation's id not saved: %r", game.game_id, error)
+        if self._request is not None and (
+                game.status is not Status.LOBBY or user_id not in game.pending):
+            self._request(game.game_id)

@@ -99,7 +99,7 @@ class Publisher:
         self.hands = HandSync(self.messenger, service, pictures, locks, self.request,
                               self.group.early.table_drawn)
         self.group.on_table_posted = self._table_posted
-        self.notices = Notices(self.messenger, service, locks, limiter)
+        self.notices = Notices(self.messenger, service, locks, limiter, self.request)
         self._channels: dict[str, Channel] = {GROUP: self.group, HANDS: self.hands}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._dirty: set[tuple[int, str]] = set()

@@ -165,9 +165,14 @@ class Lobbies(Chats):
         await self._check_latest(old, None)
         settings = await self.group_settings(old.chat_id)
         seated = people[1:] + people[:1]
+        # The last match's hands with their Play again: the button goes once this starts.
+        again = Messages(again_hands={
+            player.user_id: old.messages.hands[seat].message_id
+            for seat, player in enumerate(old.players)
+            if not player.is_computer and seat in old.messages.hands})
         game = Game(0, old.chat_id, Status.LOBBY, old.game_name, dict(old.options), user.user_id,
                     [user if p.user_id == user.user_id else p for p in seated], None, 0,
-                    settings.spoken or old.language, Messages(), settings.turn_seconds,
+                    settings.spoken or old.language, again, settings.turn_seconds,
                     pending=[p.user_id for p in seated
                              if not p.is_computer and p.user_id != user.user_id],
                     thread_id=old.thread_id)

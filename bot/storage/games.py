@@ -164,11 +164,12 @@ class GameRows(Connection):
             await fence(tx)
             row = await tx.fetch_one(
                 "INSERT INTO games (chat_id, thread_id, status, variant, options, creator_id,"
-                " players, pending, language, turn_seconds, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING game_id",
+                " players, pending, language, turn_seconds, messages, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING game_id",
                 (game.chat_id, game.thread_id, game.status.value, game.game_name,
                  dumps(game.options), game.creator_id, _players(game), dumps(game.pending),
-                 game.language, game.turn_seconds, now, now),
+                 # (a rematch's knows its players' last hands: see Messages.again_hands)
+                 game.language, game.turn_seconds, game.messages.to_json(), now, now),
             )
             assert row is not None
             await sat_at(tx, _seats_of(game, int(row[0])))

@@ -34,6 +34,7 @@ async def leave(group: Group, user: FakeUser) -> None:
     asked = group.send(user, "/leave")
     ask = await question(group, "Yes, leave", asked.message_id)
     assert "the match will count as lost for you" in (ask.text or "")
+    assert (ask.text or "").endswith("You cannot take the seat back.")  # (QA: for good)
     tap = user.press(ask, "Yes, leave")
     await group.server.wait_for(lambda: tap.answered)
     assert tap.answer_text == "You left the game."
@@ -227,3 +228,38 @@ async def test_no_stay_tapped_after_yes_leave_finds_the_leave_done(group: Group)
     assert leave.answer_text == "You left the game."
     assert stay.answer_text == "You have left this game."
     assert [change.left.user_id for change in game.seat_changes] == [budi.id]
+
+
+async def test_hand_after_leave_says_which_match_was_left_and_that_no_way_back_leads_there(
+        group: Group) -> None:
+    """Player QA: after /leave, a private /hand said only "You are not playing a game right
+    now", and the player looked for a way back. It says which match they left, where, who
+    plays the seat, and that a seat left with /leave is not taken back ("↩ Take my seat back"
+    is for a seat handed on while its player was away). Once the match is over, the plain
+    answer again."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05):
+        table = await group.start("gaple")
+        await table.play_one()
+        await leave(group, budi)
+        computer = group.game().players[1].name.removeprefix("🤖 ")
+        asked = budi.send_private("/hand")
+        answer = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.message_id > asked.message_id and m.text), None))
+        assert plain(answer.content) == (
+            f"🚪 You left Gaple with /leave: {computer} plays your seat until the match ends, "
+            "and the match counts as lost for you. A seat left with /leave cannot be taken "
+            "back.\n↩ The table is in the group Domino evening.")
+        assert answer.buttons == []
+        in_group = group.send(budi, "/hand")
+        said = await group.server.wait_for(lambda: next(
+            (m for m in group.messages() if m.message_id > in_group.message_id
+             and "You left" in m.content), None))
+        assert plain(said.content).startswith("🚪 You left Gaple with /leave:")
+        await stop(group, group.users[0])
+        asked = budi.send_private("/hand")
+        answer = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(budi.private_chat)
+             if m.message_id > asked.message_id and m.text), None))
+        assert answer.content == "You are not playing a game right now."

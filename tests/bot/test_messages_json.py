@@ -11,7 +11,8 @@ def test_every_kind_of_message_reads_back_as_stored() -> None:
                         topic_gone=True, questions=[4], table_moves=5, bot_removed=True,
                         calls=[6], offers=[7], unreachable_notes={2: 8},
                         reminders={1: Reminder(9, 10, 11)}, group_gone=True,
-                        back_offers={12: {13: True, 14: False}, 15: {16: None}})
+                        back_offers={12: {13: True, 14: False}, 15: {16: None}},
+                        invitations={17: 18}, again_hands={19: 20})
     assert Messages.from_json(messages.to_json()) == messages
 
 
@@ -31,3 +32,12 @@ def test_ways_back_stored_before_their_kind_was_read_as_of_unknown_kind() -> Non
     """Stored as plain ids (before their kind was kept): a caption's edit is tried first."""
     old = '{"back_offers": {"12": [13, 14]}}'
     assert Messages.from_json(old).back_offers == {12: {13: None, 14: None}}
+
+
+def test_a_rematchs_private_messages_survive_a_restart() -> None:
+    """A rematch's invitations and its players' last hands of the match before (their Play
+    again) are edited after a restart too; a game stored before them has none."""
+    assert Messages.from_json('{"lobby": 1}').invitations == {}
+    stored = Messages(invitations={5: 6}, again_hands={5: 7}).to_json()
+    assert Messages.from_json(stored).invitations == {5: 6}
+    assert Messages.from_json(stored).again_hands == {5: 7}
