@@ -17,6 +17,9 @@ class Reach:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._since: float | None = None
+        #: How many answers were told (a sync failing while this grows fails alone: it is no
+        #: outage of Telegram's).
+        self.answers = 0
 
     def failed(self) -> None:
         """A call failed and its failure was logged: the outage starts, unless it runs."""
@@ -27,6 +30,7 @@ class Reach:
         """A call was answered: after failures, one line saying for how long they lasted,
         up to when the call was ``sent`` (a long poll is answered up to its time-out later,
         when that line comes)."""
+        self.answers += 1
         if self._since is None:
             return
         end = self._clock() if sent is None else max(sent, self._since)

@@ -130,9 +130,14 @@ async def _already_open(update: Update, rt: Runtime, existing: Game,
         target, text = existing.messages.lobby, t(already_there(existing))
     else:
         target, text = existing.messages.table_message, t(already_there(existing))
-        if seat is None and user is not None:  # a guest: how to hear of the next table
-            text += " " + t(NOTIFIED if await rt.service.notified(
-                existing.chat_id, existing.thread_id, user.id) else NEXT_TABLE)
+        if seat is None and user is not None:  # a guest: how to hear of the next table;
+            # one whose seat a computer took while they were away: the way back (review)
+            if rt.service.handed_while_away(existing, user.id) is not None:
+                if await offered_back(rt, user.id, existing.chat_id):
+                    text += " " + t(returntexts.TAKE_BACK_SENT)
+            else:
+                text += " " + t(NOTIFIED if await rt.service.notified(
+                    existing.chat_id, existing.thread_id, user.id) else NEXT_TABLE)
     if target is None:
         await reply(update, text)
         return

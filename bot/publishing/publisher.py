@@ -50,6 +50,7 @@ from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .storagewaits import StorageWaits
 from .tails import Tails
+from .telegramwaits import TelegramWaits
 
 log = logging.getLogger(__name__)
 #: The key of a hand message a restored backup knows: it matches no hand, so it is sent anew.
@@ -89,7 +90,7 @@ class Publisher:
         #: the others DEBUG until a sync gets through, whose end ``reach`` says once (the
         #: process's own, shared with polling's, or one of the publisher's).
         self.reach = reach if reach is not None else Reach()
-        self._telegram_away = False
+        self.telegram_waits = TelegramWaits(self.reach)  # syncs Telegram does not answer
         self.storage_waits = StorageWaits()  # syncs waiting for the database to work
         self.locks = locks
         self.limiter = limiter
@@ -267,6 +268,7 @@ class Publisher:
         game_id, channel = key
         failures = 0
         away = 0  # failed attempts in a row while the database or Telegram was away
+        heard_at: int | None = None  # Telegram's answers when its network failures began
         # A flood wait ends this round (the next one draws the latest state); every call is
         # made for the game (a fleet worker that let it go refuses them: fleetshares.for_game).
         with no_retries(), for_game(game_id):
@@ -277,10 +279,9 @@ class Publisher:
                     if self.storage_waits.waited(key):
                         await self._save_again(game_id)
                     failures = away = 0
+                    heard_at = None
                     self.storage_waits.worked(key)
-                    if self._telegram_away:
-                        self._telegram_away = False
-                        self.reach.answered()
+                    self.telegram_waits.worked()
                     if channel == GROUP:  # the lobby is up: now its /notify notices
                         # (and the bot writes there again, unless its edits alone go: a
                         # /table refused, the players told once)
@@ -341,27 +342,25 @@ class Publisher:
                 except Exception as failed:
                     if self._closing(failed):  # the bot stops: the restart syncs
                         log.debug("%s sync of game %s ends: %s", channel, game_id, failed)
-                    elif isinstance(failed, NetworkError) and \
-                            not isinstance(failed, BadRequest):
+                    elif self.telegram_waits.outage(failed, heard_at):
                         # Telegram's 5xx, a time-out: its trouble, waited out however long
-                        # it lasts, as the database's is (given up after a minute, the player
-                        # to move was not told until something else changed the game);
-                        # one line (no traceback) for the outage: every game's syncs meet it
-                        # (its end is one line too, the reach's)
+                        # it lasts, as the database's is (:mod:`.telegramwaits`)
                         away += 1
-                        (log.debug if self._telegram_away else log.warning)(
-                            "%s sync of game %s failed (%d): %s", channel, game_id, away,
-                            failed)
-                        self._telegram_away = True
-                        self.reach.failed()
+                        heard_at = self.telegram_waits.failed(channel, game_id, away, failed)
                         await self._again(key, away)
                     else:
-                        # A sync's own failure (a bug, a refusal no retry cures): tried
-                        # again, backing off, a few times; a later change of the game syncs
-                        # again anyway.
+                        # A sync's own failure (a bug, a refusal no retry cures, Telegram's
+                        # trouble with this call alone): tried again, backing off, a few
+                        # times; a later change of the game syncs again anyway.
                         failures += 1
-                        log.exception("%s sync of game %s failed (%d)", channel, game_id,
-                                      failures)
+                        if isinstance(failed, NetworkError) and \
+                                not isinstance(failed, BadRequest):
+                            log.warning("%s sync of game %s failed (%d) while Telegram "
+                                        "answers other calls: %s", channel, game_id,
+                                        failures, failed)
+                        else:
+                            log.exception("%s sync of game %s failed (%d)", channel,
+                                          game_id, failures)
                         if failures <= MAX_RETRIES:
                             await self._again(key, failures)
                 if key not in self._dirty:

@@ -323,3 +323,20 @@ async def test_the_returners_seat_shows_no_knock_of_the_computer(group: Group) -
         assert "Budi" in plain(table.content) and 1 in knocked_lately(table_view(match))
         assert not knock_shown(group, 1)
         assert robot.name not in [p.name for p in game.players]
+
+
+async def test_newgame_from_the_away_player_points_to_the_way_back(group: Group) -> None:
+    """Review: one whose seat a computer took while away sent /newgame and heard "a game is
+    already running: send /notify for the next table", their seat still waiting for them.
+    They hear where the way back is, and it is in their private chat."""
+    budi = group.users[1]
+    async with group.bot(computer_pause=0.05):
+        await hand_budi_over(group)
+        await the_offer(group, budi)
+        budi.send(group.chat, "/newgame gaple")
+        await group.server.wait_for(lambda: group.said(
+            "A game is already running in this chat. A computer player took your seat while "
+            "you were away: I sent you “↩ Take my seat back” in our private chat."))
+        assert not group.said("Send /notify here")
+        await the_offer(group, budi)
+

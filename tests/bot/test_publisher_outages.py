@@ -133,6 +133,28 @@ async def test_telegram_away_past_a_syncs_retries_is_waited_out(
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
 
 
+async def test_a_sync_failing_alone_while_telegram_answers_is_given_up_after_its_retries(
+        group: Group, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Review: a NetworkError no retry cures (Telegram's 413, a request the transport
+    cannot make) while Telegram answers every other call was taken for an outage and tried
+    every 30 s for ever, with "reached Telegram again" between the tries. Once Telegram is
+    heard meanwhile, it is the sync's own failure: given up after its retries."""
+    caplog.set_level(logging.INFO)
+    async with group.bot() as runtime:
+        publisher = runtime.publisher
+        quick(monkeypatch, publisher)
+        calls = failing(publisher, "hands", NetworkError("Request Entity Too Large (413)"),
+                        10_000)
+        await group.start("pair", 2)
+        await asyncio.wait_for(publisher.idle(), 30)
+        game = group.game()
+        assert MAX_RETRIES + 1 <= calls.count(game.game_id) <= MAX_RETRIES + 3
+    again = [r for r in caplog.records if r.getMessage().startswith("reached Telegram again")]
+    assert len(again) <= 1
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
 FULL = ("cannot use the database /srv/dominoes.sqlite3: database or disk is full "
         "(free some disk space)")
 
