@@ -4,7 +4,6 @@ group alone, as if the table were in General)."""
 
 from __future__ import annotations
 
-import pytest
 from bot_kit import plain
 
 from bot.i18n import translator
@@ -26,8 +25,6 @@ def test_the_notice_names_the_tables_place() -> None:
     assert "again in a topic of Club," in plain(rematch_opened(t, rematch(7), "Ayu", "Club"))
 
 
-@pytest.mark.xfail(strict=True, reason="the ru msgstr quoting the names waits for the lead's "
-                   "catalogue update (helpers do not edit bot/locale)")
 def test_in_russian_the_topic_and_group_are_quoted_as_the_hands_way_back_quotes_them() -> None:
     """Player QA: "Матадор в теме Матадор группы …" read as one name; the hands' footer
     ("↩ Стол — в теме «…» группы «…»") quotes both, and so does the invitation now."""
