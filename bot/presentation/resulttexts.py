@@ -353,19 +353,27 @@ def game_end_line(t: Translator, game: Game) -> str:
     return t("The game is over.")
 
 
-def rating_line(t: Translator, game: str, names: Sequence[str], ratings: MatchRatings) -> str:
+def rating_line(t: Translator, game: str, names: Sequence[str], ratings: MatchRatings,
+                sides: int = 2) -> str:
     """How the match moved each person's rating on the group's board of ``game`` (named: a
     bare /scoreboard rates every game together, which moves by other figures; review), said
     to be a change ("" when nobody has one: computers are kept off the board), those who
-    left it or were replaced while away last: it counted as lost for them."""
+    left it or were replaced while away last: it counted as lost for them. Among three
+    ``sides`` or more, it says the ratings follow the places (player QA, twice: the second
+    of four lost the match, yet rose)."""
     moved = [f"{named(name)} {signed(change)}" for name, change in zip(
         names, ratings.seats, strict=True) if change is not None]
     moved += [t("{name} (left the match) {change}", name=named(name), change=signed(change))
               for name, change in ratings.leavers]
     moved += [t("{name} (replaced by a computer while away) {change}", name=named(name),
                 change=signed(change)) for name, change in ratings.away]
+    if not moved:
+        return ""
+    if sides > 2:
+        return t("Rating change on this group's {game} scoreboard, by each player's place in "
+                 "the match: {list}.", game=esc(title(t, game)), list=" · ".join(moved))
     return t("Rating change on this group's {game} scoreboard: {list}.",
-             game=esc(title(t, game)), list=" · ".join(moved)) if moved else ""
+             game=esc(title(t, game)), list=" · ".join(moved))
 
 
 def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView,
@@ -389,7 +397,7 @@ def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableV
     if settled:
         lines.append(settled)
     if ratings is not None and ratings.seats:
-        lines.append(rating_line(t, game.game_name, names, ratings))
+        lines.append(rating_line(t, game.game_name, names, ratings, len(view.sides)))
     lines.append(t(PLAY_AGAIN))
     return "\n".join(line for line in lines if line)
 

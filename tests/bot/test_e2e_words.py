@@ -282,6 +282,9 @@ async def test_the_match_end_says_ratings_change_and_a_first_match_moves_them_it
         await table.play_until(group.match_over)
     end = next(t for t in group.texts() if t.startswith("The match is over"))
     line = next(line for line in end.splitlines() if line.startswith("Rating change"))
+    # (among four, the ratings follow the places: player QA, a second of four rose)
+    assert line.startswith("Rating change on this group's Gaple scoreboard, by each player's "
+                           "place in the match: ")
     changes = [int(figure) for figure in re.findall(r" ([+-]\d+)", line)]
     assert len(changes) == 4 and all(abs(change) <= 160 for change in changes), line
     assert sorted(changes)[-2] < 0 < max(changes)  # one winner, and every loser falls
