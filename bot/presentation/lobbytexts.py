@@ -196,13 +196,21 @@ def lobby_heading(t: Translator, game: Game) -> str:
                       options_line(t, game)])
 
 
+#: A computer's level beside its name in the lobby (player QA: two computers added as easy
+#: and hard could not be told apart).
+LEVEL_WORDS = {"easy": N_("(easy)"), "normal": N_("(normal)"), "hard": N_("(hard)"),
+               "expert": N_("(expert)")}
+
+
 def lobby_text(t: Translator, game: Game) -> str:
     lines = [
         lobby_heading(t, game),
         "",
         t("Players ({count}):", count=len(game.players)),
     ]
-    lines += [f"{i + 1}. {who(p)}" + (" ⏳" if p.user_id in game.pending else "")
+    lines += [f"{i + 1}. {who(p)}"
+              + (f" {t(LEVEL_WORDS[p.level])}" if p.level in LEVEL_WORDS else "")
+              + (" ⏳" if p.user_id in game.pending else "")
               + (f" {UNREACHABLE}" if p.user_id in game.unreachable_ids else "")
               for i, p in enumerate(game.players)]
     if game.partnerships:

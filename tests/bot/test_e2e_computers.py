@@ -28,8 +28,11 @@ async def open_with_computers(group: Group, humans: int, levels: list[int]) -> T
     for level in levels:
         record = group.users[0].press(lobby, f"a:{gid}:{level}")
         await group.server.wait_for(lambda r=record: r.answered)  # type: ignore[misc]
-    await group.server.wait_for(  # the seat lines: "3. 🤖 Nova"
+    await group.server.wait_for(  # the seat lines: "3. 🤖 Nova (hard)"
         lambda: len(re.findall(r"^\d+\. 🤖", plain(lobby.text or ""), re.M)) == len(levels))
+    # each says its level (player QA: two computers added as easy and hard looked alike)
+    said = re.findall(r"^\d+\. 🤖 \S+ \((\w+)\)$", plain(lobby.text or ""), re.M)
+    assert said == [("easy", "normal", "hard", "expert")[level] for level in levels], said
     if levels:
         taken_off = group.users[1].press(lobby, f"k:{gid}")  # nor takes them off
         await group.server.wait_for(lambda: taken_off.answered)
