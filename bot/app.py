@@ -37,7 +37,7 @@ from .fleet.settings import (
     application_name,
 )
 from .fleet.worker import FleetWorker
-from .handlers import buttons, chatevents, commands, privatetext, start
+from .handlers import buttons, chatevents, commands, infocommands, privatetext, start
 from .handlers.boards import scoreboard_command, stats_command
 from .handlers.commandmenu import register_commands
 from .handlers.menu import language_command, settings_command
@@ -174,11 +174,11 @@ def build_application(
 
     for name, callback in (
         ("start", start.start_command), ("newgame", commands.newgame_command),
-        ("notify", commands.notify_command), ("table", commands.table_command),
+        ("notify", infocommands.notify_command), ("table", commands.table_command),
         ("stop", commands.stop_command), ("leave", commands.leave_command),
         ("settings", settings_command), ("hand", commands.hand_command),
         ("language", language_command), ("lang", language_command),
-        ("rules", commands.rules_command), ("help", commands.help_command),
+        ("rules", infocommands.rules_command), ("help", infocommands.help_command),
         ("scoreboard", scoreboard_command), ("stats", stats_command),
         ("replay", replay_command),
         ("verify", verify_command),
