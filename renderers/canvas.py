@@ -11,7 +11,7 @@ from typing import Any, Literal
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from .errors import ViewMismatchError
-from .fonts import fallback, fit, font, printable, runs, ui_covers
+from .fonts import fallback, fit, fit_name, font, printable, runs, ui_covers
 from .labels import TableLabels
 from .palettes import PALETTES
 from .sprites import SUPERSAMPLE, Look, back_sprite, reduced, supersampled, tile_sprite
@@ -131,6 +131,12 @@ def width_of(words: str, size: int, bold: bool = False) -> float:
 def fitted(words: str, size: int, bold: bool, max_width: float) -> str:
     """``words`` as the fonts draw them, shortened with an ellipsis to ``max_width``."""
     return fit(printable(words), lambda some: width_of(some, size, bold), max_width)
+
+
+def fitted_name(name: str, size: int, bold: bool, max_width: float) -> str:
+    """A person's ``name`` as the fonts draw it, shortened to ``max_width`` as
+    :func:`renderers.fonts.fit_name` shortens names (initials first, then an ellipsis)."""
+    return fit_name(printable(name), lambda some: width_of(some, size, bold), max_width)
 
 
 def letter(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,

@@ -281,3 +281,23 @@ def fit(text: str, face: ImageFont.FreeTypeFont | Callable[[str], float],
         else:
             high = middle - 1
     return text[:low].rstrip() + ELLIPSIS if low else ELLIPSIS
+
+
+def fit_name(name: str, face: ImageFont.FreeTypeFont | Callable[[str], float],
+             max_width: float) -> str:
+    """A person's ``name`` within ``max_width``: whole if it fits, else with its first words
+    cut to their initials ("M. Rizky Pratama", then "M. R. Pratama"), so that the words
+    that tell people apart stay (player QA: two "Muhammad ..." both read "Muham…"); when
+    none fits, the first shortened form with an ellipsis ("M. Rizky…")."""
+    measure = face.getlength if isinstance(face, ImageFont.FreeTypeFont) else face
+    if measure(name) <= max_width:
+        return name
+    words = name.split()
+    if len(words) < 2:
+        return fit(name, measure, max_width)
+    for cut in range(1, len(words)):
+        short = " ".join([f"{word[0]}." for word in words[:cut]] + words[cut:])
+        if measure(short) <= max_width:
+            return short
+    return fit(" ".join([f"{words[0][0]}.", *words[1:]]), measure, max_width)
+

@@ -21,6 +21,7 @@ from engine import ActionKind, TableView
 from .canvas import (
     ROBOT,
     face_down_row,
+    fitted_name,
     paste,
     pill,
     robot,
@@ -167,8 +168,8 @@ def name_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
         x += mark + 10
         max_width -= mark + 10
         name = name.removeprefix(ROBOT + " ")
-    text(draw, (x, y), name, size, colour or palette.text, bold=bold, anchor="lm",
-         max_width=max_width)
+    text(draw, (x, y), fitted_name(name, size, bold, max_width), size,
+         colour or palette.text, bold=bold, anchor="lm")
 
 
 def _marker(canvas: Image.Image, draw: ImageDraw.ImageDraw, right: float, y: float, seat: Seat,

@@ -198,7 +198,10 @@ class HandSync:
 
     def _table_link(self, t: Translator, game: Game) -> str:
         """A way back to the table: its group and topic, a link to it where Telegram has one
-        (supergroups)."""
+        (supergroups); none once the bot was removed from the group or the group deleted
+        (the game's last words say so, and are the caption's last line)."""
+        if game.messages.bot_removed or game.messages.group_gone:
+            return ""
         return captions.table_place(t, self.places.group(game), self.places.topic(game),
                                     table_url(game))
 

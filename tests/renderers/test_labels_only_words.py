@@ -95,6 +95,7 @@ def _allowed(names: tuple[str, ...]) -> list[str]:
             words.extend(value.split())  # a label wrapped over lines (the status box)
     for name in names:
         words.extend(name.split())
+        words.extend(f"{word[0]}." for word in name.split())  # a long name's initials
     return words
 
 

@@ -143,5 +143,8 @@ def test_no_label_is_cut_where_a_layout_has_room(drawn_text: list[str]) -> None:
         render_hand_result(table_view(over), names_for(5), labels=labels)
     render_table(table_view(played("french", 5, 6, seed=4)), names_for(5), labels=labels)
     cut = [words for words in drawn_text if words.endswith("…")]
-    assert cut and all(any(name.startswith(words[:-1]) for name in names_for(5))
+    # (a name may also have its first words cut to their initials: "Д. Александро…")
+    forms = [" ".join([f"{w[0]}." for w in name.split()[:i]] + name.split()[i:])
+             for name in names_for(5) for i in range(len(name.split()))]
+    assert cut and all(any(form.startswith(words[:-1]) for form in forms)
                        for words in cut), cut
