@@ -29,14 +29,35 @@ def lays_of(view: PlayerView, tile: Tile, match: Match) -> tuple[Play | Cut, ...
     and the cuts it makes; of two lays on a line's two ends alike, the first (player QA: a
     Bergen double led, and 6-1 asked "◀ left 6 / ▶ right 6", the same move twice); of two
     ways at one end that leave the same (Muggins' 0-0, along or across, counts 0), the
-    first. ``match`` is the view's (the ways are tried on it)."""
+    first; of a last tile's lays that each end the hand with the same result, the first
+    (player QA: Gaple's last 1-5 on ends 1 and 5 asked "◀ left 1 / ▶ right 5", "gaple!"
+    either way). ``match`` is the view's (the ways are tried on it)."""
     lays: list[Play | Cut] = []
     for action in view.legal:
         if isinstance(action, Play | Cut) and action.tile is tile \
                 and not any(_alike(view, action, kept) or _ways_alike(match, view, action, kept)
                             for kept in lays):
             lays.append(action)
+    if len(lays) > 1 and len(view.hand) == 1:
+        return _last_lays(match, view, lays)
     return tuple(lays)
+
+
+def _last_lays(match: Match, view: PlayerView, lays: Sequence[Play | Cut]
+               ) -> tuple[Play | Cut, ...]:
+    """A last tile's lays but those that end the hand as an earlier one does
+    (:meth:`engine.LayOutcome.ends_alike`: the same result, points and scores after it).
+    Whether going out ends the hand is the engine's: in Matador the seat is skipped and the
+    hand goes on, so where the tile goes still matters to the others, and it still asks; in
+    Muggins each end leaves its own count, so the points differ, and it still asks. Tried on
+    the engine for the last tile alone, with more than one lay, so the keyboard stays
+    cheap."""
+    kept: list[tuple[Play | Cut, LayOutcome]] = []
+    for lay in lays:
+        outcome = _outcome(match, view, lay)
+        if not any(outcome.ends_alike(other) for _, other in kept):
+            kept.append((lay, outcome))
+    return tuple(lay for lay, _ in kept)
 
 
 def _alike(view: PlayerView, one: Play | Cut, other: Play | Cut) -> bool:

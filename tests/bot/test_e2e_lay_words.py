@@ -86,3 +86,34 @@ async def test_a_kolbasa_cut_says_the_pips_of_each_ribbon_it_may_give(
         assert match is not None
         await group.server.wait_for(lambda: Tile(1, 4) in match.hand.hands[0])
         assert [end.end for end in table_view(match).layout.ends] == [End.LEFT, End.RIGHT]
+
+
+async def test_a_last_tile_ending_the_hand_alike_at_either_end_is_laid_with_one_tap(
+        group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player QA (Gaple's last 1-5 on the ends 1 and 5 asked which end, "gaple!" either way):
+    in Bergen going out ends the hand too, and Budi's last 1-6 on the ends 6 and 1 makes a
+    double header at either: the same result, so one tap lays it and the hand ends."""
+    hands = (tiles("2-5 0-4 4-6 2-6 4-5 5-5"), tiles("2-2 0-5 0-1 0-6 4-4 1-6"))
+    stock = tiles("0-2 6-6 1-3 2-3 0-3 1-2 1-4 1-5 2-4 3-4 5-6 3-5 0-0 1-1 3-3 3-6")
+    monkeypatch.setattr(engine.match, "seeded_deal",
+                        lambda *args, **kwargs: Deal(hands, (), 0, None, stock))
+    ayu, budi = group.users[:2]
+    async with group.bot():
+        table = await group.start("bergen", players=2)
+        for user, tile, end in ((budi, "2-2", ""), (ayu, "2-6", ""), (budi, "0-6", ""),
+                                (ayu, "2-5", ""), (budi, "0-5", "▶"), (ayu, "0-4", ""),
+                                (budi, "4-4", ""), (ayu, "4-6", ""), (budi, "0-1", "")):
+            message = await turn_of(group, table, user)
+            await tap(group, user, message, f"✅ {tile}")
+            if end:
+                [label] = [text for text in message.button_texts if text.startswith(end)]
+                await tap(group, user, message, label)
+        match = group.game().match
+        assert match is not None
+        assert list(match.hand.hands[1]) == [Tile(1, 6)]
+        assert [end.numbers for end in table_view(match).layout.ends] == [(6,), (1,)]
+        message = await turn_of(group, table, budi)
+        await tap(group, budi, message, "✅ 1-6")  # no "◀ left 6 / ▶ right 1" asked
+        await group.server.wait_for(lambda: match.hands[0].result is not None)
+        result = match.hands[0].result
+        assert result is not None and (result.out_seat, result.by_play) == (1, True)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot_kit import plain
 
 from bot.i18n import LANGUAGES, translator
@@ -347,3 +349,65 @@ def test_the_question_above_the_buttons_says_what_their_arrow_and_scissors_tell(
     assert "Where does 3-4 go? Tap a ribbon, or cut: ✂ says how many pips the ribbon you " \
         "give holds." in asked
     assert "You may cut with 3-4: the ribbon you give goes to Ann." in asked
+
+
+def played(game: str, hands: Sequence[str], moves: Sequence[str], stock: str = "",
+           lot: int = 0) -> Match:
+    """A hand of ``game`` dealt ``hands`` (then ``stock``, then every tile not dealt), its
+    knocks and draws played as the bot plays them, after ``moves`` ("1 2-6 left along")."""
+    dealt = tuple(tiles(hand) for hand in hands)
+    used = {t for hand in dealt for t in hand} | set(tiles(stock))
+    rest = tuple(tiles(stock)) + tuple(t for t in full_set(6) if t not in used)
+    match = Match(game, len(hands), automate=True)
+    match.start_hand(Deal(dealt, (), lot, None, rest))
+    for text in moves:
+        seat, tile, *rest_words = text.split()
+        end = End[rest_words[0].upper()] if rest_words else None
+        cross = None if len(rest_words) < 2 else rest_words[1] == "cross"
+        match.apply(int(seat), Play(tiles(tile)[0], end, None, cross))
+    return match
+
+
+def test_a_last_tile_ending_the_hand_alike_at_either_end_is_laid_with_one_tap() -> None:
+    """Player QA (Gaple): the last tile 0-1 on the ends 1 and 0 asked "◀ left 1 / ▶ right
+    0", though "gaple!" ends the hand either way with the same result: one lay, one tap."""
+    match = played("gaple", ("0-2 5-5 2-5 0-5 0-0 3-6 1-2", "1-3 4-4 1-5 4-5 2-6 2-4 3-5",
+                             "0-4 3-4 1-6 5-6 0-3 2-3 3-3", "0-6 2-2 1-4 4-6 1-1 0-1 6-6"), (
+        "3 6-6", "0 3-6 left", "1 2-6 right", "2 2-3 left", "3 2-2 left", "0 0-2 left",
+        "1 2-4 right", "2 0-3 left", "3 1-4 right", "0 1-2 right", "1 1-3 left", "2 1-6 left",
+        "3 4-6 left", "0 2-5 right", "1 3-5 right", "2 3-4 right", "1 4-5 left", "2 0-4 right",
+        "3 0-6 right", "0 5-5 left", "1 1-5 left", "2 5-6 right", "3 1-1 left", "0 0-5 right"),
+        lot=2)
+    view = player_view(match, 3)
+    assert view.hand == (Tile(0, 1),) and len(view.ends_for(Tile(0, 1))) == 2
+    [lay] = laychoices.lays_of(view, Tile(0, 1), match)
+    hand = {b.text: decode(b.callback_data) for row in keyboards.hand(
+        T, game_of(match), view, 5).inline_keyboard for b in row}
+    assert hand["✅ 0-1"] == Lay.of(1, 5, lay)  # one tap lays it
+    assert isinstance(lay, Play)
+    match.apply(3, lay)
+    assert match.hand.result is not None and match.hand.result.out_seat == 3
+
+
+def test_a_last_tile_whose_end_matters_still_asks_where() -> None:
+    """Matador: laying the last tile ends nothing (the seat is skipped, the hand ends only
+    blocked), so the end it leaves is the others': it still asks. Muggins: going out ends
+    the hand, but the count each end leaves differs: it still asks."""
+    matador = played("matador", ("5-5 6-6 3-4 2-4 1-4 2-6", "0-1 1-1 1-3 3-3 1-6 0-6"), (
+        "1 3-3", "0 3-4 right cross", "1 1-3 right along", "0 6-6 right along",
+        "1 1-1 right along", "0 2-4 left along", "1 0-6 right along", "0 5-5 left along",
+        "1 1-6 right cross", "0 2-6 left along"),
+        stock="1-2 0-2 0-3 0-4 4-5 2-5 2-3 4-6 4-4 5-6 2-2", lot=1)
+    assert player_view(matador, 1).hand == (Tile(0, 1),)
+    assert [label for label, _ in choice_buttons(matador, 1, "0-1")] == [
+        "◀ left 6", "▶ right 1/6", "↩ Back"]
+    muggins = played("muggins", ("2-6 1-1 5-5 2-5 0-5 1-3 0-0",
+                                 "0-4 4-5 4-4 3-4 2-2 6-6 3-5"), (
+        "0 2-5", "1 3-5 right along", "0 1-3 right along", "1 2-2 left cross",
+        "0 2-6 left along", "1 6-6 left cross", "0 1-1 right along", "1 5-6 left along",
+        "0 5-5 left cross", "1 4-5 left along", "0 2-3 down along", "1 4-4 left cross",
+        "0 1-2 up along", "1 3-4 down along", "0 1-6 right along"),
+        stock="5-6 2-3 1-2 3-3 1-6 1-4 2-4 0-3 3-6 0-2 1-5")
+    assert player_view(muggins, 1).hand == (Tile(0, 4),)
+    labels = [label for label, _ in choice_buttons(muggins, 1, "0-4")]
+    assert labels == ["◀ left 4", "▼ down 4 +15", "↩ Back"]  # the counts differ
