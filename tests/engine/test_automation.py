@@ -1,6 +1,7 @@
 """The moves nobody decides (a knock when nothing fits, a draw when the stock must be used, the
-discard of a stuck seat's only tile where dead tiles are played) are the engine's: a match built with ``automate=True`` plays them as soon as they are due,
-for every caller alike, exactly as the bot's service used to play them itself."""
+discard of a stuck seat's only tile where dead tiles are played) are the engine's: a match
+built with ``automate=True`` plays them as soon as they are due, for every caller alike,
+exactly as the bot's service used to play them itself."""
 
 from __future__ import annotations
 
