@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from .actions import Action, Draw, Knock
+from .actions import Action, Discard, Draw, Knock
 from .deal import Deal, shuffle_deal
 from .errors import BadInputError, HandOverError
 from .events import Event, MatchEnded
@@ -259,10 +259,13 @@ class Match:
 
     def forced_action(self) -> Action | None:
         """The move nobody decides, if one is due: a knock when nothing fits and nothing may
-        be drawn, a draw when the stock must be used (the only legal action, whoever is to
-        move). A discard is a choice, and so is anything else."""
+        be drawn, a draw when the stock must be used, a discard when the seat's only tile
+        fits nowhere (dead tiles: it goes face down and the hand ends) -- the only legal
+        action, whoever is to move. A discard among several tiles is a choice, and so is a
+        lay, even the only one: the rules leave the player to make it (player QA: two taps
+        for a discard with nothing to choose, while the turn timer ran)."""
         legal = self.legal_actions()
-        if len(legal) == 1 and type(legal[0]) in (Knock, Draw):
+        if len(legal) == 1 and type(legal[0]) in (Knock, Draw, Discard):
             return legal[0]
         return None
 

@@ -233,7 +233,7 @@ def hand_caption(
     if not current:
         lines += own_move(t, game, view)
     moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
-                        draws=view.drawn_this_hand) if current else []
+                        draws=view.drawn_this_hand, dead=view.dead) if current else []
     if moves:
         lines.append(t("Since your last turn:"))
     tail = _away_line(t, game, view)

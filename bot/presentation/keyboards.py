@@ -188,7 +188,7 @@ def hand(t: Translator, game: Game, view: PlayerView, move_no: int) -> InlineKey
         elif lays:
             buttons.append(_button(f"✅ {label}", TileTap(gid, move_no, tile,
                                                          TileIntent.CHOOSE_END), Style.PLAY))
-        elif tile in discards:
+        elif tile in discards:  # (a last tile alone goes face down by itself: engine)
             buttons.append(_button(f"⬛ {label}", TileTap(gid, move_no, tile,
                                                          TileIntent.ASK_DISCARD), Style.CHOOSE))
         else:

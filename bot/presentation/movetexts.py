@@ -113,6 +113,23 @@ def knocked_for_you(t: Translator, move: PublicMove) -> str:
         if cost else t("You could not lay a tile, so I knocked for you.")
 
 
+def put_down_for_you(t: Translator, tile: Tile) -> str:
+    """The reader's last tile, which fitted nowhere, put face down by the bot (dead tiles: the
+    only legal move, so nobody is asked), in its private message."""
+    # (player QA, gaple-dead: a tile there was no choosing took two taps while the timer ran)
+    return t("You could not lay a tile, so I put your last tile, {tile}, face down for you "
+             "(dead tile).", tile=str(tile))
+
+
+def last_tile_down(view: TableView, index: int) -> bool:
+    """Whether move ``index`` put its seat's last tile face down, ending the hand: the only
+    legal move then, made by the engine (``Match.forced_action``), never chosen."""
+    move, ended = view.history[index], view.result
+    return (move.kind is ActionKind.DISCARD and ended is not None
+            and index + 1 == len(view.history) and ended.out_seat == move.seat
+            and not ended.by_play)
+
+
 def drawn_for_you(t: Translator, tiles: tuple[Tile, ...]) -> str:
     """The tiles the bot drew for the reader, in its private message."""
     return t.plural("I drew a tile for you: {tiles}.", "I drew {count} tiles for you: {tiles}.",
@@ -198,10 +215,11 @@ def _draws_in_a_row(view: TableView, index: int) -> int:
 
 def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
                 auto: set[str] | None = None, reader: int | None = None,
-                draws: tuple[Tile, ...] = ()) -> list[str]:
+                draws: tuple[Tile, ...] = (), dead: tuple[Tile, ...] = ()) -> list[str]:
     """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line,
     and the move that ends them (the same seat's lay, knock or cut) shares it. ``reader``:
     the seat whose private message they are for: its own knocks are told to it in their place,
+    and so is its last tile put face down (``dead``: its dead tiles, in order),
     with the tiles drawn for it (``draws``: every tile it drew this hand, in order), its draws
     of the turn it is on are left to the turn's notes, and a ribbon it took is told to it with
     the tiles."""
@@ -225,6 +243,8 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
             continue
         if own and move.kind is ActionKind.KNOCK:
             text = knocked_for_you(t, move)
+        elif own and dead and last_tile_down(view, index):
+            text = put_down_for_you(t, dead[-1])
         else:
             text = _one_move(t, game, view, index, auto, reader)
         count = min(_draws_in_a_row(view, index - 1), index - indices[0]) \
@@ -296,10 +316,14 @@ FORCED = (ActionKind.DRAW, ActionKind.KNOCK)
 
 def since_last_turn(game: Game, view: PlayerView) -> range:
     """The moves of this hand made since ``view``'s seat last chose a move (all of them if it
-    has not yet this hand): its own forced draws and knocks are among them, in order."""
+    has not yet this hand): its own forced draws and knocks are among them, in order, and its
+    last tile put face down (unless its time had run out: :func:`captions._acted_for` says so)."""
     history = view.table.history
+    number = view.table.hand_number
     mine = [i for i, move in enumerate(history)
-            if move.seat == view.seat and move.kind not in FORCED]
+            if move.seat == view.seat and move.kind not in FORCED
+            and not (last_tile_down(view.table, i)
+                     and f"{number}:{i}" not in game.timer.auto_moves)]
     return range(mine[-1] + 1 if mine else 0, len(history))
 
 

@@ -251,7 +251,8 @@ class Play(Lobbies):
 
     def _settle(self, game: Game, events: list[Event]) -> tuple[list[Event], list[Outgoing]]:
         """Announce, let the engine play the moves nobody decides (a knock when nothing fits, a
-        draw when the stock must be used), deal the next hand: until a human must act.
+        draw when the stock must be used, a stuck seat's only tile put face down), deal the
+        next hand: until a human must act.
 
         Announcements are composed as each hand ends, before the next deal replaces it.
         """

@@ -1,21 +1,27 @@
-"""The moves nobody decides (a knock when nothing fits, a draw when the stock must be used)
-are the engine's: a match built with ``automate=True`` plays them as soon as they are due,
-for every caller alike, exactly as the bot's service used to play them itself."""
+"""The moves nobody decides (a knock when nothing fits, a draw when the stock must be used, the
+discard of a stuck seat's only tile where dead tiles are played) are the engine's: a match
+built with ``automate=True`` plays them as soon as they are due, for every caller alike,
+exactly as the bot's service used to play them itself."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from engine_kit import deal, play
 
 from engine import (
     DRAW,
     KNOCK,
     VARIANTS,
     Action,
+    Discard,
     Event,
+    HandEnded,
     Knocked,
     Match,
+    Tile,
+    TileDiscarded,
     TileDrawn,
     match_from_json,
 )
@@ -24,11 +30,17 @@ from engine import match_to_json as to_json
 GAMES = [(name, seats) for name, game in VARIANTS.items() for seats in game.seat_counts]
 
 
+def only_forced(legal: tuple[Action, ...]) -> bool:
+    """A knock, a draw or a discard as the only legal action."""
+    return len(legal) == 1 and (legal[0] in (KNOCK, DRAW) or isinstance(legal[0], Discard))
+
+
 def forced_by_hand(match: Match) -> list[Event]:
     """The reference: the loop the bot's service ran after every move (knock or draw while
-    that is the only legal action, whoever is to move; the next hand is not dealt)."""
+    that is the only legal action, whoever is to move; the next hand is not dealt), and now
+    the discard of a stuck seat's only tile."""
     events: list[Event] = []
-    while not match.hand.over and match.legal_actions() in ((KNOCK,), (DRAW,)):
+    while not match.hand.over and only_forced(match.legal_actions()):
         seat = match.to_move
         assert seat is not None
         events += match.apply(seat, match.legal_actions()[0])
@@ -47,7 +59,7 @@ def test_automate_plays_what_the_service_played_in_the_same_order(game: str, sea
         while not by_hand.hand.over:
             legal = by_hand.legal_actions()
             assert automated.legal_actions() == legal
-            assert legal not in ((KNOCK,), (DRAW,))  # never left to a player
+            assert not only_forced(legal)  # never left to a player
             assert automated.forced_action() is None
             seat = by_hand.to_move
             assert seat is not None
@@ -61,8 +73,7 @@ def test_automate_plays_what_the_service_played_in_the_same_order(game: str, sea
     assert [h.moves for h in match_from_json(to_json(automated)).hands] == [
         h.moves for h in automated.hands
     ]
-    if not VARIANTS[game].has_dead_tiles(by_hand.options):  # there, a stuck seat chooses
-        assert automatic, "no move was forced: the comparison proved nothing"
+    assert automatic, "no move was forced: the comparison proved nothing"
 
 
 def forced_by_hand_after(
@@ -87,3 +98,55 @@ def test_without_automate_a_forced_move_waits_and_play_forced_plays_it() -> None
     assert isinstance(events[0], TileDrawn if waiting == DRAW else Knocked)
     assert events[0].seat == mover
     assert match.forced_action() is None and match.play_forced() == []
+
+
+
+# gaple-dead, double-12 set, turned-up 0-1 whose 0 end is never reopened: seat 0 holds only
+# tiles of 10 to 12 and is stuck every turn while seats 1-3 lay (as in test_rules_gaple_dead).
+STUCK_DEAL = (
+    "10-10 10-11 10-12 11-11 11-12 12-12",
+    "1-2 3-3 4-5 6-6 7-8 9-9",
+    "2-2 3-4 5-5 6-7 8-8 2-9",
+    "2-3 4-4 5-6 7-7 8-9 1-9",
+)
+STUCK_MOVES = (
+    "0 dead 10-10", "1 1-2", "2 2-2", "3 2-3",
+    "0 dead 10-11", "1 3-3", "2 3-4", "3 4-4",
+    "0 dead 10-12", "1 4-5", "2 5-5", "3 5-6",
+    "0 dead 11-11", "1 6-6", "2 6-7", "3 7-7",
+)  # then seat 0 discards 11-12 or 12-12, its choice; seats 1-3 lay 7-8, 8-8, 8-9
+
+
+def stuck_seat(automate: bool = False) -> Match:
+    match = Match("gaple-dead", 4, {"set": 12, "target": 1000}, automate=automate)
+    match.start_hand(deal(*STUCK_DEAL, middle="0-1 1-12 2-12 3-12"))
+    play(match, *STUCK_MOVES)
+    return match
+
+
+def test_a_stuck_seat_s_only_tile_goes_face_down_by_itself_where_dead_tiles_are_played() -> None:
+    """Player QA (gaple-dead): a seat holding one tile that fits nowhere was asked to choose
+    it, then to confirm, while its timer ran; it is the only legal action, so nobody decides
+    it. With two tiles left, which one goes face down is the player's choice."""
+    match = stuck_seat()
+    assert match.to_move == 0 and match.hand.hands[0] == [Tile(11, 12), Tile(12, 12)]
+    assert len(match.legal_actions()) == 2 and match.forced_action() is None
+    assert match.play_forced() == []  # a choice: it waits for the player
+    play(match, "0 dead 11-12", "1 7-8", "2 8-8", "3 8-9")
+    assert match.hand.hands[0] == [Tile(12, 12)] and match.hand.ends == (0, 9)
+    assert match.forced_action() == Discard(Tile(12, 12))
+    events = match.play_forced()
+    assert events[0] == TileDiscarded(0, 6, (0, 9))
+    assert isinstance(events[-1], HandEnded) and events[-1].out_seat == 0
+    assert match.hand.dead[0][-1] == Tile(12, 12) and match.hand.over
+    # The record holds it like any move: the match replays without automation.
+    assert match_from_json(to_json(match)).hand.moves == match.hand.moves
+
+
+def test_automate_discards_the_only_tile_after_the_move_before_it() -> None:
+    match = stuck_seat(automate=True)
+    play(match, "0 dead 11-12", "1 7-8", "2 8-8")
+    assert not match.hand.over
+    events = play(match, "3 8-9")  # hands seat 0 its turn, with 12-12 alone
+    assert match.hand.over and match.hand.dead[0][-1] == Tile(12, 12)
+    assert [type(e) for e in events][-2:] == [TileDiscarded, HandEnded]
