@@ -9,17 +9,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 from bot_kit import Group
 from test_postgres_copy import STORED, run
+from test_postgres_storage import lobby
 from test_publisher_outages import quick
+from test_tap_outage import tap_and_hear_back
 
 from bot.handlers.runtime import Runtime
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Status
 from bot.publishing.publisher import MAX_RETRIES
 from bot.storage import Storage, StorageFailedError
 from bot.storage.causes import unusable
@@ -27,21 +28,9 @@ from bot.storage.outages import cause, lost
 from testservers.fulldisk import CAUSE, WORDS, FullDisk
 
 
-def lobby(chat_id: int) -> Game:
-    return Game(0, chat_id, Status.LOBBY, "gaple", {}, 1, [Player(1, "Ayu")], None, 0, "en",
-                Messages())
-
-
-@pytest.fixture
-async def storage(postgres_url: str) -> AsyncIterator[Storage]:
-    store = Storage(postgres_url)
-    await store.open()
-    yield store
-    await store.close()
-
-
 async def test_a_full_disk_fails_a_write_in_the_storages_one_line_not_tried_again(
-        storage: Storage, postgres_url: str) -> None:
+        postgres_storage: Storage, postgres_url: str) -> None:
+    storage = postgres_storage
     game = lobby(-1)
     game.game_id = await storage.insert_game(game, 0.0)
     disk = FullDisk(postgres_url)
@@ -137,20 +126,12 @@ async def test_a_move_on_a_full_postgresql_disk_is_one_line_an_apology_and_plays
         moves = game.move_no
         await disk.install()
         await disk.fill()
-        private = user.private_chat
-        before = len(group.server.messages(private))
-        caplog.clear()
-        with caplog.at_level(logging.WARNING):
-            tile = next(b for row in hand.buttons for b in row if b.text.startswith("✅"))
-            tap = user.press(hand, tile.text)
-            await group.server.wait_for(lambda: tap.answered)
-            await group.server.wait_for(
-                lambda: len(group.server.messages(private)) > before)
-        problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        heard = len(group.server.messages(user.private_chat))
+        tile, problems = await tap_and_hear_back(group, user, hand, caplog)
         assert game.move_no == moves  # nothing applied, in memory or stored
         stored = await runtime.service.storage.load_game(game.game_id)
         assert stored is not None and stored.move_no == moves
-        told = [m.text for m in group.server.messages(private)[before:]]
+        told = [m.text for m in group.server.messages(user.private_chat)[heard:]]
         assert told == ["Something went wrong. Please try again."]
         await disk.fill(False)
         again = user.press(hand, tile.text)

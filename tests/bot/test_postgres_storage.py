@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -31,11 +31,8 @@ def lobby(chat_id: int) -> Game:
 
 
 @pytest.fixture
-async def storage(postgres_url: str) -> AsyncIterator[Storage]:
-    store = Storage(postgres_url)
-    await store.open()
-    yield store
-    await store.close()
+def storage(postgres_storage: Storage) -> Storage:
+    return postgres_storage
 
 
 def test_placeholders_are_numbered_outside_quotes_and_comments() -> None:

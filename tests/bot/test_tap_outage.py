@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 from bot_kit import Group
+from telegram import InlineKeyboardButton
 
 from bot.storage import StorageUnavailableError
+from fakeapi import FakeUser, StoredMessage
 
 AWAY = "PostgreSQL at 127.0.0.1:5432/domino is unavailable: connection refused"
 
@@ -43,6 +45,22 @@ async def test_a_tap_while_the_database_is_away_is_one_line_and_changes_nothing(
 FULL = "database or disk is full"
 
 
+async def tap_and_hear_back(group: Group, user: FakeUser, hand: StoredMessage,
+                            caplog: pytest.LogCaptureFixture
+                            ) -> tuple[InlineKeyboardButton, list[logging.LogRecord]]:
+    """``user`` taps a playable tile of ``hand`` and is written to in private; the tile
+    and what the bot logged at WARNING or above meanwhile."""
+    private = user.private_chat
+    before = len(group.server.messages(private))
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        tile = next(b for row in hand.buttons for b in row if b.text.startswith("✅"))
+        tap = user.press(hand, tile.text)
+        await group.server.wait_for(lambda: tap.answered)
+        await group.server.wait_for(lambda: len(group.server.messages(private)) > before)
+    return tile, [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
 async def test_a_move_on_a_full_disk_is_one_line_an_apology_and_plays_once_freed(
         group: Group, caplog: pytest.LogCaptureFixture) -> None:
     """Operator QA: the disk filled while the bot ran, and a tile tapped logged ERROR with a
@@ -60,20 +78,12 @@ async def test_a_move_on_a_full_disk_is_one_line_an_apology_and_plays_once_freed
             raise sqlite3.OperationalError(FULL)
 
         storage.commit_move = full  # type: ignore[method-assign]
-        private = user.private_chat
-        before = len(group.server.messages(private))
-        caplog.clear()
-        with caplog.at_level(logging.WARNING):
-            tile = next(b for row in hand.buttons for b in row if b.text.startswith("✅"))
-            tap = user.press(hand, tile.text)
-            await group.server.wait_for(lambda: tap.answered)
-            await group.server.wait_for(
-                lambda: len(group.server.messages(private)) > before)
-        problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        heard = len(group.server.messages(user.private_chat))
+        tile, problems = await tap_and_hear_back(group, user, hand, caplog)
         assert group.game().move_no == moves  # nothing applied, in memory or stored
         stored = await storage.load_game(group.game().game_id)
         assert stored is not None and stored.move_no == moves
-        told = [m.text for m in group.server.messages(private)[before:]]
+        told = [m.text for m in group.server.messages(user.private_chat)[heard:]]
         assert told == ["Something went wrong. Please try again."]
         storage.commit_move = commit  # type: ignore[method-assign]
         again = user.press(hand, tile.text)

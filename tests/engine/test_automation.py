@@ -9,6 +9,7 @@ import random
 
 import pytest
 from engine_kit import deal, play
+from test_rules_gaple_dead import DISCARDER_DEAL, DISCARDER_MOVES
 
 from engine import (
     DRAW,
@@ -102,19 +103,10 @@ def test_without_automate_a_forced_move_waits_and_play_forced_plays_it() -> None
 
 
 # gaple-dead, double-12 set, turned-up 0-1 whose 0 end is never reopened: seat 0 holds only
-# tiles of 10 to 12 and is stuck every turn while seats 1-3 lay (as in test_rules_gaple_dead).
-STUCK_DEAL = (
-    "10-10 10-11 10-12 11-11 11-12 12-12",
-    "1-2 3-3 4-5 6-6 7-8 9-9",
-    "2-2 3-4 5-5 6-7 8-8 2-9",
-    "2-3 4-4 5-6 7-7 8-9 1-9",
-)
-STUCK_MOVES = (
-    "0 dead 10-10", "1 1-2", "2 2-2", "3 2-3",
-    "0 dead 10-11", "1 3-3", "2 3-4", "3 4-4",
-    "0 dead 10-12", "1 4-5", "2 5-5", "3 5-6",
-    "0 dead 11-11", "1 6-6", "2 6-7", "3 7-7",
-)  # then seat 0 discards 11-12 or 12-12, its choice; seats 1-3 lay 7-8, 8-8, 8-9
+# tiles of 10 to 12 and is stuck every turn while seats 1-3 lay (test_rules_gaple_dead's deal);
+# after these moves seat 0 discards 11-12 or 12-12, its choice; seats 1-3 lay 7-8, 8-8, 8-9
+STUCK_DEAL = DISCARDER_DEAL
+STUCK_MOVES = DISCARDER_MOVES[:16]
 
 
 def stuck_seat(automate: bool = False) -> Match:
