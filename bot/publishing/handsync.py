@@ -198,10 +198,8 @@ class HandSync:
 
     def _table_link(self, t: Translator, game: Game) -> str:
         """A way back to the table: its group and topic, a link to it where Telegram has one
-        (supergroups); none once the bot was removed from the group or the group deleted
-        (the game's last words say so, and are the caption's last line)."""
-        if game.messages.bot_removed or game.messages.group_gone:
-            return ""
+        (supergroups); kept after the bot was removed from the group, as it names which of
+        the player's tables stopped (QA)."""
         return captions.table_place(t, self.places.group(game), self.places.topic(game),
                                     table_url(game))
 

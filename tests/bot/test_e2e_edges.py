@@ -7,7 +7,7 @@ import asyncio
 import logging
 
 import pytest
-from bot_kit import Group, lobby_button
+from bot_kit import Group, lobby_button, plain
 
 from bot.models import Status
 from bot.wording import fit_caption, short_name
@@ -66,8 +66,10 @@ async def test_a_bot_removed_from_the_group_ends_its_game(
     for user in group.users[:4]:
         last = [m for m in group.server.bot_messages(user.private_chat)
                 if m.photo and not m.deleted][-1]
-        assert (last.caption or "").endswith(
-            "The game was stopped: I was removed from the group."), last.caption
+        # (its last line but the way back to the table, which names which table it was)
+        lines = plain(last.content).splitlines()
+        assert lines[-2:] == ["The game was stopped: I was removed from the group.",
+                              "↩ The table is in the group Domino evening."], lines
 
 
 async def question(group: Group, answer: str) -> StoredMessage:
