@@ -199,7 +199,10 @@ class HandSync:
     def _table_link(self, t: Translator, game: Game) -> str:
         """A way back to the table: its group and topic, a link to it where Telegram has one
         (supergroups); kept after the bot was removed from the group, as it names which of
-        the player's tables stopped (QA)."""
+        the player's tables stopped (QA); none once the group was deleted (nothing is
+        there to go back to: the game's last words end the caption)."""
+        if game.messages.group_gone:
+            return ""
         return captions.table_place(t, self.places.group(game), self.places.topic(game),
                                     table_url(game))
 
