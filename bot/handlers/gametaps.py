@@ -93,9 +93,7 @@ async def rules_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
         t = await group_tr(rt, chat.id, query.from_user, settings=settings)
         house = settings.game_options(tap.game)
         table = rt.service.open_game_in(chat.id, thread_of(query.message))
-    text = lobbytexts.table_rules_text(t, table) \
-        if table is not None and table.game_name == tap.game \
-        else lobbytexts.rules_text(t, tap.game, house)
+    text = lobbytexts.game_rules_text(t, tap.game, table, house)
     if accessible(query.message):  # a reply stays in the picker's forum topic
         await query.message.reply_text(text, parse_mode=ParseMode.HTML)
     else:  # a picker days old: Telegram no longer says which topic it is in

@@ -41,11 +41,8 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                               game=wording.quote(" ".join(args)),
                               games=lobbytexts.games_list(t)))
         return
-    if table is not None and table.game_name == name:
-        await reply(update, lobbytexts.table_rules_text(t, table))
-        return
     house = settings.game_options(name) if settings is not None else None
-    await reply(update, lobbytexts.rules_text(t, name, house))
+    await reply(update, lobbytexts.game_rules_text(t, name, table, house))
 
 
 async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -111,6 +111,15 @@ def table_rules_text(t: Translator, game: Game) -> str:
         AT_THIS_TABLE, options=options_line(t, game))
 
 
+
+def game_rules_text(t: Translator, game: str, table: Game | None,
+                    house: Mapping[str, object] | None) -> str:
+    """``game``'s rules where they are asked: the ``table`` open there when it plays that
+    game (its target and options), else with the group's ``house`` rules."""
+    if table is not None and table.game_name == game:
+        return table_rules_text(t, table)
+    return rules_text(t, game, house)
+
 #: /help's line on replays, after the rest (a msgid of its own: the list's translations stand).
 REPLAY_HELP = N_("🎞 /replay — the last hand again, move by move (in our private chat: your "
                  "own hands of your last matches)")

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Collection
 from typing import Protocol
 
 from telegram import Bot
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+from telegram.error import Forbidden, RetryAfter
 
 from ..errors import StorageError
 from ..i18n import N_
@@ -50,7 +50,7 @@ from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .storagewaits import StorageWaits
 from .tails import Tails
-from .telegramwaits import TelegramWaits
+from .telegramwaits import TelegramWaits, unanswered
 
 log = logging.getLogger(__name__)
 #: The key of a hand message a restored backup knows: it matches no hand, so it is sent anew.
@@ -353,8 +353,7 @@ class Publisher:
                         # trouble with this call alone): tried again, backing off, a few
                         # times; a later change of the game syncs again anyway.
                         failures += 1
-                        if isinstance(failed, NetworkError) and \
-                                not isinstance(failed, BadRequest):
+                        if unanswered(failed):
                             log.warning("%s sync of game %s failed (%d) while Telegram "
                                         "answers other calls: %s", channel, game_id,
                                         failures, failed)

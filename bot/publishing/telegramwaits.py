@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import logging
 
-from telegram.error import BadRequest, NetworkError
-
 from ..reach import Reach
+from ..serving.metrics import ApiOutcome
+from .metering import outcome_of
 
 log = logging.getLogger("bot.publishing.publisher")
 
@@ -37,8 +37,7 @@ class TelegramWaits:
         """Whether ``error`` is Telegram out of reach for a sync whose network failures began
         when :meth:`heard` was ``heard_at`` (None: this is its first): no answer came (not a
         refusal, BadRequest) and nothing was heard since."""
-        return isinstance(error, NetworkError) and not isinstance(error, BadRequest) \
-            and (heard_at is None or self.heard() == heard_at)
+        return unanswered(error) and (heard_at is None or self.heard() == heard_at)
 
     def failed(self, channel: str, game_id: int, tries: int, error: Exception) -> int:
         """A sync met the outage (``tries`` times in a row): one line for all; what was
@@ -55,3 +54,10 @@ class TelegramWaits:
         if self.away:
             self.away = False
             self.reach.answered()
+
+
+def unanswered(error: Exception) -> bool:
+    """Whether a call failed with no answer from Telegram (refused, reset, timed out), as
+    the metrics count it (:func:`.metering.outcome_of`)."""
+    return outcome_of(error) is ApiOutcome.NETWORK
+

@@ -39,15 +39,22 @@ async def turn_of(group: Group, table: Table, user: FakeUser) -> StoredMessage:
     return turn[1]
 
 
+async def after_the_lead(group: Group, table: Table, lead: str, tile: str) -> StoredMessage:
+    """Ayu leads ``lead``; Budi taps ``tile`` of his hand: his message, asking where."""
+    ayu, budi = group.users[:2]
+    await tap(group, ayu, await turn_of(group, table, ayu), f"✅ {lead}")
+    message = await turn_of(group, table, budi)
+    await tap(group, budi, message, f"✅ {tile}")
+    return message
+
+
 async def test_a_matador_says_what_along_and_across_leave(
         group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
     deal_every_hand(monkeypatch, "1-2 0-1 0-2 0-3 0-4 0-5", "1-6 2-2 2-3 3-3 4-4 5-5")
-    ayu, budi = group.users[:2]
+    budi = group.users[1]
     async with group.bot():
         table = await group.start("matador", players=2)
-        await tap(group, ayu, await turn_of(group, table, ayu), "✅ 1-2")  # the lead
-        message = await turn_of(group, table, budi)
-        await tap(group, budi, message, "✅ 1-6")
+        message = await after_the_lead(group, table, "1-2", "1-6")
         assert [label for row in message.buttons for label in (b.text for b in row)] == [
             "◀ left 1 along → 1", "◀ left 1 across → 1/6", "▶ right 2 across → 1/6",
             "↩ Back"]
@@ -66,9 +73,7 @@ async def test_a_kolbasa_cut_says_the_pips_of_each_ribbon_it_may_give(
     ayu, budi = group.users[:2]
     async with group.bot():
         table = await group.start("kolbasa", players=2)
-        await tap(group, ayu, await turn_of(group, table, ayu), "✅ 1-1")  # the base
-        message = await turn_of(group, table, budi)
-        await tap(group, budi, message, "✅ 1-3")
+        message = await after_the_lead(group, table, "1-1", "1-3")  # 1-1: the base
         await tap(group, budi, message, "▲ upper 1")
         await tap(group, ayu, await turn_of(group, table, ayu), "✅ 1-4")  # the lower ribbon
         message = await turn_of(group, table, budi)
