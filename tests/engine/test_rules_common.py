@@ -32,10 +32,14 @@ from engine import (
     TileDoesNotFitError,
     TilePlayed,
     full_set,
+    match_to_dict,
 )
 from engine.conformance import answer
 
 PAIR_DEAL = deal(*SIX_SIX_AT_0)
+# Four hands of seven from the double-9 set with no double among them.
+NO_DOUBLES_9 = ("0-1 0-2 0-3 0-4 0-5 0-6 0-7", "1-2 1-3 1-4 1-5 1-6 1-7 1-8",
+                "2-3 2-4 2-5 2-6 2-7 2-8 2-9", "3-4 3-5 3-6 3-7 3-8 3-9 4-5")
 
 
 @pytest.mark.parametrize(("highest", "size"), [(6, 28), (9, 55), (12, 91)])
@@ -212,17 +216,31 @@ def test_first_hand_led_by_the_lowest_double_dealt_gaple_dead_deal_7_set_9() -> 
 
 
 def test_first_hand_nobody_can_lead_without_a_double_dealt() -> None:
-    no_doubles = deal(
-        "0-1 0-2 0-3 0-4 0-5 0-6 0-7",
-        "1-2 1-3 1-4 1-5 1-6 1-7 1-8",
-        "2-3 2-4 2-5 2-6 2-7 2-8 2-9",
-        "3-4 3-5 3-6 3-7 3-8 3-9 4-5",
-    )
+    no_doubles = deal(*NO_DOUBLES_9)
     for game, options in (("gaple", {}), ("pair", {}), ("gaple-dead", {"deal": 7})):
         match = Match(game, 4, {"set": 9, **options})
         with pytest.raises(BadInputError, match="nobody can lead"):
             match.start_hand(no_doubles)
         assert match.hands == []
+
+
+def test_later_gaple_dead_hand_nobody_can_lead_without_a_double_dealt() -> None:
+    # RULES.md: the previous hand's winner leads a double, or the next seat holding one; it
+    # defines no redeal for gaple-dead (only Kolbasa's), so such a deal is refused as the
+    # first hand's is (docs/conformance.md: bad_input). The first hand's play is any legal
+    # play to its end: whoever won it, nobody holds a double in the second.
+    rng = random.Random(0)
+    match = Match("gaple-dead", 4, {"set": 9, "deal": 7, "target": 1000})
+    match.deal_hand(rng)
+    while not match.hand.over:
+        match.step(match.hand.to_move, rng.choice(match.legal_actions()))  # type: ignore[arg-type]
+    no_doubles = deal(*NO_DOUBLES_9)
+    with pytest.raises(BadInputError, match="nobody can lead"):
+        match.start_hand(no_doubles)
+    assert len(match.hands) == 1
+    scenario = match_to_dict(match, seeds=False)
+    scenario["hands"].append({"deal": [hand.split() for hand in NO_DOUBLES_9], "actions": []})
+    assert answer(scenario)["error"] == {"hand": 1, "action": None, "code": "bad_input"}
 
 
 def test_blocked_as_soon_as_no_player_holds_a_tile_that_can_be_laid() -> None:
