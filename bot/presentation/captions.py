@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from engine import (
@@ -31,7 +32,7 @@ from ..wording import (
     title,
     who,
 )
-from .laychoices import choice_question
+from .laychoices import choice_question, lays_of
 from .movetexts import drawn_for_you, moves_lines, own_move, since_last_turn
 from .resulttexts import hand_end_line, hand_result_lines, penalty_rule, scores_line
 
@@ -295,6 +296,7 @@ def _turn_notes(t: Translator, game: Game, view: PlayerView, choosing_now: bool)
             if isinstance(action, Play | Cut) and points:
                 key = (action.tile, action.end if isinstance(action, Play) else None)
                 best[key] = max(points, best.get(key, points))
+        best = _one_lay_once(game, view, best)
         if best:
             lines.append(gains_line(
                 t, [(tile, end, points) for (tile, end), points in best.items()],
@@ -304,6 +306,21 @@ def _turn_notes(t: Translator, game: Game, view: PlayerView, choosing_now: bool)
         lines.append(t("You may cut with {tile}: the ribbon you give goes to {name}.",
                        tile=str(view.cuts()[0].tile), name=named(taker.name)))
     return lines
+
+
+def _one_lay_once(game: Game, view: PlayerView, best: dict[tuple[Tile, End | None], int]
+                  ) -> dict[tuple[Tile, End | None], int]:
+    """``best`` with a tile that scores at several ends but is one lay (one tap lays it:
+    :func:`laychoices.lays_of`) listed once, with no end (player QA: Bergen's 6-6 on ends
+    6 and 6 read "6-6 left +3 · 6-6 right +3" above a button that asked nothing)."""
+    ends = Counter(tile for tile, _ in best)
+    merged = {tile for tile, count in ends.items() if count > 1 and game.match is not None
+              and len(lays_of(view, tile, game.match)) == 1}
+    once: dict[tuple[Tile, End | None], int] = {}
+    for (tile, end), points in best.items():
+        key = (tile, None if tile in merged else end)
+        once[key] = max(points, once.get(key, points))
+    return once
 
 
 def _hand_on(game: Game, view: PlayerView) -> bool:

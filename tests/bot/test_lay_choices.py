@@ -411,3 +411,20 @@ def test_a_last_tile_whose_end_matters_still_asks_where() -> None:
     assert player_view(muggins, 1).hand == (Tile(0, 4),)
     labels = [label for label, _ in choice_buttons(muggins, 1, "0-4")]
     assert labels == ["◀ left 4", "▼ down 4 +15", "↩ Back"]  # the counts differ
+
+
+def test_a_tile_laid_with_one_tap_is_listed_once_among_the_points() -> None:
+    """Player QA's doubt: Bergen's 6-6 on ends 6 and 6 scores 3 either way and is laid with
+    one tap, yet the points line read "6-6 left +3 · 6-6 right +3"; a tile whose ends
+    differ keeps them."""
+    match = played("bergen", ("0-1 0-4 1-4 1-6 2-6 5-6", "2-2 3-3 3-4 2-5 4-5 6-6"),
+                   ("1 2-2", "0 2-6 left", "1 2-5 right", "0 5-6 right"), lot=1)
+    view = player_view(match, 1)
+    assert len(view.ends_for(Tile(6, 6))) == 2
+    assert len(laychoices.lays_of(view, Tile(6, 6), match)) == 1
+    caption = plain(captions.hand_caption(T, game_of(match), view))
+    assert "Points if you lay now: 6-6 +3." in caption
+    muggins = started("muggins", "5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
+    muggins.apply(0, Play(Tile(5, 5)))
+    line = plain(captions.hand_caption(T, game_of(muggins), player_view(muggins, 1)))
+    assert "0-5 left +" in line and "0-5 right +" in line
