@@ -90,7 +90,7 @@ class Publisher:
         #: the others DEBUG until a sync gets through, whose end ``reach`` says once (the
         #: process's own, shared with polling's, or one of the publisher's).
         self.reach = reach if reach is not None else Reach()
-        self.telegram_waits = TelegramWaits(self.reach)  # syncs Telegram does not answer
+        self.telegram_waits = TelegramWaits()  # syncs Telegram does not answer
         self.storage_waits = StorageWaits()  # syncs waiting for the database to work
         self.locks = locks
         self.limiter = limiter

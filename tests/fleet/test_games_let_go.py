@@ -23,7 +23,6 @@ from bot.publishing.ratelimit import FloodLimiter, StoppingError
 from bot.publishing.storagewaits import StorageWaits
 from bot.publishing.tails import Tails
 from bot.publishing.telegramwaits import TelegramWaits
-from bot.reach import Reach
 from bot.service.locks import Locks
 from bot.storage import fleet as sql
 from fakeapi.ratelimit import max_in_window
@@ -102,7 +101,7 @@ async def test_a_games_syncs_make_their_calls_for_it_so_that_letting_it_go_stops
     publisher = SimpleNamespace(_dirty=set(), _channels={"hands": HandChannel()},
                                 _tasks={(9, "hands"): None, (10, "hands"): None},
                                 _stopping=asyncio.Event(), limiter=limiter,
-                                telegram_waits=TelegramWaits(Reach()), storage_waits=StorageWaits(),
+                                telegram_waits=TelegramWaits(), storage_waits=StorageWaits(),
                                 _closing=lambda error: False)
     for game_id in (9, 10):
         await Publisher._run(publisher, (game_id, "hands"))  # type: ignore[arg-type]
