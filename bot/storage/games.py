@@ -74,9 +74,9 @@ def _seats_of(game: Game, game_id: int) -> list[tuple[int, int]]:
     return [(person, game_id) for person in people]
 
 
-#: The games closed (finished or stopped) since a time, by the index games_closed_at (an
-#: ORDER BY would have SQLite read every game ever played instead).
-CLOSED_SINCE = ("SELECT game_id FROM games WHERE status IN ('finished', 'stopped')"
+#: The games closed (finished, stopped, or cancelled before they started) since a time, by
+#: the index games_closed_at (an ORDER BY would have SQLite read every game ever played).
+CLOSED_SINCE = ("SELECT game_id FROM games WHERE status IN ('finished', 'stopped', 'cancelled')"
                 " AND updated_at >= ?")
 
 
@@ -88,8 +88,9 @@ class GameRows(Connection):
         return [game_from_row(row) for row in rows]
 
     async def closed_since(self, since: float) -> list[int]:
-        """The games finished or stopped since ``since`` (a time.time()): a restart syncs
-        them, so that a table whose closing edit a SIGKILL cut off says it is over."""
+        """The games finished, stopped or cancelled since ``since`` (a time.time()): a
+        restart syncs them, so that a table whose closing edit a SIGKILL cut off says it is
+        over, and a rematch's invitations say it was closed."""
         rows = await self.fetch_all(CLOSED_SINCE, (since,))
         return sorted(int(row["game_id"]) for row in rows)
 

@@ -293,4 +293,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE outbox ADD COLUMN sending INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX games_closed_at ON games(updated_at) WHERE status IN ('finished', 'stopped');
     """,
+    # 15: a table closed before it started (cancelled) is among the games closed lately too:
+    # a rematch's invitations closed just before a stop are edited after the restart
+    """
+    DROP INDEX games_closed_at;
+    CREATE INDEX games_closed_at ON games(updated_at)
+        WHERE status IN ('finished', 'stopped', 'cancelled');
+    """,
 )

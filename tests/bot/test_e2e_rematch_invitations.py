@@ -117,3 +117,34 @@ async def test_a_table_started_without_them_or_closed_says_so_after_a_restart_to
         await runtime.publisher.idle()
         assert [h.buttons for h in hands] == [[], []]
         assert second.edit_count == 1  # (freed, then started: one edit said it)
+
+
+async def test_a_table_closed_just_before_a_stop_closes_its_invitations_after_the_restart(
+        group: Group) -> None:
+    """Review: a restart synced the open games and those finished or stopped lately, never
+    a cancelled one, so a rematch closed just before the bot stopped (its hands' sync not
+    run: here it closes nothing of a cancelled game) kept its invitation's Join for good."""
+    ayu, budi = group.users[:2]
+    async with group.bot() as runtime:
+        await played_once(group)
+        hands = last_hands(group, group.game(), ayu, budi)
+        await tap(group, ayu, hands[0], "🔁 Play again")
+        invitation = await invited(group, budi)
+        invitations = runtime.publisher.hands.invitations
+
+        class StoppedFirst:
+            async def close_stale(self, game: Game) -> bool:
+                return game.status is not Status.CANCELLED \
+                    and await invitations.close_stale(game)
+
+        runtime.publisher.hands.invitations = StoppedFirst()  # type: ignore[assignment]
+        rematch, lobby = group.game(), group.lobby()
+        await tap(group, ayu, lobby, lobby_button(lobby, "c") or "")
+        await group.server.wait_for(lambda: rematch.status is Status.CANCELLED)
+        await runtime.publisher.idle()
+        assert invitation.buttons  # (the bot stopped before closing it)
+    async with group.bot() as runtime:
+        await runtime.publisher.idle()
+        await group.server.wait_for(lambda: not invitation.buttons, timeout=5)
+        assert plain(invitation.content) == (
+            f"🔁 French again: the table was closed before it started.\n{PLACE}")
