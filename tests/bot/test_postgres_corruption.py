@@ -7,14 +7,20 @@ the server itself."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
+from bot_kit import Group
 from test_postgres_copy import STORED, run
+from test_postgres_full_disk import the_game
 from test_postgres_storage import lobby
+from test_publisher_outages import quick
 from test_startup import bot_process, server_settings
+from test_tap_outage import tap_and_hear_back
 
+from bot.models import Status
 from bot.storage import Storage, StorageFailedError
 from bot.storage.causes import unusable
 from bot.storage.outages import cause, lost
@@ -139,3 +145,65 @@ async def test_the_copy_into_a_damaged_postgresql_database_is_one_line(
     code, out, err = await run(str(STORED), postgres_url, "--replace")
     assert (code, out) == (1, "")
     assert err == f"copy failed: cannot use the database {name}: {INDEX_CAUSE}\n"
+
+
+async def test_a_move_on_a_damaged_postgresql_table_is_one_line_and_an_apology(
+        group: Group, postgres: PostgresServer, postgres_url: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Damaged while the bot runs (the server restarted under it: its connections made
+    anew): the move's commit reads the game's page, the tap is one WARNING and the player's
+    "Something went wrong", no traceback, nothing applied."""
+    async with group.bot(database_url=postgres_url) as runtime:
+        table = await group.start("gaple")
+        user, hand = await group.server.wait_for(table.whose_turn)
+        await runtime.publisher.idle()
+        game = the_game(runtime)
+        moves = game.move_no
+        path = await damage_table(postgres, postgres_url, "games")
+        heard = len(group.server.messages(user.private_chat))
+        tile, problems = await tap_and_hear_back(group, user, hand, caplog)
+        assert game.move_no == moves  # nothing applied
+        told = [m.text for m in group.server.messages(user.private_chat)[heard:]]
+        assert told == ["Something went wrong. Please try again."]
+        name = runtime.service.storage.engine.name
+    assert [r.getMessage() for r in problems] == [
+        f"button {tile.callback_data!r} not handled: cannot use the database {name}: "
+        f"{table_cause(path)}"]
+    assert not any(r.exc_info for r in problems)
+
+
+async def test_a_damaged_postgresql_index_stops_no_game_its_syncs_wait_until_reindexed(
+        group: Group, postgres: PostgresServer, postgres_url: str,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    async with group.bot(database_url=postgres_url) as runtime:
+        await group.start("gaple")
+        publisher = runtime.publisher
+        await publisher.idle()
+        game = the_game(runtime)
+        old = game.messages.table_message
+        quick(monkeypatch, publisher)
+        await damage_index(postgres, postgres_url, "games_pkey")
+        caplog.clear()
+        publisher.bring_table_down(game.game_id)  # a sync with something to save
+        await group.server.wait_for(lambda: publisher.storage_waits.waited(
+            (game.game_id, "group")))
+        assert game.status is Status.PLAYING
+        connection = await asyncpg.connect(postgres_url)
+        try:
+            await connection.execute("REINDEX INDEX games_pkey")  # what the line says
+        finally:
+            await connection.close()
+        await publisher.idle()
+        stored = await runtime.service.storage.load_game(game.game_id)
+        assert stored is not None and stored.status is Status.PLAYING
+        assert stored.messages.table_message == game.messages.table_message != old
+        name = runtime.service.storage.engine.name
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    told = [(r.levelname, r.getMessage()) for r in caplog.records
+            if r.name == "bot.publishing.publisher" and r.levelno >= logging.INFO]
+    assert told == [
+        ("WARNING", f"group sync of game {game.game_id} waits for the database: cannot use "
+                    f"the database {name}: {INDEX_CAUSE}"),
+        ("INFO", "the database works again after 0 s: the syncs waiting for it went through"),
+    ]
