@@ -20,6 +20,7 @@ from test_publisher_outages import quick
 from test_startup import bot_process, server_settings
 from test_tap_outage import tap_and_hear_back
 
+from bot.handlers.failures import database_failure
 from bot.models import Status
 from bot.storage import Storage, StorageFailedError
 from bot.storage.causes import unusable
@@ -67,6 +68,10 @@ async def test_a_damaged_table_fails_a_read_in_the_storages_one_line(
         with pytest.raises(StorageFailedError) as failed:
             await storage.open_games()
         assert str(failed.value) == f"cannot use the database {name}: {table_cause(path)}"
+        # docs/OPERATIONS.md's way from the file the line names to its table
+        named = await storage.fetch_one("SELECT pg_filenode_relation(0, ?)::text",
+                                        (int(path.rpartition("/")[2]),))
+        assert named is not None and named[0] == "games"
     finally:
         await storage.close()
 
@@ -110,6 +115,8 @@ async def test_the_servers_own_corruption_errors_are_what_no_retry_cures(
         'index "seats_pkey" contains unexpected zero page at block 0 (an index on the '
         "PostgreSQL server is damaged: REINDEX INDEX seats_pkey, see docs/OPERATIONS.md)")
     assert not lost(data.value) and not lost(index.value)  # not an outage: not waited for
+    # met on a connection of the fleet's own, not the storage's: a tap's one line too
+    assert database_failure(data.value) == table_cause(path)
 
 
 @pytest.mark.parametrize(("words", "named"), [
