@@ -7,7 +7,8 @@ Bot API server), shared by the fleet tests and benchmarks.fleet, import aiohttp 
 they are not imported here, so that the PostgreSQL server alone needs neither; nor is
 ``composed`` (the fleet's compose file run under a container engine, by hand). ``stopping``
 (ending a run's tasks for sure) and ``processes`` (a process's CPU time) are shared with the
-benchmarks. ``fulldisk`` makes a PostgreSQL database's disk full, as the bot sees it.
+benchmarks. ``fulldisk`` makes a PostgreSQL database's disk full, as the bot sees it;
+``corruption`` damages a table's or an index's page on disk, as the server finds it.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ binaries run as the ``postgres`` user (``runuser``), which then owns the folder.
     server.start()
     url = await server.create_database("game_test")  # postgresql://postgres@127.0.0.1:P/game_test
     server.halt()    # the server goes away (a crash, for restart tests); start() brings it back
+    server.shut_down()  # stopped cleanly (its pages on disk); start() too
     server.stop()
 """
 
@@ -111,6 +112,14 @@ class PostgresServer:
         if self._running and self._folder is not None:
             self._running = False
             self._run("pg_ctl", "stop", "-w", "-m", "immediate", "-D", str(self.data))
+
+    def shut_down(self) -> None:
+        """Stop the server as an operator does (``-m fast``: its sessions ended, every page
+        written out by a shutdown checkpoint, nothing left to replay); the data stays and
+        :meth:`start` serves it again on the same port, with nothing in its memory."""
+        if self._running and self._folder is not None:
+            self._running = False
+            self._run("pg_ctl", "stop", "-w", "-m", "fast", "-D", str(self.data))
 
     def stop(self) -> None:
         """Stop the server and delete its folder."""

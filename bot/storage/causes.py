@@ -5,12 +5,15 @@ backup and the copy to PostgreSQL, so that a damaged file or a full disk reads t
 
 PostgreSQL's are told by their SQLSTATE (asyncpg's errors carry it; asyncpg is not imported
 here, so that SQLite alone never loads it): its class 53, insufficient resources, is the full
-disk of a server (53100) and its kin, which no retry cures until the operator acts.
+disk of a server (53100) and its kin, which no retry cures until the operator acts; so is its
+damaged data (XX001, data_corrupted: "invalid page in block 0 of relation base/16384/16397")
+or index (XX002, index_corrupted), as SQLite's damaged file is.
 """
 
 from __future__ import annotations
 
 import errno
+import re
 import sqlite3
 
 DAMAGED = "the file is damaged or not SQLite: restore a backup"
@@ -43,6 +46,17 @@ _SQLSTATES = {
     "53200": "the PostgreSQL server is out of memory",  # out_of_memory
     "53400": "a limit of the PostgreSQL server's configuration",  # configuration_limit_exceeded
 }
+#: Where an operator reads what to do with a damaged PostgreSQL database.
+DAMAGED_DOCS = "see docs/OPERATIONS.md"
+#: What PostgreSQL's damaged data (SQLSTATE XX001, data_corrupted: a table's page, a TOAST
+#: value) means, in SQLite's words for its damaged file.
+SERVER_DAMAGED = f"the data on the PostgreSQL server is damaged: restore a backup, {DAMAGED_DOCS}"
+#: What a damaged index (XX002, index_corrupted) means: rebuilt from its table, nothing lost.
+#: The server names the index in its words (``index "games_pkey" contains unexpected zero
+#: page at block 0``): the hint then names it as well.
+INDEX_DAMAGED = "an index on the PostgreSQL server is damaged: REINDEX {index}, " + DAMAGED_DOCS
+_INDEX = re.compile(r'\bindex "([^"]+)"')
+_PLAIN = re.compile(r"^[a-z_][a-z0-9_$]*$")
 
 
 def hinted(text: str) -> str:
@@ -52,16 +66,30 @@ def hinted(text: str) -> str:
 
 
 def server_hint(error: BaseException) -> str | None:
-    """What a PostgreSQL error that no retry cures (a full disk, no memory) usually means,
-    else None: by its SQLSTATE; the server's own hint follows, except a full disk's ("Check
-    free disk space."), or where to look."""
+    """What a PostgreSQL error that no retry cures (a full disk, no memory, damaged data or
+    index) usually means, else None: by its SQLSTATE; the server's own hint follows, except a
+    full disk's ("Check free disk space.") and a damaged index's ("Please REINDEX it.": ours
+    names the index), or where to look."""
     state = getattr(error, "sqlstate", None)
+    if state == "XX001":
+        return SERVER_DAMAGED
+    if state == "XX002":
+        return _index_damaged(server_words(error))
     hint = _SQLSTATES.get(state) if isinstance(state, str) else None
     if hint is None or hint == SERVER_FULL:
         return hint
     said = getattr(error, "hint", None)
     return f"{hint}: {' '.join(said.split())}" if isinstance(said, str) and said.strip() \
         else f"{hint}: see its log"
+
+
+def _index_damaged(words: str) -> str:
+    """:data:`INDEX_DAMAGED`, naming the index the server's ``words`` name (quoted as SQL
+    wants it), else "it"."""
+    named = _INDEX.search(words)
+    index = "it" if named is None else f"INDEX {named[1]}" if _PLAIN.match(named[1]) \
+        else f'INDEX "{named[1]}"'
+    return INDEX_DAMAGED.format(index=index)
 
 
 def server_words(error: BaseException) -> str:
@@ -80,8 +108,8 @@ def damaged(error: BaseException) -> bool:
 def unusable(error: BaseException) -> str | None:
     """The one line of a failure that leaves the database unusable until the operator acts
     (a damaged file, a full disk; an OS's "No space left on device" included; a PostgreSQL
-    server's full disk or memory: :func:`server_hint`), else None (a busy file, a bug: for
-    the caller to handle as before)."""
+    server's full disk or memory, its damaged data or index: :func:`server_hint`), else None
+    (a busy file, a bug: for the caller to handle as before)."""
     if isinstance(error, OSError) and error.errno in _NO_SPACE:
         return f"{DISK_FULL} ({FULL})"
     served = server_hint(error)

@@ -27,6 +27,8 @@ from bot.publishing.ratelimit import FloodLimiter, StoppingError
 from bot.storage import Storage, fencing
 from bot.storage import fleet as sql
 from bot.storage.fleet import QueuedUpdate
+from testservers import PostgresServer
+from testservers.corruption import damage_table
 
 SHARDS = 8
 
@@ -181,6 +183,40 @@ async def test_a_released_shard_is_no_longer_pulled(pool: asyncpg.Pool) -> None:
         await feeder.stop()
     assert handled == [1, 5]
     assert [u.update_id for u in await sql.waiting_updates(pool, [0])] == [2, 3, 4]
+
+
+async def test_a_damaged_queue_is_one_warning_naming_it_and_what_to_do(
+        database: str, postgres: PostgresServer,  # noqa: F811
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The queue's table damaged on disk for real (SQLSTATE XX001): the worker's loop says
+    it once, in the storage's words for damaged data (it was the server's words alone, as
+    if waiting would cure it), and handles nothing."""
+    async with asyncpg.create_pool(database, min_size=1, max_size=2) as pool:
+        for update_id in (1, 2):
+            await put(pool, update_id, -8)
+    path = await damage_table(postgres, database, "fleet_updates")  # (the server restarted)
+    handled: list[int] = []
+
+    async def handle(row: QueuedUpdate) -> None:
+        handled.append(row.update_id)
+
+    caplog.set_level(logging.DEBUG, logger="bot.fleet.feeder")
+    async with asyncpg.create_pool(database, min_size=1, max_size=2) as pool:
+        feeder = Feeder(pool, handle, poll=0.05)
+        feeder.own(range(SHARDS))
+        feeder.start()
+        try:
+            await until(lambda: len(caplog.records) >= 3)  # tried again, quietly
+        finally:
+            await feeder.stop()
+    line = (f"reading the update queue failed (invalid page in block 0 of relation {path} "
+            "(the data on the PostgreSQL server is damaged: restore a backup, see "
+            "docs/OPERATIONS.md)): trying again (attempt {})")
+    told = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert told[:3] == [("WARNING", line.format(1)), ("DEBUG", line.format(2)),
+                        ("DEBUG", line.format(3))]
+    assert not any(r.exc_info for r in caplog.records)
+    assert handled == []
 
 
 async def test_a_flood_wait_reaches_every_worker_for_that_chat_only(pool: asyncpg.Pool,

@@ -25,6 +25,7 @@ from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from bot.storage import Storage
 from engine import Tile
 from testservers import PostgresServer, free_port
+from testservers.corruption import damage_index
 from testservers.fulldisk import CAUSE, FullDisk
 
 SECRET = "fleet_secret-1"
@@ -159,6 +160,36 @@ async def test_503_while_the_servers_disk_is_full_in_one_line_then_200(
             if r.name == "bot.fleet.receiver"] == [
         ("WARNING", f"cannot store updates ({CAUSE}): answering 503 until the database is "
                     "back"),
+        ("INFO", "storing updates again")]
+
+
+async def test_503_while_the_queues_index_is_damaged_in_one_line_then_200_reindexed(
+        hook: Hook, database: str, postgres: PostgresServer,  # noqa: F811
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A damaged index (SQLSTATE XX002, damaged on disk for real) is said as the storage says
+    it, naming the index to rebuild (it was the server's words alone, its hint on a line of
+    its own); once rebuilt, updates are stored again."""
+    caplog.set_level(logging.INFO, logger="bot.fleet.receiver")
+    await damage_index(postgres, database, "fleet_updates_pkey")
+    for _ in range(100):  # the pool connects again after the server's restart
+        if await hook.ready() == 200:
+            break
+        await asyncio.sleep(0.05)
+    for update_id in (50, 51):
+        assert await hook.post(group_message(update_id)) == 503
+    conn = await asyncpg.connect(database)
+    try:
+        await conn.execute("REINDEX INDEX fleet_updates_pkey")
+    finally:
+        await conn.close()
+    assert await hook.post(group_message(51)) == 200
+    assert [row[0] for row in await stored(database)] == [51]
+    assert [(r.levelname, r.getMessage()) for r in caplog.records
+            if r.name == "bot.fleet.receiver"] == [
+        ("WARNING", 'cannot store updates (index "fleet_updates_pkey" contains unexpected zero '
+                    "page at block 0 (an index on the PostgreSQL server is damaged: REINDEX "
+                    "INDEX fleet_updates_pkey, see docs/OPERATIONS.md)): answering 503 until "
+                    "the database is back"),
         ("INFO", "storing updates again")]
 
 
