@@ -86,10 +86,10 @@ def rules_text(t: Translator, game: str, house: Mapping[str, object] | None = No
     text = t(presentation(game).rules, target=first)
     others = [seats for seats in spec.seat_counts
               if target is None and targets[seats] != first]
-    for target in dict.fromkeys(targets[seats] for seats in others):
-        counts = or_list(t, [str(seats) for seats in others if targets[seats] == target])
+    for other in dict.fromkeys(targets[seats] for seats in others):
+        counts = or_list(t, [str(seats) for seats in others if targets[seats] == other])
         text += " " + t.plural("With {seats} players, the target is {count} point.",
-                               "With {seats} players, the target is {count} points.", target,
+                               "With {seats} players, the target is {count} points.", other,
                                seats=counts)
     text += "".join(" " + t(note) for note in presentation(game).notes)
     if spec.plays_on_tie:  # (docs/RULES.md, D3; player QA: the match went on with no word why)
