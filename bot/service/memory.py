@@ -310,8 +310,8 @@ class GameMemory:
     async def read_games_left_by(self, user_id: int) -> list[Game]:
         """The matches under way ``user_id`` played until a computer took their seat:
         memory's (:meth:`games_left_by`), else, as :meth:`read_games_of_user` does on a fleet
-        worker, those the database holds whose seat was handed on while they were away (the
-        ones with a way back), each read into memory and run."""
+        worker, those the database holds (handed on while they were away, or left with
+        /leave), each read into memory and run."""
         games = self.games_left_by(user_id)
         if games or self.on_load is None:  # (one process: memory holds every open game)
             return games

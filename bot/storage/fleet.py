@@ -128,19 +128,25 @@ def _seated(rows: Sequence[Any], user_id: int) -> list[Any]:
             if any(seat[0] == user_id for seat in json.loads(row["players"]))]
 
 
-def _handed_while_away(rows: Sequence[Any], user_id: int) -> list[Any]:
-    """The matches under way whose seat was handed on from ``user_id`` while they were away,
-    as their last change says (:meth:`~bot.models.Game.last_change_of`), and who sit there
-    no more: they may take it back (:func:`bot.service.returns.may_take_back`)."""
+def _left(rows: Sequence[Any], user_id: int) -> list[tuple[Any, SeatChange]]:
+    """The matches under way whose seat was handed on from ``user_id`` (while they were away,
+    or as they left with /leave) and who sit there no more, each with that last change of
+    theirs (:meth:`~bot.models.Game.last_change_of`)."""
     found = []
     for row in rows:
         if row["status"] != "playing" or _seated([row], user_id):
             continue
-        mine = [c for c in json.loads(row["seat_changes"])
-                if SeatChange.from_json(c).left.user_id == user_id]
-        if mine and SeatChange.from_json(mine[-1]).away:
-            found.append(row)
+        mine = [change for change in map(SeatChange.from_json, json.loads(row["seat_changes"]))
+                if change.left.user_id == user_id]
+        if mine:
+            found.append((row, mine[-1]))
     return found
+
+
+def _handed_while_away(rows: Sequence[Any], user_id: int) -> list[Any]:
+    """Of :func:`_left`'s matches, those handed on while they were away: they may take the
+    seat back (:func:`bot.service.returns.may_take_back`)."""
+    return [row for row, change in _left(rows, user_id) if change.away]
 
 
 async def chats_of_player(db: Executor, user_id: int) -> list[int]:
@@ -273,11 +279,13 @@ async def open_games_of_player(storage: Reader, user_id: int) -> list[int]:
 
 
 async def games_left_by_player(storage: Reader, user_id: int) -> list[int]:
-    """The ids of the matches under way whose seat was handed on from ``user_id`` while they
-    were away and who sit there no more, the newest first (both engines): the matches whose
-    way back a private /start, /hand or text offers them."""
+    """The ids of the matches under way whose seat was handed on from ``user_id`` (while they
+    were away, or as they left with /leave) and who sit there no more, the newest first (both
+    engines): the matches whose way back a private /start, /hand or text offers them, or
+    whose words say why none leads there (review: a fleet worker told one who left with
+    /leave "You are not playing a game right now")."""
     rows = await storage.fetch_all(PLAYER_OPEN_GAMES, [int(user_id)])
-    return [int(row["game_id"]) for row in _handed_while_away(rows, user_id)]
+    return [int(row["game_id"]) for row, _ in _left(rows, user_id)]
 
 
 async def outbox_games_in(storage: Reader, chat: int) -> list[int]:

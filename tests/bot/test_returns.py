@@ -263,3 +263,20 @@ async def test_a_fleet_worker_reads_the_match_whose_seat_went_while_away(
     assert there.handed_while_away(games[0], BOB.user_id) is not None
     assert await there.read_games_left_by(ANN.user_id) == []  # (she sits there)
     assert await there.read_games_left_by(BOB.user_id) == games  # (memory has it now)
+
+
+async def test_a_fleet_worker_reads_the_match_left_with_leave(storage: Storage) -> None:
+    """Review: on a fleet worker whose memory lacks the match, a private /hand from Bob who
+    left it with /leave found nothing ("You are not playing a game right now"): the
+    database's matches left were those handed on while away only. It is read now, with no
+    way back (one process: memory's, which held it already)."""
+    here = service_for(storage)
+    game = await started_game(here)
+    await here.quit(game, BOB.user_id)
+    there = service_for(storage)
+    there.on_load = lambda g: None  # a fleet worker
+    games = await there.read_games_left_by(BOB.user_id)
+    assert [g.game_id for g in games] == [game.game_id]
+    assert there.handed_while_away(games[0], BOB.user_id) is None
+    change = games[0].last_change_of(BOB.user_id)
+    assert change is not None and not change.away

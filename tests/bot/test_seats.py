@@ -65,8 +65,9 @@ async def test_a_persons_open_tables_are_those_they_sit_at_now(database: Path | 
 async def test_the_matches_a_person_may_take_back_a_seat_of_are_found(
         database: Path | str) -> None:
     """What a fleet worker reads for a private /start or /hand from someone seated nowhere:
-    the matches under way whose seat was handed on from them while they were away (Eve),
-    not one left with /leave (Cid), nor one whose seat they took back (Dee), nor one over."""
+    the matches under way whose seat was handed on from them while they were away (Eve: the
+    way back) or as they left with /leave (Cid: why none), not one whose seat they took back
+    (Dee), nor one over."""
     storage = Storage(database)
     await storage.open()
     try:
@@ -89,7 +90,7 @@ async def test_the_matches_a_person_may_take_back_a_seat_of_are_found(
         await storage.save_seats(back, [], 3.0)
         await storage.save_status(over, Status.FINISHED, [], 4.0)
         assert await games_left_by_player(storage, EVE) == [away.game_id]
-        assert await games_left_by_player(storage, CID) == []
+        assert await games_left_by_player(storage, CID) == [left.game_id]
         assert await games_left_by_player(storage, DEE) == []
         assert await games_left_by_player(storage, ANN) == []  # (seated: nothing to take)
     finally:
