@@ -309,9 +309,7 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
                     t, named(mover(game, view, index)),
                     min(_draws_in_a_row(view, index), index - indices[0] + 1)))
             continue
-        if own and move.kind is ActionKind.KNOCK:
-            text = knocked_for_you(t, move)
-        elif own and dead and last_tile_down(view, index):
+        if own and dead and last_tile_down(view, index):
             text = put_down_for_you(t, dead[-1])
         else:
             text = _one_move(t, game, view, index, auto, reader, dead)
