@@ -14,29 +14,60 @@ not a stream of "Ayu scores 5"; and every group message counts against Telegram'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine import ActionKind, End, PlayerView, PublicMove, ScoreReason, TableView, Tile
 
 from ..i18n import N_, Translator
 from ..models import Game
 from ..wording import named
 
-# A lay as the group reads it: (end, across) -> sentence
-_LAID: dict[tuple[End, bool], str] = {
-    (End.LEFT, False): N_("{name} laid {tile} on the left."),
-    (End.RIGHT, False): N_("{name} laid {tile} on the right."),
-    (End.UP, False): N_("{name} laid {tile} upwards."),
-    (End.DOWN, False): N_("{name} laid {tile} downwards."),
-    (End.LEFT, True): N_("{name} laid {tile} across on the left."),
-    (End.RIGHT, True): N_("{name} laid {tile} across on the right."),
-    (End.UP, True): N_("{name} laid {tile} across upwards."),
-    (End.DOWN, True): N_("{name} laid {tile} across downwards."),
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """One move's sentence in both grammatical persons: as the group reads it, of the mover
+    by name (``{name}``), and as the mover reads its own move in its private chat, of "you"
+    (player QA: "✔ Played: Ayu laid 3-4 on the left." in Ayu's own chat)."""
+
+    them: str
+    you: str
+
+    def to(self, you: bool) -> str:
+        """The msgid for the mover (``you``) or for everybody else."""
+        return self.you if you else self.them
+
+
+# A lay: (end, across) -> sentence
+_LAID: dict[tuple[End, bool], Said] = {
+    (End.LEFT, False): Said(N_("{name} laid {tile} on the left."),
+                            N_("You laid {tile} on the left.")),
+    (End.RIGHT, False): Said(N_("{name} laid {tile} on the right."),
+                             N_("You laid {tile} on the right.")),
+    (End.UP, False): Said(N_("{name} laid {tile} upwards."), N_("You laid {tile} upwards.")),
+    (End.DOWN, False): Said(N_("{name} laid {tile} downwards."),
+                            N_("You laid {tile} downwards.")),
+    (End.LEFT, True): Said(N_("{name} laid {tile} across on the left."),
+                           N_("You laid {tile} across on the left.")),
+    (End.RIGHT, True): Said(N_("{name} laid {tile} across on the right."),
+                            N_("You laid {tile} across on the right.")),
+    (End.UP, True): Said(N_("{name} laid {tile} across upwards."),
+                         N_("You laid {tile} across upwards.")),
+    (End.DOWN, True): Said(N_("{name} laid {tile} across downwards."),
+                           N_("You laid {tile} across downwards.")),
 }
 # ... on Kolbasa's ribbons, named as the picture draws them (wording.RIBBON_WORDS); no tile
 # lies across on a ribbon
-_LAID_ON_RIBBON: dict[End, str] = {
-    End.LEFT: N_("{name} laid {tile} on the upper ribbon."),
-    End.RIGHT: N_("{name} laid {tile} on the lower ribbon."),
+_LAID_ON_RIBBON: dict[End, Said] = {
+    End.LEFT: Said(N_("{name} laid {tile} on the upper ribbon."),
+                   N_("You laid {tile} on the upper ribbon.")),
+    End.RIGHT: Said(N_("{name} laid {tile} on the lower ribbon."),
+                    N_("You laid {tile} on the lower ribbon.")),
 }
+_LED = Said(N_("{name} led {tile}."), N_("You led {tile}."))
+# A tile put face down: the group is not shown which, its player is.
+_PUT_DOWN = Said(N_("{name} put a tile face down (dead tile)."),
+                 N_("You put {tile} face down (dead tile)."))
+_TIMED_OUT = Said(N_("(time ran out: I moved for them)"), N_("(time ran out: I moved for you)"))
 
 # Why a lay scored, after "+15: ..." (a knock's cost is said in its own sentence: knock_cost)
 REASONS: dict[ScoreReason, str] = {
@@ -53,40 +84,48 @@ REASONS: dict[ScoreReason, str] = {
 
 
 def describe_move(t: Translator, move: PublicMove, name: str, timed_out: bool = False,
-                  taker: str = "", last: bool = False, kind: str = "line") -> str:
-    """One move as the group reads it, with what it scored; ``name`` is whoever made it and
-    ``taker`` whoever took the piece of a cut (both escaped here); ``last``: the hand ended
-    with it; ``kind``: the layout's (``LayoutView.kind``), which names its ends."""
-    text = _describe_move(t, move, named(name), named(taker) if taker else "", last, kind)
+                  taker: str = "", last: bool = False, kind: str = "line", you: bool = False,
+                  face_down: Tile | None = None) -> str:
+    """One move with what it scored, as the group reads it, or with ``you`` as its mover
+    reads it in its own private chat; ``name`` is whoever made it and ``taker`` whoever took
+    the piece of a cut (both escaped here); ``last``: the hand ended with it; ``kind``: the
+    layout's (``LayoutView.kind``), which names its ends; ``face_down``: the tile a discard
+    put face down, told only to its mover (``you``: needed then)."""
+    text = _describe_move(t, move, named(name), named(taker) if taker else "", last, kind, you,
+                          face_down)
     scored = move_points(t, move)
     if scored:
         text += " " + scored
     if timed_out:
-        return "⏰ " + text + " " + t("(time ran out: I moved for them)")
+        return "⏰ " + text + " " + t(_TIMED_OUT.to(you))
     return text
 
 
 def _describe_move(t: Translator, move: PublicMove, name: str, taker: str, last: bool,
-                   kind: str) -> str:
-    """The move's own sentence (names already escaped)."""
+                   kind: str, you: bool, face_down: Tile | None) -> str:
+    """The move's own sentence (names already escaped); the mover's own knocks and draws
+    were the bot's doing, and say so."""
     if move.kind is ActionKind.PLAY:
         assert move.tile is not None
         if move.ends_before is None:
-            return t("{name} led {tile}.", name=name, tile=str(move.tile))
+            return t(_LED.to(you), name=name, tile=str(move.tile))
         assert move.end is not None
         if kind == "ribbons" and move.end in _LAID_ON_RIBBON:
-            return t(_LAID_ON_RIBBON[move.end], name=name, tile=str(move.tile))
-        return t(_LAID[move.end, bool(move.cross)], name=name, tile=str(move.tile))
+            return t(_LAID_ON_RIBBON[move.end].to(you), name=name, tile=str(move.tile))
+        return t(_LAID[move.end, bool(move.cross)].to(you), name=name, tile=str(move.tile))
     if move.kind is ActionKind.KNOCK:
+        if you:
+            return knocked_for_you(t, move)
         cost = knock_cost(move)
         if cost:  # Six-matador: "Ayu knocked: -6." (the sentence says why)
             return t("{name} knocked: {points}.", name=name, points=cost)
         return t("{name} knocked.", name=name)
     if move.kind is ActionKind.DRAW:
-        return describe_draws(t, name, 1)
+        return drew_for_you(t, 1) if you else describe_draws(t, name, 1)
     if move.kind is ActionKind.CUT:
-        return describe_cut(t, move, name, taker, last)
-    return t("{name} put a tile face down (dead tile).", name=name)
+        return describe_cut(t, move, name, taker, last, you)
+    assert face_down is not None or not you
+    return t(_PUT_DOWN.to(you), name=name, tile=str(face_down))
 
 
 def move_points(t: Translator, move: PublicMove) -> str:
@@ -153,12 +192,15 @@ def describe_draws(t: Translator, name: str, count: int) -> str:
 
 
 def describe_cut(t: Translator, move: PublicMove, name: str, taker: str,
-                 last: bool = False) -> str:
+                 last: bool = False, you: bool = False) -> str:
     """Kolbasa's cut (names already escaped): which ribbon went to whom, named as the picture
     draws it (the engine's left end the upper ribbon), and how many tiles; that the taker
-    moves next, unless the cut was the cutter's last tile (``last``)."""
+    moves next, unless the cut was the cutter's last tile (``last``); with ``you``, as the
+    cutter reads it."""
     assert move.tile is not None
     count, tile = len(move.taken), str(move.tile)
+    if you:
+        return _your_cut(t, move.end is End.LEFT, last, count, tile, taker)
     if last and move.end is End.LEFT:
         return t.plural("✂ {name} cut with {tile}: {taker} takes the upper ribbon, {count} "
                         "tile.",
@@ -180,6 +222,30 @@ def describe_cut(t: Translator, move: PublicMove, name: str, taker: str,
         "moves next.",
         "✂ {name} cut with {tile}: {taker} takes the lower ribbon, {count} tiles, and "
         "moves next.", count, name=name, tile=tile, taker=taker)
+
+
+def _your_cut(t: Translator, upper: bool, last: bool, count: int, tile: str,
+              taker: str) -> str:
+    """:func:`describe_cut`'s sentences as the cutter reads them (each a literal plural, so
+    the catalogues find it)."""
+    if last and upper:
+        return t.plural("✂ You cut with {tile}: {taker} takes the upper ribbon, {count} tile.",
+                        "✂ You cut with {tile}: {taker} takes the upper ribbon, {count} tiles.",
+                        count, tile=tile, taker=taker)
+    if last:
+        return t.plural("✂ You cut with {tile}: {taker} takes the lower ribbon, {count} tile.",
+                        "✂ You cut with {tile}: {taker} takes the lower ribbon, {count} tiles.",
+                        count, tile=tile, taker=taker)
+    if upper:
+        return t.plural(
+            "✂ You cut with {tile}: {taker} takes the upper ribbon, {count} tile, and moves "
+            "next.",
+            "✂ You cut with {tile}: {taker} takes the upper ribbon, {count} tiles, and moves "
+            "next.", count, tile=tile, taker=taker)
+    return t.plural(
+        "✂ You cut with {tile}: {taker} takes the lower ribbon, {count} tile, and moves next.",
+        "✂ You cut with {tile}: {taker} takes the lower ribbon, {count} tiles, and moves "
+        "next.", count, tile=tile, taker=taker)
 
 
 def describe_cut_to_taker(t: Translator, move: PublicMove, name: str) -> str:
@@ -218,8 +284,10 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
                 draws: tuple[Tile, ...] = (), dead: tuple[Tile, ...] = ()) -> list[str]:
     """The moves ``indices`` of the viewed hand, one line each; draws in a row are one line,
     and the move that ends them (the same seat's lay, knock or cut) shares it. ``reader``:
-    the seat whose private message they are for: its own knocks are told to it in their place,
-    and so is its last tile put face down (``dead``: its dead tiles, in order),
+    the seat whose private message they are for: its own moves are told to it in the second
+    person ("You laid 3-4 on the left.", "You put 1-6 face down (dead tile)."), the knocks
+    and the last tile put face down the bot made for it as such (``dead``: its dead tiles, in
+    order),
     with the tiles drawn for it (``draws``: every tile it drew this hand, in order), its draws
     of the turn it is on are left to the turn's notes, and a ribbon it took is told to it with
     the tiles."""
@@ -241,12 +309,10 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
                     t, named(mover(game, view, index)),
                     min(_draws_in_a_row(view, index), index - indices[0] + 1)))
             continue
-        if own and move.kind is ActionKind.KNOCK:
-            text = knocked_for_you(t, move)
-        elif own and dead and last_tile_down(view, index):
+        if own and dead and last_tile_down(view, index):
             text = put_down_for_you(t, dead[-1])
         else:
-            text = _one_move(t, game, view, index, auto, reader)
+            text = _one_move(t, game, view, index, auto, reader, dead)
         count = min(_draws_in_a_row(view, index - 1), index - indices[0]) \
             if _move_after_draws(view, index - 1) else 0
         if count:
@@ -291,8 +357,9 @@ def _move_after_draws(view: TableView, index: int) -> bool:
 
 
 def _one_move(t: Translator, game: Game, view: TableView, index: int, auto: set[str] | None,
-              reader: int | None) -> str:
-    """Move ``index`` (not a draw), as its reader reads it."""
+              reader: int | None, dead: tuple[Tile, ...] = ()) -> str:
+    """Move ``index`` (not a draw), as its reader reads it: the reader's own in the second
+    person (``dead``: its dead tiles, in order, the one a discard put face down among them)."""
     move = view.history[index]
     taker = ""
     if move.kind is ActionKind.CUT:  # the previous seat takes the piece
@@ -300,10 +367,16 @@ def _one_move(t: Translator, game: Game, view: TableView, index: int, auto: set[
         if seat == reader:
             return describe_cut_to_taker(t, move, named(mover(game, view, index)))
         taker = game.player_at(seat, view.hand_number, index).name
+    you, face_down = move.seat == reader, None
+    if you and move.kind is ActionKind.DISCARD:
+        put = sum(1 for earlier in view.history[:index + 1]
+                  if earlier.seat == reader and earlier.kind is ActionKind.DISCARD)
+        face_down = dead[put - 1] if put <= len(dead) else None
+        you = face_down is not None  # (a reader's dead tiles not given: as the group has it)
     return describe_move(t, move, mover(game, view, index),
                          auto is not None and f"{view.hand_number}:{index}" in auto, taker,
                          last=view.result is not None and index + 1 == len(view.history),
-                         kind=view.layout.kind)
+                         kind=view.layout.kind, you=you, face_down=face_down)
 
 
 def mover(game: Game, view: TableView, index: int) -> str:
@@ -327,9 +400,11 @@ def since_last_turn(game: Game, view: PlayerView) -> range:
     return range(mine[-1] + 1 if mine else 0, len(history))
 
 
-#: A waiting message's first line after the player's own move, the move as the group hears
-#: it (player QA: a tap, a silent toast, and the message said only "not your turn yet").
-OWN_MOVE = N_("✔ Played: {move}")
+#: A waiting message's first line after the player's own move, the move as its player
+#: reads it, "✔ You laid 3-4 on the left." (player QA: a tap, a silent toast, and the message
+#: said only "not your turn yet"; then, in Indonesian: the player's own chat spoke of them as
+#: the group does, "✔ Played: Ayu laid 3-4 on the left.").
+OWN_MOVE = "✔ {move}"
 
 
 def own_move(t: Translator, game: Game, view: PlayerView) -> list[str]:
@@ -340,6 +415,6 @@ def own_move(t: Translator, game: Game, view: PlayerView) -> list[str]:
     if mine < 0 or view.table.result is not None \
             or f"{view.table.hand_number}:{mine}" in game.timer.auto_moves:
         return []
-    return [t(OWN_MOVE, move=line) for line in moves_lines(
+    return [OWN_MOVE.format(move=line) for line in moves_lines(
         t, game, view.table, range(mine, mine + 1), reader=view.seat,
-        draws=view.drawn_this_hand)] if history[mine].seat == view.seat else []
+        draws=view.drawn_this_hand, dead=view.dead)] if history[mine].seat == view.seat else []

@@ -85,3 +85,11 @@ async def test_a_last_tile_that_fits_nowhere_goes_face_down_without_a_tap(
     assert any("Ayu put a tile face down (dead tile)." in text for text in heard)
     assert "Ayu put their last tile face down and has none left." in group.hand_results()[0]
     assert not any("0-0" in text and "face down" in text for text in heard)  # face unseen
+    # A tile put face down by choice is confirmed to its player as their own move, with its
+    # face (player QA: their own chat said "✔ Played: Ayu put a tile face down").
+    assert any("\n✔ You put 0-3 face down (dead tile).\n" in text for text in told)
+    sergei = list(versions(group.server, group.users[2].private_chat))
+    assert any("\n✔ You put 0-4 face down (dead tile).\n" in text for text in sergei)
+    assert any("Sergei put a tile face down (dead tile)." in text for text in heard)
+    assert not any(tile in text and "face down" in text for text in heard
+                   for tile in ("0-3", "0-4"))

@@ -365,8 +365,8 @@ async def my_tiles_again(group: Group, name: str) -> bool:
     # (a waiting hand now confirms its player's own move, on a line of its own: bot_kit)
     caption = plain(again.caption or "")
     if "Not your turn yet" in caption:
-        played = re.search(r"(?m)^✔ Played: (.*)\n", caption)
-        assert played is not None and f"{user.first_name} " in played[1], name
+        played = re.search(r"(?m)^✔ (.*)\n", caption)  # told as its player reads it
+        assert played is not None and played[1].startswith("You "), name
         caption = caption.replace(played[0], "")
     assert caption == issue_24(old["caption"]), name
     assert [[b.text for b in row] for row in again.buttons] == [  # and today's Table row

@@ -234,7 +234,8 @@ async def test_a_table_posted_again_leaves_a_choice_in_progress_alone(
 
 async def test_a_waiting_hand_confirms_the_players_own_move(group: Group, dealt: None) -> None:
     """Player QA: a tap played the tile with a silent toast, and the message said only "not
-    your turn yet": it now starts with the move, as the group hears it."""
+    your turn yet": it now starts with the move; then (in Indonesian): in the player's own
+    chat, as the player reads it, not as the group hears it ("✔ Played: Þóra laid …")."""
     async with group.bot():
         thora, message = await thoras_turn(group)
         record = thora.press(message, ASK)
@@ -243,4 +244,8 @@ async def test_a_waiting_hand_confirms_the_players_own_move(group: Group, dealt:
         await group.server.wait_for(lambda: end.answered and "Not your turn yet" in plain(
             message.content))
         assert record.answered
-        assert "✔ Played: Þóra laid 3-4 on the left." in plain(message.content)
+        assert "\n✔ You laid 3-4 on the left.\n" in plain(message.content)
+        assert "Þóra" not in plain(message.content)
+        await group.server.wait_idle()
+        table = group.server.message(group.chat, group.game().messages.table_message or 0)
+        assert "\nÞóra laid 3-4 on the left.\n" in plain(table.content)  # the group's words
