@@ -16,8 +16,9 @@ from telegram.error import Forbidden, RetryAfter, TelegramError
 from engine import PlayerView, Tile, player_view
 
 from .. import wording
+from ..gamemessages import HandMessage
 from ..i18n import Translator, private_language, translator
-from ..models import Game, HandMessage, Status
+from ..models import Game, Status
 from ..presentation import captions, keyboards, matchendtexts
 from ..presentation.painter import Urgency
 from ..presentation.pictures import PictureMaker

@@ -25,8 +25,9 @@ from telegram import Bot
 from telegram.error import Forbidden, RetryAfter
 
 from ..errors import StorageError
+from ..gamemessages import HandMessage
 from ..i18n import N_
-from ..models import Game, HandMessage, Status
+from ..models import Game, Status
 from ..presentation.pictures import PictureMaker
 from ..reach import Reach
 from ..service import GameService
