@@ -327,7 +327,7 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
         return t("That message is out of date: use the newest one."), None
     if game.status is not Status.PLAYING:
         raise GameOverError()
-    refused = rt.publisher.table_refused(game.game_id)
+    refused = rt.publisher.tables.refused(game.game_id)
     if refused is not None:  # the group refuses its photos, or (asked in private) any message
         rt.table_down(game)  # (tried again now, and down below once the group takes it)
         return t(refused), None
