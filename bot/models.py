@@ -1,5 +1,6 @@
 """What the bot knows of a game, with no Telegram and no SQL in sight: the values the game
-service changes, the storage layer saves, and the presentation reads.
+service changes, the storage layer saves, and the presentation reads. The record of the
+Telegram messages each game owns is :mod:`bot.gamemessages`.
 """
 
 from __future__ import annotations
@@ -13,27 +14,15 @@ from typing import Any, Protocol
 
 from engine import Event, KeptHands, Match, variant
 
+from .gamemessages import Messages
+from .storedjson import dumps
+
 AWAY_AFTER = 3  # time-outs in a row before a player is considered away
 #: An away player's turn, at most: the safe move made for them comes soon, not after the whole
 #: turn's time at each of their turns (player QA: ten minutes of waiting a hand), and a
 #: player who comes back still has the moment to tap a tile.
 AWAY_TURN_SECONDS = 15
 REPLACEMENT_LEVEL = "normal"  # who takes the seat of a player who leaves
-
-
-def dumps(value: object) -> str:
-    """Compact JSON, as every stored column holds it."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def json_object(text: str | None) -> dict[str, Any]:
-    """A stored JSON object, or an empty one where the text is missing, damaged or not an
-    object: stored settings are read leniently, never crash a command."""
-    try:
-        data = json.loads(text or "{}")
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 class Status(enum.Enum):
@@ -73,139 +62,6 @@ class Player:
     @classmethod
     def from_json(cls, data: list[Any]) -> Player:
         return cls(int(data[0]), str(data[1]), str(data[2]) if len(data) > 2 else None)
-
-
-@dataclass(frozen=True, slots=True)
-class HandMessage:
-    message_id: int
-    key: str  # what it shows: the publisher skips edits that would change nothing
-
-
-@dataclass(frozen=True, slots=True)
-class Reminder:
-    """A half-time nudge sent to a player's private chat, for the turn made at ``move_no``."""
-
-    message_id: int
-    move_no: int
-    user_id: int  # whose chat it is in (the seat may have changed hands since)
-
-
-@dataclass(slots=True)
-class Messages:
-    """The Telegram messages a game owns, kept so a restart can bring them up to date."""
-
-    lobby: int | None = None
-    lobby_key: str | None = None
-    table_message: int | None = None  # the group's picture of the table, with "My tiles"
-    table_hand: int | None = None  # the hand number the table message shows
-    table_key: str | None = None
-    hands: dict[int, HandMessage] = field(default_factory=dict)  # by seat
-    # The seats whose player the group was told the bot cannot reach in private (once each).
-    announced_unreachable: list[int] = field(default_factory=list)
-    topic_gone: bool = False  # its lobby and table were in a topic that is closed or gone
-    # The /stop and /leave questions asked in the group and not yet answered: their buttons
-    # are taken away when the game ends, so a late tap is never offered.
-    questions: list[int] = field(default_factory=list)
-    # How many moves of hand ``table_hand`` the table's caption showed when last sent: the
-    # next caption tells every move since (several may be committed between two edits).
-    table_moves: int | None = None
-    # The bot was removed from the group (my_chat_member): the game stopped for that, which
-    # its players' private messages say, the group being closed to the bot.
-    bot_removed: bool = False
-    # The lobby's calls to start (the table is ready, or open the private chat first) posted
-    # in the group: of no use once the lobby is closed (started or cancelled), when the
-    # group's sync deletes them; nor once a newer call is posted (deleted then too).
-    calls: list[int] = field(default_factory=list)
-    # The offers posted in the group to hand an away player's seat to a computer: their
-    # buttons are taken away when the game ends, however it ends (a tap would do nothing).
-    # One answered (the seat handed) is deleted, and leaves the list.
-    offers: list[int] = field(default_factory=list)
-    # The group's notices that a seat's tiles cannot reach its player, by seat: deleted once
-    # their tiles do (the notice would say otherwise for the rest of the game).
-    unreachable_notes: dict[int, int] = field(default_factory=dict)
-    # The half-time nudges in players' private chats, by seat: deleted once the turn passes.
-    reminders: dict[int, Reminder] = field(default_factory=dict)
-    # With ``bot_removed``: the group itself was deleted (Telegram said so, no update did),
-    # which the players' private messages say rather than that the bot was removed.
-    group_gone: bool = False
-    # The ways back ("↩ Take my seat back") offered in private to players whose seat went to
-    # a computer while they were away, by user id (their private chat), oldest first: the
-    # hands' sync takes the button off every one but the newest, and off all of them once
-    # the seat is theirs again or the match is over (one live offer at most, never a dead
-    # one). Each id with its kind: True, an old hand's picture (its caption holds the words);
-    # False, a text message of its own; None, not known (stored before the kind was: a
-    # caption's edit is tried first). Games stored before it have none.
-    back_offers: dict[int, dict[int, bool | None]] = field(default_factory=dict)
-    # A rematch's private invitations ("🔁 … your seat is kept for you", with its Join), by
-    # user id: edited once the seat is taken, freed, or the table started or closed, so that
-    # none keeps a live button (player QA). Forgotten once edited.
-    invitations: dict[int, int] = field(default_factory=dict)
-    # A rematch's players' last hand messages of the match it plays again, by user id: their
-    # "🔁 Play again" button goes once the rematch starts (it would open nothing then);
-    # forgotten then, or when the rematch is closed before it starts (the button works again).
-    again_hands: dict[int, int] = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        return dumps(
-            {
-                "lobby": self.lobby,
-                "lobby_key": self.lobby_key,
-                "table": self.table_message,
-                "table_hand": self.table_hand,
-                "table_key": self.table_key,
-                "hands": {str(s): [m.message_id, m.key] for s, m in self.hands.items()},
-                "unreachable": self.announced_unreachable,
-                "topic_gone": self.topic_gone,
-                "questions": self.questions,
-                "table_moves": self.table_moves,
-                "bot_removed": self.bot_removed,
-                "calls": self.calls,
-                "offers": self.offers,
-                "unreachable_notes": {str(s): m for s, m in self.unreachable_notes.items()},
-                "reminders": {str(s): [r.message_id, r.move_no, r.user_id]
-                              for s, r in self.reminders.items()},
-                "group_gone": self.group_gone,
-                "back_offers": {str(u): [[m, photo] for m, photo in ids.items()]
-                                for u, ids in self.back_offers.items()},
-                "invitations": {str(u): m for u, m in self.invitations.items()},
-                "again_hands": {str(u): m for u, m in self.again_hands.items()},
-            }
-        )
-
-    @classmethod
-    def from_json(cls, text: str) -> Messages:
-        data = json.loads(text or "{}")
-        return cls(
-            data.get("lobby"),
-            data.get("lobby_key"),
-            data.get("table"),
-            data.get("table_hand"),
-            data.get("table_key"),
-            {int(s): HandMessage(v[0], v[1]) for s, v in data.get("hands", {}).items()},
-            list(data.get("unreachable", [])),
-            bool(data.get("topic_gone", False)),
-            [int(m) for m in data.get("questions", [])],
-            data.get("table_moves"),
-            bool(data.get("bot_removed", False)),
-            [int(m) for m in data.get("calls", [])],
-            [int(m) for m in data.get("offers", [])],
-            {int(s): int(m) for s, m in data.get("unreachable_notes", {}).items()},
-            {int(s): Reminder(*map(int, r)) for s, r in data.get("reminders", {}).items()},
-            bool(data.get("group_gone", False)),
-            {int(u): dict(map(_back_offer, ids))
-             for u, ids in data.get("back_offers", {}).items()},
-            {int(u): int(m) for u, m in data.get("invitations", {}).items()},
-            {int(u): int(m) for u, m in data.get("again_hands", {}).items()},
-        )
-
-
-def _back_offer(stored: int | list[Any]) -> tuple[int, bool | None]:
-    """One stored way back: ``[id, photo]``, or a plain id as stored before its kind was
-    (not known)."""
-    if isinstance(stored, list):
-        message_id, photo = stored
-        return int(message_id), None if photo is None else bool(photo)
-    return int(stored), None
 
 
 @dataclass(slots=True)

@@ -135,7 +135,7 @@ class GameMoves:
                 if game is not None and shard_of(game.chat_id, self.settings.shards) \
                         not in self.holding:  # (not back in a held shard meanwhile)
                     rt.service.forget([game_id])
-                    rt.publisher.forget_reposts([game_id])  # its chat's: another's to hear
+                    rt.publisher.tables.forget([game_id])  # its chat's: another's to hear
                     rt.publisher.group.tails.forget(lambda chat: chat == game.chat_id)
                 elif game is not None:  # its shard came here while its syncs ended: it stays
                     rt.limiter.admit_games([game_id])

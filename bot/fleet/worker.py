@@ -171,7 +171,7 @@ class FleetWorker(GameMoves):
                 rt.service.evict(shards, count)  # and what waits for one finds the game gone
             rt.status_lines.forget(g.game_id for g in games)
             # a /table waiting, and the chats' newest messages: the next owner hears them
-            rt.publisher.forget_reposts([g.game_id for g in games])
+            rt.publisher.tables.forget([g.game_id for g in games])
             rt.publisher.group.tails.forget(lambda chat: shard_of(chat, count) in shards)
         finally:  # (raising or cancelled: the sweep lets go what is left of these shards)
             self.holding -= shards

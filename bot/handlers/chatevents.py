@@ -52,7 +52,7 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
             # Added back, or allowed to write again: what waits for this group goes now
             # (the table, announcements an admin's restriction held back).
             for game_id in await rt.service.games_waiting_in(change.chat.id):
-                rt.publisher.may_post(game_id)
+                rt.publisher.tables.may_post(game_id)
         return
     for game in rt.service.open_games_in(change.chat.id):  # one per topic in a forum
         async with rt.locks.game(game.game_id):

@@ -29,7 +29,7 @@ from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts, returntexts
 from ..publishing.messenger import reply_target_gone
-from ..publishing.publisher import NOT_IN_THE_GROUP
+from ..publishing.tablerequests import NOT_IN_THE_GROUP
 from ..service.lobby import NEXT_TABLE, NOTIFIED, already_there
 from .returns import left_with_leave, left_words, offered_back
 from .runtime import Runtime, runtime
@@ -314,7 +314,7 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             t = await chat_tr(update, rt, game)
             await reply(update, t("No game is being played here: /newgame opens a table."))
             return
-        refused = rt.publisher.table_refused(game.game_id)
+        refused = rt.publisher.tables.refused(game.game_id)
         # (told in private should the group refuse the post: no reply may go here then)
         wait = rt.table_down(game, user.id if refused in (None, *NOT_IN_THE_GROUP) else None)
         if refused in NOT_IN_THE_GROUP:  # no reply may go either
@@ -338,7 +338,7 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                               "post again at the bottom?"),
                     reply_markup=keyboards.tables_picker(t, places))
         return
-    refused = rt.publisher.table_refused(playing[0].game_id)
+    refused = rt.publisher.tables.refused(playing[0].game_id)
     # (posted again a moment ago; told why should the group refuse it, unless told now)
     soon = rt.table_down(playing[0], user.id if refused is None else None) > 0
     if refused is not None:  # the group refuses its photos, or any message: not there

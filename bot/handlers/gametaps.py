@@ -19,7 +19,7 @@ from ..errors import GameOverError, SeatHandedOnError, SupersededError, UserErro
 from ..gamebook import GAMES
 from ..i18n import N_, translator
 from ..models import Game, Status
-from ..presentation import lobbytexts, resulttexts, returntexts
+from ..presentation import lobbytexts, matchendtexts, returntexts
 from ..presentation.composer import SEAT_HANDED
 from ..presentation.gamebuttons import (
     AddComputer,
@@ -170,7 +170,7 @@ async def _take_buttons_off(rt: Runtime, message: Message) -> None:
     try:
         await rt.publisher.messenger.unbutton(
             message.chat.id, message.message_id,
-            None if caption is None else resulttexts.without_play_again(caption))
+            None if caption is None else matchendtexts.without_play_again(caption))
     except TelegramError as error:
         log.debug("a stale Play again kept its button: %s", error)
 
@@ -327,7 +327,7 @@ async def table_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
         return t("That message is out of date: use the newest one."), None
     if game.status is not Status.PLAYING:
         raise GameOverError()
-    refused = rt.publisher.table_refused(game.game_id)
+    refused = rt.publisher.tables.refused(game.game_id)
     if refused is not None:  # the group refuses its photos, or (asked in private) any message
         rt.table_down(game)  # (tried again now, and down below once the group takes it)
         return t(refused), None

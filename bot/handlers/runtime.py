@@ -108,7 +108,7 @@ class Runtime:
         """Post the game's table again at the bottom of its group (the old one retired); the
         seconds it waits first, when it was posted again a moment ago. ``asker``: who is told
         in private should the group refuse the post (one not told why otherwise)."""
-        return self.publisher.bring_table_down(game.game_id, asker)
+        return self.publisher.tables.bring_down(game.game_id, asker)
 
     def message_gone(self, game: Game, lobby: bool) -> None:
         """The game's lobby (``lobby``) or table message is gone from the group (an admin

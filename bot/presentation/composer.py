@@ -12,13 +12,9 @@ from ..models import Game, MatchRatings, Outgoing, Player, Status
 from ..wording import fit_caption, isolated, named, shorten, title, who
 from .gamebuttons import CheckDeal, PlayAgain, ReplaceAway, ReplayHand
 from .lobbytexts import PRIVATE_CHAT_BUTTON
+from .matchendtexts import match_result_text, rating_line, unfinished_seed_lines
 from .replaytexts import REPLAY_BUTTON
-from .resulttexts import (
-    hand_result_text,
-    match_result_text,
-    rating_line,
-    unfinished_seed_lines,
-)
+from .resulttexts import hand_result_text
 
 if TYPE_CHECKING:
     from .pictures import PictureMaker

@@ -1,9 +1,8 @@
-"""How a hand and a match ended: the scores, the points of play by reason, the hand's and the
-match's results, the settling up."""
+"""How a hand ended: the match's scores, the points of play by reason, the hand's result and
+its deal's seed. How the match ended is :mod:`bot.presentation.matchendtexts`."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from engine import (
@@ -11,18 +10,16 @@ from engine import (
     DecidedBy,
     HandEnded,
     HandEndReason,
-    MatchEnded,
     PublicMove,
     ScoreReason,
     TableView,
-    unfinished_seed,
 )
 from renderers import signed
 
 from ..gamebook import presentation
-from ..i18n import LANGUAGES, N_, Translator, translator
-from ..models import Game, MatchRatings, Status
-from ..wording import and_list, code, esc, named, pair_names, title
+from ..i18n import N_, Translator
+from ..models import Game
+from ..wording import and_list, code, named, pair_names
 from .movetexts import mover
 
 # Why points were scored, as nouns, in a hand's list of the points of play: "matadors 2 times
@@ -39,9 +36,6 @@ REASON_NOUNS: dict[ScoreReason, str] = {
     ScoreReason.OUT: N_("going out"),
     ScoreReason.BLOCKED: N_("blocked hand"),
 }
-
-#: The match result's last line, over its "🔁 Play again" button.
-PLAY_AGAIN = N_("Play again with the same players and rules: tap below, or /newgame.")
 
 
 #: The longest line of points of play that is still read at a glance (about two lines on a
@@ -232,19 +226,6 @@ def seed_lines(t: Translator, view: TableView) -> list[str]:
               fingerprint=code(view.fingerprint))]
 
 
-def unfinished_seed_lines(t: Translator, game: Game) -> list[str]:
-    """A game ended before its hand did: the seed of that hand's deal, now that nothing is
-    left to play with it, to check against the fingerprint shown before it (QA: a player who
-    suspected the deal of a stopped game had nothing to check)."""
-    revealed = None if game.match is None else unfinished_seed(game.match)
-    if revealed is None:
-        return []
-    seed, print_ = revealed
-    return [t("🔓 The unfinished hand's seed: {seed}. Its SHA-256 starts with {fingerprint}, "
-              "the fingerprint shown before the hand.", seed=code(seed),
-              fingerprint=code(print_))]
-
-
 def _scored_lines(t: Translator, view: TableView, ended: HandEnded, names: Sequence[str]
                   ) -> list[str]:
     """Each seat's points of play in the hand, by reason: on one line while it reads at a
@@ -324,87 +305,3 @@ def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
                  points=points)
     return t("{name} wins the blocked hand: +{extra} for it, {points} in this hand.",
              name=name, extra=extra, points=points)
-
-
-def settlement_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
-    """Six-matador's settling up (D25), or "" where the game has none."""
-    if view.settlement is None:
-        return ""
-    return t("Settling up (the winner gets the difference from each): {list}.", list=" · ".join(
-        pair_names(names, seats) + f" {signed(view.settlement[side])}"
-        for side, seats in enumerate(view.sides)))
-
-
-def game_end_line(t: Translator, game: Game) -> str:
-    """How the game ended, for a player's private message."""
-    match = game.match
-    if game.status is Status.FINISHED and match is not None and match.result is not None:
-        winner = match.result.winner
-        if winner is None:
-            return t("The match is over: it is a draw.")
-        return t("The match is over: 🏆 {names} won it.", names=" & ".join(
-            named(game.players[s].name) for s in match.sides[winner]))
-    if game.status is Status.STOPPED and game.messages.group_gone:
-        return t("The game was stopped: its group was deleted.")
-    if game.status is Status.STOPPED and game.messages.bot_removed:
-        return t("The game was stopped: I was removed from the group.")
-    if game.status is Status.STOPPED:
-        return t("The game was stopped: nobody wins it.")
-    return t("The game is over.")
-
-
-def rating_line(t: Translator, game: str, names: Sequence[str], ratings: MatchRatings,
-                sides: int = 2) -> str:
-    """How the match moved each person's rating on the group's board of ``game`` (named: a
-    bare /scoreboard rates every game together, which moves by other figures; review), said
-    to be a change ("" when nobody has one: computers are kept off the board), those who
-    left it or were replaced while away last: it counted as lost for them. Among three
-    ``sides`` or more, it says the ratings follow the places (player QA, twice: the second
-    of four lost the match, yet rose)."""
-    moved = [f"{named(name)} {signed(change)}" for name, change in zip(
-        names, ratings.seats, strict=True) if change is not None]
-    moved += [t("{name} (left the match) {change}", name=named(name), change=signed(change))
-              for name, change in ratings.leavers]
-    moved += [t("{name} (replaced by a computer while away) {change}", name=named(name),
-                change=signed(change)) for name, change in ratings.away]
-    if not moved:
-        return ""
-    if sides > 2:
-        return t("Rating change on this group's {game} scoreboard, by each player's place in "
-                 "the match: {list}.", game=esc(title(t, game)), list=" · ".join(moved))
-    return t("Rating change on this group's {game} scoreboard: {list}.",
-             game=esc(title(t, game)), list=" · ".join(moved))
-
-
-def match_result_text(t: Translator, game: Game, ended: MatchEnded, view: TableView,
-                      ratings: MatchRatings | None = None) -> str:
-    names = game.names
-    lines = [t("<b>The match is over.</b>")]
-    if ended.winner is None:
-        lines.append(t("It is a draw."))
-    else:
-        side = view.sides[ended.winner]
-        if view.lowest_total_wins:
-            lines.append(t("🏆 {name} wins the match with the lowest total!",
-                           name=named(names[side[0]])))
-        elif len(side) == 1:
-            lines.append(t("🏆 {name} wins the match!", name=named(names[side[0]])))
-        else:
-            lines.append(t("🏆 {first} and {second} win the match!",
-                           first=named(names[side[0]]), second=named(names[side[1]])))
-    lines.append(scores_line(t, view, names))
-    settled = settlement_line(t, view, names)
-    if settled:
-        lines.append(settled)
-    if ratings is not None and ratings.seats:
-        lines.append(rating_line(t, game.game_name, names, ratings, len(view.sides)))
-    lines.append(t(PLAY_AGAIN))
-    return "\n".join(line for line in lines if line)
-
-
-def without_play_again(caption_html: str) -> str:
-    """A match result's words once its "Play again" button is taken off (a newer game was
-    played): the line pointing to the button left out, in whichever language it was written."""
-    pointers = {translator(language)(PLAY_AGAIN) for language in LANGUAGES}
-    return "\n".join(line for line in caption_html.split("\n")
-                     if html.unescape(line) not in pointers)  # (however it was escaped)

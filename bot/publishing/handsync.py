@@ -16,9 +16,10 @@ from telegram.error import Forbidden, RetryAfter, TelegramError
 from engine import PlayerView, Tile, player_view
 
 from .. import wording
+from ..gamemessages import HandMessage
 from ..i18n import Translator, private_language, translator
-from ..models import Game, HandMessage, Status
-from ..presentation import captions, keyboards, resulttexts
+from ..models import Game, Status
+from ..presentation import captions, keyboards, matchendtexts
 from ..presentation.painter import Urgency
 from ..presentation.pictures import PictureMaker
 from ..service import GameService
@@ -130,7 +131,7 @@ class HandSync:
         view = player_view(match, seat)
         hand_number = match.hand.number
         t = translator(language or game.language)
-        closing = "" if game.status.open else resulttexts.game_end_line(t, game)
+        closing = "" if game.status.open else matchendtexts.game_end_line(t, game)
         caption = captions.hand_caption(t, game, view, table_link=self._table_link(t, game),
                                         closing=closing)
         if game.status is Status.PLAYING and view.my_turn:

@@ -4,7 +4,7 @@ waits for its player no longer (they took the seat, it was freed, the table star
 closed); and the last hand of the match played again loses its "🔁 Play again" once the
 rematch starts (player QA: both stayed live, a tap re-sent the hand or was refused).
 
-Each message is edited once, then forgotten (:class:`bot.models.Messages` keeps the rest
+Each message is edited once, then forgotten (:class:`bot.gamemessages.Messages` keeps the rest
 over a restart); every edit goes through the private chat's limits as every call of the
 bot does.
 """

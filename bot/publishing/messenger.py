@@ -19,7 +19,8 @@ from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
-from ..models import Drawing, Messages
+from ..gamemessages import Messages
+from ..models import Drawing
 from ..presentation.painter import Painter, Urgency
 from ..service import GameService
 from ..waiting import wait_set

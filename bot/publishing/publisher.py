@@ -10,8 +10,9 @@ This module runs the syncs (when, how often, what a failure means); the two chan
 game has are :mod:`bot.publishing.groupsync` (announcements, lobby, table) and
 :mod:`bot.publishing.handsync` (the private hands), and what they share is
 :mod:`bot.publishing.messenger`; a lobby's /notify notices (:mod:`bot.publishing.notices`)
-follow its group sync, and a group closed to the bot is told to its players in private
-(:mod:`bot.publishing.mutednotices`).
+follow its group sync, a group closed to the bot is told to its players in private
+(:mod:`bot.publishing.mutednotices`), and a table asked to come down waits for its sync in
+:mod:`bot.publishing.tablerequests`.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from telegram import Bot
 from telegram.error import Forbidden, RetryAfter
 
 from ..errors import StorageError
-from ..i18n import N_
-from ..models import Game, HandMessage, Status
+from ..gamemessages import HandMessage
+from ..models import Game, Status
 from ..presentation.pictures import PictureMaker
 from ..reach import Reach
 from ..service import GameService
@@ -36,7 +37,7 @@ from ..trim import Trimmer, find_malloc_trim
 from ..waiting import wait_set
 from .fleetshares import for_game
 from .gonechats import GoneChats
-from .groupsync import TABLE_KEPT, TABLE_REFUSED, GroupSync, RepostRefusedError
+from .groupsync import GroupSync, RepostRefusedError
 from .handsync import HandSync
 from .messenger import (
     ChatGoneError,
@@ -49,6 +50,7 @@ from .mutednotices import MUTED, NO_PHOTOS, TABLE_KEPT_NOTE, MutedNotices
 from .notices import Notices
 from .ratelimit import FloodLimiter, StoppingError, no_retries, seconds_of
 from .storagewaits import StorageWaits
+from .tablerequests import TableRequests
 from .tails import Tails
 from .telegramwaits import TelegramWaits, unanswered
 
@@ -64,13 +66,7 @@ GROUP, HANDS = "group", "hands"
 MAX_RETRIES = 5
 #: Storage errors a sync waits out (see :data:`MAX_RETRIES`).
 OUTAGES = (StorageUnavailableError, StorageFailedError)
-#: The answer to /table or "⬇ Table" (asked in private) while the group refuses the bot's
-#: messages: the table cannot come down there.
-TABLE_MUTED = N_("I may not send messages in the group now, so its table cannot be posted "
-                 "there. An admin can let me write again.")
-#: Why a table asked for cannot come down where no answer may go in the group (the asker is
-#: told in private when the sync meets the refusal).
-NOT_IN_THE_GROUP = (TABLE_MUTED, TABLE_KEPT)
+
 
 class Channel(Protocol):
     async def sync(self, game_id: int) -> None:
@@ -105,11 +101,11 @@ class Publisher:
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._dirty: set[tuple[int, str]] = set()
         self._stopping = asyncio.Event()
-        #: Games whose table waits to be posted again below (see :meth:`bring_table_down`).
-        self._coming_down: dict[int, asyncio.TimerHandle] = {}
         #: The players told that the bot may not write in their group (or not send photos
         #: there), and those notices.
         self.muted = MutedNotices(self.messenger, service, self.hands.places, self._stopping)
+        #: The tables asked to come down (/table), and why one cannot.
+        self.tables = TableRequests(self.group, self.muted, self.request, self._stopping)
         # The C heap's free memory back after games leave memory.
         self.trimmer = Trimmer(find_malloc_trim())
         self.gone = GoneChats(service, locks, self.messenger)
@@ -134,48 +130,6 @@ class Publisher:
         (a hand's first message is often out before its table is)."""
         if self.hands.links_elsewhere(game_id, message_id):
             self.request(game_id, (HANDS,))
-
-    def bring_table_down(self, game_id: int, asker: int | None = None) -> float:
-        """/table: post the game's table again at the bottom of its group, soon; the seconds
-        it waits first when it was posted again a moment ago (then every request meanwhile
-        comes to the one post, when the time is up). ``asker``: who is told in private should
-        the group refuse the post (one not told otherwise)."""
-        wait = self.group.reposts.ask(game_id, asker)
-        if wait == 0:
-            self.request(game_id)
-        elif game_id not in self._coming_down:
-            self._coming_down[game_id] = asyncio.get_running_loop().call_later(
-                wait, self._bring_down_due, game_id)
-        return wait
-
-    def table_refused(self, game_id: int) -> str | None:
-        """Why the game's table cannot come down in its group now, as its last sync found
-        (the answer to a /table, untranslated), or None: it can."""
-        if self.group.photos_refused(game_id):
-            return TABLE_REFUSED
-        if self.muted.told.get(game_id) == MUTED:
-            return TABLE_MUTED
-        return self.group.reposts.refusals.get(game_id)
-
-    def may_post(self, game_id: int) -> None:
-        """An admin let the bot send in the game's group again: a /table is tried as if
-        nothing had been refused (the sync that follows sends what waits)."""
-        self.group.reposts.may_post(game_id)
-        self.request(game_id)
-
-    def forget_reposts(self, game_ids: Collection[int]) -> None:
-        """These games leave this process (over, or given to another worker): no table of
-        theirs waits to come down here, and no gap is kept for them."""
-        for game_id in game_ids:
-            waiting = self._coming_down.pop(game_id, None)
-            if waiting is not None:
-                waiting.cancel()
-        self.group.reposts.forget(game_ids)
-
-    def _bring_down_due(self, game_id: int) -> None:
-        self._coming_down.pop(game_id, None)
-        if self.group.reposts.asked(game_id) and not self._stopping.is_set():
-            self.bring_table_down(game_id)  # (again later, should the timer come early)
 
     def repost_lobby(self, game_id: int) -> None:
         """The game's lobby message is gone (an admin deleted it): post it anew, soon."""
@@ -248,7 +202,7 @@ class Publisher:
             return
         self.service.release(game_id)
         self.notices.forget(game_id)
-        self.forget_reposts([game_id])  # a /table the game's end made moot
+        self.tables.forget([game_id])  # a /table the game's end made moot
         self.group.lost_lobbies.discard(game_id)
         self.muted.forget(game_id)
         self.group.no_photos.discard(game_id)
@@ -418,9 +372,7 @@ class Publisher:
         """The bot is stopping: a sync that fails is not tried again (the restart syncs), and
         a table waiting to come down stays where it is."""
         self._stopping.set()
-        for waiting in self._coming_down.values():
-            waiting.cancel()
-        self._coming_down.clear()
+        self.tables.stop()
 
     async def abandon(self) -> None:
         """The start failed: every sync and notice still running is cancelled now, before

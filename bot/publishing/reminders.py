@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 from telegram.error import TelegramError
 
+from ..gamemessages import Reminder
 from ..i18n import Translator, translator
-from ..models import Game, Reminder, Status
+from ..models import Game, Status
 from .messenger import Messenger
 
 

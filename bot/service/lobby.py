@@ -17,8 +17,9 @@ from ..errors import (
     UserError,
 )
 from ..gamebook import GAMES
+from ..gamemessages import Messages
 from ..i18n import N_, pick_language
-from ..models import Game, Messages, Outgoing, Player, Status
+from ..models import Game, Outgoing, Player, Status
 from ..storage import Notice
 from .chats import Chats
 from .locks import Locks

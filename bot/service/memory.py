@@ -124,7 +124,7 @@ class GameMemory:
         so that memory never runs ahead of what is stored. The caller holds the game's lock.
 
         Its messages stay memory's on a reload (:meth:`reload`): those the change sets
-        (``messages``: fields of :class:`~bot.models.Messages` and their new values, set
+        (``messages``: fields of :class:`~bot.gamemessages.Messages` and their new values, set
         here) are read back with the rest, each unless the publisher changed it meanwhile
         (it posts without the game's lock: what it posted is what Telegram shows). When even
         the reload fails, they are put back as they were here."""

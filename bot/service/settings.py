@@ -16,7 +16,7 @@ from engine import BadInputError, variant
 
 from ..gamebook import GAMES
 from ..i18n import LANGUAGES
-from ..models import dumps, json_object
+from ..storedjson import dumps, json_object
 
 TURN_CHOICES: tuple[int, ...] = (30, 60, 90, 120, 180, 300, 0)  # 0: no timer
 DEFAULT_TURN_SECONDS = 90

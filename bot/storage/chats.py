@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..models import dumps, json_object
+from ..storedjson import dumps, json_object
 from .core import Connection, marks
 from .fencing import fence
 from .tx import Tx

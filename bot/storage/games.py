@@ -22,7 +22,9 @@ from engine import (
 )
 
 from ..errors import BotError
-from ..models import Game, Messages, Outgoing, Player, SeatChange, Status, TimerState, dumps
+from ..gamemessages import Messages
+from ..models import Game, Outgoing, Player, SeatChange, Status, TimerState
+from ..storedjson import dumps
 from .core import Connection
 from .fencing import current, fence
 from .results import leavers_of

@@ -13,7 +13,8 @@ import re
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from ..models import dumps, is_computer_id, json_object
+from ..models import is_computer_id
+from ..storedjson import dumps, json_object
 from .tx import Tx
 
 Migration = str | Callable[[Tx], Awaitable[None]]

@@ -7,7 +7,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.storage import Storage
 
 MALFORMED = "database disk image is malformed"

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.computers import computer
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.service.scoreboards import Scoreboard
 from bot.storage import Storage
 from engine import HandEnded, HandEndReason, MatchEnded, variant

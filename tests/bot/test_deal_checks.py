@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import UserError
-from bot.models import Game, Messages, Player, SeatChange, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, SeatChange, Status
 from bot.service.fairness import check_for, hand_check
 from bot.wording import fit_caption
 from engine import Match

@@ -8,8 +8,9 @@ from collections.abc import Callable
 
 from bot_kit import plain
 
+from bot.gamemessages import Messages
 from bot.i18n import translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Player, Status
 from bot.presentation.replaytexts import replay_caption
 from bot.presentation.resulttexts import hand_result_text
 from engine import HandEnded, Match, table_view

@@ -208,7 +208,7 @@ async def test_a_table_begun_for_a_move_that_was_not_committed_is_never_shown(
         await group.server.wait_idle()
         assert game.move_no == before and game.game_id in runtime.publisher.group.early.tables
         storage.commit_move = commit  # type: ignore[method-assign]
-        runtime.publisher.bring_table_down(game.game_id)  # the table drawn again, below
+        runtime.publisher.tables.bring_down(game.game_id)  # the table drawn again, below
         await group.server.wait_idle()
         await runtime.publisher.idle()
         assert game.match is not None and runtime.publisher.group.early.tables == {}

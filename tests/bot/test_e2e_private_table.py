@@ -318,8 +318,8 @@ async def test_a_game_let_go_forgets_its_table_waiting_to_come_down(group: Group
         game = group.game()
         assert rt.table_down(game) > 0  # waits for the gap
         assert reposts.asked(game.game_id) and game.game_id in reposts.moved_at
-        rt.publisher.forget_reposts([game.game_id])
+        rt.publisher.tables.forget([game.game_id])
         assert not reposts.asked(game.game_id) and game.game_id not in reposts.moved_at
-        assert not rt.publisher._coming_down
+        assert not rt.publisher.tables._coming_down
         assert rt.table_down(game) == 0  # (asked anew: no gap kept)
         await moved_below(group, first, first)

@@ -255,7 +255,7 @@ async def test_table_asked_in_private_while_the_bot_may_not_write_says_so(
         assert (tap.answer_text or "").startswith(muted), tap.answer_text
         telegram.restrict_bot(chat, may_send=True)
         game_id = group.game().game_id  # (its update read, the bot may post again)
-        await telegram.wait_for(lambda: runtime.publisher.table_refused(game_id) is None)
+        await telegram.wait_for(lambda: runtime.publisher.tables.refused(game_id) is None)
         await runtime.publisher.idle()
         users[3].send_private("/table")
         await telegram.wait_for(lambda: texts(
@@ -338,7 +338,7 @@ async def test_a_table_asked_for_where_only_photos_are_refused_says_so_in_the_gr
         await telegram.wait_for(lambda: all(told_in_private(telegram, u) for u in users))
         await runtime.publisher.idle()
         game_id = group.game().game_id
-        assert runtime.publisher.table_refused(game_id) == TABLE_REFUSED_MSGID
+        assert runtime.publisher.tables.refused(game_id) == TABLE_REFUSED_MSGID
         for user in users:
             assert not texts(telegram, telegram.bot_messages(user.private_chat),
                              "may not send messages")

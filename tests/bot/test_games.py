@@ -14,8 +14,9 @@ import pytest
 from bot_kit import plain
 
 from bot.errors import UserError
+from bot.gamemessages import Messages
 from bot.i18n import translator
-from bot.models import Game, MatchRatings, Messages, Outgoing, Player, Status, move_number
+from bot.models import Game, MatchRatings, Outgoing, Player, Status, move_number
 from bot.presentation.resulttexts import hand_result_text
 from bot.service import GameService
 from bot.service.locks import Locks

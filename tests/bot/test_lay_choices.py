@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from bot_kit import plain
 
+from bot.gamemessages import Messages
 from bot.i18n import LANGUAGES, translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Player, Status
 from bot.presentation import captions, keyboards, laychoices
 from bot.presentation.callbacks import decode
 from bot.presentation.tilebuttons import Lay, TileIntent, TileTap, Way

@@ -8,8 +8,9 @@ import random
 
 from bot_kit import plain
 
+from bot.gamemessages import Messages
 from bot.i18n import translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Player, Status
 from bot.presentation.captions import turn_lines
 from engine import Match, table_view
 

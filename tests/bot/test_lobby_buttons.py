@@ -9,8 +9,9 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from bot.computers import computer
+from bot.gamemessages import Messages
 from bot.i18n import LANGUAGES, translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Player, Status
 from bot.presentation import keyboards, lobbytexts
 from bot.presentation.callbacks import decode
 from bot.presentation.gamebuttons import AddComputer, LobbyAction, LobbyTap

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from test_games import ANN, BOB, CID, DAN, people_storage, service_for
 
-from bot.models import Game, Messages, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Status
 from bot.service import GameService
 from bot.storage import Storage
 

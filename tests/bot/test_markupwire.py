@@ -7,8 +7,9 @@ import random
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, LoginUrl
 from telegram.request._requestparameter import RequestParameter
 
+from bot.gamemessages import Messages
 from bot.i18n import LANGUAGES, translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Player, Status
 from bot.presentation import keyboards
 from bot.publishing.markupwire import markup_json
 from engine import Match, player_view

@@ -11,7 +11,8 @@ import pytest
 
 import renderers
 from bot.computers import computer
-from bot.models import Game, MatchRatings, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, MatchRatings, Player, Status
 from bot.presentation.composer import TextComposer
 from bot.presentation.pictures import PictureMaker
 from engine import Match, MatchEnded

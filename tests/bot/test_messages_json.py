@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.models import HandMessage, Messages, Reminder
+from bot.gamemessages import HandMessage, Messages, Reminder
 
 
 def test_every_kind_of_message_reads_back_as_stored() -> None:

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.models import Game, Messages, Outgoing, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Outgoing, Player, Status
 from bot.publishing.outbox import Outbox
 from bot.publishing.ratelimit import StoppingError
 from bot.service.locks import Locks

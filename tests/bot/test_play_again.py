@@ -11,8 +11,9 @@ import pytest
 from test_games import ANN, BOB, CID, DAN, people_storage, service_for, started_game
 
 from bot.errors import SupersededError, UserError
+from bot.gamemessages import Messages
 from bot.i18n import translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Player, Status
 from bot.service.settings import GroupSettings
 from bot.storage import Storage
 

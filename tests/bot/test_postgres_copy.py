@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.service.scoreboards import player_stats, scoreboard
 from bot.storage import Storage
 from bot.storage.claim import DatabaseClaim

@@ -192,7 +192,7 @@ async def test_a_damaged_postgresql_index_stops_no_game_its_syncs_wait_until_rei
         quick(monkeypatch, publisher)
         await damage_index(postgres, postgres_url, "games_pkey")
         caplog.clear()
-        publisher.bring_table_down(game.game_id)  # a sync with something to save
+        publisher.tables.bring_down(game.game_id)  # a sync with something to save
         await group.server.wait_for(lambda: publisher.storage_waits.waited(
             (game.game_id, "group")))
         assert game.status is Status.PLAYING

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from test_games import ANN, people_storage, service_for, started_game
 
-from bot.models import Game, Messages, Outgoing, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Outgoing, Player, Status
 from bot.storage import StaleMoveError, Storage, UpdateTakenError, handling
 
 TABLES = ("games", "outbox", "chats", "users", "hand_results", "match_results", "fleet_updates")

@@ -91,7 +91,7 @@ async def test_a_full_disk_on_postgresql_stops_no_game_and_its_syncs_wait_in_one
         await disk.install()
         await disk.fill()
         caplog.clear()
-        publisher.bring_table_down(game.game_id)  # a sync with something to save
+        publisher.tables.bring_down(game.game_id)  # a sync with something to save
         await group.server.wait_for(lambda: publisher.storage_waits.waited(
             (game.game_id, "group")))
         deadline = time.monotonic() + 30

@@ -16,7 +16,8 @@ import pytest
 
 from bot.config import config_from_env
 from bot.errors import ConfigError, StorageError
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.storage import MIGRATIONS, Storage, StorageUnavailableError, Tx, postgres
 from bot.storage.postgres import PostgresEngine, numbered, quiet_pool_floor_retries
 from bot.storage.schema import postgres_ddl

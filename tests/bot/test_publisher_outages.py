@@ -233,7 +233,7 @@ async def test_a_full_disk_stops_no_game_and_its_syncs_wait_in_one_line(
         disk = FullDisk(runtime.service.storage)
         caplog.clear()
         disk.full = {"outbox"}
-        publisher.bring_table_down(game.game_id)  # a sync with something to save
+        publisher.tables.bring_down(game.game_id)  # a sync with something to save
         await group.server.wait_for(lambda: disk.failed["outbox"] > MAX_RETRIES + 2)
         disk.full = {"save"}  # (the table is posted again: its id is not saved)
         await group.server.wait_for(lambda: disk.failed["save"] > MAX_RETRIES + 2)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.publishing.questions import close_offers, close_questions, delete_calls
 
 OLD, NEW = -100, -1001234567890

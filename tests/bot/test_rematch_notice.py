@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from bot_kit import plain
 
+from bot.gamemessages import Messages
 from bot.i18n import translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Player, Status
 from bot.presentation.lobbytexts import invitation_closed, rematch_opened
 
 

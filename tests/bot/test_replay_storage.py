@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Game, Messages, Player, SeatChange, Status, dumps
+from bot.gamemessages import Messages
+from bot.models import Game, Player, SeatChange, Status
 from bot.storage import Storage
+from bot.storedjson import dumps
 
 
 @pytest.fixture

@@ -7,8 +7,9 @@ import random
 
 from bot_kit import plain
 
+from bot.gamemessages import Messages
 from bot.i18n import translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Player, Status
 from bot.presentation.callbacks import decode
 from bot.presentation.gamebuttons import ReplayHand
 from bot.presentation.lobbytexts import help_text

@@ -7,7 +7,8 @@ import itertools
 import sqlite3
 from pathlib import Path
 
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.storage import Storage
 from bot.storage.backup import back_up
 from bot.storage.restores import RESTORED, SKIPPED_IDS, mark_copy, take_mark

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import LANGUAGES, translator
-from bot.presentation.resulttexts import PLAY_AGAIN, without_play_again
+from bot.presentation.matchendtexts import PLAY_AGAIN, without_play_again
 from bot.wording import esc
 
 

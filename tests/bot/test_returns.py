@@ -10,7 +10,8 @@ import pytest
 from test_games import ANN, BOB, CID, people_storage, play_to_the_end, service_for, started_game
 
 from bot.errors import OutOfDateError, SeatHandedOnError, UserError
-from bot.models import Game, Messages, Player, SeatChange, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, SeatChange, Status
 from bot.service import GameService
 from bot.service.lobby import seated_again
 from bot.service.ratings import standings

@@ -25,8 +25,9 @@ from results_kit import (
     storage_with_history,  # noqa: F401  (the fixture storage)
 )
 
+from bot.gamemessages import Messages
 from bot.i18n import Translator
-from bot.models import Game, Messages, Player, SeatChange, Status
+from bot.models import Game, Player, SeatChange, Status
 from bot.presentation.boardtexts import scoreboard_picture, scoreboard_text, stats_text
 from bot.service.scoreboards import Scoreboard, month_start, player_stats, scoreboard
 from bot.storage import MatchRecord, ResultFilter, Storage, penalty_points

@@ -9,7 +9,8 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
-from bot.models import Game, Messages, Player, SeatChange, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, SeatChange, Status
 from bot.presentation.composer import TextComposer
 from bot.presentation.pictures import PictureMaker
 from bot.service import GameService

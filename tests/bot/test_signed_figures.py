@@ -7,7 +7,7 @@ from bot_kit import plain
 
 from bot.i18n import translator
 from bot.models import MatchRatings
-from bot.presentation.resulttexts import rating_line
+from bot.presentation.matchendtexts import rating_line
 from renderers import signed
 
 

@@ -11,7 +11,8 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.errors import StorageError
-from bot.models import Game, Messages, Outgoing, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Outgoing, Player, Status
 from bot.service.settings import GroupSettings
 from bot.storage import MIGRATIONS, StaleMoveError, Storage
 from engine import Match

@@ -12,7 +12,8 @@ from pathlib import Path
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.storage import Notice, Storage, UpdateTakenError, handling
 from bot.storage.schema import MIGRATIONS, postgres_ddl
 

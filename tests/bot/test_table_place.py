@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 from test_since_last_turn import T, turns
 
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.presentation import captions
 from bot.publishing.places import table_url
 from bot.wording import CAPTION_LIMIT, FSI, PDI

@@ -10,8 +10,9 @@ import pytest
 from bot_kit import plain
 from test_drawn_hands import first_hand_where
 
+from bot.gamemessages import Messages
 from bot.i18n import translator
-from bot.models import Game, Messages, Player, Status
+from bot.models import Game, Player, Status
 from bot.presentation.replaytexts import replay_caption
 from bot.presentation.resulttexts import hand_result_text
 from engine import Deal, DecidedBy, Decision, HandEnded, HandEndReason, Match, Tile, table_view

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import itertools
 
+from bot.gamemessages import Messages
 from bot.i18n import LANGUAGES, translator
-from bot.models import Game, MatchRatings, Messages, Player, Status
+from bot.models import Game, MatchRatings, Player, Status
 from bot.presentation.composer import TextComposer
 from bot.presentation.pictures import PictureMaker
 from engine import Match

@@ -14,7 +14,8 @@ from damaged import DAMAGED, damaged_database
 from test_startup import bot_process, finish, server_settings
 
 from bot.errors import StorageError
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.storage import Storage
 from bot.storage.causes import unusable
 from fakeapi import FakeTelegramServer

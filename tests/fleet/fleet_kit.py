@@ -22,7 +22,8 @@ from bot.config import BotConfig
 from bot.fleet.moves import GameMoves
 from bot.fleet.receiver import receiving
 from bot.fleet.settings import FleetSettings
-from bot.models import Game, Messages, Player, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.serving.webserver import HttpSettings, WebServer
 from bot.wording import isolated
 from engine.record import replay

@@ -288,7 +288,7 @@ async def test_a_shard_given_away_forgets_its_tables_waiting_and_its_chats_newes
         limiter=SimpleNamespace(refuse=lambda chats: None,
                                 refuse_handlers=lambda shards: None), locks=Locks(),
         status_lines=SimpleNamespace(forget=lambda game_ids: None),
-        publisher=SimpleNamespace(forget_reposts=forgotten.append,
+        publisher=SimpleNamespace(tables=SimpleNamespace(forget=forgotten.append),
                                   group=SimpleNamespace(tails=tails)))
     worker.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
     worker.feeder = SimpleNamespace(release=release)  # type: ignore[assignment]

@@ -176,7 +176,8 @@ async def test_a_worker_giving_a_table_away_stops_its_hands_and_shrinks_a_part_i
     worker = FleetWorker.__new__(FleetWorker)
     worker.rt = SimpleNamespace(  # type: ignore[assignment]
         limiter=limiter, locks=Locks(), timers=SimpleNamespace(cancel=lambda game_id: None),
-        publisher=SimpleNamespace(settled=settled, forget_reposts=lambda game_ids: None,
+        publisher=SimpleNamespace(settled=settled,
+                                  tables=SimpleNamespace(forget=lambda game_ids: None),
                                   group=SimpleNamespace(tails=Tails())),
         service=SimpleNamespace(
             games_in=lambda shards, count: [g for g in memory

@@ -19,7 +19,8 @@ from bot.config import BotConfig
 from bot.fleet.receiver import receiving
 from bot.fleet.routing import shard_of
 from bot.fleet.settings import FleetSettings
-from bot.models import Game, Messages, Player, SeatChange, Status
+from bot.gamemessages import Messages
+from bot.models import Game, Player, SeatChange, Status
 from bot.presentation.tilebuttons import Lay
 from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from bot.storage import Storage
