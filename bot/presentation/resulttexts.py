@@ -297,11 +297,19 @@ def _hand_won(t: Translator, ended: HandEnded, name: str) -> str:
         # winning adds nothing): the hand's highest score, which knocks may put below 0.
         return t("{name} wins the hand with the highest score: {points}.", name=name,
                  points=points)
+    # Nothing scored during play: the hand's points are what winning added, said once
+    # (player QA: "+10 for going out, 10 in this hand").
+    alone = extra == points
     if ended.reason is HandEndReason.OUT:
+        if alone:
+            return t("{name} wins the hand: +{points} for going out.", name=name,
+                     points=points)
         return t("{name} wins the hand: +{extra} for going out, {points} in this hand.",
                  name=name, extra=extra, points=points)
     if not extra:  # Muggins: the others' pips less the winner's, rounded, may come to 0
         return t("{name} wins the blocked hand: {points} in this hand.", name=name,
                  points=points)
-    return t("{name} wins the blocked hand: +{extra} for it, {points} in this hand.",
+    if alone:
+        return t("{name} wins the blocked hand: +{points}.", name=name, points=points)
+    return t("{name} wins the blocked hand: +{extra} for winning it, {points} in this hand.",
              name=name, extra=extra, points=points)

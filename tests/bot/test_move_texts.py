@@ -167,6 +167,17 @@ def test_the_hands_result_lists_the_points_of_play_and_what_winning_added() -> N
     out = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (0, 16), (0, 16), 0, (0, 6))
     text = plain(resulttexts.hand_result_text(T, game, out, replace(view, result=out)))
     assert "Bob wins the hand: +10 for going out, 16 in this hand." in text
+    alone = HandEnded(0, HandEndReason.OUT, 1, True, 1, (9, 0), (6, 10), (6, 10), 0, (6, 0))
+    text = plain(resulttexts.hand_result_text(T, game, alone, replace(view, result=alone)))
+    assert "Bob wins the hand: +10 for going out." in text  # (QA: "+10 ..., 10 in this hand")
+    blocked = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (30, 6), (30, 6), 0,
+                        (0, 6))
+    text = plain(resulttexts.hand_result_text(T, game, blocked, replace(view, result=blocked)))
+    assert "Ann wins the blocked hand: +30." in text  # (QA: "+30 for it, 30 in this hand")
+    both = HandEnded(0, HandEndReason.BLOCKED, None, False, 0, (3, 30), (36, 6), (36, 6), 0,
+                     (6, 6))
+    text = plain(resulttexts.hand_result_text(T, game, both, replace(view, result=both)))
+    assert "Ann wins the blocked hand: +30 for winning it, 36 in this hand." in text
 
 
 def test_a_six_matador_hand_won_below_zero_is_not_said_to_be_the_most_points() -> None:
