@@ -87,6 +87,10 @@ def hand_end_line(t: Translator, game: Game, view: TableView) -> str:
         if move is not None and move.kind is ActionKind.DISCARD and move.seat == ended.out_seat:
             # (player QA: "has no tiles left" read as going out, with the highest total)
             return t("{name} put their last tile face down and has none left.", name=name)
+        if move is not None and move.kind is ActionKind.DRAW:
+            # French: out once the stock is empty, here by another's draw (player QA: "has no
+            # tiles left" alone, though they had had none for a round)
+            return t("The stock is empty and {name} has no tiles left.", name=name)
         return t("{name} has no tiles left.", name=name)
     plays = [i for i, move in enumerate(view.history) if move.tile is not None]
     if not plays:

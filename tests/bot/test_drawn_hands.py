@@ -13,15 +13,16 @@ from bot.i18n import translator
 from bot.models import Game, Player, Status
 from bot.presentation.replaytexts import replay_caption
 from bot.presentation.resulttexts import hand_result_text
-from engine import HandEnded, Match, table_view
+from engine import ActionKind, HandEnded, Match, table_view
 
 NAMES = ("Ayu", "Budi", "Sergei", "Þóra")
 
 
 def first_hand_where(name: str, seats: int, wanted: Callable[[HandEnded], bool],
-                     tries: int = 3000) -> tuple[Game, HandEnded]:
+                     tries: int = 3000, last: ActionKind | None = None
+                     ) -> tuple[Game, HandEnded]:
     """A game of ``name`` whose first hand, played at random, ended as ``wanted`` says (deals
-    tried in turn)."""
+    tried in turn), with a move of kind ``last`` its last if given."""
     for seed in range(tries):
         rng = random.Random(seed)
         match = Match(name, seats, automate=True)
@@ -31,7 +32,8 @@ def first_hand_where(name: str, seats: int, wanted: Callable[[HandEnded], bool],
             assert seat is not None
             match.apply(seat, rng.choice(match.legal_actions()))
         ended = match.hand.result
-        if ended is not None and wanted(ended):
+        if ended is not None and wanted(ended) \
+                and last in (None, table_view(match).history[-1].kind):
             players = [Player(n + 1, who) for n, who in enumerate(NAMES[:seats])]
             return Game(1, -1, Status.PLAYING, name, {}, 1, players, match, 0, "en",
                         Messages()), ended
@@ -77,4 +79,15 @@ def test_a_last_tile_put_face_down_is_not_told_as_going_out() -> None:
         "gaple-dead", 4, lambda ended: ended.out_seat is not None and not ended.by_play)
     name = NAMES[ended.out_seat]  # type: ignore[index]
     assert f"{name} put their last tile face down and has none left." in \
+        result_lines(game, ended, "en")
+
+
+def test_a_french_hand_ended_by_the_stock_running_out_says_so() -> None:
+    """French: a player who laid their last tile while the stock held tiles plays on; the
+    hand ends once the stock is empty, here by another's draw. The result said only "Euler
+    has no tiles left", though Euler had had none for a round (player QA)."""
+    game, ended = first_hand_where(
+        "french", 3, lambda ended: ended.out_seat is not None, last=ActionKind.DRAW)
+    name = NAMES[ended.out_seat]  # type: ignore[index]
+    assert f"The stock is empty and {name} has no tiles left." in \
         result_lines(game, ended, "en")
