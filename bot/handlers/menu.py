@@ -77,8 +77,12 @@ def game_choices(game: str, name: str) -> tuple[Any, ...]:
     """What /settings offers for a game's option: the variant's choices that its entry words
     (gaple-dead's deal of 5 is not a choice: 5 players are always dealt 5); for the target,
     the game's own (None) and the entry's suggestions."""
-    if name == "target":
-        return (None, *presentation(game).targets)
+    if name == "target":  # (a suggestion that is the game's one target is its default: QA
+        # read "✅ game default (101)" and "101" side by side in French)
+        spec = variant(game)
+        own = {spec.default_target(seats) for seats in spec.seat_counts}
+        return (None, *(target for target in presentation(game).targets
+                        if len(own) > 1 or target not in own))
     spec = variant(game).option_spec(name)
     assert spec is not None
     worded = presentation(game).options[name].choices

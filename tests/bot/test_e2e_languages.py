@@ -101,6 +101,8 @@ async def test_the_settings_menu_changes_settings_for_admins_only(group: Group) 
         await tap(ayu, "Deal: 6 each (5 with five players), the rest in the middle")
         await tap(ayu, "7 each, none in the middle")
         await tap(ayu, "Target: game default (101)")
+        # the game's one target is its default, not also a choice of its own (player QA)
+        assert "✅ game default (101)" in menu.button_texts and "101" not in menu.button_texts
         await tap(ayu, "150")
         await tap(ayu, "↩ Back")
         settings = GroupSettings.from_json(await runtime.storage.chat_settings(group.chat.id))
