@@ -79,8 +79,8 @@ def game_choices(game: str, name: str) -> tuple[Any, ...]:
     the game's own (None) and the entry's suggestions."""
     if name == "target":  # (a suggestion that is the game's one target is its default: QA
         # read "✅ game default (101)" and "101" side by side in French)
-        spec = variant(game)
-        own = {spec.default_target(seats) for seats in spec.seat_counts}
+        rules = variant(game)
+        own = {rules.default_target(seats) for seats in rules.seat_counts}
         return (None, *(target for target in presentation(game).targets
                         if len(own) > 1 or target not in own))
     spec = variant(game).option_spec(name)
