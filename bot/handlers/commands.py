@@ -31,7 +31,7 @@ from ..presentation import keyboards, lobbytexts, returntexts
 from ..publishing.messenger import reply_target_gone
 from ..publishing.tablerequests import NOT_IN_THE_GROUP
 from ..service.lobby import NEXT_TABLE, NOTIFIED, already_there
-from .returns import left_with_leave, left_words, offered_back
+from .returns import left_with_leave, left_words, offered_back, tables_of
 from .runtime import Runtime, runtime
 from .updates import (
     anonymous,
@@ -190,7 +190,8 @@ async def group_game(
         return None
     if not is_group(chat):
         t = tr(update)  # (a call of t(...): the catalogues extract its words)
-        await reply(update, t("This works in the group where the game is played."))
+        await reply(update, "\n".join([t("This works in the group where the game is played."),
+                                        *await tables_of(rt, t, user.id)]))
         return None
     game = rt.service.open_game_in(chat.id, thread_of(update.effective_message))
     return rt, user, game, await chat_tr(update, rt, game)

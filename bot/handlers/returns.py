@@ -144,3 +144,16 @@ async def left_words(rt: Runtime, t: Translator, game: Game, user_id: int) -> st
         t, wording.title(t, game.game_name),
         game.players[change.seat].name.removeprefix("🤖 "),
         captions.table_place(t, group, topic, table_url(game)))
+
+
+async def tables_of(rt: Runtime, t: Translator, user_id: int) -> list[str]:
+    """Where the tables ``user_id`` sits at are, one line each (HTML): what a command meant
+    for the group, sent in private, points to (player QA: /leave in private said only that it
+    works in the group, though the bot knew which)."""
+    lines = []
+    for game in await rt.service.read_games_of_user(user_id):
+        group, topic = await rt.place_of(game)
+        line = captions.table_place(t, group, topic, table_url(game))
+        if line:
+            lines.append(line)
+    return lines

@@ -263,3 +263,22 @@ async def test_hand_after_leave_says_which_match_was_left_and_that_no_way_back_l
             (m for m in group.server.bot_messages(budi.private_chat)
              if m.message_id > asked.message_id and m.text), None))
         assert answer.content == "You are not playing a game right now."
+
+
+async def test_a_group_command_sent_in_private_names_the_players_tables(group: Group) -> None:
+    """Player QA: /leave typed in the private chat during a match answered only "This works
+    in the group where the game is played."; the bot knew which group. Someone at no table
+    reads the first line alone."""
+    ayu, budi = group.users[:2]
+    outsider = group.users[3]
+    async with group.bot():
+        await group.start("gaple", 2)
+        for user, places in ((budi, ["↩ The table is in the group Domino evening."]),
+                             (outsider, [])):
+            asked = user.send_private("/leave")
+            answer = await group.server.wait_for(lambda user=user, asked=asked: next(
+                (m for m in group.server.bot_messages(user.private_chat)
+                 if m.message_id > asked.message_id and m.text), None))
+            assert plain(answer.content).split("\n") == [
+                "This works in the group where the game is played.", *places]
+        assert group.game().seat_of(budi.id) is not None and ayu.id != budi.id
