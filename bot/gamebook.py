@@ -192,8 +192,10 @@ ENTRIES = (
         "french",
         N_("French"),
         N_("<b>French</b> (2 to 5 players, 5 tiles each). The holder of the highest tile leads "
-           "it. Tiles join when the touching halves add up to 7, as in Matador; the honours "
-           "6-1, 5-2, 4-3 and 0-0 may be laid across at any end. If you cannot lay, I draw for "
+           "it. Tiles join when the touching halves add up to 7, as in Matador, so a 0 end "
+           "takes only an honour; the honours 6-1, 5-2, 4-3 and 0-0 may be laid across at any "
+           "end, and then the next tile there may join either of their halves. If you cannot "
+           "lay, I draw for "
            "you until you can or the stock is empty. The hand ends when someone has no tiles "
            "and the stock is empty, or when no tile left anywhere fits. Every player counts the "
            "pips in their hand as penalty points; when someone reaches {target}, the lowest "
