@@ -117,6 +117,9 @@ def choice_question(t: Translator, view: PlayerView, tile: Tile, match: Match | 
     if any(type(lay) is Play and says_lie(view, lay, lays) for lay in lays):
         return t("Where does {tile} go? Tap an end and a way: → says what it leaves.",
                  tile=str(tile))
+    if view.table.layout.scores_count:
+        return t("Where does {tile} go? Tap an end: → says the count it leaves, + what it "
+                 "scores.", tile=str(tile))
     return t("Where does {tile} go? Tap an end.", tile=str(tile))
 
 
@@ -124,8 +127,8 @@ def lay_words(t: Translator, view: PlayerView, match: Match, action: Play | Cut,
               lays: Sequence[Play | Cut]) -> str:
     """A lay's button: its end and number as on the picture, how it lies where
     :func:`says_lie` asks for it and then what it leaves at that end ("→ 1/6"; where the game
-    scores the count, the count after it), or the ribbon a cut gives and its pips; and what
-    it would score at once."""
+    scores the count, the count after it, on every end), or the ribbon a cut gives and its
+    pips; and what it would score at once."""
     layout = view.table.layout
     if type(action) is Cut:
         # The pips of the ribbon given, which go into the previous player's hand (the caption
@@ -146,6 +149,11 @@ def lay_words(t: Translator, view: PlayerView, match: Match, action: Play | Cut,
         text = f"{marks[action.end]} {t(end_words(layout.kind)[action.end])} {numbers}"
         if says_lie(view, action, lays):
             text += " " + (t("across") if action.cross else t("along"))
+            text += " " + _leaves(t, _outcome(match, view, action))
+        elif layout.scores_count and not view.points_of(action):
+            # where the count scores, an end that scores nothing says the count it leaves (a
+            # scoring one says its points, the count itself); player QA: Muggins' doubles
+            # said "→ count 5", other tiles nothing
             text += " " + _leaves(t, _outcome(match, view, action))
     points = view.points_of(action)
     return text + (f" +{points}" if points else "")

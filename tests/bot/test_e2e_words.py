@@ -208,7 +208,7 @@ async def test_bergens_plus_two_to_the_only_hand_without_a_double_says_why(
     assert result[1] == ("Blocked: only the 2 tiles that are never drawn are left in the stock, "
                          "and nobody can lay a tile.")
     reason = result.index("Ayu is the only one holding no double.")
-    assert result[reason + 1].startswith("Ayu wins the blocked hand: +2 for it")
+    assert result[reason + 1].startswith("Ayu wins the blocked hand: +2 for winning it")
     # A draw and the knock or lay it led to are one line of the table's caption.
     said = "\n".join(everything_said(group))
     assert re.search(r"^(\w+) drew (a tile|\d+ tiles) from the stock\. \1 (knocked|laid \d-\d)",

@@ -411,7 +411,13 @@ def test_a_last_tile_whose_end_matters_still_asks_where() -> None:
         stock="5-6 2-3 1-2 3-3 1-6 1-4 2-4 0-3 3-6 0-2 1-5")
     assert player_view(muggins, 1).hand == (Tile(0, 4),)
     labels = [label for label, _ in choice_buttons(muggins, 1, "0-4")]
-    assert labels == ["◀ left 4", "▼ down 4 +15", "↩ Back"]  # the counts differ
+    # the counts differ; an end that scores nothing says the count it leaves (player QA:
+    # Muggins' doubles said their count, other tiles nothing)
+    assert labels == ["◀ left 4 → count 11", "▼ down 4 +15", "↩ Back"]
+    asked = plain(captions.hand_caption(T, game_of(muggins), player_view(muggins, 1),
+                                        Tile(0, 4)))
+    assert "Where does 0-4 go? Tap an end: → says the count it leaves, + what it scores." \
+        in asked
 
 
 def test_a_tile_laid_with_one_tap_is_listed_once_among_the_points() -> None:
