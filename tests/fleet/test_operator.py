@@ -176,6 +176,29 @@ async def test_a_refused_receiver_never_registers_the_webhook(
     assert webhook_calls(bot_api) == []
 
 
+async def test_a_refused_receiver_held_by_on_config_error_wait_registers_nothing(
+        fleet: Fleet) -> None:
+    """The operator QA's case as it was run: `python -m bot.fleet receiver` with a mistyped
+    WEBHOOK_SECRET and another FLEET_SHARDS, kept alive by ON_CONFIG_ERROR=wait; before the
+    fix its getMe and setWebhook went out beside the refusal."""
+    assert fleet.database_url is not None
+    storage = Storage(fleet.database_url)
+    await storage.open()
+    await storage.close()
+    await record_shards(fleet.database_url, 16)
+    fleet.settings.update({"FLEET_SHARDS": "8", "ON_CONFIG_ERROR": "wait",
+                           "WEBHOOK_SECRET": "typo_secret_other"})
+    receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"), free_port())
+    await receiver.start()
+
+    async def refused() -> bool:
+        return "ON_CONFIG_ERROR=wait" in receiver.log.read_text()
+    await wait_for(refused, 30)
+    await asyncio.sleep(1.0)  # (time enough for a getMe and a setWebhook)
+    assert receiver.alive and REFUSAL in receiver.log.read_text()
+    assert webhook_calls(fleet.server) == []
+
+
 async def test_a_receiver_started_before_the_fleets_tables_registers_once_they_are_made(
         bot_api: FakeTelegramServer, postgres_url: str) -> None:
     """No worker has migrated the database yet: the receiver cannot check FLEET_SHARDS, so it
