@@ -79,8 +79,12 @@ class Feeder:
                 async with asyncio.timeout(grace):
                     await done
             except TimeoutError:
-                log.warning("%s of shards given back still running: left behind",
-                            counted(sum(not r.done() for r in running), "handler"))
+                # INFO, not WARNING: nothing is lost and nothing is to be done (an update not
+                # marked done stays in the queue, its effects fenced: the next owner plays it
+                # once), as the worker's "giving back N shards: ... still being sent" line.
+                log.info("%s of shards given back still running after %.0f s: left behind "
+                         "(the shards' next owner handles what they had not finished)",
+                         counted(sum(not r.done() for r in running), "handler"), grace)
                 return False
         return True
 

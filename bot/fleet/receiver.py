@@ -17,7 +17,9 @@ start): answering 503 for ever would only hide the mistake while Telegram's retr
 So does a ``WEBHOOK_URL`` Telegram refuses (setWebhook's 400: one line, exit 2), and a token
 it rejects (as a worker's start says it): every receiver registers the same URL, so none
 would ever be posted to, and a receiver kept ready would only hide that behind the balancer;
-Telegram out of reach is tried again instead.
+Telegram out of reach is tried again instead. Its setWebhook goes out only after the
+database accepted it (its ``FLEET_SHARDS`` agreed): a receiver refused at its start has not
+pointed Telegram at itself, with its own secret, before it stopped.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ from .settings import RECEIVER_APPLICATION, FleetSettings, application_name
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 10.0
+#: Seconds between two checks of FLEET_SHARDS at the start at most (a cheap query, and the
+#: webhook waits for it: the first worker's migrations are not waited for long after).
+AGREE_BACKOFF = 2.0
 
 
 class UpdateStore:
@@ -71,6 +76,9 @@ class UpdateStore:
         #: exit 1, as a worker's start).
         self.refused: ConfigError | StorageError | None = None
         self.agreed = False
+        #: Set once this receiver may store updates (:meth:`agree` passed): its webhook is
+        #: registered only then, never by a receiver about to be refused.
+        self.checked = asyncio.Event()
         self.pool: asyncpg.Pool | None = None
         self.stored = 0
         self._task: asyncio.Task[None] | None = None
@@ -96,8 +104,28 @@ class UpdateStore:
                 return
         if attempt > 1:
             log.info("connected to PostgreSQL after %s", counted(attempt - 1, "attempt"))
-        with contextlib.suppress(ConfigError, *DATABASE_ERRORS):  # (said, or tried by put)
-            await self.agree(self.pool)
+        await self._agree_at_start(self.pool)
+
+    async def _agree_at_start(self, pool: asyncpg.Pool) -> None:
+        """:meth:`agree`, tried again until it passes (the fleet's tables not made yet, the
+        database gone again) or refuses: the webhook waits for it (:attr:`checked`)."""
+        attempt, delay = 1, 0.5
+        while not self.agreed:
+            try:
+                await self.agree(pool)
+            except ConfigError:  # refused: said by the receiver's stop
+                return
+            except DATABASE_ERRORS as error:
+                log.log(logging.INFO if attempt == 1 else logging.DEBUG,
+                        "FLEET_SHARDS not checked with the database yet (%s): the webhook is "
+                        "registered once it is; trying again in %.1f s (attempt %d)",
+                        cause(error), delay, attempt)
+                await asyncio.sleep(delay)
+                delay = min(AGREE_BACKOFF, delay * 2)
+                attempt += 1
+        if attempt > 1:
+            log.info("FLEET_SHARDS checked with the database after %s",
+                     counted(attempt - 1, "attempt"))
 
     async def agree(self, pool: asyncpg.Pool) -> None:
         """Agree on the shard count with the workers before storing anything, by their own
@@ -110,13 +138,15 @@ class UpdateStore:
         Waiting for a worker instead would gain nothing (both write the same row the same
         way) and hold the webhook's updates meanwhile. Before the first worker has made the
         fleet's tables (its migrations) the check fails like the insert would (503, Telegram
-        retries), and the next update tries it again."""
+        retries); the start tries it again (:meth:`_agree_at_start`), and so does the next
+        update."""
         try:
             await sql.agree_shards(pool, self.shards)
         except ConfigError as error:
             self.refuse(error)
             raise
         self.agreed = True
+        self.checked.set()
 
     def refuse(self, error: ConfigError | StorageError) -> None:
         """This receiver may not store updates (nor be ready): ``on_refused`` is told (it
@@ -175,7 +205,8 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
                     register: bool = True, stopping: asyncio.Event | None = None
                     ) -> AsyncIterator[WebServer]:
     """A receiver, serving until the block ends: the server up first, then (with
-    ``register``) setWebhook, tried again in the background while Telegram is unreachable.
+    ``register``), once the database accepted its ``FLEET_SHARDS``, setWebhook, tried again in
+    the background while Telegram is unreachable (a receiver refused never registers).
     A receiver whose ``FLEET_SHARDS`` the database refuses sets ``stopping`` and raises the
     :class:`ConfigError` as the block ends (it stored nothing meanwhile: not ready); so does
     one the database will not have (a password, a missing database), with the
@@ -195,7 +226,7 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     except BaseException:  # (the port taken: its one line, and nothing left running)
         await store.close()
         raise
-    registering = (asyncio.create_task(_register(config, http, store.refuse, metrics),
+    registering = (asyncio.create_task(_register_when_checked(config, http, store, metrics),
                                        name="set-webhook")
                    if register else None)
     try:
@@ -209,6 +240,17 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
         await store.close()
     if store.refused is not None:
         raise store.refused
+
+
+async def _register_when_checked(config: BotConfig, http: HttpSettings, store: UpdateStore,
+                                 metrics: Metrics) -> None:
+    """setWebhook once ``store`` may store updates, and never before: a receiver refused at
+    its start (another FLEET_SHARDS, a database that will not have it) must not have pointed
+    Telegram at itself with its own secret first (operator QA: a receiver with a mistyped
+    WEBHOOK_SECRET and another FLEET_SHARDS exited 2 after its setWebhook, and every good
+    receiver refused every update, 403, from then on)."""
+    await store.checked.wait()
+    await _register(config, http, store.refuse, metrics)
 
 
 async def _register(config: BotConfig, http: HttpSettings,

@@ -109,3 +109,17 @@ async def test_the_shipped_balancer_carries_the_fleet_through_a_dying_receiver(
     assert {a.url for a in bot_api.webhook.attempts} == {balancer}
     bot_api.assert_no_violations()
     assert fleet.log_problems() == []
+
+
+def test_the_shipped_config_starts_before_its_receivers_resolve(haproxy: str) -> None:
+    """compose recreates a receiver with a new address (an upgrade): HAProxy looks the
+    receivers' names up again while it runs (a resolvers section on every server), and starts
+    with a name not resolvable yet (the server down until it is) rather than refuse to start.
+    Checked on the file as it is: its compose names do not resolve here (before, HAProxy's
+    check failed on them: "could not resolve address 'receiver-1'")."""
+    checked = subprocess.run([haproxy, "-c", "-f", str(CONFIG)], capture_output=True,
+                             text=True, check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    text = CONFIG.read_text()
+    assert re.search(r"(?m)^resolvers compose\n\s+parse-resolv-conf$", text)
+    assert re.search(r"(?m)^\s*default-server .*\bresolvers compose init-addr libc,none$", text)

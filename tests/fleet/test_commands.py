@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot.storage import Storage
 from testservers.fleet import ROOT, SECRET, Fleet
 
 USAGE = "usage: python -m bot.fleet [-h] [--version] {receiver,worker}"
@@ -39,6 +40,9 @@ async def test_a_debugging_receiver_logs_neither_secret(fleet: Fleet, tmp_path: 
     assert fleet.database_url is not None
     fleet.database_url = fleet.database_url.replace("postgres@", f"postgres:{password}@")
     fleet.settings["LOG_LEVEL"] = "DEBUG"
+    storage = Storage(fleet.database_url)  # (the fleet's tables: the receiver registers once
+    await storage.open()                  # the database accepted its FLEET_SHARDS)
+    await storage.close()
     receiver = await fleet.add_receiver("receiver-1")
     for _ in range(600):  # setWebhook is called beside serving: until it is done
         if "webhook registered" in receiver.log.read_text():

@@ -21,6 +21,7 @@ from bot.fleet.settings import FleetSettings, application_name
 from bot.serving.webserver import SECRET_HEADER, HttpSettings
 from bot.storage import Storage
 from bot.storage import fleet as sql
+from fakeapi import FakeTelegramServer
 from testservers import free_port
 from testservers.fleet import SECRET, Fleet
 
@@ -149,6 +150,74 @@ async def test_a_receiver_and_a_worker_with_another_count_exit_2(fleet: Fleet) -
         assert password not in text
     rows = await query(fleet.database_url, "SELECT value FROM fleet_meta WHERE name='shards'")
     assert [r["value"] for r in rows] == ["16"]
+    # Telegram still posts to the fleet, with its secret (operator QA: the refused receiver's
+    # setWebhook had gone out first, and the good receivers refused every update, 403).
+    assert "setWebhook" not in webhook_calls(fleet.server)
+
+
+def webhook_calls(server: FakeTelegramServer) -> list[str]:
+    return [r.method for r in server.requests if r.method in ("getMe", "setWebhook")]
+
+
+async def test_a_refused_receiver_never_registers_the_webhook(
+        bot_api: FakeTelegramServer, database: str) -> None:  # noqa: F811
+    """setWebhook waits for the database's word on FLEET_SHARDS: a receiver refused keeps the
+    fleet's webhook and secret as they were, even while it is still being stopped."""
+    await record_shards(database, 16)
+    http = HttpSettings("https://fleet.example/hook", "typo_secret_other", "127.0.0.1",
+                        free_port())
+    stopping = asyncio.Event()
+    with pytest.raises(ConfigError, match="FLEET_SHARDS is 8 here but 16"):
+        async with receiving(BotConfig(bot_api.token, api_base_url=bot_api.api_root), http,
+                             FleetSettings(database, 8), stopping=stopping):
+            async with asyncio.timeout(10):
+                await stopping.wait()
+            await asyncio.sleep(1.0)  # (time enough for a getMe and a setWebhook)
+    assert webhook_calls(bot_api) == []
+
+
+async def test_a_refused_receiver_held_by_on_config_error_wait_registers_nothing(
+        fleet: Fleet) -> None:
+    """The operator QA's case as it was run: `python -m bot.fleet receiver` with a mistyped
+    WEBHOOK_SECRET and another FLEET_SHARDS, kept alive by ON_CONFIG_ERROR=wait; before the
+    fix its getMe and setWebhook went out beside the refusal."""
+    assert fleet.database_url is not None
+    storage = Storage(fleet.database_url)
+    await storage.open()
+    await storage.close()
+    await record_shards(fleet.database_url, 16)
+    fleet.settings.update({"FLEET_SHARDS": "8", "ON_CONFIG_ERROR": "wait",
+                           "WEBHOOK_SECRET": "typo_secret_other"})
+    receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"), free_port())
+    await receiver.start()
+
+    async def refused() -> bool:
+        return "ON_CONFIG_ERROR=wait" in receiver.log.read_text()
+    await wait_for(refused, 30)
+    await asyncio.sleep(1.0)  # (time enough for a getMe and a setWebhook)
+    assert receiver.alive and REFUSAL in receiver.log.read_text()
+    assert webhook_calls(fleet.server) == []
+
+
+async def test_a_receiver_started_before_the_fleets_tables_registers_once_they_are_made(
+        bot_api: FakeTelegramServer, postgres_url: str) -> None:
+    """No worker has migrated the database yet: the receiver cannot check FLEET_SHARDS, so it
+    waits to register (updates would only be answered 503), and does once the first worker
+    made the tables."""
+    http = HttpSettings("https://fleet.example/hook", SECRET, "127.0.0.1", free_port())
+    async with receiving(BotConfig(bot_api.token, api_base_url=bot_api.api_root), http,
+                         FleetSettings(postgres_url, 8)):
+        await asyncio.sleep(1.0)
+        assert webhook_calls(bot_api) == []
+        storage = Storage(postgres_url)  # the first worker's migrations
+        await storage.open()
+        await storage.close()
+
+        async def registered() -> bool:
+            return webhook_calls(bot_api) == ["getMe", "setWebhook"]
+        await wait_for(registered, 20)
+    rows = await query(postgres_url, "SELECT value FROM fleet_meta WHERE name='shards'")
+    assert [r["value"] for r in rows] == ["8"]
 
 
 # --- a database that refuses them stops them ------------------------------------------------
@@ -166,6 +235,7 @@ async def test_a_receiver_and_a_worker_a_database_refuses_exit_1(fleet: Fleet) -
         assert "WARNING" not in text, text  # not waited for
         assert password not in text
         assert SECRET not in text and password not in text
+    assert "setWebhook" not in webhook_calls(fleet.server)
 
 
 # --- pg_stat_activity names the processes ---------------------------------------------------

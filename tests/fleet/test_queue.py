@@ -185,6 +185,36 @@ async def test_a_released_shard_is_no_longer_pulled(pool: asyncpg.Pool) -> None:
     assert [u.update_id for u in await sql.waiting_updates(pool, [0])] == [2, 3, 4]
 
 
+async def test_a_handler_left_behind_is_told_at_info(
+        pool: asyncpg.Pool, caplog: pytest.LogCaptureFixture) -> None:
+    """A handler still waiting (for the database, in an outage) when its shard is given back
+    is left behind: nothing is lost (its update stays in the queue for the next owner), nor
+    is there anything to do, so no WARNING (operator QA: an undocumented one in an outage)."""
+    caplog.set_level(logging.INFO)
+    started = asyncio.Event()
+
+    async def handle(row: QueuedUpdate) -> None:
+        started.set()
+        await asyncio.Event().wait()  # (never ends)
+
+    feeder = Feeder(pool, handle, poll=0.05)
+    feeder.own(range(SHARDS))
+    feeder.start()
+    try:
+        await put(pool, 1, -8)  # shard 0
+        await started.wait()
+        assert await feeder.release({0}, grace=0.2) is False
+    finally:
+        for runner in list(feeder._runners.values()):
+            runner.cancel()
+        await feeder.stop()
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.fleet.feeder"] == [
+        "1 handler of shards given back still running after 0 s: left behind (the shards' "
+        "next owner handles what they had not finished)"]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    assert [u.update_id for u in await sql.waiting_updates(pool, [0])] == [1]
+
+
 async def test_a_damaged_queue_is_one_warning_naming_it_and_what_to_do(
         database: str, postgres: PostgresServer,  # noqa: F811
         caplog: pytest.LogCaptureFixture) -> None:

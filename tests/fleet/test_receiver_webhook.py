@@ -17,6 +17,7 @@ from bot.fleet.receiver import receiving
 from bot.fleet.settings import FleetSettings
 from bot.launch import TOKEN_REJECTED
 from bot.serving.webserver import HttpSettings
+from bot.storage import Storage
 from fakeapi import FakeTelegramServer
 from testservers import free_port
 from testservers.fleet import Fleet
@@ -85,7 +86,12 @@ async def test_a_token_telegram_rejects_stops_the_receiver(
 
 async def test_python_m_bot_fleet_receiver_with_a_refused_url_exits_2(fleet: Fleet) -> None:
     """As the operator sees it: one CRITICAL line, exit 2 (systemd and Docker do not restart
-    a setting to fix), no traceback."""
+    a setting to fix), no traceback. (The fleet's tables made first, as its first worker
+    makes them: a receiver registers only once the database accepted its FLEET_SHARDS.)"""
+    assert fleet.database_url is not None
+    storage = Storage(fleet.database_url)
+    await storage.open()
+    await storage.close()
     fleet.settings["WEBHOOK_URL"] = REFUSED_URL
     receiver = fleet._member("receiver-1", ("-m", "bot.fleet", "receiver"), free_port())
     await receiver.start()
