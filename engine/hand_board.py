@@ -270,6 +270,8 @@ def _arm(game: Variant, board: Board, end: End) -> list[LaidTile]:
     """The tiles of ``end``'s arm from the lead (or the spinner) out, each with the number
     it was laid against (the left arm's written right half first, as the line reads)."""
     out: list[LaidTile] = []
+    if board.center is None:
+        return out  # nothing laid yet
     opens = board.base_opens(end)
     for piece in board.arms[end]:
         out.append(_laid(piece, end is LEFT, game.joined(opens, piece)))
