@@ -66,6 +66,11 @@ class Board:
         arm = self.arms[end]
         if arm:
             return arm[-1].opens()
+        return self.base_opens(end)
+
+    def base_opens(self, end: End) -> tuple[int, ...]:
+        """The numbers open at ``end`` before its arm's first tile: the lead's (Kolbasa: the
+        base's) or, on Muggins' up and down arms, the spinner's."""
         if end is UP or end is DOWN:
             spinner = self.spinner_piece()
             assert spinner is not None

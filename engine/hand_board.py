@@ -24,6 +24,7 @@ from .masks import mask_of, tiles_of
 from .public import LaidTile, LayoutView, OpenEnd, PublicMove
 from .seams import Opening
 from .tiles import End, Tile
+from .variants import Variant
 
 
 class BoardHand(Hand):
@@ -113,12 +114,13 @@ class BoardHand(Hand):
 
     def layout_view(self) -> LayoutView:
         board, game = self.board, self.variant
-        line = [_laid(p, True) for p in reversed(board.arms[LEFT])]
+        arms = {end: _arm(game, board, end) for end in board.arms}
+        line = list(reversed(arms[LEFT]))
         center = None
         if board.center is not None:
             center = len(line)
             line.append(_laid(board.center))
-        line.extend(_laid(p) for p in board.arms[RIGHT])
+        line.extend(arms[RIGHT])
         spinner = None if board.spinner is None else board.line_index(*board.spinner)
         ends: tuple[OpenEnd, ...] = ()
         if board.center is not None:
@@ -132,8 +134,8 @@ class BoardHand(Hand):
             line=tuple(line),
             center=center,
             spinner=spinner,
-            up=tuple(_laid(p) for p in board.arms.get(UP, ())),
-            down=tuple(_laid(p) for p in board.arms.get(DOWN, ())),
+            up=tuple(arms.get(UP, ())),
+            down=tuple(arms.get(DOWN, ())),
             ends=ends,
             off=tuple(sorted(board.off)),
             count=board.count(),
@@ -256,12 +258,25 @@ def _way(ways: tuple[Piece, ...], cross: bool | None) -> list[Piece]:
     return [p for p in ways if cross is None or p.cross is cross]
 
 
-def _laid(piece: Piece, reverse: bool = False) -> LaidTile:
+def _laid(piece: Piece, reverse: bool = False, joined: int | None = None) -> LaidTile:
     if piece.cross:
-        return LaidTile(piece.tile, piece.inner, piece.outer, True)
+        return LaidTile(piece.tile, piece.inner, piece.outer, True, joined)
     if reverse:
-        return LaidTile(piece.tile, piece.outer, piece.inner, False)
-    return LaidTile(piece.tile, piece.inner, piece.outer, False)
+        return LaidTile(piece.tile, piece.outer, piece.inner, False, joined)
+    return LaidTile(piece.tile, piece.inner, piece.outer, False, joined)
+
+
+def _arm(game: Variant, board: Board, end: End) -> list[LaidTile]:
+    """The tiles of ``end``'s arm from the lead (or the spinner) out, each with the number
+    it was laid against (the left arm's written right half first, as the line reads)."""
+    out: list[LaidTile] = []
+    if board.center is None:
+        return out  # nothing laid yet
+    opens = board.base_opens(end)
+    for piece in board.arms[end]:
+        out.append(_laid(piece, end is LEFT, game.joined(opens, piece)))
+        opens = piece.opens()
+    return out
 
 
 def _public_move(seat: int, action: Action, before: tuple[int, int] | None,

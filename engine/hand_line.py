@@ -152,7 +152,11 @@ class LineHand(Hand):
             count = (left or 0) + (right or 0)
         return LayoutView(
             kind="line",
-            line=tuple(LaidTile(p.tile, p.left, p.right, False) for p in placed),
+            # Equal numbers join: a tile left of the lead was laid against its own right
+            # half, one right of it against its left half.
+            line=tuple(LaidTile(p.tile, p.left, p.right, False,
+                                None if i == center else p.right if i < center else p.left)
+                       for i, p in enumerate(placed)),
             center=center if placed else None,
             spinner=None,
             up=(),

@@ -44,12 +44,20 @@ class PublicMove:
 @dataclass(frozen=True, slots=True)
 class LaidTile:
     """A tile as it lies: ``first`` and ``second`` as written (left half first in the line;
-    inner half first on a spinner arm); ``cross``: crosswise (then low half first)."""
+    inner half first on a spinner arm); ``cross``: crosswise (then low half first).
+
+    ``joined``: the number of the tile before it (towards the lead; an arm's first tile: the
+    spinner's) that it was laid against, where it lies along; ``None`` for the lead and for a
+    tile laid crosswise (its middle lies against the tile before). After a crosswise tile,
+    whose two numbers are open, it says which of them the tile joined (a picture turning the
+    line there shows that number towards it).
+    """
 
     tile: Tile
     first: int
     second: int
     cross: bool
+    joined: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,17 +156,21 @@ def _branch(tiles: Sequence[LaidTile], across: Across, side: int, lead: Box,
     row, direction, cursor = 0, 1, lead[2] + gap
     last = lead  # the piece before, whose far end a plain corner hangs from
     corner: Box | None = None  # the corner just laid, if the last piece was one
-    for laid in tiles:
+    for index, laid in enumerate(tiles):
+        following = tiles[index + 1] if index + 1 < len(tiles) else None
         if pieces:
             last = pieces[-1].box
         centre = row * pitch
         double = stands(across, laid.tile)
         room = reach - cursor if direction == 1 else cursor + reach
         if corner is not None and double:
-            # Across the turn: lying, centred under the corner's lower half.
+            # Across the turn: lying, centred under the corner's lower half; the next tile
+            # runs on from its far half, the number it joined.
             middle = (corner[0] + corner[2]) / 2
             box = (middle - side, centre - side / 2, middle + side, centre + side / 2)
-            pieces.append(_Piece(laid, box, False, True))
+            facing = _joined(laid, following)
+            pieces.append(_Piece(_facing(laid, following), box, False,
+                                 direction == 1 or facing is None))
             cursor = box[2] + gap if direction == 1 else box[0] - gap
             corner = None
             continue
@@ -184,9 +188,11 @@ def _branch(tiles: Sequence[LaidTile], across: Across, side: int, lead: Box,
             corner = None
             continue
         if turn and corner is None:
+            # The corner: standing, the next row beside its lower (far) half, the number the
+            # next tile joined.
             left = cursor if direction == 1 else cursor - side
             box = (left, centre - side / 2 + drop, left + side, centre + 1.5 * side + drop)
-            pieces.append(_Piece(laid, box, True, True))
+            pieces.append(_Piece(_facing(laid, following), box, True, True))
             row += 1
             cursor = left + side if direction == 1 else left
             direction = -direction
@@ -206,6 +212,23 @@ def _branch(tiles: Sequence[LaidTile], across: Across, side: int, lead: Box,
     else:
         badge = (cursor + direction * radius, row * pitch)
     return pieces, badge, row
+
+
+def _joined(laid: LaidTile, following: LaidTile | None) -> int | None:
+    """The number of a crosswise tile that is no double (both its numbers open) that the tile
+    after it joined, as the engine says; ``None`` for any other tile, or none joined yet."""
+    if not laid.cross or laid.first == laid.second or following is None:
+        return None
+    return following.joined if following.joined in (laid.first, laid.second) else None
+
+
+def _facing(laid: LaidTile, following: LaidTile | None) -> LaidTile:
+    """A crosswise tile (written low half first) turned so that its far half, ``second``, is
+    the number the tile after it joined: where the line turns there, that half faces the next
+    tile. Any other tile as it is."""
+    if _joined(laid, following) != laid.first:
+        return laid
+    return replace(laid, first=laid.second, second=laid.first)
 
 
 def _spot(piece: _Piece, turned: bool, ox: float, oy: float, side: int) -> Spot:
@@ -243,7 +266,7 @@ def lay(line: Sequence[LaidTile], lead: int, across: Across, side: int, width: i
     lead_box = (-half, -side if standing else -side / 2, half, side if standing else side / 2)
     lead_spot = _spot(_Piece(first, lead_box, standing, True), False, ox, oy, side)
     right, right_badge, below = _branch(line[lead + 1 :], across, side, lead_box, reach)
-    flipped = [LaidTile(t.tile, t.second, t.first, t.cross) for t in reversed(line[:lead])]
+    flipped = [replace(t, first=t.second, second=t.first) for t in reversed(line[:lead])]
     left, left_badge, above = _branch(flipped, across, side, lead_box, reach)
     spots = [_spot(piece, True, ox, oy, side) for piece in reversed(left)]
     spots += [lead_spot] + [_spot(piece, False, ox, oy, side) for piece in right]

@@ -174,6 +174,14 @@ class Variant:
                 return Piece(tile, half, tile.other_half(half), False)
         return None
 
+    def joined(self, opens: tuple[int, ...], piece: Piece) -> int | None:
+        """The number among ``opens`` (an end's, before ``piece`` was laid there) that
+        ``piece`` was laid against along: the one its inner half joins (see :meth:`along`);
+        ``None`` for a piece laid crosswise, whose middle lies against the end."""
+        if piece.cross:
+            return None
+        return next((n for n in opens if self.joins(n, piece.tile) == piece.inner), None)
+
     def ways(self, board: Board, end: End, tile: Tile) -> tuple[Piece, ...]:
         """Every legal way to lay ``tile`` at ``end``: along first, then crosswise."""
         opens = board.opens(end)
