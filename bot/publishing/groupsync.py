@@ -30,7 +30,7 @@ from .messenger import (
     key_of,
 )
 from .outbox import Outbox
-from .questions import close_offers, close_questions, delete_calls
+from .questions import close_offers, close_questions, delete_calls, retire_offers
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
 from .reposts import Reposts
 from .tails import Tails
@@ -141,6 +141,7 @@ class GroupSync:
                     self.on_table_shown(game_id, drained)
         changed |= await close_questions(self.messenger, game)
         changed |= await close_offers(self.messenger, game)
+        changed |= await retire_offers(self.messenger, game)
         changed |= await delete_calls(self.messenger, game)
         if changed:
             async with self.locks.game(game_id):

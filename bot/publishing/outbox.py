@@ -21,9 +21,11 @@ from .ratelimit import WithdrawnError, only_if
 log = logging.getLogger(__name__)
 
 
-def _offers_a_computer(buttons: list[list[list[str]]] | None) -> bool:
-    """Whether an announcement's buttons offer a computer for an away player's seat."""
-    return any(isinstance(decode(data), ReplaceAway) for row in buttons or () for _, data in row)
+def _offered_seat(buttons: list[list[list[str]]] | None) -> int | None:
+    """The seat an announcement's buttons offer a computer for (its player away), or None:
+    no such offer."""
+    return next((tap.seat for row in buttons or () for _, data in row
+                 if isinstance(tap := decode(data), ReplaceAway)), None)
 
 
 class Outbox:
@@ -89,6 +91,7 @@ class Outbox:
                      for row in item.buttons]
                 )
             kept: tuple[Game, list[int], int] | None = None
+            seat: int | None = None
             try:
                 with only_if(lambda: lobby is None or lobby.status is Status.LOBBY):
                     sent_id = await self._announce(item.chat_id, item.text, item.photo,
@@ -96,7 +99,7 @@ class Outbox:
                 if lobby is not None and item.chat_id == lobby.chat_id:
                     kept = (lobby, lobby.messages.calls, sent_id)
                 elif game is not None and item.chat_id == game.chat_id \
-                        and _offers_a_computer(item.buttons):
+                        and (seat := _offered_seat(item.buttons)) is not None:
                     kept = (game, game.messages.offers, sent_id)
             except WithdrawnError:
                 # (every quick start does this to its "press Start" call: nothing to act on)
@@ -119,7 +122,7 @@ class Outbox:
                 raise
             self.sent_not_done.add(item.id)  # sent (or never to be): never again, even
             await self._done(item.id)           # should its mark fail (a database away)
-            if kept is not None and not await self._keep(*kept):
+            if kept is not None and not await self._keep(*kept, seat):
                 unsaved = True
         return unsaved
 
@@ -147,11 +150,14 @@ class Outbox:
                 raise
             return await self.messenger.send(chat_id, text, None, markup, thread_id)
 
-    async def _keep(self, game: Game, ids: list[int], sent_id: int) -> bool:
-        """A call or an offer posted: its id kept with the game's messages, saved now;
-        whether the save went (else it stays in memory, for the next save of the game)."""
+    async def _keep(self, game: Game, ids: list[int], sent_id: int, seat: int | None) -> bool:
+        """A call or an offer posted (of ``seat``: the offer's, kept so that it goes once
+        that player is back): its id kept with the game's messages, saved now; whether the
+        save went (else it stays in memory, for the next save of the game)."""
         async with self.locks.game(game.game_id):
             ids.append(sent_id)
+            if seat is not None:
+                game.messages.offer_seats[sent_id] = seat
             try:
                 await self.service.save_messages(game)
             except Exception as exc:
