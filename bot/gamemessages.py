@@ -84,6 +84,11 @@ class Messages:
     # words say they are away). An offer stored before this has no seat here: it goes once
     # nobody at the table is away. Ids no longer among ``offers`` are dropped as they go.
     offer_seats: dict[int, int] = field(default_factory=dict)
+    # The group's answers to a /table in the gap after the table's last re-post ("The table
+    # comes down … in a few seconds"): deleted by the group's sync once no table waits to
+    # come down (it came, or the game ended, or a restart dropped the wait: player QA, the
+    # notice stayed for good, even when the promised table never came).
+    table_notices: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(
@@ -110,6 +115,7 @@ class Messages:
                 "invitations": {str(u): m for u, m in self.invitations.items()},
                 "again_hands": {str(u): m for u, m in self.again_hands.items()},
                 "offer_seats": {str(m): s for m, s in self.offer_seats.items()},
+                "table_notices": self.table_notices,
             }
         )
 
@@ -138,6 +144,7 @@ class Messages:
             {int(u): int(m) for u, m in data.get("invitations", {}).items()},
             {int(u): int(m) for u, m in data.get("again_hands", {}).items()},
             {int(m): int(s) for m, s in data.get("offer_seats", {}).items()},
+            [int(m) for m in data.get("table_notices", [])],
         )
 
 

@@ -30,7 +30,13 @@ from .messenger import (
     key_of,
 )
 from .outbox import Outbox
-from .questions import close_offers, close_questions, delete_calls, retire_offers
+from .questions import (
+    close_offers,
+    close_questions,
+    delete_calls,
+    delete_table_notices,
+    retire_offers,
+)
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
 from .reposts import Reposts
 from .tails import Tails
@@ -142,6 +148,8 @@ class GroupSync:
         changed |= await close_questions(self.messenger, game)
         changed |= await close_offers(self.messenger, game)
         changed |= await retire_offers(self.messenger, game)
+        changed |= await delete_table_notices(self.messenger, game,
+                                              self.reposts.asked(game_id))
         changed |= await delete_calls(self.messenger, game)
         if changed:
             async with self.locks.game(game_id):

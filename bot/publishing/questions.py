@@ -1,8 +1,9 @@
 """Group messages whose point passes as the game moves on: the questions a running game
 asks (/stop's and /leave's "are you sure?"), whose buttons go once the game is over, the
 offers to hand an away player's seat to a computer, whose buttons go then too (and which
-are deleted once their player is back), and the lobby's calls to start, deleted once the
-lobby is closed or a newer one is posted."""
+are deleted once their player is back), the lobby's calls to start, deleted once the
+lobby is closed or a newer one is posted, and the answers to a /table that said the table
+comes down in a few seconds, deleted once it has (or never will)."""
 
 from __future__ import annotations
 
@@ -107,6 +108,23 @@ async def delete_calls(messenger: Messenger, game: Game) -> bool:
         if message_id in calls:
             await messenger.delete(chat_id, message_id)
             _forget(calls, message_id)
+    return True
+
+
+async def delete_table_notices(messenger: Messenger, game: Game, waiting: bool) -> bool:
+    """Delete the game's "the table comes down in a few seconds" answers to /table once no
+    table waits to come down (``waiting``: the game's does, this process knows): it came,
+    they have done their job; or it never will (the game ended, a restart or another
+    worker dropped the wait), and they would promise it for good. Whether any went (the
+    caller saves the game's messages)."""
+    notices = game.messages.table_notices
+    if not notices or (waiting and game.status is Status.PLAYING):
+        return False
+    chat_id = game.chat_id
+    for message_id in list(notices):
+        if message_id in notices:
+            await messenger.delete(chat_id, message_id)
+            _forget(notices, message_id)
     return True
 
 
