@@ -41,14 +41,22 @@ class Outbox:
         #: Announcements this process marked in flight (their sends may be tried again here,
         #: where a failure's outcome is known): one marked by an earlier life is never sent.
         self.marked: set[int] = set()
+        #: Games whose last drain held back an away player's offer, the last of their
+        #: announcements (``hold_offer``), for the group's sync to post once its table
+        #: shows the timed-out move that made it (player QA: "seems to be away" came just
+        #: before the table's edit that showed the move).
+        self.held: set[int] = set()
 
-    async def drain(self, game_id: int) -> bool:
+    async def drain(self, game_id: int, hold_offer: bool = False) -> bool:
         """Send the game's announcements in order. The id of a lobby's call or an away
         player's offer is saved as soon as it is posted (for the call's deletion once the
         lobby is closed, the offer's buttons' removal once the game is over): a sync failing
         later must not leave it in memory alone, where a restart would lose it. Each is
         marked sent once Telegram took it, whether that save fails or not (then the game's
-        messages are left to the sync's own save: True)."""
+        messages are left to the sync's own save: True). ``hold_offer``: an away player's
+        offer that is the last announcement waits (:attr:`held`): nothing it must come
+        before follows it (a hand's result that follows it is told before the next hand's
+        table, and it before that)."""
         unsaved = False
         game = self.service.game(game_id)
         if game is not None and game.messages.topic_gone and game.status.open:
@@ -58,6 +66,10 @@ class Outbox:
             return unsaved
         thread_id = game.thread_id if game is not None else None
         items = await self.service.storage.pending_outbox(game_id)
+        if hold_offer and game is not None and game.status.open and items \
+                and _offered_seat(items[-1].buttons) is not None:
+            items = items[:-1]
+            self.held.add(game_id)
         if game is not None and game.thread_id != thread_id:
             # Its topic went while the outbox was read (a topic gone changes the game in
             # memory before its commit drops that outbox): these rows may be the dropped

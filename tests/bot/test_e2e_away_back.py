@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 
 from bot_kit import Group, plain
-from test_e2e_offers import time_out_until_away
+from test_e2e_offers import table_message, time_out_until_away
 
 from bot.gamemessages import Messages
-from bot.models import Status
+from bot.models import AWAY_AFTER, Status
 from fakeapi import StoredMessage
 from fakeapi.players import Table
 
@@ -110,6 +110,38 @@ async def test_after_a_restart_the_back_players_offer_goes_and_the_other_stays(
         await runtime.publisher.idle()
         assert not budi.deleted and budi.buttons
         assert group.game().messages.offers == [budi.message_id]
+
+
+async def test_the_offer_comes_below_the_table_that_shows_the_move_that_made_it(
+        group: Group) -> None:
+    """Player QA: "Sergei … seems to be away" was posted just before the table's edit that
+    showed his third timed-out move: the table is edited first, the offer follows it."""
+    async with group.bot() as runtime:
+        await group.start("pair")
+        game = group.game()
+        others = Table(group.server, [u for s, u in enumerate(group.users[:4]) if s != 2])
+        while not (game.match.to_move == 2  # type: ignore[union-attr]
+                   and game.timer.timeouts.get(2) == AWAY_AFTER - 1):
+            assert game.status is Status.PLAYING, "the match ended first"
+            if game.match.to_move == 2:  # type: ignore[union-attr]
+                await _time_out(group)
+            else:
+                await others.play_one()
+        await runtime.publisher.idle()
+        table = await table_message(group)
+        hand = game.match.hand.number  # type: ignore[union-attr]
+        before = len(group.server.requests_for(chat=group.chat))
+        await _time_out(group)  # the third: he seems away
+        await group.server.wait_for(lambda: group.said("seems to be away"))
+        await runtime.publisher.idle()
+        assert game.match.hand.number == hand  # type: ignore[union-attr]
+        calls = [(r.method, r.params.get("message_id"), "seems to be away" in str(
+            r.params.get("text", ""))) for r in group.server.requests_for(chat=group.chat)]
+        offer = next(i for i, call in enumerate(calls) if call[2])
+        edit = next(i for i, (method, message_id, _) in enumerate(calls)
+                    if i >= before and method.startswith("edit")
+                    and str(message_id) == str(table.message_id))
+        assert edit < offer, calls[before:]
 
 
 def test_messages_stored_before_the_offers_seats_load_with_none() -> None:
