@@ -79,6 +79,16 @@ class Messages:
     # "🔁 Play again" button goes once the rematch starts (it would open nothing then);
     # forgotten then, or when the rematch is closed before it starts (the button works again).
     again_hands: dict[int, int] = field(default_factory=dict)
+    # The seat each of ``offers`` offers to hand on, by the offer's id: the group's sync
+    # deletes an offer once its seat's player is back (its button would be refused, its
+    # words say they are away). An offer stored before this has no seat here: it goes once
+    # nobody at the table is away. Ids no longer among ``offers`` are dropped as they go.
+    offer_seats: dict[int, int] = field(default_factory=dict)
+    # The group's answers to a /table in the gap after the table's last re-post ("The table
+    # comes down … in a few seconds"): deleted by the group's sync once no table waits to
+    # come down (it came, or the game ended, or a restart dropped the wait: player QA, the
+    # notice stayed for good, even when the promised table never came).
+    table_notices: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(
@@ -104,6 +114,8 @@ class Messages:
                                 for u, ids in self.back_offers.items()},
                 "invitations": {str(u): m for u, m in self.invitations.items()},
                 "again_hands": {str(u): m for u, m in self.again_hands.items()},
+                "offer_seats": {str(m): s for m, s in self.offer_seats.items()},
+                "table_notices": self.table_notices,
             }
         )
 
@@ -131,6 +143,8 @@ class Messages:
              for u, ids in data.get("back_offers", {}).items()},
             {int(u): int(m) for u, m in data.get("invitations", {}).items()},
             {int(u): int(m) for u, m in data.get("again_hands", {}).items()},
+            {int(m): int(s) for m, s in data.get("offer_seats", {}).items()},
+            [int(m) for m in data.get("table_notices", [])],
         )
 
 

@@ -6,6 +6,7 @@ publisher, which the service wakes after each commit.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from dataclasses import replace
@@ -17,7 +18,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from engine import OptionValueError, variant
@@ -301,6 +302,29 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await rt.resend_hand(game, rt.service.seat_of(game, user.id))
 
 
+async def _keep_table_notice(rt: Runtime, game: Game, notice: Message) -> None:
+    """The group's answer that its table comes down in a few seconds: kept with the game's
+    messages (stored, for a restart or another worker to find), for the group's sync to
+    delete once the table has come down, or once it never will (player QA: the notice
+    stayed for good, even when the game stopped in the wait); deleted at once when that
+    happened while it was on its way."""
+    async with rt.locks.game(game.game_id):
+        # (the check and the append with no await between: a sync that brings the table
+        # down either finds the id, or came first and this sees no table waiting)
+        kept = game.status is Status.PLAYING and game.chat_id == notice.chat_id \
+            and rt.publisher.tables.waits(game.game_id)
+        if kept:
+            game.messages.table_notices.append(notice.message_id)
+            try:
+                await rt.service.save_messages(game)
+            except Exception as exc:  # (in memory still: the next save of the game stores it)
+                log.warning("saving game %s's /table notice %s failed: %r", game.game_id,
+                            notice.message_id, exc)
+    if not kept:
+        with contextlib.suppress(TelegramError):
+            await notice.delete()
+
+
 async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/table: the running game's table posted again at the bottom of its group, the old
     message retired; in private, the table of the game the player plays, or a button for
@@ -325,7 +349,9 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             await reply(update, t(refused))
         elif wait > 0:  # posted again a moment ago: it comes when the gap ends
             t = await chat_tr(update, rt, game)
-            await reply(update, wording.table_coming_down(t, game.thread_id is not None))
+            notice = await reply(update, wording.table_coming_down(t, game.thread_id is not None))
+            if notice is not None:
+                await _keep_table_notice(rt, game, notice)
         return  # (otherwise the table itself is the answer)
     t = tr(update)
     playing = [g for g in rt.service.games_of_user(user.id) if g.status is Status.PLAYING]

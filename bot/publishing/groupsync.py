@@ -30,7 +30,13 @@ from .messenger import (
     key_of,
 )
 from .outbox import Outbox
-from .questions import close_offers, close_questions, delete_calls
+from .questions import (
+    close_offers,
+    close_questions,
+    delete_calls,
+    delete_table_notices,
+    retire_offers,
+)
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
 from .reposts import Reposts
 from .tails import Tails
@@ -101,7 +107,7 @@ class GroupSync:
         picture but not texts gets the rest (announcements, calls deleted, questions closed)
         and is told why the table is missing; :class:`PhotosRefusedError` is raised at the
         end, for the players to be told too."""
-        changed = await self.outbox.drain(game_id)
+        changed = await self.outbox.drain(game_id, hold_offer=True)  # (posted after the table)
         refused: PhotosRefusedError | None = None
         self.kept.pop(game_id, None)
         game = self.service.game(game_id)
@@ -121,7 +127,7 @@ class GroupSync:
                     break
             # Moves were committed meanwhile: their announcements go first (a hand that
             # ended is told before the next hand's table is posted).
-            changed |= await self.outbox.drain(game_id)
+            changed |= await self.outbox.drain(game_id, hold_offer=True)
         if lobby is not None:
             changed |= await self._sync_lobby(game, lobby, thread_id)
         if table is not None:
@@ -139,8 +145,14 @@ class GroupSync:
                 self.no_photos.discard(game_id)
                 if self.on_table_shown is not None:
                     self.on_table_shown(game_id, drained)
+        if game_id in self.outbox.held:  # an away player's offer, below the table that
+            self.outbox.held.discard(game_id)  # shows the move that made it (player QA)
+            changed |= await self.outbox.drain(game_id)
         changed |= await close_questions(self.messenger, game)
         changed |= await close_offers(self.messenger, game)
+        changed |= await retire_offers(self.messenger, game)
+        changed |= await delete_table_notices(self.messenger, game,
+                                              self.reposts.asked(game_id))
         changed |= await delete_calls(self.messenger, game)
         if changed:
             async with self.locks.game(game_id):

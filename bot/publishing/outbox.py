@@ -21,9 +21,11 @@ from .ratelimit import WithdrawnError, only_if
 log = logging.getLogger(__name__)
 
 
-def _offers_a_computer(buttons: list[list[list[str]]] | None) -> bool:
-    """Whether an announcement's buttons offer a computer for an away player's seat."""
-    return any(isinstance(decode(data), ReplaceAway) for row in buttons or () for _, data in row)
+def _offered_seat(buttons: list[list[list[str]]] | None) -> int | None:
+    """The seat an announcement's buttons offer a computer for (its player away), or None:
+    no such offer."""
+    return next((tap.seat for row in buttons or () for _, data in row
+                 if isinstance(tap := decode(data), ReplaceAway)), None)
 
 
 class Outbox:
@@ -39,14 +41,22 @@ class Outbox:
         #: Announcements this process marked in flight (their sends may be tried again here,
         #: where a failure's outcome is known): one marked by an earlier life is never sent.
         self.marked: set[int] = set()
+        #: Games whose last drain held back an away player's offer, the last of their
+        #: announcements (``hold_offer``), for the group's sync to post once its table
+        #: shows the timed-out move that made it (player QA: "seems to be away" came just
+        #: before the table's edit that showed the move).
+        self.held: set[int] = set()
 
-    async def drain(self, game_id: int) -> bool:
+    async def drain(self, game_id: int, hold_offer: bool = False) -> bool:
         """Send the game's announcements in order. The id of a lobby's call or an away
         player's offer is saved as soon as it is posted (for the call's deletion once the
         lobby is closed, the offer's buttons' removal once the game is over): a sync failing
         later must not leave it in memory alone, where a restart would lose it. Each is
         marked sent once Telegram took it, whether that save fails or not (then the game's
-        messages are left to the sync's own save: True)."""
+        messages are left to the sync's own save: True). ``hold_offer``: an away player's
+        offer that is the last announcement waits (:attr:`held`): nothing it must come
+        before follows it (a hand's result that follows it is told before the next hand's
+        table, and it before that)."""
         unsaved = False
         game = self.service.game(game_id)
         if game is not None and game.messages.topic_gone and game.status.open:
@@ -56,6 +66,10 @@ class Outbox:
             return unsaved
         thread_id = game.thread_id if game is not None else None
         items = await self.service.storage.pending_outbox(game_id)
+        if hold_offer and game is not None and game.status.open and items \
+                and _offered_seat(items[-1].buttons) is not None:
+            items = items[:-1]
+            self.held.add(game_id)
         if game is not None and game.thread_id != thread_id:
             # Its topic went while the outbox was read (a topic gone changes the game in
             # memory before its commit drops that outbox): these rows may be the dropped
@@ -89,6 +103,7 @@ class Outbox:
                      for row in item.buttons]
                 )
             kept: tuple[Game, list[int], int] | None = None
+            seat: int | None = None
             try:
                 with only_if(lambda: lobby is None or lobby.status is Status.LOBBY):
                     sent_id = await self._announce(item.chat_id, item.text, item.photo,
@@ -96,7 +111,7 @@ class Outbox:
                 if lobby is not None and item.chat_id == lobby.chat_id:
                     kept = (lobby, lobby.messages.calls, sent_id)
                 elif game is not None and item.chat_id == game.chat_id \
-                        and _offers_a_computer(item.buttons):
+                        and (seat := _offered_seat(item.buttons)) is not None:
                     kept = (game, game.messages.offers, sent_id)
             except WithdrawnError:
                 # (every quick start does this to its "press Start" call: nothing to act on)
@@ -119,7 +134,7 @@ class Outbox:
                 raise
             self.sent_not_done.add(item.id)  # sent (or never to be): never again, even
             await self._done(item.id)           # should its mark fail (a database away)
-            if kept is not None and not await self._keep(*kept):
+            if kept is not None and not await self._keep(*kept, seat):
                 unsaved = True
         return unsaved
 
@@ -147,11 +162,14 @@ class Outbox:
                 raise
             return await self.messenger.send(chat_id, text, None, markup, thread_id)
 
-    async def _keep(self, game: Game, ids: list[int], sent_id: int) -> bool:
-        """A call or an offer posted: its id kept with the game's messages, saved now;
-        whether the save went (else it stays in memory, for the next save of the game)."""
+    async def _keep(self, game: Game, ids: list[int], sent_id: int, seat: int | None) -> bool:
+        """A call or an offer posted (of ``seat``: the offer's, kept so that it goes once
+        that player is back): its id kept with the game's messages, saved now; whether the
+        save went (else it stays in memory, for the next save of the game)."""
         async with self.locks.game(game.game_id):
             ids.append(sent_id)
+            if seat is not None:
+                game.messages.offer_seats[sent_id] = seat
             try:
                 await self.service.save_messages(game)
             except Exception as exc:

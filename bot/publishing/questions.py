@@ -1,16 +1,19 @@
 """Group messages whose point passes as the game moves on: the questions a running game
 asks (/stop's and /leave's "are you sure?"), whose buttons go once the game is over, the
-offers to hand an away player's seat to a computer, whose buttons go then too, and the
-lobby's calls to start, deleted once the lobby is closed or a newer one is posted."""
+offers to hand an away player's seat to a computer, whose buttons go then too (and which
+are deleted once their player is back), the lobby's calls to start, deleted once the
+lobby is closed or a newer one is posted, and the answers to a /table that said the table
+comes down in a few seconds, deleted once it has (or never will)."""
 
 from __future__ import annotations
 
 import logging
 
-from telegram.error import BadRequest
+from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from ..i18n import translator
 from ..models import Game, Status
+from ..wording import who
 from .messenger import Draft, Messenger
 
 log = logging.getLogger(__name__)
@@ -54,6 +57,43 @@ async def close_offers(messenger: Messenger, game: Game) -> bool:
     return True
 
 
+async def retire_offers(messenger: Messenger, game: Game) -> bool:
+    """Delete the running game's offers of a computer for a seat whose player is no longer
+    away (back, the group told so: player QA read "seems to be away" and its button, which
+    only answered "at the table and plays on", until the match ended), as an answered offer
+    is; past the 48 hours a bot may delete one, its words say the player is back, without
+    its button. An offer stored without its seat goes once nobody is away. Whether any
+    went (the caller saves the game's messages); Telegram unanswered raises (the next sync
+    tries again)."""
+    messages = game.messages
+    offers, seats = messages.offers, messages.offer_seats
+    gone = [m for m in seats if m not in offers]  # (answered, closed, or the chat moved)
+    for message_id in gone:
+        del seats[message_id]
+    if not game.status.open:  # (its end closes them: close_offers)
+        return bool(gone)
+    away = game.timer.away
+    stale = [m for m in offers if (seats[m] not in away if m in seats else not away)]
+    chat_id = game.chat_id
+    for message_id in stale:
+        if message_id not in offers:  # answered meanwhile
+            continue
+        seat = seats.get(message_id)
+        try:
+            await messenger.bot.delete_message(chat_id, message_id)
+        except BadRequest:  # too old to delete, or gone already
+            player = game.players[seat] if seat is not None and seat < len(game.players) \
+                else None
+            back = None if player is None or player.is_computer else translator(
+                game.language)("{name} is back and plays on.", name=who(player))
+            await messenger.unbutton(chat_id, message_id, back, photo=False)
+        except (Forbidden, ChatMigrated):  # (a chat closed to the bot, or moved: nothing to do)
+            pass
+        _forget(offers, message_id)
+        seats.pop(message_id, None)
+    return bool(gone or stale)
+
+
 async def delete_calls(messenger: Messenger, game: Game) -> bool:
     """Delete the lobby's calls to start posted in the group once the lobby has started or
     been cancelled, and while it is open every call but the newest (the table ready again
@@ -68,6 +108,23 @@ async def delete_calls(messenger: Messenger, game: Game) -> bool:
         if message_id in calls:
             await messenger.delete(chat_id, message_id)
             _forget(calls, message_id)
+    return True
+
+
+async def delete_table_notices(messenger: Messenger, game: Game, waiting: bool) -> bool:
+    """Delete the game's "the table comes down in a few seconds" answers to /table once no
+    table waits to come down (``waiting``: the game's does, this process knows): it came,
+    they have done their job; or it never will (the game ended, a restart or another
+    worker dropped the wait), and they would promise it for good. Whether any went (the
+    caller saves the game's messages)."""
+    notices = game.messages.table_notices
+    if not notices or (waiting and game.status is Status.PLAYING):
+        return False
+    chat_id = game.chat_id
+    for message_id in list(notices):
+        if message_id in notices:
+            await messenger.delete(chat_id, message_id)
+            _forget(notices, message_id)
     return True
 
 

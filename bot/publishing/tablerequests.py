@@ -47,6 +47,12 @@ class TableRequests:
                 wait, self._due, game_id)
         return wait
 
+    def waits(self, game_id: int) -> bool:
+        """Whether the game's table waits to come down in this process (asked for in the
+        gap after its last re-post): an answer saying it comes is kept until it has (the
+        group's sync deletes it then: :func:`~bot.publishing.questions.delete_table_notices`)."""
+        return self.group.reposts.asked(game_id)
+
     def refused(self, game_id: int) -> str | None:
         """Why the game's table cannot come down in its group now, as its last sync found
         (the answer to a /table, untranslated), or None: it can."""

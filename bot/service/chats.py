@@ -157,16 +157,17 @@ class Chats(Commits):
         return True
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """A group became a supergroup: its games follow it. Their lobby, table, questions
-        and offers stay behind in the old group, where nobody can tap them any more, and the
-        supergroup numbers its messages anew (an old id there names some other message): the
-        next sync posts the lobby and the table in the supergroup."""
+        """A group became a supergroup: its games follow it. Their lobby, table, questions,
+        offers and /table's notices stay behind in the old group, where nobody can tap them
+        any more, and the supergroup numbers its messages anew (an old id there names some
+        other message): the next sync posts the lobby and the table in the supergroup."""
         moving = [game for game in self._by_id.values() if game.chat_id == old_chat_id]
         for game in moving:  # forgotten before the move commits: whoever reads the game
             # after it (a fleet's other worker) posts anew too
             async with self.messages_undone_on_failure(
                     game, lobby=None, lobby_key=None, table_message=None, table_key=None,
-                    questions=[], calls=[], offers=[], unreachable_notes={}):
+                    questions=[], calls=[], offers=[], unreachable_notes={},
+                    offer_seats={}, table_notices=[]):
                 await self.storage.save_messages(game)
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
         for game in moving:
