@@ -11,24 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 from bot_kit import Group, plain
+from test_e2e_lay_words import deal_every_hand
 
-import engine.match
-from engine import Deal, Tile, full_set
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
 from fakeapi.players import Table
-
-
-def tiles(text: str) -> tuple[Tile, ...]:
-    return tuple(Tile(int(a), int(b)) for a, b in (t.split("-") for t in text.split()))
-
-
-def deal_every_hand(monkeypatch: pytest.MonkeyPatch, first: str, second: str) -> None:
-    """Every hand the bot deals to two seats: ``first`` to seat 0 (who leads), ``second``
-    to seat 1, the rest in the stock."""
-    hands = (tiles(first), tiles(second))
-    stock = tuple(t for t in full_set(6) if t not in hands[0] + hands[1])
-    monkeypatch.setattr(engine.match, "seeded_deal",
-                        lambda *args, **kwargs: Deal(hands, (), 0, None, stock))
 
 
 def versions(server: FakeTelegramServer, chat: FakeChat) -> Iterator[str]:

@@ -105,12 +105,19 @@ async def test_a_full_disk_on_postgresql_stops_no_game_and_its_syncs_wait_in_one
         assert stored is not None and stored.status is Status.PLAYING
         assert stored.messages.table_message == game.messages.table_message != old
         name = runtime.service.storage.engine.name
+    waited_in_two_lines(caplog, game.game_id, name, CAUSE)
+
+
+def waited_in_two_lines(caplog: pytest.LogCaptureFixture, game_id: int, name: str, why: str
+                        ) -> None:
+    """The group sync of ``game_id`` waited for the database ``name`` unusable for ``why``
+    in one WARNING and one INFO line, with no error or traceback."""
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     told = [(r.levelname, r.getMessage()) for r in caplog.records
             if r.name == "bot.publishing.publisher" and r.levelno >= logging.INFO]
     assert told == [
-        ("WARNING", f"group sync of game {game.game_id} waits for the database: cannot use "
-                    f"the database {name}: {CAUSE}"),
+        ("WARNING", f"group sync of game {game_id} waits for the database: cannot use "
+                    f"the database {name}: {why}"),
         ("INFO", "the database works again after 0 s: the syncs waiting for it went through"),
     ]
 
