@@ -61,14 +61,15 @@ def judge(rows: Mapping[str, str], where: str, bot_id: str) -> None:
 async def agree_bot(storage: Connection, bot_id: str, username: str | None = None) -> None:
     """At a start, once the database is migrated: record this bot as its owner if none is
     recorded yet (an INFO line says so), else refuse another bot's start
-    (:class:`ConfigError`). The owner's ``username`` is written when it changed."""
+    (:class:`ConfigError`). The owner's ``username`` is written when it changed. (The record
+    is a DEBUG line: the start-up's INFO lines stay those an operator knows.)"""
     recorded = await storage.execute(_RECORD, (BOT_ID, bot_id))
     rows = _by_name(await storage.fetch_all(_READ, (BOT_ID, BOT_USERNAME)))
     judge(rows, storage.engine.name, bot_id)
     if username and rows.get(BOT_USERNAME) != username:
         await storage.execute(_NAME, (BOT_USERNAME, username))
     if recorded:
-        log.info("the database %s is recorded as bot %s's%s: another bot started on it is "
+        log.debug("the database %s is recorded as bot %s's%s: another bot started on it is "
                  "refused", storage.engine.name, bot_id, f" (@{username})" if username else "")
 
 
