@@ -225,7 +225,8 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     resumed = await _resume(rt) if fleet is None else 0
     if rt.webhook or rt.http.port is not None:  # someone reads health and metrics
         schedule_watch(application)
-    if not rt.webhook and rt.http.port is not None:  # polling, with health and metrics
+    if not rt.webhook and rt.http.port is not None and rt.web is None:  # polling, with
+        # health and metrics (bot.launch serves them from before the waits: kept)
         rt.web = WebServer(build_web_app(rt.metrics, readiness(rt)), rt.http.host, rt.http.port)
         await rt.web.start()
     # once started (a failure before is its one line): a mistyped path shows as new
