@@ -28,7 +28,7 @@ from engine import SEED_BYTES
 
 from .config import BotConfig
 from .conflicts import PollConflict, poll_failed
-from .errors import ConfigError
+from .errors import ConfigError, StorageError
 from .fleet.settings import (
     POOL_APPLICATION,
     SETTINGS_KEY,
@@ -68,6 +68,7 @@ from .serving.metrics import Metrics
 from .serving.webhook import serving_webhook
 from .serving.webserver import HttpSettings, WebServer, build_web_app, http_settings_from_env
 from .storage import Storage
+from .storage.owner import agree_bot, bot_id_of, refuse_if_other
 from .storage.restores import take_mark
 
 if TYPE_CHECKING:  # asyncpg is imported only where PostgreSQL is used
@@ -216,13 +217,16 @@ async def _on_start(application: Application) -> None:  # type: ignore[type-arg]
     await rt.storage.open()
     rt.timers.thinker.start()  # the computer players' process pool
     me = await application.bot.get_me()
+    # one bot a database: another bot's token is refused before it touches a game (once)
+    await agree_bot(rt.storage, bot_id_of(rt.config.token), me.username)
     rt.publisher.messenger.bot_username = me.username or ""
     await register_commands(application.bot)
     # (a fleet worker loads the games of each shard as it takes it)
     resumed = await _resume(rt) if fleet is None else 0
     if rt.webhook or rt.http.port is not None:  # someone reads health and metrics
         schedule_watch(application)
-    if not rt.webhook and rt.http.port is not None:  # polling, with health and metrics
+    if not rt.webhook and rt.http.port is not None and rt.web is None:  # polling, with
+        # health and metrics (bot.launch serves them from before the waits: kept)
         rt.web = WebServer(build_web_app(rt.metrics, readiness(rt)), rt.http.host, rt.http.port)
         await rt.web.start()
     # once started (a failure before is its one line): a mistyped path shows as new
@@ -252,7 +256,11 @@ async def claim_database(rt: Runtime, *, shared: bool) -> DatabaseClaim | None:
             rt.stop()
 
     claim = DatabaseClaim(engine, shared=shared, on_taken=taken)
-    await claim.take()  # refused: running() shuts what started down
+    try:
+        await claim.take()  # refused: running() shuts what started down
+    except StorageError:  # held by another bot's process: that is the cause to tell
+        await refuse_if_other(engine, bot_id_of(rt.config.token))
+        raise
     return claim
 
 

@@ -5,7 +5,11 @@ never the token).
 - A token Telegram rejects (401): one line, exit 2.
 - Telegram unreachable at start (no network, DNS, 5xx, timeouts), or PostgreSQL not up yet
   (refused, no answer, starting): one line per attempt and tries again, backing off up to
-  :data:`MAX_BACKOFF` seconds, until it answers or a signal stops the bot (exit 0).
+  :data:`MAX_BACKOFF` seconds (PostgreSQL: :data:`DATABASE_BACKOFF`, as a fleet receiver
+  waits), until it answers or a signal stops the bot (exit 0). A bot polling, or a fleet
+  worker, with ``HTTP_PORT`` serves HTTP meanwhile: ``/healthz/live`` answers (a container's
+  HEALTHCHECK does not mark it unhealthy while it waits) and ``/healthz/ready`` says 503 until
+  the bot runs.
   PostgreSQL refusing the bot (its password, a missing database): one line, exit 1.
 - The database unusable (folder not writable, file locked or damaged, disk full): one line
   naming the path and the cause, exit 1. The same for an HTTP port already taken (exit 2),
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import signal
 from collections.abc import Awaitable, Callable
@@ -30,6 +35,8 @@ from telegram.ext import Application
 from .app import begin_stop, running
 from .errors import ConfigError, StorageError
 from .handlers.runtime import KEY, Runtime
+from .health import readiness
+from .serving.webserver import Check, WebServer, build_web_app
 from .storage import StorageUnavailableError
 from .waiting import wait_set
 
@@ -38,6 +45,10 @@ log = logging.getLogger("bot")
 POLL_TIMEOUT = 10
 FIRST_BACKOFF = 1.0
 MAX_BACKOFF = 60.0
+#: The longest wait between two attempts to reach PostgreSQL at start: a receiver's
+#: (:data:`bot.fleet.receiver.MAX_BACKOFF`), so that after a long outage a worker is not
+#: left idle up to a minute after the server is back, while the receivers store updates.
+DATABASE_BACKOFF = 10.0
 TOKEN_REJECTED = ("Telegram rejected TELEGRAM_BOT_TOKEN: copy the token again from @BotFather "
                   "(/mybots, API Token) into .env, or /revoke it there for a new one")
 
@@ -75,11 +86,16 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
 
 
 async def _serve(application: Application, stopping: asyncio.Event) -> int:  # type: ignore[type-arg]
+    rt = runtime_of(application)
+    started = asyncio.Event()
     try:
-        for reach in (_reach_database, _reach_telegram):
-            if not await _keep_trying(stopping, partial(reach, application)):
+        await _serve_http_early(rt, started)
+        for reach, longest in ((_reach_database, DATABASE_BACKOFF),
+                               (_reach_telegram, MAX_BACKOFF)):
+            if not await _keep_trying(stopping, partial(reach, application), longest):
                 return 0  # stopped before it could be reached
         async with running(application, POLL_TIMEOUT):
+            started.set()
             log.info("running: Ctrl-C or SIGTERM stops the bot")
             await stopping.wait()
     except InvalidToken:
@@ -91,8 +107,34 @@ async def _serve(application: Application, stopping: asyncio.Event) -> int:  # t
     except ConfigError as error:
         log.critical("%s", error)
         return 2
+    finally:
+        if rt.web is not None:  # (stopped before the bot ran: running() stops it otherwise)
+            await rt.web.stop()
+            rt.web = None
     log.info("stopped")
     return 0
+
+
+async def _serve_http_early(rt: Runtime, started: asyncio.Event) -> None:
+    """A bot polling, or a fleet worker, with ``HTTP_PORT``: its health and metrics served
+    from now on, before the database and Telegram are waited for, as a fleet receiver's are
+    (:func:`bot.app._on_start` keeps this server). Ready only once the bot runs."""
+    if rt.webhook or rt.http.port is None:
+        return  # (a webhook's server comes up with its endpoint: bot.serving.webhook)
+    checks = {name: _once(started, check) for name, check in readiness(rt).items()}
+    web = WebServer(build_web_app(rt.metrics, checks), rt.http.host, rt.http.port)
+    await web.start()  # (a port taken: its one line, exit 2)
+    rt.web = web
+
+
+def _once(started: asyncio.Event, check: Check) -> Check:
+    """``check``, failing quietly (False, no line) until ``started`` is set."""
+    async def checked() -> bool:
+        if not started.is_set():
+            return False
+        result = check()
+        return bool(await result if inspect.isawaitable(result) else result)
+    return checked
 
 
 # What a failed attempt to reach a service says, and the least seconds to wait before the next.
@@ -100,9 +142,10 @@ Failure = tuple[str, float]
 
 
 async def _keep_trying(stopping: asyncio.Event,
-                       attempt: Callable[[], Awaitable[Failure | None]]) -> bool:
+                       attempt: Callable[[], Awaitable[Failure | None]],
+                       longest: float = MAX_BACKOFF) -> bool:
     """Run ``attempt`` until it succeeds (True) or a signal stops the bot first (False): one
-    line per failure, backing off up to :data:`MAX_BACKOFF` seconds. What cannot be cured by
+    line per failure, backing off up to ``longest`` seconds. What cannot be cured by
     waiting, ``attempt`` raises."""
     delay = FIRST_BACKOFF
     tries = 1
@@ -114,7 +157,7 @@ async def _keep_trying(stopping: asyncio.Event,
         wait = max(delay, least)
         log.warning("%s: trying again in %.0f s (attempt %d)", what, wait, tries)
         await wait_set(stopping, wait)
-        delay = min(MAX_BACKOFF, delay * 2)
+        delay = min(longest, delay * 2)
         tries += 1
     return False
 

@@ -38,6 +38,7 @@ from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
 from ..storage.outages import cause
+from ..storage.restores import take_mark
 from .feeder import DB_ERRORS, Feeder
 from .listener import Listener
 from .moves import SYNC_GRACE, GameMoves
@@ -89,6 +90,7 @@ class FleetWorker(GameMoves):
     # --- lifecycle ---------------------------------------------------------------------------
     async def start(self) -> None:
         await sql.agree_shards(self.pool, self.settings.shards)
+        await self._unmark()
         for chat, until in (await sql.flood_waits(self.pool, time.time())).items():
             self.rt.limiter.hold(chat, until - time.time())
         self.rt.limiter.on_pause = self._paused
@@ -112,6 +114,19 @@ class FleetWorker(GameMoves):
         self._sweeping = asyncio.create_task(self._sweep(), name="fleet-sweep")
         log.info("fleet worker %s started: %s in the fleet", self.settings.worker_name,
                  counted(self.settings.shards, "shard"))
+
+    async def _unmark(self) -> None:
+        """A restored backup's mark (:mod:`bot.storage.restores`) left in the database, by a
+        copy to PostgreSQL made before the copy left it behind, is taken away by the first
+        worker: a fleet sends no game's messages anew (a tap on a hand message newer than
+        its game knows gets the hand sent again, as after any restore without the mark), and
+        a single bot started on the database later must not tell the groups that moves made
+        since were undone (operator QA: it did, weeks after the copy)."""
+        made = await take_mark(self.rt.storage)
+        if made is not None:
+            log.info("the database carried a restored backup's mark (made %s): removed; a "
+                     "fleet sends no game's messages anew", time.strftime(
+                         "%Y-%m-%d %H:%M:%S UTC", time.gmtime(made)))
 
     async def stop(self) -> None:
         """Give every shard back (what is in flight finishes), then stop listening."""

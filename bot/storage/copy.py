@@ -12,6 +12,12 @@ says to empty it first. Prints a line a table and a total; exit 0 on success, 1 
 it writes afterwards stays behind in SQLite. A target a bot or a fleet runs on is refused, with
 ``--replace`` too: the copy holds the bots' claim on it (:mod:`.claim`) while it copies.
 
+A copy is not a restore of the target: a backup's mark (:mod:`.restores`) in the source is
+not carried over (the fleet, or a bot started on the target later, would tell every group of
+an open game that its moves were undone). The bot the source belongs to (:mod:`.owner`) is:
+the source's record, else the bot of ``TELEGRAM_BOT_TOKEN`` (its id alone) when the copy's
+environment or ``.env`` has one, else none (the first bot started on the target is recorded).
+
 The target's migrations run in the copy's one transaction: a copy that fails, or is stopped
 (SIGTERM, exit 143; Ctrl-C, 130; one line), leaves the target as it was, no table made, and
 the temporary snapshot of the source removed. A stop that comes as the copy commits lets it
@@ -41,7 +47,9 @@ from .backup import BackupError, back_up
 from .causes import hinted
 from .claim import ClaimRefusedError, DatabaseClaim
 from .core import is_postgres_url
+from .owner import BOT_ID, BOT_USERNAME, bot_id_of
 from .postgres import PgTx, PostgresEngine
+from .restores import RESTORED
 
 
 class CopyError(StorageError):
@@ -105,6 +113,41 @@ def _tables(snapshot: Path) -> list[Table]:
             rows = db.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall()
             tables.append(Table(name, columns, rows, int(marks.get(name, 0))))
     return tables
+
+
+def for_target(tables: Sequence[Table], bot_id: str | None) -> tuple[list[Table], str]:
+    """``tables`` as the target gets them: ``fleet_meta`` without a backup's mark, with the
+    owning bot recorded (the source's record, else ``bot_id`` when given); and the line
+    that says which bot the target belongs to."""
+    out, line = [], "bot: none recorded: the first bot started on the target is"
+    for table in tables:
+        if table.name == "fleet_meta":
+            name, value = table.columns.index("name"), table.columns.index("value")
+            rows = [row for row in table.rows if row[name] != RESTORED]
+            meta = {row[name]: row[value] for row in rows}
+            if BOT_ID in meta:
+                named = f" (@{meta[BOT_USERNAME]})" if meta.get(BOT_USERNAME) else ""
+                line = f"bot: {meta[BOT_ID]}{named}, as the source records it"
+            elif bot_id is not None:
+                row: list[Any] = [None] * len(table.columns)
+                row[name], row[value] = BOT_ID, bot_id
+                rows.append(tuple(row))
+                line = f"bot: {bot_id}, TELEGRAM_BOT_TOKEN's (the source records none)"
+            table = Table(table.name, table.columns, rows, table.high_id)
+        out.append(table)
+    return out, line
+
+
+def token_bot() -> str | None:
+    """The id of the bot of ``TELEGRAM_BOT_TOKEN`` (the environment's, else ``.env``'s),
+    if one is set: only the part before the colon is read."""
+    import os
+
+    from ..config import load_dotenv_file
+
+    load_dotenv_file()
+    bot_id = bot_id_of(os.environ.get("TELEGRAM_BOT_TOKEN", ""))
+    return bot_id if bot_id.isdigit() else None
 
 
 async def copy_into(tables: Sequence[Table], url: str, replace: bool = False) -> dict[str, int]:
@@ -183,11 +226,13 @@ async def _copy_table(connection: Any, table: Table) -> None:
                                      max(int(highest or 0), 1), bool(highest))
 
 
-def copy(database: Path, url: str, replace: bool = False) -> dict[str, int]:
-    """The copy; in :func:`~bot.cli.stopped_by_signals`, a stop cancels it (the transaction
-    rolled back, the snapshot removed) and raises :class:`~bot.cli.Stopped`."""
-    tables = read_source(database)
-    return run_stopping(copy_into(tables, url, replace))
+def copy(database: Path, url: str, replace: bool = False, bot_id: str | None = None
+         ) -> tuple[dict[str, int], str]:
+    """The copy, and the line saying whose the target is (:func:`for_target`); in
+    :func:`~bot.cli.stopped_by_signals`, a stop cancels it (the transaction rolled back, the
+    snapshot removed) and raises :class:`~bot.cli.Stopped`."""
+    tables, owner = for_target(read_source(database), bot_id)
+    return run_stopping(copy_into(tables, url, replace)), owner
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -208,9 +253,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # (until the lines below are out: a stop as the copy commits lets it finish)
         with stopped_by_signals(signal.SIGTERM, signal.SIGINT):
-            counts = copy(args.source, args.target, args.replace)
+            counts, owner = copy(args.source, args.target, args.replace, token_bot())
             for name, count in counts.items():
                 print(f"{name}: {count} row{'' if count == 1 else 's'}")
+            print(owner)
             print(f"copied {sum(counts.values())} rows in {len(counts)} tables from "
                   f"{args.source} to {where}")
     except StorageError as error:  # (the engine's hints name the bot's setting: here, the URL)

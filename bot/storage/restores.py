@@ -9,7 +9,11 @@ the bot takes it at start-up (:func:`take_mark`) and sends every open game's mes
 A restore made without the mark (a copy made some other way) is caught later, tap by tap: a
 tap on a hand message newer than the one its game knows gets that hand sent again.
 
-The mark is a row of ``fleet_meta`` (migration 8: the table exists on SQLite too).
+The mark is a row of ``fleet_meta`` (migration 8: the table exists on SQLite too). The copy
+to PostgreSQL leaves it behind (:mod:`.copy`: a copy is not a restore of its target), and a
+fleet, which sends nothing anew, has its first worker remove one it finds
+(:meth:`bot.fleet.worker.FleetWorker.start`): else a single bot started on the fleet's
+database later would tell every group of an open game that its moves were undone.
 """
 
 from __future__ import annotations

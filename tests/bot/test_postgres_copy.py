@@ -18,7 +18,9 @@ from bot.gamemessages import Messages
 from bot.models import Game, Player, Status
 from bot.service.scoreboards import player_stats, scoreboard
 from bot.storage import Storage
+from bot.storage.backup import back_up
 from bot.storage.claim import DatabaseClaim
+from bot.storage.owner import BOT_ID, BOT_USERNAME, agree_bot
 from bot.storage.postgres import PostgresEngine
 from bot.storage.restores import take_mark
 from engine import match_to_json
@@ -30,11 +32,15 @@ GROUP = -4000000001  # the stored group with a finished match
 PLAYERS = (1001, 1002, 1003, 1004)
 
 
-async def run(*args: str) -> tuple[int, str, str]:
-    """The tool as an operator runs it, in a process of its own."""
+async def run(*args: str, token: str | None = None) -> tuple[int, str, str]:
+    """The tool as an operator runs it, in a process of its own (with ``token`` as its
+    TELEGRAM_BOT_TOKEN, as in the fleet's container)."""
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)}
+    if token is not None:
+        env["TELEGRAM_BOT_TOKEN"] = token
     done = await asyncio.to_thread(
         subprocess.run, [sys.executable, "-m", "bot.storage.copy", *args], cwd=ROOT,
-        env={"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)}, capture_output=True,
+        env=env, capture_output=True,
         text=True, timeout=120, check=False)
     return done.returncode, done.stdout, done.stderr
 
@@ -102,6 +108,51 @@ async def test_a_copy_of_a_live_bot_is_no_restored_backup(postgres_url: str, tmp
         assert await take_mark(pg) is None
     finally:
         await pg.close()
+
+
+async def meta_of(url: str) -> dict[str, str]:
+    pg = Storage(url)
+    await pg.open()
+    try:
+        return {r["name"]: r["value"] for r in await pg.fetch_all("SELECT * FROM fleet_meta")}
+    finally:
+        await pg.close()
+
+
+async def test_a_backup_moved_over_as_the_readme_says_is_no_restore_and_stays_its_bots(
+        postgres_url: str, tmp_path: Path) -> None:
+    """Operator QA: the README's way over (a backup, copied) carried the backup's mark into
+    PostgreSQL; the fleet ignored it, and a single bot started on the database weeks later
+    told four groups "moves made since then are undone". The copy leaves the mark behind,
+    and the bot the source belongs to comes with it."""
+    live = tmp_path / "bot.sqlite3"
+    lite = Storage(live)
+    await lite.open()
+    await agree_bot(lite, "7000000001", "domino_test_bot")  # the single bot's start
+    await lite.close()
+    backup = back_up(live, tmp_path / "backup.sqlite3").path  # marked, as a backup is
+    code, out, err = await run(str(backup), postgres_url, token="7000000002:AAsecretOther")
+    assert (code, err) == (0, "")
+    assert "bot: 7000000001 (@domino_test_bot), as the source records it" in out.splitlines()
+    assert "AAsecret" not in out
+    assert await meta_of(postgres_url) == {BOT_ID: "7000000001",
+                                           BOT_USERNAME: "domino_test_bot"}
+
+
+async def test_a_source_without_its_bot_takes_the_tokens_bot_else_none(
+        postgres_url: str, tmp_path: Path) -> None:
+    source = tmp_path / "bot.sqlite3"
+    shutil.copyfile(STORED, source)  # an older bot's: no bot recorded
+    code, out, _ = await run(str(source), postgres_url)
+    assert code == 0
+    assert "bot: none recorded: the first bot started on the target is" in out.splitlines()
+    assert BOT_ID not in await meta_of(postgres_url)
+    code, out, err = await run(str(source), postgres_url, "--replace",
+                               token="7000000001:AAsecretPart")
+    assert (code, err) == (0, "")
+    assert "bot: 7000000001, TELEGRAM_BOT_TOKEN's (the source records none)" in out
+    assert "AAsecretPart" not in out
+    assert (await meta_of(postgres_url))[BOT_ID] == "7000000001"
 
 
 async def test_a_target_with_rows_is_refused_unless_replaced(

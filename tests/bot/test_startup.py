@@ -466,6 +466,24 @@ async def test_a_second_bot_on_the_same_database_is_refused(telegram: FakeTelegr
     assert again.unstamped() == started(tmp_path, new=False) + STOPPED
 
 
+async def test_another_bot_on_a_stopped_bots_file_is_refused(telegram: FakeTelegramServer,
+                                                               tmp_path: Path) -> None:
+    """One bot a database, on SQLite too: a file holds its bot's games, which another bot's
+    token cannot play (a .env copied for a new bot, DATABASE_PATH left as it was)."""
+    async with bot_process(tmp_path, **server_settings(telegram)) as first:
+        await first.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+        first.process.send_signal(signal.SIGTERM)
+        assert await first.ended() == 0
+    async with FakeTelegramServer(token=OTHER_TOKEN, bot_username="other_bot") as other:
+        code, out, err = await finish(tmp_path, **server_settings(other))
+    assert (code, out) == (2, ""), err
+    database = (tmp_path / "bot.sqlite3").resolve()
+    assert [STAMP.sub("", line) for line in err.splitlines()] == [
+        f"CRITICAL bot: the database {database} belongs to bot 7000000001 (@domino_test_bot), "
+        "not this one (7000000002): give each bot its own database"]
+    assert {r.method for r in other.requests} == {"getMe"}, other.requests
+
+
 def test_help_and_version_answer_without_starting_the_bot(tmp_path: Path) -> None:
     def command(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path,
