@@ -46,6 +46,7 @@ from ..serving.webserver import HttpSettings, WebhookEndpoint, WebServer, build_
 from ..storage import StorageUnavailableError
 from ..storage import fleet as sql
 from ..storage.outages import DATABASE_ERRORS, cause
+from ..storage.owner import agree_bot_on, bot_id_of
 from ..storage.postgres import PostgresEngine, quiet_pool_floor_retries
 from .background import ended
 from .routing import route_key, shard_of
@@ -65,8 +66,9 @@ class UpdateStore:
 
     def __init__(self, url: str, shards: int, name: str = "",
                  on_refused: Callable[[], None] | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, bot_id: str = "") -> None:
         self.url = url
+        self.bot_id = bot_id  # (the token's id: the database must be this bot's)
         self.metrics = metrics if metrics is not None else Metrics()
         self.shards = shards
         self.name = name  # (WORKER_NAME: its connections carry it, as a worker's do)
@@ -141,6 +143,8 @@ class UpdateStore:
         retries); the start tries it again (:meth:`_agree_at_start`), and so does the next
         update."""
         try:
+            if self.bot_id:
+                await agree_bot_on(pool, PostgresEngine(self.url).name, self.bot_id)
             await sql.agree_shards(pool, self.shards)
         except ConfigError as error:
             self.refuse(error)
@@ -216,7 +220,8 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
         raise ConfigError("a receiver needs WEBHOOK_URL and HTTP_PORT")
     metrics = Metrics()  # (the webhook's answers, the updates stored, Telegram's calls)
     store = UpdateStore(fleet.database_url, fleet.shards, fleet.worker_name,
-                        None if stopping is None else stopping.set, metrics)
+                        None if stopping is None else stopping.set, metrics,
+                        bot_id_of(config.token))
     store.start()
     endpoint = WebhookEndpoint(http.webhook_path, http.webhook_secret, store.put)
     server = WebServer(build_web_app(metrics, {"database": store.ready}, endpoint),
