@@ -29,11 +29,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import shutil
 import signal
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,8 +80,8 @@ def read_source(database: Path) -> list[Table]:
     """Every table of ``database``, at this bot's schema (migrated in a temporary copy)."""
     from . import Storage  # the package's class: the copy migrates as the bot would
 
-    with tempfile.TemporaryDirectory(prefix="domino-copy-") as folder:
-        snapshot = Path(folder) / "source.sqlite3"
+    with _snapshot_folder() as folder:
+        snapshot = folder / "source.sqlite3"
         try:
             back_up(database, snapshot, marked=False)  # a snapshot, not a restore
         except BackupError as error:
@@ -99,6 +100,23 @@ def read_source(database: Path) -> list[Table]:
             return _tables(snapshot)
         except sqlite3.Error as error:  # (the backup's check passed: hardly ever)
             raise CopyError(f"cannot read {database}: {hinted(str(error))}") from None
+
+
+@contextlib.contextmanager
+def _snapshot_folder() -> Iterator[Path]:
+    """A temporary folder for the source's snapshot, removed however the copy ends. A stop
+    is held off while it is made and while it is removed: one landing between the folder's
+    making and the promise to remove it, or in the removal, left it behind (CI, a loaded
+    machine: SIGTERM as the folder appeared)."""
+    folder: str | None = None
+    try:
+        with stops_deferred():
+            folder = tempfile.mkdtemp(prefix="domino-copy-")
+        yield Path(folder)
+    finally:
+        if folder is not None:
+            with stops_deferred():
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def _tables(snapshot: Path) -> list[Table]:

@@ -13,15 +13,19 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 from test_postgres_copy import ROOT, STORED, run
 
+from bot.cli import Stopped, stopped_by_signals
 from bot.storage import Storage
+from bot.storage.copy import read_source
 
 ROWS = 300_000  # about 30 MB: some 4 s to copy here, 1.5 s of them reading the source
 
@@ -119,3 +123,32 @@ async def test_a_stopped_copy_leaves_nothing_and_the_target_as_it_was(
     assert list(temporary.iterdir()) == []
     assert await tables_and_rows(url) == before  # no table made, no row changed
     assert (await run(str(big_source), url, *args[2:]))[0] == 0  # nothing holds it
+
+
+@pytest.mark.parametrize("where", ["made", "removed"])
+def test_a_stop_as_the_snapshots_folder_is_made_or_removed_leaves_no_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """CI on a loaded machine: SIGTERM landed as the snapshot's folder was made, before its
+    removal was promised, and the folder stayed. The signal is sent from inside the making
+    (or the removal) here, where it lands at once."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    if where == "made":
+        make = tempfile.mkdtemp
+
+        def made_then_stopped(*args: Any, **kwargs: Any) -> str:
+            folder = make(*args, **kwargs)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return folder
+
+        monkeypatch.setattr(tempfile, "mkdtemp", made_then_stopped)
+    else:
+        remove = shutil.rmtree
+
+        def stopped_then_removed(path: Any, *args: Any, **kwargs: Any) -> None:
+            os.kill(os.getpid(), signal.SIGTERM)
+            remove(path, *args, **kwargs)
+
+        monkeypatch.setattr(shutil, "rmtree", stopped_then_removed)
+    with stopped_by_signals(), pytest.raises(Stopped):
+        read_source(STORED)
+    assert list(tmp_path.iterdir()) == []
