@@ -164,13 +164,25 @@ class Chats(Commits):
         moving = [game for game in self._by_id.values() if game.chat_id == old_chat_id]
         for game in moving:  # forgotten before the move commits: whoever reads the game
             # after it (a fleet's other worker) posts anew too
-            async with self.messages_undone_on_failure(
-                    game, lobby=None, lobby_key=None, table_message=None, table_key=None,
-                    questions=[], calls=[], offers=[], unreachable_notes={},
-                    offer_seats={}, table_notices=[]):
+            async with self.messages_undone_on_failure(game, **_left_behind()):
                 await self.storage.save_messages(game)
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
         for game in moving:
             game.chat_id = new_chat_id
+            if any(getattr(game.messages, name) != value
+                   for name, value in _left_behind().items()):
+                # posted in the old group while the move was being saved (a /leave's
+                # question kept then; CI saw its id edited in the supergroup, where it named
+                # the bot's answer to /help): it stays behind too
+                async with self.messages_undone_on_failure(game, **_left_behind()):
+                    await self.storage.save_messages(game)
             self._remember(game)
             self._changed(game)  # (in a fleet: let go when the new id is another's shard)
+
+
+def _left_behind() -> dict[str, object]:
+    """The game's messages a group's move to a supergroup leaves behind, as forgotten (new
+    lists and maps each time: the game keeps and changes them)."""
+    return {"lobby": None, "lobby_key": None, "table_message": None, "table_key": None,
+            "questions": [], "calls": [], "offers": [], "unreachable_notes": {},
+            "offer_seats": {}, "table_notices": []}

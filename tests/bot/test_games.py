@@ -291,6 +291,26 @@ async def test_a_question_posted_in_the_group_before_it_became_a_supergroup_stay
     assert loaded.messages.questions == [9]
 
 
+async def test_a_question_kept_while_the_move_is_being_saved_stays_behind(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI: the /leave question's id was kept while the group's move to a supergroup was
+    being saved (between forgetting the old messages and the new chat id), and the game's
+    stop then edited the message with that id in the supergroup, the bot's answer to /help."""
+    service = service_for(storage)
+    game = await started_game(service)
+    migrate = storage.migrate_chat
+
+    async def asked_meanwhile(old: int, new: int) -> None:
+        await service.asked(game.game_id, 7, -100)  # (the question's chat: the old group)
+        await migrate(old, new)
+
+    monkeypatch.setattr(storage, "migrate_chat", asked_meanwhile)
+    await service.migrate_chat(-100, -100200300)
+    assert game.chat_id == -100200300 and game.messages.questions == []
+    [loaded] = await service_for(storage).load_open_games()
+    assert loaded.messages.questions == []
+
+
 @pytest.mark.parametrize("joined_first", [True, False])
 async def test_an_upgraded_group_keeps_its_settings_whichever_is_told_first(
         storage: Storage, joined_first: bool) -> None:

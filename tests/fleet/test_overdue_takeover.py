@@ -36,8 +36,9 @@ async def test_a_tap_queued_while_no_worker_ran_the_game_counts_though_its_turn_
         chat = server.add_group("Dominoes", members=users, admins=users[:1])
         table = Table(server, chat, users, "kolbasa", random.Random(5))
         async with setup.receiver():
-            await server.wait_for(lambda: server.webhook.target is not None)
             async with running(setup.worker("a")) as first:
+                # (a receiver registers once the first worker has made the fleet's tables)
+                await server.wait_for(lambda: server.webhook.target is not None)
                 keeper = first.bot_data[WORKER_KEY].keeper
                 await until(lambda: len(keeper.owned) == SHARDS, timeout=20)
                 await table.open()
