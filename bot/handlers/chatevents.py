@@ -85,9 +85,6 @@ async def topic_named_handler(update: Update, context: ContextTypes.DEFAULT_TYPE
     if name:  # (an edit may change the icon alone)
         thread = message.message_thread_id or message.message_id  # (its own id)
         await rt.topic_named(chat_id, thread, name, current=True)
-        game = rt.service.open_game_in(chat_id, thread)
-        if game is not None:
-            rt.publisher.request(game.game_id)
         return
     topic = thread_of(message)
     quoted = message.reply_to_message

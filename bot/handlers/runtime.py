@@ -124,9 +124,14 @@ class Runtime:
 
     async def topic_named(self, chat_id: int, thread_id: int, name: str, *, current: bool
                           ) -> None:
-        """A forum topic's name, for the hands' way back to a table there."""
-        await self.publisher.hands.places.topic_named(chat_id, thread_id, name,
-                                                      current=current)
+        """A forum topic's name, for the hands' way back to a table there: a game played
+        there brings its hands up to date when the name they say changed (it was learnt
+        from a message quoting the topic's creation after its hands were sent: CI)."""
+        if await self.publisher.hands.places.topic_named(chat_id, thread_id, name,
+                                                         current=current):
+            game = self.service.open_game_in(chat_id, thread_id)
+            if game is not None:
+                self.publisher.request(game.game_id)
 
     async def place_of(self, game: Game) -> tuple[str, str]:
         """The names of the game's group and topic ("": unknown, or no topic)."""

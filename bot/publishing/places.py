@@ -39,15 +39,17 @@ class Places:
         return self.topic_names[key]
 
     async def topic_named(self, chat_id: int, thread_id: int, name: str, *, current: bool
-                          ) -> None:
+                          ) -> bool:
         """A topic's name from Telegram: a topic made or renamed gives its name now
         (``current``); the creation a message in the topic quotes, only when the bot knows
-        no other (a renamed topic's messages still quote the name it was made with)."""
+        no other (a renamed topic's messages still quote the name it was made with). Whether
+        the name the hands say changed."""
         known = await self._topic(chat_id, thread_id)
         if known == name or (known and not current):
-            return
+            return False
         self.topic_names[(chat_id, thread_id)] = name
         await self.storage.save_topic_name(chat_id, thread_id, name)
+        return True
 
     def forget(self, chat_id: int) -> None:
         """The group has no open game left: its names are read again when it has one."""
