@@ -155,3 +155,26 @@ async def test_a_topic_made_before_the_bot_learnt_names_is_named_by_its_messages
         await both_playing(evening)
         assert plain(hand_of(group, ayu, "topic").content).endswith(
             "↩ The table is in the topic Evening of the group Domino club.")
+
+
+async def test_a_topic_named_only_by_a_quote_names_it_on_the_hands_sent_before(
+        telegram: FakeTelegramServer, group: Group) -> None:
+    """CI: a game's hands were sent while the bot knew no name for its topic, which it then
+    learnt from a message quoting the topic's creation; a waiting hand kept no topic in its
+    way back until the game changed. Learning it brings it up to date."""
+    ayu, budi = group.users[:2]
+    chat = telegram.add_group("Domino club", members=group.users, admins=[ayu], forum=True)
+    topic = telegram.create_topic(chat, "Evening", ayu)
+    evening = replace(group, chat=chat, topic=topic, users=[ayu, budi])
+    async with evening.bot() as runtime:
+        await both_playing(evening)
+        game = evening.game()
+        waiting = next(p for p in game.players if game.seat_of(p.user_id) != game.match.to_move)
+        reader = next(u for u in (ayu, budi) if u.id == waiting.user_id)
+        await telegram.wait_for(lambda: newest_hand(group, reader, "topic Evening "))
+        places = runtime.publisher.hands.places
+        places.topic_names[(chat.id, topic.thread_id)] = ""  # (as if never told)
+        runtime.publisher.request(game.game_id)
+        await telegram.wait_for(lambda: not newest_hand(group, reader, "topic Evening "))
+        evening.send(budi, "/rules")  # (a message the bot sees) quoting the topic's creation
+        await telegram.wait_for(lambda: newest_hand(group, reader, "topic Evening "))
