@@ -76,7 +76,7 @@ def matches(secret: str, stored: str) -> bool:
         wanted = bytes.fromhex(digest)
         mine = hashlib.scrypt(secret.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r),
                               p=int(p), dklen=len(wanted))
-    except (ValueError, OverflowError):  # (not hex, not numbers, or beyond scrypt's reach)
+    except (ValueError, OverflowError, TypeError):  # (not hex, not numbers, beyond scrypt)
         return False
     return kind == SCRYPT and hmac.compare_digest(mine, wanted)
 

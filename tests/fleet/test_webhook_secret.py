@@ -138,6 +138,14 @@ async def test_the_watch_tells_a_change_once(pool: Any, caplog: pytest.LogCaptur
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
 
 
+@pytest.mark.parametrize("stored", [
+    "junk", "bcrypt$16384$8$1$00$00", "scrypt$x$8$1$00$00", "scrypt$16384$8$1$zz$00",
+    "scrypt$99999999999999999999999$8$1$00$00", "scrypt$1099511627776$8$1$00$00"])
+def test_a_fingerprint_this_version_cannot_read_is_another_secrets(stored: str) -> None:
+    """(Refused in the one line, not a traceback.)"""
+    assert not matches(SECRET, stored)
+
+
 # --- as the operator sees it --------------------------------------------------------------
 def receiver(fleet: Fleet, name: str, secret: str, *flags: str) -> Member:
     port = free_port()
