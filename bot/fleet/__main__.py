@@ -1,7 +1,9 @@
 """``python -m bot.fleet receiver|worker``: one process of a fleet (see :mod:`bot.fleet`).
 
 - ``receiver``: Telegram's webhook in front of the queue (WEBHOOK_URL, WEBHOOK_SECRET,
-  HTTP_HOST, HTTP_PORT, DATABASE_URL; the same URL and secret on every receiver).
+  HTTP_HOST, HTTP_PORT, DATABASE_URL; the same URL and secret on every receiver: one with
+  another secret than the fleet's is refused, unless ``--rotate-webhook-secret`` makes its
+  secret the fleet's new one, :mod:`bot.fleet.secretprint`).
 - ``worker``: the bot, fed from the queue (DATABASE_URL, FLEET_SHARDS, WORKER_NAME; health
   and metrics on HTTP_PORT when set). It takes no webhook: WEBHOOK_URL is ignored.
 
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 
 from ..cli import held, program, version
 from ..errors import ConfigError, StorageError
+from .settings import ROTATE_FLAG
 
 log = logging.getLogger("bot")
 EPILOG = ("Settings come from the environment and from a .env file in the current folder: "
@@ -30,17 +33,23 @@ EPILOG = ("Settings come from the environment and from a .env file in the curren
           "run and watch a fleet.")
 
 
-def role_of(argv: Sequence[str] | None) -> str:
-    """The role asked for; --help and --version answer and exit 0, a wrong word exits 2."""
+def role_of(argv: Sequence[str] | None) -> tuple[str, bool]:
+    """The role asked for, and whether to rotate the fleet's webhook secret (a receiver's
+    flag); --help and --version answer and exit 0, a wrong word exits 2."""
     parser = argparse.ArgumentParser(
         prog=program("bot.fleet"), epilog=EPILOG,
         description="Run one process of a fleet: the bot on PostgreSQL, over many processes.")
     parser.add_argument("role", choices=("receiver", "worker"),
                         help="receiver: takes Telegram's webhook into the queue (WEBHOOK_URL, "
                              "WEBHOOK_SECRET, HTTP_PORT); worker: plays the queued updates")
+    parser.add_argument(ROTATE_FLAG, action="store_true",
+                        help="receiver only: make this WEBHOOK_SECRET the fleet's new one "
+                             "(every other receiver must then be restarted with it)")
     parser.add_argument("--version", action="version", version=version())
-    role: str = parser.parse_args(argv).role
-    return role
+    args = parser.parse_args(argv)
+    if args.rotate_webhook_secret and args.role != "receiver":
+        parser.error(f"{ROTATE_FLAG} is a receiver's")
+    return str(args.role), bool(args.rotate_webhook_secret)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -49,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    role = role_of(argv)
+    role, rotate_secret = role_of(argv)
     from ..config import config_from_env, load_dotenv_file
     from ..serving.webserver import http_settings_from_env
     from .settings import fleet_settings_from_env
@@ -90,7 +99,8 @@ def _run(argv: Sequence[str] | None) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stopping.set)
         try:
-            async with receiving(config, http, fleet, stopping=stopping):
+            async with receiving(config, http, fleet, stopping=stopping,
+                                 rotate_secret=rotate_secret):
                 log.info("receiver running: Ctrl-C or SIGTERM stops it")
                 await stopping.wait()
         except ConfigError as error:

@@ -18,8 +18,9 @@ So does a ``WEBHOOK_URL`` Telegram refuses (setWebhook's 400: one line, exit 2),
 it rejects (as a worker's start says it): every receiver registers the same URL, so none
 would ever be posted to, and a receiver kept ready would only hide that behind the balancer;
 Telegram out of reach is tried again instead. Its setWebhook goes out only after the
-database accepted it (its ``FLEET_SHARDS`` agreed): a receiver refused at its start has not
-pointed Telegram at itself, with its own secret, before it stopped.
+database accepted it (its ``FLEET_SHARDS`` agreed, and its ``WEBHOOK_SECRET``: the fleet's,
+:mod:`bot.fleet.secretprint`): a receiver refused at its start has not pointed Telegram at
+itself, with its own secret, before it stopped.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from ..storage.owner import agree_bot_on, bot_id_of
 from ..storage.postgres import PostgresEngine, quiet_pool_floor_retries
 from .background import ended
 from .routing import route_key, shard_of
+from .secretprint import SecretWatch, agree_secret
 from .settings import RECEIVER_APPLICATION, FleetSettings, application_name
 
 log = logging.getLogger(__name__)
@@ -66,9 +68,14 @@ class UpdateStore:
 
     def __init__(self, url: str, shards: int, name: str = "",
                  on_refused: Callable[[], None] | None = None,
-                 metrics: Metrics | None = None, bot_id: str = "") -> None:
+                 metrics: Metrics | None = None, bot_id: str = "", secret: str = "",
+                 rotate_secret: bool = False) -> None:
         self.url = url
         self.bot_id = bot_id  # (the token's id: the database must be this bot's)
+        #: WEBHOOK_SECRET: the fleet's (its fingerprint agreed), or recorded as the fleet's
+        #: new one with ``rotate_secret`` (empty: not checked); then the fingerprint agreed.
+        self.secret, self.rotate_secret = secret, rotate_secret
+        self.secret_print: str | None = None
         self.metrics = metrics if metrics is not None else Metrics()
         self.shards = shards
         self.name = name  # (WORKER_NAME: its connections carry it, as a worker's do)
@@ -107,6 +114,8 @@ class UpdateStore:
         if attempt > 1:
             log.info("connected to PostgreSQL after %s", counted(attempt - 1, "attempt"))
         await self._agree_at_start(self.pool)
+        if self.secret_print is not None and self.refused is None:  # (until closed)
+            await SecretWatch(self.secret_print).run(self.pool)
 
     async def _agree_at_start(self, pool: asyncpg.Pool) -> None:
         """:meth:`agree`, tried again until it passes (the fleet's tables not made yet, the
@@ -141,11 +150,16 @@ class UpdateStore:
         way) and hold the webhook's updates meanwhile. Before the first worker has made the
         fleet's tables (its migrations) the check fails like the insert would (503, Telegram
         retries); the start tries it again (:meth:`_agree_at_start`), and so does the next
-        update."""
+        update. Then the webhook's secret (:func:`~bot.fleet.secretprint.agree_secret`):
+        the fleet's, or the first receiver's, or (``rotate_secret``) made the fleet's."""
+        where = PostgresEngine(self.url).name
         try:
             if self.bot_id:
-                await agree_bot_on(pool, PostgresEngine(self.url).name, self.bot_id)
+                await agree_bot_on(pool, where, self.bot_id)
             await sql.agree_shards(pool, self.shards)
+            if self.secret:
+                self.secret_print = await agree_secret(pool, where, self.secret,
+                                                       self.rotate_secret, self.name)
         except ConfigError as error:
             self.refuse(error)
             raise
@@ -206,8 +220,8 @@ class UpdateStore:
 
 @asynccontextmanager
 async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
-                    register: bool = True, stopping: asyncio.Event | None = None
-                    ) -> AsyncIterator[WebServer]:
+                    register: bool = True, stopping: asyncio.Event | None = None,
+                    rotate_secret: bool = False) -> AsyncIterator[WebServer]:
     """A receiver, serving until the block ends: the server up first, then (with
     ``register``), once the database accepted its ``FLEET_SHARDS``, setWebhook, tried again in
     the background while Telegram is unreachable (a receiver refused never registers).
@@ -215,13 +229,15 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
     :class:`ConfigError` as the block ends (it stored nothing meanwhile: not ready); so does
     one the database will not have (a password, a missing database), with the
     :class:`StorageError`, and one whose ``WEBHOOK_URL`` or token Telegram refuses (the
-    :class:`ConfigError` naming it). A server not up yet is waited for."""
+    :class:`ConfigError` naming it), and one whose ``WEBHOOK_SECRET`` is not the fleet's
+    (unless ``rotate_secret`` makes it the fleet's: :mod:`bot.fleet.secretprint`). A server
+    not up yet is waited for."""
     if http.webhook_url is None or http.port is None:
         raise ConfigError("a receiver needs WEBHOOK_URL and HTTP_PORT")
     metrics = Metrics()  # (the webhook's answers, the updates stored, Telegram's calls)
     store = UpdateStore(fleet.database_url, fleet.shards, fleet.worker_name,
                         None if stopping is None else stopping.set, metrics,
-                        bot_id_of(config.token))
+                        bot_id_of(config.token), http.webhook_secret, rotate_secret)
     store.start()
     endpoint = WebhookEndpoint(http.webhook_path, http.webhook_secret, store.put)
     server = WebServer(build_web_app(metrics, {"database": store.ready}, endpoint),
@@ -250,10 +266,10 @@ async def receiving(config: BotConfig, http: HttpSettings, fleet: FleetSettings,
 async def _register_when_checked(config: BotConfig, http: HttpSettings, store: UpdateStore,
                                  metrics: Metrics) -> None:
     """setWebhook once ``store`` may store updates, and never before: a receiver refused at
-    its start (another FLEET_SHARDS, a database that will not have it) must not have pointed
-    Telegram at itself with its own secret first (operator QA: a receiver with a mistyped
-    WEBHOOK_SECRET and another FLEET_SHARDS exited 2 after its setWebhook, and every good
-    receiver refused every update, 403, from then on)."""
+    its start (another FLEET_SHARDS or WEBHOOK_SECRET than the fleet's, a database that will
+    not have it) must not have pointed Telegram at itself with its own secret first
+    (operator QA: a receiver with a mistyped WEBHOOK_SECRET and another FLEET_SHARDS exited 2
+    after its setWebhook, and every good receiver refused every update, 403, from then on)."""
     await store.checked.wait()
     await _register(config, http, store.refuse, metrics)
 

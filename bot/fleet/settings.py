@@ -37,6 +37,9 @@ MAX_APPLICATION_NAME = 63
 #: Where a worker's Application keeps its fleet settings, then its running FleetWorker.
 SETTINGS_KEY = "fleet-settings"
 WORKER_KEY = "fleet-worker"
+#: A receiver's command-line flag: make its WEBHOOK_SECRET the fleet's new one
+#: (:mod:`bot.fleet.secretprint`).
+ROTATE_FLAG = "--rotate-webhook-secret"
 DEFAULT_SHARDS = 64
 MAX_SHARDS = 4096
 

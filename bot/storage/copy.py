@@ -17,6 +17,9 @@ not carried over (the fleet, or a bot started on the target later, would tell ev
 an open game that its moves were undone). The bot the source belongs to (:mod:`.owner`) is:
 the source's record, else the bot of ``TELEGRAM_BOT_TOKEN`` (its id alone) when the copy's
 environment or ``.env`` has one, else none (the first bot started on the target is recorded).
+The source's other ``fleet_meta`` rows come as they are: a fleet's webhook secret's fingerprint
+(:mod:`bot.fleet.secretprint`) among them, where the source records one (else the fleet's
+first receiver records its own).
 
 The target's migrations run in the copy's one transaction: a copy that fails, or is stopped
 (SIGTERM, exit 143; Ctrl-C, 130; one line), leaves the target as it was, no table made, and

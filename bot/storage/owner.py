@@ -14,8 +14,8 @@ is refused in one line (a :class:`~bot.errors.ConfigError`: exit 2, as a wrong F
 The id is the token's part before the colon: Telegram's id of the bot, the same after the
 token is revoked for a new one. The secret after the colon is never read, stored or shown.
 The owner's username (``bot_username``) is kept beside it, only for the refusal's words.
-Handing a database to another bot on purpose means deleting the two rows first
-(docs/OPERATIONS.md).
+Handing a database to another bot on purpose means deleting the two rows first, and a fleet's
+webhook secret's (:mod:`bot.fleet.secretprint`; docs/OPERATIONS.md).
 """
 
 from __future__ import annotations

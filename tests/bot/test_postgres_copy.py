@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.fleet.secretprint import SECRET_PRINT, fingerprint, matches
 from bot.gamemessages import Messages
 from bot.models import Game, Player, Status
 from bot.service.scoreboards import player_stats, scoreboard
@@ -137,6 +138,24 @@ async def test_a_backup_moved_over_as_the_readme_says_is_no_restore_and_stays_it
     assert "AAsecret" not in out
     assert await meta_of(postgres_url) == {BOT_ID: "7000000001",
                                            BOT_USERNAME: "domino_test_bot"}
+
+
+async def test_a_fleets_webhook_secret_comes_with_its_bot(postgres_url: str, tmp_path: Path
+                                                         ) -> None:
+    """The copy carries ``fleet_meta`` as the source holds it (a backup's mark aside): with
+    the bot, the fleet's webhook secret's fingerprint (:mod:`bot.fleet.secretprint`), so a
+    receiver with another secret is refused on the target as on the source."""
+    source = tmp_path / "bot.sqlite3"
+    lite = Storage(source)
+    await lite.open()
+    await agree_bot(lite, "7000000001", "domino_test_bot")
+    await lite.execute("INSERT INTO fleet_meta (name, value) VALUES (?, ?)",
+                       (SECRET_PRINT, fingerprint("fleet_secret-1")))
+    await lite.close()
+    code, _, err = await run(str(source), postgres_url)
+    assert (code, err) == (0, "")
+    meta = await meta_of(postgres_url)
+    assert meta[BOT_ID] == "7000000001" and matches("fleet_secret-1", meta[SECRET_PRINT])
 
 
 async def test_a_source_without_its_bot_takes_the_tokens_bot_else_none(

@@ -15,7 +15,8 @@ from pathlib import Path
 from bot.storage import Storage
 from testservers.fleet import ROOT, SECRET, Fleet
 
-USAGE = "usage: python -m bot.fleet [-h] [--version] {receiver,worker}"
+#: The usage's first line (the role on the next).
+USAGE = "usage: python -m bot.fleet [-h] [--rotate-webhook-secret] [--version]"
 
 def fleet_command(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bot.fleet", *args], cwd=ROOT,
@@ -33,6 +34,10 @@ def test_help_is_an_answer_and_a_wrong_role_a_usage_error() -> None:
     assert wrong.stderr.splitlines()[-1].startswith(
         "python -m bot.fleet: error: argument role: invalid choice: 'balancer'")
     assert fleet_command().returncode == 2
+    worker = fleet_command("worker", "--rotate-webhook-secret")  # (a receiver's flag)
+    assert (worker.returncode, worker.stdout) == (2, "")
+    assert worker.stderr.splitlines()[-1] == (
+        "python -m bot.fleet: error: --rotate-webhook-secret is a receiver's")
 
 
 async def test_a_debugging_receiver_logs_neither_secret(fleet: Fleet, tmp_path: Path) -> None:
