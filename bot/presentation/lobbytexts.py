@@ -105,8 +105,14 @@ AT_THIS_TABLE = N_("<b>At this table:</b> {options}")
 
 def table_rules_text(t: Translator, game: Game) -> str:
     """The rules of the game open at a table, to its target, with the options that table is
-    played with (the group's house rules are in them, or were before the table opened)."""
-    target = variant(game.game_name).lobby_options(game.options, len(game.players)).target
+    played with (the group's house rules are in them, or were before the table opened). A
+    table still filling whose target follows its size (Bergen's, when none was chosen) keeps
+    the rules' target for each size: one seated player's table may yet be of three (QA)."""
+    spec = variant(game.game_name)
+    target: int | None = spec.lobby_options(game.options, len(game.players)).target
+    if game.status is Status.LOBBY and "target" not in game.options and len(
+            {spec.default_target(seats) for seats in spec.seat_counts}) > 1:
+        target = None
     return f"{rules_text(t, game.game_name, target=target)}\n\n" + t(
         AT_THIS_TABLE, options=options_line(t, game))
 

@@ -139,10 +139,11 @@ class HandSync:
             # the turn's text names the players (edited in place, see :meth:`_sync_hand`);
             # and the table it links to: a turn's hand is often out before its table (it
             # linked the lobby until the move), and /table posts the table anew (it linked
-            # the message deleted). Only where there is a link: no other key changes.
-            url = table_url(game)
+            # the message deleted); and its topic's name, learnt late from a message quoting
+            # the topic's creation. Only where there is a link: no other key changes.
+            url, topic = table_url(game), self.places.topic(game)
             key = f"{hand_number}:A:{game.move_no}:{digest(game.names)}" + (
-                f":{digest(url)}" if url else "")
+                f":{digest(url, topic) if topic else digest(url)}" if url else "")
         else:  # a waiting message changes only when what it says changes
             key = f"{hand_number}:W:{digest(caption, len(view.hand))}"
         current = game.messages.hands.get(seat)

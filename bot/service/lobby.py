@@ -149,8 +149,7 @@ class Lobbies(Chats):
             await self._check_latest(old, existing)  # (before a link to the seat there)
         if old.status is not Status.FINISHED:
             raise OutOfDateError()
-        people = seated_again(old)
-        if all(p.user_id != user.user_id or p.is_computer for p in people):
+        if all(p.user_id != user.user_id for p in players_of(old)):
             # (before any link to the private chat: the same answer however the tap is timed)
             raise UserError(N_("Only the players of that match can start it again."))
         if existing is not None and rematch and existing.seat_of(user.user_id) is None:
@@ -165,7 +164,12 @@ class Lobbies(Chats):
             return existing
         await self._check_latest(old, None)
         settings = await self.group_settings(old.chat_id)
-        seated = people[1:] + people[:1]
+        seats = seated_again(old)
+        left = old.last_change_of(user.user_id)
+        if left is not None and seats[left.seat] is None:
+            seats[left.seat] = user  # one who left opens it: back in the seat they had
+        turned = seats[1:] + seats[:1]
+        seated = [p for p in turned if p is not None]
         # The last match's hands with their Play again: the button goes once this starts.
         again = Messages(again_hands={
             player.user_id: old.messages.hands[seat].message_id
@@ -212,7 +216,7 @@ class Lobbies(Chats):
         /newgame that happens to match an old result's button)."""
         return (lobby.status is Status.LOBBY and lobby.game_name == old.game_name
                 and lobby.options == old.options
-                and any(p.user_id == lobby.creator_id for p in seated_again(old)))
+                and any(p.user_id == lobby.creator_id for p in players_of(old)))
 
     async def take_seat(self, game: Game, player: Player) -> None:
         """The lobby's Join: the hand will go to the player's private chat, so it must be open
@@ -379,12 +383,30 @@ class Lobbies(Chats):
         await self._set_status(game, Status.CANCELLED, drop_outbox=True)
 
 
-def seated_again(old: Game) -> list[Player]:
+def seated_again(old: Game) -> list[Player | None]:
     """Who "Play again" seats, seat by seat: the match's players, where a computer stood in
     for someone who was away the person it stood in for (the group did not choose that
-    computer, and the person did not leave); a computer the group seated stays, and so does
-    the one that took the seat of a player who left (/leave). Each seat as its last change
-    left it (a player who took their seat back and then left it is gone)."""
-    back = {seat: change.left for seat, change in old.last_changes().items() if change.away}
-    return [back.get(seat, player) if player.is_computer else player
-            for seat, player in enumerate(old.players)]
+    computer, and the person did not leave); a computer the group seated stays. The seat of
+    one who left (/leave) is open (None): its stand-in was not the group's choice either, and
+    the computers that stood in filled the rematch, leaving no room for people (QA). Each
+    seat as its last change left it (a player who took their seat back and then left it is
+    gone)."""
+    changes = old.last_changes()
+    seats: list[Player | None] = []
+    for seat, player in enumerate(old.players):
+        change = changes.get(seat)
+        if not player.is_computer or change is None or change.left.is_computer:
+            seats.append(player)  # (a computer that gave a seat back left a person in it)
+        else:
+            seats.append(change.left if change.away else None)
+    return seats
+
+
+def players_of(old: Game) -> list[Player]:
+    """The people who may open ``old``'s rematch or take a seat there by its "Play again":
+    those it seats again, and those who left the match with /leave (their seat is open)."""
+    seated = [p for p in seated_again(old) if p is not None and not p.is_computer]
+    gone = [change.left for change in old.last_changes().values()
+            if not change.away and not change.left.is_computer
+            and old.seat_of(change.left.user_id) is None]
+    return seated + [p for p in gone if all(p.user_id != q.user_id for q in seated)]

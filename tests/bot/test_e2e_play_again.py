@@ -5,6 +5,7 @@ latest result's opens the table, and the others' taps on it join it."""
 from __future__ import annotations
 
 from bot_kit import Group, plain
+from test_e2e_leave_stop import leave
 
 from bot.models import Status
 from fakeapi import StoredMessage
@@ -154,3 +155,25 @@ async def test_the_last_hand_in_private_plays_again_from_there(group: Group) -> 
         assert lobby is not None and lobby.status is Status.LOBBY
         assert lobby.seat_of(ayu.id) is not None
         assert budi.id in [p.user_id for p in lobby.players] or budi.id in lobby.pending
+
+
+async def test_one_who_left_plays_again_in_their_seat_and_no_stand_in_fills_it(
+        group: Group) -> None:
+    """Icelandic QA: after Budi left with /leave, "Play again" seated the computer that took
+    his seat (a rematch of stand-ins leaves no room for people), and Budi's own tap was
+    refused as a stranger's. The seat of one who left is open again, and he may open the
+    rematch, back in the seat he had."""
+    ayu, budi, sergei = group.users[:3]
+    async with group.bot() as runtime:
+        table = await group.start("french target=1", players=3)
+        await leave(group, budi)
+        await table.play_until(group.match_over)
+        await runtime.publisher.idle()
+        [result] = results(group)
+        again = budi.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: again.answered)
+        assert again.answer_text == "A new table is open: the others press Join to play again."
+        rematch = group.game()
+        assert rematch.status is Status.LOBBY
+        assert [p.user_id for p in rematch.players] == [budi.id, sergei.id, ayu.id]
+        assert rematch.pending == [sergei.id, ayu.id]

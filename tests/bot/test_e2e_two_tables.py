@@ -161,7 +161,8 @@ async def test_a_topic_named_only_by_a_quote_names_it_on_the_hands_sent_before(
         telegram: FakeTelegramServer, group: Group) -> None:
     """CI: a game's hands were sent while the bot knew no name for its topic, which it then
     learnt from a message quoting the topic's creation; a waiting hand kept no topic in its
-    way back until the game changed. Learning it brings it up to date."""
+    way back until the game changed, the hand of the player to move until the next move.
+    Learning it brings both up to date."""
     ayu, budi = group.users[:2]
     chat = telegram.add_group("Domino club", members=group.users, admins=[ayu], forum=True)
     topic = telegram.create_topic(chat, "Evening", ayu)
@@ -169,12 +170,17 @@ async def test_a_topic_named_only_by_a_quote_names_it_on_the_hands_sent_before(
     async with evening.bot() as runtime:
         await both_playing(evening)
         game = evening.game()
-        waiting = next(p for p in game.players if game.seat_of(p.user_id) != game.match.to_move)
-        reader = next(u for u in (ayu, budi) if u.id == waiting.user_id)
-        await telegram.wait_for(lambda: newest_hand(group, reader, "topic Evening "))
+        move = game.move_no
+
+        def named() -> bool:
+            return all(newest_hand(group, u, "topic Evening ") for u in (ayu, budi))
+
+        await telegram.wait_for(named)
         places = runtime.publisher.hands.places
         places.topic_names[(chat.id, topic.thread_id)] = ""  # (as if never told)
         runtime.publisher.request(game.game_id)
-        await telegram.wait_for(lambda: not newest_hand(group, reader, "topic Evening "))
+        await telegram.wait_for(
+            lambda: not any(newest_hand(group, u, "topic Evening ") for u in (ayu, budi)))
         evening.send(budi, "/rules")  # (a message the bot sees) quoting the topic's creation
-        await telegram.wait_for(lambda: newest_hand(group, reader, "topic Evening "))
+        await telegram.wait_for(named)
+        assert evening.game().move_no == move  # (both brought up to date without a move)

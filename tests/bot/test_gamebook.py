@@ -7,8 +7,10 @@ import re
 from pathlib import Path
 
 from bot.gamebook import GAMES, PRESENTATIONS, find_game, name_key, names_of, read_game
+from bot.gamemessages import Messages
 from bot.i18n import LANGUAGES, translator
-from bot.presentation.lobbytexts import games_list, option_example, rules_text
+from bot.models import Game, Player, Status
+from bot.presentation.lobbytexts import games_list, option_example, rules_text, table_rules_text
 from engine import VARIANTS, HandEndReason, Match, Tile, player_view, table_view, variant
 
 BOT = Path(__file__).parents[2] / "bot"
@@ -207,3 +209,21 @@ def test_gaple_dead_rules_say_who_wins_a_tie_with_no_tiles_and_that_a_match_can_
         "If the lowest running total is shared when the match ends, the match is a draw.")
     # Gaple's match is never drawn (one side scores a hand: one reaches the target first).
     assert rules_text(t, "gaple").endswith("First to 100 points wins the match.")
+
+
+def test_the_rules_at_a_filling_bergen_table_say_the_target_of_each_size() -> None:
+    """/rules at a Bergen table of one seated player said the two-player target alone, yet
+    the table may start with three; once started, or with a target chosen, the table's own."""
+    t = translator("en")
+    three_or_four = "With 3 or 4 players, the target is 10 points."
+
+    def rules(status: Status, seated: int, options: dict[str, object]) -> str:
+        players = [Player(n + 1, f"P{n}") for n in range(seated)]
+        game = Game(1, -100, status, "bergen", options, 1, players, None, 5, "en", Messages())
+        return table_rules_text(t, game)
+
+    for seated in (1, 2, 3):
+        assert three_or_four in rules(Status.LOBBY, seated, {})
+    assert three_or_four not in rules(Status.LOBBY, 1, {"target": 15})
+    playing = rules(Status.PLAYING, 2, {})
+    assert three_or_four not in playing and "First to 15 points" in playing
