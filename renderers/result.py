@@ -191,9 +191,9 @@ def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
     shown = seat_names(names, view.seats, labels)
     canvas = backdrop(palette.name, WIDTH, _height(view)).copy()
     draw = ImageDraw.Draw(canvas)
-    if view.match_over:
-        verdict = labels.match_won if view.match_winner is not None else labels.match_drawn
-    elif result.winner is None:
+    # The hand's own verdict, the last hand's too: the match's has its own picture next,
+    # and "match won" above another seat's "winner" read as that seat winning the match (QA).
+    if result.winner is None:
         verdict = labels.draw
     elif result.reason is HandEndReason.BLOCKED:
         verdict = labels.blocked
