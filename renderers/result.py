@@ -113,6 +113,11 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
         x = _long_hand(canvas, left + NAME_W, top, hand, room, palette)
     else:
         x = _tiles(canvas, left + NAME_W, tiles_top, hand, Look.PLAIN, palette)
+    if not hand and not dead and result.out_seat != seat:
+        # Out of tiles without ending the hand (Matador, Six-matador): an empty row read as
+        # a seat left out (Icelandic QA).
+        text(draw, (left + NAME_W, top + (ROW_H - 10) // 2), labels.no_tiles_left,
+             CAPTION_SIZE, palette.muted, anchor="lm", max_width=max(room, 1.0))
     if dead:
         x = max(x, pills_right) + 16
         # The word takes what the dead tiles and the total leave: whole where it fits.
