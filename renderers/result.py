@@ -113,6 +113,11 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
         x = _long_hand(canvas, left + NAME_W, top, hand, room, palette)
     else:
         x = _tiles(canvas, left + NAME_W, tiles_top, hand, Look.PLAIN, palette)
+    if not hand and not dead and result.out_seat != seat:
+        # Out of tiles without ending the hand (Matador, Six-matador): an empty row read as
+        # a seat left out (Icelandic QA).
+        text(draw, (left + NAME_W, top + (ROW_H - 10) // 2), labels.no_tiles_left,
+             CAPTION_SIZE, palette.muted, anchor="lm", max_width=max(room, 1.0))
     if dead:
         x = max(x, pills_right) + 16
         # The word takes what the dead tiles and the total leave: whole where it fits.
@@ -191,9 +196,9 @@ def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
     shown = seat_names(names, view.seats, labels)
     canvas = backdrop(palette.name, WIDTH, _height(view)).copy()
     draw = ImageDraw.Draw(canvas)
-    if view.match_over:
-        verdict = labels.match_won if view.match_winner is not None else labels.match_drawn
-    elif result.winner is None:
+    # The hand's own verdict, the last hand's too: the match's has its own picture next,
+    # and "match won" above another seat's "winner" read as that seat winning the match (QA).
+    if result.winner is None:
         verdict = labels.draw
     elif result.reason is HandEndReason.BLOCKED:
         verdict = labels.blocked

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 
 from renderers.scoreboard import (
     ScoreboardLabels,
@@ -21,6 +21,19 @@ TEXT_ROWS = 10  # players listed in a scoreboard message
 PICTURE_ROWS = 15  # players drawn on a scoreboard picture
 
 
+#: A day of each month as the scoreboard's period starts ("since 7 December"; Icelandic QA:
+#: "since 2026-12-07" read as a computer's date). A week or a month back: no year needed.
+MONTH_DAYS = (N_("{day} January"), N_("{day} February"), N_("{day} March"), N_("{day} April"),
+              N_("{day} May"), N_("{day} June"), N_("{day} July"), N_("{day} August"),
+              N_("{day} September"), N_("{day} October"), N_("{day} November"),
+              N_("{day} December"))
+
+
+def day_and_month(t: Translator, day: date) -> str:
+    """``day`` as people write it in the reader's language: "7 December", "7 декабря"."""
+    return t(MONTH_DAYS[day.month - 1], day=day.day)
+
+
 def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC, *,
                   stopped: bool = True) -> tuple[str, str]:
     """The board's title and its details line (period, number of matches, and with
@@ -34,7 +47,8 @@ def board_heading(t: Translator, board: Scoreboard, tz: tzinfo = UTC, *,
     if board.since is None:
         period = t("all time")
     else:
-        period = t("since {date}", date=datetime.fromtimestamp(board.since, tz).date().isoformat())
+        period = t("since {date}", date=day_and_month(t, datetime.fromtimestamp(board.since,
+                                                                             tz).date()))
     details = [period, t.plural("{count} match", "{count} matches", board.matches)]
     if board.stopped and stopped:
         details.append(t.plural("{count} match stopped after someone left",

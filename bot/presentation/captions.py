@@ -233,10 +233,11 @@ def hand_caption(
     lines += _acted_for(t, game, view)  # before the moves made since: it came first
     if not current:
         lines += own_move(t, game, view)
-    moves = moves_lines(t, game, table, since_last_turn(game, view), reader=view.seat,
-                        draws=view.drawn_this_hand, dead=view.dead) if current else []
-    if moves:
-        lines.append(t("Since your last turn:"))
+    since = since_last_turn(game, view)
+    moves = moves_lines(t, game, table, since, reader=view.seat, draws=view.drawn_this_hand,
+                        dead=view.dead) if current else []
+    if moves:  # (before one's first move of the hand there was no last turn: Icelandic QA)
+        lines.append(t("Since your last turn:") if since.start else t("This hand so far:"))
     tail = _away_line(t, game, view)
     if current and table.result is not None:  # the hand's end, as the group's result tells it
         tail += hand_result_lines(t, game, table.result, table)

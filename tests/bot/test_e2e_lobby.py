@@ -559,3 +559,21 @@ async def test_a_lobby_of_a_game_for_four_says_how_many_play_it(group: Group) ->
         await group.open_table("gaple", players=1)
         lobby = group.lobby()
         assert "3 more players needed. The game takes 4 players." in (lobby.text or "")
+
+
+async def test_one_turned_away_from_a_table_full_with_computers_hears_room_can_be_made(
+        group: Group) -> None:
+    """Icelandic QA: a late friend tapping Join at a table filled with a computer read only
+    "This game is full.", though its creator could take the computer off for them."""
+    ayu, dewi = group.users[0], group.users[4]
+    async with group.bot():
+        await group.open_table("bergen", players=1)  # (of two to four)
+        lobby = group.lobby()
+        for _ in range(3):
+            seated = ayu.press(lobby, "🤖 + normal")
+            await group.server.wait_for(lambda s=seated: s.answered)  # type: ignore[misc]
+        await group.server.wait_for(lambda: "Players (4)" in lobby.content)
+        late = dewi.press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda: late.answered)
+        assert late.answer_text == ("This game is full: its creator can remove a computer "
+                                    "player to make room for you.")

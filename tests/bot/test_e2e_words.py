@@ -258,7 +258,7 @@ async def test_icelandic_leave_and_cancel_differ_and_ribbons_are_rows(group: Gro
         group.send(group.users[0], "/rules kolbasa")
         group.send(group.users[0], "/rules muggins")
         await group.server.wait_for(lambda: group.said("snúningssteinninn"))
-    assert "Fara frá borði" in lobby.button_texts and "Hætta við" in lobby.button_texts
+    assert "Yfirgefa borðið" in lobby.button_texts and "Hætta við" in lobby.button_texts
     kolbasa = next(t for t in group.texts() if "pylsan" in t)  # its rules
     assert "tvær raðir" in kolbasa and "borða" not in kolbasa
     assert not group.said("snúðurinn")

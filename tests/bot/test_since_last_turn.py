@@ -66,8 +66,11 @@ def told(game: Game, view: PlayerView) -> Turn:
     caption = captions.hand_caption(T, game, view, table_link=LINK)
     lines = caption.split("\n")
     listed: list[str] = []
-    if T("Since your last turn:") in lines:
-        after = lines[lines.index(T("Since your last turn:")) + 1:]
+    # (before the reader's first move of the hand there was no last turn: Icelandic QA)
+    header = T("Since your last turn:") if indices.start else T("This hand so far:")
+    assert T("This hand so far:" if indices.start else "Since your last turn:") not in lines
+    if header in lines:
+        after = lines[lines.index(header) + 1:]
         listed = after[:next((i for i, line in enumerate(after)
                               if not line.startswith(("• ", captions.ELIDED))), len(after))]
     return Turn(game, view, caption, listed,

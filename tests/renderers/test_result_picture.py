@@ -85,16 +85,20 @@ def test_the_winning_side_is_framed(theme: str) -> None:
         assert (edge == palette.winner) == (player.side == view.result.winner)
 
 
-def test_a_drawn_hand_and_a_finished_match_say_so(drawn_text: list[str]) -> None:
+def test_a_drawn_hand_says_so_and_the_last_hand_its_own_verdict(drawn_text: list[str]) -> None:
+    """The last hand's picture says how the hand ended, not "match won": above another
+    seat's "winner" that read as that seat winning the match (Icelandic QA: Bergen's last
+    hand went out by one player, the match to another); the match's picture says who won."""
     view = _finished("gaple", 4, 8)
     assert view.result is not None
     drawn = replace(view, result=replace(view.result, winner=None))
     draw_hand_result(drawn, names_for(4), find_theme("dark"), ENGLISH)
     assert ENGLISH.draw in drawn_text and ENGLISH.winner not in drawn_text
-    drawn_text.clear()
-    won = replace(view, match_over=True, match_winner=0)
-    draw_hand_result(won, names_for(4), find_theme("dark"), ENGLISH)
-    assert ENGLISH.match_won in drawn_text
+    for match_winner in (0, 1):
+        drawn_text.clear()
+        won = replace(view, match_over=True, match_winner=match_winner)
+        draw_hand_result(won, names_for(4), find_theme("dark"), ENGLISH)
+        assert ENGLISH.match_won not in drawn_text and ENGLISH.winner in drawn_text
 
 
 def test_a_hand_still_being_played_has_no_result_picture() -> None:
