@@ -133,10 +133,19 @@ def fitted(words: str, size: int, bold: bool, max_width: float) -> str:
     return fit(printable(words), lambda some: width_of(some, size, bold), max_width)
 
 
-def fitted_name(name: str, size: int, bold: bool, max_width: float) -> str:
+def fitted_name(name: str, size: int, bold: bool, max_width: float,
+                first_shared: bool = False) -> str:
     """A person's ``name`` as the fonts draw it, shortened to ``max_width`` as
-    :func:`renderers.fonts.fit_name` shortens names (initials first, then an ellipsis)."""
-    return fit_name(printable(name), lambda some: width_of(some, size, bold), max_width)
+    :func:`renderers.fonts.fit_name` shortens names (initials, then an ellipsis)."""
+    return fit_name(printable(name), lambda some: width_of(some, size, bold), max_width,
+                    first_shared=first_shared)
+
+
+def shared_first(names: Sequence[str]) -> tuple[bool, ...]:
+    """For each of ``names``, whether another of them starts with the same word (two
+    "Muhammad ..."): its first word then tells nobody apart (:func:`fitted_name`)."""
+    firsts = [(name.removeprefix(ROBOT).split() or [""])[0].casefold() for name in names]
+    return tuple(bool(first) and firsts.count(first) > 1 for first in firsts)
 
 
 def letter(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,

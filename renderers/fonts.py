@@ -284,20 +284,24 @@ def fit(text: str, face: ImageFont.FreeTypeFont | Callable[[str], float],
 
 
 def fit_name(name: str, face: ImageFont.FreeTypeFont | Callable[[str], float],
-             max_width: float) -> str:
-    """A person's ``name`` within ``max_width``: whole if it fits, else with its first words
-    cut to their initials ("M. Rizky Pratama", then "M. R. Pratama"), so that the words
-    that tell people apart stay (player QA: two "Muhammad ..." both read "Muham…"); when
-    none fits, the first shortened form with an ellipsis ("M. Rizky…")."""
+             max_width: float, *, first_shared: bool = False) -> str:
+    """A person's ``name`` within ``max_width``: whole if it fits, else its later words cut
+    to their initials, last first ("Hólmfríður Þórdís G.", then "Hólmfríður Þ. G."): the
+    first name is what people call each other by (Icelandic QA: "H. Þ. Guðmu…" named
+    nobody). Where another at the table shares its first word (``first_shared``), the
+    first words go to initials instead ("M. Rizky Pratama", then "M. R. Pratama"), so that
+    the words that tell them apart stay (player QA: two "Muhammad ..." both read "Muham…").
+    When no form fits, the first shortened one with an ellipsis."""
     measure = face.getlength if isinstance(face, ImageFont.FreeTypeFont) else face
     if measure(name) <= max_width:
         return name
     words = name.split()
     if len(words) < 2:
         return fit(name, measure, max_width)
-    for cut in range(1, len(words)):
-        short = " ".join([f"{word[0]}." for word in words[:cut]] + words[cut:])
-        if measure(short) <= max_width:
-            return short
-    return fit(" ".join([f"{words[0][0]}.", *words[1:]]), measure, max_width)
+    forms = [" ".join([f"{word[0]}." for word in words[:cut]] + words[cut:])
+             if first_shared else
+             " ".join(words[:len(words) - cut] + [f"{word[0]}." for word in words[-cut:]])
+             for cut in range(1, len(words))]
+    return next((form for form in forms if measure(form) <= max_width), None) or fit(
+        forms[0] if first_shared else words[0], measure, max_width)
 

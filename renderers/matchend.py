@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from engine import TableView
 
 from .backdrop import HEADER, MARGIN, WIDTH, backdrop, header
-from .canvas import encode, paste, pill, rounded, seat_names, text
+from .canvas import encode, paste, pill, rounded, seat_names, shared_first, text
 from .errors import ViewMismatchError
 from .fonts import SMALLEST_TEXT
 from .labels import ENGLISH, TableLabels
@@ -109,7 +109,7 @@ def _side_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, place: i
     for index, seat in enumerate(seats):
         y = top + ROW_PAD + LINE_H * index + LINE_H / 2
         name_row(canvas, draw, name_left, y, rating_right - RATING_W - name_left, names[seat],
-                 team, palette, size=NAME_SIZE, bold=won)
+                 team, palette, size=NAME_SIZE, bold=won, first_shared=shared_first(names)[seat])
         change = changes[seat] if seat < len(changes) else None
         if change is not None:
             colour = palette.accent if change > 0 else palette.knock if change < 0 \

@@ -20,6 +20,7 @@ from .canvas import (
     robot,
     rounded,
     seat_names,
+    shared_first,
     text,
     width_of,
 )
@@ -77,7 +78,7 @@ def _long_hand(canvas: Image.Image, x: float, top: float, tiles: Sequence[Tile],
 
 def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: int,
               view: TableView, name: str, team: Colour | None, palette: Theme,
-              labels: TableLabels) -> None:
+              labels: TableLabels, first_shared: bool = False) -> None:
     assert view.result is not None and view.revealed_hands is not None
     result = view.result
     side = view.players[seat].side
@@ -87,7 +88,8 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, seat: in
     paste(canvas, rounded(right - left, ROW_H - 10, 18, palette.panel, edge, line), left, top)
     marked = won or result.out_seat == seat
     name_y = top + 34 if marked else top + (ROW_H - 10) // 2  # centred unless pills follow
-    name_row(canvas, draw, left + PAD, name_y, NAME_W - PAD - 12, name, team, palette)
+    name_row(canvas, draw, left + PAD, name_y, NAME_W - PAD - 12, name, team, palette,
+             first_shared=first_shared)
     x = float(left + PAD)
     dead = view.revealed_dead[seat] if view.revealed_dead is not None else ()
     # The pills keep to the name's column where tiles in hand follow; a seat that went out
@@ -194,6 +196,7 @@ def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
     if result is None or view.revealed_hands is None:
         raise ViewMismatchError("the hand is not over yet: there is no result to draw")
     shown = seat_names(names, view.seats, labels)
+    shared = shared_first(shown)
     canvas = backdrop(palette.name, WIDTH, _height(view)).copy()
     draw = ImageDraw.Draw(canvas)
     # The hand's own verdict, the last hand's too: the match's has its own picture next,
@@ -213,7 +216,8 @@ def draw_hand_result(view: TableView, names: Sequence[str], palette: Theme,
     top = HEADER + PAD
     for player in view.players:
         team = team_colour(view, player.side, palette)
-        _seat_row(canvas, draw, top, player.seat, view, shown[player.seat], team, palette, labels)
+        _seat_row(canvas, draw, top, player.seat, view, shown[player.seat], team, palette, labels,
+                  shared[player.seat])
         top += ROW_H
     _scores(canvas, draw, top, view, shown, palette, labels)
     return canvas

@@ -27,6 +27,7 @@ from .canvas import (
     robot,
     rounded,
     row_width,
+    shared_first,
     text,
     width_of,
 )
@@ -64,6 +65,7 @@ class Seat:
     to_move: bool
     scored: int | None = None  # points scored during this hand, where a game scores in play
     won: bool = False  # the hand is over and this seat's side won it
+    first_shared: bool = False  # another seat's name starts with the same word
 
 
 def team_colour(view: TableView, side: int, palette: Theme) -> Colour | None:
@@ -126,6 +128,7 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
     # Once the hand is over, all it gave each side (going out, a blocked hand's points): what
     # its score went up by, as the hand's result shows it.
     hand = view.result.points if view.result is not None else view.scored
+    shared = shared_first(names)
     return tuple(
         Seat(
             names[p.seat],
@@ -137,6 +140,7 @@ def seats_of(view: TableView, names: tuple[str, ...], palette: Theme, *,
             view.to_move == p.seat and not view.hand_over,
             hand[p.side] if in_play else None,
             p.seat in won,
+            shared[p.seat],
         )
         for p in view.players
     )
@@ -155,8 +159,10 @@ def name_width(name: str, team: Colour | None, size: int = NAME_SIZE) -> float:
 
 def name_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
              max_width: float, name: str, team: Colour | None, palette: Theme, *,
-             size: int = NAME_SIZE, colour: Colour | None = None, bold: bool = True) -> None:
-    """The team dot and the name; (x, y) is the left end of the text's middle."""
+             size: int = NAME_SIZE, colour: Colour | None = None, bold: bool = True,
+             first_shared: bool = False) -> None:
+    """The team dot and the name; (x, y) is the left end of the text's middle;
+    ``first_shared``: another name at the table starts with the same word."""
     if team is not None:
         r = size // 4
         paste(canvas, rounded(2 * r, 2 * r, r, team), x, y - r)
@@ -168,7 +174,7 @@ def name_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
         x += mark + 10
         max_width -= mark + 10
         name = name.removeprefix(ROBOT + " ")
-    text(draw, (x, y), fitted_name(name, size, bold, max_width), size,
+    text(draw, (x, y), fitted_name(name, size, bold, max_width, first_shared), size,
          colour or palette.text, bold=bold, anchor="lm")
 
 
@@ -345,7 +351,7 @@ def draw_seat(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, seat: 
                          name_width(seat.name, seat.team), NAME_LEAST)))
     # The frame and the pill mark the seat to move: no arrow, so a long name keeps its room.
     name_row(canvas, draw, left + PAD, name_y, inner - marker - (12 if marker else 0),
-             seat.name, seat.team, palette)
+             seat.name, seat.team, palette, first_shared=seat.first_shared)
     baseline = bottom - 20
     # A tall panel (a row where one row of figures would cut a seat's words) gives the scores
     # a row of their own, whole, in every panel of its row alike.
