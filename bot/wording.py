@@ -42,9 +42,15 @@ def table_coming_down(t: Translator, topic: bool) -> str:
 
 
 def short_name(name: str) -> str:
-    """Names as the bot stores them: at most ``NAME_LIMIT`` characters, with an ellipsis."""
-    name = " ".join(name.split()) or "?"
-    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1].rstrip() + "…"
+    """Names as the bot stores them: at most ``NAME_LIMIT`` characters, the first name whole
+    and the later words cut to their initials, last first ("Hólmfríður Þórdís G."; Icelandic
+    QA: "Hólmfríður Þórdís Guðmu…"), else cut with an ellipsis."""
+    words = name.split() or ["?"]
+    for kept in range(len(words), 0, -1):
+        short = " ".join(words[:kept] + [f"{word[0]}." for word in words[kept:]])
+        if len(short) <= NAME_LIMIT:
+            return short
+    return " ".join(words)[: NAME_LIMIT - 1].rstrip() + "…"
 
 
 def fit_caption(text: str, limit: int = CAPTION_LIMIT) -> str:

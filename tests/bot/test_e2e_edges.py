@@ -17,6 +17,9 @@ from fakeapi import FakeTelegramServer, StoredMessage
 def test_names_are_shortened_and_captions_fit() -> None:
     assert short_name("x" * 129) == "x" * 23 + "…"
     assert short_name("  Ann   Lee ") == "Ann Lee"
+    assert short_name("Hólmfríður Þórdís Guðmundsdóttir") == "Hólmfríður Þórdís G."
+    assert short_name("Sigurður Ægir Þorsteinsson Jónsson") == "Sigurður Ægir Þ. J."
+    assert short_name("Wolfeschlegelsteinhausenberger Ann") == "Wolfeschlegelsteinhause…"
     text = "\n".join(["<b>head</b>"] + [f"line {i} " + "y" * 60 for i in range(40)] + ["end"])
     fitted = fit_caption(text)
     assert len(fitted) <= 1024 and fitted.startswith("<b>head</b>") and fitted.endswith("end")
