@@ -19,6 +19,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, JobQueue
 
 from .errors import StorageError
+from .handlers import speech
 from .handlers.runtime import Runtime, runtime
 from .handlers.updates import privacy_hides, thread_of
 from .logs import bind, counted
@@ -52,7 +53,8 @@ def readiness(rt: Runtime) -> Mapping[str, Check]:
 
 async def arriving(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The first handler of every update (group -1): stamp its arrival, count it, bind its
-    chat to the log lines its handling writes, and note a group's new message."""
+    chat to the log lines its handling writes, note a group's new message, and learn the
+    language its sender chose, for what it tells them alone (:mod:`.handlers.speech`)."""
     if not isinstance(update, Update):
         return
     stamp_arrival()
@@ -66,6 +68,7 @@ async def arriving(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
                                                    message.message_id,
                                                    privacy_hides(message, context.bot.id,
                                                                  context.bot.username))
+    await speech.learn(runtime(context), update)
 
 
 def schedule_watch(application: Application) -> None:  # type: ignore[type-arg]

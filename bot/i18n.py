@@ -8,6 +8,7 @@ placeholders (``{name}``) are filled after translation so translators can reorde
 from __future__ import annotations
 
 import gettext
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +16,8 @@ DOMAIN = "bot"
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGUAGES = ("en", "ru", "id", "is")
 DEFAULT_LANGUAGE = "en"
+#: Each language's name in itself, on the buttons that pick it.
+LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 
 
 def N_(message: str) -> str:  # noqa: N802 - the conventional gettext marker name
@@ -60,14 +63,44 @@ def supported_language(code: str | None) -> str | None:
     return base if base in LANGUAGES else None
 
 
-def private_language(code: str | None, group_language: str) -> str:
-    """The language of what the bot writes a person in private about a group's game: their
-    own (``code``, their Telegram ``language_code`` as stored) when the bot speaks it, else
-    the game's group's (``group_language``), never English by default: a Ukrainian in a
-    Russian group reads their tiles, and everything else about that game, in Russian."""
-    return supported_language(code) or group_language
+@dataclass(frozen=True, slots=True)
+class Speech:
+    """What the bot knows of a person's language: ``telegram``, the ``language_code`` their
+    Telegram sent last, and ``chosen``, the one they picked in private /language (None:
+    automatic)."""
+
+    telegram: str | None
+    chosen: str | None = None
 
 
-def private_translator(code: str | None, group_language: str) -> Translator:
+#: Telegram's own language, which its apps fall back to for an interface they lack.
+WEAK_LANGUAGE = "en"
+
+
+def private_language(speech: Speech | None, group_language: str) -> str:
+    """The language of what the bot writes a person in private about a group's game: the one
+    they chose in private /language, whatever it is; else their Telegram's
+    (``speech.telegram``) when the bot speaks it and it is not English; else the game's
+    group's (``group_language``). English says little: Telegram's apps have no interface in
+    Icelandic (nor in many other languages) and fall back to English, so nearly every
+    Icelander's ``language_code`` is "en", and a group whose admin chose Íslenska would
+    have its players' tiles in English. Another language the bot speaks was the person's
+    own choice of interface, and is kept (a Russian in an Indonesian group reads Russian);
+    one it does not speak gives way to the group's too (a Ukrainian in a Russian group)."""
+    if speech is None:
+        return group_language
+    if speech.chosen in LANGUAGES:
+        return speech.chosen
+    own = supported_language(speech.telegram)
+    return own if own is not None and own != WEAK_LANGUAGE else group_language
+
+
+def private_translator(speech: Speech | None, group_language: str) -> Translator:
     """The translator for a person's private messages about a game (:func:`private_language`)."""
-    return translator(private_language(code, group_language))
+    return translator(private_language(speech, group_language))
+
+
+def own_language(speech: Speech) -> str:
+    """The language of the bot's private chat with a person, about no group's game: the one
+    they chose, else their Telegram's (or the default)."""
+    return speech.chosen if speech.chosen in LANGUAGES else pick_language(speech.telegram)

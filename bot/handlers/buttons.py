@@ -19,7 +19,7 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 
 from ..errors import PrivateChatClosedError, UserError
-from ..i18n import N_, translator
+from ..i18n import N_
 from ..presentation.callbacks import decode, kinds_of
 from ..publishing.delivery import answer_tap
 from ..publishing.ratelimit import StoppingError
@@ -37,10 +37,11 @@ from .gametaps import (
     stop_tapped,
     table_asked,
 )
+from .ownlanguage import language_chosen
 from .replays import replay_tapped
 from .returns import take_back_tapped
 from .runtime import Runtime, runtime
-from .taps import Answer, Context, answered_early, early_answer_at
+from .taps import Answer, Context, answered_early, early_answer_at, translator_of
 from .tiletaps import tile_tapped
 from .updates import thread_of
 from .verify import check_tapped
@@ -61,7 +62,8 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
         if query is None:
             return
         tapped = arrived() or time.monotonic()
-        t = translator(query.from_user.language_code)
+        # (the toast's words are chosen once the route has run: a tap in private on a
+        # group's game speaks as that game's hands do, which the route learns)
         toast: str | None = None
         apology: str | None = None
         url: str | None = None
@@ -69,13 +71,13 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
         try:
             button = decode(query.data)
             if not isinstance(button, expected):
-                toast = t("That button is out of date.")
+                toast = translator_of(query)("That button is out of date.")
             else:
                 toast, url = await route(runtime(context), context, query, button)
         except PrivateChatClosedError as closed:  # hands go there: open it first, /start acts
             url = runtime(context).private_link(closed.payload, query.from_user.id)
         except UserError as exc:
-            toast = t(exc.message, **exc.params)
+            toast = translator_of(query)(exc.message, **exc.params)
         except StoppingError as stopping:  # a reply the limit held when sends were stopped
             log.info("reply not sent: %s", stopping)
         except Exception as exc:
@@ -86,7 +88,7 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
                 log.exception("button %r failed", query.data)
             else:
                 log.warning("button %r not handled: %s", query.data, failure)
-            toast = apology = t(APOLOGY)
+            toast = apology = translator_of(query)(APOLOGY)
         if answered_early.get():
             if toast is not None and toast is apology:
                 await apologise(query, toast)
@@ -117,8 +119,7 @@ async def unknown(update: Update, context: Context) -> None:
     """Data no family claims: garbled, forged or from an old version of the bot."""
     query = update.callback_query
     if query is not None:
-        await answer_tap(query, translator(query.from_user.language_code)(
-            "That button is out of date."), None)
+        await answer_tap(query, translator_of(query)("That button is out of date."), None)
 
 
 # family (bot.presentation.callbacks.PATTERNS) -> its route; the kinds of button each family
@@ -138,4 +139,5 @@ ROUTES: dict[str, Route] = {
     "settings": settings_tapped,
     "replay": replay_tapped,
     "verify": check_tapped,
+    "language": language_chosen,
 }

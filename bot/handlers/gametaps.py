@@ -182,8 +182,8 @@ async def settings_tapped(rt: Runtime, context: Context, query: CallbackQuery, t
 
 async def lobby_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                        tap: LobbyTap | AddComputer) -> Answer:
-    user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
+    user, t = query.from_user, translator_of(query)
     if not await is_current(rt, query, game, LOBBY, translator(game.language)(STRAY)):
         return t("That message is out of date: use the newest one."), None
     async with rt.locks.game(game.game_id):
@@ -255,8 +255,8 @@ async def replace_tapped(rt: Runtime, context: Context, query: CallbackQuery, ta
 
 async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: StopAnswer
                       ) -> Answer:
-    user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
+    user, t = query.from_user, translator_of(query)
     admin = await is_admin(context, game.chat_id, user.id)
     rt.service.check_may_stop(game, user.id, admin)
     async with rt.locks.game(game.game_id):
@@ -270,8 +270,8 @@ async def stop_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: 
 
 async def leave_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap: LeaveAnswer
                        ) -> Answer:
-    user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
+    user, t = query.from_user, translator_of(query)
     async with rt.locks.game(game.game_id):
         # A second tap, "Yes" or "No", on a question whose "Yes" was taken: the leave is done.
         if rt.service.has_left(game, user.id, tap.seat):
@@ -294,8 +294,8 @@ async def _answered(rt: Runtime, query: CallbackQuery, game: Game) -> None:
 
 async def hand_asked(rt: Runtime, context: Context, query: CallbackQuery, tap: ShowHand
                      ) -> Answer:
-    user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
+    user, t = query.from_user, translator_of(query)
     try:
         seat = rt.service.playing_seat(game, user.id)
     except SeatHandedOnError as handed:  # away, a computer took the seat: the way back

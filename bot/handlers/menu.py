@@ -21,17 +21,18 @@ from engine import variant
 
 from ..errors import UserError
 from ..gamebook import GAMES, presentation
-from ..i18n import N_, Translator, supported_language, translator
+from ..i18n import LANGUAGE_NAMES, N_, Translator
 from ..models import Game
 from ..presentation.gamebuttons import SettingTap
 from ..presentation.houserules import game_label, game_value
 from ..service.settings import GENERAL, GroupSettings
 from ..wording import esc
 from .admins import admins_of
+from .ownlanguage import own_language_command
 from .runtime import Runtime, runtime
-from .updates import as_group_admin, chat_tr, edit_tapped, group_tr, is_group, reply
+from .speech import own_tr
+from .updates import as_group_admin, chat_tr, edit_tapped, group_tr, is_group
 
-LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "id": "Bahasa Indonesia", "is": "Íslenska"}
 GENERAL_LABELS = {
     "default_game": N_("Game: {value}"),
     "turn_seconds": N_("Turn time: {value}"),
@@ -46,14 +47,6 @@ SHORT_CHOICE = 10  # characters: three such buttons fit a row on a phone
 DONE = "done"
 #: A choice's toast when a table open in the group keeps what it opened with: an admin takes
 #: a table not started yet for a new one, and the creator's options must not change under it.
-#: /language in private: the person's own language is their Telegram app's.
-OWN_LANGUAGE = N_("I write to you in your Telegram app's language: {language}. To read me in "
-                  "another ({languages}), switch Telegram's language. A group's language is "
-                  "chosen there, with /language.")
-OWN_LANGUAGE_NOT_SPOKEN = N_("I do not speak your Telegram app's language yet, so I write to "
-                             "you in English, and your tiles come in your group's language. "
-                             "I speak: {languages}. A group's language is chosen there, with "
-                             "/language.")
 KEPT_BY_OPEN_TABLE = N_("Saved. A table already open here keeps its own settings; new tables "
                         "take these.")
 
@@ -246,14 +239,11 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 
 async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/language (/lang): in a group, /settings opened at its choice of languages (QA: no
-    reply at all); in private, where the person's own language comes from."""
+    reply at all); in private, the person's own language, to choose
+    (:mod:`.ownlanguage`)."""
     chat, user = update.effective_chat, update.effective_user
     if chat is not None and user is not None and not is_group(chat):
-        t = translator(user.language_code)
-        own = supported_language(user.language_code)
-        names = ", ".join(LANGUAGE_NAMES.values())
-        await reply(update, t(OWN_LANGUAGE, language=LANGUAGE_NAMES[own], languages=names)
-                    if own else t(OWN_LANGUAGE_NOT_SPOKEN, languages=names))
+        await own_language_command(update, runtime(context), user)
         return
     await _open_menu(update, context, SettingTap("", "language"))
 
@@ -288,7 +278,7 @@ async def setting_button(
 ) -> str | None:
     """Show a page of the menu, or pick a choice; returns the toast."""
     message = query.message
-    t = translator(query.from_user.language_code)
+    t = own_tr(query.from_user)
     if (message is None or not is_group(message.chat)
             or not valid_tap(tap)
             or await rt.service.settings_menu(message.chat.id) != message.message_id):

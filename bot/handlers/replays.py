@@ -11,13 +11,14 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 from telegram.ext import ContextTypes
 
 from ..errors import OutOfDateError
-from ..i18n import translator
+from ..i18n import Translator
 from ..presentation.gamebuttons import ReplayHand
 from ..presentation.replaytexts import LISTED_MATCHES, replay_list
 from ..publishing.replays import Refusal
 from .runtime import Runtime, runtime
+from .speech import own_tr
 from .taps import Answer
-from .updates import chat_tr, is_group, reply, thread_of
+from .updates import chat_tr, is_group, reply, thread_of, tr
 
 
 async def replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -26,7 +27,7 @@ async def replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if user is None or chat is None or message is None:
         return
     if not is_group(chat):
-        await _private_list(rt, update, user.id, user.language_code)
+        await _private_list(rt, update, user.id, tr(update))
         return
     thread = thread_of(message)
     game_id = await rt.storage.last_played_game_id(chat.id, thread)
@@ -41,9 +42,7 @@ async def replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     await rt.replays.send(chat.id, game, hands[-1], game.language, thread, message.message_id)
 
 
-async def _private_list(rt: Runtime, update: Update, user_id: int, language: str | None
-                        ) -> None:
-    t = translator(language)
+async def _private_list(rt: Runtime, update: Update, user_id: int, t: Translator) -> None:
     text, rows = replay_list(t, await rt.service.played_games(user_id, LISTED_MATCHES))
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
@@ -55,7 +54,7 @@ async def replay_tapped(rt: Runtime, context: ContextTypes.DEFAULT_TYPE, query: 
                         tap: ReplayHand) -> Answer:
     """A hand's replay, sent to the chat of the button (drawn and sent in a task of its own:
     the tap is answered at once)."""
-    t = translator(query.from_user.language_code)
+    t = own_tr(query.from_user)
     message = query.message
     if message is None:
         raise OutOfDateError()
@@ -66,8 +65,8 @@ async def replay_tapped(rt: Runtime, context: ContextTypes.DEFAULT_TYPE, query: 
                                     else game.played_by(query.from_user.id))
     if game is None or not belongs or tap.hand not in game.finished_hands:
         return t("That game is no longer stored, so its hands cannot be replayed."), None
-    language = game.language if is_group(chat) else (query.from_user.language_code or "")
-    refusal = rt.replays.start(chat.id, game, tap.hand, translator(language).language,
+    language = game.language if is_group(chat) else t.language
+    refusal = rt.replays.start(chat.id, game, tap.hand, language,
                                thread_of(message), message.message_id)
     if refusal is Refusal.SENDING:
         return t("That replay is on its way."), None

@@ -35,8 +35,8 @@ async def take_back_tapped(rt: Runtime, context: Context, query: CallbackQuery,
     offer's words say why it no longer works (:meth:`BackOffers.close`). An offer in an old
     hand's picture goes once the seat is back: the new message has their tiles (player QA:
     the tiles they had when they left stayed, under "✅ You took your seat back")."""
-    user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
+    user, t = query.from_user, translator_of(query)
     try:
         async with rt.locks.game(game.game_id):
             try:

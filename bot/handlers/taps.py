@@ -20,11 +20,12 @@ from telegram.ext import ContextTypes
 
 from ..background import held
 from ..errors import OutOfDateError
-from ..i18n import Translator, translator
+from ..i18n import Translator
 from ..models import Game
 from ..publishing.delivery import answer_tap
 from ..publishing.messenger import Place, message_at
 from .runtime import Runtime
+from .speech import about_game, tapper_tr
 from .updates import accessible, is_group
 
 Answer = tuple[str | None, str | None]  # (toast, url)
@@ -62,8 +63,9 @@ def in_background(work: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
 
 
 def translator_of(query: CallbackQuery) -> Translator:
-    """The tapper's own language: a toast is read by whoever tapped."""
-    return translator(query.from_user.language_code)
+    """The tapper's own language: a toast is read by whoever tapped (in private, on a
+    group's game, as that game's private messages to them: :func:`game_named`)."""
+    return tapper_tr(query.from_user)
 
 
 async def game_named(rt: Runtime, game_id: int, query: CallbackQuery) -> Game:
@@ -76,6 +78,8 @@ async def game_named(rt: Runtime, game_id: int, query: CallbackQuery) -> Game:
     if game is None or (chat is not None and chat.id != game.chat_id and (
             is_group(chat) or not game.played_by(query.from_user.id))):
         raise OutOfDateError()
+    if chat is not None and not is_group(chat):  # its toasts speak as its hands do
+        about_game(query.from_user.id, game.language)
     return game
 
 

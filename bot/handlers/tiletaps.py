@@ -40,8 +40,8 @@ CANNOT_LAY_NOW = N_("You cannot lay that tile now.")
 
 async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
                       tap: TileTap | Lay | BackToHand) -> Answer:
-    user, t = query.from_user, translator_of(query)
     game = await game_named(rt, tap.game_id, query)
+    user, t = query.from_user, translator_of(query)
     try:
         seat = rt.service.seat_of(game, user.id)
     except SeatHandedOnError as handed:  # away, a computer took the seat: the way back

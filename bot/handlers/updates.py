@@ -33,6 +33,7 @@ from ..storage import UpdateTakenError
 from .admins import admins_of
 from .failures import database_failure
 from .runtime import Runtime, runtime
+from .speech import own_tr
 
 log = logging.getLogger(__name__)
 
@@ -90,10 +91,10 @@ def player_of(user: User) -> Player:
 
 
 def tr(update: Update) -> Translator:
-    """The sender's own language: for what they alone read (a private message). What the
-    bot posts in the update's chat is worded by :func:`chat_tr`."""
-    user = update.effective_user
-    return translator(user.language_code if user else None)
+    """The sender's own language (the one they chose, else their Telegram's:
+    :func:`.speech.own_tr`): for what they alone read (a private message). What the bot
+    posts in the update's chat is worded by :func:`chat_tr`."""
+    return own_tr(update.effective_user)
 
 
 async def chat_tr(update: Update, rt: Runtime, game: Game | None = None,

@@ -10,12 +10,13 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
 from ..errors import OutOfDateError, UserError
-from ..i18n import Translator, translator
+from ..i18n import Translator
 from ..models import Game, Status
 from ..presentation import checktexts
 from ..presentation.gamebuttons import CheckDeal
 from ..service.fairness import HAND_GOING_ON, check_for, checkable_hands
 from .runtime import Runtime, runtime
+from .speech import own_tr
 from .updates import is_group, private_sender, reply
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -37,7 +38,7 @@ async def check_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
                        ) -> tuple[str | None, str | None]:
     """The check of the tapped hand, to the tapper's private chat (its toast says so); when
     the bot cannot write there, the toast says to open the chat first."""
-    user, t = query.from_user, translator(query.from_user.language_code)
+    user, t = query.from_user, own_tr(query.from_user)
     game = await rt.service.find(tap.game_id)
     if game is None:
         raise OutOfDateError()

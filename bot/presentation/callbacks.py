@@ -20,6 +20,7 @@ from .buttonforms import KINDS, MAX_BYTES, ButtonData, Form, Kind
 from .gamebuttons import (
     AddComputer,
     CheckDeal,
+    ChooseLanguage,
     LeaveAnswer,
     LobbyTap,
     PickGame,
@@ -37,7 +38,7 @@ from .tilebuttons import BackToHand, Lay, TileTap
 
 Button = (PickGame | ShowRules | PlayAgain | LobbyTap | AddComputer | TileTap | Lay
           | BackToHand | ShowHand | ShowTable | StopAnswer | LeaveAnswer | ReplaceAway | SettingTap
-          | ReplayHand | CheckDeal | TakeSeatBack)
+          | ReplayHand | CheckDeal | TakeSeatBack | ChooseLanguage)
 
 #: Every kind of button, in the order of :data:`Button`: the order :func:`decode` tries their
 #: forms in, and :data:`PATTERNS` lists a family's prefixes in.

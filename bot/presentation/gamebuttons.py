@@ -157,3 +157,12 @@ class CheckDeal(ButtonData):
 
     game_id: int
     hand: int
+
+
+@kind("language", "L", ("language", WORD))
+@dataclass(frozen=True, slots=True)
+class ChooseLanguage(ButtonData):
+    """A button of private /language: the person reads the bot in ``language`` from now on
+    ("": automatic again, as their Telegram and their games' groups decide)."""
+
+    language: str

@@ -140,10 +140,14 @@ class HandSync:
             # and the table it links to: a turn's hand is often out before its table (it
             # linked the lobby until the move), and /table posts the table anew (it linked
             # the message deleted); and its topic's name, learnt late from a message quoting
-            # the topic's creation. Only where there is a link: no other key changes.
+            # the topic's creation. Only where there is a link: no other key changes. And
+            # the language, where it is not the game's own: a person who chose another in
+            # private /language reads their turn in it at once (not keyed otherwise, so that
+            # the keys stored before are still current).
             url, topic = table_url(game), self.places.topic(game)
             key = f"{hand_number}:A:{game.move_no}:{digest(game.names)}" + (
-                f":{digest(url, topic) if topic else digest(url)}" if url else "")
+                f":{digest(url, topic) if topic else digest(url)}" if url else "") + (
+                f":{t.language}" if t.language != game.language else "")
         else:  # a waiting message changes only when what it says changes
             key = f"{hand_number}:W:{digest(caption, len(view.hand))}"
         current = game.messages.hands.get(seat)

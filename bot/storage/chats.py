@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..i18n import Speech
 from ..storedjson import dumps, json_object
 from .core import Connection, marks
 from .fencing import fence
@@ -58,11 +59,18 @@ class ChatRows(Connection):
         row = await self.fetch_one("SELECT private_ok FROM users WHERE user_id=?", (user_id,))
         return bool(row and row["private_ok"])
 
-    async def user_language(self, user_id: int) -> str | None:
-        row = await self.fetch_one("SELECT language FROM users WHERE user_id=?", (user_id,))
-        return row["language"] if row else None
+    async def choose_language(self, user_id: int, language: str | None) -> None:
+        """The language a person chose in private /language (None: automatic again); their
+        row is there (the command remembers them first)."""
+        await self.execute("UPDATE users SET chosen_language=?, updated_at=? WHERE user_id=?",
+                           (language, time.time(), user_id))
+        self.languages.pop(user_id, None)
 
-    async def user_languages(self, user_ids: Iterable[int]) -> dict[int, str | None]:
+    async def user_language(self, user_id: int) -> Speech | None:
+        """A person's language (:class:`Speech`); None: the bot does not know them."""
+        return (await self.user_languages([user_id])).get(user_id)
+
+    async def user_languages(self, user_ids: Iterable[int]) -> dict[int, Speech]:
         """The languages of these users (those the bot knows), in one query: a table's hand
         sync asks for every seat's each move. On SQLite what was read is kept until this
         process writes the user again, and a hand sync reads nothing."""
@@ -70,9 +78,9 @@ class ChatRows(Connection):
         if all(user_id in self.languages for user_id in wanted):
             return {user_id: self.languages[user_id] for user_id in wanted}
         rows = await self.fetch_all(
-            f"SELECT user_id, language FROM users WHERE user_id IN ({marks(len(wanted))})",
-            wanted)
-        found = {int(r["user_id"]): r["language"] for r in rows}
+            "SELECT user_id, language, chosen_language FROM users"
+            f" WHERE user_id IN ({marks(len(wanted))})", wanted)
+        found = {int(r["user_id"]): Speech(r["language"], r["chosen_language"]) for r in rows}
         if self.dialect == "sqlite":
             if len(self.languages) >= LANGUAGES_KEPT:
                 self.languages.clear()

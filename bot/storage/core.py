@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StorageError
+from ..i18n import Speech
 from .schema import MIGRATIONS
 from .tx import Engine, Row, T, Tx
 
@@ -45,9 +46,10 @@ class Connection:
         #: Games whose outbox this process knows to be empty (SQLite only: one process
         #: writes the file, and every announcement it queues goes through ``GameRows``).
         self.outbox_empty: set[int] = set()
-        #: Users' languages as last read or written by this process (SQLite only, as above:
-        #: every write of a user's language goes through ``ChatRows.remember_user``).
-        self.languages: dict[int, str | None] = {}
+        #: Users' languages as last read by this process (SQLite only, as above: every write
+        #: of a user's language goes through ``ChatRows.remember_user`` or ``choose_language``,
+        #: which forget the user's).
+        self.languages: dict[int, Speech] = {}
         #: The schema version the last :meth:`migrate` found (0: a new, empty database), for
         #: the start-up line that names the database (:meth:`described`).
         self.found_version: int | None = None

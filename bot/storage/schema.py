@@ -301,4 +301,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     CREATE INDEX games_closed_at ON games(updated_at)
         WHERE status IN ('finished', 'stopped', 'cancelled');
     """,
+    # 16: the language a person chose in private /language (NULL: automatic), kept apart
+    # from ``language``, which every update rewrites with their Telegram's
+    """
+    ALTER TABLE users ADD COLUMN chosen_language TEXT;
+    """,
 )

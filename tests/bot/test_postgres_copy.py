@@ -16,6 +16,7 @@ import pytest
 
 from bot.fleet.secretprint import SECRET_PRINT, fingerprint, matches
 from bot.gamemessages import Messages
+from bot.i18n import Speech
 from bot.models import Game, Player, Status
 from bot.service.scoreboards import player_stats, scoreboard
 from bot.storage import Storage
@@ -278,5 +279,25 @@ async def test_a_target_the_server_refuses_a_row_of_is_one_line_and_left_as_it_w
     await pg.open()
     try:
         assert await pg.open_games() == []
+    finally:
+        await pg.close()
+
+
+async def test_a_persons_chosen_language_moves_with_them(postgres_url: str, tmp_path: Path
+                                                         ) -> None:
+    """users.chosen_language (private /language, migration 16) is copied with its row."""
+    source = tmp_path / "bot.sqlite3"
+    lite = Storage(source)
+    await lite.open()
+    await lite.remember_user(7, "Ari", None, "en", private_ok=True)
+    await lite.choose_language(7, "is")
+    await lite.remember_user(8, "Ivan", None, "ru")
+    await lite.close()
+    code, _, err = await run(str(source), postgres_url)
+    assert (code, err) == (0, "")
+    pg = Storage(postgres_url)
+    await pg.open()
+    try:
+        assert await pg.user_languages([7, 8]) == {7: Speech("en", "is"), 8: Speech("ru")}
     finally:
         await pg.close()

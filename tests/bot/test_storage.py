@@ -12,6 +12,7 @@ import pytest
 
 from bot.errors import StorageError
 from bot.gamemessages import Messages
+from bot.i18n import Speech
 from bot.models import Game, Outgoing, Player, Status
 from bot.service.settings import GroupSettings
 from bot.storage import MIGRATIONS, StaleMoveError, Storage
@@ -62,9 +63,9 @@ async def test_remembered_users_keep_their_private_chat_flag(database: Path | st
     assert await storage.private_ok(5)
     await storage.set_private_ok(5, False)
     assert not await storage.private_ok(5)
-    assert await storage.user_language(5) == "ru"
+    assert await storage.user_language(5) == Speech("ru")
     await storage.remember_user(6, "Bo", None, None)
-    assert await storage.user_languages([6, 5, 7, 5]) == {5: "ru", 6: None}
+    assert await storage.user_languages([6, 5, 7, 5]) == {5: Speech("ru"), 6: Speech(None)}
     assert await storage.user_languages([]) == {}
     await storage.close()
 
@@ -121,12 +122,46 @@ async def test_languages_read_are_read_again_once_the_user_is_written(
     storage = Storage(database)
     await storage.open()
     await storage.remember_user(5, "Ann", "ann", "ru")
-    assert await storage.user_languages([5]) == {5: "ru"}
+    assert await storage.user_languages([5]) == {5: Speech("ru")}
     await storage.remember_user(5, "Ann", "ann", "id")  # her Telegram speaks Indonesian now
-    assert await storage.user_languages([5]) == {5: "id"}
-    assert await storage.user_languages([5, 8]) == {5: "id"}
+    assert await storage.user_languages([5]) == {5: Speech("id")}
+    assert await storage.user_languages([5, 8]) == {5: Speech("id")}
     await storage.remember_user(8, "Bo", None, "en")
-    assert await storage.user_languages([8, 5]) == {5: "id", 8: "en"}
+    assert await storage.user_languages([8, 5]) == {5: Speech("id"), 8: Speech("en")}
+    await storage.close()
+
+
+async def test_a_chosen_language_outlives_telegrams_and_is_read_again_once_chosen(
+        database: Path | str) -> None:
+    """Every update rewrites a person's Telegram language; the one they chose in private
+    /language stays until they choose again (None: automatic)."""
+    storage = Storage(database)
+    await storage.open()
+    await storage.remember_user(5, "Ann", "ann", "en")
+    assert await storage.user_language(5) == Speech("en")  # (kept on SQLite)
+    await storage.choose_language(5, "is")
+    assert await storage.user_language(5) == Speech("en", "is")
+    await storage.remember_user(5, "Ann", "ann", "ru")  # an update from a Russian Telegram
+    assert await storage.user_languages([5]) == {5: Speech("ru", "is")}
+    await storage.choose_language(5, None)
+    assert await storage.user_language(5) == Speech("ru")
+    await storage.close()
+
+
+async def test_version_16_keeps_the_users_an_older_bot_remembered(
+        database: Path | str) -> None:
+    """An older database upgraded keeps its users, their Telegram language and reach, with
+    no language chosen."""
+    storage = Storage(database)
+    await storage.open(schema_version=15)
+    await storage.remember_user(5, "Ann", "ann", "en", private_ok=True)
+    await storage.close()
+    await storage.open()
+    assert await storage.schema_version() == len(MIGRATIONS) == 16
+    assert await storage.user_language(5) == Speech("en")
+    assert await storage.private_ok(5)
+    await storage.choose_language(5, "is")
+    assert await storage.user_language(5) == Speech("en", "is")
     await storage.close()
 
 
