@@ -194,6 +194,18 @@ def names_of(players: Sequence[Player]) -> str:
     return ", ".join(named(p.name) for p in players)
 
 
-def pair_names(names: Sequence[str], seats: Sequence[int]) -> str:
+#: Partners as one name, "Ayu & Sergei" (Russian QA: «Оля и Ваня», not «Оля & Ваня»).
+PARTNERS = N_("{first} & {second}")
+
+
+def partners(t: Translator, names: Sequence[str]) -> str:
+    """Partners' ``names`` (as they are to be written) as one name: "Ayu & Sergei"."""
+    joined = names[0]
+    for name in names[1:]:
+        joined = t(PARTNERS, first=joined, second=name)
+    return joined
+
+
+def pair_names(t: Translator, names: Sequence[str], seats: Sequence[int]) -> str:
     """A side as one name: "Ayu & Sergei" (each isolated)."""
-    return " & ".join(named(names[s]) for s in seats)
+    return partners(t, [named(names[s]) for s in seats])

@@ -207,8 +207,9 @@ SCOREBOARD_TITLE = ("Scoreboard: Pair dominoes", "since 2024-05-01 · 31 matches
 
 
 def scoreboard_rows() -> tuple[ScoreboardRow, ...]:
-    """Eight players: every script, long and emoji-only names, streaks of every kind."""
-    names = (*NAMES[5][:2], *NAMES[4], "🎲", "Ólafur")
+    """Eight players: every script, long and emoji-only names, a computer player (marked
+    as the texts mark it), streaks of every kind."""
+    names = (*NAMES[5][:2], *NAMES[4], "🎲", "\U0001f916 Rio")
     figures = ((1412, 14, 11, 3), (1288, 12, 7, -1), (1190, 9, 5, 2), (1104, 20, 9, 0),
                (1001, 3, 1, 1), (987, 11, 4, -4), (912, 1, 0, -1), (640, 100, 12, -12))
     return tuple(

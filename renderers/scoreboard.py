@@ -13,8 +13,9 @@ from math import ceil
 from PIL import Image, ImageDraw
 
 from .backdrop import HEADER, MARGIN, backdrop
-from .canvas import Anchor, encode, paste, rounded, text
+from .canvas import ROBOT, Anchor, encode, paste, rounded, text
 from .fonts import SMALLEST_TEXT, font, printable
+from .seats import name_row
 from .themes import Colour, Theme, find_theme, hex_colour
 
 WIDTH = 1280  # as wide as the table, so that a phone shows its words as large
@@ -215,9 +216,12 @@ def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: Scoreboa
     paste(canvas, rounded(right - left, ROW_H - 8, 16, palette.panel, edge, line), left, top)
     middle = top + (ROW_H - 8) / 2
     _place(canvas, draw, left + 10, middle, row.place, palette)
-    name = printable(row.name) or labels.unnamed.format(number=row.place)
-    text(draw, (NAME_LEFT, middle), name, NAME_SIZE, palette.text, bold=podium, anchor="lm",
-         max_width=placed.name_width)
+    # A computer's name keeps its robot, drawn as the tables draw it (QA: "Rio" on the gold
+    # place read as a person).
+    name = row.name if printable(row.name.removeprefix(ROBOT)) else \
+        labels.unnamed.format(number=row.place)
+    name_row(canvas, draw, NAME_LEFT, middle, placed.name_width, name, None, palette,
+             size=NAME_SIZE, bold=podium)
     colours: dict[str, Colour] = {
         "rating": palette.winner if podium else palette.text,
         "streak": palette.accent if row.streak > 0 else palette.knock if row.streak < 0

@@ -61,8 +61,8 @@ def chose(user_id: int, language: str | None) -> None:
 
 
 def about_game(user_id: int, game_language: str) -> None:
-    """The sender's tap in private is about a group's game that speaks ``game_language``:
-    its toasts speak as that game's private messages to them do
+    """The sender's tap (in private or in the group) is about a group's game that speaks
+    ``game_language``: its toasts speak as that game's private messages to them do
     (:func:`bot.i18n.private_language`)."""
     known = _KNOWN.get()
     if known is None or known.user_id != user_id:
@@ -85,7 +85,7 @@ def own_tr(user: User | None) -> Translator:
 
 def tapper_tr(user: User) -> Translator:
     """A tap's toast (and a private message edited by it): as :func:`own_tr`, or, for a tap
-    in private on a group's game, as that game's private messages to them speak."""
+    on a group's game, as that game's private messages to them speak."""
     known = _KNOWN.get()
     if known is not None and known.user_id == user.id and known.game_language is not None:
         return private_translator(speech_of(user), known.game_language)

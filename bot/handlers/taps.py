@@ -78,8 +78,10 @@ async def game_named(rt: Runtime, game_id: int, query: CallbackQuery) -> Game:
     if game is None or (chat is not None and chat.id != game.chat_id and (
             is_group(chat) or not game.played_by(query.from_user.id))):
         raise OutOfDateError()
-    if chat is not None and not is_group(chat):  # its toasts speak as its hands do
-        about_game(query.from_user.id, game.language)
+    # Its toasts speak as its hands do, in the group too: a tapper whose Telegram is in
+    # English (as every Icelander's is) reads the game's language, one who chose or whose
+    # Telegram speaks another reads that (bot.i18n.private_language).
+    about_game(query.from_user.id, game.language)
     return game
 
 

@@ -28,6 +28,7 @@ from ..wording import (
     fit_caption,
     isolated,
     named,
+    partners,
     shorten,
     title,
     who,
@@ -250,8 +251,8 @@ def hand_caption(
     tail += _turn_notes(t, game, view, current and choosing is None)
     side = next(s for s in table.sides if view.seat in s)
     if len(side) > 1:
-        tail.append(t("Your partner: {name}.", name=" & ".join(
-            named(names[s]) for s in side if s != view.seat)))
+        tail.append(t("Your partner: {name}.", name=partners(
+            t, [named(names[s]) for s in side if s != view.seat])))
     if view.dead:
         tail.append(t("Your dead tiles: {tiles}.", tiles=", ".join(map(str, view.dead))))
     tail += _prompt(t, game, view, over, choosing)

@@ -117,9 +117,11 @@ def choice_question(t: Translator, view: PlayerView, tile: Tile, match: Match | 
     if any(type(lay) is Play and says_lie(view, lay, lays) for lay in lays):
         return t("Where does {tile} go? Tap an end and a way: → says what it leaves.",
                  tile=str(tile))
-    if view.table.layout.scores_count:
+    if view.table.layout.scores_count and any(not view.points_of(lay) for lay in lays):
         return t("Where does {tile} go? Tap an end: → says the count it leaves, + what it "
                  "scores.", tile=str(tile))
+    if view.table.layout.scores_count:  # every end scores (review: no button had a →)
+        return t("Where does {tile} go? Tap an end: + says what it scores.", tile=str(tile))
     return t("Where does {tile} go? Tap an end.", tile=str(tile))
 
 

@@ -9,7 +9,7 @@ from engine import OptionSpec, variant
 from ..gamebook import GAMES, name_key, presentation
 from ..i18n import N_, Translator
 from ..models import Game, Status
-from ..wording import esc, named, names_of, or_list, shorten, title, who
+from ..wording import esc, named, names_of, or_list, partners, shorten, title, who
 from .houserules import house_rules
 from .resulttexts import penalty_rule
 
@@ -230,7 +230,7 @@ def lobby_text(t: Translator, game: Game) -> str:
               for i, p in enumerate(game.players)]
     if game.partnerships:
         lines += ["", t("Pairs: {pairs}.", pairs=" · ".join(
-            " & ".join(who(game.players[s]) for s in side) for side in game.partnerships))]
+            partners(t, [who(game.players[s]) for s in side]) for side in game.partnerships))]
     lines += ["", lobby_status(t, game)]
     if game.unreachable_players:
         lines.append(private_chat_hint(t, game))

@@ -12,7 +12,7 @@ from renderers import signed
 
 from ..i18n import LANGUAGES, N_, Translator, translator
 from ..models import Game, MatchRatings, Status
-from ..wording import code, esc, named, pair_names, title
+from ..wording import code, esc, named, pair_names, partners, title
 from .resulttexts import scores_line
 
 #: The match result's last line, over its "🔁 Play again" button.
@@ -36,7 +36,7 @@ def settlement_line(t: Translator, view: TableView, names: Sequence[str]) -> str
     if view.settlement is None:
         return ""
     return t("Settling up (the winner gets the difference from each): {list}.", list=" · ".join(
-        pair_names(names, seats) + f" {signed(view.settlement[side])}"
+        pair_names(t, names, seats) + f" {signed(view.settlement[side])}"
         for side, seats in enumerate(view.sides)))
 
 
@@ -47,8 +47,8 @@ def game_end_line(t: Translator, game: Game) -> str:
         winner = match.result.winner
         if winner is None:
             return t("The match is over: it is a draw.")
-        return t("The match is over: 🏆 {names} won it.", names=" & ".join(
-            named(game.players[s].name) for s in match.sides[winner]))
+        return t("The match is over: 🏆 {names} won it.", names=partners(
+            t, [named(game.players[s].name) for s in match.sides[winner]]))
     if game.status is Status.STOPPED and game.messages.group_gone:
         return t("The game was stopped: its group was deleted.")
     if game.status is Status.STOPPED and game.messages.bot_removed:

@@ -226,7 +226,7 @@ def moves_lines(t: Translator, game: Game, view: TableView, indices: range,
     lines = []
     for index in indices:
         move = view.history[index]
-        own = reader is not None and move.seat == reader
+        own = reader is not None and move.seat == reader and seated_then(game, view, index)
         if move.kind is ActionKind.DRAW:
             if own and not _move_after_draws(view, index):
                 if view.result is not None and index + 1 == len(view.history):
@@ -296,10 +296,10 @@ def _one_move(t: Translator, game: Game, view: TableView, index: int, auto: set[
     taker = ""
     if move.kind is ActionKind.CUT:  # the previous seat takes the piece
         seat = (move.seat - 1) % len(view.players)
-        if seat == reader:
+        if seat == reader and seated_then(game, view, index, seat):
             return describe_cut_to_taker(t, move, named(mover(game, view, index)))
         taker = game.player_at(seat, view.hand_number, index).name
-    you, face_down = move.seat == reader, None
+    you, face_down = move.seat == reader and seated_then(game, view, index), None
     if you and move.kind is ActionKind.DISCARD:
         put = sum(1 for earlier in view.history[:index + 1]
                   if earlier.seat == reader and earlier.kind is ActionKind.DISCARD)
@@ -309,6 +309,14 @@ def _one_move(t: Translator, game: Game, view: TableView, index: int, auto: set[
                          auto is not None and f"{view.hand_number}:{index}" in auto, taker,
                          last=view.result is not None and index + 1 == len(view.history),
                          kind=view.layout.kind, you=you, face_down=face_down)
+
+
+def seated_then(game: Game, view: TableView, index: int, seat: int | None = None) -> bool:
+    """Whether ``seat`` (the mover's) was held by whoever holds it now when move ``index`` of
+    the viewed hand was made: a computer's moves while the seat's player was away are not
+    that player's (review: "✔ You laid 4-6" after "↩ Take my seat back")."""
+    seat = view.history[index].seat if seat is None else seat
+    return game.player_at(seat, view.hand_number, index).user_id == game.players[seat].user_id
 
 
 def mover(game: Game, view: TableView, index: int) -> str:
@@ -327,6 +335,7 @@ def since_last_turn(game: Game, view: PlayerView) -> range:
     number = view.table.hand_number
     mine = [i for i, move in enumerate(history)
             if move.seat == view.seat and move.kind not in FORCED
+            and seated_then(game, view.table, i)
             and not (last_tile_down(view.table, i)
                      and f"{number}:{i}" not in game.timer.auto_moves)]
     return range(mine[-1] + 1 if mine else 0, len(history))

@@ -49,10 +49,10 @@ def scores_line(t: Translator, view: TableView, names: Sequence[str]) -> str:
     and on the first table (:func:`penalty_rule`), not in every caption."""
     parts = []
     for side, seats in enumerate(view.sides):
-        who = pair_names(names, seats)
+        who = pair_names(t, names, seats)
         parts.append(f"{who} {view.scores[side]}")
     if any(view.scored) and view.result is None:  # points scored in this hand so far
-        hand = " · ".join(pair_names(names, seats) + f" {signed(view.scored[side])}"
+        hand = " · ".join(pair_names(t, names, seats) + f" {signed(view.scored[side])}"
                           for side, seats in enumerate(view.sides) if view.scored[side])
         return t("Score: {scores} (to {target}); this hand so far: {hand}",
                  scores=" · ".join(parts), target=view.target, hand=hand)
@@ -162,7 +162,7 @@ def hand_result_lines(t: Translator, game: Game, ended: HandEnded, view: TableVi
     if ended.reason is HandEndReason.BLOCKED and any(len(side) > 1 for side in view.sides):
         # A blocked partnership hand is decided by the pairs' sums: show them.
         lines.append(t("Pairs' pips: {sums}.", sums=" · ".join(
-            pair_names(names, side) + f" {sum(ended.totals[s] for s in side)}"
+            pair_names(t, names, side) + f" {sum(ended.totals[s] for s in side)}"
             for side in view.sides)))
     # Counted as the table's "Stock: 2 tiles." counts it: Bergen's two tiles never drawn
     # included (they are in the stock, RULES), so a blocked Bergen hand says its 2 too.
@@ -201,7 +201,7 @@ def played_on_lines(t: Translator, view: TableView, names: Sequence[str]) -> lis
     if not view.tied_past_target or view.result is None:
         return []
     best = min(view.scores) if view.lowest_total_wins else max(view.scores)
-    level = [pair_names(names, seats) for side, seats in enumerate(view.sides)
+    level = [pair_names(t, names, seats) for side, seats in enumerate(view.sides)
              if view.scores[side] == best]
     if len(level) < 2:
         return []

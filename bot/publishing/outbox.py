@@ -19,6 +19,8 @@ from .messenger import Messenger, PhotosRefusedError
 from .ratelimit import WithdrawnError, only_if
 
 log = logging.getLogger(__name__)
+#: The lists of a game's messages an announcement posted may be kept in (:meth:`Outbox._keep`).
+CALLS, OFFERS = "calls", "offers"
 
 
 def _offered_seat(buttons: list[list[list[str]]] | None) -> int | None:
@@ -102,17 +104,17 @@ class Outbox:
                     [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
                      for row in item.buttons]
                 )
-            kept: tuple[Game, list[int], int] | None = None
+            kept: tuple[Game, str, int, int] | None = None
             seat: int | None = None
             try:
                 with only_if(lambda: lobby is None or lobby.status is Status.LOBBY):
                     sent_id = await self._announce(item.chat_id, item.text, item.photo,
                                                    markup, thread_id)
                 if lobby is not None and item.chat_id == lobby.chat_id:
-                    kept = (lobby, lobby.messages.calls, sent_id)
+                    kept = (lobby, CALLS, item.chat_id, sent_id)
                 elif game is not None and item.chat_id == game.chat_id \
                         and (seat := _offered_seat(item.buttons)) is not None:
-                    kept = (game, game.messages.offers, sent_id)
+                    kept = (game, OFFERS, item.chat_id, sent_id)
             except WithdrawnError:
                 # (every quick start does this to its "press Start" call: nothing to act on)
                 log.debug("announcement %s of game %s dropped: the lobby has closed",
@@ -162,11 +164,18 @@ class Outbox:
                 raise
             return await self.messenger.send(chat_id, text, None, markup, thread_id)
 
-    async def _keep(self, game: Game, ids: list[int], sent_id: int, seat: int | None) -> bool:
-        """A call or an offer posted (of ``seat``: the offer's, kept so that it goes once
-        that player is back): its id kept with the game's messages, saved now; whether the
-        save went (else it stays in memory, for the next save of the game)."""
+    async def _keep(self, game: Game, kind: str, chat_id: int, sent_id: int,
+                    seat: int | None) -> bool:
+        """A call or an offer (``kind``) posted in ``chat_id`` (of ``seat``: the offer's,
+        kept so that it goes once that player is back): its id kept with the game's
+        messages, saved now; whether the save went (else it stays in memory, for the next
+        save of the game). Not where the game has left that chat meanwhile (a group's move
+        to a supergroup, saved while this was sent: review): that id names another message
+        there, which a later clean-up would delete."""
         async with self.locks.game(game.game_id):
+            if game.chat_id != chat_id:
+                return True  # (left behind in the old group, as the move leaves the rest)
+            ids = game.messages.calls if kind == CALLS else game.messages.offers
             ids.append(sent_id)
             if seat is not None:
                 game.messages.offer_seats[sent_id] = seat

@@ -4,7 +4,7 @@ Ratings come from openskill's Bradley-Terry model (full pairing): every finished
 board's scope, in the order the matches finished, ranks its sides by the result (pairs are
 teams; a drawn match ties its leaders, and the others lost). Plackett-Luce, openskill's default,
 rates a tie for first no higher than the runner-up, which a drawn gaple-dead match would show;
-comparing every pair of sides does not. A person who left a match is rated as a loser of it,
+comparing every pair of sides does not. A person who left a match is rated as its last,
 whether it finished or was stopped afterwards (:func:`_rate_leavers`), unless they took their
 seat back and sat in it at the end (then the seat's result alone); a stopped match moves
 nobody else.
@@ -202,8 +202,11 @@ def standings(matches: Iterable[MatchRecord], hands: Iterable[HandRecord], *,
 
 def _rate_leavers(match: MatchRecord, tallies: dict[int, _Tally]) -> None:
     """Each leaver of ``match`` is rated as if they had sat on in their seat and their side
-    had lost: the same change as a loser of this match, whatever the side did without them;
-    in a stopped match, as the one side that lost where all the others drew. The seated
+    had come last, below every side that played on, whatever the side did without them: in
+    a match of two sides the loser's change; among three or more the last place's, larger
+    than a loser's who played on (Russian QA read a leaver's -158 beside the losers' -53:
+    leaving is finishing last, not second); in a stopped match, as the one side that lost
+    where all the others drew. The seated
     players' ratings are read as they came to the match, and left alone.
 
     One rating change a person a match: someone seated at its end (one who took back a seat

@@ -87,6 +87,15 @@ async def test_an_english_telegram_plays_an_icelandic_groups_game_in_icelandic(
         assert plain(tapped.answer_text or "") == plain(t(
             "It is {name}'s turn; I will write when it is yours.", name=mover.first_name))
         assert all(plain(m.caption or "").startswith(heading("ru")) for m in hands(group, budi))
+        # a tap in the group on its game: her toast as her hands speak, Budi's in Russian
+        board = group.server.bot_messages(group.chat)
+        table_message = next(m for m in reversed(board) if m.photo and m.buttons)
+        mine = table_message.buttons[0][0].text
+        for user, language in ((ayu, ICELANDIC), (budi, "ru")):
+            asked = user.press(table_message, mine)
+            await group.server.wait_for(lambda a=asked: a.answered)  # type: ignore[misc]
+            assert asked.answer_text == translator(language)(
+                "I sent your tiles to our private chat."), (user.first_name, asked.answer_text)
 
 
 async def test_a_chosen_language_wins_in_private_survives_a_restart_and_automatic_undoes_it(

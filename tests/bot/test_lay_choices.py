@@ -418,6 +418,14 @@ def test_a_last_tile_whose_end_matters_still_asks_where() -> None:
                                         Tile(0, 4)))
     assert "Where does 0-4 go? Tap an end: → says the count it leaves, + what it scores." \
         in asked
+    # every end scores: no button has a →, nor does the question (review)
+    spinner = started("muggins", "5-5 0-1 0-2 0-3 1-2 1-3 1-4", "0-5 2-2 2-3 2-4 3-3 3-4 4-4")
+    spinner.apply(0, Play(Tile(5, 5)))
+    labels = [label for label, _ in choice_buttons(spinner, 1, "0-5")]
+    assert labels[:-1] and all("+" in label and "→" not in label for label in labels[:-1])
+    asked = plain(captions.hand_caption(T, game_of(spinner), player_view(spinner, 1),
+                                        Tile(0, 5)))
+    assert "Where does 0-5 go? Tap an end: + says what it scores." in asked
 
 
 def test_a_tile_laid_with_one_tap_is_listed_once_among_the_points() -> None:

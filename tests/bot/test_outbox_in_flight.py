@@ -9,9 +9,11 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from test_games import people_storage, service_for, started_game
 
 from bot.gamemessages import Messages
 from bot.models import Game, Outgoing, Player, Status
+from bot.presentation.gamebuttons import ReplaceAway
 from bot.publishing.outbox import Outbox
 from bot.publishing.ratelimit import StoppingError
 from bot.service.locks import Locks
@@ -59,3 +61,40 @@ async def test_a_stop_during_the_send_leaves_it_sent_at_most_once(
                           else ["The match is over"])
     assert await storage.pending_outbox(game_id) == []
     await storage.close()
+
+
+async def test_an_offer_sent_while_its_group_moves_to_a_supergroup_is_not_kept_there(
+        database: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review: an away offer posted in the old group while the group's move to a supergroup
+    was being saved was kept with the moved game; its id named another message in the
+    supergroup, which the offer's clean-up (its player back) would have deleted."""
+    async with people_storage(database) as storage:
+        service = service_for(storage)
+        game = await started_game(service)
+        old, new = game.chat_id, -100200300
+        offer = ReplaceAway(game.game_id, 1).encode()
+        await storage.save_players(game, [Outgoing("Bob seems to be away",
+                                                   buttons=[[["Hand on", offer]]])], 1.0)
+        messenger = Messenger()
+        box = Outbox(messenger, service, Locks())  # type: ignore[arg-type]
+        moved = asyncio.Event()
+        migrate, done = storage.migrate_chat, storage.outbox_done
+        draining: list[asyncio.Task[bool]] = []
+
+        async def migrating(old: int, new: int) -> None:  # the offer goes out meanwhile
+            draining.append(asyncio.create_task(box.drain(game.game_id)))
+            while not messenger.sent:
+                await asyncio.sleep(0)
+            await migrate(old, new)
+
+        async def marked_done(item_id: int) -> None:  # (its mark, a write, takes a moment)
+            await moved.wait()
+            await done(item_id)
+
+        monkeypatch.setattr(storage, "migrate_chat", migrating)
+        monkeypatch.setattr(storage, "outbox_done", marked_done)
+        await service.migrate_chat(old, new)
+        moved.set()
+        await draining[0]
+        assert game.chat_id == new
+        assert game.messages.offers == [] and game.messages.offer_seats == {}

@@ -11,14 +11,17 @@ from test_games import ANN, BOB, CID, people_storage, play_to_the_end, service_f
 
 from bot.errors import OutOfDateError, SeatHandedOnError, UserError
 from bot.gamemessages import Messages
+from bot.i18n import translator
 from bot.models import Game, Player, SeatChange, Status
+from bot.presentation import captions
 from bot.service import GameService
 from bot.service.lobby import players_of, seated_again
 from bot.service.ratings import standings
 from bot.service.returns import ALREADY_BACK, LEFT_FOR_GOOD, MATCH_OVER, may_take_back
 from bot.service.scoreboards import rating_changes
 from bot.storage import MatchRecord, Storage, leavers_of
-from engine import MatchEnded
+from bot.wording import named
+from engine import MatchEnded, Play, player_view
 
 
 @pytest.fixture
@@ -282,3 +285,35 @@ async def test_a_fleet_worker_reads_the_match_left_with_leave(storage: Storage) 
     assert there.handed_while_away(games[0], BOB.user_id) is None
     change = games[0].last_change_of(BOB.user_id)
     assert change is not None and not change.away
+
+
+async def test_the_moves_a_computer_made_in_the_seat_are_not_told_as_the_players_own(
+        storage: Storage) -> None:
+    """Review: back with "↩ Take my seat back", Bob read "✔ You laid 4-6 on the right." of
+    the lay the computer made in his seat while he was away; it is the computer's."""
+    service = service_for(storage)
+    game = await started_game(service)
+    bob = await hand_bob_over(service, game)
+    robot = game.players[bob]
+    assert game.match is not None
+    laid = None
+    while laid is None or game.match.to_move == bob:  # until the computer laid, then on
+        seat = game.match.to_move
+        assert seat is not None and game.status is Status.PLAYING
+        action = next((a for a in game.match.legal_actions() if isinstance(a, Play)),
+                      game.match.legal_actions()[0])
+        await service.act(game, game.players[seat].user_id, game.move_no, action)
+        if seat == bob and isinstance(action, Play):
+            laid = action.tile
+    await service.take_back(game, BOB.user_id, bob, "Bob B.")
+    view = player_view(game.match, bob)
+    caption = captions.hand_caption(translator("en"), game, view)
+    assert f"You laid {laid}" not in caption, caption
+    game.match.play_forced()
+    while game.match.to_move != bob:  # his turn: the computer's lay among the others' moves
+        seat = game.match.to_move
+        assert seat is not None
+        await service.act(game, game.players[seat].user_id, game.move_no,
+                          game.match.legal_actions()[0])
+    caption = captions.hand_caption(translator("en"), game, player_view(game.match, bob))
+    assert f"You laid {laid}" not in caption and f"{named(robot.name)} laid {laid}" in caption

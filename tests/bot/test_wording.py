@@ -96,3 +96,10 @@ async def test_a_tap_is_answered_within_the_limit_whatever_its_text() -> None:
 
     assert await answer_tap(Query(), "x" * 300, None)  # type: ignore[arg-type]
     assert answered and len(answered[0] or "") == wording.TOAST_LIMIT
+
+
+def test_partners_are_joined_as_each_language_joins_them() -> None:
+    """Russian QA: «Победа: Оля & Ваня» reads as code; «Оля и Ваня» as people say it."""
+    assert wording.partners(translator("en"), ["Ayu", "Sergei"]) == "Ayu & Sergei"
+    assert wording.partners(translator("ru"), ["Оля", "Ваня"]) == "Оля и Ваня"
+    assert wording.partners(translator("ru"), ["Оля"]) == "Оля"

@@ -124,7 +124,7 @@ def test_seats_show_their_names_counts_and_scores(drawn_text: list[str]) -> None
     for word in ("Þórdís", "Budi", "Siti", "Ólafur", "11", "22", "33", "44", "55"):
         assert word in drawn_text
     # (a long name keeps its first name, its later words go to their initials)
-    assert any(text.startswith("Дмитрий ") and text.endswith(" С.") for text in drawn_text)
+    assert any(text.startswith("Дмитрий ") and text.endswith(" С.") for text in drawn_text)  # noqa: RUF001
     assert ENGLISH.dead in drawn_text and ENGLISH.middle in drawn_text
     assert ENGLISH.game_title("gaple-dead") in drawn_text  # the code name: no titles given
 
