@@ -312,8 +312,8 @@ class Publisher:
                                         "answers other calls: %s", channel, game_id,
                                         failures, failed)
                         else:
-                            log.exception("%s sync of game %s failed (%d)", channel,
-                                          game_id, failures)
+                            log.exception("%s sync of game %s failed (%d): %s: %s", channel,
+                                          game_id, failures, type(failed).__name__, failed)
                         if failures <= MAX_RETRIES:
                             await self._again(key, failures)
                 if key not in self._dirty:

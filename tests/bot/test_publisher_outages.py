@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 from bot_kit import Group
-from telegram.error import NetworkError
+from telegram.error import BadRequest, NetworkError
 
 from bot.app import build_application, running
 from bot.handlers.runtime import KEY, Runtime
@@ -323,3 +323,19 @@ async def test_a_group_gone_while_the_disk_is_full_stops_its_game_once_it_works(
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert warned == [f"group sync of game {game.game_id} waits for the database: {FULL}"]
+
+
+async def test_a_syncs_own_failure_names_its_cause_in_its_line(
+        group: Group, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Not only in the traceback's last line (operator QA: 'hands sync of game 2 failed (1)'
+    said neither the chat nor the cause)."""
+    async with group.bot() as runtime:
+        publisher = runtime.publisher
+        quick(monkeypatch, publisher)
+        failing(publisher, "group", BadRequest("Message is too long"), 1)
+        await group.open_table("pair", 2)
+        await publisher.idle()
+        game_id = group.game().game_id
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert said == [f"group sync of game {game_id} failed (1): BadRequest: Message is too long"]
