@@ -47,7 +47,7 @@ from .handlers.timers import Timers
 from .handlers.updates import error_handler
 from .handlers.verify import verify_command
 from .health import arriving, readiness, schedule_watch
-from .logs import StatusLines, bind, counted
+from .logs import FreshJobQueue, StatusLines, bind, counted
 from .models import Game
 from .presentation.callbacks import PATTERNS
 from .presentation.composer import TextComposer
@@ -123,6 +123,7 @@ def build_application(
         # counts every call, learns of every message sent, then limits it
         .rate_limiter(MeteredLimiter(limiter, metrics, on_answer=tails.answered))
         .concurrent_updates(True)
+        .job_queue(FreshJobQueue())  # (each job's lines its own: none of an update's)
         .post_init(_on_start)
         .post_stop(_on_stop)
         .post_shutdown(_on_shutdown)
