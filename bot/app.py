@@ -27,7 +27,7 @@ from telegram.ext import (
 from engine import SEED_BYTES
 
 from .config import BotConfig
-from .conflicts import PollConflict, poll_failed
+from .conflicts import PollConflict, PollWatch, poll_failed
 from .errors import ConfigError, StorageError
 from .fleet.settings import (
     POOL_APPLICATION,
@@ -119,7 +119,7 @@ def build_application(
         .base_url(config.bot_url)
         .base_file_url(config.file_url)
         .request(bot_request())
-        .get_updates_request(poll_request(partial(_poll_answered, reach, conflict)))
+        .get_updates_request(poll_request(PollWatch(reach, conflict)))
         # counts every call, learns of every message sent, then limits it
         .rate_limiter(MeteredLimiter(limiter, metrics, on_answer=tails.answered))
         .concurrent_updates(True)
@@ -340,11 +340,6 @@ async def _on_shutdown(application: Application) -> None:  # type: ignore[type-a
     claim, rt.claim = rt.claim, None
     if claim is not None:  # the last thing: another bot may start on the database now
         await claim.release()
-
-
-def _poll_answered(reach: Reach, conflict: PollConflict, sent: float) -> None:
-    reach.answered(sent)
-    conflict.answered(sent)
 
 
 def allowed_updates() -> list[str]:
