@@ -27,7 +27,7 @@ from telegram.ext import (
 from engine import SEED_BYTES
 
 from .config import BotConfig
-from .conflicts import PollConflict, poll_failed
+from .conflicts import PollConflict, PollWatch, poll_failed
 from .errors import ConfigError, StorageError
 from .fleet.settings import (
     POOL_APPLICATION,
@@ -47,7 +47,7 @@ from .handlers.timers import Timers
 from .handlers.updates import error_handler
 from .handlers.verify import verify_command
 from .health import arriving, readiness, schedule_watch
-from .logs import StatusLines, bind, counted
+from .logs import FreshJobQueue, StatusLines, bind, counted
 from .models import Game
 from .presentation.callbacks import PATTERNS
 from .presentation.composer import TextComposer
@@ -119,10 +119,11 @@ def build_application(
         .base_url(config.bot_url)
         .base_file_url(config.file_url)
         .request(bot_request())
-        .get_updates_request(poll_request(partial(_poll_answered, reach, conflict)))
+        .get_updates_request(poll_request(PollWatch(reach, conflict)))
         # counts every call, learns of every message sent, then limits it
         .rate_limiter(MeteredLimiter(limiter, metrics, on_answer=tails.answered))
         .concurrent_updates(True)
+        .job_queue(FreshJobQueue())  # (each job's lines its own: none of an update's)
         .post_init(_on_start)
         .post_stop(_on_stop)
         .post_shutdown(_on_shutdown)
@@ -339,11 +340,6 @@ async def _on_shutdown(application: Application) -> None:  # type: ignore[type-a
     claim, rt.claim = rt.claim, None
     if claim is not None:  # the last thing: another bot may start on the database now
         await claim.release()
-
-
-def _poll_answered(reach: Reach, conflict: PollConflict, sent: float) -> None:
-    reach.answered(sent)
-    conflict.answered(sent)
 
 
 def allowed_updates() -> list[str]:

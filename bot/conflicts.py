@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from telegram.error import Conflict, TelegramError
+from telegram.error import Conflict, TelegramError, TimedOut
 
 from .reach import Reach
 
@@ -73,3 +73,21 @@ def poll_failed(reach: Reach, conflict: PollConflict, error: TelegramError) -> N
         return
     log.warning("polling Telegram failed: %s (trying again)", error)
     reach.failed()
+
+
+class PollWatch:
+    """How the long polls end, for :func:`bot.publishing.transport.poll_request`: an answer
+    ends an outage (and a conflict that went quiet), a time-out is a failure as any other's."""
+
+    def __init__(self, reach: Reach, conflict: PollConflict) -> None:
+        self.reach = reach
+        self.conflict = conflict
+
+    def answered(self, sent: float) -> None:
+        self.reach.answered(sent)
+        self.conflict.answered(sent)
+
+    def timed_out(self, sent: float, error: TimedOut) -> None:
+        """No answer in time (Telegram frozen): said as a 5xx is, the outage from ``sent``."""
+        log.warning("polling Telegram failed: %s (trying again)", error)
+        self.reach.failed(sent)

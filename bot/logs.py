@@ -4,10 +4,10 @@ as JSON lines (``LOG_FORMAT=json``, for log collectors), and never the token.
 The chat and the game come from context variables, not from each message: the update's own
 handler binds its chat (:func:`bind`), a committed change binds its game, and asyncio copies
 them into the tasks started meanwhile (a game's syncs), so every line logged on the way says
-where it belongs. :class:`Redacting` removes secrets from every line, whatever logged it:
-the token (PTB's error texts quote it, and httpx logs request URLs, which contain it), the
-webhook's secret (PTB's debug lines quote setWebhook's parameters) and DATABASE_URL's
-password (:func:`secrets_of`).
+where it belongs; a job starts from none (:class:`FreshJobQueue`). :class:`Redacting`
+removes secrets from every line, whatever logged it: the token (PTB's error texts quote it,
+and httpx logs request URLs, which contain it), the webhook's secret (PTB's debug lines quote
+setWebhook's parameters) and DATABASE_URL's password (:func:`secrets_of`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ import time
 from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
 from enum import StrEnum
-from typing import TextIO
+from typing import Any, TextIO
 from urllib.parse import unquote, urlsplit
+
+from telegram.ext import Job, JobQueue
 
 from .models import Game, Status
 
@@ -52,6 +54,25 @@ def bind(chat: int | None = None, game: int | None = None) -> None:
         _chat.set(chat)
     if game is not None:
         _game.set(game)
+
+
+def unbind() -> None:
+    """From now on, in this task and the tasks it starts, lines concern no chat nor game."""
+    _chat.set(None)
+    _game.set(None)
+
+
+class FreshJobQueue(JobQueue):  # type: ignore[type-arg]
+    """PTB's job queue, whose every job starts with lines about no chat nor game. Its
+    scheduler's timer is armed again from whatever task added the latest job (a move's
+    update arming its turn timer, bound to that chat and game), and the jobs it runs took
+    that task's context (operator QA: the health check's warning named an unrelated game).
+    A job about a game binds its own."""
+
+    @staticmethod
+    async def job_callback(job_queue: JobQueue[Any], job: Job[Any]) -> None:
+        unbind()  # (in the scheduler's task for this run: the job's own task copies it)
+        await JobQueue.job_callback(job_queue, job)
 
 
 class Context(logging.Filter):

@@ -21,10 +21,11 @@ class Reach:
         #: outage of Telegram's).
         self.answers = 0
 
-    def failed(self) -> None:
-        """A call failed and its failure was logged: the outage starts, unless it runs."""
+    def failed(self, sent: float | None = None) -> None:
+        """A call failed and its failure was logged: the outage starts, unless it runs (from
+        when the call was ``sent``, for one that waited for an answer in vain)."""
         if self._since is None:
-            self._since = self._clock()
+            self._since = self._clock() if sent is None else sent
 
     def answered(self, sent: float | None = None) -> None:
         """A call was answered: after failures, one line saying for how long they lasted,

@@ -35,6 +35,9 @@ class FakeUser:
     is_bot: bool = False
     started: bool = False
     blocked: bool = False
+    #: Telegram no longer finds the private chat (the account deleted, an id the bot never
+    #: met): calls about it answer 400 "chat not found".
+    unknown: bool = False
 
     def to_api(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
@@ -87,6 +90,11 @@ class FakeUser:
     def block_bot(self) -> None:
         """Block the bot: sends to the private chat answer 403 from now on."""
         self.world.set_blocked(self, blocked=True)
+
+    def delete_account(self) -> None:
+        """Delete the Telegram account: calls about the private chat answer 400 "chat not
+        found" from now on (as for a player of an old database whose chat is gone)."""
+        self.unknown = True
 
     def unblock_bot(self) -> None:
         """Unblock (the user must then talk to the bot again to be reachable)."""

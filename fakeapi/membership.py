@@ -204,6 +204,8 @@ class Membership(ChatLog):
                 migrate_to_chat_id=chat.migrated_to.id,
             )
         if chat.user is not None:
+            if chat.user.unknown:
+                raise ApiError.bad_request("chat not found")
             if chat.user.blocked:
                 raise ApiError.forbidden("bot was blocked by the user")
             if not chat.user.started:

@@ -83,7 +83,7 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
         except Exception as exc:
             # The database's failure (PostgreSQL away, a full disk): one line naming it, the
             # move not made (memory is undone with the commit); anything else is a bug.
-            failure = database_failure(exc)
+            failure = database_failure(exc, runtime(context).metrics)
             if failure is None:
                 log.exception("button %r failed", query.data)
             else:
@@ -94,10 +94,12 @@ def answering(family: str) -> Callable[[Update, Context], Coroutine[Any, Any, No
                 await apologise(query, toast)
             elif toast is not None:
                 log.info("tap %s was answered before its move, which said %r", query.id, toast)
-            runtime(context).metrics.tap_handled(early_answer_at.get() - tapped)
+            runtime(context).metrics.tap_handled(early_answer_at.get() - tapped,
+                                                 failed=apology is not None)
             return
         await answer_tap(query, toast, url)
-        runtime(context).metrics.tap_handled(time.monotonic() - tapped)
+        runtime(context).metrics.tap_handled(time.monotonic() - tapped,
+                                             failed=apology is not None)
 
     return handle
 

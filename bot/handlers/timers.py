@@ -17,6 +17,7 @@ from typing import Any
 from telegram.ext import ContextTypes, Job, JobQueue
 
 from ..errors import StorageError, UserError
+from ..logs import bind
 from ..models import Game, Status
 from ..service import GameService
 from ..service.locks import Locks
@@ -182,6 +183,8 @@ class Timers:
         assert context.job is not None and context.job.name is not None
         kind = context.job.name.split(":")[0]
         game_id, move_no = job_data(context)
+        game = self.service.game(game_id)  # (its lines are its game's: jobs start unbound)
+        bind(chat=None if game is None else game.chat_id, game=game_id)
         try:
             if game_id in self._failures and not await self._reread(game_id, move_no):
                 return

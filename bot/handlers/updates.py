@@ -262,7 +262,7 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     if isinstance(context.error, NetworkError) and not isinstance(context.error, BadRequest):
         # Telegram's 5xx, a time-out, a dropped connection: Telegram's trouble, one line
         log.warning("update failed: Telegram answered %s", context.error)
-    elif (failure := database_failure(context.error)) is not None:
+    elif (failure := database_failure(context.error, runtime(context).metrics)) is not None:
         log.warning("update failed: %s", failure)  # PostgreSQL away, a full disk: one line
     else:
         log.error("update failed", exc_info=context.error)

@@ -283,8 +283,8 @@ class HandSync:
                                                 draft.markup)
                 # Known before the old one goes: from now on only this message's buttons act.
                 messages.hands[seat] = HandMessage(sent_id, draft.stored)
-        except Forbidden:
-            await self._unreachable(game, seat)
+        except Forbidden as refused:  # (blocked, or the chat not found: .privatechats)
+            await self._unreachable(game, seat, refused)
             return True
         if current is not None:
             await self.messenger.retire(player.user_id, current.message_id, delete=True)
@@ -297,13 +297,15 @@ class HandSync:
                 del messages.unreachable_notes[seat]
         return True
 
-    async def _unreachable(self, game: Game, seat: int) -> None:
+    async def _unreachable(self, game: Game, seat: int, refused: Forbidden) -> None:
         """Tell the group once that a player's tiles cannot be sent, and how to fix it."""
         player = game.players[seat]
         await self.service.storage.set_private_ok(player.user_id, False)
         await self.service.reach_changed_everywhere(player.user_id, self.locks)
         if seat in game.messages.announced_unreachable:
             return
+        log.info("seat %d of game %s unreachable until /start or My tiles: private chat %s "
+                 "refused (Telegram: %s)", seat, game.game_id, player.user_id, refused.message)
         t = translator(game.language)
         name = wording.mention(player.user_id, player.name)
         link = keyboards.deep_link(self.messenger.bot_username, f"hand{game.game_id}")

@@ -25,6 +25,7 @@ from ..presentation.painter import Painter, Urgency
 from ..service import GameService
 from ..waiting import wait_set
 from .markupwire import markup_json
+from .privatechats import PrivateChatGoneError, private_chat_gone
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +262,8 @@ class Messenger:
         except BadRequest as exc:
             if chat_gone(chat_id, exc):
                 raise ChatGoneError(chat_id, exc.message) from exc
+            if private_chat_gone(chat_id, exc):  # (as good as blocked: a Forbidden)
+                raise PrivateChatGoneError(chat_id, exc.message) from exc
             if photos_refused(exc):
                 raise PhotosRefusedError(chat_id, exc.message) from exc
             deleted = topic_refusal(exc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Coroutine
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from telegram._utils.types import JSONDict
@@ -22,6 +23,9 @@ from ..serving.metrics import ApiOutcome, Metrics
 log = logging.getLogger(__name__)
 LimiterArgs = TypeVar("LimiterArgs")
 Answer = bool | JSONDict | list[JSONDict]
+#: Told of each call Telegram answers (any answer: a refusal too) made in its context: the
+#: syncs', whose outages end only when Telegram answers one (:mod:`.telegramwaits`).
+answers: ContextVar[Callable[[], None] | None] = ContextVar("answers", default=None)
 
 
 def outcome_of(error: Exception | None) -> ApiOutcome:
@@ -64,9 +68,12 @@ class MeteredLimiter(BaseRateLimiter[LimiterArgs]):
             try:
                 answer = await callback(*call_args, **call_kwargs)
             except Exception as error:  # counted, then left to the limiter and the bot
-                self._metrics.api_call(endpoint, outcome_of(error))
+                self._metrics.api_call(endpoint, outcome := outcome_of(error))
+                if outcome is not ApiOutcome.NETWORK:
+                    _answered()
                 raise
             self._metrics.api_call(endpoint, ApiOutcome.OK)
+            _answered()
             if self._on_answer is not None:
                 try:
                     self._on_answer(endpoint, answer)
@@ -77,3 +84,10 @@ class MeteredLimiter(BaseRateLimiter[LimiterArgs]):
         return await self._inner.process_request(
             counted, args, kwargs, endpoint, data, rate_limit_args
         )
+
+
+def _answered() -> None:
+    """Telegram answered a call: whoever watches this context hears it."""
+    told = answers.get()
+    if told is not None:
+        told()

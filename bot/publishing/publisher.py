@@ -225,7 +225,7 @@ class Publisher:
         heard_at: int | None = None  # Telegram's answers when its network failures began
         # A flood wait ends this round (the next one draws the latest state); every call is
         # made for the game (a fleet worker that let it go refuses them: fleetshares.for_game).
-        with no_retries(), for_game(game_id):
+        with no_retries(), for_game(game_id), self.telegram_waits.watching():
             while True:
                 self._dirty.discard(key)
                 try:
@@ -312,8 +312,8 @@ class Publisher:
                                         "answers other calls: %s", channel, game_id,
                                         failures, failed)
                         else:
-                            log.exception("%s sync of game %s failed (%d)", channel,
-                                          game_id, failures)
+                            log.exception("%s sync of game %s failed (%d): %s: %s", channel,
+                                          game_id, failures, type(failed).__name__, failed)
                         if failures <= MAX_RETRIES:
                             await self._again(key, failures)
                 if key not in self._dirty:

@@ -93,9 +93,11 @@ class AiohttpRequest(BaseRequest):
 
     def __init__(self, pool_size: int = CONNECTION_POOL_SIZE,
                  timeouts: Timeouts = DEFAULT_TIMEOUTS,
-                 on_answer: Callable[[float], None] | None = None) -> None:
+                 on_answer: Callable[[float], None] | None = None,
+                 on_timeout: Callable[[float, TimedOut], None] | None = None) -> None:
         self._pool_size = pool_size
         self._on_answer = on_answer  # at each 200 OK, with the monotonic time it was sent
+        self._on_timeout = on_timeout  # at each call Telegram did not answer in time, as well
         self._timeouts = timeouts
         self._slots = asyncio.Semaphore(pool_size)
         self._session: aiohttp.ClientSession | None = None
@@ -156,7 +158,10 @@ class AiohttpRequest(BaseRequest):
                 self._on_answer(sent)
             return response.status, answer
         except (TimeoutError, aiohttp.ServerTimeoutError) as err:
-            raise TimedOut from err
+            timed_out = TimedOut()
+            if self._on_timeout is not None:
+                self._on_timeout(sent, timed_out)
+            raise timed_out from err
         except aiohttp.ClientError as err:
             raise NetworkError(f"aiohttp.{err.__class__.__name__}: {err}") from err
         finally:
@@ -174,6 +179,14 @@ class AiohttpRequest(BaseRequest):
             raise TimedOut(POOL_FULL) from PoolTimeout()
 
 
+class PollWatcher(typing.Protocol):
+    """Who hears how the long polls end (:class:`bot.conflicts.PollWatch`)."""
+
+    def answered(self, sent: float) -> None: ...
+
+    def timed_out(self, sent: float, error: TimedOut) -> None: ...
+
+
 #: getUpdates' own pool: the long poll and, at a stop, the last call that confirms the offset.
 POLL_POOL_SIZE = 2
 
@@ -183,11 +196,15 @@ def bot_request(pool_size: int = CONNECTION_POOL_SIZE) -> AiohttpRequest:
     return AiohttpRequest(pool_size)
 
 
-def poll_request(on_answer: Callable[[float], None] | None = None) -> AiohttpRequest:
+def poll_request(watch: PollWatcher | None = None) -> AiohttpRequest:
     """The request object for getUpdates. PTB's default (an ``HTTPXRequest`` of one
     connection) can keep its only connection checked out when a long poll is torn down
     mid-flight (httpcore), and then the stop's last getUpdates, or every poll after a network
     drop, fails with "Pool timeout". Here a cancelled call gives its slot back at once.
-    ``on_answer`` is called at each getUpdates Telegram answers (200 OK), with the
+    ``watch`` hears of each getUpdates Telegram answers (200 OK), and of each it did not
+    answer in time (PTB tries those again at once without a word, nor its error callback:
+    operator QA, Telegram frozen for 80 s, no line said polling failed), with the
     (monotonic) time it was sent."""
-    return AiohttpRequest(POLL_POOL_SIZE, on_answer=on_answer)
+    return AiohttpRequest(POLL_POOL_SIZE,
+                          on_answer=None if watch is None else watch.answered,
+                          on_timeout=None if watch is None else watch.timed_out)

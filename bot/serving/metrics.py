@@ -42,6 +42,16 @@ class ApiOutcome(StrEnum):
     NETWORK = "network"  # no answer: connection failed or timed out
 
 
+class StorageCause(StrEnum):
+    """Why the database failed an update's handling, as the ``cause`` label says it."""
+
+    DISK_FULL = "disk_full"  # the disk (or a PostgreSQL server's) full: free some space
+    DAMAGED = "damaged"  # the file, or the server's data or an index, damaged
+    READ_ONLY = "read_only"  # the file or its folder not writable
+    UNAVAILABLE = "unavailable"  # PostgreSQL away (past the storage's own retries)
+    OTHER = "other"
+
+
 class Metrics:
     """The bot's metric objects and one recording method for each thing it counts."""
 
@@ -52,6 +62,16 @@ class Metrics:
             "domino_updates_handled", "Updates the bot handled, by kind.", ["kind"], registry=reg
         )
         self.taps = Counter("domino_taps_handled", "Button taps the bot answered.", registry=reg)
+        self.taps_failed = Counter(
+            "domino_taps_failed",
+            "Button taps answered with an apology: their handling failed (the database's "
+            "failure, a bug); not in domino_taps_handled.", registry=reg)
+        self.storage_failures = Counter(
+            "domino_storage_failures",
+            "Updates (taps, commands) the database failed, by cause: a full disk shows here.",
+            ["cause"], registry=reg)
+        for cause in StorageCause:  # (each series from zero: an alert sees the first one)
+            self.storage_failures.labels(cause=cause.value)
         self.moves = Counter(
             "domino_moves_played", "Moves committed to a game, by game.", ["game"], registry=reg
         )
@@ -123,10 +143,18 @@ class Metrics:
         """One update handled; ``kind`` is its Update field (message, callback_query...)."""
         self.updates.labels(kind=kind).inc()
 
-    def tap_handled(self, answered_after: float) -> None:
-        """One tap answered, ``answered_after`` seconds after it arrived."""
+    def tap_handled(self, answered_after: float, failed: bool = False) -> None:
+        """One tap answered, ``answered_after`` seconds after it arrived; ``failed``: with
+        an apology (counted apart, its time not observed)."""
+        if failed:
+            self.taps_failed.inc()
+            return
         self.taps.inc()
         self.tap_to_answer.observe(answered_after)
+
+    def storage_failed(self, cause: StorageCause) -> None:
+        """The database failed an update's handling (told in one line)."""
+        self.storage_failures.labels(cause=cause.value).inc()
 
     def table_edited(self, after_tap: float) -> None:
         """The group's table shows a move ``after_tap`` seconds after the tap that played it."""

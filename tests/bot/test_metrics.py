@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.serving.metrics import ApiOutcome, Metrics
+from bot.handlers.failures import cause_of
+from bot.serving.metrics import ApiOutcome, Metrics, StorageCause
 
 
 def samples(metrics: Metrics) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -73,3 +74,19 @@ def test_telegram_answered_recently_counts_error_answers_but_not_network_failure
     assert metrics.telegram_answered_within(60)
     assert not metrics.telegram_answered_within(-1)
     assert samples(metrics)[("domino_bot_api_last_ok_timestamp_seconds", ())] > 0
+
+
+@pytest.mark.parametrize(("line", "cause"), [
+    ("cannot use the database /srv/d.sqlite3: database or disk is full (free some disk space)",
+     StorageCause.DISK_FULL),
+    ("disk I/O error (its -shm file cannot grow: free some disk space)", StorageCause.DISK_FULL),
+    ("could not extend file (free some disk space on the PostgreSQL server)",
+     StorageCause.DISK_FULL),
+    ("database disk image is malformed (the file is damaged or not SQLite: restore a backup)",
+     StorageCause.DAMAGED),
+    ("attempt to write a readonly database (the database file or its folder is not writable)",
+     StorageCause.READ_ONLY),
+    ("schema 12 is newer than this bot's", StorageCause.OTHER),
+])
+def test_a_storage_failures_line_names_its_cause(line: str, cause: StorageCause) -> None:
+    assert cause_of(line) is cause

@@ -22,6 +22,7 @@ from test_tap_outage import tap_and_hear_back
 
 from bot.handlers.failures import database_failure
 from bot.models import Status
+from bot.serving.metrics import Metrics
 from bot.storage import Storage, StorageFailedError
 from bot.storage.causes import unusable
 from bot.storage.outages import cause, lost
@@ -116,7 +117,10 @@ async def test_the_servers_own_corruption_errors_are_what_no_retry_cures(
         "PostgreSQL server is damaged: REINDEX INDEX seats_pkey, see docs/OPERATIONS.md)")
     assert not lost(data.value) and not lost(index.value)  # not an outage: not waited for
     # met on a connection of the fleet's own, not the storage's: a tap's one line too
-    assert database_failure(data.value) == table_cause(path)
+    metrics = Metrics()
+    assert database_failure(data.value, metrics) == table_cause(path)
+    assert metrics.registry.get_sample_value("domino_storage_failures_total",
+                                             {"cause": "damaged"}) == 1
 
 
 @pytest.mark.parametrize(("words", "named"), [

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 from bot_kit import Group
-from telegram.error import NetworkError
+from telegram.error import BadRequest, NetworkError, TimedOut
 
 from bot.app import build_application, running
 from bot.handlers.runtime import KEY, Runtime
@@ -323,3 +323,43 @@ async def test_a_group_gone_while_the_disk_is_full_stops_its_game_once_it_works(
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert warned == [f"group sync of game {game.game_id} waits for the database: {FULL}"]
+
+
+async def test_a_syncs_own_failure_names_its_cause_in_its_line(
+        group: Group, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Not only in the traceback's last line (operator QA: 'hands sync of game 2 failed (1)'
+    said neither the chat nor the cause)."""
+    async with group.bot() as runtime:
+        publisher = runtime.publisher
+        quick(monkeypatch, publisher)
+        failing(publisher, "group", BadRequest("Message is too long"), 1)
+        await group.open_table("pair", 2)
+        await publisher.idle()
+        game_id = group.game().game_id
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert said == [f"group sync of game {game_id} failed (1): BadRequest: Message is too long"]
+
+
+async def test_a_sync_that_calls_nobody_does_not_end_telegrams_outage(
+        group: Group, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Operator QA (Telegram frozen, no answer at all): 3 ms after 'group sync of game 1
+    failed (1): Timed out' came 'Telegram answers the syncs again after 0 s' (the game's
+    hands sync, with nothing to send, had ended), then 'failed (1) while Telegram answers
+    other calls'. Only a call Telegram answers ends the outage."""
+    caplog.set_level(logging.INFO)
+    async with group.bot() as runtime:
+        publisher = runtime.publisher
+        await group.open_table("pair", 2)
+        await publisher.idle()
+        quick(monkeypatch, publisher)
+        game_id = group.game().game_id
+        caplog.clear()
+        failing(publisher, "group", TimedOut(), 3)
+        publisher.repost_lobby(game_id)  # (both channels: the hands' has nothing to send)
+        await publisher.idle()
+    said = [r.getMessage() for r in caplog.records
+            if r.name == "bot.publishing.publisher" and r.levelno >= logging.INFO]
+    assert said == [f"group sync of game {game_id} failed (1): Timed out",
+                    "Telegram answers the syncs again after 0 s"], said

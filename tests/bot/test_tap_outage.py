@@ -11,6 +11,7 @@ import pytest
 from bot_kit import Group
 from telegram import InlineKeyboardButton
 
+from bot.serving.metrics import Metrics
 from bot.storage import StorageUnavailableError
 from fakeapi import FakeUser, StoredMessage
 
@@ -110,3 +111,31 @@ async def test_a_command_on_a_full_disk_is_one_line_and_an_apology(
     assert [r.getMessage() for r in problems] == [
         f"update failed: {FULL} (free some disk space)"]
     assert not any(r.exc_info for r in problems)
+
+
+async def test_a_tap_the_full_disk_fails_is_counted_as_failed_by_cause(group: Group) -> None:
+    """Operator QA: a full disk showed nowhere but the log; the failed tap was counted as
+    handled, and no metric counted the failed write."""
+    async with group.bot() as runtime:
+        table = await group.start("gaple")
+        user, hand = await group.server.wait_for(table.whose_turn)
+        metrics = runtime.metrics
+        handled = sample(metrics, "domino_taps_handled_total")
+
+        async def full(*args: Any, **kwargs: Any) -> None:
+            raise sqlite3.OperationalError(FULL)
+
+        runtime.service.storage.commit_move = full  # type: ignore[method-assign]
+        tile = next(b for row in hand.buttons for b in row if b.text.startswith("✅"))
+        tap = user.press(hand, tile.text)
+        await group.server.wait_for(lambda: tap.answered)
+        await group.server.wait_for(
+            lambda: sample(metrics, "domino_taps_failed_total") == 1)
+        assert sample(metrics, "domino_taps_handled_total") == handled
+        assert sample(metrics, "domino_storage_failures_total", cause="disk_full") == 1
+        assert sample(metrics, "domino_storage_failures_total", cause="unavailable") == 0
+
+
+def sample(metrics: Metrics, name: str, **labels: str) -> float:
+    value = metrics.registry.get_sample_value(name, labels)
+    return 0.0 if value is None else value

@@ -125,6 +125,9 @@ async def test_ptb_sees_telegram_errors_as_its_exceptions(
     alice.block_bot()
     with pytest.raises(telegram.error.Forbidden, match="bot was blocked by the user"):
         await ptb.send_message(alice.id, "your hand")
+    carol.delete_account()
+    with pytest.raises(telegram.error.BadRequest, match="Chat not found"):
+        await ptb.send_message(carol.id, "your hand")
     server.fail_next("sendMessage", retry_after=1)
     with pytest.raises(telegram.error.RetryAfter, match="Retry in 1 seconds"):
         await ptb.send_message(group.id, "hello")
