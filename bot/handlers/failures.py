@@ -25,7 +25,7 @@ def database_failure(error: BaseException | None, metrics: Metrics) -> str | Non
     SQLite's: a move's commit on a full disk raises SQLite's ``database or disk is full``;
     or a PostgreSQL server's full disk met on a connection of the fleet's own), counted in
     ``metrics`` by its cause; None for anything else."""
-    line = _one_line(error)
+    line = failure_line(error)
     if line is not None:
         metrics.storage_failed(StorageCause.UNAVAILABLE
                                if isinstance(error, StorageUnavailableError) else cause_of(line))
@@ -41,7 +41,9 @@ def cause_of(line: str) -> StorageCause:
     return StorageCause.READ_ONLY if READ_ONLY in line else StorageCause.OTHER
 
 
-def _one_line(error: BaseException | None) -> str | None:
+def failure_line(error: BaseException | None) -> str | None:
+    """``error`` in one line when it is the database's failure, uncounted (a read whose
+    failure the handler that follows meets and counts); None for anything else."""
     if isinstance(error, StorageError):
         return str(error)
     if isinstance(error, sqlite3.Error):

@@ -15,7 +15,7 @@ from telegram import Update, User
 from telegram.constants import ChatType
 
 from ..i18n import Speech, Translator, own_language, private_translator, translator
-from .failures import database_failure
+from .failures import failure_line
 from .runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -47,9 +47,10 @@ async def learn(rt: Runtime, update: Update) -> None:
     try:
         stored = await rt.storage.user_language(user.id)
     except Exception as error:
-        if database_failure(error) is None:
+        failure = failure_line(error)  # (counted where the handler that follows meets it)
+        if failure is None:
             raise
-        log.debug("no chosen language read: %s", database_failure(error))
+        log.debug("no chosen language read: %s", failure)
         return
     _KNOWN.set(_Known(user.id, stored.chosen if stored is not None else None))
 
