@@ -68,6 +68,7 @@ from .serving.metrics import Metrics
 from .serving.webhook import serving_webhook
 from .serving.webserver import HttpSettings, WebServer, build_web_app, http_settings_from_env
 from .storage import Storage
+from .storage.games import RECENTLY_CLOSED
 from .storage.owner import agree_bot, bot_id_of, refuse_if_other
 from .storage.restores import take_mark
 
@@ -77,9 +78,6 @@ if TYPE_CHECKING:  # asyncpg is imported only where PostgreSQL is used
 log = logging.getLogger(__name__)
 #: Seconds a stopping bot goes on sending what is due, before it abandons the rest.
 STOP_GRACE = 2.0
-#: Seconds back a start looks for games closed (finished or stopped) to sync: their tables'
-#: closing edits, which a SIGKILL may have cut off (older ones are left as they are).
-RECENTLY_CLOSED = 3600.0
 POLLING_TASK = "Updater:start_polling:polling_task"  # the name PTB 22 gives it
 #: The long poll itself runs in a task of its own (PTB 22's ``polling_action_cb``), which the
 #: polling task only waits for: cancelling the polling task leaves it holding getUpdates's one

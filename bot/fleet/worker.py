@@ -37,6 +37,7 @@ from ..serving.webhook import read_update
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
+from ..storage.games import RECENTLY_CLOSED
 from ..storage.outages import cause
 from ..storage.restores import take_mark
 from .feeder import DB_ERRORS, Feeder
@@ -154,7 +155,12 @@ class FleetWorker(GameMoves):
             games = await rt.service.load_open_games(shards=shards, shard_count=count)
             for person in {p.user_id for g in games for p in g.players}:
                 self._senders_of.pop(person, None)  # (counted with these shards another's)
-            await self._run_games(games, set(await rt.service.outbox_games(shards, count)))
+            # with their games closed lately: a closing edit the last owner's death cut off
+            # is made (review: a table kept "My tiles" after its match ended), as at a start
+            closed = await sql.closed_games_of(rt.storage, shards, count,
+                                               time.time() - RECENTLY_CLOSED)
+            await self._run_games(games, set(await rt.service.outbox_games(shards, count))
+                                  | set(closed))
         except BaseException:
             self.holding -= shards
             raise

@@ -20,7 +20,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from ..errors import ConfigError
 from ..models import Game, SeatChange
-from .games import game_from_row
+from .games import CLOSED_SINCE, game_from_row
 from .postgres import numbered
 
 UPDATES_CHANNEL = "fleet_updates"  # payload: the shard of the update inserted
@@ -252,6 +252,18 @@ async def open_games_of(storage: Reader, shards: Collection[int], count: int) ->
         f"SELECT * FROM games WHERE status IN ('lobby', 'playing') AND {where}"
         " ORDER BY game_id", params)
     return [game_from_row(row) for row in rows]
+
+
+async def closed_games_of(storage: Reader, shards: Collection[int], count: int,
+                          since: float) -> list[int]:
+    """The games of ``shards`` closed since ``since`` (as :meth:`GameRows.closed_since
+    <bot.storage.games.GameRows.closed_since>` finds them for a whole bot)."""
+    if not shards:
+        return []
+    where, params = _in_shards("chat_id", shards, count)
+    rows = await storage.fetch_all(f"{CLOSED_SINCE} AND {where} ORDER BY game_id",
+                                   [since, *params])
+    return [int(row[0]) for row in rows]
 
 
 async def outbox_games_of(storage: Reader, shards: Collection[int], count: int) -> list[int]:

@@ -78,6 +78,10 @@ def _seats_of(game: Game, game_id: int) -> list[tuple[int, int]]:
 
 #: The games closed (finished, stopped, or cancelled before they started) since a time, by
 #: the index games_closed_at (an ORDER BY would have SQLite read every game ever played).
+#: Seconds back a start (or a fleet worker taking shards) looks for games closed (finished,
+#: stopped or cancelled) to sync: their tables' closing edits, which a SIGKILL may have cut
+#: off (older ones are left as they are).
+RECENTLY_CLOSED = 3600.0
 CLOSED_SINCE = ("SELECT game_id FROM games WHERE status IN ('finished', 'stopped', 'cancelled')"
                 " AND updated_at >= ?")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,7 +21,8 @@ from bot.errors import UserError
 from bot.fleet.moves import GameMoves
 from bot.fleet.routing import shard_of
 from bot.fleet.worker import FleetWorker
-from bot.models import Game, Player
+from bot.gamemessages import Messages
+from bot.models import Game, Player, Status
 from bot.publishing.tails import Tails
 from bot.service import GameService
 from bot.service.lobby import TABLE_OPEN
@@ -331,3 +333,40 @@ async def test_a_table_opened_where_the_database_has_an_open_game_memory_lacks(
         await there.create(OLD, BOB, "pair", "en")  # from memory now
     assert changed == [game.game_id]
     assert await there.create(OLD, BOB, "pair", "en", thread_id=5) is not None  # a topic
+
+
+async def test_taking_shards_syncs_their_games_closed_lately(storage: Storage) -> None:
+    """Review: a worker killed just after a match ended left its table's closing edit undone
+    ("My tiles" on a finished table, a rematch's Join live), and the worker taking its shard
+    over synced open games and those with announcements only. It syncs the games of its
+    shards closed in the last hour too, as a start does; not another shard's, nor older."""
+    taken = shard_of(OLD, SHARDS)
+    other = next(c for c in range(-101, -200, -1) if shard_of(c, SHARDS) != taken)
+    closed = {}
+    for name, chat, when in (("lately", OLD, time.time()), ("elsewhere", other, time.time()),
+                             ("long ago", OLD, 10.0)):
+        game = Game(0, chat, Status.PLAYING, "gaple", {}, 1, [ANN, BOB], None, 0, "en",
+                    Messages())
+        game.game_id = await storage.insert_game(game, 0.0)
+        await storage.save_status(game, Status.FINISHED, [], when)
+        closed[name] = game.game_id
+    run: list[set[int]] = []
+
+    async def none(*args: object, **kwargs: object) -> list[Any]:
+        return []
+
+    async def ran(games: list[Game], repair: set[int]) -> None:
+        run.append(repair)
+    worker = FleetWorker.__new__(FleetWorker)
+    worker.rt = SimpleNamespace(  # type: ignore[assignment]
+        storage=storage, service=SimpleNamespace(load_open_games=none, outbox_games=none),
+        limiter=SimpleNamespace(refused=[], admit=lambda chats: None,
+                                took_chats=lambda owned: None,
+                                admit_handlers=lambda shards: None))
+    worker.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
+    worker.feeder = SimpleNamespace(own=lambda shards: None)  # type: ignore[assignment]
+    worker.keeper = SimpleNamespace(owned=frozenset())  # type: ignore[assignment]
+    worker.holding, worker._senders_of = frozenset(), {}
+    worker._run_games = ran  # type: ignore[method-assign]
+    await worker.take(frozenset({taken}))
+    assert run == [{closed["lately"]}]
