@@ -20,6 +20,7 @@ the resource tracker then removes the pool's semaphores without a word (:data:`T
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -142,16 +143,23 @@ class Thinker:
             context = multiprocessing.get_context(self.method)
             if self.method == "forkserver":
                 context.set_forkserver_preload(["bot.service.thinker"])
+            pool: ProcessPoolExecutor | None = None
             try:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                 initializer=_leave_with_the_bot)
-            except OSError as exc:  # its queues' locks could not be made
-                self.no_pool = f"{type(exc).__name__}: {exc}"
+                pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                           initializer=_leave_with_the_bot)
+                for _ in range(self.workers):  # the workers start here: this can fail too
+                    pool.submit(_ready)
+            except (OSError, BrokenExecutor, RuntimeError) as exc:
+                # Its queues' locks could not be made, or its workers could not start (a
+                # forkserver refused: the venv's python not runnable by the service user).
+                if pool is not None:
+                    with contextlib.suppress(Exception):  # what it started, if anything
+                        _stop(pool)
+                self.no_pool = _said(exc)
                 log.warning("computer players think in a thread of the bot, not in worker"
                             " processes: the system gave no process pool (%s)", self.no_pool)
                 return
-            for _ in range(self.workers):
-                self._pool.submit(_ready)
+            self._pool = pool
 
     async def choose(self, question: Question) -> int | None:
         """The chosen action's index (made in a thread when the pool fails); None once the

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,30 @@ async def test_where_no_process_pool_can_be_made_the_players_think_in_a_thread(
     said = [r for r in caplog.records if r.name == thinking.log.name]
     assert [r.levelname for r in said] == ["WARNING"] and not any(r.exc_info for r in said)
     assert "[Errno 13] Permission denied" in said[0].getMessage()
+
+
+@pytest.mark.parametrize("refusal", [ConnectionRefusedError(111, "Connection refused"),
+                                     BrokenPipeError(32, "Broken pipe"),
+                                     BrokenExecutor("A child process terminated")])
+async def test_a_pool_whose_workers_cannot_start_leaves_the_players_thinking_in_a_thread(
+        refusal: Exception, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Operator QA: where the workers cannot start (the venv's python not runnable by the
+    service user), the pool is made but its first submit() raises: the bot crashed with a
+    traceback. It now says so in the one WARNING and thinks in a thread."""
+    class Refusing(ProcessPoolExecutor):
+        def submit(self, *args: object, **kwargs: object) -> Future[int]:  # type: ignore[override]
+            raise refusal
+
+    monkeypatch.setattr(thinking, "ProcessPoolExecutor", Refusing)
+    thinker = Thinker(workers=1)
+    thinker.start()
+    match, seat = positions()[0]
+    question = Question.of(match, seat, "easy", "seed", move_no=0)
+    assert await thinker.choose(question) == inline(match, seat, "easy", "seed")
+    thinker.close()
+    assert thinker.inline == 1 and thinker.restarts == 0
+    said = [r for r in caplog.records if r.name == thinking.log.name]
+    assert [r.levelname for r in said] == ["WARNING"] and not any(r.exc_info for r in said)
+    assert "think in a thread of the bot" in said[0].getMessage()
+    assert type(refusal).__name__ in said[0].getMessage()
