@@ -4,7 +4,7 @@ The bot keeps SQLite in WAL mode, so the database file alone can miss the latest
 may still be in ``-wal``): copying it is not a backup. SQLite's online backup API reads one
 snapshot through SQLite itself, and in WAL mode it does not block the bot's writes.
 
-    python -m bot.storage.backup DEST [--database PATH]
+    python -m bot.storage.backup DEST [--database PATH] [--move]
 
 DEST is a file, or a folder: one that exists, or any DEST ending in ``/`` (made if missing;
 its parent must exist). In a folder the copy is named for the time,
@@ -16,6 +16,10 @@ Nor does one stopped (SIGTERM, exit 143; Ctrl-C, 130), once SQLite's step at han
 one killed outright (SIGKILL) does, which the next backup to the same DEST (or folder)
 removes. Prints one line; exit 0 on success, 1 on failure, 2 on a usage error. The copy is
 readable by its owner alone (mode 0600): it holds every group's games.
+
+``--move``: a copy to move the bot to another machine (the bot stopped first, and never started
+again where it was): it carries no restore mark (:mod:`.restores`), so its first start there
+tells no group that its moves were undone; nothing was.
 
 Restore: stop the bot; copy the backup over the database file; delete the database's ``-wal``
 and ``-shm`` files if they are there (they belong to the old database); start the bot.
@@ -251,6 +255,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--database", help="the database (default: DATABASE_PATH, as the bot reads it)"
     )
+    parser.add_argument(
+        "--move", action="store_true",
+        help="a copy to move the bot to another machine: stop the bot first, and never start "
+             "the old one again; the copy carries no restore mark, so its first start tells "
+             "no group that its moves were undone (without --move, a restored backup does)")
     args = parser.parse_args(argv)
     load_dotenv_file()
     if is_postgres_url(args.database or os.environ.get("DATABASE_URL", "").strip()):
@@ -261,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with stopped_by_signals():
             backup = back_up(database, Path(args.destination).absolute(),
-                             folder=names_folder(args.destination))
+                             folder=names_folder(args.destination), marked=not args.move)
     except BackupError as error:
         print(f"backup failed: {error}", file=sys.stderr)
         return 1
@@ -272,7 +281,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"backup stopped ({signal.Signals(stop.signum).name}): nothing was written",
               file=sys.stderr)
         return 128 + stop.signum
-    print(f"backed up {database} to {backup.path} ({backup.size} bytes, integrity ok)")
+    kind = ", unmarked: start it instead of the old bot" if args.move else ""
+    print(f"backed up {database} to {backup.path} ({backup.size} bytes, integrity ok{kind})")
     return 0
 
 

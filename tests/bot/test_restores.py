@@ -7,10 +7,13 @@ import itertools
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.gamemessages import Messages
 from bot.models import Game, Player, Status
 from bot.storage import Storage
 from bot.storage.backup import back_up
+from bot.storage.backup import main as backup_main
 from bot.storage.restores import RESTORED, SKIPPED_IDS, mark_copy, take_mark
 
 
@@ -76,3 +79,22 @@ async def test_a_restored_start_gives_new_games_ids_the_backups_later_games_neve
         assert await storage.insert_game(lobby(), 0.0) > before + 1 + SKIPPED_IDS
     finally:
         await storage.close()
+
+
+async def test_a_copy_made_to_move_the_bot_carries_no_mark(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Operator QA: a bot moved to another machine with its stopped database's backup told
+    every group its moves were undone. ``--move`` copies without the mark; a backup, as
+    before, with it."""
+    live = tmp_path / "live.sqlite3"
+    storage = Storage(live)
+    await storage.open()
+    await storage.close()
+    for options, expected in ((["--move"], False), ([], True)):
+        copy = tmp_path / f"copy{len(options)}.sqlite3"
+        assert backup_main([*options, str(copy), "--database", str(live)]) == 0
+        with contextlib.closing(sqlite3.connect(copy)) as connection:
+            marks = connection.execute("SELECT count(*) FROM fleet_meta WHERE name=?",
+                                       (RESTORED,)).fetchone()[0]
+        assert marks == expected
+    assert "unmarked: start it instead of the old bot" in capsys.readouterr().out
