@@ -36,8 +36,10 @@ OTHER_TOKEN = "7000000002:AAAnotherTokenTelegramDoesNotKnow0001"
 STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")
 RUNNING = "INFO bot: running: Ctrl-C or SIGTERM stops the bot"
 #: After the line naming the database (:func:`started`).
-STARTED = ["INFO bot.app: resumed 0 open games", "INFO telegram.ext.Application: "
-           "Application started", RUNNING]
+STARTED = ["INFO bot.app: resumed 0 open games",
+           # (operator QA: a polling start named neither its mode nor its bot)
+           "INFO bot.app: polling for updates as @domino_test_bot (no WEBHOOK_URL set)",
+           "INFO telegram.ext.Application: Application started", RUNNING]
 STOPPED = ["INFO bot: stopping",
            "INFO telegram.ext.Application: Application is stopping. This might take a moment.",
            "INFO telegram.ext.Application: Application.stop() complete",
