@@ -48,7 +48,9 @@ class SqliteEngine(Engine):
     dialect = "sqlite"
 
     def __init__(self, path: Path | str) -> None:
-        self.path = Path(path) if str(path) != ":memory:" else path
+        # Absolute, as the start-up line names it: a relative path in a failure's line
+        # ("the folder data is not writable") does not say which folder (operator QA).
+        self.path = Path(path).absolute() if str(path) != ":memory:" else path
         self._db: aiosqlite.Connection | None = None
         # One connection is shared by every handler: a transaction must not interleave with
         # another's statements, and a read must not see another's uncommitted writes.
