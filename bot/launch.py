@@ -113,6 +113,7 @@ async def _serve(application: Application, stopping: asyncio.Event) -> int:  # t
             await stopping.wait()
     except InvalidToken:
         log.critical("%s", token_rejected(rt.config.api_base_url))
+        rt.storage.engine.discard_unused()  # (a database file made by this start, empty)
         return 2
     except StorageError as error:
         log.critical("%s", error)

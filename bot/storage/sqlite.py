@@ -55,6 +55,7 @@ class SqliteEngine(Engine):
         # One connection is shared by every handler: a transaction must not interleave with
         # another's statements, and a read must not see another's uncommitted writes.
         self._lock = asyncio.Lock()
+        self._created = False  # whether a probe of this start made the file
 
     @property
     def name(self) -> str:
@@ -82,11 +83,21 @@ class SqliteEngine(Engine):
             raise StorageError(f"cannot create the database folder {folder}" + (
                 f": {why}" if why else f" ({_reason(error)})")) from None
         try:
-            _create_private(self.path)
+            self._created = _create_private(self.path) or self._created
             await asyncio.to_thread(_probe, self.path)
         except sqlite3.Error as error:
             raise StorageError(f"cannot open the database {self.path}: {self._cause(error)}"
                                ) from None
+
+    def discard_unused(self) -> None:
+        """The file this start's probe made, still empty (never opened for the bot), is
+        removed: a start with a rejected token left a 0-byte database behind (operator QA),
+        which the next start would call existing. A file of any earlier start is kept."""
+        if isinstance(self.path, Path) and self._created and self._db is None:
+            with contextlib.suppress(OSError):
+                if self.path.stat().st_size == 0:
+                    self.path.unlink()
+                    self._created = False
 
     async def open(self) -> None:
         await self.probe()
@@ -228,12 +239,16 @@ def _in_the_way(folder: Path) -> str | None:
     return f"{existing} is a file, not a folder"
 
 
-def _create_private(path: Path) -> None:
+def _create_private(path: Path) -> bool:
     """A new database file readable by its owner alone, as backups are (it holds every
     group's games); SQLite gives its journal files the database's mode. An existing file is
-    left as it is; one that cannot be made is for opening it to explain."""
-    with contextlib.suppress(OSError):
+    left as it is; one that cannot be made is for opening it to explain. Whether it was
+    made now."""
+    try:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError:
+        return False
+    return True
 
 
 def _probe(path: Path) -> None:

@@ -166,6 +166,12 @@ async def test_a_rejected_token_is_one_line(telegram: FakeTelegramServer, tmp_pa
     async with bot_process(tmp_path, **settings) as bot:
         assert await bot.ended() == 2
     assert bot.unstamped() == [rejected(telegram)]
+    # Operator QA: the start left a 0-byte database behind; one made before is kept.
+    assert not (tmp_path / "bot.sqlite3").exists()
+    (tmp_path / "bot.sqlite3").touch()
+    async with bot_process(tmp_path, **settings) as bot:
+        assert await bot.ended() == 2
+    assert (tmp_path / "bot.sqlite3").exists()
 
 
 def test_telegrams_own_server_rejecting_the_token_says_to_copy_it_again() -> None:
