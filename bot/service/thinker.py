@@ -28,8 +28,10 @@ import random
 import signal
 import sys
 import threading
+import warnings
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import spawn
 from multiprocessing.connection import wait
 
 from engine import Match, ai, match_from_json, match_to_json, player_view
@@ -140,6 +142,14 @@ class Thinker:
         if self._pool is None and self.no_pool is None:
             if TRACKER_QUIET not in sys.warnoptions:  # before the tracker starts
                 sys.warnoptions.append(TRACKER_QUIET)
+            # ... and in the bot's own process: "process died unexpectedly, relaunching"
+            # where its python cannot run (the pool's failure is said in one line below)
+            warnings.filterwarnings("ignore", "resource_tracker:", UserWarning,
+                                    "multiprocessing.resource_tracker")
+            unrunnable = self._unrunnable()
+            if unrunnable is not None:  # before any of the pool's locks is made
+                self._think_inline(unrunnable)
+                return
             context = multiprocessing.get_context(self.method)
             if self.method == "forkserver":
                 context.set_forkserver_preload(["bot.service.thinker"])
@@ -155,11 +165,24 @@ class Thinker:
                 if pool is not None:
                     with contextlib.suppress(Exception):  # what it started, if anything
                         _stop(pool)
-                self.no_pool = _said(exc)
-                log.warning("computer players think in a thread of the bot, not in worker"
-                            " processes: the system gave no process pool (%s)", self.no_pool)
+                self._think_inline(_said(exc))
                 return
             self._pool = pool
+
+    def _unrunnable(self) -> str | None:
+        """Why the workers' python cannot be run by this user (forkserver and spawn run
+        it anew: a venv's python left to another user), or None."""
+        if self.method == "fork":
+            return None
+        executable = os.fsdecode(spawn.get_executable() or "")
+        if executable and os.access(executable, os.X_OK):
+            return None
+        return f"its python {executable!r} cannot be run by this user"
+
+    def _think_inline(self, cause: str) -> None:
+        self.no_pool = cause
+        log.warning("computer players think in a thread of the bot, not in worker"
+                    " processes: the system gave no process pool (%s)", cause)
 
     async def choose(self, question: Question) -> int | None:
         """The chosen action's index (made in a thread when the pool fails); None once the
