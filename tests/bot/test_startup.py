@@ -36,9 +36,9 @@ OTHER_TOKEN = "7000000002:AAAnotherTokenTelegramDoesNotKnow0001"
 STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")
 RUNNING = "INFO bot: running: Ctrl-C or SIGTERM stops the bot"
 #: After the line naming the database (:func:`started`).
-STARTED = ["INFO bot.app: resumed 0 open games",
-           # (operator QA: a polling start named neither its mode nor its bot)
-           "INFO bot.app: polling for updates as @domino_test_bot (no WEBHOOK_URL set)",
+#: (Operator QA: a polling start named neither its mode nor its bot.)
+POLLING = "INFO bot.app: polling for updates as @domino_test_bot (no WEBHOOK_URL set)"
+STARTED = ["INFO bot.app: resumed 0 open games", POLLING,
            "INFO telegram.ext.Application: Application started", RUNNING]
 STOPPED = ["INFO bot: stopping",
            "INFO telegram.ext.Application: Application is stopping. This might take a moment.",
@@ -47,11 +47,13 @@ STOPPED = ["INFO bot: stopping",
 WAIT = 30.0  # seconds a step may take on a busy machine
 
 
-def started(folder: Path, *, new: bool = True, name: str = "bot.sqlite3") -> list[str]:
+def started(folder: Path, *, new: bool = True, name: str = "bot.sqlite3",
+            polling: bool = True) -> list[str]:
     """The start-up lines of a bot on the database ``folder / name``: new (made by this
-    start) or one an earlier start made."""
+    start) or one an earlier start made; polling, or in webhook mode."""
     state = "new: created now" if new else f"schema {len(MIGRATIONS)}"
-    return [f"INFO bot.app: database: {(folder / name).resolve()} ({state})", *STARTED]
+    return [f"INFO bot.app: database: {(folder / name).resolve()} ({state})",
+            *(line for line in STARTED if polling or line != POLLING)]
 
 
 def bot_env(folder: Path, **settings: str) -> dict[str, str]:
