@@ -17,9 +17,10 @@ one killed outright (SIGKILL) does, which the next backup to the same DEST (or f
 removes. Prints one line; exit 0 on success, 1 on failure, 2 on a usage error. The copy is
 readable by its owner alone (mode 0600): it holds every group's games.
 
-``--move``: a copy to move the bot to another machine (the bot stopped first, and never started
-again where it was): it carries no restore mark (:mod:`.restores`), so its first start there
-tells no group that its moves were undone; nothing was.
+``--move``: a copy to move the bot to another machine (the bot stopped first: one still holding
+the database is refused; and never started again where it was): it carries no restore mark
+(:mod:`.restores`), so its first start there tells no group that its moves were undone;
+nothing was.
 
 Restore: stop the bot; copy the backup over the database file; delete the database's ``-wal``
 and ``-shm`` files if they are there (they belong to the old database); start the bot.
@@ -50,6 +51,7 @@ from ..errors import StorageError
 from .causes import DAMAGED, damaged, hinted
 from .core import is_postgres_url
 from .restores import mark_copy
+from .sqlite import ELSEWHERE, held_alone
 
 _DEFAULT_DATABASE = next(f.default for f in fields(BotConfig) if f.name == "database_path")
 
@@ -243,6 +245,15 @@ def _sync_folder(folder: Path) -> None:
         _sync(folder)
 
 
+def _stopped(database: Path, move: bool) -> contextlib.AbstractContextManager[None]:
+    """For ``--move``: the bot's lock on ``database`` (:func:`.sqlite.held_alone`), so that
+    a bot still running is refused (a copy that would miss its next moves, and two bots
+    after the move) and none starts on it while it is copied; else nothing."""
+    if not move or not database.is_file():  # (no database: back_up says so)
+        return contextlib.nullcontext()
+    return held_alone(database, wait=0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=program("bot.storage.backup"),
@@ -257,9 +268,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--move", action="store_true",
-        help="a copy to move the bot to another machine: stop the bot first, and never start "
-             "the old one again; the copy carries no restore mark, so its first start tells "
-             "no group that its moves were undone (without --move, a restored backup does)")
+        help="a copy to move the bot to another machine: stop the bot first (a running one "
+             "is refused), and never start the old one again; the copy carries no restore "
+             "mark, so its first start tells no group that its moves were undone (without "
+             "--move, a restored backup does)")
     args = parser.parse_args(argv)
     load_dotenv_file()
     if is_postgres_url(args.database or os.environ.get("DATABASE_URL", "").strip()):
@@ -268,11 +280,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Absolute, as the bot logs its database: a cron job's mail names where it looked.
     database = (Path(args.database) if args.database else database_path()).absolute()
     try:
-        with stopped_by_signals():
+        with stopped_by_signals(), _stopped(database, args.move):
             backup = back_up(database, Path(args.destination).absolute(),
                              folder=names_folder(args.destination), marked=not args.move)
     except BackupError as error:
         print(f"backup failed: {error}", file=sys.stderr)
+        return 1
+    except StorageError as error:  # (a bot runs on it: _stopped)
+        print(f"backup failed: {str(error).removesuffix(ELSEWHERE)} (--move copies the "
+              "database of a stopped bot)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("backup interrupted: nothing was written", file=sys.stderr)

@@ -272,6 +272,10 @@ _WINDOWS_LOCK_AT = 1 << 20
 STOPPING_WAIT = 6.0
 
 
+#: The end of the line of a database another bot holds: what a second bot can do instead.
+ELSEWHERE = ", or set another DATABASE_PATH"
+
+
 @contextlib.contextmanager
 def held_alone(path: Path, wait: float = STOPPING_WAIT) -> Iterator[None]:
     """Run a bot on ``path`` only while no other does: an exclusive lock on ``<path>.lock``
@@ -307,7 +311,7 @@ def held_alone(path: Path, wait: float = STOPPING_WAIT) -> Iterator[None]:
                     # started from another folder is another file)
                     raise StorageError(f"cannot open the database {path.resolve()}: another bot"
                                        f"{_holder(descriptor)} is using it: stop that one "
-                                       "first, or set another DATABASE_PATH")
+                                       f"first{ELSEWHERE}")
                 time.sleep(0.25)  # before the bot starts: nothing else runs yet
                 waited += 0.25
             if writable:
