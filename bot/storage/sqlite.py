@@ -281,7 +281,8 @@ def held_alone(path: Path, wait: float = STOPPING_WAIT) -> Iterator[None]:
     """Run a bot on ``path`` only while no other does: an exclusive lock on ``<path>.lock``
     (holding this process's pid), kept until the block ends or the process does. The OS frees
     it when the process dies, SIGKILL included, so a killed bot never blocks its own restart.
-    What only reads the database (the backup, the copy to PostgreSQL) does not take it.
+    What only reads the database (the backup, the copy to PostgreSQL) does not take it,
+    but the backup's ``--move``, which copies a stopped bot's database, does.
 
     Another bot holding it for longer than ``wait`` seconds raises :class:`StorageError`, one
     line naming the database and the other's pid. Where the lock file cannot be made (a
