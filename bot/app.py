@@ -368,6 +368,8 @@ async def running(
         await updater.start_polling(poll_interval=0, timeout=poll_timeout,
                                     allowed_updates=allowed_updates(),
                                     error_callback=partial(poll_failed, rt.reach, rt.conflict))
+        log.info("polling for updates as @%s (no WEBHOOK_URL set)",
+                 rt.publisher.messenger.bot_username)
     await application.start()
     if rt.stopping:  # stopped while starting: the job queue, started now, starts no timer
         begin_stop(application)

@@ -13,12 +13,16 @@ from .logs import LogFormat
 
 TOKEN_PATTERN = re.compile(r"^[0-9]{5,16}:[A-Za-z0-9_-]{30,64}$")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Telegram's own Bot API server: TELEGRAM_API_BASE_URL's default.
+TELEGRAM_API = "https://api.telegram.org"
+#: What the bot adds to TELEGRAM_API_BASE_URL for its calls (``/bot<token>/getMe``).
+BOT_PATH = "/bot"
 
 
 @dataclass(frozen=True, slots=True)
 class BotConfig:
     token: str
-    api_base_url: str = "https://api.telegram.org"
+    api_base_url: str = TELEGRAM_API
     database_path: Path = Path("data/dominoes.sqlite3")
     # postgresql://user:pass@host:port/db: PostgreSQL instead of the SQLite file (the fleet).
     # Never shown: it may hold a password.
@@ -37,11 +41,11 @@ class BotConfig:
 
     @property
     def bot_url(self) -> str:
-        return f"{self.api_base_url}/bot"
+        return f"{self.api_base_url}{BOT_PATH}"
 
     @property
     def file_url(self) -> str:
-        return f"{self.api_base_url}/file/bot"
+        return f"{self.api_base_url}/file{BOT_PATH}"
 
 
 def load_dotenv_file(path: Path = Path(".env")) -> None:
@@ -74,9 +78,13 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
             + (": remove the quotes around it (docker run --env-file keeps them)"
                if quoted and TOKEN_PATTERN.match(token[1:-1]) else "")
         )
-    base = env.get("TELEGRAM_API_BASE_URL", "").strip() or "https://api.telegram.org"
+    base = (env.get("TELEGRAM_API_BASE_URL", "").strip() or TELEGRAM_API).rstrip("/")
     if not re.match(r"^https?://[^\s/]+", base):
         raise ConfigError(f"TELEGRAM_API_BASE_URL must be an http(s) URL, not {base!r}")
+    if base.endswith(BOT_PATH):  # (operator QA: its calls went to /bot/bot<token>: a 404)
+        raise ConfigError(f"TELEGRAM_API_BASE_URL must be the Bot API server's root, without "
+                          f"{BOT_PATH} (the bot adds {BOT_PATH}<token> itself): "
+                          f"{base.removesuffix(BOT_PATH)}, not {base!r}")
     level = (env.get("LOG_LEVEL", "").strip() or "INFO").upper()
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
@@ -94,7 +102,7 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
         raise ConfigError(f"DATABASE_URL's {problem}")
     return BotConfig(
         token=token,
-        api_base_url=base.rstrip("/"),
+        api_base_url=base,
         database_path=Path(path),
         database_url=url,
         log_level=level,

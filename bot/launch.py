@@ -33,6 +33,7 @@ from telegram.error import InvalidToken, NetworkError, RetryAfter
 from telegram.ext import Application
 
 from .app import begin_stop, running
+from .config import BOT_PATH, TELEGRAM_API
 from .errors import ConfigError, StorageError
 from .handlers.runtime import KEY, Runtime
 from .health import readiness
@@ -51,6 +52,18 @@ MAX_BACKOFF = 60.0
 DATABASE_BACKOFF = 10.0
 TOKEN_REJECTED = ("Telegram rejected TELEGRAM_BOT_TOKEN: copy the token again from @BotFather "
                   "(/mybots, API Token) into .env, or /revoke it there for a new one")
+
+
+def token_rejected(api_base_url: str) -> str:
+    """What a start says when getMe is refused (401 or 404: PTB's ``InvalidToken``): from
+    Telegram's own server, the token is wrong; from another (TELEGRAM_API_BASE_URL), its
+    address may be (operator QA: a URL ending in /bot read as a rejected token, and a good
+    token would have been revoked for it). Not PTB's message: it holds the token."""
+    if api_base_url == TELEGRAM_API:
+        return TOKEN_REJECTED
+    return (f"the Bot API server at {api_base_url} (TELEGRAM_API_BASE_URL) refused getMe "
+            f"(401 or 404): check TELEGRAM_API_BASE_URL first (that server's root, without "
+            f"{BOT_PATH}: the bot adds it), then TELEGRAM_BOT_TOKEN")
 
 
 def run(application: Application) -> int:  # type: ignore[type-arg]
@@ -99,7 +112,8 @@ async def _serve(application: Application, stopping: asyncio.Event) -> int:  # t
             log.info("running: Ctrl-C or SIGTERM stops the bot")
             await stopping.wait()
     except InvalidToken:
-        log.critical(TOKEN_REJECTED)
+        log.critical("%s", token_rejected(rt.config.api_base_url))
+        rt.storage.engine.discard_unused()  # (a database file made by this start, empty)
         return 2
     except StorageError as error:
         log.critical("%s", error)

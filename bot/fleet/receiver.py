@@ -280,7 +280,7 @@ async def _register(config: BotConfig, http: HttpSettings,
     refusal (400: the URL; 401: the token) goes to ``refused``, and is not tried again. Its
     calls (getMe, setWebhook) are counted in ``metrics`` as a worker's are."""
     from ..app import allowed_updates
-    from ..launch import TOKEN_REJECTED
+    from ..launch import token_rejected
     from ..publishing.metering import outcome_of
 
     assert http.webhook_url is not None
@@ -299,7 +299,7 @@ async def _register(config: BotConfig, http: HttpSettings,
             return
         except InvalidToken:  # as the worker's start says it (exit 2)
             metrics.api_call(method, ApiOutcome.REFUSED)
-            refused(ConfigError(TOKEN_REJECTED))
+            refused(ConfigError(token_rejected(config.api_base_url)))
             return
         except BadRequest as error:
             metrics.api_call(method, ApiOutcome.REFUSED)

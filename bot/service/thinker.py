@@ -20,6 +20,7 @@ the resource tracker then removes the pool's semaphores without a word (:data:`T
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -27,8 +28,10 @@ import random
 import signal
 import sys
 import threading
+import warnings
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import spawn
 from multiprocessing.connection import wait
 
 from engine import Match, ai, match_from_json, match_to_json, player_view
@@ -139,19 +142,47 @@ class Thinker:
         if self._pool is None and self.no_pool is None:
             if TRACKER_QUIET not in sys.warnoptions:  # before the tracker starts
                 sys.warnoptions.append(TRACKER_QUIET)
+            # ... and in the bot's own process: "process died unexpectedly, relaunching"
+            # where its python cannot run (the pool's failure is said in one line below)
+            warnings.filterwarnings("ignore", "resource_tracker:", UserWarning,
+                                    "multiprocessing.resource_tracker")
+            unrunnable = self._unrunnable()
+            if unrunnable is not None:  # before any of the pool's locks is made
+                self._think_inline(unrunnable)
+                return
             context = multiprocessing.get_context(self.method)
             if self.method == "forkserver":
                 context.set_forkserver_preload(["bot.service.thinker"])
+            pool: ProcessPoolExecutor | None = None
             try:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                 initializer=_leave_with_the_bot)
-            except OSError as exc:  # its queues' locks could not be made
-                self.no_pool = f"{type(exc).__name__}: {exc}"
-                log.warning("computer players think in a thread of the bot, not in worker"
-                            " processes: the system gave no process pool (%s)", self.no_pool)
+                pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                           initializer=_leave_with_the_bot)
+                for _ in range(self.workers):  # the workers start here: this can fail too
+                    pool.submit(_ready)
+            except (OSError, BrokenExecutor, RuntimeError) as exc:
+                # Its queues' locks could not be made, or its workers could not start (a
+                # forkserver refused: the venv's python not runnable by the service user).
+                if pool is not None:
+                    with contextlib.suppress(Exception):  # what it started, if anything
+                        _stop(pool)
+                self._think_inline(_said(exc))
                 return
-            for _ in range(self.workers):
-                self._pool.submit(_ready)
+            self._pool = pool
+
+    def _unrunnable(self) -> str | None:
+        """Why the workers' python cannot be run by this user (forkserver and spawn run
+        it anew: a venv's python left to another user), or None."""
+        if self.method == "fork":
+            return None
+        executable = os.fsdecode(spawn.get_executable() or "")
+        if executable and os.access(executable, os.X_OK):
+            return None
+        return f"its python {executable!r} cannot be run by this user"
+
+    def _think_inline(self, cause: str) -> None:
+        self.no_pool = cause
+        log.warning("computer players think in a thread of the bot, not in worker"
+                    " processes: the system gave no process pool (%s)", cause)
 
     async def choose(self, question: Question) -> int | None:
         """The chosen action's index (made in a thread when the pool fails); None once the

@@ -4,7 +4,7 @@ The bot keeps SQLite in WAL mode, so the database file alone can miss the latest
 may still be in ``-wal``): copying it is not a backup. SQLite's online backup API reads one
 snapshot through SQLite itself, and in WAL mode it does not block the bot's writes.
 
-    python -m bot.storage.backup DEST [--database PATH]
+    python -m bot.storage.backup DEST [--database PATH] [--move]
 
 DEST is a file, or a folder: one that exists, or any DEST ending in ``/`` (made if missing;
 its parent must exist). In a folder the copy is named for the time,
@@ -16,6 +16,11 @@ Nor does one stopped (SIGTERM, exit 143; Ctrl-C, 130), once SQLite's step at han
 one killed outright (SIGKILL) does, which the next backup to the same DEST (or folder)
 removes. Prints one line; exit 0 on success, 1 on failure, 2 on a usage error. The copy is
 readable by its owner alone (mode 0600): it holds every group's games.
+
+``--move``: a copy to move the bot to another machine (the bot stopped first: one still holding
+the database is refused; and never started again where it was): it carries no restore mark
+(:mod:`.restores`), so its first start there tells no group that its moves were undone;
+nothing was.
 
 Restore: stop the bot; copy the backup over the database file; delete the database's ``-wal``
 and ``-shm`` files if they are there (they belong to the old database); start the bot.
@@ -46,6 +51,7 @@ from ..errors import StorageError
 from .causes import DAMAGED, damaged, hinted
 from .core import is_postgres_url
 from .restores import mark_copy
+from .sqlite import ELSEWHERE, held_alone
 
 _DEFAULT_DATABASE = next(f.default for f in fields(BotConfig) if f.name == "database_path")
 
@@ -239,6 +245,15 @@ def _sync_folder(folder: Path) -> None:
         _sync(folder)
 
 
+def _stopped(database: Path, move: bool) -> contextlib.AbstractContextManager[None]:
+    """For ``--move``: the bot's lock on ``database`` (:func:`.sqlite.held_alone`), so that
+    a bot still running is refused (a copy that would miss its next moves, and two bots
+    after the move) and none starts on it while it is copied; else nothing."""
+    if not move or not database.is_file():  # (no database: back_up says so)
+        return contextlib.nullcontext()
+    return held_alone(database, wait=0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=program("bot.storage.backup"),
@@ -251,6 +266,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--database", help="the database (default: DATABASE_PATH, as the bot reads it)"
     )
+    parser.add_argument(
+        "--move", action="store_true",
+        help="a copy to move the bot to another machine: stop the bot first (a running one "
+             "is refused), and never start the old one again; the copy carries no restore "
+             "mark, so its first start tells no group that its moves were undone (without "
+             "--move, a restored backup does)")
     args = parser.parse_args(argv)
     load_dotenv_file()
     if is_postgres_url(args.database or os.environ.get("DATABASE_URL", "").strip()):
@@ -259,11 +280,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Absolute, as the bot logs its database: a cron job's mail names where it looked.
     database = (Path(args.database) if args.database else database_path()).absolute()
     try:
-        with stopped_by_signals():
+        with stopped_by_signals(), _stopped(database, args.move):
             backup = back_up(database, Path(args.destination).absolute(),
-                             folder=names_folder(args.destination))
+                             folder=names_folder(args.destination), marked=not args.move)
     except BackupError as error:
         print(f"backup failed: {error}", file=sys.stderr)
+        return 1
+    except StorageError as error:  # (a bot runs on it: _stopped)
+        print(f"backup failed: {str(error).removesuffix(ELSEWHERE)} (--move copies the "
+              "database of a stopped bot)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("backup interrupted: nothing was written", file=sys.stderr)
@@ -272,7 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"backup stopped ({signal.Signals(stop.signum).name}): nothing was written",
               file=sys.stderr)
         return 128 + stop.signum
-    print(f"backed up {database} to {backup.path} ({backup.size} bytes, integrity ok)")
+    kind = ", unmarked: start it instead of the old bot" if args.move else ""
+    print(f"backed up {database} to {backup.path} ({backup.size} bytes, integrity ok{kind})")
     return 0
 
 

@@ -48,11 +48,14 @@ class SqliteEngine(Engine):
     dialect = "sqlite"
 
     def __init__(self, path: Path | str) -> None:
-        self.path = Path(path) if str(path) != ":memory:" else path
+        # Absolute, as the start-up line names it: a relative path in a failure's line
+        # ("the folder data is not writable") does not say which folder (operator QA).
+        self.path = Path(path).absolute() if str(path) != ":memory:" else path
         self._db: aiosqlite.Connection | None = None
         # One connection is shared by every handler: a transaction must not interleave with
         # another's statements, and a read must not see another's uncommitted writes.
         self._lock = asyncio.Lock()
+        self._created = False  # whether a probe of this start made the file
 
     @property
     def name(self) -> str:
@@ -80,11 +83,21 @@ class SqliteEngine(Engine):
             raise StorageError(f"cannot create the database folder {folder}" + (
                 f": {why}" if why else f" ({_reason(error)})")) from None
         try:
-            _create_private(self.path)
+            self._created = _create_private(self.path) or self._created
             await asyncio.to_thread(_probe, self.path)
         except sqlite3.Error as error:
             raise StorageError(f"cannot open the database {self.path}: {self._cause(error)}"
                                ) from None
+
+    def discard_unused(self) -> None:
+        """The file this start's probe made, still empty (never opened for the bot), is
+        removed: a start with a rejected token left a 0-byte database behind (operator QA),
+        which the next start would call existing. A file of any earlier start is kept."""
+        if isinstance(self.path, Path) and self._created and self._db is None:
+            with contextlib.suppress(OSError):
+                if self.path.stat().st_size == 0:
+                    self.path.unlink()
+                    self._created = False
 
     async def open(self) -> None:
         await self.probe()
@@ -226,12 +239,16 @@ def _in_the_way(folder: Path) -> str | None:
     return f"{existing} is a file, not a folder"
 
 
-def _create_private(path: Path) -> None:
+def _create_private(path: Path) -> bool:
     """A new database file readable by its owner alone, as backups are (it holds every
     group's games); SQLite gives its journal files the database's mode. An existing file is
-    left as it is; one that cannot be made is for opening it to explain."""
-    with contextlib.suppress(OSError):
+    left as it is; one that cannot be made is for opening it to explain. Whether it was
+    made now."""
+    try:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError:
+        return False
+    return True
 
 
 def _probe(path: Path) -> None:
@@ -255,12 +272,17 @@ _WINDOWS_LOCK_AT = 1 << 20
 STOPPING_WAIT = 6.0
 
 
+#: The end of the line of a database another bot holds: what a second bot can do instead.
+ELSEWHERE = ", or set another DATABASE_PATH"
+
+
 @contextlib.contextmanager
 def held_alone(path: Path, wait: float = STOPPING_WAIT) -> Iterator[None]:
     """Run a bot on ``path`` only while no other does: an exclusive lock on ``<path>.lock``
     (holding this process's pid), kept until the block ends or the process does. The OS frees
     it when the process dies, SIGKILL included, so a killed bot never blocks its own restart.
-    What only reads the database (the backup, the copy to PostgreSQL) does not take it.
+    What only reads the database (the backup, the copy to PostgreSQL) does not take it,
+    but the backup's ``--move``, which copies a stopped bot's database, does.
 
     Another bot holding it for longer than ``wait`` seconds raises :class:`StorageError`, one
     line naming the database and the other's pid. Where the lock file cannot be made (a
@@ -290,7 +312,7 @@ def held_alone(path: Path, wait: float = STOPPING_WAIT) -> Iterator[None]:
                     # started from another folder is another file)
                     raise StorageError(f"cannot open the database {path.resolve()}: another bot"
                                        f"{_holder(descriptor)} is using it: stop that one "
-                                       "first, or set another DATABASE_PATH")
+                                       f"first{ELSEWHERE}")
                 time.sleep(0.25)  # before the bot starts: nothing else runs yet
                 waited += 0.25
             if writable:

@@ -95,6 +95,11 @@ class Engine(ABC):
         open: what waiting may cure raises :class:`StorageUnavailableError`, what it cannot
         :class:`StorageError` (one line for the operator)."""
 
+    def discard_unused(self) -> None:
+        """Remove what :meth:`probe` created for a start that ends before using it (a
+        rejected token): nothing, unless the engine makes its database itself."""
+        return None
+
     @abstractmethod
     async def open(self) -> None: ...
 

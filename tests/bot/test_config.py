@@ -46,6 +46,17 @@ def test_bad_settings_raise_config_error(env: dict[str, str]) -> None:
         config_from_env(env)
 
 
+@pytest.mark.parametrize("base", ["http://127.0.0.1:18081/bot", "http://127.0.0.1:18081/bot/"])
+def test_an_api_address_ending_in_bot_is_refused_with_its_root(base: str) -> None:
+    """Operator QA: TELEGRAM_API_BASE_URL takes the server's root (the bot adds /bot): one
+    ending in /bot made every call a 404, reported as a rejected token."""
+    with pytest.raises(ConfigError) as raised:
+        config_from_env({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": base})
+    assert str(raised.value) == (
+        "TELEGRAM_API_BASE_URL must be the Bot API server's root, without /bot (the bot adds "
+        "/bot<token> itself): http://127.0.0.1:18081, not 'http://127.0.0.1:18081/bot'")
+
+
 @pytest.mark.parametrize("quote", ['"', "'"])
 def test_a_quoted_token_is_told_to_lose_its_quotes(quote: str) -> None:
     """``docker run --env-file`` keeps the quotes a .env may put around a value."""

@@ -18,6 +18,7 @@ import pytest
 from bot_kit import Group
 
 from bot.storage.backup import back_up
+from bot.storage.backup import main as backup_main
 from fakeapi import FakeUser, StoredMessage
 from fakeapi.players import Table, active_hand
 
@@ -146,3 +147,30 @@ async def test_a_restored_backup_tells_the_group_its_moves_were_undone(
         await group.server.wait_idle()
         assert not [r for r in group.server.requests[mark:]
                     if r.method in ("sendPhoto", "sendMessage")]
+
+
+async def test_a_bot_moved_with_backup_move_tells_no_group_its_moves_were_undone(
+    group: Group, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Operator QA: moving the bot to another machine as documented (stop it, back up the
+    stopped database, start the copy there) told every group of a game under way that its
+    moves were undone, though nothing was. ``--move`` makes a copy without the mark."""
+    database = Path(group.database)
+    async with group.bot() as rt:
+        table = await group.start("pair")
+        await table.play_one()
+        await rt.publisher.idle()
+        await group.server.wait_idle()
+    moved = tmp_path / "moved.sqlite3"
+    assert backup_main(["--move", str(moved), "--database", str(database)]) == 0
+    restore(moved, database)  # (the other machine's database: the same path here)
+    caplog.set_level(logging.INFO, logger="bot.app")
+    last = group.messages()[-1].message_id
+    async with group.bot() as rt:
+        await table.play_one()  # the game goes on where it was
+        await rt.publisher.idle()
+        await group.server.wait_idle()
+        new = [m for m in group.messages() if m.message_id > last and not m.deleted]
+    assert not [m for m in new if m.text and "restored from a backup" in m.text]
+    assert not [r for r in caplog.records
+                if r.getMessage().startswith("started on a restored backup")]

@@ -68,6 +68,22 @@ async def test_a_folder_that_takes_no_file_gives_the_reason_of_the_attempt() -> 
         "file there fails (No such file or directory)")
 
 
+async def test_a_relative_database_path_is_named_absolute_in_its_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Operator QA: "cannot open the database data/dominoes.sqlite3: the folder data is not
+    writable" did not say which folder, where the start-up line names it absolute."""
+    (tmp_path / "data").write_text("a file, not a folder\n")
+    monkeypatch.chdir(tmp_path)
+    assert await refusal(Path("data/x/dominoes.sqlite3")) == (
+        f"cannot create the database folder {tmp_path / 'data' / 'x'}: {tmp_path / 'data'} "
+        "is a file, not a folder")
+    if Path("/proc/self").is_dir():
+        monkeypatch.chdir("/")
+        assert await refusal(Path("proc/dominoes.sqlite3")) == (
+            "cannot open the database /proc/dominoes.sqlite3: the folder /proc is not "
+            "writable: creating a file there fails (No such file or directory)")
+
+
 # --- PostgreSQL's URL --------------------------------------------------------------------
 
 @pytest.mark.parametrize("url", [

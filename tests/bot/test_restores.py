@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import sqlite3
 from pathlib import Path
+
+import pytest
 
 from bot.gamemessages import Messages
 from bot.models import Game, Player, Status
 from bot.storage import Storage
 from bot.storage.backup import back_up
+from bot.storage.backup import main as backup_main
 from bot.storage.restores import RESTORED, SKIPPED_IDS, mark_copy, take_mark
+from bot.storage.sqlite import held_alone
 
 
 async def test_a_marked_copy_is_taken_once_and_the_live_database_never_marked(
@@ -76,3 +81,43 @@ async def test_a_restored_start_gives_new_games_ids_the_backups_later_games_neve
         assert await storage.insert_game(lobby(), 0.0) > before + 1 + SKIPPED_IDS
     finally:
         await storage.close()
+
+
+async def test_a_copy_made_to_move_the_bot_carries_no_mark(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Operator QA: a bot moved to another machine with its stopped database's backup told
+    every group its moves were undone. ``--move`` copies without the mark; a backup, as
+    before, with it."""
+    live = tmp_path / "live.sqlite3"
+    storage = Storage(live)
+    await storage.open()
+    await storage.close()
+    for options, expected in ((["--move"], False), ([], True)):
+        copy = tmp_path / f"copy{len(options)}.sqlite3"
+        assert backup_main([*options, str(copy), "--database", str(live)]) == 0
+        with contextlib.closing(sqlite3.connect(copy)) as connection:
+            marks = connection.execute("SELECT count(*) FROM fleet_meta WHERE name=?",
+                                       (RESTORED,)).fetchone()[0]
+        assert marks == expected
+    assert "unmarked: start it instead of the old bot" in capsys.readouterr().out
+
+
+async def test_a_move_of_a_running_bots_database_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--move copies a stopped bot's database: one still running would make moves the copy
+    misses, and two bots would run after the move. Refused while a bot holds it; a backup
+    (without --move) is made as before."""
+    live = tmp_path / "live.sqlite3"
+    storage = Storage(live)
+    await storage.open()
+    await storage.close()
+    with held_alone(live):  # as python -m bot holds it while it runs
+        assert backup_main(["--move", str(tmp_path / "moved.sqlite3"),
+                            "--database", str(live)]) == 1
+        assert backup_main([str(tmp_path / "backup.sqlite3"), "--database", str(live)]) == 0
+    said = capsys.readouterr().err
+    assert said.startswith(f"backup failed: cannot open the database {live.resolve()}: "
+                           f"another bot (pid {os.getpid()}) is using it: stop that one "
+                           "first (--move copies the database of a stopped bot)\n"), said
+    assert not (tmp_path / "moved.sqlite3").exists()
+    assert backup_main(["--move", str(tmp_path / "moved.sqlite3"), "--database", str(live)]) == 0

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from test_e2e_operations import free_port
 
-from bot.launch import TOKEN_REJECTED
+from bot.launch import TOKEN_REJECTED, token_rejected
 from bot.storage import Storage
 from bot.storage.schema import MIGRATIONS
 from fakeapi import FakeTelegramServer
@@ -36,8 +36,10 @@ OTHER_TOKEN = "7000000002:AAAnotherTokenTelegramDoesNotKnow0001"
 STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")
 RUNNING = "INFO bot: running: Ctrl-C or SIGTERM stops the bot"
 #: After the line naming the database (:func:`started`).
-STARTED = ["INFO bot.app: resumed 0 open games", "INFO telegram.ext.Application: "
-           "Application started", RUNNING]
+#: (Operator QA: a polling start named neither its mode nor its bot.)
+POLLING = "INFO bot.app: polling for updates as @domino_test_bot (no WEBHOOK_URL set)"
+STARTED = ["INFO bot.app: resumed 0 open games", POLLING,
+           "INFO telegram.ext.Application: Application started", RUNNING]
 STOPPED = ["INFO bot: stopping",
            "INFO telegram.ext.Application: Application is stopping. This might take a moment.",
            "INFO telegram.ext.Application: Application.stop() complete",
@@ -45,11 +47,13 @@ STOPPED = ["INFO bot: stopping",
 WAIT = 30.0  # seconds a step may take on a busy machine
 
 
-def started(folder: Path, *, new: bool = True, name: str = "bot.sqlite3") -> list[str]:
+def started(folder: Path, *, new: bool = True, name: str = "bot.sqlite3",
+            polling: bool = True) -> list[str]:
     """The start-up lines of a bot on the database ``folder / name``: new (made by this
-    start) or one an earlier start made."""
+    start) or one an earlier start made; polling, or in webhook mode."""
     state = "new: created now" if new else f"schema {len(MIGRATIONS)}"
-    return [f"INFO bot.app: database: {(folder / name).resolve()} ({state})", *STARTED]
+    return [f"INFO bot.app: database: {(folder / name).resolve()} ({state})",
+            *(line for line in STARTED if polling or line != POLLING)]
 
 
 def bot_env(folder: Path, **settings: str) -> dict[str, str]:
@@ -152,12 +156,43 @@ def test_a_malformed_token_is_one_line_without_the_token(tmp_path: Path) -> None
                                  "token (expected 123456789:AAE...)\n")
 
 
+def rejected(server: FakeTelegramServer) -> str:
+    """The line of a token refused by the fake server (TELEGRAM_API_BASE_URL's, not
+    Telegram's own: its address is named first)."""
+    return f"CRITICAL bot: {token_rejected(server.api_root)}"
+
+
 async def test_a_rejected_token_is_one_line(telegram: FakeTelegramServer, tmp_path: Path
                                             ) -> None:
     settings = server_settings(telegram, TELEGRAM_BOT_TOKEN=OTHER_TOKEN)
     async with bot_process(tmp_path, **settings) as bot:
         assert await bot.ended() == 2
-    assert bot.unstamped() == [f"CRITICAL bot: {TOKEN_REJECTED}"]
+    assert bot.unstamped() == [rejected(telegram)]
+    # Operator QA: the start left a 0-byte database behind; one made before is kept.
+    assert not (tmp_path / "bot.sqlite3").exists()
+    (tmp_path / "bot.sqlite3").touch()
+    async with bot_process(tmp_path, **settings) as bot:
+        assert await bot.ended() == 2
+    assert (tmp_path / "bot.sqlite3").exists()
+
+
+def test_telegrams_own_server_rejecting_the_token_says_to_copy_it_again() -> None:
+    assert token_rejected("https://api.telegram.org") == TOKEN_REJECTED
+
+
+async def test_a_wrong_api_address_is_said_before_the_token(telegram: FakeTelegramServer,
+                                                            tmp_path: Path) -> None:
+    """Operator QA: a TELEGRAM_API_BASE_URL with a wrong path (every call a 404) read
+    "Telegram rejected TELEGRAM_BOT_TOKEN ... /revoke it": a good token would have been
+    revoked. The line names the address and says to check it first."""
+    wrong = f"{telegram.api_root}/api"
+    async with bot_process(tmp_path, **server_settings(telegram,
+                                                       TELEGRAM_API_BASE_URL=wrong)) as bot:
+        assert await bot.ended() == 2
+    assert bot.unstamped() == [
+        f"CRITICAL bot: the Bot API server at {wrong} (TELEGRAM_API_BASE_URL) refused getMe "
+        "(401 or 404): check TELEGRAM_API_BASE_URL first (that server's root, without /bot: "
+        "the bot adds it), then TELEGRAM_BOT_TOKEN"]
 
 
 #: What a bot that cannot start for its settings writes when ON_CONFIG_ERROR=wait.
@@ -189,7 +224,7 @@ async def test_a_rejected_token_waits_for_a_stop_when_asked(telegram: FakeTelegr
         assert bot.process.returncode is None, "it waits"
         bot.process.send_signal(signal.SIGTERM)
         assert await bot.ended() == 2
-    assert bot.unstamped() == [f"CRITICAL bot: {TOKEN_REJECTED}", f"WARNING bot: {WAITING}"]
+    assert bot.unstamped() == [rejected(telegram), f"WARNING bot: {WAITING}"]
 
 
 async def test_the_token_is_in_no_line_even_when_debugging(telegram: FakeTelegramServer,
@@ -200,7 +235,7 @@ async def test_the_token_is_in_no_line_even_when_debugging(telegram: FakeTelegra
     secret = OTHER_TOKEN.partition(":")[2]
     assert bot.lines and secret not in bot.text() and "Traceback" not in bot.text()
     assert "bot<token>/" in bot.text() or "/bot<token>" in bot.text()  # PTB's URL, redacted
-    assert bot.unstamped()[-1] == f"CRITICAL bot: {TOKEN_REJECTED}"
+    assert bot.unstamped()[-1] == rejected(telegram)
 
 
 async def test_a_debugging_bot_that_runs_never_logs_its_token(

@@ -34,7 +34,7 @@ async def test_a_webhook_url_telegram_refuses_is_one_line_and_exit_2(
         assert await bot.ended() == 2
     assert "Traceback" not in bot.text()
     assert bot.unstamped() == [
-        *started(tmp_path)[:-1],
+        *started(tmp_path, polling=False)[:-1],
         f"INFO bot.serving.webserver: serving HTTP on 127.0.0.1:{port}",
         *STOPPED[1:-1],  # (what started is stopped)
         f"CRITICAL bot: Telegram refused WEBHOOK_URL {REFUSED_URL}: {REFUSAL}"]
@@ -50,7 +50,7 @@ async def test_telegram_out_of_reach_at_set_webhook_is_tried_again(
         assert await bot.ended() == 0
     assert "Traceback" not in bot.text()
     assert bot.unstamped() == [
-        *started(tmp_path)[:-1],
+        *started(tmp_path, polling=False)[:-1],
         f"INFO bot.serving.webserver: serving HTTP on 127.0.0.1:{port}",
         "WARNING bot.serving.webhook: setWebhook failed (Bad Gateway): trying again in 1 s "
         "(attempt 1)",

@@ -4,6 +4,7 @@ or hangs is replaced without a game ever waiting for it."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing.spawn
 import os
 import random
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -190,3 +192,54 @@ async def test_where_no_process_pool_can_be_made_the_players_think_in_a_thread(
     said = [r for r in caplog.records if r.name == thinking.log.name]
     assert [r.levelname for r in said] == ["WARNING"] and not any(r.exc_info for r in said)
     assert "[Errno 13] Permission denied" in said[0].getMessage()
+
+
+@pytest.mark.parametrize("refusal", [ConnectionRefusedError(111, "Connection refused"),
+                                     BrokenPipeError(32, "Broken pipe"),
+                                     BrokenExecutor("A child process terminated")])
+async def test_a_pool_whose_workers_cannot_start_leaves_the_players_thinking_in_a_thread(
+        refusal: Exception, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Operator QA: where the workers cannot start (the venv's python not runnable by the
+    service user), the pool is made but its first submit() raises: the bot crashed with a
+    traceback. It now says so in the one WARNING and thinks in a thread."""
+    class Refusing(ProcessPoolExecutor):
+        def submit(self, *args: object, **kwargs: object) -> Future[int]:  # type: ignore[override]
+            raise refusal
+
+    monkeypatch.setattr(thinking, "ProcessPoolExecutor", Refusing)
+    thinker = Thinker(workers=1)
+    thinker.start()
+    match, seat = positions()[0]
+    question = Question.of(match, seat, "easy", "seed", move_no=0)
+    assert await thinker.choose(question) == inline(match, seat, "easy", "seed")
+    thinker.close()
+    assert thinker.inline == 1 and thinker.restarts == 0
+    said = [r for r in caplog.records if r.name == thinking.log.name]
+    assert [r.levelname for r in said] == ["WARNING"] and not any(r.exc_info for r in said)
+    assert "think in a thread of the bot" in said[0].getMessage()
+    assert type(refusal).__name__ in said[0].getMessage()
+
+
+async def test_a_python_the_bot_cannot_run_is_said_before_any_pool_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Operator QA: the workers' python not runnable by the service user. Said at once, in
+    the one WARNING, before the pool's locks and resource tracker are made (whose failures
+    at exit were lines of noise)."""
+    python = tmp_path / "python"
+    python.write_text("")
+    python.chmod(0o644)
+
+    def made(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a pool was made")
+
+    monkeypatch.setattr(multiprocessing.spawn, "get_executable", lambda: os.fsencode(python))
+    monkeypatch.setattr(thinking, "ProcessPoolExecutor", made)
+    thinker = Thinker(workers=1, method="spawn")
+    thinker.start()
+    thinker.close()
+    said = [r for r in caplog.records if r.name == thinking.log.name]
+    assert [r.getMessage() for r in said] == [
+        "computer players think in a thread of the bot, not in worker processes: the system "
+        f"gave no process pool (its python {str(python)!r} cannot be run by this user)"]

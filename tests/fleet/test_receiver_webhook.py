@@ -15,7 +15,7 @@ from bot.config import BotConfig
 from bot.errors import ConfigError
 from bot.fleet.receiver import receiving
 from bot.fleet.settings import FleetSettings
-from bot.launch import TOKEN_REJECTED
+from bot.launch import token_rejected
 from bot.serving.webserver import HttpSettings
 from bot.storage import Storage
 from fakeapi import FakeTelegramServer
@@ -81,7 +81,7 @@ async def test_a_token_telegram_rejects_stops_the_receiver(
         async with receiving(config, http, FleetSettings(database, 4), stopping=stopping):
             await asyncio.wait_for(stopping.wait(), 20)
             assert await ready(port) == 503
-    assert str(refused.value) == TOKEN_REJECTED
+    assert str(refused.value) == token_rejected(bot_api.api_root)
 
 
 async def test_python_m_bot_fleet_receiver_with_a_refused_url_exits_2(fleet: Fleet) -> None:
