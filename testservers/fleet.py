@@ -82,6 +82,18 @@ class Member:
         now = cpu_seconds(self.process.pid) if self.alive and self.process else 0.0
         return self.earlier_cpu + now
 
+    async def refused(self) -> tuple[str, str]:
+        """Start it and wait for it to be refused: exit 2 within a minute, with one CRITICAL
+        line and no traceback; that line's message, and the whole log."""
+        await self.start()
+        assert self.process is not None
+        async with asyncio.timeout(60):
+            assert await self.process.wait() == 2, self.log.read_text()
+        text = self.log.read_text()
+        critical = [line for line in text.splitlines() if "CRITICAL" in line]
+        assert len(critical) == 1 and "Traceback" not in text, text
+        return critical[0].split(" CRITICAL bot: ", 1)[-1], text
+
     async def kill(self) -> None:
         """SIGKILL: no clean-up of any kind, as when a machine dies."""
         await self._end(signal.SIGKILL)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from bot_kit import Group, plain
+from test_e2e_language_command import reply_to
 
 from bot import wording
 from bot.handlers import ownlanguage
@@ -36,16 +37,6 @@ def read_in(group: Group, user: FakeUser, language: str) -> bool:
     """Whether ``user`` has a hand, and their newest reads ``language``."""
     shown = hands(group, user)
     return bool(shown) and plain(shown[-1].caption or "").startswith(heading(language))
-
-
-async def reply_to(group: Group, user: FakeUser, text: str, private: bool = False
-                   ) -> StoredMessage:
-    chat = user.private_chat if private else group.chat
-    sent = user.send(chat, text)  # (in private, a reply quotes nothing)
-    return await group.server.wait_for(lambda: next(
-        (m for m in group.server.bot_messages(chat) if m.reply_to is sent
-         or (private and m.message_id > sent.message_id)), None),
-        message=f"no reply to {text}")
 
 
 async def turn_of(table: Table, user: FakeUser) -> StoredMessage:

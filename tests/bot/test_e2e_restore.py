@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from bot_kit import Group
 
+from bot.handlers.runtime import Runtime
 from bot.storage.backup import back_up
 from bot.storage.backup import main as backup_main
 from fakeapi import FakeUser, StoredMessage
@@ -42,14 +43,20 @@ def newest(group: Group, user: FakeUser) -> StoredMessage:
                 if not m.deleted and m.buttons)
 
 
+async def one_move_played(group: Group, rt: Runtime) -> Table:
+    """A pair game started and its first move made, every message of it sent."""
+    table = await group.start("pair")
+    await table.play_one()
+    await rt.publisher.idle()
+    await group.server.wait_idle()
+    return table
+
+
 async def played_on_after(group: Group, copy: Path, take_copy: object) -> Table:
     """A game with moves before the copy and after it; the bot stopped, the copy restored."""
     database = Path(group.database)
     async with group.bot() as rt:
-        table = await group.start("pair")
-        await table.play_one()
-        await rt.publisher.idle()
-        await group.server.wait_idle()
+        table = await one_move_played(group, rt)
         take_copy(database, copy)  # type: ignore[operator]
         for _ in range(3):
             await table.play_one()
@@ -157,10 +164,7 @@ async def test_a_bot_moved_with_backup_move_tells_no_group_its_moves_were_undone
     moves were undone, though nothing was. ``--move`` makes a copy without the mark."""
     database = Path(group.database)
     async with group.bot() as rt:
-        table = await group.start("pair")
-        await table.play_one()
-        await rt.publisher.idle()
-        await group.server.wait_idle()
+        table = await one_move_played(group, rt)
     moved = tmp_path / "moved.sqlite3"
     assert backup_main(["--move", str(moved), "--database", str(database)]) == 0
     restore(moved, database)  # (the other machine's database: the same path here)

@@ -5,11 +5,13 @@ after the old ones."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +34,19 @@ ROOT = Path(__file__).parents[2]
 STORED = ROOT / "tests" / "bot" / "stored" / "before-refactor.sqlite3"
 GROUP = -4000000001  # the stored group with a finished match
 PLAYERS = (1001, 1002, 1003, 1004)
+
+
+@contextlib.asynccontextmanager
+async def copied(source: Path, postgres_url: str) -> AsyncIterator[Storage]:
+    """``source`` copied by the tool into the database at ``postgres_url``, opened."""
+    code, _, err = await run(str(source), postgres_url)
+    assert (code, err) == (0, "")
+    pg = Storage(postgres_url)
+    await pg.open()
+    try:
+        yield pg
+    finally:
+        await pg.close()
 
 
 async def run(*args: str, token: str | None = None) -> tuple[int, str, str]:
@@ -102,14 +117,8 @@ async def test_a_copy_of_a_live_bot_is_no_restored_backup(postgres_url: str, tmp
     lite = Storage(source)  # today's schema, where a backup is marked
     await lite.open()
     await lite.close()
-    code, _, err = await run(str(source), postgres_url)
-    assert (code, err) == (0, "")
-    pg = Storage(postgres_url)
-    await pg.open()
-    try:
+    async with copied(source, postgres_url) as pg:
         assert await take_mark(pg) is None
-    finally:
-        await pg.close()
 
 
 async def meta_of(url: str) -> dict[str, str]:
@@ -293,11 +302,5 @@ async def test_a_persons_chosen_language_moves_with_them(postgres_url: str, tmp_
     await lite.choose_language(7, "is")
     await lite.remember_user(8, "Ivan", None, "ru")
     await lite.close()
-    code, _, err = await run(str(source), postgres_url)
-    assert (code, err) == (0, "")
-    pg = Storage(postgres_url)
-    await pg.open()
-    try:
+    async with copied(source, postgres_url) as pg:
         assert await pg.user_languages([7, 8]) == {7: Speech("en", "is"), 8: Speech("ru")}
-    finally:
-        await pg.close()

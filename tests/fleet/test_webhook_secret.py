@@ -158,14 +158,7 @@ def receiver(fleet: Fleet, name: str, secret: str, *flags: str) -> Member:
 
 async def refused_line(member: Member) -> str:
     """``member`` exits 2 with one CRITICAL line and no traceback: that line's message."""
-    await member.start()
-    assert member.process is not None
-    async with asyncio.timeout(60):
-        assert await member.process.wait() == 2, member.log.read_text()
-    text = member.log.read_text()
-    critical = [line for line in text.splitlines() if "CRITICAL" in line]
-    assert len(critical) == 1 and "Traceback" not in text, text
-    return critical[0].split(" CRITICAL bot: ", 1)[1]
+    return (await member.refused())[0]
 
 
 async def test_python_m_bot_fleet_receiver_with_another_secret_then_a_rotation(
