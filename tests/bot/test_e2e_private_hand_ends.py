@@ -13,6 +13,7 @@ from bot_kit import Group, lobby_button, plain
 from bot.i18n import translator
 from bot.models import Status
 from bot.service.settings import GroupSettings
+from bot.wording import partners
 from engine import table_view
 from fakeapi import FakeUser, StoredMessage
 from fakeapi.players import Table, active_hand
@@ -51,7 +52,10 @@ def told_as_in_the_group(result: str, language: str) -> list[str]:
         elif line == "A drawn hand: nobody scores.":
             expected.append(t(line))
         elif score := re.fullmatch(r"Score: (.+) \(to (\d+)\)", line):
-            expected.append(t("Score: {scores} (to {target})", scores=score[1],
+            sides = [re.fullmatch(r"(.+) & (.+) (\d+)", side) for side in score[1].split(" · ")]
+            scores = " · ".join(f"{partners(t, [side[1], side[2]])} {side[3]}"
+                                for side in sides if side is not None)
+            expected.append(t("Score: {scores} (to {target})", scores=scores,
                               target=int(score[2])))
     assert len(expected) == 3, result
     return expected
