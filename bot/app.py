@@ -68,7 +68,6 @@ from .serving.metrics import Metrics
 from .serving.webhook import serving_webhook
 from .serving.webserver import HttpSettings, WebServer, build_web_app, http_settings_from_env
 from .storage import Storage
-from .storage.games import RECENTLY_CLOSED
 from .storage.owner import agree_bot, bot_id_of, refuse_if_other
 from .storage.restores import take_mark
 
@@ -281,7 +280,7 @@ async def _resume(rt: Runtime) -> int:
     # (it goes after the announcements, under the group's budget: QA, a SIGKILL seconds
     # after a match's end left its table saying whose turn it was, with My tiles). Its sync
     # edits nothing that is up to date.
-    closed = await rt.storage.closed_since(time.time() - RECENTLY_CLOSED)
+    closed = await rt.service.closed_lately()
     for game_id in sorted({g.game_id for g in games} | set(await rt.service.outbox_games())
                           | set(closed)):
         if rt.service.game(game_id) is None:

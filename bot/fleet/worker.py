@@ -37,7 +37,6 @@ from ..serving.webhook import read_update
 from ..storage import fencing
 from ..storage import fleet as sql
 from ..storage.fleet import QueuedUpdate
-from ..storage.games import RECENTLY_CLOSED
 from ..storage.outages import cause
 from ..storage.restores import take_mark
 from .feeder import DB_ERRORS, Feeder
@@ -157,8 +156,7 @@ class FleetWorker(GameMoves):
                 self._senders_of.pop(person, None)  # (counted with these shards another's)
             # with their games closed lately: a closing edit the last owner's death cut off
             # is made (review: a table kept "My tiles" after its match ended), as at a start
-            closed = await sql.closed_games_of(rt.storage, shards, count,
-                                               time.time() - RECENTLY_CLOSED)
+            closed = await rt.service.closed_lately(shards, count)
             await self._run_games(games, set(await rt.service.outbox_games(shards, count))
                                   | set(closed))
         except BaseException:

@@ -19,12 +19,14 @@ from engine import SEED_BYTES
 from ..models import Composer, Drawing, Game, Status
 from ..storage import Storage
 from ..storage.fleet import (
+    closed_games_of,
     games_left_by_player,
     open_games_in,
     open_games_of,
     open_games_of_player,
     outbox_games_of,
 )
+from ..storage.games import RECENTLY_CLOSED
 
 
 class GameMemory:
@@ -87,6 +89,15 @@ class GameMemory:
         if shards is None:
             return await self.storage.games_with_outbox()
         return await outbox_games_of(self.storage, shards, shard_count)
+
+    async def closed_lately(self, shards: Collection[int] | None = None,
+                            shard_count: int = 1) -> list[int]:
+        """The games closed in the last hour (of ``shards``, when given): a start syncs
+        them, as a worker taking shards does, for a closing edit a SIGKILL cut off."""
+        since = self.clock() - RECENTLY_CLOSED
+        if shards is None:
+            return await self.storage.closed_since(since)
+        return await closed_games_of(self.storage, shards, shard_count, since)
 
     async def played_games(self, user_id: int, limit: int) -> list[Game]:
         """The games ``user_id`` played a hand of, newest first (those still stored): what

@@ -69,8 +69,8 @@ def test_a_tie_for_the_lowest_total_names_the_tiles_that_broke_it() -> None:
            "засчитанных костяшек: 0-1 у игрока Budi против 0-2 у игрока Ayu."),  # noqa: RUF001
     ("id", "Budi dan Ayu sama-sama 42; seri ditentukan oleh kartu terendah yang dihitung: "
            "0-1 milik Budi lawan 0-2 milik Ayu."),
-    ("is", "Budi og Ayu eru jöfn með 42; lægsti steinninn sem telur sker úr: 0-1 hjá Budi "
-           "gegn 0-2 hjá Ayu."),
+    ("is", "Budi og Ayu eru jöfn með 42; lægsti steinninn sem telur sker úr: 0-1 (Budi) "
+           "gegn 0-2 (Ayu)."),
 ])
 def test_the_tie_break_is_said_in_every_language(language: str, expected: str) -> None:
     game, ended = blocked_at_once(*TIED_AT_42)

@@ -358,8 +358,10 @@ async def test_taking_shards_syncs_their_games_closed_lately(storage: Storage) -
     async def ran(games: list[Game], repair: set[int]) -> None:
         run.append(repair)
     worker = FleetWorker.__new__(FleetWorker)
+    service = GameService(storage, Any, lambda: bytes(32), clock=time.time)  # type: ignore[arg-type]
     worker.rt = SimpleNamespace(  # type: ignore[assignment]
-        storage=storage, service=SimpleNamespace(load_open_games=none, outbox_games=none),
+        service=SimpleNamespace(load_open_games=none, outbox_games=none,
+                                closed_lately=service.closed_lately),
         limiter=SimpleNamespace(refused=[], admit=lambda chats: None,
                                 took_chats=lambda owned: None,
                                 admit_handlers=lambda shards: None))

@@ -182,7 +182,8 @@ async def test_a_worker_taking_a_shard_counts_the_private_chats_in_it_full() -> 
         return True
     worker = FleetWorker.__new__(FleetWorker)
     worker.rt = SimpleNamespace(  # type: ignore[assignment]
-        limiter=limiter, service=SimpleNamespace(load_open_games=none, outbox_games=none),
+        limiter=limiter, service=SimpleNamespace(load_open_games=none, outbox_games=none,
+                                                 closed_lately=none),
         status_lines=SimpleNamespace(loaded=lambda games: None),
         timers=SimpleNamespace(resume=none))
     worker.settings = SimpleNamespace(shards=SHARDS)  # type: ignore[assignment]
