@@ -36,11 +36,21 @@ class Translator:
 
     def __call__(self, message: str, **params: object) -> str:
         text = self._catalogue.gettext(message)
-        return text.format(**params) if params else text
+        return _one_stop(text.format(**params)) if params else text
 
     def plural(self, singular: str, plural: str, count: int, **params: object) -> str:
         text = self._catalogue.ngettext(singular, plural, count)
-        return text.format(count=count, **params)
+        return _one_stop(text.format(count=count, **params))
+
+
+#: A name that ends in an initial ("Siti Nurhaliza B. A.", isolated: its last character the
+#: pop directional isolate) before a sentence's full stop read "A.." (Indonesian QA).
+_STOP_AFTER_NAME, _NAME_ENDS_STOPPED = ".\N{POP DIRECTIONAL ISOLATE}.", \
+    ".\N{POP DIRECTIONAL ISOLATE}"
+
+
+def _one_stop(text: str) -> str:
+    return text.replace(_STOP_AFTER_NAME, _NAME_ENDS_STOPPED)
 
 
 @cache

@@ -13,7 +13,7 @@ from math import ceil
 from PIL import Image, ImageDraw
 
 from .backdrop import HEADER, MARGIN, backdrop
-from .canvas import ROBOT, Anchor, encode, paste, rounded, text
+from .canvas import ROBOT, Anchor, encode, paste, rounded, shared_first, text
 from .fonts import SMALLEST_TEXT, font, printable
 from .seats import name_row
 from .themes import Colour, Theme, find_theme, hex_colour
@@ -209,7 +209,8 @@ def _place(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, middle: flo
 
 
 def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: ScoreboardRow,
-         palette: Theme, labels: ScoreboardLabels, placed: Layout) -> None:
+         palette: Theme, labels: ScoreboardLabels, placed: Layout,
+         first_shared: bool = False) -> None:
     left, right = MARGIN + 12, WIDTH - MARGIN - 12
     podium = row.place <= len(MEDALS)
     edge, line = (MEDALS[row.place - 1], 3) if podium else (palette.panel_edge, 1)
@@ -221,7 +222,7 @@ def _row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: Scoreboa
     name = row.name if printable(row.name.removeprefix(ROBOT)) else \
         labels.unnamed.format(number=row.place)
     name_row(canvas, draw, NAME_LEFT, middle, placed.name_width, name, None, palette,
-             size=NAME_SIZE, bold=podium)
+             size=NAME_SIZE, bold=podium, first_shared=first_shared)
     colours: dict[str, Colour] = {
         "rating": palette.winner if podium else palette.text,
         "streak": palette.accent if row.streak > 0 else palette.knock if row.streak < 0
@@ -270,8 +271,9 @@ def draw_scoreboard(rows: Sequence[ScoreboardRow], title: str, subtitle: str, pa
         return canvas
     _captions(draw, top + columns_h - 14, palette, labels, placed)
     top += columns_h
-    for row in rows:
-        _row(canvas, draw, top, row, palette, labels, placed)
+    shared = shared_first([row.name for row in rows])  # (two "Muhammad ...": QA)
+    for row, first_shared in zip(rows, shared, strict=True):
+        _row(canvas, draw, top, row, palette, labels, placed, first_shared)
         top += ROW_H
     return canvas
 

@@ -21,7 +21,7 @@ from engine import variant
 
 from ..errors import UserError
 from ..gamebook import GAMES, presentation
-from ..i18n import LANGUAGE_NAMES, N_, Translator
+from ..i18n import LANGUAGE_NAMES, N_, Translator, private_translator
 from ..models import Game
 from ..presentation.gamebuttons import SettingTap
 from ..presentation.houserules import game_label, game_value
@@ -30,7 +30,7 @@ from ..wording import esc
 from .admins import admins_of
 from .ownlanguage import own_language_command
 from .runtime import Runtime, runtime
-from .speech import own_tr
+from .speech import own_tr, speech_of
 from .updates import as_group_admin, chat_tr, edit_tapped, group_tr, is_group
 
 GENERAL_LABELS = {
@@ -296,7 +296,7 @@ async def setting_button(
             pass
         await rt.service.settings_menu_posted(chat_id, None)
         return None
-    toast = None
+    toast, kept = None, None
     if tap.choice is not None:
         try:  # (the settings as stored now, under the chat's lock: another change is kept)
             settings, spoken = await rt.service.change_group_settings(
@@ -307,10 +307,15 @@ async def setting_button(
             rt.publisher.request(game_id)
         kept = kept_by_open_tables(tap, rt.service.open_games_in(chat_id))
         tap = SettingTap(tap.page)
-        toast = t(KEPT_BY_OPEN_TABLE) if kept else t("Saved.")
     else:
         settings = await rt.service.group_settings(chat_id)
     shown = await group_tr(rt, chat_id, query.from_user, settings=settings)
+    if kept is not None:  # a choice made: its toast in the group's language as its games'
+        # hands speak it to this admin (QA: an English Telegram's admin read "Saved." under
+        # an Indonesian menu)
+        told = private_translator(speech_of(query.from_user), shown.language) \
+            if settings.spoken else t
+        toast = told(KEPT_BY_OPEN_TABLE) if kept else told("Saved.")
     text, markup = page_for(shown, settings, tap)
     try:
         await edit_tapped(query, text=text, markup=markup)

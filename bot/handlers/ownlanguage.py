@@ -40,10 +40,9 @@ AUTOMATIC_OWN = N_("Your language: {language}, your Telegram app's (automatic). 
                    "it too.")
 #: Automatic, their Telegram in English: Telegram's apps fall back to English for an
 #: interface they lack (there is no Icelandic one), so it tells little.
-AUTOMATIC_ENGLISH = N_("Your language: automatic. Your Telegram app is in English, as it is "
-                       "for everyone whose language Telegram lacks, so I write to you in "
-                       "English here, and your tiles and turns of a group's game come in "
-                       "that group's language.")
+AUTOMATIC_ENGLISH = N_("Your language: automatic. Your Telegram app is in English, so I "
+                       "write to you in English here, and your tiles and turns of a group's "
+                       "game come in that group's language.")
 #: Automatic, their Telegram's language is none the bot speaks (or unknown).
 AUTOMATIC_UNSPOKEN = N_("Your language: automatic. I do not speak your Telegram app's "
                         "language, so I write to you in English here, and your tiles and "

@@ -115,6 +115,9 @@ def choice_question(t: Translator, view: PlayerView, tile: Tile, match: Match | 
         return t("Where does {tile} go? Tap a ribbon, or cut: ✂ says how many pips the "
                  "ribbon you give holds.", tile=str(tile))
     if any(type(lay) is Play and says_lie(view, lay, lays) for lay in lays):
+        if view.table.layout.scores_count:  # (a way's → is the count then: Indonesian QA)
+            return t("Where does {tile} go? Tap an end and a way: → says the count it leaves, "
+                     "+ what it scores.", tile=str(tile))
         return t("Where does {tile} go? Tap an end and a way: → says what it leaves.",
                  tile=str(tile))
     if view.table.layout.scores_count and any(not view.points_of(lay) for lay in lays):

@@ -240,6 +240,9 @@ class Lobbies(Chats):
         if not confirming and game.seat_of(player.user_id) is not None:
             raise UserError(N_("You are already in this game."))
         if not confirming and len(game.players) >= max(game.seat_counts):
+            if game.pending:  # a rematch's seats kept for its players (Indonesian QA)
+                raise UserError(N_("This table is full: its seats are kept for the last "
+                                   "match's players."))
             if any(p.is_computer for p in game.players):  # (QA: nothing said room can be made)
                 raise UserError(N_("This game is full: its creator can remove a computer "
                                    "player to make room for you."))

@@ -4,7 +4,7 @@ latest result's opens the table, and the others' taps on it join it."""
 
 from __future__ import annotations
 
-from bot_kit import Group, plain
+from bot_kit import Group, lobby_button, plain
 from test_e2e_leave_stop import leave
 
 from bot.models import Status
@@ -177,3 +177,23 @@ async def test_one_who_left_plays_again_in_their_seat_and_no_stand_in_fills_it(
         assert rematch.status is Status.LOBBY
         assert [p.user_id for p in rematch.players] == [budi.id, sergei.id, ayu.id]
         assert rematch.pending == [sergei.id, ayu.id]
+
+
+async def test_a_stranger_at_a_rematch_whose_seats_are_kept_hears_why_it_is_full(
+        group: Group) -> None:
+    """Indonesian QA: Dewi tapped Join on a rematch whose seats were all kept for the
+    match's players and read only "This game is full."."""
+    ayu, dewi = group.users[0], group.users[4]
+    async with group.bot() as runtime:
+        table = await group.start("gaple target=1", players=4)
+        await table.play_until(group.match_over)
+        await runtime.publisher.idle()
+        [result] = results(group)
+        again = ayu.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: again.answered)
+        await group.server.wait_for(lambda: group.game().messages.lobby is not None)
+        lobby = group.lobby()
+        late = dewi.press(lobby, lobby_button(lobby, "j") or "")
+        await group.server.wait_for(lambda: late.answered)
+        assert late.answer_text == ("This table is full: its seats are kept for the last "
+                                    "match's players.")

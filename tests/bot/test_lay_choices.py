@@ -119,6 +119,10 @@ def test_a_later_muggins_double_goes_along_or_across_and_says_the_count_each_lea
             twin.apply(seat, move)
         twin.apply(0, tap.action())
         assert label.endswith(f"count {table_view(twin).layout.count}")
+    # the question says what its → is here, the count (Indonesian QA: "what it leaves")
+    asked = plain(captions.hand_caption(T, game_of(match), player_view(match, 0), Tile(4, 4)))
+    assert ("Where does 4-4 go? Tap an end and a way: → says the count it leaves, + what it "
+            "scores.") in asked
 
 
 def test_a_blank_double_along_or_across_is_one_lay_as_both_count_nothing() -> None:

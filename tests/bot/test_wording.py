@@ -103,3 +103,11 @@ def test_partners_are_joined_as_each_language_joins_them() -> None:
     assert wording.partners(translator("en"), ["Ayu", "Sergei"]) == "Ayu & Sergei"
     assert wording.partners(translator("ru"), ["Оля", "Ваня"]) == "Оля и Ваня"
     assert wording.partners(translator("ru"), ["Оля"]) == "Оля"
+
+
+def test_a_name_ending_in_an_initial_takes_no_second_full_stop() -> None:
+    """Indonesian QA: "Pasanganmu: Siti Nurhaliza Binti A.." under every hand."""
+    t = translator("en")
+    assert t("Your partner: {name}.", name=named("Siti Nurhaliza B. A.")) == \
+        f"Your partner: {named('Siti Nurhaliza B. A.')}"
+    assert t("Your partner: {name}.", name=named("Ayu")) == f"Your partner: {named('Ayu')}."

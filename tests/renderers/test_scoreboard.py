@@ -269,3 +269,14 @@ def test_a_hand_column_no_row_counts_is_left_out(drawn_text: list[str]) -> None:
     render_scoreboard(group_rows(points=False), title="S")
     assert "hands" in drawn_text and "points" not in drawn_text
     assert "points" not in layout(ENGLISH_SCOREBOARD, group_rows(points=False)).columns
+
+
+def test_two_names_sharing_a_first_word_stay_apart(drawn_text: list[str]) -> None:
+    """Indonesian QA: two rows read "Muhammad" and "Muhammad"; their first words go to their
+    initials, as on the tables, so the words that tell them apart stay."""
+    rows = [ScoreboardRow(place, name, 1000, 1, 1, 1.0, 1) for place, name in enumerate(
+        ("Muhammad Rizky Pratama Wijayakusuma", "Muhammad Fajar Nugroho Setiabudi"), start=1)]
+    render_scoreboard(rows, title="Scoreboard")
+    drawn = [words for words in drawn_text if words.startswith("M")]
+    assert len(drawn) == 2 and drawn[0] != drawn[1], drawn
+    assert all(words.startswith("M. ") for words in drawn), drawn
