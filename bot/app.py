@@ -138,7 +138,7 @@ def build_application(
         draw=pictures.drawn,
     )
     publisher = Publisher(application.bot, service, pictures, locks, limiter=limiter,
-                          tails=tails, reach=reach)  # (one outage, one line: polling's too)
+                          tails=tails)
     latency = TableLatency(metrics)
     publisher.group.on_table_shown = latency.shown
     assert application.job_queue is not None

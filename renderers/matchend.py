@@ -106,10 +106,11 @@ def _side_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, place: i
     settle_right = right - PAD - SCORE_W
     rating_right = settle_right - (SETTLE_W if view.settlement is not None else 0)
     team = team_colour(view, side, palette)
+    shared = shared_first(names)
     for index, seat in enumerate(seats):
         y = top + ROW_PAD + LINE_H * index + LINE_H / 2
         name_row(canvas, draw, name_left, y, rating_right - RATING_W - name_left, names[seat],
-                 team, palette, size=NAME_SIZE, bold=won, first_shared=shared_first(names)[seat])
+                 team, palette, size=NAME_SIZE, bold=won, first_shared=shared[seat])
         change = changes[seat] if seat < len(changes) else None
         if change is not None:
             colour = palette.accent if change > 0 else palette.knock if change < 0 \

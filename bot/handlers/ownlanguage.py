@@ -21,7 +21,6 @@ from ..i18n import (
     WEAK_LANGUAGE,
     Speech,
     Translator,
-    own_language,
     supported_language,
 )
 from ..presentation.gamebuttons import ChooseLanguage
@@ -112,6 +111,6 @@ async def language_chosen(rt: Runtime, context: Context, query: CallbackQuery,
         await edit_tapped(query, text=text, markup=markup)
     for game in rt.service.games_of_user(user.id):  # their tiles speak it at once
         rt.publisher.request(game.game_id)
-    toast = (t(SAVED_CHOSEN, language=LANGUAGE_NAMES[own_language(speech_of(user))])
+    toast = (t(SAVED_CHOSEN, language=LANGUAGE_NAMES[language])
              if language is not None else t(SAVED_AUTOMATIC))
     return toast, None

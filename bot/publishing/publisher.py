@@ -29,7 +29,6 @@ from ..errors import StorageError
 from ..gamemessages import HandMessage
 from ..models import Game, Status
 from ..presentation.pictures import PictureMaker
-from ..reach import Reach
 from ..service import GameService
 from ..service.locks import Locks
 from ..storage import StorageFailedError, StorageUnavailableError
@@ -79,13 +78,10 @@ class Publisher:
     def __init__(
         self, bot: Bot, service: GameService, pictures: PictureMaker, locks: Locks,
         bot_username: str = "", limiter: FloodLimiter | None = None,
-        tails: Tails | None = None, reach: Reach | None = None,
+        tails: Tails | None = None,
     ) -> None:
         self.service = service
-        #: Telegram's outages as the syncs meet them: the first failure is a WARNING line,
-        #: the others DEBUG until a sync gets through, whose end ``reach`` says once (the
-        #: process's own, shared with polling's, or one of the publisher's).
-        self.reach = reach if reach is not None else Reach()
+        #: Telegram's outages as the syncs meet them (their own lines: :mod:`.telegramwaits`).
         self.telegram_waits = TelegramWaits()  # syncs Telegram does not answer
         self.storage_waits = StorageWaits()  # syncs waiting for the database to work
         self.locks = locks
