@@ -18,6 +18,7 @@ from fleet_pg import database  # noqa: F401  (a fixture)
 from bot.config import BotConfig
 from bot.fleet.receiver import receiving
 from bot.fleet.routing import shard_of
+from bot.fleet.secretprint import SECRET_PRINT
 from bot.fleet.settings import FleetSettings
 from bot.gamemessages import Messages
 from bot.models import Game, Player, SeatChange, Status
@@ -62,7 +63,22 @@ async def hook(database: str) -> AsyncIterator[Hook]:  # noqa: F811
             if await hook.ready() == 200:
                 break
             await asyncio.sleep(0.05)
+        for _ in range(100):  # ... and agrees with the database last on the webhook's secret
+            if await secret_recorded(database):  # (CI: a test's server restart met it)
+                break
+            await asyncio.sleep(0.05)
         yield hook
+
+
+async def secret_recorded(url: str) -> bool:
+    """Whether a receiver has recorded the fleet's webhook secret (the end of its start's
+    agreement with the database)."""
+    conn = await asyncpg.connect(url)
+    try:
+        return await conn.fetchval("SELECT count(*) FROM fleet_meta WHERE name = $1",
+                                   SECRET_PRINT) == 1
+    finally:
+        await conn.close()
 
 
 def group_message(update_id: int, chat: int = -1001, user: int = 5) -> dict[str, Any]:
