@@ -196,7 +196,8 @@ class HandSync:
             Draft(turn + (CHOOSING if choosing is not None else ""), caption, markup,
                   drawing=drawing), Urgency.HAND)
         if await self.messenger.edit(game.players[view.seat].user_id, current.message_id,
-                                     draft, current.key) and draft.stored != current.key:
+                                     draft, current.key) and draft.stored != current.key \
+                and game.messages.hands.get(view.seat) == current:  # (not sent anew since)
             game.messages.hands[view.seat] = HandMessage(current.message_id, draft.stored)
             await self.service.save_messages(game)
         if choosing is None:  # back at the tiles: a link that changed meanwhile is put right
@@ -265,6 +266,11 @@ class HandSync:
                 and await self.messenger.edit(player.user_id, current.message_id, draft,
                                              current.key)
             ):
+                if messages.hands.get(seat) != current:
+                    # Sent anew meanwhile (a /start, "My tiles": the message edited is
+                    # deleted, CI) or adopted: that round sends or keeps what is current.
+                    self._request(game.game_id)
+                    return False
                 messages.hands[seat] = HandMessage(current.message_id, draft.stored)
                 return True
             # Told before the next hand's message comes (the one that notifies): a restart
