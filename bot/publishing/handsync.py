@@ -326,8 +326,15 @@ class HandSync:
                 "I cannot send {name} their tiles: they have not started a private chat with "
                 "me, or they blocked me. {name}, open {link}, press Start, then tap “My tiles” "
                 "here. The game waits; its creator can also /stop it.", name=name, link=link)
-        note = await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
-        game.messages.announced_unreachable.append(seat)  # told once, after the group really was
+        # Marked before the notice goes: a /start or "My tiles" meanwhile unmarks it, and the
+        # next sync sends the tiles (marked after its answer, the seat was skipped for good).
+        game.messages.announced_unreachable.append(seat)
+        try:
+            note = await self.messenger.send(game.chat_id, text, None, None, game.thread_id)
+        except BaseException:  # the group not told after all: the next sync tells it
+            with contextlib.suppress(ValueError):
+                game.messages.announced_unreachable.remove(seat)
+            raise
         older = game.messages.unreachable_notes.get(seat)
         game.messages.unreachable_notes[seat] = note
         if older is not None:  # told again (blocked once more): one notice stands, the newest
