@@ -24,8 +24,9 @@ class Places:
 
     async def learn(self, game: Game) -> None:
         """Read the game's group and topic names, the first time they are asked for."""
-        if game.chat_id not in self.chat_titles:
-            self.chat_titles[game.chat_id] = await self.storage.chat_title(game.chat_id) or ""
+        if game.chat_id not in self.chat_titles:  # (a title learnt meanwhile stays)
+            title = await self.storage.chat_title(game.chat_id) or ""
+            self.chat_titles.setdefault(game.chat_id, title)
         if game.thread_id is not None:
             await self._topic(game.chat_id, game.thread_id)
 

@@ -3,7 +3,9 @@ there is one, and every hand caption within Telegram's limit with the longest na
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from test_since_last_turn import T, turns
@@ -11,7 +13,8 @@ from test_since_last_turn import T, turns
 from bot.gamemessages import Messages
 from bot.models import Game, Player, Status
 from bot.presentation import captions
-from bot.publishing.places import table_url
+from bot.publishing.places import Places, table_url
+from bot.storage import Storage
 from bot.wording import CAPTION_LIMIT, FSI, PDI
 
 URL = "https://t.me/c/1000000001/2/345"
@@ -55,3 +58,33 @@ def test_a_hand_sent_before_its_table_links_to_the_lobby_then_to_the_table() -> 
         "https://t.me/c/1234567890/2")
     assert table_url(replace(game, chat_id=-12345)) is None
     assert table_url(replace(game, messages=Messages())) is None
+
+
+async def test_a_title_learnt_while_the_stored_one_is_read_stays(
+        database: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A /newgame names the group as it is now while a sync of the group's other game
+    reads the title stored before it (review): the hands say the new title."""
+    storage = Storage(database)
+    await storage.open()
+    try:
+        await storage.save_chat_title(-100, "Old name")
+        places, reading, renamed = Places(storage), asyncio.Event(), asyncio.Event()
+        stored_title = storage.chat_title
+
+        async def read_while_renamed(chat_id: int) -> str | None:
+            title = await stored_title(chat_id)
+            reading.set()
+            await renamed.wait()
+            return title
+
+        monkeypatch.setattr(storage, "chat_title", read_while_renamed)
+        game = Game(7, -100, Status.PLAYING, "gaple", {}, 1, [Player(1, "Ann")], None, 5,
+                    "en", Messages())
+        learning = asyncio.create_task(places.learn(game))
+        await reading.wait()
+        places.chat_titles[-100] = "New name"  # (Runtime.chat_titled, from the /newgame)
+        renamed.set()
+        await learning
+        assert places.group(game) == "New name"
+    finally:
+        await storage.close()
