@@ -7,7 +7,7 @@ binaries run as the ``postgres`` user (``runuser``), which then owns the folder.
 
     server = PostgresServer()
     server.start()
-    url = await server.create_database("game_test")  # postgresql://postgres@127.0.0.1:P/game_test
+    url = await server.create_database("game_test")  # postgresql://postgres@127.0.0.1:P/game_test?...
     server.halt()    # the server goes away (a crash, for restart tests); start() brings it back
     server.shut_down()  # stopped cleanly (its pages on disk); start() too
     server.stop()
@@ -143,7 +143,10 @@ class PostgresServer:
     def url(self, database: str = "postgres") -> str:
         if not self.port:
             raise PostgresServerError("the server is not started")
-        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
+        # No SSL: the server is started without it, and asyncpg's default ("prefer") asks for
+        # it on every connection; a query cancelled mid-negotiation left asyncpg's own future
+        # unread, an asyncio ERROR line in a fleet test (CI; asyncpg issues 1211, 1310).
+        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}?sslmode=disable"
 
     async def create_database(self, name: str) -> str:
         """A new empty database; returns its URL."""

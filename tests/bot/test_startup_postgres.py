@@ -91,7 +91,7 @@ async def test_the_database_is_named_without_its_password(postgres_url: str,
     it was new; the test server trusts every connection, so any password does."""
     url = postgres_url.replace("postgresql://postgres@", "postgresql://postgres:sekret@")
     assert "sekret" in url
-    where = url.rpartition("@")[2]
+    where = url.rpartition("@")[2].partition("?")[0]  # (its settings not named)
     settings = server_settings(telegram, DATABASE_URL=url)
     for state in ("new: created now", f"schema {len(MIGRATIONS)}"):
         async with bot_process(tmp_path, **settings) as bot:
@@ -107,7 +107,7 @@ async def test_a_server_that_will_not_speak_tls_is_not_waited_for(postgres: Post
                                                                   ) -> None:
     """sslmode=require against a server without TLS: waiting cures nothing, so the probe
     says so at once (one line, exit 1), where a refused connection is waited for."""
-    engine = PostgresEngine(postgres.url() + "?sslmode=require")
+    engine = PostgresEngine(postgres.url().replace("sslmode=disable", "sslmode=require"))
     with pytest.raises(StorageError) as refused:
         await engine.probe()
     assert not isinstance(refused.value, StorageUnavailableError), refused.value
