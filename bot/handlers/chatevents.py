@@ -11,9 +11,9 @@ from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from ..presentation import lobbytexts
 from .runtime import runtime
 from .updates import group_tr, thread_of
+from .welcome import arrival_text
 
 
 async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -42,12 +42,14 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
             for game_id in await rt.service.bot_added(
                     change.chat.id, change.from_user.language_code, rt.locks):
                 rt.publisher.request(game_id)
-        if (may_write and arrived and change.chat.type != ChatType.CHANNEL
-                and rt.welcomes.due(change.chat.id)):
+        if may_write and arrived and change.chat.type != ChatType.CHANNEL:
             t = await group_tr(rt, change.chat.id, change.from_user)
+            text = await arrival_text(rt.service, rt.locks, change.chat.id, t,
+                                      rt.welcomes.due(change.chat.id))
             with contextlib.suppress(TelegramError):  # (gone again, or not let to write)
-                await context.bot.send_message(change.chat.id, lobbytexts.help_text(t),
-                                               parse_mode=ParseMode.HTML)
+                if text is not None:
+                    await context.bot.send_message(change.chat.id, text,
+                                                   parse_mode=ParseMode.HTML)
         if may_write:
             # Added back, or allowed to write again: what waits for this group goes now
             # (the table, announcements an admin's restriction held back).

@@ -29,6 +29,7 @@ from ..gamebook import read_game
 from ..i18n import N_, Translator
 from ..models import Game, Status
 from ..presentation import keyboards, lobbytexts, returntexts
+from ..publishing.groupsync import TABLE_REFUSED
 from ..publishing.messenger import reply_target_gone
 from ..publishing.tablerequests import NOT_IN_THE_GROUP
 from ..service.lobby import NEXT_TABLE, NOTIFIED, already_there
@@ -302,19 +303,26 @@ async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await rt.resend_hand(game, rt.service.seat_of(game, user.id))
 
 
-async def _keep_table_notice(rt: Runtime, game: Game, notice: Message) -> None:
-    """The group's answer that its table comes down in a few seconds: kept with the game's
-    messages (stored, for a restart or another worker to find), for the group's sync to
-    delete once the table has come down, or once it never will (player QA: the notice
-    stayed for good, even when the game stopped in the wait); deleted at once when that
-    happened while it was on its way."""
+async def _keep_notice(rt: Runtime, game: Game, notice: Message, photos: bool = False
+                       ) -> None:
+    """The group's answer to /table that its table comes down in a few seconds (or, with
+    ``photos``, that it cannot be shown, photos refused): kept with the game's messages
+    (stored, for a restart or another worker to find), for the group's sync to delete once
+    the table has come down, or once it never will (player QA: the notice stayed for good,
+    even when the game stopped in the wait; QA: the photos' stayed, untrue, once photos were
+    allowed and the table came); deleted at once when that happened while it was on its
+    way."""
+    tables = rt.publisher.tables
     async with rt.locks.game(game.game_id):
         # (the check and the append with no await between: a sync that brings the table
-        # down either finds the id, or came first and this sees no table waiting)
-        kept = game.status is Status.PLAYING and game.chat_id == notice.chat_id \
-            and rt.publisher.tables.waits(game.game_id)
+        # down either finds the id, or came first and this sees no table waiting/refused)
+        kept = game.status is Status.PLAYING and game.chat_id == notice.chat_id and (
+            tables.refused(game.game_id) == TABLE_REFUSED if photos
+            else tables.waits(game.game_id))
         if kept:
-            game.messages.table_notices.append(notice.message_id)
+            messages = game.messages
+            (messages.photo_notices if photos else messages.table_notices).append(
+                notice.message_id)
             try:
                 await rt.service.save_messages(game)
             except Exception as exc:  # (in memory still: the next save of the game stores it)
@@ -346,12 +354,14 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             return
         if refused is not None:  # the table is not there: why
             t = await chat_tr(update, rt, game)
-            await reply(update, t(refused))
+            notice = await reply(update, t(refused))
+            if notice is not None and refused == TABLE_REFUSED:  # (true until photos come)
+                await _keep_notice(rt, game, notice, photos=True)
         elif wait > 0:  # posted again a moment ago: it comes when the gap ends
             t = await chat_tr(update, rt, game)
             notice = await reply(update, wording.table_coming_down(t, game.thread_id is not None))
             if notice is not None:
-                await _keep_table_notice(rt, game, notice)
+                await _keep_notice(rt, game, notice)
         return  # (otherwise the table itself is the answer)
     t = tr(update)
     playing = [g for g in rt.service.games_of_user(user.id) if g.status is Status.PLAYING]

@@ -15,6 +15,9 @@ from ..models import Game, MatchRatings, Status
 from ..wording import code, esc, named, pair_names, partners, title
 from .resulttexts import scores_line
 
+#: How a game stopped as the bot was removed from its group ended: in its players' private
+#: messages, and in the group's welcome when the bot is added back soon after.
+BOT_REMOVED = N_("The game was stopped: I was removed from the group.")
 #: The match result's last line, over its "🔁 Play again" button.
 PLAY_AGAIN = N_("Play again with the same players and rules: tap below, or /newgame.")
 
@@ -52,7 +55,7 @@ def game_end_line(t: Translator, game: Game) -> str:
     if game.status is Status.STOPPED and game.messages.group_gone:
         return t("The game was stopped: its group was deleted.")
     if game.status is Status.STOPPED and game.messages.bot_removed:
-        return t("The game was stopped: I was removed from the group.")
+        return t(BOT_REMOVED)
     if game.status is Status.STOPPED:
         return t("The game was stopped: nobody wins it.")
     return t("The game is over.")

@@ -34,6 +34,7 @@ from .questions import (
     close_offers,
     close_questions,
     delete_calls,
+    delete_photo_notices,
     delete_table_notices,
     retire_offers,
 )
@@ -143,6 +144,8 @@ class GroupSync:
                 await self._tell_no_photos(game, thread_id)
             else:
                 self.no_photos.discard(game_id)
+                if game.messages.table_message is not None:  # a table there: told otherwise
+                    changed |= await delete_photo_notices(self.messenger, game)
                 if self.on_table_shown is not None:
                     self.on_table_shown(game_id, drained)
         if game_id in self.outbox.held:  # an away player's offer, below the table that
@@ -176,13 +179,19 @@ class GroupSync:
 
     async def _tell_no_photos(self, game: Game, thread_id: int | None) -> None:
         """The group refused the table's picture: it is told why, in words, once (again only
-        after a table went through)."""
-        if game.game_id in self.no_photos or game.thread_id != thread_id:
+        after a table went through, which deletes the notice: a notice still there, kept with
+        the game's messages, stands for this one after a restart too)."""
+        if game.thread_id != thread_id:
             return
-        text = translator(game.language)(NO_PHOTOS_HERE)
-        await self.messenger.send(game.chat_id, text, None, None, thread_id)
+        if game.game_id not in self.no_photos and not game.messages.photo_notices:
+            text = translator(game.language)(NO_PHOTOS_HERE)
+            chat = game.chat_id  # (a group become a supergroup meanwhile: the id is not its)
+            sent = await self.messenger.send(chat, text, None, None, thread_id)
+            if game.chat_id == chat:
+                game.messages.photo_notices.append(sent)  # (saved by the sync: changed)
+            log.info("game %s: its group %s refuses the bot's photos", game.game_id,
+                     game.chat_id)
         self.no_photos.add(game.game_id)
-        log.info("game %s: its group %s refuses the bot's photos", game.game_id, game.chat_id)
 
     # --- lobby -------------------------------------------------------------------------
     def _lobby_draft(self, game: Game) -> Draft | None:

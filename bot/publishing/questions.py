@@ -3,7 +3,8 @@ asks (/stop's and /leave's "are you sure?"), whose buttons go once the game is o
 offers to hand an away player's seat to a computer, whose buttons go then too (and which
 are deleted once their player is back), the lobby's calls to start, deleted once the
 lobby is closed or a newer one is posted, and the answers to a /table that said the table
-comes down in a few seconds, deleted once it has (or never will)."""
+comes down in a few seconds, deleted once it has (or never will), and those that said it
+cannot be shown, the group refusing photos, deleted once a table is posted there again."""
 
 from __future__ import annotations
 
@@ -117,8 +118,23 @@ async def delete_table_notices(messenger: Messenger, game: Game, waiting: bool) 
     they have done their job; or it never will (the game ended, a restart or another
     worker dropped the wait), and they would promise it for good. Whether any went (the
     caller saves the game's messages)."""
-    notices = game.messages.table_notices
-    if not notices or (waiting and game.status is Status.PLAYING):
+    if waiting and game.status is Status.PLAYING:
+        return False
+    return await _delete_all(messenger, game, game.messages.table_notices)
+
+
+async def delete_photo_notices(messenger: Messenger, game: Game) -> bool:
+    """Delete the group's notices that its table cannot be shown, its photos refused (see
+    :attr:`~bot.gamemessages.Messages.photo_notices`): the caller has just seen a table go
+    through there, and they would say otherwise. Whether any went (the caller saves the
+    game's messages)."""
+    return await _delete_all(messenger, game, game.messages.photo_notices)
+
+
+async def _delete_all(messenger: Messenger, game: Game, notices: list[int]) -> bool:
+    """Delete each of the game's group messages in ``notices`` (one of its lists), each
+    forgotten as it goes; whether there were any."""
+    if not notices:
         return False
     chat_id = game.chat_id
     for message_id in list(notices):

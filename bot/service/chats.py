@@ -185,4 +185,5 @@ def _left_behind() -> dict[str, object]:
     lists and maps each time: the game keeps and changes them)."""
     return {"lobby": None, "lobby_key": None, "table_message": None, "table_key": None,
             "questions": [], "calls": [], "offers": [], "unreachable_notes": {},
-            "offer_seats": {}, "table_notices": []}
+            "offer_seats": {}, "table_notices": [],
+            "photo_notices": []}

@@ -8,7 +8,14 @@ from ..errors import UserError
 from ..i18n import N_
 from ..models import REPLACEMENT_LEVEL, Game, Player, SeatChange, Status
 from ..wording import isolated
+from .locks import Locks
 from .play import Play
+
+#: How long after the bot's removal stopped a group's game the group, the bot added back,
+#: hears so in its welcome: an admin who removed it by mistake, or to try, adds it back
+#: within minutes or hours, a group that wants it back within days; weeks later the
+#: stopped game is old news (its table there says "The game was stopped." anyway).
+REMOVAL_TOLD_FOR = 3 * 24 * 3600.0
 
 
 class Seats(Play):
@@ -44,8 +51,29 @@ class Seats(Play):
         """The bot was removed from the group (or the group was deleted: ``group_gone``): no
         result, and nothing left to send there; the players' private messages say why (the
         flags are saved with the status)."""
-        async with self.undone_on_failure(game, bot_removed=True, group_gone=group_gone):
+        async with self.undone_on_failure(game, bot_removed=True, group_gone=group_gone,
+                                          removed_at=None if group_gone else self.clock()):
             await self._set_status(game, Status.STOPPED, drop_outbox=True)
+
+    async def removal_to_tell(self, chat_id: int, locks: Locks) -> bool:
+        """The bot was added back to the group: whether its welcome is to say that its game
+        was stopped because the bot was removed (QA: the group heard only the help, and the
+        players alone why the game ended). So when the newest game of one of its topics
+        stopped so within :data:`REMOVAL_TOLD_FOR`; each such game is told once, noted
+        (stored) here, whether or not it was that recent."""
+        told = False
+        for game_id in await self.storage.last_game_ids(chat_id):  # (one a topic)
+            game = await self.find(game_id)
+            if game is None:
+                continue
+            async with locks.game(game_id):
+                removed_at = game.messages.removed_at
+                if removed_at is None or game.status is not Status.STOPPED:
+                    continue
+                async with self.messages_undone_on_failure(game, removed_at=None):
+                    await self.storage.save_messages(game)
+                told |= self.clock() - removed_at <= REMOVAL_TOLD_FOR
+        return told
 
     async def quit(self, game: Game, user_id: int, asked_seat: int | None = None) -> Player:
         """A seated player leaves a running game; a computer player takes the seat so the
