@@ -89,6 +89,9 @@ class Messages:
     # come down (it came, or the game ended, or a restart dropped the wait: player QA, the
     # notice stayed for good, even when the promised table never came).
     table_notices: list[int] = field(default_factory=list)
+    # With ``topic_gone``: the topic was deleted, not closed (the players' private messages
+    # say which; a closed topic's table is still there, and shows the stop).
+    topic_deleted: bool = False
 
     def to_json(self) -> str:
         return dumps(
@@ -116,6 +119,7 @@ class Messages:
                 "again_hands": {str(u): m for u, m in self.again_hands.items()},
                 "offer_seats": {str(m): s for m, s in self.offer_seats.items()},
                 "table_notices": self.table_notices,
+                "topic_deleted": self.topic_deleted,
             }
         )
 
@@ -145,6 +149,7 @@ class Messages:
             {int(u): int(m) for u, m in data.get("again_hands", {}).items()},
             {int(m): int(s) for m, s in data.get("offer_seats", {}).items()},
             [int(m) for m in data.get("table_notices", [])],
+            bool(data.get("topic_deleted", False)),
         )
 
 
