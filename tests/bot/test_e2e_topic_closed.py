@@ -9,7 +9,13 @@ from __future__ import annotations
 import time
 
 from bot_kit import Group, plain
-from test_e2e_topics import forum, told_in_general, under_way  # noqa: F401 (a fixture)
+from test_e2e_topics import (  # noqa: F401 (a fixture)
+    forum,
+    place,
+    running,
+    told_in_general,
+    under_way,
+)
 
 from bot.models import Status
 from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
@@ -99,7 +105,7 @@ async def test_a_bot_no_longer_admin_ends_the_game_when_the_closed_topic_refuses
         await table.play_one()
         await server.wait_idle()
         await runtime.publisher.idle()
-        assert game.status is Status.PLAYING
+        assert game.status.open and game.thread_id == topic.thread_id  # (played on)
         table_id = game.messages.table_message
         set_bot_admin(server, forum.chat, False, ayu)
         await server.wait_idle()
@@ -116,3 +122,36 @@ async def test_a_bot_no_longer_admin_ends_the_game_when_the_closed_topic_refuses
         assert STOPPED_CLOSED in last_hand_text(server, user)
     assert len(told_in_general(forum, "closed")) == 1
 
+
+
+async def test_a_deleted_topics_players_hear_in_private_that_it_was_deleted(
+        forum: Group) -> None:  # noqa: F811
+    server = forum.server
+    async with under_way(forum) as (topic, at, table, runtime):
+        game = at.game()
+        server.delete_topic(topic)  # Telegram tells bots nothing: the next send finds out
+        await table.play_one(done=lambda: not game.status.open)
+        await server.wait_for(lambda: told_in_general(forum, "deleted"),
+                              message="General told that the topic was deleted")
+        await server.wait_idle(quiet=0.5)
+        await runtime.publisher.idle()
+    assert game.status is Status.STOPPED and game.messages.topic_deleted
+    for user in forum.users[:2]:
+        assert "The game was stopped: its topic was deleted." in last_hand_text(server, user)
+
+
+async def test_a_lobby_left_in_a_topic_closed_to_the_bot_says_the_table_is_closed(
+        forum: Group) -> None:  # noqa: F811
+    server, ayu = forum.server, forum.users[0]
+    topic = server.create_topic(forum.chat, "Evening", ayu)
+    at = place(forum, topic, forum.users[:2])
+    async with running(forum, at) as runtime:
+        at.send(ayu, "/newgame gaple")
+        lobby = await server.wait_for(at._lobby_or_none, message="a lobby in the topic")
+        server.close_topic(topic, ayu)
+        await server.wait_for(lambda: not lobby.buttons, message="the lobby's buttons gone")
+        await server.wait_idle(quiet=0.5)
+        await runtime.publisher.idle()
+    assert at.game().status is Status.CANCELLED
+    assert plain(lobby.content) == "This table was closed before the game started."
+    assert told_in_general(forum, "closed")
