@@ -150,10 +150,10 @@ class Chats(Commits):
         status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
         ratings = await self._stop_ratings(game)
         topic = await self.storage.topic_name(game.chat_id, thread_id)  # named in General
-        kept = {} if not deleted else {"lobby": None, "table_message": None}
+        forgotten = {"lobby": None, "table_message": None} if deleted else {}
         # (all of it undone should the stop fail to commit: the game plays on in its topic)
         async with self.undone_on_failure(game, topic_gone=True, topic_deleted=deleted,
-                                          **kept):
+                                          **forgotten):
             game.thread_id = None
             said = [] if quiet else self.composer.topic_gone(game, deleted, ratings, topic)
             await self._set_status(game, status, said, drop_outbox=True)
