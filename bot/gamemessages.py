@@ -97,6 +97,9 @@ class Messages:
     # stopping the game; cleared once the group, the bot added back, was told so (see
     # :meth:`bot.service.chats.Chats.removal_to_tell`).
     removed_at: float | None = None
+    # With ``topic_gone``: the topic was deleted, not closed (the players' private messages
+    # say which; a closed topic's table is still there, and shows the stop).
+    topic_deleted: bool = False
 
     def to_json(self) -> str:
         return dumps(
@@ -126,6 +129,7 @@ class Messages:
                 "table_notices": self.table_notices,
                 "photo_notices": self.photo_notices,
                 "removed_at": self.removed_at,
+                "topic_deleted": self.topic_deleted,
             }
         )
 
@@ -157,6 +161,7 @@ class Messages:
             [int(m) for m in data.get("table_notices", [])],
             [int(m) for m in data.get("photo_notices", [])],
             _float_or_none(data.get("removed_at")),
+            bool(data.get("topic_deleted", False)),
         )
 
 

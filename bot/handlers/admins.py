@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from telegram import ChatMemberAdministrator, ChatMemberOwner
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -50,3 +51,16 @@ async def admins_of(
     admins = frozenset(m.user.id for m in members if not m.user.is_bot)
     cache.put(chat_id, admins, now)
     return admins
+
+
+async def bot_writes_in_closed_topics(context: ContextTypes.DEFAULT_TYPE, chat_id: int
+                                      ) -> bool | None:
+    """Whether the bot may still post in the forum's closed topics: Telegram lets the group's
+    owner, and admins who may manage its topics, write there (a supergroup's admin is told
+    whether they may; one not told is taken to). None when Telegram could not tell."""
+    try:
+        member = await context.bot.get_chat_member(chat_id, context.bot.id)
+    except TelegramError:
+        return None
+    return isinstance(member, ChatMemberOwner) or (
+        isinstance(member, ChatMemberAdministrator) and member.can_manage_topics is not False)

@@ -5,15 +5,19 @@ closed, a group become a supergroup."""
 from __future__ import annotations
 
 import contextlib
+import logging
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from .admins import bot_writes_in_closed_topics
 from .runtime import runtime
 from .updates import group_tr, thread_of
 from .welcome import arrival_text
+
+log = logging.getLogger(__name__)
 
 
 async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -62,16 +66,26 @@ async def membership_handler(update: Update, context: ContextTypes.DEFAULT_TYPE)
 
 
 async def topic_closed_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """An admin closed a forum topic: its game ends at once, and General is told why
-    (a deleted topic sends no update: the publisher finds out when Telegram refuses it)."""
+    """An admin closed a forum topic. A bot that may still write there (an admin who may
+    manage topics) plays its game on, saying nothing: closing a topic for a moment is
+    moderation (QA: it threw away an evening's match). Else the game ends at once, and
+    General is told why. Should Telegram not tell which, the game plays on: a send the
+    topic refuses ends it then, as it does after the bot loses its rights (and as a
+    deleted topic, which sends no update, is found out)."""
     message = update.effective_message
     thread = thread_of(message)
     if message is None or thread is None:
         return
     rt = runtime(context)
     game = rt.service.open_game_in(message.chat.id, thread)
-    if game is not None:
+    if game is None:
+        return
+    writes = await bot_writes_in_closed_topics(context, message.chat.id)
+    if writes is False:
         await rt.topic_closed(game.game_id, thread)
+    else:
+        log.info("game %s plays on in its closed topic %s (the bot %s)", game.game_id, thread,
+                 "may write there" if writes else "could not learn whether it may write there")
 
 
 async def topic_named_handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

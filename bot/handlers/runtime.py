@@ -76,7 +76,8 @@ class Runtime:
         return self.publisher.messenger.bot_username
 
     async def topic_closed(self, game_id: int, thread_id: int) -> None:
-        """An admin closed the game's forum topic: the game ends and General is told why."""
+        """An admin closed the game's forum topic, where the bot may not write: the game ends
+        and General is told why."""
         await self.publisher.gone.topic_gone(game_id, thread_id, deleted=False)
 
     def private_link(self, payload: str, user_id: int) -> str:

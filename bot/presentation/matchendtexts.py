@@ -56,6 +56,9 @@ def game_end_line(t: Translator, game: Game) -> str:
         return t("The game was stopped: its group was deleted.")
     if game.status is Status.STOPPED and game.messages.bot_removed:
         return t(BOT_REMOVED)
+    if game.status is Status.STOPPED and game.messages.topic_gone:
+        return t("The game was stopped: its topic was deleted.") if game.messages.topic_deleted \
+            else t("The game was stopped: its topic was closed, and I may not write there.")
     if game.status is Status.STOPPED:
         return t("The game was stopped: nobody wins it.")
     return t("The game is over.")

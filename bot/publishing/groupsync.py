@@ -18,6 +18,7 @@ from ..presentation.pictures import PictureMaker
 from ..service import GameService
 from ..service.locks import Locks
 from .earlytables import EarlyTables, shows
+from .lefttopics import edit_left_lobby, edit_left_table, left_in_topic
 from .messenger import (
     LOBBY,
     TABLE,
@@ -216,6 +217,8 @@ class GroupSync:
 
     async def _sync_lobby(self, game: Game, draft: Draft, thread_id: int | None) -> bool:
         messages = game.messages
+        if left_in_topic(game):
+            return await edit_left_lobby(self.messenger, game, draft, thread_id)
         lost = game.game_id in self.lost_lobbies and game.status is Status.LOBBY
         if not lost and messages.lobby is not None and messages.lobby_key == draft.key:
             return False
@@ -282,10 +285,11 @@ class GroupSync:
 
     @staticmethod
     def _shows_table(game: Game) -> bool:
-        """Whether the game has a table in its group (a table left in a closed or deleted
-        topic is not posted again)."""
+        """Whether the game has a table in its group (one left in a closed topic is only
+        edited there, :mod:`.lefttopics`; a deleted topic's is forgotten)."""
         match = game.match
-        return not (match is None or not match.hands or game.messages.topic_gone
+        gone = left_in_topic(game) and game.messages.table_message is None
+        return not (match is None or not match.hands or gone
                     or game.status in (Status.LOBBY, Status.CANCELLED))
 
     def draw_early(self, game: Game) -> None:
@@ -301,6 +305,8 @@ class GroupSync:
     async def _sync_table(self, game: Game, draft: Draft, number: int, moves: int,
                           thread_id: int | None) -> bool:
         messages = game.messages
+        if left_in_topic(game):
+            return await edit_left_table(self.messenger, game, draft, number, thread_id)
         chat = game.chat_id  # (a group that became a supergroup meanwhile left these behind)
         if messages.table_message is not None and messages.table_hand != number:
             await self._finish_table(game, messages.table_message, messages.table_hand)

@@ -140,17 +140,20 @@ class Chats(Commits):
     async def topic_gone(self, game: Game, thread_id: int, deleted: bool,
                          quiet: bool = False) -> bool:
         """The game's topic was closed or deleted: the game ends with no result, its last
-        words go to the General topic instead (``quiet``: none, a lobby nobody saw), and its
-        messages in the topic are forgotten. False when that was already done (or the game
-        has moved on)."""
+        words go to the General topic instead (``quiet``: none, a lobby nobody saw). The
+        messages of a deleted topic are forgotten; a closed topic's lobby and table stay
+        known, for the group's sync to show the end there (a bot may edit its messages in a
+        closed topic, not post), never to be posted anew. False when that was already done
+        (or the game has moved on)."""
         if not game.status.open or game.thread_id != thread_id:
             return False
         status = Status.STOPPED if game.status is Status.PLAYING else Status.CANCELLED
         ratings = await self._stop_ratings(game)
         topic = await self.storage.topic_name(game.chat_id, thread_id)  # named in General
+        forgotten = {"lobby": None, "table_message": None} if deleted else {}
         # (all of it undone should the stop fail to commit: the game plays on in its topic)
-        async with self.undone_on_failure(game, lobby=None, table_message=None,
-                                          topic_gone=True):
+        async with self.undone_on_failure(game, topic_gone=True, topic_deleted=deleted,
+                                          **forgotten):
             game.thread_id = None
             said = [] if quiet else self.composer.topic_gone(game, deleted, ratings, topic)
             await self._set_status(game, status, said, drop_outbox=True)

@@ -12,7 +12,7 @@ def test_every_kind_of_message_reads_back_as_stored() -> None:
                         calls=[6], offers=[7], unreachable_notes={2: 8},
                         reminders={1: Reminder(9, 10, 11)}, group_gone=True,
                         back_offers={12: {13: True, 14: False}, 15: {16: None}},
-                        invitations={17: 18}, again_hands={19: 20})
+                        invitations={17: 18}, again_hands={19: 20}, topic_deleted=True)
     assert Messages.from_json(messages.to_json()) == messages
 
 
@@ -41,3 +41,7 @@ def test_a_rematchs_private_messages_survive_a_restart() -> None:
     stored = Messages(invitations={5: 6}, again_hands={5: 7}).to_json()
     assert Messages.from_json(stored).invitations == {5: 6}
     assert Messages.from_json(stored).again_hands == {5: 7}
+
+
+def test_a_topic_gone_stored_before_closed_and_deleted_were_told_apart_reads_as_closed() -> None:
+    assert not Messages.from_json('{"topic_gone": true}').topic_deleted
