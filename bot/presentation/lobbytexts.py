@@ -130,6 +130,13 @@ def game_rules_text(t: Translator, game: str, table: Game | None,
 REPLAY_HELP = N_("🎞 /replay — the last hand again, move by move (in our private chat: your "
                  "own hands of your last matches)")
 
+#: /help's lines on the two /language commands and on what the bot needs of the group's
+#: admins (admin QA: neither was said anywhere), each a msgid of its own.
+LANGUAGE_HELP = N_("🌐 /language — the group's language (admins); in our private chat, the "
+                   "language I write to you in")
+ADMIN_HELP = N_("🛠 Admins: let me send messages and photos here (the table is a picture). As "
+                "an admin I also play on in a topic you close.")
+
 
 def help_text(t: Translator) -> str:
     return t(
@@ -148,7 +155,7 @@ def help_text(t: Translator) -> str:
         "Games: {games}. For example: /newgame gaple-dead deal=7 target=150\n"
         "Your tiles come to you privately, so open a private chat with me before you join.",
         games=games_list(t),  # (player QA: the ids alone, in Latin letters, in every language)
-    ) + "\n\n" + t(
+    ) + "\n\n" + t(LANGUAGE_HELP) + "\n" + t(ADMIN_HELP) + "\n\n" + t(
         "🔒 Every deal can be checked: its fingerprint is shown before the hand, its seed "
         "after it; /verify in our private chat shows the check.") + "\n" + t(REPLAY_HELP)
 

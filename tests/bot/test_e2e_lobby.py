@@ -178,7 +178,7 @@ async def test_rules_and_help(group: Group) -> None:
         await group.server.wait_for(lambda: group.said("/newgame"))
         help_text = next(t for t in group.texts() if "/newgame" in t)
         for command in ("/hand", "/leave", "/stop", "/scoreboard", "/stats", "/settings",
-                        "/rules", "🤖", "deal=7"):
+                        "/rules", "🤖", "deal=7", "/language", "photos"):
             assert command in help_text, command
         group.users[0].send_private("/rules")
         await group.server.wait_for(lambda: any(
