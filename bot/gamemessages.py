@@ -148,6 +148,32 @@ class Messages:
         )
 
 
+def left_behind(open_game: bool) -> dict[str, object]:
+    """A game's messages that its group's move to a supergroup leaves behind in the old group,
+    as forgotten (new lists and maps each time: the game keeps and changes them). Nobody can
+    tap them there any more, and the supergroup numbers its messages anew: an old id there
+    names some other message. An open game's lobby and table are posted anew in the
+    supergroup (their keys forgotten too). A closed game's keep what they showed: its
+    messages are left as they are, none posted again (QA: a finished match's table kept the
+    old group's id, so a restart read a link to some other message of the supergroup in its
+    hands, edited every player's result again and cheered its winners a second time)."""
+    fields: dict[str, object] = {
+        "lobby": None, "table_message": None, "questions": [], "calls": [], "offers": [],
+        "unreachable_notes": {}, "offer_seats": {}, "table_notices": []}
+    if open_game:
+        fields |= {"lobby_key": None, "table_key": None}
+    return fields
+
+
+def leave_group(text: str, open_game: bool) -> str:
+    """A game's stored messages (:meth:`Messages.to_json`) once its group moved to a
+    supergroup (:func:`left_behind`)."""
+    messages = Messages.from_json(text)
+    for name, value in left_behind(open_game).items():
+        setattr(messages, name, value)
+    return messages.to_json()
+
+
 def _back_offer(stored: int | list[Any]) -> tuple[int, bool | None]:
     """One stored way back: ``[id, photo]``, or a plain id as stored before its kind was
     (not known)."""
