@@ -89,6 +89,10 @@ class Messages:
     # come down (it came, or the game ended, or a restart dropped the wait: player QA, the
     # notice stayed for good, even when the promised table never came).
     table_notices: list[int] = field(default_factory=list)
+    # The match's winners cheered in private ("🎉 You won the match"), by user id: once each,
+    # whatever edits their result later (QA: a restart after the group was renamed or
+    # upgraded edited it, and cheered them again). Games stored before it have none.
+    cheered: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(
@@ -116,6 +120,7 @@ class Messages:
                 "again_hands": {str(u): m for u, m in self.again_hands.items()},
                 "offer_seats": {str(m): s for m, s in self.offer_seats.items()},
                 "table_notices": self.table_notices,
+                "cheered": self.cheered,
             }
         )
 
@@ -145,6 +150,7 @@ class Messages:
             {int(u): int(m) for u, m in data.get("again_hands", {}).items()},
             {int(m): int(s) for m, s in data.get("offer_seats", {}).items()},
             [int(m) for m in data.get("table_notices", [])],
+            [int(u) for u in data.get("cheered", [])],
         )
 
 

@@ -8,7 +8,7 @@ middle of the next game)."""
 from __future__ import annotations
 
 import pytest
-from bot_kit import Group, complaints
+from bot_kit import Group, complaints, plain
 
 from bot.models import Status
 from fakeapi import FakeUser
@@ -63,4 +63,30 @@ async def test_a_match_over_before_the_upgrade_is_left_alone_by_the_next_start(
     assert {m.message_id: m.edit_count for m in group.server.bot_messages(old)} == in_old
     if not next_game:  # nothing of the finished match is posted again in the supergroup
         assert group.server.bot_messages(group.chat) == []
+    assert not complaints(caplog)
+
+
+async def test_a_winner_whose_result_is_edited_after_a_restart_is_not_cheered_again(
+        group: Group, caplog: pytest.LogCaptureFixture) -> None:
+    """The group renamed after the match (learnt at its next /newgame), then a restart: the
+    finished match's results name the group as it is now, and its winners are not cheered a
+    second time (they were, at each such edit)."""
+    players = group.users[:4]
+    async with group.bot() as runtime:
+        table = await group.start("gaple target=1")
+        await table.play_until(group.match_over)
+        await runtime.publisher.idle()
+        cheered = {user.id: _cheers(group, user) for user in players}
+        assert sum(cheered.values()) >= 1
+        group.chat.title = "Domino night"
+        group.send(players[0], "/newgame pair")
+        await group.server.wait_for(group._lobby_or_none)
+        await runtime.publisher.idle()
+    async with group.bot() as runtime:
+        await runtime.publisher.idle()
+    for user in players:
+        assert _cheers(group, user) == cheered[user.id], user.first_name
+        results = [plain(m.caption or "") for m in group.server.bot_messages(user.private_chat)
+                   if "The match is over" in (m.caption or "")]
+        assert results and all("Domino night" in r for r in results), user.first_name
     assert not complaints(caplog)
