@@ -100,6 +100,10 @@ class Messages:
     # With ``topic_gone``: the topic was deleted, not closed (the players' private messages
     # say which; a closed topic's table is still there, and shows the stop).
     topic_deleted: bool = False
+    # The match's winners cheered in private ("🎉 You won the match"), by user id: once each,
+    # whatever edits their result later (QA: a restart after the group was renamed or
+    # upgraded edited it, and cheered them again). Games stored before it have none.
+    cheered: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(
@@ -130,6 +134,7 @@ class Messages:
                 "photo_notices": self.photo_notices,
                 "removed_at": self.removed_at,
                 "topic_deleted": self.topic_deleted,
+                "cheered": self.cheered,
             }
         )
 
@@ -162,7 +167,34 @@ class Messages:
             [int(m) for m in data.get("photo_notices", [])],
             _float_or_none(data.get("removed_at")),
             bool(data.get("topic_deleted", False)),
+            [int(u) for u in data.get("cheered", [])],
         )
+
+
+def left_behind(open_game: bool) -> dict[str, object]:
+    """A game's messages that its group's move to a supergroup leaves behind in the old group,
+    as forgotten (new lists and maps each time: the game keeps and changes them). Nobody can
+    tap them there any more, and the supergroup numbers its messages anew: an old id there
+    names some other message. An open game's lobby and table are posted anew in the
+    supergroup (their keys forgotten too). A closed game's keep what they showed: its
+    messages are left as they are, none posted again (QA: a finished match's table kept the
+    old group's id, so a restart read a link to some other message of the supergroup in its
+    hands, edited every player's result again and cheered its winners a second time)."""
+    fields: dict[str, object] = {
+        "lobby": None, "table_message": None, "questions": [], "calls": [], "offers": [],
+        "unreachable_notes": {}, "offer_seats": {}, "table_notices": [], "photo_notices": []}
+    if open_game:
+        fields |= {"lobby_key": None, "table_key": None}
+    return fields
+
+
+def leave_group(text: str, open_game: bool) -> str:
+    """A game's stored messages (:meth:`Messages.to_json`) once its group moved to a
+    supergroup (:func:`left_behind`)."""
+    messages = Messages.from_json(text)
+    for name, value in left_behind(open_game).items():
+        setattr(messages, name, value)
+    return messages.to_json()
 
 
 def _back_offer(stored: int | list[Any]) -> tuple[int, bool | None]:

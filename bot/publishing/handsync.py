@@ -10,7 +10,6 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardMarkup
-from telegram.constants import ParseMode
 from telegram.error import Forbidden, RetryAfter, TelegramError
 
 from engine import PlayerView, Tile, player_view
@@ -25,6 +24,7 @@ from ..presentation.pictures import PictureMaker
 from ..service import GameService
 from ..service.locks import Locks
 from .backoffers import BackOffers
+from .cheers import cheer
 from .invitations import Invitations
 from .messenger import Draft, Messenger, digest, key_of
 from .places import Places, linkable, table_url
@@ -32,9 +32,6 @@ from .reminders import sync_reminders
 
 log = logging.getLogger(__name__)
 
-#: Telegram's 🎉 message effect, on the match's win in the winner's private chat (private
-#: chats only: Telegram refuses effects elsewhere).
-WIN_EFFECT = "5046509860389126442"
 #: After a turn's stored key while its player is picking how a tile goes (see _shows).
 CHOOSING = ":C"
 
@@ -228,22 +225,10 @@ class HandSync:
             ended = await self.messenger.drawn(ended, Urgency.HAND)
         changed = await self._sync_hand(game, seat, drawn, ended)
         if changed and seat not in game.messages.announced_unreachable:
-            await self._cheer(game, seat, translator(language or game.language))
+            # (a winner is told when their hand message first shows the match's end)
+            t = translator(language or game.language)
+            await cheer(self.messenger.bot, game, seat, t, self._table_link(t, game))
         return changed
-
-    async def _cheer(self, game: Game, seat: int, t: Translator) -> None:
-        """The match's winners hear it in private with a burst of 🎉 (told when their hand
-        message first shows the match's end: once)."""
-        match = game.match
-        if game.status is not Status.FINISHED or match is None or match.result is None \
-                or match.result.winner is None or seat not in match.sides[match.result.winner]:
-            return
-        with contextlib.suppress(TelegramError):  # a lost cheer is better than a doubled one
-            cheer = wording.esc(t("🎉 You won the match. Well played!"))
-            await self.messenger.bot.send_message(  # (which match: a player may be at two)
-                game.players[seat].user_id,
-                "\n".join(filter(None, [cheer, self._table_link(t, game)])),
-                parse_mode=ParseMode.HTML, message_effect_id=WIN_EFFECT)
 
     async def _sync_hand(self, game: Game, seat: int, draft: Draft, ended: Draft | None = None
                          ) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..gamemessages import left_behind
 from ..i18n import supported_language
 from ..models import Game, Status
 from .commits import Commits
@@ -163,30 +164,23 @@ class Chats(Commits):
         """A group became a supergroup: its games follow it. Their lobby, table, questions,
         offers and /table's notices stay behind in the old group, where nobody can tap them
         any more, and the supergroup numbers its messages anew (an old id there names some
-        other message): the next sync posts the lobby and the table in the supergroup."""
+        other message): the next sync posts an open game's lobby and table in the
+        supergroup, a closed game's are left as they were (:func:`left_behind`; the storage
+        leaves them so in the games not in memory too)."""
         moving = [game for game in self._by_id.values() if game.chat_id == old_chat_id]
         for game in moving:  # forgotten before the move commits: whoever reads the game
             # after it (a fleet's other worker) posts anew too
-            async with self.messages_undone_on_failure(game, **_left_behind()):
+            async with self.messages_undone_on_failure(game, **left_behind(game.status.open)):
                 await self.storage.save_messages(game)
         await self.storage.migrate_chat(old_chat_id, new_chat_id)
         for game in moving:
             game.chat_id = new_chat_id
-            if any(getattr(game.messages, name) != value
-                   for name, value in _left_behind().items()):
+            behind = left_behind(game.status.open)
+            if any(getattr(game.messages, name) != value for name, value in behind.items()):
                 # posted in the old group while the move was being saved (a /leave's
                 # question kept then; CI saw its id edited in the supergroup, where it named
                 # the bot's answer to /help): it stays behind too
-                async with self.messages_undone_on_failure(game, **_left_behind()):
+                async with self.messages_undone_on_failure(game, **behind):
                     await self.storage.save_messages(game)
             self._remember(game)
             self._changed(game)  # (in a fleet: let go when the new id is another's shard)
-
-
-def _left_behind() -> dict[str, object]:
-    """The game's messages a group's move to a supergroup leaves behind, as forgotten (new
-    lists and maps each time: the game keeps and changes them)."""
-    return {"lobby": None, "lobby_key": None, "table_message": None, "table_key": None,
-            "questions": [], "calls": [], "offers": [], "unreachable_notes": {},
-            "offer_seats": {}, "table_notices": [],
-            "photo_notices": []}

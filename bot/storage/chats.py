@@ -8,7 +8,9 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..gamemessages import leave_group
 from ..i18n import Speech
+from ..models import Status
 from ..storedjson import dumps, json_object
 from .core import Connection, marks
 from .fencing import fence
@@ -139,9 +141,11 @@ class ChatRows(Connection):
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: everything of the old id moves to the new one (its
-        settings merged into any the supergroup has already: :func:`merge_chat_row`)."""
+        settings merged into any the supergroup has already: :func:`merge_chat_row`), its
+        games' group messages left behind (:func:`leave_old_group`)."""
         async def write(tx: Tx) -> None:
             await fence(tx)
+            await leave_old_group(tx, old_chat_id)
             for table in ("games", "outbox", "hand_results", "match_results"):
                 await tx.execute(
                     f"UPDATE {table} SET chat_id=? WHERE chat_id=?", (new_chat_id, old_chat_id)
@@ -192,6 +196,19 @@ class ChatRows(Connection):
         await self.execute("DELETE FROM outbox WHERE id=?", (item_id,))
 
 
+
+
+async def leave_old_group(tx: Tx, old_chat_id: int) -> None:
+    """Every game of the old group forgets its messages there (:func:`left_behind`), not
+    only those in memory (the service's, saved so before): a finished one read again later
+    (a restart syncs the games closed lately) would take their ids for the supergroup's."""
+    rows = await tx.fetch_all(
+        "SELECT game_id, status, messages FROM games WHERE chat_id=?", (old_chat_id,))
+    for row in rows:
+        moved = leave_group(row["messages"], Status(row["status"]).open)
+        if moved != row["messages"]:
+            await tx.execute(
+                "UPDATE games SET messages=? WHERE game_id=?", (moved, row["game_id"]))
 
 
 async def merge_chat_row(tx: Tx, old_chat_id: int, new_chat_id: int) -> None:

@@ -11,7 +11,7 @@ import re
 from bot_kit import Group, plain
 
 from bot.models import Status
-from bot.publishing.handsync import WIN_EFFECT
+from bot.publishing.cheers import WIN_EFFECT
 from engine import table_view
 from fakeapi import StoredMessage
 
