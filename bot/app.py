@@ -274,6 +274,7 @@ async def _resume(rt: Runtime) -> int:
                  counted(len(games), "open game"))
         await tell_rewound(rt.storage, games, backup)  # (goes out before the tables)
         for game in games:
+            await rt.service.fresh_turn(game)  # a whole turn from now, not an overdue one
             rt.publisher.send_anew(game)
             await rt.service.save_messages(game)  # kept if the bot stops before its sync
     # A game closed just before the stop may have its table's closing edit still to make

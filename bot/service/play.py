@@ -197,6 +197,28 @@ class Play(Lobbies):
         self._changed(game)
         return True
 
+    async def fresh_turn(self, game: Game) -> bool:
+        """The game was brought back from a restored backup: its open turn's clock starts
+        afresh now, with the whole turn time of the seat to move (:meth:`Game.turn_time`, as
+        its hand message, sent anew, says) and its half-time warning still to come. The
+        deadline the backup holds was set before it was made, and has mostly gone by while
+        the bot was down and restored: that time is nobody's, so it is neither a time-out
+        (an overdue turn's, :meth:`~bot.handlers.timers.Timers.resume`) nor counted towards
+        being away. Stored, so that a restart later keeps it; the caller arms the timers.
+        False, changing nothing, for a turn with no clock (no turn time, a computer's turn,
+        no match under way)."""
+        deadline = self._deadline(game)
+        if game.deadline is None or deadline is None:
+            return False
+        before = game.deadline, game.timer.warned
+        game.deadline, game.timer.warned = deadline, False
+        try:
+            await self.storage.save_turn_clock(game)
+        except BaseException:  # not stored: memory is not ahead of the database
+            game.deadline, game.timer.warned = before
+            raise
+        return True
+
     async def _play(self, game: Game, seat: int, action: Action, timed_out: bool) -> list[Event]:
         match = game.match
         assert match is not None

@@ -199,6 +199,11 @@ class GameRows(Connection):
         await self.execute("UPDATE games SET timer=? WHERE game_id=?",
                            (game.timer.to_json(), game.game_id))
 
+    async def save_turn_clock(self, game: Game) -> None:
+        """The turn's clock started afresh: its deadline and timer state (its warning)."""
+        await self.execute("UPDATE games SET deadline=?, timer=? WHERE game_id=?",
+                           (game.deadline, game.timer.to_json(), game.game_id))
+
     async def save_language(self, game: Game) -> None:
         await self.execute("UPDATE games SET language=? WHERE game_id=?",
                            (game.language, game.game_id))

@@ -7,17 +7,20 @@ a tap on a hand message newer than the one its game knows has that hand sent aga
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 from bot_kit import Group
 
 from bot.handlers.runtime import Runtime
+from bot.handlers.timers import OVERDUE_GRACE
 from bot.storage.backup import back_up
 from bot.storage.backup import main as backup_main
 from fakeapi import FakeUser, StoredMessage
@@ -178,3 +181,50 @@ async def test_a_bot_moved_with_backup_move_tells_no_group_its_moves_were_undone
     assert not [m for m in new if m.text and "restored from a backup" in m.text]
     assert not [r for r in caplog.records
                 if r.getMessage().startswith("started on a restored backup")]
+
+
+def overdue_in(backup: Path, seat: int) -> None:
+    """The backup's turn as a restore long after it finds it: its deadline gone by, its
+    half-time warning given, and the seat to move with two time-outs in a row already."""
+    with contextlib.closing(sqlite3.connect(backup)) as db, db:
+        db.execute("UPDATE games SET deadline=?, timer=json_set(timer, '$.warned', json('true'),"
+                   " '$.timeouts', json_object(?, 2))", (time.time() - 100, str(seat)))
+
+
+async def test_a_restored_backup_gives_the_player_to_move_a_whole_turn(
+    group: Group, tmp_path: Path,
+) -> None:
+    """Operator QA: a backup made mid-game, the bot stopped for longer than a turn, the backup
+    restored: the player to move got their hand anew ("90 s to move") and five seconds later
+    "Your time ran out: I laid 1-5 for you", the overdue time-out of a plain restart (its
+    stored deadline lay in the past). A restored game's turn gets a whole turn from the
+    start, stored, and the time the bot was down counts against nobody."""
+    database, backup = Path(group.database), tmp_path / "backup.sqlite3"
+    async with group.bot() as rt:
+        await one_move_played(group, rt)
+        back_up(database, backup)  # (marked)
+        match = group.game().match
+    assert match is not None and match.to_move is not None
+    seat = match.to_move
+    overdue_in(backup, seat)
+    restore(backup, database)
+    started = time.time()
+    async with group.bot() as rt:
+        game, player = group.game(), to_move(group)
+        before, old = game.move_no, newest(group, player).message_id
+        await rt.publisher.idle()
+        turn = await group.server.wait_for(lambda: active_hand(group.server, player),
+                                           message="the player to move got no turn message")
+        assert turn.message_id > old  # sent anew
+        assert f"⏳ {game.turn_seconds} s to move" in (turn.caption or turn.text or "")
+        await asyncio.sleep(OVERDUE_GRACE + 1.5)  # an overdue turn's time-out came by then
+        await group.server.wait_idle()
+        assert "time ran out" not in (turn.caption or turn.text or "")
+        assert game.move_no == before and not game.timer.auto_moves
+        assert active_hand(group.server, player) is turn
+        assert game.timer.timeouts == {seat: 2} and not game.timer.away  # as they were
+        assert game.deadline is not None and game.deadline >= started + game.turn_seconds
+        assert not game.timer.warned  # its half-time warning still to come
+        deadline = game.deadline
+    stored = group.game()  # (the database's: the bot is stopped)
+    assert stored.deadline == deadline and not stored.timer.warned  # a restart keeps them
