@@ -30,6 +30,7 @@ import re
 import time
 from collections.abc import Callable
 from enum import Enum
+from http import HTTPStatus
 
 from ..logs import counted
 from .metrics import Metrics
@@ -38,8 +39,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two ERROR lines about the same trouble while it lasts.
 TOLD_EVERY = 600.0
-FORBIDDEN = 403
-DELIVERED = 200
+FORBIDDEN = int(HTTPStatus.FORBIDDEN)  # the webhook's answer to another secret
+DELIVERED = int(HTTPStatus.OK)
 _FORBIDDEN = re.compile(rf"\b{FORBIDDEN}\b")
 FIX = "stop the other process, then restart this bot (its start registers WEBHOOK_URL{} again)"
 

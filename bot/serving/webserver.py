@@ -6,7 +6,8 @@
   A POST to any other path is answered 404 and counted with the webhook's answers (a proxy
   forwarding Telegram's POSTs to the wrong path shows there, not only in getWebhookInfo).
 - ``GET /healthz/live``: 200 while the event loop answers.
-- ``GET /healthz/ready``: 200, or 503 naming the checks that failed (database, telegram).
+- ``GET /healthz/ready``: 200, or 503 naming the checks that failed (database, telegram,
+  webhook).
 - ``GET /metrics``: Prometheus' text format (bot/serving/metrics.py).
 
 TLS is not served here: a public webhook URL ends at a reverse proxy (or a tunnel) that
