@@ -29,13 +29,21 @@ def program(module: str) -> str:
 def version() -> str:
     """``domino-bot 0.1.0``: the installed package's version (a checkout that was never
     installed has none to say)."""
+    number = package_version()
+    if number is None:
+        return "domino-bot (version unknown: not installed; pip install -e . says it)"
+    return f"domino-bot {number}"
+
+
+def package_version() -> str | None:
+    """The installed package's version (``0.1.0``); None for a checkout never installed."""
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as installed
 
     try:
-        return f"domino-bot {installed('domino-bot')}"
+        return installed("domino-bot")
     except PackageNotFoundError:
-        return "domino-bot (version unknown: not installed; pip install -e . says it)"
+        return None
 
 
 #: ``ON_CONFIG_ERROR=wait``: a bot that cannot start for its settings (exit code 2: a token

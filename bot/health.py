@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Mapping
 
-from telegram import Update
+from telegram import Update, WebhookInfo
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, JobQueue
@@ -40,7 +40,9 @@ KINDS = (Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER, Update.ED
 
 
 def readiness(rt: Runtime) -> Mapping[str, Check]:
-    """Ready: the database answers, and Telegram answered within :data:`TELEGRAM_SILENCE`."""
+    """Ready: the database answers, and Telegram answered within :data:`TELEGRAM_SILENCE`;
+    in webhook mode besides, Telegram's webhook brings this bot its updates (the minute
+    check's judgement, :mod:`.serving.webhookwatch`)."""
 
     async def database() -> bool:
         return await rt.storage.fetch_one("SELECT 1") is not None
@@ -48,7 +50,13 @@ def readiness(rt: Runtime) -> Mapping[str, Check]:
     def telegram() -> bool:
         return rt.metrics.telegram_answered_within(TELEGRAM_SILENCE)
 
-    return {"database": database, "telegram": telegram}
+    def webhook() -> bool:
+        return rt.webhook_watch.ok
+
+    checks: dict[str, Check] = {"database": database, "telegram": telegram}
+    if rt.webhook:
+        checks["webhook"] = webhook
+    return checks
 
 
 async def arriving(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -99,17 +107,11 @@ async def refresh_gauges(rt: Runtime) -> None:
 
 async def _telegram(context: ContextTypes.DEFAULT_TYPE) -> None:
     """An idle bot makes no calls (a webhook's bot least of all): ask Telegram something
-    cheap, and in webhook mode say what it reports about its deliveries."""
+    cheap, and in webhook mode see what it reports of the webhook (:func:`_webhook`)."""
     rt = runtime(context)
     try:
         if rt.webhook:
-            info = await context.bot.get_webhook_info()
-            since = time.time() - TELEGRAM_CHECK_EVERY
-            if info.last_error_message and info.last_error_date is not None \
-                    and info.last_error_date.timestamp() > since:  # new since the last check
-                log.warning("Telegram reports a webhook error: %s (%s waiting)",
-                            info.last_error_message,
-                            counted(info.pending_update_count, "update"))
+            _webhook(rt, await context.bot.get_webhook_info())
         else:
             await context.bot.get_me()
     except TelegramError as error:
@@ -117,3 +119,20 @@ async def _telegram(context: ContextTypes.DEFAULT_TYPE) -> None:
         rt.reach.failed()
     else:
         rt.reach.answered()
+
+
+def _webhook(rt: Runtime, info: WebhookInfo) -> None:
+    """Telegram's backlog in the metrics, whether its webhook is still this bot's (another
+    process's with the same token: :class:`~.serving.webhookwatch.WebhookWatch`'s ERROR), and
+    else a delivery error new since the last check, in a WARNING."""
+    rt.metrics.webhook_backlog(info.pending_update_count)
+    since = time.time() - TELEGRAM_CHECK_EVERY
+    new_error = (info.last_error_message
+                 if info.last_error_message and info.last_error_date is not None
+                 and info.last_error_date.timestamp() > since else None)
+    assert rt.http.webhook_url is not None
+    rt.webhook_watch.saw(info.url, info.pending_update_count, new_error, rt.http.webhook_url,
+                         rt.metrics)
+    if new_error is not None and rt.webhook_watch.ok:  # (else the watch's ERROR says why)
+        log.warning("Telegram reports a webhook error: %s (%s waiting)", new_error,
+                    counted(info.pending_update_count, "update"))

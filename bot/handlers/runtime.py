@@ -29,6 +29,7 @@ from ..service import GameService
 from ..service.locks import Locks
 from ..serving.latency import TableLatency
 from ..serving.metrics import Metrics
+from ..serving.webhookwatch import WebhookWatch
 from ..serving.webserver import HttpSettings, WebServer
 from ..storage import Storage
 from .startlinks import StartLinks
@@ -59,6 +60,8 @@ class Runtime:
     web: WebServer | None = None  # the HTTP server of polling mode, while it runs
     reach: Reach = field(default_factory=Reach)  # an outage's end said once
     conflict: PollConflict = field(default_factory=PollConflict)  # another poller's too
+    #: whether Telegram's webhook is still this bot's (webhook mode: the minute check)
+    webhook_watch: WebhookWatch = field(default_factory=WebhookWatch)
     start_links: StartLinks = field(default_factory=StartLinks)  # links just handed out
     welcomes: Welcomes = field(default_factory=Welcomes)  # the help read on the bot's arrival
     claim: DatabaseClaim | None = None  # on PostgreSQL: this bot's hold on the database

@@ -1,4 +1,7 @@
-"""What an operator can watch from outside: the bot's Prometheus metrics, all named ``domino_``.
+"""What an operator can watch from outside: the bot's Prometheus metrics, named ``domino_``,
+and the process's own under Prometheus' conventional ``process_`` names (resident memory, CPU
+seconds, start time, open files: prometheus-client's collector, which reads ``/proc`` and
+exports nothing where there is none).
 
 They live in a registry of their own (not prometheus-client's global one), so each test, and
 each bot in one process, starts from zero. The bot records through the methods of
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import time
 from enum import StrEnum
+from http import HTTPStatus
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -18,9 +22,12 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    ProcessCollector,
     disable_created_metrics,
     generate_latest,
 )
+
+from ..cli import package_version
 
 # No ``*_created`` series beside each counter and histogram (the time each was made, which
 # Prometheus does not use and which doubled the series): a setting of prometheus-client's,
@@ -58,6 +65,10 @@ class Metrics:
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
         self.registry = registry if registry is not None else CollectorRegistry()
         reg = self.registry
+        ProcessCollector(registry=reg)  # process_resident_memory_bytes, ..._cpu_seconds_total
+        Gauge("domino_build_info", "1, labelled with the bot's version (unknown: a checkout "
+              "never installed).", ["version"], registry=reg
+              ).labels(version=package_version() or "unknown").set(1)
         self.updates = Counter(
             "domino_updates_handled", "Updates the bot handled, by kind.", ["kind"], registry=reg
         )
@@ -124,8 +135,16 @@ class Metrics:
         self.webhook_requests = Counter(
             "domino_webhook_requests",
             "Telegram's webhook POSTs, by the answer given (200 taken, 400 not an update, "
-            "403 wrong secret token, 503 not stored: Telegram sends it again).",
+            "403 wrong secret token, 404 another path than the webhook's: a proxy forwarding "
+            "to the wrong one, 503 not stored: Telegram sends it again).",
             ["status"],
+            registry=reg,
+        )
+        self._webhook_answers: dict[int, int] = {}  # the same, for the bot's own checks
+        self.webhook_pending = Gauge(
+            "domino_webhook_pending_updates",
+            "Updates Telegram holds for the webhook, not delivered yet (getWebhookInfo's "
+            "pending_update_count, read every minute in webhook mode).",
             registry=reg,
         )
         self.updates_stored = Counter(
@@ -173,8 +192,17 @@ class Metrics:
             self.flood_waits.inc()
 
     def webhook_answered(self, status: int) -> None:
-        """One webhook POST answered ``status``."""
+        """One webhook POST answered ``status`` (404: posted to another path than its own)."""
         self.webhook_requests.labels(status=str(status)).inc()
+        self._webhook_answers[status] = self._webhook_answers.get(status, 0) + 1
+
+    def webhook_served(self) -> None:
+        """A webhook is served: its strays' series (404) from zero, for an alert's first."""
+        self.webhook_requests.labels(status=str(int(HTTPStatus.NOT_FOUND)))
+
+    def webhook_backlog(self, pending: int) -> None:
+        """Telegram holds ``pending`` updates for the webhook (its getWebhookInfo)."""
+        self.webhook_pending.set(pending)
 
     def update_stored(self, new: bool) -> None:
         """A receiver stored an update (``new``), or found it stored already."""
@@ -201,6 +229,10 @@ class Metrics:
     def telegram_answered_within(self, seconds: float) -> bool:
         """Whether Telegram answered any call in the last ``seconds`` (a readiness check)."""
         return self._last_ok is not None and time.monotonic() - self._last_ok <= seconds
+
+    def webhook_answers(self, status: int) -> int:
+        """How many webhook POSTs were answered ``status`` so far."""
+        return self._webhook_answers.get(status, 0)
 
     def exposition(self) -> tuple[bytes, str]:
         """The metrics in Prometheus' text format, and its content type."""

@@ -3,8 +3,11 @@
 - ``POST <webhook path>``: an update from Telegram. The secret token header must match
   (compared in constant time; 403 otherwise); the JSON goes to ``put`` and the answer is 200
   only once ``put`` returned, so an update the bot could not queue is retried by Telegram.
+  A POST to any other path is answered 404 and counted with the webhook's answers (a proxy
+  forwarding Telegram's POSTs to the wrong path shows there, not only in getWebhookInfo).
 - ``GET /healthz/live``: 200 while the event loop answers.
-- ``GET /healthz/ready``: 200, or 503 naming the checks that failed (database, telegram).
+- ``GET /healthz/ready``: 200, or 503 naming the checks that failed (database, telegram,
+  webhook).
 - ``GET /metrics``: Prometheus' text format (bot/serving/metrics.py).
 
 TLS is not served here: a public webhook URL ends at a reverse proxy (or a tunnel) that
@@ -28,6 +31,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
 
 from ..errors import ConfigError, StorageError
 from .metrics import Metrics
@@ -114,7 +118,8 @@ def build_web_app(
         body, content_type = metrics.exposition()
         return web.Response(body=body, headers={"Content-Type": content_type})
 
-    app = web.Application(client_max_size=1024 * 1024)
+    strays = [] if webhook is None else [_counting_strays(metrics)]
+    app = web.Application(client_max_size=1024 * 1024, middlewares=strays)
     app.router.add_get(LIVE_PATH, _live)
     app.router.add_get(READY_PATH, ready)
     app.router.add_get(METRICS_PATH, exposition)
@@ -130,7 +135,24 @@ def build_web_app(
             return response
 
         app.router.add_post(webhook.path, receive)
+        metrics.webhook_served()
     return app
+
+
+def _counting_strays(metrics: Metrics) -> Middleware:
+    """A POST no route takes (another path than the webhook's) counted as a webhook answer,
+    404: Telegram's POSTs behind a proxy that forwards them to the wrong path."""
+
+    @web.middleware
+    async def counting(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except web.HTTPNotFound:
+            if request.method == "POST":
+                metrics.webhook_answered(web.HTTPNotFound.status_code)
+            raise
+
+    return counting
 
 
 async def _live(request: web.Request) -> web.Response:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.cli import package_version
 from bot.handlers.failures import cause_of
 from bot.serving.metrics import ApiOutcome, Metrics, StorageCause
 
@@ -51,10 +52,26 @@ def test_each_recording_shows_in_the_exposition() -> None:
     assert seen[("domino_tap_to_answer_seconds_bucket", (("le", "0.25"),))] == 1
     assert seen[("domino_tap_to_answer_seconds_bucket", (("le", "0.1"),))] == 0
     assert seen[("domino_tap_to_table_edit_seconds_sum", ())] == 1.5
-    assert all(name.startswith("domino_") for name, _ in seen)
+    # the bot's own named domino_, the process's as Prometheus names them everywhere
+    assert all(name.startswith(("domino_", "process_")) for name, _ in seen)
+    assert {"process_resident_memory_bytes", "process_cpu_seconds_total",
+            "process_start_time_seconds"} <= {name for name, _ in seen}
     # No prometheus-client "_created" series (a creation time beside each counter/histogram).
     assert not [name for name, _ in seen if name.endswith("_created")]
     assert b"_created" not in metrics.exposition()[0]
+
+
+def test_the_webhook_backlog_and_the_build_show_in_the_exposition() -> None:
+    metrics = Metrics()
+    metrics.webhook_backlog(7)
+    metrics.webhook_answered(404)
+    seen = samples(metrics)
+    assert seen[("domino_webhook_pending_updates", ())] == 7
+    assert seen[("domino_webhook_requests_total", (("status", "404"),))] == 1
+    assert metrics.webhook_answers(404) == 1 and metrics.webhook_answers(403) == 0
+    [(labels, value)] = [(labels, value) for (name, labels), value in seen.items()
+                         if name == "domino_build_info"]
+    assert value == 1 and labels == (("version", package_version() or "unknown"),)
 
 
 def test_registries_are_separate() -> None:
