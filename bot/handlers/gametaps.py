@@ -116,7 +116,8 @@ async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
             lobby = rt.service.open_game_in(old.chat_id, old.thread_id)
             if lobby is None or not rt.service.is_rematch(lobby, old):
                 await rt.service.rematch(old, player_of(user))
-                await rt.retire_pickers(old.chat_id, old.thread_id)
+                in_background(rt.retire_pickers(old.chat_id, old.thread_id),
+                              f"pickers-{query.id}")  # (not under the lock, nor the toast)
                 return t("A new table is open: the others press Join to play again."), None
             # Another player opened it first: this tap takes a seat there, as Join would.
             async with rt.locks.game(lobby.game_id):

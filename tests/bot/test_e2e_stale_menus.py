@@ -137,3 +137,21 @@ async def test_a_forged_settings_tap_on_another_message_edits_nothing(group: Gro
         assert forged.answer_text == MENU_REPLACED
         await group.server.wait_idle()
         assert lobby.text == words and lobby.buttons
+
+
+async def test_play_again_takes_the_picker_away(group: Group) -> None:
+    """A bare /newgame after a match, then the result's 🔁 Play again: the table is open and
+    the picker goes, as for a table opened by /newgame."""
+    ayu, budi = group.users[:2]
+    async with group.bot():
+        table = await group.start("gaple target=1")  # one hand decides the match
+        await table.play_until(group.match_over)
+        result = await group.server.wait_for(lambda: next(
+            (m for m in group.server.bot_messages(group.chat)
+             if m.content.startswith("The match is over")), None))
+        await group.server.wait_idle()
+        picker = await picker_of(group, ayu)
+        await group.server.wait_idle()  # (the bot has noted it)
+        again = budi.press(result, "🔁 Play again")
+        await group.server.wait_for(lambda: again.answered)
+        await group.server.wait_for(lambda: picker.deleted)
