@@ -80,7 +80,10 @@ async def newgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if not args and settings.default_game is not None:
         args = [settings.default_game]
     if not args:
-        await reply(update, t("Which game?"), reply_markup=keyboards.game_picker(t, user.id))
+        picker = await reply(update, t("Which game?"),
+                             reply_markup=keyboards.game_picker(t, user.id))
+        if picker is not None:  # taken away as a table opens in the topic
+            rt.pickers.posted(chat.id, thread, picker.message_id)
         return
     found = read_game(args)
     if found is None:  # quoted: the words before the options, the name they meant to write

@@ -73,9 +73,14 @@ async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
     if query.from_user.id != tap.asker:  # the table would be the tapper's, not the asker's
         return t(NOT_THE_ASKER), None
     await remember(rt, query.from_user)
-    # (a refusal, UserError, is the tapper's toast)
-    await open_table(rt, chat, query.from_user, tap.game, {}, thread_of(query.message))
-    await _delete_quietly(query)  # the picker has done its job
+    thread = thread_of(query.message)
+    try:  # (a refusal, UserError, is the tapper's toast)
+        await open_table(rt, chat, query.from_user, tap.game, {}, thread)
+    except UserError:
+        if rt.service.open_game_in(chat.id, thread) is not None:
+            await _delete_quietly(query)  # a table is open in its topic: no use any more
+        raise
+    await _delete_quietly(query)  # the picker has done its job (one posted before a restart)
     return None, None
 
 
@@ -111,6 +116,8 @@ async def again_tapped(rt: Runtime, context: Context, query: CallbackQuery, tap:
             lobby = rt.service.open_game_in(old.chat_id, old.thread_id)
             if lobby is None or not rt.service.is_rematch(lobby, old):
                 await rt.service.rematch(old, player_of(user))
+                in_background(rt.retire_pickers(old.chat_id, old.thread_id),
+                              f"pickers-{query.id}")  # (not under the lock, nor the toast)
                 return t("A new table is open: the others press Join to play again."), None
             # Another player opened it first: this tap takes a seat there, as Join would.
             async with rt.locks.game(lobby.game_id):

@@ -4,11 +4,16 @@ The main page shows the group's settings, which games it plays its own way, and 
 game, whose page shows that game's house rules (one game a page, never all at once in the
 group); a setting's button opens a row of its choices with the current one marked, one tap
 picks one, and "Back" returns. The menu works only on the latest menu message of the group it
-was sent in: a settings button on any other message, or in another chat, changes nothing.
+was sent in (its id is stored with the group's settings, so a restart keeps it): a settings
+button on any other message, or in another chat, changes nothing. A group has one live menu:
+a new one (/settings, /language) turns the one before into a line pointing to it, without
+buttons, and a tap on an older one still showing buttons (an edit that failed) does the same
+to it (QA: two menus open at once, one showing a language the group no longer spoke).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,7 +36,7 @@ from .admins import admins_of
 from .ownlanguage import own_language_command
 from .runtime import Runtime, runtime
 from .speech import own_tr, speech_of
-from .updates import as_group_admin, chat_tr, edit_tapped, group_tr, is_group
+from .updates import accessible, as_group_admin, chat_tr, edit_tapped, group_tr, is_group
 
 GENERAL_LABELS = {
     "default_game": N_("Game: {value}"),
@@ -47,6 +52,8 @@ SHORT_CHOICE = 10  # characters: three such buttons fit a row on a phone
 DONE = "done"
 #: A choice's toast when a table open in the group keeps what it opened with: an admin takes
 #: a table not started yet for a new one, and the creator's options must not change under it.
+#: An older menu's words once a newer one is posted, and the toast of a tap on it.
+MENU_REPLACED = N_("That message is out of date: use the newest one.")
 KEPT_BY_OPEN_TABLE = N_("Saved. A table already open here keeps its own settings; new tables "
                         "take these.")
 
@@ -269,8 +276,29 @@ async def _open_menu(update: Update, context: ContextTypes.DEFAULT_TYPE, tap: Se
                                  parse_mode=ParseMode.HTML)
         return
     text, markup = page_for(t, settings, tap)
+    older = await rt.service.settings_menu(chat.id)
     sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
     await rt.service.settings_menu_posted(chat.id, sent.message_id)
+    if older is not None and older != sent.message_id:
+        await _retire_menu(context, chat.id, older, t(MENU_REPLACED))
+
+
+async def _retire_menu(context: ContextTypes.DEFAULT_TYPE, chat_id: int, message_id: int,
+                       text: str) -> None:
+    """Put ``text`` in place of an old menu's words and buttons: one gone, or already
+    without them, counts as done."""
+    with contextlib.suppress(TelegramError):
+        await context.bot.edit_message_text(text, chat_id, message_id,
+                                            parse_mode=ParseMode.HTML, reply_markup=None)
+
+
+def _shows_tap(query: CallbackQuery) -> bool:
+    """Whether the tapped message is one with the tapped button on it (a menu's), as far as
+    the tap shows it: a message days old comes without its buttons (see ``accessible``)."""
+    message = query.message
+    return accessible(message) and message.reply_markup is not None and any(
+        button.callback_data == query.data
+        for row in message.reply_markup.inline_keyboard for button in row)
 
 
 async def setting_button(
@@ -279,11 +307,19 @@ async def setting_button(
     """Show a page of the menu, or pick a choice; returns the toast."""
     message = query.message
     t = own_tr(query.from_user)
-    if (message is None or not is_group(message.chat)
-            or not valid_tap(tap)
-            or await rt.service.settings_menu(message.chat.id) != message.message_id):
+    if message is None or not is_group(message.chat) or not valid_tap(tap):
         return t("That button is out of date.")
     chat_id = message.chat.id
+    latest = await rt.service.settings_menu(chat_id)
+    if latest != message.message_id:  # an older menu, or one closed (✔ Done): it acts on
+        # nothing (what it shows may be out of date), and its buttons go
+        if _shows_tap(query):  # (else no menu's buttons: gone already, or a forged tap)
+            settings = await rt.service.group_settings(chat_id)
+            shown = await group_tr(rt, chat_id, query.from_user, settings=settings)
+            with contextlib.suppress(TelegramError):  # none open: what is set, as ✔ Done
+                await edit_tapped(query, text=closed_page(shown, settings) if latest is None
+                                  else shown(MENU_REPLACED))
+        return t("That button is out of date.") if latest is None else t(MENU_REPLACED)
     refused = await refusal_to_change(rt, context, chat_id, query.from_user.id, t)
     if refused is not None:
         return refused

@@ -32,6 +32,7 @@ from ..serving.metrics import Metrics
 from ..serving.webhookwatch import WebhookWatch
 from ..serving.webserver import HttpSettings, WebServer
 from ..storage import Storage
+from .pickers import Pickers
 from .startlinks import StartLinks
 from .timers import Timers
 from .welcome import Welcomes
@@ -64,6 +65,7 @@ class Runtime:
     webhook_watch: WebhookWatch = field(default_factory=WebhookWatch)
     start_links: StartLinks = field(default_factory=StartLinks)  # links just handed out
     welcomes: Welcomes = field(default_factory=Welcomes)  # the help read on the bot's arrival
+    pickers: Pickers = field(default_factory=Pickers)  # /newgame's "Which game?" per topic
     claim: DatabaseClaim | None = None  # on PostgreSQL: this bot's hold on the database
     stop: Callable[[], None] | None = None  # stops the process (set by bot.launch.run)
     stopping: bool = False  # a stop has begun (bot.app.begin_stop)
@@ -142,6 +144,11 @@ class Runtime:
         places = self.publisher.hands.places
         await places.learn(game)
         return places.group(game), places.topic(game)
+
+    async def retire_pickers(self, chat_id: int, thread_id: int | None) -> None:
+        """Take away the "Which game?" pickers of a topic where a table is open now."""
+        for message_id in self.pickers.taken(chat_id, thread_id):
+            await self.publisher.messenger.retire(chat_id, message_id, delete=True)
 
     async def sent(self, game_id: int, place: Place, timeout: float) -> None:
         """Wait (at most ``timeout``) for a send to ``place`` still in flight."""

@@ -187,6 +187,7 @@ async def open_table(
     async with rt.locks.chat(chat.id):
         await rt.service.open_table(chat.id, chat.title, player_of(user), user.language_code,
                                     name, options, thread_id)
+    await rt.retire_pickers(chat.id, thread_id)
 
 
 def accessible(message: MaybeInaccessibleMessage | None) -> TypeGuard[Message]:
