@@ -46,6 +46,10 @@ def version() -> str:
 #: health check), its one line said once. The compose files set it; unset, the bot exits.
 HOLD_SETTING = "ON_CONFIG_ERROR"
 CONFIG_ERROR = 2  # the exit code of a configuration error, as of a usage error
+#: What stops a bot or a fleet process gracefully: Ctrl-C, a supervisor's SIGTERM, and
+#: SIGHUP (a closed terminal; logrotate's usual ``postrotate kill -HUP``: the logs go to
+#: stderr, so there is nothing to reopen), each with the same "stopping" and "stopped".
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def held(code: int) -> int:
@@ -54,9 +58,8 @@ def held(code: int) -> int:
     if code != CONFIG_ERROR or os.environ.get(HOLD_SETTING, "").strip().lower() != "wait":
         return code
     import logging
-    import signal
 
-    stops = {signal.SIGINT, signal.SIGTERM}
+    stops = set(STOP_SIGNALS)
     signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # (before the line: none is missed)
     # (unconfigured, logging writes a warning's bare text on stderr, as the error's line)
     logging.getLogger("bot").warning(

@@ -8,8 +8,8 @@
   and metrics on HTTP_PORT when set). It takes no webhook: WEBHOOK_URL is ignored.
 
 ``--help`` says this (exit 0); a role it does not know is a usage error, and a bad setting
-one line, both exit 2; a database that will not have the process is one line, exit 1; SIGINT
-or SIGTERM stops the process (exit 0).
+one line, both exit 2; a database that will not have the process is one line, exit 1; SIGINT,
+SIGTERM or SIGHUP stops the process (exit 0).
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ import argparse
 import asyncio
 import logging
 import os
-import signal
 import sys
 from collections.abc import Sequence
 
-from ..cli import held, program, version
+from ..cli import STOP_SIGNALS, held, program, version
 from ..errors import ConfigError, StorageError
 from .settings import ROTATE_FLAG
 
@@ -96,7 +95,7 @@ def _run(argv: Sequence[str] | None) -> int:
     async def serve() -> int:
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in STOP_SIGNALS:
             loop.add_signal_handler(sig, stopping.set)
         try:
             async with receiving(config, http, fleet, stopping=stopping,
