@@ -18,10 +18,9 @@ import argparse
 import asyncio
 import logging
 import os
-import sys
 from collections.abc import Sequence
 
-from ..cli import STOP_SIGNALS, held, program, version
+from ..cli import STOP_SIGNALS, held, hold_setting, program, refused, version, warn_strays
 from ..errors import ConfigError, StorageError
 from .settings import ROTATE_FLAG
 
@@ -60,28 +59,31 @@ def _run(argv: Sequence[str] | None) -> int:
     role, rotate_secret = role_of(argv)
     from ..config import config_from_env, load_dotenv_file
     from ..serving.webserver import http_settings_from_env
+    from ..settingnames import typo_of
     from .settings import fleet_settings_from_env
 
-    load_dotenv_file()
+    dotenv = load_dotenv_file()
     env = dict(os.environ)
     try:
-        config = config_from_env(env)
-        fleet = fleet_settings_from_env(env)
+        config = config_from_env(env, dotenv)
+        fleet = fleet_settings_from_env(env, dotenv)
         if role == "receiver":
-            if not env.get("WEBHOOK_URL", "").strip() or not env.get("WEBHOOK_SECRET", "").strip():
-                raise ConfigError("a receiver needs WEBHOOK_URL and WEBHOOK_SECRET (the same "
-                                  "on every receiver)")
+            for name in ("WEBHOOK_URL", "WEBHOOK_SECRET"):
+                if not env.get(name, "").strip():
+                    raise ConfigError("a receiver needs WEBHOOK_URL and WEBHOOK_SECRET, the "
+                                      "same on every receiver" + typo_of(name, env, dotenv))
             http = http_settings_from_env(env)
         else:
             env.pop("WEBHOOK_URL", None)  # the receivers take the updates
             http = http_settings_from_env(env)
+        hold_setting(env)
     except ConfigError as exc:
-        print(f"domino-bot fleet {role}: {exc}", file=sys.stderr)
-        return 2
+        return refused(f"domino-bot fleet {role}", exc, dotenv)
     from ..logs import configure, secrets_of
 
     secrets = secrets_of(config.token, http.webhook_secret, config.database_url)
     configure(config.log_level, config.log_format, secrets)
+    warn_strays(dotenv)
     if role == "worker":
         from ..app import build_application
         from ..launch import run

@@ -63,9 +63,9 @@ def bot_env(folder: Path, **settings: str) -> dict[str, str]:
     return env
 
 
-def run_bot(folder: Path, **settings: str) -> tuple[int, str]:
-    """Run ``python -m bot`` to its end (a failure that needs no server)."""
-    done = subprocess.run([sys.executable, "-m", "bot"], cwd=folder,
+def run_bot(folder: Path, *args: str, module: str = "bot", **settings: str) -> tuple[int, str]:
+    """Run ``python -m module args`` (the bot) to its end (a failure that needs no server)."""
+    done = subprocess.run([sys.executable, "-m", module, *args], cwd=folder,
                           env=bot_env(folder, **settings), capture_output=True, text=True,
                           timeout=WAIT, check=False)
     return done.returncode, done.stdout + done.stderr
