@@ -58,16 +58,20 @@ def hold_setting(env: Mapping[str, str]) -> str:
     any other (operator QA: ``wiat`` exited without a word)."""
     from .errors import ConfigError
 
-    value = env.get(HOLD_SETTING, "").strip().lower() or HOLD_CHOICES[0]
+    value = _hold(env)
     if value not in HOLD_CHOICES:
         raise ConfigError(f"{HOLD_SETTING} must be {' or '.join(HOLD_CHOICES)}, not {value!r}")
     return value
 
 
+def _hold(env: Mapping[str, str]) -> str:
+    return env.get(HOLD_SETTING, "").strip().lower() or HOLD_CHOICES[0]
+
+
 def held(code: int) -> int:
     """``code``, once the bot may exit with it: at once, unless it is a configuration
     error's and ``ON_CONFIG_ERROR=wait`` asks to wait for a stop (signal) first."""
-    if code != CONFIG_ERROR or os.environ.get(HOLD_SETTING, "").strip().lower() != "wait":
+    if code != CONFIG_ERROR or _hold(os.environ) != "wait":  # (checked: hold_setting)
         return code
     import logging
 

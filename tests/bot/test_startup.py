@@ -214,6 +214,13 @@ async def test_a_missing_token_waits_for_a_stop_when_the_compose_files_ask(tmp_p
                          "@BotFather in .env (see .env.example)", WAITING]
 
 
+async def test_a_bot_waiting_for_a_stop_takes_sighup_for_one(tmp_path: Path) -> None:
+    async with bot_process(tmp_path, ON_CONFIG_ERROR="wait") as bot:
+        await bot.until(lambda lines: WAITING in lines)
+        bot.process.send_signal(signal.SIGHUP)
+        assert await bot.ended() == 2
+
+
 async def test_a_rejected_token_waits_for_a_stop_when_asked(telegram: FakeTelegramServer,
                                                             tmp_path: Path) -> None:
     settings = server_settings(telegram, TELEGRAM_BOT_TOKEN=OTHER_TOKEN,
