@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
-import sys
+import os
 from collections.abc import Sequence
 
-from .cli import held, program, version
+from .cli import held, hold_setting, program, refused, version, warn_strays
 from .errors import ConfigError, StorageError
 
 EPILOG = ("Settings come from the environment and from a .env file in the current folder "
@@ -22,7 +22,7 @@ def arguments(argv: Sequence[str] | None) -> None:
     parser = argparse.ArgumentParser(
         prog=program("bot"),
         description="Run the domino bot: it polls Telegram, or takes a webhook when "
-                    "WEBHOOK_URL is set, until Ctrl-C or SIGTERM.",
+                    "WEBHOOK_URL is set, until Ctrl-C, SIGTERM or SIGHUP.",
         epilog=EPILOG)
     parser.add_argument("--version", action="version", version=version())
     parser.parse_args(argv)
@@ -38,17 +38,18 @@ def _run(argv: Sequence[str] | None) -> int:
     from .config import config_from_env, load_dotenv_file
     from .serving.webserver import http_settings_from_env
 
-    load_dotenv_file()
+    dotenv = load_dotenv_file()
     try:
-        config = config_from_env()
+        config = config_from_env(dotenv=dotenv)
         http = http_settings_from_env()
+        hold_setting(os.environ)
     except ConfigError as exc:
-        print(f"domino-bot: {exc}", file=sys.stderr)
-        return 2
+        return refused("domino-bot", exc, dotenv)
     from .logs import configure, secrets_of
 
     secrets = secrets_of(config.token, http.webhook_secret, config.database_url)
     configure(config.log_level, config.log_format, secrets)
+    warn_strays(dotenv)
     from .app import build_application
     from .launch import run
     from .storage.sqlite import held_alone

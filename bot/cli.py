@@ -8,7 +8,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Coroutine, Iterator
+from collections.abc import Collection, Coroutine, Iterator, Mapping
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any, TypeVar
@@ -53,18 +53,37 @@ def package_version() -> str | None:
 #: and again; waiting, the container stays up and unhealthy (no HTTP server answers its
 #: health check), its one line said once. The compose files set it; unset, the bot exits.
 HOLD_SETTING = "ON_CONFIG_ERROR"
+HOLD_CHOICES = ("exit", "wait")
 CONFIG_ERROR = 2  # the exit code of a configuration error, as of a usage error
+#: What stops a bot or a fleet process gracefully: Ctrl-C, a supervisor's SIGTERM, and
+#: SIGHUP (a closed terminal; logrotate's usual ``postrotate kill -HUP``: the logs go to
+#: stderr, so there is nothing to reopen), each with the same "stopping" and "stopped".
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def hold_setting(env: Mapping[str, str]) -> str:
+    """``ON_CONFIG_ERROR``'s value, exit (the default) or wait; :class:`ConfigError` for
+    any other (operator QA: ``wiat`` exited without a word)."""
+    from .errors import ConfigError
+
+    value = _hold(env)
+    if value not in HOLD_CHOICES:
+        raise ConfigError(f"{HOLD_SETTING} must be {' or '.join(HOLD_CHOICES)}, not {value!r}")
+    return value
+
+
+def _hold(env: Mapping[str, str]) -> str:
+    return env.get(HOLD_SETTING, "").strip().lower() or HOLD_CHOICES[0]
 
 
 def held(code: int) -> int:
     """``code``, once the bot may exit with it: at once, unless it is a configuration
     error's and ``ON_CONFIG_ERROR=wait`` asks to wait for a stop (signal) first."""
-    if code != CONFIG_ERROR or os.environ.get(HOLD_SETTING, "").strip().lower() != "wait":
+    if code != CONFIG_ERROR or _hold(os.environ) != "wait":  # (checked: hold_setting)
         return code
     import logging
-    import signal
 
-    stops = {signal.SIGINT, signal.SIGTERM}
+    stops = set(STOP_SIGNALS)
     signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # (before the line: none is missed)
     # (unconfigured, logging writes a warning's bare text on stderr, as the error's line)
     logging.getLogger("bot").warning(
@@ -73,6 +92,46 @@ def held(code: int) -> int:
         HOLD_SETTING)
     signal.sigwait(stops)
     return code
+
+
+def refused(command: str, error: Exception, dotenv: Collection[str]) -> int:
+    """Say why the settings keep ``command`` (``domino-bot``) from starting, after the
+    names that are no setting (:func:`warn_strays`; one the error names as a typo is not
+    said twice): a plain ``command: error`` line, or with ``LOG_FORMAT=json`` (read fine) JSON
+    lines as every other fatal line. The exit code."""
+    import logging
+
+    from .config import log_format_of
+    from .logs import SHORTEST_SECRET, LogFormat, configure, token_secrets
+
+    env = dict(os.environ)
+    form = log_format_of(env)
+    if form is LogFormat.JSON:  # (no setting's value is said, but a token is hidden anyway)
+        token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+        configure("INFO", form, [s for s in token_secrets(token) if len(s) >= SHORTEST_SECRET])
+    warn_strays(dotenv, said=str(error), plain=None if form is LogFormat.JSON else command)
+    if form is LogFormat.JSON:
+        logging.getLogger("bot").critical("%s", error)
+    else:
+        print(f"{command}: {error}", file=sys.stderr)
+    return CONFIG_ERROR
+
+
+def warn_strays(dotenv: Collection[str], said: str = "", plain: str | None = None) -> None:
+    """One warning for each name in ``.env`` (its names ``dotenv``) or the environment that
+    is no setting (:func:`bot.settingnames.strays`), but those ``said`` names as a typo:
+    logged, or printed after ``plain`` (the command) before logging is set up."""
+    import logging
+
+    from .settingnames import strays
+
+    for stray in strays(os.environ, dotenv):
+        if stray.hint() in said:
+            continue
+        if plain is None:
+            logging.getLogger("bot").warning("%s", stray.warning())
+        else:
+            print(f"{plain}: {stray.warning()}", file=sys.stderr)
 
 
 class Stopped(BaseException):

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ConfigError
 from .logs import LogFormat
+from .settingnames import typo_of
 
 TOKEN_PATTERN = re.compile(r"^[0-9]{5,16}:[A-Za-z0-9_-]{30,64}$")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -48,29 +50,34 @@ class BotConfig:
         return f"{self.api_base_url}/file{BOT_PATH}"
 
 
-def load_dotenv_file(path: Path = Path(".env")) -> None:
-    """Read ``.env`` without overriding variables already set. A variable set but empty (or
-    blank) counts as unset, as the settings read it: ``.env``'s value then fills it in,
-    where python-dotenv alone would leave it empty and the setting fall back to its default
+def load_dotenv_file(path: Path = Path(".env")) -> frozenset[str]:
+    """Read ``.env`` without overriding variables already set; the names it sets (for
+    :func:`bot.settingnames.strays`). A variable set but empty (or blank) counts as unset,
+    as the settings read it: ``.env``'s value then fills it in, where python-dotenv alone
+    would leave it empty and the setting fall back to its default
     (``TELEGRAM_BOT_TOKEN= python -m bot`` would say the token is not set, though ``.env``
     has it)."""
-    if path.is_file():
-        from dotenv import dotenv_values
+    if not path.is_file():
+        return frozenset()
+    from dotenv import dotenv_values
 
-        for key, value in dotenv_values(path).items():
-            if value is not None and not os.environ.get(key, "").strip():
-                os.environ[key] = value
+    values = dotenv_values(path)
+    for key, value in values.items():
+        if value is not None and not os.environ.get(key, "").strip():
+            os.environ[key] = value
+    return frozenset(values)
 
 
-def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
-    """Build :class:`BotConfig`; raise :class:`ConfigError` with a one-line reason."""
+def config_from_env(env: dict[str, str] | None = None,
+                    dotenv: Collection[str] = ()) -> BotConfig:
+    """Build :class:`BotConfig`; raise :class:`ConfigError` with a one-line reason (a
+    missing token's names a misspelt one, set in ``.env``'s names ``dotenv`` or in ``env``)."""
     env = dict(os.environ) if env is None else env
     token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
     if not token:
-        raise ConfigError(
-            "TELEGRAM_BOT_TOKEN is not set: put the token from @BotFather in .env "
-            "(see .env.example)"
-        )
+        typo = typo_of("TELEGRAM_BOT_TOKEN", env, dotenv)
+        raise ConfigError("TELEGRAM_BOT_TOKEN is not set" + (
+            typo or ": put the token from @BotFather in .env (see .env.example)"))
     if not TOKEN_PATTERN.match(token):
         quoted = len(token) > 1 and token[0] == token[-1] and token[0] in "'\""
         raise ConfigError(
@@ -88,9 +95,9 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
     level = (env.get("LOG_LEVEL", "").strip() or "INFO").upper()
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
-    form = (env.get("LOG_FORMAT", "").strip() or "text").lower()
-    if form not in tuple(LogFormat):
-        raise ConfigError(f"LOG_FORMAT must be text or json, not {form!r}")
+    form = log_format_of(env)
+    if form is None:
+        raise ConfigError(f"LOG_FORMAT must be text or json, not {_log_format(env)!r}")
     path = env.get("DATABASE_PATH", "").strip() or "data/dominoes.sqlite3"
     url = env.get("DATABASE_URL", "").strip() or None
     if url is not None and not url.startswith(("postgresql://", "postgres://")):
@@ -106,12 +113,23 @@ def config_from_env(env: dict[str, str] | None = None) -> BotConfig:
         database_path=Path(path),
         database_url=url,
         log_level=level,
-        log_format=LogFormat(form),
+        log_format=form,
         group_messages_per_minute=_positive(env, "GROUP_MESSAGES_PER_MINUTE", 20),
         messages_per_second=_positive(env, "MESSAGES_PER_SECOND", 30),
         table_theme=_theme(env),
         computer_pause=_seconds(env, "COMPUTER_PAUSE_SECONDS", 2.0),
     )
+
+
+def log_format_of(env: Mapping[str, str]) -> LogFormat | None:
+    """``LOG_FORMAT``'s format; None when it names none (what a settings error is then
+    written as: :func:`bot.cli.refused`)."""
+    form = _log_format(env)
+    return LogFormat(form) if form in tuple(LogFormat) else None
+
+
+def _log_format(env: Mapping[str, str]) -> str:
+    return (env.get("LOG_FORMAT", "").strip() or LogFormat.TEXT.value).lower()
 
 
 #: Characters that end a URL's user and password where they stand unencoded.

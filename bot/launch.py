@@ -15,8 +15,9 @@ never the token).
   naming the path and the cause, exit 1. The same for an HTTP port already taken (exit 2),
   and a WEBHOOK_URL Telegram refuses (setWebhook's 400, its reason: exit 2; Telegram out of
   reach meanwhile is tried again, :func:`bot.serving.webhook.register`).
-- SIGINT (Ctrl-C) and SIGTERM: stopping starts at once (:func:`bot.app.begin_stop`) and the
-  bot ends quietly, exit 0.
+- SIGINT (Ctrl-C), SIGTERM and SIGHUP (a closed terminal, logrotate's ``kill -HUP``: the logs
+  go to stderr, nothing to reopen): stopping starts at once (:func:`bot.app.begin_stop`) and
+  the bot ends quietly, exit 0 (:data:`bot.cli.STOP_SIGNALS`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import asyncio
 import contextlib
 import inspect
 import logging
-import signal
 from collections.abc import Awaitable, Callable
 from functools import partial
 
@@ -33,6 +33,7 @@ from telegram.error import InvalidToken, NetworkError, RetryAfter
 from telegram.ext import Application
 
 from .app import begin_stop, running
+from .cli import STOP_SIGNALS
 from .config import BOT_PATH, TELEGRAM_API
 from .errors import ConfigError, StorageError
 from .handlers.runtime import KEY, Runtime
@@ -67,7 +68,7 @@ def token_rejected(api_base_url: str) -> str:
 
 
 def run(application: Application) -> int:  # type: ignore[type-arg]
-    """Run ``application`` until SIGINT or SIGTERM; the process's exit code."""
+    """Run ``application`` until SIGINT, SIGTERM or SIGHUP; the process's exit code."""
     loop = new_event_loop()
     asyncio.set_event_loop(loop)
     stopping = asyncio.Event()
@@ -79,7 +80,7 @@ def run(application: Application) -> int:  # type: ignore[type-arg]
         stopping.set()
         begin_stop(application)
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, on_signal)
     runtime_of(application).stop = on_signal
     try:

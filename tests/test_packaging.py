@@ -152,3 +152,24 @@ def test_compose_keeps_a_bot_with_bad_settings_waiting_rather_than_restarting_it
         assert "      <<: *fleet-env" in block(own, "    environment:"), name
     assert "  receiver-2: *receiver" in services
     assert "ON_CONFIG_ERROR" not in DOCKERFILE
+
+
+def test_compose_caps_every_services_log() -> None:
+    """Docker's json-file driver keeps a container's log for ever: each service of the
+    compose files keeps at most 3 files of 10 MB (docs/OPERATIONS.md, "Logs")."""
+    single = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    assert '        max-size: "10m"\n        max-file: "3"' in block(
+        block(single, "  bot:"), "    logging:")
+    fleet = (ROOT / "compose.fleet.yaml").read_text(encoding="utf-8")
+    assert '    max-size: "10m"\n    max-file: "3"' in block(fleet, "x-logging: &logging")
+    assert "  logging: *logging" in block(fleet, "x-bot: &bot")
+    services = block(fleet, "services:")
+    names = re.findall(r"^  ([\w-]+):", services, re.M)
+    assert len(names) == 5
+    for name in names:
+        own = block(services, next(line for line in services.splitlines()
+                                   if line.startswith(f"  {name}:")))
+        assert ("    logging: *logging" in own or "    <<: *bot" in own
+                or own.rstrip().endswith(": *receiver")), name
+    operations = (ROOT / "docs" / "OPERATIONS.md").read_text(encoding="utf-8")
+    assert "--log-opt max-size=10m --log-opt max-file=3" in operations

@@ -8,8 +8,8 @@
   and metrics on HTTP_PORT when set). It takes no webhook: WEBHOOK_URL is ignored.
 
 ``--help`` says this (exit 0); a role it does not know is a usage error, and a bad setting
-one line, both exit 2; a database that will not have the process is one line, exit 1; SIGINT
-or SIGTERM stops the process (exit 0).
+one line, both exit 2; a database that will not have the process is one line, exit 1; SIGINT,
+SIGTERM or SIGHUP stops the process (exit 0).
 """
 
 from __future__ import annotations
@@ -18,11 +18,9 @@ import argparse
 import asyncio
 import logging
 import os
-import signal
-import sys
 from collections.abc import Sequence
 
-from ..cli import held, program, version
+from ..cli import STOP_SIGNALS, held, hold_setting, program, refused, version, warn_strays
 from ..errors import ConfigError, StorageError
 from .settings import ROTATE_FLAG
 
@@ -61,28 +59,31 @@ def _run(argv: Sequence[str] | None) -> int:
     role, rotate_secret = role_of(argv)
     from ..config import config_from_env, load_dotenv_file
     from ..serving.webserver import http_settings_from_env
+    from ..settingnames import typo_of
     from .settings import fleet_settings_from_env
 
-    load_dotenv_file()
+    dotenv = load_dotenv_file()
     env = dict(os.environ)
     try:
-        config = config_from_env(env)
-        fleet = fleet_settings_from_env(env)
+        config = config_from_env(env, dotenv)
+        fleet = fleet_settings_from_env(env, dotenv)
         if role == "receiver":
-            if not env.get("WEBHOOK_URL", "").strip() or not env.get("WEBHOOK_SECRET", "").strip():
-                raise ConfigError("a receiver needs WEBHOOK_URL and WEBHOOK_SECRET (the same "
-                                  "on every receiver)")
+            for name in ("WEBHOOK_URL", "WEBHOOK_SECRET"):
+                if not env.get(name, "").strip():
+                    raise ConfigError("a receiver needs WEBHOOK_URL and WEBHOOK_SECRET, the "
+                                      "same on every receiver" + typo_of(name, env, dotenv))
             http = http_settings_from_env(env)
         else:
             env.pop("WEBHOOK_URL", None)  # the receivers take the updates
             http = http_settings_from_env(env)
+        hold_setting(env)
     except ConfigError as exc:
-        print(f"domino-bot fleet {role}: {exc}", file=sys.stderr)
-        return 2
+        return refused(f"domino-bot fleet {role}", exc, dotenv)
     from ..logs import configure, secrets_of
 
     secrets = secrets_of(config.token, http.webhook_secret, config.database_url)
     configure(config.log_level, config.log_format, secrets)
+    warn_strays(dotenv)
     if role == "worker":
         from ..app import build_application
         from ..launch import run
@@ -96,7 +97,7 @@ def _run(argv: Sequence[str] | None) -> int:
     async def serve() -> int:
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in STOP_SIGNALS:
             loop.add_signal_handler(sig, stopping.set)
         try:
             async with receiving(config, http, fleet, stopping=stopping,

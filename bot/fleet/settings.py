@@ -15,11 +15,12 @@ from __future__ import annotations
 import os
 import re
 import socket
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from ..config import url_problem
 from ..errors import ConfigError
+from ..settingnames import typo_of
 
 #: The kinds of a fleet process's connections, as ``application_name`` starts: a worker's
 #: lock connection (holding its shards; one per live worker), its pool (the bot's storage:
@@ -62,12 +63,15 @@ class FleetSettings:
     poll: float = 1.0  # seconds between two looks at the queue without a notification
 
 
-def fleet_settings_from_env(env: Mapping[str, str] | None = None) -> FleetSettings:
-    """Read the fleet's settings; raise :class:`ConfigError` with a one-line reason."""
+def fleet_settings_from_env(env: Mapping[str, str] | None = None,
+                            dotenv: Collection[str] = ()) -> FleetSettings:
+    """Read the fleet's settings; raise :class:`ConfigError` with a one-line reason (naming
+    a misspelt DATABASE_URL, set in ``env`` or among ``.env``'s names ``dotenv``)."""
     env = os.environ if env is None else env
     url = env.get("DATABASE_URL", "").strip()
     if not url.startswith(("postgresql://", "postgres://")):
-        raise ConfigError("fleet mode needs DATABASE_URL=postgresql://user:password@host:port/db")
+        raise ConfigError("fleet mode needs DATABASE_URL=postgresql://user:password@host:port/db"
+                          + ("" if url else typo_of("DATABASE_URL", env, dotenv)))
     problem = url_problem(url)
     if problem is not None:
         raise ConfigError(f"DATABASE_URL's {problem}")

@@ -13,7 +13,9 @@ that breaks (a worker killed) or hangs is replaced, and that one decision is mad
 instead; the decisions the old pool still held are asked again of the new one: a game never
 waits for a pool that is gone. A decision that raises leaves the pool as it is (the seat then
 plays its safest move). Closing never waits for a worker.
-Workers leave when the bot's process dies, however it dies (:func:`_leave_with_the_bot`), and
+Ctrl-C and a closed terminal, which reach every process of the bot's group, leave the pool's
+processes to the bot, which stops them itself (:func:`_leave_with_the_bot`,
+:func:`_hangups_held`). Workers leave when the bot's process dies, however it dies, and
 the resource tracker then removes the pool's semaphores without a word (:data:`TRACKER_QUIET`).
 """
 
@@ -29,6 +31,7 @@ import signal
 import sys
 import threading
 import warnings
+from collections.abc import Iterator
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import spawn
@@ -121,6 +124,21 @@ def _leave_with_the_bot() -> None:
     threading.Thread(target=watch, name="leave-with-the-bot", daemon=True).start()
 
 
+@contextlib.contextmanager
+def _hangups_held() -> Iterator[None]:
+    """SIGHUP blocked in this thread while the pool's processes start, which inherit it
+    blocked: the forkserver, the resource tracker, and the workers the forkserver forks. A
+    closed terminal hangs up every process of its group, as Ctrl-C interrupts them; the bot
+    stops its workers itself (operator QA: a resource tracker killed by it was relaunched,
+    and printed a traceback for each of the pool's locks at the stop). One that comes
+    meanwhile is delivered afterwards."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 class Thinker:
     """The pool of worker processes; ``await choose(question)`` from the event loop."""
 
@@ -155,10 +173,11 @@ class Thinker:
                 context.set_forkserver_preload(["bot.service.thinker"])
             pool: ProcessPoolExecutor | None = None
             try:
-                pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                           initializer=_leave_with_the_bot)
-                for _ in range(self.workers):  # the workers start here: this can fail too
-                    pool.submit(_ready)
+                with _hangups_held():
+                    pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                               initializer=_leave_with_the_bot)
+                    for _ in range(self.workers):  # the workers start here: this can fail
+                        pool.submit(_ready)
             except (OSError, BrokenExecutor, RuntimeError) as exc:
                 # Its queues' locks could not be made, or its workers could not start (a
                 # forkserver refused: the venv's python not runnable by the service user).

@@ -63,9 +63,9 @@ def bot_env(folder: Path, **settings: str) -> dict[str, str]:
     return env
 
 
-def run_bot(folder: Path, **settings: str) -> tuple[int, str]:
-    """Run ``python -m bot`` to its end (a failure that needs no server)."""
-    done = subprocess.run([sys.executable, "-m", "bot"], cwd=folder,
+def run_bot(folder: Path, *args: str, module: str = "bot", **settings: str) -> tuple[int, str]:
+    """Run ``python -m module args`` (the bot) to its end (a failure that needs no server)."""
+    done = subprocess.run([sys.executable, "-m", module, *args], cwd=folder,
                           env=bot_env(folder, **settings), capture_output=True, text=True,
                           timeout=WAIT, check=False)
     return done.returncode, done.stdout + done.stderr
@@ -214,6 +214,13 @@ async def test_a_missing_token_waits_for_a_stop_when_the_compose_files_ask(tmp_p
                          "@BotFather in .env (see .env.example)", WAITING]
 
 
+async def test_a_bot_waiting_for_a_stop_takes_sighup_for_one(tmp_path: Path) -> None:
+    async with bot_process(tmp_path, ON_CONFIG_ERROR="wait") as bot:
+        await bot.until(lambda lines: WAITING in lines)
+        bot.process.send_signal(signal.SIGHUP)
+        assert await bot.ended() == 2
+
+
 async def test_a_rejected_token_waits_for_a_stop_when_asked(telegram: FakeTelegramServer,
                                                             tmp_path: Path) -> None:
     settings = server_settings(telegram, TELEGRAM_BOT_TOKEN=OTHER_TOKEN,
@@ -314,6 +321,21 @@ async def test_ctrl_c_ends_the_bot_and_its_workers_quietly(telegram: FakeTelegra
         bot.signal_group(signal.SIGINT)
         assert await bot.ended() == 0
     assert bot.unstamped() == started(tmp_path) + STOPPED
+
+
+async def test_sighup_ends_the_bot_and_its_workers_as_sigterm_does(
+        telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    """Operator QA: a closed terminal (SIGHUP to its whole group) or logrotate's ``kill -HUP``
+    killed the bot without its "stopping" and "stopped" lines."""
+    async with bot_process(tmp_path, **server_settings(telegram)) as bot:
+        await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
+        deadline = time.monotonic() + WAIT
+        while len(children(bot.process.pid)) < 3:  # resource tracker, forkserver, a worker
+            assert time.monotonic() < deadline, "the computer players' pool never started"
+            await asyncio.sleep(0.05)
+        bot.signal_group(signal.SIGHUP)
+        assert await bot.ended() == 0
+    assert bot.unstamped() == started(tmp_path) + STOPPED, bot.text()
 
 
 async def test_sigterm_ends_quietly_in_json_lines(telegram: FakeTelegramServer, tmp_path: Path

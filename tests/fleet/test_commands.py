@@ -97,3 +97,21 @@ def test_a_worker_with_no_token_waits_for_a_stop_when_the_compose_file_asks(
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+async def test_sighup_stops_a_receiver_and_a_worker_as_sigterm_does(fleet: Fleet) -> None:
+    """Operator QA: a closed terminal or logrotate's ``kill -HUP`` killed a process without
+    its "stopped" line (bot.cli.STOP_SIGNALS)."""
+    receiver = await fleet.add_receiver("receiver-1")
+    worker = await fleet.add_worker("worker-1")
+    for member, running in ((receiver, "receiver running"), (worker, "running: Ctrl-C")):
+        for _ in range(600):
+            if running in member.log.read_text():
+                break
+            await asyncio.sleep(0.05)
+        assert member.process is not None
+        member.process.send_signal(signal.SIGHUP)
+        async with asyncio.timeout(30):
+            assert await member.process.wait() == 0, member.log.read_text()
+    assert receiver.log.read_text().splitlines()[-1].endswith("INFO bot: receiver stopped")
+    assert worker.log.read_text().splitlines()[-1].endswith("INFO bot: stopped")
