@@ -54,6 +54,7 @@ DONE = "done"
 #: a table not started yet for a new one, and the creator's options must not change under it.
 #: An older menu's words once a newer one is posted, and the toast of a tap on it.
 MENU_REPLACED = N_("That message is out of date: use the newest one.")
+SAVED = N_("Saved.")  # (a choice's toast: QA read it in English under a Russian menu)
 KEPT_BY_OPEN_TABLE = N_("Saved. A table already open here keeps its own settings; new tables "
                         "take these.")
 
@@ -351,7 +352,7 @@ async def setting_button(
         # an Indonesian menu)
         told = private_translator(speech_of(query.from_user), shown.language) \
             if settings.spoken else t
-        toast = told(KEPT_BY_OPEN_TABLE) if kept else told("Saved.")
+        toast = told(KEPT_BY_OPEN_TABLE) if kept else told(SAVED)
     text, markup = page_for(shown, settings, tap)
     try:
         await edit_tapped(query, text=text, markup=markup)
