@@ -144,9 +144,23 @@ class Play(Lobbies):
         accepted: Callable[[], Awaitable[None]] | None = None,
     ) -> list[Event]:
         """A move from a button of the player's hand: refused as :meth:`turn_of` says, then
-        as :meth:`act` does."""
+        as :meth:`act` does; a second tap of the move the player has just made from the same
+        button (a double tap) does nothing, and says nothing (player QA: "it is X's turn now"
+        over the board read as the tap not counting)."""
+        if self._made_already(game, user_id, move_no, action):
+            return []
         self.turn_of(game, user_id)
         return await self.act(game, user_id, move_no, action, accepted)
+
+    def _made_already(self, game: Game, user_id: int, move_no: int, action: Action) -> bool:
+        """Whether the move the game made at ``move_no`` (within the hand being played) was
+        ``action`` by the player's own seat."""
+        match = game.match
+        if match is None or move_no >= game.move_no or game.seat_of(user_id) is None:
+            return False
+        moves = match.hand.moves
+        index = move_no - (game.move_no - len(moves))  # (the hand's first move's number)
+        return 0 <= index < len(moves) and moves[index] == (game.seat_of(user_id), action)
 
     async def act(
         self, game: Game, user_id: int, move_no: int, action: Action,
