@@ -17,8 +17,9 @@ from test_e2e_topics import (  # noqa: F401 (a fixture)
     under_way,
 )
 
+from bot.handlers.runtime import Runtime
 from bot.models import Status
-from fakeapi import FakeChat, FakeTelegramServer, FakeUser, StoredMessage
+from fakeapi import FakeChat, FakeTelegramServer, FakeTopic, FakeUser, StoredMessage
 
 #: What each player's last hand says of a game its closed topic ended.
 STOPPED_CLOSED = "The game was stopped: its topic was closed, and I may not write there."
@@ -36,9 +37,32 @@ def set_bot_admin(server: FakeTelegramServer, chat: FakeChat, admin: bool, by: F
     world.changed()
 
 
+async def closed_by_an_admin_bot(server: FakeTelegramServer, chat: FakeChat, topic: FakeTopic,
+                                 by: FakeUser) -> None:
+    """The bot made an admin of the forum, then ``by`` closes the game's topic."""
+    set_bot_admin(server, chat, True, by)
+    await server.wait_idle()
+    server.close_topic(topic, by)
+    await server.wait_idle(quiet=0.5)
+
+
 def topic_table(at: Group, message_id: int | None) -> StoredMessage:
     assert message_id is not None
     return at.server.message(at.chat, message_id)
+
+
+async def stopped_in_its_topic(group: Group, at: Group, table_id: int | None,
+                               runtime: Runtime) -> StoredMessage:
+    """Once General was told the game's topic was closed: its table there, shown stopped
+    (its buttons gone), all sent."""
+    server = group.server
+    await server.wait_for(lambda: told_in_general(group, "closed"),
+                          message="General told that the topic was closed")
+    shown = topic_table(at, table_id)
+    await server.wait_for(lambda: not shown.buttons, message="the table's buttons gone")
+    await server.wait_idle(quiet=0.5)
+    await runtime.publisher.idle()
+    return shown
 
 
 def last_hand_text(server: FakeTelegramServer, user: FakeUser) -> str:
@@ -50,11 +74,8 @@ async def test_a_bot_that_may_write_in_a_closed_topic_plays_its_game_on_there(
         forum: Group) -> None:  # noqa: F811
     server, ayu = forum.server, forum.users[0]
     async with under_way(forum) as (topic, at, table, runtime):
-        set_bot_admin(server, forum.chat, True, ayu)
-        await server.wait_idle()
         game = at.game()
-        server.close_topic(topic, ayu)
-        await server.wait_idle(quiet=0.5)
+        await closed_by_an_admin_bot(server, forum.chat, topic, ayu)
         await runtime.publisher.idle()
         assert game.status is Status.PLAYING and game.thread_id == topic.thread_id
         await table.play_until(lambda: bool(at.hand_results()))  # a new send there, too
@@ -77,12 +98,7 @@ async def test_a_topic_closed_to_the_bot_shows_the_stop_on_its_table_and_tells_w
         game = at.game()
         table_id = game.messages.table_message
         server.close_topic(topic, ayu)
-        await server.wait_for(lambda: told_in_general(forum, "closed"),
-                              message="General told that the topic was closed")
-        shown = topic_table(at, table_id)
-        await server.wait_for(lambda: not shown.buttons, message="the table's buttons gone")
-        await server.wait_idle(quiet=0.5)
-        await runtime.publisher.idle()
+        shown = await stopped_in_its_topic(forum, at, table_id, runtime)
     assert game.status is Status.STOPPED and game.thread_id is None
     assert "The game was stopped." in plain(shown.content) and "turn" not in shown.content
     assert shown.thread_id == topic.thread_id
@@ -97,11 +113,8 @@ async def test_a_bot_no_longer_admin_ends_the_game_when_the_closed_topic_refuses
     first send the topic refuses ends the game as the close would have."""
     server, ayu = forum.server, forum.users[0]
     async with under_way(forum) as (topic, at, table, runtime):
-        set_bot_admin(server, forum.chat, True, ayu)
-        await server.wait_idle()
         game = at.game()
-        server.close_topic(topic, ayu)
-        await server.wait_idle(quiet=0.5)
+        await closed_by_an_admin_bot(server, forum.chat, topic, ayu)
         await table.play_one()
         await server.wait_idle()
         await runtime.publisher.idle()
@@ -110,34 +123,13 @@ async def test_a_bot_no_longer_admin_ends_the_game_when_the_closed_topic_refuses
         set_bot_admin(server, forum.chat, False, ayu)
         await server.wait_idle()
         at.send(ayu, "/table")  # the table posted again below: refused now
-        await server.wait_for(lambda: told_in_general(forum, "closed"),
-                              message="General told that the topic was closed")
-        shown = topic_table(at, table_id)
-        await server.wait_for(lambda: not shown.buttons, message="the table's buttons gone")
-        await server.wait_idle(quiet=0.5)
-        await runtime.publisher.idle()
+        shown = await stopped_in_its_topic(forum, at, table_id, runtime)
     assert game.status is Status.STOPPED and game.thread_id is None
     assert "The game was stopped." in plain(shown.content)
     for user in forum.users[:2]:
         assert STOPPED_CLOSED in last_hand_text(server, user)
     assert len(told_in_general(forum, "closed")) == 1
 
-
-
-async def test_a_deleted_topics_players_hear_in_private_that_it_was_deleted(
-        forum: Group) -> None:  # noqa: F811
-    server = forum.server
-    async with under_way(forum) as (topic, at, table, runtime):
-        game = at.game()
-        server.delete_topic(topic)  # Telegram tells bots nothing: the next send finds out
-        await table.play_one(done=lambda: not game.status.open)
-        await server.wait_for(lambda: told_in_general(forum, "deleted"),
-                              message="General told that the topic was deleted")
-        await server.wait_idle(quiet=0.5)
-        await runtime.publisher.idle()
-    assert game.status is Status.STOPPED and game.messages.topic_deleted
-    for user in forum.users[:2]:
-        assert "The game was stopped: its topic was deleted." in last_hand_text(server, user)
 
 
 async def test_a_lobby_left_in_a_topic_closed_to_the_bot_says_the_table_is_closed(

@@ -427,7 +427,13 @@ async def test_a_deleted_topic_stops_its_game_without_retrying_forever(forum: Gr
         await server.wait_for(lambda: told_in_general(forum, "deleted"),
                               message="General told that the topic was deleted")
         assert runtime.service.open_game_in(forum.chat.id, topic.thread_id) is None
+        await server.wait_idle(quiet=0.5)
+        await runtime.publisher.idle()
     assert game.status is Status.STOPPED and len(told_in_general(forum, "deleted")) == 1
+    assert game.messages.topic_deleted  # and its players hear in private why it stopped
+    for user in forum.users[:2]:
+        hands = [m for m in server.bot_messages(user.private_chat) if m.photo]
+        assert "The game was stopped: its topic was deleted." in plain(hands[-1].content)
     gone = [e for e in server.errors if "thread not found" in (e.description or "")]
     assert 1 <= len(gone) <= 2
     assert not server.topic_messages(forum.chat, topic)  # the topic's messages went with it

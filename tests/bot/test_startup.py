@@ -310,30 +310,18 @@ async def test_ctrl_c_while_telegram_is_out_of_reach_ends_quietly(tmp_path: Path
     assert bot.unstamped()[len(tried):] == ["INFO bot: stopping"]
 
 
-async def test_ctrl_c_ends_the_bot_and_its_workers_quietly(telegram: FakeTelegramServer,
-                                                           tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP])
+async def test_ctrl_c_or_a_hangup_ends_the_bot_and_its_workers_quietly(
+        telegram: FakeTelegramServer, tmp_path: Path, sig: signal.Signals) -> None:
+    """Ctrl-C; or a closed terminal (SIGHUP to its whole group) or logrotate's ``kill -HUP``
+    (operator QA: they killed the bot without its "stopping" and "stopped" lines)."""
     async with bot_process(tmp_path, **server_settings(telegram)) as bot:
         await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
         deadline = time.monotonic() + WAIT
         while len(children(bot.process.pid)) < 3:  # resource tracker, forkserver, a worker
             assert time.monotonic() < deadline, "the computer players' pool never started"
             await asyncio.sleep(0.05)
-        bot.signal_group(signal.SIGINT)
-        assert await bot.ended() == 0
-    assert bot.unstamped() == started(tmp_path) + STOPPED
-
-
-async def test_sighup_ends_the_bot_and_its_workers_as_sigterm_does(
-        telegram: FakeTelegramServer, tmp_path: Path) -> None:
-    """Operator QA: a closed terminal (SIGHUP to its whole group) or logrotate's ``kill -HUP``
-    killed the bot without its "stopping" and "stopped" lines."""
-    async with bot_process(tmp_path, **server_settings(telegram)) as bot:
-        await bot.until(lambda lines: any(line.endswith(RUNNING) for line in lines))
-        deadline = time.monotonic() + WAIT
-        while len(children(bot.process.pid)) < 3:  # resource tracker, forkserver, a worker
-            assert time.monotonic() < deadline, "the computer players' pool never started"
-            await asyncio.sleep(0.05)
-        bot.signal_group(signal.SIGHUP)
+        bot.signal_group(sig)
         assert await bot.ended() == 0
     assert bot.unstamped() == started(tmp_path) + STOPPED, bot.text()
 
