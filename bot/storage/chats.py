@@ -216,7 +216,9 @@ async def merge_chat_row(tx: Tx, old_chat_id: int, new_chat_id: int) -> None:
     the supergroup before the upgrade is handled, and that writes a row for it (its adder's
     automatic language): the old group's settings and title win over it, and its automatic
     language is kept only when the old group had none (review: the admin's language, turn
-    time and house rules were lost)."""
+    time and house rules were lost). The old group's settings menu stays behind: its id
+    names another message in the supergroup (review: the first /settings there took the
+    bot's answer of that number for the menu it replaces, and edited it)."""
     columns = "title, language, settings, settings_menu"
     old = await tx.fetch_one(f"SELECT {columns} FROM chats WHERE chat_id=?", (old_chat_id,))
     if old is None:
@@ -225,7 +227,7 @@ async def merge_chat_row(tx: Tx, old_chat_id: int, new_chat_id: int) -> None:
     if new is None:
         await tx.execute(
             f"INSERT INTO chats (chat_id, {columns}) VALUES (?, ?, ?, ?, ?)",
-            (new_chat_id, old["title"], old["language"], old["settings"], old["settings_menu"]))
+            (new_chat_id, old["title"], old["language"], old["settings"], None))
         return
     settings = json_object(old["settings"])
     if not settings.get("auto_language"):
@@ -237,5 +239,4 @@ async def merge_chat_row(tx: Tx, old_chat_id: int, new_chat_id: int) -> None:
         (old["title"] if old["title"] is not None else new["title"],
          old["language"] if old["language"] is not None else new["language"],
          dumps(settings),
-         new["settings_menu"] if new["settings_menu"] is not None else old["settings_menu"],
-         new_chat_id))
+         new["settings_menu"], new_chat_id))

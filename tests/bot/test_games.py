@@ -312,6 +312,19 @@ async def test_a_question_kept_while_the_move_is_being_saved_stays_behind(
 
 
 @pytest.mark.parametrize("joined_first", [True, False])
+async def test_an_upgraded_groups_settings_menu_stays_behind(storage: Storage,
+                                                            joined_first: bool) -> None:
+    """The old group's menu id names another message in the supergroup (review: the first
+    /settings there edited the bot's answer of that number as the menu it replaced)."""
+    service, locks = service_for(storage), Locks()
+    await storage.save_settings_menu(-100, 8)
+    if joined_first:
+        await service.bot_added(-100200300, "id", locks)
+    await service.migrate_chat(-100, -100200300)
+    assert await storage.settings_menu(-100200300) is None
+
+
+@pytest.mark.parametrize("joined_first", [True, False])
 async def test_an_upgraded_group_keeps_its_settings_whichever_is_told_first(
         storage: Storage, joined_first: bool) -> None:
     """Telegram tells of the bot joining the new supergroup (its upgrader's language) before
