@@ -153,14 +153,12 @@ class Play(Lobbies):
         return await self.act(game, user_id, move_no, action, accepted)
 
     def _made_already(self, game: Game, user_id: int, move_no: int, action: Action) -> bool:
-        """Whether the move the game made at ``move_no`` (within the hand being played) was
-        ``action`` by the player's own seat."""
+        """Whether the game's last move, made at ``move_no``, was ``action`` by the player's
+        own seat (a button of an earlier turn is refused as out of date, whatever it was)."""
         match = game.match
-        if match is None or move_no >= game.move_no or game.seat_of(user_id) is None:
-            return False
-        moves = match.hand.moves
-        index = move_no - (game.move_no - len(moves))  # (the hand's first move's number)
-        return 0 <= index < len(moves) and moves[index] == (game.seat_of(user_id), action)
+        moves = match.hand.moves if match is not None else []
+        return move_no == game.move_no - 1 and bool(moves) \
+            and moves[-1] == (game.seat_of(user_id), action)
 
     async def act(
         self, game: Game, user_id: int, move_no: int, action: Action,
