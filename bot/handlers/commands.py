@@ -261,11 +261,14 @@ async def leave_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         await reply(update, t("You are not in a game here."))
         return
     if game.status is Status.LOBBY:
+        refused: UserError | None = None
         async with rt.locks.game(game.game_id):
             try:
                 await rt.service.leave(game, user.id)
             except UserError as exc:
-                await reply(update, t(exc.message, **exc.params))
+                refused = exc
+        if refused is not None:  # (said once the lock is free: a slow chat holds no lobby)
+            await reply(update, t(refused.message, **refused.params))
         return
     await _ask(rt, game, await reply(
         update, t(LEAVE_QUESTION),

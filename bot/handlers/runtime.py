@@ -159,10 +159,12 @@ class Runtime:
         return self.publisher.messenger.in_flight(game_id, place)
 
     async def show_choice(self, game: Game, view: PlayerView, t: Translator,
-                          choosing: Tile | None, markup: InlineKeyboardMarkup) -> None:
+                          choosing: Tile | None, markup: InlineKeyboardMarkup,
+                          move_no: int) -> None:
         """The hand message while its player chooses how ``choosing`` goes on (None: back
-        at their tiles), its caption, picture and ``markup``."""
-        await self.publisher.hands.show_choice(game, view, t, choosing, markup)
+        at their tiles) at move ``move_no``, its caption, picture and ``markup``: called
+        without the game's lock (the edit may wait out a flood limit)."""
+        await self.publisher.hands.show_choice(game, view, t, choosing, markup, move_no)
 
 
 def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:

@@ -82,13 +82,16 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                 "That table is no longer open. Ask the group to open another with /newgame."
             ))
             return
+        refused: UserError | None = None
         async with rt.locks.game(lobby.game_id):
             try:
                 if lobby.seat_of(user.id) is None or user.id in lobby.pending:
                     await rt.service.join(lobby, player_of(user))
             except UserError as exc:
-                await reply(update, t(exc.message, **exc.params))
-                return
+                refused = exc
+        if refused is not None:  # (said once the lock is free: a slow chat holds no lobby)
+            await reply(update, t(refused.message, **refused.params))
+            return
         await reply(update, await seated_text(rt, t, [lobby]))
         return
     if m := re.fullmatch(TABLE_NUMBER.format("hand"), payload):

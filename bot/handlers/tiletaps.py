@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 
-from telegram import CallbackQuery
+from telegram import CallbackQuery, InlineKeyboardMarkup
 from telegram.error import TelegramError
 
 from engine import Discard, PlayerView, Tile
@@ -71,13 +71,24 @@ async def tile_tapped(rt: Runtime, context: Context, query: CallbackQuery,
             # its turn: another tile is playable (the engine knocks for a hand with none)
             return t("You cannot lay that tile now: the ones marked ✅ can go."), None
         action = tap.action() if isinstance(tap, TileTap | Lay) else None
-        if action is None:
-            assert isinstance(tap, TileTap | BackToHand)
-            view = rt.service.choosing(game, user.id, tap.move_no)
-            await _show_choice(rt, query, t, game, view, tap)
+        if action is not None:
+            await rt.service.tapped(game, user.id, tap.move_no, action,
+                                    accepted=lambda: answer_early(query))
             return None, None
-        await rt.service.tapped(game, user.id, tap.move_no, action,
-                                accepted=lambda: answer_early(query))
+        assert isinstance(tap, TileTap | BackToHand)
+        view = rt.service.choosing(game, user.id, tap.move_no)
+        choosing, markup = _choice(t, game, view, tap)
+    # The question's edit goes out of the game's lock: a flood wait or a slow answer in
+    # this player's private chat must not hold back the other players' taps (QA: a tap
+    # answered after a minute); what it stores is stored only if the game is still there.
+    shown = query.message.reply_markup if accessible(query.message) else None
+    if shown == markup:
+        return None, None  # a second tap on the same tile: nothing to change
+    # Answered before the edit: in a private chat's busy second the edit may wait for its
+    # budget, and the spinner must not wait with it (the question shows when it comes).
+    await answer_early(query)
+    with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
+        await rt.show_choice(game, view, t, choosing, markup, tap.move_no)
     return None, None
 
 
@@ -110,31 +121,17 @@ def _lost(query: CallbackQuery, game: Game, place: Place) -> bool:
     return accessible(message) and (current is None or message.message_id > current)
 
 
-async def _show_choice(
-    rt: Runtime, query: CallbackQuery, t: Translator, game: Game, view: PlayerView,
-    tap: TileTap | BackToHand,
-) -> None:
-    """The second tap's question (which end; put this tile face down?), or back to the tiles;
-    the caption says which tile is being placed, the picture raises it alone."""
-    choosing: Tile | None = None
+def _choice(t: Translator, game: Game, view: PlayerView, tap: TileTap | BackToHand
+            ) -> tuple[Tile | None, InlineKeyboardMarkup]:
+    """The second tap's question (which end; put this tile face down?) for the tile being
+    placed, or back to the tiles (None): the tile, and the buttons its hand message shows."""
     if isinstance(tap, TileTap) and tap.intent is TileIntent.ASK_DISCARD:
         if not any(type(a) is Discard and a.tile is tap.tile for a in view.legal):
             raise UserError(CANNOT_LAY_NOW)
-        choosing = tap.tile
-        markup = keyboards.discard_confirmation(t, game, game.move_no, tap.tile)
-    elif isinstance(tap, TileTap):
+        return tap.tile, keyboards.discard_confirmation(t, game, game.move_no, tap.tile)
+    if isinstance(tap, TileTap):
         assert game.match is not None  # (a view to choose in: rt.service.choosing)
         if not lays_of(view, tap.tile, game.match):
             raise UserError(CANNOT_LAY_NOW)
-        choosing = tap.tile
-        markup = keyboards.lay_choice(t, game, view, game.move_no, tap.tile)
-    else:
-        markup = keyboards.hand(t, game, view, game.move_no)
-    current = query.message.reply_markup if accessible(query.message) else None
-    if current == markup:
-        return  # a second tap on the same tile: nothing to change
-    # Answered before the edit: in a private chat's busy second the edit may wait for its
-    # budget, and the spinner must not wait with it (the question shows when it comes).
-    await answer_early(query)
-    with contextlib.suppress(TelegramError):  # unchanged, or gone: the toast still answers
-        await rt.show_choice(game, view, t, choosing, markup)
+        return tap.tile, keyboards.lay_choice(t, game, view, game.move_no, tap.tile)
+    return None, keyboards.hand(t, game, view, game.move_no)

@@ -25,6 +25,7 @@ from ..service import GameService
 from ..service.locks import Locks
 from .backoffers import BackOffers
 from .cheers import cheer
+from .handchoices import CHOOSING, HandChoices
 from .invitations import Invitations
 from .messenger import Draft, Messenger, digest, key_of
 from .places import Places, linkable, table_url
@@ -32,8 +33,7 @@ from .reminders import sync_reminders
 
 log = logging.getLogger(__name__)
 
-#: After a turn's stored key while its player is picking how a tile goes (see _shows).
-CHOOSING = ":C"
+__all__ = ["CHOOSING", "HandSync"]
 
 
 class HandSync:
@@ -56,6 +56,9 @@ class HandSync:
         #: The farewells and the ways back offered to players a computer replaced.
         self.offers = BackOffers(messenger, service, locks, self.places, request,
                                  lambda t, game: self._table_link(t, game))
+        #: The hand messages' questions (which end, face down?) and back to the tiles.
+        self.choices = HandChoices(messenger, service, pictures, locks, request,
+                                   lambda t, game: self._table_link(t, game))
         #: A rematch's invitations and its players' old hands, closed once moot.
         self.invitations = Invitations(messenger, service, locks,
                                        lambda t, game: self._table_link(t, game))
@@ -176,29 +179,10 @@ class HandSync:
                      drawing=self.pictures.hand_drawing(view, t.language))
 
     async def show_choice(self, game: Game, view: PlayerView, t: Translator,
-                          choosing: Tile | None, markup: InlineKeyboardMarkup) -> None:
-        """Edit the seat's hand message while its player picks an end (or confirms a dead
-        tile) for ``choosing``, or back at their tiles: the caption says which tile, the
-        picture raises it alone (or every playable tile again). Its stored key keeps what
-        the turn shows (no sync sends it again) with the digest of the picture now shown, so
-        that the next edit knows whether the picture must change."""
-        current = game.messages.hands.get(view.seat)
-        if current is None:
-            return
-        turn = (key_of(current.key) or "").removesuffix(CHOOSING)
-        caption = captions.hand_caption(t, game, view, choosing, self._table_link(t, game))
-        with self.pictures.hands_of(game.game_id):
-            drawing = self.pictures.hand_drawing(view, t.language, choosing)
-        draft = await self.messenger.drawn(
-            Draft(turn + (CHOOSING if choosing is not None else ""), caption, markup,
-                  drawing=drawing), Urgency.HAND)
-        if await self.messenger.edit(game.players[view.seat].user_id, current.message_id,
-                                     draft, current.key) and draft.stored != current.key \
-                and game.messages.hands.get(view.seat) == current:  # (not sent anew since)
-            game.messages.hands[view.seat] = HandMessage(current.message_id, draft.stored)
-            await self.service.save_messages(game)
-        if choosing is None:  # back at the tiles: a link that changed meanwhile is put right
-            self._request(game.game_id)
+                          choosing: Tile | None, markup: InlineKeyboardMarkup,
+                          move_no: int) -> None:
+        """The seat's hand message while its player chooses (see :class:`.HandChoices`)."""
+        await self.choices.show(game, view, t, choosing, markup, move_no)
 
     def _table_link(self, t: Translator, game: Game) -> str:
         """A way back to the table: its group and topic, a link to it where Telegram has one
@@ -218,12 +202,13 @@ class HandSync:
         the player of a turn already gone, deleted at once)."""
         user_id = game.players[seat].user_id
         drawn = await self.messenger.drawn(draft, Urgency.HAND)
-        if not _still_current(game, seat, user_id, drawn.key):
-            self._request(game.game_id)
-            return False
-        if ended is not None:
-            ended = await self.messenger.drawn(ended, Urgency.HAND)
-        changed = await self._sync_hand(game, seat, drawn, ended)
+        async with self.locks.hand(game.game_id, seat):  # (not during a choice's edit)
+            if not _still_current(game, seat, user_id, drawn.key):
+                self._request(game.game_id)
+                return False
+            if ended is not None:
+                ended = await self.messenger.drawn(ended, Urgency.HAND)
+            changed = await self._sync_hand(game, seat, drawn, ended)
         if changed and seat not in game.messages.announced_unreachable:
             # (a winner is told when their hand message first shows the match's end)
             t = translator(language or game.language)
@@ -239,6 +224,8 @@ class HandSync:
         player = game.players[seat]
         messages = game.messages
         current = messages.hands.get(seat)
+        if current is not None and _shows(current.key, draft.key):
+            return False  # shown meanwhile (a question asked on this very turn: left alone)
         # A turn is sent anew (it notifies), unless the message shows this very turn already
         # and only who sits where changed since (a seat handed to a computer): edited then.
         fresh = current is None or current.key.split(":")[0] != draft.key.split(":")[0] or (

@@ -1,5 +1,6 @@
 """Per-game and per-chat locks: actions in one game are serialised, different games run
-concurrently.
+concurrently; and per-hand locks: one edit of a player's hand message at a time (taken
+without the game's lock held, the game's taken inside it, never the other way round).
 
 A lock exists only while someone holds it or waits for it: finished games and quiet chats
 leave nothing behind, however many the bot has seen.
@@ -8,6 +9,7 @@ leave nothing behind, however many the bot has seen.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Hashable
 from types import TracebackType
 
 
@@ -24,7 +26,7 @@ class Held:
 
     __slots__ = ("_key", "_table")
 
-    def __init__(self, table: dict[int, _Entry], key: int) -> None:
+    def __init__(self, table: dict[Hashable, _Entry], key: Hashable) -> None:
         self._table = table
         self._key = key
 
@@ -53,8 +55,9 @@ class Held:
 
 class Locks:
     def __init__(self) -> None:
-        self._games: dict[int, _Entry] = {}
-        self._chats: dict[int, _Entry] = {}
+        self._games: dict[Hashable, _Entry] = {}
+        self._chats: dict[Hashable, _Entry] = {}
+        self._hands: dict[Hashable, _Entry] = {}
 
     def game(self, game_id: int) -> Held:
         return Held(self._games, game_id)
@@ -62,6 +65,12 @@ class Locks:
     def chat(self, chat_id: int) -> Held:
         return Held(self._chats, chat_id)
 
+    def hand(self, game_id: int, seat: int) -> Held:
+        """The lock of one seat's hand message: its edits one at a time, so that what the
+        game stores of it says what the chat shows (a question's edit held by a flood wait,
+        a sync's edit of the same message)."""
+        return Held(self._hands, (game_id, seat))
+
     def __len__(self) -> int:
         """How many locks exist now (held or awaited)."""
-        return len(self._games) + len(self._chats)
+        return len(self._games) + len(self._chats) + len(self._hands)
