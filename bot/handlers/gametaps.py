@@ -74,6 +74,8 @@ async def game_picked(rt: Runtime, context: Context, query: CallbackQuery, tap: 
         return t(NOT_THE_ASKER), None
     await remember(rt, query.from_user)
     thread = thread_of(query.message)
+    if query.message is not None:  # (taken away below, once)
+        rt.pickers.tapped(chat.id, thread, query.message.message_id)
     try:  # (a refusal, UserError, is the tapper's toast)
         await open_table(rt, chat, query.from_user, tap.game, {}, thread)
     except UserError:

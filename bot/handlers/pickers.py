@@ -25,3 +25,7 @@ class Pickers:
     def taken(self, chat_id: int, thread_id: int | None) -> tuple[int, ...]:
         """The pickers of a topic, forgotten here: the caller takes them away."""
         return tuple(sorted(self._posted.pop((chat_id, thread_id), ())))
+
+    def tapped(self, chat_id: int, thread_id: int | None, message_id: int) -> None:
+        """A picker tapped: its tap takes it away itself (no second call to delete it)."""
+        self._posted.get((chat_id, thread_id), set()).discard(message_id)

@@ -3,6 +3,7 @@ to answer in that chat."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import unicodedata
@@ -23,6 +24,7 @@ from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
 from .. import wording
+from ..background import held
 from ..i18n import N_, Translator, translator
 from ..models import Game, Player
 from ..publishing.delivery import outcome_unknown
@@ -36,6 +38,7 @@ from .runtime import Runtime, runtime
 from .speech import own_tr
 
 log = logging.getLogger(__name__)
+_retiring: set[asyncio.Task[None]] = set()  # the pickers being taken away
 
 
 #: The answer to a command about oneself sent on behalf of a chat (see :func:`anonymous`).
@@ -187,7 +190,8 @@ async def open_table(
     async with rt.locks.chat(chat.id):
         await rt.service.open_table(chat.id, chat.title, player_of(user), user.language_code,
                                     name, options, thread_id)
-    await rt.retire_pickers(chat.id, thread_id)
+    # (in the background: neither the reply nor a picker's toast waits for it, review)
+    held(_retiring, rt.retire_pickers(chat.id, thread_id), f"pickers-{chat.id}")
 
 
 def accessible(message: MaybeInaccessibleMessage | None) -> TypeGuard[Message]:

@@ -135,7 +135,7 @@ REPLAY_HELP = N_("🎞 /replay — the last hand again, move by move (in our pri
 LANGUAGE_HELP = N_("🌐 /language — the group's language (admins); in our private chat, the "
                    "language I write to you in")
 ADMIN_HELP = N_("🛠 Admins: let me send messages and photos here (the table is a picture). As "
-                "an admin I also play on in a topic you close.")
+                "an admin who may manage topics, I also play on in a topic you close.")
 
 
 def help_text(t: Translator) -> str:

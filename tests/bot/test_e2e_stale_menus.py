@@ -155,3 +155,19 @@ async def test_play_again_takes_the_picker_away(group: Group) -> None:
         again = budi.press(result, "🔁 Play again")
         await group.server.wait_for(lambda: again.answered)
         await group.server.wait_for(lambda: picker.deleted)
+
+
+async def test_a_picker_tapped_is_taken_away_once(group: Group) -> None:
+    """Its tap opens the table and deletes the picker: one call (review: the pickers' clean-up
+    deleted it, then the tap tried again, and failed twice, before its toast)."""
+    ayu = group.users[0]
+    async with group.bot() as runtime:
+        picker = await picker_of(group, ayu)
+        await group.server.wait_idle()  # (the bot has noted it)
+        record = ayu.press(picker, "Gaple")
+        await group.server.wait_for(lambda: record.answered and picker.deleted)
+        await group.server.wait_idle()
+        await runtime.publisher.idle()
+        calls = [r for r in group.server.requests if r.chat_id == group.chat.id
+                 and r.params.get("message_id") == picker.message_id]
+        assert [(r.method, r.ok) for r in calls] == [("deleteMessage", True)]
