@@ -160,13 +160,13 @@ _stops = _Stops()
 
 @contextlib.contextmanager
 def stopped_by_signals(*signums: int) -> Iterator[None]:
-    """``signums`` (default SIGTERM) raise :class:`Stopped` in the work (Python's default for
-    SIGTERM ends the process at once, leaving what the work made behind; SIGINT, left out,
-    raises KeyboardInterrupt as by default). In plain code it comes where the work is, once
-    the C call at hand (a step of SQLite's) returns; a coroutine run by :func:`run_stopping`
-    is cancelled, and Stopped raised when it has unwound (its ``finally`` blocks, a
-    transaction's rollback, ran). A second signal is not delivered: the first one's clean-up
-    runs to its end. Restored afterwards."""
+    """``signums`` (default SIGTERM and SIGHUP) raise :class:`Stopped` in the work (Python's
+    default for them ends the process at once, leaving what the work made behind; SIGINT, left
+    out, raises KeyboardInterrupt as by default). In plain code it comes where the work is, once
+    the C call at hand (a step of SQLite's) returns; a coroutine run by :func:`run_stopping` is
+    cancelled, and Stopped raised when it has unwound (its ``finally`` blocks, a transaction's
+    rollback, ran). A second signal is not delivered: the first one's clean-up runs to its end.
+    Restored afterwards."""
     def stop(signum: int, frame: FrameType | None) -> None:
         if _stops.signum is not None or _stops.settled:
             return
@@ -179,7 +179,7 @@ def stopped_by_signals(*signums: int) -> Iterator[None]:
 
     global _stops
     _stops = _Stops()
-    chosen = signums or (signal.SIGTERM,)
+    chosen = signums or (signal.SIGTERM, signal.SIGHUP)  # (a closed terminal: as SIGTERM)
     before = {signum: signal.signal(signum, stop) for signum in chosen}
     try:
         yield

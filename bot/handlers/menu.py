@@ -50,11 +50,11 @@ AUTOMATIC = N_("automatic")
 CHOICES_PER_ROW = 3
 SHORT_CHOICE = 10  # characters: three such buttons fit a row on a phone
 DONE = "done"
-#: A choice's toast when a table open in the group keeps what it opened with: an admin takes
-#: a table not started yet for a new one, and the creator's options must not change under it.
 #: An older menu's words once a newer one is posted, and the toast of a tap on it.
 MENU_REPLACED = N_("That message is out of date: use the newest one.")
 SAVED = N_("Saved.")  # (a choice's toast: QA read it in English under a Russian menu)
+#: A choice's toast when a table open in the group keeps what it opened with: an admin takes
+#: a table not started yet for a new one, and the creator's options must not change under it.
 KEPT_BY_OPEN_TABLE = N_("Saved. A table already open here keeps its own settings; new tables "
                         "take these.")
 

@@ -38,6 +38,7 @@ from .questions import (
     delete_photo_notices,
     delete_table_notices,
     retire_offers,
+    tell_no_photos,
 )
 from .ratelimit import FloodLimiter, WithdrawnError, only_if
 from .reposts import Reposts
@@ -179,20 +180,10 @@ class GroupSync:
             game.messages.table_message = game.messages.table_key = None
 
     async def _tell_no_photos(self, game: Game, thread_id: int | None) -> None:
-        """The group refused the table's picture: it is told why, in words, once (again only
-        after a table went through, which deletes the notice: a notice still there, kept with
-        the game's messages, stands for this one after a restart too)."""
-        if game.thread_id != thread_id:
-            return
-        if game.game_id not in self.no_photos and not game.messages.photo_notices:
-            text = translator(game.language)(NO_PHOTOS_HERE)
-            chat = game.chat_id  # (a group become a supergroup meanwhile: the id is not its)
-            sent = await self.messenger.send(chat, text, None, None, thread_id)
-            if game.chat_id == chat:
-                game.messages.photo_notices.append(sent)  # (saved by the sync: changed)
-            log.info("game %s: its group %s refuses the bot's photos", game.game_id,
-                     game.chat_id)
-        self.no_photos.add(game.game_id)
+        """The group refused the table's picture: it is told why, once (:func:`tell_no_photos`)."""
+        if game.thread_id == thread_id:
+            await tell_no_photos(self.messenger, game, translator(game.language)(NO_PHOTOS_HERE),
+                                 self.no_photos)
 
     # --- lobby -------------------------------------------------------------------------
     def _lobby_draft(self, game: Game) -> Draft | None:

@@ -131,6 +131,19 @@ async def delete_photo_notices(messenger: Messenger, game: Game) -> bool:
     return await _delete_all(messenger, game, game.messages.photo_notices)
 
 
+async def tell_no_photos(messenger: Messenger, game: Game, text: str, told: set[int]) -> None:
+    """The group refused the table's picture: it is told why (``text``) once, the game then
+    in ``told`` (again only after a table went through, which deletes the notice: a notice
+    still there, kept with the game's messages, stands for this one after a restart too)."""
+    if game.game_id not in told and not game.messages.photo_notices:
+        chat = game.chat_id  # (a group become a supergroup meanwhile: the id is not its)
+        sent = await messenger.send(chat, text, None, None, game.thread_id)
+        if game.chat_id == chat:
+            game.messages.photo_notices.append(sent)  # (saved by the sync: changed)
+        log.info("game %s: its group %s refuses the bot's photos", game.game_id, game.chat_id)
+    told.add(game.game_id)
+
+
 async def _delete_all(messenger: Messenger, game: Game, notices: list[int]) -> bool:
     """Delete each of the game's group messages in ``notices`` (one of its lists), each
     forgotten as it goes; whether there were any."""

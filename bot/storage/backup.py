@@ -10,10 +10,10 @@ DEST is a file, or a folder: one that exists, or any DEST ending in ``/`` (made 
 its parent must exist). In a folder the copy is named for the time,
 ``dominoes-YYYYMMDD-HHMMSS.sqlite3``. The database is
 ``--database``, else ``DATABASE_PATH`` (from the environment or ``.env``, as the bot reads it).
-The copy is written beside DEST under a temporary name, checked with ``PRAGMA
-integrity_check``, and only then renamed to DEST: a failed backup never leaves a half copy.
-Nor does one stopped (SIGTERM, exit 143; Ctrl-C, 130), once SQLite's step at hand returns;
-one killed outright (SIGKILL) does, which the next backup to the same DEST (or folder)
+The copy is written beside DEST under a temporary name, checked with ``PRAGMA integrity_check``,
+and only then renamed to DEST: a failed backup never leaves a half copy. Nor does one stopped
+(SIGTERM, exit 143; a closed terminal's SIGHUP, 129; Ctrl-C, 130), once SQLite's step at hand
+returns; one killed outright (SIGKILL) does, which the next backup to the same DEST (or folder)
 removes. Prints one line; exit 0 on success, 1 on failure, 2 on a usage error. The copy is
 readable by its owner alone (mode 0600): it holds every group's games.
 

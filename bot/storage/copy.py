@@ -273,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     where = PostgresEngine(args.target).name
     try:
         # (until the lines below are out: a stop as the copy commits lets it finish)
-        with stopped_by_signals(signal.SIGTERM, signal.SIGINT):
+        with stopped_by_signals(signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             counts, owner = copy(args.source, args.target, args.replace, token_bot())
             for name, count in counts.items():
                 print(f"{name}: {count} row{'' if count == 1 else 's'}")

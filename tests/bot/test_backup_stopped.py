@@ -33,6 +33,7 @@ raise SystemExit(backup.main(sys.argv[1:]))
 
 @pytest.mark.parametrize(("sig", "code", "line"), [
     (signal.SIGTERM, 143, "backup stopped (SIGTERM): nothing was written"),
+    (signal.SIGHUP, 129, "backup stopped (SIGHUP): nothing was written"),  # (a closed terminal)
     (signal.SIGINT, 130, "backup interrupted: nothing was written"),
 ])
 def test_a_stopped_backup_removes_its_partial_copy(

@@ -88,6 +88,7 @@ async def until(check: Callable[[], Awaitable[bool]], process: subprocess.Popen[
     ("writing", signal.SIGTERM, 143, "copy stopped (SIGTERM)"),
     ("writing", signal.SIGINT, 130, "copy interrupted (SIGINT)"),
     ("replacing", signal.SIGTERM, 143, "copy stopped (SIGTERM)"),
+    ("writing", signal.SIGHUP, 129, "copy stopped (SIGHUP)"),  # (a closed terminal)
 ])
 async def test_a_stopped_copy_leaves_nothing_and_the_target_as_it_was(
         big_source: Path, postgres_url: str, tmp_path: Path, when: str, sig: signal.Signals,

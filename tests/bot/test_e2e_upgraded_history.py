@@ -14,7 +14,7 @@ from bot.models import Status
 from fakeapi import FakeUser
 from fakeapi.players import Table
 
-#: What the winner's cheer says (bot.publishing.handsync.HandSync._cheer).
+#: What the winner's cheer says (bot.publishing.cheers).
 CHEER = "You won the match"
 
 
