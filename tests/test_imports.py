@@ -35,8 +35,8 @@ BOT_FLOORS = {
 }
 # The modules at the top of bot/ that every part shares: they stand below all the parts.
 BOT_SHARED = ("bot.config", "bot.errors", "bot.gamebook", "bot.gamemessages", "bot.i18n",
-              "bot.logs", "bot.models", "bot.refusals", "bot.storedjson", "bot.trim",
-              "bot.wording")
+              "bot.logs", "bot.models", "bot.refusals", "bot.settingnames", "bot.storedjson",
+              "bot.trim", "bot.wording")
 # The wiring, also at the top, may import anything: bot.app, bot.launch, bot.health,
 # bot.__main__.
 # The tools beside the product layer one way, benchmarks -> testservers -> fakeapi: a tool
