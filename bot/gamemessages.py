@@ -190,9 +190,13 @@ def left_behind(open_game: bool) -> dict[str, object]:
 
 def leave_group(text: str, open_game: bool) -> str:
     """A game's stored messages (:meth:`Messages.to_json`) once its group moved to a
-    supergroup (:func:`left_behind`)."""
+    supergroup (:func:`left_behind`); ``text`` itself when it names nothing there (most of a
+    group's old games: not written again)."""
     messages = Messages.from_json(text)
-    for name, value in left_behind(open_game).items():
+    behind = left_behind(open_game)
+    if all(getattr(messages, name) == value for name, value in behind.items()):
+        return text
+    for name, value in behind.items():
         setattr(messages, name, value)
     return messages.to_json()
 
